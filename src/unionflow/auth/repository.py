@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.models import RefreshToken, UtilisateurLocal
+
+
+class UtilisateurRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def by_email(self, email: str) -> UtilisateurLocal | None:
+        stmt = select(UtilisateurLocal).where(UtilisateurLocal.email == email.strip().lower())
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def by_id(self, user_id: uuid.UUID) -> UtilisateurLocal | None:
+        return await self.session.get(UtilisateurLocal, user_id)
+
+    async def count(self) -> int:
+        from sqlalchemy import func
+
+        return int((await self.session.execute(select(func.count()).select_from(UtilisateurLocal))).scalar_one())
+
+    def add(self, user: UtilisateurLocal) -> None:
+        self.session.add(user)
+
+
+class RefreshTokenRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def by_hash_for_update(self, token_hash: str) -> RefreshToken | None:
+        stmt = select(RefreshToken).where(RefreshToken.token_hash == token_hash).with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    def add(self, token: RefreshToken) -> None:
+        self.session.add(token)
+
+    async def revoke_family(self, family_id: uuid.UUID, when: datetime) -> None:
+        await self.session.execute(
+            update(RefreshToken)
+            .where(RefreshToken.family_id == family_id, RefreshToken.revoked_at.is_(None))
+            .values(revoked_at=when)
+        )
+
+    async def revoke_user(self, user_id: uuid.UUID, when: datetime) -> None:
+        await self.session.execute(
+            update(RefreshToken)
+            .where(RefreshToken.user_id == user_id, RefreshToken.revoked_at.is_(None))
+            .values(revoked_at=when)
+        )

@@ -1,0 +1,63 @@
+"""Built-in identity provider endpoints: token, JWKS, OIDC discovery (all public by nature)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+
+from unionflow.auth import keys
+from unionflow.auth.schemas import Jwks, TokenResponse
+from unionflow.auth.service import TokenService, UnsupportedGrant
+from unionflow.core.auth import SessionDep
+from unionflow.core.errors import InvalidInput
+
+router = APIRouter(tags=["Authentification"])
+
+
+@router.post("/api/auth/token", response_model=TokenResponse, summary="Obtenir un jeton (OAuth 2.0)",
+             description="Corps `application/x-www-form-urlencoded`: `grant_type=password` avec `username` "
+                         "(e-mail) et `password`, ou `grant_type=refresh_token` avec `refresh_token`. "
+                         "Identifiants invalides: 400 `invalid_grant` (RFC 6749). Tentatives limitées: 429.")
+async def token(
+    request: Request,
+    session: SessionDep,
+    grant_type: Annotated[str, Form()],
+    username: Annotated[str | None, Form()] = None,
+    password: Annotated[str | None, Form()] = None,
+    refresh_token: Annotated[str | None, Form()] = None,
+    scope: Annotated[str | None, Form()] = None,
+    client_id: Annotated[str | None, Form()] = None,
+) -> TokenResponse:
+    service = TokenService(session, request.app.state.settings)
+    if grant_type == "password":
+        if not username or not password:
+            raise InvalidInput("username et password sont requis")
+        return await service.password_grant(username, password)
+    if grant_type == "refresh_token":
+        if not refresh_token:
+            raise InvalidInput("refresh_token est requis")
+        return await service.refresh_grant(refresh_token)
+    raise UnsupportedGrant()
+
+
+@router.get("/api/auth/jwks", response_model=Jwks, summary="Clés publiques (JWKS) de l'émetteur intégré")
+async def jwks(session: SessionDep) -> Jwks:
+    return Jwks(keys=await keys.public_jwks(session))
+
+
+@router.get("/.well-known/openid-configuration", summary="Document de découverte OIDC de l'émetteur intégré")
+async def discovery(request: Request) -> dict[str, Any]:
+    settings = request.app.state.settings
+    base = settings.public_base_url.rstrip("/")
+    return {
+        "issuer": settings.issuer,
+        "token_endpoint": f"{base}/api/auth/token",
+        "jwks_uri": f"{base}/api/auth/jwks",
+        "grant_types_supported": ["password", "refresh_token"],
+        "response_types_supported": ["token"],
+        "subject_types_supported": ["public"],
+        "id_token_signing_alg_values_supported": ["RS256"],
+        "token_endpoint_auth_methods_supported": ["none"],
+        "claims_supported": ["sub", "iss", "aud", "exp", "iat", "email", "preferred_username", "realm_access"],
+    }

@@ -1,0 +1,18 @@
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class TokenResponse(BaseModel):
+    """OAuth 2.0 token response (RFC 6749 §5.1): snake_case as the protocol defines it."""
+
+    access_token: str
+    token_type: str = "Bearer"
+    expires_in: int
+    refresh_token: str
+    refresh_expires_in: int
+    scope: str = "openid"
+
+
+class Jwks(BaseModel):
+    keys: list[dict[str, str]] = Field(default_factory=list)

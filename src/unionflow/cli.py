@@ -1,0 +1,121 @@
+"""``unionflow`` command line: serve, migrate, users."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+
+from unionflow.config import get_settings
+
+
+def _migrate(_: argparse.Namespace) -> int:
+    from unionflow.migrations.alembic import upgrade
+
+    upgrade(get_settings().database_url)
+    print("migrations applied")
+    return 0
+
+
+def _bootstrap() -> None:
+    from unionflow.bootstrap import bootstrap
+
+    settings = get_settings()
+    generated = asyncio.run(bootstrap(settings))
+    if generated:
+        print("=" * 72)
+        print(f"Super administrator created: {settings.bootstrap_admin_email}")
+        print(f"Generated password (shown once, change it): {generated}")
+        print("=" * 72, flush=True)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    if not args.no_migrate:
+        _migrate(args)
+    _bootstrap()
+    workers = args.workers or 1
+    uvicorn.run("unionflow.app:create_app", factory=True, host=args.host, port=args.port, workers=workers,
+                proxy_headers=True, log_level=args.log_level, access_log=not args.no_access_log)
+    return 0
+
+
+async def _create_user(args: argparse.Namespace) -> int:
+    from unionflow.auth.service import create_local_user
+    from unionflow.core.db import create_engine, create_sessionmaker
+    from unionflow.core.errors import UnionFlowError
+
+    engine = create_engine(get_settings())
+    try:
+        async with create_sessionmaker(engine)() as session:
+            try:
+                user = await create_local_user(session, email=args.email, password=args.password,
+                                               roles=args.role or ["USER"], prenom=args.first_name,
+                                               nom=args.last_name)
+            except UnionFlowError as exc:
+                print(f"error: {exc.detail}", file=sys.stderr)
+                return 1
+            await session.commit()
+            print(f"created user {user.email} ({user.id}) roles={','.join(user.realm_roles)}")
+            return 0
+    finally:
+        await engine.dispose()
+
+
+async def _list_users(_: argparse.Namespace) -> int:
+    from sqlalchemy import select
+
+    from unionflow.core.db import create_engine, create_sessionmaker
+    from unionflow.models import UtilisateurLocal
+
+    engine = create_engine(get_settings())
+    try:
+        async with create_sessionmaker(engine)() as session:
+            for user in (await session.execute(select(UtilisateurLocal).order_by(UtilisateurLocal.email))).scalars():
+                state = "enabled" if user.enabled else "disabled"
+                print(f"{user.id}  {user.email:40}  {state:8}  {','.join(user.realm_roles)}")
+        return 0
+    finally:
+        await engine.dispose()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="unionflow", description="UnionFlow union management service")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="apply migrations, bootstrap, and run the HTTP service")
+    serve.add_argument("--host", default=os.environ.get("UNIONFLOW_HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("UNIONFLOW_PORT", "8000")))
+    serve.add_argument("--workers", type=int, default=int(os.environ.get("UNIONFLOW_WORKERS", "1")))
+    serve.add_argument("--log-level", default="info")
+    serve.add_argument("--no-access-log", action="store_true")
+    serve.add_argument("--no-migrate", action="store_true", help="do not apply migrations first")
+    serve.set_defaults(func=_serve)
+
+    migrate = sub.add_parser("migrate", help="apply database migrations")
+    migrate.set_defaults(func=_migrate)
+
+    users = sub.add_parser("users", help="built-in identity provider accounts")
+    users_sub = users.add_subparsers(dest="users_command", required=True)
+    create = users_sub.add_parser("create", help="create a local account")
+    create.add_argument("--email", required=True)
+    create.add_argument("--password", required=True)
+    create.add_argument("--role", action="append", help="realm role (repeatable)")
+    create.add_argument("--first-name")
+    create.add_argument("--last-name")
+    create.set_defaults(func=lambda a: asyncio.run(_create_user(a)))
+    listing = users_sub.add_parser("list", help="list local accounts")
+    listing.set_defaults(func=lambda a: asyncio.run(_list_users(a)))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""Settings, all read from environment variables prefixed ``UNIONFLOW_``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="UNIONFLOW_", env_file=".env", extra="ignore")
+
+    environment: str = "development"
+    # Plain sqlite:///… or postgresql://… URLs; the async driver is chosen in core.db.
+    database_url: str = "sqlite:///./var/unionflow.db"
+    database_pool_size: int = 10
+    database_echo: bool = False
+    data_dir: Path = Path("./var")
+
+    public_base_url: str = "http://127.0.0.1:8000"
+    cors_origins: list[str] = Field(default_factory=list)
+
+    # Built-in identity provider (embedded default).
+    builtin_idp_enabled: bool = True
+    builtin_issuer: str | None = None  # defaults to public_base_url
+    token_audience: str = "unionflow-api"
+    access_token_ttl_seconds: int = 900
+    refresh_token_ttl_seconds: int = 30 * 24 * 3600
+    argon2_time_cost: int = 3
+    argon2_memory_cost: int = 65536
+
+    # External OIDC provider (e.g. Keycloak). Tokens whose `iss` equals this value are verified
+    # against its JWKS; the built-in issuer stays usable unless disabled.
+    oidc_issuer: str | None = None
+    oidc_jwks_url: str | None = None
+    oidc_audience: str | None = None
+    jwks_cache_seconds: int = 3600
+    jwks_refetch_cooldown_seconds: int = 30
+
+    # Keycloak Admin REST API, used for user administration when set.
+    keycloak_admin_url: str | None = None
+    keycloak_realm: str | None = None
+    keycloak_admin_client_id: str | None = None
+    keycloak_admin_client_secret: str | None = None
+
+    bootstrap_admin_email: str = "admin@unionflow.local"
+    bootstrap_admin_password: str | None = None
+
+    # Shared state across workers (rate limits). Without Redis the database holds the counters.
+    redis_url: str | None = None
+    login_max_attempts: int = 5
+    login_window_seconds: int = 300
+
+    max_page_size: int = 200
+    # Above this many matching rows a list total is estimated (PostgreSQL) and flagged as such.
+    exact_count_cap: int = 10_000
+
+    # Wave mobile money.
+    wave_api_base_url: str = "https://api.wave.com"
+    wave_api_key: str | None = None
+    wave_webhook_secret: str | None = None
+    wave_timeout_seconds: float = 10.0
+    wave_success_url: str = "https://unionflow.local/paiement/succes"
+    wave_error_url: str = "https://unionflow.local/paiement/erreur"
+
+    # Documents.
+    upload_max_bytes: int = 10 * 1024 * 1024
+    storage_backend: str = "local"
+    storage_local_dir: Path | None = None
+    s3_endpoint_url: str | None = None
+    s3_bucket: str | None = None
+    s3_access_key: str | None = None
+    s3_secret_key: str | None = None
+    s3_region: str = "us-east-1"
+
+    default_currency: str = "XOF"
+    default_country: str = "SN"
+
+    @property
+    def issuer(self) -> str:
+        return (self.builtin_issuer or self.public_base_url).rstrip("/")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,174 @@
+"""Who is calling, which roles they hold in the active organisation, and what they may see.
+
+Rules (docs/authorization.md): effective roles = realm roles from the token + the roles of the caller's
+membership in the active organisation. ``X-Active-Organisation-Id`` picks that organisation (the caller
+must be a member of it, SUPER_ADMIN/ADMIN excepted); without it, a caller with exactly one membership
+works in that one. ``X-Active-Role`` narrows the effective roles to one role the caller holds.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy import or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.db import get_session
+from unionflow.core.errors import Forbidden, Unauthenticated
+from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role, RoleSet
+from unionflow.core.security import TokenVerifier, realm_roles
+from unionflow.models import Membre, MembreOrganisation, Organisation
+
+bearer_scheme = HTTPBearer(scheme_name="IdentityProvider", auto_error=False,
+                           description="Jeton OIDC (JWT) du fournisseur d'identité intégré ou externe")
+
+SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
+
+
+@dataclass(frozen=True)
+class AuthContext:
+    sub: str
+    email: str | None
+    username: str | None
+    realm_roles: frozenset[str]
+    roles: frozenset[str]
+    membre_id: uuid.UUID | None = None
+    memberships: dict[uuid.UUID, frozenset[str]] = field(default_factory=dict)
+    active_organisation_id: uuid.UUID | None = None
+    active_role: str | None = None
+    ip_address: str | None = None
+    user_agent: str | None = None
+    claims: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def has(self, *roles: str) -> bool:
+        return not self.roles.isdisjoint(roles)
+
+    @property
+    def is_global(self) -> bool:
+        """SUPER_ADMIN and ADMIN see every record."""
+        return not self.roles.isdisjoint(GLOBAL_ROLES)
+
+    @property
+    def staff_organisations(self) -> frozenset[uuid.UUID]:
+        """Organisations whose records the caller sees through an organisation role (treasurer, ...)."""
+        if not self.roles & ORGANISATION_STAFF_ROLES:
+            return frozenset()
+        if self.active_organisation_id is not None:
+            return frozenset({self.active_organisation_id})
+        realm_staff = bool(self.realm_roles & ORGANISATION_STAFF_ROLES)
+        return frozenset(org for org, roles in self.memberships.items()
+                         if realm_staff or roles & ORGANISATION_STAFF_ROLES)
+
+    @property
+    def member_organisations(self) -> frozenset[uuid.UUID]:
+        return frozenset(self.memberships)
+
+    def manages(self, organisation_id: uuid.UUID | None) -> bool:
+        return self.is_global or (organisation_id is not None and organisation_id in self.staff_organisations)
+
+    @property
+    def actor_name(self) -> str:
+        return self.email or self.username or self.sub
+
+
+def _parse_uuid(value: str, header: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(value)
+    except ValueError as exc:
+        raise Forbidden(f"{header} invalide") from exc
+
+
+async def resolve_context(request: Request, session: AsyncSession, claims: dict[str, Any]) -> AuthContext:
+    sub = str(claims["sub"])
+    email = claims.get("email")
+    email = str(email).lower() if email else None
+    realm = frozenset(r for r in realm_roles(claims) if r in Role.__members__)
+
+    conditions = [Membre.user_sub == sub]
+    if email:
+        conditions.append(Membre.email == email)
+    rows = list((await session.execute(
+        select(Membre.id, Membre.user_sub, MembreOrganisation.organisation_id, MembreOrganisation.roles)
+        .outerjoin(MembreOrganisation, (MembreOrganisation.membre_id == Membre.id)
+                   & (MembreOrganisation.statut == "ACTIF"))
+        .where(or_(*conditions))
+    )).all())
+    # A member linked to this subject wins over one merely sharing the e-mail address.
+    rows.sort(key=lambda r: r.user_sub != sub)
+    membre_id = rows[0].id if rows else None
+    memberships = {r.organisation_id: frozenset(r.roles or ()) for r in rows
+                   if r.id == membre_id and r.organisation_id is not None}
+
+    is_global = not realm.isdisjoint(GLOBAL_ROLES)
+    active_org: uuid.UUID | None = None
+    header_org = request.headers.get("X-Active-Organisation-Id")
+    if header_org:
+        active_org = _parse_uuid(header_org.strip(), "X-Active-Organisation-Id")
+        if active_org not in memberships and (not is_global or await session.get(Organisation, active_org) is None):
+            raise Forbidden("Vous n'êtes pas membre de l'organisation active demandée")
+    elif len(memberships) == 1:
+        active_org = next(iter(memberships))
+
+    org_roles: frozenset[str]
+    if active_org is not None:
+        org_roles = memberships.get(active_org, frozenset())
+    else:
+        # Without an active organisation only the personal role of a member applies.
+        org_roles = frozenset({Role.MEMBRE.value}) if memberships else frozenset()
+    effective = realm | org_roles
+
+    active_role = request.headers.get("X-Active-Role")
+    if active_role:
+        active_role = active_role.strip()
+        if active_role not in effective:
+            raise Forbidden("Le rôle actif demandé n'est pas détenu")
+        effective = frozenset({active_role})
+
+    client = request.client
+    return AuthContext(
+        sub=sub, email=email, username=claims.get("preferred_username"), realm_roles=realm,
+        roles=effective, membre_id=membre_id, memberships=memberships, active_organisation_id=active_org,
+        active_role=active_role, ip_address=client.host if client else None,
+        user_agent=(request.headers.get("user-agent") or "")[:500] or None, claims=claims,
+    )
+
+
+class Authorizer:
+    """Dependency that authenticates the caller and checks the route's role set (401, then 403)."""
+
+    def __init__(self, role_set: RoleSet) -> None:
+        self.role_set = role_set
+
+    async def __call__(
+        self,
+        request: Request,
+        session: SessionDep,
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
+    ) -> AuthContext:
+        context = await authenticate(request, session, credentials)
+        if not self.role_set.allows(context.roles):
+            raise Forbidden("Rôle insuffisant pour cette opération")
+        return context
+
+
+async def authenticate(request: Request, session: AsyncSession,
+                       credentials: HTTPAuthorizationCredentials | None) -> AuthContext:
+    cached = getattr(request.state, "auth_context", None)
+    if isinstance(cached, AuthContext):
+        return cached
+    if credentials is None or credentials.scheme.lower() != "bearer" or not credentials.credentials:
+        raise Unauthenticated("Authentification requise")
+    verifier: TokenVerifier = request.app.state.token_verifier
+    claims = await verifier.verify(credentials.credentials)
+    context = await resolve_context(request, session, claims)
+    request.state.auth_context = context
+    return context
+
+
+def authorize(role_set: RoleSet) -> Any:
+    """``auth: AuthContext = authorize(RS_READ)`` — the one place a route states who may call it."""
+    return Depends(Authorizer(role_set))

@@ -1,0 +1,107 @@
+"""Engine, sessions and the request-scoped transaction."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import AsyncIterator
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from starlette.requests import Request
+
+from unionflow.config import Settings
+
+# SQLite upgrades a deferred read transaction to a write one lazily, and two such upgrades deadlock
+# ("database is locked") without waiting on busy_timeout. Write requests therefore start with
+# BEGIN IMMEDIATE, which queues writers on the busy timeout instead; reads keep plain BEGIN (WAL).
+sqlite_write_intent: contextvars.ContextVar[bool] = contextvars.ContextVar("sqlite_write_intent", default=False)
+
+
+def async_url(url: str) -> str:
+    """Accept plain sqlite:/// or postgresql:// URLs and pick the async driver."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        parsed = parsed.set(drivername="sqlite+aiosqlite")
+    elif backend in {"postgresql", "postgres"}:
+        parsed = parsed.set(drivername="postgresql+asyncpg")
+    return parsed.render_as_string(hide_password=False)
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def _install_sqlite_hooks(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy, not the sqlite3 module, decide when transactions begin (savepoints work).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if sqlite_write_intent.get() else "BEGIN")
+
+
+def create_engine(settings: Settings, url: str | None = None) -> AsyncEngine:
+    target = async_url(url or settings.database_url)
+    if is_sqlite(target):
+        db_path = make_url(target).database
+        if db_path and db_path != ":memory:":
+            from pathlib import Path
+
+            Path(db_path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(target, echo=settings.database_echo)
+        _install_sqlite_hooks(engine)
+        return engine
+    return create_async_engine(
+        target,
+        echo=settings.database_echo,
+        pool_size=settings.database_pool_size,
+        max_overflow=settings.database_pool_size,
+        pool_pre_ping=True,
+    )
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False, autoflush=True)
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """One transaction per request: committed after the endpoint returns, before the response is sent.
+
+    Services never commit; a domain error raised anywhere rolls the whole request back.
+    Declared with ``scope="function"`` at use sites so the commit happens before sending.
+    """
+    sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    token = sqlite_write_intent.set(request.method not in {"GET", "HEAD", "OPTIONS"})
+    try:
+        async with sessionmaker() as session:
+            try:
+                yield session
+                await session.commit()
+            except BaseException:
+                await session.rollback()
+                raise
+    finally:
+        sqlite_write_intent.reset(token)
+
+
+@contextlib.asynccontextmanager
+async def read_only_session(sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+    """A side session for reads (key lookups) that must not queue behind SQLite writers."""
+    token = sqlite_write_intent.set(False)
+    try:
+        async with sessionmaker() as session:
+            yield session
+    finally:
+        sqlite_write_intent.reset(token)

@@ -1,0 +1,43 @@
+"""Human-readable numbers (numeroMembre, references, receipts) that stay unique across workers."""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.models import Compteur
+
+_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on phones
+
+
+async def next_value(session: AsyncSession, name: str) -> int:
+    """Gap-free counter: the row lock taken by UPDATE serialises concurrent requests until commit."""
+    result = await session.execute(
+        update(Compteur).where(Compteur.nom == name).values(valeur=Compteur.valeur + 1).returning(Compteur.valeur)
+    )
+    value = result.scalar_one_or_none()
+    if value is not None:
+        return int(value)
+    try:
+        async with session.begin_nested():
+            await session.execute(insert(Compteur).values(nom=name, valeur=1))
+        return 1
+    except IntegrityError:
+        return await next_value(session, name)
+
+
+async def sequential_number(session: AsyncSession, prefix: str, year: int, width: int = 6) -> str:
+    value = await next_value(session, f"{prefix}-{year}")
+    return f"{prefix}-{year}-{value:0{width}d}"
+
+
+def random_reference(prefix: str, year: int, length: int = 8) -> str:
+    """Collision-free in practice (32^8) and contention-free for high-volume records."""
+    return f"{prefix}-{year}-" + "".join(secrets.choice(_ALPHABET) for _ in range(length))
+
+
+async def current_value(session: AsyncSession, name: str) -> int:
+    return int((await session.execute(select(Compteur.valeur).where(Compteur.nom == name))).scalar() or 0)

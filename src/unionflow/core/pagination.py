@@ -1,0 +1,105 @@
+"""Zero-based paging with the spec's per-endpoint defaults, and totals that stay cheap at scale."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from fastapi import Query, Response
+from pydantic import Field
+from sqlalchemy import Select, func, literal, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.schemas import OutputModel
+
+MAX_PAGE_SIZE = 200
+DEFAULT_COUNT_CAP = 10_000
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class PageParams:
+    page: int
+    size: int
+
+    @property
+    def offset(self) -> int:
+        return self.page * self.size
+
+
+def paging(default_size: int = 20) -> Callable[..., PageParams]:
+    """Dependency factory: ``page`` (min 0) and ``size`` (min 1, max ``MAX_PAGE_SIZE``); out of range → 400."""
+
+    def dependency(
+        page: int = Query(0, ge=0, le=10_000_000, description="Numéro de page, à partir de 0"),
+        size: int = Query(default_size, ge=1, le=MAX_PAGE_SIZE,
+                          description=f"Taille de page (1 à {MAX_PAGE_SIZE})"),
+    ) -> PageParams:
+        return PageParams(page=page, size=size)
+
+    return dependency
+
+
+class Page(OutputModel, Generic[T]):
+    content: list[T]
+    page: int
+    size: int
+    total_elements: int
+    total_pages: int
+    first: bool
+    last: bool
+    total_exact: bool = Field(
+        default=True,
+        description="false when totalElements is an estimate (more than 10 000 matching rows on PostgreSQL)",
+    )
+
+    @classmethod
+    def build(cls, content: Sequence[Any], params: PageParams, total: int, exact: bool = True) -> Page[Any]:
+        pages = math.ceil(total / params.size) if total else 0
+        return cls(
+            content=list(content), page=params.page, size=params.size, total_elements=total,
+            total_pages=pages, first=params.page == 0, last=params.page >= pages - 1, total_exact=exact,
+        )
+
+
+async def count_rows(session: AsyncSession, stmt: Select[Any], cap: int = DEFAULT_COUNT_CAP) -> tuple[int, bool]:
+    """Count the rows ``stmt`` selects, exactly up to ``cap``; beyond it PostgreSQL gives the planner's
+    estimate (flagged inexact) so that a list over millions of rows never pays a full ``count(*)``."""
+    inner = stmt.with_only_columns(literal(1)).order_by(None).limit(cap + 1).subquery()
+    counted = int((await session.execute(select(func.count()).select_from(inner))).scalar_one())
+    if counted <= cap:
+        return counted, True
+    bind = session.get_bind()
+    if bind.dialect.name != "postgresql":
+        exact = stmt.with_only_columns(func.count()).order_by(None)
+        return int((await session.execute(exact)).scalar_one()), True
+    plain = stmt.with_only_columns(literal(1)).order_by(None)
+    compiled = plain.compile(dialect=bind.dialect, compile_kwargs={"literal_binds": True})
+    plan = (await session.execute(_explain(str(compiled)))).scalar_one()
+    doc = json.loads(plan) if isinstance(plan, str) else plan
+    estimate = int(doc[0]["Plan"]["Plan Rows"])
+    return max(estimate, cap + 1), False
+
+
+def _explain(sql: str) -> Any:
+    from sqlalchemy import text
+
+    return text("EXPLAIN (FORMAT JSON) " + sql)
+
+
+async def paginate(session: AsyncSession, stmt: Select[Any], params: PageParams) -> tuple[list[Any], int, bool]:
+    """Rows of one page plus (total, exact). ``stmt`` must carry a deterministic ORDER BY."""
+    rows = list((await session.execute(stmt.offset(params.offset).limit(params.size))).scalars())
+    if params.page == 0 and len(rows) < params.size:
+        return rows, len(rows), True
+    total, exact = await count_rows(session, stmt)
+    return rows, total, exact
+
+
+def set_total_header(response: Response, total: int) -> None:
+    """Endpoints the spec declares as a bare array carry their total in ``X-Total-Count``."""
+    response.headers["X-Total-Count"] = str(total)

@@ -1,0 +1,85 @@
+"""Role names and the spec's role sets (section 5), plus the sets of areas the spec leaves open.
+
+A route names exactly one role set, through ``authorize(...)`` in its signature; that is the one visible
+place where who may call it is decided.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    SUPER_ADMIN = "SUPER_ADMIN"
+    ADMIN = "ADMIN"
+    ADMIN_ORGANISATION = "ADMIN_ORGANISATION"
+    MEMBRE = "MEMBRE"
+    USER = "USER"
+    MODERATEUR = "MODERATEUR"
+    TRESORIER = "TRESORIER"
+    PRESIDENT = "PRESIDENT"
+    SECRETAIRE = "SECRETAIRE"
+    ORGANISATEUR_EVENEMENT = "ORGANISATEUR_EVENEMENT"
+
+
+R = Role
+GLOBAL_ROLES = frozenset({R.SUPER_ADMIN, R.ADMIN})
+# Roles that act for an organisation (they see its records), as opposed to a member's personal role.
+ORGANISATION_STAFF_ROLES = frozenset(
+    {R.ADMIN_ORGANISATION, R.TRESORIER, R.PRESIDENT, R.SECRETAIRE, R.ORGANISATEUR_EVENEMENT, R.MODERATEUR}
+)
+ORGANISATION_ROLES = ORGANISATION_STAFF_ROLES | {R.MEMBRE}
+
+
+@dataclass(frozen=True, slots=True)
+class RoleSet:
+    name: str
+    roles: frozenset[Role]
+
+    def allows(self, held: frozenset[str]) -> bool:
+        return not self.roles.isdisjoint(held)
+
+
+def _rs(name: str, *roles: Role) -> RoleSet:
+    return RoleSet(name, frozenset(roles))
+
+
+# Spec section 5, verbatim.
+RS_READ = _rs("RS-READ", R.ADMIN, R.ADMIN_ORGANISATION, R.MEMBRE, R.USER)
+RS_WRITE = _rs("RS-WRITE", R.ADMIN, R.ADMIN_ORGANISATION, R.MEMBRE)
+RS_ADMIN = _rs("RS-ADMIN", R.ADMIN)
+RS_SA = _rs("RS-SA", R.SUPER_ADMIN)
+RS_APPROVE = _rs("RS-APPROVE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION)
+RS_AUDIT = _rs("RS-AUDIT", R.ADMIN, R.SUPER_ADMIN, R.ADMIN_ORGANISATION)
+RS_LCB = _rs("RS-LCB", R.ADMIN_ORGANISATION, R.SUPER_ADMIN)
+RS_CONF = _rs("RS-CONF", R.ADMIN, R.SUPER_ADMIN)
+RS_ME = _rs("RS-ME", R.MEMBRE, R.ADMIN, R.ADMIN_ORGANISATION)
+RS_MON_READ = _rs("RS-MON-READ", R.SUPER_ADMIN, R.ADMIN, R.MODERATEUR)
+RS_MON_WRITE = _rs("RS-MON-WRITE", R.SUPER_ADMIN, R.ADMIN)
+RS_AIDE = _rs("RS-AIDE", R.USER, R.MEMBRE, R.ADMIN, R.SUPER_ADMIN, R.ADMIN_ORGANISATION)
+RS_EVT_READ = _rs("RS-EVT-READ", R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
+                  R.ORGANISATEUR_EVENEMENT, R.MEMBRE, R.USER)
+RS_EVT_READ2 = _rs("RS-EVT-READ2", R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
+                   R.ORGANISATEUR_EVENEMENT, R.MEMBRE)
+RS_EVT_WRITE = _rs("RS-EVT-WRITE", R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
+                   R.ORGANISATEUR_EVENEMENT)
+# Rows of the spec that list roles inline rather than by set name.
+RS_COTISATION_PAYER = _rs("ADMIN,ADMIN_ORGANISATION,MEMBRE,TRESORIER", R.ADMIN, R.ADMIN_ORGANISATION,
+                          R.MEMBRE, R.TRESORIER)
+RS_DASHBOARD_MEMBRE = _rs("USER,MEMBRE,ADMIN,ADMIN_ORGANISATION,SUPER_ADMIN", R.USER, R.MEMBRE, R.ADMIN,
+                          R.ADMIN_ORGANISATION, R.SUPER_ADMIN)
+RS_EVT_COUNT = _rs("ADMIN,ADMIN_ORGANISATION,SUPER_ADMIN", R.ADMIN, R.ADMIN_ORGANISATION, R.SUPER_ADMIN)
+
+# Sets for areas whose roles the spec does not show (see docs/decisions.md).
+RS_ANY_AUTHENTICATED = _rs("RS-AUTHENTICATED", *Role)
+RS_ORG_ADMIN = _rs("RS-ORG-ADMIN", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION)
+RS_ORG_READ = _rs("RS-ORG-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
+                  R.TRESORIER, R.ORGANISATEUR_EVENEMENT, R.MEMBRE, R.USER)
+RS_MEMBRE_READ = _rs("RS-MEMBRE-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT,
+                     R.SECRETAIRE, R.TRESORIER)
+RS_MEMBRE_WRITE = _rs("RS-MEMBRE-WRITE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE)
+RS_TRESORERIE = _rs("RS-TRESORERIE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER)
+RS_TRESORERIE_READ = _rs("RS-TRESORERIE-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER,
+                         R.PRESIDENT)
+RS_UNION_ADMIN = _rs("RS-UNION-ADMIN", R.SUPER_ADMIN, R.ADMIN)

@@ -1,0 +1,66 @@
+"""Area routers, and the guarantee that 401/403 come before 400 even for unparsable bodies."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.dependencies.models import Dependant
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
+from starlette.exceptions import HTTPException
+
+from unionflow.core.auth import Authorizer, authenticate, bearer_scheme
+from unionflow.core.db import read_only_session
+from unionflow.core.errors import Forbidden
+
+# Routes reachable without a bearer token. Anything else must name a role set (tests/test_routes.py).
+PUBLIC_ROUTES: frozenset[tuple[str, str]] = frozenset({
+    ("POST", "/api/auth/token"),
+    ("GET", "/api/auth/jwks"),
+    ("GET", "/.well-known/openid-configuration"),
+    ("GET", "/health/live"),
+    ("GET", "/health/ready"),
+    ("GET", "/api/evenements/publics"),
+    ("GET", "/api/evenements/test"),
+    ("POST", "/api/paiements/wave/webhook"),
+})
+
+
+def find_authorizer(dependant: Dependant) -> Authorizer | None:
+    for dep in dependant.dependencies:
+        if isinstance(dep.call, Authorizer):
+            return dep.call
+        found = find_authorizer(dep)
+        if found is not None:
+            return found
+    return None
+
+
+class GuardedRoute(APIRoute):
+    """FastAPI parses JSON and form bodies before running dependencies, so a malformed body would answer
+    400 before the caller is authenticated. This route re-orders that: 401, then 403, then 400."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+        authorizer = find_authorizer(self.dependant)
+        if authorizer is None:
+            return handler
+
+        async def guarded(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except (RequestValidationError, HTTPException):
+                if getattr(request.state, "auth_context", None) is None:
+                    async with read_only_session(request.app.state.sessionmaker) as session:
+                        context = await authenticate(request, session, await bearer_scheme(request))
+                    if not authorizer.role_set.allows(context.roles):
+                        raise Forbidden("Rôle insuffisant pour cette opération") from None
+                raise
+
+        return guarded
+
+
+def area_router(prefix: str, tag: str) -> APIRouter:
+    return APIRouter(prefix=prefix, tags=[tag], route_class=GuardedRoute)

@@ -1,0 +1,146 @@
+"""Token verification for both identity sources, on one path.
+
+Built-in issuer: RS256 keys kept in the database. External issuer (Keycloak or any OIDC provider): its JWKS,
+cached, refetched on an unknown ``kid`` at most once per cooldown. Only asymmetric algorithms are
+accepted; ``exp``, ``iss``, ``aud`` and ``sub`` are required.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import jwt
+from jwt import PyJWK
+
+from unionflow.config import Settings
+from unionflow.core.errors import Unauthenticated
+
+ASYMMETRIC_ALGORITHMS = frozenset(
+    {"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
+)
+LEEWAY_SECONDS = 30
+
+
+@dataclass
+class KeySet:
+    """Public keys by ``kid``, refreshed through ``loader`` at most once per ``cooldown`` seconds."""
+
+    loader: Callable[[], Awaitable[list[dict[str, Any]]]]
+    cooldown: float
+    max_age: float
+    keys: dict[str, PyJWK] = field(default_factory=dict)
+    fetched_at: float = 0.0
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def get(self, kid: str | None) -> PyJWK:
+        now = time.monotonic()
+        stale = now - self.fetched_at > self.max_age
+        if (kid not in self.keys or stale) and (now - self.fetched_at > self.cooldown or not self.keys):
+            async with self._lock:
+                if (kid not in self.keys or stale) and time.monotonic() - self.fetched_at > self.cooldown:
+                    await self._refresh()
+        if kid is None and len(self.keys) == 1:
+            return next(iter(self.keys.values()))
+        key = self.keys.get(kid or "")
+        if key is None:
+            raise Unauthenticated("Clé de signature inconnue")
+        return key
+
+    async def _refresh(self) -> None:
+        self.fetched_at = time.monotonic()
+        try:
+            jwks = await self.loader()
+        except Exception as exc:  # an unreachable JWKS must not turn into a 500 for the caller
+            if not self.keys:
+                raise Unauthenticated("Clés du fournisseur d'identité indisponibles") from exc
+            return
+        keys: dict[str, PyJWK] = {}
+        for jwk in jwks:
+            if jwk.get("use", "sig") != "sig":
+                continue
+            try:
+                keys[str(jwk.get("kid", ""))] = PyJWK(jwk)
+            except jwt.PyJWTError:
+                continue
+        self.keys = keys
+
+
+@dataclass(frozen=True)
+class Issuer:
+    issuer: str
+    audience: str | None
+    keys: KeySet
+
+
+def http_jwks_loader(url: str, timeout: float = 5.0) -> Callable[[], Awaitable[list[dict[str, Any]]]]:
+    async def load() -> list[dict[str, Any]]:
+        async with httpx.AsyncClient(timeout=timeout) as client:
+            response = await client.get(url)
+            response.raise_for_status()
+            return list(response.json().get("keys", []))
+
+    return load
+
+
+class TokenVerifier:
+    def __init__(self, issuers: list[Issuer]) -> None:
+        self._issuers = {i.issuer: i for i in issuers}
+
+    async def verify(self, token: str) -> dict[str, Any]:
+        try:
+            header = jwt.get_unverified_header(token)
+            unverified = jwt.decode(token, options={"verify_signature": False})
+        except (jwt.PyJWTError, json.JSONDecodeError, ValueError) as exc:
+            raise Unauthenticated("Jeton illisible") from exc
+        alg = header.get("alg")
+        if alg not in ASYMMETRIC_ALGORITHMS:
+            raise Unauthenticated("Algorithme de signature refusé")
+        issuer = self._issuers.get(str(unverified.get("iss", "")))
+        if issuer is None:
+            raise Unauthenticated("Émetteur du jeton non reconnu")
+        key = await issuer.keys.get(header.get("kid"))
+        try:
+            claims: dict[str, Any] = jwt.decode(
+                token,
+                key=key.key,
+                algorithms=[alg],
+                audience=issuer.audience,
+                issuer=issuer.issuer,
+                leeway=LEEWAY_SECONDS,
+                options={"require": ["exp", "iss", "aud", "sub"], "verify_aud": issuer.audience is not None},
+            )
+        except jwt.ExpiredSignatureError as exc:
+            raise Unauthenticated("Jeton expiré") from exc
+        except jwt.PyJWTError as exc:
+            raise Unauthenticated("Jeton invalide") from exc
+        if issuer.audience is None and "aud" not in claims:
+            raise Unauthenticated("Jeton invalide: audience manquante")
+        return claims
+
+
+def realm_roles(claims: dict[str, Any]) -> frozenset[str]:
+    access = claims.get("realm_access") or {}
+    roles = access.get("roles") if isinstance(access, dict) else None
+    return frozenset(str(r) for r in roles) if isinstance(roles, list) else frozenset()
+
+
+def build_verifier(settings: Settings, builtin_loader: Callable[[], Awaitable[list[dict[str, Any]]]]) -> TokenVerifier:
+    issuers: list[Issuer] = []
+    if settings.builtin_idp_enabled:
+        issuers.append(Issuer(settings.issuer, settings.token_audience,
+                              KeySet(builtin_loader, cooldown=5, max_age=3600)))
+    if settings.oidc_issuer:
+        jwks_url = settings.oidc_jwks_url or settings.oidc_issuer.rstrip("/") + "/protocol/openid-connect/certs"
+        issuers.append(Issuer(
+            settings.oidc_issuer.rstrip("/") if settings.oidc_issuer.endswith("/") else settings.oidc_issuer,
+            settings.oidc_audience or settings.token_audience,
+            KeySet(http_jwks_loader(jwks_url), cooldown=settings.jwks_refetch_cooldown_seconds,
+                   max_age=settings.jwks_cache_seconds),
+        ))
+    return TokenVerifier(issuers)

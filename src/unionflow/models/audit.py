@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from unionflow.models.base import Base, IdMixin, utcnow
+
+
+class AuditLog(IdMixin, Base):
+    __tablename__ = "audit_log"
+
+    date_heure: Mapped[datetime] = mapped_column(default=utcnow)
+    utilisateur: Mapped[str | None] = mapped_column(String(254))
+    utilisateur_id: Mapped[str | None] = mapped_column(String(255))
+    role_actif: Mapped[str | None] = mapped_column(String(50))
+    organisation_id: Mapped[uuid.UUID | None]
+    type_action: Mapped[str] = mapped_column(String(50))
+    module: Mapped[str] = mapped_column(String(50))
+    entite_type: Mapped[str | None] = mapped_column(String(50))
+    entite_id: Mapped[str | None] = mapped_column(String(64))
+    description: Mapped[str | None] = mapped_column(Text)
+    details: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    ip_address: Mapped[str | None] = mapped_column(String(64))
+    user_agent: Mapped[str | None] = mapped_column(String(500))
+    severite: Mapped[str] = mapped_column(String(20), default="INFO")
+
+    __table_args__ = (
+        Index("ix_audit_log_date_heure", "date_heure"),
+        Index("ix_audit_log_module_date", "module", "date_heure"),
+        Index("ix_audit_log_organisation_date", "organisation_id", "date_heure"),
+        Index("ix_audit_log_entite", "entite_type", "entite_id"),
+    )

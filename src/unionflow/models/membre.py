@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class Membre(IdMixin, TimestampMixin, Base):
+    __tablename__ = "membre"
+
+    numero_membre: Mapped[str] = mapped_column(String(30), unique=True)
+    prenom: Mapped[str] = mapped_column(String(100))
+    nom: Mapped[str] = mapped_column(String(100))
+    email: Mapped[str | None] = mapped_column(String(254), unique=True)
+    telephone: Mapped[str | None] = mapped_column(String(20), index=True)  # E.164
+    date_naissance: Mapped[date | None]
+    genre: Mapped[str | None] = mapped_column(String(10))
+    profession: Mapped[str | None] = mapped_column(String(100))
+    adresse: Mapped[str | None] = mapped_column(String(300))
+    ville: Mapped[str | None] = mapped_column(String(100))
+    pays: Mapped[str | None] = mapped_column(String(2))
+    statut: Mapped[str] = mapped_column(String(20), default="ACTIF", index=True)
+    motif_statut: Mapped[str | None] = mapped_column(String(500))
+    date_statut: Mapped[datetime | None]
+    # Subject (`sub`) of the identity-provider account linked to this member, when known.
+    user_sub: Mapped[str | None] = mapped_column(String(255), unique=True)
+
+    __table_args__ = (Index("ix_membre_nom_prenom", "nom", "prenom"),)
+
+
+class MembreOrganisation(IdMixin, TimestampMixin, Base):
+    """A membership: the member belongs to the organisation and holds organisation roles there."""
+
+    __tablename__ = "membre_organisation"
+
+    membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id", ondelete="CASCADE"))
+    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"), index=True)
+    roles: Mapped[list[str]] = mapped_column(JSON, default=lambda: ["MEMBRE"])
+    statut: Mapped[str] = mapped_column(String(20), default="ACTIF")
+    date_debut: Mapped[date]
+    date_fin: Mapped[date | None]
+
+    __table_args__ = (UniqueConstraint("membre_id", "organisation_id"),)

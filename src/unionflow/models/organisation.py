@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class Organisation(IdMixin, TimestampMixin, Base):
+    __tablename__ = "organisation"
+
+    nom: Mapped[str] = mapped_column(String(200))
+    nom_court: Mapped[str | None] = mapped_column(String(50))
+    # UNION > FEDERATION > ASSOCIATION (and peers such as MUTUELLE, COOPERATIVE, TONTINE).
+    type_organisation: Mapped[str] = mapped_column(String(30), index=True)
+    statut: Mapped[str] = mapped_column(String(20), default="ACTIVE", index=True)
+    parent_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organisation.id"), index=True)
+    description: Mapped[str | None] = mapped_column(Text)
+    email: Mapped[str | None] = mapped_column(String(254))
+    telephone: Mapped[str | None] = mapped_column(String(20))
+    adresse: Mapped[str | None] = mapped_column(String(300))
+    ville: Mapped[str | None] = mapped_column(String(100))
+    region: Mapped[str | None] = mapped_column(String(100))
+    pays: Mapped[str] = mapped_column(String(2), default="SN")
+    devise: Mapped[str] = mapped_column(String(3), default="XOF")
+    motif_suspension: Mapped[str | None] = mapped_column(String(500))
+
+    __table_args__ = (Index("ix_organisation_nom_lower", "nom"),)

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+
+from sqlalchemy import ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class Paiement(IdMixin, TimestampMixin, Base):
+    """One money movement from a member, allocated to one or several dues or an adhesion fee."""
+
+    __tablename__ = "paiement"
+
+    numero_recu: Mapped[str] = mapped_column(String(40), unique=True)
+    membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id"), index=True)
+    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"))
+    montant: Mapped[Decimal]
+    devise: Mapped[str] = mapped_column(String(3), default="XOF")
+    # WAVE, ESPECES, VIREMENT, CHEQUE, ORANGE_MONEY, FREE_MONEY, AUTRE
+    methode: Mapped[str] = mapped_column(String(20))
+    # EN_ATTENTE, VALIDE, ECHOUE, EXPIRE, ANNULE, REMBOURSE
+    statut: Mapped[str] = mapped_column(String(20), default="EN_ATTENTE")
+    reference_externe: Mapped[str | None] = mapped_column(String(100))
+    date_paiement: Mapped[datetime | None]
+    enregistre_par: Mapped[str | None] = mapped_column(String(254))
+    commentaire: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (
+        Index("ix_paiement_organisation_date", "organisation_id", "date_paiement"),
+        Index("ix_paiement_statut", "statut"),
+    )
+
+
+class PaiementAllocation(IdMixin, Base):
+    """The part of a payment applied to one dues or one adhesion fee."""
+
+    __tablename__ = "paiement_allocation"
+
+    paiement_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("paiement.id", ondelete="CASCADE"), index=True)
+    cotisation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cotisation.id"), index=True)
+    adhesion_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("adhesion.id"), index=True)
+    montant: Mapped[Decimal]

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+import uuid
+
+from fastapi import Depends, Query
+
+from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.openapi import problems
+from unionflow.core.pagination import Page, PageParams, paging
+from unionflow.core.roles import RS_ORG_ADMIN, RS_ORG_READ, RS_UNION_ADMIN
+from unionflow.core.routing import area_router
+from unionflow.organisations.repository import OrganisationFilters
+from unionflow.organisations.schemas import (
+    MonOrganisationResponse,
+    OrganisationCreate,
+    OrganisationResponse,
+    OrganisationUpdate,
+    StatutOrganisation,
+    SuspensionRequest,
+    TypeOrganisation,
+)
+from unionflow.organisations.service import OrganisationService
+
+router = area_router("/api/organisations", "Organisations")
+
+
+@router.post("", status_code=201, response_model=OrganisationResponse, responses=problems(404),
+             summary="Créer une organisation",
+             description="SUPER_ADMIN/ADMIN créent toute organisation; un ADMIN_ORGANISATION seulement une "
+                         "sous-organisation d'une organisation qu'il administre. La hiérarchie va de UNION à "
+                         "FEDERATION puis ASSOCIATION (ou MUTUELLE, COOPERATIVE, TONTINE).")
+async def create_organisation(data: OrganisationCreate, session: SessionDep,
+                              auth: AuthContext = authorize(RS_ORG_ADMIN)) -> OrganisationResponse:
+    return await OrganisationService(session, auth).create(data)
+
+
+@router.get("", response_model=Page[OrganisationResponse], summary="Lister et rechercher les organisations",
+            description="Annuaire de l'union: organisations actives (et suspendues dont on est membre); "
+                        "SUPER_ADMIN/ADMIN voient tout. Recherche `q` sur nom, sigle et ville.")
+async def list_organisations(
+    session: SessionDep,
+    auth: AuthContext = authorize(RS_ORG_READ),
+    params: PageParams = Depends(paging(20)),
+    q: str | None = Query(None, max_length=100),
+    type_organisation: TypeOrganisation | None = Query(None, alias="typeOrganisation"),
+    statut: StatutOrganisation | None = None,
+    parent_id: uuid.UUID | None = Query(None, alias="parentId"),
+    region: str | None = Query(None, max_length=100),
+    pays: str | None = Query(None, max_length=2),
+) -> Page[OrganisationResponse]:
+    filters = OrganisationFilters(q=q, type_organisation=type_organisation, statut=statut,
+                                  parent_id=parent_id, region=region, pays=pays)
+    return await OrganisationService(session, auth).search(filters, params)
+
+
+@router.get("/mes-organisations", response_model=list[MonOrganisationResponse],
+            summary="Organisations du membre connecté, avec ses rôles")
+async def my_organisations(session: SessionDep,
+                           auth: AuthContext = authorize(RS_ORG_READ)) -> list[MonOrganisationResponse]:
+    return await OrganisationService(session, auth).mine()
+
+
+@router.get("/{id}", response_model=OrganisationResponse, responses=problems(404),
+            summary="Consulter une organisation")
+async def get_organisation(id: uuid.UUID, session: SessionDep,
+                           auth: AuthContext = authorize(RS_ORG_READ)) -> OrganisationResponse:
+    return await OrganisationService(session, auth).get(id)
+
+
+@router.get("/{id}/enfants", response_model=list[OrganisationResponse], responses=problems(404),
+            summary="Sous-organisations directes")
+async def organisation_children(id: uuid.UUID, session: SessionDep,
+                                auth: AuthContext = authorize(RS_ORG_READ)) -> list[OrganisationResponse]:
+    return await OrganisationService(session, auth).children(id)
+
+
+@router.put("/{id}", response_model=OrganisationResponse, responses=problems(404),
+            summary="Modifier une organisation",
+            description="Réservé aux administrateurs de l'organisation; la hiérarchie (type, parent) aux "
+                        "SUPER_ADMIN/ADMIN.")
+async def update_organisation(id: uuid.UUID, data: OrganisationUpdate, session: SessionDep,
+                              auth: AuthContext = authorize(RS_ORG_ADMIN)) -> OrganisationResponse:
+    return await OrganisationService(session, auth).update(id, data)
+
+
+@router.post("/{id}/suspendre", response_model=OrganisationResponse, responses=problems(404),
+             summary="Suspendre une organisation (motif requis)")
+async def suspend_organisation(id: uuid.UUID, data: SuspensionRequest, session: SessionDep,
+                               auth: AuthContext = authorize(RS_UNION_ADMIN)) -> OrganisationResponse:
+    return await OrganisationService(session, auth).set_status(id, StatutOrganisation.SUSPENDUE, data.motif)
+
+
+@router.post("/{id}/reactiver", response_model=OrganisationResponse, responses=problems(404),
+             summary="Réactiver une organisation suspendue")
+async def reactivate_organisation(id: uuid.UUID, session: SessionDep,
+                                  auth: AuthContext = authorize(RS_UNION_ADMIN)) -> OrganisationResponse:
+    return await OrganisationService(session, auth).set_status(id, StatutOrganisation.ACTIVE, None)

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import EmailStr, Field
+
+from unionflow.core.schemas import InputModel, OutputModel
+
+
+class TypeOrganisation(StrEnum):
+    UNION = "UNION"
+    FEDERATION = "FEDERATION"
+    ASSOCIATION = "ASSOCIATION"
+    MUTUELLE = "MUTUELLE"
+    COOPERATIVE = "COOPERATIVE"
+    TONTINE = "TONTINE"
+
+
+# Depth in the union's hierarchy: a parent must sit strictly above its child.
+NIVEAU = {
+    TypeOrganisation.UNION: 0,
+    TypeOrganisation.FEDERATION: 1,
+    TypeOrganisation.ASSOCIATION: 2,
+    TypeOrganisation.MUTUELLE: 2,
+    TypeOrganisation.COOPERATIVE: 2,
+    TypeOrganisation.TONTINE: 2,
+}
+
+
+class StatutOrganisation(StrEnum):
+    ACTIVE = "ACTIVE"
+    SUSPENDUE = "SUSPENDUE"
+
+
+PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
+COUNTRY_PATTERN = r"^[A-Z]{2}$"
+CURRENCY_PATTERN = r"^[A-Z]{3}$"
+
+
+class OrganisationCreate(InputModel):
+    nom: str = Field(min_length=2, max_length=200)
+    nom_court: str | None = Field(default=None, max_length=50)
+    type_organisation: TypeOrganisation
+    parent_id: uuid.UUID | None = None
+    description: str | None = Field(default=None, max_length=5000)
+    email: EmailStr | None = None
+    telephone: str | None = Field(default=None, pattern=PHONE_PATTERN, description="Format E.164, ex. +221771234567")
+    adresse: str | None = Field(default=None, max_length=300)
+    ville: str | None = Field(default=None, max_length=100)
+    region: str | None = Field(default=None, max_length=100)
+    pays: str = Field(default="SN", pattern=COUNTRY_PATTERN, description="Code pays ISO 3166-1 alpha-2")
+    devise: str = Field(default="XOF", pattern=CURRENCY_PATTERN, description="Code devise ISO 4217")
+
+
+class OrganisationUpdate(InputModel):
+    nom: str | None = Field(default=None, min_length=2, max_length=200)
+    nom_court: str | None = Field(default=None, max_length=50)
+    type_organisation: TypeOrganisation | None = None
+    parent_id: uuid.UUID | None = None
+    description: str | None = Field(default=None, max_length=5000)
+    email: EmailStr | None = None
+    telephone: str | None = Field(default=None, pattern=PHONE_PATTERN)
+    adresse: str | None = Field(default=None, max_length=300)
+    ville: str | None = Field(default=None, max_length=100)
+    region: str | None = Field(default=None, max_length=100)
+    pays: str | None = Field(default=None, pattern=COUNTRY_PATTERN)
+    devise: str | None = Field(default=None, pattern=CURRENCY_PATTERN)
+
+
+class SuspensionRequest(InputModel):
+    motif: str = Field(min_length=3, max_length=500)
+
+
+class OrganisationResponse(OutputModel):
+    id: uuid.UUID
+    nom: str
+    nom_court: str | None
+    type_organisation: str
+    statut: str
+    parent_id: uuid.UUID | None
+    description: str | None
+    email: str | None
+    telephone: str | None
+    adresse: str | None
+    ville: str | None
+    region: str | None
+    pays: str
+    devise: str
+    motif_suspension: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class MonOrganisationResponse(OrganisationResponse):
+    roles: list[str] = Field(description="Rôles du membre connecté dans cette organisation")

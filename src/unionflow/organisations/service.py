@@ -1,0 +1,118 @@
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.pagination import Page, PageParams
+from unionflow.models import Organisation
+from unionflow.organisations.repository import OrganisationFilters, OrganisationRepository
+from unionflow.organisations.schemas import (
+    NIVEAU,
+    MonOrganisationResponse,
+    OrganisationCreate,
+    OrganisationResponse,
+    OrganisationUpdate,
+    StatutOrganisation,
+    TypeOrganisation,
+)
+
+MODULE = "ORGANISATIONS"
+
+
+class OrganisationService:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+        self.repo = OrganisationRepository(session, auth)
+
+    async def _get(self, organisation_id: uuid.UUID, *, for_update: bool = False) -> Organisation:
+        organisation = await self.repo.get(organisation_id, for_update=for_update)
+        if organisation is None:
+            raise NotFound("Organisation introuvable")
+        return organisation
+
+    async def _check_parent(self, type_org: str, parent_id: uuid.UUID | None, self_id: uuid.UUID | None) -> None:
+        if parent_id is None:
+            return
+        if parent_id == self_id:
+            raise InvalidInput("Une organisation ne peut pas être son propre parent")
+        parent = await self.repo.get(parent_id)
+        if parent is None:
+            raise NotFound("Organisation parente introuvable")
+        if NIVEAU[TypeOrganisation(parent.type_organisation)] >= NIVEAU[TypeOrganisation(type_org)]:
+            raise InvalidInput(f"Une organisation {type_org} ne peut pas dépendre d'une {parent.type_organisation}")
+
+    async def create(self, data: OrganisationCreate) -> OrganisationResponse:
+        # An organisation administrator may only open sub-organisations under one they manage.
+        if not self.auth.is_global and not self.auth.manages(data.parent_id):
+            raise Forbidden("Seule une organisation que vous administrez peut recevoir une sous-organisation")
+        await self._check_parent(data.type_organisation, data.parent_id, None)
+        organisation = Organisation(**data.model_dump(), statut=StatutOrganisation.ACTIVE.value)
+        if organisation.email:
+            organisation.email = organisation.email.lower()
+        self.repo.add(organisation)
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Organisation",
+                           entite_id=organisation.id, after=audit.snapshot(organisation),
+                           organisation_id=organisation.id, description=f"Création de {organisation.nom}")
+        return OrganisationResponse.model_validate(organisation)
+
+    async def get(self, organisation_id: uuid.UUID) -> OrganisationResponse:
+        return OrganisationResponse.model_validate(await self._get(organisation_id))
+
+    async def update(self, organisation_id: uuid.UUID, data: OrganisationUpdate) -> OrganisationResponse:
+        organisation = await self._get(organisation_id, for_update=True)
+        if not self.auth.manages(organisation.id):
+            raise Forbidden("Vous n'administrez pas cette organisation")
+        changes = data.model_dump(exclude_unset=True)
+        if "parent_id" in changes or "type_organisation" in changes:
+            if not self.auth.is_global:
+                raise Forbidden("Seul un administrateur de l'union modifie la hiérarchie")
+            await self._check_parent(changes.get("type_organisation", organisation.type_organisation),
+                                     changes.get("parent_id", organisation.parent_id), organisation.id)
+        before = audit.snapshot(organisation)
+        for key, value in changes.items():
+            setattr(organisation, key, value.lower() if key == "email" and value else value)
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="Organisation",
+                           entite_id=organisation.id, before=before, after=audit.snapshot(organisation),
+                           organisation_id=organisation.id)
+        return OrganisationResponse.model_validate(organisation)
+
+    async def set_status(self, organisation_id: uuid.UUID, statut: StatutOrganisation,
+                         motif: str | None) -> OrganisationResponse:
+        organisation = await self._get(organisation_id, for_update=True)
+        if organisation.statut == statut.value:
+            raise InvalidState(f"L'organisation est déjà {statut.value}")
+        before = audit.snapshot(organisation, ["statut", "motif_suspension"])
+        organisation.statut = statut.value
+        organisation.motif_suspension = motif
+        await self.session.flush()
+        action = "SUSPEND" if statut is StatutOrganisation.SUSPENDUE else "REACTIVATE"
+        await audit.record(self.session, self.auth, action=action, module=MODULE, entite_type="Organisation",
+                           entite_id=organisation.id, before=before, severite="WARNING",
+                           after=audit.snapshot(organisation, ["statut", "motif_suspension"]),
+                           organisation_id=organisation.id)
+        return OrganisationResponse.model_validate(organisation)
+
+    async def search(self, filters: OrganisationFilters, params: PageParams) -> Page[OrganisationResponse]:
+        rows, total, exact = await self.repo.search(filters, params)
+        return Page[OrganisationResponse].build(
+            [OrganisationResponse.model_validate(r) for r in rows], params, total, exact)
+
+    async def children(self, organisation_id: uuid.UUID) -> list[OrganisationResponse]:
+        await self._get(organisation_id)
+        return [OrganisationResponse.model_validate(o) for o in await self.repo.children(organisation_id)]
+
+    async def mine(self) -> list[MonOrganisationResponse]:
+        if self.auth.membre_id is None:
+            return []
+        return [
+            MonOrganisationResponse.model_validate({**OrganisationResponse.model_validate(org).model_dump(),
+                                                    "roles": roles})
+            for org, roles in await self.repo.of_member(self.auth.membre_id)
+        ]

@@ -1,0 +1,55 @@
+"""Liveness/readiness probes (public, for orchestrators) and the Status area (authenticated)."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi import APIRouter, Request
+from sqlalchemy import text
+from starlette.responses import JSONResponse
+
+from unionflow import __version__
+from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.roles import RS_ANY_AUTHENTICATED
+from unionflow.core.routing import GuardedRoute, area_router
+from unionflow.core.schemas import OutputModel
+
+probes = APIRouter(tags=["Status"], route_class=GuardedRoute)
+router = area_router("/api/status", "Status")
+
+
+class StatusResponse(OutputModel):
+    status: str
+    version: str
+    uptime_seconds: int
+    database: str
+    database_backend: str
+
+
+async def _database_state(session: SessionDep) -> str:
+    try:
+        await session.execute(text("SELECT 1"))
+        return "UP"
+    except Exception:
+        return "DOWN"
+
+
+@probes.get("/health/live", summary="Sonde de vivacité", include_in_schema=True)
+async def live() -> dict[str, str]:
+    return {"status": "UP"}
+
+
+@probes.get("/health/ready", summary="Sonde de disponibilité (vérifie la base de données)")
+async def ready(session: SessionDep) -> JSONResponse:
+    state = await _database_state(session)
+    return JSONResponse({"status": state, "database": state}, status_code=200 if state == "UP" else 503)
+
+
+@router.get("", response_model=StatusResponse, summary="État du serveur: version, disponibilité, base")
+async def status(request: Request, session: SessionDep,
+                 auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> StatusResponse:
+    state = await _database_state(session)
+    started: float = request.app.state.started_at
+    return StatusResponse(status="UP" if state == "UP" else "DEGRADED", version=__version__,
+                          uptime_seconds=int(time.monotonic() - started), database=state,
+                          database_backend=session.get_bind().dialect.name)

@@ -1,0 +1,143 @@
+"""Test harness: a real migrated database (SQLite by default, PostgreSQL with UNIONFLOW_TEST_DATABASE=postgresql),
+the real ASGI app over httpx, and per-test rollback (each request runs in a savepoint of the test's
+transaction). Tests that need real commits across connections (concurrency) use ``committed_db``."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import delete
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tests.factories import Factory
+from unionflow import models
+from unionflow.app import create_app
+from unionflow.auth import keys
+from unionflow.config import Settings
+from unionflow.migrations.alembic import upgrade
+
+PG_ADMIN_URL = os.environ.get("UNIONFLOW_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+BACKEND = os.environ.get("UNIONFLOW_TEST_DATABASE", "sqlite")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "postgresql_only: needs PostgreSQL (row locks, real parallelism)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if BACKEND != "postgresql":
+        skip = pytest.mark.skip(reason="PostgreSQL only (run with UNIONFLOW_TEST_DATABASE=postgresql)")
+        for item in items:
+            if "postgresql_only" in item.keywords:
+                item.add_marker(skip)
+
+
+def _pg_dsn(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if BACKEND == "postgresql":
+        name = f"unionflow_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+        admin = _pg_dsn(PG_ADMIN_URL)
+
+        async def run(sql: str) -> None:
+            conn = await asyncpg.connect(admin)
+            try:
+                await conn.execute(sql)
+            finally:
+                await conn.close()
+
+        asyncio.run(run(f'CREATE DATABASE "{name}"'))
+        url = make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+        try:
+            upgrade(url)
+            yield url
+        finally:
+            asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    else:
+        path = tmp_path_factory.mktemp("db") / "unionflow-test.db"
+        url = f"sqlite:///{path}"
+        upgrade(url)
+        yield url
+
+
+@pytest.fixture(scope="session")
+def settings(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    data_dir: Path = tmp_path_factory.mktemp("data")
+    return Settings(
+        database_url=database_url,
+        data_dir=data_dir,
+        public_base_url="http://testserver",
+        argon2_time_cost=1,
+        argon2_memory_cost=1024,
+        bootstrap_admin_password="bootstrap-password-123",
+        wave_api_key="wave-test-key",
+        wave_webhook_secret="wave-test-webhook-secret",
+    )
+
+
+@pytest.fixture(scope="session")
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+    application = create_app(settings)
+    async with application.state.sessionmaker() as session:
+        await keys.ensure_signing_key(session)
+        await session.commit()
+    yield application
+    await application.state.engine.dispose()
+
+
+@pytest.fixture
+async def db(app: FastAPI) -> AsyncIterator[AsyncSession]:
+    """Session on the test's own transaction; the app's requests run in savepoints of it; rolled back after."""
+    real = app.state.sessionmaker
+    async with app.state.engine.connect() as connection:
+        transaction = await connection.begin()
+        scoped = async_sessionmaker(bind=connection, join_transaction_mode="create_savepoint",
+                                    expire_on_commit=False)
+        app.state.sessionmaker = scoped
+        try:
+            async with scoped() as session:
+                yield session
+        finally:
+            app.state.sessionmaker = real
+            await transaction.rollback()
+
+
+@pytest.fixture
+async def committed_db(app: FastAPI) -> AsyncIterator[AsyncSession]:
+    """Real commits, real concurrency; every table emptied afterwards (signing keys kept)."""
+    async with app.state.sessionmaker() as session:
+        yield session
+    async with app.state.sessionmaker() as session:
+        for table in reversed(models.Base.metadata.sorted_tables):
+            if table.name != "signing_key":
+                await session.execute(delete(table))
+        await session.commit()
+
+
+@pytest.fixture
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+        yield http
+
+
+@pytest.fixture
+async def factory(app: FastAPI, db: AsyncSession, settings: Settings) -> Factory:
+    return Factory(db, settings)
+
+
+@pytest.fixture
+async def committed_factory(app: FastAPI, committed_db: AsyncSession, settings: Settings) -> Factory:
+    return Factory(committed_db, settings, commit=True)
