@@ -19,6 +19,9 @@ class Paiement(IdMixin, TimestampMixin, Base):
     membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id"), index=True)
     organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"))
     montant: Mapped[Decimal]
+    # Part of the amount that found nothing left to pay when applied (e.g. dues settled in cash meanwhile):
+    # kept as the member's credit, never silently lost.
+    montant_non_affecte: Mapped[Decimal] = mapped_column(default=Decimal("0"))
     devise: Mapped[str] = mapped_column(String(3), default="XOF")
     # WAVE, ESPECES, VIREMENT, CHEQUE, ORANGE_MONEY, FREE_MONEY, AUTRE
     methode: Mapped[str] = mapped_column(String(20))

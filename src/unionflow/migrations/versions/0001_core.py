@@ -2,7 +2,7 @@
 
 Revision ID: 0001_core
 Revises: 
-Create Date: 2026-11-21 05:42:29.636256
+Create Date: 2026-11-21 05:44:47.362561
 """
 from collections.abc import Sequence
 
@@ -16,6 +16,7 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+
     op.create_table('audit_log',
     sa.Column('date_heure', sa.DateTime(timezone=True), nullable=False),
     sa.Column('utilisateur', sa.String(length=254), nullable=True),
@@ -221,6 +222,7 @@ def upgrade() -> None:
     sa.Column('membre_id', sa.Uuid(), nullable=False),
     sa.Column('organisation_id', sa.Uuid(), nullable=False),
     sa.Column('montant', sa.Numeric(precision=18, scale=2), nullable=False),
+    sa.Column('montant_non_affecte', sa.Numeric(precision=18, scale=2), nullable=False),
     sa.Column('devise', sa.String(length=3), nullable=False),
     sa.Column('methode', sa.String(length=20), nullable=False),
     sa.Column('statut', sa.String(length=20), nullable=False),
@@ -275,7 +277,9 @@ def upgrade() -> None:
 
 
 
+
 def downgrade() -> None:
+
     with op.batch_alter_table('paiement_allocation', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_paiement_allocation_paiement_id'))
         batch_op.drop_index(batch_op.f('ix_paiement_allocation_cotisation_id'))
@@ -335,3 +339,4 @@ def downgrade() -> None:
         batch_op.drop_index('ix_audit_log_date_heure')
 
     op.drop_table('audit_log')
+

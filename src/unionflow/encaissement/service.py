@@ -1,0 +1,310 @@
+"""Collecting money: one payment, allocated to dues and adhesion fees, applied exactly once.
+
+This is the cross-area workflow every way of paying goes through (manual entry by a treasurer, the
+``payer``/``paiement`` endpoints, a Wave webhook): payment → allocations → dues/adhesion balances and
+statuses → audit. Targets are locked (SELECT … FOR UPDATE, in a fixed order) so that two concurrent payments
+of one dues cannot both apply; on SQLite the write transaction (BEGIN IMMEDIATE) serialises them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal
+from enum import StrEnum
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import InvalidInput, InvalidState, NotFound
+from unionflow.core.numbering import sequential_number
+from unionflow.models import Adhesion, Cotisation, Paiement, PaiementAllocation
+
+MODULE = "PAIEMENTS"
+ZERO = Decimal("0")
+
+
+class MethodePaiement(StrEnum):
+    WAVE = "WAVE"
+    ESPECES = "ESPECES"
+    VIREMENT = "VIREMENT"
+    CHEQUE = "CHEQUE"
+    ORANGE_MONEY = "ORANGE_MONEY"
+    FREE_MONEY = "FREE_MONEY"
+    CARTE = "CARTE"
+    AUTRE = "AUTRE"
+
+
+class StatutPaiement(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"
+    VALIDE = "VALIDE"
+    ECHOUE = "ECHOUE"
+    EXPIRE = "EXPIRE"
+    ANNULE = "ANNULE"
+    REMBOURSE = "REMBOURSE"
+
+
+class StatutCotisation(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"
+    PARTIELLEMENT_PAYEE = "PARTIELLEMENT_PAYEE"
+    PAYEE = "PAYEE"
+    EN_RETARD = "EN_RETARD"
+    ANNULEE = "ANNULEE"
+
+
+class StatutAdhesion(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"
+    APPROUVEE = "APPROUVEE"
+    REJETEE = "REJETEE"
+    PAYEE = "PAYEE"
+    ANNULEE = "ANNULEE"
+
+
+@dataclass(frozen=True)
+class Cible:
+    """What a payment pays: one dues or one adhesion fee, optionally a fixed part of the amount."""
+
+    cotisation_id: uuid.UUID | None = None
+    adhesion_id: uuid.UUID | None = None
+    montant: Decimal | None = None
+
+    def __post_init__(self) -> None:
+        if (self.cotisation_id is None) == (self.adhesion_id is None):
+            raise InvalidInput("Chaque cible désigne soit une cotisation, soit une adhésion")
+
+
+def outstanding(target: Cotisation | Adhesion) -> Decimal:
+    due = target.montant_du if isinstance(target, Cotisation) else target.frais_adhesion
+    return max(due - (target.montant_paye or ZERO), ZERO)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class EncaissementService:
+    def __init__(self, session: AsyncSession, auth: AuthContext | None) -> None:
+        self.session = session
+        self.auth = auth
+
+    async def _lock_targets(self, cibles: list[Cible]) -> dict[uuid.UUID, Cotisation | Adhesion]:
+        found: dict[uuid.UUID, Cotisation | Adhesion] = {}
+        cot_ids = sorted({c.cotisation_id for c in cibles if c.cotisation_id})
+        adh_ids = sorted({c.adhesion_id for c in cibles if c.adhesion_id})
+        if cot_ids:
+            rows = await self.session.execute(
+                select(Cotisation).where(Cotisation.id.in_(cot_ids)).order_by(Cotisation.id).with_for_update())
+            found.update({c.id: c for c in rows.scalars()})
+        if adh_ids:
+            rows = await self.session.execute(
+                select(Adhesion).where(Adhesion.id.in_(adh_ids)).order_by(Adhesion.id).with_for_update())
+            found.update({a.id: a for a in rows.scalars()})
+        # Locked rows may have been changed by the transaction we waited for: read their current values.
+        for target in found.values():
+            await self.session.refresh(target)
+        return found
+
+    @staticmethod
+    def _check_payable(target: Cotisation | Adhesion) -> None:
+        if isinstance(target, Cotisation):
+            if target.statut == StatutCotisation.ANNULEE:
+                raise InvalidState(f"La cotisation {target.numero_reference} est annulée")
+            if target.statut == StatutCotisation.PAYEE or outstanding(target) == ZERO:
+                raise InvalidState(f"La cotisation {target.numero_reference} est déjà payée")
+        else:
+            if target.statut == StatutAdhesion.PAYEE:
+                raise InvalidState(f"L'adhésion {target.numero_reference} est déjà payée")
+            if target.statut != StatutAdhesion.APPROUVEE:
+                raise InvalidState(f"L'adhésion {target.numero_reference} doit être approuvée avant paiement "
+                                   f"(statut actuel: {target.statut})")
+
+    def _plan(self, cibles: list[Cible], targets: dict[uuid.UUID, Cotisation | Adhesion],
+              montant: Decimal, strict: bool) -> list[tuple[Cotisation | Adhesion, Decimal]]:
+        """Split ``montant`` over the targets in the order given, never beyond what each still owes."""
+        plan: list[tuple[Cotisation | Adhesion, Decimal]] = []
+        remaining = montant
+        for cible in cibles:
+            target_id = cible.cotisation_id or cible.adhesion_id
+            assert target_id is not None
+            target = targets.get(target_id)
+            if target is None:
+                raise NotFound("Cotisation ou adhésion introuvable")
+            if strict:
+                self._check_payable(target)
+            owed = outstanding(target)
+            part = min(cible.montant if cible.montant is not None else owed, owed, remaining)
+            if strict and cible.montant is not None and cible.montant > owed:
+                raise InvalidInput(f"Le montant affecté ({cible.montant}) dépasse le reste dû ({owed}) "
+                                   f"sur {target.numero_reference}")
+            if part > ZERO:
+                plan.append((target, part))
+                remaining -= part
+        if strict and remaining > ZERO:
+            raise InvalidInput(f"Le montant ({montant}) dépasse le total restant dû ({montant - remaining})")
+        return plan
+
+    @staticmethod
+    def _apply(target: Cotisation | Adhesion, part: Decimal, paiement: Paiement) -> dict[str, object]:
+        """Add ``part`` to the target's paid amount and move its status; returns its state before."""
+        before = audit.snapshot(target, ["statut", "montant_paye"])
+        target.montant_paye = (target.montant_paye or ZERO) + part
+        target.methode_paiement = paiement.methode
+        target.reference_paiement = paiement.reference_externe or paiement.numero_recu
+        target.date_paiement = paiement.date_paiement
+        covered = outstanding(target) == ZERO
+        if isinstance(target, Cotisation):
+            target.statut = StatutCotisation.PAYEE if covered else StatutCotisation.PARTIELLEMENT_PAYEE
+        elif covered:
+            target.statut = StatutAdhesion.PAYEE
+        return before
+
+    async def enregistrer(
+        self,
+        *,
+        membre_id: uuid.UUID,
+        organisation_id: uuid.UUID,
+        montant: Decimal,
+        methode: str,
+        cibles: list[Cible],
+        devise: str = "XOF",
+        reference_externe: str | None = None,
+        date_paiement: datetime | None = None,
+        commentaire: str | None = None,
+    ) -> Paiement:
+        """Record a payment received now (cash, transfer, cheque, confirmed mobile money) and apply it."""
+        if montant <= ZERO:
+            raise InvalidInput("Le montant doit être strictement positif")
+        if not cibles:
+            raise InvalidInput("Un paiement doit régler au moins une cotisation ou une adhésion")
+        targets = await self._lock_targets(cibles)
+        for target in targets.values():
+            if target.membre_id != membre_id or target.organisation_id != organisation_id:
+                raise InvalidInput(f"{target.numero_reference} n'appartient pas à ce membre et cette organisation")
+            if target.devise != devise:
+                raise InvalidInput(f"Devise {devise} différente de celle de {target.numero_reference}")
+        plan = self._plan(cibles, targets, montant, strict=True)
+        paiement = await self._new_paiement(membre_id, organisation_id, montant, devise, methode,
+                                            reference_externe, commentaire, StatutPaiement.VALIDE)
+        paiement.date_paiement = date_paiement or _now()
+        await self._allocate_and_apply(paiement, plan)
+        return paiement
+
+    async def preparer(
+        self,
+        *,
+        membre_id: uuid.UUID,
+        organisation_id: uuid.UUID,
+        methode: str,
+        cibles: list[Cible],
+        devise: str = "XOF",
+        commentaire: str | None = None,
+    ) -> Paiement:
+        """A payment awaiting confirmation (mobile-money checkout): the amount is what the targets still owe;
+        allocations are reserved now and applied by ``confirmer``."""
+        if not cibles:
+            raise InvalidInput("Un paiement doit régler au moins une cotisation ou une adhésion")
+        targets = await self._lock_targets(cibles)
+        for target in targets.values():
+            if target.membre_id != membre_id or target.organisation_id != organisation_id:
+                raise InvalidInput(f"{target.numero_reference} n'appartient pas à ce membre et cette organisation")
+        total = ZERO
+        for cible in cibles:
+            found = targets.get(cible.cotisation_id or cible.adhesion_id)  # type: ignore[arg-type]
+            if found is None:
+                raise NotFound("Cotisation ou adhésion introuvable")
+            total += cible.montant if cible.montant is not None else outstanding(found)
+        if total <= ZERO:
+            raise InvalidState("Rien à payer: les cibles sont déjà réglées")
+        plan = self._plan(cibles, targets, total, strict=True)
+        paiement = await self._new_paiement(membre_id, organisation_id, total, devise, methode, None,
+                                            commentaire, StatutPaiement.EN_ATTENTE)
+        for target, part in plan:
+            self.session.add(PaiementAllocation(
+                paiement_id=paiement.id, montant=part,
+                cotisation_id=target.id if isinstance(target, Cotisation) else None,
+                adhesion_id=target.id if isinstance(target, Adhesion) else None,
+            ))
+        await self.session.flush()
+        return paiement
+
+    async def confirmer(self, paiement_id: uuid.UUID, *, reference_externe: str | None = None,
+                        date_paiement: datetime | None = None) -> tuple[Paiement, bool]:
+        """Apply a pending payment once. Returns (payment, applied_now); a second call changes nothing, and a
+        payment already final (confirmed, refunded, …) never regresses."""
+        paiement = (await self.session.execute(
+            select(Paiement).where(Paiement.id == paiement_id).with_for_update())).scalar_one_or_none()
+        if paiement is None:
+            raise NotFound("Paiement introuvable")
+        await self.session.refresh(paiement)
+        if paiement.statut != StatutPaiement.EN_ATTENTE:
+            return paiement, False
+        reserved = list((await self.session.execute(
+            select(PaiementAllocation).where(PaiementAllocation.paiement_id == paiement.id)
+            .order_by(PaiementAllocation.id))).scalars())
+        cibles = [Cible(cotisation_id=a.cotisation_id, adhesion_id=a.adhesion_id, montant=a.montant)
+                  for a in reserved]
+        targets = await self._lock_targets(cibles)
+        # Money already received is never refused: whatever nothing is left to pay for becomes credit.
+        plan = self._plan(cibles, targets, paiement.montant, strict=False)
+        for allocation in reserved:
+            await self.session.delete(allocation)
+        await self.session.flush()
+        paiement.statut = StatutPaiement.VALIDE
+        paiement.reference_externe = reference_externe or paiement.reference_externe
+        paiement.date_paiement = date_paiement or _now()
+        await self._allocate_and_apply(paiement, plan)
+        return paiement, True
+
+    async def clore(self, paiement_id: uuid.UUID, statut: StatutPaiement) -> Paiement:
+        """End a pending payment without money (ECHOUE, EXPIRE, ANNULE); a confirmed one is left untouched."""
+        paiement = (await self.session.execute(
+            select(Paiement).where(Paiement.id == paiement_id).with_for_update())).scalar_one_or_none()
+        if paiement is None:
+            raise NotFound("Paiement introuvable")
+        if paiement.statut == StatutPaiement.EN_ATTENTE:
+            before = paiement.statut
+            paiement.statut = statut
+            await audit.record(self.session, self.auth, action=f"PAIEMENT_{statut}", module=MODULE,
+                               entite_type="Paiement", entite_id=paiement.id, organisation_id=paiement.organisation_id,
+                               before={"statut": before}, after={"statut": statut})
+        return paiement
+
+    async def _new_paiement(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, montant: Decimal, devise: str,
+                            methode: str, reference_externe: str | None, commentaire: str | None,
+                            statut: StatutPaiement) -> Paiement:
+        paiement = Paiement(
+            numero_recu=await sequential_number(self.session, "REC", _now().year),
+            membre_id=membre_id, organisation_id=organisation_id, montant=montant, devise=devise,
+            methode=methode, statut=statut, reference_externe=reference_externe, commentaire=commentaire,
+            enregistre_par=self.auth.actor_name if self.auth else "systeme",
+        )
+        self.session.add(paiement)
+        await self.session.flush()
+        return paiement
+
+    async def _allocate_and_apply(self, paiement: Paiement,
+                                  plan: list[tuple[Cotisation | Adhesion, Decimal]]) -> None:
+        changed: list[tuple[Cotisation | Adhesion, dict[str, object]]] = []
+        applied = ZERO
+        for target, part in plan:
+            self.session.add(PaiementAllocation(
+                paiement_id=paiement.id, montant=part,
+                cotisation_id=target.id if isinstance(target, Cotisation) else None,
+                adhesion_id=target.id if isinstance(target, Adhesion) else None,
+            ))
+            changed.append((target, self._apply(target, part, paiement)))
+            applied += part
+        paiement.montant_non_affecte = paiement.montant - applied
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="PAIEMENT_VALIDE", module=MODULE,
+                           entite_type="Paiement", entite_id=paiement.id, organisation_id=paiement.organisation_id,
+                           description=f"Reçu {paiement.numero_recu}: {paiement.montant} {paiement.devise}",
+                           after=audit.snapshot(paiement))
+        for target, before in changed:
+            kind = "Cotisation" if isinstance(target, Cotisation) else "Adhesion"
+            await audit.record(self.session, self.auth, action="PAIEMENT", module=kind.upper() + "S",
+                               entite_type=kind, entite_id=target.id, organisation_id=target.organisation_id,
+                               before=before, after=audit.snapshot(target, ["statut", "montant_paye"]))
