@@ -25,6 +25,10 @@ from unionflow.auth import keys
 from unionflow.config import Settings
 from unionflow.migrations.alembic import upgrade
 
+# Cheap password hashing in tests (read by unionflow.auth.passwords through the settings).
+os.environ.setdefault("UNIONFLOW_ARGON2_TIME_COST", "1")
+os.environ.setdefault("UNIONFLOW_ARGON2_MEMORY_COST", "1024")
+
 PG_ADMIN_URL = os.environ.get("UNIONFLOW_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 BACKEND = os.environ.get("UNIONFLOW_TEST_DATABASE", "sqlite")
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
+from fastapi.responses import JSONResponse
 
 from unionflow.auth import keys
 from unionflow.auth.schemas import Jwks, TokenResponse
 from unionflow.auth.service import TokenService, UnsupportedGrant
 from unionflow.core.auth import SessionDep
-from unionflow.core.errors import InvalidInput
+from unionflow.core.errors import InvalidInput, UnionFlowError, problem
 
 router = APIRouter(tags=["Authentification"])
 
@@ -28,7 +29,7 @@ async def token(
     refresh_token: Annotated[str | None, Form()] = None,
     scope: Annotated[str | None, Form()] = None,
     client_id: Annotated[str | None, Form()] = None,
-) -> TokenResponse:
+) -> TokenResponse | JSONResponse:
     service = TokenService(session, request.app.state.settings)
     if grant_type == "password":
         if not username or not password:
@@ -37,7 +38,10 @@ async def token(
     if grant_type == "refresh_token":
         if not refresh_token:
             raise InvalidInput("refresh_token est requis")
-        return await service.refresh_grant(refresh_token)
+        result = await service.refresh_grant(refresh_token)
+        if isinstance(result, UnionFlowError):
+            return problem(result.status, result.title, result.detail, result.slug, request.url.path, **result.extra)
+        return result
     raise UnsupportedGrant()
 
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 
@@ -15,4 +17,4 @@ class TokenResponse(BaseModel):
 
 
 class Jwks(BaseModel):
-    keys: list[dict[str, str]] = Field(default_factory=list)
+    keys: list[dict[str, Any]] = Field(default_factory=list)

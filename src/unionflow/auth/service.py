@@ -93,17 +93,19 @@ class TokenService:
         user.last_login_at = _now()
         return await self._issue(user)
 
-    async def refresh_grant(self, raw_refresh: str) -> TokenResponse:
+    async def refresh_grant(self, raw_refresh: str) -> TokenResponse | InvalidGrant:
+        """The failure is returned, not raised: revoking a leaked token family must be committed even though
+        the grant is refused (raising would roll the revocation back with the request)."""
         stored = await self.refresh_tokens.by_hash_for_update(_hash(raw_refresh))
         if stored is None or stored.expires_at <= _now():
-            raise InvalidGrant()
+            return InvalidGrant()
         if stored.revoked_at is not None:
             # Reuse of a rotated token means it leaked: end the whole family (RFC 9700 §4.14.2).
             await self.refresh_tokens.revoke_family(stored.family_id, _now())
-            raise InvalidGrant()
+            return InvalidGrant()
         user = await self.users.by_id(stored.user_id)
         if user is None or not user.enabled:
-            raise InvalidGrant()
+            return InvalidGrant()
         stored.revoked_at = _now()
         return await self._issue(user, stored.family_id)
 
