@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
-from fastapi.routing import APIRoute
+from fastapi.routing import APIRoute, iter_route_contexts
 from starlette.exceptions import HTTPException
 
 from unionflow.core.auth import Authorizer, authenticate, bearer_scheme
@@ -26,6 +27,27 @@ PUBLIC_ROUTES: frozenset[tuple[str, str]] = frozenset({
     ("GET", "/api/evenements/test"),
     ("POST", "/api/paiements/wave/webhook"),
 })
+
+
+@dataclass(frozen=True)
+class RouteInfo:
+    route: APIRoute
+    path: str
+    methods: frozenset[str]
+    authorizer: Authorizer | None
+
+
+def api_routes(app: FastAPI) -> list[RouteInfo]:
+    """Every API route of the app with its full path. FastAPI ≥ 0.160 keeps included routers as
+    ``_IncludedRouter`` entries in ``app.routes``; its route contexts give back the routes themselves."""
+    found = []
+    for context in iter_route_contexts(app.routes):
+        original = context.original_route
+        if isinstance(original, APIRoute):
+            found.append(RouteInfo(original, context.path_format or original.path_format,
+                                   frozenset(context.methods or original.methods or ()),
+                                   find_authorizer(original.dependant)))
+    return found
 
 
 def find_authorizer(dependant: Dependant) -> Authorizer | None:
