@@ -14,6 +14,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from unionflow import __version__
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
+from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.config import Settings, get_settings
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.errors import install_error_handlers
@@ -28,6 +29,7 @@ ROUTERS: list[APIRouter] = [
     status_probes,
     status_router,
     organisations_router,
+    comptabilite_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

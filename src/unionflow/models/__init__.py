@@ -25,3 +25,6 @@ __all__ = [
     "SigningKey",
     "UtilisateurLocal",
 ]
+from unionflow.models.comptabilite import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
+
+__all__ += ["CompteComptable", "EcritureComptable", "JournalComptable", "LigneEcriture"]
