@@ -16,6 +16,7 @@ from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
 from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.config import Settings, get_settings
+from unionflow.configuration.router import router as configuration_router
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.errors import install_error_handlers
 from unionflow.core.openapi import install_openapi
@@ -30,6 +31,7 @@ ROUTERS: list[APIRouter] = [
     status_router,
     organisations_router,
     comptabilite_router,
+    configuration_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

@@ -28,3 +28,6 @@ __all__ = [
 from unionflow.models.comptabilite import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
 
 __all__ += ["CompteComptable", "EcritureComptable", "JournalComptable", "LigneEcriture"]
+from unionflow.models.configuration import ConfigurationEntry  # noqa: E402
+
+__all__ += ["ConfigurationEntry"]
