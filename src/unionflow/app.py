@@ -21,6 +21,8 @@ from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.errors import install_error_handlers
 from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
+from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
+from unionflow.lcbft.router import router as lcbft_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
@@ -32,6 +34,8 @@ ROUTERS: list[APIRouter] = [
     organisations_router,
     comptabilite_router,
     configuration_router,
+    lcbft_router,
+    parametres_lcbft_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

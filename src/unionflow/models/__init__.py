@@ -31,3 +31,6 @@ __all__ += ["CompteComptable", "EcritureComptable", "JournalComptable", "LigneEc
 from unionflow.models.configuration import ConfigurationEntry  # noqa: E402
 
 __all__ += ["ConfigurationEntry"]
+from unionflow.models.lcbft import AlerteLcbFt, ParametresLcbFt  # noqa: E402
+
+__all__ += ["AlerteLcbFt", "ParametresLcbFt"]

@@ -2,7 +2,7 @@
 
 Revision ID: 0002_compta
 Revises: 0001_core
-Create Date: 2026-11-21 05:49:23.246892
+Create Date: 2026-11-21 05:50:14.422535
 """
 from collections.abc import Sequence
 
@@ -56,6 +56,50 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id', name=op.f('pk_journal_comptable')),
     sa.UniqueConstraint('organisation_id', 'code', name=op.f('uq_journal_comptable_organisation_id'))
     )
+    op.create_table('parametres_lcb_ft',
+    sa.Column('organisation_id', sa.Uuid(), nullable=False),
+    sa.Column('seuil_operation', sa.Numeric(precision=18, scale=2), nullable=False),
+    sa.Column('seuil_cumul', sa.Numeric(precision=18, scale=2), nullable=False),
+    sa.Column('periode_cumul_jours', sa.Integer(), nullable=False),
+    sa.Column('seuil_especes', sa.Numeric(precision=18, scale=2), nullable=False),
+    sa.Column('devise', sa.String(length=3), nullable=False),
+    sa.Column('modifie_par', sa.String(length=254), nullable=True),
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['organisation_id'], ['organisation.id'], name=op.f('fk_parametres_lcb_ft_organisation_id_organisation')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_parametres_lcb_ft')),
+    sa.UniqueConstraint('organisation_id', name=op.f('uq_parametres_lcb_ft_organisation_id'))
+    )
+    op.create_table('alerte_lcb_ft',
+    sa.Column('organisation_id', sa.Uuid(), nullable=False),
+    sa.Column('membre_id', sa.Uuid(), nullable=True),
+    sa.Column('paiement_id', sa.Uuid(), nullable=True),
+    sa.Column('type_alerte', sa.String(length=30), nullable=False),
+    sa.Column('montant', sa.Numeric(precision=18, scale=2), nullable=False),
+    sa.Column('seuil', sa.Numeric(precision=18, scale=2), nullable=False),
+    sa.Column('montant_cumule', sa.Numeric(precision=18, scale=2), nullable=True),
+    sa.Column('periode_jours', sa.Integer(), nullable=True),
+    sa.Column('devise', sa.String(length=3), nullable=False),
+    sa.Column('description', sa.Text(), nullable=False),
+    sa.Column('date_alerte', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('traitee', sa.Boolean(), nullable=False),
+    sa.Column('date_traitement', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('traitee_par', sa.String(length=254), nullable=True),
+    sa.Column('commentaire', sa.Text(), nullable=True),
+    sa.Column('decision', sa.String(length=30), nullable=True),
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.ForeignKeyConstraint(['membre_id'], ['membre.id'], name=op.f('fk_alerte_lcb_ft_membre_id_membre')),
+    sa.ForeignKeyConstraint(['organisation_id'], ['organisation.id'], name=op.f('fk_alerte_lcb_ft_organisation_id_organisation')),
+    sa.ForeignKeyConstraint(['paiement_id'], ['paiement.id'], name=op.f('fk_alerte_lcb_ft_paiement_id_paiement')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_alerte_lcb_ft')),
+    sa.UniqueConstraint('paiement_id', 'type_alerte', name=op.f('uq_alerte_lcb_ft_paiement_id'))
+    )
+    with op.batch_alter_table('alerte_lcb_ft', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_alerte_lcb_ft_membre_id'), ['membre_id'], unique=False)
+        batch_op.create_index('ix_alerte_lcb_ft_organisation_date', ['organisation_id', 'date_alerte'], unique=False)
+        batch_op.create_index('ix_alerte_lcb_ft_traitee', ['traitee', 'organisation_id'], unique=False)
+
     op.create_table('ecriture_comptable',
     sa.Column('organisation_id', sa.Uuid(), nullable=False),
     sa.Column('journal_id', sa.Uuid(), nullable=False),
@@ -113,6 +157,13 @@ def downgrade() -> None:
         batch_op.drop_index('ix_ecriture_comptable_journal_date')
 
     op.drop_table('ecriture_comptable')
+    with op.batch_alter_table('alerte_lcb_ft', schema=None) as batch_op:
+        batch_op.drop_index('ix_alerte_lcb_ft_traitee')
+        batch_op.drop_index('ix_alerte_lcb_ft_organisation_date')
+        batch_op.drop_index(batch_op.f('ix_alerte_lcb_ft_membre_id'))
+
+    op.drop_table('alerte_lcb_ft')
+    op.drop_table('parametres_lcb_ft')
     op.drop_table('journal_comptable')
     op.drop_table('compte_comptable')
     op.drop_table('configuration_entry')
