@@ -21,6 +21,7 @@ from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.errors import install_error_handlers
 from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
+from unionflow.demandes_aide.router import router as demandes_aide_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
 from unionflow.organisations.router import router as organisations_router
@@ -36,6 +37,7 @@ ROUTERS: list[APIRouter] = [
     configuration_router,
     lcbft_router,
     parametres_lcbft_router,
+    demandes_aide_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

@@ -2,7 +2,7 @@
 
 Revision ID: 0002_compta
 Revises: 0001_core
-Create Date: 2026-11-21 05:50:14.422535
+Create Date: 2026-11-21 05:51:40.105973
 """
 from collections.abc import Sequence
 
@@ -43,6 +43,35 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id', name=op.f('pk_compte_comptable')),
     sa.UniqueConstraint('organisation_id', 'numero_compte', name=op.f('uq_compte_comptable_organisation_id'))
     )
+    op.create_table('demande_aide',
+    sa.Column('numero_reference', sa.String(length=40), nullable=False),
+    sa.Column('organisation_id', sa.Uuid(), nullable=False),
+    sa.Column('membre_id', sa.Uuid(), nullable=False),
+    sa.Column('type_aide', sa.String(length=20), nullable=False),
+    sa.Column('titre', sa.String(length=200), nullable=False),
+    sa.Column('description', sa.Text(), nullable=False),
+    sa.Column('montant_demande', sa.Numeric(precision=18, scale=2), nullable=False),
+    sa.Column('montant_accorde', sa.Numeric(precision=18, scale=2), nullable=True),
+    sa.Column('devise', sa.String(length=3), nullable=False),
+    sa.Column('urgence', sa.String(length=10), nullable=False),
+    sa.Column('statut', sa.String(length=20), nullable=False),
+    sa.Column('date_soumission', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('date_decision', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('decide_par', sa.String(length=254), nullable=True),
+    sa.Column('motif', sa.String(length=1000), nullable=True),
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['membre_id'], ['membre.id'], name=op.f('fk_demande_aide_membre_id_membre')),
+    sa.ForeignKeyConstraint(['organisation_id'], ['organisation.id'], name=op.f('fk_demande_aide_organisation_id_organisation')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_demande_aide')),
+    sa.UniqueConstraint('numero_reference', name=op.f('uq_demande_aide_numero_reference'))
+    )
+    with op.batch_alter_table('demande_aide', schema=None) as batch_op:
+        batch_op.create_index('ix_demande_aide_date', ['date_soumission', 'id'], unique=False)
+        batch_op.create_index('ix_demande_aide_membre_date', ['membre_id', 'date_soumission'], unique=False)
+        batch_op.create_index('ix_demande_aide_organisation_statut', ['organisation_id', 'statut'], unique=False)
+
     op.create_table('journal_comptable',
     sa.Column('organisation_id', sa.Uuid(), nullable=False),
     sa.Column('code', sa.String(length=10), nullable=False),
@@ -165,6 +194,12 @@ def downgrade() -> None:
     op.drop_table('alerte_lcb_ft')
     op.drop_table('parametres_lcb_ft')
     op.drop_table('journal_comptable')
+    with op.batch_alter_table('demande_aide', schema=None) as batch_op:
+        batch_op.drop_index('ix_demande_aide_organisation_statut')
+        batch_op.drop_index('ix_demande_aide_membre_date')
+        batch_op.drop_index('ix_demande_aide_date')
+
+    op.drop_table('demande_aide')
     op.drop_table('compte_comptable')
     op.drop_table('configuration_entry')
     # ### end Alembic commands ###
