@@ -129,3 +129,10 @@ async def test_parametres_endpoints(client, factory):
     other_default = (await client.get(f"/api/parametres-lcb-ft/organisation/{other.id}", headers=sa.headers)).json()
     assert other_default["seuilOperation"] == "7000000.00"
     assert (await client.get(url, headers=sa.headers)).json()["seuilOperation"] == "2000000.00"
+
+
+async def test_authentication_and_role_come_before_body_validation(client, factory):
+    url = f"/api/alertes-lcb-ft/{uuid.uuid4()}/traiter"
+    assert (await client.post(url, content=b"{not json", headers={"Content-Type": "application/json"})).status_code == 401
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    assert (await client.post(url, json={"commentaire": 3}, headers=admin.headers)).status_code == 403
