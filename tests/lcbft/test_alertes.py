@@ -133,6 +133,7 @@ async def test_parametres_endpoints(client, factory):
 
 async def test_authentication_and_role_come_before_body_validation(client, factory):
     url = f"/api/alertes-lcb-ft/{uuid.uuid4()}/traiter"
-    assert (await client.post(url, content=b"{not json", headers={"Content-Type": "application/json"})).status_code == 401
+    malformed = await client.post(url, content=b"{not json", headers={"Content-Type": "application/json"})
+    assert malformed.status_code == 401
     admin = await factory.actor(["ADMIN"], with_membre=False)
     assert (await client.post(url, json={"commentaire": 3}, headers=admin.headers)).status_code == 403

@@ -114,10 +114,16 @@ async def comptabiliser_paiement(session: AsyncSession, paiement: Paiement,
                                 libelle=libelle))
     journal = await journal_par_defaut(session, org, code_journal)
     date_ecriture = (paiement.date_paiement or paiement.created_at).date()
-    ecriture = await poster_ecriture(session, journal=journal, date_ecriture=date_ecriture,
-                                     libelle=f"Encaissement {paiement.numero_recu}", lignes=lignes,
-                                     piece_reference=paiement.numero_recu, paiement_id=paiement.id,
-                                     cree_par=auth.actor_name if auth else "systeme")
+    try:
+        # A concurrent booking of the same payment wins the unique paiement_id: return its entry instead.
+        async with session.begin_nested():
+            ecriture = await poster_ecriture(session, journal=journal, date_ecriture=date_ecriture,
+                                             libelle=f"Encaissement {paiement.numero_recu}", lignes=lignes,
+                                             piece_reference=paiement.numero_recu, paiement_id=paiement.id,
+                                             cree_par=auth.actor_name if auth else "systeme")
+    except IntegrityError:
+        return (await session.execute(
+            select(EcritureComptable).where(EcritureComptable.paiement_id == paiement.id))).scalar_one()
     await audit.record(session, auth, action="CREATE", module=MODULE, entite_type="EcritureComptable",
                        entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
                        description=f"Comptabilisation du paiement {paiement.numero_recu}")

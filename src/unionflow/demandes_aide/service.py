@@ -96,6 +96,8 @@ class DemandeAideService:
         nulls = [k for k, v in changes.items() if v is None]
         if nulls:
             raise InvalidInput(f"{', '.join(nulls)}: null interdit")
+        if not changes:
+            return DemandeAideResponse.model_validate(demande)
         before = audit.snapshot(demande)
         for key, value in changes.items():
             setattr(demande, "type_aide" if key == "type" else key, getattr(value, "value", value))
