@@ -111,7 +111,7 @@ async def test_balanced_entries_are_numbered_per_journal_and_year(client, factor
 
 
 async def test_entry_rules(client, factory):
-    _, tresorier, banque, cotis, bq = await _books(client, factory)
+    org, tresorier, banque, cotis, bq = await _books(client, factory)
     h = tresorier.headers
     cases = {
         "unbalanced": [(banque["id"], "1000", "0"), (cotis["id"], "0", "900")],
@@ -125,6 +125,9 @@ async def test_entry_rules(client, factory):
     admin = await factory.actor(["ADMIN"], with_membre=False)
     foreign = await compte(client, admin.headers, other.id, "7061", "Cotisations")
     cases["foreign account"] = [(banque["id"], "1000", "0"), (foreign["id"], "0", "1000")]
+    inactive = await client.post("/api/comptabilite/comptes", headers=h, json={
+        "organisationId": str(org.id), "numeroCompte": "7068", "libelle": "Ancien produit", "actif": False})
+    cases["inactive account"] = [(banque["id"], "1000", "0"), (inactive.json()["id"], "0", "1000")]
     for name, lignes in cases.items():
         r = await client.post("/api/comptabilite/ecritures", headers=h, json=ecriture(bq["id"], lignes))
         assert r.status_code == 400, name
