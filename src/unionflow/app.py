@@ -14,11 +14,16 @@ from fastapi.middleware.cors import CORSMiddleware
 from unionflow import __version__
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
+from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.config import Settings, get_settings
+from unionflow.configuration.router import router as configuration_router
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.errors import install_error_handlers
 from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
+from unionflow.demandes_aide.router import router as demandes_aide_router
+from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
+from unionflow.lcbft.router import router as lcbft_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
@@ -28,6 +33,11 @@ ROUTERS: list[APIRouter] = [
     status_probes,
     status_router,
     organisations_router,
+    comptabilite_router,
+    configuration_router,
+    lcbft_router,
+    parametres_lcbft_router,
+    demandes_aide_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

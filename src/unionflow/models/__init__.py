@@ -25,3 +25,11 @@ __all__ = [
     "SigningKey",
     "UtilisateurLocal",
 ]
+# Accounting, configuration, LCB-FT, aid requests.
+from unionflow.models.comptabilite import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
+from unionflow.models.configuration import ConfigurationEntry
+from unionflow.models.demande_aide import DemandeAide
+from unionflow.models.lcbft import AlerteLcbFt, ParametresLcbFt
+
+__all__ += ["AlerteLcbFt", "CompteComptable", "ConfigurationEntry", "DemandeAide", "EcritureComptable",
+            "JournalComptable", "LigneEcriture", "ParametresLcbFt"]

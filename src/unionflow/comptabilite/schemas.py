@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from decimal import Decimal
+from enum import StrEnum
+
+from pydantic import Field
+
+from unionflow.core.schemas import InputModel, OutputModel
+
+# SYSCOHADA révisé: the first digit of an account number is its class.
+TYPE_PAR_CLASSE = {
+    1: "CAPITAUX",
+    2: "IMMOBILISATIONS",
+    3: "STOCKS",
+    4: "TIERS",
+    5: "TRESORERIE",
+    6: "CHARGES",
+    7: "PRODUITS",
+    8: "HORS_ACTIVITES_ORDINAIRES",
+    9: "ENGAGEMENTS_ANALYTIQUE",
+}
+
+
+class TypeJournal(StrEnum):
+    CAISSE = "CAISSE"
+    BANQUE = "BANQUE"
+    MOBILE_MONEY = "MOBILE_MONEY"
+    VENTES = "VENTES"
+    ACHATS = "ACHATS"
+    OPERATIONS_DIVERSES = "OPERATIONS_DIVERSES"
+
+
+Montant = Field(default=None, ge=0, max_digits=18, decimal_places=2, description="Absent ou null vaut 0")
+
+
+class CreateCompteComptableRequest(InputModel):
+    organisation_id: uuid.UUID
+    numero_compte: str = Field(pattern=r"^[1-9][0-9]{0,11}$",
+                               description="Numéro SYSCOHADA: chiffres, le premier (1 à 9) donne la classe")
+    libelle: str = Field(min_length=2, max_length=200)
+    actif: bool = True
+
+
+class CreateJournalComptableRequest(InputModel):
+    organisation_id: uuid.UUID
+    code: str = Field(pattern=r"^[A-Z][A-Z0-9]{1,9}$", description="Code court unique, ex. CAI, BQ, VT, OD")
+    libelle: str = Field(min_length=2, max_length=200)
+    type: TypeJournal
+
+
+class LigneEcritureRequest(InputModel):
+    compte_id: uuid.UUID
+    debit: Decimal | None = Montant
+    credit: Decimal | None = Montant
+    libelle: str | None = Field(default=None, max_length=300)
+
+
+class CreateEcritureComptableRequest(InputModel):
+    journal_id: uuid.UUID
+    date_ecriture: date
+    libelle: str = Field(min_length=2, max_length=300)
+    piece_reference: str | None = Field(default=None, max_length=100)
+    lignes: list[LigneEcritureRequest] = Field(min_length=2, max_length=500)
+
+
+class CompteComptableResponse(OutputModel):
+    id: uuid.UUID
+    organisation_id: uuid.UUID
+    numero_compte: str
+    libelle: str
+    classe: int
+    type: str = Field(validation_alias="type_compte")
+    actif: bool
+    created_at: datetime
+
+
+class JournalComptableResponse(OutputModel):
+    id: uuid.UUID
+    organisation_id: uuid.UUID
+    code: str
+    libelle: str
+    type: str = Field(validation_alias="type_journal")
+    actif: bool
+    created_at: datetime
+
+
+class LigneEcritureResponse(OutputModel):
+    id: uuid.UUID
+    compte_id: uuid.UUID
+    numero_compte: str
+    libelle_compte: str
+    debit: Decimal
+    credit: Decimal
+    libelle: str | None
+
+
+class EcritureComptableResponse(OutputModel):
+    id: uuid.UUID
+    organisation_id: uuid.UUID
+    journal_id: uuid.UUID
+    code_journal: str
+    numero_piece: str
+    date_ecriture: date
+    libelle: str
+    piece_reference: str | None
+    paiement_id: uuid.UUID | None
+    total_debit: Decimal
+    total_credit: Decimal
+    devise: str = "XOF"
+    cree_par: str | None
+    created_at: datetime
+    lignes: list[LigneEcritureResponse]

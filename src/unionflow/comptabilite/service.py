@@ -1,0 +1,243 @@
+"""Chart of accounts, journals and balanced entries.
+
+Entries are immutable: no update, no delete. A mistake is corrected by posting a reversal entry (same
+lines, debit and credit swapped) and then the right one, as SYSCOHADA and every auditor expect.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.comptabilite.repository import ComptabiliteRepository
+from unionflow.comptabilite.schemas import (
+    TYPE_PAR_CLASSE,
+    CompteComptableResponse,
+    CreateCompteComptableRequest,
+    CreateEcritureComptableRequest,
+    CreateJournalComptableRequest,
+    EcritureComptableResponse,
+    JournalComptableResponse,
+    LigneEcritureResponse,
+)
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.numbering import next_value
+from unionflow.core.pagination import PageParams
+from unionflow.core.roles import Role
+from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
+
+MODULE = "COMPTABILITE"
+ZERO = Decimal("0")
+CENT = Decimal("0.01")
+
+
+def _q(value: Decimal) -> Decimal:
+    """Amounts leave as 2-decimal strings on both databases (SQLite hands back what was given)."""
+    return value.quantize(CENT)
+# Who keeps the books of an organisation: its administrator and its treasurer.
+TENEURS_DE_LIVRES = (Role.ADMIN_ORGANISATION.value, Role.TRESORIER.value)
+
+
+@dataclass(frozen=True)
+class Ligne:
+    compte: CompteComptable
+    debit: Decimal
+    credit: Decimal
+    libelle: str | None = None
+
+
+def classe_de(numero: str) -> tuple[int, str]:
+    classe = int(numero[0])
+    return classe, TYPE_PAR_CLASSE[classe]
+
+
+async def poster_ecriture(session: AsyncSession, *, journal: JournalComptable, date_ecriture: date, libelle: str,
+                          lignes: list[Ligne], piece_reference: str | None = None,
+                          paiement_id: uuid.UUID | None = None, cree_par: str | None = None) -> EcritureComptable:
+    """Check double-entry rules and write the entry with the next number of its journal and year."""
+    if len(lignes) < 2:
+        raise InvalidInput("Une écriture comporte au moins deux lignes")
+    for i, ligne in enumerate(lignes):
+        if ligne.debit < ZERO or ligne.credit < ZERO:
+            raise InvalidInput(f"lignes[{i}]: montants négatifs interdits")
+        if (ligne.debit > ZERO) == (ligne.credit > ZERO):
+            raise InvalidInput(f"lignes[{i}]: une ligne porte soit un débit, soit un crédit (un seul des deux)")
+        if ligne.compte.organisation_id != journal.organisation_id:
+            raise InvalidInput(f"lignes[{i}]: le compte {ligne.compte.numero_compte} n'appartient pas à "
+                               "l'organisation du journal")
+        if not ligne.compte.actif:
+            raise InvalidInput(f"lignes[{i}]: le compte {ligne.compte.numero_compte} est inactif")
+    total_debit = sum((ligne.debit for ligne in lignes), ZERO)
+    total_credit = sum((ligne.credit for ligne in lignes), ZERO)
+    if total_debit != total_credit:
+        raise InvalidInput(f"Écriture déséquilibrée: débit {total_debit} ≠ crédit {total_credit}")
+    if total_debit == ZERO:
+        raise InvalidInput("Écriture de montant nul")
+    if not journal.actif:
+        raise InvalidState(f"Le journal {journal.code} est clos")
+    annee = date_ecriture.year
+    # Gap-free numbering per journal and fiscal year (the counter row is locked until commit).
+    sequence = await next_value(session, f"ECR-{journal.id}-{annee}")
+    ecriture = EcritureComptable(
+        organisation_id=journal.organisation_id, journal_id=journal.id, annee=annee, sequence=sequence,
+        numero_piece=f"{journal.code}-{annee}-{sequence:06d}", date_ecriture=date_ecriture, libelle=libelle,
+        piece_reference=piece_reference, montant_total=total_debit, paiement_id=paiement_id, cree_par=cree_par,
+        lignes=[LigneEcriture(compte_id=lg.compte.id, ordre=i, debit=lg.debit, credit=lg.credit, libelle=lg.libelle)
+                for i, lg in enumerate(lignes)],
+    )
+    session.add(ecriture)
+    await session.flush()
+    return ecriture
+
+
+def ecriture_response(ecriture: EcritureComptable, comptes: dict[uuid.UUID, CompteComptable],
+                      code_journal: str) -> EcritureComptableResponse:
+    lignes = [LigneEcritureResponse(id=lg.id, compte_id=lg.compte_id, numero_compte=comptes[lg.compte_id].numero_compte,
+                                    libelle_compte=comptes[lg.compte_id].libelle, debit=_q(lg.debit),
+                                    credit=_q(lg.credit), libelle=lg.libelle) for lg in ecriture.lignes]
+    return EcritureComptableResponse(
+        id=ecriture.id, organisation_id=ecriture.organisation_id, journal_id=ecriture.journal_id,
+        code_journal=code_journal, numero_piece=ecriture.numero_piece, date_ecriture=ecriture.date_ecriture,
+        libelle=ecriture.libelle, piece_reference=ecriture.piece_reference, paiement_id=ecriture.paiement_id,
+        total_debit=_q(sum((lg.debit for lg in ecriture.lignes), ZERO)),
+        total_credit=_q(sum((lg.credit for lg in ecriture.lignes), ZERO)),
+        cree_par=ecriture.cree_par, created_at=ecriture.created_at, lignes=lignes)
+
+
+class ComptabiliteService:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+        self.repo = ComptabiliteRepository(session, auth)
+
+    def _check_bookkeeper(self, organisation_id: uuid.UUID) -> None:
+        if self.auth.is_global:
+            return
+        if organisation_id in self.auth.staff_organisations and self.auth.has(*TENEURS_DE_LIVRES):
+            return
+        raise Forbidden("Seuls l'administrateur et le trésorier de l'organisation tiennent sa comptabilité")
+
+    async def _organisation(self, organisation_id: uuid.UUID) -> None:
+        if await self.repo.organisation(organisation_id) is None:
+            raise NotFound("Organisation introuvable")
+
+    # Chart of accounts
+
+    async def create_compte(self, data: CreateCompteComptableRequest) -> CompteComptableResponse:
+        await self._organisation(data.organisation_id)
+        self._check_bookkeeper(data.organisation_id)
+        if await self.repo.compte_by_numero(data.organisation_id, data.numero_compte) is not None:
+            raise Conflict(f"Le compte {data.numero_compte} existe déjà dans cette organisation")
+        classe, type_compte = classe_de(data.numero_compte)
+        compte = CompteComptable(organisation_id=data.organisation_id, numero_compte=data.numero_compte,
+                                 libelle=data.libelle, classe=classe, type_compte=type_compte, actif=data.actif)
+        try:
+            async with self.session.begin_nested():
+                self.session.add(compte)
+                await self.session.flush()
+        except IntegrityError as exc:
+            raise Conflict(f"Le compte {data.numero_compte} existe déjà dans cette organisation") from exc
+        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="CompteComptable",
+                           entite_id=compte.id, after=audit.snapshot(compte), organisation_id=compte.organisation_id,
+                           description=f"Compte {compte.numero_compte} {compte.libelle}")
+        return CompteComptableResponse.model_validate(compte)
+
+    async def get_compte(self, compte_id: uuid.UUID) -> CompteComptableResponse:
+        compte = await self.repo.compte(compte_id)
+        if compte is None:
+            raise NotFound("Compte comptable introuvable")
+        return CompteComptableResponse.model_validate(compte)
+
+    async def list_comptes(self, organisation_id: uuid.UUID | None,
+                           classe: int | None) -> list[CompteComptableResponse]:
+        return [CompteComptableResponse.model_validate(c) for c in await self.repo.comptes(organisation_id, classe)]
+
+    # Journals
+
+    async def create_journal(self, data: CreateJournalComptableRequest) -> JournalComptableResponse:
+        await self._organisation(data.organisation_id)
+        self._check_bookkeeper(data.organisation_id)
+        if await self.repo.journal_by_code(data.organisation_id, data.code) is not None:
+            raise Conflict(f"Le journal {data.code} existe déjà dans cette organisation")
+        journal = JournalComptable(organisation_id=data.organisation_id, code=data.code, libelle=data.libelle,
+                                   type_journal=data.type.value, actif=True)
+        try:
+            async with self.session.begin_nested():
+                self.session.add(journal)
+                await self.session.flush()
+        except IntegrityError as exc:
+            raise Conflict(f"Le journal {data.code} existe déjà dans cette organisation") from exc
+        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="JournalComptable",
+                           entite_id=journal.id, after=audit.snapshot(journal), organisation_id=journal.organisation_id,
+                           description=f"Journal {journal.code} {journal.libelle}")
+        return JournalComptableResponse.model_validate(journal)
+
+    async def _journal(self, journal_id: uuid.UUID) -> JournalComptable:
+        journal = await self.repo.journal(journal_id)
+        if journal is None:
+            raise NotFound("Journal comptable introuvable")
+        return journal
+
+    async def get_journal(self, journal_id: uuid.UUID) -> JournalComptableResponse:
+        return JournalComptableResponse.model_validate(await self._journal(journal_id))
+
+    async def list_journaux(self, organisation_id: uuid.UUID | None) -> list[JournalComptableResponse]:
+        return [JournalComptableResponse.model_validate(j) for j in await self.repo.journaux(organisation_id)]
+
+    # Entries
+
+    async def create_ecriture(self, data: CreateEcritureComptableRequest) -> EcritureComptableResponse:
+        journal = await self._journal(data.journal_id)
+        self._check_bookkeeper(journal.organisation_id)
+        comptes = await self.repo.comptes_by_ids({lg.compte_id for lg in data.lignes})
+        lignes: list[Ligne] = []
+        for i, lg in enumerate(data.lignes):
+            compte = comptes.get(lg.compte_id)
+            if compte is None:
+                raise InvalidInput(f"lignes[{i}]: compte comptable introuvable")
+            lignes.append(Ligne(compte=compte, debit=lg.debit or ZERO, credit=lg.credit or ZERO, libelle=lg.libelle))
+        ecriture = await poster_ecriture(self.session, journal=journal, date_ecriture=data.date_ecriture,
+                                         libelle=data.libelle, lignes=lignes, piece_reference=data.piece_reference,
+                                         cree_par=self.auth.actor_name)
+        response = ecriture_response(ecriture, comptes, journal.code)
+        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="EcritureComptable",
+                           entite_id=ecriture.id, organisation_id=ecriture.organisation_id,
+                           after=response.model_dump(mode="json", by_alias=True),
+                           description=f"Écriture {ecriture.numero_piece} ({ecriture.montant_total})")
+        return response
+
+    async def _responses(self, ecritures: list[EcritureComptable]) -> list[EcritureComptableResponse]:
+        comptes = await self.repo.comptes_by_ids({lg.compte_id for e in ecritures for lg in e.lignes})
+        codes = await self.repo.journal_codes({e.journal_id for e in ecritures})
+        return [ecriture_response(e, comptes, codes[e.journal_id]) for e in ecritures]
+
+    async def get_ecriture(self, ecriture_id: uuid.UUID) -> EcritureComptableResponse:
+        ecriture = await self.repo.ecriture(ecriture_id)
+        if ecriture is None:
+            raise NotFound("Écriture comptable introuvable")
+        return (await self._responses([ecriture]))[0]
+
+    async def ecritures_du_journal(self, journal_id: uuid.UUID, params: PageParams, date_debut: date | None,
+                                   date_fin: date | None) -> tuple[list[EcritureComptableResponse], int]:
+        journal = await self._journal(journal_id)
+        if not self.repo.can_see_entries(journal.organisation_id):
+            raise Forbidden("Les écritures sont réservées au bureau de l'organisation")
+        rows, total, _ = await self.repo.ecritures(params, journal_id=journal_id, date_debut=date_debut,
+                                                   date_fin=date_fin)
+        return await self._responses(rows), total
+
+    async def ecritures_de_organisation(self, organisation_id: uuid.UUID, params: PageParams, date_debut: date | None,
+                                        date_fin: date | None) -> tuple[list[EcritureComptableResponse], int]:
+        await self._organisation(organisation_id)
+        if not self.repo.can_see_entries(organisation_id):
+            raise Forbidden("Les écritures sont réservées au bureau de l'organisation")
+        rows, total, _ = await self.repo.ecritures(params, organisation_id=organisation_id, date_debut=date_debut,
+                                                   date_fin=date_fin)
+        return await self._responses(rows), total

@@ -1,0 +1,196 @@
+"""System settings by key: built-in typed defaults, overridden by stored entries.
+
+A key's type never changes once defined (by the built-in default or by its first PUT); every value is
+validated against it, so readers (LCB-FT thresholds, dues due day) can trust what they get.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from pydantic import JsonValue
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.configuration.schemas import CLE_PATTERN, ConfigurationResponse, TypeValeur, UpdateConfigurationRequest
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import InvalidInput, NotFound
+from unionflow.models import ConfigurationEntry
+
+MODULE = "CONFIGURATION"
+MAX_TEXT = 10_000
+
+
+@dataclass(frozen=True)
+class Definition:
+    type: TypeValeur
+    defaut: JsonValue
+    description: str
+    minimum: Decimal | None = None
+    maximum: Decimal | None = None
+    pattern: str | None = None
+
+
+DEFAUTS: dict[str, Definition] = {
+    "devise.defaut": Definition(TypeValeur.STRING, "XOF", "Devise par défaut (ISO 4217)", pattern=r"^[A-Z]{3}$"),
+    "cotisation.jour_echeance": Definition(TypeValeur.NUMBER, 5, "Jour du mois où la cotisation mensuelle est due",
+                                           Decimal(1), Decimal(28)),
+    "lcbft.seuil_declaration": Definition(TypeValeur.NUMBER, 5_000_000,
+                                          "LCB-FT: montant d'une opération unique déclenchant une alerte (XOF)",
+                                          Decimal(0)),
+    "lcbft.seuil_cumul": Definition(TypeValeur.NUMBER, 10_000_000,
+                                    "LCB-FT: montant cumulé d'un membre sur la période déclenchant une alerte (XOF)",
+                                    Decimal(0)),
+    "lcbft.periode_cumul_jours": Definition(TypeValeur.NUMBER, 30, "LCB-FT: période du cumul, en jours",
+                                            Decimal(1), Decimal(366)),
+    "lcbft.seuil_especes": Definition(TypeValeur.NUMBER, 1_000_000,
+                                      "LCB-FT: montant d'un versement en espèces déclenchant une alerte (XOF)",
+                                      Decimal(0)),
+}
+
+
+def _number(value: JsonValue) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise InvalidInput("valeur: un nombre est attendu")
+    try:
+        number = Decimal(str(value).strip())
+    except InvalidOperation as exc:
+        raise InvalidInput("valeur: un nombre est attendu") from exc
+    if not number.is_finite():
+        raise InvalidInput("valeur: un nombre fini est attendu")
+    return number
+
+
+def encode(type_valeur: TypeValeur, value: JsonValue, definition: Definition | None = None) -> str:
+    """Validate ``value`` against the key's type (and built-in bounds) and give its stored text."""
+    if value is None:
+        raise InvalidInput("valeur: obligatoire")
+    if type_valeur is TypeValeur.STRING:
+        if not isinstance(value, str):
+            raise InvalidInput("valeur: une chaîne est attendue")
+        if definition and definition.pattern and not re.fullmatch(definition.pattern, value):
+            raise InvalidInput(f"valeur: format attendu {definition.pattern}")
+        text = value
+    elif type_valeur is TypeValeur.NUMBER:
+        number = _number(value)
+        if definition and definition.minimum is not None and number < definition.minimum:
+            raise InvalidInput(f"valeur: minimum {definition.minimum}")
+        if definition and definition.maximum is not None and number > definition.maximum:
+            raise InvalidInput(f"valeur: maximum {definition.maximum}")
+        text = format(number.normalize(), "f")
+    elif type_valeur is TypeValeur.BOOLEAN:
+        if isinstance(value, str) and value.lower() in {"true", "false"}:
+            value = value.lower() == "true"
+        if not isinstance(value, bool):
+            raise InvalidInput("valeur: un booléen est attendu")
+        text = "true" if value else "false"
+    else:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if len(text) > MAX_TEXT:
+        raise InvalidInput(f"valeur: {MAX_TEXT} caractères au plus")
+    return text
+
+
+def decode(type_valeur: TypeValeur, text: str) -> JsonValue:
+    if type_valeur is TypeValeur.NUMBER:
+        number = Decimal(text)
+        return int(number) if number == number.to_integral_value() else float(number)
+    if type_valeur is TypeValeur.BOOLEAN:
+        return text == "true"
+    if type_valeur is TypeValeur.JSON:
+        decoded: JsonValue = json.loads(text)
+        return decoded
+    return text
+
+
+def infer(value: JsonValue) -> TypeValeur:
+    if isinstance(value, bool):
+        return TypeValeur.BOOLEAN
+    if isinstance(value, int | float):
+        return TypeValeur.NUMBER
+    if isinstance(value, str):
+        return TypeValeur.STRING
+    return TypeValeur.JSON
+
+
+def _response(cle: str, entry: ConfigurationEntry | None) -> ConfigurationResponse:
+    definition = DEFAUTS.get(cle)
+    if entry is None:
+        assert definition is not None
+        return ConfigurationResponse(cle=cle, valeur=definition.defaut, type=definition.type,
+                                     description=definition.description, par_defaut=True)
+    type_valeur = TypeValeur(entry.type_valeur)
+    return ConfigurationResponse(cle=cle, valeur=decode(type_valeur, entry.valeur), type=type_valeur,
+                                 description=entry.description, par_defaut=False, modifie_par=entry.modifie_par,
+                                 date_modification=entry.updated_at)
+
+
+async def _entry(session: AsyncSession, cle: str, *, for_update: bool = False) -> ConfigurationEntry | None:
+    stmt = select(ConfigurationEntry).where(ConfigurationEntry.cle == cle)
+    if for_update:
+        stmt = stmt.with_for_update()
+    return (await session.execute(stmt)).scalar_one_or_none()
+
+
+async def valeur(session: AsyncSession, cle: str) -> Any:
+    """The effective value of a setting, typed (for other areas: thresholds, defaults)."""
+    entry = await _entry(session, cle)
+    if entry is not None:
+        return decode(TypeValeur(entry.type_valeur), entry.valeur)
+    if cle in DEFAUTS:
+        return DEFAUTS[cle].defaut
+    raise NotFound(f"Clé de configuration inconnue: {cle}")
+
+
+class ConfigurationService:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+
+    async def list(self) -> list[ConfigurationResponse]:
+        entries = {e.cle: e for e in (await self.session.execute(select(ConfigurationEntry))).scalars()}
+        return [_response(cle, entries.get(cle)) for cle in sorted(set(entries) | set(DEFAUTS))]
+
+    async def get(self, cle: str) -> ConfigurationResponse:
+        entry = await _entry(self.session, cle)
+        if entry is None and cle not in DEFAUTS:
+            raise NotFound(f"Clé de configuration inconnue: {cle}")
+        return _response(cle, entry)
+
+    async def put(self, cle: str, data: UpdateConfigurationRequest) -> ConfigurationResponse:
+        if len(cle) > 100 or not re.fullmatch(CLE_PATTERN, cle):
+            raise InvalidInput("cle: minuscules, chiffres et _ en segments séparés par des points (100 max.)")
+        entry = await _entry(self.session, cle, for_update=True)
+        definition = DEFAUTS.get(cle)
+        if entry is not None:
+            type_valeur = TypeValeur(entry.type_valeur)
+        elif definition is not None:
+            type_valeur = definition.type
+        else:
+            type_valeur = data.type or infer(data.valeur)
+        if data.type is not None and data.type is not type_valeur:
+            raise InvalidInput(f"type: la clé {cle} est de type {type_valeur.value}, il ne change pas")
+        text = encode(type_valeur, data.valeur, definition)
+        before = _response(cle, entry).model_dump(mode="json", by_alias=True) if (entry or definition) else None
+        if entry is None:
+            entry = ConfigurationEntry(cle=cle, type_valeur=type_valeur.value, valeur=text,
+                                       description=data.description or (definition.description if definition else None),
+                                       modifie_par=self.auth.actor_name)
+            self.session.add(entry)
+        else:
+            entry.valeur = text
+            if data.description is not None:
+                entry.description = data.description
+            entry.modifie_par = self.auth.actor_name
+        await self.session.flush()
+        response = _response(cle, entry)
+        await audit.record(self.session, self.auth, action="UPDATE" if before else "CREATE", module=MODULE,
+                           entite_type="Configuration", entite_id=cle, severite="WARNING",
+                           before=before, after=response.model_dump(mode="json", by_alias=True),
+                           description=f"Configuration {cle}")
+        return response

@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import Field, PlainSerializer
+
+from unionflow.core.schemas import InputModel, OutputModel
+
+Montant = Annotated[Decimal, PlainSerializer(lambda d: str(d.quantize(Decimal("0.01"))), return_type=str)]
+
+
+class TypeAide(StrEnum):
+    DECES = "DECES"
+    MALADIE = "MALADIE"
+    MARIAGE = "MARIAGE"
+    NAISSANCE = "NAISSANCE"
+    SCOLARITE = "SCOLARITE"
+    SINISTRE = "SINISTRE"
+    AUTRE = "AUTRE"
+
+
+class Urgence(StrEnum):
+    FAIBLE = "FAIBLE"
+    NORMALE = "NORMALE"
+    ELEVEE = "ELEVEE"
+    CRITIQUE = "CRITIQUE"
+
+
+class StatutDemande(StrEnum):
+    SOUMISE = "SOUMISE"
+    APPROUVEE = "APPROUVEE"
+    REJETEE = "REJETEE"
+
+
+MontantDemande = Field(ge=0, max_digits=18, decimal_places=2)
+
+
+class CreateDemandeAideRequest(InputModel):
+    organisation_id: uuid.UUID
+    type: TypeAide
+    titre: str = Field(min_length=3, max_length=200)
+    description: str = Field(min_length=3, max_length=5000)
+    montant_demande: Decimal = MontantDemande
+    urgence: Urgence = Urgence.NORMALE
+
+
+class UpdateDemandeAideRequest(InputModel):
+    type: TypeAide | None = None
+    titre: str | None = Field(default=None, min_length=3, max_length=200)
+    description: str | None = Field(default=None, min_length=3, max_length=5000)
+    montant_demande: Decimal | None = Field(default=None, ge=0, max_digits=18, decimal_places=2)
+    urgence: Urgence | None = None
+
+
+class DemandeAideResponse(OutputModel):
+    id: uuid.UUID
+    numero_reference: str
+    organisation_id: uuid.UUID
+    membre_id: uuid.UUID
+    type: str = Field(validation_alias="type_aide")
+    titre: str
+    description: str
+    montant_demande: Montant
+    montant_accorde: Montant | None
+    devise: str
+    urgence: str
+    statut: str
+    date_soumission: datetime
+    date_decision: datetime | None
+    decide_par: str | None
+    motif: str | None
+    created_at: datetime
+    updated_at: datetime

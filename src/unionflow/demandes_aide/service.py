@@ -1,0 +1,140 @@
+"""Solidarity aid requests: a member asks, the organisation's administration decides.
+
+States: SOUMISE (on creation; editable by the requester or the organisation's staff) → APPROUVEE (with the
+granted amount) or REJETEE. Both decisions are final; paying the aid out belongs to the payouts area.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.numbering import random_reference
+from unionflow.core.pagination import PageParams
+from unionflow.core.roles import Role
+from unionflow.demandes_aide.repository import DemandeAideRepository, DemandeFilters
+from unionflow.demandes_aide.schemas import (
+    CreateDemandeAideRequest,
+    DemandeAideResponse,
+    StatutDemande,
+    TypeAide,
+    UpdateDemandeAideRequest,
+    Urgence,
+)
+from unionflow.models import DemandeAide, Organisation
+
+MODULE = "DEMANDES_AIDE"
+DECISION_FIELDS = ["statut", "montant_accorde", "date_decision", "decide_par", "motif"]
+
+
+def _check(value: str | None, enum: type[StatutDemande] | type[TypeAide] | type[Urgence], name: str) -> str | None:
+    if value is None or value == "":
+        return None
+    if value not in enum.__members__:
+        raise InvalidInput(f"{name}: valeurs possibles {', '.join(enum.__members__)}")
+    return value
+
+
+def parse_filters(statut: str | None, type_: str | None, urgence: str | None) -> DemandeFilters:
+    return DemandeFilters(statut=_check(statut, StatutDemande, "statut"), type=_check(type_, TypeAide, "type"),
+                          urgence=_check(urgence, Urgence, "urgence"))
+
+
+class DemandeAideService:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+        self.repo = DemandeAideRepository(session, auth)
+
+    async def _get(self, demande_id: uuid.UUID, *, for_update: bool = False) -> DemandeAide:
+        demande = await self.repo.get(demande_id, for_update=for_update)
+        if demande is None:
+            raise NotFound("Demande d'aide introuvable")
+        return demande
+
+    async def create(self, data: CreateDemandeAideRequest) -> DemandeAideResponse:
+        if self.auth.membre_id is None:
+            raise InvalidInput("Aucune fiche membre n'est liée à votre compte: impossible de déposer une demande")
+        organisation = await self.session.get(Organisation, data.organisation_id)
+        if organisation is None:
+            raise NotFound("Organisation introuvable")
+        if data.organisation_id not in self.auth.member_organisations:
+            raise InvalidInput("organisationId: vous n'êtes pas membre actif de cette organisation")
+        now = datetime.now(UTC)
+        demande = DemandeAide(
+            numero_reference=random_reference("AIDE", now.year), organisation_id=data.organisation_id,
+            membre_id=self.auth.membre_id, type_aide=data.type.value, titre=data.titre, description=data.description,
+            montant_demande=data.montant_demande, devise=organisation.devise, urgence=data.urgence.value,
+            statut=StatutDemande.SOUMISE.value, date_soumission=now)
+        self.repo.add(demande)
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="DemandeAide",
+                           entite_id=demande.id, organisation_id=demande.organisation_id,
+                           after=audit.snapshot(demande), description=f"Demande d'aide {demande.numero_reference}")
+        return DemandeAideResponse.model_validate(demande)
+
+    async def get(self, demande_id: uuid.UUID) -> DemandeAideResponse:
+        return DemandeAideResponse.model_validate(await self._get(demande_id))
+
+    async def search(self, filters: DemandeFilters, params: PageParams) -> tuple[list[DemandeAideResponse], int]:
+        rows, total, _ = await self.repo.search(filters, params)
+        return [DemandeAideResponse.model_validate(r) for r in rows], total
+
+    async def update(self, demande_id: uuid.UUID, data: UpdateDemandeAideRequest) -> DemandeAideResponse:
+        demande = await self._get(demande_id, for_update=True)
+        if demande.membre_id != self.auth.membre_id and not self.auth.manages(demande.organisation_id):
+            raise Forbidden("Seuls le demandeur et le bureau de l'organisation modifient cette demande")
+        if demande.statut != StatutDemande.SOUMISE:
+            raise InvalidState(f"Demande déjà décidée ({demande.statut}): elle n'est plus modifiable")
+        changes = data.model_dump(exclude_unset=True)
+        nulls = [k for k, v in changes.items() if v is None]
+        if nulls:
+            raise InvalidInput(f"{', '.join(nulls)}: null interdit")
+        if not changes:
+            return DemandeAideResponse.model_validate(demande)
+        before = audit.snapshot(demande)
+        for key, value in changes.items():
+            setattr(demande, "type_aide" if key == "type" else key, getattr(value, "value", value))
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="DemandeAide",
+                           entite_id=demande.id, organisation_id=demande.organisation_id, before=before,
+                           after=audit.snapshot(demande))
+        return DemandeAideResponse.model_validate(demande)
+
+    def _check_decider(self, demande: DemandeAide) -> None:
+        decider = self.auth.is_global or (self.auth.has(Role.ADMIN_ORGANISATION.value)
+                                          and demande.organisation_id in self.auth.staff_organisations)
+        if not decider:
+            raise Forbidden("Seuls ADMIN, SUPER_ADMIN et l'ADMIN_ORGANISATION de l'organisation décident d'une aide")
+        if demande.membre_id == self.auth.membre_id:
+            raise Forbidden("Nul ne décide de sa propre demande d'aide")
+
+    async def decide(self, demande_id: uuid.UUID, statut: StatutDemande, motif: str | None,
+                     montant_accorde: Decimal | None = None) -> DemandeAideResponse:
+        demande = await self._get(demande_id, for_update=True)
+        self._check_decider(demande)
+        if demande.statut != StatutDemande.SOUMISE:
+            raise InvalidState(f"Demande déjà décidée ({demande.statut})")
+        before = audit.snapshot(demande, DECISION_FIELDS)
+        if statut is StatutDemande.APPROUVEE:
+            accorde = demande.montant_demande if montant_accorde is None else montant_accorde
+            if accorde > demande.montant_demande:
+                raise InvalidInput(f"montantAccorde ({accorde}) supérieur au montant demandé "
+                                   f"({demande.montant_demande})")
+            demande.montant_accorde = accorde
+        demande.statut = statut.value
+        demande.date_decision = datetime.now(UTC)
+        demande.decide_par = self.auth.actor_name
+        demande.motif = motif
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="APPROVE" if statut is StatutDemande.APPROUVEE else "REJECT",
+                           module=MODULE, entite_type="DemandeAide", entite_id=demande.id,
+                           organisation_id=demande.organisation_id, before=before,
+                           after=audit.snapshot(demande, DECISION_FIELDS))
+        return DemandeAideResponse.model_validate(demande)

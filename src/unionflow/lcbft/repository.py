@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, false, func, select, true
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.models import AlerteLcbFt, Organisation, ParametresLcbFt
+
+
+@dataclass(frozen=True)
+class AlerteFilters:
+    date_debut: datetime | None = None
+    date_fin: datetime | None = None
+    organisation_id: uuid.UUID | None = None
+    type_alerte: str | None = None
+    traitee: bool | None = None
+
+
+class LcbFtRepository:
+    """SUPER_ADMIN sees every organisation; an organisation administrator only its own."""
+
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+
+    def _orgs(self, column: Any) -> ColumnElement[bool]:
+        if self.auth.is_global:
+            return true()
+        orgs = self.auth.staff_organisations
+        return column.in_(orgs) if orgs else false()
+
+    async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
+        stmt = select(Organisation).where(Organisation.id == organisation_id, self._orgs(Organisation.id))
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def alerte(self, alerte_id: uuid.UUID, *, for_update: bool = False) -> AlerteLcbFt | None:
+        stmt = select(AlerteLcbFt).where(AlerteLcbFt.id == alerte_id, self._orgs(AlerteLcbFt.organisation_id))
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    def _filtered(self, filters: AlerteFilters) -> Any:
+        stmt = select(AlerteLcbFt).where(self._orgs(AlerteLcbFt.organisation_id))
+        if filters.date_debut:
+            stmt = stmt.where(AlerteLcbFt.date_alerte >= filters.date_debut)
+        if filters.date_fin:
+            stmt = stmt.where(AlerteLcbFt.date_alerte < filters.date_fin)
+        if filters.organisation_id:
+            stmt = stmt.where(AlerteLcbFt.organisation_id == filters.organisation_id)
+        if filters.type_alerte:
+            stmt = stmt.where(AlerteLcbFt.type_alerte == filters.type_alerte)
+        if filters.traitee is not None:
+            stmt = stmt.where(AlerteLcbFt.traitee == filters.traitee)
+        return stmt
+
+    async def alertes(self, filters: AlerteFilters, params: PageParams) -> tuple[list[AlerteLcbFt], int, bool]:
+        stmt = self._filtered(filters).order_by(AlerteLcbFt.date_alerte.desc(), AlerteLcbFt.id)
+        return await paginate(self.session, stmt, params)
+
+    async def count(self, filters: AlerteFilters) -> int:
+        stmt = self._filtered(filters).with_only_columns(func.count()).order_by(None)
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def parametres(self, organisation_id: uuid.UUID, *, for_update: bool = False) -> ParametresLcbFt | None:
+        stmt = select(ParametresLcbFt).where(ParametresLcbFt.organisation_id == organisation_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def all_parametres(self) -> list[ParametresLcbFt]:
+        stmt = (select(ParametresLcbFt).where(self._orgs(ParametresLcbFt.organisation_id))
+                .order_by(ParametresLcbFt.organisation_id))
+        return list((await self.session.execute(stmt)).scalars())

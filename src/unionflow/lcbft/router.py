@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+import uuid
+
+from fastapi import Body, Depends, Query
+
+from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.openapi import problems
+from unionflow.core.pagination import Page, PageParams, paging
+from unionflow.core.roles import RS_LCB
+from unionflow.core.routing import area_router
+from unionflow.lcbft.schemas import (
+    AlerteResponse,
+    NonTraiteesResponse,
+    ParametresLcbFtRequest,
+    ParametresLcbFtResponse,
+)
+from unionflow.lcbft.service import LcbFtService, parse_filters
+
+router = area_router("/api/alertes-lcb-ft", "Alertes LCB-FT")
+parametres_router = area_router("/api/parametres-lcb-ft", "Paramètres LCB-FT")
+
+PERIMETRE = "SUPER_ADMIN voit toutes les organisations, un ADMIN_ORGANISATION seulement les siennes."
+
+
+@router.get("", response_model=Page[AlerteResponse], summary="Lister les alertes LCB-FT",
+            description="Page d'alertes, les plus récentes d'abord. `dateDebut`/`dateFin`: jour AAAA-MM-JJ (inclus) ou "
+                        "instant ISO 8601, sur la date de l'alerte; `typeAlerte`: SEUIL_OPERATION, CUMUL_PERIODE, "
+                        "ESPECES_ELEVEES; valeurs invalides → 400. " + PERIMETRE)
+async def list_alertes(
+    session: SessionDep,
+    auth: AuthContext = authorize(RS_LCB),
+    params: PageParams = Depends(paging(20)),
+    date_debut: str | None = Query(None, alias="dateDebut", max_length=40),
+    date_fin: str | None = Query(None, alias="dateFin", max_length=40),
+    organisation_id: str | None = Query(None, alias="organisationId", max_length=40),
+    type_alerte: str | None = Query(None, alias="typeAlerte", max_length=30),
+    traitee: bool | None = None,
+) -> Page[AlerteResponse]:
+    filters = parse_filters(date_debut, date_fin, organisation_id, type_alerte, traitee)
+    return await LcbFtService(session, auth).search(filters, params)
+
+
+@router.get("/stats/non-traitees", response_model=NonTraiteesResponse, summary="Nombre d'alertes non traitées",
+            description="`{organisationId, nonTraitees}` sur le périmètre de l'appelant, éventuellement restreint à "
+                        "`organisationId` (0 pour une organisation hors périmètre). " + PERIMETRE)
+async def count_non_traitees(session: SessionDep, auth: AuthContext = authorize(RS_LCB),
+                             organisation_id: str | None = Query(None, alias="organisationId", max_length=40),
+                             ) -> NonTraiteesResponse:
+    filters = parse_filters(None, None, organisation_id, None, None)
+    return await LcbFtService(session, auth).non_traitees(filters.organisation_id)
+
+
+@router.get("/{id}", response_model=AlerteResponse, summary="Consulter une alerte",
+            description="Identifiant inconnu, mal formé ou hors périmètre → 404. " + PERIMETRE)
+async def get_alerte(id: str, session: SessionDep, auth: AuthContext = authorize(RS_LCB)) -> AlerteResponse:
+    return await LcbFtService(session, auth).get(id)
+
+
+@router.post("/{id}/traiter", response_model=AlerteResponse, responses=problems(409),
+             summary="Marquer une alerte comme traitée",
+             description="Corps: objet de chaînes `{\"commentaire\": \"...\" (obligatoire), \"decision\": "
+                         "\"SANS_SUITE\" (défaut) | \"DECLARATION_SOUPCON\"}`; autre clé → 400. "
+                         "Enregistre qui, quand, le commentaire et la décision. Une alerte déjà traitée → 409 (la "
+                         "première décision fait foi).")
+async def traiter_alerte(id: str, session: SessionDep, body: dict[str, str] = Body(...),
+                         auth: AuthContext = authorize(RS_LCB)) -> AlerteResponse:
+    return await LcbFtService(session, auth).traiter(id, body)
+
+
+@parametres_router.get("", response_model=list[ParametresLcbFtResponse],
+                       summary="Seuils LCB-FT personnalisés",
+                       description="Organisations ayant leurs propres seuils (les autres appliquent les valeurs de "
+                                   "configuration `lcbft.*`). " + PERIMETRE)
+async def list_parametres(session: SessionDep,
+                          auth: AuthContext = authorize(RS_LCB)) -> list[ParametresLcbFtResponse]:
+    return await LcbFtService(session, auth).list_parametres()
+
+
+@parametres_router.get("/organisation/{organisationId}", response_model=ParametresLcbFtResponse,
+                       summary="Seuils LCB-FT effectifs d'une organisation",
+                       description="Seuils propres de l'organisation ou, à défaut (`personnalise: false`), ceux de la "
+                                   "configuration. " + PERIMETRE)
+async def get_parametres(organisationId: uuid.UUID, session: SessionDep,
+                         auth: AuthContext = authorize(RS_LCB)) -> ParametresLcbFtResponse:
+    return await LcbFtService(session, auth).parametres(organisationId)
+
+
+@parametres_router.put("/organisation/{organisationId}", response_model=ParametresLcbFtResponse,
+                       summary="Définir les seuils LCB-FT d'une organisation",
+                       description="Crée ou remplace les seuils: `seuilOperation` (opération unique), `seuilCumul` sur "
+                                   "`periodeCumulJours` jours (cumul par membre), `seuilEspeces` (versement en "
+                                   "espèces), en XOF. Seuils inclusifs. Journalisé. " + PERIMETRE)
+async def put_parametres(organisationId: uuid.UUID, data: ParametresLcbFtRequest, session: SessionDep,
+                         auth: AuthContext = authorize(RS_LCB)) -> ParametresLcbFtResponse:
+    return await LcbFtService(session, auth).update_parametres(organisationId, data)

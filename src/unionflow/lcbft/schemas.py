@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import Field, PlainSerializer
+
+from unionflow.core.schemas import InputModel, OutputModel
+
+# Two decimals on the wire whatever the database handed back (SQLite keeps the input's scale).
+Montant = Annotated[Decimal, PlainSerializer(lambda d: str(d.quantize(Decimal("0.01"))), return_type=str)]
+
+
+class TypeAlerte(StrEnum):
+    SEUIL_OPERATION = "SEUIL_OPERATION"
+    CUMUL_PERIODE = "CUMUL_PERIODE"
+    ESPECES_ELEVEES = "ESPECES_ELEVEES"
+
+
+class Decision(StrEnum):
+    SANS_SUITE = "SANS_SUITE"
+    DECLARATION_SOUPCON = "DECLARATION_SOUPCON"
+
+
+class AlerteResponse(OutputModel):
+    id: uuid.UUID
+    organisation_id: uuid.UUID
+    membre_id: uuid.UUID | None
+    paiement_id: uuid.UUID | None
+    type_alerte: str
+    montant: Montant
+    seuil: Montant
+    montant_cumule: Montant | None
+    periode_jours: int | None
+    devise: str
+    description: str
+    date_alerte: datetime
+    traitee: bool
+    date_traitement: datetime | None
+    traitee_par: str | None
+    commentaire: str | None
+    decision: str | None
+
+
+class NonTraiteesResponse(OutputModel):
+    organisation_id: uuid.UUID | None
+    non_traitees: int
+
+
+Seuil = Field(ge=0, max_digits=18, decimal_places=2)
+
+
+class ParametresLcbFtRequest(InputModel):
+    seuil_operation: Decimal = Seuil
+    seuil_cumul: Decimal = Seuil
+    periode_cumul_jours: int = Field(ge=1, le=366)
+    seuil_especes: Decimal = Seuil
+
+
+class ParametresLcbFtResponse(OutputModel):
+    organisation_id: uuid.UUID
+    seuil_operation: Montant
+    seuil_cumul: Montant
+    periode_cumul_jours: int
+    seuil_especes: Montant
+    devise: str
+    personnalise: bool = Field(description="false: valeurs par défaut de la configuration (clés lcbft.*)")
+    modifie_par: str | None = None
+    updated_at: datetime | None = None
