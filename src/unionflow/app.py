@@ -12,6 +12,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from unionflow import __version__
+from unionflow.adhesions.router import router as adhesions_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
 from unionflow.config import Settings, get_settings
@@ -28,6 +29,7 @@ ROUTERS: list[APIRouter] = [
     status_probes,
     status_router,
     organisations_router,
+    adhesions_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):
