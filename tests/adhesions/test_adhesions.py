@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from unionflow.models import Adhesion, AuditLog, MembreOrganisation, Paiement
+from unionflow.models import AuditLog, MembreOrganisation, Paiement
 
 BASE = "/api/adhesions"
 
@@ -164,7 +164,7 @@ async def test_create_validation_and_not_found(client, factory):
 
 
 async def test_org_admin_enrols_member_and_member_cannot_enrol_others(client, factory):
-    org, org_admin, applicant = await _setup(factory)
+    org, org_admin, _applicant = await _setup(factory)
     other = await factory.actor(["MEMBRE"])
     enrolled = await client.post(BASE, headers=org_admin.headers, json={
         "membreId": str(other.membre.id), "organisationId": str(org.id), "observations": "Inscrit en AG"})
@@ -235,7 +235,7 @@ async def test_lists_filters_and_visibility(client, factory):
 
 
 async def test_approval_reserved_to_managers(client, factory):
-    org, org_admin, applicant = await _setup(factory)
+    org, _org_admin, applicant = await _setup(factory)
     adh = await _apply(client, applicant, org)
     assert (await client.post(f"{BASE}/{adh['id']}/approuver", headers=applicant.headers)).status_code == 403
     # An organisation administrator elsewhere who applies here cannot approve their own application.

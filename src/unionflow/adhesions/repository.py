@@ -68,7 +68,7 @@ class AdhesionRepository:
             Adhesion.statut.in_([StatutAdhesion.EN_ATTENTE, StatutAdhesion.APPROUVEE])).limit(1)
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def list(self, params: PageParams, *, statut: str | None = None, membre_id: uuid.UUID | None = None,
+    async def search(self, params: PageParams, *, statut: str | None = None, membre_id: uuid.UUID | None = None,
                    organisation_id: uuid.UUID | None = None) -> tuple[list[Adhesion], int, bool]:
         stmt = self._select()
         if statut is not None:

@@ -215,17 +215,17 @@ class AdhesionService:
         return self._response(adhesion)
 
     async def list(self, params: PageParams, *, statut: StatutAdhesion | None = None) -> Page[AdhesionResponse]:
-        return self._page(await self.repo.list(params, statut=statut.value if statut else None), params)
+        return self._page(await self.repo.search(params, statut=statut.value if statut else None), params)
 
     async def of_membre(self, membre_id: uuid.UUID, params: PageParams) -> Page[AdhesionResponse]:
         if await membre_visible(self.session, self.auth, membre_id) is None:
             raise NotFound("Membre introuvable")
-        return self._page(await self.repo.list(params, membre_id=membre_id), params)
+        return self._page(await self.repo.search(params, membre_id=membre_id), params)
 
     async def of_organisation(self, organisation_id: uuid.UUID, params: PageParams) -> Page[AdhesionResponse]:
         if await self.repo.organisation(organisation_id) is None:
             raise NotFound("Organisation introuvable")
-        return self._page(await self.repo.list(params, organisation_id=organisation_id), params)
+        return self._page(await self.repo.search(params, organisation_id=organisation_id), params)
 
     async def stats(self) -> AdhesionStatsResponse:
         rows = await self.repo.stats()
