@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import select
 
 from tests.cotisations.helpers import BASE, cotisation, days, treasury
-from unionflow.models import AuditLog, Cotisation, Paiement
+from unionflow.models import AuditLog, Paiement
 
 
 def _create_body(membre, org, **extra):
@@ -23,7 +23,8 @@ async def test_create_and_read(client, factory, db):
     created = await client.post(BASE, headers=org_admin.headers, json=_create_body(a.membre, org))
     assert created.status_code == 201, created.text
     body = created.json()
-    assert body["statut"] == "EN_ATTENTE" and body["devise"] == "XOF" and body["numeroReference"].startswith("COT-2026-")
+    assert body["statut"] == "EN_ATTENTE" and body["devise"] == "XOF"
+    assert body["numeroReference"].startswith("COT-2026-")
     assert Decimal(body["montantDu"]) == Decimal("5000") and Decimal(body["montantRestant"]) == Decimal("5000")
     got = await client.get(f"{BASE}/{body['id']}", headers=a.headers)
     assert got.status_code == 200 and got.json()["id"] == body["id"]
@@ -110,7 +111,8 @@ async def test_update_rules(client, factory):
     due = await cotisation(factory, a.membre, org, montant="8000", echeance=days(-3), statut="EN_RETARD")
     url = f"{BASE}/{due.id}"
     assert (await client.put(url, headers=a.headers, json={"libelle": "x"})).status_code == 403
-    moved = await client.put(url, headers=treasurer.headers, json={"dateEcheance": str(days(15)), "libelle": "Reportée"})
+    moved = await client.put(url, headers=treasurer.headers,
+                             json={"dateEcheance": str(days(15)), "libelle": "Reportée"})
     assert moved.status_code == 200, moved.text
     assert moved.json()["statut"] == "EN_ATTENTE" and moved.json()["statutEnregistre"] == "EN_ATTENTE"
     await client.put(f"{url}/payer", headers=a.headers, json={"montant": "3000"})
@@ -228,5 +230,6 @@ async def test_paging(client, factory, path, default):
     ("GET", "/mes-cotisations/synthese"), ("DELETE", "/00000000-0000-0000-0000-000000000001")])
 async def test_roles_outside_set_get_403(client, factory, method, path):
     outsider = await factory.actor(["MODERATEUR"], with_membre=False)
-    response = await client.request(method, f"{BASE}{path}", headers=outsider.headers, json=[] if method != "GET" else None)
+    response = await client.request(method, f"{BASE}{path}", headers=outsider.headers,
+                                    json=[] if method != "GET" else None)
     assert response.status_code == 403
