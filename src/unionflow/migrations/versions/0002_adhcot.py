@@ -39,7 +39,7 @@ def upgrade() -> None:
         batch_op.create_index('ix_rappel_cotisation_membre_date', ['membre_id', 'date_rappel'], unique=False)
         batch_op.create_index('ix_rappel_cotisation_statut', ['statut'], unique=False)
 
-    # Indexes on core tables, kept out of the core models so other branches' autogenerate never sees them:
+    # Indexes on core tables (declared on the core models too):
     # statistics group scoped dues by (statut, échéance); staff lists filter by organisation and sort by date.
     op.create_index('ix_cotisation_org_statut_echeance', 'cotisation',
                     ['organisation_id', 'statut', 'date_echeance'])
