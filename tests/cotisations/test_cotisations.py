@@ -233,3 +233,5 @@ async def test_roles_outside_set_get_403(client, factory, method, path):
     response = await client.request(method, f"{BASE}{path}", headers=outsider.headers,
                                     json=[] if method != "GET" else None)
     assert response.status_code == 403
+    anonymous = await client.request(method, f"{BASE}{path}", json=[] if method != "GET" else None)
+    assert anonymous.status_code == 401
