@@ -12,6 +12,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from unionflow import __version__
+from unionflow.adhesions.router import router as adhesions_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
 from unionflow.comptabilite.router import router as comptabilite_router
@@ -21,6 +22,7 @@ from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.errors import install_error_handlers
 from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
+from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
@@ -38,6 +40,8 @@ ROUTERS: list[APIRouter] = [
     lcbft_router,
     parametres_lcbft_router,
     demandes_aide_router,
+    adhesions_router,
+    cotisations_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

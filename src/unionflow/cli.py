@@ -82,6 +82,24 @@ async def _list_users(_: argparse.Namespace) -> int:
         await engine.dispose()
 
 
+async def _marquer_retards(args: argparse.Namespace) -> int:
+    from datetime import date
+
+    from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_intent
+    from unionflow.cotisations.jobs import marquer_retards
+
+    engine = create_engine(get_settings())
+    token = sqlite_write_intent.set(True)
+    try:
+        day = date.fromisoformat(args.date) if args.date else None
+        total = await marquer_retards(create_sessionmaker(engine), day, args.batch_size)
+        print(f"{total} cotisation(s) marquée(s) EN_RETARD")
+        return 0
+    finally:
+        sqlite_write_intent.reset(token)
+        await engine.dispose()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="unionflow", description="UnionFlow union management service")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -109,6 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
     create.set_defaults(func=lambda a: asyncio.run(_create_user(a)))
     listing = users_sub.add_parser("list", help="list local accounts")
     listing.set_defaults(func=lambda a: asyncio.run(_list_users(a)))
+
+    jobs = sub.add_parser("jobs", help="scheduled jobs (run from cron or a systemd timer)")
+    jobs_sub = jobs.add_subparsers(dest="jobs_command", required=True)
+    retards = jobs_sub.add_parser("marquer-retards", help="store EN_RETARD on dues past their due date")
+    retards.add_argument("--date", help="reference day YYYY-MM-DD (default: today, UTC)")
+    retards.add_argument("--batch-size", type=int, default=5000)
+    retards.set_defaults(func=lambda a: asyncio.run(_marquer_retards(a)))
     return parser
 
 

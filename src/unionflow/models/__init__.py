@@ -8,6 +8,7 @@ from unionflow.models.identite import Compteur, LoginThrottle, RefreshToken, Sig
 from unionflow.models.membre import Membre, MembreOrganisation
 from unionflow.models.organisation import Organisation
 from unionflow.models.paiement import Paiement, PaiementAllocation
+from unionflow.models.rappel_cotisation import RappelCotisation
 
 __all__ = [
     "Adhesion",
@@ -21,6 +22,7 @@ __all__ = [
     "Organisation",
     "Paiement",
     "PaiementAllocation",
+    "RappelCotisation",
     "RefreshToken",
     "SigningKey",
     "UtilisateurLocal",

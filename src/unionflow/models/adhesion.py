@@ -37,4 +37,7 @@ class Adhesion(IdMixin, TimestampMixin, Base):
     __table_args__ = (
         Index("ix_adhesion_statut_date", "statut", "date_demande"),
         Index("ix_adhesion_organisation_statut", "organisation_id", "statut"),
+        # Created by migration 0002_adhcot: lists ordered by date, globally and per organisation.
+        Index("ix_adhesion_created", "created_at", "id"),
+        Index("ix_adhesion_organisation_created", "organisation_id", "created_at"),
     )

@@ -42,4 +42,8 @@ class Cotisation(IdMixin, TimestampMixin, Base):
         Index("ix_cotisation_statut_echeance", "statut", "date_echeance"),
         Index("ix_cotisation_periode", "annee", "mois"),
         Index("ix_cotisation_created", "created_at", "id"),
+        # Created by migration 0002_adhcot: scoped statistics, type filter, staff lists.
+        Index("ix_cotisation_org_statut_echeance", "organisation_id", "statut", "date_echeance"),
+        Index("ix_cotisation_type", "type_cotisation"),
+        Index("ix_cotisation_organisation_created", "organisation_id", "created_at"),
     )

@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+from fastapi import Depends, Query, Response
+
+from unionflow.adhesions.schemas import (
+    AdhesionPayeeResponse,
+    AdhesionResponse,
+    AdhesionStatsResponse,
+    CreateAdhesionRequest,
+    UpdateAdhesionRequest,
+)
+from unionflow.adhesions.service import AdhesionService
+from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.openapi import problems
+from unionflow.core.pagination import Page, PageParams, paging
+from unionflow.core.roles import RS_ADMIN, RS_APPROVE, RS_READ, RS_WRITE
+from unionflow.core.routing import area_router
+from unionflow.encaissement.service import MethodePaiement, StatutAdhesion
+
+router = area_router("/api/adhesions", "Adhésions")
+
+_VISIBILITE = ("Visibilité: ADMIN/SUPER_ADMIN voient tout; les responsables d'une organisation (ADMIN_ORGANISATION, "
+               "TRESORIER, ...) les adhésions de leurs organisations; chacun ses propres demandes. Une adhésion hors "
+               "de ce périmètre répond 404.")
+_PAGE = "Réponse: une page (`content`, `totalElements`, ...) d'AdhesionResponse, la plus récente d'abord. "
+
+
+@router.get("", response_model=Page[AdhesionResponse], summary="Lister les adhésions",
+            description=_PAGE + _VISIBILITE)
+async def list_adhesions(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+                         params: PageParams = Depends(paging(20))) -> Page[AdhesionResponse]:
+    return await AdhesionService(session, auth).list(params)
+
+
+@router.post("", status_code=201, response_model=AdhesionResponse, responses=problems(404, 409),
+             summary="Créer une demande d'adhésion",
+             description="Un membre demande à rejoindre une organisation active; les administrateurs de "
+                         "l'organisation peuvent inscrire un autre membre. `fraisAdhesion` vaut 0 par défaut, "
+                         "`devise` celle de l'organisation. 404 si le membre ou l'organisation n'existe pas; 409 si "
+                         "une demande est déjà en cours ou si le membre est déjà actif dans l'organisation.")
+async def create_adhesion(data: CreateAdhesionRequest, session: SessionDep,
+                          auth: AuthContext = authorize(RS_WRITE)) -> AdhesionResponse:
+    return await AdhesionService(session, auth).create(data)
+
+
+@router.get("/en-attente", response_model=Page[AdhesionResponse], summary="Adhésions en attente de décision",
+            description=_PAGE + _VISIBILITE)
+async def pending_adhesions(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+                            params: PageParams = Depends(paging(20))) -> Page[AdhesionResponse]:
+    return await AdhesionService(session, auth).list(params, statut=StatutAdhesion.EN_ATTENTE)
+
+
+@router.get("/membre/{membreId}", response_model=Page[AdhesionResponse], responses=problems(404),
+            summary="Adhésions d'un membre", description=_PAGE + "404 si le membre n'existe pas ou n'est pas "
+                                                                "visible (un membre ne voit que lui-même).")
+async def adhesions_of_membre(membreId: uuid.UUID, session: SessionDep,
+                              auth: AuthContext = authorize(RS_READ),
+                              params: PageParams = Depends(paging(20))) -> Page[AdhesionResponse]:
+    return await AdhesionService(session, auth).of_membre(membreId, params)
+
+
+@router.get("/organisation/{organisationId}", response_model=Page[AdhesionResponse], responses=problems(404),
+            summary="Adhésions à une organisation", description=_PAGE + _VISIBILITE)
+async def adhesions_of_organisation(organisationId: uuid.UUID, session: SessionDep,
+                                    auth: AuthContext = authorize(RS_READ),
+                                    params: PageParams = Depends(paging(20))) -> Page[AdhesionResponse]:
+    return await AdhesionService(session, auth).of_organisation(organisationId, params)
+
+
+@router.get("/reference/{numeroReference}", response_model=AdhesionResponse, responses=problems(404),
+            summary="Adhésion par numéro de référence")
+async def adhesion_by_reference(numeroReference: str, session: SessionDep,
+                                auth: AuthContext = authorize(RS_READ)) -> AdhesionResponse:
+    return await AdhesionService(session, auth).by_reference(numeroReference)
+
+
+@router.get("/stats", response_model=AdhesionStatsResponse, summary="Statistiques des adhésions",
+            description="Comptes par statut, frais dus (adhésions approuvées ou payées), montants encaissés, taux "
+                        "d'approbation, calculés sur les adhésions visibles par l'appelant.")
+async def adhesion_stats(session: SessionDep, auth: AuthContext = authorize(RS_READ)) -> AdhesionStatsResponse:
+    return await AdhesionService(session, auth).stats()
+
+
+@router.get("/statut/{statut}", response_model=Page[AdhesionResponse],
+            summary="Adhésions par statut", description=_PAGE + "Statut inconnu: 400.")
+async def adhesions_by_status(statut: StatutAdhesion, session: SessionDep, auth: AuthContext = authorize(RS_READ),
+                              params: PageParams = Depends(paging(20))) -> Page[AdhesionResponse]:
+    return await AdhesionService(session, auth).list(params, statut=statut)
+
+
+@router.get("/{id}", response_model=AdhesionResponse, responses=problems(404), summary="Consulter une adhésion")
+async def get_adhesion(id: uuid.UUID, session: SessionDep,
+                       auth: AuthContext = authorize(RS_READ)) -> AdhesionResponse:
+    return await AdhesionService(session, auth).get(id)
+
+
+@router.put("/{id}", response_model=AdhesionResponse, responses=problems(404),
+            summary="Modifier une demande d'adhésion",
+            description="Seulement tant qu'elle est EN_ATTENTE (sinon 400). Frais et devise: administrateurs de "
+                        "l'organisation (sinon 403); le demandeur peut modifier ses observations.")
+async def update_adhesion(id: uuid.UUID, data: UpdateAdhesionRequest, session: SessionDep,
+                          auth: AuthContext = authorize(RS_WRITE)) -> AdhesionResponse:
+    return await AdhesionService(session, auth).update(id, data)
+
+
+@router.delete("/{id}", status_code=204, response_class=Response, responses=problems(404, 409),
+               summary="Annuler une adhésion",
+               description="Passe l'adhésion à ANNULEE (l'enregistrement est conservé, `dateAnnulation` renseignée). "
+                           "409 si elle est payée ou a déjà reçu un paiement partiel. Répéter l'appel sur une "
+                           "adhésion annulée ne change rien (204).")
+async def delete_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_ADMIN)) -> Response:
+    await AdhesionService(session, auth).cancel(id)
+    return Response(status_code=204)
+
+
+@router.post("/{id}/approuver", response_model=AdhesionResponse, responses=problems(404),
+             summary="Approuver une adhésion",
+             description="EN_ATTENTE → APPROUVEE (sinon 400 avec le statut actuel). Le membre devient membre ACTIF "
+                         "de l'organisation avec le rôle MEMBRE. `approuvePar` vaut par défaut le nom de l'appelant. "
+                         "Réservé aux administrateurs de l'organisation de l'adhésion (403 sinon).")
+async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_APPROVE),
+                           approuve_par: str | None = Query(None, alias="approuvePar", max_length=200),
+                           ) -> AdhesionResponse:
+    return await AdhesionService(session, auth).approve(id, approuve_par)
+
+
+@router.post("/{id}/paiement", response_model=AdhesionPayeeResponse, responses=problems(404),
+             summary="Enregistrer un paiement des frais d'adhésion",
+             description="Adhésion APPROUVEE seulement (400 sinon). `montantPaye` > 0 et au plus le reste dû; "
+                         "plusieurs paiements partiels sont possibles, l'adhésion passe à PAYEE quand les frais sont "
+                         "couverts. Un reçu est émis (`recu`).")
+async def pay_adhesion(
+    id: uuid.UUID,
+    session: SessionDep,
+    auth: AuthContext = authorize(RS_WRITE),
+    montant_paye: Decimal = Query(alias="montantPaye", gt=0, max_digits=18, decimal_places=2),
+    methode_paiement: MethodePaiement = Query(MethodePaiement.ESPECES, alias="methodePaiement"),
+    reference_paiement: str | None = Query(None, alias="referencePaiement", max_length=100),
+) -> AdhesionPayeeResponse:
+    return await AdhesionService(session, auth).pay(id, montant_paye, methode_paiement, reference_paiement)
+
+
+@router.post("/{id}/rejeter", response_model=AdhesionResponse, responses=problems(404),
+             summary="Rejeter une adhésion",
+             description="EN_ATTENTE → REJETEE (sinon 400). `motifRejet` obligatoire et non vide.")
+async def reject_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_APPROVE),
+                          motif_rejet: str = Query(alias="motifRejet", max_length=1000)) -> AdhesionResponse:
+    return await AdhesionService(session, auth).reject(id, motif_rejet)

@@ -1,0 +1,245 @@
+"""Adhesion workflow: EN_ATTENTE → APPROUVEE | REJETEE; APPROUVEE → PAYEE (fee covered); any but PAYEE → ANNULEE."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, date, datetime
+from decimal import Decimal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.adhesions.repository import AdhesionRepository, membre_visible
+from unionflow.adhesions.schemas import (
+    AdhesionPayeeResponse,
+    AdhesionResponse,
+    AdhesionStatsResponse,
+    CreateAdhesionRequest,
+    RecuResponse,
+    UpdateAdhesionRequest,
+)
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.numbering import random_reference
+from unionflow.core.pagination import Page, PageParams
+from unionflow.core.roles import Role
+from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutAdhesion, outstanding
+from unionflow.models import Adhesion, Membre, MembreOrganisation
+
+MODULE = "ADHESIONS"
+ZERO = Decimal("0")
+HUNDRED = Decimal("100")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+_FIELDS = [f for f in AdhesionResponse.model_fields if f != "montant_restant"]
+
+
+class AdhesionService:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+        self.repo = AdhesionRepository(session, auth)
+
+    @staticmethod
+    def _response(adhesion: Adhesion) -> AdhesionResponse:
+        return AdhesionResponse.model_validate({**{f: getattr(adhesion, f) for f in _FIELDS},
+                                                "montant_restant": outstanding(adhesion)})
+
+    async def _get(self, adhesion_id: uuid.UUID, *, for_update: bool = False) -> Adhesion:
+        adhesion = await self.repo.get(adhesion_id, for_update=for_update)
+        if adhesion is None:
+            raise NotFound("Adhésion introuvable")
+        return adhesion
+
+    def _page(self, rows: tuple[list[Adhesion], int, bool], params: PageParams) -> Page[AdhesionResponse]:
+        content, total, exact = rows
+        return Page[AdhesionResponse].build([self._response(a) for a in content], params, total, exact)
+
+    async def _audit(self, adhesion: Adhesion, action: str, before: dict[str, object] | None,
+                     description: str | None = None) -> None:
+        await audit.record(self.session, self.auth, action=action, module=MODULE, entite_type="Adhesion",
+                           entite_id=adhesion.id, organisation_id=adhesion.organisation_id, before=before,
+                           after=audit.snapshot(adhesion), description=description)
+
+    # --- creation and edition -------------------------------------------------------------------------------
+    async def create(self, data: CreateAdhesionRequest) -> AdhesionResponse:
+        organisation = await self.repo.organisation(data.organisation_id)
+        if organisation is None:
+            raise NotFound("Organisation introuvable")
+        if await self.session.get(Membre, data.membre_id) is None:
+            raise NotFound("Membre introuvable")
+        if data.membre_id != self.auth.membre_id and not self.auth.manages(data.organisation_id):
+            # Applying for someone else is the organisation administrators' job; no existence oracle either.
+            if await membre_visible(self.session, self.auth, data.membre_id) is None:
+                raise NotFound("Membre introuvable")
+            raise Forbidden("Seuls les administrateurs de l'organisation inscrivent un autre membre")
+        if organisation.statut != "ACTIVE":
+            raise InvalidState(f"L'organisation {organisation.nom} n'accepte pas d'adhésion (statut: "
+                               f"{organisation.statut})")
+        if await self.repo.open_for(data.membre_id, data.organisation_id) is not None:
+            raise Conflict("Une demande d'adhésion de ce membre à cette organisation est déjà en cours")
+        existing = await self.repo.membership(data.membre_id, data.organisation_id)
+        if existing is not None and existing.statut == "ACTIF":
+            raise Conflict("Ce membre est déjà membre actif de cette organisation")
+        adhesion = Adhesion(
+            numero_reference=random_reference("ADH", _now().year), membre_id=data.membre_id,
+            organisation_id=data.organisation_id, statut=StatutAdhesion.EN_ATTENTE.value,
+            date_demande=date.today(), frais_adhesion=data.frais_adhesion,
+            montant_paye=ZERO, devise=data.devise or organisation.devise, observations=data.observations,
+        )
+        self.repo.add(adhesion)
+        await self.session.flush()
+        await self._audit(adhesion, "CREATE", None, f"Demande d'adhésion {adhesion.numero_reference}")
+        return self._response(adhesion)
+
+    async def update(self, adhesion_id: uuid.UUID, data: UpdateAdhesionRequest) -> AdhesionResponse:
+        adhesion = await self._get(adhesion_id, for_update=True)
+        changes = data.model_dump(exclude_unset=True)
+        manager = self.auth.manages(adhesion.organisation_id)
+        if not manager and ({"frais_adhesion", "devise"} & changes.keys()):
+            raise Forbidden("Seuls les administrateurs de l'organisation modifient les frais et la devise")
+        if adhesion.statut != StatutAdhesion.EN_ATTENTE:
+            raise InvalidState(f"Une adhésion ne se modifie qu'en attente (statut actuel: {adhesion.statut})")
+        for field in ("frais_adhesion", "devise"):
+            if field in changes and changes[field] is None:
+                raise InvalidInput(f"{field} ne peut pas être vide")
+        before = audit.snapshot(adhesion)
+        for field, value in changes.items():
+            setattr(adhesion, field, value)
+        await self.session.flush()
+        await self._audit(adhesion, "UPDATE", before)
+        return self._response(adhesion)
+
+    # --- workflow --------------------------------------------------------------------------------------------
+    async def _managed_for_update(self, adhesion_id: uuid.UUID) -> Adhesion:
+        adhesion = await self._get(adhesion_id, for_update=True)
+        if not self.auth.manages(adhesion.organisation_id):
+            # Visible as one's own application, but deciding on it belongs to the organisation's administrators.
+            raise Forbidden("Seuls les administrateurs de l'organisation décident d'une adhésion")
+        return adhesion
+
+    async def approve(self, adhesion_id: uuid.UUID, approuve_par: str | None) -> AdhesionResponse:
+        adhesion = await self._managed_for_update(adhesion_id)
+        if adhesion.statut != StatutAdhesion.EN_ATTENTE:
+            raise InvalidState(f"Seule une adhésion en attente peut être approuvée (statut actuel: "
+                               f"{adhesion.statut})")
+        before = audit.snapshot(adhesion)
+        adhesion.statut = StatutAdhesion.APPROUVEE.value
+        adhesion.date_approbation = _now()
+        adhesion.approuve_par = (approuve_par or "").strip() or self.auth.actor_name
+        await self._activate_membership(adhesion)
+        await self.session.flush()
+        await self._audit(adhesion, "APPROUVER", before, f"Adhésion {adhesion.numero_reference} approuvée")
+        return self._response(adhesion)
+
+    async def _activate_membership(self, adhesion: Adhesion) -> None:
+        membership = await self.repo.membership(adhesion.membre_id, adhesion.organisation_id)
+        if membership is None:
+            membership = MembreOrganisation(membre_id=adhesion.membre_id, organisation_id=adhesion.organisation_id,
+                                            roles=[Role.MEMBRE.value], statut="ACTIF", date_debut=date.today())
+            self.repo.add(membership)
+            before = None
+        else:
+            before = audit.snapshot(membership, ["statut", "roles", "date_fin"])
+            roles = list(membership.roles or [])
+            if Role.MEMBRE.value not in roles:
+                membership.roles = [*roles, Role.MEMBRE.value]
+            membership.statut = "ACTIF"
+            membership.date_fin = None
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="ACTIVER_ADHESION", module="MEMBRES",
+                           entite_type="MembreOrganisation", entite_id=membership.id,
+                           organisation_id=adhesion.organisation_id, before=before,
+                           after=audit.snapshot(membership, ["statut", "roles", "date_fin"]),
+                           description=f"Membre actif suite à l'adhésion {adhesion.numero_reference}")
+
+    async def reject(self, adhesion_id: uuid.UUID, motif: str) -> AdhesionResponse:
+        motif = (motif or "").strip()
+        if not motif:
+            raise InvalidInput("motifRejet est obligatoire pour rejeter une adhésion")
+        adhesion = await self._managed_for_update(adhesion_id)
+        if adhesion.statut != StatutAdhesion.EN_ATTENTE:
+            raise InvalidState(f"Seule une adhésion en attente peut être rejetée (statut actuel: {adhesion.statut})")
+        before = audit.snapshot(adhesion)
+        adhesion.statut = StatutAdhesion.REJETEE.value
+        adhesion.date_rejet = _now()
+        adhesion.motif_rejet = motif
+        await self.session.flush()
+        await self._audit(adhesion, "REJETER", before, f"Adhésion {adhesion.numero_reference} rejetée")
+        return self._response(adhesion)
+
+    async def pay(self, adhesion_id: uuid.UUID, montant: Decimal, methode: MethodePaiement,
+                  reference: str | None) -> AdhesionPayeeResponse:
+        adhesion = await self._get(adhesion_id)
+        if adhesion.statut != StatutAdhesion.APPROUVEE:
+            raise InvalidState(f"Seule une adhésion approuvée reçoit un paiement (statut actuel: {adhesion.statut})")
+        reste = outstanding(adhesion)
+        if montant > reste:
+            raise InvalidInput(f"Le montant ({montant}) dépasse le reste dû ({reste} {adhesion.devise})")
+        # The settlement workflow locks the adhesion and re-checks state and balance under the lock.
+        paiement = await EncaissementService(self.session, self.auth).enregistrer(
+            membre_id=adhesion.membre_id, organisation_id=adhesion.organisation_id, montant=montant,
+            methode=methode.value, cibles=[Cible(adhesion_id=adhesion.id)], devise=adhesion.devise,
+            reference_externe=reference, commentaire=f"Frais d'adhésion {adhesion.numero_reference}")
+        recu = RecuResponse(paiement_id=paiement.id, numero_recu=paiement.numero_recu, montant=paiement.montant,
+                            methode=paiement.methode, date_paiement=paiement.date_paiement)
+        return AdhesionPayeeResponse.model_validate({**self._response(adhesion).model_dump(), "recu": recu})
+
+    async def cancel(self, adhesion_id: uuid.UUID) -> None:
+        adhesion = await self._get(adhesion_id, for_update=True)
+        if adhesion.statut == StatutAdhesion.PAYEE:
+            raise Conflict("Une adhésion payée ne peut pas être supprimée")
+        if (adhesion.montant_paye or ZERO) > ZERO:
+            raise Conflict(f"L'adhésion a reçu {adhesion.montant_paye} {adhesion.devise}: remboursez ou "
+                           f"soldez-la avant de l'annuler")
+        if adhesion.statut == StatutAdhesion.ANNULEE:
+            return
+        before = audit.snapshot(adhesion)
+        adhesion.statut = StatutAdhesion.ANNULEE.value
+        adhesion.date_annulation = _now()
+        await self.session.flush()
+        await self._audit(adhesion, "ANNULER", before, f"Adhésion {adhesion.numero_reference} annulée")
+
+    # --- reads -----------------------------------------------------------------------------------------------
+    async def get(self, adhesion_id: uuid.UUID) -> AdhesionResponse:
+        return self._response(await self._get(adhesion_id))
+
+    async def by_reference(self, numero: str) -> AdhesionResponse:
+        adhesion = await self.repo.by_reference(numero)
+        if adhesion is None:
+            raise NotFound("Adhésion introuvable")
+        return self._response(adhesion)
+
+    async def list(self, params: PageParams, *, statut: StatutAdhesion | None = None) -> Page[AdhesionResponse]:
+        return self._page(await self.repo.search(params, statut=statut.value if statut else None), params)
+
+    async def of_membre(self, membre_id: uuid.UUID, params: PageParams) -> Page[AdhesionResponse]:
+        if await membre_visible(self.session, self.auth, membre_id) is None:
+            raise NotFound("Membre introuvable")
+        return self._page(await self.repo.search(params, membre_id=membre_id), params)
+
+    async def of_organisation(self, organisation_id: uuid.UUID, params: PageParams) -> Page[AdhesionResponse]:
+        if await self.repo.organisation(organisation_id) is None:
+            raise NotFound("Organisation introuvable")
+        return self._page(await self.repo.search(params, organisation_id=organisation_id), params)
+
+    async def stats(self) -> AdhesionStatsResponse:
+        rows = await self.repo.stats()
+        counts = {r.statut: int(r.nombre) for r in rows}
+        due = sum((Decimal(r.frais) for r in rows
+                   if r.statut in (StatutAdhesion.APPROUVEE, StatutAdhesion.PAYEE)), ZERO)
+        collected = sum((Decimal(r.paye) for r in rows), ZERO)
+        approved = counts.get(StatutAdhesion.APPROUVEE, 0) + counts.get(StatutAdhesion.PAYEE, 0)
+        decided = approved + counts.get(StatutAdhesion.REJETEE, 0)
+        rate = (Decimal(approved) * HUNDRED / decided).quantize(Decimal("0.01")) if decided else ZERO
+        return AdhesionStatsResponse(
+            total=sum(counts.values()), par_statut=counts,
+            en_attente=counts.get(StatutAdhesion.EN_ATTENTE, 0), approuvees=counts.get(StatutAdhesion.APPROUVEE, 0),
+            rejetees=counts.get(StatutAdhesion.REJETEE, 0), payees=counts.get(StatutAdhesion.PAYEE, 0),
+            annulees=counts.get(StatutAdhesion.ANNULEE, 0), montant_frais_du=due, montant_collecte=collected,
+            montant_restant=max(due - collected, ZERO), taux_approbation=rate,
+        )

@@ -1,0 +1,52 @@
+"""Scheduled jobs of the dues area. Run from cron or a systemd timer: ``unionflow jobs marquer-retards``
+(docs/adhesions-cotisations.md). Responses already derive EN_RETARD at read time; the job stores it so that
+exports, reports and other consumers reading the table directly see the same status."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from unionflow.core import audit
+from unionflow.cotisations.repository import OPEN
+from unionflow.encaissement.service import StatutCotisation
+from unionflow.models import Cotisation
+
+BATCH = 5_000
+
+
+async def marquer_retards_lot(session: AsyncSession, today: date, limit: int = BATCH) -> int:
+    """Mark up to ``limit`` overdue dues EN_RETARD in one UPDATE (rows picked through the (statut, échéance)
+    index); returns how many were marked. Rows locked by a payment in progress are skipped on PostgreSQL and
+    picked up by the next batch or run."""
+    ids = select(Cotisation.id).where(Cotisation.statut.in_(OPEN), Cotisation.date_echeance < today).limit(limit)
+    if session.get_bind().dialect.name == "postgresql":
+        ids = ids.with_for_update(skip_locked=True)
+    result = await session.execute(
+        update(Cotisation).where(Cotisation.id.in_(ids.scalar_subquery()), Cotisation.statut.in_(OPEN))
+        .values(statut=StatutCotisation.EN_RETARD.value, updated_at=datetime.now(UTC))
+        .execution_options(synchronize_session=False))
+    return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+async def marquer_retards(sessionmaker: async_sessionmaker[AsyncSession], today: date | None = None,
+                          batch_size: int = BATCH) -> int:
+    """Mark every overdue dues, committing each batch so that millions of rows never sit in one transaction."""
+    day = today or datetime.now(UTC).date()
+    total = 0
+    while True:
+        async with sessionmaker() as session:
+            marked = await marquer_retards_lot(session, day, batch_size)
+            if marked:
+                total += marked
+                await session.commit()
+        if marked < batch_size:
+            break
+    async with sessionmaker() as session:
+        await audit.record(session, None, action="MARQUER_RETARDS", module="COTISATIONS", entite_type="Cotisation",
+                           description=f"{total} cotisation(s) passée(s) EN_RETARD (échéance avant le {day})",
+                           after={"nombre": total, "date": day})
+        await session.commit()
+    return total

@@ -1,0 +1,140 @@
+"""Dues queries, scoped to what the caller may see. Overdue is derived in SQL from the due date, so lists,
+filters and statistics agree with responses even before the nightly job has marked the rows."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, and_, case, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.adhesions.repository import scope
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.encaissement.service import StatutCotisation
+from unionflow.models import Cotisation, RappelCotisation
+
+S = StatutCotisation
+OPEN = (S.EN_ATTENTE, S.PARTIELLEMENT_PAYEE)
+UNPAID = (S.EN_ATTENTE, S.PARTIELLEMENT_PAYEE, S.EN_RETARD)
+
+
+def overdue(today: date) -> ColumnElement[bool]:
+    return or_(Cotisation.statut == S.EN_RETARD,
+               and_(Cotisation.statut.in_(OPEN), Cotisation.date_echeance < today))
+
+
+def with_status(statut: StatutCotisation, today: date) -> ColumnElement[bool]:
+    """Filter on the status a client sees (EN_RETARD derived)."""
+    if statut == S.EN_RETARD:
+        return overdue(today)
+    if statut in OPEN:
+        return and_(Cotisation.statut == statut, Cotisation.date_echeance >= today)
+    return Cotisation.statut == statut
+
+
+def statut_effectif(statut: str, echeance: date, today: date) -> str:
+    if statut == S.EN_RETARD or (statut in OPEN and echeance < today):
+        return S.EN_RETARD.value
+    return statut
+
+
+@dataclass(frozen=True)
+class CotisationFilters:
+    annee: int | None = None
+    mois: int | None = None
+    membre_id: uuid.UUID | None = None
+    statut: StatutCotisation | None = None
+    type_cotisation: str | None = None
+    organisation_id: uuid.UUID | None = None
+
+
+class CotisationRepository:
+    def __init__(self, session: AsyncSession, auth: AuthContext, today: date) -> None:
+        self.session = session
+        self.auth = auth
+        self.today = today
+
+    def _visible(self) -> ColumnElement[bool]:
+        return scope(self.auth, Cotisation.organisation_id, Cotisation.membre_id)
+
+    def _select(self) -> Select[Any]:
+        return select(Cotisation).where(self._visible())
+
+    async def get(self, cotisation_id: uuid.UUID, *, for_update: bool = False) -> Cotisation | None:
+        stmt = self._select().where(Cotisation.id == cotisation_id)
+        if for_update:
+            stmt = stmt.with_for_update().execution_options(populate_existing=True)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def by_reference(self, numero: str) -> Cotisation | None:
+        return (await self.session.execute(
+            self._select().where(Cotisation.numero_reference == numero))).scalar_one_or_none()
+
+    def _filtered(self, filters: CotisationFilters, *, own_only: bool = False) -> Select[Any]:
+        stmt = select(Cotisation).where(Cotisation.membre_id == self.auth.membre_id) if own_only else self._select()
+        if filters.annee is not None:
+            stmt = stmt.where(Cotisation.annee == filters.annee)
+        if filters.mois is not None:
+            stmt = stmt.where(Cotisation.mois == filters.mois)
+        if filters.membre_id is not None:
+            stmt = stmt.where(Cotisation.membre_id == filters.membre_id)
+        if filters.statut is not None:
+            stmt = stmt.where(with_status(filters.statut, self.today))
+        if filters.type_cotisation:
+            stmt = stmt.where(Cotisation.type_cotisation == filters.type_cotisation)
+        if filters.organisation_id is not None:
+            stmt = stmt.where(Cotisation.organisation_id == filters.organisation_id)
+        return stmt
+
+    async def search(self, filters: CotisationFilters, params: PageParams, *, own_only: bool = False,
+                     by_due_date: bool = False) -> tuple[list[Cotisation], int, bool]:
+        stmt = self._filtered(filters, own_only=own_only)
+        order = ((Cotisation.date_echeance.desc(), Cotisation.id.desc()) if by_due_date
+                 else (Cotisation.created_at.desc(), Cotisation.id.desc()))
+        return await paginate(self.session, stmt.order_by(*order), params)
+
+    async def overdue_page(self, params: PageParams) -> tuple[list[Cotisation], int, bool]:
+        stmt = self._select().where(overdue(self.today)).order_by(Cotisation.date_echeance, Cotisation.id)
+        return await paginate(self.session, stmt, params)
+
+    async def unpaid_of_member(self, membre_id: uuid.UUID, *, visible_only: bool = True) -> list[Cotisation]:
+        stmt = (self._select() if visible_only else select(Cotisation)).where(
+            Cotisation.membre_id == membre_id, Cotisation.statut.in_(UNPAID)
+        ).order_by(Cotisation.date_echeance, Cotisation.id)
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def aggregate(self, filters: CotisationFilters, *, own_only: bool = False) -> list[Any]:
+        """One row per (stored status, past due?) with counts and sums: a single GROUP BY, no row loaded."""
+        echu = case((Cotisation.date_echeance < self.today, 1), else_=0).label("echu")
+        stmt = self._filtered(filters, own_only=own_only).with_only_columns(
+            Cotisation.statut, echu, func.count().label("nombre"),
+            func.coalesce(func.sum(Cotisation.montant_du), 0).label("du"),
+            func.coalesce(func.sum(Cotisation.montant_paye), 0).label("paye"),
+            func.min(Cotisation.date_echeance).label("premiere_echeance"),
+        ).group_by(Cotisation.statut, echu)
+        return list((await self.session.execute(stmt)).all())
+
+    async def aggregate_by_type(self, filters: CotisationFilters) -> list[Any]:
+        live = Cotisation.statut != S.ANNULEE
+        stmt = self._filtered(filters).with_only_columns(
+            Cotisation.type_cotisation, func.count().label("nombre"),
+            func.coalesce(func.sum(case((live, Cotisation.montant_du), else_=0)), 0).label("du"),
+            func.coalesce(func.sum(Cotisation.montant_paye), 0).label("paye"),
+        ).group_by(Cotisation.type_cotisation).order_by(Cotisation.type_cotisation)
+        return list((await self.session.execute(stmt)).all())
+
+    async def reminded_today(self, membre_ids: list[uuid.UUID]) -> dict[uuid.UUID, set[str]]:
+        rows = await self.session.execute(
+            select(RappelCotisation.membre_id, RappelCotisation.cotisation_ids)
+            .where(RappelCotisation.membre_id.in_(membre_ids), RappelCotisation.date_rappel == self.today))
+        done: dict[uuid.UUID, set[str]] = {}
+        for membre_id, ids in rows.all():
+            done.setdefault(membre_id, set()).update(ids or [])
+        return done
+
+    def add(self, entity: Any) -> None:
+        self.session.add(entity)

@@ -1,0 +1,219 @@
+from __future__ import annotations
+
+import uuid
+
+from fastapi import Body, Depends, Query, Response
+
+from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.openapi import problems
+from unionflow.core.pagination import Page, PageParams, paging, set_total_header
+from unionflow.core.roles import RS_ADMIN, RS_COTISATION_GENERER, RS_COTISATION_PAYER, RS_ME, RS_READ, RS_WRITE
+from unionflow.core.routing import area_router
+from unionflow.cotisations.gestion import CotisationGestion
+from unionflow.cotisations.repository import CotisationFilters
+from unionflow.cotisations.schemas import (
+    CotisationPayeeResponse,
+    CotisationPublicResponse,
+    CotisationResponse,
+    CotisationSummaryResponse,
+    CreateCotisationRequest,
+    GenerationResponse,
+    GenererCotisationsRequest,
+    PaiementCotisationRequest,
+    RappelsGroupesResponse,
+    StatistiquesDetailResponse,
+    StatistiquesPeriodeResponse,
+    StatistiquesResponse,
+    SyntheseResponse,
+    UpdateCotisationRequest,
+)
+from unionflow.cotisations.service import CotisationService
+from unionflow.encaissement.service import StatutCotisation
+
+router = area_router("/api/cotisations", "Cotisations")
+
+_VIS = (" Visibilité: ADMIN voit tout; ADMIN_ORGANISATION/TRESORIER (et autres responsables) les cotisations de "
+        "leurs organisations; MEMBRE/USER uniquement les leurs. `statut` vaut EN_RETARD dès l'échéance dépassée "
+        "(cotisation non payée ni annulée), y compris dans les filtres et statistiques.")
+_PAGE = "Réponse: une page (`content`, `totalElements`, ...) de CotisationSummaryResponse."
+_STATS = (" Calculées sur les cotisations visibles par l'appelant, en une requête d'agrégation. montantDu exclut les "
+          "cotisations annulées; tauxRecouvrement = montantCollecte / montantDu × 100.")
+
+
+@router.get("", response_model=Page[CotisationSummaryResponse], summary="Lister les cotisations",
+            description=_PAGE + " Les plus récentes d'abord." + _VIS)
+async def list_cotisations(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+                           params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
+    return await CotisationService(session, auth).search(CotisationFilters(), params)
+
+
+@router.post("", status_code=201, response_model=CotisationResponse, responses=problems(404),
+             summary="Créer une cotisation",
+             description="Responsables de l'organisation pour tout membre actif de celle-ci; un membre peut "
+                         "enregistrer une cotisation pour lui-même dans une de ses organisations (contribution "
+                         "volontaire). 404 si le membre ou l'organisation n'existe pas; 400 si le membre n'est pas "
+                         "membre actif de l'organisation.")
+async def create_cotisation(data: CreateCotisationRequest, session: SessionDep,
+                            auth: AuthContext = authorize(RS_WRITE)) -> CotisationResponse:
+    return await CotisationService(session, auth).create(data)
+
+
+@router.post("/generer", response_model=GenerationResponse, responses=problems(404),
+             summary="Générer les cotisations d'une période pour tous les membres actifs",
+             description="Route propre à UnionFlow (absente de la spécification). Crée une cotisation par membre "
+                         "actif (adhésion ACTIF et membre ACTIF) de l'organisation pour le type et la période "
+                         "donnés. Idempotent: une seconde exécution ne crée rien (`creees`=0, `ignorees`=n). "
+                         "Réservé aux ADMIN, ADMIN_ORGANISATION et TRESORIER de cette organisation (403 sinon).")
+async def generate_cotisations(data: GenererCotisationsRequest, session: SessionDep,
+                               auth: AuthContext = authorize(RS_COTISATION_GENERER)) -> GenerationResponse:
+    return await CotisationGestion(session, auth).generer(data)
+
+
+@router.get("/en-retard", response_model=Page[CotisationSummaryResponse], summary="Cotisations en retard",
+            description=_PAGE + " Échéance la plus ancienne d'abord." + _VIS)
+async def overdue_cotisations(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+                              params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
+    return await CotisationService(session, auth).overdue(params)
+
+
+@router.get("/membre/{membreId}", response_model=Page[CotisationSummaryResponse], responses=problems(404),
+            summary="Cotisations d'un membre",
+            description=_PAGE + " 404 si le membre n'existe pas ou n'est pas visible (un membre ne voit que lui).")
+async def cotisations_of_membre(membreId: uuid.UUID, session: SessionDep,
+                                auth: AuthContext = authorize(RS_READ),
+                                params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
+    return await CotisationService(session, auth).of_membre(membreId, params)
+
+
+@router.get("/mes-cotisations", response_model=Page[CotisationSummaryResponse],
+            summary="Mes cotisations", description=_PAGE + " Uniquement les cotisations du membre connecté.")
+async def my_cotisations(session: SessionDep, auth: AuthContext = authorize(RS_ME),
+                         params: PageParams = Depends(paging(50))) -> Page[CotisationSummaryResponse]:
+    return await CotisationService(session, auth).mine(params)
+
+
+@router.get("/mes-cotisations/en-attente", response_model=list[CotisationSummaryResponse],
+            summary="Mes cotisations à payer",
+            description="Tableau des cotisations non réglées du membre connecté (en attente, partiellement payées, "
+                        "en retard), échéance la plus proche d'abord; total dans `X-Total-Count`.")
+async def my_unpaid_cotisations(response: Response, session: SessionDep,
+                                auth: AuthContext = authorize(RS_ME)) -> list[CotisationSummaryResponse]:
+    rows = await CotisationService(session, auth).mine_unpaid()
+    set_total_header(response, len(rows))
+    return rows
+
+
+@router.get("/mes-cotisations/synthese", response_model=SyntheseResponse, summary="Ma synthèse de cotisations")
+async def my_synthesis(session: SessionDep, auth: AuthContext = authorize(RS_ME)) -> SyntheseResponse:
+    return await CotisationGestion(session, auth).synthese()
+
+
+@router.get("/public", response_model=Page[CotisationPublicResponse], summary="Liste simplifiée des cotisations",
+            description="Page de cotisations visibles réduites à la référence, au type, à la période, à "
+                        "l'échéance et au statut (ni montants ni membre)." + _VIS)
+async def public_cotisations(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+                             params: PageParams = Depends(paging(20))) -> Page[CotisationPublicResponse]:
+    return await CotisationService(session, auth).public(params)
+
+
+@router.post("/rappels/groupes", response_model=RappelsGroupesResponse, responses=problems(404),
+             summary="Rappels groupés aux membres",
+             description="Corps: tableau d'identifiants de membres (1 à 500). Un rappel par membre listant ses "
+                         "cotisations impayées visibles par l'appelant, enregistré comme notification EN_ATTENTE "
+                         "de livraison (canal EMAIL, sinon SMS, sinon IN_APP). Une cotisation n'est rappelée qu'une "
+                         "fois par jour: un second appel le même jour ne renvoie rien deux fois. 404 si un membre "
+                         "est inconnu ou hors périmètre (un MEMBRE ne peut se rappeler qu'à lui-même).")
+async def grouped_reminders(session: SessionDep, auth: AuthContext = authorize(RS_WRITE),
+                            membre_ids: list[uuid.UUID] = Body(min_length=1, max_length=500),
+                            ) -> RappelsGroupesResponse:
+    return await CotisationGestion(session, auth).rappels(membre_ids)
+
+
+@router.get("/recherche", response_model=Page[CotisationSummaryResponse], summary="Rechercher des cotisations",
+            description=_PAGE + " Filtres combinables; `statut` inconnu: 400." + _VIS)
+async def search_cotisations(
+    session: SessionDep,
+    auth: AuthContext = authorize(RS_READ),
+    params: PageParams = Depends(paging(20)),
+    annee: int | None = Query(None, ge=2000, le=2100),
+    mois: int | None = Query(None, ge=1, le=12),
+    membre_id: uuid.UUID | None = Query(None, alias="membreId"),
+    statut: StatutCotisation | None = None,
+    type_cotisation: str | None = Query(None, alias="typeCotisation", max_length=30),
+) -> Page[CotisationSummaryResponse]:
+    filters = CotisationFilters(annee=annee, mois=mois, membre_id=membre_id, statut=statut,
+                                type_cotisation=type_cotisation)
+    return await CotisationService(session, auth).search(filters, params)
+
+
+@router.get("/reference/{numeroReference}", response_model=CotisationResponse, responses=problems(404),
+            summary="Cotisation par numéro de référence")
+async def cotisation_by_reference(numeroReference: str, session: SessionDep,
+                                  auth: AuthContext = authorize(RS_READ)) -> CotisationResponse:
+    return await CotisationService(session, auth).by_reference(numeroReference)
+
+
+@router.get("/statistiques", response_model=StatistiquesDetailResponse, summary="Statistiques des cotisations",
+            description="Comptes par statut, montants dus/collectés/restants/en retard, taux de recouvrement, et "
+                        "répartition par type." + _STATS)
+async def statistics(session: SessionDep, auth: AuthContext = authorize(RS_READ)) -> StatistiquesDetailResponse:
+    return await CotisationGestion(session, auth).statistiques()
+
+
+@router.get("/statistiques/periode", response_model=StatistiquesPeriodeResponse,
+            summary="Statistiques d'une période", description="`annee` obligatoire, `mois` facultatif." + _STATS)
+async def statistics_of_period(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+                               annee: int = Query(ge=2000, le=2100),
+                               mois: int | None = Query(None, ge=1, le=12)) -> StatistiquesPeriodeResponse:
+    return await CotisationGestion(session, auth).periode(annee, mois)
+
+
+@router.get("/stats", response_model=StatistiquesResponse, summary="Statistiques globales (compactes)",
+            description="Mêmes indicateurs que /statistiques, sans la répartition par type." + _STATS)
+async def stats(session: SessionDep, auth: AuthContext = authorize(RS_READ)) -> StatistiquesResponse:
+    return await CotisationGestion(session, auth).stats()
+
+
+@router.get("/statut/{statut}", response_model=Page[CotisationSummaryResponse],
+            summary="Cotisations par statut", description=_PAGE + " Statut inconnu: 400." + _VIS)
+async def cotisations_by_status(statut: StatutCotisation, session: SessionDep,
+                                auth: AuthContext = authorize(RS_READ),
+                                params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
+    return await CotisationService(session, auth).search(CotisationFilters(statut=statut), params)
+
+
+@router.get("/{id}", response_model=CotisationResponse, responses=problems(404), summary="Consulter une cotisation")
+async def get_cotisation(id: uuid.UUID, session: SessionDep,
+                         auth: AuthContext = authorize(RS_READ)) -> CotisationResponse:
+    return await CotisationService(session, auth).get(id)
+
+
+@router.put("/{id}", response_model=CotisationResponse, responses=problems(404),
+            summary="Modifier une cotisation",
+            description="Responsables de l'organisation seulement (403 sinon); cotisation ni payée ni annulée "
+                        "(400). Le montant dû doit rester supérieur au montant déjà payé.")
+async def update_cotisation(id: uuid.UUID, data: UpdateCotisationRequest, session: SessionDep,
+                            auth: AuthContext = authorize(RS_WRITE)) -> CotisationResponse:
+    return await CotisationService(session, auth).update(id, data)
+
+
+@router.delete("/{id}", response_model=CotisationResponse, responses=problems(404, 409),
+               summary="Annuler une cotisation",
+               description="Passe la cotisation à ANNULEE (200, la cotisation est renvoyée). 409 si elle a reçu un "
+                           "paiement (payée ou partiellement): l'argent encaissé se rembourse, il ne s'efface pas. "
+                           "Répéter l'appel sur une cotisation annulée ne change rien.")
+async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
+                            auth: AuthContext = authorize(RS_ADMIN)) -> CotisationResponse:
+    return await CotisationService(session, auth).cancel(id)
+
+
+@router.put("/{id}/payer", response_model=CotisationPayeeResponse, responses=problems(404),
+            summary="Payer une cotisation",
+            description="Objet JSON: `montant` (obligatoire, > 0, au plus le reste dû), `methodePaiement` (ESPECES "
+                        "par défaut), `referencePaiement`, `datePaiement` (ISO 8601 avec fuseau, jamais future). "
+                        "Paiements partiels possibles (PARTIELLEMENT_PAYEE puis PAYEE). 400 si la cotisation est "
+                        "payée ou annulée. Un MEMBRE ne paie que ses propres cotisations (404 sinon). Un reçu est "
+                        "émis (`recu`).")
+async def pay_cotisation(id: uuid.UUID, data: PaiementCotisationRequest, session: SessionDep,
+                         auth: AuthContext = authorize(RS_COTISATION_PAYER)) -> CotisationPayeeResponse:
+    return await CotisationService(session, auth).pay(id, data)

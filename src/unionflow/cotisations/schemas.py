@@ -1,0 +1,166 @@
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from decimal import Decimal
+from enum import StrEnum
+
+from pydantic import AwareDatetime, Field
+
+from unionflow.adhesions.schemas import CURRENCY_PATTERN, RecuResponse
+from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.encaissement.service import MethodePaiement
+
+
+class TypeCotisation(StrEnum):
+    MENSUELLE = "MENSUELLE"
+    TRIMESTRIELLE = "TRIMESTRIELLE"
+    SEMESTRIELLE = "SEMESTRIELLE"
+    ANNUELLE = "ANNUELLE"
+    EXCEPTIONNELLE = "EXCEPTIONNELLE"
+    SOLIDARITE = "SOLIDARITE"
+
+
+Annee = Field(ge=2000, le=2100)
+Mois = Field(default=None, ge=1, le=12)
+Montant = Field(gt=0, max_digits=18, decimal_places=2)
+
+
+class CreateCotisationRequest(InputModel):
+    membre_id: uuid.UUID
+    organisation_id: uuid.UUID
+    type_cotisation: TypeCotisation
+    libelle: str | None = Field(default=None, max_length=200)
+    annee: int = Annee
+    mois: int | None = Mois
+    montant_du: Decimal = Montant
+    devise: str | None = Field(default=None, pattern=CURRENCY_PATTERN,
+                               description="Par défaut la devise de l'organisation (XOF)")
+    date_echeance: date
+    observations: str | None = Field(default=None, max_length=5000)
+
+
+class UpdateCotisationRequest(InputModel):
+    type_cotisation: TypeCotisation | None = None
+    libelle: str | None = Field(default=None, max_length=200)
+    montant_du: Decimal | None = Field(default=None, gt=0, max_digits=18, decimal_places=2)
+    date_echeance: date | None = None
+    observations: str | None = Field(default=None, max_length=5000)
+
+
+class PaiementCotisationRequest(InputModel):
+    montant: Decimal = Montant
+    methode_paiement: MethodePaiement = MethodePaiement.ESPECES
+    reference_paiement: str | None = Field(default=None, max_length=100)
+    date_paiement: AwareDatetime | None = Field(default=None, description="Par défaut maintenant; jamais future")
+
+
+class GenererCotisationsRequest(InputModel):
+    organisation_id: uuid.UUID
+    type_cotisation: TypeCotisation
+    annee: int = Annee
+    mois: int | None = Mois
+    montant: Decimal = Montant
+    date_echeance: date
+    libelle: str | None = Field(default=None, max_length=200)
+
+
+class CotisationPublicResponse(OutputModel):
+    """Simplified: what is called, for which period and when; no amounts, no member."""
+
+    id: uuid.UUID
+    numero_reference: str
+    organisation_id: uuid.UUID
+    type_cotisation: str
+    libelle: str | None
+    annee: int
+    mois: int | None
+    date_echeance: date
+    statut: str
+
+
+class CotisationSummaryResponse(CotisationPublicResponse):
+    membre_id: uuid.UUID
+    montant_du: Decimal
+    montant_paye: Decimal
+    montant_restant: Decimal
+    devise: str
+
+
+class CotisationResponse(CotisationSummaryResponse):
+    statut_enregistre: str = Field(description="Statut stocké; `statut` vaut EN_RETARD dès l'échéance dépassée")
+    en_retard: bool
+    jours_retard: int
+    date_paiement: datetime | None
+    methode_paiement: str | None
+    reference_paiement: str | None
+    observations: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class CotisationPayeeResponse(CotisationResponse):
+    recu: RecuResponse
+
+
+class GenerationResponse(OutputModel):
+    membres_actifs: int
+    creees: int
+    ignorees: int = Field(description="Cotisations déjà générées pour ce membre et cette période")
+    message: str
+
+
+class RappelResponse(OutputModel):
+    id: uuid.UUID
+    membre_id: uuid.UUID
+    canal: str
+    destinataire: str | None
+    cotisation_ids: list[uuid.UUID]
+    montant_total: Decimal
+    devise: str
+    statut: str
+
+
+class RappelsGroupesResponse(OutputModel):
+    envoyes: int = Field(description="Rappels créés (notifications EN_ATTENTE de livraison)")
+    deja_envoyes_aujourdhui: int = Field(description="Membres dont tous les impayés ont déjà été rappelés ce jour")
+    sans_impaye: int
+    rappels: list[RappelResponse]
+
+
+class StatistiquesResponse(OutputModel):
+    nombre_total: int
+    par_statut: dict[str, int] = Field(description="Les 5 statuts, EN_RETARD dérivé de l'échéance")
+    montant_du: Decimal = Field(description="Somme des montants dus hors cotisations annulées")
+    montant_collecte: Decimal
+    montant_restant: Decimal
+    montant_en_retard: Decimal = Field(description="Reste dû des cotisations en retard")
+    taux_recouvrement: Decimal = Field(description="montantCollecte / montantDu × 100, 2 décimales")
+
+
+class StatistiquesTypeResponse(OutputModel):
+    type_cotisation: str
+    nombre: int
+    montant_du: Decimal
+    montant_collecte: Decimal
+
+
+class StatistiquesDetailResponse(StatistiquesResponse):
+    par_type: list[StatistiquesTypeResponse]
+
+
+class StatistiquesPeriodeResponse(StatistiquesResponse):
+    annee: int
+    mois: int | None
+
+
+class SyntheseResponse(OutputModel):
+    nombre_cotisations: int
+    nombre_a_payer: int
+    nombre_en_retard: int
+    nombre_payees: int
+    montant_du: Decimal
+    montant_paye: Decimal
+    montant_restant: Decimal
+    montant_en_retard: Decimal
+    prochaine_echeance: date | None

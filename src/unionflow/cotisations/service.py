@@ -1,0 +1,211 @@
+"""Dues: creation, edition, payment (through the settlement workflow), cancellation, reads.
+
+States (docs/adhesions-cotisations.md): EN_ATTENTE → PARTIELLEMENT_PAYEE → PAYEE by payments; EN_ATTENTE or
+PARTIELLEMENT_PAYEE → EN_RETARD once the due date has passed (derived at read time, stored by the nightly job);
+any unpaid state without payment → ANNULEE.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, date, datetime
+from decimal import Decimal
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.adhesions.repository import membre_visible
+from unionflow.adhesions.schemas import RecuResponse
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.numbering import random_reference
+from unionflow.core.pagination import Page, PageParams
+from unionflow.cotisations.repository import UNPAID, CotisationFilters, CotisationRepository, statut_effectif
+from unionflow.cotisations.schemas import (
+    CotisationPayeeResponse,
+    CotisationPublicResponse,
+    CotisationResponse,
+    CotisationSummaryResponse,
+    CreateCotisationRequest,
+    PaiementCotisationRequest,
+    UpdateCotisationRequest,
+)
+from unionflow.encaissement.service import Cible, EncaissementService, StatutCotisation, outstanding
+from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation
+
+MODULE = "COTISATIONS"
+ZERO = Decimal("0")
+S = StatutCotisation
+
+
+def today_utc() -> date:
+    """Due dates are compared with the UTC calendar day (the union's countries are on UTC or UTC+1)."""
+    return datetime.now(UTC).date()
+
+
+def response_data(c: Cotisation, today: date) -> dict[str, object]:
+    statut = statut_effectif(c.statut, c.date_echeance, today)
+    late = statut == S.EN_RETARD
+    return {
+        "id": c.id, "numero_reference": c.numero_reference, "organisation_id": c.organisation_id,
+        "membre_id": c.membre_id, "type_cotisation": c.type_cotisation, "libelle": c.libelle, "annee": c.annee,
+        "mois": c.mois, "date_echeance": c.date_echeance, "statut": statut, "statut_enregistre": c.statut,
+        "montant_du": c.montant_du, "montant_paye": c.montant_paye, "montant_restant": outstanding(c),
+        "devise": c.devise, "en_retard": late, "jours_retard": (today - c.date_echeance).days if late else 0,
+        "date_paiement": c.date_paiement, "methode_paiement": c.methode_paiement,
+        "reference_paiement": c.reference_paiement, "observations": c.observations,
+        "created_at": c.created_at, "updated_at": c.updated_at,
+    }
+
+
+class CotisationService:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+        self.today = today_utc()
+        self.repo = CotisationRepository(session, auth, self.today)
+
+    def full(self, c: Cotisation) -> CotisationResponse:
+        return CotisationResponse.model_validate(response_data(c, self.today))
+
+    def summary(self, c: Cotisation) -> CotisationSummaryResponse:
+        return CotisationSummaryResponse.model_validate(response_data(c, self.today))
+
+    async def _get(self, cotisation_id: uuid.UUID, *, for_update: bool = False) -> Cotisation:
+        cotisation = await self.repo.get(cotisation_id, for_update=for_update)
+        if cotisation is None:
+            raise NotFound("Cotisation introuvable")
+        return cotisation
+
+    async def _audit(self, c: Cotisation, action: str, before: dict[str, object] | None,
+                     description: str | None = None) -> None:
+        await audit.record(self.session, self.auth, action=action, module=MODULE, entite_type="Cotisation",
+                           entite_id=c.id, organisation_id=c.organisation_id, before=before,
+                           after=audit.snapshot(c), description=description)
+
+    # --- writes ----------------------------------------------------------------------------------------------
+    async def create(self, data: CreateCotisationRequest) -> CotisationResponse:
+        organisation = await self.session.get(Organisation, data.organisation_id)
+        if organisation is None:
+            raise NotFound("Organisation introuvable")
+        if await self.session.get(Membre, data.membre_id) is None:
+            raise NotFound("Membre introuvable")
+        if not self.auth.manages(data.organisation_id):
+            # A member may record a dues of their own (voluntary contribution) in one of their organisations.
+            own = data.membre_id == self.auth.membre_id
+            if not own and await membre_visible(self.session, self.auth, data.membre_id) is None:
+                raise NotFound("Membre introuvable")
+            if not own or data.organisation_id not in self.auth.member_organisations:
+                raise Forbidden("Seuls les responsables de l'organisation créent les cotisations d'un membre")
+        active = await self.session.scalar(select(MembreOrganisation.id).where(
+            MembreOrganisation.membre_id == data.membre_id,
+            MembreOrganisation.organisation_id == data.organisation_id, MembreOrganisation.statut == "ACTIF"))
+        if active is None:
+            raise InvalidInput("Ce membre n'est pas membre actif de cette organisation")
+        values = data.model_dump()
+        values["devise"] = data.devise or organisation.devise
+        values["type_cotisation"] = data.type_cotisation.value
+        cotisation = Cotisation(**values, numero_reference=random_reference("COT", data.annee),
+                                montant_paye=ZERO, statut=S.EN_ATTENTE.value)
+        self.repo.add(cotisation)
+        await self.session.flush()
+        await self._audit(cotisation, "CREATE", None, f"Cotisation {cotisation.numero_reference}")
+        return self.full(cotisation)
+
+    async def _managed(self, cotisation_id: uuid.UUID) -> Cotisation:
+        cotisation = await self._get(cotisation_id, for_update=True)
+        if not self.auth.manages(cotisation.organisation_id):
+            raise Forbidden("Seuls les responsables de l'organisation modifient une cotisation")
+        return cotisation
+
+    async def update(self, cotisation_id: uuid.UUID, data: UpdateCotisationRequest) -> CotisationResponse:
+        cotisation = await self._managed(cotisation_id)
+        if cotisation.statut in (S.PAYEE, S.ANNULEE):
+            raise InvalidState(f"Une cotisation {cotisation.statut} ne se modifie plus")
+        changes = data.model_dump(exclude_unset=True)
+        for field in ("type_cotisation", "montant_du", "date_echeance"):
+            if field in changes and changes[field] is None:
+                raise InvalidInput(f"{field} ne peut pas être vide")
+        paid = cotisation.montant_paye or ZERO
+        if "montant_du" in changes and changes["montant_du"] <= paid:
+            raise InvalidInput(f"Le montant dû doit rester supérieur au montant déjà payé ({paid})")
+        before = audit.snapshot(cotisation)
+        for field, value in changes.items():
+            setattr(cotisation, field, value.value if field == "type_cotisation" else value)
+        base = S.PARTIELLEMENT_PAYEE if paid > ZERO else S.EN_ATTENTE
+        # A moved due date may end an overdue state that the nightly job had stored.
+        late = cotisation.statut == S.EN_RETARD and cotisation.date_echeance < self.today
+        cotisation.statut = S.EN_RETARD.value if late else base.value
+        await self.session.flush()
+        await self._audit(cotisation, "UPDATE", before)
+        return self.full(cotisation)
+
+    async def cancel(self, cotisation_id: uuid.UUID) -> CotisationResponse:
+        cotisation = await self._get(cotisation_id, for_update=True)
+        if (cotisation.montant_paye or ZERO) > ZERO:
+            raise Conflict(f"La cotisation a reçu {cotisation.montant_paye} {cotisation.devise}: un paiement "
+                           f"encaissé ne s'annule pas (remboursez d'abord)")
+        if cotisation.statut == S.ANNULEE:
+            return self.full(cotisation)
+        before = audit.snapshot(cotisation)
+        cotisation.statut = S.ANNULEE.value
+        await self.session.flush()
+        await self._audit(cotisation, "ANNULER", before, f"Cotisation {cotisation.numero_reference} annulée")
+        return self.full(cotisation)
+
+    async def pay(self, cotisation_id: uuid.UUID, data: PaiementCotisationRequest) -> CotisationPayeeResponse:
+        cotisation = await self._get(cotisation_id)
+        if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
+            raise InvalidInput("datePaiement ne peut pas être dans le futur")
+        # Locks the dues, re-checks its status and balance under the lock, allocates, audits.
+        paiement = await EncaissementService(self.session, self.auth).enregistrer(
+            membre_id=cotisation.membre_id, organisation_id=cotisation.organisation_id, montant=data.montant,
+            methode=data.methode_paiement.value, cibles=[Cible(cotisation_id=cotisation.id)],
+            devise=cotisation.devise, reference_externe=data.reference_paiement, date_paiement=data.date_paiement,
+            commentaire=f"Cotisation {cotisation.numero_reference}")
+        recu = RecuResponse(paiement_id=paiement.id, numero_recu=paiement.numero_recu, montant=paiement.montant,
+                            methode=paiement.methode, date_paiement=paiement.date_paiement)
+        return CotisationPayeeResponse.model_validate({**response_data(cotisation, self.today), "recu": recu})
+
+    # --- reads -----------------------------------------------------------------------------------------------
+    async def get(self, cotisation_id: uuid.UUID) -> CotisationResponse:
+        return self.full(await self._get(cotisation_id))
+
+    async def by_reference(self, numero: str) -> CotisationResponse:
+        cotisation = await self.repo.by_reference(numero)
+        if cotisation is None:
+            raise NotFound("Cotisation introuvable")
+        return self.full(cotisation)
+
+    async def search(self, filters: CotisationFilters, params: PageParams) -> Page[CotisationSummaryResponse]:
+        rows, total, exact = await self.repo.search(filters, params)
+        return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
+
+    async def public(self, params: PageParams) -> Page[CotisationPublicResponse]:
+        rows, total, exact = await self.repo.search(CotisationFilters(), params)
+        return Page[CotisationPublicResponse].build(
+            [CotisationPublicResponse.model_validate(response_data(c, self.today)) for c in rows],
+            params, total, exact)
+
+    async def overdue(self, params: PageParams) -> Page[CotisationSummaryResponse]:
+        rows, total, exact = await self.repo.overdue_page(params)
+        return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
+
+    async def of_membre(self, membre_id: uuid.UUID, params: PageParams) -> Page[CotisationSummaryResponse]:
+        if await membre_visible(self.session, self.auth, membre_id) is None:
+            raise NotFound("Membre introuvable")
+        rows, total, exact = await self.repo.search(CotisationFilters(membre_id=membre_id), params, by_due_date=True)
+        return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
+
+    async def mine(self, params: PageParams) -> Page[CotisationSummaryResponse]:
+        if self.auth.membre_id is None:
+            return Page[CotisationSummaryResponse].build([], params, 0)
+        rows, total, exact = await self.repo.search(CotisationFilters(), params, own_only=True, by_due_date=True)
+        return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
+
+    async def mine_unpaid(self) -> list[CotisationSummaryResponse]:
+        if self.auth.membre_id is None:
+            return []
+        rows = await self.repo.unpaid_of_member(self.auth.membre_id, visible_only=False)
+        return [self.summary(c) for c in rows if c.statut in UNPAID]

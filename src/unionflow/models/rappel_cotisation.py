@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from decimal import Decimal
+
+from sqlalchemy import JSON, ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class RappelCotisation(IdMixin, TimestampMixin, Base):
+    """One grouped reminder to a member listing their unpaid dues; also the outbox row a delivery channel
+    (e-mail, SMS) picks up while ``statut`` is EN_ATTENTE."""
+
+    __tablename__ = "rappel_cotisation"
+
+    membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id", ondelete="CASCADE"))
+    date_rappel: Mapped[date]
+    cotisation_ids: Mapped[list[str]] = mapped_column(JSON, default=list)
+    montant_total: Mapped[Decimal]
+    devise: Mapped[str] = mapped_column(String(3), default="XOF")
+    # EMAIL, SMS, IN_APP: chosen from the member's contact details.
+    canal: Mapped[str] = mapped_column(String(20))
+    destinataire: Mapped[str | None] = mapped_column(String(254))
+    message: Mapped[str] = mapped_column(Text)
+    # EN_ATTENTE until a delivery channel sends it (ENVOYE) or gives up (ECHEC).
+    statut: Mapped[str] = mapped_column(String(20), default="EN_ATTENTE")
+    date_envoi: Mapped[datetime | None]
+    demande_par: Mapped[str | None] = mapped_column(String(254))
+
+    __table_args__ = (
+        Index("ix_rappel_cotisation_membre_date", "membre_id", "date_rappel"),
+        Index("ix_rappel_cotisation_statut", "statut"),
+    )
