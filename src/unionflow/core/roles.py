@@ -83,3 +83,8 @@ RS_TRESORERIE = _rs("RS-TRESORERIE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATIO
 RS_TRESORERIE_READ = _rs("RS-TRESORERIE-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER,
                          R.PRESIDENT)
 RS_UNION_ADMIN = _rs("RS-UNION-ADMIN", R.SUPER_ADMIN, R.ADMIN)
+
+# Membres, Rôles, Audit (docs/decisions.md, "Membres"): every role that may open a member record; staff see
+# their organisations' members, MEMBRE/USER only their own record (scoped in membres/repository.py).
+RS_MEMBRE_SELF = _rs("RS-MEMBRE-SELF", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
+                     R.TRESORIER, R.MEMBRE, R.USER)
