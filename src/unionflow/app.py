@@ -12,6 +12,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from unionflow import __version__
+from unionflow.admin_association.router import router as admin_association_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
 from unionflow.config import Settings, get_settings
@@ -21,6 +22,7 @@ from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
 from unionflow.membres.router import router as membres_router
 from unionflow.organisations.router import router as organisations_router
+from unionflow.roles.router import router as roles_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 
@@ -30,6 +32,8 @@ ROUTERS: list[APIRouter] = [
     status_router,
     organisations_router,
     membres_router,
+    admin_association_router,
+    roles_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

@@ -7,7 +7,6 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
-from fastapi.routing import APIRoute
 
 _PROBLEM_SCHEMA = {
     "type": "object",
@@ -55,7 +54,7 @@ def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 def install_openapi(app: FastAPI) -> None:
-    from unionflow.core.routing import find_authorizer
+    from unionflow.core.routing import api_routes, find_authorizer
 
     def build() -> dict[str, Any]:
         if app.openapi_schema:
@@ -68,16 +67,16 @@ def install_openapi(app: FastAPI) -> None:
             "type": "http", "scheme": "bearer", "bearerFormat": "JWT",
             "description": "Jeton OIDC RS256 (fournisseur intégré ou Keycloak); rôles dans realm_access.roles",
         }
-        for route in app.routes:
-            if not isinstance(route, APIRoute) or not route.include_in_schema:
+        for path, route in api_routes(app.routes):
+            if not route.include_in_schema:
                 continue
             authorizer = find_authorizer(route.dependant)
             for method in route.methods or ():
-                op = schema["paths"].get(route.path_format, {}).get(method.lower())
+                op = schema["paths"].get(path, {}).get(method.lower())
                 if op is None:
                     continue
                 codes = {400, 500} | ({401, 403} if authorizer else set())
-                if "{" in route.path_format:
+                if "{" in path:
                     codes.add(404)
                 responses = op.setdefault("responses", {})
                 responses.pop("422", None)

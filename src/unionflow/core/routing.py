@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
-from fastapi.routing import APIRoute
+from fastapi.routing import APIRoute, iter_route_contexts
 from starlette.exceptions import HTTPException
+from starlette.routing import BaseRoute
 
 from unionflow.core.auth import Authorizer, authenticate, bearer_scheme
 from unionflow.core.db import read_only_session
@@ -64,3 +65,12 @@ class GuardedRoute(APIRoute):
 
 def area_router(prefix: str, tag: str) -> APIRouter:
     return APIRouter(prefix=prefix, tags=[tag], route_class=GuardedRoute)
+
+
+def api_routes(routes: Sequence[BaseRoute]) -> Iterator[tuple[str, APIRoute]]:
+    """Every FastAPI route with its effective path. Recent FastAPI keeps included routers as lazy branches of
+    ``app.routes`` (``_IncludedRouter``), so a plain ``isinstance(route, APIRoute)`` walk sees none of them."""
+    for context in iter_route_contexts(routes):
+        route = context.original_route
+        if isinstance(route, APIRoute):
+            yield context.path_format or route.path_format, route

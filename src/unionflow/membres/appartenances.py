@@ -76,8 +76,9 @@ class AppartenanceService:
         return organisation
 
     async def attach(self, membre: Membre, organisation: Organisation, roles: list[str],
-                     existing: MembreOrganisation | None = None) -> MembreOrganisation:
-        """Creates the membership, or reopens an ended one (the pair is unique: history stays in the audit)."""
+                     existing: MembreOrganisation | None = None, *, audited: bool = True) -> MembreOrganisation:
+        """Creates the membership, or reopens an ended one (the pair is unique: history stays in the audit).
+        ``audited=False`` when the caller writes one entry for a larger operation."""
         membership = existing or MembreOrganisation(membre_id=membre.id, organisation_id=organisation.id)
         before = audit.snapshot(membership, ["roles", "statut", "date_debut", "date_fin"]) if existing else None
         membership.roles = roles
@@ -86,6 +87,8 @@ class AppartenanceService:
         membership.date_fin = None
         self.session.add(membership)
         await self.session.flush()
+        if not audited:
+            return membership
         await audit.record(self.session, self.auth, action="AJOUT_APPARTENANCE", module=MODULE,
                            entite_type="MembreOrganisation", entite_id=membership.id, before=before,
                            after=audit.snapshot(membership, ["membre_id", "organisation_id", "roles", "statut"]),
