@@ -65,7 +65,7 @@ class AssociationService:
 
         membership = await self.repo.membership(membre.id, organisation.id, for_update=True)
         appartenance_creee = membership is None or membership.statut == StatutAppartenance.TERMINE
-        if appartenance_creee:
+        if membership is None or appartenance_creee:
             roles = requested or [Role.MEMBRE.value]
             before = audit.snapshot(membership, ["roles", "statut"]) if membership is not None else None
             membership = await self.appartenances.attach(membre, organisation, roles, membership, audited=False)
@@ -73,7 +73,6 @@ class AssociationService:
         elif requested is not None and sorted(membership.roles or []) != requested:
             changes["roles"] = {"avant": list(membership.roles or []), "apres": requested}
             membership.roles = requested
-        assert membership is not None
 
         if changes:
             await self.session.flush()
