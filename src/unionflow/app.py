@@ -13,6 +13,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from unionflow import __version__
 from unionflow.admin_association.router import router as admin_association_router
+from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
 from unionflow.config import Settings, get_settings
@@ -34,6 +35,7 @@ ROUTERS: list[APIRouter] = [
     membres_router,
     admin_association_router,
     roles_router,
+    audit_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):
