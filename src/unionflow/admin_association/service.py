@@ -12,12 +12,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.admin_association.schemas import AssociationResponse, AssocierOrganisationRequest
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import InvalidState, NotFound
+from unionflow.core.errors import Conflict, InvalidState, NotFound
 from unionflow.core.roles import Role
 from unionflow.membres.appartenances import AppartenanceService, normalise_roles
 from unionflow.membres.repository import MembreRepository
 from unionflow.membres.schemas import StatutAppartenance, StatutMembre
-from unionflow.membres.service import insert_membre, new_numero
+from unionflow.membres.service import insert_membre
 from unionflow.models import Membre, UtilisateurLocal
 
 
@@ -39,6 +39,24 @@ class AssociationService:
         self.repo = MembreRepository(session, auth)
         self.appartenances = AppartenanceService(session, auth)
 
+    async def _membre_for(self, email: str, user: UtilisateurLocal | None) -> tuple[Membre, bool]:
+        membre = await self.repo.by_email(email, for_update=True)
+        if membre is not None:
+            return membre, False
+        prenom, nom = names_from(email, user)
+        link = str(user.id) if user is not None and not await self.repo.sub_taken(str(user.id)) else None
+        membre = Membre(prenom=prenom, nom=nom, email=email, statut=StatutMembre.ACTIF.value,
+                        date_statut=datetime.now(UTC), user_sub=link)
+        try:
+            await insert_membre(self.session, membre)
+            return membre, True
+        except Conflict:
+            # A concurrent call created the record first: continue with it, so that the call stays idempotent.
+            existing = await self.repo.by_email(email, for_update=True)
+            if existing is None:
+                raise
+            return existing, False
+
     async def associer(self, data: AssocierOrganisationRequest) -> AssociationResponse:
         email = str(data.email).lower()
         requested = normalise_roles(data.roles) if data.roles is not None else None
@@ -48,14 +66,8 @@ class AssociationService:
         user = await self.repo.local_user(email)
         changes: dict[str, Any] = {}
 
-        membre = await self.repo.by_email(email, for_update=True)
-        membre_cree = membre is None
-        if membre is None:
-            prenom, nom = names_from(email, user)
-            membre = Membre(numero_membre=await new_numero(self.session), prenom=prenom, nom=nom, email=email,
-                            statut=StatutMembre.ACTIF.value, date_statut=datetime.now(UTC),
-                            user_sub=str(user.id) if user is not None else None)
-            await insert_membre(self.session, membre)
+        membre, membre_cree = await self._membre_for(email, user)
+        if membre_cree:
             changes["membre"] = audit.snapshot(membre, ["numero_membre", "prenom", "nom", "email", "user_sub"])
         elif membre.statut in (StatutMembre.SUSPENDU, StatutMembre.RADIE):
             raise InvalidState(f"Membre {membre.statut}: association impossible")

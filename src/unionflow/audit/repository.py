@@ -86,6 +86,9 @@ class AuditRepository:
         first, last = (await self.session.execute(stmt)).one()
         return first, last
 
-    async def count_by(self, column: Any) -> dict[str, int]:
-        stmt = self._where(select(column, func.count()).select_from(AuditLog), AuditFilters()).group_by(column)
-        return {str(key): int(n) for key, n in (await self.session.execute(stmt)).all()}
+    async def breakdown(self) -> list[tuple[str, str, str, int]]:
+        """One pass over the journal grouped by (module, severity, action type): the answer has one row per
+        combination in use (a few hundred at most), from which every total and distribution is summed."""
+        columns = (AuditLog.module, AuditLog.severite, AuditLog.type_action)
+        stmt = self._where(select(*columns, func.count()).select_from(AuditLog), AuditFilters()).group_by(*columns)
+        return [(str(m), str(s), str(t), int(n)) for m, s, t, n in (await self.session.execute(stmt)).all()]

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections import Counter
 from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -95,13 +96,19 @@ class AuditService:
     async def statistiques(self) -> AuditStatistiques:
         now = datetime.now(UTC)
         first, last = await self.repo.bounds()
+        par_module: Counter[str] = Counter()
+        par_severite: Counter[str] = Counter()
+        par_type_action: Counter[str] = Counter()
+        for module, severite, type_action, n in await self.repo.breakdown():
+            par_module[module] += n
+            par_severite[severite] += n
+            par_type_action[type_action] += n
         return AuditStatistiques(
-            total=await self.repo.count(),
+            total=sum(par_module.values()),
             dernieres_24h=await self.repo.count(now - timedelta(hours=24)),
             derniers_7_jours=await self.repo.count(now - timedelta(days=7)),
-            par_module=await self.repo.count_by(AuditLog.module),
-            par_severite=await self.repo.count_by(AuditLog.severite),
-            par_type_action=await self.repo.count_by(AuditLog.type_action),
+            par_module=dict(sorted(par_module.items())), par_severite=dict(sorted(par_severite.items())),
+            par_type_action=dict(sorted(par_type_action.items())),
             premiere_entree=first, derniere_entree=last, genere_le=now,
             perimetre="UNION" if self.auth.is_global else "ORGANISATIONS",
         )

@@ -45,9 +45,11 @@ async def new_numero(session: AsyncSession) -> str:
 
 
 async def insert_membre(session: AsyncSession, membre: Membre) -> None:
-    """Flush in a savepoint so that a concurrent insert of the same e-mail answers 409, not 500."""
+    """Numbers and inserts in one savepoint: a concurrent insert of the same e-mail answers 409 (not 500) and
+    gives its number back, so member numbers stay gap-free."""
     try:
         async with session.begin_nested():
+            membre.numero_membre = await new_numero(session)
             session.add(membre)
             await session.flush()
     except IntegrityError as exc:
@@ -101,8 +103,7 @@ class MembreService:
             organisation = await appartenances.writable_organisation(data.organisation_id, roles)
         values = data.model_dump(exclude={"organisation_id", "roles"})
         values["email"] = await self._check_email(data.email)
-        membre = Membre(**values, numero_membre=await new_numero(self.session), statut=StatutMembre.ACTIF.value,
-                        date_statut=datetime.now(UTC))
+        membre = Membre(**values, statut=StatutMembre.ACTIF.value, date_statut=datetime.now(UTC))
         await insert_membre(self.session, membre)
         await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Membre",
                            entite_id=membre.id, after=audit.snapshot(membre, _FIELDS),
