@@ -120,3 +120,51 @@ async def test_statistics(client, factory, db):
     assert stats["total"] == sum(stats["parModule"].values()) == sum(stats["parSeverite"].values())
     assert stats["dernieres24h"] <= stats["derniers7Jours"] <= stats["total"]
     assert stats["premiereEntree"] <= stats["derniereEntree"]
+
+
+async def test_org_admin_of_several_organisations_must_name_one_to_record(client, factory, db):
+    from datetime import date
+
+    from unionflow.models import MembreOrganisation
+
+    first = await factory.organisation()
+    second = await factory.organisation()
+    org_admin = await factory.actor(["USER"], organisation=first, org_roles=["MEMBRE", "ADMIN_ORGANISATION"])
+    db.add(MembreOrganisation(membre_id=org_admin.membre.id, organisation_id=second.id,
+                              roles=["MEMBRE", "ADMIN_ORGANISATION"], date_debut=date.today()))
+    await db.flush()
+    body = {"typeAction": "EXPORT", "module": "MEMBRES"}
+    # Without an active organisation only the personal role applies: RS-AUDIT is not held.
+    assert (await client.post("/api/audit", headers=org_admin.headers, json=body)).status_code == 403
+    named = await client.post("/api/audit", headers=org_admin.in_org(second.id), json=body)
+    assert named.status_code == 200 and named.json()["organisationId"] == str(second.id)
+    seen_first = await client.get("/api/audit", headers=org_admin.in_org(first.id), params={"size": 200})
+    assert str(named.json()["id"]) not in {r["id"] for r in seen_first.json()["content"]}
+
+
+async def test_member_changes_reach_the_organisation_admins_journal(client, factory):
+    org = await factory.organisation()
+    secretary = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "SECRETAIRE"])
+    org_admin = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "ADMIN_ORGANISATION"])
+    membre = await factory.membre(org)
+    await client.put(f"/api/membres/{membre.id}", headers=secretary.headers, json={"profession": "Pêcheur"})
+    found = await client.post("/api/audit/rechercher", headers=org_admin.headers,
+                              params={"module": "MEMBRES", "typeAction": "UPDATE"})
+    assert [r["entiteId"] for r in found.json()["content"]] == [str(membre.id)]
+    assert found.json()["content"][0]["utilisateur"] == secretary.user.email
+
+
+async def test_realm_org_admin_with_several_organisations_gets_400_without_active_one(client, factory, db):
+    from datetime import date
+
+    from unionflow.models import MembreOrganisation
+
+    first = await factory.organisation()
+    second = await factory.organisation()
+    realm_admin = await factory.actor(["ADMIN_ORGANISATION"], organisation=first)
+    db.add(MembreOrganisation(membre_id=realm_admin.membre.id, organisation_id=second.id, roles=["MEMBRE"],
+                              date_debut=date.today()))
+    await db.flush()
+    body = {"typeAction": "EXPORT", "module": "MEMBRES"}
+    assert (await client.post("/api/audit", headers=realm_admin.headers, json=body)).status_code == 400
+    assert (await client.post("/api/audit", headers=realm_admin.in_org(first.id), json=body)).status_code == 200

@@ -85,3 +85,17 @@ async def test_no_membership_for_suspended_member_or_foreign_organisation(client
     response = await client.post(f"/api/membres/{suspended.id}/organisations", headers=admin.headers,
                                  json={"organisationId": str(other.id)})
     assert response.status_code == 400
+
+
+async def test_former_organisation_reads_but_no_longer_writes(client, factory):
+    org = await factory.organisation()
+    secretary = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "SECRETAIRE"])
+    membre = await factory.membre(org, telephone="+221780000042")
+    ended = await client.post(f"/api/membres/{membre.id}/organisations/{org.id}/terminer", headers=secretary.headers,
+                              json={"motif": "Déménagement"})
+    assert ended.status_code == 200
+    still_listed = await client.get("/api/membres", headers=secretary.headers, params={"q": "+221780000042"})
+    assert [m["id"] for m in still_listed.json()["content"]] == [str(membre.id)]
+    assert (await client.get(f"/api/membres/{membre.id}", headers=secretary.headers)).status_code == 200
+    assert (await client.put(f"/api/membres/{membre.id}", headers=secretary.headers,
+                             json={"ville": "Thiès"})).status_code == 403

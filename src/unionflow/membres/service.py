@@ -69,9 +69,11 @@ class MembreService:
         return membre
 
     def _writer_orgs(self, memberships: list[MembreOrganisation]) -> set[uuid.UUID]:
-        """The member's organisations for which the caller keeps the register."""
+        """The member's current organisations for which the caller keeps the register (a former organisation
+        still reads the record of its former member, but no longer changes it)."""
         mine = organisations_as(self.auth, MEMBRE_WRITERS)
-        return {m.organisation_id for m in memberships if m.organisation_id in mine}
+        return {m.organisation_id for m in memberships
+                if m.organisation_id in mine and m.statut != StatutAppartenance.TERMINE}
 
     async def _check_writer(self, membre: Membre) -> uuid.UUID | None:
         """Returns the organisation the change is made for (audit scope); 403 if the caller keeps none."""
