@@ -104,3 +104,16 @@ async def test_only_organisation_admins_assign(client, factory):
 
 def test_organisation_roles_are_the_assignable_ones():
     assert {r.value for r in ORGANISATION_ROLES} >= {"MEMBRE", "TRESORIER", "ADMIN_ORGANISATION"}
+
+
+def test_openapi_declares_spec_role_sets(app):
+    """Included routers are walked too (core.routing.api_routes): every secured operation lists its roles."""
+    paths = app.openapi()["paths"]
+    assert paths["/api/admin/associer-organisation"]["post"]["x-role-set"] == "RS-SA"
+    for path, method in (("/api/audit", "get"), ("/api/audit", "post"), ("/api/audit/rechercher", "post"),
+                         ("/api/audit/statistiques", "get")):
+        op = paths[path][method]
+        assert op["x-role-set"] == "RS-AUDIT" and op["tags"] == ["Audit"]
+        assert sorted(op["security"][0]["IdentityProvider"]) == ["ADMIN", "ADMIN_ORGANISATION", "SUPER_ADMIN"]
+    assert paths["/api/membres"]["get"]["tags"] == ["Membres"]
+    assert paths["/api/roles"]["get"]["tags"] == ["Rôles"]
