@@ -70,3 +70,15 @@ async def test_organisation_decides_status_only_for_its_exclusive_members(client
     assert refused.status_code == 403
     president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
     assert (await _statut(client, president, exclusive.id, "ACTIF")).status_code == 403
+
+
+async def test_input_is_checked_before_existence(client, factory):
+    import uuid
+
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    missing = uuid.uuid4()
+    assert (await _statut(client, admin, missing, "RADIE")).status_code == 400
+    assert (await _statut(client, admin, missing, "RADIE", "Décès")).status_code == 404
+    url = f"/api/roles/membres/{missing}/organisations/{uuid.uuid4()}"
+    assert (await client.put(url, headers=admin.headers, json=["ADMIN"])).status_code == 400
+    assert (await client.put(url, headers=admin.headers, json=["TRESORIER"])).status_code == 404

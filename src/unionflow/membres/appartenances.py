@@ -108,8 +108,8 @@ class AppartenanceService:
 
     async def add(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
                   roles_in: Iterable[str] | None) -> AppartenanceResponse:
-        membre = await self._membre(membre_id, for_update=True)
         roles = normalise_roles(roles_in)
+        membre = await self._membre(membre_id, for_update=True)
         organisation = await self.writable_organisation(organisation_id, roles)
         if membre.statut in (StatutMembre.SUSPENDU, StatutMembre.RADIE):
             raise InvalidState(f"Membre {membre.statut}: aucune nouvelle appartenance")
@@ -141,11 +141,11 @@ class AppartenanceService:
 
     async def set_roles(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
                         roles_in: Iterable[str]) -> AppartenanceResponse:
+        roles = normalise_roles(roles_in)
         membre = await self._membre(membre_id)
         organisation = await self._organisation(organisation_id)
         if not acts_for(self.auth, organisation.id, ROLE_GRANTERS):
             raise Forbidden("Seul un administrateur de l'organisation attribue ses rôles")
-        roles = normalise_roles(roles_in)
         membership = await self._membership(membre, organisation)
         if sorted(membership.roles or []) == roles:
             return response(membership, organisation.nom)

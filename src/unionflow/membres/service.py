@@ -171,6 +171,8 @@ class MembreService:
         return await self._apply(membre, data.model_dump(exclude_unset=True), None, "UPDATE_PROFIL")
 
     async def set_status(self, membre_id: uuid.UUID, data: StatutRequest) -> MembreResponse:
+        if data.statut in MOTIF_REQUIS and not data.motif:
+            raise InvalidInput(f"Un motif est obligatoire pour passer à {data.statut.value}")
         membre = await self._get(membre_id, for_update=True)
         memberships = await self.repo.memberships(membre.id, for_update=True)
         organisation_id = self.auth.active_organisation_id
@@ -188,8 +190,6 @@ class MembreService:
             raise InvalidState(f"Le membre est déjà {current_statut.value}")
         if data.statut not in TRANSITIONS[current_statut]:
             raise InvalidState(f"Passage de {current_statut.value} à {data.statut.value} non autorisé")
-        if data.statut in MOTIF_REQUIS and not data.motif:
-            raise InvalidInput(f"Un motif est obligatoire pour passer à {data.statut.value}")
         before = audit.snapshot(membre, ["statut", "motif_statut", "date_statut"])
         membre.statut = data.statut.value
         membre.motif_statut = data.motif
