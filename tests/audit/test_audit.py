@@ -168,3 +168,16 @@ async def test_realm_org_admin_with_several_organisations_gets_400_without_activ
     body = {"typeAction": "EXPORT", "module": "MEMBRES"}
     assert (await client.post("/api/audit", headers=realm_admin.headers, json=body)).status_code == 400
     assert (await client.post("/api/audit", headers=realm_admin.in_org(first.id), json=body)).status_code == 200
+
+
+async def test_union_admin_changes_are_filed_under_the_members_organisation(client, factory):
+    org = await factory.organisation()
+    org_admin = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "ADMIN_ORGANISATION"])
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    membre = await factory.membre(org)
+    response = await client.post(f"/api/membres/{membre.id}/statut", headers=admin.headers,
+                                 json={"statut": "SUSPENDU", "motif": "Fraude aux cotisations"})
+    assert response.status_code == 200
+    found = await client.post("/api/audit/rechercher", headers=org_admin.headers,
+                              params={"typeAction": "STATUT_SUSPENDU", "severite": "WARNING"})
+    assert [r["entiteId"] for r in found.json()["content"]] == [str(membre.id)]

@@ -75,11 +75,20 @@ class MembreService:
         return {m.organisation_id for m in memberships
                 if m.organisation_id in mine and m.statut != StatutAppartenance.TERMINE}
 
+    def _audit_scope(self, memberships: list[MembreOrganisation]) -> uuid.UUID | None:
+        """A union administrator's change is filed under the active organisation, else under the member's only
+        current organisation, so that organisation's administrators find it in their journal."""
+        if self.auth.active_organisation_id is not None:
+            return self.auth.active_organisation_id
+        current = {m.organisation_id for m in memberships if m.statut != StatutAppartenance.TERMINE}
+        return next(iter(current)) if len(current) == 1 else None
+
     async def _check_writer(self, membre: Membre) -> uuid.UUID | None:
         """Returns the organisation the change is made for (audit scope); 403 if the caller keeps none."""
+        memberships = await self.repo.memberships(membre.id)
         if self.auth.is_global:
-            return self.auth.active_organisation_id
-        orgs = self._writer_orgs(await self.repo.memberships(membre.id))
+            return self._audit_scope(memberships)
+        orgs = self._writer_orgs(memberships)
         if not orgs:
             raise Forbidden("Vous ne tenez le registre d'aucune organisation de ce membre")
         return min(orgs)
@@ -175,7 +184,7 @@ class MembreService:
             raise InvalidInput(f"Un motif est obligatoire pour passer à {data.statut.value}")
         membre = await self._get(membre_id, for_update=True)
         memberships = await self.repo.memberships(membre.id, for_update=True)
-        organisation_id = self.auth.active_organisation_id
+        organisation_id = self._audit_scope(memberships)
         if not self.auth.is_global:
             # The status is the person's, across the union: an organisation decides it only when it is the only
             # one the person still belongs to; otherwise it ends its own membership instead.
