@@ -13,6 +13,8 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from unionflow import __version__
 from unionflow.adhesions.router import router as adhesions_router
+from unionflow.admin_association.router import router as admin_association_router
+from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
 from unionflow.comptabilite.router import router as comptabilite_router
@@ -26,7 +28,9 @@ from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
+from unionflow.membres.router import router as membres_router
 from unionflow.organisations.router import router as organisations_router
+from unionflow.roles.router import router as roles_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 
@@ -42,6 +46,10 @@ ROUTERS: list[APIRouter] = [
     demandes_aide_router,
     adhesions_router,
     cotisations_router,
+    membres_router,
+    admin_association_router,
+    roles_router,
+    audit_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

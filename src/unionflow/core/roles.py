@@ -86,3 +86,7 @@ RS_UNION_ADMIN = _rs("RS-UNION-ADMIN", R.SUPER_ADMIN, R.ADMIN)
 
 # Cotisations: batch generation of a period's dues (route not in the spec; see docs/decisions.md).
 RS_COTISATION_GENERER = _rs("RS-COTISATION-GENERER", R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER)
+# Membres, Rôles, Audit (docs/decisions.md, "Membres"): every role that may open a member record; staff see
+# their organisations' members, MEMBRE/USER only their own record (scoped in membres/repository.py).
+RS_MEMBRE_SELF = _rs("RS-MEMBRE-SELF", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
+                     R.TRESORIER, R.MEMBRE, R.USER)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +11,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute, iter_route_contexts
 from starlette.exceptions import HTTPException
+from starlette.routing import BaseRoute
 
 from unionflow.core.auth import Authorizer, authenticate, bearer_scheme
 from unionflow.core.db import read_only_session
@@ -37,11 +38,12 @@ class RouteInfo:
     authorizer: Authorizer | None
 
 
-def api_routes(app: FastAPI) -> list[RouteInfo]:
+def api_routes(source: FastAPI | Sequence[BaseRoute]) -> list[RouteInfo]:
     """Every API route of the app with its full path. FastAPI ≥ 0.160 keeps included routers as
     ``_IncludedRouter`` entries in ``app.routes``; its route contexts give back the routes themselves."""
     found = []
-    for context in iter_route_contexts(app.routes):
+    routes = source.routes if isinstance(source, FastAPI) else source
+    for context in iter_route_contexts(routes):
         original = context.original_route
         if isinstance(original, APIRoute):
             found.append(RouteInfo(original, context.path_format or original.path_format,

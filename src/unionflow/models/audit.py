@@ -33,4 +33,9 @@ class AuditLog(IdMixin, Base):
         Index("ix_audit_log_module_date", "module", "date_heure"),
         Index("ix_audit_log_organisation_date", "organisation_id", "date_heure"),
         Index("ix_audit_log_entite", "entite_type", "entite_id"),
+        # Audit search filters and statistics group on these (migration 0002_membres).
+        Index("ix_audit_log_severite_date", "severite", "date_heure"),
+        Index("ix_audit_log_type_action_date", "type_action", "date_heure"),
+        Index("ix_audit_log_utilisateur_date", "utilisateur", "date_heure"),
+        Index("ix_audit_log_ip_date", "ip_address", "date_heure"),
     )

@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, false, func, select, true
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.audit.schemas import AuditSortField, SortOrder
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.roles import Role
+from unionflow.membres.access import organisations_as
+from unionflow.models import AuditLog
+
+SORT_COLUMNS = {
+    AuditSortField.DATE_HEURE: AuditLog.date_heure,
+    AuditSortField.MODULE: AuditLog.module,
+    AuditSortField.SEVERITE: AuditLog.severite,
+    AuditSortField.TYPE_ACTION: AuditLog.type_action,
+    AuditSortField.UTILISATEUR: AuditLog.utilisateur,
+    AuditSortField.IP_ADDRESS: AuditLog.ip_address,
+}
+
+
+@dataclass(frozen=True)
+class AuditFilters:
+    depuis: datetime | None = None
+    avant: datetime | None = None  # exclusive
+    ip_address: str | None = None
+    module: str | None = None
+    severite: str | None = None
+    type_action: str | None = None
+    utilisateur: str | None = None
+
+
+class AuditRepository:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+
+    def _visible(self) -> ColumnElement[bool]:
+        """The union's administrators read the whole trail; an organisation administrator the entries recorded
+        for the organisations they administer (other staff roles do not hold RS-AUDIT)."""
+        if self.auth.is_global:
+            return true()
+        orgs = organisations_as(self.auth, {Role.ADMIN_ORGANISATION})
+        return AuditLog.organisation_id.in_(orgs) if orgs else false()
+
+    def _where(self, stmt: Select[Any], filters: AuditFilters) -> Select[Any]:
+        stmt = stmt.where(self._visible())
+        if filters.depuis is not None:
+            stmt = stmt.where(AuditLog.date_heure >= filters.depuis)
+        if filters.avant is not None:
+            stmt = stmt.where(AuditLog.date_heure < filters.avant)
+        for column, value in ((AuditLog.ip_address, filters.ip_address), (AuditLog.module, filters.module),
+                              (AuditLog.severite, filters.severite), (AuditLog.type_action, filters.type_action),
+                              (AuditLog.utilisateur, filters.utilisateur)):
+            if value is not None:
+                stmt = stmt.where(column == value)
+        return stmt
+
+    async def search(self, filters: AuditFilters, params: PageParams, sort: AuditSortField = AuditSortField.DATE_HEURE,
+                     order: SortOrder = SortOrder.DESC) -> tuple[list[AuditLog], int, bool]:
+        column = SORT_COLUMNS[sort]
+        direction = (lambda c: c.asc()) if order is SortOrder.ASC else (lambda c: c.desc())
+        keys = [direction(column)]
+        if sort is not AuditSortField.DATE_HEURE:
+            keys.append(direction(AuditLog.date_heure))
+        keys.append(direction(AuditLog.id))
+        stmt = self._where(select(AuditLog), filters).order_by(*keys)
+        return await paginate(self.session, stmt, params)
+
+    def add(self, entry: AuditLog) -> None:
+        self.session.add(entry)
+
+    # Statistics: aggregates only (count / min / max grouped on indexed columns); no row is loaded.
+
+    async def count(self, depuis: datetime | None = None) -> int:
+        stmt = self._where(select(func.count()).select_from(AuditLog), AuditFilters(depuis=depuis))
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def bounds(self) -> tuple[datetime | None, datetime | None]:
+        stmt = self._where(select(func.min(AuditLog.date_heure), func.max(AuditLog.date_heure)), AuditFilters())
+        first, last = (await self.session.execute(stmt)).one()
+        return first, last
+
+    async def breakdown(self) -> list[tuple[str, str, str, int]]:
+        """One pass over the journal grouped by (module, severity, action type): the answer has one row per
+        combination in use (a few hundred at most), from which every total and distribution is summed."""
+        columns = (AuditLog.module, AuditLog.severite, AuditLog.type_action)
+        stmt = self._where(select(*columns, func.count()).select_from(AuditLog), AuditFilters()).group_by(*columns)
+        return [(str(m), str(s), str(t), int(n)) for m, s, t, n in (await self.session.execute(stmt)).all()]

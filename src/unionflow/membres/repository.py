@@ -1,0 +1,130 @@
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, String, cast, exists, false, func, or_, select, true
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.query import contains_ci
+from unionflow.core.roles import Role
+from unionflow.membres.access import MEMBRE_READERS, organisations_as
+from unionflow.models import Membre, MembreOrganisation, Organisation, UtilisateurLocal
+
+
+@dataclass(frozen=True)
+class MembreFilters:
+    q: str | None = None
+    statut: str | None = None
+    organisation_id: uuid.UUID | None = None
+    email: str | None = None
+    telephone: str | None = None
+
+
+class MembreRepository:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+
+    def _visible(self) -> ColumnElement[bool]:
+        """Global roles: everyone. Register staff: members with a membership (of any status, so former members
+        stay in the register) in their organisations. Anyone: their own record."""
+        if self.auth.is_global:
+            return true()
+        clauses: list[ColumnElement[bool]] = []
+        orgs = organisations_as(self.auth, MEMBRE_READERS)
+        if orgs:
+            clauses.append(exists().where(MembreOrganisation.membre_id == Membre.id,
+                                          MembreOrganisation.organisation_id.in_(orgs)))
+        if self.auth.membre_id is not None:
+            clauses.append(Membre.id == self.auth.membre_id)
+        return or_(*clauses) if clauses else false()
+
+    def _select(self) -> Select[Any]:
+        return select(Membre).where(self._visible())
+
+    async def get(self, membre_id: uuid.UUID, *, for_update: bool = False) -> Membre | None:
+        stmt = self._select().where(Membre.id == membre_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def by_numero(self, numero: str) -> Membre | None:
+        return (await self.session.execute(self._select().where(Membre.numero_membre == numero))).scalar_one_or_none()
+
+    async def search(self, filters: MembreFilters, params: PageParams) -> tuple[list[Membre], int, bool]:
+        stmt = self._select()
+        if filters.q:
+            stmt = stmt.where(contains_ci([Membre.nom, Membre.prenom, Membre.email, Membre.telephone], filters.q))
+        if filters.statut:
+            stmt = stmt.where(Membre.statut == filters.statut)
+        if filters.email:
+            stmt = stmt.where(Membre.email == filters.email.lower())
+        if filters.telephone:
+            stmt = stmt.where(Membre.telephone == filters.telephone)
+        if filters.organisation_id:
+            stmt = stmt.where(exists().where(MembreOrganisation.membre_id == Membre.id,
+                                             MembreOrganisation.organisation_id == filters.organisation_id))
+        return await paginate(self.session, stmt.order_by(Membre.nom, Membre.prenom, Membre.id), params)
+
+    # Unscoped look-ups: uniqueness and identity matching concern every record, visible or not.
+
+    async def by_email(self, email: str, *, for_update: bool = False) -> Membre | None:
+        stmt = select(Membre).where(Membre.email == email.lower())
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def email_taken(self, email: str, exclude: uuid.UUID | None = None) -> bool:
+        stmt = select(Membre.id).where(Membre.email == email.lower())
+        if exclude is not None:
+            stmt = stmt.where(Membre.id != exclude)
+        return (await self.session.execute(stmt.limit(1))).first() is not None
+
+    async def sub_taken(self, sub: str) -> bool:
+        stmt = select(Membre.id).where(Membre.user_sub == sub).limit(1)
+        return (await self.session.execute(stmt)).first() is not None
+
+    async def local_user(self, email: str) -> UtilisateurLocal | None:
+        stmt = select(UtilisateurLocal).where(func.lower(UtilisateurLocal.email) == email.lower())
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
+        return await self.session.get(Organisation, organisation_id)
+
+    async def memberships(self, membre_id: uuid.UUID, *, for_update: bool = False) -> list[MembreOrganisation]:
+        stmt = select(MembreOrganisation).where(MembreOrganisation.membre_id == membre_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return list((await self.session.execute(stmt.order_by(MembreOrganisation.date_debut))).scalars())
+
+    async def memberships_with_names(self, membre_id: uuid.UUID) -> list[tuple[MembreOrganisation, str]]:
+        stmt = (select(MembreOrganisation, Organisation.nom)
+                .join(Organisation, Organisation.id == MembreOrganisation.organisation_id)
+                .where(MembreOrganisation.membre_id == membre_id)
+                .order_by(Organisation.nom, Organisation.id))
+        return [(m, nom) for m, nom in (await self.session.execute(stmt)).all()]
+
+    async def membership(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
+                         *, for_update: bool = False) -> MembreOrganisation | None:
+        stmt = select(MembreOrganisation).where(MembreOrganisation.membre_id == membre_id,
+                                                MembreOrganisation.organisation_id == organisation_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def count_admins(self, organisation_id: uuid.UUID) -> int:
+        """Active memberships holding ADMIN_ORGANISATION (roles is a JSON list: its text contains the quoted name
+        on both back ends)."""
+        stmt = select(func.count()).select_from(MembreOrganisation).where(
+            MembreOrganisation.organisation_id == organisation_id,
+            MembreOrganisation.statut == "ACTIF",
+            cast(MembreOrganisation.roles, String).like(f'%"{Role.ADMIN_ORGANISATION.value}"%'),
+        )
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    def add(self, entity: Membre | MembreOrganisation) -> None:
+        self.session.add(entity)

@@ -1,0 +1,132 @@
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from enum import StrEnum
+
+from pydantic import EmailStr, Field, field_validator
+
+from unionflow.core.roles import Role
+from unionflow.core.schemas import InputModel, OutputModel
+
+PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
+COUNTRY_PATTERN = r"^[A-Z]{2}$"
+
+
+class StatutMembre(StrEnum):
+    ACTIF = "ACTIF"
+    INACTIF = "INACTIF"
+    SUSPENDU = "SUSPENDU"
+    RADIE = "RADIE"
+
+
+S = StatutMembre
+# Allowed moves (docs/membres.md). RADIE is final; a suspension is lifted back to ACTIF before anything else.
+TRANSITIONS: dict[StatutMembre, frozenset[StatutMembre]] = {
+    S.ACTIF: frozenset({S.INACTIF, S.SUSPENDU, S.RADIE}),
+    S.INACTIF: frozenset({S.ACTIF, S.SUSPENDU, S.RADIE}),
+    S.SUSPENDU: frozenset({S.ACTIF, S.RADIE}),
+    S.RADIE: frozenset(),
+}
+MOTIF_REQUIS = frozenset({S.SUSPENDU, S.RADIE})
+
+
+class StatutAppartenance(StrEnum):
+    ACTIF = "ACTIF"
+    SUSPENDU = "SUSPENDU"  # follows the member's suspension
+    TERMINE = "TERMINE"
+
+
+class Genre(StrEnum):
+    MASCULIN = "MASCULIN"
+    FEMININ = "FEMININ"
+
+
+def _past(value: date | None) -> date | None:
+    if value is not None and (value > date.today() or value.year < 1900):
+        raise ValueError("date de naissance invalide (passée, après 1900)")
+    return value
+
+
+class _MembreFields(InputModel):
+    email: EmailStr | None = None
+    telephone: str | None = Field(default=None, pattern=PHONE_PATTERN, description="E.164, ex. +221771234567")
+    date_naissance: date | None = None
+    genre: Genre | None = None
+    profession: str | None = Field(default=None, max_length=100)
+    adresse: str | None = Field(default=None, max_length=300)
+    ville: str | None = Field(default=None, max_length=100)
+    pays: str | None = Field(default=None, pattern=COUNTRY_PATTERN, description="ISO 3166-1 alpha-2")
+
+    _naissance = field_validator("date_naissance")(_past)
+
+
+class MembreCreate(_MembreFields):
+    prenom: str = Field(min_length=1, max_length=100)
+    nom: str = Field(min_length=1, max_length=100)
+    organisation_id: uuid.UUID | None = Field(
+        default=None, description="Organisation dont la personne devient membre (obligatoire hors SUPER_ADMIN/ADMIN)")
+    roles: list[Role] | None = Field(default=None, description="Rôles dans l'organisation (défaut: MEMBRE)")
+
+
+class MembreUpdate(_MembreFields):
+    prenom: str | None = Field(default=None, min_length=1, max_length=100)
+    nom: str | None = Field(default=None, min_length=1, max_length=100)
+
+
+class ProfilUpdate(InputModel):
+    """What a member may change on their own record: personal contact details only."""
+
+    telephone: str | None = Field(default=None, pattern=PHONE_PATTERN)
+    adresse: str | None = Field(default=None, max_length=300)
+    ville: str | None = Field(default=None, max_length=100)
+    pays: str | None = Field(default=None, pattern=COUNTRY_PATTERN)
+
+
+class StatutRequest(InputModel):
+    statut: StatutMembre
+    motif: str | None = Field(default=None, max_length=500, description="Obligatoire pour SUSPENDU et RADIE")
+
+
+class AppartenanceCreate(InputModel):
+    organisation_id: uuid.UUID
+    roles: list[Role] | None = Field(default=None, description="Rôles d'organisation (défaut: MEMBRE)")
+
+
+class RolesUpdate(InputModel):
+    roles: list[Role] = Field(min_length=1, description="Rôles d'organisation; MEMBRE est toujours inclus")
+
+
+class FinAppartenance(InputModel):
+    motif: str | None = Field(default=None, max_length=500)
+
+
+class MembreResponse(OutputModel):
+    id: uuid.UUID
+    numero_membre: str
+    prenom: str
+    nom: str
+    email: str | None
+    telephone: str | None
+    date_naissance: date | None
+    genre: str | None
+    profession: str | None
+    adresse: str | None
+    ville: str | None
+    pays: str | None
+    statut: str
+    motif_statut: str | None
+    date_statut: datetime | None
+    compte_lie: bool = Field(description="Un compte du fournisseur d'identité est lié à cette fiche")
+    created_at: datetime
+    updated_at: datetime
+
+
+class AppartenanceResponse(OutputModel):
+    membre_id: uuid.UUID
+    organisation_id: uuid.UUID
+    organisation_nom: str
+    roles: list[str]
+    statut: str
+    date_debut: date
+    date_fin: date | None

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import Field
+
+from unionflow.core.schemas import OutputModel
+
+
+class Portee(StrEnum):
+    REALM = "REALM"
+    ORGANISATION = "ORGANISATION"
+
+
+class OperationAutorisee(OutputModel):
+    methode: str
+    chemin: str
+    resume: str | None
+    domaine: str | None = Field(description="Tag OpenAPI de la route")
+    role_set: str = Field(description="Ensemble de rôles de la route (ex. RS-READ)")
+
+
+class RoleResponse(OutputModel):
+    code: str
+    libelle: str
+    description: str
+    portee: Portee = Field(description="REALM: rôle du compte (fournisseur d'identité); ORGANISATION: rôle "
+                                       "tenu dans une organisation, attribué par appartenance")
+    attribuable_en_organisation: bool
+    operations: list[OperationAutorisee] = Field(
+        description="Opérations ouvertes à ce rôle, calculées à partir des routes de l'application")
