@@ -8,6 +8,14 @@ from unionflow.models.identite import Compteur, LoginThrottle, RefreshToken, Sig
 from unionflow.models.membre import Membre, MembreOrganisation
 from unionflow.models.organisation import Organisation
 from unionflow.models.paiement import Paiement, PaiementAllocation
+from unionflow.models.paiements import (
+    CleIdempotence,
+    CompteWave,
+    TransactionWave,
+    Versement,
+    WaveCheckout,
+    WaveEvenement,
+)
 
 __all__ = [
     "Adhesion",
@@ -24,4 +32,10 @@ __all__ = [
     "RefreshToken",
     "SigningKey",
     "UtilisateurLocal",
+    "CleIdempotence",
+    "CompteWave",
+    "TransactionWave",
+    "Versement",
+    "WaveCheckout",
+    "WaveEvenement",
 ]
