@@ -21,6 +21,7 @@ from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.router import router as paiements_router
+from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 
@@ -30,6 +31,9 @@ ROUTERS: list[APIRouter] = [
     status_router,
     organisations_router,
     paiements_router,
+    compte_router,
+    dashboard_membre_router,
+    dashboard_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

@@ -78,7 +78,7 @@ async def test_full_wave_path(client, factory, db, wave):
     dashboard = await client.get("/api/dashboard/membre/me", headers=member.headers)
     assert dashboard.status_code == 200, dashboard.text
     dash = dashboard.json()
-    assert dash["cotisations"]["nombreEnAttente"] == 0 and dash["cotisations"]["montantPaye"] == "5000.00"
+    assert dash["cotisations"]["nombreAPayer"] == 0 and dash["aJour"] is True and dash["cotisations"]["montantPaye"] == "5000.00"
     assert dash["derniersPaiements"][0]["numeroRecu"] == body["numeroRecu"]
 
 
