@@ -22,6 +22,8 @@ from unionflow.core.security import build_verifier
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.router import router as paiements_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
+from unionflow.versements.router import router as versements_router
+from unionflow.wave.router import router as wave_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 
@@ -34,6 +36,8 @@ ROUTERS: list[APIRouter] = [
     compte_router,
     dashboard_membre_router,
     dashboard_router,
+    versements_router,
+    wave_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

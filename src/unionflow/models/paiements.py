@@ -49,6 +49,8 @@ class WaveCheckout(IdMixin, TimestampMixin, Base):
     paiement_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("paiement.id"), unique=True)
     checkout_id: Mapped[str] = mapped_column(String(100), unique=True)
     organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"), index=True)
+    # The organisation's own Wave account used for this session (None: the union's account from settings).
+    compte_wave_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("compte_wave.id"))
     montant: Mapped[Decimal]
     devise: Mapped[str] = mapped_column(String(3), default="XOF")
     launch_url: Mapped[str] = mapped_column(String(500))
@@ -113,6 +115,7 @@ class Versement(IdMixin, TimestampMixin, Base):
     statut: Mapped[str] = mapped_column(String(20), default="EN_COURS")
     # Written when the row is created, before Wave is ever called: every retry sends the same key.
     cle_idempotence: Mapped[str] = mapped_column(String(100), unique=True)
+    compte_wave_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("compte_wave.id"))
     payout_id: Mapped[str | None] = mapped_column(String(100), unique=True)
     reference_externe: Mapped[str | None] = mapped_column(String(100))
     date_execution: Mapped[datetime | None]

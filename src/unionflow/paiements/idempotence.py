@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from fastapi import Header
+from fastapi.responses import JSONResponse
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,6 +25,10 @@ from unionflow.core.errors import InvalidInput, UnprocessableIdempotency
 from unionflow.models import CleIdempotence
 
 MAX_KEY_LENGTH = 200
+
+IDEMPOTENCY_HEADER = Header(None, alias="Idempotency-Key", max_length=MAX_KEY_LENGTH,
+                            description="Même clé + même contenu → même réponse, un seul enregistrement; "
+                                        "même clé + autre contenu → 422")
 
 
 def fingerprint(body: Any) -> str:
@@ -87,3 +93,8 @@ class Idempotence:
             self.row.corps_reponse = body
             await self.session.flush()
         return Reponse(status, body)
+
+
+def as_response(answer: Reponse) -> JSONResponse:
+    headers = {"Idempotent-Replayed": "true"} if answer.rejouee else None
+    return JSONResponse(answer.body, status_code=answer.status, headers=headers)

@@ -12,7 +12,8 @@ from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_PAIEMENT_ME, RS_PAIEMENT_READ, RS_TRESORERIE, RS_WAVE_CHECKOUT
 from unionflow.core.routing import area_router
 from unionflow.encaissement.service import MethodePaiement, StatutPaiement
-from unionflow.paiements.idempotence import Reponse
+from unionflow.paiements.idempotence import IDEMPOTENCY_HEADER as IDEMPOTENCY
+from unionflow.paiements.idempotence import as_response
 from unionflow.paiements.repository import PaiementFilters
 from unionflow.paiements.schemas import (
     CheckoutRequest,
@@ -26,15 +27,6 @@ from unionflow.paiements.service import PaiementService
 from unionflow.paiements.wave_service import WaveService
 
 router = area_router("/api/paiements", "Paiements")
-
-IDEMPOTENCY = Header(None, alias="Idempotency-Key", max_length=200,
-                     description="Même clé + même contenu → même réponse, un seul paiement; autre contenu → 422")
-
-
-def _replayable(answer: Reponse) -> JSONResponse:
-    headers = {"Idempotent-Replayed": "true"} if answer.rejouee else None
-    return JSONResponse(answer.body, status_code=answer.status, headers=headers)
-
 
 def _filters(membre_id: uuid.UUID | None = Query(None, alias="membreId"),
              organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
@@ -63,7 +55,7 @@ async def list_paiements(session: SessionDep, auth: AuthContext = authorize(RS_P
                          "En-tête Idempotency-Key recommandé.")
 async def create_paiement(data: PaiementCreate, session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE),
                           idempotency_key: str | None = IDEMPOTENCY) -> JSONResponse:
-    return _replayable(await PaiementService(session, auth).enregistrer(data, idempotency_key))
+    return as_response(await PaiementService(session, auth).enregistrer(data, idempotency_key))
 
 
 @router.get("/mes-paiements", response_model=Page[PaiementResponse], summary="Paiements du membre connecté")
@@ -91,7 +83,7 @@ async def wave_checkout(data: CheckoutRequest, session: SessionDep, request: Req
                         auth: AuthContext = authorize(RS_WAVE_CHECKOUT),
                         idempotency_key: str | None = IDEMPOTENCY) -> JSONResponse:
     service = WaveService(session, auth, request.app.state.settings)
-    return _replayable(await service.checkout(data, idempotency_key))
+    return as_response(await service.checkout(data, idempotency_key))
 
 
 @router.post("/wave/webhook", response_model=WebhookResponse, responses=problems(401, 502, 503),

@@ -16,8 +16,9 @@ def sign(secret: str, timestamp: int, body: bytes) -> str:
     return hmac.new(secret.encode(), str(timestamp).encode() + body, hashlib.sha256).hexdigest()
 
 
-def verify(secret: str, header: str | None, body: bytes, now: float | None = None) -> int:
-    """Returns the signed timestamp; raises 401 on a missing/invalid/stale signature, 400 if unparsable."""
+def verify(secrets: list[str], header: str | None, body: bytes, now: float | None = None) -> int:
+    """Returns the signed timestamp; raises 401 on a missing/invalid/stale signature, 400 if unparsable.
+    ``secrets``: the union's secret and those of the organisations' own Wave accounts; any may have signed."""
     if not header:
         raise Unauthenticated("En-tête Wave-Signature absent")
     timestamp: int | None = None
@@ -38,11 +39,12 @@ def verify(secret: str, header: str | None, body: bytes, now: float | None = Non
     current = time.time() if now is None else now
     if abs(current - timestamp) > TOLERANCE_SECONDS:
         raise Unauthenticated("Signature Wave expirée ou datée du futur")
-    expected = sign(secret, timestamp, body)
-    # Check every candidate (no early exit) so timing does not reveal which one matched.
+    # Check every pair (no early exit) so timing does not reveal which one matched.
     matched = False
-    for candidate in candidates:
-        matched |= hmac.compare_digest(expected, candidate)
+    for secret in secrets:
+        expected = sign(secret, timestamp, body)
+        for candidate in candidates:
+            matched |= hmac.compare_digest(expected, candidate)
     if not matched:
         raise Unauthenticated("Signature Wave invalide")
     return timestamp

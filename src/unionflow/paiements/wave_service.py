@@ -26,6 +26,7 @@ from unionflow.paiements import signature
 from unionflow.paiements.idempotence import Idempotence, Reponse
 from unionflow.paiements.repository import PaiementRepository
 from unionflow.paiements.schemas import CheckoutRequest, CheckoutResponse, PaiementResponse, WebhookResponse
+from unionflow.paiements.wave_accounts import client_for_compte, client_for_organisation, webhook_secrets
 from unionflow.paiements.wave_client import WaveClient, WaveRefused, wave_amount
 
 MODULE = "PAIEMENTS"
@@ -56,7 +57,9 @@ class WaveService:
         self.auth = auth
         self.settings = settings
         self.repo = PaiementRepository(session, auth)
-        self.client = WaveClient(settings)
+
+    async def _client(self, checkout: WaveCheckout) -> WaveClient:
+        return await client_for_compte(self.session, self.settings, checkout.compte_wave_id)
 
     def _journal(self, type_transaction: str, statut: str, *, organisation_id: uuid.UUID | None,
                  paiement_id: uuid.UUID | None = None, reference: str | None = None,
@@ -98,12 +101,14 @@ class WaveService:
             raise InvalidInput("Wave n'accepte que des paiements en XOF")
         if paiement.montant != paiement.montant.to_integral_value():
             raise InvalidInput("Un montant XOF payé par Wave doit être entier")
-        remote = await self.client.create_checkout(
+        client, compte_id = await client_for_organisation(self.session, self.settings, paiement.organisation_id)
+        remote = await client.create_checkout(
             amount=wave_amount(paiement.montant), currency=paiement.devise, client_reference=str(paiement.id),
             success_url=self.settings.wave_success_url, error_url=self.settings.wave_error_url,
             idempotency_key=str(paiement.id))
         checkout = WaveCheckout(
             paiement_id=paiement.id, checkout_id=str(remote["id"]), organisation_id=paiement.organisation_id,
+            compte_wave_id=compte_id,
             montant=paiement.montant, devise=paiement.devise, launch_url=str(remote.get("wave_launch_url", "")),
             checkout_status=str(remote.get("checkout_status", "open")),
             payment_status=str(remote.get("payment_status", "processing")),
@@ -157,10 +162,10 @@ class WaveService:
                            description=f"Webhook Wave {event.get('id')} non appliqué: {reason}", severite="WARNING")
 
     async def webhook(self, raw: bytes, signature_header: str | None) -> WebhookResponse:
-        secret = self.settings.wave_webhook_secret
-        if not secret:
+        secrets = await webhook_secrets(self.session, self.settings)
+        if not secrets:
             raise UpstreamUnavailable("Secret de webhook Wave non configuré")
-        signature.verify(secret, signature_header, raw)
+        signature.verify(secrets, signature_header, raw)
         try:
             event = json.loads(raw)
         except ValueError as exc:
@@ -203,7 +208,7 @@ class WaveService:
                           paiement_id=paiement.id, reference=checkout.checkout_id, montant=checkout.montant)
             return WebhookResponse(resultat="ECHEC_ENREGISTRE", paiement_id=paiement.id)
         # Trust the signed event only as a hint: Wave's own API decides whether money arrived.
-        remote = await self.client.get_checkout(checkout.checkout_id)
+        remote = await (await self._client(checkout)).get_checkout(checkout.checkout_id)
         try:
             paiement, applied = await self._credit(checkout, remote)
         except InvalidState as exc:
@@ -228,10 +233,11 @@ class WaveService:
         checkout = await self.repo.checkout_for_update(paiement.id)
         if checkout is None:
             return False
+        client = await self._client(checkout)
         try:
-            await self.client.expire_checkout(checkout.checkout_id)
+            await client.expire_checkout(checkout.checkout_id)
         except WaveRefused:
-            remote = await self.client.get_checkout(checkout.checkout_id)
+            remote = await client.get_checkout(checkout.checkout_id)
             if remote.get("payment_status") == "succeeded":
                 await self._credit(checkout, remote)
                 return True
@@ -255,7 +261,7 @@ class WaveService:
         paiement, checkout = await self._own_pending(paiement_id)
         if paiement.statut != StatutPaiement.EN_ATTENTE:
             return await self.response(paiement)
-        remote = await self.client.get_checkout(checkout.checkout_id)
+        remote = await (await self._client(checkout)).get_checkout(checkout.checkout_id)
         if remote.get("payment_status") == "succeeded":
             paiement, _ = await self._credit(checkout, remote)
         elif remote.get("checkout_status") == "expired":
@@ -264,7 +270,7 @@ class WaveService:
         return await self.response(paiement)
 
     async def refund_remote(self, paiement: Paiement, checkout: WaveCheckout) -> None:
-        await self.client.refund_checkout(checkout.checkout_id)
+        await (await self._client(checkout)).refund_checkout(checkout.checkout_id)
         checkout.payment_status = "refunded"
         self._journal("REMBOURSEMENT", "refunded", organisation_id=checkout.organisation_id,
                       paiement_id=paiement.id, reference=checkout.transaction_id or checkout.checkout_id,

@@ -2,7 +2,7 @@
 
 Revision ID: 0002_paiements
 Revises: 0001_core
-Create Date: 2026-11-21 05:46:57.944061
+Create Date: 2026-11-21 05:52:26.796141
 """
 from collections.abc import Sequence
 
@@ -71,6 +71,7 @@ def upgrade() -> None:
     sa.Column('beneficiaire_telephone', sa.String(length=20), nullable=True),
     sa.Column('statut', sa.String(length=20), nullable=False),
     sa.Column('cle_idempotence', sa.String(length=100), nullable=False),
+    sa.Column('compte_wave_id', sa.Uuid(), nullable=True),
     sa.Column('payout_id', sa.String(length=100), nullable=True),
     sa.Column('reference_externe', sa.String(length=100), nullable=True),
     sa.Column('date_execution', sa.DateTime(timezone=True), nullable=True),
@@ -80,6 +81,7 @@ def upgrade() -> None:
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['compte_wave_id'], ['compte_wave.id'], name=op.f('fk_versement_compte_wave_id_compte_wave')),
     sa.ForeignKeyConstraint(['organisation_id'], ['organisation.id'], name=op.f('fk_versement_organisation_id_organisation')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_versement')),
     sa.UniqueConstraint('cle_idempotence', name=op.f('uq_versement_cle_idempotence')),
@@ -88,6 +90,31 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('versement', schema=None) as batch_op:
         batch_op.create_index('ix_versement_organisation_statut', ['organisation_id', 'statut'], unique=False)
+
+    op.create_table('wave_checkout',
+    sa.Column('paiement_id', sa.Uuid(), nullable=False),
+    sa.Column('checkout_id', sa.String(length=100), nullable=False),
+    sa.Column('organisation_id', sa.Uuid(), nullable=False),
+    sa.Column('compte_wave_id', sa.Uuid(), nullable=True),
+    sa.Column('montant', sa.Numeric(precision=18, scale=2), nullable=False),
+    sa.Column('devise', sa.String(length=3), nullable=False),
+    sa.Column('launch_url', sa.String(length=500), nullable=False),
+    sa.Column('checkout_status', sa.String(length=30), nullable=False),
+    sa.Column('payment_status', sa.String(length=30), nullable=False),
+    sa.Column('transaction_id', sa.String(length=100), nullable=True),
+    sa.Column('when_expires', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['compte_wave_id'], ['compte_wave.id'], name=op.f('fk_wave_checkout_compte_wave_id_compte_wave')),
+    sa.ForeignKeyConstraint(['organisation_id'], ['organisation.id'], name=op.f('fk_wave_checkout_organisation_id_organisation')),
+    sa.ForeignKeyConstraint(['paiement_id'], ['paiement.id'], name=op.f('fk_wave_checkout_paiement_id_paiement')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_wave_checkout')),
+    sa.UniqueConstraint('checkout_id', name=op.f('uq_wave_checkout_checkout_id')),
+    sa.UniqueConstraint('paiement_id', name=op.f('uq_wave_checkout_paiement_id'))
+    )
+    with op.batch_alter_table('wave_checkout', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_wave_checkout_organisation_id'), ['organisation_id'], unique=False)
 
     op.create_table('transaction_wave',
     sa.Column('organisation_id', sa.Uuid(), nullable=True),
@@ -111,44 +138,21 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f('ix_transaction_wave_paiement_id'), ['paiement_id'], unique=False)
         batch_op.create_index(batch_op.f('ix_transaction_wave_versement_id'), ['versement_id'], unique=False)
 
-    op.create_table('wave_checkout',
-    sa.Column('paiement_id', sa.Uuid(), nullable=False),
-    sa.Column('checkout_id', sa.String(length=100), nullable=False),
-    sa.Column('organisation_id', sa.Uuid(), nullable=False),
-    sa.Column('montant', sa.Numeric(precision=18, scale=2), nullable=False),
-    sa.Column('devise', sa.String(length=3), nullable=False),
-    sa.Column('launch_url', sa.String(length=500), nullable=False),
-    sa.Column('checkout_status', sa.String(length=30), nullable=False),
-    sa.Column('payment_status', sa.String(length=30), nullable=False),
-    sa.Column('transaction_id', sa.String(length=100), nullable=True),
-    sa.Column('when_expires', sa.DateTime(timezone=True), nullable=True),
-    sa.Column('id', sa.Uuid(), nullable=False),
-    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
-    sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
-    sa.ForeignKeyConstraint(['organisation_id'], ['organisation.id'], name=op.f('fk_wave_checkout_organisation_id_organisation')),
-    sa.ForeignKeyConstraint(['paiement_id'], ['paiement.id'], name=op.f('fk_wave_checkout_paiement_id_paiement')),
-    sa.PrimaryKeyConstraint('id', name=op.f('pk_wave_checkout')),
-    sa.UniqueConstraint('checkout_id', name=op.f('uq_wave_checkout_checkout_id')),
-    sa.UniqueConstraint('paiement_id', name=op.f('uq_wave_checkout_paiement_id'))
-    )
-    with op.batch_alter_table('wave_checkout', schema=None) as batch_op:
-        batch_op.create_index(batch_op.f('ix_wave_checkout_organisation_id'), ['organisation_id'], unique=False)
-
     # ### end Alembic commands ###
 
 
 def downgrade() -> None:
     # ### commands auto generated by Alembic - please adjust! ###
-    with op.batch_alter_table('wave_checkout', schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f('ix_wave_checkout_organisation_id'))
-
-    op.drop_table('wave_checkout')
     with op.batch_alter_table('transaction_wave', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_transaction_wave_versement_id'))
         batch_op.drop_index(batch_op.f('ix_transaction_wave_paiement_id'))
         batch_op.drop_index('ix_transaction_wave_org_date')
 
     op.drop_table('transaction_wave')
+    with op.batch_alter_table('wave_checkout', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_wave_checkout_organisation_id'))
+
+    op.drop_table('wave_checkout')
     with op.batch_alter_table('versement', schema=None) as batch_op:
         batch_op.drop_index('ix_versement_organisation_statut')
 
