@@ -14,6 +14,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from unionflow import __version__
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
+from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.errors import install_error_handlers
@@ -21,11 +22,10 @@ from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.router import router as paiements_router
-from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
-from unionflow.versements.router import router as versements_router
-from unionflow.wave.router import router as wave_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
+from unionflow.versements.router import router as versements_router
+from unionflow.wave.router import router as wave_router
 
 ROUTERS: list[APIRouter] = [
     auth_router,

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from tests.paiements.helpers import adhesion, cotisation
 from tests.wave.fake_wave import completed_event, signed_webhook
-from unionflow.models import AuditLog, Cotisation, Paiement, TransactionWave
+from unionflow.models import AuditLog, Paiement, TransactionWave
 
 SECRET = "wave-test-webhook-secret"
 WEBHOOK = "/api/paiements/wave/webhook"
@@ -62,7 +62,8 @@ async def test_full_wave_path(client, factory, db, wave):
     await db.refresh(dues)
     await db.refresh(adh)
     assert (dues.statut, dues.montant_paye) == ("PAYEE", 5000) and adh.statut == "PAYEE"
-    assert (await db.execute(select(Paiement).where(Paiement.membre_id == member.membre.id))).scalars().all().__len__() == 1
+    payments = (await db.execute(select(Paiement).where(Paiement.membre_id == member.membre.id))).scalars().all()
+    assert len(payments) == 1
 
     receipt = await client.get(f"/api/paiements/{body['paiementId']}/recu", headers=member.headers)
     assert receipt.status_code == 200 and receipt.headers["content-type"] == "application/pdf"
@@ -78,7 +79,8 @@ async def test_full_wave_path(client, factory, db, wave):
     dashboard = await client.get("/api/dashboard/membre/me", headers=member.headers)
     assert dashboard.status_code == 200, dashboard.text
     dash = dashboard.json()
-    assert dash["cotisations"]["nombreAPayer"] == 0 and dash["aJour"] is True and dash["cotisations"]["montantPaye"] == "5000.00"
+    assert dash["cotisations"]["nombreAPayer"] == 0 and dash["aJour"] is True
+    assert dash["cotisations"]["montantPaye"] == "5000.00"
     assert dash["derniersPaiements"][0]["numeroRecu"] == body["numeroRecu"]
 
 
@@ -153,7 +155,6 @@ async def test_webhook_signature_rules(client, factory, db, wave):
     rotated = {"Wave-Signature": f"{t},v1={'0' * 64},{v1}"}
     accepted = await client.post(WEBHOOK, content=raw, headers=rotated)
     assert accepted.status_code == 200 and accepted.json()["resultat"] == "ANOMALIE"  # unknown session
-    assert (await db.execute(select(Cotisation).limit(1))).first() is None or True
 
 
 async def test_wave_down_or_failing_creates_nothing(client, factory, db, wave, app, monkeypatch):

@@ -67,7 +67,7 @@ async def my_paiements(session: SessionDep, auth: AuthContext = authorize(RS_PAI
 
 @router.get("/recu/{numeroRecu}", response_model=PaiementResponse, responses=problems(404),
             summary="Consulter un paiement par son numéro de reçu")
-async def get_by_receipt(numeroRecu: str, session: SessionDep,  # noqa: N803 - path name of the API
+async def get_by_receipt(numeroRecu: str, session: SessionDep,
                          auth: AuthContext = authorize(RS_PAIEMENT_READ)) -> PaiementResponse:
     return await PaiementService(session, auth).by_numero(numeroRecu)
 

@@ -9,8 +9,6 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-
-
 revision: str = '0002_paiements'
 down_revision: str | Sequence[str] | None = '0001_core'
 branch_labels: str | Sequence[str] | None = None
