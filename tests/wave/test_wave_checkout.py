@@ -218,3 +218,31 @@ async def test_expire_then_sync_and_refund(client, factory, db, wave):
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == second["paiementId"],
                                                      AuditLog.type_action == "PAIEMENT_REMBOURSE"))).scalar_one()
     assert entry.severite == "WARNING"
+
+
+async def test_checkout_idempotency_and_paying_for_someone_else(client, factory, db, wave):
+    org, member = await _member(factory)
+    other = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
+    treasurer = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    dues = await cotisation(db, member.membre, org, 2000)
+    payload = {"organisationId": str(org.id), "cibles": [{"cotisationId": str(dues.id)}]}
+
+    foreign = await client.post("/api/paiements/wave/checkout", headers=other.headers, json=payload)
+    assert foreign.status_code == 404
+    on_behalf_by_member = await client.post("/api/paiements/wave/checkout", headers=other.headers,
+                                            json={**payload, "membreId": str(member.membre.id)})
+    assert on_behalf_by_member.status_code == 404
+
+    headers = {**treasurer.headers, "Idempotency-Key": "guichet-42"}
+    body = {**payload, "membreId": str(member.membre.id)}
+    first = await client.post("/api/paiements/wave/checkout", headers=headers, json=body)
+    second = await client.post("/api/paiements/wave/checkout", headers=headers, json=body)
+    assert first.status_code == second.status_code == 201, first.text
+    assert first.json() == second.json() and len(wave.sessions) == 1
+    changed = await client.post("/api/paiements/wave/checkout", headers=headers,
+                                json={**body, "cibles": [{"cotisationId": str(dues.id), "montant": "1000"}]})
+    assert changed.status_code == 422
+    listed = await client.get("/api/paiements/mes-paiements", headers=member.headers,
+                              params={"statut": "EN_ATTENTE", "methode": "WAVE"})
+    assert [p["id"] for p in listed.json()["content"]] == [first.json()["paiementId"]]
+    assert listed.json()["content"][0]["waveLaunchUrl"] == first.json()["waveLaunchUrl"]
