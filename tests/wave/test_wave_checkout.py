@@ -113,7 +113,15 @@ async def test_payment_failed_event_closes_pending_payment(client, factory, db, 
     assert detail["statut"] == "ECHOUE"
     await db.refresh(dues)
     assert dues.statut == "EN_ATTENTE" and dues.montant_paye == 0
-    # The dues can be paid again with a new session.
+    # The customer retries inside the same Wave session and succeeds: the money is applied, not lost.
+    raw, headers = signed_webhook(SECRET, completed_event(wave.complete(body["checkoutId"])))
+    late_success = await client.post(WEBHOOK, content=raw, headers=headers)
+    assert late_success.json()["resultat"] == "APPLIQUE"
+    await db.refresh(dues)
+    assert dues.statut == "PAYEE"
+    other = await cotisation(db, member.membre, org, 1000)
+    dues = other
+    # Another dues can be paid with a new session.
     retry = await client.post("/api/paiements/wave/checkout", headers=member.headers, json={
         "organisationId": str(org.id), "cibles": [{"cotisationId": str(dues.id)}]})
     assert retry.status_code == 201

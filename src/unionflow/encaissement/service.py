@@ -231,15 +231,18 @@ class EncaissementService:
         return paiement
 
     async def confirmer(self, paiement_id: uuid.UUID, *, reference_externe: str | None = None,
-                        date_paiement: datetime | None = None) -> tuple[Paiement, bool]:
+                        date_paiement: datetime | None = None,
+                        depuis: frozenset[str] = frozenset({StatutPaiement.EN_ATTENTE})) -> tuple[Paiement, bool]:
         """Apply a pending payment once. Returns (payment, applied_now); a second call changes nothing, and a
-        payment already final (confirmed, refunded, …) never regresses."""
+        payment already final (confirmed, refunded, …) never regresses. ``depuis``: statuses that may still
+        become VALIDE — money a provider proves it received after a failed attempt or a local expiry is applied
+        (as credit if its targets were settled meanwhile), never lost."""
         paiement = (await self.session.execute(
             select(Paiement).where(Paiement.id == paiement_id).with_for_update())).scalar_one_or_none()
         if paiement is None:
             raise NotFound("Paiement introuvable")
         await self.session.refresh(paiement)
-        if paiement.statut != StatutPaiement.EN_ATTENTE:
+        if paiement.statut not in depuis:
             return paiement, False
         reserved = list((await self.session.execute(
             select(PaiementAllocation).where(PaiementAllocation.paiement_id == paiement.id)

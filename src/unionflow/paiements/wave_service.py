@@ -32,6 +32,10 @@ from unionflow.paiements.wave_client import WaveClient, WaveRefused, wave_amount
 MODULE = "PAIEMENTS"
 COMPLETED = "checkout.session.completed"
 FAILED = "checkout.session.payment_failed"
+# A failed attempt does not close a Wave session (the customer may retry and pay), and a local expiry or
+# cancellation may cross a payment in flight: money Wave confirms is applied from any of these.
+CREDITABLE = frozenset({StatutPaiement.EN_ATTENTE, StatutPaiement.ECHOUE, StatutPaiement.EXPIRE,
+                        StatutPaiement.ANNULE})
 
 
 def _parse_time(value: Any) -> datetime | None:
@@ -146,7 +150,7 @@ class WaveService:
         checkout.transaction_id = remote.get("transaction_id") or checkout.transaction_id
         paiement, applied = await EncaissementService(self.session, self.auth).confirmer(
             checkout.paiement_id, reference_externe=checkout.transaction_id,
-            date_paiement=_parse_time(remote.get("when_completed")))
+            date_paiement=_parse_time(remote.get("when_completed")), depuis=CREDITABLE)
         if applied:
             self._journal("PAIEMENT_RECU", "succeeded", organisation_id=checkout.organisation_id,
                           paiement_id=paiement.id, reference=checkout.transaction_id, montant=checkout.montant)
@@ -259,7 +263,7 @@ class WaveService:
     async def synchroniser(self, paiement_id: uuid.UUID) -> PaiementResponse:
         """Re-read the session from Wave and apply it: the fallback when a webhook never arrived."""
         paiement, checkout = await self._own_pending(paiement_id)
-        if paiement.statut != StatutPaiement.EN_ATTENTE:
+        if paiement.statut not in CREDITABLE:
             return await self.response(paiement)
         remote = await (await self._client(checkout)).get_checkout(checkout.checkout_id)
         if remote.get("payment_status") == "succeeded":
