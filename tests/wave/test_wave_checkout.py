@@ -4,12 +4,13 @@ signed webhook (tampered, then twice) → dues paid once → receipt PDF → aud
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
 from tests.paiements.helpers import adhesion, cotisation
 from tests.wave.fake_wave import completed_event, signed_webhook
-from unionflow.models import AuditLog, Paiement, TransactionWave
+from unionflow.models import AuditLog, Paiement, TransactionWave, WaveCheckout
 
 SECRET = "wave-test-webhook-secret"
 WEBHOOK = "/api/paiements/wave/webhook"
@@ -254,3 +255,43 @@ async def test_checkout_idempotency_and_paying_for_someone_else(client, factory,
                               params={"statut": "EN_ATTENTE", "methode": "WAVE"})
     assert [p["id"] for p in listed.json()["content"]] == [first.json()["paiementId"]]
     assert listed.json()["content"][0]["waveLaunchUrl"] == first.json()["waveLaunchUrl"]
+
+
+async def test_expired_session_no_longer_blocks_a_new_checkout(client, factory, db, wave):
+    org, member = await _member(factory)
+    dues = await cotisation(db, member.membre, org, 2000)
+    payload = {"organisationId": str(org.id), "cibles": [{"cotisationId": str(dues.id)}]}
+    first = (await client.post("/api/paiements/wave/checkout", headers=member.headers, json=payload)).json()
+    checkout = (await db.execute(select(WaveCheckout).where(
+        WaveCheckout.checkout_id == first["checkoutId"]))).scalar_one()
+    checkout.when_expires = datetime.now(UTC) - timedelta(minutes=1)
+    await db.flush()
+    # Past its expiry locally, but Wave still says open: keep blocking.
+    assert (await client.post("/api/paiements/wave/checkout", headers=member.headers, json=payload)
+            ).status_code == 409
+    wave.sessions[first["checkoutId"]]["checkout_status"] = "expired"
+    second = await client.post("/api/paiements/wave/checkout", headers=member.headers, json=payload)
+    assert second.status_code == 201, second.text
+    old = (await client.get(f"/api/paiements/{first['paiementId']}", headers=member.headers)).json()
+    assert old["statut"] == "EXPIRE"
+
+
+async def test_refund_refused_by_wave_changes_nothing(client, factory, db, wave):
+    org, member = await _member(factory)
+    treasurer = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    dues = await cotisation(db, member.membre, org, 2000)
+    body = (await client.post("/api/paiements/wave/checkout", headers=member.headers, json={
+        "organisationId": str(org.id), "cibles": [{"cotisationId": str(dues.id)}]})).json()
+    raw, headers = signed_webhook(SECRET, completed_event(wave.complete(body["checkoutId"])))
+    await client.post(WEBHOOK, content=raw, headers=headers)
+    wave.fail_next.append(500)
+    refused = await client.post(f"/api/paiements/{body['paiementId']}/rembourser", headers=treasurer.headers,
+                                json={"motif": "Demande du membre"})
+    assert refused.status_code == 502
+    cancel = await client.post(f"/api/paiements/{body['paiementId']}/annuler", headers=treasurer.headers,
+                               json={"motif": "Erreur"})
+    assert cancel.status_code == 400
+    await db.refresh(dues)
+    assert dues.statut == "PAYEE"
+    detail = (await client.get(f"/api/paiements/{body['paiementId']}", headers=member.headers)).json()
+    assert detail["statut"] == "VALIDE"

@@ -93,10 +93,10 @@ class WaveService:
                 raise NotFound("Cotisation ou adhésion introuvable")
         cot_ids = [c.cotisation_id for c in data.cibles if c.cotisation_id]
         adh_ids = [c.adhesion_id for c in data.cibles if c.adhesion_id]
-        pending = await self.repo.pending_wave_overlapping(membre_id, cot_ids, adh_ids)
-        if pending:
-            raise Conflict("Un paiement Wave est déjà en cours pour ces cibles: terminez-le ou expirez-le",
-                           extra={"paiementId": str(pending[0])})
+        for pending_id in await self.repo.pending_wave_overlapping(membre_id, cot_ids, adh_ids):
+            if not await self._close_if_expired(pending_id):
+                raise Conflict("Un paiement Wave est déjà en cours pour ces cibles: terminez-le ou expirez-le",
+                               extra={"paiementId": str(pending_id)})
         paiement = await EncaissementService(self.session, self.auth).preparer(
             membre_id=membre_id, organisation_id=data.organisation_id, methode=MethodePaiement.WAVE,
             cibles=[Cible(cotisation_id=c.cotisation_id, adhesion_id=c.adhesion_id, montant=c.montant)
@@ -128,6 +128,21 @@ class WaveService:
                                 devise=paiement.devise, wave_launch_url=checkout.launch_url,
                                 checkout_id=checkout.checkout_id, expires_at=checkout.when_expires)
         return await idem.finish(201, body.model_dump(mode="json", by_alias=True))
+
+    async def _close_if_expired(self, paiement_id: uuid.UUID) -> bool:
+        """A pending session past its expiry that Wave confirms expired unpaid is closed (EXPIRE) so that the
+        member can start again; anything else keeps blocking."""
+        checkout = await self.repo.checkout_for_update(paiement_id)
+        if checkout is None or checkout.when_expires is None or checkout.when_expires > datetime.now(UTC):
+            return False
+        remote = await (await self._client(checkout)).get_checkout(checkout.checkout_id)
+        if remote.get("checkout_status") != "expired" or remote.get("payment_status") == "succeeded":
+            return False
+        checkout.checkout_status = "expired"
+        await EncaissementService(self.session, self.auth).clore(paiement_id, StatutPaiement.EXPIRE)
+        self._journal("EXPIRATION", "expired", organisation_id=checkout.organisation_id, paiement_id=paiement_id,
+                      reference=checkout.checkout_id, montant=checkout.montant)
+        return True
 
     # ---- crediting (webhook and manual synchronisation share it) --------------------------------------------
 
