@@ -18,6 +18,7 @@ from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
 from unionflow.comptabilite.router import router as comptabilite_router
+from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
 from unionflow.core.db import create_engine, create_sessionmaker
@@ -31,8 +32,11 @@ from unionflow.lcbft.router import router as lcbft_router
 from unionflow.membres.router import router as membres_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.roles.router import router as roles_router
+from unionflow.paiements.router import router as paiements_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
+from unionflow.versements.router import router as versements_router
+from unionflow.wave.router import router as wave_router
 
 ROUTERS: list[APIRouter] = [
     auth_router,
@@ -50,6 +54,12 @@ ROUTERS: list[APIRouter] = [
     admin_association_router,
     roles_router,
     audit_router,
+    paiements_router,
+    compte_router,
+    dashboard_membre_router,
+    dashboard_router,
+    versements_router,
+    wave_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

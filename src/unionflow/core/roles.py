@@ -90,3 +90,11 @@ RS_COTISATION_GENERER = _rs("RS-COTISATION-GENERER", R.ADMIN, R.ADMIN_ORGANISATI
 # their organisations' members, MEMBRE/USER only their own record (scoped in membres/repository.py).
 RS_MEMBRE_SELF = _rs("RS-MEMBRE-SELF", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
                      R.TRESORIER, R.MEMBRE, R.USER)
+# Paiements, Wave, Versements, Compte Adhérent, dashboards (docs/paiements-wave.md). Visibility inside the
+# routes is scoped by the repositories: members see their own payments, staff their organisations'.
+RS_PAIEMENT_READ = _rs("RS-PAIEMENT-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER,
+                       R.PRESIDENT, R.MEMBRE, R.USER)
+RS_PAIEMENT_ME = _rs("RS-PAIEMENT-ME", R.MEMBRE, R.USER, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER)
+RS_WAVE_CHECKOUT = _rs("RS-WAVE-CHECKOUT", R.MEMBRE, R.USER, R.TRESORIER, R.ADMIN_ORGANISATION, R.ADMIN,
+                       R.SUPER_ADMIN)
+RS_COMPTE_ADHERENT = _rs("RS-COMPTE-ADHERENT", R.MEMBRE, R.USER, R.ADMIN, R.ADMIN_ORGANISATION)

@@ -231,15 +231,18 @@ class EncaissementService:
         return paiement
 
     async def confirmer(self, paiement_id: uuid.UUID, *, reference_externe: str | None = None,
-                        date_paiement: datetime | None = None) -> tuple[Paiement, bool]:
+                        date_paiement: datetime | None = None,
+                        depuis: frozenset[str] = frozenset({StatutPaiement.EN_ATTENTE})) -> tuple[Paiement, bool]:
         """Apply a pending payment once. Returns (payment, applied_now); a second call changes nothing, and a
-        payment already final (confirmed, refunded, …) never regresses."""
+        payment already final (confirmed, refunded, …) never regresses. ``depuis``: statuses that may still
+        become VALIDE — money a provider proves it received after a failed attempt or a local expiry is applied
+        (as credit if its targets were settled meanwhile), never lost."""
         paiement = (await self.session.execute(
             select(Paiement).where(Paiement.id == paiement_id).with_for_update())).scalar_one_or_none()
         if paiement is None:
             raise NotFound("Paiement introuvable")
         await self.session.refresh(paiement)
-        if paiement.statut != StatutPaiement.EN_ATTENTE:
+        if paiement.statut not in depuis:
             return paiement, False
         reserved = list((await self.session.execute(
             select(PaiementAllocation).where(PaiementAllocation.paiement_id == paiement.id)
@@ -270,6 +273,53 @@ class EncaissementService:
             await audit.record(self.session, self.auth, action=f"PAIEMENT_{statut}", module=MODULE,
                                entite_type="Paiement", entite_id=paiement.id, organisation_id=paiement.organisation_id,
                                before={"statut": before}, after={"statut": statut})
+        return paiement
+
+    async def reverser(self, paiement_id: uuid.UUID, statut: StatutPaiement, motif: str) -> Paiement:
+        """Undo a confirmed payment (ANNULE: recorded by mistake; REMBOURSE: money given back): every
+        allocation is taken back from its dues or adhesion, whose status moves back accordingly. Allocation
+        rows stay as history; the receipt number stays used (gap-free numbering) and shows the new status."""
+        paiement = (await self.session.execute(
+            select(Paiement).where(Paiement.id == paiement_id).with_for_update())).scalar_one_or_none()
+        if paiement is None:
+            raise NotFound("Paiement introuvable")
+        await self.session.refresh(paiement)
+        if paiement.statut != StatutPaiement.VALIDE:
+            raise InvalidState(f"Seul un paiement validé peut être annulé ou remboursé (statut: {paiement.statut})")
+        allocations = list((await self.session.execute(
+            select(PaiementAllocation).where(PaiementAllocation.paiement_id == paiement.id)
+            .order_by(PaiementAllocation.id))).scalars())
+        targets = await self._lock_targets([Cible(cotisation_id=a.cotisation_id, adhesion_id=a.adhesion_id)
+                                            for a in allocations])
+        before_paiement = audit.snapshot(paiement, ["statut", "montant_non_affecte"])
+        for allocation in allocations:
+            target = targets[allocation.cotisation_id or allocation.adhesion_id]  # type: ignore[index]
+            before = audit.snapshot(target, ["statut", "montant_paye"])
+            target.montant_paye = max((target.montant_paye or ZERO) - allocation.montant, ZERO)
+            if isinstance(target, Cotisation):
+                if target.statut != StatutCotisation.ANNULEE:
+                    target.statut = (StatutCotisation.PARTIELLEMENT_PAYEE if target.montant_paye > ZERO
+                                     else StatutCotisation.EN_ATTENTE)
+            elif target.statut == StatutAdhesion.PAYEE and outstanding(target) > ZERO:
+                target.statut = StatutAdhesion.APPROUVEE
+            if target.montant_paye == ZERO:
+                target.date_paiement = None
+                target.methode_paiement = None
+                target.reference_paiement = None
+            kind = "Cotisation" if isinstance(target, Cotisation) else "Adhesion"
+            await audit.record(self.session, self.auth, action=f"PAIEMENT_{statut}", module=kind.upper() + "S",
+                               entite_type=kind, entite_id=target.id, organisation_id=target.organisation_id,
+                               before=before, after=audit.snapshot(target, ["statut", "montant_paye"]),
+                               severite="WARNING")
+        paiement.statut = statut
+        # A reversed payment leaves no credit behind.
+        paiement.montant_non_affecte = ZERO
+        paiement.commentaire = "\n".join(filter(None, [paiement.commentaire, f"{statut}: {motif}"]))
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action=f"PAIEMENT_{statut}", module=MODULE,
+                           entite_type="Paiement", entite_id=paiement.id, organisation_id=paiement.organisation_id,
+                           description=f"Reçu {paiement.numero_recu}: {motif}", severite="WARNING",
+                           before=before_paiement, after=audit.snapshot(paiement, ["statut", "montant_non_affecte"]))
         return paiement
 
     async def _new_paiement(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, montant: Decimal, devise: str,

@@ -9,11 +9,21 @@ from unionflow.models.membre import Membre, MembreOrganisation
 from unionflow.models.organisation import Organisation
 from unionflow.models.paiement import Paiement, PaiementAllocation
 from unionflow.models.rappel_cotisation import RappelCotisation
+from unionflow.models.paiements import (
+    CleIdempotence,
+    CompteWave,
+    TransactionWave,
+    Versement,
+    WaveCheckout,
+    WaveEvenement,
+)
 
 __all__ = [
     "Adhesion",
     "AuditLog",
     "Base",
+    "CleIdempotence",
+    "CompteWave",
     "Compteur",
     "Cotisation",
     "LoginThrottle",
@@ -25,7 +35,11 @@ __all__ = [
     "RappelCotisation",
     "RefreshToken",
     "SigningKey",
+    "TransactionWave",
     "UtilisateurLocal",
+    "Versement",
+    "WaveCheckout",
+    "WaveEvenement",
 ]
 # Accounting, configuration, LCB-FT, aid requests.
 from unionflow.models.comptabilite import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture

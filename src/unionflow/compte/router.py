@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import uuid
+
+from fastapi import Query
+
+from unionflow.compte.schemas import CompteAdherentResponse, DashboardMembreResponse, DashboardOrganisationResponse
+from unionflow.compte.service import CompteService
+from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.openapi import problems
+from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_DASHBOARD_MEMBRE, RS_TRESORERIE_READ
+from unionflow.core.routing import area_router
+
+compte_router = area_router("/api/compte-adherent", "Compte Adhérent")
+dashboard_membre_router = area_router("/api/dashboard", "Dashboard Membre")
+dashboard_router = area_router("/api/dashboard", "Dashboard")
+
+
+@compte_router.get("/me", response_model=CompteAdherentResponse, responses=problems(404),
+                   summary="Vue financière unifiée du membre connecté",
+                   description="Cotisations dues / payées / en retard (échéance dépassée et pas entièrement "
+                               "payée), frais d'adhésion, paiements, crédit non affecté, solde et indicateur "
+                               "`aJour`. `organisationId` restreint à une organisation du membre. 404 si aucune "
+                               "fiche membre n'est liée au compte.")
+async def mon_compte(session: SessionDep, auth: AuthContext = authorize(RS_COMPTE_ADHERENT),
+                     organisation_id: uuid.UUID | None = Query(None, alias="organisationId")
+                     ) -> CompteAdherentResponse:
+    return await CompteService(session, auth).compte(organisation_id)
+
+
+@dashboard_membre_router.get("/membre/me", response_model=DashboardMembreResponse, responses=problems(404),
+                             summary="Tableau de bord du membre connecté",
+                             description="Synthèse personnelle: organisations et rôles, adhésions, état des "
+                                         "cotisations, 5 derniers paiements, 5 prochaines échéances, retards.")
+async def dashboard_membre(session: SessionDep,
+                           auth: AuthContext = authorize(RS_DASHBOARD_MEMBRE)) -> DashboardMembreResponse:
+    return await CompteService(session, auth).dashboard_membre()
+
+
+@dashboard_router.get("/organisation", response_model=DashboardOrganisationResponse, responses=problems(404),
+                      summary="Tableau de bord de trésorerie d'une organisation",
+                      description="Organisation active ou `organisationId` (administrée par l'appelant). Montants "
+                                  "encaissés (paiements validés, par date d'encaissement) du mois et de l'année, "
+                                  "taux de recouvrement sur les cotisations échues de l'année, retards.")
+async def dashboard_organisation(session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE_READ),
+                                 organisation_id: uuid.UUID | None = Query(None, alias="organisationId")
+                                 ) -> DashboardOrganisationResponse:
+    return await CompteService(session, auth).dashboard_organisation(organisation_id)

@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from decimal import Decimal
+
+from pydantic import Field
+
+from unionflow.core.schemas import OutputModel
+
+
+class SyntheseCotisations(OutputModel):
+    nombre_total: int = Field(description="Cotisations non annulées")
+    nombre_payees: int
+    nombre_a_payer: int = Field(description="En attente, partiellement payées ou en retard")
+    nombre_en_retard: int = Field(description="Échéance dépassée et pas entièrement payée")
+    montant_du: Decimal
+    montant_paye: Decimal
+    montant_restant: Decimal
+    montant_en_retard: Decimal
+
+
+class CotisationLigne(OutputModel):
+    id: uuid.UUID
+    numero_reference: str
+    organisation_id: uuid.UUID
+    libelle: str | None
+    annee: int
+    mois: int | None
+    montant_du: Decimal
+    montant_paye: Decimal
+    reste_a_payer: Decimal
+    date_echeance: date
+    statut: str = Field(description="EN_RETARD si l'échéance est dépassée (calculé à la lecture)")
+
+
+class AdhesionLigne(OutputModel):
+    id: uuid.UUID
+    numero_reference: str
+    organisation_id: uuid.UUID
+    statut: str
+    frais_adhesion: Decimal
+    montant_paye: Decimal
+    reste_a_payer: Decimal
+
+
+class PaiementLigne(OutputModel):
+    id: uuid.UUID
+    numero_recu: str
+    organisation_id: uuid.UUID
+    montant: Decimal
+    devise: str
+    methode: str
+    statut: str
+    date_paiement: datetime | None
+    created_at: datetime
+
+
+class CompteAdherentResponse(OutputModel):
+    membre_id: uuid.UUID
+    numero_membre: str
+    nom_complet: str
+    organisation_id: uuid.UUID | None = Field(description="Filtre appliqué, sinon toutes les organisations")
+    devise: str
+    cotisations: SyntheseCotisations
+    cotisations_a_payer: list[CotisationLigne]
+    adhesions: list[AdhesionLigne]
+    frais_adhesion_restants: Decimal
+    total_paye: Decimal = Field(description="Somme des paiements validés")
+    paiements_en_attente: int
+    credit: Decimal = Field(description="Montants reçus non affectés (montantNonAffecte des paiements validés)")
+    solde: Decimal = Field(description="credit − (reste dû sur cotisations + frais d'adhésion approuvés); "
+                                       "négatif = le membre doit")
+    a_jour: bool = Field(description="Aucune cotisation en retard et aucuns frais d'adhésion approuvés impayés")
+    derniers_paiements: list[PaiementLigne]
+
+
+class MembershipLigne(OutputModel):
+    organisation_id: uuid.UUID
+    nom: str
+    roles: list[str]
+    statut: str
+    date_debut: date
+
+
+class MembreResume(OutputModel):
+    id: uuid.UUID
+    numero_membre: str
+    prenom: str
+    nom: str
+    statut: str
+
+
+class DashboardMembreResponse(OutputModel):
+    membre: MembreResume
+    organisations: list[MembershipLigne]
+    adhesions: list[AdhesionLigne]
+    cotisations: SyntheseCotisations
+    prochaines_echeances: list[CotisationLigne]
+    cotisations_en_retard: list[CotisationLigne]
+    derniers_paiements: list[PaiementLigne]
+    credit: Decimal
+    a_jour: bool
+    genere_le: datetime
+
+
+class DashboardOrganisationResponse(OutputModel):
+    organisation_id: uuid.UUID
+    nom: str
+    devise: str
+    nombre_membres: int = Field(description="Adhésions (memberships) actives")
+    encaisse_cotisations_mois: Decimal
+    encaisse_cotisations_annee: Decimal
+    encaisse_adhesions_annee: Decimal
+    taux_recouvrement: Decimal = Field(description="Payé / dû, en %, sur les cotisations de l'année déjà échues")
+    nombre_cotisations_en_retard: int
+    montant_en_retard: Decimal
+    nombre_membres_en_retard: int
+    paiements_en_attente: int
+    genere_le: datetime

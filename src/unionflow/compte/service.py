@@ -1,0 +1,117 @@
+"""The connected member's financial account and dashboard, and the organisation treasury dashboard."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, date, datetime
+from decimal import Decimal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.compte.repository import ZERO, CompteRepository
+from unionflow.compte.schemas import (
+    AdhesionLigne,
+    CompteAdherentResponse,
+    CotisationLigne,
+    DashboardMembreResponse,
+    DashboardOrganisationResponse,
+    MembershipLigne,
+    MembreResume,
+    PaiementLigne,
+    SyntheseCotisations,
+)
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import InvalidInput, NotFound
+from unionflow.models import Adhesion, Cotisation, Membre
+
+
+def _ligne(c: Cotisation, today: date) -> CotisationLigne:
+    reste = max(c.montant_du - c.montant_paye, ZERO)
+    overdue = c.statut in {"EN_ATTENTE", "PARTIELLEMENT_PAYEE", "EN_RETARD"} and c.date_echeance < today
+    return CotisationLigne(id=c.id, numero_reference=c.numero_reference, organisation_id=c.organisation_id,
+                           libelle=c.libelle, annee=c.annee, mois=c.mois, montant_du=c.montant_du,
+                           montant_paye=c.montant_paye, reste_a_payer=reste, date_echeance=c.date_echeance,
+                           statut="EN_RETARD" if overdue else c.statut)
+
+
+def _adhesion(a: Adhesion) -> AdhesionLigne:
+    reste = max(a.frais_adhesion - a.montant_paye, ZERO) if a.statut == "APPROUVEE" else ZERO
+    return AdhesionLigne(id=a.id, numero_reference=a.numero_reference, organisation_id=a.organisation_id,
+                         statut=a.statut, frais_adhesion=a.frais_adhesion, montant_paye=a.montant_paye,
+                         reste_a_payer=reste)
+
+
+class CompteService:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+        self.repo = CompteRepository(session)
+
+    async def _membre(self) -> Membre:
+        membre = await self.repo.membre(self.auth.membre_id) if self.auth.membre_id else None
+        if membre is None:
+            raise NotFound("Aucune fiche membre n'est liée à votre compte")
+        return membre
+
+    async def compte(self, organisation_id: uuid.UUID | None) -> CompteAdherentResponse:
+        membre = await self._membre()
+        if organisation_id is not None and organisation_id not in self.auth.member_organisations:
+            raise NotFound("Organisation introuvable")
+        today = date.today()
+        totals = await self.repo.dues_totals(membre.id, today, organisation_id)
+        adhesions = [_adhesion(a) for a in await self.repo.adhesions(membre.id, organisation_id)]
+        frais_restants = sum((a.reste_a_payer for a in adhesions), ZERO)
+        total_paye, credit, pending = await self.repo.payment_totals(membre.id, organisation_id)
+        return CompteAdherentResponse(
+            membre_id=membre.id, numero_membre=membre.numero_membre, nom_complet=f"{membre.prenom} {membre.nom}",
+            organisation_id=organisation_id, devise="XOF", cotisations=SyntheseCotisations(**totals),
+            cotisations_a_payer=[_ligne(c, today) for c in await self.repo.open_dues(membre.id, organisation_id)],
+            adhesions=adhesions, frais_adhesion_restants=frais_restants, total_paye=total_paye,
+            paiements_en_attente=pending, credit=credit,
+            solde=credit - totals["montant_restant"] - frais_restants,
+            a_jour=totals["nombre_en_retard"] == 0 and frais_restants == ZERO,
+            derniers_paiements=[PaiementLigne.model_validate(p)
+                                for p in await self.repo.last_payments(membre.id, 10, organisation_id)])
+
+    async def dashboard_membre(self) -> DashboardMembreResponse:
+        membre = await self._membre()
+        today = date.today()
+        totals = await self.repo.dues_totals(membre.id, today)
+        open_dues = [_ligne(c, today) for c in await self.repo.open_dues(membre.id, limit=200)]
+        adhesions = [_adhesion(a) for a in await self.repo.adhesions(membre.id)]
+        _, credit, _ = await self.repo.payment_totals(membre.id)
+        return DashboardMembreResponse(
+            membre=MembreResume.model_validate(membre),
+            organisations=[MembershipLigne(organisation_id=o.id, nom=o.nom, roles=list(m.roles or []),
+                                           statut=m.statut, date_debut=m.date_debut)
+                           for m, o in await self.repo.memberships(membre.id)],
+            adhesions=adhesions, cotisations=SyntheseCotisations(**totals),
+            prochaines_echeances=[c for c in open_dues if c.date_echeance >= today][:5],
+            cotisations_en_retard=[c for c in open_dues if c.statut == "EN_RETARD"][:20],
+            derniers_paiements=[PaiementLigne.model_validate(p) for p in await self.repo.last_payments(membre.id, 5)],
+            credit=credit,
+            a_jour=totals["nombre_en_retard"] == 0 and all(a.reste_a_payer == ZERO for a in adhesions),
+            genere_le=datetime.now(UTC))
+
+    async def dashboard_organisation(self, organisation_id: uuid.UUID | None) -> DashboardOrganisationResponse:
+        org_id = organisation_id or self.auth.active_organisation_id
+        if org_id is None:
+            raise InvalidInput("Précisez organisationId ou l'en-tête X-Active-Organisation-Id")
+        organisation = await self.repo.organisation(org_id)
+        if organisation is None or not self.auth.manages(org_id):
+            raise NotFound("Organisation introuvable")
+        now = datetime.now(UTC)
+        month_start = datetime(now.year, now.month, 1, tzinfo=UTC)
+        year_start = datetime(now.year, 1, 1, tzinfo=UTC)
+        next_year = datetime(now.year + 1, 1, 1, tzinfo=UTC)
+        dues_month, _ = await self.repo.collected(org_id, month_start, next_year)
+        dues_year, fees_year = await self.repo.collected(org_id, year_start, next_year)
+        dues = await self.repo.organisation_dues(org_id, now.year, now.date())
+        rate = (dues["paye_echu"] * 100 / dues["du_echu"]).quantize(Decimal("0.01")) if dues["du_echu"] else ZERO
+        return DashboardOrganisationResponse(
+            organisation_id=org_id, nom=organisation.nom, devise=organisation.devise,
+            nombre_membres=await self.repo.active_members(org_id), encaisse_cotisations_mois=dues_month,
+            encaisse_cotisations_annee=dues_year, encaisse_adhesions_annee=fees_year, taux_recouvrement=rate,
+            nombre_cotisations_en_retard=dues["nombre_en_retard"], montant_en_retard=dues["montant_en_retard"],
+            nombre_membres_en_retard=dues["membres_en_retard"],
+            paiements_en_attente=await self.repo.pending_payments(org_id), genere_le=now)

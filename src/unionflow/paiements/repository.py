@@ -1,0 +1,158 @@
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, false, func, or_, select, true
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.models import (
+    Adhesion,
+    Cotisation,
+    Membre,
+    MembreOrganisation,
+    Organisation,
+    Paiement,
+    PaiementAllocation,
+    WaveCheckout,
+)
+
+
+@dataclass(frozen=True)
+class PaiementFilters:
+    membre_id: uuid.UUID | None = None
+    organisation_id: uuid.UUID | None = None
+    statut: str | None = None
+    methode: str | None = None
+    date_debut: date | None = None
+    date_fin: date | None = None
+
+
+def day_start(day: date) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=UTC)
+
+
+class PaiementRepository:
+    def __init__(self, session: AsyncSession, auth: AuthContext | None) -> None:
+        self.session = session
+        self.auth = auth
+
+    def visible(self) -> ColumnElement[bool]:
+        """Global roles: all; organisation staff: their organisations; anyone: their own payments."""
+        auth = self.auth
+        if auth is None or auth.is_global:
+            return true()
+        conditions: list[ColumnElement[bool]] = []
+        if auth.staff_organisations:
+            conditions.append(Paiement.organisation_id.in_(auth.staff_organisations))
+        if auth.membre_id is not None:
+            conditions.append(Paiement.membre_id == auth.membre_id)
+        return or_(*conditions) if conditions else false()
+
+    def _select(self) -> Select[Any]:
+        return select(Paiement).where(self.visible())
+
+    async def get(self, paiement_id: uuid.UUID) -> Paiement | None:
+        return (await self.session.execute(
+            self._select().where(Paiement.id == paiement_id))).scalar_one_or_none()
+
+    async def by_numero(self, numero: str) -> Paiement | None:
+        return (await self.session.execute(
+            self._select().where(Paiement.numero_recu == numero))).scalar_one_or_none()
+
+    async def search(self, f: PaiementFilters, params: PageParams,
+                     membre_id: uuid.UUID | None = None) -> tuple[list[Paiement], int, bool]:
+        stmt = self._select()
+        if membre_id is not None:
+            stmt = stmt.where(Paiement.membre_id == membre_id)
+        if f.membre_id:
+            stmt = stmt.where(Paiement.membre_id == f.membre_id)
+        if f.organisation_id:
+            stmt = stmt.where(Paiement.organisation_id == f.organisation_id)
+        if f.statut:
+            stmt = stmt.where(Paiement.statut == f.statut)
+        if f.methode:
+            stmt = stmt.where(Paiement.methode == f.methode)
+        when = func.coalesce(Paiement.date_paiement, Paiement.created_at)
+        if f.date_debut:
+            stmt = stmt.where(when >= day_start(f.date_debut))
+        if f.date_fin:
+            stmt = stmt.where(when < day_start(f.date_fin + timedelta(days=1)))
+        return await paginate(self.session, stmt.order_by(Paiement.created_at.desc(), Paiement.id), params)
+
+    async def allocations(self, paiement_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[tuple[Any, ...]]]:
+        """Allocations with the reference and label of what they pay, per payment."""
+        if not paiement_ids:
+            return {}
+        stmt = (
+            select(PaiementAllocation.paiement_id, PaiementAllocation.cotisation_id, PaiementAllocation.adhesion_id,
+                   PaiementAllocation.montant,
+                   func.coalesce(Cotisation.numero_reference, Adhesion.numero_reference),
+                   Cotisation.libelle, Cotisation.annee, Cotisation.mois)
+            .outerjoin(Cotisation, Cotisation.id == PaiementAllocation.cotisation_id)
+            .outerjoin(Adhesion, Adhesion.id == PaiementAllocation.adhesion_id)
+            .where(PaiementAllocation.paiement_id.in_(paiement_ids))
+            .order_by(PaiementAllocation.paiement_id, PaiementAllocation.id)
+        )
+        result: dict[uuid.UUID, list[tuple[Any, ...]]] = {}
+        for row in (await self.session.execute(stmt)).all():
+            result.setdefault(row[0], []).append(tuple(row[1:]))
+        return result
+
+    async def checkouts(self, paiement_ids: list[uuid.UUID]) -> dict[uuid.UUID, WaveCheckout]:
+        if not paiement_ids:
+            return {}
+        rows = await self.session.execute(select(WaveCheckout).where(WaveCheckout.paiement_id.in_(paiement_ids)))
+        return {c.paiement_id: c for c in rows.scalars()}
+
+    async def checkout_for_update(self, paiement_id: uuid.UUID) -> WaveCheckout | None:
+        return (await self.session.execute(select(WaveCheckout).where(WaveCheckout.paiement_id == paiement_id)
+                                           .with_for_update())).scalar_one_or_none()
+
+    async def checkout_by_wave_id(self, checkout_id: str) -> WaveCheckout | None:
+        return (await self.session.execute(select(WaveCheckout).where(WaveCheckout.checkout_id == checkout_id)
+                                           .with_for_update())).scalar_one_or_none()
+
+    async def membre(self, membre_id: uuid.UUID) -> Membre | None:
+        return await self.session.get(Membre, membre_id)
+
+    async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
+        return await self.session.get(Organisation, organisation_id)
+
+    async def is_member(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> bool:
+        found = await self.session.execute(select(MembreOrganisation.id).where(
+            MembreOrganisation.membre_id == membre_id, MembreOrganisation.organisation_id == organisation_id))
+        return found.first() is not None
+
+    async def target_owner(self, cotisation_id: uuid.UUID | None,
+                           adhesion_id: uuid.UUID | None) -> tuple[uuid.UUID, uuid.UUID] | None:
+        """(membre, organisation) of a dues or adhesion, to check who may pay it before locking anything."""
+        if cotisation_id is not None:
+            row = (await self.session.execute(select(Cotisation.membre_id, Cotisation.organisation_id)
+                                              .where(Cotisation.id == cotisation_id))).first()
+        else:
+            row = (await self.session.execute(select(Adhesion.membre_id, Adhesion.organisation_id)
+                                              .where(Adhesion.id == adhesion_id))).first()
+        return (row[0], row[1]) if row else None
+
+    async def pending_wave_overlapping(self, membre_id: uuid.UUID, cotisation_ids: list[uuid.UUID],
+                                       adhesion_ids: list[uuid.UUID]) -> list[uuid.UUID]:
+        """Pending Wave payments of the member already reserving one of these dues or adhesions."""
+        stmt = (
+            select(PaiementAllocation.paiement_id).distinct()
+            .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
+            .where(Paiement.membre_id == membre_id, Paiement.statut == "EN_ATTENTE", Paiement.methode == "WAVE",
+                   or_(PaiementAllocation.cotisation_id.in_(cotisation_ids),
+                       PaiementAllocation.adhesion_id.in_(adhesion_ids)))
+        )
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def target_ids(self, paiement_id: uuid.UUID) -> set[uuid.UUID]:
+        rows = await self.session.execute(
+            select(PaiementAllocation.cotisation_id, PaiementAllocation.adhesion_id)
+            .where(PaiementAllocation.paiement_id == paiement_id))
+        return {r[0] or r[1] for r in rows.all()}

@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+import uuid
+from datetime import date
+
+from fastapi import Depends, Header, Query, Request
+from fastapi.responses import JSONResponse, Response
+
+from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.openapi import problems
+from unionflow.core.pagination import Page, PageParams, paging
+from unionflow.core.roles import RS_PAIEMENT_ME, RS_PAIEMENT_READ, RS_TRESORERIE, RS_WAVE_CHECKOUT
+from unionflow.core.routing import area_router
+from unionflow.encaissement.service import MethodePaiement, StatutPaiement
+from unionflow.paiements.idempotence import IDEMPOTENCY_HEADER as IDEMPOTENCY
+from unionflow.paiements.idempotence import as_response
+from unionflow.paiements.repository import PaiementFilters
+from unionflow.paiements.schemas import (
+    CheckoutRequest,
+    CheckoutResponse,
+    MotifRequest,
+    PaiementCreate,
+    PaiementResponse,
+    WebhookResponse,
+)
+from unionflow.paiements.service import PaiementService
+from unionflow.paiements.wave_service import WaveService
+
+router = area_router("/api/paiements", "Paiements")
+
+def _filters(membre_id: uuid.UUID | None = Query(None, alias="membreId"),
+             organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
+             statut: StatutPaiement | None = None, methode: MethodePaiement | None = None,
+             date_debut: date | None = Query(None, alias="dateDebut"),
+             date_fin: date | None = Query(None, alias="dateFin")) -> PaiementFilters:
+    return PaiementFilters(membre_id=membre_id, organisation_id=organisation_id, statut=statut, methode=methode,
+                           date_debut=date_debut, date_fin=date_fin)
+
+
+@router.get("", response_model=Page[PaiementResponse], summary="Lister et rechercher les paiements",
+            description="SUPER_ADMIN/ADMIN voient tout, le trésorier et l'administrateur d'organisation les "
+                        "paiements de leurs organisations, un membre seulement les siens. Dates inclusives sur la "
+                        "date d'encaissement (ou de création pour un paiement en attente). Plus récents d'abord.")
+async def list_paiements(session: SessionDep, auth: AuthContext = authorize(RS_PAIEMENT_READ),
+                         params: PageParams = Depends(paging(20)),
+                         filters: PaiementFilters = Depends(_filters)) -> Page[PaiementResponse]:
+    return await PaiementService(session, auth).search(filters, params)
+
+
+@router.post("", status_code=201, response_model=PaiementResponse, responses=problems(404, 422),
+             summary="Enregistrer un paiement manuel (espèces, virement, chèque, ...)",
+             description="Saisi par le trésorier ou l'administrateur de l'organisation; réparti sur les cibles "
+                         "dans l'ordre donné (montant par cible optionnel, jamais au-delà du reste dû); le total "
+                         "ne peut dépasser le reste dû. referenceExterne obligatoire sauf ESPECES/AUTRE. "
+                         "En-tête Idempotency-Key recommandé.")
+async def create_paiement(data: PaiementCreate, session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE),
+                          idempotency_key: str | None = IDEMPOTENCY) -> JSONResponse:
+    return as_response(await PaiementService(session, auth).enregistrer(data, idempotency_key))
+
+
+@router.get("/mes-paiements", response_model=Page[PaiementResponse], summary="Paiements du membre connecté")
+async def my_paiements(session: SessionDep, auth: AuthContext = authorize(RS_PAIEMENT_ME),
+                       params: PageParams = Depends(paging(20)),
+                       filters: PaiementFilters = Depends(_filters)) -> Page[PaiementResponse]:
+    return await PaiementService(session, auth).mine(filters, params)
+
+
+@router.get("/recu/{numeroRecu}", response_model=PaiementResponse, responses=problems(404),
+            summary="Consulter un paiement par son numéro de reçu")
+async def get_by_receipt(numeroRecu: str, session: SessionDep,
+                         auth: AuthContext = authorize(RS_PAIEMENT_READ)) -> PaiementResponse:
+    return await PaiementService(session, auth).by_numero(numeroRecu)
+
+
+@router.post("/wave/checkout", status_code=201, response_model=CheckoutResponse, responses=problems(404, 409, 422,
+                                                                                                      502, 503),
+             summary="Payer des cotisations ou des frais d'adhésion par Wave",
+             description="Ouvre une session Wave Checkout pour ce qui reste dû sur les cibles (ou le montant "
+                         "indiqué par cible). Un membre paie pour lui-même; le trésorier peut ouvrir une session "
+                         "pour un membre de son organisation. 409 si un paiement Wave est déjà en cours sur une "
+                         "cible. Wave injoignable → 503, en erreur → 502, et rien n'est créé.")
+async def wave_checkout(data: CheckoutRequest, session: SessionDep, request: Request,
+                        auth: AuthContext = authorize(RS_WAVE_CHECKOUT),
+                        idempotency_key: str | None = IDEMPOTENCY) -> JSONResponse:
+    service = WaveService(session, auth, request.app.state.settings)
+    return as_response(await service.checkout(data, idempotency_key))
+
+
+@router.post("/wave/webhook", response_model=WebhookResponse, responses=problems(401, 502, 503),
+             summary="Webhook Wave (public, authentifié par signature)",
+             description="Public: Wave n'a pas de jeton. Authentifié par Wave-Signature (HMAC-SHA256 du "
+                         "horodatage + corps brut, tolérance 5 minutes). Chaque événement n'est traité qu'une "
+                         "fois; le paiement n'est crédité qu'après relecture de la session chez Wave.")
+async def wave_webhook(request: Request, session: SessionDep,
+                       wave_signature: str | None = Header(None, alias="Wave-Signature")) -> WebhookResponse:
+    raw = await request.body()
+    return await WaveService(session, None, request.app.state.settings).webhook(raw, wave_signature)
+
+
+@router.get("/{id}", response_model=PaiementResponse, responses=problems(404), summary="Consulter un paiement")
+async def get_paiement(id: uuid.UUID, session: SessionDep,
+                       auth: AuthContext = authorize(RS_PAIEMENT_READ)) -> PaiementResponse:
+    return await PaiementService(session, auth).get(id)
+
+
+@router.get("/{id}/recu", response_class=Response, responses={
+    200: {"content": {"application/pdf": {}}, "description": "Reçu PDF"}, **problems(404)},
+            summary="Télécharger le reçu PDF",
+            description="Reçu numéroté (organisation, membre, montants par cotisation, méthode, date). Un membre "
+                        "télécharge les siens. Pas de reçu pour un paiement non encaissé (400).")
+async def download_recu(id: uuid.UUID, session: SessionDep,
+                        auth: AuthContext = authorize(RS_PAIEMENT_READ)) -> Response:
+    numero, pdf = await PaiementService(session, auth).recu(id)
+    return Response(pdf, media_type="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="recu-{numero}.pdf"'})
+
+
+@router.post("/{id}/annuler", response_model=PaiementResponse, responses=problems(404, 502, 503),
+             summary="Annuler un paiement (saisie erronée ou session Wave en attente)",
+             description="Trésorerie de l'organisation. Paiement manuel validé → ANNULE, les cotisations et "
+                         "adhésions réglées reviennent à leur état antérieur (audit WARNING). Paiement Wave en "
+                         "attente → session expirée chez Wave puis ANNULE. Paiement Wave encaissé: utiliser "
+                         "/rembourser.")
+async def cancel_paiement(id: uuid.UUID, data: MotifRequest, session: SessionDep, request: Request,
+                          auth: AuthContext = authorize(RS_TRESORERIE)) -> PaiementResponse:
+    return await PaiementService(session, auth, request.app.state.settings).annuler(id, data)
+
+
+@router.post("/{id}/rembourser", response_model=PaiementResponse, responses=problems(404, 502, 503),
+             summary="Rembourser un paiement validé",
+             description="Trésorerie de l'organisation. Paiement Wave: remboursement demandé à Wave d'abord "
+                         "(échec → 502/503, rien ne change); manuel: argent rendu hors système. Statut REMBOURSE, "
+                         "affectations reprises (audit WARNING).")
+async def refund_paiement(id: uuid.UUID, data: MotifRequest, session: SessionDep, request: Request,
+                          auth: AuthContext = authorize(RS_TRESORERIE)) -> PaiementResponse:
+    return await PaiementService(session, auth, request.app.state.settings).rembourser(id, data)
+
+
+@router.post("/{id}/wave/expirer", response_model=PaiementResponse, responses=problems(404, 502, 503),
+             summary="Abandonner une session Wave en attente",
+             description="Expire la session chez Wave puis passe le paiement à EXPIRE. Si Wave révèle que le "
+                         "paiement a abouti entre-temps, il est confirmé (VALIDE) à la place.")
+async def expire_paiement(id: uuid.UUID, session: SessionDep, request: Request,
+                          auth: AuthContext = authorize(RS_WAVE_CHECKOUT)) -> PaiementResponse:
+    return await WaveService(session, auth, request.app.state.settings).expirer(id)
+
+
+@router.post("/{id}/wave/synchroniser", response_model=PaiementResponse, responses=problems(404, 502, 503),
+             summary="Relire la session Wave et appliquer son résultat",
+             description="Secours quand un webhook n'est pas arrivé: session payée → VALIDE, expirée → EXPIRE.")
+async def sync_paiement(id: uuid.UUID, session: SessionDep, request: Request,
+                        auth: AuthContext = authorize(RS_WAVE_CHECKOUT)) -> PaiementResponse:
+    return await WaveService(session, auth, request.app.state.settings).synchroniser(id)

@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+
+from pydantic import Field, model_validator
+
+from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.encaissement.service import MethodePaiement
+
+CURRENCY_PATTERN = r"^[A-Z]{3}$"
+# Methods whose money leaves a trace elsewhere: the treasurer must note it for reconciliation.
+METHODES_AVEC_REFERENCE = {MethodePaiement.VIREMENT, MethodePaiement.CHEQUE, MethodePaiement.WAVE,
+                           MethodePaiement.ORANGE_MONEY, MethodePaiement.FREE_MONEY, MethodePaiement.CARTE}
+
+
+class CibleInput(InputModel):
+    cotisation_id: uuid.UUID | None = None
+    adhesion_id: uuid.UUID | None = None
+    montant: Decimal | None = Field(default=None, gt=0, max_digits=18, decimal_places=2)
+
+    @model_validator(mode="after")
+    def one_target(self) -> CibleInput:
+        if (self.cotisation_id is None) == (self.adhesion_id is None):
+            raise ValueError("chaque cible désigne soit cotisationId, soit adhesionId")
+        return self
+
+
+class PaiementCreate(InputModel):
+    membre_id: uuid.UUID
+    organisation_id: uuid.UUID
+    montant: Decimal = Field(gt=0, max_digits=18, decimal_places=2)
+    devise: str = Field(default="XOF", pattern=CURRENCY_PATTERN)
+    methode: MethodePaiement
+    reference_externe: str | None = Field(default=None, max_length=100)
+    date_paiement: datetime | None = Field(default=None, description="Date de réception (défaut: maintenant)")
+    commentaire: str | None = Field(default=None, max_length=2000)
+    cibles: list[CibleInput] = Field(min_length=1, max_length=50)
+
+    @model_validator(mode="after")
+    def reference_when_traceable(self) -> PaiementCreate:
+        if self.methode in METHODES_AVEC_REFERENCE and not self.reference_externe:
+            raise ValueError(f"referenceExterne est obligatoire pour la méthode {self.methode}")
+        if self.date_paiement is not None and self.date_paiement.tzinfo is None:
+            raise ValueError("datePaiement doit porter un fuseau horaire")
+        return self
+
+
+class MotifRequest(InputModel):
+    motif: str = Field(min_length=3, max_length=500)
+
+
+class CheckoutRequest(InputModel):
+    membre_id: uuid.UUID | None = Field(default=None, description="Défaut: le membre connecté")
+    organisation_id: uuid.UUID
+    cibles: list[CibleInput] = Field(min_length=1, max_length=50)
+
+
+class AllocationResponse(OutputModel):
+    cotisation_id: uuid.UUID | None
+    adhesion_id: uuid.UUID | None
+    numero_reference: str | None
+    libelle: str | None
+    montant: Decimal
+
+
+class PaiementResponse(OutputModel):
+    id: uuid.UUID
+    numero_recu: str
+    membre_id: uuid.UUID
+    organisation_id: uuid.UUID
+    montant: Decimal
+    montant_non_affecte: Decimal
+    devise: str
+    methode: str
+    statut: str
+    reference_externe: str | None
+    date_paiement: datetime | None
+    enregistre_par: str | None
+    commentaire: str | None
+    allocations: list[AllocationResponse]
+    wave_checkout_id: str | None = None
+    wave_launch_url: str | None = None
+    wave_expires_at: datetime | None = None
+    created_at: datetime
+    updated_at: datetime
+
+
+class CheckoutResponse(OutputModel):
+    paiement_id: uuid.UUID
+    numero_recu: str
+    montant: Decimal
+    devise: str
+    wave_launch_url: str
+    checkout_id: str
+    expires_at: datetime | None
+
+
+class WebhookResponse(OutputModel):
+    resultat: str = Field(description="APPLIQUE, DEJA_TRAITE, IGNORE, ECHEC_ENREGISTRE ou ANOMALIE")
+    paiement_id: uuid.UUID | None = None

@@ -1,0 +1,152 @@
+"""Payments: reading (scoped), manual entry by the treasurer, cancellation and refund, receipts."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.config import Settings
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import InvalidInput, InvalidState, NotFound
+from unionflow.core.pagination import Page, PageParams
+from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutPaiement
+from unionflow.models import Paiement
+from unionflow.paiements.idempotence import Idempotence, Reponse
+from unionflow.paiements.recu import RecuData, render_recu
+from unionflow.paiements.repository import PaiementFilters, PaiementRepository
+from unionflow.paiements.schemas import AllocationResponse, MotifRequest, PaiementCreate, PaiementResponse
+
+
+class PaiementService:
+    def __init__(self, session: AsyncSession, auth: AuthContext, settings: Settings | None = None) -> None:
+        self.session = session
+        self.auth = auth
+        self.settings = settings
+        self.repo = PaiementRepository(session, auth)
+
+    async def responses(self, paiements: list[Paiement]) -> list[PaiementResponse]:
+        ids = [p.id for p in paiements]
+        allocations = await self.repo.allocations(ids)
+        checkouts = await self.repo.checkouts(ids)
+        result = []
+        for p in paiements:
+            checkout = checkouts.get(p.id)
+            result.append(PaiementResponse(
+                id=p.id, numero_recu=p.numero_recu, membre_id=p.membre_id, organisation_id=p.organisation_id,
+                montant=p.montant, montant_non_affecte=p.montant_non_affecte, devise=p.devise, methode=p.methode,
+                statut=p.statut, reference_externe=p.reference_externe, date_paiement=p.date_paiement,
+                enregistre_par=p.enregistre_par, commentaire=p.commentaire, created_at=p.created_at,
+                updated_at=p.updated_at,
+                allocations=[AllocationResponse(cotisation_id=a[0], adhesion_id=a[1], montant=a[2],
+                                                numero_reference=a[3], libelle=a[4])
+                             for a in allocations.get(p.id, [])],
+                wave_checkout_id=checkout.checkout_id if checkout else None,
+                wave_launch_url=checkout.launch_url if checkout and p.statut == StatutPaiement.EN_ATTENTE else None,
+                wave_expires_at=checkout.when_expires if checkout else None,
+            ))
+        return result
+
+    async def response(self, paiement: Paiement) -> PaiementResponse:
+        return (await self.responses([paiement]))[0]
+
+    async def _get(self, paiement_id: uuid.UUID) -> Paiement:
+        paiement = await self.repo.get(paiement_id)
+        if paiement is None:
+            raise NotFound("Paiement introuvable")
+        return paiement
+
+    async def get(self, paiement_id: uuid.UUID) -> PaiementResponse:
+        return await self.response(await self._get(paiement_id))
+
+    async def by_numero(self, numero: str) -> PaiementResponse:
+        paiement = await self.repo.by_numero(numero)
+        if paiement is None:
+            raise NotFound("Paiement introuvable")
+        return await self.response(paiement)
+
+    async def search(self, filters: PaiementFilters, params: PageParams) -> Page[PaiementResponse]:
+        rows, total, exact = await self.repo.search(filters, params)
+        return Page[PaiementResponse].build(await self.responses(rows), params, total, exact)
+
+    async def mine(self, filters: PaiementFilters, params: PageParams) -> Page[PaiementResponse]:
+        if self.auth.membre_id is None:
+            return Page[PaiementResponse].build([], params, 0)
+        rows, total, exact = await self.repo.search(filters, params, membre_id=self.auth.membre_id)
+        return Page[PaiementResponse].build(await self.responses(rows), params, total, exact)
+
+    async def enregistrer(self, data: PaiementCreate, idempotency_key: str | None) -> Reponse:
+        """Manual payment entered by a treasurer or organisation administrator of the organisation."""
+        idem = Idempotence(self.session, self.auth, "POST /api/paiements", idempotency_key,
+                           data.model_dump(mode="json"))
+        replay = await idem.begin()
+        if replay is not None:
+            return replay
+        if await self.repo.organisation(data.organisation_id) is None or not self.auth.manages(data.organisation_id):
+            raise NotFound("Organisation introuvable")
+        if await self.repo.membre(data.membre_id) is None:
+            raise NotFound("Membre introuvable")
+        if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
+            raise InvalidInput("datePaiement ne peut pas être dans le futur")
+        paiement = await EncaissementService(self.session, self.auth).enregistrer(
+            membre_id=data.membre_id, organisation_id=data.organisation_id, montant=data.montant,
+            methode=data.methode, devise=data.devise, reference_externe=data.reference_externe,
+            date_paiement=data.date_paiement, commentaire=data.commentaire,
+            cibles=[Cible(cotisation_id=c.cotisation_id, adhesion_id=c.adhesion_id, montant=c.montant)
+                    for c in data.cibles])
+        body = (await self.response(paiement)).model_dump(mode="json", by_alias=True)
+        return await idem.finish(201, body)
+
+    async def _managed(self, paiement_id: uuid.UUID) -> Paiement:
+        paiement = await self._get(paiement_id)
+        if not self.auth.manages(paiement.organisation_id):
+            # A member sees his own payment but only the treasury may undo it.
+            raise NotFound("Paiement introuvable")
+        return paiement
+
+    async def annuler(self, paiement_id: uuid.UUID, data: MotifRequest) -> PaiementResponse:
+        paiement = await self._managed(paiement_id)
+        encaissement = EncaissementService(self.session, self.auth)
+        if paiement.statut == StatutPaiement.EN_ATTENTE:
+            from unionflow.paiements.wave_service import WaveService
+
+            assert self.settings is not None
+            await WaveService(self.session, self.auth, self.settings).expire_remote(paiement)
+            paiement = await encaissement.clore(paiement.id, StatutPaiement.ANNULE)
+        elif paiement.methode == MethodePaiement.WAVE and (await self.repo.checkouts([paiement.id])):
+            raise InvalidState("Un paiement Wave encaissé ne s'annule pas: utilisez le remboursement")
+        else:
+            paiement = await encaissement.reverser(paiement.id, StatutPaiement.ANNULE, data.motif)
+        return await self.response(paiement)
+
+    async def rembourser(self, paiement_id: uuid.UUID, data: MotifRequest) -> PaiementResponse:
+        paiement = await self._managed(paiement_id)
+        if paiement.statut != StatutPaiement.VALIDE:
+            raise InvalidState(f"Seul un paiement validé peut être remboursé (statut: {paiement.statut})")
+        checkout = await self.repo.checkout_for_update(paiement.id)
+        if checkout is not None:
+            from unionflow.paiements.wave_service import WaveService
+
+            assert self.settings is not None
+            await WaveService(self.session, self.auth, self.settings).refund_remote(paiement, checkout)
+        paiement = await EncaissementService(self.session, self.auth).reverser(
+            paiement.id, StatutPaiement.REMBOURSE, data.motif)
+        return await self.response(paiement)
+
+    async def recu(self, paiement_id: uuid.UUID) -> tuple[str, bytes]:
+        paiement = await self._get(paiement_id)
+        if paiement.statut in {StatutPaiement.EN_ATTENTE, StatutPaiement.ECHOUE, StatutPaiement.EXPIRE}:
+            raise InvalidState("Aucun reçu: ce paiement n'a pas été encaissé")
+        membre = await self.repo.membre(paiement.membre_id)
+        organisation = await self.repo.organisation(paiement.organisation_id)
+        assert membre is not None and organisation is not None
+        response = await self.response(paiement)
+        pdf = render_recu(RecuData(
+            numero=paiement.numero_recu, organisation=organisation.nom,
+            membre=f"{membre.prenom} {membre.nom}", numero_membre=membre.numero_membre,
+            montant=paiement.montant, devise=paiement.devise, methode=paiement.methode, statut=paiement.statut,
+            reference=paiement.reference_externe, date=paiement.date_paiement or paiement.created_at,
+            lignes=[(a.numero_reference or "", a.libelle or "", a.montant) for a in response.allocations],
+            non_affecte=paiement.montant_non_affecte, enregistre_par=paiement.enregistre_par))
+        return paiement.numero_recu, pdf

@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+import uuid
+
+from fastapi import Depends, Query, Request
+from fastapi.responses import JSONResponse
+
+from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.openapi import problems
+from unionflow.core.pagination import Page, PageParams, paging
+from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.core.routing import area_router
+from unionflow.paiements.idempotence import IDEMPOTENCY_HEADER as IDEMPOTENCY
+from unionflow.paiements.idempotence import as_response
+from unionflow.versements.repository import VersementFilters
+from unionflow.versements.schemas import (
+    ModeVersement,
+    MotifRequest,
+    ObjetVersement,
+    StatutVersement,
+    VersementConfirmation,
+    VersementCreate,
+    VersementResponse,
+)
+from unionflow.versements.service import VersementService
+
+router = area_router("/api/versements", "Versements")
+
+
+@router.get("", response_model=Page[VersementResponse], summary="Lister les versements",
+            description="Versements des organisations administrées par l'appelant (tout pour SUPER_ADMIN/ADMIN).")
+async def list_versements(session: SessionDep, request: Request, auth: AuthContext = authorize(RS_TRESORERIE_READ),
+                          params: PageParams = Depends(paging(20)),
+                          organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
+                          statut: StatutVersement | None = None, mode: ModeVersement | None = None,
+                          objet_type: ObjetVersement | None = Query(None, alias="objetType"),
+                          ) -> Page[VersementResponse]:
+    filters = VersementFilters(organisation_id=organisation_id, statut=statut, mode=mode, objet_type=objet_type)
+    return await VersementService(session, auth, request.app.state.settings).search(filters, params)
+
+
+@router.post("", status_code=201, response_model=VersementResponse, responses=problems(404, 422),
+             summary="Préparer un versement (Wave ou manuel)",
+             description="Statut EN_COURS; rien n'est envoyé avant la confirmation. La clé d'idempotence Wave est "
+                         "enregistrée dès maintenant. Pour COTISATIONS/ADHESIONS, le montant ne peut dépasser ce "
+                         "qui a été encaissé à ce titre et pas encore versé (400).")
+async def create_versement(data: VersementCreate, session: SessionDep, request: Request,
+                           auth: AuthContext = authorize(RS_TRESORERIE),
+                           idempotency_key: str | None = IDEMPOTENCY) -> JSONResponse:
+    service = VersementService(session, auth, request.app.state.settings)
+    return as_response(await service.create(data, idempotency_key))
+
+
+@router.get("/{id}", response_model=VersementResponse, responses=problems(404), summary="Consulter un versement")
+async def get_versement(id: uuid.UUID, session: SessionDep, request: Request,
+                        auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> VersementResponse:
+    return await VersementService(session, auth, request.app.state.settings).get(id)
+
+
+@router.post("/{id}/confirmer", response_model=VersementResponse, responses=problems(404, 502, 503),
+             summary="Confirmer (envoyer) un versement",
+             description="Par une autre personne que le créateur (sauf SUPER_ADMIN/ADMIN). Wave: payout envoyé avec "
+                         "la clé stockée (un nouvel essai ne paie jamais deux fois); REUSSI, ECHOUE ou EN_COURS "
+                         "selon Wave; un nouvel appel relit le payout. Manuel: referenceExterne requis → REUSSI.")
+async def confirm_versement(id: uuid.UUID, session: SessionDep, request: Request,
+                            data: VersementConfirmation | None = None,
+                            auth: AuthContext = authorize(RS_TRESORERIE)) -> VersementResponse:
+    service = VersementService(session, auth, request.app.state.settings)
+    return await service.confirmer(id, data or VersementConfirmation())
+
+
+@router.post("/{id}/annuler", response_model=VersementResponse, responses=problems(404),
+             summary="Annuler un versement pas encore envoyé")
+async def cancel_versement(id: uuid.UUID, data: MotifRequest, session: SessionDep, request: Request,
+                           auth: AuthContext = authorize(RS_TRESORERIE)) -> VersementResponse:
+    return await VersementService(session, auth, request.app.state.settings).annuler(id, data)

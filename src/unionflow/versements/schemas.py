@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+
+from pydantic import Field, model_validator
+
+from unionflow.core.schemas import InputModel, OutputModel
+
+PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
+
+
+class StatutVersement(StrEnum):
+    EN_COURS = "EN_COURS"  # created, or sent to Wave and still processing
+    REUSSI = "REUSSI"  # money delivered
+    ECHOUE = "ECHOUE"  # Wave reported a failure; nothing left the account
+    ANNULE = "ANNULE"  # withdrawn before anything was sent
+
+
+class ModeVersement(StrEnum):
+    WAVE = "WAVE"
+    MANUEL = "MANUEL"
+
+
+class ObjetVersement(StrEnum):
+    COTISATIONS = "COTISATIONS"
+    ADHESIONS = "ADHESIONS"
+    AIDE = "AIDE"
+    AUTRE = "AUTRE"
+
+
+class VersementCreate(InputModel):
+    organisation_id: uuid.UUID
+    montant: Decimal = Field(gt=0, max_digits=18, decimal_places=2)
+    devise: str = Field(default="XOF", pattern=r"^[A-Z]{3}$")
+    mode: ModeVersement
+    objet_type: ObjetVersement
+    objet_id: uuid.UUID | None = Field(default=None, description="Objet précis (ex. demande d'aide), optionnel")
+    motif: str = Field(min_length=3, max_length=500)
+    beneficiaire_nom: str = Field(min_length=2, max_length=200)
+    beneficiaire_telephone: str | None = Field(default=None, pattern=PHONE_PATTERN,
+                                               description="E.164; obligatoire pour un versement Wave")
+
+    @model_validator(mode="after")
+    def wave_needs_phone(self) -> VersementCreate:
+        if self.mode == ModeVersement.WAVE:
+            if not self.beneficiaire_telephone:
+                raise ValueError("beneficiaireTelephone est obligatoire pour un versement Wave")
+            if self.devise != "XOF" or self.montant != self.montant.to_integral_value():
+                raise ValueError("un versement Wave est un montant entier en XOF")
+        return self
+
+
+class VersementConfirmation(InputModel):
+    reference_externe: str | None = Field(default=None, max_length=100,
+                                          description="Obligatoire pour un versement manuel (n° de virement...)")
+
+
+class MotifRequest(InputModel):
+    motif: str = Field(min_length=3, max_length=500)
+
+
+class VersementResponse(OutputModel):
+    id: uuid.UUID
+    numero: str
+    organisation_id: uuid.UUID
+    montant: Decimal
+    devise: str
+    mode: str
+    objet_type: str
+    objet_id: uuid.UUID | None
+    motif: str
+    beneficiaire_nom: str
+    beneficiaire_telephone: str | None
+    statut: str
+    payout_id: str | None
+    reference_externe: str | None
+    date_execution: datetime | None
+    motif_echec: str | None
+    cree_par: str
+    confirme_par: str | None
+    created_at: datetime
+    updated_at: datetime

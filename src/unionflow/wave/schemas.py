@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+from pydantic import Field
+
+from unionflow.core.schemas import InputModel, OutputModel
+
+PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
+
+
+class StatutCompte(StrEnum):
+    ACTIF = "ACTIF"
+    INACTIF = "INACTIF"
+
+
+class CompteWaveCreate(InputModel):
+    organisation_id: uuid.UUID
+    libelle: str = Field(min_length=2, max_length=200)
+    numero_telephone: str = Field(pattern=PHONE_PATTERN, description="Numéro du compte marchand, E.164")
+    cle_api: str | None = Field(default=None, min_length=8, max_length=500,
+                                description="Clé API Wave Business (jamais renvoyée)")
+    secret_webhook: str | None = Field(default=None, min_length=8, max_length=500,
+                                       description="Secret de signature des webhooks (jamais renvoyé)")
+
+
+class CompteWaveUpdate(InputModel):
+    libelle: str | None = Field(default=None, min_length=2, max_length=200)
+    numero_telephone: str | None = Field(default=None, pattern=PHONE_PATTERN)
+    cle_api: str | None = Field(default=None, min_length=8, max_length=500)
+    secret_webhook: str | None = Field(default=None, min_length=8, max_length=500)
+    statut: StatutCompte | None = None
+
+
+class CompteWaveResponse(OutputModel):
+    id: uuid.UUID
+    organisation_id: uuid.UUID
+    libelle: str
+    numero_telephone: str
+    statut: str
+    cle_api_indice: str | None = Field(description="4 derniers caractères de la clé, masqués")
+    secret_webhook_indice: str | None
+    created_at: datetime
+    updated_at: datetime
+
+
+class TransactionWaveResponse(OutputModel):
+    id: uuid.UUID
+    organisation_id: uuid.UUID | None
+    type_transaction: str
+    reference_wave: str | None
+    montant: Decimal | None
+    devise: str
+    statut: str
+    paiement_id: uuid.UUID | None
+    versement_id: uuid.UUID | None
+    details: dict[str, Any] | None
+    created_at: datetime
+
+
+class SoldeWaveResponse(OutputModel):
+    organisation_id: uuid.UUID
+    compte_wave_id: uuid.UUID | None = Field(description="None: compte de l'union configuré sur le serveur")
+    montant: Decimal
+    devise: str

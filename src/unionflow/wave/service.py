@@ -1,0 +1,129 @@
+"""Organisations' Wave accounts (credentials kept server-side) and the journal of Wave operations."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.config import Settings
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Conflict, InvalidInput, NotFound
+from unionflow.core.pagination import Page, PageParams
+from unionflow.models import CompteWave, Organisation
+from unionflow.paiements.wave_accounts import client_for_organisation
+from unionflow.wave.repository import WaveRepository
+from unionflow.wave.schemas import (
+    CompteWaveCreate,
+    CompteWaveResponse,
+    CompteWaveUpdate,
+    SoldeWaveResponse,
+    TransactionWaveResponse,
+)
+
+MODULE = "WAVE"
+PUBLIC_FIELDS = ["libelle", "numero_telephone", "statut"]
+
+
+def mask(secret: str | None) -> str | None:
+    return f"••••{secret[-4:]}" if secret else None
+
+
+def _response(compte: CompteWave) -> CompteWaveResponse:
+    return CompteWaveResponse(id=compte.id, organisation_id=compte.organisation_id, libelle=compte.libelle,
+                              numero_telephone=compte.numero_telephone, statut=compte.statut,
+                              cle_api_indice=mask(compte.cle_api), secret_webhook_indice=mask(compte.secret_webhook),
+                              created_at=compte.created_at, updated_at=compte.updated_at)
+
+
+class WaveAccountService:
+    def __init__(self, session: AsyncSession, auth: AuthContext, settings: Settings | None = None) -> None:
+        self.session = session
+        self.auth = auth
+        self.settings = settings
+        self.repo = WaveRepository(session, auth)
+
+    async def _get(self, compte_id: uuid.UUID, *, for_update: bool = False) -> CompteWave:
+        compte = await self.repo.compte(compte_id, for_update=for_update)
+        if compte is None:
+            raise NotFound("Compte Wave introuvable")
+        return compte
+
+    async def list(self, organisation_id: uuid.UUID | None) -> list[CompteWaveResponse]:
+        return [_response(c) for c in await self.repo.comptes(organisation_id)]
+
+    async def get(self, compte_id: uuid.UUID) -> CompteWaveResponse:
+        return _response(await self._get(compte_id))
+
+    async def _flush_unique(self) -> None:
+        try:
+            async with self.session.begin_nested():
+                await self.session.flush()
+        except IntegrityError as exc:
+            raise Conflict("Ce numéro Wave est déjà enregistré pour cette organisation") from exc
+
+    async def create(self, data: CompteWaveCreate) -> CompteWaveResponse:
+        if not self.auth.manages(data.organisation_id) or await self.session.get(
+                Organisation, data.organisation_id) is None:
+            raise NotFound("Organisation introuvable")
+        compte = CompteWave(**data.model_dump(), statut="ACTIF")
+        self.session.add(compte)
+        await self._flush_unique()
+        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="CompteWave",
+                           entite_id=compte.id, organisation_id=compte.organisation_id,
+                           after=audit.snapshot(compte, PUBLIC_FIELDS))
+        return _response(compte)
+
+    async def update(self, compte_id: uuid.UUID, data: CompteWaveUpdate) -> CompteWaveResponse:
+        compte = await self._get(compte_id, for_update=True)
+        changes = data.model_dump(exclude_unset=True)
+        if not changes:
+            raise InvalidInput("Aucune modification")
+        before = audit.snapshot(compte, PUBLIC_FIELDS)
+        for key, value in changes.items():
+            setattr(compte, key, value)
+        await self._flush_unique()
+        # Secrets never enter the audit trail; only the fact that they changed.
+        rotated = [k for k in ("cle_api", "secret_webhook") if k in changes]
+        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="CompteWave",
+                           entite_id=compte.id, organisation_id=compte.organisation_id, before=before,
+                           after={**audit.snapshot(compte, PUBLIC_FIELDS), "secrets_modifies": rotated},
+                           severite="WARNING" if rotated else "INFO")
+        return _response(compte)
+
+    async def delete(self, compte_id: uuid.UUID) -> None:
+        compte = await self._get(compte_id, for_update=True)
+        before = audit.snapshot(compte, PUBLIC_FIELDS)
+        # Sessions and payouts keep a reference for their audit trail: such an account is deactivated instead.
+        compte.statut = "INACTIF"
+        compte.cle_api = None
+        compte.secret_webhook = None
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="DELETE", module=MODULE, entite_type="CompteWave",
+                           entite_id=compte.id, organisation_id=compte.organisation_id, before=before,
+                           severite="WARNING")
+
+    async def transactions(self, params: PageParams, organisation_id: uuid.UUID | None, type_transaction: str | None,
+                           paiement_id: uuid.UUID | None) -> Page[TransactionWaveResponse]:
+        rows, total, exact = await self.repo.transactions(params, organisation_id, type_transaction, paiement_id)
+        return Page[TransactionWaveResponse].build([TransactionWaveResponse.model_validate(r) for r in rows],
+                                                   params, total, exact)
+
+    async def solde(self, organisation_id: uuid.UUID | None) -> SoldeWaveResponse:
+        org_id = organisation_id or self.auth.active_organisation_id
+        if org_id is None:
+            raise InvalidInput("Précisez organisationId ou l'en-tête X-Active-Organisation-Id")
+        if not self.auth.manages(org_id) or await self.session.get(Organisation, org_id) is None:
+            raise NotFound("Organisation introuvable")
+        assert self.settings is not None
+        client, compte_id = await client_for_organisation(self.session, self.settings, org_id)
+        if compte_id is None and not self.auth.is_global:
+            # The union's shared account holds every organisation's money: its balance is not theirs to see.
+            raise NotFound("Cette organisation n'a pas de compte Wave propre")
+        remote = await client.balance()
+        return SoldeWaveResponse(organisation_id=org_id, compte_wave_id=compte_id,
+                                 montant=Decimal(str(remote.get("amount", "0"))),
+                                 devise=str(remote.get("currency", "XOF")))

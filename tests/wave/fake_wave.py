@@ -1,0 +1,249 @@
+"""A local Wave-compatible server (Checkout, Payout, Balance APIs) for tests: Starlette app served by uvicorn
+on 127.0.0.1:<free port> in a background thread, state in memory, bearer key checked."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from unionflow.paiements.signature import sign
+
+API_KEY = "wave-test-key"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
+
+
+@dataclass
+class FakeWave:
+    api_key: str = API_KEY
+    sessions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    payouts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    idempotency: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (body hash, object id)
+    balance: int = 1_000_000
+    fail_next: list[int] = field(default_factory=list)  # statuses to answer to the next requests
+    failing_mobiles: set[str] = field(default_factory=set)
+    requests: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    url: str = ""
+
+    def reset(self) -> None:
+        with self.lock:
+            self.sessions.clear()
+            self.payouts.clear()
+            self.idempotency.clear()
+            self.fail_next.clear()
+            self.failing_mobiles.clear()
+            self.requests.clear()
+            self.balance = 1_000_000
+
+    # -- test controls --
+    def complete(self, checkout_id: str, *, amount: str | None = None) -> dict[str, Any]:
+        """The customer paid in the Wave app."""
+        with self.lock:
+            s = self.sessions[checkout_id]
+            s.update(checkout_status="complete", payment_status="succeeded",
+                     transaction_id=f"T_{uuid.uuid4().hex[:12].upper()}", when_completed=_now())
+            if amount is not None:
+                s["amount"] = amount
+            self.balance += int(s["amount"])
+            return dict(s)
+
+    def fail(self, checkout_id: str) -> dict[str, Any]:
+        with self.lock:
+            s = self.sessions[checkout_id]
+            s.update(payment_status="failed")
+            return dict(s)
+
+    # -- protocol --
+    def _error(self, status: int, code: str, message: str) -> JSONResponse:
+        return JSONResponse({"code": code, "message": message}, status_code=status)
+
+    def _guard(self, request: Request) -> Response | None:
+        self.requests.append((request.method, request.url.path, dict(request.headers)))
+        if request.headers.get("authorization") != f"Bearer {self.api_key}":
+            return self._error(401, "no-matching-api-key", "Invalid API key")
+        if self.fail_next:
+            return self._error(self.fail_next.pop(0), "internal-server-error", "Simulated failure")
+        return None
+
+    async def create_session(self, request: Request) -> Response:
+        if (denied := self._guard(request)) is not None:
+            return denied
+        raw = await request.body()
+        body = json.loads(raw)
+        key = request.headers.get("idempotency-key")
+        with self.lock:
+            if key and key in self.idempotency:
+                digest, existing = self.idempotency[key]
+                if digest != raw.decode():
+                    return self._error(409, "idempotency-mismatch", "Idempotency key reused")
+                return JSONResponse(self.sessions[existing])
+            amount = str(body.get("amount", ""))
+            if not amount.isdigit() or int(amount) <= 0 or body.get("currency") != "XOF":
+                return self._error(400, "request-validation-error", "Invalid amount or currency")
+            sid = f"cos-{uuid.uuid4().hex[:16]}"
+            session = {
+                "id": sid, "amount": amount, "checkout_status": "open", "client_reference":
+                body.get("client_reference"), "currency": "XOF", "error_url": body.get("error_url"),
+                "last_payment_error": None, "business_name": "UnionFlow Test", "payment_status": "processing",
+                "success_url": body.get("success_url"), "wave_launch_url": f"https://pay.wave.com/c/{sid}",
+                "when_created": _now(), "when_expires":
+                (datetime.now(UTC) + timedelta(minutes=30)).isoformat().replace("+00:00", "Z"),
+                "transaction_id": None, "when_completed": None,
+            }
+            self.sessions[sid] = session
+            if key:
+                self.idempotency[key] = (raw.decode(), sid)
+            return JSONResponse(session)
+
+    async def get_session(self, request: Request) -> Response:
+        if (denied := self._guard(request)) is not None:
+            return denied
+        session = self.sessions.get(request.path_params["id"])
+        if session is None:
+            return self._error(404, "checkout-session-not-found", "Not found")
+        return JSONResponse(session)
+
+    async def expire_session(self, request: Request) -> Response:
+        if (denied := self._guard(request)) is not None:
+            return denied
+        with self.lock:
+            session = self.sessions.get(request.path_params["id"])
+            if session is None:
+                return self._error(404, "checkout-session-not-found", "Not found")
+            if session["checkout_status"] != "open":
+                return self._error(409, "checkout-session-not-open", "Session is not open")
+            session["checkout_status"] = "expired"
+        return Response(status_code=200)
+
+    async def refund_session(self, request: Request) -> Response:
+        if (denied := self._guard(request)) is not None:
+            return denied
+        with self.lock:
+            session = self.sessions.get(request.path_params["id"])
+            if session is None:
+                return self._error(404, "checkout-session-not-found", "Not found")
+            if session["payment_status"] != "succeeded":
+                return self._error(409, "checkout-refund-failed", "Nothing to refund")
+            session["payment_status"] = "refunded"
+            self.balance -= int(session["amount"])
+        return Response(status_code=200)
+
+    async def create_payout(self, request: Request) -> Response:
+        if (denied := self._guard(request)) is not None:
+            return denied
+        key = request.headers.get("idempotency-key")
+        if not key:
+            return self._error(400, "missing-idempotency-key", "Idempotency-Key required")
+        raw = await request.body()
+        body = json.loads(raw)
+        with self.lock:
+            if key in self.idempotency:
+                digest, existing = self.idempotency[key]
+                if digest != raw.decode():
+                    return self._error(409, "idempotency-mismatch", "Idempotency key reused")
+                return JSONResponse(self.payouts[existing])
+            amount = int(body["receive_amount"])
+            failed = body["mobile"] in self.failing_mobiles or amount > self.balance
+            pid = f"pt-{uuid.uuid4().hex[:16]}"
+            payout = {
+                "id": pid, "currency": body["currency"], "receive_amount": body["receive_amount"], "fee": "0",
+                "mobile": body["mobile"], "name": body.get("name"), "client_reference": body.get("client_reference"),
+                "status": "failed" if failed else "succeeded", "timestamp": _now(),
+                "payout_error": {"error_code": "recipient-account-blocked", "error_message": "Blocked"}
+                if failed else None,
+            }
+            if not failed:
+                self.balance -= amount
+            self.payouts[pid] = payout
+            self.idempotency[key] = (raw.decode(), pid)
+            return JSONResponse(payout)
+
+    async def get_payout(self, request: Request) -> Response:
+        if (denied := self._guard(request)) is not None:
+            return denied
+        payout = self.payouts.get(request.path_params["id"])
+        if payout is None:
+            return self._error(404, "payout-not-found", "Not found")
+        return JSONResponse(payout)
+
+    async def get_balance(self, request: Request) -> Response:
+        if (denied := self._guard(request)) is not None:
+            return denied
+        return JSONResponse({"amount": str(self.balance), "currency": "XOF"})
+
+    def app(self) -> Starlette:
+        return Starlette(routes=[
+            Route("/v1/checkout/sessions", self.create_session, methods=["POST"]),
+            Route("/v1/checkout/sessions/{id}", self.get_session, methods=["GET"]),
+            Route("/v1/checkout/sessions/{id}/expire", self.expire_session, methods=["POST"]),
+            Route("/v1/checkout/sessions/{id}/refund", self.refund_session, methods=["POST"]),
+            Route("/v1/payout", self.create_payout, methods=["POST"]),
+            Route("/v1/payout/{id}", self.get_payout, methods=["GET"]),
+            Route("/v1/balance", self.get_balance, methods=["GET"]),
+        ])
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def signed_webhook(secret: str, event: dict[str, Any], *, timestamp: int | None = None,
+                   tamper: bool = False) -> tuple[bytes, dict[str, str]]:
+    body = json.dumps(event).encode()
+    t = int(time.time()) if timestamp is None else timestamp
+    signature = sign(secret, t, body)
+    if tamper:
+        body = body.replace(b'"amount": "', b'"amount": "1')
+    return body, {"Wave-Signature": f"t={t},v1={signature}", "Content-Type": "application/json"}
+
+
+def completed_event(session: dict[str, Any], event_id: str | None = None,
+                    event_type: str = "checkout.session.completed") -> dict[str, Any]:
+    return {"id": event_id or f"EV_{uuid.uuid4().hex[:12]}", "type": event_type, "data": dict(session)}
+
+
+@pytest.fixture(scope="session")
+def fake_wave_server() -> Iterator[FakeWave]:
+    fake = FakeWave()
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(fake.app(), host="127.0.0.1", port=port, log_level="warning",
+                                           lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("fake Wave server did not start")
+        time.sleep(0.02)
+    fake.url = f"http://127.0.0.1:{port}"
+    yield fake
+    server.should_exit = True
+    thread.join(timeout=5)
+
+
+@pytest.fixture
+def wave(fake_wave_server: FakeWave, app: Any, monkeypatch: pytest.MonkeyPatch) -> FakeWave:
+    """The app talks to the fake server for this test (its settings object is the one requests read)."""
+    fake_wave_server.reset()
+    monkeypatch.setattr(app.state.settings, "wave_api_base_url", fake_wave_server.url)
+    monkeypatch.setattr(app.state.settings, "wave_api_key", fake_wave_server.api_key)
+    return fake_wave_server
