@@ -4,6 +4,14 @@ from unionflow.models.adhesion import Adhesion
 from unionflow.models.audit import AuditLog
 from unionflow.models.base import Base
 from unionflow.models.cotisation import Cotisation
+from unionflow.models.document import Document, PieceJointe, TelechargementDocument
+from unionflow.models.evenement import (
+    Evenement,
+    FeedbackEvenement,
+    InscriptionEvenement,
+    NotificationEvenement,
+    TypeReference,
+)
 from unionflow.models.identite import Compteur, LoginThrottle, RefreshToken, SigningKey, UtilisateurLocal
 from unionflow.models.membre import Membre, MembreOrganisation
 from unionflow.models.organisation import Organisation
@@ -24,4 +32,12 @@ __all__ = [
     "RefreshToken",
     "SigningKey",
     "UtilisateurLocal",
+    "Document",
+    "PieceJointe",
+    "TelechargementDocument",
+    "Evenement",
+    "FeedbackEvenement",
+    "InscriptionEvenement",
+    "NotificationEvenement",
+    "TypeReference",
 ]
