@@ -140,7 +140,7 @@ class InscriptionService:
         content = [ParticipantResponse(inscription_id=i.id, membre_id=m.id, numero_membre=m.numero_membre,
                                        prenom=m.prenom, nom=m.nom, date_inscription=i.date_inscription,
                                        date_confirmation=i.date_confirmation) for i, m in rows]
-        return Page[ParticipantResponse].build(content, params, total, exact)  # type: ignore[return-value]
+        return Page[ParticipantResponse].build(content, params, total, exact)
 
     async def mine(self) -> list[MonInscriptionResponse]:
         if self.auth.membre_id is None:

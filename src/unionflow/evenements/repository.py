@@ -148,7 +148,7 @@ class EvenementRepository:
             return true()
         return Evenement.organisation_id.in_(self.auth.staff_organisations)
 
-    async def stats_by(self, column: ColumnElement[Any]) -> dict[str, int]:
+    async def stats_by(self, column: Any) -> dict[str, int]:
         stmt = select(column, func.count()).select_from(Evenement).where(self._managed()).group_by(column)
         return {str(k): int(n) for k, n in (await self.session.execute(stmt)).all()}
 

@@ -230,7 +230,7 @@ async def pending_feedbacks(id: uuid.UUID, response: Response, session: SessionD
             summary="Modérer un feedback",
             description="statut PUBLIE, REJETE (motif requis) ou EN_ATTENTE. Pour les MODERATEUR (rôle de "
                         "l'union), ADMIN et responsables de l'organisation organisatrice.")
-async def moderate_feedback(id: uuid.UUID, feedbackId: uuid.UUID, data: ModerationRequest,  # noqa: N803
+async def moderate_feedback(id: uuid.UUID, feedbackId: uuid.UUID, data: ModerationRequest,
                             session: SessionDep,
                             auth: AuthContext = authorize(RS_EVT_MODERATION)) -> FeedbackResponse:
     return await InscriptionService(session, auth).moderate(id, feedbackId, data)

@@ -37,10 +37,10 @@ class StatutModeration(StrEnum):
 
 
 class SortField(StrEnum):
-    dateDebut = "dateDebut"  # noqa: N815 - wire values of the spec
-    dateFin = "dateFin"  # noqa: N815
+    dateDebut = "dateDebut"
+    dateFin = "dateFin"
     titre = "titre"
-    createdAt = "createdAt"  # noqa: N815
+    createdAt = "createdAt"
 
 
 class Direction(StrEnum):

@@ -4,9 +4,8 @@ Revision ID: 0002_evenements
 Revises: 0001_core
 Create Date: 2026-11-21 05:47:10.937808
 """
-from collections.abc import Sequence
-
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
