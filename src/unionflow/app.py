@@ -19,6 +19,7 @@ from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.errors import install_error_handlers
 from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
+from unionflow.documents.router import router as documents_router
 from unionflow.evenements.router import router as evenements_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.status.router import probes as status_probes
@@ -30,6 +31,7 @@ ROUTERS: list[APIRouter] = [
     status_router,
     organisations_router,
     evenements_router,
+    documents_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

@@ -58,4 +58,3 @@ class TelechargementDocument(IdMixin, Base):
     membre_id: Mapped[uuid.UUID | None]
     ip_address: Mapped[str | None] = mapped_column(String(64))
     date_telechargement: Mapped[datetime] = mapped_column(default=utcnow)
-    date_contenu_servi: Mapped[datetime | None]

@@ -173,7 +173,6 @@ def upgrade() -> None:
     sa.Column('membre_id', sa.Uuid(), nullable=True),
     sa.Column('ip_address', sa.String(length=64), nullable=True),
     sa.Column('date_telechargement', sa.DateTime(timezone=True), nullable=False),
-    sa.Column('date_contenu_servi', sa.DateTime(timezone=True), nullable=True),
     sa.Column('id', sa.Uuid(), nullable=False),
     sa.ForeignKeyConstraint(['document_id'], ['document.id'], name=op.f('fk_telechargement_document_document_id_document')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_telechargement_document'))
@@ -182,13 +181,22 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f('ix_telechargement_document_document_id'), ['document_id'], unique=False)
 
     now = datetime.now(UTC)
-    op.bulk_insert(type_reference, [
-        {"id": uuid.uuid4(), "domaine": "TYPE_EVENEMENT", "code": code, "libelle": libelle, "ordre": ordre,
-         "actif": True, "created_at": now, "updated_at": now}
-        for ordre, (code, libelle) in enumerate([
+    seed = {
+        "TYPE_EVENEMENT": [
             ("ASSEMBLEE_GENERALE", "Assemblée générale"), ("FORMATION", "Formation"), ("REUNION", "Réunion"),
             ("SOLIDARITE", "Action de solidarité"), ("CULTUREL", "Événement culturel"), ("AUTRE", "Autre"),
-        ])
+        ],
+        "TYPE_DOCUMENT": [
+            ("PIECE_IDENTITE", "Pièce d'identité"), ("JUSTIFICATIF_DOMICILE", "Justificatif de domicile"),
+            ("RECU", "Reçu"), ("FACTURE", "Facture"), ("PROCES_VERBAL", "Procès-verbal"),
+            ("STATUTS", "Statuts et règlement intérieur"), ("RAPPORT", "Rapport"), ("CONTRAT", "Contrat"),
+            ("PHOTO", "Photo"), ("AUTRE", "Autre"),
+        ],
+    }
+    op.bulk_insert(type_reference, [
+        {"id": uuid.uuid4(), "domaine": domaine, "code": code, "libelle": libelle, "ordre": ordre,
+         "actif": True, "created_at": now, "updated_at": now}
+        for domaine, rows in seed.items() for ordre, (code, libelle) in enumerate(rows)
     ])
 
 
