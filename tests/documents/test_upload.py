@@ -65,7 +65,7 @@ async def test_allowed_types_are_detected_from_content(client, factory):
     assert docx.status_code == 200 and docx.json()["typeMime"].endswith("wordprocessingml.document")
     png = await upload(client, member.headers, PNG_BYTES, filename="photo", mime="application/pdf")
     assert png.json()["typeMime"] == "image/png" and png.json()["nomFichier"] == "photo.png"
-    csv = await upload(client, member.headers, "nom;montant\nAwa;5000\n".encode(), filename="liste.csv")
+    csv = await upload(client, member.headers, b"nom;montant\nAwa;5000\n", filename="liste.csv")
     assert csv.json()["typeMime"] == "text/csv; charset=utf-8"
 
 
