@@ -81,6 +81,31 @@ class LocalStorage:
         await anyio.Path(self._path(key)).unlink(missing_ok=True)
 
 
+def sigv4_headers(method: str, host: str, path: str, payload_sha256: str, *, access_key: str, secret_key: str,
+                  region: str, extra: dict[str, str] | None = None, now: datetime | None = None,
+                  service: str = "s3") -> dict[str, str]:
+    """AWS Signature Version 4, header form, for a request without query string."""
+    moment = now or datetime.now(UTC)
+    amz_date = moment.strftime("%Y%m%dT%H%M%SZ")
+    day = moment.strftime("%Y%m%d")
+    headers = {"host": host, "x-amz-content-sha256": payload_sha256, "x-amz-date": amz_date}
+    headers.update({k.lower(): v for k, v in (extra or {}).items()})
+    names = sorted(headers)
+    canonical = "\n".join([
+        method, quote(path, safe="/~"), "",
+        "".join(f"{n}:{' '.join(headers[n].split())}\n" for n in names), ";".join(names), payload_sha256,
+    ])
+    scope = f"{day}/{region}/{service}/aws4_request"
+    to_sign = "\n".join(["AWS4-HMAC-SHA256", amz_date, scope, hashlib.sha256(canonical.encode()).hexdigest()])
+    signing_key = ("AWS4" + secret_key).encode()
+    for part in (day, region, service, "aws4_request"):
+        signing_key = hmac.new(signing_key, part.encode(), hashlib.sha256).digest()
+    signature = hmac.new(signing_key, to_sign.encode(), hashlib.sha256).hexdigest()
+    headers["authorization"] = (f"AWS4-HMAC-SHA256 Credential={access_key}/{scope}, "
+                                f"SignedHeaders={';'.join(names)}, Signature={signature}")
+    return headers
+
+
 class S3Storage:
     """Path-style requests signed with AWS Signature Version 4 (header auth, signed payload hash)."""
 
@@ -104,25 +129,8 @@ class S3Storage:
     def signed_headers(self, method: str, key: str, payload_sha256: str,
                        extra: dict[str, str] | None = None, now: datetime | None = None) -> dict[str, str]:
         _, host, path = self._target(key)
-        moment = now or datetime.now(UTC)
-        amz_date = moment.strftime("%Y%m%dT%H%M%SZ")
-        day = moment.strftime("%Y%m%d")
-        headers = {"host": host, "x-amz-content-sha256": payload_sha256, "x-amz-date": amz_date}
-        headers.update({k.lower(): v for k, v in (extra or {}).items()})
-        names = sorted(headers)
-        canonical = "\n".join([
-            method, quote(path, safe="/~"), "",
-            "".join(f"{n}:{' '.join(headers[n].split())}\n" for n in names), ";".join(names), payload_sha256,
-        ])
-        scope = f"{day}/{self.region}/s3/aws4_request"
-        to_sign = "\n".join(["AWS4-HMAC-SHA256", amz_date, scope, hashlib.sha256(canonical.encode()).hexdigest()])
-        signing_key = ("AWS4" + self.secret_key).encode()
-        for part in (day, self.region, "s3", "aws4_request"):
-            signing_key = hmac.new(signing_key, part.encode(), hashlib.sha256).digest()
-        signature = hmac.new(signing_key, to_sign.encode(), hashlib.sha256).hexdigest()
-        headers["authorization"] = (f"AWS4-HMAC-SHA256 Credential={self.access_key}/{scope}, "
-                                    f"SignedHeaders={';'.join(names)}, Signature={signature}")
-        return headers
+        return sigv4_headers(method, host, path, payload_sha256, access_key=self.access_key,
+                             secret_key=self.secret_key, region=self.region, extra=extra, now=now)
 
     def _client(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(timeout=self.timeout)
