@@ -203,3 +203,16 @@ async def test_statistics(client, factory, db):
         "FORMATION": 1, "REUNION": 1}
     assert body["inscriptions"]["confirmees"] == 1 and body["capaciteTotale"] == 4
     assert body["tauxRemplissage"] == "25.00" and body["nombreFeedbacks"] == 0
+
+
+async def test_public_list_needs_no_token_and_checks_paging(client, factory):
+    org, organiser = await _organiser(factory)
+    await create_event(client, organiser.headers, org.id, titre="Journée de dépistage gratuite")
+    response = await client.get("/api/evenements/publics", params={"size": 1})
+    assert response.status_code == 200
+    page = response.json()
+    assert page["size"] == 1 and len(page["content"]) == 1 and page["content"][0]["visibilite"] == "PUBLIC"
+    assert (await client.get("/api/evenements/publics")).json()["size"] == 20
+    assert (await client.get("/api/evenements/publics", params={"size": 0})).status_code == 400
+    assert (await client.get("/api/evenements/publics", params={"page": -1})).status_code == 400
+    assert (await client.get("/api/evenements")).status_code == 401

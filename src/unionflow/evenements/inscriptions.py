@@ -16,6 +16,7 @@ from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidStat
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.roles import Role
 from unionflow.evenements.repository import EvenementRepository, FeedbackRepository, InscriptionRepository
+from unionflow.evenements.rules import MODULE, closing_time, promote_waiting, statut_effectif
 from unionflow.evenements.schemas import (
     FeedbackPublic,
     FeedbackRequest,
@@ -29,11 +30,8 @@ from unionflow.evenements.schemas import (
     StatutInscription,
     StatutModeration,
 )
-from unionflow.evenements.service import closing_time, statut_effectif
 from unionflow.models import Evenement, FeedbackEvenement, InscriptionEvenement
 from unionflow.models.base import utcnow
-
-MODULE = "EVENEMENTS"
 
 
 class InscriptionService:
@@ -106,33 +104,10 @@ class InscriptionService:
         ins.motif_annulation = "Désinscription du membre"
         await self.session.flush()
         if before == StatutInscription.CONFIRMEE:
-            await self.promote(evt)
+            await promote_waiting(self.session, self.auth, evt)
         await audit.record(self.session, self.auth, action="UNREGISTER", module=MODULE,
                            entite_type="InscriptionEvenement", entite_id=ins.id, before={"statut": before},
                            after={"statut": ins.statut}, organisation_id=evt.organisation_id)
-
-    async def promote(self, evt: Evenement) -> list[InscriptionEvenement]:
-        """Confirm waiting registrations, first come first served, while places are free. The caller holds
-        the event's row lock."""
-        if statut_effectif(evt, utcnow()) in (StatutEvenement.ANNULE, StatutEvenement.TERMINE):
-            return []
-        if evt.capacite_max is None:
-            promoted = await self.repo.waiting(evt.id)
-        else:
-            free = evt.capacite_max - await self.repo.count_confirmed(evt.id)
-            promoted = await self.repo.waiting(evt.id, limit=free) if free > 0 else []
-        now = utcnow()
-        for ins in promoted:
-            ins.statut = StatutInscription.CONFIRMEE.value
-            ins.date_confirmation = now
-            self.repo.notify(evt.id, ins.membre_id, "INSCRIPTION_CONFIRMEE",
-                             f"Une place s'est libérée: votre inscription à « {evt.titre} » est confirmée.")
-            await audit.record(self.session, self.auth, action="PROMOTE", module=MODULE,
-                               entite_type="InscriptionEvenement", entite_id=ins.id,
-                               before={"statut": "EN_ATTENTE"}, after={"statut": "CONFIRMEE"},
-                               organisation_id=evt.organisation_id)
-        await self.session.flush()
-        return promoted
 
     async def participants(self, evenement_id: uuid.UUID, params: PageParams) -> Page[ParticipantResponse]:
         await self._event(evenement_id)

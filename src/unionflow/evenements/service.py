@@ -21,6 +21,7 @@ from unionflow.evenements.repository import (
     InscriptionRepository,
     effective_status,
 )
+from unionflow.evenements.rules import MODULE, closing_time, promote_waiting, statut_effectif
 from unionflow.evenements.schemas import (
     TYPE_EVENEMENT_DOMAINE,
     ConnectiviteResponse,
@@ -34,24 +35,8 @@ from unionflow.evenements.schemas import (
 from unionflow.models import Evenement as EvenementRow
 from unionflow.models.base import utcnow
 
-MODULE = "EVENEMENTS"
 FIELDS = ["titre", "type_evenement", "date_debut", "date_fin", "lieu", "capacite_max", "prix", "visibilite",
           "organisation_id", "statut", "date_limite_inscription", "inscription_requise"]
-
-
-def statut_effectif(evt: EvenementRow, now: datetime) -> StatutEvenement:
-    if evt.statut == StatutEvenement.ANNULE:
-        return StatutEvenement.ANNULE
-    if evt.date_fin <= now:
-        return StatutEvenement.TERMINE
-    if evt.date_debut <= now:
-        return StatutEvenement.EN_COURS
-    return StatutEvenement(evt.statut)
-
-
-def closing_time(evt: EvenementRow) -> datetime:
-    """Registrations close at dateLimiteInscription, or when the event starts if none is set."""
-    return evt.date_limite_inscription or evt.date_debut
 
 
 def to_dto(evt: EvenementRow, counts: Counts, now: datetime, org_name: str | None = None) -> EvenementMobileDTO:
@@ -136,8 +121,6 @@ class EvenementService:
         return evt
 
     async def update(self, evenement_id: uuid.UUID, data: Evenement) -> EvenementMobileDTO:
-        from unionflow.evenements.inscriptions import InscriptionService
-
         assert self.auth is not None
         evt = await self._managed(evenement_id)
         now = utcnow()
@@ -156,7 +139,7 @@ class EvenementService:
         evt.organisation_id = organisation_id
         await self.session.flush()
         # A larger capacity lets the waiting list move up at once.
-        await InscriptionService(self.session, self.auth).promote(evt)
+        await promote_waiting(self.session, self.auth, evt)
         await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="Evenement",
                            entite_id=evt.id, before=before, after=audit.snapshot(evt, FIELDS),
                            organisation_id=evt.organisation_id)
