@@ -216,3 +216,28 @@ async def test_public_list_needs_no_token_and_checks_paging(client, factory):
     assert (await client.get("/api/evenements/publics", params={"size": 0})).status_code == 400
     assert (await client.get("/api/evenements/publics", params={"page": -1})).status_code == 400
     assert (await client.get("/api/evenements")).status_code == 401
+
+
+async def test_unknown_event_is_404_everywhere_and_paging_is_checked(client, factory):
+    org, organiser = await _organiser(factory)
+    admin = await factory.actor(["ADMIN"], organisation=org)
+    missing = uuid.uuid4()
+    for method, path, body in (
+        ("GET", f"/api/evenements/{missing}", None),
+        ("PUT", f"/api/evenements/{missing}", event_body(org.id)),
+        ("DELETE", f"/api/evenements/{missing}", None),
+        ("POST", f"/api/evenements/{missing}/confirmer", None),
+        ("POST", f"/api/evenements/{missing}/inscriptions", None),
+        ("DELETE", f"/api/evenements/{missing}/inscriptions", None),
+        ("GET", f"/api/evenements/{missing}/participants", None),
+        ("GET", f"/api/evenements/{missing}/feedbacks", None),
+        ("GET", f"/api/evenements/{missing}/feedbacks/moderation", None),
+        ("PUT", f"/api/evenements/{missing}/feedbacks/{uuid.uuid4()}/moderation", {"statut": "PUBLIE"}),
+    ):
+        response = await client.request(method, path, headers=admin.headers, json=body)
+        assert response.status_code == 404, (method, path, response.text)
+    for path in ("/api/evenements/a-venir", "/api/evenements/recherche", "/api/evenements/type/REUNION"):
+        assert (await client.get(path, params={"size": 0}, headers=organiser.headers)).status_code == 400
+        assert (await client.get(path, params={"page": -1}, headers=organiser.headers)).status_code == 400
+        assert (await client.get(path, headers=organiser.headers)).json()["page"] == 0
+    assert (await client.get("/api/evenements/not-a-uuid", headers=organiser.headers)).status_code == 400
