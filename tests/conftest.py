@@ -31,6 +31,8 @@ os.environ.setdefault("UNIONFLOW_ARGON2_MEMORY_COST", "1024")
 
 PG_ADMIN_URL = os.environ.get("UNIONFLOW_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 BACKEND = os.environ.get("UNIONFLOW_TEST_DATABASE", "sqlite")
+# Rows that committed_db must not empty: signing keys, and reference data seeded by migrations.
+KEPT_TABLES = {"signing_key", "type_reference"}
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -125,7 +127,7 @@ async def committed_db(app: FastAPI) -> AsyncIterator[AsyncSession]:
         yield session
     async with app.state.sessionmaker() as session:
         for table in reversed(models.Base.metadata.sorted_tables):
-            if table.name != "signing_key":
+            if table.name not in KEPT_TABLES:
                 await session.execute(delete(table))
         await session.commit()
 

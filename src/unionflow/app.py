@@ -30,6 +30,8 @@ from unionflow.demandes_aide.router import router as demandes_aide_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
 from unionflow.membres.router import router as membres_router
+from unionflow.documents.router import router as documents_router
+from unionflow.evenements.router import router as evenements_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.roles.router import router as roles_router
 from unionflow.paiements.router import router as paiements_router
@@ -60,6 +62,8 @@ ROUTERS: list[APIRouter] = [
     dashboard_router,
     versements_router,
     wave_router,
+    evenements_router,
+    documents_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

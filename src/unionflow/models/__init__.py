@@ -4,6 +4,14 @@ from unionflow.models.adhesion import Adhesion
 from unionflow.models.audit import AuditLog
 from unionflow.models.base import Base
 from unionflow.models.cotisation import Cotisation
+from unionflow.models.document import Document, PieceJointe, TelechargementDocument
+from unionflow.models.evenement import (
+    Evenement,
+    FeedbackEvenement,
+    InscriptionEvenement,
+    NotificationEvenement,
+    TypeReference,
+)
 from unionflow.models.identite import Compteur, LoginThrottle, RefreshToken, SigningKey, UtilisateurLocal
 from unionflow.models.membre import Membre, MembreOrganisation
 from unionflow.models.organisation import Organisation
@@ -26,9 +34,14 @@ __all__ = [
     "CompteWave",
     "Compteur",
     "Cotisation",
+    "Document",
+    "Evenement",
+    "FeedbackEvenement",
+    "InscriptionEvenement",
     "LoginThrottle",
     "Membre",
     "MembreOrganisation",
+    "NotificationEvenement",
     "Organisation",
     "Paiement",
     "PaiementAllocation",
@@ -36,6 +49,11 @@ __all__ = [
     "RefreshToken",
     "SigningKey",
     "TransactionWave",
+    "PieceJointe",
+    "RefreshToken",
+    "SigningKey",
+    "TelechargementDocument",
+    "TypeReference",
     "UtilisateurLocal",
     "Versement",
     "WaveCheckout",

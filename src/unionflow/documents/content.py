@@ -1,0 +1,127 @@
+"""What a file really is (magic bytes, not the client's name or Content-Type), and safe names."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import unicodedata
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from unionflow.core.errors import InvalidInput
+
+HEAD_BYTES = 8192
+
+
+@dataclass(frozen=True)
+class FileKind:
+    mime: str
+    extensions: tuple[str, ...]  # first one is canonical
+
+
+PDF = FileKind("application/pdf", (".pdf",))
+PNG = FileKind("image/png", (".png",))
+JPEG = FileKind("image/jpeg", (".jpg", ".jpeg"))
+GIF = FileKind("image/gif", (".gif",))
+WEBP = FileKind("image/webp", (".webp",))
+DOCX = FileKind("application/vnd.openxmlformats-officedocument.wordprocessingml.document", (".docx",))
+XLSX = FileKind("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", (".xlsx",))
+ODT = FileKind("application/vnd.oasis.opendocument.text", (".odt",))
+ODS = FileKind("application/vnd.oasis.opendocument.spreadsheet", (".ods",))
+TEXT = FileKind("text/plain; charset=utf-8", (".txt",))
+CSV = FileKind("text/csv; charset=utf-8", (".csv",))
+
+ALLOWED = (PDF, PNG, JPEG, GIF, WEBP, DOCX, XLSX, ODT, ODS, TEXT, CSV)
+KNOWN_EXTENSIONS = {ext for kind in ALLOWED for ext in kind.extensions}
+
+_EXECUTABLE_MAGIC = (
+    b"\x7fELF",  # Linux
+    b"MZ",  # Windows PE / DOS
+    b"\xfe\xed\xfa\xce", b"\xfe\xed\xfa\xcf", b"\xce\xfa\xed\xfe", b"\xcf\xfa\xed\xfe", b"\xca\xfe\xba\xbe",  # Mach-O
+    b"#!",  # scripts
+)
+_ODF = {ODT.mime: ODT, ODS.mime: ODS}
+
+
+def _zip_kind(path: Path) -> FileKind:
+    """Office files are ZIP containers: look inside for the parts that make them what they claim."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+            if "mimetype" in names:
+                declared = archive.read("mimetype")[:100].decode("ascii", "replace").strip()
+                if declared in _ODF:
+                    return _ODF[declared]
+            if "[Content_Types].xml" in names and not any(n.lower().endswith("vbaproject.bin") for n in names):
+                if "word/document.xml" in names:
+                    return DOCX
+                if "xl/workbook.xml" in names:
+                    return XLSX
+    except (zipfile.BadZipFile, OSError, KeyError) as exc:
+        raise InvalidInput("Fichier ZIP/Office illisible ou corrompu") from exc
+    raise InvalidInput("Archive refusée: seuls les documents DOCX, XLSX, ODT et ODS (sans macros) sont acceptés")
+
+
+def _is_text(head: bytes) -> bool:
+    if b"\x00" in head:
+        return False
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return False
+    return all(ch >= 0x20 or ch in (0x09, 0x0A, 0x0D, 0x0C) for ch in head)
+
+
+def detect(path: Path, head: bytes, extension: str) -> FileKind:
+    """The type of the stored bytes, from an allowlist; anything else (executables first) is refused."""
+    if any(head.startswith(magic) for magic in _EXECUTABLE_MAGIC):
+        raise InvalidInput("Fichier exécutable refusé, quel que soit son nom")
+    if head.startswith(b"%PDF-"):
+        return PDF
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return PNG
+    if head.startswith(b"\xff\xd8\xff"):
+        return JPEG
+    if head.startswith((b"GIF87a", b"GIF89a")):
+        return GIF
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return WEBP
+    if head.startswith(b"PK\x03\x04"):
+        return _zip_kind(path)
+    if head and _is_text(head):
+        return CSV if extension == ".csv" else TEXT
+    raise InvalidInput("Type de fichier non autorisé (PDF, PNG, JPEG, GIF, WebP, DOCX, XLSX, ODT, ODS, "
+                       "texte, CSV)")
+
+
+def sanitize_filename(raw: str | None) -> str:
+    """The client's name as harmless metadata: last path segment, printable, no leading dots, bounded."""
+    name = unicodedata.normalize("NFC", raw or "")
+    name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in name if ch.isprintable() and ch not in '<>:"|?*')
+    name = name.strip().lstrip(".").strip()
+    if len(name) > 200:
+        stem, ext = os.path.splitext(name)
+        name = stem[: 200 - len(ext[:20])] + ext[:20]
+    return name or "document"
+
+
+def named_for(name: str, kind: FileKind) -> str:
+    """Keep the name when its extension matches the content; add the canonical one when it has none;
+    refuse a misleading extension (``photo.exe`` holding a PNG, ``facture.pdf`` holding a ZIP...)."""
+    stem, ext = os.path.splitext(name)
+    ext = ext.lower()
+    if ext in kind.extensions:
+        return name
+    if not ext or not stem:
+        return (stem or name) + kind.extensions[0]
+    raise InvalidInput(f"L'extension {ext} ne correspond pas au contenu du fichier ({kind.mime.split(';')[0]})")
+
+
+def content_disposition(filename: str) -> str:
+    """RFC 6266: an ASCII fallback plus the exact UTF-8 name in ``filename*``."""
+    ascii_name = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode("ascii")
+    ascii_name = "".join(ch if ch.isprintable() and ch not in '"\\;' else "_" for ch in ascii_name) or "document"
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(filename, safe='')}"

@@ -1,0 +1,274 @@
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, case, func, literal, or_, select, true
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.query import contains_ci
+from unionflow.models import (
+    Evenement,
+    FeedbackEvenement,
+    InscriptionEvenement,
+    Membre,
+    NotificationEvenement,
+    Organisation,
+    TypeReference,
+)
+
+SORT_COLUMNS = {
+    "dateDebut": Evenement.date_debut,
+    "dateFin": Evenement.date_fin,
+    "titre": Evenement.titre,
+    "createdAt": Evenement.created_at,
+}
+
+
+def effective_status(now: datetime) -> ColumnElement[str]:
+    """EN_COURS and TERMINE follow from the clock, so no scheduler has to flip rows at the right minute."""
+    return case(
+        (Evenement.statut == "ANNULE", literal("ANNULE")),
+        (Evenement.date_fin <= now, literal("TERMINE")),
+        (Evenement.date_debut <= now, literal("EN_COURS")),
+        else_=Evenement.statut,
+    )
+
+
+def active(now: datetime) -> ColumnElement[bool]:
+    return (Evenement.statut != "ANNULE") & (Evenement.date_fin > now)
+
+
+@dataclass(frozen=True)
+class EvenementFilters:
+    q: str | None = None
+    type_evenement: str | None = None
+    only_active: bool = False
+    upcoming: bool = False
+    public_only: bool = False
+
+
+@dataclass(frozen=True)
+class Counts:
+    confirmees: int = 0
+    en_attente: int = 0
+
+
+class EvenementRepository:
+    def __init__(self, session: AsyncSession, auth: AuthContext | None) -> None:
+        self.session = session
+        self.auth = auth
+
+    def visible(self) -> ColumnElement[bool]:
+        """PUBLIC events: every authenticated caller; MEMBRES events: members and staff of the organiser."""
+        auth = self.auth
+        if auth is None:
+            return Evenement.visibilite == "PUBLIC"
+        if auth.is_global:
+            return true()
+        orgs = auth.member_organisations | auth.staff_organisations
+        if not orgs:
+            return Evenement.visibilite == "PUBLIC"
+        return or_(Evenement.visibilite == "PUBLIC", Evenement.organisation_id.in_(orgs))
+
+    def _select(self) -> Select[Any]:
+        return select(Evenement).where(self.visible())
+
+    async def get(self, evenement_id: uuid.UUID, *, for_update: bool = False) -> Evenement | None:
+        stmt = self._select().where(Evenement.id == evenement_id)
+        if for_update:
+            # Serialises registrations of one event: capacity is counted and filled under this lock.
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def search(self, filters: EvenementFilters, params: PageParams, now: datetime,
+                     sort: str = "dateDebut", direction: str = "asc") -> tuple[list[Evenement], int, bool]:
+        stmt = self._select()
+        if filters.public_only:
+            stmt = stmt.where(Evenement.visibilite == "PUBLIC")
+        if filters.only_active or filters.upcoming:
+            stmt = stmt.where(active(now))
+        if filters.upcoming:
+            stmt = stmt.where(Evenement.date_debut > now)
+        if filters.type_evenement:
+            stmt = stmt.where(Evenement.type_evenement == filters.type_evenement)
+        if filters.q:
+            stmt = stmt.where(contains_ci([Evenement.titre, Evenement.description, Evenement.lieu], filters.q))
+        column = SORT_COLUMNS[sort]
+        order = column.desc() if direction == "desc" else column.asc()
+        tie = Evenement.id.desc() if direction == "desc" else Evenement.id.asc()
+        return await paginate(self.session, stmt.order_by(order, tie), params)
+
+    async def count(self) -> int:
+        stmt = select(func.count()).select_from(Evenement).where(self.visible())
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def counts(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, Counts]:
+        if not ids:
+            return {}
+        stmt = (select(InscriptionEvenement.evenement_id, InscriptionEvenement.statut, func.count())
+                .where(InscriptionEvenement.evenement_id.in_(ids), InscriptionEvenement.statut != "ANNULEE")
+                .group_by(InscriptionEvenement.evenement_id, InscriptionEvenement.statut))
+        raw: dict[uuid.UUID, dict[str, int]] = {}
+        for evt_id, statut, n in (await self.session.execute(stmt)).all():
+            raw.setdefault(evt_id, {})[statut] = int(n)
+        return {k: Counts(v.get("CONFIRMEE", 0), v.get("EN_ATTENTE", 0)) for k, v in raw.items()}
+
+    async def organisation_names(self, ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
+        if not ids:
+            return {}
+        rows = await self.session.execute(select(Organisation.id, Organisation.nom).where(Organisation.id.in_(ids)))
+        return {i: n for i, n in rows.all()}
+
+    async def organisation_exists(self, organisation_id: uuid.UUID) -> bool:
+        stmt = select(Organisation.id).where(Organisation.id == organisation_id)
+        return (await self.session.execute(stmt)).scalar_one_or_none() is not None
+
+    async def type_exists(self, domaine: str, code: str) -> bool:
+        stmt = select(TypeReference.id).where(TypeReference.domaine == domaine, TypeReference.code == code,
+                                              TypeReference.actif.is_(True))
+        return (await self.session.execute(stmt)).scalar_one_or_none() is not None
+
+    async def type_codes(self, domaine: str) -> list[str]:
+        stmt = (select(TypeReference.code).where(TypeReference.domaine == domaine, TypeReference.actif.is_(True))
+                .order_by(TypeReference.ordre, TypeReference.code))
+        return list((await self.session.execute(stmt)).scalars())
+
+    def add(self, row: Any) -> None:
+        self.session.add(row)
+
+    # Statistics over the events the caller organises (staff) or all (ADMIN).
+    def _managed(self) -> ColumnElement[bool]:
+        assert self.auth is not None
+        if self.auth.is_global:
+            return true()
+        return Evenement.organisation_id.in_(self.auth.staff_organisations)
+
+    async def stats_by(self, column: Any) -> dict[str, int]:
+        stmt = select(column, func.count()).select_from(Evenement).where(self._managed()).group_by(column)
+        return {str(k): int(n) for k, n in (await self.session.execute(stmt)).all()}
+
+    async def stats_registrations(self) -> dict[str, int]:
+        stmt = (select(InscriptionEvenement.statut, func.count())
+                .join(Evenement, Evenement.id == InscriptionEvenement.evenement_id)
+                .where(self._managed()).group_by(InscriptionEvenement.statut))
+        return {str(k): int(n) for k, n in (await self.session.execute(stmt)).all()}
+
+    async def stats_fill(self) -> tuple[int, int]:
+        """(total capacity, confirmed registrations) over non-cancelled events with a capacity."""
+        confirmed = (select(func.count()).where(InscriptionEvenement.evenement_id == Evenement.id,
+                                                InscriptionEvenement.statut == "CONFIRMEE")
+                     .correlate(Evenement).scalar_subquery())
+        stmt = (select(func.coalesce(func.sum(Evenement.capacite_max), 0), func.coalesce(func.sum(confirmed), 0))
+                .where(self._managed(), Evenement.capacite_max.is_not(None), Evenement.statut != "ANNULE"))
+        capacity, filled = (await self.session.execute(stmt)).one()
+        return int(capacity), int(filled)
+
+    async def stats_feedback(self) -> tuple[float | None, int]:
+        stmt = (select(func.avg(FeedbackEvenement.note), func.count(FeedbackEvenement.id))
+                .join(Evenement, Evenement.id == FeedbackEvenement.evenement_id)
+                .where(self._managed(), FeedbackEvenement.statut_moderation == "PUBLIE"))
+        avg, n = (await self.session.execute(stmt)).one()
+        return (float(avg) if avg is not None else None), int(n)
+
+
+class InscriptionRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def active_of(self, evenement_id: uuid.UUID, membre_id: uuid.UUID) -> InscriptionEvenement | None:
+        stmt = select(InscriptionEvenement).where(InscriptionEvenement.evenement_id == evenement_id,
+                                                  InscriptionEvenement.membre_id == membre_id,
+                                                  InscriptionEvenement.statut != "ANNULEE")
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def count_confirmed(self, evenement_id: uuid.UUID) -> int:
+        stmt = select(func.count()).where(InscriptionEvenement.evenement_id == evenement_id,
+                                          InscriptionEvenement.statut == "CONFIRMEE")
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    def _queue(self, evenement_id: uuid.UUID) -> Select[Any]:
+        return (select(InscriptionEvenement)
+                .where(InscriptionEvenement.evenement_id == evenement_id, InscriptionEvenement.statut == "EN_ATTENTE")
+                .order_by(InscriptionEvenement.date_inscription, InscriptionEvenement.id))
+
+    async def waiting(self, evenement_id: uuid.UUID, limit: int | None = None) -> list[InscriptionEvenement]:
+        stmt = self._queue(evenement_id)
+        if limit is not None:
+            stmt = stmt.limit(limit)
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def position(self, inscription: InscriptionEvenement) -> int:
+        stmt = select(func.count()).where(
+            InscriptionEvenement.evenement_id == inscription.evenement_id,
+            InscriptionEvenement.statut == "EN_ATTENTE",
+            or_(InscriptionEvenement.date_inscription < inscription.date_inscription,
+                (InscriptionEvenement.date_inscription == inscription.date_inscription)
+                & (InscriptionEvenement.id <= inscription.id)))
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def all_active(self, evenement_id: uuid.UUID) -> list[InscriptionEvenement]:
+        stmt = select(InscriptionEvenement).where(InscriptionEvenement.evenement_id == evenement_id,
+                                                  InscriptionEvenement.statut != "ANNULEE")
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def participants(self, evenement_id: uuid.UUID, params: PageParams) -> tuple[list[Any], int, bool]:
+        stmt = (select(InscriptionEvenement, Membre)
+                .join(Membre, Membre.id == InscriptionEvenement.membre_id)
+                .where(InscriptionEvenement.evenement_id == evenement_id,
+                       InscriptionEvenement.statut == "CONFIRMEE")
+                .order_by(Membre.nom, Membre.prenom, Membre.id))
+        rows = list((await self.session.execute(stmt.offset(params.offset).limit(params.size))).all())
+        total = int((await self.session.execute(
+            select(func.count()).select_from(stmt.order_by(None).subquery()))).scalar_one())
+        return rows, total, True
+
+    async def of_member(self, membre_id: uuid.UUID) -> list[tuple[InscriptionEvenement, Evenement]]:
+        stmt = (select(InscriptionEvenement, Evenement)
+                .join(Evenement, Evenement.id == InscriptionEvenement.evenement_id)
+                .where(InscriptionEvenement.membre_id == membre_id)
+                .order_by(Evenement.date_debut.desc(), InscriptionEvenement.date_inscription.desc()))
+        return [(i, e) for i, e in (await self.session.execute(stmt)).all()]
+
+    async def has_confirmed(self, evenement_id: uuid.UUID, membre_id: uuid.UUID) -> bool:
+        stmt = select(InscriptionEvenement.id).where(InscriptionEvenement.evenement_id == evenement_id,
+                                                     InscriptionEvenement.membre_id == membre_id,
+                                                     InscriptionEvenement.statut == "CONFIRMEE")
+        return (await self.session.execute(stmt.limit(1))).scalar_one_or_none() is not None
+
+    def notify(self, evenement_id: uuid.UUID, membre_id: uuid.UUID, kind: str, message: str) -> None:
+        self.session.add(NotificationEvenement(evenement_id=evenement_id, membre_id=membre_id,
+                                               type_notification=kind, message=message))
+
+
+class FeedbackRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def of_member(self, evenement_id: uuid.UUID, membre_id: uuid.UUID) -> FeedbackEvenement | None:
+        stmt = select(FeedbackEvenement).where(FeedbackEvenement.evenement_id == evenement_id,
+                                               FeedbackEvenement.membre_id == membre_id)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def get(self, evenement_id: uuid.UUID, feedback_id: uuid.UUID) -> FeedbackEvenement | None:
+        stmt = select(FeedbackEvenement).where(FeedbackEvenement.evenement_id == evenement_id,
+                                               FeedbackEvenement.id == feedback_id).with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def published(self, evenement_id: uuid.UUID) -> list[tuple[FeedbackEvenement, Membre]]:
+        stmt = (select(FeedbackEvenement, Membre).join(Membre, Membre.id == FeedbackEvenement.membre_id)
+                .where(FeedbackEvenement.evenement_id == evenement_id,
+                       FeedbackEvenement.statut_moderation == "PUBLIE")
+                .order_by(FeedbackEvenement.created_at.desc(), FeedbackEvenement.id))
+        return [(f, m) for f, m in (await self.session.execute(stmt)).all()]
+
+    async def pending(self, evenement_id: uuid.UUID) -> list[FeedbackEvenement]:
+        stmt = (select(FeedbackEvenement)
+                .where(FeedbackEvenement.evenement_id == evenement_id,
+                       FeedbackEvenement.statut_moderation == "EN_ATTENTE")
+                .order_by(FeedbackEvenement.created_at, FeedbackEvenement.id))
+        return list((await self.session.execute(stmt)).scalars())

@@ -1,0 +1,55 @@
+"""Rules shared by events and registrations: effective status, closing time, waiting-list promotion."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.evenements.repository import InscriptionRepository
+from unionflow.evenements.schemas import StatutEvenement, StatutInscription
+from unionflow.models import Evenement, InscriptionEvenement
+from unionflow.models.base import utcnow
+
+MODULE = "EVENEMENTS"
+
+
+def statut_effectif(evt: Evenement, now: datetime) -> StatutEvenement:
+    if evt.statut == StatutEvenement.ANNULE:
+        return StatutEvenement.ANNULE
+    if evt.date_fin <= now:
+        return StatutEvenement.TERMINE
+    if evt.date_debut <= now:
+        return StatutEvenement.EN_COURS
+    return StatutEvenement(evt.statut)
+
+
+def closing_time(evt: Evenement) -> datetime:
+    """Registrations close at dateLimiteInscription, or when the event starts if none is set."""
+    return evt.date_limite_inscription or evt.date_debut
+
+
+async def promote_waiting(session: AsyncSession, auth: AuthContext, evt: Evenement) -> list[InscriptionEvenement]:
+    """Confirm waiting registrations, first come first served, while places are free. The caller holds the
+    event's row lock."""
+    if statut_effectif(evt, utcnow()) in (StatutEvenement.ANNULE, StatutEvenement.TERMINE):
+        return []
+    repo = InscriptionRepository(session)
+    if evt.capacite_max is None:
+        promoted = await repo.waiting(evt.id)
+    else:
+        free = evt.capacite_max - await repo.count_confirmed(evt.id)
+        promoted = await repo.waiting(evt.id, limit=free) if free > 0 else []
+    now = utcnow()
+    for ins in promoted:
+        ins.statut = StatutInscription.CONFIRMEE.value
+        ins.date_confirmation = now
+        repo.notify(evt.id, ins.membre_id, "INSCRIPTION_CONFIRMEE",
+                    f"Une place s'est libérée: votre inscription à « {evt.titre} » est confirmée.")
+        await audit.record(session, auth, action="PROMOTE", module=MODULE, entite_type="InscriptionEvenement",
+                           entite_id=ins.id, before={"statut": "EN_ATTENTE"}, after={"statut": "CONFIRMEE"},
+                           organisation_id=evt.organisation_id)
+    await session.flush()
+    return promoted

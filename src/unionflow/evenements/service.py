@@ -1,0 +1,224 @@
+"""Events: creation, update, cancellation, lists and statistics. Registrations and feedback live in
+``inscriptions.py``."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from decimal import ROUND_HALF_UP, Decimal
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.pagination import PageParams
+from unionflow.evenements.repository import (
+    Counts,
+    EvenementFilters,
+    EvenementRepository,
+    InscriptionRepository,
+    effective_status,
+)
+from unionflow.evenements.rules import MODULE, closing_time, promote_waiting, statut_effectif
+from unionflow.evenements.schemas import (
+    TYPE_EVENEMENT_DOMAINE,
+    ConnectiviteResponse,
+    Evenement,
+    EvenementMobileDTO,
+    InscriptionsStats,
+    PagedResponseEvenementMobileDTO,
+    StatistiquesEvenements,
+    StatutEvenement,
+)
+from unionflow.models import Evenement as EvenementRow
+from unionflow.models.base import utcnow
+
+FIELDS = ["titre", "type_evenement", "date_debut", "date_fin", "lieu", "capacite_max", "prix", "visibilite",
+          "organisation_id", "statut", "date_limite_inscription", "inscription_requise"]
+
+
+def to_dto(evt: EvenementRow, counts: Counts, now: datetime, org_name: str | None = None) -> EvenementMobileDTO:
+    statut = statut_effectif(evt, now)
+    remaining = None if evt.capacite_max is None else max(evt.capacite_max - counts.confirmees, 0)
+    open_ = statut in (StatutEvenement.PLANIFIE, StatutEvenement.CONFIRME) and now < closing_time(evt)
+    return EvenementMobileDTO(
+        id=evt.id, titre=evt.titre, description=evt.description, type_evenement=evt.type_evenement,
+        date_debut=evt.date_debut, date_fin=evt.date_fin, lieu=evt.lieu, adresse=evt.adresse,
+        capacite_max=evt.capacite_max, prix=evt.prix, devise=evt.devise, inscription_requise=evt.inscription_requise,
+        date_limite_inscription=evt.date_limite_inscription, visibilite=evt.visibilite,
+        organisation_id=evt.organisation_id, organisation_nom=org_name, statut=statut,
+        nombre_inscrits=counts.confirmees, nombre_en_attente=counts.en_attente, places_restantes=remaining,
+        inscriptions_ouvertes=open_, motif_annulation=evt.motif_annulation, created_at=evt.created_at,
+        updated_at=evt.updated_at,
+    )
+
+
+class EvenementService:
+    def __init__(self, session: AsyncSession, auth: AuthContext | None) -> None:
+        self.session = session
+        self.auth = auth
+        self.repo = EvenementRepository(session, auth)
+
+    async def _get(self, evenement_id: uuid.UUID, *, for_update: bool = False) -> EvenementRow:
+        evt = await self.repo.get(evenement_id, for_update=for_update)
+        if evt is None:
+            raise NotFound("Événement introuvable")
+        return evt
+
+    async def dto(self, evt: EvenementRow) -> EvenementMobileDTO:
+        counts = (await self.repo.counts([evt.id])).get(evt.id, Counts())
+        names = await self.repo.organisation_names({evt.organisation_id})
+        return to_dto(evt, counts, utcnow(), names.get(evt.organisation_id))
+
+    async def _page(self, rows: list[EvenementRow], params: PageParams, total: int,
+                    exact: bool) -> PagedResponseEvenementMobileDTO:
+        counts = await self.repo.counts([r.id for r in rows])
+        names = await self.repo.organisation_names({r.organisation_id for r in rows})
+        now = utcnow()
+        content = [to_dto(r, counts.get(r.id, Counts()), now, names.get(r.organisation_id)) for r in rows]
+        return PagedResponseEvenementMobileDTO.build(content, params, total, exact)  # type: ignore[return-value]
+
+    async def _check_type(self, code: str) -> None:
+        if not await self.repo.type_exists(TYPE_EVENEMENT_DOMAINE, code):
+            allowed = ", ".join(await self.repo.type_codes(TYPE_EVENEMENT_DOMAINE))
+            raise InvalidInput(f"typeEvenement inconnu: {code} (valeurs admises: {allowed})")
+
+    async def _organiser(self, requested: uuid.UUID | None) -> uuid.UUID:
+        assert self.auth is not None
+        organisation_id = requested or self.auth.active_organisation_id
+        if organisation_id is None:
+            raise InvalidInput("organisationId requis (aucune organisation active)")
+        if not await self.repo.organisation_exists(organisation_id):
+            raise NotFound("Organisation organisatrice introuvable")
+        if not self.auth.manages(organisation_id):
+            raise Forbidden("Vous n'organisez pas d'événements pour cette organisation")
+        return organisation_id
+
+    async def create(self, data: Evenement) -> EvenementMobileDTO:
+        assert self.auth is not None
+        await self._check_type(data.type_evenement)
+        organisation_id = await self._organiser(data.organisation_id)
+        values = data.model_dump(exclude={"organisation_id"})
+        evt = EvenementRow(**values, organisation_id=organisation_id, statut=StatutEvenement.PLANIFIE.value,
+                           cree_par=self.auth.actor_name)
+        self.repo.add(evt)
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Evenement",
+                           entite_id=evt.id, after=audit.snapshot(evt, FIELDS), organisation_id=organisation_id,
+                           description=f"Création de l'événement {evt.titre}")
+        return await self.dto(evt)
+
+    async def get(self, evenement_id: uuid.UUID) -> EvenementMobileDTO:
+        return await self.dto(await self._get(evenement_id))
+
+    async def _managed(self, evenement_id: uuid.UUID) -> EvenementRow:
+        assert self.auth is not None
+        evt = await self._get(evenement_id, for_update=True)
+        if not self.auth.manages(evt.organisation_id):
+            raise Forbidden("Seuls les responsables de l'organisation organisatrice gèrent cet événement")
+        return evt
+
+    async def update(self, evenement_id: uuid.UUID, data: Evenement) -> EvenementMobileDTO:
+        assert self.auth is not None
+        evt = await self._managed(evenement_id)
+        now = utcnow()
+        if statut_effectif(evt, now) in (StatutEvenement.ANNULE, StatutEvenement.TERMINE):
+            raise InvalidState("Un événement annulé ou terminé ne peut plus être modifié")
+        await self._check_type(data.type_evenement)
+        organisation_id = evt.organisation_id
+        if data.organisation_id is not None and data.organisation_id != evt.organisation_id:
+            organisation_id = await self._organiser(data.organisation_id)
+        confirmed = await InscriptionRepository(self.session).count_confirmed(evt.id)
+        if data.capacite_max is not None and data.capacite_max < confirmed:
+            raise InvalidState(f"capaciteMax ({data.capacite_max}) inférieure aux {confirmed} inscrits confirmés")
+        before = audit.snapshot(evt, FIELDS)
+        for key, value in data.model_dump(exclude={"organisation_id"}).items():
+            setattr(evt, key, value)
+        evt.organisation_id = organisation_id
+        await self.session.flush()
+        # A larger capacity lets the waiting list move up at once.
+        await promote_waiting(self.session, self.auth, evt)
+        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="Evenement",
+                           entite_id=evt.id, before=before, after=audit.snapshot(evt, FIELDS),
+                           organisation_id=evt.organisation_id)
+        return await self.dto(evt)
+
+    async def confirm(self, evenement_id: uuid.UUID) -> EvenementMobileDTO:
+        assert self.auth is not None
+        evt = await self._managed(evenement_id)
+        if statut_effectif(evt, utcnow()) is not StatutEvenement.PLANIFIE:
+            raise InvalidState("Seul un événement PLANIFIE (pas encore commencé) peut être confirmé")
+        evt.statut = StatutEvenement.CONFIRME.value
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="CONFIRM", module=MODULE, entite_type="Evenement",
+                           entite_id=evt.id, before={"statut": "PLANIFIE"}, after={"statut": "CONFIRME"},
+                           organisation_id=evt.organisation_id)
+        return await self.dto(evt)
+
+    async def cancel(self, evenement_id: uuid.UUID, motif: str | None) -> None:
+        assert self.auth is not None
+        evt = await self._managed(evenement_id)
+        statut = statut_effectif(evt, utcnow())
+        if statut in (StatutEvenement.ANNULE, StatutEvenement.TERMINE):
+            raise InvalidState(f"Un événement {statut.value} ne peut pas être annulé")
+        evt.statut = StatutEvenement.ANNULE.value
+        evt.motif_annulation = motif
+        inscriptions = InscriptionRepository(self.session)
+        now = utcnow()
+        registrants = await inscriptions.all_active(evt.id)
+        message = f"L'événement « {evt.titre} » du {evt.date_debut:%d/%m/%Y} est annulé."
+        if motif:
+            message += f" Motif: {motif}"
+        for ins in registrants:
+            ins.statut = "ANNULEE"
+            ins.date_annulation = now
+            ins.motif_annulation = "Événement annulé"
+            inscriptions.notify(evt.id, ins.membre_id, "EVENEMENT_ANNULE", message)
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="CANCEL", module=MODULE, entite_type="Evenement",
+                           entite_id=evt.id, before={"statut": statut.value},
+                           after={"statut": "ANNULE", "motif": motif, "inscriptionsAnnulees": len(registrants)},
+                           organisation_id=evt.organisation_id, severite="WARNING")
+
+    async def search(self, filters: EvenementFilters, params: PageParams, sort: str = "dateDebut",
+                     direction: str = "asc") -> PagedResponseEvenementMobileDTO:
+        if filters.type_evenement:
+            await self._check_type(filters.type_evenement)
+        rows, total, exact = await self.repo.search(filters, params, utcnow(), sort, direction)
+        return await self._page(rows, params, total, exact)
+
+    async def count(self) -> int:
+        return await self.repo.count()
+
+    async def statistics(self) -> StatistiquesEvenements:
+        now = utcnow()
+        par_statut = await self.repo.stats_by(effective_status(now))
+        par_type = await self.repo.stats_by(EvenementRow.type_evenement)
+        registrations = await self.repo.stats_registrations()
+        capacity, filled = await self.repo.stats_fill()
+        avg, n_feedback = await self.repo.stats_feedback()
+        rate = (Decimal(filled * 100) / Decimal(capacity)).quantize(Decimal("0.01"), ROUND_HALF_UP) if capacity \
+            else None
+        return StatistiquesEvenements(
+            total=sum(par_statut.values()),
+            par_statut={s.value: par_statut.get(s.value, 0) for s in StatutEvenement},
+            par_type=par_type,
+            inscriptions=InscriptionsStats(confirmees=registrations.get("CONFIRMEE", 0),
+                                           en_attente=registrations.get("EN_ATTENTE", 0),
+                                           annulees=registrations.get("ANNULEE", 0)),
+            capacite_totale=capacity, taux_remplissage=rate,
+            note_moyenne_feedback=(Decimal(str(avg)).quantize(Decimal("0.01"), ROUND_HALF_UP)
+                                   if avg is not None else None),
+            nombre_feedbacks=n_feedback,
+        )
+
+    async def connectivity(self) -> ConnectiviteResponse:
+        try:
+            await self.session.execute(text("SELECT 1"))
+            database = "UP"
+        except Exception:
+            database = "DOWN"
+        return ConnectiviteResponse(status="UP" if database == "UP" else "DEGRADED", service="evenements",
+                                    database=database, horodatage=datetime.now(UTC))
