@@ -27,14 +27,14 @@ from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
+from unionflow.documents.router import router as documents_router
+from unionflow.evenements.router import router as evenements_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
 from unionflow.membres.router import router as membres_router
-from unionflow.documents.router import router as documents_router
-from unionflow.evenements.router import router as evenements_router
 from unionflow.organisations.router import router as organisations_router
-from unionflow.roles.router import router as roles_router
 from unionflow.paiements.router import router as paiements_router
+from unionflow.roles.router import router as roles_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 from unionflow.versements.router import router as versements_router

@@ -16,7 +16,6 @@ from unionflow.models.identite import Compteur, LoginThrottle, RefreshToken, Sig
 from unionflow.models.membre import Membre, MembreOrganisation
 from unionflow.models.organisation import Organisation
 from unionflow.models.paiement import Paiement, PaiementAllocation
-from unionflow.models.rappel_cotisation import RappelCotisation
 from unionflow.models.paiements import (
     CleIdempotence,
     CompteWave,
@@ -25,6 +24,7 @@ from unionflow.models.paiements import (
     WaveCheckout,
     WaveEvenement,
 )
+from unionflow.models.rappel_cotisation import RappelCotisation
 
 __all__ = [
     "Adhesion",
@@ -45,14 +45,12 @@ __all__ = [
     "Organisation",
     "Paiement",
     "PaiementAllocation",
+    "PieceJointe",
     "RappelCotisation",
     "RefreshToken",
     "SigningKey",
-    "TransactionWave",
-    "PieceJointe",
-    "RefreshToken",
-    "SigningKey",
     "TelechargementDocument",
+    "TransactionWave",
     "TypeReference",
     "UtilisateurLocal",
     "Versement",
