@@ -51,17 +51,20 @@ async def test_unallocated_remainder_goes_to_member_advances(db, factory):
     org = await factory.organisation()
     membre = await factory.membre(org)
     cot = await cotisation(db, membre, org, "5000")
-    paiement = await EncaissementService(db, None).enregistrer(
-        membre_id=membre.id, organisation_id=org.id, montant=Decimal("5000"), methode="VIREMENT",
-        cibles=[Cible(cotisation_id=cot.id)])
-    # Simulates part of the payment finding nothing left to pay (kept as the member's credit).
-    paiement.montant = Decimal("6500")
-    paiement.montant_non_affecte = Decimal("1500")
+    service = EncaissementService(db, None)
+    # A transfer announced for the dues, which the member meanwhile settles in cash: the transfer, once
+    # confirmed, finds nothing left to pay and becomes the member's credit (account 4191).
+    pending = await service.preparer(membre_id=membre.id, organisation_id=org.id, methode="VIREMENT",
+                                     cibles=[Cible(cotisation_id=cot.id)])
+    await service.enregistrer(membre_id=membre.id, organisation_id=org.id, montant=Decimal("3500"),
+                              methode="ESPECES", cibles=[Cible(cotisation_id=cot.id)])
+    paiement, _ = await service.confirmer(pending.id)
+    assert paiement.montant_non_affecte == Decimal("3500")
     ecriture = await comptabiliser_paiement(db, paiement)
     comptes = {c.id: c.numero_compte for c in (await db.execute(select(CompteComptable))).scalars()}
     assert [(comptes[lg.compte_id], lg.debit, lg.credit) for lg in ecriture.lignes] == [
-        ("521", Decimal("6500"), Decimal("0")), ("7061", Decimal("0"), Decimal("5000")),
-        ("4191", Decimal("0"), Decimal("1500"))]
+        ("521", Decimal("5000"), Decimal("0")), ("7061", Decimal("0"), Decimal("1500")),
+        ("4191", Decimal("0"), Decimal("3500"))]
 
 
 async def test_only_validated_payments_are_booked(db, factory):

@@ -1,21 +1,21 @@
 from __future__ import annotations
 
-from datetime import datetime
+import uuid
+from datetime import UTC, datetime
 from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tests.comptabilite.helpers import cotisation
-from unionflow.encaissement.service import Cible, EncaissementService
 from unionflow.models import Membre, Organisation, Paiement
 
 
 async def paiement_valide(db: AsyncSession, membre: Membre, org: Organisation, montant: str,
                           methode: str = "WAVE", date_paiement: datetime | None = None) -> Paiement:
-    """A payment settled through the real settlement workflow (one dues of exactly that amount)."""
-    cot = await cotisation(db, membre, org, montant)
-    paiement = await EncaissementService(db, None).enregistrer(
-        membre_id=membre.id, organisation_id=org.id, montant=Decimal(montant), methode=methode,
-        cibles=[Cible(cotisation_id=cot.id)], date_paiement=date_paiement)
+    """A validated payment row, written directly so that the detection rules are exercised on their own
+    (the settlement workflow screens its payments itself: see test_workflow_screens_payments)."""
+    paiement = Paiement(numero_recu=f"REC-T-{uuid.uuid4().hex[:10]}", membre_id=membre.id, organisation_id=org.id,
+                        montant=Decimal(montant), devise="XOF", methode=methode, statut="VALIDE",
+                        date_paiement=date_paiement or datetime.now(UTC))
+    db.add(paiement)
     await db.flush()
     return paiement

@@ -5,9 +5,11 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
+from tests.comptabilite.helpers import cotisation
 from tests.lcbft.helpers import paiement_valide
+from unionflow.encaissement.service import Cible, EncaissementService
 from unionflow.lcbft.service import evaluer_paiement
-from unionflow.models import AuditLog
+from unionflow.models import AlerteLcbFt, AuditLog
 
 
 async def test_default_thresholds_raise_operation_cash_and_cumulated_alerts(db, factory):
@@ -65,3 +67,16 @@ async def test_organisation_thresholds_override_configuration(client, db, factor
     alerts = await evaluer_paiement(db, paiement)
     assert sorted(a.type_alerte for a in alerts) == ["ESPECES_ELEVEES", "SEUIL_OPERATION"]
     assert {a.type_alerte: a.seuil for a in alerts}["SEUIL_OPERATION"] == Decimal("100000")
+
+
+async def test_workflow_screens_payments(db, factory):
+    """A payment recorded through the settlement workflow is screened in the same transaction."""
+    org = await factory.organisation()
+    membre = await factory.membre(org)
+    cot = await cotisation(db, membre, org, "6000000")
+    paiement = await EncaissementService(db, None).enregistrer(
+        membre_id=membre.id, organisation_id=org.id, montant=Decimal("6000000"), methode="WAVE",
+        cibles=[Cible(cotisation_id=cot.id)])
+    types = (await db.execute(select(AlerteLcbFt.type_alerte).where(
+        AlerteLcbFt.paiement_id == paiement.id))).scalars().all()
+    assert "SEUIL_OPERATION" in types

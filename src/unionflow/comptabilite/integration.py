@@ -9,6 +9,7 @@ on first use, SYSCOHADA-like, so an organisation that never opened its books sti
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 from decimal import Decimal
 
 from sqlalchemy import select
@@ -19,7 +20,14 @@ from unionflow.comptabilite.service import MODULE, Ligne, classe_de, poster_ecri
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState
-from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, Paiement, PaiementAllocation
+from unionflow.models import (
+    CompteComptable,
+    EcritureComptable,
+    JournalComptable,
+    LigneEcriture,
+    Paiement,
+    PaiementAllocation,
+)
 
 ZERO = Decimal("0")
 
@@ -127,4 +135,30 @@ async def comptabiliser_paiement(session: AsyncSession, paiement: Paiement,
     await audit.record(session, auth, action="CREATE", module=MODULE, entite_type="EcritureComptable",
                        entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
                        description=f"Comptabilisation du paiement {paiement.numero_recu}")
+    return ecriture
+
+
+async def extourner_paiement(session: AsyncSession, paiement: Paiement, motif: str,
+                             auth: AuthContext | None = None) -> EcritureComptable | None:
+    """Book the reversal of a cancelled or refunded payment: the mirror of its entry (debits and credits
+    swapped), dated today, so the books keep both movements instead of an edited history."""
+    original = (await session.execute(
+        select(EcritureComptable).where(EcritureComptable.paiement_id == paiement.id))).scalar_one_or_none()
+    if original is None:
+        return None
+    lignes_originales = list((await session.execute(
+        select(LigneEcriture, CompteComptable).join(CompteComptable, CompteComptable.id == LigneEcriture.compte_id)
+        .where(LigneEcriture.ecriture_id == original.id).order_by(LigneEcriture.id))).all())
+    lignes = [Ligne(compte, debit=ligne.credit, credit=ligne.debit, libelle=f"Extourne: {ligne.libelle or ''}")
+              for ligne, compte in lignes_originales]
+    journal = await session.get(JournalComptable, original.journal_id)
+    assert journal is not None
+    ecriture = await poster_ecriture(
+        session, journal=journal, date_ecriture=datetime.now(UTC).date(),
+        libelle=f"Extourne {paiement.numero_recu} ({paiement.statut}): {motif}"[:300],
+        lignes=lignes, piece_reference=f"EXT-{paiement.numero_recu}",
+        cree_par=auth.actor_name if auth else "systeme")
+    await audit.record(session, auth, action="CREATE", module=MODULE, entite_type="EcritureComptable",
+                       entite_id=ecriture.id, organisation_id=paiement.organisation_id, severite="WARNING",
+                       after=audit.snapshot(ecriture), description=f"Extourne du paiement {paiement.numero_recu}")
     return ecriture

@@ -2,8 +2,9 @@
 
 This is the cross-area workflow every way of paying goes through (manual entry by a treasurer, the
 ``payer``/``paiement`` endpoints, a Wave webhook): payment → allocations → dues/adhesion balances and
-statuses → audit. Targets are locked (SELECT … FOR UPDATE, in a fixed order) so that two concurrent payments
-of one dues cannot both apply; on SQLite the write transaction (BEGIN IMMEDIATE) serialises them.
+statuses → audit → accounting entry → LCB-FT screening. Targets are locked (SELECT … FOR UPDATE, in a fixed
+order) so that two concurrent payments of one dues cannot both apply; on SQLite the write transaction
+(BEGIN IMMEDIATE) serialises them.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from enum import StrEnum
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.integration import comptabiliser_paiement, extourner_paiement
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import sequential_number
+from unionflow.lcbft.detection import evaluer_paiement
 from unionflow.models import Adhesion, Cotisation, Paiement, PaiementAllocation
 
 MODULE = "PAIEMENTS"
@@ -316,6 +319,7 @@ class EncaissementService:
         paiement.montant_non_affecte = ZERO
         paiement.commentaire = "\n".join(filter(None, [paiement.commentaire, f"{statut}: {motif}"]))
         await self.session.flush()
+        await extourner_paiement(self.session, paiement, motif, self.auth)
         await audit.record(self.session, self.auth, action=f"PAIEMENT_{statut}", module=MODULE,
                            entite_type="Paiement", entite_id=paiement.id, organisation_id=paiement.organisation_id,
                            description=f"Reçu {paiement.numero_recu}: {motif}", severite="WARNING",
@@ -358,3 +362,6 @@ class EncaissementService:
             await audit.record(self.session, self.auth, action="PAIEMENT", module=kind.upper() + "S",
                                entite_type=kind, entite_id=target.id, organisation_id=target.organisation_id,
                                before=before, after=audit.snapshot(target, ["statut", "montant_paye"]))
+        # Same transaction: the money, the books and the compliance checks agree or none of them is written.
+        await comptabiliser_paiement(self.session, paiement, self.auth)
+        await evaluer_paiement(self.session, paiement)
