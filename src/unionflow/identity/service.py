@@ -28,7 +28,10 @@ UNIONFLOW_ROLES = frozenset(r.value for r in Role)
 
 
 def _response(user: IdentityUser) -> UserResponse:
-    return UserResponse.model_validate(asdict(user))
+    data = asdict(user)
+    if user.realm_roles is not None:
+        data["realm_roles"] = sorted(r for r in user.realm_roles if r in UNIONFLOW_ROLES)
+    return UserResponse.model_validate(data)
 
 
 def _audit_view(user: IdentityUser) -> dict[str, Any]:
