@@ -15,7 +15,6 @@ from typing import Any
 
 import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
-
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
-from fastapi.routing import APIRoute
+from fastapi.routing import APIRoute, iter_route_contexts
 
 _PROBLEM_SCHEMA = {
     "type": "object",
@@ -68,8 +68,9 @@ def install_openapi(app: FastAPI) -> None:
             "type": "http", "scheme": "bearer", "bearerFormat": "JWT",
             "description": "Jeton OIDC RS256 (fournisseur intégré ou Keycloak); rôles dans realm_access.roles",
         }
-        for route in app.routes:
-            if not isinstance(route, APIRoute) or not route.include_in_schema:
+        # FastAPI keeps included routers as wrappers: walk the effective routes, not the top-level list.
+        for route in iter_route_contexts(app.routes):
+            if not isinstance(route.original_route, APIRoute) or not route.include_in_schema:
                 continue
             authorizer = find_authorizer(route.dependant)
             for method in route.methods or ():
@@ -77,7 +78,7 @@ def install_openapi(app: FastAPI) -> None:
                 if op is None:
                     continue
                 codes = {400, 500} | ({401, 403} if authorizer else set())
-                if "{" in route.path_format:
+                if "{" in (route.path_format or ""):
                     codes.add(404)
                 responses = op.setdefault("responses", {})
                 responses.pop("422", None)
