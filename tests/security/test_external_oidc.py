@@ -117,3 +117,23 @@ async def test_unknown_kid_refetches_once_per_cooldown_and_rotation_is_picked_up
     assert server.hits == start + 2
     assert (await external.get(url, headers=_auth(server.token("a", ["USER"])))).status_code == 401
     assert server.hits == start + 2
+
+
+async def test_member_linking_by_email_needs_a_verified_address(jwks, external, factory):
+    server, _url = jwks
+    server.new_key("link")
+    server.published = ["link"]
+    org = await factory.organisation()
+    email = f"khady.{uuid.uuid4().hex[:8]}@example.sn"
+    await factory.membre(org, email=email)
+    url = "/api/organisations/mes-organisations"
+
+    unverified = server.token("link", ["USER"], email=email, email_verified=False)
+    assert (await external.get(url, headers=_auth(unverified))).json() == []
+    verified = server.token("link", ["USER"], email=email, email_verified=True)
+    assert [o["id"] for o in (await external.get(url, headers=_auth(verified))).json()] == [str(org.id)]
+
+    taken = f"linked.{uuid.uuid4().hex[:8]}@example.sn"
+    await factory.membre(org, email=taken, user_sub="another-subject")
+    other = server.token("link", ["USER"], email=taken, email_verified=True)
+    assert (await external.get(url, headers=_auth(other))).json() == []

@@ -94,7 +94,7 @@ class AdminUserService:
             _check_password(password, "password")
         if "username" in changes and changes["username"] is None:
             changes.pop("username")
-        for key in ("enabled", "email_verified"):
+        for key in ("enabled", "email_verified", "email"):
             if key in changes and changes[key] is None:
                 raise InvalidInput(f"{key} ne peut pas être null",
                                    extra={"errors": [{"field": key, "message": "ne peut pas être null",

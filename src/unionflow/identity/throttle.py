@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol, TypeVar
@@ -27,6 +28,7 @@ from unionflow.models import LoginThrottle
 from unionflow.models.base import UTCDateTime
 
 T = TypeVar("T")
+PURGE_ONE_IN = 50
 
 
 def _key(kind: str, value: str) -> str:
@@ -96,6 +98,10 @@ class DatabaseCounters:
                 "window_start": case((expired, literal(now, UTCDateTime())), else_=LoginThrottle.window_start),
             })
             await session.execute(stmt)
+            if secrets.randbelow(PURGE_ONE_IN) == 0:
+                # Spraying random e-mails creates one row each: expired rows are swept now and then.
+                await session.execute(delete(LoginThrottle).where(
+                    LoginThrottle.window_start <= now - timedelta(seconds=max(window, self.window))))
             await session.commit()
 
     async def reset(self, key: str, session: AsyncSession) -> None:
