@@ -117,8 +117,9 @@ async def test_update_rules(client, factory):
     assert self_disable.status_code == 409
     weak = await client.put(f"{BASE}/{other.user.id}", headers=sa.headers, json={"password": "court"})
     assert weak.status_code == 400 and weak.json()["errors"][0]["field"] == "password"
-    null_enabled = await client.put(f"{BASE}/{other.user.id}", headers=sa.headers, json={"enabled": None})
-    assert null_enabled.status_code == 400
+    for field in ("enabled", "email"):
+        null = await client.put(f"{BASE}/{other.user.id}", headers=sa.headers, json={field: None})
+        assert null.status_code == 400 and null.json()["errors"][0]["field"] == field
 
 
 async def test_admin_password_reset_lets_user_log_in(client, factory):

@@ -6,11 +6,11 @@ import uuid
 
 import httpx
 import pytest
+from argon2 import PasswordHasher
 from sqlalchemy import select
 from starlette.requests import Request
 
 from unionflow.app import create_app
-from unionflow.auth.passwords import hash_password
 from unionflow.identity.throttle import DatabaseCounters, RedisCounters, counter_store
 from unionflow.models import AuditLog, LoginThrottle
 
@@ -19,12 +19,14 @@ REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 _HASHES: dict[str, str] = {}
+_CHEAP = PasswordHasher(time_cost=1, memory_cost=1024)
 
 
 async def _local_actor(factory, db, password: str = "ancien-secret-1", roles: list[str] | None = None):
     actor = await factory.actor(roles or ["MEMBRE"], with_membre=False)
-    # argon2 is deliberately slow: hash each test password once.
-    actor.user.password_hash = _HASHES.setdefault(password, hash_password(password))
+    # argon2 is deliberately slow: hash each test password once, with low costs (verification reads them
+    # from the hash).
+    actor.user.password_hash = _HASHES.setdefault(password, _CHEAP.hash(password))
     await db.flush()
     return actor
 
@@ -123,10 +125,13 @@ async def test_login_is_limited_per_client_ip(strict, factory, db):
     app, settings = strict, strict.state.settings
 
     victim = await _local_actor(factory, db, "bon-secret-123")
+    # Existing accounts with cheap hashes: unknown e-mails are checked against a full-cost dummy hash.
+    targets = [await _local_actor(factory, db, "bon-secret-123")
+               for _ in range(settings.login_max_attempts * IP_LIMIT_FACTOR)]
     transport = httpx.ASGITransport(app=app, client=(f"10.9.{uuid.uuid4().int % 250}.7", 4000))
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as sprayer:
-        for i in range(settings.login_max_attempts * IP_LIMIT_FACTOR):
-            assert (await _login(sprayer, f"inconnu{i}@example.sn", "devine")).status_code == 400
+        for target in targets:
+            assert (await _login(sprayer, target.user.email, "devine")).status_code == 400
         assert (await _login(sprayer, victim.user.email, "bon-secret-123")).status_code == 429
     other = httpx.ASGITransport(app=app, client=("10.8.8.8", 4000))
     async with httpx.AsyncClient(transport=other, base_url="http://testserver") as elsewhere:
