@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from pydantic.alias_generators import to_camel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.auth.passwords import check_strength
@@ -96,8 +97,8 @@ class AdminUserService:
             changes.pop("username")
         for key in ("enabled", "email_verified", "email"):
             if key in changes and changes[key] is None:
-                raise InvalidInput(f"{key} ne peut pas être null",
-                                   extra={"errors": [{"field": key, "message": "ne peut pas être null",
+                raise InvalidInput(f"{to_camel(key)} ne peut pas être null",
+                                   extra={"errors": [{"field": to_camel(key), "message": "ne peut pas être null",
                                                       "type": "null"}]})
         before = await self.provider.get(check_user_id(user_id))
         username = changes.pop("username", None)
