@@ -188,3 +188,15 @@ def _savepoints(db):
     from sqlalchemy.ext.asyncio import async_sessionmaker
 
     return async_sessionmaker(bind=db.bind, join_transaction_mode="create_savepoint", expire_on_commit=False)
+
+
+async def test_concurrent_failures_are_all_counted(app, committed_db):
+    """Workers record failures at the same time: the atomic upsert loses none (real commits, real connections)."""
+    import asyncio
+
+    store = DatabaseCounters(app.state.sessionmaker, window=300)
+    key = f"test:{uuid.uuid4().hex}"
+    await asyncio.gather(*(store.failure(key, 300) for _ in range(8)))
+    row = (await committed_db.execute(select(LoginThrottle).where(LoginThrottle.key == key))).scalar_one()
+    assert row.failures == 8
+    assert await store.retry_after(key, 8) is not None and await store.retry_after(key, 9) is None

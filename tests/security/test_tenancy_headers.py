@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from tests.security.catalog import guarded_endpoints
+from unionflow.models import MembreOrganisation
 
 ORGS = "/api/organisations"
 
@@ -77,3 +78,53 @@ async def test_treasurer_narrowed_to_membre_loses_treasurer_routes(client, facto
     narrowed = await client.request(endpoint.method, url, **{**body, "headers": {
         **body.get("headers", {}), **treasurer.in_org(org.id, "MEMBRE")}})
     assert narrowed.status_code == 403
+
+
+@pytest.fixture
+async def treasury_client(settings, db):
+    """The real app plus one route reserved to the treasury set, so that narrowing can be shown whatever areas
+    this build mounts."""
+    import httpx
+    from sqlalchemy.ext.asyncio import async_sessionmaker
+
+    from unionflow.app import create_app
+    from unionflow.core.auth import AuthContext, authorize
+    from unionflow.core.roles import RS_TRESORERIE
+    from unionflow.core.routing import area_router
+
+    app = create_app(settings)
+    router = area_router("/api/test-tresorerie", "Status")
+
+    @router.get("")
+    async def treasury(auth: AuthContext = authorize(RS_TRESORERIE)) -> dict[str, list[str]]:
+        return {"roles": sorted(auth.roles)}
+
+    app.include_router(router)
+    app.state.sessionmaker = async_sessionmaker(bind=db.bind, join_transaction_mode="create_savepoint",
+                                                expire_on_commit=False)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
+        yield http
+    await app.state.engine.dispose()
+
+
+async def test_treasurer_narrowed_to_membre_is_refused(treasury_client, factory):
+    org = await factory.organisation()
+    other = await factory.organisation()
+    treasurer = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    url = "/api/test-tresorerie"
+    full = await treasury_client.get(url, headers=treasurer.in_org(org.id))
+    assert full.status_code == 200 and full.json()["roles"] == ["MEMBRE", "TRESORIER", "USER"]
+    assert (await treasury_client.get(url, headers=treasurer.in_org(org.id, "MEMBRE"))).status_code == 403
+    narrowed = await treasury_client.get(url, headers=treasurer.in_org(org.id, "TRESORIER"))
+    assert narrowed.status_code == 200 and narrowed.json()["roles"] == ["TRESORIER"]
+    member = await factory.actor(["USER"], organisation=org)
+    assert (await treasury_client.get(url, headers=member.in_org(org.id))).status_code == 403
+    # The same person is only a member elsewhere: there, no treasurer role.
+    both = await factory.actor(["USER"], organisation=org, org_roles=["TRESORIER"])
+    factory.session.add(MembreOrganisation(membre_id=both.membre.id, organisation_id=other.id, roles=["MEMBRE"],
+                                           date_debut=both.membre.created_at.date()))
+    await factory.session.flush()
+    assert (await treasury_client.get(url, headers=both.in_org(org.id))).status_code == 200
+    assert (await treasury_client.get(url, headers=both.in_org(other.id))).status_code == 403
+    # Two memberships and no header: only the personal role applies.
+    assert (await treasury_client.get(url, headers=both.headers)).status_code == 403

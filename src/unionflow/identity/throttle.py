@@ -13,7 +13,7 @@ import math
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from fastapi import Request
 from sqlalchemy import case, delete, literal, select
@@ -22,7 +22,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.config import Settings
-from unionflow.core.db import read_only_session
+from unionflow.core.db import read_only_session, sqlite_write_intent
 from unionflow.core.errors import TooManyRequests, UnionFlowError
 from unionflow.models import LoginThrottle
 from unionflow.models.base import UTCDateTime
@@ -89,6 +89,13 @@ class DatabaseCounters:
     async def failure(self, key: str, window: int) -> None:
         now = datetime.now(UTC)
         expired = LoginThrottle.window_start <= now - timedelta(seconds=window)
+        intent = sqlite_write_intent.set(True)  # BEGIN IMMEDIATE: queue behind other writers, never deadlock
+        try:
+            await self._failure(key, window, now, expired)
+        finally:
+            sqlite_write_intent.reset(intent)
+
+    async def _failure(self, key: str, window: int, now: datetime, expired: Any) -> None:
         async with self.sessionmaker() as session:
             insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
             stmt = insert(LoginThrottle).values(key=key, window_start=now, failures=1)
