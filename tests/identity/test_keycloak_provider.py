@@ -131,3 +131,18 @@ async def test_external_token_without_keycloak_admin_cannot_change_password(clie
                                 headers={"Authorization": f"Bearer {keycloak.issue_token(user_id)}"},
                                 json={"motDePasseActuel": "ancien-secret-1", "nouveauMotDePasse": "x" * 12})
     assert response.status_code == 401
+
+
+async def test_unionflow_role_missing_from_the_realm(kc_client, keycloak, factory):
+    sa = await factory.actor(["SUPER_ADMIN"], with_membre=False)
+    user_id = keycloak.add_user(f"binta.{uuid.uuid4().hex[:8]}")
+    removed = keycloak.roles.pop("ORGANISATEUR_EVENEMENT")
+    try:
+        listed = await kc_client.get(f"{BASE}/roles", headers=sa.headers)
+        assert "ORGANISATEUR_EVENEMENT" not in [r["name"] for r in listed.json()]
+        refused = await kc_client.put(f"{BASE}/{user_id}/roles", headers=sa.headers,
+                                      json=["ORGANISATEUR_EVENEMENT"])
+        assert refused.status_code == 400 and "ORGANISATEUR_EVENEMENT" in refused.json()["detail"]
+        assert keycloak.mappings[user_id] == {keycloak.default_role}
+    finally:
+        keycloak.roles["ORGANISATEUR_EVENEMENT"] = removed
