@@ -112,7 +112,11 @@ async def test_registration_refused_when_cancelled_finished_or_closed(client, fa
 async def test_registration_needs_member_record_and_visibility(client, factory):
     _org, organiser, evt = await _setup(factory, client, visibilite="MEMBRES")
     no_record = await factory.actor(["USER"], with_membre=False)
+    # A members-only event is invisible to an account without member record: 404 comes before the 403 rule.
     assert (await client.post(f"/api/evenements/{evt['id']}/inscriptions",
+                              headers=no_record.headers)).status_code == 404
+    _org2, _organiser2, public = await _setup(factory, client, visibilite="PUBLIC")
+    assert (await client.post(f"/api/evenements/{public['id']}/inscriptions",
                               headers=no_record.headers)).status_code == 403
     outsider = await factory.actor(["USER"], organisation=await factory.organisation())
     assert (await client.post(f"/api/evenements/{evt['id']}/inscriptions",

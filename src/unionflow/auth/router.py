@@ -9,9 +9,11 @@ from fastapi.responses import JSONResponse
 
 from unionflow.auth import keys
 from unionflow.auth.schemas import Jwks, TokenResponse
-from unionflow.auth.service import TokenService, UnsupportedGrant
+from unionflow.auth.service import InvalidGrant, TokenService, UnsupportedGrant
 from unionflow.core.auth import SessionDep
 from unionflow.core.errors import InvalidInput, UnionFlowError, problem
+from unionflow.core.openapi import problems
+from unionflow.identity.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 
 router = APIRouter(tags=["Authentification"])
 
@@ -19,7 +21,9 @@ router = APIRouter(tags=["Authentification"])
 @router.post("/api/auth/token", response_model=TokenResponse, summary="Obtenir un jeton (OAuth 2.0)",
              description="Corps `application/x-www-form-urlencoded`: `grant_type=password` avec `username` "
                          "(e-mail) et `password`, ou `grant_type=refresh_token` avec `refresh_token`. "
-                         "Identifiants invalides: 400 `invalid_grant` (RFC 6749). Tentatives limitées: 429.")
+                         "Identifiants invalides: 400 `invalid_grant` (RFC 6749). Tentatives limitées: "
+                         "429 avec `Retry-After` après trop d'échecs par e-mail ou par adresse IP dans la "
+                         "fenêtre (voir docs/identity.md).", responses=problems(429))
 async def token(
     request: Request,
     session: SessionDep,
@@ -34,12 +38,18 @@ async def token(
     if grant_type == "password":
         if not username or not password:
             raise InvalidInput("username et password sont requis")
-        return await service.password_grant(username, password)
+        limiter = AttemptLimiter(request, "login")
+        by_email = limiter.key("email", username)
+        by_ip = limiter.key("ip", client_ip(request))
+        return await limiter.attempt(
+            session, [(by_email, limiter.limit), (by_ip, limiter.limit * IP_LIMIT_FACTOR)], [by_email],
+            lambda: service.password_grant(username, password), InvalidGrant)
     if grant_type == "refresh_token":
         if not refresh_token:
             raise InvalidInput("refresh_token est requis")
         result = await service.refresh_grant(refresh_token)
         if isinstance(result, UnionFlowError):
+            # Returned, not raised: the revocation of a replayed token family must be committed.
             return problem(result.status, result.title, result.detail, result.slug, request.url.path, **result.extra)
         return result
     raise UnsupportedGrant()

@@ -89,8 +89,12 @@ async def resolve_context(request: Request, session: AsyncSession, claims: dict[
     realm = frozenset(r for r in realm_roles(claims) if r in Role.__members__)
 
     conditions = [Membre.user_sub == sub]
-    if email:
-        conditions.append(Membre.email == email)
+    settings = request.app.state.settings
+    builtin = settings.builtin_idp_enabled and claims.get("iss") == settings.issuer
+    # Linking by e-mail trusts the address: built-in addresses are set by administrators, an external
+    # provider's only when it says it verified them; a member already linked to another subject never matches.
+    if email and (builtin or claims.get("email_verified") is True):
+        conditions.append((Membre.email == email) & Membre.user_sub.is_(None))
     rows = list((await session.execute(
         select(Membre.id, Membre.user_sub, MembreOrganisation.organisation_id, MembreOrganisation.roles)
         .outerjoin(MembreOrganisation, (MembreOrganisation.membre_id == Membre.id)

@@ -60,8 +60,9 @@ class InscriptionService:
         return out
 
     async def register(self, evenement_id: uuid.UUID) -> InscriptionResponse:
-        membre_id = self._membre()
+        # 404 before business rules: the event first, then who may register.
         evt = await self._event(evenement_id, for_update=True)
+        membre_id = self._membre()
         now = utcnow()
         statut = statut_effectif(evt, now)
         if statut is StatutEvenement.ANNULE:
@@ -91,8 +92,8 @@ class InscriptionService:
         return await self._response(ins)
 
     async def unregister(self, evenement_id: uuid.UUID) -> None:
-        membre_id = self._membre()
         evt = await self._event(evenement_id, for_update=True)
+        membre_id = self._membre()
         ins = await self.repo.active_of(evt.id, membre_id)
         if ins is None:
             raise NotFound("Aucune inscription active à cet événement")
@@ -129,8 +130,8 @@ class InscriptionService:
         return out
 
     async def submit_feedback(self, evenement_id: uuid.UUID, data: FeedbackRequest) -> FeedbackResponse:
-        membre_id = self._membre()
         evt = await self._event(evenement_id)
+        membre_id = self._membre()
         if evt.statut == StatutEvenement.ANNULE:
             raise InvalidState("Feedback impossible: l'événement a été annulé")
         if evt.date_fin > utcnow():

@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import EmailStr, Field
+
+from unionflow.core.schemas import InputModel, OutputModel
+
+USERNAME_PATTERN = r"^[A-Za-z0-9._@+-]{3,254}$"
+
+
+class UserCreate(InputModel):
+    """UserDTO for creation. ``password`` is optional (the user may receive it later through a reset)."""
+
+    username: str = Field(pattern=USERNAME_PATTERN, description="Identifiant de connexion (souvent l'e-mail)")
+    email: EmailStr
+    first_name: str | None = Field(None, max_length=100)
+    last_name: str | None = Field(None, max_length=100)
+    enabled: bool = True
+    email_verified: bool = False
+    password: str | None = Field(None, min_length=1, max_length=256, description="Jamais renvoyé")
+    realm_roles: list[str] = Field(default_factory=list, max_length=20)
+
+
+class UserUpdate(InputModel):
+    """UserDTO for a partial update: absent fields are left unchanged. ``username`` may be sent back as read
+    but cannot change; ``password`` sets a new password (administrator reset)."""
+
+    username: str | None = Field(None, max_length=254)
+    email: EmailStr | None = None
+    first_name: str | None = Field(None, max_length=100)
+    last_name: str | None = Field(None, max_length=100)
+    enabled: bool | None = None
+    email_verified: bool | None = None
+    password: str | None = Field(None, min_length=1, max_length=256, description="Jamais renvoyé")
+
+
+class UserResponse(OutputModel):
+    id: str
+    username: str
+    email: str | None = None
+    first_name: str | None = None
+    last_name: str | None = None
+    enabled: bool
+    email_verified: bool = False
+    created_at: datetime | None = None
+    realm_roles: list[str] | None = Field(
+        None, description="Rôles UnionFlow de l'utilisateur; absent (null) dans les listes")
+
+
+class RealmRoleResponse(OutputModel):
+    name: str
+    description: str | None = None
+
+
+class UserRolesResponse(OutputModel):
+    user_id: str
+    roles: list[str]
+
+
+class PasswordChange(InputModel):
+    mot_de_passe_actuel: str = Field(min_length=1, max_length=256)
+    nouveau_mot_de_passe: str = Field(min_length=1, max_length=256)
+
+
+class PasswordChanged(OutputModel):
+    message: str
+    sessions_revoquees: bool

@@ -1,0 +1,179 @@
+"""Attempt limits (login, password change): fixed windows shared by every worker.
+
+Counters live in Redis when ``redis_url`` is set, otherwise in the ``login_throttle`` table. Only failures
+count; a key over ``login_max_attempts`` failures inside the window answers 429 with ``Retry-After`` until the
+window ends. Failures are recorded outside the request's transaction (which rolls back on the error), after it
+has been rolled back, so that SQLite never waits on its own write lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import secrets
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol, TypeVar
+
+from fastapi import Request
+from sqlalchemy import case, delete, literal, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from unionflow.config import Settings
+from unionflow.core.db import read_only_session, sqlite_write_intent
+from unionflow.core.errors import TooManyRequests, UnionFlowError
+from unionflow.models import LoginThrottle
+from unionflow.models.base import UTCDateTime
+
+T = TypeVar("T")
+PURGE_ONE_IN = 50
+
+
+def _key(kind: str, value: str) -> str:
+    # Hashed so that neither Redis nor the table stores e-mail addresses in clear.
+    return f"{kind}:{hashlib.sha256(value.strip().lower().encode()).hexdigest()}"
+
+
+class CounterStore(Protocol):
+    async def retry_after(self, key: str, limit: int) -> int | None:
+        """Seconds until ``key`` may try again, or None when under the limit."""
+        ...
+
+    async def failure(self, key: str, window: int) -> None: ...
+
+    async def reset(self, key: str, session: AsyncSession) -> None: ...
+
+
+class RedisCounters:
+    def __init__(self, url: str, prefix: str = "unionflow:throttle:") -> None:
+        import redis.asyncio as redis
+
+        self.client = redis.from_url(url)
+        self.prefix = prefix
+
+    async def retry_after(self, key: str, limit: int) -> int | None:
+        async with self.client.pipeline(transaction=False) as pipe:
+            pipe.get(self.prefix + key)
+            pipe.ttl(self.prefix + key)
+            count, ttl = await pipe.execute()
+        if count is not None and int(count) >= limit and ttl and ttl > 0:
+            return int(ttl)
+        return None
+
+    async def failure(self, key: str, window: int) -> None:
+        async with self.client.pipeline(transaction=True) as pipe:
+            # The expiry is set only by the first failure: the window is fixed, not sliding.
+            pipe.set(self.prefix + key, 0, ex=window, nx=True)
+            pipe.incr(self.prefix + key)
+            await pipe.execute()
+
+    async def reset(self, key: str, session: AsyncSession) -> None:
+        await self.client.delete(self.prefix + key)
+
+
+class DatabaseCounters:
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], window: int) -> None:
+        self.sessionmaker = sessionmaker
+        self.window = window
+
+    async def retry_after(self, key: str, limit: int) -> int | None:
+        async with read_only_session(self.sessionmaker) as session:
+            row = (await session.execute(select(LoginThrottle).where(LoginThrottle.key == key))).scalar_one_or_none()
+        if row is None or row.failures < limit:
+            return None
+        left = (row.window_start + timedelta(seconds=self.window) - datetime.now(UTC)).total_seconds()
+        return math.ceil(left) if left > 0 else None
+
+    async def failure(self, key: str, window: int) -> None:
+        now = datetime.now(UTC)
+        expired = LoginThrottle.window_start <= now - timedelta(seconds=window)
+        intent = sqlite_write_intent.set(True)  # BEGIN IMMEDIATE: queue behind other writers, never deadlock
+        try:
+            await self._failure(key, window, now, expired)
+        finally:
+            sqlite_write_intent.reset(intent)
+
+    async def _failure(self, key: str, window: int, now: datetime, expired: Any) -> None:
+        async with self.sessionmaker() as session:
+            insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+            stmt = insert(LoginThrottle).values(key=key, window_start=now, failures=1)
+            # One atomic statement: concurrent failures on several workers never lose a count.
+            stmt = stmt.on_conflict_do_update(index_elements=[LoginThrottle.key], set_={
+                "failures": case((expired, 1), else_=LoginThrottle.failures + 1),
+                "window_start": case((expired, literal(now, UTCDateTime())), else_=LoginThrottle.window_start),
+            })
+            await session.execute(stmt)
+            if secrets.randbelow(PURGE_ONE_IN) == 0:
+                # Spraying random e-mails creates one row each: expired rows are swept now and then.
+                await session.execute(delete(LoginThrottle).where(
+                    LoginThrottle.window_start <= now - timedelta(seconds=max(window, self.window))))
+            await session.commit()
+
+    async def reset(self, key: str, session: AsyncSession) -> None:
+        # In the request's own transaction: a second session would wait on SQLite's write lock.
+        await session.execute(delete(LoginThrottle).where(LoginThrottle.key == key))
+
+
+def counter_store(request: Request) -> CounterStore:
+    settings: Settings = request.app.state.settings
+    store = getattr(request.app.state, "throttle_store", None)
+    if store is not None:
+        return store
+    if settings.redis_url:
+        store = RedisCounters(settings.redis_url)
+        request.app.state.throttle_store = store
+        return store
+    # Not cached: tests swap the app's sessionmaker per test.
+    return DatabaseCounters(request.app.state.sessionmaker, settings.login_window_seconds)
+
+
+# Mobile operators put many subscribers behind one carrier-grade NAT address: the per-address limit is this many
+# times the per-account one, enough to stop one source spraying passwords without locking out a whole network.
+IP_LIMIT_FACTOR = 10
+
+
+class AttemptLimiter:
+    """Guards one kind of attempt (login, password change) under several keys (e-mail, client IP, subject),
+    each with its own limit."""
+
+    def __init__(self, request: Request, kind: str) -> None:
+        self.settings: Settings = request.app.state.settings
+        self.store = counter_store(request)
+        self.kind = kind
+
+    @property
+    def limit(self) -> int:
+        return self.settings.login_max_attempts
+
+    def key(self, dimension: str, value: str) -> str:
+        return _key(f"{self.kind}:{dimension}", value)
+
+    async def check(self, keys: list[tuple[str, int]]) -> None:
+        waits = [w for key, limit in keys if (w := await self.store.retry_after(key, limit))]
+        if waits:
+            wait = max(waits)
+            raise TooManyRequests(f"Trop de tentatives: réessayez dans {wait} secondes",
+                                  headers={"Retry-After": str(wait)})
+
+    async def attempt(self, session: AsyncSession, keys: list[tuple[str, int]], reset_keys: list[str],
+                      action: Callable[[], Awaitable[T]], failure: type[UnionFlowError]) -> T:
+        """Run ``action`` unless a key is over its limit; a ``failure`` error counts against every key,
+        success clears ``reset_keys``."""
+        await self.check(keys)
+        try:
+            result = await action()
+        except failure:
+            await session.rollback()
+            for key, _limit in keys:
+                await self.store.failure(key, self.settings.login_window_seconds)
+            raise
+        for key in reset_keys:
+            await self.store.reset(key, session)
+        return result
+
+
+def client_ip(request: Request) -> str:
+    # Behind a reverse proxy, run uvicorn with --proxy-headers so that this is the real client address.
+    return request.client.host if request.client else "unknown"
