@@ -28,7 +28,7 @@ test-postgresql: $(STAMP)
 	UNIONFLOW_TEST_DATABASE=postgresql $(BIN)/pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests $(wildcard bench)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
