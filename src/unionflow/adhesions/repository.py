@@ -5,25 +5,14 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, exists, false, func, or_, select, true
+from sqlalchemy import Select, and_, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.visibility import scope
 from unionflow.encaissement.service import StatutAdhesion
 from unionflow.models import Adhesion, Membre, MembreOrganisation, Organisation
-
-
-def scope(auth: AuthContext, organisation_col: Any, membre_col: Any) -> ColumnElement[bool]:
-    """ADMIN sees all; organisation staff their organisations' rows; everyone their own rows."""
-    if auth.is_global:
-        return true()
-    clauses: list[ColumnElement[bool]] = []
-    if auth.staff_organisations:
-        clauses.append(organisation_col.in_(auth.staff_organisations))
-    if auth.membre_id is not None:
-        clauses.append(membre_col == auth.membre_id)
-    return or_(*clauses) if clauses else false()
 
 
 async def membre_visible(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> Membre | None:

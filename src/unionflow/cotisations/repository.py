@@ -11,9 +11,9 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, and_, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.adhesions.repository import scope
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.visibility import scope
 from unionflow.encaissement.service import StatutCotisation
 from unionflow.models import Cotisation, RappelCotisation
 

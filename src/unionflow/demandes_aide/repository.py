@@ -4,11 +4,12 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, false, or_, select, true
+from sqlalchemy import ColumnElement, false, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.visibility import scope
 from unionflow.models import DemandeAide
 
 
@@ -28,14 +29,7 @@ class DemandeAideRepository:
         self.auth = auth
 
     def _visible(self) -> ColumnElement[bool]:
-        if self.auth.is_global:
-            return true()
-        clauses: list[ColumnElement[bool]] = []
-        if self.auth.staff_organisations:
-            clauses.append(DemandeAide.organisation_id.in_(self.auth.staff_organisations))
-        if self.auth.membre_id is not None:
-            clauses.append(DemandeAide.membre_id == self.auth.membre_id)
-        return or_(*clauses) if clauses else false()
+        return scope(self.auth, DemandeAide.organisation_id, DemandeAide.membre_id)
 
     async def get(self, demande_id: uuid.UUID, *, for_update: bool = False) -> DemandeAide | None:
         stmt = select(DemandeAide).where(DemandeAide.id == demande_id, self._visible())

@@ -5,11 +5,12 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, false, func, or_, select, true
+from sqlalchemy import ColumnElement, Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.visibility import scope
 from unionflow.models import (
     Adhesion,
     Cotisation,
@@ -44,14 +45,7 @@ class PaiementRepository:
     def visible(self) -> ColumnElement[bool]:
         """Global roles: all; organisation staff: their organisations; anyone: their own payments."""
         auth = self.auth
-        if auth is None or auth.is_global:
-            return true()
-        conditions: list[ColumnElement[bool]] = []
-        if auth.staff_organisations:
-            conditions.append(Paiement.organisation_id.in_(auth.staff_organisations))
-        if auth.membre_id is not None:
-            conditions.append(Paiement.membre_id == auth.membre_id)
-        return or_(*conditions) if conditions else false()
+        return scope(auth, Paiement.organisation_id, Paiement.membre_id)
 
     def _select(self) -> Select[Any]:
         return select(Paiement).where(self.visible())

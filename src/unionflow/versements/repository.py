@@ -5,11 +5,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, false, func, select, true
+from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.visibility import scope
 from unionflow.models import Paiement, PaiementAllocation, Versement
 
 
@@ -27,10 +28,7 @@ class VersementRepository:
         self.auth = auth
 
     def _visible(self) -> ColumnElement[bool]:
-        if self.auth.is_global:
-            return true()
-        staff = self.auth.staff_organisations
-        return Versement.organisation_id.in_(staff) if staff else false()
+        return scope(self.auth, Versement.organisation_id)
 
     def _select(self) -> Select[Any]:
         return select(Versement).where(self._visible())
