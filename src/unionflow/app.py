@@ -29,6 +29,7 @@ from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
 from unionflow.documents.router import router as documents_router
 from unionflow.evenements.router import router as evenements_router
+from unionflow.finance.approbations.router import router as finance_approbations_router
 from unionflow.finance.budgets.router import router as finance_budgets_router
 from unionflow.identity.password_router import router as password_router
 from unionflow.identity.router import router as admin_users_router
@@ -70,6 +71,7 @@ ROUTERS: list[APIRouter] = [
     admin_users_router,
     password_router,
     finance_budgets_router,
+    finance_approbations_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):
