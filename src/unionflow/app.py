@@ -31,6 +31,7 @@ from unionflow.documents.router import router as documents_router
 from unionflow.evenements.router import router as evenements_router
 from unionflow.finance.approbations.router import router as finance_approbations_router
 from unionflow.finance.budgets.router import router as finance_budgets_router
+from unionflow.finance.workflow.router import router as finance_workflow_router
 from unionflow.identity.password_router import router as password_router
 from unionflow.identity.router import router as admin_users_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
@@ -72,6 +73,7 @@ ROUTERS: list[APIRouter] = [
     password_router,
     finance_budgets_router,
     finance_approbations_router,
+    finance_workflow_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):
