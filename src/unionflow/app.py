@@ -39,6 +39,7 @@ from unionflow.lcbft.router import router as lcbft_router
 from unionflow.membres.router import router as membres_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.router import router as paiements_router
+from unionflow.propositions_aide.router import router as propositions_aide_router
 from unionflow.roles.router import router as roles_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
@@ -74,6 +75,7 @@ ROUTERS: list[APIRouter] = [
     finance_budgets_router,
     finance_approbations_router,
     finance_workflow_router,
+    propositions_aide_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):
