@@ -43,6 +43,7 @@ from unionflow.propositions_aide.router import router as propositions_aide_route
 from unionflow.roles.router import router as roles_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
+from unionflow.types_reference.router import router as types_reference_router
 from unionflow.versements.router import router as versements_router
 from unionflow.wave.router import router as wave_router
 
@@ -76,6 +77,7 @@ ROUTERS: list[APIRouter] = [
     finance_approbations_router,
     finance_workflow_router,
     propositions_aide_router,
+    types_reference_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):
