@@ -29,6 +29,9 @@ from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
 from unionflow.documents.router import router as documents_router
 from unionflow.evenements.router import router as evenements_router
+from unionflow.finance.approbations.router import router as finance_approbations_router
+from unionflow.finance.budgets.router import router as finance_budgets_router
+from unionflow.finance.workflow.router import router as finance_workflow_router
 from unionflow.identity.password_router import router as password_router
 from unionflow.identity.router import router as admin_users_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
@@ -36,9 +39,11 @@ from unionflow.lcbft.router import router as lcbft_router
 from unionflow.membres.router import router as membres_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.router import router as paiements_router
+from unionflow.propositions_aide.router import router as propositions_aide_router
 from unionflow.roles.router import router as roles_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
+from unionflow.types_reference.router import router as types_reference_router
 from unionflow.versements.router import router as versements_router
 from unionflow.wave.router import router as wave_router
 
@@ -68,6 +73,11 @@ ROUTERS: list[APIRouter] = [
     documents_router,
     admin_users_router,
     password_router,
+    finance_budgets_router,
+    finance_approbations_router,
+    finance_workflow_router,
+    propositions_aide_router,
+    types_reference_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

@@ -51,6 +51,13 @@ DEFAUTS: dict[str, Definition] = {
     "lcbft.seuil_especes": Definition(TypeValeur.NUMBER, 1_000_000,
                                       "LCB-FT: montant d'un versement en espèces déclenchant une alerte (XOF)",
                                       Decimal(0)),
+    # Finance - Approvals (docs/finance.md).
+    "finance.approbation.seuil_versement": Definition(
+        TypeValeur.NUMBER, 500_000, "Approbations: montant à partir duquel un versement doit être approuvé avant "
+        "sa confirmation (XOF)", Decimal(0)),
+    "finance.approbation.seuil_double": Definition(
+        TypeValeur.NUMBER, 2_000_000, "Approbations: montant à partir duquel deux approbateurs distincts sont "
+        "requis (XOF)", Decimal(0)),
 }
 
 

@@ -103,3 +103,15 @@ RS_EVT_INSCRIPTION = _rs("RS-EVT-INSCRIPTION", R.USER, R.MEMBRE, R.ADMIN, R.SUPE
                          R.PRESIDENT, R.SECRETAIRE, R.TRESORIER, R.ORGANISATEUR_EVENEMENT, R.MODERATEUR)
 RS_EVT_MODERATION = _rs("RS-EVT-MODERATION", R.MODERATEUR, R.ADMIN, R.SUPER_ADMIN, R.ADMIN_ORGANISATION,
                         R.PRESIDENT, R.SECRETAIRE, R.ORGANISATEUR_EVENEMENT)
+# Finance - Budgets / Approvals / Workflow, Propositions d'aide, Types de référence (docs/finance.md).
+# The bureau reads the organisation's finances; the treasurer (and the organisation's administrator) prepares
+# budgets and asks for approvals; the president or the organisation's administrator decides (never the
+# requester: four-eyes rule, checked in the services).
+RS_FINANCE_READ = _rs("RS-FINANCE-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.TRESORIER)
+RS_FINANCE_WRITE = _rs("RS-FINANCE-WRITE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER)
+RS_FINANCE_DECIDE = _rs("RS-FINANCE-DECIDE", R.ADMIN_ORGANISATION, R.PRESIDENT)
+RS_PROPOSITION_AIDE = _rs("RS-PROPOSITION-AIDE", R.USER, R.MEMBRE, R.ADMIN, R.SUPER_ADMIN, R.ADMIN_ORGANISATION,
+                          R.PRESIDENT, R.SECRETAIRE, R.TRESORIER)
+RS_PROPOSITION_AIDE_GESTION = _rs("RS-PROPOSITION-AIDE-GESTION", R.ADMIN, R.SUPER_ADMIN, R.ADMIN_ORGANISATION,
+                                  R.PRESIDENT, R.SECRETAIRE, R.TRESORIER)
+RS_TYPES_REFERENCE_WRITE = _rs("RS-TYPES-REFERENCE-WRITE", R.ADMIN, R.SUPER_ADMIN)

@@ -65,3 +65,8 @@ from unionflow.models.lcbft import AlerteLcbFt, ParametresLcbFt
 
 __all__ += ["AlerteLcbFt", "CompteComptable", "ConfigurationEntry", "DemandeAide", "EcritureComptable",
             "JournalComptable", "LigneEcriture", "ParametresLcbFt"]
+# Finance (budgets, approvals) and propositions d'aide.
+from unionflow.models.finance import Approbation, Budget, DecisionApprobation, LigneBudget  # noqa: E402
+from unionflow.models.proposition_aide import PropositionAide  # noqa: E402
+
+__all__ += ["Approbation", "Budget", "DecisionApprobation", "LigneBudget", "PropositionAide"]

@@ -22,6 +22,9 @@ class TypeReference(IdMixin, TimestampMixin, Base):
     libelle: Mapped[str] = mapped_column(String(200))
     ordre: Mapped[int] = mapped_column(Integer, default=0)
     actif: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Added by 0003_finance (Types de référence): seeded entries are system ones and are never deleted.
+    description: Mapped[str | None] = mapped_column(String(500))
+    systeme: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
 
     __table_args__ = (UniqueConstraint("domaine", "code", name="uq_type_reference_domaine_code"),)
 

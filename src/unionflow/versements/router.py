@@ -61,7 +61,9 @@ async def get_versement(id: uuid.UUID, session: SessionDep, request: Request,
              summary="Confirmer (envoyer) un versement",
              description="Par une autre personne que le créateur (sauf SUPER_ADMIN/ADMIN). Wave: payout envoyé avec "
                          "la clé stockée (un nouvel essai ne paie jamais deux fois); REUSSI, ECHOUE ou EN_COURS "
-                         "selon Wave; un nouvel appel relit le payout. Manuel: referenceExterne requis → REUSSI.")
+                         "selon Wave; un nouvel appel relit le payout. Manuel: referenceExterne requis → REUSSI. "
+                         "À partir de `finance.approbation.seuil_versement`, la demande d'approbation ouverte à la "
+                         "création (Finance - Approvals) doit être APPROUVEE (400 sinon).")
 async def confirm_versement(id: uuid.UUID, session: SessionDep, request: Request,
                             data: VersementConfirmation | None = None,
                             auth: AuthContext = authorize(RS_TRESORERIE)) -> VersementResponse:

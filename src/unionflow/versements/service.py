@@ -16,6 +16,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
+from unionflow.finance.approbations import integration as approbations
 from unionflow.models import Organisation, TransactionWave, Versement
 from unionflow.paiements.idempotence import Idempotence, Reponse
 from unionflow.paiements.wave_accounts import client_for_compte, client_for_organisation
@@ -86,6 +87,7 @@ class VersementService:
             cree_par=self.auth.actor_name)
         self.session.add(versement)
         await self.session.flush()
+        await approbations.demander_pour_versement(self.session, self.auth, versement)
         await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Versement",
                            entite_id=versement.id, organisation_id=organisation.id,
                            after=audit.snapshot(versement, ["numero", "montant", "mode", "objet_type", "statut"]))
@@ -98,6 +100,7 @@ class VersementService:
             raise InvalidState(f"Versement déjà {versement.statut}")
         if versement.cree_par == self.auth.actor_name and not self.auth.is_global:
             raise Forbidden("Un versement est confirmé par une autre personne que celle qui l'a créé")
+        await approbations.exiger_approbation(self.session, self.auth, versement)
         before = audit.snapshot(versement, ["statut", "payout_id", "reference_externe"])
         if versement.mode == ModeVersement.MANUEL:
             if not data.reference_externe:
@@ -143,6 +146,7 @@ class VersementService:
         if versement.statut != StatutVersement.EN_COURS or versement.payout_id is not None:
             raise InvalidState("Seul un versement pas encore envoyé peut être annulé")
         before = audit.snapshot(versement, ["statut"])
+        await approbations.retirer_pour_versement(self.session, self.auth, versement)
         versement.statut = StatutVersement.ANNULE
         versement.motif_echec = data.motif
         await self.session.flush()

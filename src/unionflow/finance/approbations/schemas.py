@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+
+from pydantic import Field
+
+from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.finance.budgets.schemas import Montant
+
+
+class StatutApprobation(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"
+    APPROUVEE = "APPROUVEE"
+    REJETEE = "REJETEE"
+    ANNULEE = "ANNULEE"
+
+
+class TypeObjet(StrEnum):
+    VERSEMENT = "VERSEMENT"  # a payout (versement) of the organisation
+    AIDE = "AIDE"  # the disbursement of an approved aid request
+    AUTRE = "AUTRE"  # any other expense, described by the motif
+
+
+class CreateApprobationRequest(InputModel):
+    organisation_id: uuid.UUID
+    type_objet: TypeObjet
+    objet_id: uuid.UUID | None = Field(default=None, description="Versement ou demande d'aide visé (obligatoire "
+                                                                 "pour VERSEMENT et AIDE)")
+    montant: Decimal | None = Field(default=None, gt=0, max_digits=18, decimal_places=2,
+                                    description="Obligatoire pour AIDE et AUTRE; pour VERSEMENT, celui du versement")
+    motif: str = Field(min_length=3, max_length=1000)
+
+
+class ApprouverRequest(InputModel):
+    commentaire: str | None = Field(default=None, max_length=1000)
+
+
+class RejeterRequest(InputModel):
+    commentaire: str = Field(min_length=3, max_length=1000)
+
+
+class AnnulerRequest(InputModel):
+    motif: str = Field(min_length=3, max_length=1000)
+
+
+class DecisionResponse(OutputModel):
+    niveau: int
+    decision: str
+    approbateur: str
+    role: str | None
+    commentaire: str | None
+    date_decision: datetime
+
+
+class ApprobationResponse(OutputModel):
+    id: uuid.UUID
+    numero: str
+    organisation_id: uuid.UUID
+    type_objet: str
+    objet_id: uuid.UUID | None
+    montant: Montant
+    devise: str
+    motif: str
+    statut: str
+    niveaux_requis: int
+    niveau_atteint: int
+    demande_par: str
+    date_demande: datetime
+    date_decision: datetime | None
+    motif_annulation: str | None
+    decisions: list[DecisionResponse]
+    created_at: datetime
+    updated_at: datetime

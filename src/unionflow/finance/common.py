@@ -1,0 +1,43 @@
+"""Rules shared by the finance areas (budgets, approvals, workflow)."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import ColumnElement, false, true
+
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Forbidden
+from unionflow.core.roles import Role
+
+# Every finance audit entry carries this module: the workflow audit trail reads it back.
+MODULE = "FINANCE"
+CENT = Decimal("0.01")
+DECIDEURS = (Role.PRESIDENT.value, Role.ADMIN_ORGANISATION.value)
+
+
+def q(value: Decimal) -> Decimal:
+    """Amounts leave with two decimals on both databases (SQLite hands back what it was given)."""
+    return Decimal(value).quantize(CENT)
+
+
+def organisations_visibles(auth: AuthContext, column: Any) -> ColumnElement[bool]:
+    """Finance records are the bureau's: union administrators see all, organisation staff their organisations."""
+    if auth.is_global:
+        return true()
+    orgs = auth.staff_organisations
+    return column.in_(orgs) if orgs else false()
+
+
+def verifier_decideur(auth: AuthContext, organisation_id: uuid.UUID, demandeur_sub: str | None) -> str:
+    """The president or the administrator of the organisation decides, and never on their own request.
+
+    Returns the role under which the decision is taken (kept with the decision for the audit trail)."""
+    held = [role for role in DECIDEURS if auth.has(role)]
+    if not held or organisation_id not in auth.staff_organisations:
+        raise Forbidden("Seuls le PRESIDENT et l'ADMIN_ORGANISATION de l'organisation décident")
+    if demandeur_sub is not None and demandeur_sub == auth.sub:
+        raise Forbidden("Principe des quatre yeux: on ne décide pas de sa propre demande")
+    return held[0]

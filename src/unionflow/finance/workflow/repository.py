@@ -1,0 +1,103 @@
+"""Aggregates over approval requests and the finance audit trail, scoped to the caller's organisations."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import ColumnElement, case, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.finance.common import MODULE, organisations_visibles
+from unionflow.models import Approbation, AuditLog, DecisionApprobation
+
+
+@dataclass(frozen=True)
+class Periode:
+    organisation_id: uuid.UUID | None = None
+    date_debut: date | None = None
+    date_fin: date | None = None
+
+
+@dataclass(frozen=True)
+class AuditFilters:
+    periode: Periode
+    entite_type: str | None = None
+    entite_id: str | None = None
+    type_action: str | None = None
+
+
+def _start(day: date) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=UTC)
+
+
+class WorkflowRepository:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+
+    def _secondes(self, debut: Any, fin: Any) -> ColumnElement[Any]:
+        """Seconds between two timestamps, computed by the database (each dialect its own way)."""
+        if self.session.get_bind().dialect.name == "postgresql":
+            return func.extract("epoch", fin - debut)
+        return (func.julianday(fin) - func.julianday(debut)) * 86400
+
+    def _where(self, periode: Periode, column: Any, org_column: Any) -> list[ColumnElement[bool]]:
+        clauses = [organisations_visibles(self.auth, org_column)]
+        if periode.organisation_id:
+            clauses.append(org_column == periode.organisation_id)
+        if periode.date_debut:
+            clauses.append(column >= _start(periode.date_debut))
+        if periode.date_fin:
+            clauses.append(column < _start(periode.date_fin + timedelta(days=1)))
+        return clauses
+
+    async def volumes(self, periode: Periode) -> list[tuple[str, str, int, Decimal]]:
+        stmt = (select(Approbation.type_objet, Approbation.statut, func.count(), func.coalesce(
+                    func.sum(Approbation.montant), 0))
+                .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id))
+                .group_by(Approbation.type_objet, Approbation.statut)
+                .order_by(Approbation.type_objet, Approbation.statut))
+        return [(r[0], r[1], int(r[2]), Decimal(r[3])) for r in (await self.session.execute(stmt)).all()]
+
+    async def delai_moyen(self, periode: Periode) -> Decimal | None:
+        stmt = (select(func.avg(self._secondes(Approbation.date_demande, Approbation.date_decision)))
+                .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id),
+                       Approbation.statut.in_(["APPROUVEE", "REJETEE"])))
+        value = (await self.session.execute(stmt)).scalar_one()
+        return None if value is None else Decimal(str(value))
+
+    async def en_attente_avant(self, periode: Periode, limite: datetime) -> int:
+        stmt = (select(func.count()).select_from(Approbation)
+                .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id),
+                       Approbation.statut == "EN_ATTENTE", Approbation.date_demande < limite))
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def par_approbateur(self, periode: Periode) -> list[tuple[str, int, int, Decimal, Decimal | None]]:
+        oui = DecisionApprobation.decision == "APPROUVEE"
+        stmt = (select(DecisionApprobation.approbateur,
+                       func.sum(case((oui, 1), else_=0)), func.sum(case((oui, 0), else_=1)),
+                       func.coalesce(func.sum(case((oui, Approbation.montant), else_=0)), 0),
+                       func.avg(self._secondes(Approbation.date_demande, DecisionApprobation.date_decision)))
+                .join(Approbation, Approbation.id == DecisionApprobation.approbation_id)
+                .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id))
+                .group_by(DecisionApprobation.approbateur)
+                .order_by(func.count().desc(), DecisionApprobation.approbateur))
+        return [(r[0], int(r[1]), int(r[2]), Decimal(r[3]), None if r[4] is None else Decimal(str(r[4])))
+                for r in (await self.session.execute(stmt)).all()]
+
+    async def audit(self, filters: AuditFilters, params: PageParams) -> tuple[list[AuditLog], int, bool]:
+        stmt = select(AuditLog).where(AuditLog.module == MODULE,
+                                      *self._where(filters.periode, AuditLog.date_heure, AuditLog.organisation_id))
+        if filters.entite_type:
+            stmt = stmt.where(AuditLog.entite_type == filters.entite_type)
+        if filters.entite_id:
+            stmt = stmt.where(AuditLog.entite_id == filters.entite_id)
+        if filters.type_action:
+            stmt = stmt.where(AuditLog.type_action == filters.type_action)
+        return await paginate(self.session, stmt.order_by(AuditLog.date_heure.desc(), AuditLog.id), params)

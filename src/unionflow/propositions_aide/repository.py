@@ -1,0 +1,113 @@
+"""Offers are shared inside the organisation: a member sees their own and the ACTIVE offers of their
+organisations; the organisation's staff see all of its offers; ADMIN/SUPER_ADMIN everything."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, case, false, or_, select, true
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.models import DemandeAide, Organisation, PropositionAide
+
+OUVERTES = ("SOUMISE", "APPROUVEE")
+URGENCE = case({"CRITIQUE": 0, "ELEVEE": 1, "NORMALE": 2, "FAIBLE": 3}, value=DemandeAide.urgence, else_=4)
+
+
+@dataclass(frozen=True)
+class PropositionFilters:
+    organisation_id: uuid.UUID | None = None
+    type: str | None = None
+    nature: str | None = None
+    statut: str | None = None
+    mes_propositions: bool = False
+
+
+class PropositionAideRepository:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+
+    def _visible(self) -> ColumnElement[bool]:
+        if self.auth.is_global:
+            return true()
+        clauses: list[ColumnElement[bool]] = []
+        if self.auth.staff_organisations:
+            clauses.append(PropositionAide.organisation_id.in_(self.auth.staff_organisations))
+        if self.auth.membre_id is not None:
+            clauses.append(PropositionAide.membre_id == self.auth.membre_id)
+        if self.auth.member_organisations:
+            clauses.append(and_(PropositionAide.organisation_id.in_(self.auth.member_organisations),
+                                PropositionAide.statut == "ACTIVE"))
+        return or_(*clauses) if clauses else false()
+
+    async def get(self, proposition_id: uuid.UUID, *, for_update: bool = False) -> PropositionAide | None:
+        stmt = select(PropositionAide).where(PropositionAide.id == proposition_id, self._visible())
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def search(self, filters: PropositionFilters, params: PageParams
+                     ) -> tuple[list[PropositionAide], int, bool]:
+        stmt: Any = select(PropositionAide).where(self._visible())
+        if filters.mes_propositions:
+            mine = self.auth.membre_id
+            stmt = stmt.where(PropositionAide.membre_id == mine if mine else false())
+        if filters.organisation_id:
+            stmt = stmt.where(PropositionAide.organisation_id == filters.organisation_id)
+        if filters.type:
+            stmt = stmt.where(PropositionAide.type_aide == filters.type)
+        if filters.nature:
+            stmt = stmt.where(PropositionAide.nature == filters.nature)
+        if filters.statut:
+            stmt = stmt.where(PropositionAide.statut == filters.statut)
+        return await paginate(self.session, stmt.order_by(PropositionAide.created_at.desc(), PropositionAide.id),
+                              params)
+
+    async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
+        return await self.session.get(Organisation, organisation_id)
+
+    def _demande_libre(self) -> ColumnElement[bool]:
+        linked = select(PropositionAide.id).where(PropositionAide.demande_aide_id == DemandeAide.id,
+                                                  PropositionAide.statut == "RESERVEE")
+        return ~linked.exists()
+
+    async def demandes_correspondantes(self, proposition: PropositionAide, limit: int) -> list[DemandeAide]:
+        """Open requests of the same organisation and type, not yet covered by a reserved offer, not the
+        offerer's own; the most urgent and oldest first."""
+        stmt = (select(DemandeAide)
+                .where(DemandeAide.organisation_id == proposition.organisation_id,
+                       DemandeAide.type_aide == proposition.type_aide, DemandeAide.statut.in_(OUVERTES),
+                       DemandeAide.membre_id != proposition.membre_id, self._demande_libre())
+                .order_by(URGENCE, DemandeAide.date_soumission, DemandeAide.id).limit(limit))
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def propositions_correspondantes(self, demande: DemandeAide, limit: int) -> list[PropositionAide]:
+        today = date.today()
+        stmt = (select(PropositionAide)
+                .where(PropositionAide.organisation_id == demande.organisation_id,
+                       PropositionAide.type_aide == demande.type_aide, PropositionAide.statut == "ACTIVE",
+                       PropositionAide.membre_id != demande.membre_id,
+                       or_(PropositionAide.disponible_jusqu_au.is_(None),
+                           PropositionAide.disponible_jusqu_au >= today))
+                .order_by(PropositionAide.created_at, PropositionAide.id).limit(limit))
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def demande(self, demande_id: uuid.UUID, *, for_update: bool = False) -> DemandeAide | None:
+        stmt = select(DemandeAide).where(DemandeAide.id == demande_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def reservee_pour(self, demande_id: uuid.UUID) -> PropositionAide | None:
+        stmt = select(PropositionAide).where(PropositionAide.demande_aide_id == demande_id,
+                                             PropositionAide.statut == "RESERVEE")
+        return (await self.session.execute(stmt)).scalars().first()
+
+    def add(self, proposition: PropositionAide) -> None:
+        self.session.add(proposition)

@@ -1,0 +1,183 @@
+"""Propositions d'aide: a member offers help (money, goods, a service) for one type of aid.
+
+States: ACTIVE (visible to the organisation's members, editable by its author) → RESERVEE when the bureau links
+it to an open aid request of the same organisation and type → CLOTUREE (help given, or withdrawn). A reserved
+offer can be released back to ACTIVE. The bureau matches: aid requests are private to their author and staff.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, date, datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.numbering import random_reference
+from unionflow.core.pagination import Page, PageParams
+from unionflow.demandes_aide.schemas import DemandeAideResponse
+from unionflow.models import PropositionAide
+from unionflow.propositions_aide.repository import OUVERTES, PropositionAideRepository, PropositionFilters
+from unionflow.propositions_aide.schemas import (
+    CreatePropositionAideRequest,
+    NatureProposition,
+    PropositionAideResponse,
+    StatutProposition,
+    UpdatePropositionAideRequest,
+)
+
+MODULE = "PROPOSITIONS_AIDE"
+ETAT = ["statut", "demande_aide_id", "date_reservation", "reserve_par", "date_cloture", "motif_cloture"]
+MAX_CORRESPONDANCES = 50
+
+
+def _check_montant(nature: str, montant: object) -> None:
+    if nature == NatureProposition.FINANCIERE and montant is None:
+        raise InvalidInput("montant: obligatoire pour une aide FINANCIERE")
+
+
+def _check_date(jusqu_au: date | None) -> None:
+    if jusqu_au is not None and jusqu_au < date.today():
+        raise InvalidInput("disponibleJusquAu: date passée")
+
+
+class PropositionAideService:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+        self.repo = PropositionAideRepository(session, auth)
+
+    async def _get(self, proposition_id: uuid.UUID, *, for_update: bool = False) -> PropositionAide:
+        proposition = await self.repo.get(proposition_id, for_update=for_update)
+        if proposition is None:
+            raise NotFound("Proposition d'aide introuvable")
+        return proposition
+
+    def _gere(self, proposition: PropositionAide) -> bool:
+        return self.auth.manages(proposition.organisation_id)
+
+    async def _audit(self, proposition: PropositionAide, action: str, before: dict[str, object] | None,
+                     fields: list[str] | None = None, description: str | None = None) -> PropositionAideResponse:
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action=action, module=MODULE, entite_type="PropositionAide",
+                           entite_id=proposition.id, organisation_id=proposition.organisation_id, before=before,
+                           after=audit.snapshot(proposition, fields), description=description)
+        return PropositionAideResponse.model_validate(proposition)
+
+    async def create(self, data: CreatePropositionAideRequest) -> PropositionAideResponse:
+        if self.auth.membre_id is None:
+            raise InvalidInput("Aucune fiche membre n'est liée à votre compte: impossible de proposer une aide")
+        organisation = await self.repo.organisation(data.organisation_id)
+        if organisation is None:
+            raise NotFound("Organisation introuvable")
+        if data.organisation_id not in self.auth.member_organisations:
+            raise InvalidInput("organisationId: vous n'êtes pas membre actif de cette organisation")
+        _check_montant(data.nature, data.montant)
+        _check_date(data.disponible_jusqu_au)
+        proposition = PropositionAide(
+            numero_reference=random_reference("PROP", datetime.now(UTC).year), organisation_id=organisation.id,
+            membre_id=self.auth.membre_id, type_aide=data.type.value, nature=data.nature.value, titre=data.titre,
+            description=data.description, montant=data.montant, devise=organisation.devise,
+            disponibilite=data.disponibilite, disponible_jusqu_au=data.disponible_jusqu_au,
+            statut=StatutProposition.ACTIVE.value)
+        self.repo.add(proposition)
+        return await self._audit(proposition, "CREATE", None,
+                                 description=f"Proposition d'aide {proposition.numero_reference}")
+
+    async def get(self, proposition_id: uuid.UUID) -> PropositionAideResponse:
+        return PropositionAideResponse.model_validate(await self._get(proposition_id))
+
+    async def search(self, filters: PropositionFilters, params: PageParams) -> Page[PropositionAideResponse]:
+        rows, total, exact = await self.repo.search(filters, params)
+        return Page[PropositionAideResponse].build([PropositionAideResponse.model_validate(r) for r in rows],
+                                                   params, total, exact)
+
+    async def update(self, proposition_id: uuid.UUID, data: UpdatePropositionAideRequest) -> PropositionAideResponse:
+        proposition = await self._get(proposition_id, for_update=True)
+        if proposition.membre_id != self.auth.membre_id:
+            raise Forbidden("Seul l'auteur modifie sa proposition")
+        if proposition.statut != StatutProposition.ACTIVE:
+            raise InvalidState(f"Proposition {proposition.statut}: seule une proposition ACTIVE se modifie")
+        changes = data.model_dump(exclude_unset=True)
+        nulls = [k for k, v in changes.items() if v is None and k in {"type", "nature", "titre", "description"}]
+        if nulls:
+            raise InvalidInput(f"{', '.join(nulls)}: null interdit")
+        _check_montant(changes.get("nature", proposition.nature), changes.get("montant", proposition.montant))
+        _check_date(changes.get("disponible_jusqu_au"))
+        before = audit.snapshot(proposition)
+        for key, value in changes.items():
+            setattr(proposition, "type_aide" if key == "type" else key, getattr(value, "value", value))
+        return await self._audit(proposition, "UPDATE", before)
+
+    async def correspondances(self, proposition_id: uuid.UUID) -> list[DemandeAideResponse]:
+        proposition = await self._get(proposition_id)
+        if not self._gere(proposition):
+            raise Forbidden("Le rapprochement avec les demandes d'aide revient au bureau de l'organisation")
+        if proposition.statut != StatutProposition.ACTIVE:
+            return []
+        rows = await self.repo.demandes_correspondantes(proposition, MAX_CORRESPONDANCES)
+        return [DemandeAideResponse.model_validate(r) for r in rows]
+
+    async def pour_demande(self, demande_id: uuid.UUID) -> list[PropositionAideResponse]:
+        demande = await self.repo.demande(demande_id)
+        if demande is None or not self.auth.manages(demande.organisation_id):
+            raise NotFound("Demande d'aide introuvable")
+        rows = await self.repo.propositions_correspondantes(demande, MAX_CORRESPONDANCES)
+        return [PropositionAideResponse.model_validate(r) for r in rows]
+
+    async def lier(self, proposition_id: uuid.UUID, demande_id: uuid.UUID) -> PropositionAideResponse:
+        proposition = await self._get(proposition_id, for_update=True)
+        if not self._gere(proposition):
+            raise Forbidden("Le rapprochement avec les demandes d'aide revient au bureau de l'organisation")
+        demande = await self.repo.demande(demande_id, for_update=True)
+        if demande is None or not self.auth.manages(demande.organisation_id):
+            raise NotFound("Demande d'aide introuvable")
+        if proposition.statut != StatutProposition.ACTIVE:
+            raise InvalidState(f"Proposition {proposition.statut}: seule une proposition ACTIVE se réserve")
+        if proposition.disponible_jusqu_au is not None and proposition.disponible_jusqu_au < date.today():
+            raise InvalidState("Proposition expirée (disponibleJusquAu dépassé)")
+        if demande.organisation_id != proposition.organisation_id:
+            raise InvalidInput("demandeAideId: la demande relève d'une autre organisation")
+        if demande.type_aide != proposition.type_aide:
+            raise InvalidInput(f"demandeAideId: demande de type {demande.type_aide}, proposition de type "
+                               f"{proposition.type_aide}")
+        if demande.statut not in OUVERTES:
+            raise InvalidState(f"Demande d'aide {demande.statut}: elle n'attend plus d'aide")
+        if demande.membre_id == proposition.membre_id:
+            raise InvalidInput("demandeAideId: on ne se propose pas sa propre aide")
+        if await self.repo.reservee_pour(demande.id) is not None:
+            raise Conflict("Cette demande d'aide est déjà couverte par une autre proposition réservée")
+        before = audit.snapshot(proposition, ETAT)
+        proposition.statut = StatutProposition.RESERVEE.value
+        proposition.demande_aide_id = demande.id
+        proposition.date_reservation = datetime.now(UTC)
+        proposition.reserve_par = self.auth.actor_name
+        return await self._audit(proposition, "RESERVE", before, ETAT,
+                                 f"Réservée pour la demande {demande.numero_reference}")
+
+    async def liberer(self, proposition_id: uuid.UUID) -> PropositionAideResponse:
+        proposition = await self._get(proposition_id, for_update=True)
+        if not self._gere(proposition) and proposition.membre_id != self.auth.membre_id:
+            raise Forbidden("Seuls l'auteur et le bureau libèrent une proposition")
+        if proposition.statut != StatutProposition.RESERVEE:
+            raise InvalidState(f"Proposition {proposition.statut}: seule une proposition RESERVEE se libère")
+        before = audit.snapshot(proposition, ETAT)
+        proposition.statut = StatutProposition.ACTIVE.value
+        proposition.demande_aide_id = None
+        proposition.date_reservation = None
+        proposition.reserve_par = None
+        return await self._audit(proposition, "RELEASE", before, ETAT)
+
+    async def cloturer(self, proposition_id: uuid.UUID, motif: str | None) -> PropositionAideResponse:
+        proposition = await self._get(proposition_id, for_update=True)
+        if not self._gere(proposition) and proposition.membre_id != self.auth.membre_id:
+            raise Forbidden("Seuls l'auteur et le bureau clôturent une proposition")
+        if proposition.statut == StatutProposition.CLOTUREE:
+            raise InvalidState("Proposition déjà CLOTUREE")
+        before = audit.snapshot(proposition, ETAT)
+        proposition.statut = StatutProposition.CLOTUREE.value
+        proposition.date_cloture = datetime.now(UTC)
+        proposition.motif_cloture = motif
+        return await self._audit(proposition, "CLOSE", before, ETAT, motif)
