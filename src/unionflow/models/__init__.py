@@ -62,6 +62,9 @@ from unionflow.models.comptabilite import CompteComptable, EcritureComptable, Jo
 from unionflow.models.configuration import ConfigurationEntry
 from unionflow.models.demande_aide import DemandeAide
 from unionflow.models.lcbft import AlerteLcbFt, ParametresLcbFt
+from unionflow.models.notification import ModeleNotification, Notification, PreferenceMembre  # notifications
 
 __all__ += ["AlerteLcbFt", "CompteComptable", "ConfigurationEntry", "DemandeAide", "EcritureComptable",
             "JournalComptable", "LigneEcriture", "ParametresLcbFt"]
+
+__all__ += ["ModeleNotification", "Notification", "PreferenceMembre"]
