@@ -41,7 +41,8 @@ async def test_template_crud_and_scope(client, factory, db):
                               json=modele(organisationId=str(uuid.uuid4())))).status_code == 404
     for bad in ({"corps": "{prenom.__init__.__globals__}"}, {"sujet": "{x[0]}"}, {"corps": "{prenom:>10}"},
                 {"code": "minuscule"}, {"canal": "FAX"}, {"actif": True, "portee": "GLOBAL"}):
-        assert (await client.post(URL, headers=admin.headers, json=modele(**{"code": "AUTRE", **bad}))).status_code == 400
+        response = await client.post(URL, headers=admin.headers, json=modele(**{"code": "AUTRE", **bad}))
+        assert response.status_code == 400, bad
 
     listing = (await client.get(URL, headers=other_admin.headers)).json()
     assert {m["id"] for m in listing["content"]} >= {glob.json()["id"]}

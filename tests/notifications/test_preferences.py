@@ -44,8 +44,8 @@ async def test_sender_honours_opt_out_and_channels(client, factory, db):
     sms_fan.membre.telephone = "+221770000002"
     await db.flush()
     assert (await client.put(URL, headers=refuses.headers, json={"refusNonObligatoires": True})).status_code == 200
-    assert (await client.put(URL, headers=sms_fan.headers, json={
-        "canauxParType": {"INFORMATION": ["SMS"], "INVITATION_EVENEMENT": [], "RAPPEL_COTISATION": []}})).status_code == 200
+    choices = {"INFORMATION": ["SMS"], "INVITATION_EVENEMENT": [], "RAPPEL_COTISATION": []}
+    assert (await client.put(URL, headers=sms_fan.headers, json={"canauxParType": choices})).status_code == 200
     ids = [str(refuses.membre.id), str(sms_fan.membre.id)]
 
     info = await client.post(BASE, headers=secretaire.headers, json=envoi(org.id, membreIds=ids, canaux=["EMAIL"]))
