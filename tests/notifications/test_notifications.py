@@ -89,6 +89,9 @@ async def test_send_authorisation_and_input(client, factory):
     assert (await client.post(BASE, headers=other_staff.headers, json=body)).status_code == 403
     assert (await client.post(BASE, headers=secretaire.headers,
                               json=envoi(uuid.uuid4(), tousMembresActifs=True))).status_code == 404
+    # Input is judged before existence: a bad placeholder is 400 even for an unknown organisation.
+    assert (await client.post(BASE, headers=secretaire.headers, json=envoi(
+        uuid.uuid4(), tousMembresActifs=True, corps="{inconnue}"))).status_code == 400
     assert (await client.post(BASE, headers=secretaire.headers,
                               json=envoi(org.id, membreIds=[str(stranger.id)]))).status_code == 404
     bad = [

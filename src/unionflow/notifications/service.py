@@ -37,12 +37,16 @@ class NotificationService:
 
     # --- sending ---------------------------------------------------------------------------------------------
     async def envoyer(self, data: NotificationEnvoi) -> EnvoiResultat:
+        # Input first (400), then existence (404): free texts are checked before any lookup.
+        check_variables(data.variables)
+        allowed = SYSTEME | data.variables.keys()
+        if data.sujet is not None and data.corps is not None:
+            self._check_placeholders(data.sujet, data.corps, allowed)
         organisation = await self.repo.organisation(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
         if not self.auth.manages(organisation.id):
             raise Forbidden("Vous n'écrivez qu'au nom d'une organisation que vous gérez")
-        check_variables(data.variables)
         ids = sorted(set(data.membre_ids)) if data.membre_ids else None
         membres = await self.repo.active_members(organisation.id, ids)
         if ids is not None and len(membres) != len(ids):
@@ -50,11 +54,8 @@ class NotificationService:
             raise NotFound("Membre(s) introuvable(s) parmi les membres actifs de l'organisation: "
                            + ", ".join(missing))
         textes = await self._textes(data, organisation.id)
-        allowed = SYSTEME | data.variables.keys()
         for sujet, corps in textes.values():
-            unknown = (placeholders(sujet) | placeholders(corps)) - allowed
-            if unknown:
-                raise InvalidInput("Variable(s) inconnue(s): " + ", ".join(sorted(unknown)))
+            self._check_placeholders(sujet, corps, allowed)
 
         def message(membre: Membre, canal: Canal) -> tuple[str, str]:
             sujet, corps = textes.get(canal) or textes[None]
@@ -73,6 +74,12 @@ class NotificationService:
                            after={**resultat.model_dump(by_alias=True), "codeModele": data.code_modele,
                                   "typeNotification": data.type_notification.value})
         return resultat
+
+    @staticmethod
+    def _check_placeholders(sujet: str, corps: str, allowed: set[str] | frozenset[str]) -> None:
+        unknown = (placeholders(sujet) | placeholders(corps)) - allowed
+        if unknown:
+            raise InvalidInput("Variable(s) sans valeur: " + ", ".join(sorted(unknown)))
 
     async def _textes(self, data: NotificationEnvoi,
                       organisation_id: uuid.UUID) -> dict[Canal | None, tuple[str, str]]:
