@@ -37,9 +37,11 @@ from unionflow.identity.router import router as admin_users_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
 from unionflow.membres.router import router as membres_router
+from unionflow.notifications.router import router as notifications_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.router import router as paiements_router
 from unionflow.propositions_aide.router import router as propositions_aide_router
+from unionflow.preferences.router import router as preferences_router
 from unionflow.roles.router import router as roles_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
@@ -78,6 +80,8 @@ ROUTERS: list[APIRouter] = [
     finance_workflow_router,
     propositions_aide_router,
     types_reference_router,
+    notifications_router,
+    preferences_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

@@ -100,6 +100,21 @@ async def _marquer_retards(args: argparse.Namespace) -> int:
         await engine.dispose()
 
 
+async def _envoyer_notifications(args: argparse.Namespace) -> int:
+    from unionflow.core.db import create_engine, create_sessionmaker
+    from unionflow.notifications.delivery import envoyer_notifications
+
+    settings = get_settings()
+    engine = create_engine(settings)
+    try:
+        bilan = await envoyer_notifications(create_sessionmaker(engine), settings, args.max_lots)
+        print(f"{bilan.envoyees} notification(s) envoyée(s), {bilan.reportees} reportée(s), "
+              f"{bilan.echouees} échouée(s)")
+        return 0
+    finally:
+        await engine.dispose()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="unionflow", description="UnionFlow union management service")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -134,6 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
     retards.add_argument("--date", help="reference day YYYY-MM-DD (default: today, UTC)")
     retards.add_argument("--batch-size", type=int, default=5000)
     retards.set_defaults(func=lambda a: asyncio.run(_marquer_retards(a)))
+    envoi = jobs_sub.add_parser("envoyer-notifications", help="deliver pending e-mail/SMS notifications")
+    envoi.add_argument("--max-lots", type=int, help="stop after this many batches (default: until none is due)")
+    envoi.set_defaults(func=lambda a: asyncio.run(_envoyer_notifications(a)))
     return parser
 
 

@@ -78,6 +78,23 @@ class Settings(BaseSettings):
     default_currency: str = "XOF"
     default_country: str = "SN"
 
+    # Notifications delivery (docs/notifications.md). No SMTP host: e-mails stay EN_ATTENTE, failing attempts.
+    smtp_host: str | None = None
+    smtp_port: int = 587
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_from: str = "UnionFlow <no-reply@unionflow.local>"
+    smtp_starttls: bool = True
+    smtp_timeout_seconds: float = 15.0
+    # Generic SMS gateway: JSON POST {"to", "message", "reference"}, bearer token if set; any 2xx = accepted.
+    sms_gateway_url: str | None = None
+    sms_gateway_token: str | None = None
+    sms_gateway_sender: str | None = None
+    notification_max_tentatives: int = 5
+    notification_backoff_seconds: int = 60
+    notification_lot: int = 100
+    notification_bail_seconds: int = 300
+
     @property
     def issuer(self) -> str:
         return (self.builtin_issuer or self.public_base_url).rstrip("/")

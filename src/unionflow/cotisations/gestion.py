@@ -32,6 +32,9 @@ from unionflow.cotisations.schemas import (
 from unionflow.cotisations.service import MODULE, today_utc
 from unionflow.encaissement.service import StatutCotisation
 from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation, RappelCotisation
+from unionflow.notifications.emission import Emetteur
+from unionflow.notifications.schemas import TypeNotification
+from unionflow.notifications.sources import RAPPEL_COTISATION
 
 S = StatutCotisation
 ZERO = Decimal("0")
@@ -142,6 +145,10 @@ class CotisationGestion:
                                organisation_id=fresh[0].organisation_id, description=rappel.message,
                                after={"membreId": membre_id, "cotisationIds": rappel.cotisation_ids,
                                       "canal": rappel.canal})
+            await Emetteur(self.session, self.auth.actor_name).emettre(
+                membres[membre_id], TypeNotification.RAPPEL_COTISATION.value,
+                f"Rappel: {len(fresh)} cotisation(s) à régler ({rappel.montant_total} {rappel.devise})",
+                rappel.message, organisation_id=fresh[0].organisation_id, source=(RAPPEL_COTISATION, rappel.id))
             sent.append(RappelResponse.model_validate(rappel))
         return RappelsGroupesResponse(envoyes=len(sent), deja_envoyes_aujourdhui=duplicates, sans_impaye=without,
                                       rappels=sent)

@@ -46,7 +46,7 @@ async def promote_waiting(session: AsyncSession, auth: AuthContext, evt: Eveneme
     for ins in promoted:
         ins.statut = StatutInscription.CONFIRMEE.value
         ins.date_confirmation = now
-        repo.notify(evt.id, ins.membre_id, "INSCRIPTION_CONFIRMEE",
+        await repo.notify(evt.id, ins.membre_id, "INSCRIPTION_CONFIRMEE",
                     f"Une place s'est libérée: votre inscription à « {evt.titre} » est confirmée.")
         await audit.record(session, auth, action="PROMOTE", module=MODULE, entite_type="InscriptionEvenement",
                            entite_id=ins.id, before={"statut": "EN_ATTENTE"}, after={"statut": "CONFIRMEE"},

@@ -175,7 +175,7 @@ class EvenementService:
             ins.statut = "ANNULEE"
             ins.date_annulation = now
             ins.motif_annulation = "Événement annulé"
-            inscriptions.notify(evt.id, ins.membre_id, "EVENEMENT_ANNULE", message)
+            await inscriptions.notify(evt.id, ins.membre_id, "EVENEMENT_ANNULE", message)
         await self.session.flush()
         await audit.record(self.session, self.auth, action="CANCEL", module=MODULE, entite_type="Evenement",
                            entite_id=evt.id, before={"statut": statut.value},

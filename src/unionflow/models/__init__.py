@@ -62,6 +62,7 @@ from unionflow.models.comptabilite import CompteComptable, EcritureComptable, Jo
 from unionflow.models.configuration import ConfigurationEntry
 from unionflow.models.demande_aide import DemandeAide
 from unionflow.models.lcbft import AlerteLcbFt, ParametresLcbFt
+from unionflow.models.notification import ModeleNotification, Notification, PreferenceMembre  # notifications
 
 __all__ += ["AlerteLcbFt", "CompteComptable", "ConfigurationEntry", "DemandeAide", "EcritureComptable",
             "JournalComptable", "LigneEcriture", "ParametresLcbFt"]
@@ -70,3 +71,5 @@ from unionflow.models.finance import Approbation, Budget, DecisionApprobation, L
 from unionflow.models.proposition_aide import PropositionAide  # noqa: E402
 
 __all__ += ["Approbation", "Budget", "DecisionApprobation", "LigneBudget", "PropositionAide"]
+
+__all__ += ["ModeleNotification", "Notification", "PreferenceMembre"]

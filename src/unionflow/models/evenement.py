@@ -97,8 +97,8 @@ class FeedbackEvenement(IdMixin, TimestampMixin, Base):
 
 
 class NotificationEvenement(IdMixin, Base):
-    """A notice owed to a registrant (cancellation, promotion from the waiting list). Recorded, not sent:
-    the Notifications area delivers rows whose ``date_envoi`` is empty."""
+    """A notice owed to a registrant (cancellation, promotion from the waiting list). Delivered through a
+    ``notification`` row pointing back here; ``date_envoi`` is set once that row is sent."""
 
     __tablename__ = "notification_evenement"
 

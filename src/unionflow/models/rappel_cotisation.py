@@ -11,8 +11,8 @@ from unionflow.models.base import Base, IdMixin, TimestampMixin
 
 
 class RappelCotisation(IdMixin, TimestampMixin, Base):
-    """One grouped reminder to a member listing their unpaid dues; also the outbox row a delivery channel
-    (e-mail, SMS) picks up while ``statut`` is EN_ATTENTE."""
+    """One grouped reminder to a member listing their unpaid dues (history and per-day dedup). Delivered through a
+    ``notification`` row pointing back here, whose outcome sets ``statut`` ENVOYE or ECHEC."""
 
     __tablename__ = "rappel_cotisation"
 

@@ -1,0 +1,77 @@
+"""Notifications outbox, message templates and members' preferences (docs/notifications.md)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class Notification(IdMixin, TimestampMixin, Base):
+    """One message to one member on one channel. The outbox row the delivery worker picks up while
+    ``statut`` is EN_ATTENTE; IN_APP rows are delivered by being stored (ENVOYEE at creation)."""
+
+    __tablename__ = "notification"
+
+    membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id", ondelete="CASCADE"))
+    organisation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organisation.id"), index=True)
+    type_notification: Mapped[str] = mapped_column(String(40))
+    canal: Mapped[str] = mapped_column(String(10))
+    # Address snapshot at creation (e-mail or E.164 number); None for IN_APP.
+    adresse: Mapped[str | None] = mapped_column(String(254))
+    sujet: Mapped[str] = mapped_column(String(200))
+    corps: Mapped[str] = mapped_column(Text)
+    statut: Mapped[str] = mapped_column(String(20), default="EN_ATTENTE")
+    tentatives: Mapped[int] = mapped_column(Integer, default=0)
+    derniere_erreur: Mapped[str | None] = mapped_column(String(1000))
+    # Earliest time of the next delivery attempt (backoff); None = as soon as possible.
+    prochaine_tentative: Mapped[datetime | None]
+    # Lease of the worker that claimed the row; another worker may take it once it has passed.
+    verrouillee_jusqua: Mapped[datetime | None]
+    date_envoi: Mapped[datetime | None]
+    date_lecture: Mapped[datetime | None]
+    source_type: Mapped[str | None] = mapped_column(String(50))
+    source_id: Mapped[uuid.UUID | None]
+    code_modele: Mapped[str | None] = mapped_column(String(50))
+    cree_par: Mapped[str | None] = mapped_column(String(254))
+
+    __table_args__ = (
+        Index("ix_notification_membre_created", "membre_id", "created_at"),
+        Index("ix_notification_statut_prochaine", "statut", "prochaine_tentative"),
+        Index("ix_notification_source", "source_type", "source_id"),
+    )
+
+
+class ModeleNotification(IdMixin, TimestampMixin, Base):
+    """A reusable subject/body with ``{placeholders}``, global (organisation_id empty) or per organisation."""
+
+    __tablename__ = "modele_notification"
+
+    code: Mapped[str] = mapped_column(String(50))
+    canal: Mapped[str] = mapped_column(String(10))
+    organisation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organisation.id"), index=True)
+    # "GLOBAL" or the organisation id: NULLs never collide in a UNIQUE constraint, this column does.
+    portee: Mapped[str] = mapped_column(String(36))
+    libelle: Mapped[str | None] = mapped_column(String(200))
+    sujet: Mapped[str] = mapped_column(String(200))
+    corps: Mapped[str] = mapped_column(Text)
+    actif: Mapped[bool] = mapped_column(Boolean, default=True)
+
+    __table_args__ = (UniqueConstraint("code", "canal", "portee", name="uq_modele_notification_code_canal_portee"),)
+
+
+class PreferenceMembre(IdMixin, TimestampMixin, Base):
+    """The connected member's settings; absent row = defaults."""
+
+    __tablename__ = "preference_membre"
+
+    membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id", ondelete="CASCADE"), unique=True)
+    langue: Mapped[str] = mapped_column(String(2), default="fr")
+    theme: Mapped[str] = mapped_column(String(10), default="SYSTEME")
+    # {type_notification: [canal, ...]}; a missing kind uses the default channel choice.
+    canaux_par_type: Mapped[dict[str, list[str]]] = mapped_column(JSON, default=dict)
+    refus_non_obligatoires: Mapped[bool] = mapped_column(Boolean, default=False)

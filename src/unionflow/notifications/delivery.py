@@ -1,0 +1,213 @@
+"""Delivery worker: ``unionflow jobs envoyer-notifications`` (cron, systemd timer, or a loop).
+
+Claiming is safe with several workers: on PostgreSQL pending rows are picked with ``FOR UPDATE SKIP LOCKED``
+and leased (``verrouillee_jusqua``) in a short committed transaction; on SQLite the claim runs under
+``BEGIN IMMEDIATE`` (one writer at a time). Each message is sent outside any transaction, then its outcome is
+committed on its own, so a crash re-sends at most the message in flight once its lease has passed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import smtplib
+import ssl
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from typing import Protocol
+
+import httpx
+from sqlalchemy import or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from unionflow.config import Settings
+from unionflow.core import audit
+from unionflow.core.db import sqlite_write_intent
+from unionflow.models import Notification
+from unionflow.models.base import utcnow
+from unionflow.notifications.schemas import Canal, StatutNotification
+from unionflow.notifications.sources import synchroniser_source
+
+S = StatutNotification
+
+
+class DeliveryError(Exception):
+    def __init__(self, message: str, *, permanent: bool = False) -> None:
+        super().__init__(message)
+        self.permanent = permanent
+
+
+class Transport(Protocol):
+    async def send(self, row: Notification) -> None: ...
+
+
+class SmtpTransport:
+    """Stdlib smtplib in a worker thread: no extra dependency, and the event loop never blocks."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def _message(self, row: Notification) -> EmailMessage:
+        msg = EmailMessage()
+        msg["From"] = self.settings.smtp_from
+        msg["To"] = row.adresse or ""
+        msg["Subject"] = row.sujet
+        msg["Date"] = formatdate(localtime=False)
+        msg["Message-ID"] = make_msgid(idstring=str(row.id), domain="unionflow.local")
+        # Lets the receiving side (and our tests) tell each notification apart.
+        msg["X-UnionFlow-Notification"] = str(row.id)
+        msg.set_content(row.corps)
+        return msg
+
+    def _send_sync(self, row: Notification) -> None:
+        s = self.settings
+        assert s.smtp_host is not None
+        with smtplib.SMTP(s.smtp_host, s.smtp_port, timeout=s.smtp_timeout_seconds) as smtp:
+            if s.smtp_starttls:
+                smtp.starttls(context=ssl.create_default_context())
+            if s.smtp_user:
+                smtp.login(s.smtp_user, s.smtp_password or "")
+            smtp.send_message(self._message(row))
+
+    async def send(self, row: Notification) -> None:
+        if not self.settings.smtp_host:
+            raise DeliveryError("Aucun serveur SMTP configuré (UNIONFLOW_SMTP_HOST)")
+        try:
+            await asyncio.to_thread(self._send_sync, row)
+        except smtplib.SMTPRecipientsRefused as exc:
+            codes = [code for code, _ in exc.recipients.values()]
+            permanent = all(c >= 500 for c in codes)
+            raise DeliveryError(f"Destinataire refusé: {exc.recipients}", permanent=permanent) from exc
+        except smtplib.SMTPResponseException as exc:
+            raise DeliveryError(f"SMTP {exc.smtp_code}: {exc.smtp_error!r}", permanent=exc.smtp_code >= 500) from exc
+        except (smtplib.SMTPException, OSError) as exc:
+            raise DeliveryError(f"SMTP: {type(exc).__name__}: {exc}") from exc
+
+
+class SmsGatewayTransport:
+    """Generic HTTP gateway: POST JSON {"to", "message", "reference", "sender"}; any 2xx means accepted."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    async def send(self, row: Notification) -> None:
+        s = self.settings
+        if not s.sms_gateway_url:
+            raise DeliveryError("Aucune passerelle SMS configurée (UNIONFLOW_SMS_GATEWAY_URL)")
+        headers = {"Authorization": f"Bearer {s.sms_gateway_token}"} if s.sms_gateway_token else {}
+        payload = {"to": row.adresse, "message": row.corps, "reference": str(row.id), "sender": s.sms_gateway_sender}
+        try:
+            async with httpx.AsyncClient(timeout=10.0) as http:
+                response = await http.post(s.sms_gateway_url, json=payload, headers=headers)
+        except httpx.HTTPError as exc:
+            raise DeliveryError(f"Passerelle SMS injoignable: {type(exc).__name__}: {exc}") from exc
+        if not response.is_success:
+            # 4xx other than 429: the gateway refuses this message; retrying will not help.
+            permanent = 400 <= response.status_code < 500 and response.status_code != 429
+            raise DeliveryError(f"Passerelle SMS: HTTP {response.status_code} {response.text[:200]}",
+                                permanent=permanent)
+
+
+@dataclass
+class Bilan:
+    envoyees: int = 0
+    reportees: int = 0
+    echouees: int = 0
+
+    @property
+    def traitees(self) -> int:
+        return self.envoyees + self.reportees + self.echouees
+
+
+async def reclamer(session: AsyncSession, limit: int, now: datetime, bail: timedelta) -> list[Notification]:
+    """Lease up to ``limit`` due e-mail/SMS rows to this worker. The caller commits."""
+    stmt = (select(Notification.id)
+            .where(Notification.statut == S.EN_ATTENTE.value,
+                   Notification.canal.in_([Canal.EMAIL.value, Canal.SMS.value]),
+                   or_(Notification.prochaine_tentative.is_(None), Notification.prochaine_tentative <= now),
+                   or_(Notification.verrouillee_jusqua.is_(None), Notification.verrouillee_jusqua < now))
+            .order_by(Notification.created_at, Notification.id).limit(limit))
+    if session.get_bind().dialect.name == "postgresql":
+        stmt = stmt.with_for_update(skip_locked=True)
+    ids = list((await session.execute(stmt)).scalars())
+    if not ids:
+        return []
+    await session.execute(update(Notification).where(Notification.id.in_(ids))
+                          .values(verrouillee_jusqua=now + bail).execution_options(synchronize_session=False))
+    rows = await session.execute(select(Notification).where(Notification.id.in_(ids))
+                                 .order_by(Notification.created_at, Notification.id)
+                                 .execution_options(populate_existing=True))
+    return list(rows.scalars())
+
+
+class Livreur:
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings,
+                 transports: dict[str, Transport] | None = None) -> None:
+        self.sessionmaker = sessionmaker
+        self.settings = settings
+        self.transports: dict[str, Transport] = transports or {
+            Canal.EMAIL.value: SmtpTransport(settings), Canal.SMS.value: SmsGatewayTransport(settings)}
+
+    async def _record(self, row_id: uuid.UUID, tentatives: int, error: DeliveryError | None, bilan: Bilan) -> None:
+        now = utcnow()
+        values: dict[str, object] = {"tentatives": tentatives, "verrouillee_jusqua": None, "updated_at": now}
+        if error is None:
+            values.update(statut=S.ENVOYEE.value, date_envoi=now, derniere_erreur=None, prochaine_tentative=None)
+            bilan.envoyees += 1
+        elif error.permanent or tentatives >= self.settings.notification_max_tentatives:
+            values.update(statut=S.ECHOUEE.value, derniere_erreur=str(error)[:1000], prochaine_tentative=None)
+            bilan.echouees += 1
+        else:
+            delay = self.settings.notification_backoff_seconds * 2 ** (tentatives - 1)
+            values.update(derniere_erreur=str(error)[:1000], prochaine_tentative=now + timedelta(seconds=delay))
+            bilan.reportees += 1
+        async with self.sessionmaker() as session:
+            # A member may have read it in the app meanwhile (LUE): that status stays.
+            await session.execute(update(Notification)
+                                  .where(Notification.id == row_id, Notification.statut == S.EN_ATTENTE.value)
+                                  .values(**values).execution_options(synchronize_session=False))
+            row = await session.get(Notification, row_id, populate_existing=True)
+            if row is not None:
+                await synchroniser_source(session, row)
+            await session.commit()
+
+    async def lot(self, bilan: Bilan) -> int:
+        async with self.sessionmaker() as session:
+            rows = await reclamer(session, self.settings.notification_lot, utcnow(),
+                                  timedelta(seconds=self.settings.notification_bail_seconds))
+            await session.commit()
+        for row in rows:
+            error: DeliveryError | None = None
+            try:
+                await self.transports[row.canal].send(row)
+            except DeliveryError as exc:
+                error = exc
+            await self._record(row.id, row.tentatives + 1, error, bilan)
+        return len(rows)
+
+    async def run(self, max_lots: int | None = None) -> Bilan:
+        token = sqlite_write_intent.set(True)
+        try:
+            bilan = Bilan()
+            lots = 0
+            while (max_lots is None or lots < max_lots) and await self.lot(bilan):
+                lots += 1
+            if bilan.traitees:
+                async with self.sessionmaker() as session:
+                    await audit.record(session, None, action="ENVOYER_NOTIFICATIONS", module="NOTIFICATIONS",
+                                       entite_type="Notification",
+                                       description=f"{bilan.envoyees} envoyée(s), {bilan.reportees} reportée(s), "
+                                                   f"{bilan.echouees} échouée(s)",
+                                       after={"envoyees": bilan.envoyees, "reportees": bilan.reportees,
+                                              "echouees": bilan.echouees})
+                    await session.commit()
+            return bilan
+        finally:
+            sqlite_write_intent.reset(token)
+
+
+async def envoyer_notifications(sessionmaker: async_sessionmaker[AsyncSession], settings: Settings,
+                                max_lots: int | None = None) -> Bilan:
+    return await Livreur(sessionmaker, settings).run(max_lots)

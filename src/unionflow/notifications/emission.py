@@ -1,0 +1,111 @@
+"""Writing notifications: one outbox row per recipient and channel, preferences honoured. Used by the
+Notifications area and by the other areas' services (dues reminders, event notices). Never commits."""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.models import Membre, Notification, PreferenceMembre
+from unionflow.models.base import utcnow
+from unionflow.notifications.schemas import OBLIGATOIRES, Canal, StatutNotification
+from unionflow.notifications.sources import synchroniser_source
+
+S = StatutNotification
+
+
+@dataclass
+class Bilan:
+    destinataires: int = 0
+    refusees: int = 0
+    sans_adresse: int = 0
+    par_canal: Counter[str] = field(default_factory=Counter)
+    notifications: list[Notification] = field(default_factory=list)
+
+
+def canal_par_defaut(membre: Membre) -> Canal:
+    if membre.email:
+        return Canal.EMAIL
+    return Canal.SMS if membre.telephone else Canal.IN_APP
+
+
+def choisir_canaux(membre: Membre, pref: PreferenceMembre | None, type_notification: str,
+                   demandes: Sequence[Canal] | None) -> list[Canal]:
+    """Channels for one member; an empty list means the member refused this kind of notification."""
+    obligatoire = type_notification in OBLIGATOIRES
+    if pref is not None and pref.refus_non_obligatoires and not obligatoire:
+        return []
+    choisis = (pref.canaux_par_type or {}).get(type_notification) if pref is not None else None
+    if choisis is not None:
+        if choisis:
+            # The member's own choice wins over the sender's: it is their inbox.
+            return [Canal(c) for c in choisis]
+        if not obligatoire:
+            return []
+    return list(demandes) if demandes else [canal_par_defaut(membre)]
+
+
+def _adresse(membre: Membre, canal: Canal) -> str | None:
+    return {Canal.EMAIL: membre.email, Canal.SMS: membre.telephone, Canal.IN_APP: None}[canal]
+
+
+class Emetteur:
+    def __init__(self, session: AsyncSession, cree_par: str | None) -> None:
+        self.session = session
+        self.cree_par = cree_par
+
+    async def preferences(self, membre_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, PreferenceMembre]:
+        found: dict[uuid.UUID, PreferenceMembre] = {}
+        ids = list(membre_ids)
+        for start in range(0, len(ids), 500):
+            rows = await self.session.execute(
+                select(PreferenceMembre).where(PreferenceMembre.membre_id.in_(ids[start:start + 500])))
+            found.update({p.membre_id: p for p in rows.scalars()})
+        return found
+
+    async def emettre_lot(self, membres: Sequence[Membre], type_notification: str,
+                          message: Callable[[Membre, Canal], tuple[str, str]], *,
+                          organisation_id: uuid.UUID | None, canaux: Sequence[Canal] | None = None,
+                          source: tuple[str, uuid.UUID] | None = None, code_modele: str | None = None) -> Bilan:
+        """``message(membre, canal)`` gives (sujet, corps). Rows are added to the session, not committed."""
+        prefs = await self.preferences([m.id for m in membres])
+        bilan = Bilan(destinataires=len(membres))
+        now = utcnow()
+        for membre in membres:
+            choisis = choisir_canaux(membre, prefs.get(membre.id), type_notification, canaux)
+            if not choisis:
+                bilan.refusees += 1
+                continue
+            for canal in choisis:
+                sujet, corps = message(membre, canal)
+                row = Notification(
+                    membre_id=membre.id, organisation_id=organisation_id, type_notification=type_notification,
+                    canal=canal.value, adresse=_adresse(membre, canal), sujet=sujet[:200], corps=corps,
+                    statut=S.EN_ATTENTE.value, tentatives=0, source_type=source[0] if source else None,
+                    source_id=source[1] if source else None, code_modele=code_modele, cree_par=self.cree_par)
+                if canal is Canal.IN_APP:
+                    # Stored is delivered: the member's inbox lists it.
+                    row.statut, row.date_envoi = S.ENVOYEE.value, now
+                elif row.adresse is None:
+                    what = "adresse e-mail" if canal is Canal.EMAIL else "numéro de téléphone"
+                    row.statut, row.derniere_erreur = S.ECHOUEE.value, f"Membre sans {what}"
+                    bilan.sans_adresse += 1
+                self.session.add(row)
+                bilan.par_canal[canal.value] += 1
+                bilan.notifications.append(row)
+        await self.session.flush()
+        for row in bilan.notifications:
+            if row.statut != S.EN_ATTENTE:
+                await synchroniser_source(self.session, row)
+        return bilan
+
+    async def emettre(self, membre: Membre, type_notification: str, sujet: str, corps: str, *,
+                      organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID] | None = None,
+                      canaux: Sequence[Canal] | None = None) -> Bilan:
+        return await self.emettre_lot([membre], type_notification, lambda _m, _c: (sujet, corps),
+                                      organisation_id=organisation_id, canaux=canaux, source=source)

@@ -1,0 +1,146 @@
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, func, or_, select, true, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.models import Membre, MembreOrganisation, ModeleNotification, Notification, Organisation
+from unionflow.models.base import utcnow
+
+
+@dataclass(frozen=True)
+class NotificationFilters:
+    statut: str | None = None
+    canal: str | None = None
+    type_notification: str | None = None
+    membre_id: uuid.UUID | None = None
+    organisation_id: uuid.UUID | None = None
+
+
+class NotificationRepository:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+
+    def _staff_scope(self) -> ColumnElement[bool]:
+        if self.auth.is_global:
+            return true()
+        return Notification.organisation_id.in_(self.auth.staff_organisations)
+
+    def _visible(self) -> ColumnElement[bool]:
+        """Staff see their organisations' outbox; everyone sees their own notifications."""
+        if self.auth.membre_id is None:
+            return self._staff_scope()
+        return or_(self._staff_scope(), Notification.membre_id == self.auth.membre_id)
+
+    async def get(self, notification_id: uuid.UUID) -> Notification | None:
+        stmt = select(Notification).where(Notification.id == notification_id, self._visible())
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def get_staff(self, notification_id: uuid.UUID, *, for_update: bool = False) -> Notification | None:
+        stmt = select(Notification).where(Notification.id == notification_id, self._staff_scope())
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def get_own(self, notification_id: uuid.UUID) -> Notification | None:
+        if self.auth.membre_id is None:
+            return None
+        stmt = (select(Notification)
+                .where(Notification.id == notification_id, Notification.membre_id == self.auth.membre_id)
+                .with_for_update())
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def search(self, filters: NotificationFilters, params: PageParams) -> tuple[list[Notification], int, bool]:
+        stmt: Select[Any] = select(Notification).where(self._staff_scope())
+        for column, value in ((Notification.statut, filters.statut), (Notification.canal, filters.canal),
+                              (Notification.type_notification, filters.type_notification),
+                              (Notification.membre_id, filters.membre_id),
+                              (Notification.organisation_id, filters.organisation_id)):
+            if value is not None:
+                stmt = stmt.where(column == value)
+        return await paginate(self.session, stmt.order_by(Notification.created_at.desc(), Notification.id), params)
+
+    async def mine(self, membre_id: uuid.UUID, params: PageParams,
+                   non_lues: bool) -> tuple[list[Notification], int, bool]:
+        stmt = select(Notification).where(Notification.membre_id == membre_id)
+        if non_lues:
+            stmt = stmt.where(Notification.date_lecture.is_(None))
+        return await paginate(self.session, stmt.order_by(Notification.created_at.desc(), Notification.id), params)
+
+    async def unread(self, membre_id: uuid.UUID) -> int:
+        stmt = select(func.count()).select_from(Notification).where(
+            Notification.membre_id == membre_id, Notification.date_lecture.is_(None))
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def mark_all_read(self, membre_id: uuid.UUID) -> int:
+        now = utcnow()
+        result = await self.session.execute(
+            update(Notification).where(Notification.membre_id == membre_id, Notification.date_lecture.is_(None))
+            .values(statut="LUE", date_lecture=now, updated_at=now).execution_options(synchronize_session=False))
+        return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+    async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
+        return await self.session.get(Organisation, organisation_id)
+
+    async def active_members(self, organisation_id: uuid.UUID,
+                             membre_ids: list[uuid.UUID] | None) -> list[Membre]:
+        stmt = (select(Membre).join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
+                .where(MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.statut == "ACTIF",
+                       Membre.statut == "ACTIF"))
+        if membre_ids is not None:
+            stmt = stmt.where(Membre.id.in_(membre_ids))
+        return list((await self.session.execute(stmt.order_by(Membre.id))).scalars())
+
+
+class ModeleRepository:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+
+    def _visible(self) -> ColumnElement[bool]:
+        """Global templates are readable by every template manager; organisation ones by their staff."""
+        if self.auth.is_global:
+            return true()
+        return or_(ModeleNotification.organisation_id.is_(None),
+                   ModeleNotification.organisation_id.in_(self.auth.staff_organisations))
+
+    async def get(self, modele_id: uuid.UUID, *, for_update: bool = False) -> ModeleNotification | None:
+        stmt = select(ModeleNotification).where(ModeleNotification.id == modele_id, self._visible())
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def search(self, code: str | None, organisation_id: uuid.UUID | None,
+                     params: PageParams) -> tuple[list[ModeleNotification], int, bool]:
+        stmt = select(ModeleNotification).where(self._visible())
+        if code:
+            stmt = stmt.where(ModeleNotification.code == code)
+        if organisation_id:
+            stmt = stmt.where(ModeleNotification.organisation_id == organisation_id)
+        order = (ModeleNotification.code, ModeleNotification.canal, ModeleNotification.portee)
+        return await paginate(self.session, stmt.order_by(*order), params)
+
+    async def exists(self, code: str, canal: str, portee: str) -> bool:
+        stmt = select(ModeleNotification.id).where(ModeleNotification.code == code, ModeleNotification.canal == canal,
+                                                   ModeleNotification.portee == portee)
+        return (await self.session.execute(stmt)).scalar_one_or_none() is not None
+
+    async def for_sending(self, code: str, organisation_id: uuid.UUID) -> list[ModeleNotification]:
+        """Active templates of that code usable for the organisation: its own first, then global ones."""
+        stmt = select(ModeleNotification).where(
+            ModeleNotification.code == code, ModeleNotification.actif.is_(True),
+            or_(ModeleNotification.organisation_id == organisation_id, ModeleNotification.organisation_id.is_(None)))
+        rows = list((await self.session.execute(stmt)).scalars())
+        return sorted(rows, key=lambda m: m.organisation_id is None)
+
+    def add(self, modele: ModeleNotification) -> None:
+        self.session.add(modele)
+
+    async def delete(self, modele: ModeleNotification) -> None:
+        await self.session.delete(modele)

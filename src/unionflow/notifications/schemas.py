@@ -1,0 +1,139 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from enum import StrEnum
+from typing import Self
+
+from pydantic import Field, model_validator
+
+from unionflow.core.schemas import InputModel, OutputModel
+
+
+class Canal(StrEnum):
+    EMAIL = "EMAIL"
+    SMS = "SMS"
+    IN_APP = "IN_APP"
+
+
+class StatutNotification(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"
+    ENVOYEE = "ENVOYEE"
+    ECHOUEE = "ECHOUEE"
+    LUE = "LUE"
+
+
+class TypeNotification(StrEnum):
+    INFORMATION = "INFORMATION"
+    INVITATION_EVENEMENT = "INVITATION_EVENEMENT"
+    RAPPEL_COTISATION = "RAPPEL_COTISATION"
+    RECU_PAIEMENT = "RECU_PAIEMENT"
+    EVENEMENT_ANNULE = "EVENEMENT_ANNULE"
+    INSCRIPTION_CONFIRMEE = "INSCRIPTION_CONFIRMEE"
+
+
+# Kinds a member cannot refuse: they concern the member's own obligations, payments or registrations
+# (docs/notifications.md). Preferences still choose their channels.
+OBLIGATOIRES = frozenset({TypeNotification.RAPPEL_COTISATION, TypeNotification.RECU_PAIEMENT,
+                          TypeNotification.EVENEMENT_ANNULE, TypeNotification.INSCRIPTION_CONFIRMEE})
+
+CODE_PATTERN = r"^[A-Z][A-Z0-9_]{1,49}$"
+VARIABLE_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,39}$"
+
+
+class NotificationEnvoi(InputModel):
+    organisation_id: uuid.UUID = Field(description="Organisation au nom de laquelle on écrit")
+    membre_ids: list[uuid.UUID] | None = Field(default=None, min_length=1, max_length=1000)
+    tous_membres_actifs: bool = Field(default=False, description="Tous les membres actifs de l'organisation")
+    type_notification: TypeNotification = TypeNotification.INFORMATION
+    canaux: list[Canal] | None = Field(default=None, min_length=1, max_length=3,
+                                       description="Par défaut: préférences du membre, sinon EMAIL > SMS > IN_APP")
+    code_modele: str | None = Field(default=None, pattern=CODE_PATTERN)
+    sujet: str | None = Field(default=None, min_length=1, max_length=200)
+    corps: str | None = Field(default=None, min_length=1, max_length=5000)
+    variables: dict[str, str] = Field(default_factory=dict, max_length=30,
+                                      description="Valeurs des {variables} propres à ce message")
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if bool(self.membre_ids) == self.tous_membres_actifs:
+            raise ValueError("donner soit membreIds, soit tousMembresActifs=true")
+        if self.code_modele is None and (self.sujet is None or self.corps is None):
+            raise ValueError("sans codeModele, sujet et corps sont requis")
+        if self.code_modele is not None and (self.sujet is not None or self.corps is not None):
+            raise ValueError("codeModele exclut sujet et corps")
+        if self.canaux is not None and len(set(self.canaux)) != len(self.canaux):
+            raise ValueError("canal répété")
+        return self
+
+
+class EnvoiGroupe(InputModel):
+    envois: list[NotificationEnvoi] = Field(min_length=1, max_length=50)
+
+
+class EnvoiResultat(OutputModel):
+    destinataires: int = Field(description="Membres visés")
+    creees: int = Field(description="Notifications créées (une par membre et par canal)")
+    refusees_par_preference: int = Field(description="Membres ayant refusé ce type de notification")
+    sans_adresse: int = Field(description="Notifications créées ECHOUEE faute d'adresse e-mail ou de téléphone")
+    par_canal: dict[str, int]
+
+
+class NotificationResponse(OutputModel):
+    id: uuid.UUID
+    membre_id: uuid.UUID
+    organisation_id: uuid.UUID | None
+    type_notification: str
+    canal: str
+    adresse: str | None
+    sujet: str
+    corps: str
+    statut: str
+    tentatives: int
+    derniere_erreur: str | None
+    prochaine_tentative: datetime | None
+    date_envoi: datetime | None
+    date_lecture: datetime | None
+    source_type: str | None
+    source_id: uuid.UUID | None
+    code_modele: str | None
+    created_at: datetime
+
+
+class NonLuesResponse(OutputModel):
+    non_lues: int
+
+
+class MarquageResponse(OutputModel):
+    marquees: int
+
+
+class ModeleCreate(InputModel):
+    code: str = Field(pattern=CODE_PATTERN)
+    canal: Canal
+    organisation_id: uuid.UUID | None = Field(default=None, description="Vide: modèle global (ADMIN)")
+    libelle: str | None = Field(default=None, max_length=200)
+    sujet: str = Field(min_length=1, max_length=200)
+    corps: str = Field(min_length=1, max_length=5000)
+    actif: bool = True
+
+
+class ModeleUpdate(InputModel):
+    libelle: str | None = Field(default=None, max_length=200)
+    sujet: str | None = Field(default=None, min_length=1, max_length=200)
+    corps: str | None = Field(default=None, min_length=1, max_length=5000)
+    actif: bool | None = None
+
+
+class ModeleResponse(OutputModel):
+    id: uuid.UUID
+    code: str
+    canal: str
+    organisation_id: uuid.UUID | None
+    libelle: str | None
+    sujet: str
+    corps: str
+    actif: bool
+    variables: list[str] = Field(default_factory=list, description="Variables utilisées par le modèle")
+    created_at: datetime
+    updated_at: datetime

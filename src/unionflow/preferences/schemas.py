@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import Field, field_validator
+
+from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.notifications.schemas import Canal, TypeNotification
+
+
+class Langue(StrEnum):
+    FR = "fr"
+    EN = "en"
+    WO = "wo"
+
+
+class Theme(StrEnum):
+    CLAIR = "CLAIR"
+    SOMBRE = "SOMBRE"
+    SYSTEME = "SYSTEME"
+
+
+class PreferencesUpdate(InputModel):
+    langue: Langue | None = None
+    theme: Theme | None = None
+    canaux_par_type: dict[TypeNotification, list[Canal]] | None = Field(
+        default=None, description="Canaux voulus par type de notification; [] = refuser ce type (sauf obligatoire). "
+                                  "Remplace l'ensemble précédent.")
+    refus_non_obligatoires: bool | None = Field(default=None,
+                                                description="Refuser toutes les notifications non obligatoires")
+
+    @field_validator("canaux_par_type")
+    @classmethod
+    def _distinct(cls, value: dict[TypeNotification, list[Canal]] | None) -> dict[TypeNotification, list[Canal]] | None:
+        if value is not None:
+            for kind, canaux in value.items():
+                if len(set(canaux)) != len(canaux):
+                    raise ValueError(f"canal répété pour {kind.value}")
+        return value
+
+
+class PreferencesResponse(OutputModel):
+    langue: str
+    theme: str
+    canaux_par_type: dict[str, list[str]]
+    refus_non_obligatoires: bool
+    types_obligatoires: list[str] = Field(description="Types toujours envoyés, quel que soit le refus")
+    updated_at: datetime | None
