@@ -103,3 +103,14 @@ RS_EVT_INSCRIPTION = _rs("RS-EVT-INSCRIPTION", R.USER, R.MEMBRE, R.ADMIN, R.SUPE
                          R.PRESIDENT, R.SECRETAIRE, R.TRESORIER, R.ORGANISATEUR_EVENEMENT, R.MODERATEUR)
 RS_EVT_MODERATION = _rs("RS-EVT-MODERATION", R.MODERATEUR, R.ADMIN, R.SUPER_ADMIN, R.ADMIN_ORGANISATION,
                         R.PRESIDENT, R.SECRETAIRE, R.ORGANISATEUR_EVENEMENT)
+# Export and Analytics (docs/export-analytics.md): the bureau of an organisation downloads what it keeps.
+# Members register (personal data): administrators, secretary, president; money: treasurer and president;
+# adhesions: both sides of the bureau; the audit trail uses RS-AUDIT. Rows are scoped by the area's rules.
+RS_EXPORT_MEMBRES = _rs("RS-EXPORT-MEMBRES", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE,
+                        R.PRESIDENT)
+RS_EXPORT_TRESORERIE = _rs("RS-EXPORT-TRESORERIE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER,
+                           R.PRESIDENT)
+RS_EXPORT_ADHESIONS = _rs("RS-EXPORT-ADHESIONS", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE,
+                          R.TRESORIER, R.PRESIDENT)
+RS_ANALYTICS = _rs("RS-ANALYTICS", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
+                   R.TRESORIER)
