@@ -14,6 +14,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from unionflow import __version__
 from unionflow.adhesions.router import router as adhesions_router
 from unionflow.admin_association.router import router as admin_association_router
+from unionflow.analytics.router import router as analytics_router
 from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
@@ -70,6 +71,7 @@ ROUTERS: list[APIRouter] = [
     admin_users_router,
     password_router,
     export_router,
+    analytics_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):
