@@ -145,7 +145,7 @@ class AnalyticsRepository:
         ).select_from(i).join(e, e.id == i.evenement_id).where(*where, live)
         feedback = (select(func.avg(f.note).label("moyenne"), func.count(f.id).label("avis"))
                     .select_from(f).join(e, e.id == f.evenement_id)
-                    .where(*where, f.statut_moderation == "PUBLIE"))
+                    .where(*where, live, f.statut_moderation == "PUBLIE"))
         return ((await self.session.execute(totals)).one(), (await self.session.execute(registrations)).one(),
                 (await self.session.execute(feedback)).one())
 
