@@ -220,3 +220,21 @@ async def test_large_export_streams_in_batches(client, factory, db):
     rows = parse_csv(response.content)[1:]
     assert len(rows) == 2500 == int(response.headers["x-total-count"])
     assert [r[1] for r in rows] == [f"bulk{i:05d}@x.sn" for i in range(2500)]
+
+
+async def test_register_follows_the_active_organisation(client, factory):
+    """Treasurer of Alpha and secretary of Beta: acting for Beta he exports Beta's register; acting for Alpha,
+    where he is treasurer only, the register export is refused."""
+    from unionflow.models import MembreOrganisation
+
+    d = await build(factory)
+    both = await factory.actor(["USER"], organisation=d.org_a, org_roles=["MEMBRE", "TRESORIER"])
+    factory.session.add(MembreOrganisation(membre_id=both.membre.id, organisation_id=d.org_b.id,
+                                           roles=["MEMBRE", "SECRETAIRE"], date_debut=today_utc()))
+    await factory.session.flush()
+    response = await client.get(f"{BASE}/membres", headers=both.in_org(d.org_b.id))
+    assert response.status_code == 200
+    assert {r[12] for r in parse_csv(response.content)[1:]} == {"Association Beta"}
+    assert (await client.get(f"{BASE}/membres", headers=both.in_org(d.org_a.id))).status_code == 403
+    response = await client.get(f"{BASE}/cotisations", headers=both.in_org(d.org_a.id))
+    assert set(by_first(parse_csv(response.content))) == {"COT-X-1", "COT-X-2", "COT-X-3"}
