@@ -6,6 +6,7 @@ import io
 import re
 from datetime import UTC, datetime
 
+import pytest
 from openpyxl import load_workbook
 from sqlalchemy import select
 
@@ -238,3 +239,32 @@ async def test_register_follows_the_active_organisation(client, factory):
     assert (await client.get(f"{BASE}/membres", headers=both.in_org(d.org_a.id))).status_code == 403
     response = await client.get(f"{BASE}/cotisations", headers=both.in_org(d.org_a.id))
     assert set(by_first(parse_csv(response.content))) == {"COT-X-1", "COT-X-2", "COT-X-3"}
+
+
+async def test_sqlite_export_transaction_begins_as_a_writer(client, app, committed_factory):
+    """The audit entry is a write: on SQLite the request's transaction starts with BEGIN IMMEDIATE (a deferred
+    transaction that has read fails at once when another connection committed meanwhile)."""
+    from sqlalchemy import event
+
+    from tests.conftest import BACKEND
+
+    if BACKEND != "sqlite":
+        pytest.skip("SQLite locking only")
+    org = await committed_factory.organisation()
+    secretary = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "SECRETAIRE"])
+    statements: list[str] = []
+
+    def capture(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    event.listen(app.state.engine.sync_engine, "before_cursor_execute", capture)
+    try:
+        response = await client.get(f"{BASE}/membres", headers=secretary.headers)
+    finally:
+        event.remove(app.state.engine.sync_engine, "before_cursor_execute", capture)
+    assert response.status_code == 200
+    insert = next(i for i, s in enumerate(statements) if s.startswith("INSERT INTO audit_log"))
+    begins = [s for s in statements[:insert] if s.startswith("BEGIN")]
+    assert begins[-1] == "BEGIN IMMEDIATE", statements
+    # The body then reads on its own read-only session.
+    assert [s for s in statements[insert:] if s.startswith("BEGIN")] == ["BEGIN"]

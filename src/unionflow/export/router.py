@@ -4,11 +4,12 @@ import uuid
 from datetime import date
 from typing import Any
 
-from fastapi import Query, Request
+from fastapi import Depends, Query, Request
 from fastapi.responses import StreamingResponse
 
 from unionflow.audit.schemas import Severite
 from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.db import sqlite_write_intent
 from unionflow.core.openapi import problems
 from unionflow.core.roles import (
     RS_AUDIT,
@@ -46,6 +47,16 @@ FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
+async def writes_audit() -> None:
+    """A download writes its audit entry, so on SQLite its transaction must begin as a writer (BEGIN IMMEDIATE,
+    core/db.py): a deferred one that has read (authentication, count) fails at once if another connection
+    committed meanwhile. Declared between the session and the role check, i.e. before the first query."""
+    sqlite_write_intent.set(True)
+
+
+WRITES_AUDIT = Depends(writes_audit)
+
+
 def file_response(plan: ExportPlan, request: Request) -> StreamingResponse:
     sessionmaker = request.app.state.sessionmaker
     body = csv_body(plan, sessionmaker) if plan.fmt is FormatExport.CSV else xlsx_body(plan, sessionmaker)
@@ -62,7 +73,8 @@ def file_response(plan: ExportPlan, request: Request) -> StreamingResponse:
                         "(ADMIN: toutes, plus les membres sans appartenance). Données personnelles: audit WARNING."
                         + COMMON)
 async def export_membres(
-    request: Request, session: SessionDep, auth: AuthContext = authorize(RS_EXPORT_MEMBRES),
+    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    auth: AuthContext = authorize(RS_EXPORT_MEMBRES),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
     statut: StatutMembre | None = None,
@@ -78,7 +90,8 @@ async def export_membres(
                         "annee, mois, statut (EN_RETARD dérivé de l'échéance comme dans la liste). Colonne "
                         "« Reste à payer » (0 pour une cotisation annulée)." + COMMON)
 async def export_cotisations(
-    request: Request, session: SessionDep, auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
+    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
     annee: int | None = Query(None, ge=2000, le=2100),
@@ -95,7 +108,8 @@ async def export_cotisations(
             description="Paiements visibles, période `dateDebut`..`dateFin` incluses (date du paiement, à défaut "
                         "de création, jour UTC), `methode`, `statut`." + COMMON)
 async def export_paiements(
-    request: Request, session: SessionDep, auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
+    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
     date_debut: date | None = Query(None, alias="dateDebut"),
@@ -112,7 +126,8 @@ async def export_paiements(
             summary="Exporter les adhésions",
             description="Demandes d'adhésion visibles, période sur la date de demande, `statut`." + COMMON)
 async def export_adhesions(
-    request: Request, session: SessionDep, auth: AuthContext = authorize(RS_EXPORT_ADHESIONS),
+    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    auth: AuthContext = authorize(RS_EXPORT_ADHESIONS),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
     date_debut: date | None = Query(None, alias="dateDebut"),
@@ -130,7 +145,8 @@ async def export_adhesions(
                         "journal (`journalId`, invisible: 404) et/ou d'une période (date d'écriture). Écritures "
                         "réservées au bureau de l'organisation." + COMMON)
 async def export_ecritures(
-    request: Request, session: SessionDep, auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
+    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
     journal_id: uuid.UUID | None = Query(None, alias="journalId"),
@@ -148,7 +164,8 @@ async def export_ecritures(
                         "en jours UTC inclus, `module`, `severite`. Utilisateurs et adresses IP: audit WARNING."
                         + COMMON)
 async def export_audit(
-    request: Request, session: SessionDep, auth: AuthContext = authorize(RS_AUDIT),
+    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    auth: AuthContext = authorize(RS_AUDIT),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     date_debut: date | None = Query(None, alias="dateDebut"),
     date_fin: date | None = Query(None, alias="dateFin"),
