@@ -14,6 +14,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from unionflow import __version__
 from unionflow.adhesions.router import router as adhesions_router
 from unionflow.admin_association.router import router as admin_association_router
+from unionflow.analytics.router import router as analytics_router
 from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
@@ -32,6 +33,7 @@ from unionflow.evenements.router import router as evenements_router
 from unionflow.finance.approbations.router import router as finance_approbations_router
 from unionflow.finance.budgets.router import router as finance_budgets_router
 from unionflow.finance.workflow.router import router as finance_workflow_router
+from unionflow.export.router import router as export_router
 from unionflow.identity.password_router import router as password_router
 from unionflow.identity.router import router as admin_users_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
@@ -82,6 +84,8 @@ ROUTERS: list[APIRouter] = [
     types_reference_router,
     notifications_router,
     preferences_router,
+    export_router,
+    analytics_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

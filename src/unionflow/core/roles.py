@@ -121,3 +121,14 @@ RS_NOTIFICATION_ENVOI = _rs("RS-NOTIFICATION-ENVOI", R.SUPER_ADMIN, R.ADMIN, R.A
                             R.SECRETAIRE, R.TRESORIER, R.ORGANISATEUR_EVENEMENT)
 RS_NOTIFICATION_MODELE = _rs("RS-NOTIFICATION-MODELE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION)
 RS_NOTIFICATION_MES = _rs("RS-NOTIFICATION-MES", *Role)
+# Export and Analytics (docs/export-analytics.md): the bureau of an organisation downloads what it keeps.
+# Members register (personal data): administrators, secretary, president; money: treasurer and president;
+# adhesions: both sides of the bureau; the audit trail uses RS-AUDIT. Rows are scoped by the area's rules.
+RS_EXPORT_MEMBRES = _rs("RS-EXPORT-MEMBRES", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE,
+                        R.PRESIDENT)
+RS_EXPORT_TRESORERIE = _rs("RS-EXPORT-TRESORERIE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER,
+                           R.PRESIDENT)
+RS_EXPORT_ADHESIONS = _rs("RS-EXPORT-ADHESIONS", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE,
+                          R.TRESORIER, R.PRESIDENT)
+RS_ANALYTICS = _rs("RS-ANALYTICS", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
+                   R.TRESORIER)

@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+import uuid
+from datetime import date
+from decimal import Decimal
+
+from pydantic import Field
+
+from unionflow.core.schemas import OutputModel
+
+TAUX = "Pourcentage à deux décimales (null quand le dénominateur est nul)"
+
+
+class Perimetre(OutputModel):
+    organisation_id: uuid.UUID | None = Field(description="Organisation demandée; null: toutes celles de l'appelant")
+
+
+class MoisCroissance(OutputModel):
+    mois: str = Field(description="AAAA-MM")
+    nouveaux: int
+    radiations: int
+    net: int
+    effectif: int = Field(description="Appartenances actives en fin de mois")
+
+
+class CroissanceMembres(Perimetre):
+    annee: int
+    effectif_debut: int
+    effectif_fin: int
+    total_nouveaux: int
+    total_radiations: int
+    mois: list[MoisCroissance]
+
+
+class MoisRecouvrement(OutputModel):
+    mois: str
+    nombre: int
+    montant_du: Decimal
+    montant_paye: Decimal
+    taux_recouvrement: Decimal | None = Field(description=TAUX)
+
+
+class RecouvrementCotisations(Perimetre):
+    annee: int
+    devise: str = "XOF"
+    nombre: int
+    montant_du: Decimal
+    montant_paye: Decimal
+    taux_recouvrement: Decimal | None = Field(description=TAUX)
+    mois: list[MoisRecouvrement]
+
+
+class Ventilation(OutputModel):
+    nombre: int
+    montant: Decimal
+
+
+class PaiementsParMethode(Ventilation):
+    methode: str
+
+
+class PaiementsParMois(Ventilation):
+    mois: str
+
+
+class AnalysePaiements(Perimetre):
+    annee: int
+    devise: str = "XOF"
+    nombre: int
+    montant: Decimal
+    par_methode: list[PaiementsParMethode]
+    par_mois: list[PaiementsParMois]
+
+
+class EntonnoirAdhesions(Perimetre):
+    date_debut: date | None
+    date_fin: date | None
+    soumises: int
+    en_attente: int
+    approuvees: int = Field(description="Demandes approuvées un jour (y compris payées ou annulées ensuite)")
+    rejetees: int
+    payees: int
+    annulees: int
+    taux_approbation: Decimal | None = Field(description="approuvées / (approuvées + rejetées). " + TAUX)
+    taux_paiement: Decimal | None = Field(description="payées / approuvées. " + TAUX)
+    frais_encaisses: Decimal
+
+
+class ParticipationEvenements(Perimetre):
+    date_debut: date | None
+    date_fin: date | None
+    evenements: int = Field(description="Événements non annulés de la période")
+    annules: int
+    capacite_totale: int = Field(description="Somme des capacités des événements non annulés qui en ont une")
+    inscrits_confirmes: int
+    inscrits_sur_capacite: int = Field(description="Inscriptions confirmées des événements à capacité")
+    liste_attente: int
+    taux_remplissage: Decimal | None = Field(description="inscritsSurCapacite / capaciteTotale. " + TAUX)
+    note_moyenne: Decimal | None = Field(description="Moyenne des avis publiés (1 à 5), deux décimales")
+    nombre_avis: int
+
+
+class TrancheImpayes(OutputModel):
+    tranche: str = Field(description="0-30, 31-60, 61-90, 90+ (jours de retard)")
+    nombre: int
+    membres: int
+    montant_restant: Decimal
+
+
+class AncienneteImpayes(Perimetre):
+    date_reference: date
+    devise: str = "XOF"
+    nombre: int
+    membres: int
+    montant_restant: Decimal
+    tranches: list[TrancheImpayes]

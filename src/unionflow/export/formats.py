@@ -1,0 +1,185 @@
+"""File formats of exports: CSV for French Excel and XLSX, written row by row from a database cursor.
+
+CSV (docs/export-analytics.md): UTF-8 with a byte-order mark (Excel otherwise reads ANSI), ``;`` separator and
+decimal comma (what French-locale Excel parses as numbers), CRLF line ends and RFC 4180 quoting. Text cells that
+start with ``= + - @`` (or a tab / carriage return) are prefixed with ``'`` so a spreadsheet never evaluates
+data typed by a member as a formula (CSV injection). XLSX cells are typed (numbers, dates) and every text
+cell is stored as a string, never as a formula.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import tempfile
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import IO, Any
+
+import anyio
+from sqlalchemy import Select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from unionflow.core.db import read_only_session
+
+BOM = "\ufeff"
+CSV_DELIMITER = ";"
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+CENTIMES = Decimal("0.01")
+# Rows fetched per round trip from the server-side cursor, and CSV bytes buffered before a chunk is sent.
+BATCH_ROWS = 1000
+CHUNK_BYTES = 64 * 1024
+# Excel's sheet limit (1 048 576 rows) minus the header row.
+XLSX_MAX_ROWS = 1_048_575
+XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+class FormatExport(StrEnum):
+    CSV = "csv"
+    XLSX = "xlsx"
+
+
+class Kind(StrEnum):
+    TEXT = "text"
+    INT = "int"
+    DECIMAL = "decimal"
+    DATE = "date"
+    DATETIME = "datetime"
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    kind: Kind = Kind.TEXT
+
+
+@dataclass
+class ExportPlan:
+    """What the service decided: the scoped statement, its columns, and how many rows it had when audited."""
+
+    name: str
+    fmt: FormatExport
+    columns: list[Column]
+    statement: Select[Any]
+    transform: Callable[[Sequence[Any]], Sequence[Any]]
+    rows: int
+    generated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    @property
+    def filename(self) -> str:
+        return f"unionflow-{self.name}-{self.generated_at:%Y-%m-%d-%H%M}.{self.fmt.value}"
+
+    @property
+    def media_type(self) -> str:
+        return "text/csv; charset=utf-8" if self.fmt is FormatExport.CSV else XLSX_MEDIA_TYPE
+
+
+def safe_text(value: str) -> str:
+    return "'" + value if value.startswith(FORMULA_TRIGGERS) else value
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return str(value)
+
+
+def csv_cell(value: Any, kind: Kind) -> str:
+    if value is None:
+        return ""
+    if kind is Kind.DECIMAL:
+        return format(Decimal(value).quantize(CENTIMES), "f").replace(".", ",")
+    if kind is Kind.INT:
+        return str(int(value))
+    if kind is Kind.DATE:
+        return value.isoformat()
+    if kind is Kind.DATETIME:
+        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+    return safe_text(_text(value))
+
+
+def xlsx_value(value: Any, kind: Kind) -> Any:
+    if value is None:
+        return None
+    if kind is Kind.DECIMAL:
+        return Decimal(value).quantize(CENTIMES)
+    if kind is Kind.INT:
+        return int(value)
+    if kind is Kind.DATE:
+        return value
+    if kind is Kind.DATETIME:
+        # Excel has no time zones: UTC wall-clock time, as the column header says.
+        return value.astimezone(UTC).replace(tzinfo=None)
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    return ILLEGAL_CHARACTERS_RE.sub("", _text(value))
+
+
+async def stream_rows(sessionmaker: async_sessionmaker[AsyncSession], statement: Select[Any]) -> AsyncIterator[Any]:
+    """Rows through a server-side cursor (``yield_per``): memory stays flat however many rows there are.
+
+    The request's own session is already closed when the body is sent, so the body reads on its own one."""
+    async with read_only_session(sessionmaker) as session:
+        result = await session.stream(statement.execution_options(yield_per=BATCH_ROWS))
+        async for partition in result.partitions():
+            for row in partition:
+                yield row
+
+
+async def csv_body(plan: ExportPlan, sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[bytes]:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=CSV_DELIMITER, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
+    buffer.write(BOM)
+    writer.writerow([safe_text(c.header) for c in plan.columns])
+    kinds = [c.kind for c in plan.columns]
+    async for row in stream_rows(sessionmaker, plan.statement):
+        writer.writerow([csv_cell(v, k) for v, k in zip(plan.transform(row), kinds, strict=True)])
+        if buffer.tell() >= CHUNK_BYTES:
+            yield buffer.getvalue().encode("utf-8")
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue().encode("utf-8")
+
+
+def _xlsx_row(sheet: Any, values: Iterable[Any], kinds: Sequence[Kind]) -> list[Any]:
+    from openpyxl.cell import WriteOnlyCell
+
+    cells = []
+    for value, kind in zip(values, kinds, strict=True):
+        cell = WriteOnlyCell(sheet, value=xlsx_value(value, kind))
+        if kind is Kind.TEXT and cell.data_type == "f":
+            cell.data_type = "s"  # text that looks like a formula stays text
+        elif kind is Kind.DATE:
+            cell.number_format = "yyyy-mm-dd"
+        elif kind is Kind.DATETIME:
+            cell.number_format = "yyyy-mm-dd hh:mm:ss"
+        cells.append(cell)
+    return cells
+
+
+async def xlsx_body(plan: ExportPlan, sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[bytes]:
+    """openpyxl's write-only mode spills rows to a temporary file as they are appended; the zip is assembled
+    at the end (in a worker thread) and sent in chunks."""
+    from openpyxl import Workbook
+
+    workbook = Workbook(write_only=True)
+    sheet = workbook.create_sheet(plan.name[:31])
+    kinds = [c.kind for c in plan.columns]
+    sheet.append(_xlsx_row(sheet, [c.header for c in plan.columns], [Kind.TEXT] * len(kinds)))
+    async for row in stream_rows(sessionmaker, plan.statement):
+        sheet.append(_xlsx_row(sheet, plan.transform(row), kinds))
+    with tempfile.TemporaryFile() as spool:
+        await anyio.to_thread.run_sync(workbook.save, spool)
+        spool.seek(0)
+        while chunk := await anyio.to_thread.run_sync(_read, spool):
+            yield chunk
+
+
+def _read(handle: IO[bytes]) -> bytes:
+    return handle.read(CHUNK_BYTES)

@@ -1,0 +1,177 @@
+from __future__ import annotations
+
+import uuid
+from datetime import date
+from typing import Any
+
+from fastapi import Depends, Query, Request
+from fastapi.responses import StreamingResponse
+
+from unionflow.audit.schemas import Severite
+from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.db import sqlite_write_intent
+from unionflow.core.openapi import problems
+from unionflow.core.roles import (
+    RS_AUDIT,
+    RS_EXPORT_ADHESIONS,
+    RS_EXPORT_MEMBRES,
+    RS_EXPORT_TRESORERIE,
+)
+from unionflow.core.routing import area_router
+from unionflow.encaissement.service import MethodePaiement, StatutAdhesion, StatutCotisation, StatutPaiement
+from unionflow.export.formats import XLSX_MEDIA_TYPE, ExportPlan, FormatExport, csv_body, xlsx_body
+from unionflow.export.repository import (
+    AdhesionExportFilters,
+    AuditExportFilters,
+    CotisationExportFilters,
+    EcritureExportFilters,
+    MembreExportFilters,
+    PaiementExportFilters,
+    Periode,
+)
+from unionflow.export.service import ExportService
+from unionflow.membres.schemas import StatutMembre
+
+router = area_router("/api/export", "Export")
+
+COMMON = (" Fichier `format=csv` (défaut: UTF-8 avec BOM, séparateur `;`, virgule décimale, guillemets RFC 4180, "
+          "cellules commençant par = + - @ préfixées d'une apostrophe) ou `format=xlsx` (cellules typées, "
+          "1 048 575 lignes au plus, sinon 400). Lignes lues par curseur serveur et envoyées au fil de l'eau; "
+          "`Content-Disposition: attachment` avec un nom daté; `X-Total-Count` = lignes comptées à l'audit. "
+          "Chaque export est inscrit au journal d'audit (qui, quoi, filtres, nombre de lignes).")
+FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {"description": "Fichier à télécharger",
+          "content": {"text/csv": {"schema": {"type": "string"}},
+                      XLSX_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}}}},
+    **problems(404),
+}
+
+
+async def writes_audit() -> None:
+    """A download writes its audit entry, so on SQLite its transaction must begin as a writer (BEGIN IMMEDIATE,
+    core/db.py): a deferred one that has read (authentication, count) fails at once if another connection
+    committed meanwhile. Declared between the session and the role check, i.e. before the first query."""
+    sqlite_write_intent.set(True)
+
+
+WRITES_AUDIT = Depends(writes_audit)
+
+
+def file_response(plan: ExportPlan, request: Request) -> StreamingResponse:
+    sessionmaker = request.app.state.sessionmaker
+    body = csv_body(plan, sessionmaker) if plan.fmt is FormatExport.CSV else xlsx_body(plan, sessionmaker)
+    return StreamingResponse(body, media_type=plan.media_type, headers={
+        "Content-Disposition": f'attachment; filename="{plan.filename}"',
+        "X-Total-Count": str(plan.rows),
+        "Cache-Control": "no-store",
+    })
+
+
+@router.get("/membres", response_class=StreamingResponse, responses=FILE_RESPONSES,
+            summary="Exporter le registre des membres",
+            description="Une ligne par appartenance à une organisation dont l'appelant tient le registre "
+                        "(ADMIN: toutes, plus les membres sans appartenance). Données personnelles: audit WARNING."
+                        + COMMON)
+async def export_membres(
+    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    auth: AuthContext = authorize(RS_EXPORT_MEMBRES),
+    fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
+    organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
+    statut: StatutMembre | None = None,
+) -> StreamingResponse:
+    plan = await ExportService(session, auth).membres(
+        MembreExportFilters(organisation_id=organisation_id, statut=statut), fmt)
+    return file_response(plan, request)
+
+
+@router.get("/cotisations", response_class=StreamingResponse, responses=FILE_RESPONSES,
+            summary="Exporter les cotisations",
+            description="Cotisations visibles (trésorier: celles de son organisation), filtres organisationId, "
+                        "annee, mois, statut (EN_RETARD dérivé de l'échéance comme dans la liste). Colonne "
+                        "« Reste à payer » (0 pour une cotisation annulée)." + COMMON)
+async def export_cotisations(
+    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
+    fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
+    organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
+    annee: int | None = Query(None, ge=2000, le=2100),
+    mois: int | None = Query(None, ge=1, le=12),
+    statut: StatutCotisation | None = None,
+) -> StreamingResponse:
+    plan = await ExportService(session, auth).cotisations(
+        CotisationExportFilters(organisation_id=organisation_id, annee=annee, mois=mois, statut=statut), fmt)
+    return file_response(plan, request)
+
+
+@router.get("/paiements", response_class=StreamingResponse, responses=FILE_RESPONSES,
+            summary="Exporter les paiements",
+            description="Paiements visibles, période `dateDebut`..`dateFin` incluses (date du paiement, à défaut "
+                        "de création, jour UTC), `methode`, `statut`." + COMMON)
+async def export_paiements(
+    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
+    fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
+    organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
+    date_debut: date | None = Query(None, alias="dateDebut"),
+    date_fin: date | None = Query(None, alias="dateFin"),
+    methode: MethodePaiement | None = None,
+    statut: StatutPaiement | None = None,
+) -> StreamingResponse:
+    plan = await ExportService(session, auth).paiements(PaiementExportFilters(
+        organisation_id=organisation_id, methode=methode, statut=statut, periode=Periode(date_debut, date_fin)), fmt)
+    return file_response(plan, request)
+
+
+@router.get("/adhesions", response_class=StreamingResponse, responses=FILE_RESPONSES,
+            summary="Exporter les adhésions",
+            description="Demandes d'adhésion visibles, période sur la date de demande, `statut`." + COMMON)
+async def export_adhesions(
+    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    auth: AuthContext = authorize(RS_EXPORT_ADHESIONS),
+    fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
+    organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
+    date_debut: date | None = Query(None, alias="dateDebut"),
+    date_fin: date | None = Query(None, alias="dateFin"),
+    statut: StatutAdhesion | None = None,
+) -> StreamingResponse:
+    plan = await ExportService(session, auth).adhesions(AdhesionExportFilters(
+        organisation_id=organisation_id, statut=statut, periode=Periode(date_debut, date_fin)), fmt)
+    return file_response(plan, request)
+
+
+@router.get("/ecritures", response_class=StreamingResponse, responses=FILE_RESPONSES,
+            summary="Exporter les lignes d'écritures (grand livre)",
+            description="Une ligne par ligne d'écriture (débit ou crédit) avec pièce, journal et compte, d'un "
+                        "journal (`journalId`, invisible: 404) et/ou d'une période (date d'écriture). Écritures "
+                        "réservées au bureau de l'organisation." + COMMON)
+async def export_ecritures(
+    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
+    fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
+    organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
+    journal_id: uuid.UUID | None = Query(None, alias="journalId"),
+    date_debut: date | None = Query(None, alias="dateDebut"),
+    date_fin: date | None = Query(None, alias="dateFin"),
+) -> StreamingResponse:
+    plan = await ExportService(session, auth).ecritures(EcritureExportFilters(
+        organisation_id=organisation_id, journal_id=journal_id, periode=Periode(date_debut, date_fin)), fmt)
+    return file_response(plan, request)
+
+
+@router.get("/audit", response_class=StreamingResponse, responses=FILE_RESPONSES,
+            summary="Exporter le journal d'audit d'une période",
+            description="Entrées visibles comme dans /api/audit (ADMIN_ORGANISATION: ses organisations), période "
+                        "en jours UTC inclus, `module`, `severite`. Utilisateurs et adresses IP: audit WARNING."
+                        + COMMON)
+async def export_audit(
+    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    auth: AuthContext = authorize(RS_AUDIT),
+    fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
+    date_debut: date | None = Query(None, alias="dateDebut"),
+    date_fin: date | None = Query(None, alias="dateFin"),
+    module: str | None = Query(None, max_length=50),
+    severite: Severite | None = None,
+) -> StreamingResponse:
+    plan = await ExportService(session, auth).audit(AuditExportFilters(
+        periode=Periode(date_debut, date_fin), module=module.upper() if module else None, severite=severite), fmt)
+    return file_response(plan, request)
