@@ -65,3 +65,7 @@ from unionflow.models.lcbft import AlerteLcbFt, ParametresLcbFt
 
 __all__ += ["AlerteLcbFt", "CompteComptable", "ConfigurationEntry", "DemandeAide", "EcritureComptable",
             "JournalComptable", "LigneEcriture", "ParametresLcbFt"]
+# Tickets, suggestions, feedback, favourites.
+from unionflow.models.ticket import Ticket, TicketMessage  # noqa: E402
+
+__all__ += ["Ticket", "TicketMessage"]
