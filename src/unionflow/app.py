@@ -39,6 +39,7 @@ from unionflow.paiements.router import router as paiements_router
 from unionflow.roles.router import router as roles_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
+from unionflow.suggestions.router import router as suggestions_router
 from unionflow.tickets.router import router as tickets_router
 from unionflow.versements.router import router as versements_router
 from unionflow.wave.router import router as wave_router
@@ -70,6 +71,7 @@ ROUTERS: list[APIRouter] = [
     admin_users_router,
     password_router,
     tickets_router,
+    suggestions_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

@@ -69,3 +69,6 @@ __all__ += ["AlerteLcbFt", "CompteComptable", "ConfigurationEntry", "DemandeAide
 from unionflow.models.ticket import Ticket, TicketMessage  # noqa: E402
 
 __all__ += ["Ticket", "TicketMessage"]
+from unionflow.models.suggestion import Suggestion, SuggestionVote  # noqa: E402
+
+__all__ += ["Suggestion", "SuggestionVote"]
