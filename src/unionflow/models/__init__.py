@@ -72,3 +72,6 @@ __all__ += ["Ticket", "TicketMessage"]
 from unionflow.models.suggestion import Suggestion, SuggestionVote  # noqa: E402
 
 __all__ += ["Suggestion", "SuggestionVote"]
+from unionflow.models.feedback import Feedback  # noqa: E402
+
+__all__ += ["Feedback"]
