@@ -29,6 +29,7 @@ from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
 from unionflow.documents.router import router as documents_router
 from unionflow.evenements.router import router as evenements_router
+from unionflow.favoris.router import router as favoris_router
 from unionflow.feedback.router import router as feedback_router
 from unionflow.identity.password_router import router as password_router
 from unionflow.identity.router import router as admin_users_router
@@ -74,6 +75,7 @@ ROUTERS: list[APIRouter] = [
     tickets_router,
     suggestions_router,
     feedback_router,
+    favoris_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

@@ -75,3 +75,6 @@ __all__ += ["Suggestion", "SuggestionVote"]
 from unionflow.models.feedback import Feedback  # noqa: E402
 
 __all__ += ["Feedback"]
+from unionflow.models.favori import Favori  # noqa: E402
+
+__all__ += ["Favori"]
