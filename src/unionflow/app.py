@@ -36,6 +36,7 @@ from unionflow.identity.router import router as admin_users_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
 from unionflow.membres.router import router as membres_router
+from unionflow.messagerie.router import router as messagerie_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.router import router as paiements_router
 from unionflow.roles.router import router as roles_router
@@ -76,6 +77,7 @@ ROUTERS: list[APIRouter] = [
     suggestions_router,
     feedback_router,
     favoris_router,
+    messagerie_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

@@ -78,3 +78,10 @@ __all__ += ["Feedback"]
 from unionflow.models.favori import Favori  # noqa: E402
 
 __all__ += ["Favori"]
+from unionflow.models.messagerie import (  # noqa: E402
+    Conversation,
+    ConversationParticipant,
+    MessageConversation,
+)
+
+__all__ += ["Conversation", "ConversationParticipant", "MessageConversation"]

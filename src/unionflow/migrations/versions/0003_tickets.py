@@ -2,7 +2,7 @@
 
 Revision ID: 0003_tickets
 Revises: 0002_adhcot, 0002_compta, 0002_evenements, 0002_membres, 0002_paiements
-Create Date: 2026-11-21 06:13:04.848417
+Create Date: 2026-11-21 06:14:39.017030
 """
 from collections.abc import Sequence
 
@@ -28,6 +28,24 @@ def upgrade() -> None:
     )
     with op.batch_alter_table('favori', schema=None) as batch_op:
         batch_op.create_index('ix_favori_utilisateur_created', ['utilisateur_sub', 'created_at'], unique=False)
+
+    op.create_table('conversation',
+    sa.Column('organisation_id', sa.Uuid(), nullable=False),
+    sa.Column('type_conversation', sa.String(length=10), nullable=False),
+    sa.Column('titre', sa.String(length=200), nullable=True),
+    sa.Column('cle_directe', sa.String(length=80), nullable=True),
+    sa.Column('cree_par_membre_id', sa.Uuid(), nullable=False),
+    sa.Column('dernier_message_at', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['cree_par_membre_id'], ['membre.id'], name=op.f('fk_conversation_cree_par_membre_id_membre')),
+    sa.ForeignKeyConstraint(['organisation_id'], ['organisation.id'], name=op.f('fk_conversation_organisation_id_organisation')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_conversation')),
+    sa.UniqueConstraint('organisation_id', 'cle_directe', name='uq_conversation_directe')
+    )
+    with op.batch_alter_table('conversation', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_conversation_organisation_id'), ['organisation_id'], unique=False)
 
     op.create_table('feedback',
     sa.Column('type_feedback', sa.String(length=20), nullable=False),
@@ -116,6 +134,39 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f('ix_ticket_membre_id'), ['membre_id'], unique=False)
         batch_op.create_index('ix_ticket_organisation_statut', ['organisation_id', 'statut', 'created_at'], unique=False)
 
+    op.create_table('conversation_participant',
+    sa.Column('conversation_id', sa.Uuid(), nullable=False),
+    sa.Column('membre_id', sa.Uuid(), nullable=False),
+    sa.Column('date_ajout', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('dernier_lu_at', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('date_depart', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.ForeignKeyConstraint(['conversation_id'], ['conversation.id'], name=op.f('fk_conversation_participant_conversation_id_conversation'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['membre_id'], ['membre.id'], name=op.f('fk_conversation_participant_membre_id_membre')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_conversation_participant')),
+    sa.UniqueConstraint('conversation_id', 'membre_id', name='uq_conversation_participant')
+    )
+    with op.batch_alter_table('conversation_participant', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_conversation_participant_membre_id'), ['membre_id'], unique=False)
+
+    op.create_table('message_conversation',
+    sa.Column('conversation_id', sa.Uuid(), nullable=False),
+    sa.Column('auteur_membre_id', sa.Uuid(), nullable=False),
+    sa.Column('type_message', sa.String(length=10), nullable=False),
+    sa.Column('contenu', sa.Text(), nullable=True),
+    sa.Column('document_id', sa.Uuid(), nullable=True),
+    sa.Column('duree_secondes', sa.Integer(), nullable=True),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('id', sa.Uuid(), nullable=False),
+    sa.ForeignKeyConstraint(['auteur_membre_id'], ['membre.id'], name=op.f('fk_message_conversation_auteur_membre_id_membre')),
+    sa.ForeignKeyConstraint(['conversation_id'], ['conversation.id'], name=op.f('fk_message_conversation_conversation_id_conversation'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['document_id'], ['document.id'], name=op.f('fk_message_conversation_document_id_document')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_message_conversation'))
+    )
+    with op.batch_alter_table('message_conversation', schema=None) as batch_op:
+        batch_op.create_index('ix_message_conversation_conv_created', ['conversation_id', 'created_at'], unique=False)
+        batch_op.create_index(batch_op.f('ix_message_conversation_document_id'), ['document_id'], unique=False)
+
     op.create_table('suggestion_vote',
     sa.Column('suggestion_id', sa.Uuid(), nullable=False),
     sa.Column('membre_id', sa.Uuid(), nullable=False),
@@ -159,6 +210,15 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f('ix_suggestion_vote_membre_id'))
 
     op.drop_table('suggestion_vote')
+    with op.batch_alter_table('message_conversation', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_message_conversation_document_id'))
+        batch_op.drop_index('ix_message_conversation_conv_created')
+
+    op.drop_table('message_conversation')
+    with op.batch_alter_table('conversation_participant', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_conversation_participant_membre_id'))
+
+    op.drop_table('conversation_participant')
     with op.batch_alter_table('ticket', schema=None) as batch_op:
         batch_op.drop_index('ix_ticket_organisation_statut')
         batch_op.drop_index(batch_op.f('ix_ticket_membre_id'))
@@ -177,6 +237,10 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f('ix_feedback_auteur_sub'))
 
     op.drop_table('feedback')
+    with op.batch_alter_table('conversation', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_conversation_organisation_id'))
+
+    op.drop_table('conversation')
     with op.batch_alter_table('favori', schema=None) as batch_op:
         batch_op.drop_index('ix_favori_utilisateur_created')
 
