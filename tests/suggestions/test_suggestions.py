@@ -26,6 +26,7 @@ async def test_member_proposes_and_peers_see_it_outsiders_do_not(client, factory
     admin = await factory.actor(["ADMIN"], with_membre=False)
     idea = await propose(client, author, org.id)
     assert idea["statut"] == "SOUMISE" and idea["nombreVotes"] == 0 and idea["votesOuverts"] is True
+    assert idea["auteurNom"] == f"{author.membre.prenom} {author.membre.nom}"
     for actor in (author, peer, admin):
         assert (await client.get(f"/api/suggestions/{idea['id']}", headers=actor.headers)).status_code == 200
     assert (await client.get(f"/api/suggestions/{idea['id']}", headers=outsider.headers)).status_code == 404
@@ -90,7 +91,8 @@ async def test_staff_response_workflow_and_votes_close(client, factory):
                              json={"statut": "RETENUE", "reponse": "Prévu au budget 2027."})
     body = kept.json()
     assert body["statut"] == "RETENUE" and body["reponse"] == "Prévu au budget 2027."
-    assert body["reponduPar"] == staff.user.email and body["votesOuverts"] is False
+    # Members see the staff member's name, not their login e-mail.
+    assert body["reponduPar"] == f"{staff.membre.prenom} {staff.membre.nom}" and body["votesOuverts"] is False
     closed = await client.post(f"/api/suggestions/{idea['id']}/vote", headers=author.headers)
     assert closed.status_code == 400
     done = await client.post(url, headers=staff.headers, json={"statut": "REALISEE"})

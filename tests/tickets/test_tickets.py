@@ -122,6 +122,7 @@ async def test_thread_internal_notes_and_first_response(client, factory):
     assert reply.status_code == 201 and reply.json()["parEquipe"] is True
     follow = await client.post(url, headers=member.headers, json={"contenu": "Merci !"})
     assert follow.json()["parEquipe"] is False
+    assert reply.json()["auteurNom"] == f"{staff.membre.prenom} {staff.membre.nom}"
     current = (await client.get(f"/api/tickets/{ticket['id']}", headers=member.headers)).json()
     assert current["statut"] == "EN_COURS" and current["datePremiereReponse"] is not None
 

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
 from unionflow.core.query import contains_ci
-from unionflow.models import Organisation, Suggestion, SuggestionVote
+from unionflow.models import Membre, Organisation, Suggestion, SuggestionVote
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,11 @@ class SuggestionRepository:
 
     async def organisation_exists(self, organisation_id: uuid.UUID) -> bool:
         return await self.session.get(Organisation, organisation_id) is not None
+
+    async def display_name(self) -> str:
+        """How the caller is shown to others: their member name, not their login e-mail."""
+        membre = await self.session.get(Membre, self.auth.membre_id) if self.auth.membre_id else None
+        return f"{membre.prenom} {membre.nom}" if membre else self.auth.actor_name
 
     def add(self, row: Any) -> None:
         self.session.add(row)

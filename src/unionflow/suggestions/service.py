@@ -67,8 +67,9 @@ class SuggestionService:
             raise NotFound("Organisation introuvable")
         if data.organisation_id not in self.auth.member_organisations:
             raise InvalidInput("organisationId: vous n'êtes pas membre actif de cette organisation")
+        name = await self.repo.display_name()
         suggestion = Suggestion(organisation_id=data.organisation_id, membre_id=self.auth.membre_id,
-                                auteur_nom=self.auth.actor_name, titre=data.titre, description=data.description,
+                                auteur_nom=name, titre=data.titre, description=data.description,
                                 categorie=data.categorie.value, statut=S.SOUMISE.value, nombre_votes=0)
         self.repo.add(suggestion)
         await self.session.flush()
@@ -140,7 +141,7 @@ class SuggestionService:
         suggestion.statut = data.statut.value
         if data.reponse:
             suggestion.reponse = data.reponse
-            suggestion.repondu_par = self.auth.actor_name
+            suggestion.repondu_par = await self.repo.display_name()
             suggestion.date_reponse = utcnow()
         await self.session.flush()
         await audit.record(self.session, self.auth, action=f"STATUT_{data.statut.value}", module=MODULE,

@@ -12,7 +12,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
 from unionflow.core.query import contains_ci
 from unionflow.core.roles import ORGANISATION_STAFF_ROLES
-from unionflow.models import MembreOrganisation, Organisation, Ticket, TicketMessage
+from unionflow.models import Membre, MembreOrganisation, Organisation, Ticket, TicketMessage
 
 _PRIORITY_RANK = case({"URGENTE": 0, "HAUTE": 1, "NORMALE": 2, "BASSE": 3}, value=Ticket.priorite, else_=4)
 
@@ -109,6 +109,11 @@ class TicketRepository:
                                                       MembreOrganisation.statut == "ACTIF")
         roles = (await self.session.execute(stmt)).scalar_one_or_none()
         return bool(roles) and not ORGANISATION_STAFF_ROLES.isdisjoint(roles or ())
+
+    async def display_name(self) -> str:
+        """How the caller is shown to others: their member name, not their login e-mail."""
+        membre = await self.session.get(Membre, self.auth.membre_id) if self.auth.membre_id else None
+        return f"{membre.prenom} {membre.nom}" if membre else self.auth.actor_name
 
     def add(self, row: Any) -> None:
         self.session.add(row)

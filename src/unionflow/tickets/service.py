@@ -114,7 +114,7 @@ class TicketService:
         ticket = Ticket(
             numero=await sequential_number(self.session, "TCK", now.year), organisation_id=handler,
             organisation_origine_id=data.organisation_id, destinataire=data.destinataire.value,
-            membre_id=self.auth.membre_id, demandeur_sub=self.auth.sub, demandeur_nom=self.auth.actor_name,
+            membre_id=self.auth.membre_id, demandeur_sub=self.auth.sub, demandeur_nom=await self.repo.display_name(),
             sujet=data.sujet, description=data.description, categorie=data.categorie.value,
             priorite=data.priorite.value, statut=StatutTicket.OUVERT.value, nombre_reouvertures=0,
             created_at=now, updated_at=now)
@@ -182,9 +182,9 @@ class TicketService:
         await self._audit(ticket, "ASSIGN" if data.membre_id else "UNASSIGN", before)
         return to_response(ticket)
 
-    def _post(self, ticket: Ticket, contenu: str, *, staff: bool, interne: bool) -> TicketMessage:
-        now = utcnow()
-        message = TicketMessage(ticket_id=ticket.id, auteur_sub=self.auth.sub, auteur_nom=self.auth.actor_name,
+    async def _post(self, ticket: Ticket, contenu: str, *, staff: bool, interne: bool) -> TicketMessage:
+        now, name = utcnow(), await self.repo.display_name()
+        message = TicketMessage(ticket_id=ticket.id, auteur_sub=self.auth.sub, auteur_nom=name,
                                 auteur_membre_id=self.auth.membre_id, par_equipe=staff, interne=interne,
                                 contenu=contenu, created_at=now)
         self.repo.add(message)
@@ -231,7 +231,7 @@ class TicketService:
             ticket.date_fermeture = now
         ticket.statut = target.value
         if data.commentaire:
-            self._post(ticket, data.commentaire, staff=staff, interne=False)
+            await self._post(ticket, data.commentaire, staff=staff, interne=False)
         await self.session.flush()
         await self._audit(ticket, f"STATUT_{target.value}", before, description=f"{current.value} → {target.value}")
         return to_response(ticket, now)
@@ -249,7 +249,7 @@ class TicketService:
         if ticket.statut == StatutTicket.FERME:
             raise InvalidState("Ticket fermé: ouvrez un nouveau ticket")
         before = audit.snapshot(ticket, STATE_FIELDS)
-        message = self._post(ticket, data.contenu, staff=staff, interne=data.interne)
+        message = await self._post(ticket, data.contenu, staff=staff, interne=data.interne)
         if staff and not data.interne and ticket.statut == StatutTicket.OUVERT:
             ticket.statut = StatutTicket.EN_COURS.value
         await self.session.flush()
