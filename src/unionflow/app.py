@@ -34,12 +34,15 @@ from unionflow.finance.approbations.router import router as finance_approbations
 from unionflow.finance.budgets.router import router as finance_budgets_router
 from unionflow.finance.workflow.router import router as finance_workflow_router
 from unionflow.export.router import router as export_router
+from unionflow.favoris.router import router as favoris_router
+from unionflow.feedback.router import router as feedback_router
 from unionflow.identity.password_router import router as password_router
 from unionflow.identity.router import router as admin_users_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
 from unionflow.membres.router import router as membres_router
 from unionflow.notifications.router import router as notifications_router
+from unionflow.messagerie.router import router as messagerie_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.router import router as paiements_router
 from unionflow.propositions_aide.router import router as propositions_aide_router
@@ -48,6 +51,8 @@ from unionflow.roles.router import router as roles_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 from unionflow.types_reference.router import router as types_reference_router
+from unionflow.suggestions.router import router as suggestions_router
+from unionflow.tickets.router import router as tickets_router
 from unionflow.versements.router import router as versements_router
 from unionflow.wave.router import router as wave_router
 
@@ -86,6 +91,11 @@ ROUTERS: list[APIRouter] = [
     preferences_router,
     export_router,
     analytics_router,
+    tickets_router,
+    suggestions_router,
+    feedback_router,
+    favoris_router,
+    messagerie_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

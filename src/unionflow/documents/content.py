@@ -32,8 +32,16 @@ ODT = FileKind("application/vnd.oasis.opendocument.text", (".odt",))
 ODS = FileKind("application/vnd.oasis.opendocument.spreadsheet", (".ods",))
 TEXT = FileKind("text/plain; charset=utf-8", (".txt",))
 CSV = FileKind("text/csv; charset=utf-8", (".csv",))
+# Voice notes (messagerie): what phones record (WhatsApp-style Opus in Ogg, iOS M4A, Android AAC/MP3, WAV).
+OGG = FileKind("audio/ogg", (".ogg", ".opus", ".oga"))
+MP3 = FileKind("audio/mpeg", (".mp3",))
+M4A = FileKind("audio/mp4", (".m4a",))
+AAC = FileKind("audio/aac", (".aac",))
+WAV = FileKind("audio/wav", (".wav",))
 
-ALLOWED = (PDF, PNG, JPEG, GIF, WEBP, DOCX, XLSX, ODT, ODS, TEXT, CSV)
+ALLOWED = (PDF, PNG, JPEG, GIF, WEBP, DOCX, XLSX, ODT, ODS, TEXT, CSV, OGG, MP3, M4A, AAC, WAV)
+# ISO base media brands of audio-only recordings (M4A); video brands are refused.
+_M4A_BRANDS = (b"M4A ", b"M4B ", b"mp42", b"isom", b"iso2", b"dash", b"3gp4", b"3gp5")
 KNOWN_EXTENSIONS = {ext for kind in ALLOWED for ext in kind.extensions}
 
 _EXECUTABLE_MAGIC = (
@@ -90,10 +98,35 @@ def detect(path: Path, head: bytes, extension: str) -> FileKind:
         return WEBP
     if head.startswith(b"PK\x03\x04"):
         return _zip_kind(path)
+    audio = _audio_kind(head)
+    if audio is not None:
+        return audio
     if head and _is_text(head):
         return CSV if extension == ".csv" else TEXT
     raise InvalidInput("Type de fichier non autorisé (PDF, PNG, JPEG, GIF, WebP, DOCX, XLSX, ODT, ODS, "
-                       "texte, CSV)")
+                       "texte, CSV, audio OGG/Opus, MP3, M4A/AAC, WAV)")
+
+
+def _audio_kind(head: bytes) -> FileKind | None:
+    if head.startswith(b"OggS"):
+        return OGG
+    if head[:4] == b"RIFF" and head[8:12] == b"WAVE":
+        return WAV
+    if head[4:8] == b"ftyp" and head[8:12] in _M4A_BRANDS:
+        return M4A
+    if head.startswith(b"ID3"):
+        return MP3
+    if len(head) < 3 or head[0] != 0xFF:
+        return None
+    if head[1] & 0xF6 == 0xF0:
+        return AAC  # ADTS: 12-bit sync, layer 00
+    # An MPEG-1/2/2.5 Layer III frame header with a real bitrate and sample rate (so that, e.g., a UTF-16
+    # byte-order mark is not taken for a frame).
+    version, layer = (head[1] >> 3) & 3, (head[1] >> 1) & 3
+    if head[1] & 0xE0 == 0xE0 and version != 1 and layer == 1 and (head[2] >> 4) not in (0, 15) \
+            and (head[2] >> 2) & 3 != 3:
+        return MP3
+    return None
 
 
 def sanitize_filename(raw: str | None) -> str:

@@ -9,7 +9,16 @@ from sqlalchemy import ColumnElement, Select, exists, or_, select, true, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
-from unionflow.models import Base, Document, Organisation, PieceJointe, TelechargementDocument, TypeReference
+from unionflow.models import (
+    Base,
+    ConversationParticipant,
+    Document,
+    MessageConversation,
+    Organisation,
+    PieceJointe,
+    TelechargementDocument,
+    TypeReference,
+)
 
 # Target tables of attachments. Areas built on other branches (aid requests, tickets) are found by table
 # name once their models are installed; until then that type answers 400.
@@ -45,6 +54,12 @@ class DocumentRepository:
         if auth.member_organisations:
             conditions.append((Document.visibilite == "ORGANISATION")
                               & Document.organisation_id.in_(auth.member_organisations))
+        if auth.membre_id is not None:
+            # Voice notes: the current participants of a conversation hear the audio sent in it.
+            conditions.append(exists().where(
+                MessageConversation.document_id == Document.id,
+                ConversationParticipant.conversation_id == MessageConversation.conversation_id,
+                ConversationParticipant.membre_id == auth.membre_id, ConversationParticipant.date_depart.is_(None)))
         return or_(*conditions)
 
     def _select(self) -> Select[Any]:

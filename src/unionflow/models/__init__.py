@@ -73,3 +73,23 @@ from unionflow.models.proposition_aide import PropositionAide  # noqa: E402
 __all__ += ["Approbation", "Budget", "DecisionApprobation", "LigneBudget", "PropositionAide"]
 
 __all__ += ["ModeleNotification", "Notification", "PreferenceMembre"]
+# Tickets, suggestions, feedback, favourites.
+from unionflow.models.ticket import Ticket, TicketMessage  # noqa: E402
+
+__all__ += ["Ticket", "TicketMessage"]
+from unionflow.models.suggestion import Suggestion, SuggestionVote  # noqa: E402
+
+__all__ += ["Suggestion", "SuggestionVote"]
+from unionflow.models.feedback import Feedback  # noqa: E402
+
+__all__ += ["Feedback"]
+from unionflow.models.favori import Favori  # noqa: E402
+
+__all__ += ["Favori"]
+from unionflow.models.messagerie import (  # noqa: E402
+    Conversation,
+    ConversationParticipant,
+    MessageConversation,
+)
+
+__all__ += ["Conversation", "ConversationParticipant", "MessageConversation"]

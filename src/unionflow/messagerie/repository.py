@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.models import (
+    Conversation,
+    ConversationParticipant,
+    Membre,
+    MembreOrganisation,
+    MessageConversation,
+    Organisation,
+)
+
+P = ConversationParticipant
+M = MessageConversation
+
+
+class MessagerieRepository:
+    """Only current participants reach a conversation: no role (not even ADMIN) reads others' messages."""
+
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+
+    def _me(self) -> Any:
+        return and_(P.conversation_id == Conversation.id, P.membre_id == self.auth.membre_id,
+                    P.date_depart.is_(None))
+
+    async def get(self, conversation_id: uuid.UUID, *, for_update: bool = False) -> Conversation | None:
+        if self.auth.membre_id is None:
+            return None
+        stmt = select(Conversation).join(P, self._me()).where(Conversation.id == conversation_id)
+        if for_update:
+            stmt = stmt.with_for_update(of=Conversation)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def mine(self, params: PageParams) -> tuple[list[Conversation], int, bool]:
+        if self.auth.membre_id is None:
+            return [], 0, True
+        last = func.coalesce(Conversation.dernier_message_at, Conversation.created_at)
+        stmt = select(Conversation).join(P, self._me()).order_by(last.desc(), Conversation.id)
+        return await paginate(self.session, stmt, params)
+
+    async def direct(self, organisation_id: uuid.UUID, key: str) -> Conversation | None:
+        stmt = select(Conversation).where(Conversation.organisation_id == organisation_id,
+                                          Conversation.cle_directe == key)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def participants(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, list[tuple[ConversationParticipant, str]]]:
+        stmt = (select(P, Membre.prenom, Membre.nom).join(Membre, Membre.id == P.membre_id)
+                .where(P.conversation_id.in_(ids), P.date_depart.is_(None)).order_by(P.date_ajout, P.id))
+        found: dict[uuid.UUID, list[tuple[ConversationParticipant, str]]] = {i: [] for i in ids}
+        for participant, prenom, nom in (await self.session.execute(stmt)).all():
+            found[participant.conversation_id].append((participant, f"{prenom} {nom}"))
+        return found
+
+    async def participant(self, conversation_id: uuid.UUID, membre_id: uuid.UUID) -> ConversationParticipant | None:
+        stmt = select(P).where(P.conversation_id == conversation_id, P.membre_id == membre_id)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def unread(self, ids: list[uuid.UUID] | None = None) -> dict[uuid.UUID, int]:
+        """Unread messages per conversation of the caller (others' messages after their last read)."""
+        if self.auth.membre_id is None:
+            return {}
+        stmt = (select(M.conversation_id, func.count())
+                .join(P, and_(P.conversation_id == M.conversation_id, P.membre_id == self.auth.membre_id,
+                              P.date_depart.is_(None)))
+                .where(M.auteur_membre_id != self.auth.membre_id,
+                       or_(P.dernier_lu_at.is_(None), M.created_at > P.dernier_lu_at))
+                .group_by(M.conversation_id))
+        if ids is not None:
+            stmt = stmt.where(M.conversation_id.in_(ids))
+        return {cid: int(n) for cid, n in (await self.session.execute(stmt)).all()}
+
+    async def messages(self, conversation_id: uuid.UUID, params: PageParams) -> tuple[list[Any], int, bool]:
+        stmt = (select(M).where(M.conversation_id == conversation_id).order_by(M.created_at.desc(), M.id.desc()))
+        return await paginate(self.session, stmt, params)
+
+    async def latest_message_at(self, conversation_id: uuid.UUID) -> datetime | None:
+        stmt = select(func.max(M.created_at)).where(M.conversation_id == conversation_id)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def names(self, membre_ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
+        if not membre_ids:
+            return {}
+        stmt = select(Membre.id, Membre.prenom, Membre.nom).where(Membre.id.in_(membre_ids))
+        return {i: f"{p} {n}" for i, p, n in (await self.session.execute(stmt)).all()}
+
+    async def active_members(self, organisation_id: uuid.UUID, membre_ids: set[uuid.UUID]) -> set[uuid.UUID]:
+        stmt = select(MembreOrganisation.membre_id).where(MembreOrganisation.organisation_id == organisation_id,
+                                                          MembreOrganisation.membre_id.in_(membre_ids),
+                                                          MembreOrganisation.statut == "ACTIF")
+        return set((await self.session.execute(stmt)).scalars())
+
+    async def organisation_exists(self, organisation_id: uuid.UUID) -> bool:
+        return await self.session.get(Organisation, organisation_id) is not None
+
+    def add(self, row: Any) -> None:
+        self.session.add(row)

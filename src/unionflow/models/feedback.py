@@ -1,0 +1,35 @@
+"""General feedback on the application and the service (event feedback lives in evenement.py)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from unionflow.models.base import Base, IdMixin, utcnow
+
+
+class Feedback(IdMixin, Base):
+    __tablename__ = "feedback"
+
+    type_feedback: Mapped[str] = mapped_column(String(20))  # BUG, AMELIORATION, AUTRE
+    note: Mapped[int | None]
+    message: Mapped[str] = mapped_column(Text)
+    contexte: Mapped[str | None] = mapped_column(String(200))
+    version_application: Mapped[str | None] = mapped_column(String(50))
+    auteur_sub: Mapped[str] = mapped_column(String(255), index=True)
+    auteur_nom: Mapped[str] = mapped_column(String(254))
+    membre_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("membre.id"))
+    organisation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organisation.id"))
+    traite: Mapped[bool] = mapped_column(default=False)
+    traite_par: Mapped[str | None] = mapped_column(String(254))
+    date_traitement: Mapped[datetime | None]
+    commentaire_traitement: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (
+        CheckConstraint("note IS NULL OR (note BETWEEN 1 AND 5)", name="note_range"),
+        Index("ix_feedback_traite_created", "traite", "created_at"),
+    )

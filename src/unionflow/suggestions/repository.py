@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ColumnElement, delete, false, func, or_, select, true
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.query import contains_ci
+from unionflow.models import Membre, Organisation, Suggestion, SuggestionVote
+
+
+@dataclass(frozen=True)
+class SuggestionFilters:
+    organisation_id: uuid.UUID | None = None
+    statut: str | None = None
+    categorie: str | None = None
+    q: str | None = None
+    mine: bool = False
+    tri: str = "VOTES"
+
+
+class SuggestionRepository:
+    """Ideas are shared inside the organisation: its members and staff see them all; ADMIN everything."""
+
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+
+    def _visible(self) -> ColumnElement[bool]:
+        if self.auth.is_global:
+            return true()
+        orgs = self.auth.member_organisations | self.auth.staff_organisations
+        clauses: list[ColumnElement[bool]] = []
+        if orgs:
+            clauses.append(Suggestion.organisation_id.in_(orgs))
+        if self.auth.membre_id is not None:
+            # A former member still sees the ideas they proposed.
+            clauses.append(Suggestion.membre_id == self.auth.membre_id)
+        return or_(*clauses) if clauses else false()
+
+    async def get(self, suggestion_id: uuid.UUID, *, for_update: bool = False) -> Suggestion | None:
+        stmt = select(Suggestion).where(Suggestion.id == suggestion_id, self._visible())
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def search(self, filters: SuggestionFilters, params: PageParams) -> tuple[list[Suggestion], int, bool]:
+        stmt: Any = select(Suggestion).where(self._visible())
+        if filters.organisation_id:
+            stmt = stmt.where(Suggestion.organisation_id == filters.organisation_id)
+        if filters.statut:
+            stmt = stmt.where(Suggestion.statut == filters.statut)
+        if filters.categorie:
+            stmt = stmt.where(Suggestion.categorie == filters.categorie)
+        if filters.mine:
+            stmt = stmt.where(Suggestion.membre_id == self.auth.membre_id if self.auth.membre_id else false())
+        if filters.q:
+            stmt = stmt.where(contains_ci([Suggestion.titre, Suggestion.description], filters.q))
+        if filters.tri == "DATE":
+            stmt = stmt.order_by(Suggestion.created_at.desc(), Suggestion.id)
+        else:
+            stmt = stmt.order_by(Suggestion.nombre_votes.desc(), Suggestion.created_at.desc(), Suggestion.id)
+        return await paginate(self.session, stmt, params)
+
+    async def voted(self, ids: list[uuid.UUID]) -> set[uuid.UUID]:
+        if not ids or self.auth.membre_id is None:
+            return set()
+        stmt = select(SuggestionVote.suggestion_id).where(SuggestionVote.suggestion_id.in_(ids),
+                                                          SuggestionVote.membre_id == self.auth.membre_id)
+        return set((await self.session.execute(stmt)).scalars())
+
+    async def remove_vote(self, suggestion_id: uuid.UUID, membre_id: uuid.UUID) -> bool:
+        result: Any = await self.session.execute(delete(SuggestionVote).where(
+            SuggestionVote.suggestion_id == suggestion_id, SuggestionVote.membre_id == membre_id))
+        return bool(result.rowcount)
+
+    async def count_votes(self, suggestion_id: uuid.UUID) -> int:
+        stmt = select(func.count()).select_from(SuggestionVote).where(SuggestionVote.suggestion_id == suggestion_id)
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def organisation_exists(self, organisation_id: uuid.UUID) -> bool:
+        return await self.session.get(Organisation, organisation_id) is not None
+
+    async def display_name(self) -> str:
+        """How the caller is shown to others: their member name, not their login e-mail."""
+        membre = await self.session.get(Membre, self.auth.membre_id) if self.auth.membre_id else None
+        return f"{membre.prenom} {membre.nom}" if membre else self.auth.actor_name
+
+    def add(self, row: Any) -> None:
+        self.session.add(row)

@@ -1,0 +1,119 @@
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, and_, case, false, or_, select, true
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.query import contains_ci
+from unionflow.core.roles import ORGANISATION_STAFF_ROLES
+from unionflow.models import Membre, MembreOrganisation, Organisation, Ticket, TicketMessage
+
+_PRIORITY_RANK = case({"URGENTE": 0, "HAUTE": 1, "NORMALE": 2, "BASSE": 3}, value=Ticket.priorite, else_=4)
+
+
+@dataclass(frozen=True)
+class TicketFilters:
+    statut: str | None = None
+    priorite: str | None = None
+    categorie: str | None = None
+    organisation_id: uuid.UUID | None = None
+    assigne_membre_id: uuid.UUID | None = None
+    non_assigne: bool = False
+    sla_depasse: bool = False
+    q: str | None = None
+    tri: str = "PRIORITE"
+
+
+class TicketRepository:
+    """Requester sees own tickets; staff of the handling organisation see its tickets; ADMIN all."""
+
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+
+    def _visible(self) -> ColumnElement[bool]:
+        if self.auth.is_global:
+            return true()
+        clauses: list[ColumnElement[bool]] = []
+        if self.auth.staff_organisations:
+            clauses.append(Ticket.organisation_id.in_(self.auth.staff_organisations))
+        if self.auth.membre_id is not None:
+            clauses.append(Ticket.membre_id == self.auth.membre_id)
+        return or_(*clauses) if clauses else false()
+
+    def _handled(self) -> ColumnElement[bool]:
+        """The staff queue: tickets the caller handles, not the ones they opened as a member."""
+        if self.auth.is_global:
+            return true()
+        staff = self.auth.staff_organisations
+        return Ticket.organisation_id.in_(staff) if staff else false()
+
+    async def get(self, ticket_id: uuid.UUID, *, for_update: bool = False) -> Ticket | None:
+        stmt = select(Ticket).where(Ticket.id == ticket_id, self._visible())
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    def _filtered(self, stmt: Select[Any], filters: TicketFilters, now: datetime) -> Select[Any]:
+        if filters.statut:
+            stmt = stmt.where(Ticket.statut == filters.statut)
+        if filters.priorite:
+            stmt = stmt.where(Ticket.priorite == filters.priorite)
+        if filters.categorie:
+            stmt = stmt.where(Ticket.categorie == filters.categorie)
+        if filters.organisation_id:
+            stmt = stmt.where(Ticket.organisation_id == filters.organisation_id)
+        if filters.assigne_membre_id:
+            stmt = stmt.where(Ticket.assigne_membre_id == filters.assigne_membre_id)
+        if filters.non_assigne:
+            stmt = stmt.where(Ticket.assigne_membre_id.is_(None))
+        if filters.sla_depasse:
+            open_ = Ticket.statut.in_(("OUVERT", "EN_COURS"))
+            stmt = stmt.where(or_(
+                and_(Ticket.date_premiere_reponse.is_(None), Ticket.echeance_premiere_reponse < now, open_),
+                Ticket.date_premiere_reponse > Ticket.echeance_premiere_reponse,
+                and_(open_, Ticket.echeance_resolution < now),
+            ))
+        if filters.q:
+            stmt = stmt.where(contains_ci([Ticket.numero, Ticket.sujet, Ticket.description], filters.q))
+        if filters.tri == "DATE":
+            return stmt.order_by(Ticket.created_at.desc(), Ticket.id)
+        return stmt.order_by(_PRIORITY_RANK, Ticket.created_at, Ticket.id)
+
+    async def queue(self, filters: TicketFilters, params: PageParams, now: datetime) -> tuple[list[Ticket], int, bool]:
+        return await paginate(self.session, self._filtered(select(Ticket).where(self._handled()), filters, now),
+                              params)
+
+    async def mine(self, filters: TicketFilters, params: PageParams, now: datetime) -> tuple[list[Ticket], int, bool]:
+        own = Ticket.membre_id == self.auth.membre_id if self.auth.membre_id else false()
+        return await paginate(self.session, self._filtered(select(Ticket).where(own), filters, now), params)
+
+    async def messages(self, ticket_id: uuid.UUID, *, with_internal: bool) -> list[TicketMessage]:
+        stmt = select(TicketMessage).where(TicketMessage.ticket_id == ticket_id)
+        if not with_internal:
+            stmt = stmt.where(TicketMessage.interne.is_(False))
+        return list((await self.session.execute(stmt.order_by(TicketMessage.created_at, TicketMessage.id))).scalars())
+
+    async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
+        return await self.session.get(Organisation, organisation_id)
+
+    async def is_staff_member(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> bool:
+        stmt = select(MembreOrganisation.roles).where(MembreOrganisation.membre_id == membre_id,
+                                                      MembreOrganisation.organisation_id == organisation_id,
+                                                      MembreOrganisation.statut == "ACTIF")
+        roles = (await self.session.execute(stmt)).scalar_one_or_none()
+        return bool(roles) and not ORGANISATION_STAFF_ROLES.isdisjoint(roles or ())
+
+    async def display_name(self) -> str:
+        """How the caller is shown to others: their member name, not their login e-mail."""
+        membre = await self.session.get(Membre, self.auth.membre_id) if self.auth.membre_id else None
+        return f"{membre.prenom} {membre.nom}" if membre else self.auth.actor_name
+
+    def add(self, row: Any) -> None:
+        self.session.add(row)
