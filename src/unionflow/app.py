@@ -19,6 +19,7 @@ from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.errors import install_error_handlers
 from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
+from unionflow.monitoring.router import router as monitoring_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
@@ -28,6 +29,7 @@ ROUTERS: list[APIRouter] = [
     status_probes,
     status_router,
     organisations_router,
+    monitoring_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

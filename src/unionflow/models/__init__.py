@@ -6,11 +6,14 @@ from unionflow.models.base import Base
 from unionflow.models.cotisation import Cotisation
 from unionflow.models.identite import Compteur, LoginThrottle, RefreshToken, SigningKey, UtilisateurLocal
 from unionflow.models.membre import Membre, MembreOrganisation
+from unionflow.models.monitoring import AlerteConfig, AlerteSysteme, Sauvegarde, SauvegardeConfig
 from unionflow.models.organisation import Organisation
 from unionflow.models.paiement import Paiement, PaiementAllocation
 
 __all__ = [
     "Adhesion",
+    "AlerteConfig",
+    "AlerteSysteme",
     "AuditLog",
     "Base",
     "Compteur",
@@ -22,6 +25,8 @@ __all__ = [
     "Paiement",
     "PaiementAllocation",
     "RefreshToken",
+    "Sauvegarde",
+    "SauvegardeConfig",
     "SigningKey",
     "UtilisateurLocal",
 ]
