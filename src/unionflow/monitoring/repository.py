@@ -12,7 +12,15 @@ from typing import Any
 from sqlalchemy import func, inspect, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.models import AlerteConfig, AlerteSysteme, AuditLog, LoginThrottle, Paiement, Sauvegarde, SauvegardeConfig
+from unionflow.models import (
+    AlerteConfig,
+    AlerteSysteme,
+    AuditLog,
+    LoginThrottle,
+    Paiement,
+    Sauvegarde,
+    SauvegardeConfig,
+)
 
 CONFIG_ID = 1
 # Audit actions that other areas may use for a refused login, in addition to the throttle counters.
