@@ -21,6 +21,7 @@ from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
 from unionflow.monitoring.router import router as monitoring_router
 from unionflow.organisations.router import router as organisations_router
+from unionflow.sauvegardes.router import router as sauvegardes_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 
@@ -30,6 +31,7 @@ ROUTERS: list[APIRouter] = [
     status_router,
     organisations_router,
     monitoring_router,
+    sauvegardes_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):
