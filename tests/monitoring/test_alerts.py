@@ -5,10 +5,10 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 
 from tests.monitoring.helpers import alerts_by_code, expire_evaluation, open_count, set_config
-from unionflow.models import AlerteSysteme, AuditLog, LoginThrottle, Paiement
+from unionflow.models import AlerteSysteme, AuditLog, LoginThrottle, Paiement, Sauvegarde, SauvegardeConfig
 
 
 async def test_role_sets_are_the_spec_ones(client, factory):
@@ -177,3 +177,18 @@ async def test_most_severe_alerts_come_first(client, factory, db):
     response = await client.get("/api/alerts", headers=admin.headers)
     niveaux = [a["niveau"] for a in response.json()]
     assert niveaux == sorted(niveaux, key=["CRITICAL", "WARNING", "INFO"].index)
+
+
+async def test_overdue_automatic_backup(client, factory, db):
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    await db.execute(update(SauvegardeConfig).values(actif=True, frequence="QUOTIDIENNE",
+                                                     date_modification=datetime.now(UTC) - timedelta(days=3)))
+    await expire_evaluation(db)
+    alert = (await alerts_by_code(client, admin.headers))["SAUVEGARDE_EN_RETARD"]
+    assert alert["seuil"] == 26 and alert["valeurMesuree"] >= 72
+
+    db.add(Sauvegarde(nom="auto", type="AUTOMATIQUE", statut="TERMINEE", moteur="sqlite", fichier="x.db",
+                      cree_par="systeme", date_creation=datetime.now(UTC) - timedelta(hours=1)))
+    await db.flush()
+    await expire_evaluation(db)
+    assert "SAUVEGARDE_EN_RETARD" not in await alerts_by_code(client, admin.headers)
