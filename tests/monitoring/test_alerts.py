@@ -168,15 +168,24 @@ async def test_unprocessed_lcb_ft_alerts_when_the_table_exists(client, factory, 
     assert alert["valeurMesuree"] == 2 and alert["seuil"] == 1
 
 
-async def test_most_severe_alerts_come_first(client, factory, db):
+async def test_most_severe_then_most_recent_first(client, factory, db):
     admin = await factory.actor(["ADMIN"], with_membre=False)
-    db.add(LoginThrottle(key="login:email:zzz", window_start=datetime.now(UTC), failures=9))
+    now = datetime.now(UTC)
+
+    def alert(code: str, niveau: str, age_minutes: int, **extra) -> AlerteSysteme:
+        at = now - timedelta(minutes=age_minutes)
+        values = {"resolue": False, "acquittee": False, "nombre_detections": 1, **extra}
+        return AlerteSysteme(code=code, cle_ouverte=code, niveau=niveau, titre=code, message=code, date_creation=at,
+                             date_derniere_detection=at, **values)
+
+    # Codes no check measures: the evaluator leaves them alone.
+    db.add_all([alert("TEST_INFO", "INFO", 1), alert("TEST_WARN_OLD", "WARNING", 30),
+                alert("TEST_CRIT", "CRITICAL", 60), alert("TEST_WARN_NEW", "WARNING", 5),
+                alert("TEST_ACK", "CRITICAL", 1, acquittee=True, acquittee_par="x", date_acquittement=now)])
     await db.flush()
-    # Free space below half the threshold is CRITICAL; failed logins are WARNING.
-    await set_config(client, admin.headers, seuilEspaceDisqueLibrePourcent=100, seuilEchecsConnexionHeure=1)
-    response = await client.get("/api/alerts", headers=admin.headers)
-    niveaux = [a["niveau"] for a in response.json()]
-    assert niveaux == sorted(niveaux, key=["CRITICAL", "WARNING", "INFO"].index)
+    codes = [a["code"] for a in (await client.get("/api/alerts", headers=admin.headers)).json()
+             if a["code"].startswith("TEST_")]
+    assert codes == ["TEST_CRIT", "TEST_WARN_NEW", "TEST_WARN_OLD", "TEST_INFO"]
 
 
 async def test_overdue_automatic_backup(client, factory, db):
