@@ -1,9 +1,11 @@
 from __future__ import annotations
 
-from sqlalchemy import select
+import pytest
+from sqlalchemy import select, text
 
 from tests.sauvegardes.conftest import Throwaway
 from unionflow.models import AuditLog
+from unionflow.sauvegardes import engine
 
 
 async def _org(t: Throwaway, headers: dict[str, str], nom: str) -> str:
@@ -54,3 +56,30 @@ async def test_restore_brings_the_database_back_and_keeps_catalogue_and_audit(th
     assert undo.status_code == 200 and undo.json()["statut"] == "TERMINEE", undo.text
     assert (await t.client.get(f"/api/organisations/{after}", headers=admin.headers)).status_code == 200
     assert len((await t.client.get("/api/backups", headers=admin.headers)).json()) == 3
+
+
+@pytest.mark.postgresql_only
+async def test_failed_restore_leaves_the_database_unchanged(throwaway: Throwaway, monkeypatch):
+    t = throwaway
+    admin = await t.admin()
+    backup = (await t.client.post("/api/backups", headers=admin.headers)).json()
+    after = await _org(t, admin.headers, "Créée après la sauvegarde")
+
+    monkeypatch.setattr(engine, "RESTORE_LOCK_TIMEOUT_MS", 300)
+    # A long transaction elsewhere holds a lock on a table the restore must drop.
+    async with t.app.state.engine.connect() as holder:
+        await holder.execute(text("SELECT count(*) FROM organisation"))
+        response = await t.client.post("/api/backups/restore", headers=admin.headers,
+                                       json={"backupId": backup["id"], "confirmation": "RESTAURER"})
+        await holder.rollback()
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["statut"] == "ECHOUEE" and "verrou" in body["message"]
+    assert body["sauvegarde"]["dateDerniereRestauration"] is None
+    # All or nothing: the organisation created after the backup is still there, the restore point is listed.
+    assert (await t.client.get(f"/api/organisations/{after}", headers=admin.headers)).status_code == 200
+    listing = [b["id"] for b in (await t.client.get("/api/backups", headers=admin.headers)).json()]
+    assert body["pointRestauration"]["id"] in listing
+    async with t.app.state.sessionmaker() as session:
+        failed = (await session.execute(select(AuditLog).where(AuditLog.type_action == "RESTAURATION_ECHEC")))
+        assert failed.scalar_one().severite == "CRITICAL"

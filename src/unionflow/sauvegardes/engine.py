@@ -13,6 +13,8 @@ import hashlib
 import os
 import shutil
 import sqlite3
+import time
+import uuid
 from contextlib import closing, suppress
 from pathlib import Path
 
@@ -22,7 +24,9 @@ from unionflow.config import Settings
 from unionflow.core.errors import UpstreamUnavailable
 
 DUMP_TIMEOUT_SECONDS = 3600
-# pg_restore waits at most this long for a table lock held by a running request, then fails cleanly.
+# How long the SQLite backup API waits for a lock on either file.
+SQLITE_LOCK_TIMEOUT_SECONDS = 60.0
+# pg_restore waits at most this long for a table lock held by another transaction, then fails cleanly.
 RESTORE_LOCK_TIMEOUT_MS = 30_000
 
 
@@ -39,8 +43,16 @@ def sha256_file(path: Path) -> str:
 
 
 def _sqlite_copy(source: str, target: str) -> None:
-    with closing(sqlite3.connect(source, timeout=60)) as src, closing(sqlite3.connect(target, timeout=60)) as dst:
-        src.backup(dst)
+    deadline = time.monotonic() + SQLITE_LOCK_TIMEOUT_SECONDS
+
+    def give_up_when_late(status: int, remaining: int, total: int) -> None:
+        # sqlite3 retries a busy step forever; a connection holding a lock must not hang us.
+        if status in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) and time.monotonic() > deadline:
+            raise TimeoutError("base verrouillée par une autre connexion")
+
+    with closing(sqlite3.connect(source, timeout=SQLITE_LOCK_TIMEOUT_SECONDS)) as src, closing(
+            sqlite3.connect(target, timeout=SQLITE_LOCK_TIMEOUT_SECONDS)) as dst:
+        src.backup(dst, progress=give_up_when_late)
 
 
 def _sqlite_check(path: str) -> None:
@@ -124,12 +136,41 @@ class BackupFiles:
                 await asyncio.to_thread(_sqlite_copy, str(source), str(self.url.database))
                 return
             dsn, env = self._pg()
-            env["PGOPTIONS"] = f"-c lock_timeout={RESTORE_LOCK_TIMEOUT_MS}"
+            # The archive itself says SET lock_timeout = 0, so the limit is enforced from outside: a watcher
+            # cancels pg_restore's statement when it has waited too long for a lock (the single transaction
+            # then rolls back, leaving the database as it was).
+            env["PGAPPNAME"] = app_name = f"unionflow-restore-{uuid.uuid4().hex[:12]}"
             pg_restore = shutil.which("pg_restore") or "pg_restore"
-            await self._run([pg_restore, "--clean", "--if-exists", "--single-transaction", "--exit-on-error",
-                             "--no-owner", "--no-privileges", "--dbname", dsn, str(source)], env)
+            watcher = asyncio.create_task(self._cancel_lock_waits(dsn, app_name))
+            try:
+                await self._run([pg_restore, "--clean", "--if-exists", "--single-transaction", "--exit-on-error",
+                                 "--no-owner", "--no-privileges", "--dbname", dsn, str(source)], env)
+            except BackupFailed as exc:
+                if watcher.done() and not watcher.cancelled() and watcher.exception() is None and watcher.result():
+                    raise BackupFailed(f"verrou non obtenu en {RESTORE_LOCK_TIMEOUT_MS} ms (une transaction en "
+                                       "cours utilise la base); base inchangée, réessayer") from exc
+                raise
+            finally:
+                watcher.cancel()
         except (OSError, sqlite3.Error) as exc:
             raise BackupFailed(f"{exc.__class__.__name__}: {exc}") from exc
+
+    async def _cancel_lock_waits(self, dsn: str, app_name: str) -> bool:
+        """Returns True once it has cancelled the restore's statement."""
+        import asyncpg
+
+        conn = await asyncpg.connect(dsn, password=self.url.password)
+        try:
+            while True:
+                await asyncio.sleep(0.1)
+                cancelled = await conn.fetchval(
+                    "SELECT bool_or(pg_cancel_backend(a.pid)) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                    "WHERE a.application_name = $1 AND NOT l.granted "
+                    "AND l.waitstart < now() - make_interval(secs => $2)", app_name, RESTORE_LOCK_TIMEOUT_MS / 1000)
+                if cancelled:
+                    return True
+        finally:
+            await conn.close()
 
     def remove(self, fichier: str) -> None:
         self.path(fichier).unlink(missing_ok=True)
