@@ -146,6 +146,8 @@ class BackupFiles:
                 await self._run([pg_restore, "--clean", "--if-exists", "--single-transaction", "--exit-on-error",
                                  "--no-owner", "--no-privileges", "--dbname", dsn, str(source)], env)
             except BackupFailed as exc:
+                # pg_restore may exit before the watcher has read back the result of its cancel.
+                await asyncio.wait({watcher}, timeout=2)
                 if watcher.done() and not watcher.cancelled() and watcher.exception() is None and watcher.result():
                     raise BackupFailed(f"verrou non obtenu en {RESTORE_LOCK_TIMEOUT_MS} ms (une transaction en "
                                        "cours utilise la base); base inchangée, réessayer") from exc
