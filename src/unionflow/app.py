@@ -42,12 +42,14 @@ from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
 from unionflow.membres.router import router as membres_router
 from unionflow.messagerie.router import router as messagerie_router
+from unionflow.monitoring.router import router as monitoring_router
 from unionflow.notifications.router import router as notifications_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.router import router as paiements_router
 from unionflow.preferences.router import router as preferences_router
 from unionflow.propositions_aide.router import router as propositions_aide_router
 from unionflow.roles.router import router as roles_router
+from unionflow.sauvegardes.router import router as sauvegardes_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 from unionflow.suggestions.router import router as suggestions_router
@@ -96,6 +98,8 @@ ROUTERS: list[APIRouter] = [
     feedback_router,
     favoris_router,
     messagerie_router,
+    monitoring_router,
+    sauvegardes_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

@@ -1,4 +1,4 @@
-"""``unionflow`` command line: serve, migrate, users."""
+"""``unionflow`` command line: serve, migrate, users, jobs."""
 
 from __future__ import annotations
 
@@ -115,6 +115,18 @@ async def _envoyer_notifications(args: argparse.Namespace) -> int:
         await engine.dispose()
 
 
+async def _jobs_surveiller(_: argparse.Namespace) -> int:
+    from unionflow.monitoring.jobs import surveiller
+
+    return await surveiller(get_settings())
+
+
+async def _jobs_sauvegarder(args: argparse.Namespace) -> int:
+    from unionflow.sauvegardes.jobs import sauvegarder
+
+    return await sauvegarder(get_settings(), force=args.force)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="unionflow", description="UnionFlow union management service")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -152,6 +164,11 @@ def build_parser() -> argparse.ArgumentParser:
     envoi = jobs_sub.add_parser("envoyer-notifications", help="deliver pending e-mail/SMS notifications")
     envoi.add_argument("--max-lots", type=int, help="stop after this many batches (default: until none is due)")
     envoi.set_defaults(func=lambda a: asyncio.run(_envoyer_notifications(a)))
+    watch = jobs_sub.add_parser("surveiller", help="evaluate system alerts now; exit 0 OK, 1 WARNING, 2 CRITICAL")
+    watch.set_defaults(func=lambda a: asyncio.run(_jobs_surveiller(a)))
+    backup = jobs_sub.add_parser("sauvegarder", help="take the automatic backup if due, then apply retention")
+    backup.add_argument("--force", action="store_true", help="back up now, whatever the schedule")
+    backup.set_defaults(func=lambda a: asyncio.run(_jobs_sauvegarder(a)))
     return parser
 
 

@@ -14,6 +14,7 @@ from unionflow.models.evenement import (
 )
 from unionflow.models.identite import Compteur, LoginThrottle, RefreshToken, SigningKey, UtilisateurLocal
 from unionflow.models.membre import Membre, MembreOrganisation
+from unionflow.models.monitoring import AlerteConfig, AlerteSysteme, Sauvegarde, SauvegardeConfig
 from unionflow.models.organisation import Organisation
 from unionflow.models.paiement import Paiement, PaiementAllocation
 from unionflow.models.paiements import (
@@ -28,6 +29,8 @@ from unionflow.models.rappel_cotisation import RappelCotisation
 
 __all__ = [
     "Adhesion",
+    "AlerteConfig",
+    "AlerteSysteme",
     "AuditLog",
     "Base",
     "CleIdempotence",
@@ -48,6 +51,8 @@ __all__ = [
     "PieceJointe",
     "RappelCotisation",
     "RefreshToken",
+    "Sauvegarde",
+    "SauvegardeConfig",
     "SigningKey",
     "TelechargementDocument",
     "TransactionWave",

@@ -1,0 +1,1 @@
+"""Logs & Monitoring: system alerts measured against configured thresholds."""

@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import Field, model_validator
+
+from unionflow.core.schemas import InputModel, OutputModel
+
+
+class NiveauAlerte(StrEnum):
+    INFO = "INFO"
+    WARNING = "WARNING"
+    CRITICAL = "CRITICAL"
+
+
+class SystemAlertResponse(OutputModel):
+    id: uuid.UUID
+    code: str = Field(description="Condition surveillée, ex. ESPACE_DISQUE_FAIBLE (une seule alerte ouverte par code)")
+    niveau: NiveauAlerte
+    titre: str
+    message: str
+    valeur_mesuree: float | None = Field(description="Dernière valeur mesurée (unité selon le code)")
+    seuil: float | None = Field(description="Seuil configuré au moment de la dernière détection")
+    date_creation: datetime
+    date_derniere_detection: datetime
+    nombre_detections: int
+    resolue: bool = Field(description="true quand la condition a disparu (l'alerte reste acquittable)")
+    date_resolution: datetime | None
+    acquittee: bool
+    acquittee_par: str | None
+    date_acquittement: datetime | None
+
+
+class AlertConfigResponse(OutputModel):
+    seuil_latence_base_ms: int = Field(description="Alerte si une requête de test dépasse cette durée (ms)")
+    seuil_espace_disque_libre_pourcent: float = Field(
+        description="Alerte si l'espace libre du répertoire de données descend sous ce pourcentage")
+    seuil_echecs_connexion_heure: int = Field(description="Alerte au-delà de ce nombre d'échecs de connexion/heure")
+    seuil_erreurs_audit_heure: int = Field(
+        description="Alerte au-delà de ce nombre d'entrées d'audit ERROR/CRITICAL dans la dernière heure")
+    delai_paiement_wave_heures: int = Field(
+        description="Un paiement Wave EN_ATTENTE depuis plus de ce délai est considéré bloqué")
+    seuil_paiements_wave_bloques: int = Field(description="Alerte au-delà de ce nombre de paiements Wave bloqués")
+    seuil_alertes_lcb_ft_non_traitees: int = Field(
+        description="Alerte au-delà de ce nombre d'alertes LCB-FT non traitées")
+    intervalle_evaluation_secondes: int = Field(
+        description="GET /api/alerts réévalue le système si la dernière évaluation est plus ancienne")
+    derniere_evaluation: datetime | None
+    date_modification: datetime | None
+    modifie_par: str | None
+
+
+class UpdateAlertConfigRequest(InputModel):
+    """Partial update: only the fields sent change; null is refused."""
+
+    seuil_latence_base_ms: int | None = Field(None, ge=1, le=60_000)
+    seuil_espace_disque_libre_pourcent: float | None = Field(None, ge=0, le=100)
+    seuil_echecs_connexion_heure: int | None = Field(None, ge=0, le=1_000_000)
+    seuil_erreurs_audit_heure: int | None = Field(None, ge=0, le=1_000_000)
+    delai_paiement_wave_heures: int | None = Field(None, ge=1, le=720)
+    seuil_paiements_wave_bloques: int | None = Field(None, ge=0, le=1_000_000)
+    seuil_alertes_lcb_ft_non_traitees: int | None = Field(None, ge=0, le=1_000_000)
+    intervalle_evaluation_secondes: int | None = Field(None, ge=10, le=86_400)
+
+    @model_validator(mode="after")
+    def _no_null(self) -> UpdateAlertConfigRequest:
+        nulls = [name for name in self.model_fields_set if getattr(self, name) is None]
+        if nulls:
+            raise ValueError(f"valeur requise (null refusé): {', '.join(sorted(nulls))}")
+        if not self.model_fields_set:
+            raise ValueError("aucun champ à modifier")
+        return self
+
+    def changes(self) -> dict[str, Any]:
+        return self.model_dump(exclude_unset=True)

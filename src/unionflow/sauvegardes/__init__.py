@@ -1,0 +1,1 @@
+"""Sauvegardes: database backups, automatic schedule, restoration."""

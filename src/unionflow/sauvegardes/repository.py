@@ -1,0 +1,90 @@
+"""Queries of the backup area. Backups concern the whole installation: RS-MON-READ holders see them all."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.inspection import inspect
+
+from unionflow.models import AlerteConfig, AuditLog, Sauvegarde, SauvegardeConfig
+
+CONFIG_ID = 1
+
+
+def row_dict(entity: Any) -> dict[str, Any]:
+    return {c.key: getattr(entity, c.key) for c in inspect(entity).mapper.column_attrs}
+
+
+class BackupRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def visible(self) -> list[Sauvegarde]:
+        stmt = (select(Sauvegarde).where(Sauvegarde.statut != "SUPPRIMEE")
+                .order_by(Sauvegarde.date_creation.desc(), Sauvegarde.id))
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def get(self, backup_id: uuid.UUID, *, for_update: bool = False) -> Sauvegarde | None:
+        stmt = select(Sauvegarde).where(Sauvegarde.id == backup_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def config(self, *, for_update: bool = False) -> SauvegardeConfig:
+        stmt = select(SauvegardeConfig).where(SauvegardeConfig.id == CONFIG_ID)
+        if for_update:
+            stmt = stmt.with_for_update()
+        row = (await self.session.execute(stmt)).scalar_one_or_none()
+        if row is None:  # the migration creates it; recreated if someone deleted it by hand
+            row = SauvegardeConfig(id=CONFIG_ID, actif=False, frequence="QUOTIDIENNE", heure="02:00",
+                                   jour_semaine=7, retention_jours=30)
+            self.session.add(row)
+            await self.session.flush()
+        return row
+
+    async def last_automatic(self, statuts: tuple[str, ...]) -> Sauvegarde | None:
+        stmt = (select(Sauvegarde).where(Sauvegarde.type == "AUTOMATIQUE", Sauvegarde.statut.in_(statuts))
+                .order_by(Sauvegarde.date_creation.desc()).limit(1))
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def expired(self, before: datetime, types: tuple[str, ...]) -> list[Sauvegarde]:
+        stmt = (select(Sauvegarde).where(Sauvegarde.type.in_(types),
+                                         Sauvegarde.statut.in_(("TERMINEE", "ECHOUEE")),
+                                         Sauvegarde.date_creation < before)
+                .order_by(Sauvegarde.date_creation).with_for_update())
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def schema_revision(self) -> str:
+        rows = (await self.session.execute(text("SELECT version_num FROM alembic_version"))).scalars()
+        return ",".join(sorted(str(r) for r in rows))
+
+    def add(self, backup: Sauvegarde) -> None:
+        self.session.add(backup)
+
+    # What a restoration must not take back: the catalogue, the schedules and the audit trail.
+
+    async def preserved_state(self, audit_since: datetime) -> dict[str, list[dict[str, Any]]]:
+        await self.session.flush()
+        state: dict[str, list[dict[str, Any]]] = {}
+        for name, model in (("sauvegarde", Sauvegarde), ("sauvegarde_config", SauvegardeConfig),
+                            ("alerte_config", AlerteConfig)):
+            state[name] = [row_dict(r) for r in (await self.session.execute(select(model))).scalars()]
+        audits = (await self.session.execute(select(AuditLog).where(AuditLog.date_heure >= audit_since))).scalars()
+        state["audit_log"] = [row_dict(r) for r in audits]
+        return state
+
+    async def put_back(self, state: dict[str, list[dict[str, Any]]], audit_since: datetime) -> None:
+        for name, model in (("sauvegarde", Sauvegarde), ("sauvegarde_config", SauvegardeConfig),
+                            ("alerte_config", AlerteConfig)):
+            for values in state[name]:
+                await self.session.merge(model(**values))
+        present = set((await self.session.execute(
+            select(AuditLog.id).where(AuditLog.date_heure >= audit_since))).scalars())
+        missing = [values for values in state["audit_log"] if values["id"] not in present]
+        for start in range(0, len(missing), 1000):
+            await self.session.execute(insert(AuditLog), missing[start:start + 1000])
+        await self.session.flush()

@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+import uuid
+
+from fastapi import Body, Request, Response
+
+from unionflow.config import Settings
+from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.openapi import problems
+from unionflow.core.pagination import set_total_header
+from unionflow.core.roles import RS_MON_READ, RS_MON_WRITE
+from unionflow.core.routing import area_router
+from unionflow.sauvegardes.schemas import (
+    BackupConfigResponse,
+    BackupResponse,
+    CreateBackupRequest,
+    RestoreBackupRequest,
+    RestoreResponse,
+    UpdateBackupConfigRequest,
+)
+from unionflow.sauvegardes.service import BackupService
+
+router = area_router("/api/backups", "Sauvegardes")
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def _service(request: Request, session: SessionDep, auth: AuthContext) -> BackupService:
+    return BackupService(session, auth, _settings(request), request.app.state.engine)
+
+
+@router.get("", response_model=list[BackupResponse], summary="Lister les sauvegardes",
+            description="Sauvegardes non supprimées, les plus récentes d'abord (X-Total-Count). Les fichiers ne "
+                        "sont jamais servis par l'API.")
+async def list_backups(request: Request, response: Response, session: SessionDep,
+                       auth: AuthContext = authorize(RS_MON_READ)) -> list[BackupResponse]:
+    backups = await _service(request, session, auth).catalogue()
+    set_total_header(response, len(backups))
+    return backups
+
+
+@router.post("", response_model=BackupResponse, responses=problems(503), summary="Créer une sauvegarde",
+             description="Sauvegarde réelle et synchrone: SQLite par l'API de sauvegarde en ligne, PostgreSQL par "
+                         "`pg_dump -Fc` (503 si l'outil manque). Taille et SHA-256 enregistrées. Un échec de l'outil "
+                         "répond 200 avec `statut: ECHOUEE` et `messageErreur` (l'échec est enregistré et audité).")
+async def create_backup(request: Request, session: SessionDep,
+                        data: CreateBackupRequest | None = Body(None),
+                        auth: AuthContext = authorize(RS_MON_WRITE)) -> BackupResponse:
+    return await _service(request, session, auth).create(data)
+
+
+@router.get("/config", response_model=BackupConfigResponse, summary="Planification des sauvegardes automatiques")
+async def get_backup_config(request: Request, session: SessionDep,
+                            auth: AuthContext = authorize(RS_MON_READ)) -> BackupConfigResponse:
+    return await _service(request, session, auth).config()
+
+
+@router.put("/config", response_model=BackupConfigResponse,
+            summary="Modifier la planification des sauvegardes automatiques",
+            description="Mise à jour partielle (null et corps vide refusés). `heure` HH:MM en UTC; `jourSemaine` "
+                        "ISO pour HEBDOMADAIRE. Exécutée par `unionflow jobs sauvegarder` (cron), qui applique "
+                        "aussi la rétention aux sauvegardes automatiques et points de restauration.")
+async def update_backup_config(request: Request, data: UpdateBackupConfigRequest, session: SessionDep,
+                               auth: AuthContext = authorize(RS_MON_WRITE)) -> BackupConfigResponse:
+    return await _service(request, session, auth).update_config(data)
+
+
+@router.post("/restore", response_model=RestoreResponse, responses=problems(404, 409, 503),
+             summary="Restaurer la base depuis une sauvegarde",
+             description='`confirmation` doit valoir "RESTAURER" (400 sinon). Refusé (409) si la sauvegarde '
+                         "n'est pas TERMINEE, si son empreinte SHA-256 ne correspond plus ou si elle vient d'une "
+                         "autre version du schéma. Un point de restauration de l'état courant est pris d'abord. "
+                         "Le catalogue des sauvegardes, les configurations et le journal d'audit survivent à la "
+                         "restauration. Audit CRITICAL.")
+async def restore_backup(request: Request, data: RestoreBackupRequest, session: SessionDep,
+                         auth: AuthContext = authorize(RS_MON_WRITE)) -> RestoreResponse:
+    return await _service(request, session, auth).restore(data)
+
+
+@router.post("/restore-point", response_model=BackupResponse, responses=problems(503),
+             summary="Créer un point de restauration",
+             description="Sauvegarde de type POINT_RESTAURATION (soumise à la rétention, contrairement aux "
+                         "sauvegardes manuelles).")
+async def create_restore_point(request: Request, session: SessionDep,
+                               auth: AuthContext = authorize(RS_MON_WRITE)) -> BackupResponse:
+    return await _service(request, session, auth).restore_point()
+
+
+@router.get("/{id}", response_model=BackupResponse, responses=problems(404), summary="Consulter une sauvegarde",
+            description="Y compris une sauvegarde supprimée (historique).")
+async def get_backup(id: uuid.UUID, request: Request, session: SessionDep,
+                     auth: AuthContext = authorize(RS_MON_READ)) -> BackupResponse:
+    return await _service(request, session, auth).get(id)
+
+
+@router.delete("/{id}", response_model=BackupResponse, responses=problems(404, 409),
+               summary="Supprimer une sauvegarde",
+               description="Supprime le fichier et marque la sauvegarde SUPPRIMEE (conservée pour l'historique). "
+                           "409 si elle est déjà supprimée ou en cours.")
+async def delete_backup(id: uuid.UUID, request: Request, session: SessionDep,
+                        auth: AuthContext = authorize(RS_MON_WRITE)) -> BackupResponse:
+    return await _service(request, session, auth).delete(id)

@@ -1,0 +1,239 @@
+from __future__ import annotations
+
+import asyncio
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+
+from unionflow.config import Settings
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Conflict, InvalidInput, NotFound
+from unionflow.models import Sauvegarde
+from unionflow.sauvegardes import schedule
+from unionflow.sauvegardes.engine import BackupFailed, BackupFiles, sha256_file
+from unionflow.sauvegardes.repository import BackupRepository
+from unionflow.sauvegardes.schemas import (
+    CONFIRMATION,
+    BackupConfigResponse,
+    BackupResponse,
+    CreateBackupRequest,
+    RestoreBackupRequest,
+    RestoreResponse,
+    UpdateBackupConfigRequest,
+)
+
+MODULE = "SAUVEGARDES"
+_CONFIG_FIELDS = list(UpdateBackupConfigRequest.model_fields)
+# Kept by a person's explicit decision; retention prunes only what the system made by itself.
+PRUNABLE_TYPES = ("AUTOMATIQUE", "POINT_RESTAURATION")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class BackupService:
+    """``auth`` is None for the scheduled job (audit entries then name "systeme")."""
+
+    def __init__(self, session: AsyncSession, auth: AuthContext | None, settings: Settings,
+                 engine: AsyncEngine | None = None) -> None:
+        self.session = session
+        self.auth = auth
+        self.settings = settings
+        self.engine = engine
+        self.repo = BackupRepository(session)
+        self.files = BackupFiles(settings)
+
+    @property
+    def actor(self) -> str:
+        return self.auth.actor_name if self.auth else "systeme"
+
+    async def _get(self, backup_id: uuid.UUID, *, for_update: bool = False) -> Sauvegarde:
+        backup = await self.repo.get(backup_id, for_update=for_update)
+        if backup is None:
+            raise NotFound("Sauvegarde introuvable")
+        return backup
+
+    # Reading
+
+    async def catalogue(self) -> list[BackupResponse]:
+        return [BackupResponse.model_validate(b) for b in await self.repo.visible()]
+
+    async def get(self, backup_id: uuid.UUID) -> BackupResponse:
+        return BackupResponse.model_validate(await self._get(backup_id))
+
+    # Creating: start (row EN_COURS) then finish (file, TERMINEE or ECHOUEE). The scheduled job commits
+    # between the two so that a running backup is visible; a request does both in its transaction.
+
+    async def start(self, type_: str, nom: str | None = None, description: str | None = None) -> Sauvegarde:
+        self.files.ensure_tools()
+        now = _now()
+        backup_id = uuid.uuid4()
+        libelle = {"MANUELLE": "Sauvegarde manuelle", "AUTOMATIQUE": "Sauvegarde automatique",
+                   "POINT_RESTAURATION": "Point de restauration"}[type_]
+        backup = Sauvegarde(id=backup_id, nom=nom or f"{libelle} du {now:%Y-%m-%d %H:%M} UTC",
+                            description=description, type=type_, statut="EN_COURS", moteur=self.files.moteur,
+                            fichier=f"{backup_id}{self.files.extension}", cree_par=self.actor, date_creation=now,
+                            revision_schema=await self.repo.schema_revision())
+        self.repo.add(backup)
+        await self.session.flush()
+        return backup
+
+    async def finish(self, backup: Sauvegarde, *, record_audit: bool = True) -> Sauvegarde:
+        try:
+            backup.taille_octets, backup.sha256 = await self.files.dump(backup.fichier)
+            backup.statut = "TERMINEE"
+        except BackupFailed as exc:
+            backup.statut, backup.message_erreur = "ECHOUEE", str(exc)
+        backup.date_fin = _now()
+        await self.session.flush()
+        if record_audit:
+            await self._audit_backup(backup)
+        return backup
+
+    async def _audit_backup(self, backup: Sauvegarde) -> None:
+        ok = backup.statut == "TERMINEE"
+        await audit.record(self.session, self.auth, action="SAUVEGARDE" if ok else "SAUVEGARDE_ECHEC",
+                           module=MODULE, entite_type="Sauvegarde", entite_id=backup.id,
+                           severite="INFO" if ok else "ERROR",
+                           after=audit.snapshot(backup, ["nom", "type", "statut", "taille_octets", "sha256"]),
+                           description=backup.message_erreur or f"{backup.nom} ({backup.taille_octets} octets)")
+
+    async def create(self, data: CreateBackupRequest | None, type_: str = "MANUELLE") -> BackupResponse:
+        data = data or CreateBackupRequest()
+        backup = await self.finish(await self.start(type_, data.nom, data.description))
+        return BackupResponse.model_validate(backup)
+
+    async def restore_point(self) -> BackupResponse:
+        return await self.create(None, "POINT_RESTAURATION")
+
+    # Deleting and pruning
+
+    async def _remove(self, backup: Sauvegarde, description: str) -> None:
+        backup.statut = "SUPPRIMEE"
+        backup.date_suppression = _now()
+        backup.supprime_par = self.actor
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="SUPPRESSION", module=MODULE, entite_type="Sauvegarde",
+                           entite_id=backup.id, severite="WARNING", description=description)
+        # Last, so that a failure above leaves the file in place.
+        self.files.remove(backup.fichier)
+
+    async def delete(self, backup_id: uuid.UUID) -> BackupResponse:
+        backup = await self._get(backup_id, for_update=True)
+        if backup.statut == "SUPPRIMEE":
+            raise Conflict("Sauvegarde déjà supprimée")
+        if backup.statut == "EN_COURS":
+            raise Conflict("Sauvegarde en cours: suppression impossible")
+        await self._remove(backup, f"Suppression de {backup.nom}")
+        return BackupResponse.model_validate(backup)
+
+    async def prune(self, now: datetime | None = None) -> list[Sauvegarde]:
+        now = now or _now()
+        config = await self.repo.config()
+        keep = await self.repo.last_automatic(("TERMINEE",))
+        pruned = []
+        for backup in await self.repo.expired(now - timedelta(days=config.retention_jours), PRUNABLE_TYPES):
+            if keep is not None and backup.id == keep.id:
+                continue  # never prune the last good automatic backup, however old
+            await self._remove(backup, f"Rétention de {config.retention_jours} jours: {backup.nom}")
+            pruned.append(backup)
+        return pruned
+
+    async def due(self, now: datetime | None = None) -> bool:
+        now = now or _now()
+        config = await self.repo.config(for_update=True)
+        if not config.actif:
+            return False
+        last = await self.repo.last_automatic(("TERMINEE", "EN_COURS"))
+        return last is None or last.date_creation < schedule.last_slot(config, now)
+
+    # Schedule
+
+    async def _config_response(self) -> BackupConfigResponse:
+        config = await self.repo.config()
+        last = await self.repo.last_automatic(("TERMINEE",))
+        return BackupConfigResponse.model_validate({
+            **{k: getattr(config, k) for k in (*_CONFIG_FIELDS, "date_modification", "modifie_par")},
+            "prochaine_execution": schedule.next_slot(config, _now()),
+            "derniere_sauvegarde_automatique": last.date_creation if last else None,
+        })
+
+    async def config(self) -> BackupConfigResponse:
+        return await self._config_response()
+
+    async def update_config(self, data: UpdateBackupConfigRequest) -> BackupConfigResponse:
+        config = await self.repo.config(for_update=True)
+        before = audit.snapshot(config, _CONFIG_FIELDS)
+        for key, value in data.changes().items():
+            setattr(config, key, value)
+        config.date_modification = _now()
+        config.modifie_par = self.actor
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="SauvegardeConfig",
+                           entite_id=config.id, before=before, after=audit.snapshot(config, _CONFIG_FIELDS),
+                           description="Modification de la planification des sauvegardes")
+        return await self._config_response()
+
+    # Restoring (see docs/monitoring-sauvegardes.md, "Restauration")
+
+    async def restore(self, data: RestoreBackupRequest) -> RestoreResponse:
+        if data.confirmation != CONFIRMATION:
+            raise InvalidInput(f'Confirmation requise: envoyer "confirmation": "{CONFIRMATION}"')
+        backup = await self._get(data.backup_id)
+        if backup.statut != "TERMINEE":
+            raise Conflict(f"Seule une sauvegarde TERMINEE se restaure (statut {backup.statut})")
+        if backup.moteur != self.files.moteur:
+            raise Conflict(f"Sauvegarde {backup.moteur} incompatible avec la base {self.files.moteur}")
+        path = self.files.path(backup.fichier)
+        if not path.is_file():
+            raise Conflict("Fichier de sauvegarde introuvable sur le serveur")
+        if await asyncio.to_thread(sha256_file, path) != backup.sha256:
+            raise Conflict("Empreinte SHA-256 différente: fichier de sauvegarde altéré, restauration refusée")
+        if backup.revision_schema != await self.repo.schema_revision():
+            raise Conflict("La sauvegarde vient d'une autre version du schéma (migrations): restauration refusée")
+        self.files.ensure_tools(restore=True)
+
+        point = await self.finish(await self.start(
+            "POINT_RESTAURATION", f"Avant restauration de « {backup.nom} »",
+            f"Point de restauration automatique avant la restauration de {backup.id}"), record_audit=False)
+        if point.statut != "TERMINEE":
+            raise Conflict(f"Point de restauration impossible, restauration annulée: {point.message_erreur}")
+
+        backup_id, point_id, fichier = backup.id, point.id, backup.fichier
+        audit_since = backup.date_creation - timedelta(minutes=1)
+        state = await self.repo.preserved_state(audit_since)
+        # The restore replaces the database under us: end this request's transaction first so that it
+        # holds no lock or snapshot (SQLite write lock, PostgreSQL table locks) that the restore would wait on.
+        # Nothing is lost: what must survive is in ``state`` and written back below.
+        await self.session.rollback()
+        self.session.expunge_all()  # rows may vanish or change under the restore
+        restored_at = _now()
+        try:
+            await self.files.restore(fichier)
+            statut, message = "TERMINEE", f"Base restaurée depuis « {state_name(state, backup_id)} »"
+        except BackupFailed as exc:
+            statut, message = "ECHOUEE", f"Restauration échouée, base inchangée: {exc}"
+        if self.engine is not None:
+            # Pooled connections may cache statements prepared against the replaced tables.
+            await self.engine.dispose()
+        for values in state["sauvegarde"]:
+            if values["id"] == backup_id and statut == "TERMINEE":
+                values["date_derniere_restauration"] = restored_at
+        await self.repo.put_back(state, audit_since)
+        restored = await self._get(backup_id)
+        point = await self._get(point_id)
+        await self._audit_backup(point)
+        await audit.record(self.session, self.auth, action="RESTAURATION" if statut == "TERMINEE"
+                           else "RESTAURATION_ECHEC", module=MODULE, entite_type="Sauvegarde",
+                           entite_id=backup_id, severite="CRITICAL", description=message,
+                           after={"sauvegarde": str(backup_id), "point_restauration": str(point_id)})
+        return RestoreResponse(statut=statut, message=message, sauvegarde=BackupResponse.model_validate(restored),
+                               point_restauration=BackupResponse.model_validate(point),
+                               date_restauration=restored_at)
+
+
+def state_name(state: dict[str, list[dict[str, object]]], backup_id: uuid.UUID) -> str:
+    return next(str(v["nom"]) for v in state["sauvegarde"] if v["id"] == backup_id)
