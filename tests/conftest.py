@@ -129,6 +129,8 @@ async def committed_db(app: FastAPI) -> AsyncIterator[AsyncSession]:
         for table in reversed(models.Base.metadata.sorted_tables):
             if table.name not in KEPT_TABLES:
                 await session.execute(delete(table))
+        # Singleton rows the migrations seed: put them back with their defaults.
+        session.add_all([models.AlerteConfig(id=1), models.SauvegardeConfig(id=1)])
         await session.commit()
 
 
