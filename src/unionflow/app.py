@@ -53,6 +53,7 @@ from unionflow.sauvegardes.router import router as sauvegardes_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 from unionflow.suggestions.router import router as suggestions_router
+from unionflow.systeme.router import router as systeme_router
 from unionflow.tickets.router import router as tickets_router
 from unionflow.types_reference.router import router as types_reference_router
 from unionflow.versements.router import router as versements_router
@@ -62,6 +63,7 @@ ROUTERS: list[APIRouter] = [
     auth_router,
     status_probes,
     status_router,
+    systeme_router,
     organisations_router,
     comptabilite_router,
     configuration_router,
