@@ -29,9 +29,9 @@ class Scale:
 
 SCALES: dict[str, Scale] = {
     "default": Scale("default", organisations=200, membres=100_000, cotisations=1_000_000, paiements=200_000,
-                     adhesions=200_000, evenements=5_000, audit=1_000_000),
+                     adhesions=400_000, evenements=5_000, audit=1_000_000),
     "large": Scale("large", organisations=200, membres=100_000, cotisations=10_000_000, paiements=200_000,
-                   adhesions=200_000, evenements=5_000, audit=1_000_000),
+                   adhesions=400_000, evenements=5_000, audit=1_000_000),
     # Quick end-to-end check of the bench itself (not a measurement scale).
     "tiny": Scale("tiny", organisations=20, membres=2_000, cotisations=20_000, paiements=4_000,
                   adhesions=6_000, evenements=100, audit=20_000),

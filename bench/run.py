@@ -100,7 +100,7 @@ class Bench:
 
     def write_budget(self) -> int:
         # Enough distinct targets for a whole write run at a generous rate; each dues is paid once.
-        return int((self.args.duration + self.args.warmup + 2) * 400)
+        return int((self.args.duration + self.args.warmup + 2) * 800)
 
     def slice(self, items: list[Any], part: int) -> list[Any]:
         """Disjoint write targets: 0 the service's S5, 1 the raw reference, 2 the soak."""
