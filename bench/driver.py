@@ -72,6 +72,7 @@ class Run:
         self.requests = [encode(host, port, m, p, h, b) for m, p, h, b in spec["requests"]]
         self.once = bool(spec.get("once"))
         self.next = 0
+        self.completed = 0
         self.latencies: list[float] = []
         self.statuses: dict[int, int] = {}
         self.errors = 0
@@ -105,6 +106,7 @@ class Run:
                 writer.write(req)
                 status, body, close = await asyncio.wait_for(read_response(reader), timeout)
                 elapsed = time.perf_counter() - t0
+                self.completed += 1
                 if self.record:
                     self.latencies.append(elapsed)
                     self.statuses[status] = self.statuses.get(status, 0) + 1
@@ -165,7 +167,8 @@ class Run:
             "statuses": {str(k): v for k, v in sorted(self.statuses.items())},
             "locked_in_body": self.locked, "error_samples": self.error_samples,
             "body_samples": {str(k): v for k, v in self.bodies.items()},
-            "connections": self.spec["connections"], "exhausted": self.once and self.next >= len(self.requests),
+            "connections": self.spec["connections"], "all_requests": self.completed,
+            "exhausted": self.once and self.next >= len(self.requests),
         }
 
 

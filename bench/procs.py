@@ -27,8 +27,10 @@ def free_port() -> int:
 
 def base_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ)
-    # This worktree's code, whatever the shared virtualenv's editable install points at.
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT)])
+    # This worktree's code, whatever the shared virtualenv's editable install points at. BENCH_SRC serves
+    # another tree (e.g. ``git archive <commit> src``) for before/after comparisons on the same data.
+    src = os.environ.get("BENCH_SRC") or str(ROOT / "src")
+    env["PYTHONPATH"] = os.pathsep.join([src, str(ROOT)])
     env.update(extra or {})
     return env
 
@@ -115,6 +117,21 @@ def _children(pid: int) -> list[int]:
     except OSError:
         pass
     return kids
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU consumed so far by ``pids`` (from /proc/<pid>/stat)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / CLOCK_TICKS
 
 
 def rss_kb(pid: int) -> int | None:

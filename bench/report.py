@@ -108,11 +108,11 @@ def markdown(results: Results) -> str:
            f"Scale `{meta['scale']}` ({meta['counts']}), {meta['workers']} workers, {meta['connections']} "
            f"connections, {meta['duration']} s per scenario, driver `{meta['driver']}`, commit `{meta['commit']}`, "
            f"total {meta.get('total_seconds', 0):.0f} s.", "",
-           "| scenario | request | req/s | 2xx/s | p50 ms | p99 ms | errors | non-2xx | notes |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+           "| scenario | request | req/s | 2xx/s | p50 ms | p99 ms | server CPU µs/req | errors | non-2xx | notes |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for key, r in results["scenarios"].items():
         if "skipped" in r or "error" in r:
-            out.append(f"| {key} | {r.get('request', '')} | | | | | | | {r.get('skipped') or r.get('error')} |")
+            out.append(f"| {key} | {r.get('request', '')} | | | | | | | | {r.get('skipped') or r.get('error')} |")
             continue
         notes = []
         if r.get("non_2xx"):
@@ -122,7 +122,8 @@ def markdown(results: Results) -> str:
         if r.get("note"):
             notes.append(r["note"])
         out.append(f"| {key} | {r.get('request', '')} | {_cell(r['rps'])} | {_cell(r['ok_rps'])} | "
-                   f"{_cell(r['p50_ms'])} | {_cell(r['p99_ms'])} | {r['errors']} | {r['non_2xx']} | "
+                   f"{_cell(r['p50_ms'])} | {_cell(r['p99_ms'])} | {_cell(r.get('cpu_us_per_req'))} | "
+                   f"{r['errors']} | {r['non_2xx']} | "
                    f"{'; '.join(notes)} |")
     out += ["", "| goal | status | figure |", "|---|---|---|"]
     out += [f"| {g['goal']} | **{g['status']}** | {g['figure']} |" for g in results["goals"]]

@@ -19,7 +19,7 @@ from bench import report
 from bench.config import ROOT, SCALES, SQLITE_SCALE, WORK_DIR, pg_database, pg_url
 from bench.datagen import build_sqlite, ensure_pg
 from bench.fixtures import ADMIN_EMAIL, MEMBER_EMAIL, Pools, ensure_users, pg_pools, probe, sqlite_pools, token
-from bench.procs import Server, drive, rss_kb, start_reference, start_service
+from bench.procs import Server, cpu_seconds, drive, rss_kb, start_reference, start_service
 
 T0 = time.monotonic()
 
@@ -55,7 +55,7 @@ class Bench:
             "counts": ", ".join(f"{k} {v:,}" for k, v in self.scale.as_dict().items() if k != "name"),
             "workers": args.workers, "connections": args.connections, "duration": args.duration,
             "driver": "python asyncio/uvloop raw HTTP/1.1 keep-alive (separate process)", "commit": _commit(),
-            "python": sys.version.split()[0], "cpus": os.cpu_count(),
+            "python": sys.version.split()[0], "cpus": os.cpu_count(), "served_src": os.environ.get("BENCH_SRC", "src"),
         }
 
     # ------------------------------------------------------------------------------------------ helpers
@@ -79,6 +79,8 @@ class Bench:
                     self.s[key] = {"request": request, "skipped": "no data left for this scenario"}
                     return None
         offset = server.log_size()
+        workers = server.workers()
+        cpu_before = cpu_seconds(workers)
         try:
             res = drive(server, requests, connections=self.args.connections,
                         duration=duration or self.args.duration, warmup=self.args.warmup, once=once,
@@ -87,6 +89,9 @@ class Bench:
             self.s[key] = {"request": request, "error": str(exc)[:500]}
             log(f"{key}: driver error {exc}")
             return None
+        # Server-side CPU per request: far steadier than req/s on a machine shared with other work.
+        cpu = cpu_seconds(workers) - cpu_before
+        res["cpu_us_per_req"] = round(cpu / res["all_requests"] * 1e6) if res.get("all_requests") else None
         logged = server.log_since(offset)
         res["locked"] = max(len(re.findall(r"^sqlite3\.OperationalError: database is locked", logged, re.M)),
                             len(re.findall(r"^sqlalchemy\.exc\.OperationalError: .*database is locked", logged,
@@ -94,7 +99,8 @@ class Bench:
         res["server_errors_logged"] = logged.count("Traceback (most recent call last)")
         self.s[key] = {"request": request, **res, **extra}
         log(f"{key}: {res['rps']:,.0f} req/s ({res['ok_rps']:,.0f} 2xx/s) p50 {res['p50_ms']} ms "
-            f"p99 {res['p99_ms']} ms errors {res['errors']} non-2xx {res['non_2xx']} {res['statuses']}"
+            f"p99 {res['p99_ms']} ms cpu {res['cpu_us_per_req']} us/req errors {res['errors']}"
+            f" non-2xx {res['non_2xx']} {res['statuses']}"
             + (f" locked {res['locked']}" if res["locked"] else ""))
         return res
 
