@@ -141,6 +141,8 @@ class Bench:
         cot = pools.cotisations
         self.run("auth_anonymous", server, [["GET", "/health/live", {}, None]], "GET /health/live (anonymous)")
         self.run("auth_status", server, [["GET", "/api/status", admin, None]], "GET /api/status (ADMIN token)")
+        # Same database work as /api/status (a session and SELECT 1) without a token: isolates authentication.
+        self.run("auth_ready", server, [["GET", "/health/ready", {}, None]], "GET /health/ready (anonymous, DB)")
         self.run("org_get", server, [["GET", f"/api/organisations/{o}", admin, None] for o in pools.organisations],
                  "GET /api/organisations/{id} (stand-in get-by-id)")
         self.run("org_list", server, [["GET", "/api/organisations?page=0&size=20", admin, None]],
