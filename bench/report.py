@@ -37,8 +37,9 @@ def _ratio_goal(goal: str, num: tuple[str, dict[str, Any] | None], den: tuple[st
     if why:
         return {"goal": goal, "status": "not measured", "figure": why}
     ratio = _rps(num[1]) / _rps(den[1]) if _rps(den[1]) else 0.0
+    shown = f"{ratio:.1f}×" if target >= 2 else f"{ratio:.0%}"
     return {"goal": goal, "status": "met" if ratio >= target else "not met", "value": round(ratio, 3),
-            "figure": f"{ratio:.0%} ({num[0]} {_rps(num[1]):,.0f} req/s vs {den[0]} {_rps(den[1]):,.0f} req/s {what})"}
+            "figure": f"{shown} ({num[0]} {_rps(num[1]):,.0f} req/s vs {den[0]} {_rps(den[1]):,.0f} req/s {what})"}
 
 
 def evaluate(s: dict[str, dict[str, Any]], large: bool) -> list[dict[str, Any]]:
@@ -133,16 +134,19 @@ def markdown(results: Results) -> str:
     return "\n".join(out) + "\n"
 
 
-def write(results: Results) -> tuple[Path, Path]:
+def write(results: Results, latest: bool = True) -> tuple[Path, Path]:
+    """Timestamped files always; ``latest.*`` only for complete runs of this tree (not --only / BENCH_SRC)."""
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     scale = results["meta"]["scale"]
     md = markdown(results)
     js = json.dumps(results, indent=2, default=str)
-    json_path = RESULTS_DIR / f"{stamp}-{scale}.json"
-    md_path = RESULTS_DIR / f"{stamp}-{scale}.md"
+    kind = scale if latest else f"{scale}-partial"
+    json_path = RESULTS_DIR / f"{stamp}-{kind}.json"
+    md_path = RESULTS_DIR / f"{stamp}-{kind}.md"
     json_path.write_text(js)
     md_path.write_text(md)
-    (RESULTS_DIR / "latest.json").write_text(js)
-    (RESULTS_DIR / "latest.md").write_text(md)
+    if latest:
+        (RESULTS_DIR / "latest.json").write_text(js)
+        (RESULTS_DIR / "latest.md").write_text(md)
     return json_path, md_path

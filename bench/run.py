@@ -294,7 +294,8 @@ class Bench:
         self.meta["total_seconds"] = round(time.monotonic() - T0, 1)
         results = {"meta": self.meta, "scenarios": self.s,
                    "goals": report.evaluate(self.s, self.scale.name == "large")}
-        json_path, md_path = report.write(results)
+        complete = not self.args.only and not os.environ.get("BENCH_SRC")
+        json_path, md_path = report.write(results, latest=complete)
         print(report.markdown(results))
         log(f"written {json_path.relative_to(ROOT)} and {md_path.relative_to(ROOT)}")
         return 0
