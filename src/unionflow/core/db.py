@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from starlette.requests import Request
 
@@ -52,6 +54,35 @@ def _install_sqlite_hooks(engine: AsyncEngine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if sqlite_write_intent.get() else "BEGIN")
 
 
+# A pooled connection idle for longer than this is checked before use (see _install_idle_ping).
+PING_IF_IDLE_SECONDS = 10.0
+
+
+def _install_idle_ping(engine: AsyncEngine) -> None:
+    """Check a pooled connection before use only when it sat idle, instead of ``pool_pre_ping`` on every checkout.
+
+    With asyncpg, SQLAlchemy's pre-ping is three round trips (BEGIN, ``;``, ROLLBACK): a quarter of a worker's
+    CPU on an authenticated read (bench, docs/performance.md). Connections that idle are the ones a database
+    restart or a firewall silently breaks; one that served a request seconds ago is checked by use, and a
+    failure there still invalidates the whole pool (SQLAlchemy's disconnect handling), as before.
+    """
+
+    @event.listens_for(engine.sync_engine, "checkin")
+    def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info["checked_in_at"] = time.monotonic()
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        checked_in_at = record.info.get("checked_in_at")
+        if checked_in_at is None or time.monotonic() - checked_in_at < PING_IF_IDLE_SECONDS:
+            return
+        try:
+            dbapi_connection.ping()
+        except Exception as exc:
+            # The pool discards this connection and checks out (or opens) another one.
+            raise DisconnectionError("idle pooled connection is gone") from exc
+
+
 def create_engine(settings: Settings, url: str | None = None) -> AsyncEngine:
     target = async_url(url or settings.database_url)
     if is_sqlite(target):
@@ -63,13 +94,18 @@ def create_engine(settings: Settings, url: str | None = None) -> AsyncEngine:
         engine = create_async_engine(target, echo=settings.database_echo)
         _install_sqlite_hooks(engine)
         return engine
-    return create_async_engine(
+    # Same ceiling as before (2 × database_pool_size per process), but every connection stays pooled: overflow
+    # connections are closed on return and reopened at the next burst, and with more concurrent requests than
+    # pool_size that churn (a new PostgreSQL backend process, a TLS attempt) cost a third of the throughput of an
+    # authenticated read (bench, docs/performance.md). Connections are still opened only when needed.
+    engine = create_async_engine(
         target,
         echo=settings.database_echo,
-        pool_size=settings.database_pool_size,
-        max_overflow=settings.database_pool_size,
-        pool_pre_ping=True,
+        pool_size=2 * settings.database_pool_size,
+        max_overflow=0,
     )
+    _install_idle_ping(engine)
+    return engine
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

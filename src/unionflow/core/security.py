@@ -8,8 +8,10 @@ accepted; ``exp``, ``iss``, ``aud`` and ``sub`` are required.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,11 +90,50 @@ def http_jwks_loader(url: str, timeout: float = 5.0) -> Callable[[], Awaitable[l
     return load
 
 
+class VerifiedTokens:
+    """Claims of tokens whose signature and claims already passed verification, keyed by the token's SHA-256,
+    kept until the token's own ``exp`` (+ the verification leeway). A token is immutable, so its verdict cannot
+    change before then; this saves the RSA verification and three JSON decodes on every request. Bounded LRU per
+    process; failed verifications are never stored."""
+
+    def __init__(self, maxsize: int = 4096) -> None:
+        self.maxsize = maxsize
+        self._entries: OrderedDict[bytes, tuple[float, dict[str, Any]]] = OrderedDict()
+
+    def get(self, token: str) -> dict[str, Any] | None:
+        key = hashlib.sha256(token.encode()).digest()
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        if entry[0] <= time.time():
+            del self._entries[key]
+            return None
+        self._entries.move_to_end(key)
+        return dict(entry[1])
+
+    def put(self, token: str, claims: dict[str, Any]) -> None:
+        exp = claims.get("exp")
+        if not isinstance(exp, int | float):
+            return
+        self._entries[hashlib.sha256(token.encode()).digest()] = (float(exp) + LEEWAY_SECONDS, dict(claims))
+        while len(self._entries) > self.maxsize:
+            self._entries.popitem(last=False)
+
+
 class TokenVerifier:
-    def __init__(self, issuers: list[Issuer]) -> None:
+    def __init__(self, issuers: list[Issuer], cache_size: int = 4096) -> None:
         self._issuers = {i.issuer: i for i in issuers}
+        self._verified = VerifiedTokens(cache_size)
 
     async def verify(self, token: str) -> dict[str, Any]:
+        cached = self._verified.get(token)
+        if cached is not None:
+            return cached
+        claims = await self._verify(token)
+        self._verified.put(token, claims)
+        return claims
+
+    async def _verify(self, token: str) -> dict[str, Any]:
         try:
             header = jwt.get_unverified_header(token)
             unverified = jwt.decode(token, options={"verify_signature": False})
