@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -34,10 +34,12 @@ class PageParams:
         return self.page * self.size
 
 
-def paging(default_size: int = 20) -> Callable[..., PageParams]:
+def paging(default_size: int = 20) -> Callable[..., Awaitable[PageParams]]:
     """Dependency factory: ``page`` (min 0) and ``size`` (min 1, max ``MAX_PAGE_SIZE``); out of range → 400."""
 
-    def dependency(
+    # async although it awaits nothing: FastAPI runs a plain ``def`` dependency in its thread pool, a thread
+    # hand-off on every list request for two integers.
+    async def dependency(
         page: int = Query(0, ge=0, le=10_000_000, description="Numéro de page, à partir de 0"),
         size: int = Query(default_size, ge=1, le=MAX_PAGE_SIZE,
                           description=f"Taille de page (1 à {MAX_PAGE_SIZE})"),
