@@ -373,53 +373,25 @@ async def _copy_table(conn: asyncpg.Connection, data: TableData, log: Any) -> in
 
 
 async def _evenements(conn: asyncpg.Connection, scale: Scale, log: Any) -> str:
-    """The events area may not be merged yet: fill whatever ``evenement`` table exists, by column type."""
-    cols = await conn.fetch(
-        "SELECT column_name, data_type, is_nullable, column_default FROM information_schema.columns "
-        "WHERE table_schema = 'public' AND table_name = 'evenement' ORDER BY ordinal_position")
-    if not cols:
-        return "skipped: no evenement table on this branch"
-    fks = {r["col"]: r["ref"] for r in await conn.fetch(
-        "SELECT a.attname AS col, c.confrelid::regclass::text AS ref FROM pg_constraint c "
-        "JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1] "
-        "WHERE c.conrelid = 'evenement'::regclass AND c.contype = 'f'")}
-    refs: dict[str, list[Any]] = {}
-    for ref in set(fks.values()):
-        refs[ref] = [r[0] for r in await conn.fetch(f"SELECT id FROM {ref} LIMIT 1000")]
+    """Events of the organisations: past and upcoming, public or members-only, most with a capacity."""
+    if not await conn.fetchval("SELECT to_regclass('public.evenement') IS NOT NULL"):
+        return "skipped: no evenement table"
+    organisations = [r[0] for r in await conn.fetch("SELECT id FROM organisation")]
     rng = random.Random(7)
-    names = [c["column_name"] for c in cols if c["column_name"] == "id" or c["is_nullable"] == "NO"
-             or c["column_name"] in fks or c["column_name"] in {"titre", "date_debut", "date_fin", "lieu"}]
-    types = {c["column_name"]: c["data_type"] for c in cols}
-
-    def value(name: str, n: int) -> Any:
-        kind = types[name]
-        if name in fks:
-            return rng.choice(refs[fks[name]]) if refs[fks[name]] else None
-        if kind == "uuid":
-            return uuid.uuid4()
-        if kind.startswith("timestamp"):
-            start = _ts(rng, 1200)
-            return start + timedelta(hours=3) if name.endswith("fin") else start
-        if kind == "date":
-            return _ts(rng, 1200).date()
-        if kind in ("integer", "bigint", "smallint"):
-            return rng.randrange(10, 300)
-        if kind == "numeric":
-            return D[rng.choice((0, 2000, 5000))]
-        if kind == "boolean":
-            return rng.random() < 0.5
-        if kind in ("json", "jsonb"):
-            return "{}"
-        if name == "statut":
-            return "PLANIFIE"
-        if name.startswith("type"):
-            return rng.choice(("ASSEMBLEE_GENERALE", "REUNION", "FORMATION"))
-        if name in ("devise",):
-            return "XOF"
-        return f"{name} {n}"
-
-    rows = [tuple(value(c, n) for c in names) for n in range(scale.evenements)]
-    await conn.copy_records_to_table("evenement", records=rows, columns=names)
+    cols = ["id", "titre", "description", "type_evenement", "date_debut", "date_fin", "lieu", "capacite_max",
+            "prix", "devise", "inscription_requise", "visibilite", "organisation_id", "statut", "created_at",
+            "updated_at"]
+    rows = []
+    for n in range(scale.evenements):
+        debut = _ts(rng, 1200)
+        created = debut - timedelta(days=rng.randrange(7, 90))
+        rows.append((uuid.uuid4(), f"{rng.choice(('Assemblée générale', 'Formation', 'Réunion'))} {n}",
+                     "Ordre du jour communiqué aux membres", rng.choice(("ASSEMBLEE_GENERALE", "REUNION", "FORMATION")),
+                     debut, debut + timedelta(hours=rng.choice((2, 3, 8))), f"Salle {n % 50}",
+                     rng.choice((None, 30, 100, 500)), D[rng.choice((0, 2000, 5000))], "XOF", rng.random() < 0.7,
+                     rng.choice(("PUBLIC", "MEMBRES")), rng.choice(organisations),
+                     rng.choices(("PLANIFIE", "CONFIRME", "ANNULE"), (50, 45, 5))[0], created, created))
+    await conn.copy_records_to_table("evenement", records=rows, columns=cols)
     log(f"  evenement: {len(rows):,} rows")
     return f"{len(rows)} rows"
 

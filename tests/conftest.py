@@ -28,6 +28,8 @@ from unionflow.migrations.alembic import upgrade
 # Cheap password hashing in tests (read by unionflow.auth.passwords through the settings).
 os.environ.setdefault("UNIONFLOW_ARGON2_TIME_COST", "1")
 os.environ.setdefault("UNIONFLOW_ARGON2_MEMORY_COST", "1024")
+# Statistics are asserted right after the writes that change them; the cache has its own test.
+os.environ.setdefault("UNIONFLOW_STATISTICS_CACHE_SECONDS", "0")
 
 PG_ADMIN_URL = os.environ.get("UNIONFLOW_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 BACKEND = os.environ.get("UNIONFLOW_TEST_DATABASE", "sqlite")

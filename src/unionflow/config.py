@@ -54,6 +54,8 @@ class Settings(BaseSettings):
     login_window_seconds: int = 300
 
     max_page_size: int = 200
+    # Statistics endpoints reuse a result computed less than this many seconds ago (0: always recompute).
+    statistics_cache_seconds: int = 30
     # Above this many matching rows a list total is estimated (PostgreSQL) and flagged as such.
     exact_count_cap: int = 10_000
 

@@ -16,6 +16,7 @@ from unionflow.audit.schemas import (
 )
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
+from unionflow.core.cache import cached
 from unionflow.core.errors import InvalidInput
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.roles import Role
@@ -94,6 +95,9 @@ class AuditService:
         return AuditLogResponse.model_validate(entry)
 
     async def statistiques(self) -> AuditStatistiques:
+        return await cached(self.session, "audit.statistiques", self.auth, AuditStatistiques, self._statistiques)
+
+    async def _statistiques(self) -> AuditStatistiques:
         now = datetime.now(UTC)
         first, last = await self.repo.bounds()
         par_module: Counter[str] = Counter()

@@ -144,6 +144,21 @@ async def _entry(session: AsyncSession, cle: str, *, for_update: bool = False) -
     return (await session.execute(stmt)).scalar_one_or_none()
 
 
+async def valeurs(session: AsyncSession, *cles: str) -> dict[str, Any]:
+    """Several settings in one query (hot paths: every payment reads the LCB-FT thresholds)."""
+    stored = {e.cle: e for e in (await session.execute(
+        select(ConfigurationEntry).where(ConfigurationEntry.cle.in_(cles)))).scalars()}
+    result: dict[str, Any] = {}
+    for cle in cles:
+        if cle in stored:
+            result[cle] = decode(TypeValeur(stored[cle].type_valeur), stored[cle].valeur)
+        elif cle in DEFAUTS:
+            result[cle] = DEFAUTS[cle].defaut
+        else:
+            raise NotFound(f"Clé de configuration inconnue: {cle}")
+    return result
+
+
 async def valeur(session: AsyncSession, cle: str) -> Any:
     """The effective value of a setting, typed (for other areas: thresholds, defaults)."""
     entry = await _entry(session, cle)

@@ -20,6 +20,8 @@ MAX_PAGE_SIZE = 200
 DEFAULT_COUNT_CAP = 10_000
 # From this offset on, a page is fetched by a deferred join (see ``page_rows``).
 DEFERRED_JOIN_MIN_OFFSET = 1_000
+# The planner's estimate alone is trusted when it exceeds the cap this many times over.
+ESTIMATE_TRUST_FACTOR = 10
 
 T = TypeVar("T")
 
@@ -73,23 +75,35 @@ class Page(OutputModel, Generic[T]):
 
 async def count_rows(session: AsyncSession, stmt: Select[Any], cap: int = DEFAULT_COUNT_CAP) -> tuple[int, bool]:
     """Count the rows ``stmt`` selects, exactly up to ``cap``; beyond it PostgreSQL gives the planner's
-    estimate (flagged inexact) so that a list over millions of rows never pays a full ``count(*)``."""
+    estimate (flagged inexact) so that a list over millions of rows never pays a full ``count(*)``.
+
+    On PostgreSQL the plan is asked first: when it expects far more rows than the cap (an unfiltered list
+    of a large table), even the capped count, which reads ``cap`` index entries, is skipped."""
+    bind = session.get_bind()
+    estimate: int | None = None
+    if bind.dialect.name == "postgresql":
+        estimate = await _estimate(session, stmt)
+        if estimate > cap * ESTIMATE_TRUST_FACTOR:
+            return estimate, False
     # maintain_column_froms: with no WHERE clause naming the table (an unfiltered list for ADMIN) the FROM
     # would otherwise vanish with the entity's columns and ``SELECT 1`` would count one row.
     inner = stmt.with_only_columns(literal(1), maintain_column_froms=True).order_by(None).limit(cap + 1).subquery()
     counted = int((await session.execute(select(func.count()).select_from(inner))).scalar_one())
     if counted <= cap:
         return counted, True
-    bind = session.get_bind()
-    if bind.dialect.name != "postgresql":
+    if estimate is None:
         exact = stmt.with_only_columns(func.count(), maintain_column_froms=True).order_by(None)
         return int((await session.execute(exact)).scalar_one()), True
+    return max(estimate, cap + 1), False
+
+
+async def _estimate(session: AsyncSession, stmt: Select[Any]) -> int:
+    bind = session.get_bind()
     plain = stmt.with_only_columns(literal(1), maintain_column_froms=True).order_by(None)
     compiled = plain.compile(dialect=bind.dialect, compile_kwargs={"literal_binds": True})
     plan = (await session.execute(_explain(str(compiled)))).scalar_one()
     doc = json.loads(plan) if isinstance(plan, str) else plan
-    estimate = int(doc[0]["Plan"]["Plan Rows"])
-    return max(estimate, cap + 1), False
+    return int(doc[0]["Plan"]["Plan Rows"])
 
 
 def _explain(sql: str) -> Any:

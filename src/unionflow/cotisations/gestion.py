@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.adhesions.repository import membre_visible
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
+from unionflow.core.cache import cached
 from unionflow.core.errors import Forbidden, NotFound
 from unionflow.core.numbering import random_reference
 from unionflow.cotisations.repository import OPEN, CotisationFilters, CotisationRepository, statut_effectif
@@ -174,9 +175,16 @@ class CotisationGestion:
 
     # --- statistics ------------------------------------------------------------------------------------------
     async def stats(self) -> StatistiquesResponse:
+        return await cached(self.session, "cotisations.stats", self.auth, StatistiquesResponse, self._stats)
+
+    async def _stats(self) -> StatistiquesResponse:
         return StatistiquesResponse(**_statistics(await self.repo.aggregate(CotisationFilters())))
 
     async def statistiques(self) -> StatistiquesDetailResponse:
+        return await cached(self.session, "cotisations.statistiques", self.auth, StatistiquesDetailResponse,
+                            self._statistiques)
+
+    async def _statistiques(self) -> StatistiquesDetailResponse:
         filters = CotisationFilters()
         par_type = [StatistiquesTypeResponse(type_cotisation=r.type_cotisation, nombre=int(r.nombre),
                                              montant_du=Decimal(r.du), montant_collecte=Decimal(r.paye))
@@ -184,8 +192,12 @@ class CotisationGestion:
         return StatistiquesDetailResponse(**_statistics(await self.repo.aggregate(filters)), par_type=par_type)
 
     async def periode(self, annee: int, mois: int | None) -> StatistiquesPeriodeResponse:
-        rows = await self.repo.aggregate(CotisationFilters(annee=annee, mois=mois))
-        return StatistiquesPeriodeResponse(**_statistics(rows), annee=annee, mois=mois)
+        async def compute() -> StatistiquesPeriodeResponse:
+            rows = await self.repo.aggregate(CotisationFilters(annee=annee, mois=mois))
+            return StatistiquesPeriodeResponse(**_statistics(rows), annee=annee, mois=mois)
+
+        return await cached(self.session, f"cotisations.periode.{annee}.{mois}", self.auth,
+                            StatistiquesPeriodeResponse, compute)
 
     async def synthese(self) -> SyntheseResponse:
         rows = await self.repo.aggregate(CotisationFilters(), own_only=True) if self.auth.membre_id else []

@@ -99,15 +99,15 @@ class EncaissementService:
         adh_ids = sorted({c.adhesion_id for c in cibles if c.adhesion_id})
         if cot_ids:
             rows = await self.session.execute(
-                select(Cotisation).where(Cotisation.id.in_(cot_ids)).order_by(Cotisation.id).with_for_update())
+                select(Cotisation).where(Cotisation.id.in_(cot_ids)).order_by(Cotisation.id).with_for_update()
+                .execution_options(populate_existing=True))
             found.update({c.id: c for c in rows.scalars()})
+        # populate_existing: a row changed by the transaction we waited for on the lock is read afresh.
         if adh_ids:
             rows = await self.session.execute(
-                select(Adhesion).where(Adhesion.id.in_(adh_ids)).order_by(Adhesion.id).with_for_update())
+                select(Adhesion).where(Adhesion.id.in_(adh_ids)).order_by(Adhesion.id).with_for_update()
+                .execution_options(populate_existing=True))
             found.update({a.id: a for a in rows.scalars()})
-        # Locked rows may have been changed by the transaction we waited for: read their current values.
-        for target in found.values():
-            await self.session.refresh(target)
         return found
 
     @staticmethod
@@ -190,8 +190,8 @@ class EncaissementService:
                 raise InvalidInput(f"Devise {devise} différente de celle de {target.numero_reference}")
         plan = self._plan(cibles, targets, montant, strict=True)
         paiement = await self._new_paiement(membre_id, organisation_id, montant, devise, methode,
-                                            reference_externe, commentaire, StatutPaiement.VALIDE)
-        paiement.date_paiement = date_paiement or _now()
+                                            reference_externe, commentaire, StatutPaiement.VALIDE,
+                                            date_paiement or _now())
         await self._allocate_and_apply(paiement, plan)
         return paiement
 
@@ -328,12 +328,12 @@ class EncaissementService:
 
     async def _new_paiement(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, montant: Decimal, devise: str,
                             methode: str, reference_externe: str | None, commentaire: str | None,
-                            statut: StatutPaiement) -> Paiement:
+                            statut: StatutPaiement, date_paiement: datetime | None = None) -> Paiement:
         paiement = Paiement(
             numero_recu=await sequential_number(self.session, "REC", _now().year),
             membre_id=membre_id, organisation_id=organisation_id, montant=montant, devise=devise,
             methode=methode, statut=statut, reference_externe=reference_externe, commentaire=commentaire,
-            enregistre_par=self.auth.actor_name if self.auth else "systeme",
+            date_paiement=date_paiement, enregistre_par=self.auth.actor_name if self.auth else "systeme",
         )
         self.session.add(paiement)
         await self.session.flush()

@@ -15,7 +15,7 @@ from decimal import Decimal
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.configuration.service import valeur
+from unionflow.configuration.service import valeurs
 from unionflow.core import audit
 from unionflow.lcbft.schemas import TypeAlerte
 from unionflow.models import AlerteLcbFt, Paiement, ParametresLcbFt
@@ -42,11 +42,13 @@ async def seuils(session: AsyncSession, organisation_id: uuid.UUID) -> Seuils:
     if row is not None:
         return Seuils(row.seuil_operation, row.seuil_cumul, row.periode_cumul_jours, row.seuil_especes, row.devise,
                       True, row.modifie_par, row.updated_at)
+    v = await valeurs(session, "lcbft.seuil_declaration", "lcbft.seuil_cumul", "lcbft.periode_cumul_jours",
+                      "lcbft.seuil_especes")
     return Seuils(
-        seuil_operation=Decimal(str(await valeur(session, "lcbft.seuil_declaration"))),
-        seuil_cumul=Decimal(str(await valeur(session, "lcbft.seuil_cumul"))),
-        periode_cumul_jours=int(await valeur(session, "lcbft.periode_cumul_jours")),
-        seuil_especes=Decimal(str(await valeur(session, "lcbft.seuil_especes"))),
+        seuil_operation=Decimal(str(v["lcbft.seuil_declaration"])),
+        seuil_cumul=Decimal(str(v["lcbft.seuil_cumul"])),
+        periode_cumul_jours=int(v["lcbft.periode_cumul_jours"]),
+        seuil_especes=Decimal(str(v["lcbft.seuil_especes"])),
     )
 
 

@@ -98,3 +98,6 @@ from unionflow.models.messagerie import (  # noqa: E402
 )
 
 __all__ += ["Conversation", "ConversationParticipant", "MessageConversation"]
+from unionflow.models.cache import ResultatCache  # noqa: E402
+
+__all__ += ["ResultatCache"]

@@ -1,0 +1,64 @@
+"""Short-lived shared cache for statistics: computed at most once per period and caller scope.
+
+Statistics over millions of dues or audit entries cost a full aggregate; dashboards poll them. The result is
+kept in the ``resultat_cache`` table (not process memory: every worker and host shares it) for
+``UNIONFLOW_STATISTICS_CACHE_SECONDS`` (default 30 s; 0 turns the cache off) and returned with the time it was
+computed. The key includes the caller's visibility, so nobody ever reads figures computed for a wider scope.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import TypeVar
+
+from pydantic import BaseModel
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.config import get_settings
+from unionflow.core.auth import AuthContext
+from unionflow.models import ResultatCache
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def scope_key(auth: AuthContext) -> str:
+    """Everything visibility depends on (effective and realm roles, active organisation, memberships and their
+    roles, member record), as a short stable string: two callers share a cached result only if they would
+    see exactly the same rows, whatever rule an area applies."""
+    if auth.is_global:
+        return "global"
+    parts = [",".join(sorted(auth.roles)), ",".join(sorted(auth.realm_roles)), f"a:{auth.active_organisation_id}",
+             f"m:{auth.membre_id}",
+             *sorted(f"{org}={','.join(sorted(roles))}" for org, roles in auth.memberships.items())]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
+
+
+async def cached(session: AsyncSession, name: str, auth: AuthContext, model: type[M],
+                 compute: Callable[[], Awaitable[M]]) -> M:
+    ttl = get_settings().statistics_cache_seconds
+    if ttl <= 0:
+        return await compute()
+    key = f"{name}:{scope_key(auth)}"[:200]
+    now = datetime.now(UTC)
+    row = (await session.execute(select(ResultatCache).where(ResultatCache.cle == key))).scalar_one_or_none()
+    if row is not None and now - row.calcule_le < timedelta(seconds=ttl):
+        return model.model_validate(row.valeur)
+    result = await compute()
+    values = {"cle": key, "valeur": result.model_dump(mode="json"), "calcule_le": now}
+    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    stmt = insert(ResultatCache).values(**values)
+    stmt = stmt.on_conflict_do_update(index_elements=[ResultatCache.cle],
+                                      set_={"valeur": stmt.excluded.valeur, "calcule_le": stmt.excluded.calcule_le})
+    try:
+        # Best effort: a reader that cannot write now (SQLite writer elsewhere) still answers.
+        async with session.begin_nested():
+            await session.execute(stmt)
+    except DBAPIError:
+        pass
+    return result
