@@ -83,7 +83,9 @@ class Bench:
         cpu_before = cpu_seconds(workers)
         try:
             res = drive(server, requests, connections=self.args.connections,
-                        duration=duration or self.args.duration, warmup=self.args.warmup, once=once,
+                        # Single-use write targets: a warm-up would spend them unmeasured (a fast reference
+                        # could use them all up before the measured window opens).
+                        duration=duration or self.args.duration, warmup=0 if once else self.args.warmup, once=once,
                         tick=tick)
         except RuntimeError as exc:
             self.s[key] = {"request": request, "error": str(exc)[:500]}
