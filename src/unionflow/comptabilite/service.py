@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.repository import ComptabiliteRepository
@@ -27,6 +26,7 @@ from unionflow.comptabilite.schemas import (
 )
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
+from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import next_value
 from unionflow.core.pagination import PageParams
@@ -138,12 +138,7 @@ class ComptabiliteService:
         classe, type_compte = classe_de(data.numero_compte)
         compte = CompteComptable(organisation_id=data.organisation_id, numero_compte=data.numero_compte,
                                  libelle=data.libelle, classe=classe, type_compte=type_compte, actif=data.actif)
-        try:
-            async with self.session.begin_nested():
-                self.session.add(compte)
-                await self.session.flush()
-        except IntegrityError as exc:
-            raise Conflict(f"Le compte {data.numero_compte} existe déjà dans cette organisation") from exc
+        await flush_unique(self.session, f"Le compte {data.numero_compte} existe déjà dans cette organisation", compte)
         await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="CompteComptable",
                            entite_id=compte.id, after=audit.snapshot(compte), organisation_id=compte.organisation_id,
                            description=f"Compte {compte.numero_compte} {compte.libelle}")
@@ -168,12 +163,7 @@ class ComptabiliteService:
             raise Conflict(f"Le journal {data.code} existe déjà dans cette organisation")
         journal = JournalComptable(organisation_id=data.organisation_id, code=data.code, libelle=data.libelle,
                                    type_journal=data.type.value, actif=True)
-        try:
-            async with self.session.begin_nested():
-                self.session.add(journal)
-                await self.session.flush()
-        except IntegrityError as exc:
-            raise Conflict(f"Le journal {data.code} existe déjà dans cette organisation") from exc
+        await flush_unique(self.session, f"Le journal {data.code} existe déjà dans cette organisation", journal)
         await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="JournalComptable",
                            entite_id=journal.id, after=audit.snapshot(journal), organisation_id=journal.organisation_id,
                            description=f"Journal {journal.code} {journal.libelle}")

@@ -141,3 +141,19 @@ async def read_only_session(sessionmaker: async_sessionmaker[AsyncSession]) -> A
             yield session
     finally:
         sqlite_write_intent.reset(token)
+
+
+async def flush_unique(session: AsyncSession, conflict: str, *new: object) -> None:
+    """Add ``new`` and flush inside a savepoint: a unique-constraint violation (a duplicate, or a concurrent
+    twin that passed the same pre-check) answers 409 with ``conflict`` and leaves the request's transaction
+    usable, instead of a 500."""
+    from sqlalchemy.exc import IntegrityError
+
+    from unionflow.core.errors import Conflict
+
+    try:
+        async with session.begin_nested():
+            session.add_all(new)
+            await session.flush()
+    except IntegrityError as exc:
+        raise Conflict(conflict) from exc

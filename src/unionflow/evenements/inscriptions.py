@@ -7,11 +7,11 @@ import uuid
 from collections import Counter
 from decimal import ROUND_HALF_UP, Decimal
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
+from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.roles import Role
@@ -79,12 +79,8 @@ class InscriptionService:
         ins = InscriptionEvenement(evenement_id=evt.id, membre_id=membre_id, date_inscription=now,
                                    statut=(StatutInscription.EN_ATTENTE if full else StatutInscription.CONFIRMEE).value,
                                    date_confirmation=None if full else now)
-        self.session.add(ins)
-        try:
-            async with self.session.begin_nested():
-                await self.session.flush()
-        except IntegrityError as exc:  # same member racing themselves past the check
-            raise Conflict("Vous êtes déjà inscrit à cet événement") from exc
+        # The same member racing themselves past the check meets the unique constraint.
+        await flush_unique(self.session, "Vous êtes déjà inscrit à cet événement", ins)
         await audit.record(self.session, self.auth, action="REGISTER", module=MODULE,
                            entite_type="InscriptionEvenement", entite_id=ins.id,
                            after={"evenementId": evt.id, "membreId": membre_id, "statut": ins.statut},
@@ -144,12 +140,7 @@ class InscriptionService:
         statut = StatutModeration.EN_ATTENTE if data.commentaire else StatutModeration.PUBLIE
         feedback = FeedbackEvenement(evenement_id=evt.id, membre_id=membre_id, note=data.note,
                                      commentaire=data.commentaire or None, statut_moderation=statut.value)
-        self.session.add(feedback)
-        try:
-            async with self.session.begin_nested():
-                await self.session.flush()
-        except IntegrityError as exc:
-            raise Conflict("Vous avez déjà donné votre avis sur cet événement") from exc
+        await flush_unique(self.session, "Vous avez déjà donné votre avis sur cet événement", feedback)
         await audit.record(self.session, self.auth, action="FEEDBACK", module=MODULE,
                            entite_type="FeedbackEvenement", entite_id=feedback.id,
                            after=audit.snapshot(feedback, ["note", "statut_moderation"]),

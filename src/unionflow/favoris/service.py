@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
+from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, NotFound
 from unionflow.core.pagination import Page, PageParams
 from unionflow.favoris.repository import FavoriRepository
@@ -38,13 +38,8 @@ class FavoriService:
         if await self.repo.find(data.type_cible.value, data.cible_id) is not None:
             raise Conflict("Déjà dans vos favoris")
         favori = Favori(utilisateur_sub=self.auth.sub, type_cible=data.type_cible.value, cible_id=data.cible_id)
-        try:
-            # A double click racing with itself meets the unique constraint: same answer as above.
-            async with self.session.begin_nested():
-                self.repo.add(favori)
-                await self.session.flush()
-        except IntegrityError as exc:
-            raise Conflict("Déjà dans vos favoris") from exc
+        # A double click racing with itself meets the unique constraint: same answer as above.
+        await flush_unique(self.session, "Déjà dans vos favoris", favori)
         await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Favori",
                            entite_id=favori.id, after={"typeCible": favori.type_cible, "cibleId": favori.cible_id})
         return to_response(favori, libelle)

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
+from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
@@ -152,11 +153,7 @@ class MembreService:
         after = audit.snapshot(membre, _FIELDS)
         if before == after:
             return to_response(membre)
-        try:
-            async with self.session.begin_nested():
-                await self.session.flush()
-        except IntegrityError as exc:
-            raise Conflict("Un membre existe déjà avec cette adresse e-mail") from exc
+        await flush_unique(self.session, "Un membre existe déjà avec cette adresse e-mail")
         await audit.record(self.session, self.auth, action=action, module=MODULE, entite_type="Membre",
                            entite_id=membre.id, before=before, after=after,
                            organisation_id=organisation_id)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import uuid
 from decimal import Decimal
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, InvalidInput, NotFound
+from unionflow.core.db import flush_unique
+from unionflow.core.errors import InvalidInput, NotFound
 from unionflow.core.pagination import Page, PageParams
 from unionflow.models import CompteWave, Organisation
 from unionflow.paiements.wave_accounts import client_for_organisation
@@ -59,11 +59,7 @@ class WaveAccountService:
         return _response(await self._get(compte_id))
 
     async def _flush_unique(self) -> None:
-        try:
-            async with self.session.begin_nested():
-                await self.session.flush()
-        except IntegrityError as exc:
-            raise Conflict("Ce numéro Wave est déjà enregistré pour cette organisation") from exc
+        await flush_unique(self.session, "Ce numéro Wave est déjà enregistré pour cette organisation")
 
     async def create(self, data: CompteWaveCreate) -> CompteWaveResponse:
         if not self.auth.manages(data.organisation_id) or await self.session.get(
