@@ -112,33 +112,34 @@ class FakeWave:
                 self.idempotency[key] = (raw.decode(), sid)
             return JSONResponse(session)
 
-    async def get_session(self, request: Request) -> Response:
+    def _session(self, request: Request) -> tuple[dict[str, Any] | None, Response | None]:
+        """The checkout session named by the path, or the error Wave answers (auth first, then 404)."""
         if (denied := self._guard(request)) is not None:
-            return denied
+            return None, denied
         session = self.sessions.get(request.path_params["id"])
         if session is None:
-            return self._error(404, "checkout-session-not-found", "Not found")
-        return JSONResponse(session)
+            return None, self._error(404, "checkout-session-not-found", "Not found")
+        return session, None
+
+    async def get_session(self, request: Request) -> Response:
+        session, error = self._session(request)
+        return error or JSONResponse(session)
 
     async def expire_session(self, request: Request) -> Response:
-        if (denied := self._guard(request)) is not None:
-            return denied
         with self.lock:
-            session = self.sessions.get(request.path_params["id"])
+            session, error = self._session(request)
             if session is None:
-                return self._error(404, "checkout-session-not-found", "Not found")
+                return error or Response(status_code=500)
             if session["checkout_status"] != "open":
                 return self._error(409, "checkout-session-not-open", "Session is not open")
             session["checkout_status"] = "expired"
         return Response(status_code=200)
 
     async def refund_session(self, request: Request) -> Response:
-        if (denied := self._guard(request)) is not None:
-            return denied
         with self.lock:
-            session = self.sessions.get(request.path_params["id"])
+            session, error = self._session(request)
             if session is None:
-                return self._error(404, "checkout-session-not-found", "Not found")
+                return error or Response(status_code=500)
             if session["payment_status"] != "succeeded":
                 return self._error(409, "checkout-refund-failed", "Nothing to refund")
             session["payment_status"] = "refunded"
