@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.db import get_session
 from unionflow.core.errors import Forbidden, Unauthenticated
+from unionflow.core.permissions import Permission, permissions_of, roles_for
 from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role, RoleSet
 from unionflow.core.security import TokenVerifier, realm_roles
 from unionflow.models import Membre, MembreOrganisation, Organisation
@@ -69,6 +70,20 @@ class AuthContext:
 
     def manages(self, organisation_id: uuid.UUID | None) -> bool:
         return self.is_global or (organisation_id is not None and organisation_id in self.staff_organisations)
+
+    def roles_in(self, organisation_id: uuid.UUID | None) -> frozenset[str]:
+        """Roles with which the caller acts on a record of ``organisation_id`` (core/permissions.py)."""
+        return roles_for(organisation_id, realm_roles=self.realm_roles, memberships=self.memberships,
+                         active_organisation_id=self.active_organisation_id, active_role=self.active_role)
+
+    def can(self, permission: Permission, organisation_id: uuid.UUID | None) -> bool:
+        return permission in permissions_of(self.roles_in(organisation_id))
+
+    def require(self, permission: Permission, organisation_id: uuid.UUID | None, reason: str | None = None) -> None:
+        """403 with a French reason when the caller may see the record but not do this to it."""
+        if not self.can(permission, organisation_id):
+            raise Forbidden(reason or f"Vous n'avez pas la permission « {permission.value} » pour cette organisation",
+                            extra={"permission": permission.value})
 
     @property
     def actor_name(self) -> str:

@@ -1,0 +1,125 @@
+"""Who may act: named permissions for every state change or money movement, and the one table granting them.
+
+Visibility (``core/visibility.py``, repositories) decides which rows a caller may *read*; this table decides
+what the caller may *do* to a row it can see. A service first loads the record through its scoped repository
+(invisible → 404), then asks ``auth.can(Permission.X, record.organisation_id)`` (visible but not permitted → 403).
+
+How a permission is held for an organisation (``roles_for`` below):
+- a global realm role (SUPER_ADMIN, ADMIN) grants its permissions for every organisation;
+- a role of the caller's active membership in that organisation grants its permissions there only;
+- a realm-level organisation role (e.g. ADMIN_ORGANISATION in a Keycloak token) grants them in the
+  organisations where the caller holds an active membership;
+- ``X-Active-Organisation-Id`` restricts organisation roles to that organisation; ``X-Active-Role`` restricts
+  everything to that one role.
+
+Each permission is one line of ``GRANTS`` (permission → roles), so the table reads as the authorisation
+policy and ``docs/authorization.md`` / ``GET /api/roles`` are generated from it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from enum import StrEnum
+
+from unionflow.core.roles import GLOBAL_ROLES, Role
+
+R = Role
+
+
+class Permission(StrEnum):
+    # Organisations, members, memberships
+    ORGANISATION_MODIFIER = "organisation.modifier"
+    MEMBRE_GERER = "membre.gerer"
+    ROLE_ATTRIBUER = "role.attribuer"
+    # Adhesions
+    ADHESION_INSCRIRE = "adhesion.inscrire"
+    ADHESION_DECIDER = "adhesion.decider"
+    ADHESION_ANNULER = "adhesion.annuler"
+    # Dues and money received
+    COTISATION_GERER = "cotisation.gerer"
+    COTISATION_GENERER = "cotisation.generer"
+    PAIEMENT_ENREGISTRER = "paiement.enregistrer"
+    PAIEMENT_ANNULER = "paiement.annuler"
+    # Money paid out
+    VERSEMENT_INITIER = "versement.initier"
+    VERSEMENT_CONFIRMER = "versement.confirmer"
+    WAVE_COMPTE_GERER = "wave_compte.gerer"
+    # Finance, accounting, compliance
+    BUDGET_GERER = "budget.gerer"
+    FINANCE_DECIDER = "finance.decider"
+    COMPTABILITE_ECRIRE = "comptabilite.ecrire"
+    LCBFT_TRAITER = "lcbft.traiter"
+    # Solidarity
+    AIDE_DECIDER = "aide.decider"
+    # Events, documents, communication
+    EVENEMENT_GERER = "evenement.gerer"
+    FEEDBACK_MODERER = "feedback.moderer"
+    DOCUMENT_GERER = "document.gerer"
+    NOTIFICATION_ENVOYER = "notification.envoyer"
+    TICKET_TRAITER = "ticket.traiter"
+    SUGGESTION_TRAITER = "suggestion.traiter"
+    # Platform (global roles only)
+    CONFIGURATION_GERER = "configuration.gerer"
+    SAUVEGARDE_RESTAURER = "sauvegarde.restaurer"
+
+
+P = Permission
+_BUREAU = (R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE, R.TRESORIER)
+
+# Permission → roles that hold it. SUPER_ADMIN and ADMIN are listed where they hold a permission, explicitly:
+# the table is the policy, nothing is implied.
+GRANTS: Mapping[Permission, frozenset[Role]] = {
+    P.ORGANISATION_MODIFIER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
+    P.MEMBRE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE}),
+    P.ROLE_ATTRIBUER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION}),
+    P.ADHESION_INSCRIRE: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE}),
+    P.ADHESION_DECIDER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE}),
+    P.ADHESION_ANNULER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE}),
+    P.COTISATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.COTISATION_GENERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.PAIEMENT_ENREGISTRER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.PAIEMENT_ANNULER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.VERSEMENT_INITIER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.VERSEMENT_CONFIRMER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
+    P.WAVE_COMPTE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.BUDGET_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.FINANCE_DECIDER: frozenset({R.ADMIN_ORGANISATION, R.PRESIDENT}),
+    P.COMPTABILITE_ECRIRE: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.LCBFT_TRAITER: frozenset({R.SUPER_ADMIN, R.ADMIN_ORGANISATION}),
+    P.AIDE_DECIDER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
+    P.EVENEMENT_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
+                                  R.ORGANISATEUR_EVENEMENT}),
+    P.FEEDBACK_MODERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
+                                   R.ORGANISATEUR_EVENEMENT, R.MODERATEUR}),
+    P.DOCUMENT_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU}),
+    P.NOTIFICATION_ENVOYER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU, R.ORGANISATEUR_EVENEMENT}),
+    P.TICKET_TRAITER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU, R.MODERATEUR}),
+    P.SUGGESTION_TRAITER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU, R.MODERATEUR}),
+    P.CONFIGURATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN}),
+    P.SAUVEGARDE_RESTAURER: frozenset({R.SUPER_ADMIN}),
+}
+
+
+def permissions_of(roles: frozenset[str]) -> frozenset[Permission]:
+    return frozenset(p for p, granted in GRANTS.items() if not granted.isdisjoint(roles))
+
+
+def roles_for(organisation_id: uuid.UUID | None, *, realm_roles: frozenset[str],
+              memberships: Mapping[uuid.UUID, frozenset[str]], active_organisation_id: uuid.UUID | None,
+              active_role: str | None) -> frozenset[str]:
+    """The roles with which the caller acts on a record of ``organisation_id`` (None: platform records)."""
+    held: set[str] = set(realm_roles & GLOBAL_ROLES)
+    in_scope = active_organisation_id is None or organisation_id == active_organisation_id
+    if organisation_id is not None and in_scope and organisation_id in memberships:
+        held |= memberships[organisation_id]
+        held |= realm_roles - GLOBAL_ROLES
+    if active_role is not None:
+        held &= {active_role}
+    return frozenset(held)
+
+
+def role_permissions() -> dict[Role, list[Permission]]:
+    """Per role, the permissions it grants (role catalogue, docs)."""
+    return {role: sorted((p for p, granted in GRANTS.items() if role in granted), key=list(Permission).index)
+            for role in Role}
