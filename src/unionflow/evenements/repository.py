@@ -16,12 +16,9 @@ from unionflow.models import (
     FeedbackEvenement,
     InscriptionEvenement,
     Membre,
-    NotificationEvenement,
     Organisation,
     TypeReference,
 )
-from unionflow.notifications.emission import Emetteur
-from unionflow.notifications.sources import NOTIFICATION_EVENEMENT
 
 SORT_COLUMNS = {
     "dateDebut": Evenement.date_debut,
@@ -242,19 +239,11 @@ class InscriptionRepository:
                                                      InscriptionEvenement.statut == "CONFIRMEE")
         return (await self.session.execute(stmt.limit(1))).scalar_one_or_none() is not None
 
-    async def notify(self, evenement_id: uuid.UUID, membre_id: uuid.UUID, kind: str, message: str) -> None:
-        """Record the notice (this area's history) and queue its delivery in the Notifications outbox."""
-        notice = NotificationEvenement(id=uuid.uuid4(), evenement_id=evenement_id, membre_id=membre_id,
-                                       type_notification=kind, message=message)
-        self.session.add(notice)
-        evt = await self.session.get(Evenement, evenement_id)
-        membre = await self.session.get(Membre, membre_id)
-        assert evt is not None and membre is not None
-        sujet = {"EVENEMENT_ANNULE": "Événement annulé", "INSCRIPTION_CONFIRMEE": "Inscription confirmée"}.get(
-            kind, "Événement")
-        await Emetteur(self.session, None).emettre(membre, kind, f"{sujet}: {evt.titre}", message,
-                                                   organisation_id=evt.organisation_id,
-                                                   source=(NOTIFICATION_EVENEMENT, notice.id))
+    async def membre(self, membre_id: uuid.UUID) -> Membre | None:
+        return await self.session.get(Membre, membre_id)
+
+    def add(self, row: Any) -> None:
+        self.session.add(row)
 
 
 class FeedbackRepository:

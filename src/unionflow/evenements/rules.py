@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -10,8 +11,10 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.evenements.repository import InscriptionRepository
 from unionflow.evenements.schemas import StatutEvenement, StatutInscription
-from unionflow.models import Evenement, InscriptionEvenement
+from unionflow.models import Evenement, InscriptionEvenement, NotificationEvenement
 from unionflow.models.base import utcnow
+from unionflow.notifications.emission import Emetteur
+from unionflow.notifications.sources import NOTIFICATION_EVENEMENT
 
 MODULE = "EVENEMENTS"
 
@@ -31,6 +34,22 @@ def closing_time(evt: Evenement) -> datetime:
     return evt.date_limite_inscription or evt.date_debut
 
 
+_SUJETS = {"EVENEMENT_ANNULE": "Événement annulé", "INSCRIPTION_CONFIRMEE": "Inscription confirmée"}
+
+
+async def notifier(session: AsyncSession, evt: Evenement, membre_id: uuid.UUID, kind: str, message: str) -> None:
+    """Record the notice (this area's history) and queue its delivery in the Notifications outbox."""
+    repo = InscriptionRepository(session)
+    notice = NotificationEvenement(id=uuid.uuid4(), evenement_id=evt.id, membre_id=membre_id,
+                                   type_notification=kind, message=message)
+    repo.add(notice)
+    membre = await repo.membre(membre_id)
+    assert membre is not None
+    await Emetteur(session, None).emettre(membre, kind, f"{_SUJETS.get(kind, 'Événement')}: {evt.titre}", message,
+                                          organisation_id=evt.organisation_id,
+                                          source=(NOTIFICATION_EVENEMENT, notice.id))
+
+
 async def promote_waiting(session: AsyncSession, auth: AuthContext, evt: Evenement) -> list[InscriptionEvenement]:
     """Confirm waiting registrations, first come first served, while places are free. The caller holds the
     event's row lock."""
@@ -46,8 +65,8 @@ async def promote_waiting(session: AsyncSession, auth: AuthContext, evt: Eveneme
     for ins in promoted:
         ins.statut = StatutInscription.CONFIRMEE.value
         ins.date_confirmation = now
-        await repo.notify(evt.id, ins.membre_id, "INSCRIPTION_CONFIRMEE",
-                    f"Une place s'est libérée: votre inscription à « {evt.titre} » est confirmée.")
+        await notifier(session, evt, ins.membre_id, "INSCRIPTION_CONFIRMEE",
+                       f"Une place s'est libérée: votre inscription à « {evt.titre} » est confirmée.")
         await audit.record(session, auth, action="PROMOTE", module=MODULE, entite_type="InscriptionEvenement",
                            entite_id=ins.id, before={"statut": "EN_ATTENTE"}, after={"statut": "CONFIRMEE"},
                            organisation_id=evt.organisation_id)

@@ -21,7 +21,7 @@ from unionflow.evenements.repository import (
     InscriptionRepository,
     effective_status,
 )
-from unionflow.evenements.rules import MODULE, closing_time, promote_waiting, statut_effectif
+from unionflow.evenements.rules import MODULE, closing_time, notifier, promote_waiting, statut_effectif
 from unionflow.evenements.schemas import (
     TYPE_EVENEMENT_DOMAINE,
     ConnectiviteResponse,
@@ -175,7 +175,7 @@ class EvenementService:
             ins.statut = "ANNULEE"
             ins.date_annulation = now
             ins.motif_annulation = "Événement annulé"
-            await inscriptions.notify(evt.id, ins.membre_id, "EVENEMENT_ANNULE", message)
+            await notifier(self.session, evt, ins.membre_id, "EVENEMENT_ANNULE", message)
         await self.session.flush()
         await audit.record(self.session, self.auth, action="CANCEL", module=MODULE, entite_type="Evenement",
                            entite_id=evt.id, before={"statut": statut.value},

@@ -5,11 +5,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, false, func, select, true
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import func, select
 
-from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import ScopedRepository
 from unionflow.models import AlerteLcbFt, Organisation, ParametresLcbFt
 
 
@@ -22,31 +21,21 @@ class AlerteFilters:
     traitee: bool | None = None
 
 
-class LcbFtRepository:
-    """SUPER_ADMIN sees every organisation; an organisation administrator only its own."""
+class LcbFtRepository(ScopedRepository[AlerteLcbFt]):
+    """SUPER_ADMIN sees every organisation; an organisation administrator only its own (the default
+    scope: alerts are organisation records)."""
 
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
-
-    def _orgs(self, column: Any) -> ColumnElement[bool]:
-        if self.auth.is_global:
-            return true()
-        orgs = self.auth.staff_organisations
-        return column.in_(orgs) if orgs else false()
+    model = AlerteLcbFt
 
     async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
-        stmt = select(Organisation).where(Organisation.id == organisation_id, self._orgs(Organisation.id))
+        stmt = select(Organisation).where(Organisation.id == organisation_id, self.in_scope(Organisation.id))
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def alerte(self, alerte_id: uuid.UUID, *, for_update: bool = False) -> AlerteLcbFt | None:
-        stmt = select(AlerteLcbFt).where(AlerteLcbFt.id == alerte_id, self._orgs(AlerteLcbFt.organisation_id))
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+        return await self.get(alerte_id, for_update=for_update)
 
     def _filtered(self, filters: AlerteFilters) -> Any:
-        stmt = select(AlerteLcbFt).where(self._orgs(AlerteLcbFt.organisation_id))
+        stmt = self.select()
         if filters.date_debut:
             stmt = stmt.where(AlerteLcbFt.date_alerte >= filters.date_debut)
         if filters.date_fin:
@@ -61,7 +50,7 @@ class LcbFtRepository:
 
     async def alertes(self, filters: AlerteFilters, params: PageParams) -> tuple[list[AlerteLcbFt], int, bool]:
         stmt = self._filtered(filters).order_by(AlerteLcbFt.date_alerte.desc(), AlerteLcbFt.id)
-        return await paginate(self.session, stmt, params)
+        return await self.paginate(stmt, params)
 
     async def count(self, filters: AlerteFilters) -> int:
         stmt = self._filtered(filters).with_only_columns(func.count()).order_by(None)
@@ -74,6 +63,6 @@ class LcbFtRepository:
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def all_parametres(self) -> list[ParametresLcbFt]:
-        stmt = (select(ParametresLcbFt).where(self._orgs(ParametresLcbFt.organisation_id))
+        stmt = (select(ParametresLcbFt).where(self.in_scope(ParametresLcbFt.organisation_id))
                 .order_by(ParametresLcbFt.organisation_id))
         return list((await self.session.execute(stmt)).scalars())

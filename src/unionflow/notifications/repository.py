@@ -4,11 +4,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, func, or_, select, true, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import ColumnElement, Select, func, or_, select, update
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import ScopedRepository
 from unionflow.models import Membre, MembreOrganisation, ModeleNotification, Notification, Organisation
 from unionflow.models.base import utcnow
 
@@ -22,25 +22,15 @@ class NotificationFilters:
     organisation_id: uuid.UUID | None = None
 
 
-class NotificationRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+class NotificationRepository(ScopedRepository[Notification]):
+    """Staff see their organisations' outbox; everyone sees their own notifications (the default scope)."""
+
+    model = Notification
+    personal = True
+    auth: AuthContext
 
     def _staff_scope(self) -> ColumnElement[bool]:
-        if self.auth.is_global:
-            return true()
-        return Notification.organisation_id.in_(self.auth.staff_organisations)
-
-    def _visible(self) -> ColumnElement[bool]:
-        """Staff see their organisations' outbox; everyone sees their own notifications."""
-        if self.auth.membre_id is None:
-            return self._staff_scope()
-        return or_(self._staff_scope(), Notification.membre_id == self.auth.membre_id)
-
-    async def get(self, notification_id: uuid.UUID) -> Notification | None:
-        stmt = select(Notification).where(Notification.id == notification_id, self._visible())
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+        return self.in_scope(Notification.organisation_id)
 
     async def get_staff(self, notification_id: uuid.UUID, *, for_update: bool = False) -> Notification | None:
         stmt = select(Notification).where(Notification.id == notification_id, self._staff_scope())
@@ -64,14 +54,14 @@ class NotificationRepository:
                               (Notification.organisation_id, filters.organisation_id)):
             if value is not None:
                 stmt = stmt.where(column == value)
-        return await paginate(self.session, stmt.order_by(Notification.created_at.desc(), Notification.id), params)
+        return await self.paginate(stmt.order_by(Notification.created_at.desc(), Notification.id), params)
 
     async def mine(self, membre_id: uuid.UUID, params: PageParams,
                    non_lues: bool) -> tuple[list[Notification], int, bool]:
         stmt = select(Notification).where(Notification.membre_id == membre_id)
         if non_lues:
             stmt = stmt.where(Notification.date_lecture.is_(None))
-        return await paginate(self.session, stmt.order_by(Notification.created_at.desc(), Notification.id), params)
+        return await self.paginate(stmt.order_by(Notification.created_at.desc(), Notification.id), params)
 
     async def unread(self, membre_id: uuid.UUID) -> int:
         stmt = select(func.count()).select_from(Notification).where(
@@ -98,33 +88,22 @@ class NotificationRepository:
         return list((await self.session.execute(stmt.order_by(Membre.id))).scalars())
 
 
-class ModeleRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+class ModeleRepository(ScopedRepository[ModeleNotification]):
+    model = ModeleNotification
 
-    def _visible(self) -> ColumnElement[bool]:
+    def scope(self) -> ColumnElement[bool]:
         """Global templates are readable by every template manager; organisation ones by their staff."""
-        if self.auth.is_global:
-            return true()
-        return or_(ModeleNotification.organisation_id.is_(None),
-                   ModeleNotification.organisation_id.in_(self.auth.staff_organisations))
-
-    async def get(self, modele_id: uuid.UUID, *, for_update: bool = False) -> ModeleNotification | None:
-        stmt = select(ModeleNotification).where(ModeleNotification.id == modele_id, self._visible())
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+        return or_(ModeleNotification.organisation_id.is_(None), self.in_scope(ModeleNotification.organisation_id))
 
     async def search(self, code: str | None, organisation_id: uuid.UUID | None,
                      params: PageParams) -> tuple[list[ModeleNotification], int, bool]:
-        stmt = select(ModeleNotification).where(self._visible())
+        stmt = self.select()
         if code:
             stmt = stmt.where(ModeleNotification.code == code)
         if organisation_id:
             stmt = stmt.where(ModeleNotification.organisation_id == organisation_id)
         order = (ModeleNotification.code, ModeleNotification.canal, ModeleNotification.portee)
-        return await paginate(self.session, stmt.order_by(*order), params)
+        return await self.paginate(stmt.order_by(*order), params)
 
     async def exists(self, code: str, canal: str, portee: str) -> bool:
         stmt = select(ModeleNotification.id).where(ModeleNotification.code == code, ModeleNotification.canal == canal,
@@ -138,9 +117,6 @@ class ModeleRepository:
             or_(ModeleNotification.organisation_id == organisation_id, ModeleNotification.organisation_id.is_(None)))
         rows = list((await self.session.execute(stmt)).scalars())
         return sorted(rows, key=lambda m: m.organisation_id is None)
-
-    def add(self, modele: ModeleNotification) -> None:
-        self.session.add(modele)
 
     async def delete(self, modele: ModeleNotification) -> None:
         await self.session.delete(modele)

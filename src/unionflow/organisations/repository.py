@@ -2,14 +2,13 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import ColumnElement, Select, or_, select, true
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import ColumnElement, or_, select, true
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
 from unionflow.core.query import contains_ci
+from unionflow.core.repository import ScopedRepository
 from unionflow.models import MembreOrganisation, Organisation
 
 
@@ -23,12 +22,11 @@ class OrganisationFilters:
     pays: str | None = None
 
 
-class OrganisationRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+class OrganisationRepository(ScopedRepository[Organisation]):
+    model = Organisation
+    auth: AuthContext
 
-    def _visible(self) -> ColumnElement[bool]:
+    def scope(self) -> ColumnElement[bool]:
         """Active organisations form the union's directory; a suspended one stays visible to its members."""
         if self.auth.is_global:
             return true()
@@ -36,20 +34,11 @@ class OrganisationRepository:
         return or_(Organisation.statut == "ACTIVE", Organisation.id.in_(own)) if own else (
             Organisation.statut == "ACTIVE")
 
-    def _select(self) -> Select[Any]:
-        return select(Organisation).where(self._visible())
-
-    async def get(self, organisation_id: uuid.UUID, *, for_update: bool = False) -> Organisation | None:
-        stmt = self._select().where(Organisation.id == organisation_id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
-
     async def exists(self, organisation_id: uuid.UUID) -> bool:
         return await self.get(organisation_id) is not None
 
     async def search(self, filters: OrganisationFilters, params: PageParams) -> tuple[list[Organisation], int, bool]:
-        stmt = self._select()
+        stmt = self.select()
         if filters.q:
             stmt = stmt.where(contains_ci([Organisation.nom, Organisation.nom_court, Organisation.ville], filters.q))
         if filters.type_organisation:
@@ -62,10 +51,10 @@ class OrganisationRepository:
             stmt = stmt.where(Organisation.region == filters.region)
         if filters.pays:
             stmt = stmt.where(Organisation.pays == filters.pays)
-        return await paginate(self.session, stmt.order_by(Organisation.nom, Organisation.id), params)
+        return await self.paginate(stmt.order_by(Organisation.nom, Organisation.id), params)
 
     async def children(self, parent_id: uuid.UUID) -> list[Organisation]:
-        stmt = self._select().where(Organisation.parent_id == parent_id).order_by(Organisation.nom)
+        stmt = self.select().where(Organisation.parent_id == parent_id).order_by(Organisation.nom)
         return list((await self.session.execute(stmt)).scalars())
 
     async def of_member(self, membre_id: uuid.UUID) -> list[tuple[Organisation, list[str]]]:
@@ -76,6 +65,3 @@ class OrganisationRepository:
             .order_by(Organisation.nom)
         )
         return [(org, list(roles or [])) for org, roles in (await self.session.execute(stmt)).all()]
-
-    def add(self, organisation: Organisation) -> None:
-        self.session.add(organisation)

@@ -9,10 +9,10 @@ from datetime import date
 from typing import Any
 
 from sqlalchemy import ColumnElement, and_, case, false, or_, select, true
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import ScopedRepository
 from unionflow.models import DemandeAide, Organisation, PropositionAide
 
 OUVERTES = ("SOUMISE", "APPROUVEE")
@@ -28,33 +28,25 @@ class PropositionFilters:
     mes_propositions: bool = False
 
 
-class PropositionAideRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+class PropositionAideRepository(ScopedRepository[PropositionAide]):
+    model = PropositionAide
+    personal = True
+    auth: AuthContext
 
-    def _visible(self) -> ColumnElement[bool]:
+    def scope(self) -> ColumnElement[bool]:
+        """The default rule (staff: their organisations', member: their own), plus the ACTIVE offers of the
+        member's organisations."""
         if self.auth.is_global:
             return true()
-        clauses: list[ColumnElement[bool]] = []
-        if self.auth.staff_organisations:
-            clauses.append(PropositionAide.organisation_id.in_(self.auth.staff_organisations))
-        if self.auth.membre_id is not None:
-            clauses.append(PropositionAide.membre_id == self.auth.membre_id)
+        clauses: list[ColumnElement[bool]] = [super().scope()]
         if self.auth.member_organisations:
             clauses.append(and_(PropositionAide.organisation_id.in_(self.auth.member_organisations),
                                 PropositionAide.statut == "ACTIVE"))
-        return or_(*clauses) if clauses else false()
-
-    async def get(self, proposition_id: uuid.UUID, *, for_update: bool = False) -> PropositionAide | None:
-        stmt = select(PropositionAide).where(PropositionAide.id == proposition_id, self._visible())
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+        return or_(*clauses)
 
     async def search(self, filters: PropositionFilters, params: PageParams
                      ) -> tuple[list[PropositionAide], int, bool]:
-        stmt: Any = select(PropositionAide).where(self._visible())
+        stmt: Any = self.select()
         if filters.mes_propositions:
             mine = self.auth.membre_id
             stmt = stmt.where(PropositionAide.membre_id == mine if mine else false())
@@ -66,8 +58,7 @@ class PropositionAideRepository:
             stmt = stmt.where(PropositionAide.nature == filters.nature)
         if filters.statut:
             stmt = stmt.where(PropositionAide.statut == filters.statut)
-        return await paginate(self.session, stmt.order_by(PropositionAide.created_at.desc(), PropositionAide.id),
-                              params)
+        return await self.paginate(stmt.order_by(PropositionAide.created_at.desc(), PropositionAide.id), params)
 
     async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
         return await self.session.get(Organisation, organisation_id)
@@ -108,6 +99,3 @@ class PropositionAideRepository:
         stmt = select(PropositionAide).where(PropositionAide.demande_aide_id == demande_id,
                                              PropositionAide.statut == "RESERVEE")
         return (await self.session.execute(stmt)).scalars().first()
-
-    def add(self, proposition: PropositionAide) -> None:
-        self.session.add(proposition)

@@ -5,11 +5,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import ColumnElement, delete, false, func, or_, select, true
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
 from unionflow.core.query import contains_ci
+from unionflow.core.repository import ScopedRepository
 from unionflow.models import Membre, Organisation, Suggestion, SuggestionVote
 
 
@@ -23,14 +23,13 @@ class SuggestionFilters:
     tri: str = "VOTES"
 
 
-class SuggestionRepository:
+class SuggestionRepository(ScopedRepository[Suggestion]):
     """Ideas are shared inside the organisation: its members and staff see them all; ADMIN everything."""
 
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+    model = Suggestion
+    auth: AuthContext
 
-    def _visible(self) -> ColumnElement[bool]:
+    def scope(self) -> ColumnElement[bool]:
         if self.auth.is_global:
             return true()
         orgs = self.auth.member_organisations | self.auth.staff_organisations
@@ -42,14 +41,8 @@ class SuggestionRepository:
             clauses.append(Suggestion.membre_id == self.auth.membre_id)
         return or_(*clauses) if clauses else false()
 
-    async def get(self, suggestion_id: uuid.UUID, *, for_update: bool = False) -> Suggestion | None:
-        stmt = select(Suggestion).where(Suggestion.id == suggestion_id, self._visible())
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
-
     async def search(self, filters: SuggestionFilters, params: PageParams) -> tuple[list[Suggestion], int, bool]:
-        stmt: Any = select(Suggestion).where(self._visible())
+        stmt: Any = self.select()
         if filters.organisation_id:
             stmt = stmt.where(Suggestion.organisation_id == filters.organisation_id)
         if filters.statut:
@@ -64,7 +57,7 @@ class SuggestionRepository:
             stmt = stmt.order_by(Suggestion.created_at.desc(), Suggestion.id)
         else:
             stmt = stmt.order_by(Suggestion.nombre_votes.desc(), Suggestion.created_at.desc(), Suggestion.id)
-        return await paginate(self.session, stmt, params)
+        return await self.paginate(stmt, params)
 
     async def voted(self, ids: list[uuid.UUID]) -> set[uuid.UUID]:
         if not ids or self.auth.membre_id is None:
@@ -89,6 +82,3 @@ class SuggestionRepository:
         """How the caller is shown to others: their member name, not their login e-mail."""
         membre = await self.session.get(Membre, self.auth.membre_id) if self.auth.membre_id else None
         return f"{membre.prenom} {membre.nom}" if membre else self.auth.actor_name
-
-    def add(self, row: Any) -> None:
-        self.session.add(row)

@@ -5,12 +5,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, case, false, or_, select, true
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import ColumnElement, Select, and_, case, false, or_, select
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
 from unionflow.core.query import contains_ci
+from unionflow.core.repository import ScopedRepository
 from unionflow.core.roles import ORGANISATION_STAFF_ROLES
 from unionflow.models import Membre, MembreOrganisation, Organisation, Ticket, TicketMessage
 
@@ -30,35 +30,17 @@ class TicketFilters:
     tri: str = "PRIORITE"
 
 
-class TicketRepository:
-    """Requester sees own tickets; staff of the handling organisation see its tickets; ADMIN all."""
+class TicketRepository(ScopedRepository[Ticket]):
+    """Requester sees own tickets; staff of the handling organisation see its tickets; ADMIN all
+    (the default scope)."""
 
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
-
-    def _visible(self) -> ColumnElement[bool]:
-        if self.auth.is_global:
-            return true()
-        clauses: list[ColumnElement[bool]] = []
-        if self.auth.staff_organisations:
-            clauses.append(Ticket.organisation_id.in_(self.auth.staff_organisations))
-        if self.auth.membre_id is not None:
-            clauses.append(Ticket.membre_id == self.auth.membre_id)
-        return or_(*clauses) if clauses else false()
+    model = Ticket
+    personal = True
+    auth: AuthContext
 
     def _handled(self) -> ColumnElement[bool]:
         """The staff queue: tickets the caller handles, not the ones they opened as a member."""
-        if self.auth.is_global:
-            return true()
-        staff = self.auth.staff_organisations
-        return Ticket.organisation_id.in_(staff) if staff else false()
-
-    async def get(self, ticket_id: uuid.UUID, *, for_update: bool = False) -> Ticket | None:
-        stmt = select(Ticket).where(Ticket.id == ticket_id, self._visible())
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+        return self.in_scope(Ticket.organisation_id)
 
     def _filtered(self, stmt: Select[Any], filters: TicketFilters, now: datetime) -> Select[Any]:
         if filters.statut:
@@ -87,12 +69,11 @@ class TicketRepository:
         return stmt.order_by(_PRIORITY_RANK, Ticket.created_at, Ticket.id)
 
     async def queue(self, filters: TicketFilters, params: PageParams, now: datetime) -> tuple[list[Ticket], int, bool]:
-        return await paginate(self.session, self._filtered(select(Ticket).where(self._handled()), filters, now),
-                              params)
+        return await self.paginate(self._filtered(select(Ticket).where(self._handled()), filters, now), params)
 
     async def mine(self, filters: TicketFilters, params: PageParams, now: datetime) -> tuple[list[Ticket], int, bool]:
         own = Ticket.membre_id == self.auth.membre_id if self.auth.membre_id else false()
-        return await paginate(self.session, self._filtered(select(Ticket).where(own), filters, now), params)
+        return await self.paginate(self._filtered(select(Ticket).where(own), filters, now), params)
 
     async def messages(self, ticket_id: uuid.UUID, *, with_internal: bool) -> list[TicketMessage]:
         stmt = select(TicketMessage).where(TicketMessage.ticket_id == ticket_id)
@@ -114,6 +95,3 @@ class TicketRepository:
         """How the caller is shown to others: their member name, not their login e-mail."""
         membre = await self.session.get(Membre, self.auth.membre_id) if self.auth.membre_id else None
         return f"{membre.prenom} {membre.nom}" if membre else self.auth.actor_name
-
-    def add(self, row: Any) -> None:
-        self.session.add(row)

@@ -1,0 +1,64 @@
+"""The scoped repository base: every query of an area starts from rows the caller may see.
+
+A repository names its model and, when the area's rule differs from the default, overrides ``scope()``.
+The default is the rule of ``core/visibility.py``: global roles see every row, organisation staff the rows of
+their organisations, and — only where the repository says ``personal = True`` — a member the rows whose
+``membre_id`` is their own. Organisation records (accounts, LCB-FT alerts about a member, ...) stay
+organisation-only by default: a row naming a member is not thereby the member's to read. Reads by id go
+through ``get``/``get_for_update`` so that an invisible row is ``None`` (404 in the service), never a 403.
+Repositories only read and write rows: notifications and other side effects belong to services.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, ClassVar, Generic, TypeVar
+
+from sqlalchemy import ColumnElement, Select, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.visibility import scope as visibility_scope
+from unionflow.models.base import Base
+
+M = TypeVar("M", bound=Base)
+
+
+class ScopedRepository(Generic[M]):
+    model: ClassVar[type[Any]]
+    # Members see the rows whose ``membre_id`` is theirs.
+    personal: ClassVar[bool] = False
+
+    def __init__(self, session: AsyncSession, auth: AuthContext | None) -> None:
+        self.session = session
+        # None: a system job (scheduler, CLI) that sees every row.
+        self.auth = auth
+
+    def scope(self) -> ColumnElement[bool]:
+        """Which rows of ``model`` the caller sees; override for an area's own rule."""
+        return visibility_scope(self.auth, self.model.organisation_id,
+                                self.model.membre_id if self.personal else None)
+
+    def in_scope(self, column: Any) -> ColumnElement[bool]:
+        """Organisation-only scope on another table's organisation column (global: all; staff: theirs)."""
+        return visibility_scope(self.auth, column)
+
+    def select(self) -> Select[Any]:
+        return select(self.model).where(self.scope())
+
+    async def get(self, row_id: uuid.UUID, *, for_update: bool = False) -> M | None:
+        stmt = self.select().where(self.model.id == row_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        row: M | None = (await self.session.execute(stmt)).scalar_one_or_none()
+        return row
+
+    async def get_for_update(self, row_id: uuid.UUID) -> M | None:
+        return await self.get(row_id, for_update=True)
+
+    async def paginate(self, stmt: Select[Any], params: PageParams) -> tuple[list[Any], int, bool]:
+        return await paginate(self.session, stmt, params)
+
+    def add(self, row: Any) -> None:
+        self.session.add(row)
