@@ -45,6 +45,7 @@ from unionflow.messagerie.router import router as messagerie_router
 from unionflow.monitoring.router import router as monitoring_router
 from unionflow.notifications.router import router as notifications_router
 from unionflow.organisations.router import router as organisations_router
+from unionflow.paiements.recus_router import router as recus_router
 from unionflow.paiements.router import router as paiements_router
 from unionflow.preferences.router import router as preferences_router
 from unionflow.propositions_aide.router import router as propositions_aide_router
@@ -77,6 +78,7 @@ ROUTERS: list[APIRouter] = [
     roles_router,
     audit_router,
     paiements_router,
+    recus_router,
     compte_router,
     dashboard_membre_router,
     dashboard_router,

@@ -26,5 +26,8 @@ class Organisation(IdMixin, TimestampMixin, Base):
     pays: Mapped[str] = mapped_column(String(2), default="SN")
     devise: Mapped[str] = mapped_column(String(3), default="XOF")
     motif_suspension: Mapped[str | None] = mapped_column(String(500))
+    # An image document of the organisation printed on its receipts and statements. No foreign key: a
+    # document removed later leaves receipts printable without the logo (documents reference organisations).
+    logo_document_id: Mapped[uuid.UUID | None]
 
     __table_args__ = (Index("ix_organisation_nom_lower", "nom"),)

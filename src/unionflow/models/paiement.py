@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import secrets
 import uuid
 from datetime import datetime
 from decimal import Decimal
@@ -31,6 +32,9 @@ class Paiement(IdMixin, TimestampMixin, Base):
     date_paiement: Mapped[datetime | None]
     enregistre_par: Mapped[str | None] = mapped_column(String(254))
     commentaire: Mapped[str | None] = mapped_column(Text)
+    # Printed in the receipt's QR code: proves the holder read the receipt, so the public verification route
+    # cannot be used to enumerate receipt numbers.
+    cle_verification: Mapped[str] = mapped_column(String(32), default=lambda: secrets.token_urlsafe(12))
 
     __table_args__ = (
         Index("ix_paiement_organisation_date", "organisation_id", "date_paiement"),

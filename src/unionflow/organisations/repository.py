@@ -9,7 +9,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.query import contains_ci
 from unionflow.core.repository import ScopedRepository
-from unionflow.models import MembreOrganisation, Organisation
+from unionflow.models import Document, MembreOrganisation, Organisation
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,11 @@ class OrganisationRepository(ScopedRepository[Organisation]):
         if filters.pays:
             stmt = stmt.where(Organisation.pays == filters.pays)
         return await self.paginate(stmt.order_by(Organisation.nom, Organisation.id), params)
+
+    async def logo_candidate(self, document_id: uuid.UUID, organisation_id: uuid.UUID) -> bool:
+        stmt = select(Document.id).where(Document.id == document_id, Document.organisation_id == organisation_id,
+                                         Document.type_mime.in_(("image/png", "image/jpeg")))
+        return (await self.session.execute(stmt)).scalar_one_or_none() is not None
 
     async def children(self, parent_id: uuid.UUID) -> list[Organisation]:
         stmt = self.select().where(Organisation.parent_id == parent_id).order_by(Organisation.nom)

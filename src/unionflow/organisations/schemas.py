@@ -67,6 +67,9 @@ class OrganisationUpdate(InputModel):
     region: str | None = Field(default=None, max_length=100)
     pays: str | None = Field(default=None, pattern=COUNTRY_PATTERN)
     devise: str | None = Field(default=None, pattern=CURRENCY_PATTERN)
+    logo_document_id: uuid.UUID | None = Field(
+        default=None, description="Document image (PNG ou JPEG) de l'organisation imprimé sur ses reçus et états; "
+                                  "null retire le logo")
 
 
 class SuspensionRequest(InputModel):
@@ -89,6 +92,7 @@ class OrganisationResponse(OutputModel):
     pays: str
     devise: str
     motif_suspension: str | None
+    logo_document_id: uuid.UUID | None = None
     created_at: datetime
     updated_at: datetime
 

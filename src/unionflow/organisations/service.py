@@ -69,6 +69,9 @@ class OrganisationService:
         if not self.auth.manages(organisation.id):
             raise Forbidden("Vous n'administrez pas cette organisation")
         changes = data.model_dump(exclude_unset=True)
+        if changes.get("logo_document_id") is not None and not await self.repo.logo_candidate(
+                changes["logo_document_id"], organisation.id):
+            raise InvalidInput("Le logo doit être un document PNG ou JPEG de cette organisation")
         if "parent_id" in changes or "type_organisation" in changes:
             if not self.auth.is_global:
                 raise Forbidden("Seul un administrateur de l'union modifie la hiérarchie")

@@ -1,20 +1,57 @@
-"""Receipt PDF (fpdf2). Core fonts are Latin-1: text is folded to it so names with other characters print."""
+"""Receipt PDF a treasurer can sign and hand out (fpdf2).
+
+A Unicode TrueType font ships with the package (DejaVu Sans, ``unionflow/fonts``) so every name, dash and
+accent prints as written. The receipt carries the organisation's name, address and logo, the amount in figures
+(FCFA) and in words, each line paid with what is still owed on it after this payment, the method in words, and a
+QR code pointing to the public verification route (``GET /api/recus/verifier/{numero}?cle=…``), which confirms the
+number, amount, date and organisation without showing the member's data.
+"""
 
 from __future__ import annotations
 
+import io
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from pathlib import Path
 
+import qrcode
 from fpdf import FPDF
+from fpdf.fonts import FontFace
 
+from unionflow.core.montants import format_montant, montant_en_lettres
+
+log = logging.getLogger("unionflow.recus")
+FONTS = Path(__file__).resolve().parent.parent / "fonts"
 STATUT_LIBELLE = {"VALIDE": "PAYÉ", "ANNULE": "ANNULÉ", "REMBOURSE": "REMBOURSÉ"}
+METHODE_LIBELLE = {
+    "WAVE": "Wave Mobile Money",
+    "ESPECES": "Espèces",
+    "VIREMENT": "Virement bancaire",
+    "CHEQUE": "Chèque",
+    "ORANGE_MONEY": "Orange Money",
+    "FREE_MONEY": "Free Money",
+    "CARTE": "Carte bancaire",
+    "AUTRE": "Autre moyen de paiement",
+}
+
+
+@dataclass(frozen=True)
+class LigneRecu:
+    reference: str
+    libelle: str
+    montant: Decimal
+    # What the member still owes on this item once this payment is counted; None for non-debt lines.
+    reste_du: Decimal | None
 
 
 @dataclass(frozen=True)
 class RecuData:
     numero: str
     organisation: str
+    organisation_adresse: list[str]
+    logo: bytes | None
     membre: str
     numero_membre: str
     montant: Decimal
@@ -23,61 +60,89 @@ class RecuData:
     statut: str
     reference: str | None
     date: datetime
-    lignes: list[tuple[str, str, Decimal]]
+    lignes: list[LigneRecu]
     non_affecte: Decimal
     enregistre_par: str | None
+    verification_url: str
 
 
-def _latin1(text: str) -> str:
-    return text.encode("latin-1", "replace").decode("latin-1")
+def methode_libelle(methode: str) -> str:
+    return METHODE_LIBELLE.get(methode, methode.replace("_", " ").capitalize())
 
 
-def money(value: Decimal, devise: str) -> str:
-    whole = f"{value:,.0f}" if value == value.to_integral_value() else f"{value:,.2f}"
-    return f"{whole.replace(',', ' ')} {devise}"
+def _qr_png(url: str) -> io.BytesIO:
+    image = qrcode.make(url, box_size=6, border=2)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    buffer.seek(0)
+    return buffer
 
 
 def render_recu(data: RecuData) -> bytes:
-    pdf = FPDF(unit="mm", format=(148, 210))
-    pdf.set_title(_latin1(f"Reçu {data.numero}"))
-    pdf.set_author(_latin1(data.organisation))
-    # Uncompressed: a receipt is one small page and stays searchable by its number.
-    pdf.set_compression(False)
+    pdf = FPDF(unit="mm", format=(148, 210))  # A5 portrait
+    pdf.add_font("DejaVu", "", str(FONTS / "DejaVuSans.ttf"))
+    pdf.add_font("DejaVu", "B", str(FONTS / "DejaVuSans-Bold.ttf"))
+    pdf.set_title(f"Reçu {data.numero}")
+    pdf.set_author(data.organisation)
+    pdf.set_creator("UnionFlow")
+    pdf.set_auto_page_break(auto=True, margin=12)
     pdf.add_page()
     width = pdf.epw
 
-    def line(text: str, size: int = 10, style: str = "", align: str = "L") -> None:
-        pdf.set_font("Helvetica", style, size)
-        pdf.multi_cell(width, 6, _latin1(text), align=align, new_x="LMARGIN", new_y="NEXT")
+    def text(value: str, size: float = 9, style: str = "", align: str = "L", height: float = 5) -> None:
+        pdf.set_font("DejaVu", style, size)
+        pdf.multi_cell(width, height, value, align=align, new_x="LMARGIN", new_y="NEXT")
 
-    line(data.organisation, 14, "B", "C")
-    line(f"REÇU DE PAIEMENT N° {data.numero}", 12, "B", "C")
+    top = pdf.get_y()
+    if data.logo:
+        # A logo that is not a readable PNG/JPEG must not cost the member their receipt.
+        try:
+            pdf.image(io.BytesIO(data.logo), x=pdf.l_margin, y=top, h=18)
+        except Exception as exc:  # fpdf/Pillow raise many types for damaged images
+            log.warning("logo not printed on receipt %s: %s", data.numero, exc)
+    pdf.image(_qr_png(data.verification_url), x=pdf.w - pdf.r_margin - 24, y=top, w=24)
+    pdf.set_xy(pdf.l_margin + 22, top)
+    pdf.set_font("DejaVu", "B", 12)
+    pdf.multi_cell(width - 48, 6, data.organisation, align="C", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", "", 8)
+    for adresse in data.organisation_adresse:
+        pdf.set_x(pdf.l_margin + 22)
+        pdf.multi_cell(width - 48, 4, adresse, align="C", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_y(max(pdf.get_y(), top + 26))
+
+    text(f"REÇU DE PAIEMENT N° {data.numero}", 12, "B", "C", 7)
     if data.statut != "VALIDE":
-        line(STATUT_LIBELLE.get(data.statut, data.statut), 12, "B", "C")
-    pdf.ln(4)
-    line(f"Membre : {data.membre} ({data.numero_membre})")
-    line(f"Date : {data.date.strftime('%d/%m/%Y %H:%M')} UTC")
-    line(f"Méthode : {data.methode}" + (f" - référence {data.reference}" if data.reference else ""))
+        text(STATUT_LIBELLE.get(data.statut, data.statut), 12, "B", "C", 7)
+    pdf.ln(2)
+    text(f"Reçu de : {data.membre} — membre n° {data.numero_membre}")
+    text(f"Date : {data.date.strftime('%d/%m/%Y à %H:%M')} (UTC)")
+    methode = methode_libelle(data.methode)
+    text(f"Mode de paiement : {methode}" + (f" — référence {data.reference}" if data.reference else ""))
+    pdf.ln(2)
+
+    bold = FontFace(emphasis="BOLD")
+    pdf.set_font("DejaVu", "", 8)
+    with pdf.table(col_widths=(35, 43, 25, 25), text_align=("LEFT", "LEFT", "RIGHT", "RIGHT"),
+                   headings_style=bold, line_height=4.5) as table:
+        table.row(("Référence", "Objet", "Montant payé", "Reste à payer"))
+        for ligne in data.lignes:
+            reste = "—" if ligne.reste_du is None else format_montant(ligne.reste_du, data.devise)
+            table.row((ligne.reference, ligne.libelle, format_montant(ligne.montant, data.devise), reste))
+        if data.non_affecte > 0:
+            table.row(("", "Avoir (montant non affecté)", format_montant(data.non_affecte, data.devise), "—"))
+        total_reste = sum((ligne.reste_du or Decimal(0) for ligne in data.lignes), Decimal(0))
+        row = table.row(style=bold)
+        row.cell("TOTAL", colspan=2)
+        row.cell(format_montant(data.montant, data.devise))
+        row.cell(format_montant(total_reste, data.devise))
     pdf.ln(3)
-    pdf.set_font("Helvetica", "B", 10)
-    pdf.cell(width * 0.35, 7, "Référence", border=1)
-    pdf.cell(width * 0.40, 7, _latin1("Libellé"), border=1)
-    pdf.cell(width * 0.25, 7, "Montant", border=1, align="R", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", "", 9)
-    for reference, libelle, montant in data.lignes:
-        pdf.cell(width * 0.35, 7, _latin1(reference), border=1)
-        pdf.cell(width * 0.40, 7, _latin1(libelle[:40]), border=1)
-        pdf.cell(width * 0.25, 7, _latin1(money(montant, data.devise)), border=1, align="R",
-                 new_x="LMARGIN", new_y="NEXT")
-    if data.non_affecte > 0:
-        pdf.cell(width * 0.75, 7, _latin1("Crédit (non affecté)"), border=1)
-        pdf.cell(width * 0.25, 7, _latin1(money(data.non_affecte, data.devise)), border=1, align="R",
-                 new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", "B", 10)
-    pdf.cell(width * 0.75, 8, "TOTAL", border=1)
-    pdf.cell(width * 0.25, 8, _latin1(money(data.montant, data.devise)), border=1, align="R",
-             new_x="LMARGIN", new_y="NEXT")
-    pdf.ln(4)
-    if data.enregistre_par:
-        line(f"Enregistré par : {data.enregistre_par}", 8)
+    text(f"Arrêté le présent reçu à la somme de : {montant_en_lettres(data.montant, data.devise)} "
+         f"({format_montant(data.montant, data.devise)}).", 9, "B")
+    pdf.ln(6)
+    pdf.set_font("DejaVu", "", 8)
+    signataire = f"Enregistré par : {data.enregistre_par}" if data.enregistre_par else ""
+    pdf.cell(width / 2, 5, signataire)
+    pdf.cell(width / 2, 5, "Le trésorier (signature et cachet)", align="R", new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(14)
+    text(f"Vérifier ce reçu : {data.verification_url}", 6.5, "", "L", 3.5)
     return bytes(pdf.output())

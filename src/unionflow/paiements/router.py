@@ -11,9 +11,11 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_PAIEMENT_ME, RS_PAIEMENT_READ, RS_TRESORERIE, RS_WAVE_CHECKOUT
 from unionflow.core.routing import area_router
+from unionflow.documents.router import storage_of
 from unionflow.encaissement.service import MethodePaiement, StatutPaiement
 from unionflow.paiements.idempotence import IDEMPOTENCY_HEADER as IDEMPOTENCY
 from unionflow.paiements.idempotence import as_response
+from unionflow.paiements.recus import RecuService
 from unionflow.paiements.repository import PaiementFilters
 from unionflow.paiements.schemas import (
     CheckoutRequest,
@@ -106,11 +108,14 @@ async def get_paiement(id: uuid.UUID, session: SessionDep,
 @router.get("/{id}/recu", response_class=Response, responses={
     200: {"content": {"application/pdf": {}}, "description": "Reçu PDF"}, **problems(404)},
             summary="Télécharger le reçu PDF",
-            description="Reçu numéroté (organisation, membre, montants par cotisation, méthode, date). Un membre "
-                        "télécharge les siens. Pas de reçu pour un paiement non encaissé (400).")
-async def download_recu(id: uuid.UUID, session: SessionDep,
+            description="Reçu numéroté, prêt à signer: nom, adresse et logo de l'organisation (logo: document image "
+                        "de l'organisation désigné par `logoDocumentId`), membre, lignes payées avec le reste à payer "
+                        "après ce paiement, total en FCFA et en lettres, mode de paiement en clair, QR code vers "
+                        "`GET /api/recus/verifier/{numero}?cle=…`. Un membre télécharge les siens. Pas de reçu pour "
+                        "un paiement non encaissé (400).")
+async def download_recu(id: uuid.UUID, request: Request, session: SessionDep,
                         auth: AuthContext = authorize(RS_PAIEMENT_READ)) -> Response:
-    numero, pdf = await PaiementService(session, auth).recu(id)
+    numero, pdf = await RecuService(session, auth, request.app.state.settings).pdf(id, storage_of(request))
     return Response(pdf, media_type="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="recu-{numero}.pdf"'})
 

@@ -100,3 +100,17 @@ class CheckoutResponse(OutputModel):
 class WebhookResponse(OutputModel):
     resultat: str = Field(description="APPLIQUE, DEJA_TRAITE, IGNORE, ECHEC_ENREGISTRE ou ANOMALIE")
     paiement_id: uuid.UUID | None = None
+
+
+class VerificationRecuResponse(OutputModel):
+    """What the public verification of a receipt tells: authenticity, amount, date and organisation; nothing
+    about the member."""
+
+    numero_recu: str
+    authentique: bool
+    statut: str = Field(description="VALIDE, ANNULE ou REMBOURSE")
+    valide: bool = Field(description="Le paiement tient toujours (ni annulé ni remboursé)")
+    montant: Decimal
+    devise: str
+    date_paiement: datetime
+    organisation: str

@@ -14,7 +14,6 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutPaiement
 from unionflow.models import Paiement
 from unionflow.paiements.idempotence import Idempotence, Reponse
-from unionflow.paiements.recu import RecuData, render_recu
 from unionflow.paiements.repository import PaiementFilters, PaiementRepository
 from unionflow.paiements.schemas import AllocationResponse, MotifRequest, PaiementCreate, PaiementResponse
 
@@ -133,20 +132,3 @@ class PaiementService:
         paiement = await EncaissementService(self.session, self.auth).reverser(
             paiement.id, StatutPaiement.REMBOURSE, data.motif)
         return await self.response(paiement)
-
-    async def recu(self, paiement_id: uuid.UUID) -> tuple[str, bytes]:
-        paiement = await self._get(paiement_id)
-        if paiement.statut in {StatutPaiement.EN_ATTENTE, StatutPaiement.ECHOUE, StatutPaiement.EXPIRE}:
-            raise InvalidState("Aucun reçu: ce paiement n'a pas été encaissé")
-        membre = await self.repo.membre(paiement.membre_id)
-        organisation = await self.repo.organisation(paiement.organisation_id)
-        assert membre is not None and organisation is not None
-        response = await self.response(paiement)
-        pdf = render_recu(RecuData(
-            numero=paiement.numero_recu, organisation=organisation.nom,
-            membre=f"{membre.prenom} {membre.nom}", numero_membre=membre.numero_membre,
-            montant=paiement.montant, devise=paiement.devise, methode=paiement.methode, statut=paiement.statut,
-            reference=paiement.reference_externe, date=paiement.date_paiement or paiement.created_at,
-            lignes=[(a.numero_reference or "", a.libelle or "", a.montant) for a in response.allocations],
-            non_affecte=paiement.montant_non_affecte, enregistre_par=paiement.enregistre_par))
-        return paiement.numero_recu, pdf

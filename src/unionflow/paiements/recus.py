@@ -1,0 +1,90 @@
+"""Receipts: the signed-ready PDF for the payer and the organisation, and the public verification of a
+receipt's authenticity from its QR code."""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import uuid
+from urllib.parse import quote
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.config import Settings
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import InvalidState, NotFound
+from unionflow.documents.storage import Storage
+from unionflow.encaissement.service import StatutPaiement
+from unionflow.models import Organisation, Paiement
+from unionflow.paiements.recu import LigneRecu, RecuData, render_recu
+from unionflow.paiements.recu_repository import RecuRepository
+from unionflow.paiements.repository import PaiementRepository
+from unionflow.paiements.schemas import VerificationRecuResponse
+
+log = logging.getLogger("unionflow.recus")
+SANS_RECU = {StatutPaiement.EN_ATTENTE, StatutPaiement.ECHOUE, StatutPaiement.EXPIRE}
+# A logo larger than this is not embedded: a receipt stays a small file.
+LOGO_MAX_BYTES = 2 * 1024 * 1024
+
+
+def verification_url(settings: Settings, paiement: Paiement) -> str:
+    base = settings.public_base_url.rstrip("/")
+    return f"{base}/api/recus/verifier/{quote(paiement.numero_recu)}?cle={quote(paiement.cle_verification)}"
+
+
+def adresse(organisation: Organisation) -> list[str]:
+    lieux = dict.fromkeys(p for p in (organisation.ville, organisation.region) if p)  # "Thiès, Thiès" once
+    lignes = [organisation.adresse or "", ", ".join(lieux)]
+    contact = " — ".join(p for p in (organisation.telephone, organisation.email) if p)
+    return [ligne for ligne in (*lignes, contact) if ligne]
+
+
+class RecuService:
+    def __init__(self, session: AsyncSession, auth: AuthContext | None, settings: Settings) -> None:
+        self.session = session
+        self.auth = auth
+        self.settings = settings
+        self.repo = RecuRepository(session)
+
+    async def pdf(self, paiement_id: uuid.UUID, storage: Storage) -> tuple[str, bytes]:
+        paiements = PaiementRepository(self.session, self.auth)
+        paiement = await paiements.get(paiement_id)
+        if paiement is None:
+            raise NotFound("Paiement introuvable")
+        if paiement.statut in SANS_RECU:
+            raise InvalidState("Aucun reçu: ce paiement n'a pas été encaissé")
+        membre = await paiements.membre(paiement.membre_id)
+        organisation = await paiements.organisation(paiement.organisation_id)
+        assert membre is not None and organisation is not None
+        allocations = (await paiements.allocations([paiement.id])).get(paiement.id, [])
+        restes = await self.repo.reste_apres(paiement)
+        lignes = [LigneRecu(reference=a[3] or "", libelle=a[4] or "", montant=a[2],
+                            reste_du=restes.get(a[0] or a[1])) for a in allocations]
+        return paiement.numero_recu, render_recu(RecuData(
+            numero=paiement.numero_recu, organisation=organisation.nom, organisation_adresse=adresse(organisation),
+            logo=await self._logo(organisation, storage), membre=f"{membre.prenom} {membre.nom}",
+            numero_membre=membre.numero_membre, montant=paiement.montant, devise=paiement.devise,
+            methode=paiement.methode, statut=paiement.statut, reference=paiement.reference_externe,
+            date=paiement.date_paiement or paiement.created_at, lignes=lignes,
+            non_affecte=paiement.montant_non_affecte, enregistre_par=paiement.enregistre_par,
+            verification_url=verification_url(self.settings, paiement)))
+
+    async def _logo(self, organisation: Organisation, storage: Storage) -> bytes | None:
+        document = await self.repo.logo(organisation)
+        if document is None or document.cle_stockage is None or (document.taille_octets or 0) > LOGO_MAX_BYTES:
+            return None
+        chunks = [chunk async for chunk in await storage.open(document.cle_stockage)]
+        return b"".join(chunks)
+
+    async def verifier(self, numero: str, cle: str) -> VerificationRecuResponse:
+        found = await self.repo.par_numero(numero)
+        # Unknown number and wrong key answer alike: the route confirms receipts, it does not list them.
+        if found is None or not hmac.compare_digest(found[0].cle_verification.encode(), cle.encode()):
+            raise NotFound("Reçu introuvable ou clé de vérification incorrecte")
+        paiement, organisation = found
+        if paiement.statut in SANS_RECU:
+            raise NotFound("Reçu introuvable ou clé de vérification incorrecte")
+        return VerificationRecuResponse(
+            numero_recu=paiement.numero_recu, authentique=True, statut=paiement.statut,
+            valide=paiement.statut == StatutPaiement.VALIDE, montant=paiement.montant, devise=paiement.devise,
+            date_paiement=paiement.date_paiement or paiement.created_at, organisation=organisation)
