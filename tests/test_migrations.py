@@ -10,8 +10,12 @@ from unionflow import models
 from unionflow.migrations.alembic import alembic_config
 
 
-def test_single_head():
-    assert ScriptDirectory.from_config(alembic_config()).get_heads() == ["0005_resultat_cache"]
+def test_one_linear_chain():
+    """One head, and from 0005 on every revision has exactly one parent: a newcomer reads them in order."""
+    script = ScriptDirectory.from_config(alembic_config())
+    assert len(script.get_heads()) == 1
+    after_merge = [rev for rev in script.walk_revisions() if rev.revision >= "0005"]
+    assert all(isinstance(rev.down_revision, str) for rev in after_merge)
 
 
 async def test_migrated_schema_matches_the_models(app):

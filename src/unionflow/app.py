@@ -18,6 +18,7 @@ from unionflow.analytics.router import router as analytics_router
 from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
+from unionflow.comptabilite.etats_router import router as comptabilite_etats_router
 from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
@@ -67,6 +68,7 @@ ROUTERS: list[APIRouter] = [
     systeme_router,
     organisations_router,
     comptabilite_router,
+    comptabilite_etats_router,
     configuration_router,
     lcbft_router,
     parametres_lcbft_router,

@@ -40,6 +40,8 @@ COMPTES_PAR_DEFAUT = {
     "4191": "Membres, avances reçues",
     "7061": "Cotisations",
     "7062": "Droits d'adhésion",
+    "131": "Résultat net : excédent",
+    "139": "Résultat net : déficit",
 }
 # Payment method → (treasury account, journal code).
 TRESORERIE = {
@@ -56,6 +58,7 @@ JOURNAUX_PAR_DEFAUT = {
     "CAI": ("Journal de caisse", "CAISSE"),
     "BQ": ("Journal de banque", "BANQUE"),
     "MM": ("Journal mobile money", "MOBILE_MONEY"),
+    "CLO": ("Journal de clôture", "CLOTURE"),
 }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -31,7 +31,7 @@ from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidStat
 from unionflow.core.numbering import next_value
 from unionflow.core.pagination import PageParams
 from unionflow.core.roles import Role
-from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
+from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture, VerrouComptable
 
 MODULE = "COMPTABILITE"
 ZERO = Decimal("0")
@@ -58,10 +58,29 @@ def classe_de(numero: str) -> tuple[int, str]:
     return classe, TYPE_PAR_CLASSE[classe]
 
 
+async def date_comptable(session: AsyncSession, organisation_id: uuid.UUID, date_ecriture: date, *,
+                         strict: bool) -> date:
+    """The date an entry may carry given the organisation's lock date (closed periods).
+
+    A manual entry dated in a closed period is refused (``strict``); an automatic posting of a money movement is
+    never refused — money received is never turned away — so it is dated the first open day instead."""
+    verrou = await session.get(VerrouComptable, organisation_id)
+    if verrou is None or date_ecriture > verrou.date_verrouillage:
+        return date_ecriture
+    if strict:
+        raise InvalidState(f"Période comptable close jusqu'au {verrou.date_verrouillage:%d/%m/%Y}: aucune écriture "
+                           f"ne peut être datée du {date_ecriture:%d/%m/%Y}")
+    return verrou.date_verrouillage + timedelta(days=1)
+
+
 async def poster_ecriture(session: AsyncSession, *, journal: JournalComptable, date_ecriture: date, libelle: str,
                           lignes: list[Ligne], piece_reference: str | None = None,
-                          paiement_id: uuid.UUID | None = None, cree_par: str | None = None) -> EcritureComptable:
-    """Check double-entry rules and write the entry with the next number of its journal and year."""
+                          paiement_id: uuid.UUID | None = None, cree_par: str | None = None,
+                          strict: bool = False, ignorer_verrou: bool = False) -> EcritureComptable:
+    """Check double-entry rules and write the entry with the next number of its journal and year.
+
+    ``strict``: refuse a date in a closed period (manual entries) instead of moving it to the first open day;
+    ``ignorer_verrou``: the closing entry of a fiscal year, dated on its last day."""
     if len(lignes) < 2:
         raise InvalidInput("Une écriture comporte au moins deux lignes")
     for i, ligne in enumerate(lignes):
@@ -82,6 +101,8 @@ async def poster_ecriture(session: AsyncSession, *, journal: JournalComptable, d
         raise InvalidInput("Écriture de montant nul")
     if not journal.actif:
         raise InvalidState(f"Le journal {journal.code} est clos")
+    if not ignorer_verrou:
+        date_ecriture = await date_comptable(session, journal.organisation_id, date_ecriture, strict=strict)
     annee = date_ecriture.year
     # Gap-free numbering per journal and fiscal year (the counter row is locked until commit).
     sequence = await next_value(session, f"ECR-{journal.id}-{annee}")
@@ -195,7 +216,7 @@ class ComptabiliteService:
             lignes.append(Ligne(compte=compte, debit=lg.debit or ZERO, credit=lg.credit or ZERO, libelle=lg.libelle))
         ecriture = await poster_ecriture(self.session, journal=journal, date_ecriture=data.date_ecriture,
                                          libelle=data.libelle, lignes=lignes, piece_reference=data.piece_reference,
-                                         cree_par=self.auth.actor_name)
+                                         cree_par=self.auth.actor_name, strict=True)
         response = ecriture_response(ecriture, comptes, journal.code)
         await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="EcritureComptable",
                            entite_id=ecriture.id, organisation_id=ecriture.organisation_id,

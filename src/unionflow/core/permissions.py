@@ -62,6 +62,7 @@ class Permission(StrEnum):
     # Platform (global roles only)
     CONFIGURATION_GERER = "configuration.gerer"
     SAUVEGARDE_RESTAURER = "sauvegarde.restaurer"
+    COMPTABILITE_CLOTURER = "comptabilite.cloturer"
 
 
 P = Permission
@@ -98,6 +99,7 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.SUGGESTION_TRAITER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU, R.MODERATEUR}),
     P.CONFIGURATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN}),
     P.SAUVEGARDE_RESTAURER: frozenset({R.SUPER_ADMIN}),
+    P.COMPTABILITE_CLOTURER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
 }
 
 

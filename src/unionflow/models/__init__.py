@@ -3,6 +3,7 @@
 from unionflow.models.adhesion import Adhesion
 from unionflow.models.audit import AuditLog
 from unionflow.models.base import Base
+from unionflow.models.cloture import ExerciceComptable, VerrouComptable
 from unionflow.models.cotisation import Cotisation
 from unionflow.models.document import Document, PieceJointe, TelechargementDocument
 from unionflow.models.evenement import (
@@ -39,6 +40,7 @@ __all__ = [
     "Cotisation",
     "Document",
     "Evenement",
+    "ExerciceComptable",
     "FeedbackEvenement",
     "InscriptionEvenement",
     "LoginThrottle",
@@ -58,6 +60,7 @@ __all__ = [
     "TransactionWave",
     "TypeReference",
     "UtilisateurLocal",
+    "VerrouComptable",
     "Versement",
     "WaveCheckout",
     "WaveEvenement",

@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import distinct, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.models import EcritureComptable, ExerciceComptable, VerrouComptable
+
+
+class ClotureRepository:
+    """Lock dates and closed years. Callers have checked the organisation is visible to them."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def verrou(self, organisation_id: uuid.UUID, *, for_update: bool = False) -> VerrouComptable | None:
+        stmt = select(VerrouComptable).where(VerrouComptable.organisation_id == organisation_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def exercices(self, organisation_id: uuid.UUID) -> list[ExerciceComptable]:
+        stmt = select(ExerciceComptable).where(ExerciceComptable.organisation_id == organisation_id)
+        return list((await self.session.execute(stmt.order_by(ExerciceComptable.annee))).scalars())
+
+    async def exercice(self, organisation_id: uuid.UUID, annee: int) -> ExerciceComptable | None:
+        stmt = select(ExerciceComptable).where(ExerciceComptable.organisation_id == organisation_id,
+                                               ExerciceComptable.annee == annee)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def derniere_annee_close(self, organisation_id: uuid.UUID) -> int | None:
+        years = [e.annee for e in await self.exercices(organisation_id)]
+        return max(years) if years else None
+
+    async def annees_avec_ecritures(self, organisation_id: uuid.UUID) -> list[int]:
+        stmt = select(distinct(EcritureComptable.annee)).where(EcritureComptable.organisation_id == organisation_id)
+        return [int(a) for a in (await self.session.execute(stmt)).scalars()]
+
+    def add(self, row: Any) -> None:
+        self.session.add(row)

@@ -1,0 +1,113 @@
+"""Aggregations behind the accounting statements: one grouped query per statement, on the ledger lines.
+
+Callers have already checked that the organisation's entries are visible to them (the bureau, global roles)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Select, case, func, literal, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
+
+ZERO = Decimal("0")
+# Journal type of the year-end closing entries: left out of the income statement, or a closed year would show
+# neither income nor expenses.
+TYPE_JOURNAL_CLOTURE = "CLOTURE"
+
+
+@dataclass(frozen=True)
+class SoldeCompte:
+    compte_id: uuid.UUID
+    numero: str
+    libelle: str
+    classe: int
+    debit_avant: Decimal
+    credit_avant: Decimal
+    debit_periode: Decimal
+    credit_periode: Decimal
+
+
+@dataclass(frozen=True)
+class Mouvement:
+    compte_id: uuid.UUID
+    date_ecriture: date
+    numero_piece: str
+    code_journal: str
+    libelle: str
+    debit: Decimal
+    credit: Decimal
+
+
+def _dec(value: Any) -> Decimal:
+    return Decimal(value or 0).quantize(Decimal("0.01"))
+
+
+class EtatsRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    def _lines(self, organisation_id: uuid.UUID) -> Select[Any]:
+        return (select().select_from(LigneEcriture)
+                .join(EcritureComptable, EcritureComptable.id == LigneEcriture.ecriture_id)
+                .join(CompteComptable, CompteComptable.id == LigneEcriture.compte_id)
+                .join(JournalComptable, JournalComptable.id == EcritureComptable.journal_id)
+                .where(EcritureComptable.organisation_id == organisation_id))
+
+    async def soldes(self, organisation_id: uuid.UUID, debut: date | None, fin: date, *,
+                     sans_cloture: bool = False) -> list[SoldeCompte]:
+        """Per account: debits and credits before ``debut`` and from ``debut`` to ``fin`` inclusive."""
+        avant = EcritureComptable.date_ecriture < debut if debut else None
+
+        def part(column: Any, before: bool) -> Any:
+            if avant is None:
+                return literal(0) if before else func.sum(column)
+            return func.sum(case((avant if before else ~avant, column), else_=0))
+
+        stmt = (self._lines(organisation_id)
+                .add_columns(CompteComptable.id, CompteComptable.numero_compte, CompteComptable.libelle,
+                             CompteComptable.classe, part(LigneEcriture.debit, True), part(LigneEcriture.credit, True),
+                             part(LigneEcriture.debit, False), part(LigneEcriture.credit, False))
+                .where(EcritureComptable.date_ecriture <= fin)
+                .group_by(CompteComptable.id, CompteComptable.numero_compte, CompteComptable.libelle,
+                          CompteComptable.classe)
+                .order_by(CompteComptable.numero_compte))
+        if sans_cloture:
+            stmt = stmt.where(JournalComptable.type_journal != TYPE_JOURNAL_CLOTURE)
+        rows = (await self.session.execute(stmt)).all()
+        return [SoldeCompte(r[0], r[1], r[2], r[3], _dec(r[4]), _dec(r[5]), _dec(r[6]), _dec(r[7])) for r in rows]
+
+    async def mouvements(self, organisation_id: uuid.UUID, debut: date, fin: date,
+                         compte_id: uuid.UUID | None) -> list[Mouvement]:
+        stmt = (self._lines(organisation_id)
+                .add_columns(LigneEcriture.compte_id, EcritureComptable.date_ecriture, EcritureComptable.numero_piece,
+                             JournalComptable.code, func.coalesce(LigneEcriture.libelle, EcritureComptable.libelle),
+                             LigneEcriture.debit, LigneEcriture.credit)
+                .where(EcritureComptable.date_ecriture >= debut, EcritureComptable.date_ecriture <= fin)
+                .order_by(CompteComptable.numero_compte, EcritureComptable.date_ecriture,
+                          EcritureComptable.numero_piece, LigneEcriture.ordre))
+        if compte_id is not None:
+            stmt = stmt.where(LigneEcriture.compte_id == compte_id)
+        return [Mouvement(r[0], r[1], r[2], r[3], r[4], _dec(r[5]), _dec(r[6]))
+                for r in (await self.session.execute(stmt)).all()]
+
+    async def ecritures(self, organisation_id: uuid.UUID, debut: date, fin: date,
+                        journal_id: uuid.UUID | None) -> list[EcritureComptable]:
+        stmt = (select(EcritureComptable)
+                .where(EcritureComptable.organisation_id == organisation_id,
+                       EcritureComptable.date_ecriture >= debut, EcritureComptable.date_ecriture <= fin)
+                .order_by(EcritureComptable.date_ecriture, EcritureComptable.numero_piece, EcritureComptable.id))
+        if journal_id is not None:
+            stmt = stmt.where(EcritureComptable.journal_id == journal_id)
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def a_des_ecritures(self, organisation_id: uuid.UUID, debut: date, fin: date) -> bool:
+        stmt = select(EcritureComptable.id).where(EcritureComptable.organisation_id == organisation_id,
+                                                  EcritureComptable.date_ecriture >= debut,
+                                                  EcritureComptable.date_ecriture <= fin).limit(1)
+        return (await self.session.execute(stmt)).scalar_one_or_none() is not None

@@ -1,0 +1,180 @@
+"""Tables a treasurer prints or opens in Excel: one description, rendered to PDF (fpdf2, shipped Unicode font)
+or XLSX (openpyxl: bold frozen header with filters, sized columns, FCFA and date formats, bold totals)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from fpdf import FPDF
+from fpdf.fonts import FontFace
+
+from unionflow.core.montants import format_montant
+
+FONTS = Path(__file__).resolve().parent.parent / "fonts"
+XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+FORMAT_FCFA = '#,##0 "FCFA";-#,##0 "FCFA";"-"'
+FORMAT_MONTANT = "#,##0.00"
+FORMAT_DATE = "dd/mm/yyyy"
+FORMAT_DATE_HEURE = "dd/mm/yyyy hh:mm"
+
+
+class Nature(StrEnum):
+    TEXTE = "texte"
+    MONTANT = "montant"
+    ENTIER = "entier"
+    DATE = "date"
+
+
+@dataclass(frozen=True)
+class Colonne:
+    titre: str
+    nature: Nature = Nature.TEXTE
+    largeur: float = 1.0  # relative width in the PDF; Excel widths follow the content
+
+
+@dataclass
+class Bloc:
+    titre: str | None
+    lignes: Sequence[Sequence[Any]]
+    total: Sequence[Any] | None = None
+
+
+@dataclass
+class Tableau:
+    titre: str
+    organisation: str
+    sous_titre: str
+    colonnes: list[Colonne]
+    blocs: list[Bloc]
+    notes: list[str] = field(default_factory=list)
+    devise: str = "XOF"
+    paysage: bool = False
+
+
+def excel_number_format(nature: Nature, devise: str) -> str | None:
+    if nature is Nature.MONTANT:
+        return FORMAT_FCFA if devise in ("XOF", "XAF") else FORMAT_MONTANT
+    if nature is Nature.DATE:
+        return FORMAT_DATE
+    if nature is Nature.ENTIER:
+        return "#,##0"
+    return None
+
+
+def _texte(value: Any, nature: Nature, devise: str) -> str:
+    if value is None or value == "":
+        return ""
+    if nature is Nature.MONTANT:
+        return format_montant(Decimal(value), devise)
+    if isinstance(value, datetime):
+        return value.strftime("%d/%m/%Y %H:%M")
+    if isinstance(value, date):
+        return value.strftime("%d/%m/%Y")
+    return str(value)
+
+
+def pdf(tableau: Tableau) -> bytes:
+    doc = FPDF(orientation="L" if tableau.paysage else "P", unit="mm", format="A4")
+    doc.add_font("DejaVu", "", str(FONTS / "DejaVuSans.ttf"))
+    doc.add_font("DejaVu", "B", str(FONTS / "DejaVuSans-Bold.ttf"))
+    doc.set_title(f"{tableau.titre} — {tableau.organisation}")
+    doc.set_creator("UnionFlow")
+    doc.set_auto_page_break(auto=True, margin=12)
+    doc.add_page()
+    doc.set_font("DejaVu", "B", 13)
+    doc.multi_cell(doc.epw, 7, tableau.organisation, align="C", new_x="LMARGIN", new_y="NEXT")
+    doc.multi_cell(doc.epw, 7, tableau.titre, align="C", new_x="LMARGIN", new_y="NEXT")
+    doc.set_font("DejaVu", "", 9)
+    doc.multi_cell(doc.epw, 5, tableau.sous_titre, align="C", new_x="LMARGIN", new_y="NEXT")
+    doc.ln(3)
+    bold = FontFace(emphasis="BOLD")
+    aligns = tuple("RIGHT" if c.nature in (Nature.MONTANT, Nature.ENTIER) else "LEFT" for c in tableau.colonnes)
+    widths = tuple(c.largeur for c in tableau.colonnes)
+    n = len(tableau.colonnes)
+    doc.set_font("DejaVu", "", 7.5)
+    # One table: headings repeat on every page, block titles span the row.
+    with doc.table(col_widths=widths, text_align=aligns, headings_style=bold, line_height=4) as table:
+        table.row([c.titre for c in tableau.colonnes])
+        for bloc in tableau.blocs:
+            if bloc.titre:
+                row = table.row(style=bold)
+                row.cell(bloc.titre, colspan=n, align="LEFT")
+            for ligne in bloc.lignes:
+                table.row([_texte(v, c.nature, tableau.devise) for v, c in zip(ligne, tableau.colonnes, strict=True)])
+            if bloc.total is not None:
+                table.row([_texte(v, c.nature, tableau.devise) for v, c in zip(bloc.total, tableau.colonnes,
+                                                                              strict=True)], style=bold)
+    doc.ln(3)
+    doc.set_font("DejaVu", "", 8)
+    for note in tableau.notes:
+        doc.multi_cell(doc.epw, 4.5, note, new_x="LMARGIN", new_y="NEXT")
+    return bytes(doc.output())
+
+
+def xlsx(tableau: Tableau) -> bytes:
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Font, PatternFill
+    from openpyxl.utils import get_column_letter
+
+    workbook = Workbook()
+    sheet = workbook.active
+    assert sheet is not None
+    sheet.title = tableau.titre[:31]
+    n = len(tableau.colonnes)
+    sheet.append([tableau.titre])
+    sheet.append([f"{tableau.organisation} — {tableau.sous_titre}"])
+    sheet["A1"].font = Font(bold=True, size=13)
+    header_row = 4
+    sheet.append([])
+    sheet.append([c.titre for c in tableau.colonnes])
+    for cell in sheet[header_row]:
+        cell.font = Font(bold=True, color="FFFFFF")
+        cell.fill = PatternFill("solid", fgColor="1F4E78")
+        cell.alignment = Alignment(vertical="center", wrap_text=True)
+    formats = [excel_number_format(c.nature, tableau.devise) for c in tableau.colonnes]
+    widths = [len(c.titre) + 2 for c in tableau.colonnes]
+
+    def append(values: Sequence[Any], *, gras: bool = False) -> None:
+        sheet.append([_excel(v) for v in values])
+        for i, cell in enumerate(sheet[sheet.max_row]):
+            number_format = formats[i]
+            if number_format is not None:
+                cell.number_format = number_format
+            if gras:
+                cell.font = Font(bold=True)
+            widths[i] = max(widths[i], min(len(_texte(values[i], tableau.colonnes[i].nature, tableau.devise)) + 2,
+                                           60))
+
+    for bloc in tableau.blocs:
+        if bloc.titre:
+            append([bloc.titre] + [None] * (n - 1), gras=True)
+        for ligne in bloc.lignes:
+            append(ligne)
+        if bloc.total is not None:
+            append(bloc.total, gras=True)
+    for note in tableau.notes:
+        sheet.append([note])
+    for i, width in enumerate(widths, start=1):
+        sheet.column_dimensions[get_column_letter(i)].width = width
+    sheet.freeze_panes = f"A{header_row + 1}"
+    last_data_row = max(sheet.max_row - len(tableau.notes), header_row)
+    sheet.auto_filter.ref = f"A{header_row}:{get_column_letter(n)}{last_data_row}"
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def _excel(value: Any) -> Any:
+    if isinstance(value, str):
+        # Data never becomes a formula in the workbook.
+        return value if not value.startswith("=") else "'" + value
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=None)
+    return value

@@ -1,0 +1,39 @@
+"""Closing the books: the lock date before which no entry may be dated, and closed fiscal years."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+from decimal import Decimal
+
+from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from unionflow.models.base import Base, IdMixin, utcnow
+
+
+class VerrouComptable(Base):
+    """Per organisation: entries dated on or before ``date_verrouillage`` are refused (manual) or re-dated to
+    the first open day (automatic postings of money movements, which are never refused)."""
+
+    __tablename__ = "verrou_comptable"
+
+    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"), primary_key=True)
+    date_verrouillage: Mapped[date]
+    modifie_par: Mapped[str | None] = mapped_column(String(254))
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class ExerciceComptable(IdMixin, Base):
+    """A closed fiscal year (calendar year): its result was transferred to 131 (excédent) or 139 (déficit)."""
+
+    __tablename__ = "exercice_comptable"
+
+    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"))
+    annee: Mapped[int]
+    resultat: Mapped[Decimal]
+    ecriture_cloture_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("ecriture_comptable.id"))
+    cloture_par: Mapped[str | None] = mapped_column(String(254))
+    date_cloture: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (UniqueConstraint("organisation_id", "annee"),)
