@@ -41,7 +41,7 @@ async def test_members_register_csv_format_injection_and_audit(client, factory, 
     assert len(rows) - 1 == 6 == int(response.headers["x-total-count"])
     assert "MBR-X-0003" not in register
     awa = register["MBR-X-0001"]
-    assert awa[1:3] == ["Diop", "Awa"] and awa[6] == "'+221770000001" and awa[12] == "Association Alpha"
+    assert awa[1:3] == ["Diop", "Awa"] and awa[6] == "+221770000001" and awa[12] == "Association Alpha"
     assert awa[14] == "MEMBRE"
     injected = register["MBR-X-0002"]
     assert injected[1] == "'=HYPERLINK(\"http://x\")" and injected[2] == "'@Moussa"
@@ -89,8 +89,8 @@ async def test_dues_export_treasurer_scope_filters_and_decimal_comma(client, fac
     assert set(rows) == {"COT-X-1", "COT-X-2", "COT-X-3"}  # not Beta's COT-X-4
     partial = rows["COT-X-2"]
     # Montant dû, payé, reste; status derived from the past due date as in the dues list.
-    assert partial[10:15] == ["3000,00", "1000,00", "2000,00", "XOF", "EN_RETARD"]
-    assert rows["COT-X-3"][12:15] == ["0,00", "XOF", "ANNULEE"]
+    assert partial[10:15] == ["3000,00", "1000,00", "2000,00", "XOF", "En retard"]
+    assert rows["COT-X-3"][12:15] == ["0,00", "XOF", "Annulée"]
     assert rows["COT-X-1"][15] == "2026-03-10 09:30:00"
 
     late = await client.get(f"{BASE}/cotisations", params={"statut": "EN_RETARD"}, headers=d.treasurer.headers)
@@ -112,7 +112,7 @@ async def test_payments_export_period_method_status(client, factory):
     rows = by_first(parse_csv(response.content))
     assert list(rows) == ["REC-X-1", "REC-X-2", "REC-X-3"]  # ordered by date, Beta's payment hidden
     assert rows["REC-X-2"][1:3] == ["2026-04-02 23:59:00", "Association Alpha"]
-    assert rows["REC-X-2"][6:11] == ["ESPECES", "VALIDE", "1000,50", "0,00", "XOF"]
+    assert rows["REC-X-2"][6:11] == ["Espèces", "Validé", "1000,50", "0,00", "XOF"]
     assert rows["REC-X-2"][13] == "'-reçu manuel"
 
     # Inclusive UTC days: 2026-04-02 23:59 belongs to the 2nd.
@@ -134,7 +134,7 @@ async def test_adhesions_export(client, factory):
     response = await client.get(f"{BASE}/adhesions", headers=d.secretary.headers)
     rows = by_first(parse_csv(response.content))
     assert list(rows) == ["ADH-X-1", "ADH-X-2"]
-    assert rows["ADH-X-1"][5:10] == ["2026-01-05", "PAYEE", "10000,00", "10000,00", "XOF"]
+    assert rows["ADH-X-1"][5:10] == ["2026-01-05", "Payée", "10000,00", "10000,00", "XOF"]
     assert rows["ADH-X-2"][13] == "Dossier incomplet"
     response = await client.get(f"{BASE}/adhesions", params={"statut": "REJETEE", "dateDebut": "2026-02-01"},
                                 headers=d.admin.headers)
@@ -193,8 +193,13 @@ async def test_xlsx_export_typed_cells_and_no_formula(client, factory):
     assert response.headers["content-disposition"].endswith('.xlsx"')
     sheet = load_workbook(io.BytesIO(response.content)).active
     rows = {r[0]: r for r in sheet.iter_rows(min_row=2, values_only=True)}
-    assert set(rows) == {"COT-X-1", "COT-X-2", "COT-X-3"}
-    assert rows["COT-X-2"][10:15] == (3000, 1000, 2000, "XOF", "EN_RETARD")
+    assert set(rows) == {"COT-X-1", "COT-X-2", "COT-X-3", "Total"}
+    assert rows["COT-X-2"][10:15] == (3000, 1000, 2000, "XOF", "En retard")
+    # What a treasurer expects on opening it: bold frozen header with filters, FCFA and dates formatted, totals.
+    assert sheet["A1"].font.bold and sheet.freeze_panes == "A2" and sheet.auto_filter.ref == "A1:R4"
+    assert sheet["K2"].number_format == '#,##0 "FCFA";-#,##0 "FCFA";"-"' and sheet["J2"].number_format == "dd/mm/yyyy"
+    assert rows["Total"][10] == "=SUBTOTAL(109,K2:K4)" and sheet["K5"].font.bold
+    assert sheet.column_dimensions["K"].width >= 12
     assert rows["COT-X-1"][15] == datetime(2026, 3, 10, 9, 30)
     assert rows["COT-X-1"][7] == 2026
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import tempfile
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -25,6 +26,7 @@ from sqlalchemy import Select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.core.db import read_only_session
+from unionflow.core.tableaux import FORMAT_DATE, FORMAT_DATE_HEURE, FORMAT_FCFA
 
 BOM = "\ufeff"
 CSV_DELIMITER = ";"
@@ -55,6 +57,13 @@ class Kind(StrEnum):
 class Column:
     header: str
     kind: Kind = Kind.TEXT
+    # Codes shown as French words (statuses, methods): the file is read by people, the API keeps the codes.
+    labels: Mapping[str, str] | None = None
+
+    def value(self, raw: Any) -> Any:
+        if self.labels is not None and isinstance(raw, str):
+            return self.labels.get(raw, raw)
+        return raw
 
 
 @dataclass
@@ -78,8 +87,14 @@ class ExportPlan:
         return "text/csv; charset=utf-8" if self.fmt is FormatExport.CSV else XLSX_MEDIA_TYPE
 
 
+# A phone number in international form cannot be read as a formula: it keeps its "+" unprefixed.
+PHONE = re.compile(r"^\+[0-9][0-9 ]{5,19}$")
+
+
 def safe_text(value: str) -> str:
-    return "'" + value if value.startswith(FORMULA_TRIGGERS) else value
+    if value.startswith(FORMULA_TRIGGERS) and not PHONE.match(value):
+        return "'" + value
+    return value
 
 
 def _text(value: Any) -> str:
@@ -137,9 +152,8 @@ async def csv_body(plan: ExportPlan, sessionmaker: async_sessionmaker[AsyncSessi
     writer = csv.writer(buffer, delimiter=CSV_DELIMITER, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
     buffer.write(BOM)
     writer.writerow([safe_text(c.header) for c in plan.columns])
-    kinds = [c.kind for c in plan.columns]
     async for row in stream_rows(sessionmaker, plan.statement):
-        writer.writerow([csv_cell(v, k) for v, k in zip(plan.transform(row), kinds, strict=True)])
+        writer.writerow([csv_cell(c.value(v), c.kind) for v, c in zip(plan.transform(row), plan.columns, strict=True)])
         if buffer.tell() >= CHUNK_BYTES:
             yield buffer.getvalue().encode("utf-8")
             buffer.seek(0)
@@ -147,18 +161,57 @@ async def csv_body(plan: ExportPlan, sessionmaker: async_sessionmaker[AsyncSessi
     yield buffer.getvalue().encode("utf-8")
 
 
-def _xlsx_row(sheet: Any, values: Iterable[Any], kinds: Sequence[Kind]) -> list[Any]:
+NUMBER_FORMATS = {Kind.DECIMAL: FORMAT_FCFA, Kind.INT: "0", Kind.DATE: FORMAT_DATE, Kind.DATETIME: FORMAT_DATE_HEURE}
+# Excel column widths (characters) by kind, before the header's own length is taken into account.
+WIDTHS = {Kind.TEXT: 18, Kind.INT: 8, Kind.DECIMAL: 16, Kind.DATE: 12, Kind.DATETIME: 17}
+
+
+def _xlsx_row(sheet: Any, values: Iterable[Any], columns: Sequence[Column]) -> list[Any]:
     from openpyxl.cell import WriteOnlyCell
 
     cells = []
-    for value, kind in zip(values, kinds, strict=True):
-        cell = WriteOnlyCell(sheet, value=xlsx_value(value, kind))
-        if kind is Kind.TEXT and cell.data_type == "f":
+    for value, column in zip(values, columns, strict=True):
+        cell = WriteOnlyCell(sheet, value=xlsx_value(column.value(value), column.kind))
+        if column.kind is Kind.TEXT and cell.data_type == "f":
             cell.data_type = "s"  # text that looks like a formula stays text
-        elif kind is Kind.DATE:
-            cell.number_format = "yyyy-mm-dd"
-        elif kind is Kind.DATETIME:
-            cell.number_format = "yyyy-mm-dd hh:mm:ss"
+        elif column.kind in NUMBER_FORMATS:
+            cell.number_format = NUMBER_FORMATS[column.kind]
+        cells.append(cell)
+    return cells
+
+
+def _xlsx_header(sheet: Any, columns: Sequence[Column]) -> list[Any]:
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.styles import Alignment, Font, PatternFill
+
+    cells = []
+    for column in columns:
+        cell = WriteOnlyCell(sheet, value=column.header)
+        cell.font = Font(bold=True, color="FFFFFF")
+        cell.fill = PatternFill("solid", fgColor="1F4E78")
+        cell.alignment = Alignment(vertical="center", wrap_text=True)
+        cells.append(cell)
+    return cells
+
+
+def _xlsx_totals(sheet: Any, columns: Sequence[Column], last_row: int) -> list[Any]:
+    """Bold totals under the money columns; SUBTOTAL so that filtering the sheet re-totals what is shown."""
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
+
+    cells = []
+    for i, column in enumerate(columns, start=1):
+        value: Any = None
+        if i == 1:
+            value = "Total"
+        elif column.kind is Kind.DECIMAL and last_row >= 2:
+            letter = get_column_letter(i)
+            value = f"=SUBTOTAL(109,{letter}2:{letter}{last_row})"
+        cell = WriteOnlyCell(sheet, value=value)
+        cell.font = Font(bold=True)
+        if column.kind is Kind.DECIMAL:
+            cell.number_format = FORMAT_FCFA
         cells.append(cell)
     return cells
 
@@ -167,13 +220,22 @@ async def xlsx_body(plan: ExportPlan, sessionmaker: async_sessionmaker[AsyncSess
     """openpyxl's write-only mode spills rows to a temporary file as they are appended; the zip is assembled
     at the end (in a worker thread) and sent in chunks."""
     from openpyxl import Workbook
+    from openpyxl.utils import get_column_letter
 
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet(plan.name[:31])
-    kinds = [c.kind for c in plan.columns]
-    sheet.append(_xlsx_row(sheet, [c.header for c in plan.columns], [Kind.TEXT] * len(kinds)))
+    # Write-only sheets take their layout before the first row.
+    for i, column in enumerate(plan.columns, start=1):
+        sheet.column_dimensions[get_column_letter(i)].width = max(WIDTHS[column.kind], len(column.header) + 2)
+    sheet.freeze_panes = "A2"
+    sheet.append(_xlsx_header(sheet, plan.columns))
+    rows = 1
     async for row in stream_rows(sessionmaker, plan.statement):
-        sheet.append(_xlsx_row(sheet, plan.transform(row), kinds))
+        sheet.append(_xlsx_row(sheet, plan.transform(row), plan.columns))
+        rows += 1
+    sheet.auto_filter.ref = f"A1:{get_column_letter(len(plan.columns))}{rows}"
+    if any(c.kind is Kind.DECIMAL for c in plan.columns) and rows < XLSX_MAX_ROWS:
+        sheet.append(_xlsx_totals(sheet, plan.columns, rows))
     with tempfile.TemporaryFile() as spool:
         await anyio.to_thread.run_sync(workbook.save, spool)
         spool.seek(0)

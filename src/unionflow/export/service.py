@@ -16,6 +16,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidInput, NotFound
+from unionflow.core.libelles import (
+    GENRE,
+    METHODE_PAIEMENT,
+    STATUT_ADHESION,
+    STATUT_APPARTENANCE,
+    STATUT_COTISATION,
+    STATUT_MEMBRE,
+    STATUT_PAIEMENT,
+    TYPE_COTISATION,
+)
 from unionflow.cotisations.repository import statut_effectif
 from unionflow.cotisations.service import today_utc
 from unionflow.encaissement.service import StatutCotisation
@@ -35,28 +45,34 @@ MODULE = "EXPORT"
 N, D, DT, DTM = Kind.INT, Kind.DECIMAL, Kind.DATE, Kind.DATETIME
 
 MEMBRE_COLUMNS = [
-    Column("Numéro membre"), Column("Nom"), Column("Prénom"), Column("Genre"), Column("Date de naissance", DT),
+    Column("Numéro membre"), Column("Nom"), Column("Prénom"), Column("Genre", labels=GENRE),
+    Column("Date de naissance", DT),
     Column("Email"), Column("Téléphone"), Column("Profession"), Column("Adresse"), Column("Ville"), Column("Pays"),
-    Column("Statut membre"), Column("Organisation"), Column("Statut appartenance"), Column("Rôles"),
+    Column("Statut membre", labels=STATUT_MEMBRE), Column("Organisation"),
+    Column("Statut appartenance", labels=STATUT_APPARTENANCE), Column("Rôles"),
     Column("Date d'entrée", DT), Column("Date de sortie", DT), Column("Créé le (UTC)", DTM),
 ]
 COTISATION_COLUMNS = [
     Column("Référence"), Column("Organisation"), Column("Numéro membre"), Column("Nom"), Column("Prénom"),
-    Column("Type"), Column("Libellé"), Column("Année", N), Column("Mois", N), Column("Échéance", DT),
+    Column("Type", labels=TYPE_COTISATION), Column("Libellé"), Column("Année", N), Column("Mois", N),
+    Column("Échéance", DT),
     Column("Montant dû", D), Column("Montant payé", D), Column("Reste à payer", D), Column("Devise"),
-    Column("Statut"), Column("Payée le (UTC)", DTM), Column("Méthode de paiement"), Column("Référence paiement"),
+    Column("Statut", labels=STATUT_COTISATION), Column("Payée le (UTC)", DTM),
+    Column("Méthode de paiement", labels=METHODE_PAIEMENT), Column("Référence paiement"),
 ]
 PAIEMENT_COLUMNS = [
     Column("Numéro de reçu"), Column("Date (UTC)", DTM), Column("Organisation"), Column("Numéro membre"),
-    Column("Nom"), Column("Prénom"), Column("Méthode"), Column("Statut"), Column("Montant", D),
+    Column("Nom"), Column("Prénom"), Column("Méthode", labels=METHODE_PAIEMENT),
+    Column("Statut", labels=STATUT_PAIEMENT), Column("Montant", D),
     Column("Montant non affecté", D), Column("Devise"), Column("Référence externe"), Column("Enregistré par"),
     Column("Commentaire"),
 ]
 ADHESION_COLUMNS = [
     Column("Référence"), Column("Organisation"), Column("Numéro membre"), Column("Nom"), Column("Prénom"),
-    Column("Date de demande", DT), Column("Statut"), Column("Frais d'adhésion", D), Column("Montant payé", D),
+    Column("Date de demande", DT), Column("Statut", labels=STATUT_ADHESION), Column("Frais d'adhésion", D),
+    Column("Montant payé", D),
     Column("Devise"), Column("Approuvée le (UTC)", DTM), Column("Approuvée par"), Column("Rejetée le (UTC)", DTM),
-    Column("Motif de rejet"), Column("Payée le (UTC)", DTM), Column("Méthode de paiement"),
+    Column("Motif de rejet"), Column("Payée le (UTC)", DTM), Column("Méthode de paiement", labels=METHODE_PAIEMENT),
 ]
 ECRITURE_COLUMNS = [
     Column("Date", DT), Column("Journal"), Column("Numéro de pièce"), Column("Référence pièce"),

@@ -20,21 +20,12 @@ import qrcode
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
+from unionflow.core.libelles import METHODE_PAIEMENT
 from unionflow.core.montants import format_montant, montant_en_lettres
 
 log = logging.getLogger("unionflow.recus")
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
 STATUT_LIBELLE = {"VALIDE": "PAYÉ", "ANNULE": "ANNULÉ", "REMBOURSE": "REMBOURSÉ"}
-METHODE_LIBELLE = {
-    "WAVE": "Wave Mobile Money",
-    "ESPECES": "Espèces",
-    "VIREMENT": "Virement bancaire",
-    "CHEQUE": "Chèque",
-    "ORANGE_MONEY": "Orange Money",
-    "FREE_MONEY": "Free Money",
-    "CARTE": "Carte bancaire",
-    "AUTRE": "Autre moyen de paiement",
-}
 
 
 @dataclass(frozen=True)
@@ -67,7 +58,7 @@ class RecuData:
 
 
 def methode_libelle(methode: str) -> str:
-    return METHODE_LIBELLE.get(methode, methode.replace("_", " ").capitalize())
+    return METHODE_PAIEMENT.get(methode, methode.replace("_", " ").capitalize())
 
 
 def _qr_png(url: str) -> io.BytesIO:
