@@ -39,6 +39,7 @@ from unionflow.finance.budgets.router import router as finance_budgets_router
 from unionflow.finance.workflow.router import router as finance_workflow_router
 from unionflow.identity.password_router import router as password_router
 from unionflow.identity.router import router as admin_users_router
+from unionflow.imports.router import router as imports_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
 from unionflow.membres.router import router as membres_router
@@ -75,6 +76,7 @@ ROUTERS: list[APIRouter] = [
     demandes_aide_router,
     adhesions_router,
     cotisations_router,
+    imports_router,
     membres_router,
     admin_association_router,
     roles_router,

@@ -1,0 +1,210 @@
+"""Bulk import of members into an organisation, idempotent on numéro membre, e-mail and phone.
+
+The file is read and every line decided before anything is written: the dry run (``simulation``) and the real
+run give the same report. A known person is updated and enrolled rather than duplicated; a person who belongs
+only to organisations the caller does not manage is refused (they join through an adhesion of their own).
+New members are numbered from one reserved block of the member counter and inserted in batches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound
+from unionflow.core.numbering import reserve_values
+from unionflow.core.permissions import Permission
+from unionflow.imports.lecture import lire
+from unionflow.imports.normalisation import LigneMembre, motifs, preparer
+from unionflow.imports.repository import ImportRepository
+from unionflow.imports.schemas import ActionImport, ImportMembresResponse, LigneImportResponse
+from unionflow.membres.appartenances import normalise_roles
+from unionflow.models import Membre, MembreOrganisation
+
+MODULE = "MEMBRES"
+CHAMPS = ("prenom", "nom", "email", "telephone", "date_naissance", "genre", "profession", "adresse", "ville",
+          "pays")
+
+
+@dataclass
+class Decision:
+    ligne: int
+    action: ActionImport
+    valeurs: dict[str, Any] = field(default_factory=dict)
+    roles: list[str] | None = None
+    membre: Membre | None = None
+    motifs: list[str] = field(default_factory=list)
+    adhere: bool = False
+
+
+class ImportMembresService:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+        self.repo = ImportRepository(session)
+
+    async def importer(self, organisation_id: uuid.UUID, contenu: bytes, simulation: bool) -> ImportMembresResponse:
+        organisation = await self.repo.organisation(organisation_id)
+        if organisation is None:
+            raise NotFound("Organisation introuvable")
+        self.auth.require(Permission.MEMBRE_GERER, organisation.id,
+                          "Seuls le secrétariat et l'administration de l'organisation importent ses membres")
+        if organisation.statut != "ACTIVE":
+            raise InvalidState("Organisation suspendue: aucune inscription possible")
+        lignes = lire(contenu)
+        decisions = await self._decider(organisation.id, organisation.pays or "SN", lignes)
+        if not simulation:
+            await self._appliquer(organisation.id, decisions)
+            await audit.record(self.session, self.auth, action="IMPORTER", module=MODULE, entite_type="Organisation",
+                               entite_id=organisation.id, organisation_id=organisation.id,
+                               after={"fichierSha256": hashlib.sha256(contenu).hexdigest(),
+                                      **{a.value: sum(d.action is a for d in decisions) for a in ActionImport}},
+                               description=f"Import de membres ({len(decisions)} lignes)")
+        return self._rapport(decisions, simulation)
+
+    async def _decider(self, organisation_id: uuid.UUID, pays: str, lignes: list[dict[str, str]]) -> list[Decision]:
+        peut_attribuer = self.auth.can(Permission.ROLE_ATTRIBUER, organisation_id)
+        decisions: list[Decision] = []
+        for numero, brute in enumerate(lignes, start=2):
+            if not brute:
+                continue
+            decision = Decision(numero, ActionImport.CREER)
+            try:
+                decision.valeurs = LigneMembre.model_validate(preparer(brute, pays)).model_dump(exclude_none=True)
+            except ValidationError as exc:
+                decision.action, decision.motifs = ActionImport.REFUSER, motifs(exc)
+            if brute.get("numero_membre"):
+                decision.valeurs["numero_membre"] = brute["numero_membre"].upper()
+            if "roles" in brute:
+                try:
+                    decision.roles = normalise_roles(r.strip().upper() for r in brute["roles"].split(",") if r.strip())
+                except InvalidInput as exc:
+                    decision.action = ActionImport.REFUSER
+                    decision.motifs.append(exc.detail)
+                if decision.roles and set(decision.roles) != {"MEMBRE"} and not peut_attribuer:
+                    decision.action = ActionImport.REFUSER
+                    decision.motifs.append("Seul l'administrateur de l'organisation attribue des rôles")
+            decisions.append(decision)
+        await self._rapprocher(organisation_id, decisions)
+        return decisions
+
+    async def _rapprocher(self, organisation_id: uuid.UUID, decisions: list[Decision]) -> None:
+        """Match each line with a known member (numéro, then e-mail, then phone), refuse duplicates in the file."""
+        valides = [d for d in decisions if d.action is not ActionImport.REFUSER]
+        cles = {c: {str(d.valeurs[c]) for d in valides if c in d.valeurs}
+                for c in ("numero_membre", "email", "telephone")}
+        connus = {c: await self.repo.membres_par(getattr(Membre, c), cles[c]) for c in cles}
+        vus: dict[tuple[str, str], int] = {}
+        for d in valides:
+            refus: list[str] = []
+            for c in ("numero_membre", "email", "telephone"):
+                if c in d.valeurs:
+                    premiere = vus.setdefault((c, str(d.valeurs[c])), d.ligne)
+                    if premiere != d.ligne:
+                        refus.append(f"doublon de la ligne {premiere} ({c.replace('_', ' ')})")
+            candidats = {c: connus[c].get(str(d.valeurs[c]), []) for c in cles if c in d.valeurs}
+            if "numero_membre" in d.valeurs and not candidats["numero_membre"]:
+                refus.append(f"numéro membre inconnu: {d.valeurs['numero_membre']}")
+            if len(candidats.get("telephone", [])) > 1 and not (candidats.get("numero_membre")
+                                                                 or candidats.get("email")):
+                refus.append("plusieurs membres ont ce téléphone: précisez le numéro membre ou l'e-mail")
+            trouves = {m.id: m for c in ("numero_membre", "email", "telephone") for m in candidats.get(c, [])[:1]}
+            if len(trouves) > 1:
+                refus.append("le numéro, l'e-mail et le téléphone désignent des membres différents")
+            if refus:
+                d.action, d.motifs = ActionImport.REFUSER, refus
+                continue
+            d.membre = next(iter(trouves.values()), None)
+            if d.membre is None and not ("prenom" in d.valeurs and "nom" in d.valeurs):
+                d.action, d.motifs = ActionImport.REFUSER, ["prénom et nom obligatoires pour un nouveau membre"]
+        await self._comparer(organisation_id, [d for d in valides if d.membre is not None
+                                               and d.action is not ActionImport.REFUSER])
+
+    async def _comparer(self, organisation_id: uuid.UUID, existants: list[Decision]) -> None:
+        appartenances = await self.repo.appartenances(organisation_id, {d.membre.id for d in existants if d.membre})
+        for d in existants:
+            assert d.membre is not None
+            appartenance = appartenances.get(d.membre.id)
+            if appartenance is None and not self.auth.is_global:
+                d.action = ActionImport.REFUSER
+                d.motifs = ["ce membre appartient à une autre organisation: il rejoint la vôtre par une demande "
+                            "d'adhésion"]
+                continue
+            changes = [c for c in CHAMPS if c in d.valeurs and d.valeurs[c] != getattr(d.membre, c)]
+            d.motifs = [f"{c.replace('_', ' ')} modifié" for c in changes]
+            d.adhere = appartenance is None or appartenance.statut != "ACTIF"
+            if d.adhere:
+                d.motifs.append("adhésion à l'organisation")
+            elif appartenance is not None and d.roles is not None and sorted(appartenance.roles or []) != d.roles:
+                d.motifs.append("rôles modifiés")
+            d.action = ActionImport.METTRE_A_JOUR if d.motifs else ActionImport.INCHANGE
+
+    async def _appliquer(self, organisation_id: uuid.UUID, decisions: list[Decision]) -> None:
+        now, today = datetime.now(UTC), date.today()
+        nouveaux = [d for d in decisions if d.action is ActionImport.CREER]
+        membres, adhesions = [], []
+        if nouveaux:
+            premier = await reserve_values(self.session, f"MBR-{today.year}", len(nouveaux))
+            for i, d in enumerate(nouveaux):
+                membre_id = uuid.uuid4()
+                d.valeurs["numero_membre"] = f"MBR-{today.year}-{premier + i:06d}"
+                membres.append({**{c: d.valeurs.get(c) for c in CHAMPS}, "id": membre_id, "statut": "ACTIF",
+                                "numero_membre": d.valeurs["numero_membre"], "created_at": now, "updated_at": now})
+                adhesions.append(self._appartenance(membre_id, organisation_id, d.roles, now, today))
+        try:
+            async with self.session.begin_nested():
+                await self.repo.inserer(Membre, membres)
+                await self.repo.inserer(MembreOrganisation, adhesions)
+                await self._mettre_a_jour(organisation_id, decisions, now, today)
+        except IntegrityError as exc:
+            raise Conflict("Un membre du fichier a été enregistré entre-temps (e-mail déjà utilisé): relancez "
+                           "l'import, les lignes déjà importées seront reconnues") from exc
+
+    async def _mettre_a_jour(self, organisation_id: uuid.UUID, decisions: list[Decision], now: datetime,
+                             today: date) -> None:
+        a_jour = [d for d in decisions if d.action is ActionImport.METTRE_A_JOUR and d.membre is not None]
+        appartenances = await self.repo.appartenances(organisation_id, {d.membre.id for d in a_jour if d.membre})
+        for d in a_jour:
+            assert d.membre is not None
+            for c in CHAMPS:
+                if c in d.valeurs:
+                    setattr(d.membre, c, d.valeurs[c])
+            appartenance = appartenances.get(d.membre.id)
+            if appartenance is None:
+                await self.repo.inserer(MembreOrganisation, [self._appartenance(d.membre.id, organisation_id,
+                                                                                d.roles, now, today)])
+            else:
+                if d.adhere:
+                    appartenance.statut, appartenance.date_fin = "ACTIF", None
+                if d.roles is not None:
+                    appartenance.roles = d.roles
+        await self.session.flush()
+
+    @staticmethod
+    def _appartenance(membre_id: uuid.UUID, organisation_id: uuid.UUID, roles: list[str] | None, now: datetime,
+                      today: date) -> dict[str, Any]:
+        return {"id": uuid.uuid4(), "membre_id": membre_id, "organisation_id": organisation_id,
+                "roles": roles or ["MEMBRE"], "statut": "ACTIF", "date_debut": today, "created_at": now,
+                "updated_at": now}
+
+    @staticmethod
+    def _rapport(decisions: list[Decision], simulation: bool) -> ImportMembresResponse:
+        lignes = [LigneImportResponse(ligne=d.ligne, action=d.action,
+                                      numero_membre=(d.membre.numero_membre if d.membre
+                                                     else d.valeurs.get("numero_membre")),
+                                      nom=" ".join(str(d.valeurs[c]) for c in ("prenom", "nom") if c in d.valeurs)
+                                      or None, motifs=d.motifs) for d in decisions]
+        compte = {a: sum(d.action is a for d in decisions) for a in ActionImport}
+        return ImportMembresResponse(simulation=simulation, total=len(decisions), crees=compte[ActionImport.CREER],
+                                     mis_a_jour=compte[ActionImport.METTRE_A_JOUR],
+                                     inchanges=compte[ActionImport.INCHANGE], refuses=compte[ActionImport.REFUSER],
+                                     lignes=lignes)
