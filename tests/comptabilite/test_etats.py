@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import random
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 
 from openpyxl import load_workbook
@@ -100,7 +100,7 @@ async def test_statements_agree_with_generated_activity(client, factory, db):
 
 
 async def test_pdf_and_xlsx_renderings(client, factory, db):
-    org, treasurer, encaisse, *_ = await _activite(client, factory, db, 7)
+    org, treasurer, _encaisse, *_ = await _activite(client, factory, db, 7)
     pdf = await client.get(f"/api/comptabilite/etats/balance?organisationId={org.id}&format=pdf",
                            headers=treasurer.headers)
     assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"

@@ -90,7 +90,7 @@ async def test_members_of_other_organisations_are_not_taken(client, factory, db)
 
 
 async def test_xlsx_file_and_ten_thousand_lines(client, factory, db):
-    org, secretary = await _setup(factory)
+    org, _secretary = await _setup(factory)
     admin = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "ADMIN_ORGANISATION"])
     workbook = Workbook()
     sheet = workbook.active
