@@ -18,7 +18,6 @@ from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.finance.approbations import integration as approbations
 from unionflow.models import Organisation, TransactionWave, Versement
-from unionflow.paiements.idempotence import Idempotence, Reponse
 from unionflow.paiements.wave_accounts import client_for_compte, client_for_organisation
 from unionflow.paiements.wave_client import wave_amount
 from unionflow.versements.repository import VersementFilters, VersementRepository
@@ -57,12 +56,7 @@ class VersementService:
         rows, total, exact = await self.repo.search(filters, params)
         return Page[VersementResponse].build([VersementResponse.model_validate(r) for r in rows], params, total, exact)
 
-    async def create(self, data: VersementCreate, idempotency_key: str | None) -> Reponse:
-        idem = Idempotence(self.session, self.auth, "POST /api/versements", idempotency_key,
-                           data.model_dump(mode="json"))
-        replay = await idem.begin()
-        if replay is not None:
-            return replay
+    async def create(self, data: VersementCreate) -> VersementResponse:
         if not self.auth.manages(data.organisation_id):
             raise NotFound("Organisation introuvable")
         # Lock the organisation: concurrent payouts are checked against the balance one at a time.
@@ -91,8 +85,7 @@ class VersementService:
         await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Versement",
                            entite_id=versement.id, organisation_id=organisation.id,
                            after=audit.snapshot(versement, ["numero", "montant", "mode", "objet_type", "statut"]))
-        body = VersementResponse.model_validate(versement).model_dump(mode="json", by_alias=True)
-        return await idem.finish(201, body)
+        return VersementResponse.model_validate(versement)
 
     async def confirmer(self, versement_id: uuid.UUID, data: VersementConfirmation) -> VersementResponse:
         versement = await self._get(versement_id, for_update=True)
