@@ -42,7 +42,9 @@ async def list_versements(session: SessionDep, request: Request, auth: AuthConte
              summary="Préparer un versement (Wave ou manuel)",
              description="Statut EN_COURS; rien n'est envoyé avant la confirmation. La clé d'idempotence Wave est "
                          "enregistrée dès maintenant. Pour COTISATIONS/ADHESIONS, le montant ne peut dépasser ce "
-                         "qui a été encaissé à ce titre et pas encore versé (400).")
+                         "qui a été encaissé à ce titre et pas encore versé (400). AIDE: `objetId` = la demande "
+                         "d'aide, qui doit être APPROUVEE; les versements EN_COURS ou REUSSI pour elle ne dépassent "
+                         "jamais le montant accordé (400).")
 async def create_versement(data: VersementCreate, session: SessionDep, request: Request,
                            auth: AuthContext = authorize(RS_TRESORERIE),
                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
@@ -62,7 +64,9 @@ async def get_versement(id: uuid.UUID, session: SessionDep, request: Request,
                          "la clé stockée (un nouvel essai ne paie jamais deux fois); REUSSI, ECHOUE ou EN_COURS "
                          "selon Wave; un nouvel appel relit le payout. Manuel: referenceExterne requis → REUSSI. "
                          "À partir de `finance.approbation.seuil_versement`, la demande d'approbation ouverte à la "
-                         "création (Finance - Approvals) doit être APPROUVEE (400 sinon).")
+                         "création (Finance - Approvals) doit être APPROUVEE (400 sinon). Un versement REUSSI est "
+                         "comptabilisé (charge de son objet 658x / trésorerie 521 ou 5215) et passé aux seuils "
+                         "LCB-FT dans la même transaction.")
 async def confirm_versement(id: uuid.UUID, session: SessionDep, request: Request,
                             data: VersementConfirmation | None = None,
                             auth: AuthContext = authorize(RS_TRESORERIE),
