@@ -6,7 +6,8 @@ landing after the dues were paid another way; refunds). Whatever the answers, af
 
 - Σ allocations of validated payments per dues / adhesion == its paid amount ≤ what it is due;
 - per validated payment, Σ allocations + unallocated credit == payment amount;
-- books = treasury = receipts: Σ treasury debits − Σ treasury credits in the ledger == Σ validated payments,
+- books = treasury = receipts: Σ treasury debits − Σ treasury credits in the ledger == Σ validated payments
+  − Σ delivered payouts (dues passed on to the federation are one of the drawn operations),
   each validated payment booked exactly once, and every payment holds its own receipt number.
 
 Example counts stay moderate (``EXAMPLES`` per property, no deadline) so the suite stays fast; each example
@@ -32,6 +33,7 @@ from unionflow.models import (
     LigneEcriture,
     Paiement,
     PaiementAllocation,
+    Versement,
 )
 
 EXAMPLES = 25
@@ -48,6 +50,7 @@ operation = st.one_of(
     st.tuples(st.just("adhesion"), st.just(0), amounts),
     st.tuples(st.just("wave"), st.lists(line, min_size=1, max_size=3), st.booleans()),
     st.tuples(st.just("rembourser"), st.integers(0, 10), st.just(0)),
+    st.tuples(st.just("versement"), st.just(0), amounts),
 )
 scenario = st.tuples(st.lists(amounts, min_size=4, max_size=4), amounts,
                      st.lists(operation, min_size=1, max_size=6))
@@ -57,6 +60,7 @@ scenario = st.tuples(st.lists(amounts, min_size=4, max_size=4), amounts,
 class World:
     org: object
     treasurer: object
+    president: object
     member: object
     dues: list[Cotisation]
     adh: Adhesion
@@ -67,10 +71,11 @@ async def _world(factory, db, dues_amounts: list[int], fee: int) -> World:
     org = await factory.organisation()
     treasurer = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER",
                                                                             "ADMIN_ORGANISATION"])
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "ADMIN_ORGANISATION"])
     member = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
     dues = [await cotisation(db, member.membre, org, amount) for amount in dues_amounts]
     adh = await adhesion(db, member.membre, org, fee)
-    return World(org, treasurer, member, dues, adh, [])
+    return World(org, treasurer, president, member, dues, adh, [])
 
 
 def _target(world: World, index: int, montant: int | None) -> dict[str, object]:
@@ -102,6 +107,18 @@ async def _wave(client, wave, world: World, lines, late: bool) -> None:
     world.paid.append(body["paiementId"])
 
 
+async def _versement(client, world: World, amount: int) -> None:
+    """Dues collected are passed on to the federation (manual transfer, confirmed by the president)."""
+    created = await client.post("/api/versements", headers=world.treasurer.headers, json={
+        "organisationId": str(world.org.id), "montant": str(amount), "mode": "MANUEL", "objetType": "COTISATIONS",
+        "motif": "Quote-part fédérale", "beneficiaireNom": "Fédération"})
+    assert created.status_code in {201, 400}, created.text
+    if created.status_code == 201:
+        confirmed = await client.post(f"/api/versements/{created.json()['id']}/confirmer",
+                                      headers=world.president.headers, json={"referenceExterne": "VIR-FED"})
+        assert confirmed.status_code == 200 and confirmed.json()["statut"] == "REUSSI", confirmed.text
+
+
 async def _run(client, db, wave, world: World, op: tuple) -> None:
     kind, arg, amount = op
     headers = world.treasurer.headers
@@ -117,6 +134,9 @@ async def _run(client, db, wave, world: World, op: tuple) -> None:
                                      params={"montantPaye": str(amount)})
     elif kind == "wave":
         await _wave(client, wave, world, arg, amount)
+        return
+    elif kind == "versement":
+        await _versement(client, world, amount)
         return
     else:
         if not world.paid:
@@ -154,11 +174,13 @@ async def _check(db, world: World) -> None:
     assert all(receipts) and len(set(receipts)) == len(receipts)
 
     validated = sum((p.montant for p in payments if p.statut == "VALIDE"), Decimal(0))
+    paid_out = (await db.execute(select(func.coalesce(func.sum(Versement.montant), 0)).where(
+        Versement.organisation_id == org_id, Versement.statut == "REUSSI"))).scalar_one()
     debit, credit = (await db.execute(
         select(func.coalesce(func.sum(LigneEcriture.debit), 0), func.coalesce(func.sum(LigneEcriture.credit), 0))
         .join(CompteComptable, CompteComptable.id == LigneEcriture.compte_id)
         .where(CompteComptable.organisation_id == org_id, CompteComptable.numero_compte.like("5%")))).one()
-    assert Decimal(debit) - Decimal(credit) == validated
+    assert Decimal(debit) - Decimal(credit) == validated - Decimal(paid_out)
     ever_validated = [p.id for p in payments if p.statut in {"VALIDE", "REMBOURSE"}]
     booked = (await db.execute(select(EcritureComptable.paiement_id, func.count())
                                .where(EcritureComptable.paiement_id.in_(ever_validated))
