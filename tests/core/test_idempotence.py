@@ -3,6 +3,7 @@ the same key on another request is 422, and the header is declared in the OpenAP
 
 from __future__ import annotations
 
+import asyncio
 from decimal import Decimal
 
 import pytest
@@ -120,3 +121,18 @@ async def test_payout_creation_and_confirmation_retried_apply_once(client, facto
     assert done.status_code == retry.status_code == 200, done.text
     assert retry.json()["statut"] == "REUSSI" and retry.headers["Idempotent-Replayed"] == "true"
     assert (await client.post(url, headers=confirm, json={"referenceExterne": "VIR-2026-002"})).status_code == 422
+
+
+@pytest.mark.postgresql_only
+async def test_concurrent_retries_of_a_partial_payment_apply_once(client, committed_factory, committed_db):
+    org = await committed_factory.organisation()
+    treasurer = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    member = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
+    dues = await cotisation(committed_db, member.membre, org, 10000, commit=True)
+    headers = {**treasurer.headers, "Idempotency-Key": "double-tap-payer"}
+    answers = await asyncio.gather(*[client.put(f"/api/cotisations/{dues.id}/payer", headers=headers,
+                                                json={"montant": "2500"}) for _ in range(5)])
+    assert [a.status_code for a in answers] == [200] * 5, [a.text for a in answers]
+    assert len({a.json()["recu"]["numeroRecu"] for a in answers}) == 1
+    await committed_db.refresh(dues)
+    assert dues.montant_paye == Decimal("2500") and await _payments(committed_db, member) == 1
