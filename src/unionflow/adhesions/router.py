@@ -4,6 +4,7 @@ import uuid
 from decimal import Decimal
 
 from fastapi import Depends, Query, Response
+from fastapi.responses import JSONResponse
 
 from unionflow.adhesions.schemas import (
     AdhesionPayeeResponse,
@@ -14,6 +15,7 @@ from unionflow.adhesions.schemas import (
 )
 from unionflow.adhesions.service import AdhesionService
 from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ADMIN, RS_APPROVE, RS_READ, RS_WRITE
@@ -127,11 +129,12 @@ async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext
     return await AdhesionService(session, auth).approve(id, approuve_par)
 
 
-@router.post("/{id}/paiement", response_model=AdhesionPayeeResponse, responses=problems(404),
+@router.post("/{id}/paiement", response_model=AdhesionPayeeResponse, responses=problems(404, 422),
              summary="Enregistrer un paiement des frais d'adhésion",
              description="Adhésion APPROUVEE seulement (400 sinon). `montantPaye` > 0 et au plus le reste dû; "
                          "plusieurs paiements partiels sont possibles, l'adhésion passe à PAYEE quand les frais sont "
-                         "couverts. Un reçu est émis (`recu`).")
+                         "couverts. Un reçu est émis (`recu`). Avec `Idempotency-Key`, un nouvel essai après une "
+                         "réponse perdue renvoie la réponse enregistrée sans second paiement.")
 async def pay_adhesion(
     id: uuid.UUID,
     session: SessionDep,
@@ -139,8 +142,10 @@ async def pay_adhesion(
     montant_paye: Decimal = Query(alias="montantPaye", gt=0, max_digits=18, decimal_places=2),
     methode_paiement: MethodePaiement = Query(MethodePaiement.ESPECES, alias="methodePaiement"),
     reference_paiement: str | None = Query(None, alias="referencePaiement", max_length=100),
-) -> AdhesionPayeeResponse:
-    return await AdhesionService(session, auth).pay(id, montant_paye, methode_paiement, reference_paiement)
+    idem: IdempotentRequest = IDEMPOTENT,
+) -> JSONResponse:
+    return await idem.run(auth, lambda: AdhesionService(session, auth).pay(id, montant_paye, methode_paiement,
+                                                                            reference_paiement))
 
 
 @router.post("/{id}/rejeter", response_model=AdhesionResponse, responses=problems(404),

@@ -1,9 +1,11 @@
-"""Booking validated payments: called by the settlement workflow once a payment is VALIDE.
+"""Booking the money that moves: validated payments (settlement workflow) and delivered payouts (versements).
 
 One entry per payment (``ecriture_comptable.paiement_id`` is unique, so a second call returns the first
 entry): debit the treasury account of the payment method, credit dues income and adhesion-fee income by the
 allocations, and the unallocated remainder to members' advances. Default accounts and journals are created
 on first use, SYSCOHADA-like, so an organisation that never opened its books still gets correct ones.
+A delivered payout is booked once: debit the expense of its object (aid, dues or fees passed on, other),
+credit the treasury account it left from, so books and treasury agree in both directions.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from unionflow.models import (
     LigneEcriture,
     Paiement,
     PaiementAllocation,
+    Versement,
 )
 
 ZERO = Decimal("0")
@@ -42,6 +45,10 @@ COMPTES_PAR_DEFAUT = {
     "7062": "Droits d'adhésion",
     "131": "Résultat net : excédent",
     "139": "Résultat net : déficit",
+    "6581": "Aides et secours accordés",
+    "6582": "Cotisations reversées",
+    "6583": "Droits d'adhésion reversés",
+    "6588": "Autres charges diverses",
 }
 # Payment method → (treasury account, journal code).
 TRESORERIE = {
@@ -54,6 +61,9 @@ TRESORERIE = {
     "ORANGE_MONEY": ("5216", "MM"),
     "FREE_MONEY": ("5217", "MM"),
 }
+# Payout: object → expense account; mode → (treasury account, journal code).
+CHARGE_VERSEMENT = {"AIDE": "6581", "COTISATIONS": "6582", "ADHESIONS": "6583", "AUTRE": "6588"}
+TRESORERIE_VERSEMENT = {"WAVE": ("5215", "MM"), "MANUEL": ("521", "BQ")}
 JOURNAUX_PAR_DEFAUT = {
     "CAI": ("Journal de caisse", "CAISSE"),
     "BQ": ("Journal de banque", "BANQUE"),
@@ -62,11 +72,21 @@ JOURNAUX_PAR_DEFAUT = {
 }
 
 
-async def compte_par_defaut(session: AsyncSession, organisation_id: uuid.UUID, numero: str) -> CompteComptable:
+async def compte_par_defaut(session: AsyncSession, organisation_id: uuid.UUID, numero: str,
+                            auth: AuthContext | None = None) -> CompteComptable:
     stmt = select(CompteComptable).where(CompteComptable.organisation_id == organisation_id,
                                          CompteComptable.numero_compte == numero)
     compte = (await session.execute(stmt)).scalar_one_or_none()
     if compte is not None:
+        if not compte.actif:
+            # Money received is never refused: a default account found inactive (created so before the rule
+            # that forbids it) is reactivated, visibly, rather than blocking the collection.
+            compte.actif = True
+            await session.flush()
+            await audit.record(session, auth, action="REACTIVER", module=MODULE, entite_type="CompteComptable",
+                               entite_id=compte.id, organisation_id=organisation_id, severite="WARNING",
+                               before={"actif": False}, after={"actif": True},
+                               description=f"Compte {numero} réactivé: il reçoit les écritures automatiques")
         return compte
     classe, type_compte = classe_de(numero)
     compte = CompteComptable(organisation_id=organisation_id, numero_compte=numero,
@@ -116,12 +136,13 @@ async def comptabiliser_paiement(session: AsyncSession, paiement: Paiement,
     adhesions = sum((a.montant for a in allocations if a.adhesion_id is not None), ZERO)
     reste = paiement.montant - cotisations - adhesions
 
-    lignes = [Ligne(await compte_par_defaut(session, org, numero_tresorerie), debit=paiement.montant, credit=ZERO,
+    lignes = [Ligne(await compte_par_defaut(session, org, numero_tresorerie, auth), debit=paiement.montant,
+                    credit=ZERO,
                     libelle=f"Reçu {paiement.numero_recu} ({paiement.methode})")]
     for numero, montant, libelle in (("7061", cotisations, "Cotisations"), ("7062", adhesions, "Droits d'adhésion"),
                                      ("4191", reste, "Trop-perçu en attente d'affectation")):
         if montant > ZERO:
-            lignes.append(Ligne(await compte_par_defaut(session, org, numero), debit=ZERO, credit=montant,
+            lignes.append(Ligne(await compte_par_defaut(session, org, numero, auth), debit=ZERO, credit=montant,
                                 libelle=libelle))
     journal = await journal_par_defaut(session, org, code_journal)
     date_ecriture = (paiement.date_paiement or paiement.created_at).date()
@@ -164,4 +185,36 @@ async def extourner_paiement(session: AsyncSession, paiement: Paiement, motif: s
     await audit.record(session, auth, action="CREATE", module=MODULE, entite_type="EcritureComptable",
                        entite_id=ecriture.id, organisation_id=paiement.organisation_id, severite="WARNING",
                        after=audit.snapshot(ecriture), description=f"Extourne du paiement {paiement.numero_recu}")
+    return ecriture
+
+
+async def comptabiliser_versement(session: AsyncSession, versement: Versement,
+                                  auth: AuthContext | None = None) -> EcritureComptable:
+    """Book a delivered payout (REUSSI): debit the expense of its object, credit the treasury it left from.
+    Called once, on the transition to REUSSI under the payout's row lock; the piece reference is the payout
+    number, so a second call returns the entry already booked."""
+    if versement.statut != "REUSSI":
+        raise InvalidState(f"Seul un versement réussi est comptabilisé (statut: {versement.statut})")
+    org = versement.organisation_id
+    existing = (await session.execute(select(EcritureComptable).where(
+        EcritureComptable.organisation_id == org, EcritureComptable.piece_reference == versement.numero)
+        .order_by(EcritureComptable.created_at).limit(1))).scalar_one_or_none()
+    if existing is not None:
+        return existing
+    numero_tresorerie, code_journal = TRESORERIE_VERSEMENT.get(versement.mode, TRESORERIE_VERSEMENT["MANUEL"])
+    charge = CHARGE_VERSEMENT.get(versement.objet_type, CHARGE_VERSEMENT["AUTRE"])
+    lignes = [
+        Ligne(await compte_par_defaut(session, org, charge, auth), debit=versement.montant, credit=ZERO,
+              libelle=f"{versement.beneficiaire_nom}: {versement.motif}"[:300]),
+        Ligne(await compte_par_defaut(session, org, numero_tresorerie, auth), debit=ZERO, credit=versement.montant,
+              libelle=f"Versement {versement.numero} ({versement.mode})"),
+    ]
+    ecriture = await poster_ecriture(
+        session, journal=await journal_par_defaut(session, org, code_journal),
+        date_ecriture=(versement.date_execution or datetime.now(UTC)).date(),
+        libelle=f"Versement {versement.numero}: {versement.motif}"[:300], lignes=lignes,
+        piece_reference=versement.numero, cree_par=auth.actor_name if auth else "systeme")
+    await audit.record(session, auth, action="CREATE", module=MODULE, entite_type="EcritureComptable",
+                       entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
+                       description=f"Comptabilisation du versement {versement.numero}")
     return ecriture

@@ -46,7 +46,9 @@ async def list_comptes(session: SessionDep, auth: AuthContext = authorize(RS_REA
 @router.post("/comptes", response_model=CompteComptableResponse, responses=problems(404, 409),
              summary="Créer un compte comptable",
              description="`classe` (1 à 9) et `type` sont déduits du premier chiffre du numéro (SYSCOHADA). Numéro "
-                         "unique par organisation (409). " + ECRITURE_WRITE)
+                         "unique par organisation (409). Les comptes des écritures automatiques (571, 521, 5215, "
+                         "5216, 5217, 4191, 7061, 7062, 6581-6588) ne peuvent pas être créés inactifs (400): l'argent "
+                         "reçu n'est jamais refusé. " + ECRITURE_WRITE)
 async def create_compte(data: CreateCompteComptableRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_WRITE)) -> CompteComptableResponse:
     return await ComptabiliteService(session, auth).create_compte(data)

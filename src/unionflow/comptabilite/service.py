@@ -154,6 +154,11 @@ class ComptabiliteService:
     async def create_compte(self, data: CreateCompteComptableRequest) -> CompteComptableResponse:
         await self._organisation(data.organisation_id)
         self._check_bookkeeper(data.organisation_id)
+        from unionflow.comptabilite.integration import COMPTES_PAR_DEFAUT
+
+        if not data.actif and data.numero_compte in COMPTES_PAR_DEFAUT:
+            raise InvalidInput(f"Le compte {data.numero_compte} reçoit les écritures automatiques des encaissements "
+                               "et des versements: il ne peut pas être inactif, sinon l'argent reçu serait refusé")
         if await self.repo.compte_by_numero(data.organisation_id, data.numero_compte) is not None:
             raise Conflict(f"Le compte {data.numero_compte} existe déjà dans cette organisation")
         classe, type_compte = classe_de(data.numero_compte)

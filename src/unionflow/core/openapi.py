@@ -78,6 +78,9 @@ def install_openapi(app: FastAPI) -> None:
                 codes = {400, 500} | ({401, 403} if authorizer else set())
                 if "{" in info.path:
                     codes.add(404)
+                if any(p.get("name") == "Idempotency-Key" for p in op.get("parameters", [])):
+                    # FastAPI's own 422 is dropped below (invalid input is 400); this one is the key reuse.
+                    codes.add(422)
                 responses = op.setdefault("responses", {})
                 responses.pop("422", None)
                 for code in sorted(codes | {int(c) for c in responses if str(c).isdigit() and int(c) >= 400}):

@@ -3,8 +3,10 @@ from __future__ import annotations
 import uuid
 
 from fastapi import Body, Depends, Query, Response
+from fastapi.responses import JSONResponse
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import RS_ADMIN, RS_COTISATION_GENERER, RS_COTISATION_PAYER, RS_ME, RS_READ, RS_WRITE
@@ -207,13 +209,15 @@ async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
     return await CotisationService(session, auth).cancel(id)
 
 
-@router.put("/{id}/payer", response_model=CotisationPayeeResponse, responses=problems(404),
+@router.put("/{id}/payer", response_model=CotisationPayeeResponse, responses=problems(404, 422),
             summary="Payer une cotisation",
             description="Objet JSON: `montant` (obligatoire, > 0, au plus le reste dû), `methodePaiement` (ESPECES "
                         "par défaut), `referencePaiement`, `datePaiement` (ISO 8601 avec fuseau, jamais future). "
                         "Paiements partiels possibles (PARTIELLEMENT_PAYEE puis PAYEE). 400 si la cotisation est "
                         "payée ou annulée. Un MEMBRE ne paie que ses propres cotisations (404 sinon). Un reçu est "
-                        "émis (`recu`).")
+                        "émis (`recu`). Avec `Idempotency-Key`, un nouvel essai après une réponse perdue renvoie "
+                        "la réponse enregistrée sans second paiement.")
 async def pay_cotisation(id: uuid.UUID, data: PaiementCotisationRequest, session: SessionDep,
-                         auth: AuthContext = authorize(RS_COTISATION_PAYER)) -> CotisationPayeeResponse:
-    return await CotisationService(session, auth).pay(id, data)
+                         auth: AuthContext = authorize(RS_COTISATION_PAYER),
+                         idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    return await idem.run(auth, lambda: CotisationService(session, auth).pay(id, data))

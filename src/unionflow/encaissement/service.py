@@ -124,12 +124,31 @@ class EncaissementService:
                 raise InvalidState(f"L'adhésion {target.numero_reference} doit être approuvée avant paiement "
                                    f"(statut actuel: {target.statut})")
 
+    @staticmethod
+    def _merge(cibles: list[Cible]) -> list[Cible]:
+        """One line per target, in the order first given: two lines naming the same dues add up (a line
+        without an amount means "all it still owes" and absorbs the others), so no target is planned twice
+        from the same unchanged balance."""
+        merged: dict[uuid.UUID, Cible] = {}
+        for cible in cibles:
+            key = cible.cotisation_id or cible.adhesion_id
+            assert key is not None
+            previous = merged.get(key)
+            if previous is None:
+                merged[key] = cible
+            elif previous.montant is not None and cible.montant is not None:
+                merged[key] = Cible(cible.cotisation_id, cible.adhesion_id, previous.montant + cible.montant)
+            else:
+                merged[key] = Cible(cible.cotisation_id, cible.adhesion_id, None)
+        return list(merged.values())
+
     def _plan(self, cibles: list[Cible], targets: dict[uuid.UUID, Cotisation | Adhesion],
               montant: Decimal, strict: bool) -> list[tuple[Cotisation | Adhesion, Decimal]]:
         """Split ``montant`` over the targets in the order given, never beyond what each still owes."""
         plan: list[tuple[Cotisation | Adhesion, Decimal]] = []
+        planned: dict[uuid.UUID, Decimal] = {}
         remaining = montant
-        for cible in cibles:
+        for cible in self._merge(cibles):
             target_id = cible.cotisation_id or cible.adhesion_id
             assert target_id is not None
             target = targets.get(target_id)
@@ -137,13 +156,15 @@ class EncaissementService:
                 raise NotFound("Cotisation ou adhésion introuvable")
             if strict:
                 self._check_payable(target)
-            owed = outstanding(target)
+            # What this plan already gives the target counts as paid: the row itself changes only when applied.
+            owed = max(outstanding(target) - planned.get(target_id, ZERO), ZERO)
             part = min(cible.montant if cible.montant is not None else owed, owed, remaining)
             if strict and cible.montant is not None and cible.montant > owed:
                 raise InvalidInput(f"Le montant affecté ({cible.montant}) dépasse le reste dû ({owed}) "
                                    f"sur {target.numero_reference}")
             if part > ZERO:
                 plan.append((target, part))
+                planned[target_id] = planned.get(target_id, ZERO) + part
                 remaining -= part
         if strict and remaining > ZERO:
             raise InvalidInput(f"Le montant ({montant}) dépasse le total restant dû ({montant - remaining})")
@@ -213,6 +234,7 @@ class EncaissementService:
         for target in targets.values():
             if target.membre_id != membre_id or target.organisation_id != organisation_id:
                 raise InvalidInput(f"{target.numero_reference} n'appartient pas à ce membre et cette organisation")
+        cibles = self._merge(cibles)
         total = ZERO
         for cible in cibles:
             found = targets.get(cible.cotisation_id or cible.adhesion_id)  # type: ignore[arg-type]

@@ -1,8 +1,9 @@
-"""Screening of validated payments against the organisation's LCB-FT thresholds.
+"""Screening of validated payments and delivered payouts against the organisation's LCB-FT thresholds.
 
-Called by the settlement workflow once a payment is VALIDE. Thresholds are inclusive (an amount equal to
-the threshold raises the alert). Raises at most one alert per payment and kind; a cumulated-amount alert
-is raised once per member and period, not again on every later payment of the same window.
+Called by the settlement workflow once a payment is VALIDE, and by the payouts once one is REUSSI.
+Thresholds are inclusive (an amount equal to the threshold raises the alert). Raises at most one alert per
+payment and kind; a cumulated-amount alert is raised once per member and period, not again on every later
+payment of the same window.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.configuration.service import valeurs
 from unionflow.core import audit
 from unionflow.lcbft.schemas import TypeAlerte
-from unionflow.models import AlerteLcbFt, Paiement, ParametresLcbFt
+from unionflow.models import AlerteLcbFt, DemandeAide, Paiement, ParametresLcbFt, Versement
 
 MODULE = "LCB_FT"
 
@@ -96,6 +97,46 @@ async def evaluer_paiement(session: AsyncSession, paiement: Paiement) -> list[Al
             description=f"{description} (reçu {paiement.numero_recu})", traitee=False)
         session.add(alerte)
         created.append(alerte)
+    return await _record(session, created)
+
+
+async def evaluer_versement(session: AsyncSession, versement: Versement,
+                            membre_id: uuid.UUID | None) -> list[AlerteLcbFt]:
+    """Raise the alerts a delivered payout calls for: the per-operation threshold, and for a payout to a
+    member (aid) the cumulated amount that member received by payouts over the period. Called once, on the
+    payout's transition to REUSSI; the alert names the payout number."""
+    if versement.statut != "REUSSI":
+        return []
+    s = await seuils(session, versement.organisation_id)
+    montant = versement.montant
+    libelle = f"Versement {versement.numero} à {versement.beneficiaire_nom}"
+    candidates: list[tuple[TypeAlerte, Decimal, Decimal | None, str]] = []
+    if montant >= s.seuil_operation:
+        candidates.append((TypeAlerte.SEUIL_OPERATION, s.seuil_operation, None,
+                           f"{libelle}: {montant} {versement.devise} ≥ seuil de {s.seuil_operation}"))
+    if membre_id is not None:
+        reference = versement.date_execution or datetime.now(UTC)
+        debut = reference - timedelta(days=s.periode_cumul_jours)
+        others = (await session.execute(select(func.coalesce(func.sum(Versement.montant), 0))
+                                        .join(DemandeAide, DemandeAide.id == Versement.objet_id).where(
+            DemandeAide.membre_id == membre_id, Versement.organisation_id == versement.organisation_id,
+            Versement.objet_type == "AIDE", Versement.statut == "REUSSI", Versement.id != versement.id,
+            Versement.date_execution >= debut))).scalar_one()
+        cumul = Decimal(str(others)) + montant
+        if cumul >= s.seuil_cumul:
+            candidates.append((TypeAlerte.CUMUL_PERIODE, s.seuil_cumul, cumul,
+                               f"{libelle}: {cumul} {versement.devise} versés sur {s.periode_cumul_jours} jours "
+                               f"≥ seuil de {s.seuil_cumul}"))
+    created = [AlerteLcbFt(
+        organisation_id=versement.organisation_id, membre_id=membre_id, paiement_id=None,
+        type_alerte=type_alerte.value, montant=montant, seuil=seuil, montant_cumule=cumule,
+        periode_jours=s.periode_cumul_jours if cumule is not None else None, devise=versement.devise,
+        description=description, traitee=False) for type_alerte, seuil, cumule, description in candidates]
+    session.add_all(created)
+    return await _record(session, created)
+
+
+async def _record(session: AsyncSession, created: list[AlerteLcbFt]) -> list[AlerteLcbFt]:
     if created:
         await session.flush()
     for alerte in created:

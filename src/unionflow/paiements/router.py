@@ -7,14 +7,13 @@ from fastapi import Depends, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_PAIEMENT_ME, RS_PAIEMENT_READ, RS_TRESORERIE, RS_WAVE_CHECKOUT
 from unionflow.core.routing import area_router
 from unionflow.documents.router import storage_of
 from unionflow.encaissement.service import MethodePaiement, StatutPaiement
-from unionflow.paiements.idempotence import IDEMPOTENCY_HEADER as IDEMPOTENCY
-from unionflow.paiements.idempotence import as_response
 from unionflow.paiements.recus import RecuService
 from unionflow.paiements.repository import PaiementFilters
 from unionflow.paiements.schemas import (
@@ -54,10 +53,11 @@ async def list_paiements(session: SessionDep, auth: AuthContext = authorize(RS_P
              description="Saisi par le trésorier ou l'administrateur de l'organisation; réparti sur les cibles "
                          "dans l'ordre donné (montant par cible optionnel, jamais au-delà du reste dû); le total "
                          "ne peut dépasser le reste dû. referenceExterne obligatoire sauf ESPECES/AUTRE. "
+                         "Deux lignes de `cibles` pour la même cotisation s'additionnent. "
                          "En-tête Idempotency-Key recommandé.")
 async def create_paiement(data: PaiementCreate, session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE),
-                          idempotency_key: str | None = IDEMPOTENCY) -> JSONResponse:
-    return as_response(await PaiementService(session, auth).enregistrer(data, idempotency_key))
+                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    return await idem.run(auth, lambda: PaiementService(session, auth).enregistrer(data), 201)
 
 
 @router.get("/mes-paiements", response_model=Page[PaiementResponse], summary="Paiements du membre connecté")
@@ -83,9 +83,9 @@ async def get_by_receipt(numeroRecu: str, session: SessionDep,
                          "cible. Wave injoignable → 503, en erreur → 502, et rien n'est créé.")
 async def wave_checkout(data: CheckoutRequest, session: SessionDep, request: Request,
                         auth: AuthContext = authorize(RS_WAVE_CHECKOUT),
-                        idempotency_key: str | None = IDEMPOTENCY) -> JSONResponse:
+                        idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     service = WaveService(session, auth, request.app.state.settings)
-    return as_response(await service.checkout(data, idempotency_key))
+    return await idem.run(auth, lambda: service.checkout(data), 201)
 
 
 @router.post("/wave/webhook", response_model=WebhookResponse, responses=problems(401, 502, 503),
@@ -120,25 +120,29 @@ async def download_recu(id: uuid.UUID, request: Request, session: SessionDep,
                     headers={"Content-Disposition": f'attachment; filename="recu-{numero}.pdf"'})
 
 
-@router.post("/{id}/annuler", response_model=PaiementResponse, responses=problems(404, 502, 503),
+@router.post("/{id}/annuler", response_model=PaiementResponse, responses=problems(404, 422, 502, 503),
              summary="Annuler un paiement (saisie erronée ou session Wave en attente)",
              description="Trésorerie de l'organisation. Paiement manuel validé → ANNULE, les cotisations et "
                          "adhésions réglées reviennent à leur état antérieur (audit WARNING). Paiement Wave en "
                          "attente → session expirée chez Wave puis ANNULE. Paiement Wave encaissé: utiliser "
                          "/rembourser.")
 async def cancel_paiement(id: uuid.UUID, data: MotifRequest, session: SessionDep, request: Request,
-                          auth: AuthContext = authorize(RS_TRESORERIE)) -> PaiementResponse:
-    return await PaiementService(session, auth, request.app.state.settings).annuler(id, data)
+                          auth: AuthContext = authorize(RS_TRESORERIE),
+                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    service = PaiementService(session, auth, request.app.state.settings)
+    return await idem.run(auth, lambda: service.annuler(id, data))
 
 
-@router.post("/{id}/rembourser", response_model=PaiementResponse, responses=problems(404, 502, 503),
+@router.post("/{id}/rembourser", response_model=PaiementResponse, responses=problems(404, 422, 502, 503),
              summary="Rembourser un paiement validé",
              description="Trésorerie de l'organisation. Paiement Wave: remboursement demandé à Wave d'abord "
                          "(échec → 502/503, rien ne change); manuel: argent rendu hors système. Statut REMBOURSE, "
                          "affectations reprises (audit WARNING).")
 async def refund_paiement(id: uuid.UUID, data: MotifRequest, session: SessionDep, request: Request,
-                          auth: AuthContext = authorize(RS_TRESORERIE)) -> PaiementResponse:
-    return await PaiementService(session, auth, request.app.state.settings).rembourser(id, data)
+                          auth: AuthContext = authorize(RS_TRESORERIE),
+                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    service = PaiementService(session, auth, request.app.state.settings)
+    return await idem.run(auth, lambda: service.rembourser(id, data))
 
 
 @router.post("/{id}/wave/expirer", response_model=PaiementResponse, responses=problems(404, 502, 503),

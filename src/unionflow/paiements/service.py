@@ -13,7 +13,6 @@ from unionflow.core.errors import InvalidInput, InvalidState, NotFound
 from unionflow.core.pagination import Page, PageParams
 from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutPaiement
 from unionflow.models import Paiement
-from unionflow.paiements.idempotence import Idempotence, Reponse
 from unionflow.paiements.repository import PaiementFilters, PaiementRepository
 from unionflow.paiements.schemas import AllocationResponse, MotifRequest, PaiementCreate, PaiementResponse
 
@@ -75,13 +74,8 @@ class PaiementService:
         rows, total, exact = await self.repo.search(filters, params, membre_id=self.auth.membre_id)
         return Page[PaiementResponse].build(await self.responses(rows), params, total, exact)
 
-    async def enregistrer(self, data: PaiementCreate, idempotency_key: str | None) -> Reponse:
+    async def enregistrer(self, data: PaiementCreate) -> PaiementResponse:
         """Manual payment entered by a treasurer or organisation administrator of the organisation."""
-        idem = Idempotence(self.session, self.auth, "POST /api/paiements", idempotency_key,
-                           data.model_dump(mode="json"))
-        replay = await idem.begin()
-        if replay is not None:
-            return replay
         if await self.repo.organisation(data.organisation_id) is None or not self.auth.manages(data.organisation_id):
             raise NotFound("Organisation introuvable")
         if await self.repo.membre(data.membre_id) is None:
@@ -94,8 +88,7 @@ class PaiementService:
             date_paiement=data.date_paiement, commentaire=data.commentaire,
             cibles=[Cible(cotisation_id=c.cotisation_id, adhesion_id=c.adhesion_id, montant=c.montant)
                     for c in data.cibles])
-        body = (await self.response(paiement)).model_dump(mode="json", by_alias=True)
-        return await idem.finish(201, body)
+        return await self.response(paiement)
 
     async def _managed(self, paiement_id: uuid.UUID) -> Paiement:
         paiement = await self._get(paiement_id)

@@ -23,7 +23,6 @@ from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound
 from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutPaiement
 from unionflow.models import Paiement, TransactionWave, WaveCheckout, WaveEvenement
 from unionflow.paiements import signature
-from unionflow.paiements.idempotence import Idempotence, Reponse
 from unionflow.paiements.repository import PaiementRepository
 from unionflow.paiements.schemas import CheckoutRequest, CheckoutResponse, PaiementResponse, WebhookResponse
 from unionflow.paiements.wave_accounts import client_for_compte, client_for_organisation, webhook_secrets
@@ -74,13 +73,8 @@ class WaveService:
 
     # ---- checkout -------------------------------------------------------------------------------------------
 
-    async def checkout(self, data: CheckoutRequest, idempotency_key: str | None) -> Reponse:
+    async def checkout(self, data: CheckoutRequest) -> CheckoutResponse:
         assert self.auth is not None
-        idem = Idempotence(self.session, self.auth, "POST /api/paiements/wave/checkout", idempotency_key,
-                           data.model_dump(mode="json"))
-        replay = await idem.begin()
-        if replay is not None:
-            return replay
         membre_id = data.membre_id or self.auth.membre_id
         if membre_id is None:
             raise InvalidInput("Aucune fiche membre n'est liée à votre compte: précisez membreId")
@@ -124,10 +118,9 @@ class WaveService:
         await audit.record(self.session, self.auth, action="WAVE_CHECKOUT", module=MODULE, entite_type="Paiement",
                            entite_id=paiement.id, organisation_id=paiement.organisation_id,
                            description=f"Session Wave {checkout.checkout_id} pour {paiement.montant} XOF")
-        body = CheckoutResponse(paiement_id=paiement.id, numero_recu=paiement.numero_recu, montant=paiement.montant,
+        return CheckoutResponse(paiement_id=paiement.id, numero_recu=paiement.numero_recu, montant=paiement.montant,
                                 devise=paiement.devise, wave_launch_url=checkout.launch_url,
                                 checkout_id=checkout.checkout_id, expires_at=checkout.when_expires)
-        return await idem.finish(201, body.model_dump(mode="json", by_alias=True))
 
     async def _close_if_expired(self, paiement_id: uuid.UUID) -> bool:
         """A pending session past its expiry that Wave confirms expired unpaid is closed (EXPIRE) so that the

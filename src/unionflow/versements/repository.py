@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
 from unionflow.core.visibility import scope
-from unionflow.models import Paiement, PaiementAllocation, Versement
+from unionflow.models import DemandeAide, Paiement, PaiementAllocation, Versement
 
 
 @dataclass(frozen=True)
@@ -64,3 +64,17 @@ class VersementRepository:
             .where(Versement.organisation_id == organisation_id, Versement.objet_type == objet_type,
                    Versement.statut.in_(("EN_COURS", "REUSSI"))))).scalar_one()
         return Decimal(str(collected)) - Decimal(str(paid_out))
+
+    async def demande_aide(self, demande_id: uuid.UUID, organisation_id: uuid.UUID) -> DemandeAide | None:
+        """The aid request a payout settles, locked: payouts against it are checked one at a time."""
+        return (await self.session.execute(select(DemandeAide).where(
+            DemandeAide.id == demande_id, DemandeAide.organisation_id == organisation_id).with_for_update()
+        )).scalar_one_or_none()
+
+    async def engage(self, objet_type: str, objet_id: uuid.UUID) -> Decimal:
+        """Already paid out or being paid out for one object (e.g. an aid request)."""
+        total = (await self.session.execute(
+            select(func.coalesce(func.sum(Versement.montant), 0))
+            .where(Versement.objet_type == objet_type, Versement.objet_id == objet_id,
+                   Versement.statut.in_(("EN_COURS", "REUSSI"))))).scalar_one()
+        return Decimal(str(total))

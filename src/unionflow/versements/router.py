@@ -6,12 +6,11 @@ from fastapi import Depends, Query, Request
 from fastapi.responses import JSONResponse
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
-from unionflow.paiements.idempotence import IDEMPOTENCY_HEADER as IDEMPOTENCY
-from unionflow.paiements.idempotence import as_response
 from unionflow.versements.repository import VersementFilters
 from unionflow.versements.schemas import (
     ModeVersement,
@@ -43,12 +42,14 @@ async def list_versements(session: SessionDep, request: Request, auth: AuthConte
              summary="Préparer un versement (Wave ou manuel)",
              description="Statut EN_COURS; rien n'est envoyé avant la confirmation. La clé d'idempotence Wave est "
                          "enregistrée dès maintenant. Pour COTISATIONS/ADHESIONS, le montant ne peut dépasser ce "
-                         "qui a été encaissé à ce titre et pas encore versé (400).")
+                         "qui a été encaissé à ce titre et pas encore versé (400). AIDE: `objetId` = la demande "
+                         "d'aide, qui doit être APPROUVEE; les versements EN_COURS ou REUSSI pour elle ne dépassent "
+                         "jamais le montant accordé (400).")
 async def create_versement(data: VersementCreate, session: SessionDep, request: Request,
                            auth: AuthContext = authorize(RS_TRESORERIE),
-                           idempotency_key: str | None = IDEMPOTENCY) -> JSONResponse:
+                           idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     service = VersementService(session, auth, request.app.state.settings)
-    return as_response(await service.create(data, idempotency_key))
+    return await idem.run(auth, lambda: service.create(data), 201)
 
 
 @router.get("/{id}", response_model=VersementResponse, responses=problems(404), summary="Consulter un versement")
@@ -57,18 +58,21 @@ async def get_versement(id: uuid.UUID, session: SessionDep, request: Request,
     return await VersementService(session, auth, request.app.state.settings).get(id)
 
 
-@router.post("/{id}/confirmer", response_model=VersementResponse, responses=problems(404, 502, 503),
+@router.post("/{id}/confirmer", response_model=VersementResponse, responses=problems(404, 422, 502, 503),
              summary="Confirmer (envoyer) un versement",
              description="Par une autre personne que le créateur (sauf SUPER_ADMIN/ADMIN). Wave: payout envoyé avec "
                          "la clé stockée (un nouvel essai ne paie jamais deux fois); REUSSI, ECHOUE ou EN_COURS "
                          "selon Wave; un nouvel appel relit le payout. Manuel: referenceExterne requis → REUSSI. "
                          "À partir de `finance.approbation.seuil_versement`, la demande d'approbation ouverte à la "
-                         "création (Finance - Approvals) doit être APPROUVEE (400 sinon).")
+                         "création (Finance - Approvals) doit être APPROUVEE (400 sinon). Un versement REUSSI est "
+                         "comptabilisé (charge de son objet 658x / trésorerie 521 ou 5215) et passé aux seuils "
+                         "LCB-FT dans la même transaction.")
 async def confirm_versement(id: uuid.UUID, session: SessionDep, request: Request,
                             data: VersementConfirmation | None = None,
-                            auth: AuthContext = authorize(RS_TRESORERIE)) -> VersementResponse:
+                            auth: AuthContext = authorize(RS_TRESORERIE),
+                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     service = VersementService(session, auth, request.app.state.settings)
-    return await service.confirmer(id, data or VersementConfirmation())
+    return await idem.run(auth, lambda: service.confirmer(id, data or VersementConfirmation()))
 
 
 @router.post("/{id}/annuler", response_model=VersementResponse, responses=problems(404),

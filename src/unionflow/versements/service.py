@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.integration import comptabiliser_versement
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
@@ -17,8 +19,8 @@ from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFoun
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.finance.approbations import integration as approbations
+from unionflow.lcbft.detection import evaluer_versement
 from unionflow.models import Organisation, TransactionWave, Versement
-from unionflow.paiements.idempotence import Idempotence, Reponse
 from unionflow.paiements.wave_accounts import client_for_compte, client_for_organisation
 from unionflow.paiements.wave_client import wave_amount
 from unionflow.versements.repository import VersementFilters, VersementRepository
@@ -57,12 +59,7 @@ class VersementService:
         rows, total, exact = await self.repo.search(filters, params)
         return Page[VersementResponse].build([VersementResponse.model_validate(r) for r in rows], params, total, exact)
 
-    async def create(self, data: VersementCreate, idempotency_key: str | None) -> Reponse:
-        idem = Idempotence(self.session, self.auth, "POST /api/versements", idempotency_key,
-                           data.model_dump(mode="json"))
-        replay = await idem.begin()
-        if replay is not None:
-            return replay
+    async def create(self, data: VersementCreate) -> VersementResponse:
         if not self.auth.manages(data.organisation_id):
             raise NotFound("Organisation introuvable")
         # Lock the organisation: concurrent payouts are checked against the balance one at a time.
@@ -75,6 +72,8 @@ class VersementService:
             if data.montant > available:
                 raise InvalidState(f"Solde insuffisant: {available} {data.devise} encaissés et non encore versés "
                                    f"au titre des {data.objet_type.lower()}")
+        if data.objet_type == ObjetVersement.AIDE:
+            await self._check_aide(data)
         compte_id = None
         if data.mode == ModeVersement.WAVE:
             _, compte_id = await client_for_organisation(self.session, self.settings, organisation.id)
@@ -91,8 +90,34 @@ class VersementService:
         await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Versement",
                            entite_id=versement.id, organisation_id=organisation.id,
                            after=audit.snapshot(versement, ["numero", "montant", "mode", "objet_type", "statut"]))
-        body = VersementResponse.model_validate(versement).model_dump(mode="json", by_alias=True)
-        return await idem.finish(201, body)
+        return VersementResponse.model_validate(versement)
+
+    async def _check_aide(self, data: VersementCreate) -> None:
+        """An aid is paid only once granted, and never beyond what was granted (pending payouts included)."""
+        if data.objet_id is None:
+            raise InvalidInput("objetId (la demande d'aide versée) est obligatoire pour un versement AIDE")
+        demande = await self.repo.demande_aide(data.objet_id, data.organisation_id)
+        if demande is None:
+            raise NotFound("Demande d'aide introuvable")
+        if demande.statut != "APPROUVEE":
+            raise InvalidState(f"La demande d'aide {demande.numero_reference} n'est pas approuvée "
+                               f"(statut: {demande.statut})")
+        if demande.devise != data.devise:
+            raise InvalidInput(f"Devise {data.devise} différente de celle de la demande ({demande.devise})")
+        accorde = demande.montant_accorde or Decimal("0")
+        engage = await self.repo.engage(ObjetVersement.AIDE, demande.id)
+        if engage + data.montant > accorde:
+            raise InvalidState(f"Le versement dépasse l'aide accordée: {accorde} {demande.devise} accordés, "
+                               f"{engage} déjà versés ou en cours, reste {max(accorde - engage, Decimal('0'))}")
+
+    async def _book(self, versement: Versement) -> None:
+        """Money that left is booked and screened in the same transaction as its status."""
+        await comptabiliser_versement(self.session, versement, self.auth)
+        membre_id = None
+        if versement.objet_type == ObjetVersement.AIDE and versement.objet_id is not None:
+            demande = await self.repo.demande_aide(versement.objet_id, versement.organisation_id)
+            membre_id = demande.membre_id if demande is not None else None
+        await evaluer_versement(self.session, versement, membre_id)
 
     async def confirmer(self, versement_id: uuid.UUID, data: VersementConfirmation) -> VersementResponse:
         versement = await self._get(versement_id, for_update=True)
@@ -112,6 +137,8 @@ class VersementService:
             await self._send(versement)
         versement.confirme_par = self.auth.actor_name
         await self.session.flush()
+        if versement.statut == StatutVersement.REUSSI:
+            await self._book(versement)
         await audit.record(self.session, self.auth, action=f"VERSEMENT_{versement.statut}", module=MODULE,
                            entite_type="Versement", entite_id=versement.id, organisation_id=versement.organisation_id,
                            before=before, severite="WARNING" if versement.statut == StatutVersement.ECHOUE else "INFO",

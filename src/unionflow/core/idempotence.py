@@ -1,34 +1,40 @@
-"""``Idempotency-Key`` for payment-creating requests.
+"""``Idempotency-Key`` for every request that moves money: one mechanism, declared on each operation.
 
+A route takes ``idem: IdempotentRequest = IDEMPOTENT`` and returns ``await idem.run(auth, call, status)``.
 The key row is inserted at the start of the request's own transaction, under a unique constraint on
 (caller, operation, key): a concurrent duplicate waits on that constraint until the first request commits,
-then finds the stored answer. Same key + same body → the stored status and body; same key + another body →
-422. Only successful answers are stored: a failed request rolls back its key with everything else, so the
-client may retry it.
+then finds the stored answer. The operation is the route template (``PUT /api/cotisations/{id}/payer``) and
+the fingerprint covers path parameters, query string and body, so the same key sent for another dues or
+another amount is a different request. Same key + same request → the stored status and body (header
+``Idempotent-Replayed: true``); same key + another request → 422. Only successful answers are stored: a failed
+request rolls back its key with everything else, so the client may retry it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import Header
+from fastapi import Depends, Header, Request
+from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core.auth import AuthContext
+from unionflow.core.auth import AuthContext, SessionDep
 from unionflow.core.errors import InvalidInput, UnprocessableIdempotency
 from unionflow.models import CleIdempotence
 
 MAX_KEY_LENGTH = 200
 
 IDEMPOTENCY_HEADER = Header(None, alias="Idempotency-Key", max_length=MAX_KEY_LENGTH,
-                            description="Même clé + même contenu → même réponse, un seul enregistrement; "
-                                        "même clé + autre contenu → 422")
+                            description="Recommandé. Même clé + même requête → même réponse, un seul "
+                                        "enregistrement; même clé + autre requête → 422")
 
 
 def fingerprint(body: Any) -> str:
@@ -45,14 +51,14 @@ class Reponse:
 
 class Idempotence:
     def __init__(self, session: AsyncSession, auth: AuthContext, operation: str, key: str | None,
-                 body: Any) -> None:
+                 empreinte: str) -> None:
         if key is not None and not (0 < len(key.strip()) <= MAX_KEY_LENGTH):
             raise InvalidInput(f"Idempotency-Key doit contenir 1 à {MAX_KEY_LENGTH} caractères")
         self.session = session
         self.auth = auth
         self.operation = operation
         self.key = key.strip() if key else None
-        self.hash = fingerprint(body)
+        self.hash = empreinte
         self.row: CleIdempotence | None = None
 
     async def _stored(self) -> CleIdempotence | None:
@@ -98,3 +104,38 @@ class Idempotence:
 def as_response(answer: Reponse) -> JSONResponse:
     headers = {"Idempotent-Replayed": "true"} if answer.rejouee else None
     return JSONResponse(answer.body, status_code=answer.status, headers=headers)
+
+
+@dataclass
+class IdempotentRequest:
+    session: AsyncSession
+    operation: str
+    key: str | None
+    empreinte: str
+
+    async def run(self, auth: AuthContext, call: Callable[[], Awaitable[BaseModel]], status: int = 200) -> JSONResponse:
+        """Answer from the stored response for a replayed key, else run ``call`` once and store its answer."""
+        idem = Idempotence(self.session, auth, self.operation, self.key, self.empreinte)
+        replay = await idem.begin()
+        if replay is not None:
+            return as_response(replay)
+        result = await call()
+        body = jsonable_encoder(result.model_dump(mode="json", by_alias=True))
+        return as_response(await idem.finish(status, body))
+
+
+async def _idempotent_request(request: Request, session: SessionDep,
+                              key: str | None = IDEMPOTENCY_HEADER) -> IdempotentRequest:
+    route = request.scope.get("route")
+    template = getattr(route, "path", request.url.path)
+    raw = await request.body()
+    try:
+        body: Any = json.loads(raw) if raw else None
+    except ValueError:
+        body = raw.decode("utf-8", errors="replace")
+    empreinte = fingerprint({"path": request.path_params, "query": sorted(request.query_params.multi_items()),
+                             "body": body})
+    return IdempotentRequest(session, f"{request.method} {template}", key, empreinte)
+
+
+IDEMPOTENT: Any = Depends(_idempotent_request)
