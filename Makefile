@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-sqlite test-postgresql lint typecheck bench clean
+.PHONY: run test test-sqlite test-postgresql lint typecheck bench bench-import clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ typecheck: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
+
+## A member import of 100,000 generated lines on a fresh PostgreSQL database (bench/results/*-import.*).
+bench-import: $(STAMP)
+	$(BIN)/python -m bench.import_membres --lines $${BENCH_IMPORT_LINES:-100000}
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache
