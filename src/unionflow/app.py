@@ -18,6 +18,7 @@ from unionflow.analytics.router import router as analytics_router
 from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
+from unionflow.clients_api.router import router as clients_api_router
 from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
@@ -102,6 +103,7 @@ ROUTERS: list[APIRouter] = [
     messagerie_router,
     monitoring_router,
     sauvegardes_router,
+    clients_api_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

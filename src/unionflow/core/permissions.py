@@ -62,6 +62,9 @@ class Permission(StrEnum):
     # Platform (global roles only)
     CONFIGURATION_GERER = "configuration.gerer"
     SAUVEGARDE_RESTAURER = "sauvegarde.restaurer"
+    # Integrations (docs/integrations.md)
+    CLIENT_API_GERER = "client_api.gerer"
+    WEBHOOK_GERER = "webhook.gerer"
 
 
 P = Permission
@@ -98,6 +101,8 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.SUGGESTION_TRAITER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU, R.MODERATEUR}),
     P.CONFIGURATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN}),
     P.SAUVEGARDE_RESTAURER: frozenset({R.SUPER_ADMIN}),
+    P.CLIENT_API_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN}),
+    P.WEBHOOK_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION}),
 }
 
 
