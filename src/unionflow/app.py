@@ -59,6 +59,7 @@ from unionflow.tickets.router import router as tickets_router
 from unionflow.types_reference.router import router as types_reference_router
 from unionflow.versements.router import router as versements_router
 from unionflow.wave.router import router as wave_router
+from unionflow.webhooks.router import router as webhooks_router
 
 ROUTERS: list[APIRouter] = [
     auth_router,
@@ -104,6 +105,7 @@ ROUTERS: list[APIRouter] = [
     monitoring_router,
     sauvegardes_router,
     clients_api_router,
+    webhooks_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

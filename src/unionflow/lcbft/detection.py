@@ -19,6 +19,7 @@ from unionflow.configuration.service import valeurs
 from unionflow.core import audit
 from unionflow.lcbft.schemas import TypeAlerte
 from unionflow.models import AlerteLcbFt, Paiement, ParametresLcbFt
+from unionflow.webhooks import emission as webhooks
 
 MODULE = "LCB_FT"
 
@@ -102,4 +103,8 @@ async def evaluer_paiement(session: AsyncSession, paiement: Paiement) -> list[Al
         await audit.record(session, None, action="ALERTE", module=MODULE, entite_type="AlerteLcbFt",
                            entite_id=alerte.id, organisation_id=alerte.organisation_id, severite="WARNING",
                            after=audit.snapshot(alerte), description=alerte.description)
+        # Only the alert's nature and amount: the member's identity stays inside UnionFlow (LCB-FT secrecy).
+        await webhooks.emettre(session, alerte.organisation_id, webhooks.EvenementWebhook.ALERTE_LCBFT_LEVEE, {
+            "alerteId": alerte.id, "typeAlerte": alerte.type_alerte, "montant": alerte.montant,
+            "seuil": alerte.seuil, "devise": alerte.devise, "paiementId": alerte.paiement_id})
     return created

@@ -31,6 +31,7 @@ from unionflow.versements.schemas import (
     VersementCreate,
     VersementResponse,
 )
+from unionflow.webhooks import emission as webhooks
 
 MODULE = "VERSEMENTS"
 WAVE_STATUS = {"succeeded": StatutVersement.REUSSI, "failed": StatutVersement.ECHOUE,
@@ -116,6 +117,13 @@ class VersementService:
                            entite_type="Versement", entite_id=versement.id, organisation_id=versement.organisation_id,
                            before=before, severite="WARNING" if versement.statut == StatutVersement.ECHOUE else "INFO",
                            after=audit.snapshot(versement, ["statut", "payout_id", "reference_externe"]))
+        if versement.statut == StatutVersement.REUSSI:
+            await webhooks.emettre(self.session, versement.organisation_id,
+                                   webhooks.EvenementWebhook.VERSEMENT_CONFIRME, {
+                                       "versementId": versement.id, "montant": versement.montant,
+                                       "devise": versement.devise, "mode": versement.mode,
+                                       "referenceExterne": versement.reference_externe,
+                                       "dateExecution": versement.date_execution})
         return VersementResponse.model_validate(versement)
 
     async def _send(self, versement: Versement) -> None:
