@@ -154,6 +154,8 @@ async def test_confirmed_manual_payout_emits_versement_confirme(client, factory,
         "motif": "Reversement à la fédération", "beneficiaireNom": "Fédération de Dakar"})
     assert created.status_code == 201, created.text
     assert await _events(db, sub) == []
+    [notice] = await _notifications(db, president.membre.id, "APPROBATION_EN_ATTENTE")
+    assert created.json()["numero"] in notice.sujet
     done = await client.post(f"/api/versements/{created.json()['id']}/confirmer", headers=president.headers,
                              json={"referenceExterne": "VIR-BICIS-889"})
     assert done.status_code == 200, done.text

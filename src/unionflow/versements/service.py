@@ -16,8 +16,10 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.finance.approbations import integration as approbations
 from unionflow.models import Organisation, TransactionWave, Versement
+from unionflow.notifications import workflow as notices
 from unionflow.paiements.idempotence import Idempotence, Reponse
 from unionflow.paiements.wave_accounts import client_for_compte, client_for_organisation
 from unionflow.paiements.wave_client import wave_amount
@@ -92,6 +94,12 @@ class VersementService:
         await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Versement",
                            entite_id=versement.id, organisation_id=organisation.id,
                            after=audit.snapshot(versement, ["numero", "montant", "mode", "objet_type", "statut"]))
+        # Four-eyes: someone else confirms the payout; tell those who may.
+        await notices.approbation_en_attente(
+            self.session, organisation.id, Permission.VERSEMENT_CONFIRMER, f"Versement {versement.numero} à confirmer",
+            f"Versement de {versement.montant} {versement.devise} à {versement.beneficiaire_nom} ({versement.motif}) "
+            "en attente de confirmation.", ("Versement", versement.id), self.auth.actor_name,
+            sauf=self.auth.membre_id)
         body = VersementResponse.model_validate(versement).model_dump(mode="json", by_alias=True)
         return await idem.finish(201, body)
 
