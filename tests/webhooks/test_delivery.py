@@ -4,6 +4,7 @@ failing gets its subscription disabled with a notice to the organisation's admin
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import timedelta
 
@@ -13,7 +14,9 @@ from sqlalchemy import select, update
 from tests.webhooks.helpers import receiver
 from unionflow.models import AbonnementWebhook, AuditLog, LivraisonWebhook, Notification
 from unionflow.models.base import utcnow
+from unionflow.webhooks import emission
 from unionflow.webhooks.delivery import livrer_webhooks
+from unionflow.webhooks.emission import EvenementWebhook
 
 BASE = "/api/webhooks"
 
@@ -200,3 +203,21 @@ async def test_delivery_to_a_private_address_is_refused_when_not_allowed(app, cl
     [row] = await _deliveries(db, abonnement["id"])
     assert bilan.echouees == 1 and row.statut == "ECHOUEE" and row.dernier_code_http is None
     assert "adresse privée" in (row.derniere_erreur or "")
+
+
+@pytest.mark.postgresql_only
+async def test_two_workers_deliver_each_event_once(app, committed_factory, committed_db, settings):
+    org = await committed_factory.organisation()
+    with receiver() as hook:
+        hook.secret = "whsec_concurrent"
+        committed_db.add(AbonnementWebhook(organisation_id=org.id, url=hook.url, secret=hook.secret, actif=True,
+                                           evenements=["paiement.valide"], echecs_consecutifs=0))
+        await committed_db.flush()
+        for n in range(20):
+            await emission.emettre(committed_db, org.id, EvenementWebhook.PAIEMENT_VALIDE, {"n": n})
+        await committed_db.commit()
+        job = _job_settings(settings, webhook_lot=3)
+        first, second = await asyncio.gather(livrer_webhooks(app.state.sessionmaker, job),
+                                             livrer_webhooks(app.state.sessionmaker, job))
+    assert first.livrees + second.livrees == 20
+    assert len(hook.received) == 20 and len({e["id"] for e in hook.received}) == 20
