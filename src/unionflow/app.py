@@ -18,6 +18,7 @@ from unionflow.analytics.router import router as analytics_router
 from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
+from unionflow.clients_api.router import router as clients_api_router
 from unionflow.comptabilite.etats_router import router as comptabilite_etats_router
 from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
@@ -61,6 +62,7 @@ from unionflow.tickets.router import router as tickets_router
 from unionflow.types_reference.router import router as types_reference_router
 from unionflow.versements.router import router as versements_router
 from unionflow.wave.router import router as wave_router
+from unionflow.webhooks.router import router as webhooks_router
 
 ROUTERS: list[APIRouter] = [
     auth_router,
@@ -108,6 +110,8 @@ ROUTERS: list[APIRouter] = [
     messagerie_router,
     monitoring_router,
     sauvegardes_router,
+    clients_api_router,
+    webhooks_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

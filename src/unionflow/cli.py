@@ -115,6 +115,21 @@ async def _envoyer_notifications(args: argparse.Namespace) -> int:
         await engine.dispose()
 
 
+async def _livrer_webhooks(args: argparse.Namespace) -> int:
+    from unionflow.core.db import create_engine, create_sessionmaker
+    from unionflow.webhooks.delivery import livrer_webhooks
+
+    settings = get_settings()
+    engine = create_engine(settings)
+    try:
+        bilan = await livrer_webhooks(create_sessionmaker(engine), settings, args.max_lots)
+        print(f"{bilan.livrees} livraison(s) webhook réussie(s), {bilan.reportees} reportée(s), "
+              f"{bilan.echouees} échouée(s), {bilan.abonnements_desactives} abonnement(s) désactivé(s)")
+        return 0
+    finally:
+        await engine.dispose()
+
+
 async def _jobs_surveiller(_: argparse.Namespace) -> int:
     from unionflow.monitoring.jobs import surveiller
 
@@ -169,6 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
     backup = jobs_sub.add_parser("sauvegarder", help="take the automatic backup if due, then apply retention")
     backup.add_argument("--force", action="store_true", help="back up now, whatever the schedule")
     backup.set_defaults(func=lambda a: asyncio.run(_jobs_sauvegarder(a)))
+    hooks = jobs_sub.add_parser("livrer-webhooks", help="deliver due outbound webhooks (signed, with retries)")
+    hooks.add_argument("--max-lots", type=int, help="stop after this many batches (default: until none is due)")
+    hooks.set_defaults(func=lambda a: asyncio.run(_livrer_webhooks(a)))
     return parser
 
 

@@ -97,6 +97,18 @@ class Settings(BaseSettings):
     notification_lot: int = 100
     notification_bail_seconds: int = 300
 
+    # Outbound webhooks (docs/integrations.md). Private, loopback and link-local destinations are refused
+    # unless allowed here (SSRF); tests and single-host deployments with a local receiver set it.
+    webhook_autoriser_adresses_privees: bool = False
+    webhook_timeout_seconds: float = 10.0
+    webhook_max_tentatives: int = 8
+    webhook_backoff_seconds: int = 30
+    webhook_backoff_max_seconds: int = 6 * 3600
+    # Consecutive failed attempts (all deliveries of the subscription) after which it is disabled.
+    webhook_echecs_avant_desactivation: int = 15
+    webhook_lot: int = 50
+    webhook_bail_seconds: int = 120
+
     @property
     def issuer(self) -> str:
         return (self.builtin_issuer or self.public_base_url).rstrip("/")

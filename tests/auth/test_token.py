@@ -74,7 +74,9 @@ async def test_refresh_rotates_and_reuse_revokes_the_family(client, db):
 
 
 async def test_unsupported_grant_and_missing_fields(client):
-    assert (await client.post("/api/auth/token", data={"grant_type": "client_credentials"})).status_code == 400
+    assert (await client.post("/api/auth/token", data={"grant_type": "authorization_code"})).status_code == 400
+    # client_credentials is supported; without credentials the client is unknown (RFC 6749 §5.2).
+    assert (await client.post("/api/auth/token", data={"grant_type": "client_credentials"})).status_code == 401
     assert (await client.post("/api/auth/token", data={"grant_type": "password"})).status_code == 400
     assert (await client.post("/api/auth/token", data={})).status_code == 400
 

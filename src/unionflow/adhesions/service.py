@@ -22,9 +22,12 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
 from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutAdhesion, outstanding
 from unionflow.models import Adhesion, Membre, MembreOrganisation
+from unionflow.notifications import workflow as notices
+from unionflow.webhooks import emission as webhooks
 
 MODULE = "ADHESIONS"
 ZERO = Decimal("0")
@@ -36,6 +39,11 @@ def _now() -> datetime:
 
 
 _FIELDS = [f for f in AdhesionResponse.model_fields if f != "montant_restant"]
+
+
+def _donnees_webhook(adhesion: Adhesion) -> dict[str, object]:
+    return {"adhesionId": adhesion.id, "numeroReference": adhesion.numero_reference, "membreId": adhesion.membre_id,
+            "statut": adhesion.statut}
 
 
 class AdhesionService:
@@ -94,6 +102,11 @@ class AdhesionService:
         self.repo.add(adhesion)
         await self.session.flush()
         await self._audit(adhesion, "CREATE", None, f"Demande d'adhésion {adhesion.numero_reference}")
+        await notices.approbation_en_attente(
+            self.session, adhesion.organisation_id, Permission.ADHESION_DECIDER,
+            f"Demande d'adhésion {adhesion.numero_reference} à examiner",
+            f"Une demande d'adhésion à {organisation.nom} attend votre décision.", ("Adhesion", adhesion.id),
+            self.auth.actor_name, sauf=adhesion.membre_id)
         return self._response(adhesion)
 
     async def update(self, adhesion_id: uuid.UUID, data: UpdateAdhesionRequest) -> AdhesionResponse:
@@ -134,6 +147,8 @@ class AdhesionService:
         await self._activate_membership(adhesion)
         await self.session.flush()
         await self._audit(adhesion, "APPROUVER", before, f"Adhésion {adhesion.numero_reference} approuvée")
+        await webhooks.emettre(self.session, adhesion.organisation_id, webhooks.EvenementWebhook.ADHESION_APPROUVEE,
+                               _donnees_webhook(adhesion))
         return self._response(adhesion)
 
     async def _activate_membership(self, adhesion: Adhesion) -> None:
@@ -170,6 +185,8 @@ class AdhesionService:
         adhesion.motif_rejet = motif
         await self.session.flush()
         await self._audit(adhesion, "REJETER", before, f"Adhésion {adhesion.numero_reference} rejetée")
+        await webhooks.emettre(self.session, adhesion.organisation_id, webhooks.EvenementWebhook.ADHESION_REJETEE,
+                               {**_donnees_webhook(adhesion), "motifRejet": adhesion.motif_rejet})
         return self._response(adhesion)
 
     async def pay(self, adhesion_id: uuid.UUID, montant: Decimal, methode: MethodePaiement,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Annotated, Any
+from urllib.parse import unquote_plus
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import JSONResponse
 
 from unionflow.auth import keys
 from unionflow.auth.schemas import Jwks, TokenResponse
-from unionflow.auth.service import InvalidGrant, TokenService, UnsupportedGrant
+from unionflow.auth.service import InvalidClient, InvalidGrant, TokenService, UnsupportedGrant
 from unionflow.core.auth import SessionDep
 from unionflow.core.errors import InvalidInput, UnionFlowError, problem
 from unionflow.core.openapi import problems
@@ -18,12 +21,16 @@ from unionflow.identity.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_
 router = APIRouter(tags=["Authentification"])
 
 
-@router.post("/api/auth/token", response_model=TokenResponse, summary="Obtenir un jeton (OAuth 2.0)",
+@router.post("/api/auth/token", response_model=TokenResponse, response_model_exclude_none=True,
+             summary="Obtenir un jeton (OAuth 2.0)",
              description="Corps `application/x-www-form-urlencoded`: `grant_type=password` avec `username` "
-                         "(e-mail) et `password`, ou `grant_type=refresh_token` avec `refresh_token`. "
+                         "(e-mail) et `password`, `grant_type=refresh_token` avec `refresh_token`, ou "
+                         "`grant_type=client_credentials` pour un client API (Admin - Clients API): identifiants "
+                         "en HTTP Basic ou `client_id`/`client_secret` dans le corps; pas de jeton de "
+                         "rafraîchissement; client inconnu, secret faux ou client révoqué: 401 `invalid_client`. "
                          "Identifiants invalides: 400 `invalid_grant` (RFC 6749). Tentatives limitées: "
                          "429 avec `Retry-After` après trop d'échecs par e-mail ou par adresse IP dans la "
-                         "fenêtre (voir docs/identity.md).", responses=problems(429))
+                         "fenêtre (voir docs/identity.md).", responses=problems(401, 429))
 async def token(
     request: Request,
     session: SessionDep,
@@ -33,8 +40,17 @@ async def token(
     refresh_token: Annotated[str | None, Form()] = None,
     scope: Annotated[str | None, Form()] = None,
     client_id: Annotated[str | None, Form()] = None,
+    client_secret: Annotated[str | None, Form()] = None,
 ) -> TokenResponse | JSONResponse:
     service = TokenService(session, request.app.state.settings)
+    if grant_type == "client_credentials":
+        identifiant, secret = _client_credentials(request, client_id, client_secret)
+        limiter = AttemptLimiter(request, "client")
+        by_client = limiter.key("client", identifiant)
+        by_ip = limiter.key("ip", client_ip(request))
+        return await limiter.attempt(
+            session, [(by_client, limiter.limit), (by_ip, limiter.limit * IP_LIMIT_FACTOR)], [by_client],
+            lambda: service.client_credentials_grant(identifiant, secret), InvalidClient)
     if grant_type == "password":
         if not username or not password:
             raise InvalidInput("username et password sont requis")
@@ -55,6 +71,21 @@ async def token(
     raise UnsupportedGrant()
 
 
+def _client_credentials(request: Request, client_id: str | None, client_secret: str | None) -> tuple[str, str]:
+    """RFC 6749 §2.3.1: HTTP Basic (client_secret_basic) or the form fields (client_secret_post)."""
+    header = request.headers.get("authorization", "")
+    if header[:6].lower() == "basic ":
+        try:
+            decoded = base64.b64decode(header[6:].strip(), validate=True).decode()
+            raw_id, raw_secret = decoded.split(":", 1)
+        except (binascii.Error, UnicodeDecodeError, ValueError) as exc:
+            raise InvalidClient("En-tête Authorization Basic illisible") from exc
+        return unquote_plus(raw_id), unquote_plus(raw_secret)
+    if not client_id or not client_secret:
+        raise InvalidClient("client_id et client_secret sont requis")
+    return client_id, client_secret
+
+
 @router.get("/api/auth/jwks", response_model=Jwks, summary="Clés publiques (JWKS) de l'émetteur intégré")
 async def jwks(session: SessionDep) -> Jwks:
     return Jwks(keys=await keys.public_jwks(session))
@@ -68,10 +99,10 @@ async def discovery(request: Request) -> dict[str, Any]:
         "issuer": settings.issuer,
         "token_endpoint": f"{base}/api/auth/token",
         "jwks_uri": f"{base}/api/auth/jwks",
-        "grant_types_supported": ["password", "refresh_token"],
+        "grant_types_supported": ["password", "refresh_token", "client_credentials"],
         "response_types_supported": ["token"],
         "subject_types_supported": ["public"],
         "id_token_signing_alg_values_supported": ["RS256"],
-        "token_endpoint_auth_methods_supported": ["none"],
+        "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
         "claims_supported": ["sub", "iss", "aud", "exp", "iat", "email", "preferred_username", "realm_access"],
     }

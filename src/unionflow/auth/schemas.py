@@ -11,8 +11,9 @@ class TokenResponse(BaseModel):
     access_token: str
     token_type: str = "Bearer"
     expires_in: int
-    refresh_token: str
-    refresh_expires_in: int
+    # Absent for client_credentials (RFC 6749 §4.4.3: no refresh token; the client asks again).
+    refresh_token: str | None = None
+    refresh_expires_in: int | None = None
     scope: str = "openid"
 
 

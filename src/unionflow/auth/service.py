@@ -15,7 +15,9 @@ from unionflow.auth import keys
 from unionflow.auth.passwords import check_strength, hash_password, verify_password
 from unionflow.auth.repository import RefreshTokenRepository, UtilisateurRepository
 from unionflow.auth.schemas import TokenResponse
+from unionflow.clients_api.repository import ClientApiRepository
 from unionflow.config import Settings
+from unionflow.core.auth import CLIENT_SUBJECT_PREFIX
 from unionflow.core.errors import Conflict, InvalidInput, UnionFlowError
 from unionflow.core.roles import Role
 from unionflow.models import RefreshToken, UtilisateurLocal
@@ -28,11 +30,21 @@ class InvalidGrant(UnionFlowError):
         super().__init__(detail, extra={"error": "invalid_grant", "error_description": detail})
 
 
+class InvalidClient(UnionFlowError):
+    """RFC 6749 §5.2: unknown client, wrong secret or revoked client."""
+
+    status, slug, title = 401, "invalid-client", "Client invalide"
+
+    def __init__(self, detail: str = "Client inconnu, secret invalide ou client révoqué") -> None:
+        super().__init__(detail, extra={"error": "invalid_client", "error_description": detail},
+                         headers={"WWW-Authenticate": 'Basic realm="unionflow"'})
+
+
 class UnsupportedGrant(UnionFlowError):
     status, slug, title = 400, "unsupported-grant-type", "Type d'autorisation non supporté"
 
     def __init__(self) -> None:
-        super().__init__("grant_type doit valoir password ou refresh_token",
+        super().__init__("grant_type doit valoir password, refresh_token ou client_credentials",
                          extra={"error": "unsupported_grant_type"})
 
 
@@ -51,28 +63,45 @@ class TokenService:
         self.users = UtilisateurRepository(session)
         self.refresh_tokens = RefreshTokenRepository(session)
 
-    async def access_token(self, user: UtilisateurLocal) -> tuple[str, int]:
+    async def _sign(self, subject: str, extra: dict[str, Any]) -> tuple[str, int]:
         key = await keys.ensure_signing_key(self.session)
         now = int(_now().timestamp())
         ttl = self.settings.access_token_ttl_seconds
         claims: dict[str, Any] = {
             "iss": self.settings.issuer,
             "aud": self.settings.token_audience,
-            "sub": str(user.id),
+            "sub": subject,
             "iat": now,
             "nbf": now,
             "exp": now + ttl,
             "jti": secrets.token_urlsafe(12),
             "typ": "Bearer",
+            **extra,
+        }
+        token = jwt.encode(claims, key.private_pem, algorithm="RS256", headers={"kid": key.kid})
+        return token, ttl
+
+    async def access_token(self, user: UtilisateurLocal) -> tuple[str, int]:
+        return await self._sign(str(user.id), {
             "email": user.email,
             "email_verified": user.email_verified,
             "preferred_username": user.username,
             "given_name": user.prenom,
             "family_name": user.nom,
             "realm_access": {"roles": sorted(user.realm_roles or [])},
-        }
-        token = jwt.encode(claims, key.private_pem, algorithm="RS256", headers={"kid": key.kid})
-        return token, ttl
+        })
+
+    async def client_credentials_grant(self, client_id: str, client_secret: str) -> TokenResponse:
+        """Roles and organisations are not put in the token: core/auth.py reads them from the client's row on
+        every request, so a revocation or a narrowed scope applies before the token expires."""
+        client = await ClientApiRepository(self.session).by_client_id(client_id)
+        valid = verify_password(client.secret_hash if client else None, client_secret)
+        if client is None or not valid or not client.actif:
+            raise InvalidClient()
+        client.derniere_utilisation = _now()
+        access, ttl = await self._sign(CLIENT_SUBJECT_PREFIX + client.client_id, {
+            "client_id": client.client_id, "preferred_username": f"Client API {client.nom} ({client.client_id})"})
+        return TokenResponse(access_token=access, expires_in=ttl, scope="")
 
     async def _issue(self, user: UtilisateurLocal, family_id: uuid.UUID | None = None) -> TokenResponse:
         access, ttl = await self.access_token(user)

@@ -22,7 +22,10 @@ from unionflow.core.errors import Forbidden, Unauthenticated
 from unionflow.core.permissions import Permission, permissions_of, roles_for
 from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role, RoleSet
 from unionflow.core.security import TokenVerifier, realm_roles
-from unionflow.models import Membre, MembreOrganisation, Organisation
+from unionflow.models import ClientApi, Membre, MembreOrganisation, Organisation
+
+# Subject of the tokens the built-in issuer gives API clients (client credentials grant).
+CLIENT_SUBJECT_PREFIX = "client:"
 
 bearer_scheme = HTTPBearer(scheme_name="IdentityProvider", auto_error=False,
                            description="Jeton OIDC (JWT) du fournisseur d'identité intégré ou externe")
@@ -103,12 +106,38 @@ async def resolve_context(request: Request, session: AsyncSession, claims: dict[
     email = str(email).lower() if email else None
     realm = frozenset(r for r in realm_roles(claims) if r in Role.__members__)
 
-    conditions = [Membre.user_sub == sub]
     settings = request.app.state.settings
     builtin = settings.builtin_idp_enabled and claims.get("iss") == settings.issuer
+    membre_id: uuid.UUID | None
+    if builtin and sub.startswith(CLIENT_SUBJECT_PREFIX):
+        realm, memberships = await _client_scope(session, sub.removeprefix(CLIENT_SUBJECT_PREFIX))
+        membre_id = None
+    else:
+        trust_email = builtin or claims.get("email_verified") is True
+        membre_id, memberships = await _member_scope(session, sub, email, trust_email)
+    return await _context(request, session, claims, sub, email, realm, membre_id, memberships)
+
+
+async def _client_scope(session: AsyncSession,
+                        client_id: str) -> tuple[frozenset[str], dict[uuid.UUID, frozenset[str]]]:
+    """An API client has no member record: its roles are realm roles (as a Keycloak deployment grants
+    ADMIN_ORGANISATION at realm level) and its organisations are memberships holding its organisation roles,
+    so it acts only there, through the same rules as a person. Read on every request: revocation is immediate."""
+    client = (await session.execute(select(ClientApi).where(ClientApi.client_id == client_id))).scalar_one_or_none()
+    if client is None or not client.actif:
+        raise Unauthenticated("Client API révoqué ou inconnu")
+    roles = frozenset(r for r in client.roles if r in Role.__members__)
+    org_roles = roles - GLOBAL_ROLES
+    memberships = {uuid.UUID(org): org_roles for org in client.organisation_ids} if org_roles else {}
+    return roles, memberships
+
+
+async def _member_scope(session: AsyncSession, sub: str, email: str | None,
+                        trust_email: bool) -> tuple[uuid.UUID | None, dict[uuid.UUID, frozenset[str]]]:
+    conditions = [Membre.user_sub == sub]
     # Linking by e-mail trusts the address: built-in addresses are set by administrators, an external
     # provider's only when it says it verified them; a member already linked to another subject never matches.
-    if email and (builtin or claims.get("email_verified") is True):
+    if email and trust_email:
         conditions.append((Membre.email == email) & Membre.user_sub.is_(None))
     rows = list((await session.execute(
         select(Membre.id, Membre.user_sub, MembreOrganisation.organisation_id, MembreOrganisation.roles)
@@ -121,7 +150,12 @@ async def resolve_context(request: Request, session: AsyncSession, claims: dict[
     membre_id = rows[0].id if rows else None
     memberships = {r.organisation_id: frozenset(r.roles or ()) for r in rows
                    if r.id == membre_id and r.organisation_id is not None}
+    return membre_id, memberships
 
+
+async def _context(request: Request, session: AsyncSession, claims: dict[str, Any], sub: str, email: str | None,
+                   realm: frozenset[str], membre_id: uuid.UUID | None,
+                   memberships: dict[uuid.UUID, frozenset[str]]) -> AuthContext:
     is_global = not realm.isdisjoint(GLOBAL_ROLES)
     active_org: uuid.UUID | None = None
     header_org = request.headers.get("X-Active-Organisation-Id")
@@ -136,8 +170,8 @@ async def resolve_context(request: Request, session: AsyncSession, claims: dict[
     if active_org is not None:
         org_roles = memberships.get(active_org, frozenset())
     else:
-        # Without an active organisation only the personal role of a member applies.
-        org_roles = frozenset({Role.MEMBRE.value}) if memberships else frozenset()
+        # Without an active organisation only the personal role of a member applies (an API client has none).
+        org_roles = frozenset({Role.MEMBRE.value}) if memberships and membre_id is not None else frozenset()
     effective = realm | org_roles
 
     active_role = request.headers.get("X-Active-Role")

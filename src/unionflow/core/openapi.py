@@ -45,6 +45,7 @@ AREAS = [
     "Notifications", "Organisations", "Paiements", "Paramètres LCB-FT", "Propositions d'aide", "Préférences",
     "Rôles", "Sauvegardes", "Status", "Suggestions", "Système", "Tickets", "Types de référence",
     "Versements", "Wave Mobile Money", "Événements", "Authentification",
+    "Admin - Clients API", "Webhooks",
 ]
 
 

@@ -63,6 +63,9 @@ class Permission(StrEnum):
     CONFIGURATION_GERER = "configuration.gerer"
     SAUVEGARDE_RESTAURER = "sauvegarde.restaurer"
     COMPTABILITE_CLOTURER = "comptabilite.cloturer"
+    # Integrations (docs/integrations.md)
+    CLIENT_API_GERER = "client_api.gerer"
+    WEBHOOK_GERER = "webhook.gerer"
 
 
 P = Permission
@@ -100,6 +103,8 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.CONFIGURATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN}),
     P.SAUVEGARDE_RESTAURER: frozenset({R.SUPER_ADMIN}),
     P.COMPTABILITE_CLOTURER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.CLIENT_API_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN}),
+    P.WEBHOOK_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION}),
 }
 
 

@@ -17,6 +17,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import PageParams
+from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
 from unionflow.demandes_aide.repository import DemandeAideRepository, DemandeFilters
 from unionflow.demandes_aide.schemas import (
@@ -28,6 +29,8 @@ from unionflow.demandes_aide.schemas import (
     Urgence,
 )
 from unionflow.models import DemandeAide, Organisation
+from unionflow.notifications import workflow as notices
+from unionflow.webhooks import emission as webhooks
 
 MODULE = "DEMANDES_AIDE"
 DECISION_FIELDS = ["statut", "montant_accorde", "date_decision", "decide_par", "motif"]
@@ -77,6 +80,11 @@ class DemandeAideService:
         await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="DemandeAide",
                            entite_id=demande.id, organisation_id=demande.organisation_id,
                            after=audit.snapshot(demande), description=f"Demande d'aide {demande.numero_reference}")
+        await notices.approbation_en_attente(
+            self.session, demande.organisation_id, Permission.AIDE_DECIDER,
+            f"Demande d'aide {demande.numero_reference} à examiner",
+            f"Demande « {demande.titre} » de {demande.montant_demande} {demande.devise} soumise; elle attend "
+            "votre décision.", ("DemandeAide", demande.id), self.auth.actor_name, sauf=demande.membre_id)
         return DemandeAideResponse.model_validate(demande)
 
     async def get(self, demande_id: uuid.UUID) -> DemandeAideResponse:
@@ -137,4 +145,8 @@ class DemandeAideService:
                            module=MODULE, entite_type="DemandeAide", entite_id=demande.id,
                            organisation_id=demande.organisation_id, before=before,
                            after=audit.snapshot(demande, DECISION_FIELDS))
+        await webhooks.emettre(self.session, demande.organisation_id, webhooks.EvenementWebhook.DEMANDE_AIDE_DECIDEE,
+                               {"demandeAideId": demande.id, "membreId": demande.membre_id, "statut": demande.statut,
+                                "montantDemande": demande.montant_demande, "montantAccorde": demande.montant_accorde})
+        await notices.decision_aide(self.session, demande, self.auth.actor_name)
         return DemandeAideResponse.model_validate(demande)

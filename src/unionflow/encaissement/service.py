@@ -23,6 +23,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import sequential_number
+from unionflow.encaissement import suites
 from unionflow.lcbft.detection import evaluer_paiement
 from unionflow.models import Adhesion, Cotisation, Paiement, PaiementAllocation
 
@@ -346,6 +347,7 @@ class EncaissementService:
                            entite_type="Paiement", entite_id=paiement.id, organisation_id=paiement.organisation_id,
                            description=f"Reçu {paiement.numero_recu}: {motif}", severite="WARNING",
                            before=before_paiement, after=audit.snapshot(paiement, ["statut", "montant_non_affecte"]))
+        await suites.paiement_reverse(self.session, paiement)
         return paiement
 
     async def _new_paiement(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, montant: Decimal, devise: str,
@@ -387,3 +389,5 @@ class EncaissementService:
         # Same transaction: the money, the books and the compliance checks agree or none of them is written.
         await comptabiliser_paiement(self.session, paiement, self.auth)
         await evaluer_paiement(self.session, paiement)
+        await suites.paiement_valide(self.session, paiement, [(t, outstanding(t)) for t, _ in changed],
+                                     self.auth.actor_name if self.auth else "systeme")

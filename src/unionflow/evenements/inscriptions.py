@@ -16,7 +16,7 @@ from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidStat
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.roles import Role
 from unionflow.evenements.repository import EvenementRepository, FeedbackRepository, InscriptionRepository
-from unionflow.evenements.rules import MODULE, closing_time, promote_waiting, statut_effectif
+from unionflow.evenements.rules import MODULE, closing_time, promote_waiting, statut_effectif, webhook_inscription
 from unionflow.evenements.schemas import (
     FeedbackPublic,
     FeedbackRequest,
@@ -32,6 +32,7 @@ from unionflow.evenements.schemas import (
 )
 from unionflow.models import Evenement, FeedbackEvenement, InscriptionEvenement
 from unionflow.models.base import utcnow
+from unionflow.webhooks import emission as webhooks
 
 
 class InscriptionService:
@@ -85,6 +86,8 @@ class InscriptionService:
                            entite_type="InscriptionEvenement", entite_id=ins.id,
                            after={"evenementId": evt.id, "membreId": membre_id, "statut": ins.statut},
                            organisation_id=evt.organisation_id)
+        if ins.statut == StatutInscription.CONFIRMEE:
+            await webhook_inscription(self.session, evt, ins, webhooks.EvenementWebhook.INSCRIPTION_CONFIRMEE)
         return await self._response(ins)
 
     async def unregister(self, evenement_id: uuid.UUID) -> None:
@@ -105,6 +108,7 @@ class InscriptionService:
         await audit.record(self.session, self.auth, action="UNREGISTER", module=MODULE,
                            entite_type="InscriptionEvenement", entite_id=ins.id, before={"statut": before},
                            after={"statut": ins.statut}, organisation_id=evt.organisation_id)
+        await webhook_inscription(self.session, evt, ins, webhooks.EvenementWebhook.INSCRIPTION_ANNULEE)
 
     async def participants(self, evenement_id: uuid.UUID, params: PageParams) -> Page[ParticipantResponse]:
         await self._event(evenement_id)

@@ -15,6 +15,7 @@ from unionflow.models import Evenement, InscriptionEvenement, NotificationEvenem
 from unionflow.models.base import utcnow
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.sources import NOTIFICATION_EVENEMENT
+from unionflow.webhooks import emission as webhooks
 
 MODULE = "EVENEMENTS"
 
@@ -70,5 +71,13 @@ async def promote_waiting(session: AsyncSession, auth: AuthContext, evt: Eveneme
         await audit.record(session, auth, action="PROMOTE", module=MODULE, entite_type="InscriptionEvenement",
                            entite_id=ins.id, before={"statut": "EN_ATTENTE"}, after={"statut": "CONFIRMEE"},
                            organisation_id=evt.organisation_id)
+        await webhook_inscription(session, evt, ins, webhooks.EvenementWebhook.INSCRIPTION_CONFIRMEE)
     await session.flush()
     return promoted
+
+
+async def webhook_inscription(session: AsyncSession, evt: Evenement, ins: InscriptionEvenement,
+                              evenement: webhooks.EvenementWebhook) -> None:
+    await webhooks.emettre(session, evt.organisation_id, evenement, {
+        "inscriptionId": ins.id, "evenementId": evt.id, "titre": evt.titre, "membreId": ins.membre_id,
+        "statut": ins.statut})

@@ -20,6 +20,7 @@ from unionflow.configuration.service import valeurs
 from unionflow.core import audit
 from unionflow.lcbft.schemas import TypeAlerte
 from unionflow.models import AlerteLcbFt, DemandeAide, Paiement, ParametresLcbFt, Versement
+from unionflow.webhooks import emission as webhooks
 
 MODULE = "LCB_FT"
 
@@ -143,4 +144,8 @@ async def _record(session: AsyncSession, created: list[AlerteLcbFt]) -> list[Ale
         await audit.record(session, None, action="ALERTE", module=MODULE, entite_type="AlerteLcbFt",
                            entite_id=alerte.id, organisation_id=alerte.organisation_id, severite="WARNING",
                            after=audit.snapshot(alerte), description=alerte.description)
+        # Only the alert's nature and amount: the member's identity stays inside UnionFlow (LCB-FT secrecy).
+        await webhooks.emettre(session, alerte.organisation_id, webhooks.EvenementWebhook.ALERTE_LCBFT_LEVEE, {
+            "alerteId": alerte.id, "typeAlerte": alerte.type_alerte, "montant": alerte.montant,
+            "seuil": alerte.seuil, "devise": alerte.devise, "paiementId": alerte.paiement_id})
     return created

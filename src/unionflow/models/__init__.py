@@ -104,3 +104,6 @@ __all__ += ["Conversation", "ConversationParticipant", "MessageConversation"]
 from unionflow.models.cache import ResultatCache  # noqa: E402
 
 __all__ += ["ResultatCache"]
+from unionflow.models.integration import AbonnementWebhook, ClientApi, LivraisonWebhook  # noqa: E402
+
+__all__ += ["AbonnementWebhook", "ClientApi", "LivraisonWebhook"]

@@ -30,12 +30,18 @@ class TypeNotification(StrEnum):
     RECU_PAIEMENT = "RECU_PAIEMENT"
     EVENEMENT_ANNULE = "EVENEMENT_ANNULE"
     INSCRIPTION_CONFIRMEE = "INSCRIPTION_CONFIRMEE"
+    # docs/integrations.md: the requester learns the decision on their aid request; the bureau learns that a
+    # decision waits for it; the organisation's administrators that a webhook subscription was disabled.
+    DECISION_AIDE = "DECISION_AIDE"
+    APPROBATION_EN_ATTENTE = "APPROBATION_EN_ATTENTE"
+    WEBHOOK_DESACTIVE = "WEBHOOK_DESACTIVE"
 
 
 # Kinds a member cannot refuse: they concern the member's own obligations, payments or registrations
 # (docs/notifications.md). Preferences still choose their channels.
 OBLIGATOIRES = frozenset({TypeNotification.RAPPEL_COTISATION, TypeNotification.RECU_PAIEMENT,
-                          TypeNotification.EVENEMENT_ANNULE, TypeNotification.INSCRIPTION_CONFIRMEE})
+                          TypeNotification.EVENEMENT_ANNULE, TypeNotification.INSCRIPTION_CONFIRMEE,
+                          TypeNotification.DECISION_AIDE, TypeNotification.WEBHOOK_DESACTIVE})
 
 CODE_PATTERN = r"^[A-Z][A-Z0-9_]{1,49}$"
 VARIABLE_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,39}$"

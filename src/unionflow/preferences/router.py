@@ -23,7 +23,8 @@ async def mes_preferences(session: SessionDep,
             description="Champs omis (ou null) inchangés; `canauxParType` remplace l'ensemble précédent. Un type "
                         "associé à [] ou `refusNonObligatoires=true` coupe les notifications non obligatoires; les "
                         "types de `typesObligatoires` (rappels de cotisation, reçus, annulations et confirmations "
-                        "d'inscription) sont toujours envoyés, sur les canaux choisis s'il y en a.")
+                        "d'inscription, décisions d'aide, webhook désactivé) sont toujours envoyés, sur les canaux "
+                        "choisis s'il y en a.")
 async def modifier_preferences(data: PreferencesUpdate, session: SessionDep,
                                auth: AuthContext = authorize(RS_NOTIFICATION_MES)) -> PreferencesResponse:
     return await PreferenceService(session, auth).update(data)

@@ -18,9 +18,11 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.finance.approbations import integration as approbations
 from unionflow.lcbft.detection import evaluer_versement
 from unionflow.models import Organisation, TransactionWave, Versement
+from unionflow.notifications import workflow as notices
 from unionflow.paiements.wave_accounts import client_for_compte, client_for_organisation
 from unionflow.paiements.wave_client import wave_amount
 from unionflow.versements.repository import VersementFilters, VersementRepository
@@ -33,6 +35,7 @@ from unionflow.versements.schemas import (
     VersementCreate,
     VersementResponse,
 )
+from unionflow.webhooks import emission as webhooks
 
 MODULE = "VERSEMENTS"
 WAVE_STATUS = {"succeeded": StatutVersement.REUSSI, "failed": StatutVersement.ECHOUE,
@@ -90,6 +93,12 @@ class VersementService:
         await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Versement",
                            entite_id=versement.id, organisation_id=organisation.id,
                            after=audit.snapshot(versement, ["numero", "montant", "mode", "objet_type", "statut"]))
+        # Four-eyes: someone else confirms the payout; tell those who may.
+        await notices.approbation_en_attente(
+            self.session, organisation.id, Permission.VERSEMENT_CONFIRMER, f"Versement {versement.numero} à confirmer",
+            f"Versement de {versement.montant} {versement.devise} à {versement.beneficiaire_nom} ({versement.motif}) "
+            "en attente de confirmation.", ("Versement", versement.id), self.auth.actor_name,
+            sauf=self.auth.membre_id)
         return VersementResponse.model_validate(versement)
 
     async def _check_aide(self, data: VersementCreate) -> None:
@@ -143,6 +152,13 @@ class VersementService:
                            entite_type="Versement", entite_id=versement.id, organisation_id=versement.organisation_id,
                            before=before, severite="WARNING" if versement.statut == StatutVersement.ECHOUE else "INFO",
                            after=audit.snapshot(versement, ["statut", "payout_id", "reference_externe"]))
+        if versement.statut == StatutVersement.REUSSI:
+            await webhooks.emettre(self.session, versement.organisation_id,
+                                   webhooks.EvenementWebhook.VERSEMENT_CONFIRME, {
+                                       "versementId": versement.id, "montant": versement.montant,
+                                       "devise": versement.devise, "mode": versement.mode,
+                                       "referenceExterne": versement.reference_externe,
+                                       "dateExecution": versement.date_execution})
         return VersementResponse.model_validate(versement)
 
     async def _send(self, versement: Versement) -> None:

@@ -20,6 +20,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.finance.approbations.repository import ApprobationFilters, ApprobationRepository
 from unionflow.finance.approbations.schemas import (
     ApprobationResponse,
@@ -29,6 +30,7 @@ from unionflow.finance.approbations.schemas import (
 )
 from unionflow.finance.common import MODULE, verifier_decideur
 from unionflow.models import Approbation, DecisionApprobation
+from unionflow.notifications import workflow as notices
 
 ETAT = ["statut", "niveau_atteint", "niveaux_requis", "date_decision", "motif_annulation"]
 SEUIL_VERSEMENT = "finance.approbation.seuil_versement"
@@ -55,6 +57,10 @@ async def ouvrir(session: AsyncSession, auth: AuthContext, *, organisation_id: u
                        after=audit.snapshot(approbation, ["numero", "type_objet", "objet_id", "montant", "statut",
                                                           "niveaux_requis"]),
                        description=f"Demande d'approbation {approbation.numero} ({type_objet.value})")
+    await notices.approbation_en_attente(
+        session, organisation_id, Permission.FINANCE_DECIDER, f"Approbation {approbation.numero} à décider",
+        f"{type_objet.value} de {montant} {devise} à approuver: {motif}", ("Approbation", approbation.id),
+        auth.actor_name, sauf=auth.membre_id)
     return approbation
 
 

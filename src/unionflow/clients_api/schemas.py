@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from pydantic import Field
+
+from unionflow.core.roles import Role
+from unionflow.core.schemas import InputModel, OutputModel
+
+
+class CreateClientApiRequest(InputModel):
+    nom: str = Field(min_length=1, max_length=200)
+    description: str | None = Field(None, max_length=1000)
+    roles: list[Role] = Field(min_length=1, description="Rôles du client: ADMIN / SUPER_ADMIN (toute l'union) "
+                                                        "ou rôles d'organisation (ADMIN_ORGANISATION, TRESORIER, …)")
+    organisation_ids: list[uuid.UUID] = Field(default_factory=list, max_length=200,
+                                              description="Organisations où s'appliquent les rôles d'organisation")
+
+
+class ClientApiResponse(OutputModel):
+    id: uuid.UUID
+    client_id: str
+    nom: str
+    description: str | None
+    roles: list[str]
+    organisation_ids: list[str]
+    actif: bool
+    cree_par: str | None
+    created_at: datetime
+    revoque_le: datetime | None
+    revoque_par: str | None
+    derniere_utilisation: datetime | None
+
+
+class ClientApiCreatedResponse(ClientApiResponse):
+    client_secret: str = Field(description="Affiché une seule fois: seule son empreinte argon2 est conservée")

@@ -1,0 +1,58 @@
+"""Workflow notices through the outbox: a decision waits for the bureau (APPROBATION_EN_ATTENTE), the member
+learns the decision on their aid request (DECISION_AIDE). Called by the areas' services in their transaction."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core.permissions import GRANTS, Permission
+from unionflow.models import DemandeAide, Membre, MembreOrganisation
+from unionflow.notifications.emission import Emetteur
+from unionflow.notifications.schemas import TypeNotification
+
+
+async def membres_avec_roles(session: AsyncSession, organisation_id: uuid.UUID,
+                             roles: Iterable[str]) -> list[Membre]:
+    """Active members of the organisation holding one of ``roles`` in their membership there."""
+    wanted = frozenset(roles)
+    rows = (await session.execute(
+        select(Membre, MembreOrganisation.roles)
+        .join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
+        .where(MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.statut == "ACTIF")
+        .order_by(Membre.id))).tuples()
+    return [membre for membre, held in rows if not wanted.isdisjoint(held or [])]
+
+
+async def approbation_en_attente(session: AsyncSession, organisation_id: uuid.UUID, permission: Permission,
+                                 sujet: str, corps: str, source: tuple[str, uuid.UUID], auteur: str,
+                                 sauf: uuid.UUID | None = None) -> int:
+    """Tell the organisation's members who may decide (the roles ``GRANTS`` gives ``permission``) that a
+    request waits for them; ``sauf``: the requester, who never decides on their own request."""
+    decideurs = [m for m in await membres_avec_roles(session, organisation_id, GRANTS[permission]) if m.id != sauf]
+    if not decideurs:
+        return 0
+    bilan = await Emetteur(session, auteur).emettre_lot(
+        decideurs, TypeNotification.APPROBATION_EN_ATTENTE.value, lambda _m, _c: (sujet, corps),
+        organisation_id=organisation_id, source=source)
+    return len(bilan.notifications)
+
+
+async def decision_aide(session: AsyncSession, demande: DemandeAide, auteur: str) -> None:
+    membre = await session.get(Membre, demande.membre_id)
+    if membre is None:
+        return
+    if demande.statut == "APPROUVEE":
+        sujet = f"Demande d'aide {demande.numero_reference} approuvée"
+        corps = (f"Votre demande d'aide « {demande.titre} » est approuvée pour {demande.montant_accorde} "
+                 f"{demande.devise}. Le versement vous sera communiqué par le trésorier.")
+    else:
+        sujet = f"Demande d'aide {demande.numero_reference} rejetée"
+        corps = f"Votre demande d'aide « {demande.titre} » n'a pas été retenue." + (
+            f" Motif: {demande.motif}" if demande.motif else "")
+    await Emetteur(session, auteur).emettre(membre, TypeNotification.DECISION_AIDE.value, sujet, corps,
+                                            organisation_id=demande.organisation_id,
+                                            source=("DemandeAide", demande.id))
