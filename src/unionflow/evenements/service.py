@@ -35,8 +35,8 @@ from unionflow.evenements.schemas import (
 from unionflow.models import Evenement as EvenementRow
 from unionflow.models.base import utcnow
 
-FIELDS = ["titre", "type_evenement", "date_debut", "date_fin", "lieu", "capacite_max", "prix", "visibilite",
-          "organisation_id", "statut", "date_limite_inscription", "inscription_requise"]
+FIELDS = ["titre", "type_evenement", "date_debut", "date_fin", "lieu", "capacite_max", "liste_attente_active", "prix",
+          "visibilite", "organisation_id", "statut", "date_limite_inscription", "inscription_requise"]
 
 
 def to_dto(evt: EvenementRow, counts: Counts, now: datetime, org_name: str | None = None) -> EvenementMobileDTO:
@@ -46,7 +46,8 @@ def to_dto(evt: EvenementRow, counts: Counts, now: datetime, org_name: str | Non
     return EvenementMobileDTO(
         id=evt.id, titre=evt.titre, description=evt.description, type_evenement=evt.type_evenement,
         date_debut=evt.date_debut, date_fin=evt.date_fin, lieu=evt.lieu, adresse=evt.adresse,
-        capacite_max=evt.capacite_max, prix=evt.prix, devise=evt.devise, inscription_requise=evt.inscription_requise,
+        capacite_max=evt.capacite_max, liste_attente_active=evt.liste_attente_active, prix=evt.prix,
+        devise=evt.devise, inscription_requise=evt.inscription_requise,
         date_limite_inscription=evt.date_limite_inscription, visibilite=evt.visibilite,
         organisation_id=evt.organisation_id, organisation_nom=org_name, statut=statut,
         nombre_inscrits=counts.confirmees, nombre_en_attente=counts.en_attente, places_restantes=remaining,

@@ -1,0 +1,26 @@
+"""contrat: opt-in waiting list per event
+
+Revision ID: 0009_contrat
+Revises: 0005_resultat_cache
+"""
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0009_contrat"
+down_revision: str | Sequence[str] | None = "0005_resultat_cache"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    # Existing events were created when every full event queued: keep that behaviour for them.
+    with op.batch_alter_table("evenement") as batch:
+        batch.add_column(sa.Column("liste_attente_active", sa.Boolean(), nullable=False, server_default=sa.false()))
+    op.execute(sa.text("UPDATE evenement SET liste_attente_active = :vrai").bindparams(vrai=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("evenement") as batch:
+        batch.drop_column("liste_attente_active")
