@@ -34,6 +34,7 @@ from unionflow.evenements.schemas import (
 )
 from unionflow.models import Evenement as EvenementRow
 from unionflow.models.base import utcnow
+from unionflow.types_reference.service import require_code
 
 FIELDS = ["titre", "type_evenement", "date_debut", "date_fin", "lieu", "capacite_max", "liste_attente_active", "prix",
           "visibilite", "organisation_id", "statut", "date_limite_inscription", "inscription_requise"]
@@ -82,9 +83,7 @@ class EvenementService:
         return PagedResponseEvenementMobileDTO.build(content, params, total, exact)  # type: ignore[return-value]
 
     async def _check_type(self, code: str) -> None:
-        if not await self.repo.type_exists(TYPE_EVENEMENT_DOMAINE, code):
-            allowed = ", ".join(await self.repo.type_codes(TYPE_EVENEMENT_DOMAINE))
-            raise InvalidInput(f"typeEvenement inconnu: {code} (valeurs admises: {allowed})")
+        await require_code(self.session, TYPE_EVENEMENT_DOMAINE, code, "typeEvenement")
 
     async def _organiser(self, requested: uuid.UUID | None) -> uuid.UUID:
         assert self.auth is not None
