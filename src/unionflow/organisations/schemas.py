@@ -4,8 +4,9 @@ import uuid
 from datetime import datetime
 from enum import StrEnum
 
-from pydantic import EmailStr, Field
+from pydantic import Field
 
+from unionflow.core.email import Email
 from unionflow.core.schemas import InputModel, OutputModel
 
 
@@ -45,7 +46,7 @@ class OrganisationCreate(InputModel):
     type_organisation: TypeOrganisation
     parent_id: uuid.UUID | None = None
     description: str | None = Field(default=None, max_length=5000)
-    email: EmailStr | None = None
+    email: Email | None = None
     telephone: str | None = Field(default=None, pattern=PHONE_PATTERN, description="Format E.164, ex. +221771234567")
     adresse: str | None = Field(default=None, max_length=300)
     ville: str | None = Field(default=None, max_length=100)
@@ -60,7 +61,7 @@ class OrganisationUpdate(InputModel):
     type_organisation: TypeOrganisation | None = None
     parent_id: uuid.UUID | None = None
     description: str | None = Field(default=None, max_length=5000)
-    email: EmailStr | None = None
+    email: Email | None = None
     telephone: str | None = Field(default=None, pattern=PHONE_PATTERN)
     adresse: str | None = Field(default=None, max_length=300)
     ville: str | None = Field(default=None, max_length=100)
