@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Request, Response
 from fastapi.responses import JSONResponse
 
 from unionflow.auth import keys
@@ -26,6 +26,7 @@ router = APIRouter(tags=["Authentification"])
                          "fenêtre (voir docs/identity.md).", responses=problems(429))
 async def token(
     request: Request,
+    response: Response,
     session: SessionDep,
     grant_type: Annotated[str, Form()],
     username: Annotated[str | None, Form()] = None,
@@ -34,6 +35,9 @@ async def token(
     scope: Annotated[str | None, Form()] = None,
     client_id: Annotated[str | None, Form()] = None,
 ) -> TokenResponse | JSONResponse:
+    # RFC 6749 §5.1: a response carrying tokens must never be stored by a cache or the browser.
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Pragma"] = "no-cache"
     service = TokenService(session, request.app.state.settings)
     if grant_type == "password":
         if not username or not password:
