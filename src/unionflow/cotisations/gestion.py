@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.adhesions.repository import membre_visible
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.cache import cached
+from unionflow.core.cache import cached, invalidate
 from unionflow.core.errors import Forbidden, NotFound
 from unionflow.core.numbering import random_reference
 from unionflow.cotisations.repository import OPEN, CotisationFilters, CotisationRepository, statut_effectif
@@ -31,7 +31,7 @@ from unionflow.cotisations.schemas import (
     SyntheseResponse,
 )
 from unionflow.cotisations.service import MODULE, today_utc
-from unionflow.encaissement.service import StatutCotisation
+from unionflow.encaissement.service import COTISATIONS_STATS, StatutCotisation
 from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation, RappelCotisation
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
@@ -115,6 +115,8 @@ class CotisationGestion:
                            after={"typeCotisation": type_cot, "annee": data.annee, "mois": data.mois,
                                   "montant": data.montant, "dateEcheance": data.date_echeance,
                                   "creees": created, "ignorees": skipped})
+        if created:
+            await invalidate(self.session, COTISATIONS_STATS)
         return GenerationResponse(membres_actifs=len(membres), creees=created, ignorees=skipped, message=message)
 
     # --- reminders -------------------------------------------------------------------------------------------
@@ -175,13 +177,13 @@ class CotisationGestion:
 
     # --- statistics ------------------------------------------------------------------------------------------
     async def stats(self) -> StatistiquesResponse:
-        return await cached(self.session, "cotisations.stats", self.auth, StatistiquesResponse, self._stats)
+        return await cached(self.session, f"{COTISATIONS_STATS}stats", self.auth, StatistiquesResponse, self._stats)
 
     async def _stats(self) -> StatistiquesResponse:
         return StatistiquesResponse(**_statistics(await self.repo.aggregate(CotisationFilters())))
 
     async def statistiques(self) -> StatistiquesDetailResponse:
-        return await cached(self.session, "cotisations.statistiques", self.auth, StatistiquesDetailResponse,
+        return await cached(self.session, f"{COTISATIONS_STATS}statistiques", self.auth, StatistiquesDetailResponse,
                             self._statistiques)
 
     async def _statistiques(self) -> StatistiquesDetailResponse:
@@ -196,7 +198,7 @@ class CotisationGestion:
             rows = await self.repo.aggregate(CotisationFilters(annee=annee, mois=mois))
             return StatistiquesPeriodeResponse(**_statistics(rows), annee=annee, mois=mois)
 
-        return await cached(self.session, f"cotisations.periode.{annee}.{mois}", self.auth,
+        return await cached(self.session, f"{COTISATIONS_STATS}periode.{annee}.{mois}", self.auth,
                             StatistiquesPeriodeResponse, compute)
 
     async def synthese(self) -> SyntheseResponse:

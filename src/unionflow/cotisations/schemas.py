@@ -8,6 +8,7 @@ from enum import StrEnum
 from pydantic import AwareDatetime, Field
 
 from unionflow.adhesions.schemas import CURRENCY_PATTERN, RecuResponse
+from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, OutputModel
 from unionflow.encaissement.service import MethodePaiement
 
@@ -128,7 +129,7 @@ class RappelsGroupesResponse(OutputModel):
     rappels: list[RappelResponse]
 
 
-class StatistiquesResponse(OutputModel):
+class StatistiquesResponse(ResultatCalcule):
     nombre_total: int
     par_statut: dict[str, int] = Field(description="Les 5 statuts, EN_RETARD dérivé de l'échéance")
     montant_du: Decimal = Field(description="Somme des montants dus hors cotisations annulées")
@@ -154,7 +155,7 @@ class StatistiquesPeriodeResponse(StatistiquesResponse):
     mois: int | None
 
 
-class SyntheseResponse(OutputModel):
+class SyntheseResponse(ResultatCalcule):
     nombre_cotisations: int
     nombre_a_payer: int
     nombre_en_retard: int

@@ -18,6 +18,7 @@ from unionflow.adhesions.repository import membre_visible
 from unionflow.adhesions.schemas import RecuResponse
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
+from unionflow.core.cache import invalidate
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
@@ -31,7 +32,13 @@ from unionflow.cotisations.schemas import (
     PaiementCotisationRequest,
     UpdateCotisationRequest,
 )
-from unionflow.encaissement.service import Cible, EncaissementService, StatutCotisation, outstanding
+from unionflow.encaissement.service import (
+    COTISATIONS_STATS,
+    Cible,
+    EncaissementService,
+    StatutCotisation,
+    outstanding,
+)
 from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation
 
 MODULE = "COTISATIONS"
@@ -83,6 +90,8 @@ class CotisationService:
         await audit.record(self.session, self.auth, action=action, module=MODULE, entite_type="Cotisation",
                            entite_id=c.id, organisation_id=c.organisation_id, before=before,
                            after=audit.snapshot(c), description=description)
+        # Every write of a dues goes through here: the cached statistics must not outlive it.
+        await invalidate(self.session, COTISATIONS_STATS)
 
     # --- writes ----------------------------------------------------------------------------------------------
     async def create(self, data: CreateCotisationRequest) -> CotisationResponse:

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from pydantic import AwareDatetime, Field, model_validator
 
+from unionflow.core.cache import ResultatCalcule
 from unionflow.core.pagination import Page
 from unionflow.core.schemas import InputModel, OutputModel
 
@@ -190,7 +191,7 @@ class InscriptionsStats(OutputModel):
     annulees: int
 
 
-class StatistiquesEvenements(OutputModel):
+class StatistiquesEvenements(ResultatCalcule):
     total: int
     par_statut: dict[str, int]
     par_type: dict[str, int]
