@@ -27,6 +27,10 @@ Mois = Field(default=None, ge=1, le=12)
 Montant = Field(gt=0, max_digits=18, decimal_places=2)
 
 
+ECHEANCE_PAR_DEFAUT = ("Absent: le jour cotisation.jour_echeance (configuration, 5 par défaut) du mois de la "
+                       "période (janvier pour une période annuelle)")
+
+
 class CreateCotisationRequest(InputModel):
     membre_id: uuid.UUID
     organisation_id: uuid.UUID
@@ -37,7 +41,7 @@ class CreateCotisationRequest(InputModel):
     montant_du: Decimal = Montant
     devise: str | None = Field(default=None, pattern=CURRENCY_PATTERN,
                                description="Par défaut la devise de l'organisation (XOF)")
-    date_echeance: date
+    date_echeance: date | None = Field(default=None, description=ECHEANCE_PAR_DEFAUT)
     observations: str | None = Field(default=None, max_length=5000)
 
 
@@ -62,7 +66,7 @@ class GenererCotisationsRequest(InputModel):
     annee: int = Annee
     mois: int | None = Mois
     montant: Decimal = Montant
-    date_echeance: date
+    date_echeance: date | None = Field(default=None, description=ECHEANCE_PAR_DEFAUT)
     libelle: str | None = Field(default=None, max_length=200)
 
 

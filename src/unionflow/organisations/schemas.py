@@ -52,7 +52,8 @@ class OrganisationCreate(InputModel):
     ville: str | None = Field(default=None, max_length=100)
     region: str | None = Field(default=None, max_length=100)
     pays: str = Field(default="SN", pattern=COUNTRY_PATTERN, description="Code pays ISO 3166-1 alpha-2")
-    devise: str = Field(default="XOF", pattern=CURRENCY_PATTERN, description="Code devise ISO 4217")
+    devise: str | None = Field(default=None, pattern=CURRENCY_PATTERN,
+                               description="Code devise ISO 4217; absent: la configuration devise.defaut (XOF)")
 
 
 class OrganisationUpdate(InputModel):
