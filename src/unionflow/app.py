@@ -25,7 +25,9 @@ from unionflow.compte.router import compte_router, dashboard_membre_router, dash
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
 from unionflow.core.db import create_engine, create_sessionmaker
+from unionflow.core.docs import install_docs
 from unionflow.core.errors import install_error_handlers
+from unionflow.core.headers import SecurityHeadersMiddleware
 from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
@@ -135,7 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await engine.dispose()
 
     app = FastAPI(title="UnionFlow — Union Management API", version=__version__, description=DESCRIPTION,
-                  lifespan=lifespan)
+                  lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.state.engine = create_engine(settings)
     app.state.sessionmaker = create_sessionmaker(app.state.engine)
@@ -149,5 +151,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     install_openapi(app)
+    install_docs(app)
+    # Added last: outermost, so error responses and CORS answers carry the headers too.
+    app.add_middleware(SecurityHeadersMiddleware)
     logging.getLogger("unionflow").setLevel(logging.INFO)
     return app

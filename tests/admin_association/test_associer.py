@@ -95,3 +95,21 @@ async def test_errors_and_roles(client, factory):
     assert (await client.post(URL, headers=sa.headers, json={**payload, "roles": ["ADMIN"]})).status_code == 400
     radie = await factory.membre(None, statut="RADIE")
     assert (await client.post(URL, headers=sa.headers, json={**payload, "email": radie.email})).status_code == 400
+
+
+async def test_bootstrap_and_cli_accounts_on_special_use_domains_can_be_seated(client, factory, db):
+    from unionflow.auth.service import create_local_user
+
+    sa = await factory.actor(["SUPER_ADMIN"], with_membre=False)
+    org = await factory.organisation()
+    # The bootstrap administrator's default address and a CLI-style test address, created the way they are.
+    admin = await create_local_user(db, email="admin@unionflow.local", password=None, roles=["SUPER_ADMIN"])
+    cli_user = await create_local_user(db, email=f"tresorier.{uuid.uuid4().hex[:6]}@x.test", password=None,
+                                       roles=["USER"])
+    for user in (admin, cli_user):
+        seated = await client.post(URL, headers=sa.headers, json={"email": user.email, "organisationId": str(org.id)})
+        assert seated.status_code == 200, seated.text
+        assert seated.json()["compteLie"] is True
+    reserved = await client.post(URL, headers=sa.headers, json={"email": "x@y.invalid", "organisationId": str(org.id)})
+    assert reserved.status_code == 400
+    assert reserved.json()["detail"] == "email: adresse e-mail invalide (domaine réservé)"

@@ -86,3 +86,15 @@ async def test_protected_route_requires_a_bearer_token(client):
     assert response.status_code == 401
     assert response.headers["www-authenticate"].startswith("Bearer")
     assert response.headers["content-type"].startswith("application/problem+json")
+
+
+async def test_token_response_is_never_cached(client, db):
+    await _user(db, email="cache@example.sn")
+    response = await client.post("/api/auth/token", data={
+        "grant_type": "password", "username": "cache@example.sn", "password": "mot-de-passe-solide"})
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "no-store" and response.headers["Pragma"] == "no-cache"
+    refreshed = await client.post("/api/auth/token", data={
+        "grant_type": "refresh_token", "refresh_token": response.json()["refresh_token"]})
+    assert refreshed.status_code == 200
+    assert refreshed.headers["Cache-Control"] == "no-store" and refreshed.headers["Pragma"] == "no-cache"

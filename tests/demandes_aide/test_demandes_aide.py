@@ -146,3 +146,33 @@ async def test_rejection_and_no_self_decision(client, factory):
     assert (await client.put(f"{URL}/{own['id']}/rejeter", headers=foreign_admin.headers)).status_code == 404
     sa = await factory.actor(["SUPER_ADMIN"], with_membre=False)
     assert (await client.put(f"{URL}/{own['id']}/rejeter", headers=sa.headers)).json()["statut"] == "REJETEE"
+
+
+async def test_aid_types_come_from_the_reference_table(client, factory):
+    org = await factory.organisation()
+    membre = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    # A code longer than the former 20-character column fits like any reference code.
+    code = "CATASTROPHE_NATURELLE_INONDATION"
+    refused = await client.post(URL, headers=membre.headers, json=_body(org.id, type=code))
+    assert refused.status_code == 400 and "type inconnu" in refused.json()["detail"]
+    entry = await client.post("/api/types-reference", headers=admin.headers,
+                              json={"domaine": "TYPE_AIDE", "code": code, "libelle": "Inondation"})
+    assert entry.status_code == 201, entry.text
+    created = await client.post(URL, headers=membre.headers, json=_body(org.id, type=code))
+    assert created.status_code == 200, created.text
+    assert created.json()["type"] == code
+    assert (await client.put(f"/api/types-reference/{entry.json()['id']}", headers=admin.headers,
+                             json={"actif": False})).status_code == 200
+    inactive = await client.post(URL, headers=membre.headers, json=_body(org.id, type=code))
+    assert inactive.status_code == 400 and "type désactivé" in inactive.json()["detail"]
+    assert "DECES" in inactive.json()["detail"]
+    # The request filed before stays readable and searchable by its (now inactive) type.
+    found = await client.get(f"{URL}/search", headers=membre.headers, params={"type": code})
+    assert [d["id"] for d in found.json()] == [created.json()["id"]]
+    # Editing the request without changing its type is still allowed; switching to the inactive type is not.
+    kept = await client.put(f"{URL}/{created.json()['id']}", headers=membre.headers, json={"type": code})
+    assert kept.status_code == 200
+    other = await client.post(URL, headers=membre.headers, json=_body(org.id))
+    assert (await client.put(f"{URL}/{other.json()['id']}", headers=membre.headers,
+                             json={"type": code})).status_code == 400

@@ -34,3 +34,53 @@ async def upload(client: httpx.AsyncClient, headers: dict[str, str], content: by
     data = {"description": "Reçu de cotisation", "typeDocument": "RECU", **fields}
     return await client.post("/api/documents/upload", headers=headers, data=data,
                              files={"file": (filename, content, mime)})
+
+
+CONTENT_TYPES = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="xml" ContentType="application/xml"/>{extra}'
+    '<Override PartName="/{main}" ContentType="{main_type}"/></Types>')
+ROOT_RELS = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+    'officeDocument" Target="{main}"/></Relationships>')
+
+
+def ooxml_package(kind: str = "docx", *, extra_types: str = "", parts: dict[str, bytes] | None = None) -> bytes:
+    """A real OOXML package (content types, root relationships, main part), plus any extra parts."""
+    main, main_type = {
+        "docx": ("word/document.xml",
+                 "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"),
+        "xlsx": ("xl/workbook.xml", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"),
+    }[kind]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", CONTENT_TYPES.format(extra=extra_types, main=main,
+                                                                     main_type=main_type))
+        archive.writestr("_rels/.rels", ROOT_RELS.format(main=main))
+        archive.writestr(main, "<document/>")
+        for name, content in (parts or {}).items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+OLE_HEADER = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504
+
+
+def odf_package(mime: str = "application/vnd.oasis.opendocument.text", *,
+                parts: dict[str, bytes] | None = None) -> bytes:
+    """A real ODF package: the uncompressed mimetype first, then manifest and content."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(zipfile.ZipInfo("mimetype"), mime, compress_type=zipfile.ZIP_STORED)
+        manifest = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:'
+                    'opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" '
+                    f'manifest:media-type="{mime}"/></manifest:manifest>')
+        archive.writestr("META-INF/manifest.xml", manifest, compress_type=zipfile.ZIP_DEFLATED)
+        archive.writestr("content.xml", "<office:document-content/>", compress_type=zipfile.ZIP_DEFLATED)
+        for name, content in (parts or {}).items():
+            archive.writestr(name, content, compress_type=zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()

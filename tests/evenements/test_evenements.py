@@ -164,7 +164,7 @@ async def test_by_type_count_and_connectivity(client, factory):
 
 async def test_delete_cancels_registrations_and_notifies(client, factory, db):
     org, organiser = await _organiser(factory)
-    evt = await create_event(client, organiser.headers, org.id, capaciteMax=1)
+    evt = await create_event(client, organiser.headers, org.id, capaciteMax=1, listeAttenteActive=True)
     first = await factory.actor(["USER"], organisation=org)
     second = await factory.actor(["USER"], organisation=org)
     assert (await client.post(f"/api/evenements/{evt['id']}/inscriptions", headers=first.headers)).status_code == 201

@@ -12,7 +12,8 @@ from unionflow.models import Evenement
 async def _ended_event_with(client, factory, db, *, registered: int = 1, end_in_past: bool = True):
     org = await factory.organisation()
     organiser = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "ORGANISATEUR_EVENEMENT"])
-    evt = await create_event(client, organiser.headers, org.id, capaciteMax=registered or None)
+    evt = await create_event(client, organiser.headers, org.id, capaciteMax=registered or None,
+                             listeAttenteActive=True)
     members = []
     for _ in range(registered):
         m = await factory.actor(["USER"], organisation=org)

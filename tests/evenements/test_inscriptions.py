@@ -19,7 +19,8 @@ async def _setup(factory, client, **values):
 
 
 async def test_capacity_waiting_list_and_promotion(client, factory, db):
-    org, organiser, evt = await _setup(factory, client, capaciteMax=2)
+    org, organiser, evt = await _setup(factory, client, capaciteMax=2, listeAttenteActive=True)
+    assert evt["listeAttenteActive"] is True
     members = [await factory.actor(["USER"], organisation=org) for _ in range(4)]
     url = f"/api/evenements/{evt['id']}/inscriptions"
     results = [(await client.post(url, headers=m.headers)).json() for m in members]
@@ -61,17 +62,36 @@ async def test_capacity_waiting_list_and_promotion(client, factory, db):
 
 
 async def test_capacity_increase_promotes_waiting_list(client, factory):
-    org, organiser, evt = await _setup(factory, client, capaciteMax=1)
-    a, b = [await factory.actor(["USER"], organisation=org) for _ in range(2)]
+    org, organiser, evt = await _setup(factory, client, capaciteMax=1, listeAttenteActive=True)
+    a, b, c = [await factory.actor(["USER"], organisation=org) for _ in range(3)]
     url = f"/api/evenements/{evt['id']}/inscriptions"
     await client.post(url, headers=a.headers)
     assert (await client.post(url, headers=b.headers)).json()["statut"] == "EN_ATTENTE"
+    # Closing the waiting list refuses newcomers but keeps the members already queued.
     shrink = await client.put(f"/api/evenements/{evt['id']}", headers=organiser.headers,
-                              json=event_body(org.id, capaciteMax=1, titre="AG 2027"))
-    assert shrink.status_code == 200
+                              json=event_body(org.id, capaciteMax=1, titre="AG 2027", listeAttenteActive=False))
+    assert shrink.status_code == 200 and shrink.json()["listeAttenteActive"] is False
+    assert (await client.post(url, headers=c.headers)).status_code == 409
     grown = await client.put(f"/api/evenements/{evt['id']}", headers=organiser.headers,
                              json=event_body(org.id, capaciteMax=2))
     assert grown.json()["nombreInscrits"] == 2 and grown.json()["nombreEnAttente"] == 0
+
+
+async def test_full_event_without_waiting_list_refuses_registration(client, factory, db):
+    org, _organiser, evt = await _setup(factory, client, capaciteMax=1)
+    assert evt["listeAttenteActive"] is False
+    first, second = [await factory.actor(["USER"], organisation=org) for _ in range(2)]
+    url = f"/api/evenements/{evt['id']}/inscriptions"
+    assert (await client.post(url, headers=first.headers)).json()["statut"] == "CONFIRMEE"
+    refused = await client.post(url, headers=second.headers)
+    assert refused.status_code == 409 and refused.headers["content-type"] == "application/problem+json"
+    assert "complet" in refused.json()["detail"] and "liste d'attente" in refused.json()["detail"]
+    rows = (await db.execute(select(func.count()).where(
+        InscriptionEvenement.evenement_id == uuid.UUID(evt["id"])))).scalar_one()
+    assert rows == 1
+    # A place freed by a leaver can be taken again.
+    assert (await client.delete(url, headers=first.headers)).status_code == 204
+    assert (await client.post(url, headers=second.headers)).json()["statut"] == "CONFIRMEE"
 
 
 async def test_capacity_cannot_drop_below_confirmed(client, factory):
@@ -132,11 +152,32 @@ async def test_registration_needs_member_record_and_visibility(client, factory):
 
 
 @pytest.mark.postgresql_only
-async def test_fifty_concurrent_registrations_fill_exactly_ten_places(client, committed_factory, committed_db):
+async def test_fifty_concurrent_registrations_without_waiting_list_seat_exactly_ten(client, committed_factory,
+                                                                                     committed_db):
     org = await committed_factory.organisation()
     organiser = await committed_factory.actor(["USER"], organisation=org,
                                               org_roles=["MEMBRE", "ORGANISATEUR_EVENEMENT"])
     evt = await create_event(client, organiser.headers, org.id, capaciteMax=10)
+    members = [await committed_factory.actor(["USER"], organisation=org) for _ in range(50)]
+    url = f"/api/evenements/{evt['id']}/inscriptions"
+
+    responses = await asyncio.gather(*(client.post(url, headers=m.headers) for m in members))
+    codes = [r.status_code for r in responses]
+    assert codes.count(201) == 10 and codes.count(409) == 40, [r.text for r in responses if r.status_code >= 500]
+    assert {r.json()["statut"] for r in responses if r.status_code == 201} == {"CONFIRMEE"}
+    rows = (await committed_db.execute(select(InscriptionEvenement.statut, func.count())
+                                       .where(InscriptionEvenement.evenement_id == uuid.UUID(evt["id"]))
+                                       .group_by(InscriptionEvenement.statut))).all()
+    assert dict(rows) == {"CONFIRMEE": 10}
+
+
+@pytest.mark.postgresql_only
+async def test_fifty_concurrent_registrations_fill_ten_places_and_queue_the_rest(client, committed_factory,
+                                                                                   committed_db):
+    org = await committed_factory.organisation()
+    organiser = await committed_factory.actor(["USER"], organisation=org,
+                                              org_roles=["MEMBRE", "ORGANISATEUR_EVENEMENT"])
+    evt = await create_event(client, organiser.headers, org.id, capaciteMax=10, listeAttenteActive=True)
     members = [await committed_factory.actor(["USER"], organisation=org) for _ in range(50)]
     url = f"/api/evenements/{evt['id']}/inscriptions"
 

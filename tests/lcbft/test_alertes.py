@@ -31,7 +31,8 @@ async def test_list_filter_count_and_scope(client, db, factory):
     foreign = await client.get("/api/alertes-lcb-ft", headers=h, params={"organisationId": str(other.id)})
     assert foreign.json()["totalElements"] == 0
     counted = await client.get("/api/alertes-lcb-ft/stats/non-traitees", headers=h)
-    assert counted.json() == {"organisationId": None, "nonTraitees": 3}
+    body = counted.json()
+    assert body.pop("calculeLe") and body == {"organisationId": None, "nonTraitees": 3}
 
     sa = await factory.actor(["SUPER_ADMIN"], with_membre=False)
     all_orgs = await client.get("/api/alertes-lcb-ft", headers=sa.headers,
@@ -92,7 +93,8 @@ async def test_processing_an_alert(client, db, factory):
     assert declared.json()["decision"] == "DECLARATION_SOUPCON"
     stats = await client.get("/api/alertes-lcb-ft/stats/non-traitees", headers=h,
                              params={"organisationId": str(org.id)})
-    assert stats.json() == {"organisationId": str(org.id), "nonTraitees": 1}
+    assert {k: v for k, v in stats.json().items() if k != "calculeLe"} == {"organisationId": str(org.id),
+                                                                          "nonTraitees": 1}
     processed = await client.get("/api/alertes-lcb-ft", headers=h, params={"traitee": "true"})
     assert processed.json()["totalElements"] == 2
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == str(alerts[0].id),

@@ -180,3 +180,19 @@ async def test_expired_offer_is_neither_matched_nor_linked(client, factory, db):
     assert (await client.get(f"{URL}/demande/{demande.id}", headers=h)).json() == []
     expired = await client.post(f"{URL}/{offre['id']}/lier", headers=h, json={"demandeAideId": str(demande.id)})
     assert expired.status_code == 400 and "expirée" in expired.text
+
+
+async def test_proposal_types_come_from_the_reference_table(client, factory):
+    org, a = await _org(factory)
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    assert (await client.post(URL, headers=a["offreur"].headers, json=_offre(org, type="TRANSPORT"))).status_code == 400
+    entry = await client.post("/api/types-reference", headers=admin.headers,
+                              json={"domaine": "TYPE_AIDE", "code": "TRANSPORT", "libelle": "Transport"})
+    assert entry.status_code == 201, entry.text
+    created = await client.post(URL, headers=a["offreur"].headers, json=_offre(org, type="TRANSPORT"))
+    assert created.status_code == 201, created.text
+    listed = await client.get(URL, headers=a["offreur"].headers, params={"type": "TRANSPORT"})
+    assert [p["id"] for p in listed.json()["content"]] == [created.json()["id"]]
+    await client.put(f"/api/types-reference/{entry.json()['id']}", headers=admin.headers, json={"actif": False})
+    refused = await client.post(URL, headers=a["offreur"].headers, json=_offre(org, type="TRANSPORT"))
+    assert refused.status_code == 400 and "désactivé" in refused.json()["detail"]

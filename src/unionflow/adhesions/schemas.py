@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from pydantic import Field
 
+from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, OutputModel
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
@@ -65,7 +66,7 @@ class AdhesionPayeeResponse(AdhesionResponse):
     recu: RecuResponse = Field(description="Reçu du paiement enregistré")
 
 
-class AdhesionStatsResponse(OutputModel):
+class AdhesionStatsResponse(ResultatCalcule):
     total: int
     par_statut: dict[str, int] = Field(description="Nombre d'adhésions par statut (tous les statuts présents)")
     en_attente: int

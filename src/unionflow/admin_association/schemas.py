@@ -2,14 +2,15 @@ from __future__ import annotations
 
 import uuid
 
-from pydantic import EmailStr, Field
+from pydantic import Field
 
+from unionflow.core.email import Email
 from unionflow.core.roles import Role
 from unionflow.core.schemas import InputModel, OutputModel
 
 
 class AssocierOrganisationRequest(InputModel):
-    email: EmailStr = Field(description="E-mail du compte utilisateur (insensible à la casse)")
+    email: Email = Field(description="E-mail du compte utilisateur (insensible à la casse)")
     organisation_id: uuid.UUID
     roles: list[Role] | None = Field(
         default=None, description="Rôles d'organisation; défaut MEMBRE à la création, inchangés sinon")

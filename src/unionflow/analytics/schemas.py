@@ -6,12 +6,13 @@ from decimal import Decimal
 
 from pydantic import Field
 
+from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import OutputModel
 
 TAUX = "Pourcentage à deux décimales (null quand le dénominateur est nul)"
 
 
-class Perimetre(OutputModel):
+class Perimetre(ResultatCalcule):
     organisation_id: uuid.UUID | None = Field(description="Organisation demandée; null: toutes celles de l'appelant")
 
 

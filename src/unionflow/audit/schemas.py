@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
+from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, OutputModel
 
 CODE_PATTERN = r"^[A-Za-z][A-Za-z0-9_.\-]*$"
@@ -75,7 +76,7 @@ class AuditLogResponse(OutputModel):
     severite: str
 
 
-class AuditStatistiques(OutputModel):
+class AuditStatistiques(ResultatCalcule):
     total: int
     dernieres_24h: int = Field(alias="dernieres24h")
     derniers_7_jours: int = Field(alias="derniers7Jours")

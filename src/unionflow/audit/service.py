@@ -113,6 +113,6 @@ class AuditService:
             derniers_7_jours=await self.repo.count(now - timedelta(days=7)),
             par_module=dict(sorted(par_module.items())), par_severite=dict(sorted(par_severite.items())),
             par_type_action=dict(sorted(par_type_action.items())),
-            premiere_entree=first, derniere_entree=last, genere_le=now,
+            premiere_entree=first, derniere_entree=last, genere_le=now, calcule_le=now,
             perimetre="UNION" if self.auth.is_global else "ORGANISATIONS",
         )

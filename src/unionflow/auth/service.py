@@ -18,6 +18,7 @@ from unionflow.auth.schemas import TokenResponse
 from unionflow.clients_api.repository import ClientApiRepository
 from unionflow.config import Settings
 from unionflow.core.auth import CLIENT_SUBJECT_PREFIX
+from unionflow.core.email import normaliser_email
 from unionflow.core.errors import Conflict, InvalidInput, UnionFlowError
 from unionflow.core.roles import Role
 from unionflow.models import RefreshToken, UtilisateurLocal
@@ -151,7 +152,11 @@ async def create_local_user(
     check_password: bool = True,
 ) -> UtilisateurLocal:
     users = UtilisateurRepository(session)
-    email = email.strip().lower()
+    try:
+        # The same syntax as the API (CLI and bootstrap accounts included), case-insensitive like the login.
+        email = normaliser_email(email).lower()
+    except ValueError as error:
+        raise InvalidInput(f"email: {error}") from None
     if await users.by_email(email) is not None:
         raise Conflict(f"Un utilisateur existe déjà avec l'e-mail {email}")
     unknown = [r for r in roles if r not in Role.__members__]

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from pydantic import Field
 
+from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import OutputModel
 
 
@@ -91,7 +92,7 @@ class MembreResume(OutputModel):
     statut: str
 
 
-class DashboardMembreResponse(OutputModel):
+class DashboardMembreResponse(ResultatCalcule):
     membre: MembreResume
     organisations: list[MembershipLigne]
     adhesions: list[AdhesionLigne]
@@ -104,7 +105,7 @@ class DashboardMembreResponse(OutputModel):
     genere_le: datetime
 
 
-class DashboardOrganisationResponse(OutputModel):
+class DashboardOrganisationResponse(ResultatCalcule):
     organisation_id: uuid.UUID
     nom: str
     devise: str

@@ -91,7 +91,7 @@ class CompteService:
             derniers_paiements=[PaiementLigne.model_validate(p) for p in await self.repo.last_payments(membre.id, 5)],
             credit=credit,
             a_jour=totals["nombre_en_retard"] == 0 and all(a.reste_a_payer == ZERO for a in adhesions),
-            genere_le=datetime.now(UTC))
+            genere_le=(now := datetime.now(UTC)), calcule_le=now)
 
     async def dashboard_organisation(self, organisation_id: uuid.UUID | None) -> DashboardOrganisationResponse:
         org_id = organisation_id or self.auth.active_organisation_id
@@ -114,4 +114,4 @@ class CompteService:
             encaisse_cotisations_annee=dues_year, encaisse_adhesions_annee=fees_year, taux_recouvrement=rate,
             nombre_cotisations_en_retard=dues["nombre_en_retard"], montant_en_retard=dues["montant_en_retard"],
             nombre_membres_en_retard=dues["membres_en_retard"],
-            paiements_en_attente=await self.repo.pending_payments(org_id), genere_le=now)
+            paiements_en_attente=await self.repo.pending_payments(org_id), genere_le=now, calcule_le=now)

@@ -13,27 +13,28 @@ router = area_router("/api/configuration", "Configuration")
 
 
 @router.get("", response_model=list[ConfigurationResponse], summary="Toutes les entrées de configuration",
-            description="Valeurs effectives triées par clé: les valeurs intégrées (`parDefaut: true`, ex. "
-                        "`devise.defaut`, `cotisation.jour_echeance`, `lcbft.seuil_declaration`) et les clés "
-                        "modifiées ou créées.")
+            description="Valeurs effectives des clés définies, triées par clé (`parDefaut: true` tant qu'une clé "
+                        "n'a pas été modifiée): `devise.defaut` (devise d'une organisation créée sans devise), "
+                        "`cotisation.jour_echeance` (jour d'échéance d'une cotisation créée ou générée sans "
+                        "dateEcheance), `lcbft.*` (seuils de détection), `finance.approbation.*` (seuils "
+                        "d'approbation des versements).")
 async def list_configuration(session: SessionDep,
                              auth: AuthContext = authorize(RS_CONF)) -> list[ConfigurationResponse]:
     return await ConfigurationService(session, auth).list()
 
 
-@router.get("/{cle}", response_model=ConfigurationResponse, summary="Consulter une entrée",
-            description="404 si la clé n'existe ni en valeur intégrée ni en base.")
+@router.get("/{cle}", response_model=ConfigurationResponse, responses=problems(404), summary="Consulter une entrée",
+            description="404 pour une clé non définie.")
 async def get_configuration(session: SessionDep, cle: str,
                             auth: AuthContext = authorize(RS_CONF)) -> ConfigurationResponse:
     return await ConfigurationService(session, auth).get(cle)
 
 
-@router.put("/{cle}", response_model=ConfigurationResponse, responses=problems(400),
-            summary="Modifier ou créer une entrée",
-            description="Crée la clé si elle n'existe pas (PUT idempotent sur la ressource `cle`), sinon la modifie. "
-                        "`valeur` est validée contre le type de la clé (STRING, NUMBER, BOOLEAN, JSON) et les bornes "
-                        "des valeurs intégrées; le type d'une clé ne change jamais (400). Clé: minuscules, chiffres, "
-                        "`_`, segments séparés par des points. Journalisé avec valeurs avant/après.")
+@router.put("/{cle}", response_model=ConfigurationResponse, responses=problems(400, 404),
+            summary="Modifier une entrée",
+            description="Modifie une clé définie (404 sinon: une clé que rien ne lit n'est pas créée). `valeur` est "
+                        "validée contre le type de la clé et ses bornes (400): jours entiers, montants à deux "
+                        "décimales au plus, devise ISO 4217. Journalisé avec valeurs avant/après.")
 async def put_configuration(data: UpdateConfigurationRequest, session: SessionDep, cle: str = Path(max_length=200),
                             auth: AuthContext = authorize(RS_CONF)) -> ConfigurationResponse:
     return await ConfigurationService(session, auth).put(cle, data)

@@ -18,11 +18,11 @@ class TypeValeur(StrEnum):
 
 
 class UpdateConfigurationRequest(InputModel):
-    valeur: JsonValue = Field(description="Valeur typée: chaîne, nombre, booléen ou JSON selon le type de la clé")
+    valeur: JsonValue = Field(description="Valeur du type de la clé (STRING ou NUMBER), dans ses bornes; nombres "
+                                          "entiers pour les jours, deux décimales au plus pour les montants")
     description: str | None = Field(default=None, max_length=500)
     type: TypeValeur | None = Field(
-        default=None, description="Pour une nouvelle clé seulement (déduit de la valeur si absent); le type d'une "
-                                  "clé existante ne change pas")
+        default=None, description="Facultatif; s'il est donné, il doit être le type de la clé (il ne change jamais)")
 
 
 class ConfigurationResponse(OutputModel):

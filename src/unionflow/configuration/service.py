@@ -1,7 +1,8 @@
 """System settings by key: built-in typed defaults, overridden by stored entries.
 
-A key's type never changes once defined (by the built-in default or by its first PUT); every value is
-validated against it, so readers (LCB-FT thresholds, dues due day) can trust what they get.
+Only the keys defined here exist: each is read by the code named in its description, typed, bounded (whole
+numbers refuse fractions, amounts take at most two decimals), so readers (LCB-FT thresholds, dues due day,
+currency of new organisations, approval thresholds) can trust what they get and no setting is without effect.
 """
 
 from __future__ import annotations
@@ -34,30 +35,35 @@ class Definition:
     minimum: Decimal | None = None
     maximum: Decimal | None = None
     pattern: str | None = None
+    # NUMBER only: 0 for counts and days, 2 for amounts.
+    decimales: int | None = None
+
+
+def _montant(defaut: int, description: str) -> Definition:
+    return Definition(TypeValeur.NUMBER, defaut, description, Decimal(0), Decimal("9999999999999999.99"),
+                      decimales=2)
 
 
 DEFAUTS: dict[str, Definition] = {
-    "devise.defaut": Definition(TypeValeur.STRING, "XOF", "Devise par défaut (ISO 4217)", pattern=r"^[A-Z]{3}$"),
-    "cotisation.jour_echeance": Definition(TypeValeur.NUMBER, 5, "Jour du mois où la cotisation mensuelle est due",
-                                           Decimal(1), Decimal(28)),
-    "lcbft.seuil_declaration": Definition(TypeValeur.NUMBER, 5_000_000,
-                                          "LCB-FT: montant d'une opération unique déclenchant une alerte (XOF)",
-                                          Decimal(0)),
-    "lcbft.seuil_cumul": Definition(TypeValeur.NUMBER, 10_000_000,
-                                    "LCB-FT: montant cumulé d'un membre sur la période déclenchant une alerte (XOF)",
-                                    Decimal(0)),
+    "devise.defaut": Definition(TypeValeur.STRING, "XOF", "Devise (ISO 4217) d'une organisation créée sans devise",
+                                pattern=r"^[A-Z]{3}$"),
+    "cotisation.jour_echeance": Definition(
+        TypeValeur.NUMBER, 5, "Jour du mois de l'échéance d'une cotisation créée ou générée sans dateEcheance",
+        Decimal(1), Decimal(28), decimales=0),
+    "lcbft.seuil_declaration": _montant(5_000_000, "LCB-FT: montant d'une opération unique déclenchant une "
+                                                   "alerte (XOF)"),
+    "lcbft.seuil_cumul": _montant(10_000_000, "LCB-FT: montant cumulé d'un membre sur la période déclenchant une "
+                                              "alerte (XOF)"),
     "lcbft.periode_cumul_jours": Definition(TypeValeur.NUMBER, 30, "LCB-FT: période du cumul, en jours",
-                                            Decimal(1), Decimal(366)),
-    "lcbft.seuil_especes": Definition(TypeValeur.NUMBER, 1_000_000,
-                                      "LCB-FT: montant d'un versement en espèces déclenchant une alerte (XOF)",
-                                      Decimal(0)),
+                                            Decimal(1), Decimal(366), decimales=0),
+    "lcbft.seuil_especes": _montant(1_000_000, "LCB-FT: montant d'un versement en espèces déclenchant une "
+                                               "alerte (XOF)"),
     # Finance - Approvals (docs/finance.md).
-    "finance.approbation.seuil_versement": Definition(
-        TypeValeur.NUMBER, 500_000, "Approbations: montant à partir duquel un versement doit être approuvé avant "
-        "sa confirmation (XOF)", Decimal(0)),
-    "finance.approbation.seuil_double": Definition(
-        TypeValeur.NUMBER, 2_000_000, "Approbations: montant à partir duquel deux approbateurs distincts sont "
-        "requis (XOF)", Decimal(0)),
+    "finance.approbation.seuil_versement": _montant(
+        500_000, "Approbations: montant à partir duquel un versement doit être approuvé avant sa confirmation "
+        "(XOF)"),
+    "finance.approbation.seuil_double": _montant(
+        2_000_000, "Approbations: montant à partir duquel deux approbateurs distincts sont requis (XOF)"),
 }
 
 
@@ -89,6 +95,9 @@ def encode(type_valeur: TypeValeur, value: JsonValue, definition: Definition | N
             raise InvalidInput(f"valeur: minimum {definition.minimum}")
         if definition and definition.maximum is not None and number > definition.maximum:
             raise InvalidInput(f"valeur: maximum {definition.maximum}")
+        if definition and definition.decimales is not None and number != round(number, definition.decimales):
+            raise InvalidInput("valeur: un nombre entier est attendu" if definition.decimales == 0
+                               else f"valeur: {definition.decimales} décimales au plus")
         text = format(number.normalize(), "f")
     elif type_valeur is TypeValeur.BOOLEAN:
         if isinstance(value, str) and value.lower() in {"true", "false"}:
@@ -115,20 +124,16 @@ def decode(type_valeur: TypeValeur, text: str) -> JsonValue:
     return text
 
 
-def infer(value: JsonValue) -> TypeValeur:
-    if isinstance(value, bool):
-        return TypeValeur.BOOLEAN
-    if isinstance(value, int | float):
-        return TypeValeur.NUMBER
-    if isinstance(value, str):
-        return TypeValeur.STRING
-    return TypeValeur.JSON
+def _definition(cle: str) -> Definition:
+    definition = DEFAUTS.get(cle)
+    if definition is None:
+        raise NotFound(f"Clé de configuration inconnue: {cle} (clés: {', '.join(sorted(DEFAUTS))})")
+    return definition
 
 
 def _response(cle: str, entry: ConfigurationEntry | None) -> ConfigurationResponse:
-    definition = DEFAUTS.get(cle)
+    definition = _definition(cle)
     if entry is None:
-        assert definition is not None
         return ConfigurationResponse(cle=cle, valeur=definition.defaut, type=definition.type,
                                      description=definition.description, par_defaut=True)
     type_valeur = TypeValeur(entry.type_valeur)
@@ -150,23 +155,15 @@ async def valeurs(session: AsyncSession, *cles: str) -> dict[str, Any]:
         select(ConfigurationEntry).where(ConfigurationEntry.cle.in_(cles)))).scalars()}
     result: dict[str, Any] = {}
     for cle in cles:
-        if cle in stored:
-            result[cle] = decode(TypeValeur(stored[cle].type_valeur), stored[cle].valeur)
-        elif cle in DEFAUTS:
-            result[cle] = DEFAUTS[cle].defaut
-        else:
-            raise NotFound(f"Clé de configuration inconnue: {cle}")
+        definition = _definition(cle)
+        result[cle] = decode(TypeValeur(stored[cle].type_valeur), stored[cle].valeur) if cle in stored \
+            else definition.defaut
     return result
 
 
 async def valeur(session: AsyncSession, cle: str) -> Any:
     """The effective value of a setting, typed (for other areas: thresholds, defaults)."""
-    entry = await _entry(session, cle)
-    if entry is not None:
-        return decode(TypeValeur(entry.type_valeur), entry.valeur)
-    if cle in DEFAUTS:
-        return DEFAUTS[cle].defaut
-    raise NotFound(f"Clé de configuration inconnue: {cle}")
+    return (await valeurs(session, cle))[cle]
 
 
 class ConfigurationService:
@@ -175,33 +172,27 @@ class ConfigurationService:
         self.auth = auth
 
     async def list(self) -> list[ConfigurationResponse]:
-        entries = {e.cle: e for e in (await self.session.execute(select(ConfigurationEntry))).scalars()}
-        return [_response(cle, entries.get(cle)) for cle in sorted(set(entries) | set(DEFAUTS))]
+        entries = {e.cle: e for e in (await self.session.execute(
+            select(ConfigurationEntry).where(ConfigurationEntry.cle.in_(DEFAUTS)))).scalars()}
+        return [_response(cle, entries.get(cle)) for cle in sorted(DEFAUTS)]
 
     async def get(self, cle: str) -> ConfigurationResponse:
-        entry = await _entry(self.session, cle)
-        if entry is None and cle not in DEFAUTS:
-            raise NotFound(f"Clé de configuration inconnue: {cle}")
-        return _response(cle, entry)
+        _definition(cle)
+        return _response(cle, await _entry(self.session, cle))
 
     async def put(self, cle: str, data: UpdateConfigurationRequest) -> ConfigurationResponse:
         if len(cle) > 100 or not re.fullmatch(CLE_PATTERN, cle):
             raise InvalidInput("cle: minuscules, chiffres et _ en segments séparés par des points (100 max.)")
+        definition = _definition(cle)
         entry = await _entry(self.session, cle, for_update=True)
-        definition = DEFAUTS.get(cle)
-        if entry is not None:
-            type_valeur = TypeValeur(entry.type_valeur)
-        elif definition is not None:
-            type_valeur = definition.type
-        else:
-            type_valeur = data.type or infer(data.valeur)
+        type_valeur = definition.type
         if data.type is not None and data.type is not type_valeur:
             raise InvalidInput(f"type: la clé {cle} est de type {type_valeur.value}, il ne change pas")
         text = encode(type_valeur, data.valeur, definition)
-        before = _response(cle, entry).model_dump(mode="json", by_alias=True) if (entry or definition) else None
+        before = _response(cle, entry).model_dump(mode="json", by_alias=True)
         if entry is None:
             entry = ConfigurationEntry(cle=cle, type_valeur=type_valeur.value, valeur=text,
-                                       description=data.description or (definition.description if definition else None),
+                                       description=data.description or definition.description,
                                        modifie_par=self.auth.actor_name)
             self.session.add(entry)
         else:
@@ -211,7 +202,7 @@ class ConfigurationService:
             entry.modifie_par = self.auth.actor_name
         await self.session.flush()
         response = _response(cle, entry)
-        await audit.record(self.session, self.auth, action="UPDATE" if before else "CREATE", module=MODULE,
+        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE,
                            entite_type="Configuration", entite_id=cle, severite="WARNING",
                            before=before, after=response.model_dump(mode="json", by_alias=True),
                            description=f"Configuration {cle}")

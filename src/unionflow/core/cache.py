@@ -3,7 +3,9 @@
 Statistics over millions of dues or audit entries cost a full aggregate; dashboards poll them. The result is
 kept in the ``resultat_cache`` table (not process memory: every worker and host shares it) for
 ``UNIONFLOW_STATISTICS_CACHE_SECONDS`` (default 30 s; 0 turns the cache off) and returned with the time it was
-computed. The key includes the caller's visibility, so nobody ever reads figures computed for a wider scope.
+computed (``calculeLe``, on every statistics response through ``ResultatCalcule``). The key includes the caller's
+visibility, so nobody ever reads figures computed for a wider scope. Writes that change cached figures cheaply
+identifiable by name (a payment, a new dues) call ``invalidate`` in their transaction.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
-from pydantic import BaseModel
-from sqlalchemy import select
+from pydantic import Field
+from sqlalchemy import delete, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError
@@ -22,9 +24,21 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.config import get_settings
 from unionflow.core.auth import AuthContext
+from unionflow.core.schemas import OutputModel
 from unionflow.models import ResultatCache
+from unionflow.models.base import utcnow
 
-M = TypeVar("M", bound=BaseModel)
+
+class ResultatCalcule(OutputModel):
+    """Base of every statistics response: says when its figures were computed."""
+
+    calcule_le: datetime = Field(
+        default_factory=utcnow,
+        description="Date et heure du calcul des chiffres (UTC). Un résultat servi depuis le cache de statistiques "
+                    "peut dater de UNIONFLOW_STATISTICS_CACHE_SECONDS (30 s par défaut).")
+
+
+M = TypeVar("M", bound=ResultatCalcule)
 
 
 def scope_key(auth: AuthContext) -> str:
@@ -48,8 +62,9 @@ async def cached(session: AsyncSession, name: str, auth: AuthContext, model: typ
     now = datetime.now(UTC)
     row = (await session.execute(select(ResultatCache).where(ResultatCache.cle == key))).scalar_one_or_none()
     if row is not None and now - row.calcule_le < timedelta(seconds=ttl):
-        return model.model_validate(row.valeur)
+        return model.model_validate({**row.valeur, "calcule_le": row.calcule_le})
     result = await compute()
+    result.calcule_le = now
     values = {"cle": key, "valeur": result.model_dump(mode="json"), "calcule_le": now}
     insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
     stmt = insert(ResultatCache).values(**values)
@@ -62,3 +77,20 @@ async def cached(session: AsyncSession, name: str, auth: AuthContext, model: typ
     except DBAPIError:
         pass
     return result
+
+
+async def invalidate(session: AsyncSession, *names: str) -> None:
+    """Forget the cached results whose name starts with one of ``names`` (every caller scope), in the writer's
+    transaction: the first read after its commit recomputes. On PostgreSQL a row another transaction is already
+    deleting or refreshing is skipped rather than waited for, so concurrent payments never queue on the cache;
+    a refresh racing a write can at worst keep pre-write figures for one cache period, which calculeLe shows."""
+    if get_settings().statistics_cache_seconds <= 0:
+        return
+    matches = [ResultatCache.cle.startswith(name, autoescape=True) for name in names]
+    if session.get_bind().dialect.name == "postgresql":
+        for match in matches:
+            locked = select(ResultatCache.cle).where(match).with_for_update(skip_locked=True)
+            await session.execute(delete(ResultatCache).where(ResultatCache.cle.in_(locked)))
+    else:
+        for match in matches:
+            await session.execute(delete(ResultatCache).where(match))

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.adhesions.repository import membre_visible
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.cache import cached
+from unionflow.core.cache import cached, invalidate
 from unionflow.core.errors import Forbidden, NotFound
 from unionflow.core.numbering import random_reference
 from unionflow.cotisations.repository import OPEN, CotisationFilters, CotisationRepository, statut_effectif
@@ -30,8 +30,8 @@ from unionflow.cotisations.schemas import (
     StatistiquesTypeResponse,
     SyntheseResponse,
 )
-from unionflow.cotisations.service import MODULE, today_utc
-from unionflow.encaissement.service import StatutCotisation
+from unionflow.cotisations.service import MODULE, echeance_par_defaut, today_utc
+from unionflow.encaissement.service import COTISATIONS_STATS, StatutCotisation
 from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation, RappelCotisation
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
@@ -91,6 +91,7 @@ class CotisationGestion:
         type_cot = data.type_cotisation.value
         periode = f"{data.mois:02d}/{data.annee}" if data.mois else str(data.annee)
         libelle = data.libelle or f"Cotisation {type_cot.lower()} {periode}"
+        echeance = data.date_echeance or await echeance_par_defaut(self.session, data.annee, data.mois)
         now = datetime.now(UTC)
         insert = pg_insert if self.session.get_bind().dialect.name == "postgresql" else sqlite_insert
         created = 0
@@ -99,7 +100,7 @@ class CotisationGestion:
                 "id": uuid.uuid4(), "numero_reference": random_reference("COT", data.annee), "membre_id": membre_id,
                 "organisation_id": organisation.id, "type_cotisation": type_cot, "libelle": libelle,
                 "annee": data.annee, "mois": data.mois, "montant_du": data.montant, "montant_paye": ZERO,
-                "devise": organisation.devise, "date_echeance": data.date_echeance, "statut": S.EN_ATTENTE.value,
+                "devise": organisation.devise, "date_echeance": echeance, "statut": S.EN_ATTENTE.value,
                 "cle_generation": generation_key(organisation.id, type_cot, data.annee, data.mois, membre_id),
                 "created_at": now, "updated_at": now,
             } for membre_id in membres[start:start + CHUNK]]
@@ -113,8 +114,10 @@ class CotisationGestion:
         await audit.record(self.session, self.auth, action="GENERER", module=MODULE, entite_type="Organisation",
                            entite_id=organisation.id, organisation_id=organisation.id, description=message,
                            after={"typeCotisation": type_cot, "annee": data.annee, "mois": data.mois,
-                                  "montant": data.montant, "dateEcheance": data.date_echeance,
+                                  "montant": data.montant, "dateEcheance": echeance,
                                   "creees": created, "ignorees": skipped})
+        if created:
+            await invalidate(self.session, COTISATIONS_STATS)
         return GenerationResponse(membres_actifs=len(membres), creees=created, ignorees=skipped, message=message)
 
     # --- reminders -------------------------------------------------------------------------------------------
@@ -175,13 +178,13 @@ class CotisationGestion:
 
     # --- statistics ------------------------------------------------------------------------------------------
     async def stats(self) -> StatistiquesResponse:
-        return await cached(self.session, "cotisations.stats", self.auth, StatistiquesResponse, self._stats)
+        return await cached(self.session, f"{COTISATIONS_STATS}stats", self.auth, StatistiquesResponse, self._stats)
 
     async def _stats(self) -> StatistiquesResponse:
         return StatistiquesResponse(**_statistics(await self.repo.aggregate(CotisationFilters())))
 
     async def statistiques(self) -> StatistiquesDetailResponse:
-        return await cached(self.session, "cotisations.statistiques", self.auth, StatistiquesDetailResponse,
+        return await cached(self.session, f"{COTISATIONS_STATS}statistiques", self.auth, StatistiquesDetailResponse,
                             self._statistiques)
 
     async def _statistiques(self) -> StatistiquesDetailResponse:
@@ -196,7 +199,7 @@ class CotisationGestion:
             rows = await self.repo.aggregate(CotisationFilters(annee=annee, mois=mois))
             return StatistiquesPeriodeResponse(**_statistics(rows), annee=annee, mois=mois)
 
-        return await cached(self.session, f"cotisations.periode.{annee}.{mois}", self.auth,
+        return await cached(self.session, f"{COTISATIONS_STATS}periode.{annee}.{mois}", self.auth,
                             StatistiquesPeriodeResponse, compute)
 
     async def synthese(self) -> SyntheseResponse:

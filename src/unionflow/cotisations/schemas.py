@@ -8,6 +8,7 @@ from enum import StrEnum
 from pydantic import AwareDatetime, Field
 
 from unionflow.adhesions.schemas import CURRENCY_PATTERN, RecuResponse
+from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, OutputModel
 from unionflow.encaissement.service import MethodePaiement
 
@@ -26,6 +27,10 @@ Mois = Field(default=None, ge=1, le=12)
 Montant = Field(gt=0, max_digits=18, decimal_places=2)
 
 
+ECHEANCE_PAR_DEFAUT = ("Absent: le jour cotisation.jour_echeance (configuration, 5 par défaut) du mois de la "
+                       "période (janvier pour une période annuelle)")
+
+
 class CreateCotisationRequest(InputModel):
     membre_id: uuid.UUID
     organisation_id: uuid.UUID
@@ -36,7 +41,7 @@ class CreateCotisationRequest(InputModel):
     montant_du: Decimal = Montant
     devise: str | None = Field(default=None, pattern=CURRENCY_PATTERN,
                                description="Par défaut la devise de l'organisation (XOF)")
-    date_echeance: date
+    date_echeance: date | None = Field(default=None, description=ECHEANCE_PAR_DEFAUT)
     observations: str | None = Field(default=None, max_length=5000)
 
 
@@ -61,7 +66,7 @@ class GenererCotisationsRequest(InputModel):
     annee: int = Annee
     mois: int | None = Mois
     montant: Decimal = Montant
-    date_echeance: date
+    date_echeance: date | None = Field(default=None, description=ECHEANCE_PAR_DEFAUT)
     libelle: str | None = Field(default=None, max_length=200)
 
 
@@ -128,7 +133,7 @@ class RappelsGroupesResponse(OutputModel):
     rappels: list[RappelResponse]
 
 
-class StatistiquesResponse(OutputModel):
+class StatistiquesResponse(ResultatCalcule):
     nombre_total: int
     par_statut: dict[str, int] = Field(description="Les 5 statuts, EN_RETARD dérivé de l'échéance")
     montant_du: Decimal = Field(description="Somme des montants dus hors cotisations annulées")
@@ -154,7 +159,7 @@ class StatistiquesPeriodeResponse(StatistiquesResponse):
     mois: int | None
 
 
-class SyntheseResponse(OutputModel):
+class SyntheseResponse(ResultatCalcule):
     nombre_cotisations: int
     nombre_a_payer: int
     nombre_en_retard: int

@@ -16,8 +16,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.adhesions.repository import membre_visible
 from unionflow.adhesions.schemas import RecuResponse
+from unionflow.configuration.service import valeur
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
+from unionflow.core.cache import invalidate
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
@@ -31,7 +33,13 @@ from unionflow.cotisations.schemas import (
     PaiementCotisationRequest,
     UpdateCotisationRequest,
 )
-from unionflow.encaissement.service import Cible, EncaissementService, StatutCotisation, outstanding
+from unionflow.encaissement.service import (
+    COTISATIONS_STATS,
+    Cible,
+    EncaissementService,
+    StatutCotisation,
+    outstanding,
+)
 from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation
 
 MODULE = "COTISATIONS"
@@ -42,6 +50,13 @@ S = StatutCotisation
 def today_utc() -> date:
     """Due dates are compared with the UTC calendar day (the union's countries are on UTC or UTC+1)."""
     return datetime.now(UTC).date()
+
+
+async def echeance_par_defaut(session: AsyncSession, annee: int, mois: int | None) -> date:
+    """Due date of a dues created without one: day ``cotisation.jour_echeance`` (1 to 28, so it exists in every
+    month) of the period's month, January for a yearly period."""
+    jour = int(await valeur(session, "cotisation.jour_echeance"))
+    return date(annee, mois or 1, jour)
 
 
 def response_data(c: Cotisation, today: date) -> dict[str, object]:
@@ -83,6 +98,8 @@ class CotisationService:
         await audit.record(self.session, self.auth, action=action, module=MODULE, entite_type="Cotisation",
                            entite_id=c.id, organisation_id=c.organisation_id, before=before,
                            after=audit.snapshot(c), description=description)
+        # Every write of a dues goes through here: the cached statistics must not outlive it.
+        await invalidate(self.session, COTISATIONS_STATS)
 
     # --- writes ----------------------------------------------------------------------------------------------
     async def create(self, data: CreateCotisationRequest) -> CotisationResponse:
@@ -105,6 +122,7 @@ class CotisationService:
             raise InvalidInput("Ce membre n'est pas membre actif de cette organisation")
         values = data.model_dump()
         values["devise"] = data.devise or organisation.devise
+        values["date_echeance"] = data.date_echeance or await echeance_par_defaut(self.session, data.annee, data.mois)
         values["type_cotisation"] = data.type_cotisation.value
         cotisation = Cotisation(**values, numero_reference=random_reference("COT", data.annee),
                                 montant_paye=ZERO, statut=S.EN_ATTENTE.value)

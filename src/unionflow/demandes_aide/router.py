@@ -59,13 +59,13 @@ async def my_demandes(response: Response, session: SessionDep, auth: AuthContext
 
 
 @router.get("/search", response_model=list[DemandeAideResponse], summary="Rechercher des demandes d'aide",
-            description=LISTE + "Filtres exacts `statut` (SOUMISE, APPROUVEE, REJETEE), `type` (DECES, MALADIE, "
-                        "MARIAGE, NAISSANCE, SCOLARITE, SINISTRE, AUTRE), `urgence` (FAIBLE, NORMALE, ELEVEE, "
+            description=LISTE + "Filtres exacts `statut` (SOUMISE, APPROUVEE, REJETEE), `type` (code du domaine "
+                        "TYPE_AIDE des types de référence, actif ou désactivé), `urgence` (FAIBLE, NORMALE, ELEVEE, "
                         "CRITIQUE); valeur inconnue → 400. " + VISIBILITE)
 async def search_demandes(
     response: Response, session: SessionDep, auth: AuthContext = authorize(RS_AIDE),
     params: PageParams = Depends(paging(20)),
-    statut: str | None = Query(None, max_length=30), type: str | None = Query(None, max_length=30),
+    statut: str | None = Query(None, max_length=30), type: str | None = Query(None, max_length=50),
     urgence: str | None = Query(None, max_length=30),
 ) -> list[DemandeAideResponse]:
     rows, total = await DemandeAideService(session, auth).search(parse_filters(statut, type, urgence), params)

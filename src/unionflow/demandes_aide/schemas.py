@@ -9,18 +9,16 @@ from typing import Annotated
 from pydantic import Field, PlainSerializer
 
 from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.types_reference.schemas import CODE
 
 Montant = Annotated[Decimal, PlainSerializer(lambda d: str(d.quantize(Decimal("0.01"))), return_type=str)]
 
 
-class TypeAide(StrEnum):
-    DECES = "DECES"
-    MALADIE = "MALADIE"
-    MARIAGE = "MARIAGE"
-    NAISSANCE = "NAISSANCE"
-    SCOLARITE = "SCOLARITE"
-    SINISTRE = "SINISTRE"
-    AUTRE = "AUTRE"
+TYPE_AIDE_DOMAINE = "TYPE_AIDE"
+# Aid types are reference data (Types de référence, domain TYPE_AIDE), checked by the service like event types.
+TypeAide = Annotated[str, Field(pattern=CODE, max_length=50,
+                                description="Code actif du domaine TYPE_AIDE des types de référence "
+                                            "(ex. DECES, MALADIE, MARIAGE, NAISSANCE, SCOLARITE, SINISTRE, AUTRE)")]
 
 
 class Urgence(StrEnum):

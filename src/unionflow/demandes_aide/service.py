@@ -21,22 +21,23 @@ from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
 from unionflow.demandes_aide.repository import DemandeAideRepository, DemandeFilters
 from unionflow.demandes_aide.schemas import (
+    TYPE_AIDE_DOMAINE,
     CreateDemandeAideRequest,
     DemandeAideResponse,
     StatutDemande,
-    TypeAide,
     UpdateDemandeAideRequest,
     Urgence,
 )
 from unionflow.models import DemandeAide, Organisation
 from unionflow.notifications import workflow as notices
+from unionflow.types_reference.service import require_code
 from unionflow.webhooks import emission as webhooks
 
 MODULE = "DEMANDES_AIDE"
 DECISION_FIELDS = ["statut", "montant_accorde", "date_decision", "decide_par", "motif"]
 
 
-def _check(value: str | None, enum: type[StatutDemande] | type[TypeAide] | type[Urgence], name: str) -> str | None:
+def _check(value: str | None, enum: type[StatutDemande] | type[Urgence], name: str) -> str | None:
     if value is None or value == "":
         return None
     if value not in enum.__members__:
@@ -45,7 +46,7 @@ def _check(value: str | None, enum: type[StatutDemande] | type[TypeAide] | type[
 
 
 def parse_filters(statut: str | None, type_: str | None, urgence: str | None) -> DemandeFilters:
-    return DemandeFilters(statut=_check(statut, StatutDemande, "statut"), type=_check(type_, TypeAide, "type"),
+    return DemandeFilters(statut=_check(statut, StatutDemande, "statut"), type=type_ or None,
                           urgence=_check(urgence, Urgence, "urgence"))
 
 
@@ -69,10 +70,11 @@ class DemandeAideService:
             raise NotFound("Organisation introuvable")
         if data.organisation_id not in self.auth.member_organisations:
             raise InvalidInput("organisationId: vous n'êtes pas membre actif de cette organisation")
+        await require_code(self.session, TYPE_AIDE_DOMAINE, data.type, "type")
         now = datetime.now(UTC)
         demande = DemandeAide(
             numero_reference=random_reference("AIDE", now.year), organisation_id=data.organisation_id,
-            membre_id=self.auth.membre_id, type_aide=data.type.value, titre=data.titre, description=data.description,
+            membre_id=self.auth.membre_id, type_aide=data.type, titre=data.titre, description=data.description,
             montant_demande=data.montant_demande, devise=organisation.devise, urgence=data.urgence.value,
             statut=StatutDemande.SOUMISE.value, date_soumission=now)
         self.repo.add(demande)
@@ -91,6 +93,8 @@ class DemandeAideService:
         return DemandeAideResponse.model_validate(await self._get(demande_id))
 
     async def search(self, filters: DemandeFilters, params: PageParams) -> tuple[list[DemandeAideResponse], int]:
+        if filters.type is not None:
+            await require_code(self.session, TYPE_AIDE_DOMAINE, filters.type, "type", inactif_admis=True)
         rows, total, _ = await self.repo.search(filters, params)
         return [DemandeAideResponse.model_validate(r) for r in rows], total
 
@@ -106,6 +110,8 @@ class DemandeAideService:
             raise InvalidInput(f"{', '.join(nulls)}: null interdit")
         if not changes:
             return DemandeAideResponse.model_validate(demande)
+        if "type" in changes and changes["type"] != demande.type_aide:
+            await require_code(self.session, TYPE_AIDE_DOMAINE, changes["type"], "type")
         before = audit.snapshot(demande)
         for key, value in changes.items():
             setattr(demande, "type_aide" if key == "type" else key, getattr(value, "value", value))

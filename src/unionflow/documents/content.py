@@ -53,16 +53,47 @@ _EXECUTABLE_MAGIC = (
 _ODF = {ODT.mime: ODT, ODS.mime: ODS}
 
 
+# Executable content inside office packages, whatever the parts are called. ODF: StarBasic modules and scripts
+# live under Basic/ and Scripts/. OOXML: a VBA project, Excel 4.0 macro sheets and ActiveX controls are declared
+# by their content type in [Content_Types].xml and by the relationship pointing at them, even when the part
+# itself is renamed (word/vbaProject.bin → word/image.png). Signed macros and toolbars carry the same markers.
+_ODF_CODE_FOLDERS = ("basic/", "scripts/")
+_OOXML_CODE_MARKERS = (b"vbaproject", b"macroenabled", b"macrosheet", b"activex", b"vbadata", b"attachedtoolbars",
+                       b"ms-office.vba", b"keymapcustomizations")
+_DECLARATION_LIMIT = 1024 * 1024
+
+
+def _declarations(archive: zipfile.ZipFile, name: str) -> bytes:
+    """The first MiB of a package declaration part, lower case (a zip bomb never gets inflated further)."""
+    with archive.open(name) as part:
+        return part.read(_DECLARATION_LIMIT).lower()
+
+
+def _refuse_macros(archive: zipfile.ZipFile, names: set[str], odf: bool) -> None:
+    lowered = [n.lower() for n in names]
+    found = any(n.startswith(_ODF_CODE_FOLDERS) for n in lowered) if odf else False
+    found = found or any("vbaproject" in n or "/activex/" in n for n in lowered)
+    if not odf and not found:
+        declarations = [n for n in names if n == "[Content_Types].xml" or n.endswith(".rels")]
+        found = any(marker in _declarations(archive, n) for n in declarations for marker in _OOXML_CODE_MARKERS)
+    if found:
+        raise InvalidInput("Document bureautique refusé: il contient des macros ou des contrôles actifs "
+                           "(StarBasic, VBA, ActiveX); enregistrez-le sans macros (DOCX, XLSX, ODT, ODS)")
+
+
 def _zip_kind(path: Path) -> FileKind:
-    """Office files are ZIP containers: look inside for the parts that make them what they claim."""
+    """Office files are ZIP containers: look inside for the parts that make them what they claim, and for
+    executable content (macros), which is refused whatever the parts are named."""
     try:
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
             if "mimetype" in names:
                 declared = archive.read("mimetype")[:100].decode("ascii", "replace").strip()
                 if declared in _ODF:
+                    _refuse_macros(archive, names, odf=True)
                     return _ODF[declared]
-            if "[Content_Types].xml" in names and not any(n.lower().endswith("vbaproject.bin") for n in names):
+            if "[Content_Types].xml" in names:
+                _refuse_macros(archive, names, odf=False)
                 if "word/document.xml" in names:
                     return DOCX
                 if "xl/workbook.xml" in names:

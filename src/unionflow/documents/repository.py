@@ -17,7 +17,6 @@ from unionflow.models import (
     Organisation,
     PieceJointe,
     TelechargementDocument,
-    TypeReference,
 )
 
 # Target tables of attachments. Areas built on other branches (aid requests, tickets) are found by table
@@ -106,11 +105,6 @@ class DocumentRepository:
 
     async def organisation_exists(self, organisation_id: uuid.UUID) -> bool:
         stmt = select(Organisation.id).where(Organisation.id == organisation_id)
-        return (await self.session.execute(stmt)).scalar_one_or_none() is not None
-
-    async def type_exists(self, domaine: str, code: str) -> bool:
-        stmt = select(TypeReference.id).where(TypeReference.domaine == domaine, TypeReference.code == code,
-                                              TypeReference.actif.is_(True))
         return (await self.session.execute(stmt)).scalar_one_or_none() is not None
 
     async def count_download(self, document_id: uuid.UUID, when: datetime) -> None:

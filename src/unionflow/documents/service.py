@@ -25,6 +25,7 @@ from unionflow.documents.storage import Storage
 from unionflow.documents.upload import UploadForm
 from unionflow.models import Document, PieceJointe, TelechargementDocument
 from unionflow.models.base import utcnow
+from unionflow.types_reference.service import require_code
 
 MODULE = "DOCUMENTS"
 # How long the answer of POST /telechargement authorises fetching the bytes.
@@ -52,8 +53,7 @@ class DocumentService:
         return doc
 
     async def _check_type(self, code: str) -> None:
-        if not await self.repo.type_exists(TYPE_DOCUMENT_DOMAINE, code):
-            raise InvalidInput(f"typeDocument inconnu: {code}")
+        await require_code(self.session, TYPE_DOCUMENT_DOMAINE, code, "typeDocument")
 
     async def _check_organisation(self, organisation_id: uuid.UUID | None, visibilite: VisibiliteDocument) -> None:
         if organisation_id is None:

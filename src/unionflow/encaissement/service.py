@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.comptabilite.integration import comptabiliser_paiement, extourner_paiement
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
+from unionflow.core.cache import invalidate
 from unionflow.core.errors import InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import sequential_number
 from unionflow.encaissement import suites
@@ -28,6 +29,8 @@ from unionflow.lcbft.detection import evaluer_paiement
 from unionflow.models import Adhesion, Cotisation, Paiement, PaiementAllocation
 
 MODULE = "PAIEMENTS"
+# Names of the cached dues statistics (cotisations.gestion): a payment or a reversal makes them stale.
+COTISATIONS_STATS = "cotisations."
 ZERO = Decimal("0")
 
 
@@ -343,6 +346,7 @@ class EncaissementService:
         paiement.commentaire = "\n".join(filter(None, [paiement.commentaire, f"{statut}: {motif}"]))
         await self.session.flush()
         await extourner_paiement(self.session, paiement, motif, self.auth)
+        await invalidate(self.session, COTISATIONS_STATS)
         await audit.record(self.session, self.auth, action=f"PAIEMENT_{statut}", module=MODULE,
                            entite_type="Paiement", entite_id=paiement.id, organisation_id=paiement.organisation_id,
                            description=f"Reçu {paiement.numero_recu}: {motif}", severite="WARNING",
@@ -386,6 +390,7 @@ class EncaissementService:
             await audit.record(self.session, self.auth, action="PAIEMENT", module=kind.upper() + "S",
                                entite_type=kind, entite_id=target.id, organisation_id=target.organisation_id,
                                before=before, after=audit.snapshot(target, ["statut", "montant_paye"]))
+        await invalidate(self.session, COTISATIONS_STATS)
         # Same transaction: the money, the books and the compliance checks agree or none of them is written.
         await comptabiliser_paiement(self.session, paiement, self.auth)
         await evaluer_paiement(self.session, paiement)

@@ -77,6 +77,9 @@ class InscriptionService:
             raise Conflict("Vous êtes déjà inscrit à cet événement")
         confirmed = await self.repo.count_confirmed(evt.id)
         full = evt.capacite_max is not None and confirmed >= evt.capacite_max
+        if full and not evt.liste_attente_active:
+            raise Conflict(f"Inscription impossible: l'événement est complet ({evt.capacite_max} places) et "
+                           f"n'a pas de liste d'attente")
         ins = InscriptionEvenement(evenement_id=evt.id, membre_id=membre_id, date_inscription=now,
                                    statut=(StatutInscription.EN_ATTENTE if full else StatutInscription.CONFIRMEE).value,
                                    date_confirmation=None if full else now)

@@ -17,7 +17,6 @@ from unionflow.models import (
     InscriptionEvenement,
     Membre,
     Organisation,
-    TypeReference,
 )
 
 SORT_COLUMNS = {
@@ -126,16 +125,6 @@ class EvenementRepository:
     async def organisation_exists(self, organisation_id: uuid.UUID) -> bool:
         stmt = select(Organisation.id).where(Organisation.id == organisation_id)
         return (await self.session.execute(stmt)).scalar_one_or_none() is not None
-
-    async def type_exists(self, domaine: str, code: str) -> bool:
-        stmt = select(TypeReference.id).where(TypeReference.domaine == domaine, TypeReference.code == code,
-                                              TypeReference.actif.is_(True))
-        return (await self.session.execute(stmt)).scalar_one_or_none() is not None
-
-    async def type_codes(self, domaine: str) -> list[str]:
-        stmt = (select(TypeReference.code).where(TypeReference.domaine == domaine, TypeReference.actif.is_(True))
-                .order_by(TypeReference.ordre, TypeReference.code))
-        return list((await self.session.execute(stmt)).scalars())
 
     def add(self, row: Any) -> None:
         self.session.add(row)

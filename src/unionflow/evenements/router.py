@@ -172,8 +172,10 @@ async def confirm_evenement(id: uuid.UUID, session: SessionDep,
 
 @router.post("/{id}/inscriptions", status_code=201, response_model=InscriptionResponse,
              responses=problems(404, 409), summary="S'inscrire à un événement",
-             description="Inscrit le membre connecté: CONFIRMEE tant qu'il reste des places, sinon EN_ATTENTE "
-                         "(liste d'attente, premier arrivé premier servi, promotion automatique). 409 si déjà "
+             description="Inscrit le membre connecté: CONFIRMEE tant qu'il reste des places. Événement complet: "
+                         "409 (refus, spec §8), sauf si l'événement a listeAttenteActive: EN_ATTENTE (liste "
+                         "d'attente, premier arrivé premier servi, promotion automatique). Désactiver la liste "
+                         "d'attente refuse les nouveaux venus mais garde les membres déjà en attente. 409 si déjà "
                          "inscrit; 400 si l'événement est annulé, terminé ou les inscriptions closes "
                          "(dateLimiteInscription, à défaut dateDebut). 403 sans dossier de membre.")
 async def register(id: uuid.UUID, session: SessionDep,

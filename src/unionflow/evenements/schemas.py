@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from pydantic import AwareDatetime, Field, model_validator
 
+from unionflow.core.cache import ResultatCalcule
 from unionflow.core.pagination import Page
 from unionflow.core.schemas import InputModel, OutputModel
 
@@ -63,6 +64,9 @@ class Evenement(InputModel):
     lieu: str | None = Field(default=None, max_length=200)
     adresse: str | None = Field(default=None, max_length=300)
     capacite_max: int | None = Field(default=None, ge=1, le=1_000_000, description="Absent: sans limite")
+    liste_attente_active: bool = Field(
+        default=False, description="Vrai: une fois l'événement complet, les inscriptions vont en liste d'attente "
+                                   "(EN_ATTENTE, promotion dans l'ordre d'arrivée); faux: elles sont refusées (409)")
     prix: Decimal | None = Field(default=None, ge=0, max_digits=16, decimal_places=2)
     inscription_requise: bool = False
     date_limite_inscription: AwareDatetime | None = None
@@ -89,6 +93,7 @@ class EvenementMobileDTO(OutputModel):
     lieu: str | None
     adresse: str | None
     capacite_max: int | None
+    liste_attente_active: bool
     prix: Decimal | None
     devise: str
     inscription_requise: bool
@@ -186,7 +191,7 @@ class InscriptionsStats(OutputModel):
     annulees: int
 
 
-class StatistiquesEvenements(OutputModel):
+class StatistiquesEvenements(ResultatCalcule):
     total: int
     par_statut: dict[str, int]
     par_type: dict[str, int]

@@ -34,9 +34,10 @@ from unionflow.evenements.schemas import (
 )
 from unionflow.models import Evenement as EvenementRow
 from unionflow.models.base import utcnow
+from unionflow.types_reference.service import require_code
 
-FIELDS = ["titre", "type_evenement", "date_debut", "date_fin", "lieu", "capacite_max", "prix", "visibilite",
-          "organisation_id", "statut", "date_limite_inscription", "inscription_requise"]
+FIELDS = ["titre", "type_evenement", "date_debut", "date_fin", "lieu", "capacite_max", "liste_attente_active", "prix",
+          "visibilite", "organisation_id", "statut", "date_limite_inscription", "inscription_requise"]
 
 
 def to_dto(evt: EvenementRow, counts: Counts, now: datetime, org_name: str | None = None) -> EvenementMobileDTO:
@@ -46,7 +47,8 @@ def to_dto(evt: EvenementRow, counts: Counts, now: datetime, org_name: str | Non
     return EvenementMobileDTO(
         id=evt.id, titre=evt.titre, description=evt.description, type_evenement=evt.type_evenement,
         date_debut=evt.date_debut, date_fin=evt.date_fin, lieu=evt.lieu, adresse=evt.adresse,
-        capacite_max=evt.capacite_max, prix=evt.prix, devise=evt.devise, inscription_requise=evt.inscription_requise,
+        capacite_max=evt.capacite_max, liste_attente_active=evt.liste_attente_active, prix=evt.prix,
+        devise=evt.devise, inscription_requise=evt.inscription_requise,
         date_limite_inscription=evt.date_limite_inscription, visibilite=evt.visibilite,
         organisation_id=evt.organisation_id, organisation_nom=org_name, statut=statut,
         nombre_inscrits=counts.confirmees, nombre_en_attente=counts.en_attente, places_restantes=remaining,
@@ -81,9 +83,7 @@ class EvenementService:
         return PagedResponseEvenementMobileDTO.build(content, params, total, exact)  # type: ignore[return-value]
 
     async def _check_type(self, code: str) -> None:
-        if not await self.repo.type_exists(TYPE_EVENEMENT_DOMAINE, code):
-            allowed = ", ".join(await self.repo.type_codes(TYPE_EVENEMENT_DOMAINE))
-            raise InvalidInput(f"typeEvenement inconnu: {code} (valeurs admises: {allowed})")
+        await require_code(self.session, TYPE_EVENEMENT_DOMAINE, code, "typeEvenement")
 
     async def _organiser(self, requested: uuid.UUID | None) -> uuid.UUID:
         assert self.auth is not None

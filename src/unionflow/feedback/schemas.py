@@ -6,6 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
+from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, OutputModel
 
 
@@ -45,7 +46,7 @@ class FeedbackResponse(OutputModel):
     created_at: datetime
 
 
-class FeedbackStatistiques(OutputModel):
+class FeedbackStatistiques(ResultatCalcule):
     total: int
     non_traites: int
     note_moyenne: float | None = Field(description="Moyenne des notes données, arrondie à 2 décimales")

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import EmailStr, Field
+from pydantic import Field
 
+from unionflow.core.email import Email
 from unionflow.core.schemas import InputModel, OutputModel
 
 USERNAME_PATTERN = r"^[A-Za-z0-9._@+-]{3,254}$"
@@ -13,7 +14,7 @@ class UserCreate(InputModel):
     """UserDTO for creation. ``password`` is optional (the user may receive it later through a reset)."""
 
     username: str = Field(pattern=USERNAME_PATTERN, description="Identifiant de connexion (souvent l'e-mail)")
-    email: EmailStr
+    email: Email
     first_name: str | None = Field(None, max_length=100)
     last_name: str | None = Field(None, max_length=100)
     enabled: bool = True
@@ -27,7 +28,7 @@ class UserUpdate(InputModel):
     but cannot change; ``password`` sets a new password (administrator reset)."""
 
     username: str | None = Field(None, max_length=254)
-    email: EmailStr | None = None
+    email: Email | None = None
     first_name: str | None = Field(None, max_length=100)
     last_name: str | None = Field(None, max_length=100)
     enabled: bool | None = None

@@ -8,6 +8,7 @@ from typing import Annotated
 
 from pydantic import Field, PlainSerializer
 
+from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, OutputModel
 
 # Two decimals on the wire whatever the database handed back (SQLite keeps the input's scale).
@@ -45,7 +46,7 @@ class AlerteResponse(OutputModel):
     decision: str | None
 
 
-class NonTraiteesResponse(OutputModel):
+class NonTraiteesResponse(ResultatCalcule):
     organisation_id: uuid.UUID | None
     non_traitees: int
 

@@ -4,8 +4,9 @@ import uuid
 from datetime import date, datetime
 from enum import StrEnum
 
-from pydantic import EmailStr, Field, field_validator
+from pydantic import Field, field_validator
 
+from unionflow.core.email import Email
 from unionflow.core.roles import Role
 from unionflow.core.schemas import InputModel, OutputModel
 
@@ -49,7 +50,7 @@ def _past(value: date | None) -> date | None:
 
 
 class _MembreFields(InputModel):
-    email: EmailStr | None = None
+    email: Email | None = None
     telephone: str | None = Field(default=None, pattern=PHONE_PATTERN, description="E.164, ex. +221771234567")
     date_naissance: date | None = None
     genre: Genre | None = None

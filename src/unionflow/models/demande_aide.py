@@ -19,7 +19,7 @@ class DemandeAide(IdMixin, TimestampMixin, Base):
     organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"))
     membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id"))
     # DECES, MALADIE, MARIAGE, NAISSANCE, SCOLARITE, SINISTRE, AUTRE
-    type_aide: Mapped[str] = mapped_column(String(20))
+    type_aide: Mapped[str] = mapped_column(String(50))
     titre: Mapped[str] = mapped_column(String(200))
     description: Mapped[str] = mapped_column(Text)
     montant_demande: Mapped[Decimal]

@@ -19,7 +19,7 @@ class PropositionAide(IdMixin, TimestampMixin, Base):
     organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"))
     membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id"), index=True)
     # Same codes as demande_aide.type_aide
-    type_aide: Mapped[str] = mapped_column(String(20))
+    type_aide: Mapped[str] = mapped_column(String(50))
     # FINANCIERE (montant required), MATERIELLE, SERVICE
     nature: Mapped[str] = mapped_column(String(20))
     titre: Mapped[str] = mapped_column(String(200))

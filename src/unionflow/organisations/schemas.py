@@ -4,8 +4,9 @@ import uuid
 from datetime import datetime
 from enum import StrEnum
 
-from pydantic import EmailStr, Field
+from pydantic import Field
 
+from unionflow.core.email import Email
 from unionflow.core.schemas import InputModel, OutputModel
 
 
@@ -45,13 +46,14 @@ class OrganisationCreate(InputModel):
     type_organisation: TypeOrganisation
     parent_id: uuid.UUID | None = None
     description: str | None = Field(default=None, max_length=5000)
-    email: EmailStr | None = None
+    email: Email | None = None
     telephone: str | None = Field(default=None, pattern=PHONE_PATTERN, description="Format E.164, ex. +221771234567")
     adresse: str | None = Field(default=None, max_length=300)
     ville: str | None = Field(default=None, max_length=100)
     region: str | None = Field(default=None, max_length=100)
     pays: str = Field(default="SN", pattern=COUNTRY_PATTERN, description="Code pays ISO 3166-1 alpha-2")
-    devise: str = Field(default="XOF", pattern=CURRENCY_PATTERN, description="Code devise ISO 4217")
+    devise: str | None = Field(default=None, pattern=CURRENCY_PATTERN,
+                               description="Code devise ISO 4217; absent: la configuration devise.defaut (XOF)")
 
 
 class OrganisationUpdate(InputModel):
@@ -60,7 +62,7 @@ class OrganisationUpdate(InputModel):
     type_organisation: TypeOrganisation | None = None
     parent_id: uuid.UUID | None = None
     description: str | None = Field(default=None, max_length=5000)
-    email: EmailStr | None = None
+    email: Email | None = None
     telephone: str | None = Field(default=None, pattern=PHONE_PATTERN)
     adresse: str | None = Field(default=None, max_length=300)
     ville: str | None = Field(default=None, max_length=100)

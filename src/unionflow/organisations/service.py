@@ -4,6 +4,7 @@ import uuid
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.configuration.service import valeur
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
@@ -51,7 +52,9 @@ class OrganisationService:
         if not self.auth.is_global and not self.auth.manages(data.parent_id):
             raise Forbidden("Seule une organisation que vous administrez peut recevoir une sous-organisation")
         await self._check_parent(data.type_organisation, data.parent_id, None)
-        organisation = Organisation(**data.model_dump(), statut=StatutOrganisation.ACTIVE.value)
+        values = data.model_dump()
+        values["devise"] = data.devise or await valeur(self.session, "devise.defaut")
+        organisation = Organisation(**values, statut=StatutOrganisation.ACTIVE.value)
         if organisation.email:
             organisation.email = organisation.email.lower()
         self.repo.add(organisation)

@@ -9,7 +9,7 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import RS_PROPOSITION_AIDE, RS_PROPOSITION_AIDE_GESTION
 from unionflow.core.routing import area_router
-from unionflow.demandes_aide.schemas import DemandeAideResponse, TypeAide
+from unionflow.demandes_aide.schemas import DemandeAideResponse
 from unionflow.propositions_aide.repository import PropositionFilters
 from unionflow.propositions_aide.schemas import (
     CloturerRequest,
@@ -21,6 +21,7 @@ from unionflow.propositions_aide.schemas import (
     UpdatePropositionAideRequest,
 )
 from unionflow.propositions_aide.service import PropositionAideService
+from unionflow.types_reference.schemas import CODE
 
 router = area_router("/api/propositions-aide", "Propositions d'aide")
 
@@ -43,7 +44,7 @@ async def create_proposition(data: CreatePropositionAideRequest, session: Sessio
 async def list_propositions(session: SessionDep, auth: AuthContext = authorize(RS_PROPOSITION_AIDE),
                             params: PageParams = Depends(paging(20)),
                             organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
-                            type_: TypeAide | None = Query(None, alias="type"),
+                            type_: str | None = Query(None, alias="type", pattern=CODE, max_length=50),
                             nature: NatureProposition | None = None, statut: StatutProposition | None = None,
                             mes_propositions: bool = Query(False, alias="mesPropositions"),
                             ) -> Page[PropositionAideResponse]:

@@ -17,7 +17,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
-from unionflow.demandes_aide.schemas import DemandeAideResponse
+from unionflow.demandes_aide.schemas import TYPE_AIDE_DOMAINE, DemandeAideResponse
 from unionflow.models import PropositionAide
 from unionflow.propositions_aide.repository import OUVERTES, PropositionAideRepository, PropositionFilters
 from unionflow.propositions_aide.schemas import (
@@ -27,6 +27,7 @@ from unionflow.propositions_aide.schemas import (
     StatutProposition,
     UpdatePropositionAideRequest,
 )
+from unionflow.types_reference.service import require_code
 
 MODULE = "PROPOSITIONS_AIDE"
 ETAT = ["statut", "demande_aide_id", "date_reservation", "reserve_par", "date_cloture", "motif_cloture"]
@@ -76,9 +77,10 @@ class PropositionAideService:
             raise InvalidInput("organisationId: vous n'êtes pas membre actif de cette organisation")
         _check_montant(data.nature, data.montant)
         _check_date(data.disponible_jusqu_au)
+        await require_code(self.session, TYPE_AIDE_DOMAINE, data.type, "type")
         proposition = PropositionAide(
             numero_reference=random_reference("PROP", datetime.now(UTC).year), organisation_id=organisation.id,
-            membre_id=self.auth.membre_id, type_aide=data.type.value, nature=data.nature.value, titre=data.titre,
+            membre_id=self.auth.membre_id, type_aide=data.type, nature=data.nature.value, titre=data.titre,
             description=data.description, montant=data.montant, devise=organisation.devise,
             disponibilite=data.disponibilite, disponible_jusqu_au=data.disponible_jusqu_au,
             statut=StatutProposition.ACTIVE.value)
@@ -90,6 +92,8 @@ class PropositionAideService:
         return PropositionAideResponse.model_validate(await self._get(proposition_id))
 
     async def search(self, filters: PropositionFilters, params: PageParams) -> Page[PropositionAideResponse]:
+        if filters.type is not None:
+            await require_code(self.session, TYPE_AIDE_DOMAINE, filters.type, "type", inactif_admis=True)
         rows, total, exact = await self.repo.search(filters, params)
         return Page[PropositionAideResponse].build([PropositionAideResponse.model_validate(r) for r in rows],
                                                    params, total, exact)
@@ -106,6 +110,8 @@ class PropositionAideService:
             raise InvalidInput(f"{', '.join(nulls)}: null interdit")
         _check_montant(changes.get("nature", proposition.nature), changes.get("montant", proposition.montant))
         _check_date(changes.get("disponible_jusqu_au"))
+        if "type" in changes and changes["type"] != proposition.type_aide:
+            await require_code(self.session, TYPE_AIDE_DOMAINE, changes["type"], "type")
         before = audit.snapshot(proposition)
         for key, value in changes.items():
             setattr(proposition, "type_aide" if key == "type" else key, getattr(value, "value", value))

@@ -59,6 +59,16 @@ class TypeReferenceRepository:
         stmt = select(TypeReference.id).where(TypeReference.domaine == domaine, TypeReference.code == code)
         return (await self.session.execute(stmt)).first() is not None
 
+    async def actif(self, domaine: str, code: str) -> bool | None:
+        """True/False for an active/inactive entry, None when the domain has no such code."""
+        stmt = select(TypeReference.actif).where(TypeReference.domaine == domaine, TypeReference.code == code)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def codes_actifs(self, domaine: str) -> list[str]:
+        stmt = (select(TypeReference.code).where(TypeReference.domaine == domaine, TypeReference.actif.is_(True))
+                .order_by(TypeReference.ordre, TypeReference.code))
+        return list((await self.session.execute(stmt)).scalars())
+
     async def en_utilisation(self, entry: TypeReference) -> bool:
         for column in UTILISATIONS.get(entry.domaine, []):
             stmt = select(column).where(column == entry.code).limit(1)

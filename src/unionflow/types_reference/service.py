@@ -27,6 +27,19 @@ from unionflow.types_reference.schemas import (
 MODULE = "TYPES_REFERENCE"
 
 
+async def require_code(session: AsyncSession, domaine: str, code: str, champ: str, *,
+                       inactif_admis: bool = False) -> None:
+    """The one check of a record's type against the reference table (events, documents, aid): unknown codes and,
+    unless ``inactif_admis`` (search filters over history), deactivated ones are 400 with the allowed list."""
+    repo = TypeReferenceRepository(session)
+    actif = await repo.actif(domaine, code)
+    if actif or (actif is not None and inactif_admis):
+        return
+    admis = ", ".join(await repo.codes_actifs(domaine))
+    raison = "type inconnu" if actif is None else "type désactivé"
+    raise InvalidInput(f"{champ}: {raison} « {code} » (valeurs admises: {admis})")
+
+
 class TypeReferenceService:
     def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
         self.session = session

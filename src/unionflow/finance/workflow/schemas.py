@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
+from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import OutputModel
 from unionflow.finance.budgets.schemas import Montant
 
@@ -31,7 +32,7 @@ class StatistiquesApprobateur(OutputModel):
     delai_moyen_heures: Decimal | None = Field(description="De la demande à sa décision, en heures")
 
 
-class StatistiquesWorkflowResponse(OutputModel):
+class StatistiquesWorkflowResponse(ResultatCalcule):
     organisation_id: uuid.UUID | None
     date_debut: date | None
     date_fin: date | None
