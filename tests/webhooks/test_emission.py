@@ -126,7 +126,7 @@ async def test_aid_request_notifies_deciders_then_the_member_of_the_decision(cli
 async def test_event_registrations_emit_confirmed_and_cancelled_including_promotions(client, factory, db):
     org = await factory.organisation()
     organiser = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "ORGANISATEUR_EVENEMENT"])
-    evt = await create_event(client, organiser.headers, org.id, capaciteMax=1)
+    evt = await create_event(client, organiser.headers, org.id, capaciteMax=1, listeAttenteActive=True)
     sub = await _subscribe(db, org, EvenementWebhook.INSCRIPTION_CONFIRMEE, EvenementWebhook.INSCRIPTION_ANNULEE)
     first, waiting = [await factory.actor(["USER"], organisation=org) for _ in range(2)]
     url = f"/api/evenements/{evt['id']}/inscriptions"
