@@ -21,7 +21,7 @@ import jwt
 from jwt import PyJWK
 
 from unionflow.config import Settings
-from unionflow.core.errors import Unauthenticated
+from unionflow.core.errors import ServiceUnavailable, Unauthenticated
 
 ASYMMETRIC_ALGORITHMS = frozenset(
     {"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
@@ -45,8 +45,9 @@ class KeySet:
         stale = now - self.fetched_at > self.max_age
         if (kid not in self.keys or stale) and (now - self.fetched_at > self.cooldown or not self.keys):
             async with self._lock:
-                if (kid not in self.keys or stale) and time.monotonic() - self.fetched_at > self.cooldown:
-                    await self._refresh()
+                if (kid not in self.keys or stale) and (time.monotonic() - self.fetched_at > self.cooldown
+                                                        or not self.keys):
+                    await self._refresh(needed=kid not in self.keys)
         if kid is None and len(self.keys) == 1:
             return next(iter(self.keys.values()))
         key = self.keys.get(kid or "")
@@ -54,14 +55,18 @@ class KeySet:
             raise Unauthenticated("Clé de signature inconnue")
         return key
 
-    async def _refresh(self) -> None:
-        self.fetched_at = time.monotonic()
+    async def _refresh(self, *, needed: bool) -> None:
         try:
             jwks = await self.loader()
-        except Exception as exc:  # an unreachable JWKS must not turn into a 500 for the caller
-            if not self.keys:
-                raise Unauthenticated("Clés du fournisseur d'identité indisponibles") from exc
+        except Exception as exc:
+            # The source of keys (database, provider's JWKS) is down: the token may well be valid, so the caller
+            # is told to retry (503), never that it is unauthenticated (401: clients would drop a good token).
+            # The cooldown is not consumed: the next request after recovery fetches again.
+            if needed:
+                raise ServiceUnavailable("Clés de signature momentanément indisponibles, réessayer plus tard",
+                                         slug="signing-keys-unavailable") from exc
             return
+        self.fetched_at = time.monotonic()
         keys: dict[str, PyJWK] = {}
         for jwk in jwks:
             if jwk.get("use", "sig") != "sig":
