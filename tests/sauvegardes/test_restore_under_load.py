@@ -63,14 +63,16 @@ async def test_restore_under_concurrent_payments_loses_nothing_and_reissues_no_r
     org = await t.factory.organisation()
     treasurer = await t.factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
     member = await t.factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
-    dues = await cotisation(t.factory.session, member.membre, org, 10_000_000, commit=True)
+    membre = member.membre
+    assert membre is not None
+    dues = await cotisation(t.factory.session, membre, org, 10_000_000, commit=True)
     dues_id = str(dues.id)
     await t.factory.session.rollback()
 
     # Payments that already issued numbers, then the backup to go back to.
     async def pay() -> Any:
         return await t.client.post("/api/paiements", headers=treasurer.headers, json={
-            "membreId": str(member.membre.id), "organisationId": str(org.id), "montant": "100",
+            "membreId": str(membre.id), "organisationId": str(org.id), "montant": "100",
             "methode": "ESPECES", "cibles": [{"cotisationId": dues_id}]})
 
     for _ in range(3):
