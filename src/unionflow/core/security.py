@@ -21,7 +21,7 @@ import jwt
 from jwt import PyJWK
 
 from unionflow.config import Settings
-from unionflow.core.errors import ServiceUnavailable, Unauthenticated
+from unionflow.core.errors import RETRY_AFTER_SECONDS, ServiceUnavailable, Unauthenticated
 
 ASYMMETRIC_ALGORITHMS = frozenset(
     {"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
@@ -36,6 +36,7 @@ class KeySet:
     loader: Callable[[], Awaitable[list[dict[str, Any]]]]
     cooldown: float
     max_age: float
+    retry_after: int = RETRY_AFTER_SECONDS
     keys: dict[str, PyJWK] = field(default_factory=dict)
     fetched_at: float = 0.0
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -64,7 +65,7 @@ class KeySet:
             # The cooldown is not consumed: the next request after recovery fetches again.
             if needed:
                 raise ServiceUnavailable("Clés de signature momentanément indisponibles, réessayer plus tard",
-                                         slug="signing-keys-unavailable") from exc
+                                         retry_after=self.retry_after, slug="signing-keys-unavailable") from exc
             return
         self.fetched_at = time.monotonic()
         keys: dict[str, PyJWK] = {}
@@ -180,7 +181,8 @@ def build_verifier(settings: Settings, builtin_loader: Callable[[], Awaitable[li
     issuers: list[Issuer] = []
     if settings.builtin_idp_enabled:
         issuers.append(Issuer(settings.issuer, settings.token_audience,
-                              KeySet(builtin_loader, cooldown=5, max_age=3600)))
+                              KeySet(builtin_loader, cooldown=5, max_age=3600,
+                                     retry_after=settings.database_retry_after_seconds)))
     if settings.oidc_issuer:
         jwks_url = settings.oidc_jwks_url or settings.oidc_issuer.rstrip("/") + "/protocol/openid-connect/certs"
         issuers.append(Issuer(
