@@ -222,3 +222,25 @@ async def test_worker_without_signing_keys_answers_503_and_fetches_them_after_re
             assert recovered.status_code == 200, recovered.text
     finally:
         await worker.state.engine.dispose()
+
+
+async def test_concurrent_requests_of_a_keyless_worker_do_not_queue_behind_each_other(running: Running,
+                                                                                   tmp_path: Path):
+    r = running
+    worker = _app(r.server, tmp_path)
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=worker), base_url="http://testserver") as fresh:
+            frozen = r.server.freeze()
+            try:
+                started = time.monotonic()
+                responses = await asyncio.gather(*(fresh.get("/api/organisations", headers=r.actor.headers)
+                                                   for _ in range(6)))
+                took = time.monotonic() - started
+            finally:
+                r.server.thaw(frozen)
+            for response in responses:
+                _assert_unavailable(response)
+            # One key fetch waits out the connect timeout; the others answer with it instead of each trying in turn.
+            assert took < BOUND, took
+    finally:
+        await worker.state.engine.dispose()

@@ -39,6 +39,7 @@ class KeySet:
     retry_after: int = RETRY_AFTER_SECONDS
     keys: dict[str, PyJWK] = field(default_factory=dict)
     fetched_at: float = 0.0
+    failed_at: float = 0.0
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def get(self, kid: str | None) -> PyJWK:
@@ -46,6 +47,10 @@ class KeySet:
         stale = now - self.fetched_at > self.max_age
         if (kid not in self.keys or stale) and (now - self.fetched_at > self.cooldown or not self.keys):
             async with self._lock:
+                if self.failed_at > now and kid not in self.keys:
+                    # A fetch failed while this request queued for the lock: answer now rather than queue
+                    # every request of an outage behind one connect timeout each.
+                    raise self._unavailable()
                 if (kid not in self.keys or stale) and (time.monotonic() - self.fetched_at > self.cooldown
                                                         or not self.keys):
                     await self._refresh(needed=kid not in self.keys)
@@ -56,6 +61,10 @@ class KeySet:
             raise Unauthenticated("Clé de signature inconnue")
         return key
 
+    def _unavailable(self) -> ServiceUnavailable:
+        return ServiceUnavailable("Clés de signature momentanément indisponibles, réessayer plus tard",
+                                  retry_after=self.retry_after, slug="signing-keys-unavailable")
+
     async def _refresh(self, *, needed: bool) -> None:
         try:
             jwks = await self.loader()
@@ -63,9 +72,9 @@ class KeySet:
             # The source of keys (database, provider's JWKS) is down: the token may well be valid, so the caller
             # is told to retry (503), never that it is unauthenticated (401: clients would drop a good token).
             # The cooldown is not consumed: the next request after recovery fetches again.
+            self.failed_at = time.monotonic()
             if needed:
-                raise ServiceUnavailable("Clés de signature momentanément indisponibles, réessayer plus tard",
-                                         retry_after=self.retry_after, slug="signing-keys-unavailable") from exc
+                raise self._unavailable() from exc
             return
         self.fetched_at = time.monotonic()
         keys: dict[str, PyJWK] = {}
