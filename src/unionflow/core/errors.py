@@ -97,11 +97,11 @@ class ServiceUnavailable(UnionFlowError):
 
 
 # Driver errors that mean "the database is not reachable or did not answer in time", as opposed to a bug in a
-# query. Names, not imports: asyncpg is optional on SQLite installations.
+# query (asyncpg's own InterfaceError also covers misuse; a closed connection is caught as ``connection_invalidated``).
+# Names, not imports: asyncpg is optional on SQLite installations.
 _UNAVAILABLE_NAMES = frozenset({
     "PostgresConnectionError", "ConnectionDoesNotExistError", "ConnectionFailureError", "CannotConnectNowError",
     "TooManyConnectionsError", "AdminShutdownError", "CrashShutdownError", "QueryCanceledError",
-    "InterfaceError", "InternalClientError",
 })
 _SQLITE_UNAVAILABLE = ("database is locked", "database table is locked", "unable to open database", "disk i/o error")
 
@@ -118,11 +118,11 @@ def database_unavailable(exc: BaseException) -> bool:
             return True
         if isinstance(current, sa_exc.DBAPIError) and current.connection_invalidated:
             return True
-        if type(current).__name__ in _UNAVAILABLE_NAMES:
+        if type(current).__name__ in _UNAVAILABLE_NAMES and type(current).__module__.startswith("asyncpg"):
             return True
         if type(current).__module__ == "sqlite3" and any(m in str(current).lower() for m in _SQLITE_UNAVAILABLE):
             return True
-        current = current.__cause__ or current.__context__
+        current = current.__cause__  # not __context__: an unrelated error raised while handling a timeout is a bug
     return False
 
 
