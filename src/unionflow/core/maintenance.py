@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator
 from contextlib import closing
 from datetime import timedelta
 
-from sqlalchemy import select, text, update
+from sqlalchemy import or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from unionflow.core import db as core_db
@@ -65,15 +65,15 @@ async def guard_write(session: AsyncSession) -> None:
 async def _set_flag(engine: AsyncEngine, motif: str | None) -> None:
     values = ({"actif": True, "motif": motif[:200], "debut": utcnow(), "expire_le": utcnow() + MAX_WINDOW}
               if motif is not None else {"actif": False, "motif": None, "debut": None, "expire_le": None})
+    stmt = update(Maintenance).where(Maintenance.id == FLAG_ID)
+    if motif is not None:  # compare-and-set: of two restores started together, one gets 409
+        stmt = stmt.where(or_(Maintenance.actif.is_(False), Maintenance.expire_le <= utcnow()))
     token = core_db.sqlite_write_intent.set(True)
     try:
         async with engine.connect() as conn:
-            if motif is not None:
-                current = (await conn.execute(select(Maintenance.actif, Maintenance.expire_le)
-                                              .where(Maintenance.id == FLAG_ID))).first()
-                if current is not None and current.actif and current.expire_le and current.expire_le > utcnow():
-                    raise Conflict("Une maintenance (restauration) est déjà en cours")
-            await conn.execute(update(Maintenance).where(Maintenance.id == FLAG_ID).values(**values))
+            raised = (await conn.execute(stmt.values(**values).returning(Maintenance.id))).first()
+            if motif is not None and raised is None:
+                raise Conflict("Une maintenance (restauration) est déjà en cours")
             await conn.commit()
     finally:
         core_db.sqlite_write_intent.reset(token)
