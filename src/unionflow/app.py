@@ -26,7 +26,7 @@ from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.docs import install_docs
-from unionflow.core.errors import install_error_handlers
+from unionflow.core.errors import database_unavailable, install_error_handlers
 from unionflow.core.headers import SecurityHeadersMiddleware
 from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
@@ -130,9 +130,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = app.state.engine
-        async with app.state.sessionmaker() as session:
-            await keys.ensure_signing_key(session)
-            await session.commit()
+        try:
+            async with app.state.sessionmaker() as session:
+                await keys.ensure_signing_key(session)
+                await session.commit()
+        except Exception as exc:
+            # A worker started during an outage serves 503s and loads the keys on the first request after it.
+            if not database_unavailable(exc):
+                raise
+            logging.getLogger("unionflow").warning("database unavailable at start-up: %r", exc)
         yield
         await engine.dispose()
 

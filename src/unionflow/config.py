@@ -17,6 +17,12 @@ class Settings(BaseSettings):
     database_url: str = "sqlite:///./var/unionflow.db"
     database_pool_size: int = 10
     database_echo: bool = False
+    # A database that is down or frozen answers 503 within these bounds instead of hanging (docs/operations.md).
+    database_connect_timeout_seconds: float = 5.0
+    database_pool_timeout_seconds: float = 5.0
+    database_statement_timeout_seconds: float = 10.0
+    # Retry-After of a 503 answered because the database is unavailable.
+    database_retry_after_seconds: int = 5
     data_dir: Path = Path("./var")
 
     public_base_url: str = "http://127.0.0.1:8000"

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from starlette.requests import Request
 
 from unionflow.config import Settings
+from unionflow.core import maintenance
 
 # SQLite upgrades a deferred read transaction to a write one lazily, and two such upgrades deadlock
 # ("database is locked") without waiting on busy_timeout. Write requests therefore start with
@@ -45,7 +46,9 @@ def _install_sqlite_hooks(engine: AsyncEngine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        # FULL: a commit is on disk before it is acknowledged, power loss or OS crash included; NORMAL in WAL
+        # mode may lose the last commits then. A ledger cannot (docs/operations.md, "Durabilité").
+        cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
 
@@ -83,6 +86,22 @@ def _install_idle_ping(engine: AsyncEngine) -> None:
             raise DisconnectionError("idle pooled connection is gone") from exc
 
 
+def _install_timeout_invalidation(engine: AsyncEngine) -> None:
+    """A statement that hit the client-side timeout left its connection mid-protocol with a server that does not
+    answer: drop that connection at once instead of sending it a ROLLBACK that would wait out the timeout again.
+    Only this connection: the others find out by themselves (idle ping, their own timeout)."""
+
+    @event.listens_for(engine.sync_engine, "handle_error")
+    def _on_error(context: Any) -> None:
+        if isinstance(context.original_exception, TimeoutError):
+            context.is_disconnect = True
+            context.invalidate_pool_on_disconnect = False
+            # Close the socket now; SQLAlchemy's invalidation would otherwise try a polite close first (2 s more).
+            driver = context.connection.connection.driver_connection if context.connection else None
+            if driver is not None:
+                driver.terminate()
+
+
 def create_engine(settings: Settings, url: str | None = None) -> AsyncEngine:
     target = async_url(url or settings.database_url)
     if is_sqlite(target):
@@ -98,13 +117,26 @@ def create_engine(settings: Settings, url: str | None = None) -> AsyncEngine:
     # connections are closed on return and reopened at the next burst, and with more concurrent requests than
     # pool_size that churn (a new PostgreSQL backend process, a TLS attempt) cost a third of the throughput of an
     # authenticated read (bench, docs/performance.md). Connections are still opened only when needed.
+    # Bounded waits everywhere, so that a database that is down or frozen answers 503 instead of hanging: connect
+    # (asyncpg ``timeout``), pool checkout (``pool_timeout``), each statement on the server (``statement_timeout``)
+    # and on the client (``command_timeout``: a frozen server never sends the cancellation).
+    # ``synchronous_commit`` is forced on: a commit is acknowledged once on disk, whatever the server default.
+    statement_ms = int(settings.database_statement_timeout_seconds * 1000)
     engine = create_async_engine(
         target,
         echo=settings.database_echo,
         pool_size=2 * settings.database_pool_size,
         max_overflow=0,
+        pool_timeout=settings.database_pool_timeout_seconds,
+        connect_args={
+            "timeout": settings.database_connect_timeout_seconds,
+            # Just over the server's limit, so that a slow query is cancelled cleanly by the server first.
+            "command_timeout": settings.database_statement_timeout_seconds + 0.5,
+            "server_settings": {"statement_timeout": str(statement_ms), "synchronous_commit": "on"},
+        },
     )
     _install_idle_ping(engine)
+    _install_timeout_invalidation(engine)
     return engine
 
 
@@ -119,10 +151,13 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     Declared with ``scope="function"`` at use sites so the commit happens before sending.
     """
     sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
-    token = sqlite_write_intent.set(request.method not in {"GET", "HEAD", "OPTIONS"})
+    writes = request.method not in {"GET", "HEAD", "OPTIONS"}
+    token = sqlite_write_intent.set(writes)
     try:
         async with sessionmaker() as session:
             try:
+                if writes:
+                    await maintenance.guard_write(session)
                 yield session
                 await session.commit()
             except BaseException:

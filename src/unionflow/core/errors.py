@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse, Response
 
@@ -78,6 +79,53 @@ class UpstreamUnavailable(UnionFlowError):
     status, slug, title = 503, "upstream-unavailable", "Service tiers indisponible"
 
 
+# Seconds a client should wait before retrying a 503 when nothing better is known (settings override it for the
+# database: ``database_retry_after_seconds``).
+RETRY_AFTER_SECONDS = 5
+
+
+class ServiceUnavailable(UnionFlowError):
+    """The database cannot answer now (down, frozen, restarting) or the service is in maintenance: retry later."""
+
+    status, slug, title = 503, "service-unavailable", "Service temporairement indisponible"
+
+    def __init__(self, detail: str | None = None, *, retry_after: int = RETRY_AFTER_SECONDS,
+                 slug: str | None = None) -> None:
+        super().__init__(detail, headers={"Retry-After": str(retry_after)})
+        if slug:
+            self.slug = slug
+
+
+# Driver errors that mean "the database is not reachable or did not answer in time", as opposed to a bug in a
+# query (asyncpg's own InterfaceError also covers misuse; a closed connection is caught as ``connection_invalidated``).
+# Names, not imports: asyncpg is optional on SQLite installations.
+_UNAVAILABLE_NAMES = frozenset({
+    "PostgresConnectionError", "ConnectionDoesNotExistError", "ConnectionFailureError", "CannotConnectNowError",
+    "TooManyConnectionsError", "AdminShutdownError", "CrashShutdownError", "QueryCanceledError",
+})
+_SQLITE_UNAVAILABLE = ("database is locked", "database table is locked", "unable to open database", "disk i/o error")
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """True when ``exc`` (or what caused it) says the database is down, unreachable, frozen or too busy."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, TimeoutError | ConnectionError | sa_exc.TimeoutError | sa_exc.DisconnectionError):
+            return True
+        if isinstance(current, OSError) and not isinstance(current, FileNotFoundError | PermissionError):
+            return True
+        if isinstance(current, sa_exc.DBAPIError) and current.connection_invalidated:
+            return True
+        if type(current).__name__ in _UNAVAILABLE_NAMES and type(current).__module__.startswith("asyncpg"):
+            return True
+        if type(current).__module__ == "sqlite3" and any(m in str(current).lower() for m in _SQLITE_UNAVAILABLE):
+            return True
+        current = current.__cause__  # not __context__: an unrelated error raised while handling a timeout is a bug
+    return False
+
+
 def problem(status: int, title: str, detail: str, slug: str, instance: str | None = None,
             headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
     body: dict[str, Any] = {"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail}
@@ -129,6 +177,11 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem(exc.status_code, title, detail, slug, request.url.path, dict(exc.headers or {}))
 
     async def on_unexpected(request: Request, exc: Exception) -> Response:
+        if database_unavailable(exc):
+            log.warning("database unavailable on %s %s: %r", request.method, request.url.path, exc)
+            retry_after = getattr(request.app.state.settings, "database_retry_after_seconds", RETRY_AFTER_SECONDS)
+            return problem(503, ServiceUnavailable.title, "Base de données momentanément indisponible, réessayer "
+                           "plus tard.", "database-unavailable", request.url.path, {"Retry-After": str(retry_after)})
         log.exception("unhandled error on %s %s", request.method, request.url.path)
         return problem(500, "Erreur interne du serveur", "Une erreur inattendue est survenue.",
                        "internal-error", request.url.path)
@@ -136,4 +189,9 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(UnionFlowError, on_domain)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
+    # Driver and pool errors are handled here, inside the app, like domain errors: the generic ``Exception``
+    # handler runs in Starlette's outermost middleware, which re-raises after answering (a reset connection for
+    # some servers). What is not an outage still answers 500 through on_unexpected.
+    for kind in (sa_exc.SQLAlchemyError, OSError, TimeoutError):
+        app.add_exception_handler(kind, on_unexpected)
     app.add_exception_handler(Exception, on_unexpected)

@@ -58,3 +58,18 @@ def random_reference(prefix: str, year: int, length: int = 8) -> str:
 
 async def current_value(session: AsyncSession, name: str) -> int:
     return int((await session.execute(select(Compteur.valeur).where(Compteur.nom == name))).scalar() or 0)
+
+
+async def all_values(session: AsyncSession) -> dict[str, int]:
+    return {str(n): int(v) for n, v in (await session.execute(select(Compteur.nom, Compteur.valeur))).all()}
+
+
+async def raise_to(session: AsyncSession, floors: dict[str, int]) -> None:
+    """Bring every counter up to at least ``floors`` (the values before a restore): a number handed out once,
+    on a receipt or a membership card, is never handed out again, even when the rows that used it are gone."""
+    current = await all_values(session)
+    for name, floor in floors.items():
+        if name not in current:
+            await session.execute(insert(Compteur).values(nom=name, valeur=floor))
+        elif current[name] < floor:
+            await session.execute(update(Compteur).where(Compteur.nom == name).values(valeur=floor))

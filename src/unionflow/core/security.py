@@ -21,7 +21,7 @@ import jwt
 from jwt import PyJWK
 
 from unionflow.config import Settings
-from unionflow.core.errors import Unauthenticated
+from unionflow.core.errors import RETRY_AFTER_SECONDS, ServiceUnavailable, Unauthenticated
 
 ASYMMETRIC_ALGORITHMS = frozenset(
     {"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
@@ -36,8 +36,10 @@ class KeySet:
     loader: Callable[[], Awaitable[list[dict[str, Any]]]]
     cooldown: float
     max_age: float
+    retry_after: int = RETRY_AFTER_SECONDS
     keys: dict[str, PyJWK] = field(default_factory=dict)
     fetched_at: float = 0.0
+    failed_at: float = 0.0
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     async def get(self, kid: str | None) -> PyJWK:
@@ -45,8 +47,13 @@ class KeySet:
         stale = now - self.fetched_at > self.max_age
         if (kid not in self.keys or stale) and (now - self.fetched_at > self.cooldown or not self.keys):
             async with self._lock:
-                if (kid not in self.keys or stale) and time.monotonic() - self.fetched_at > self.cooldown:
-                    await self._refresh()
+                if self.failed_at > now and kid not in self.keys:
+                    # A fetch failed while this request queued for the lock: answer now rather than queue
+                    # every request of an outage behind one connect timeout each.
+                    raise self._unavailable()
+                if (kid not in self.keys or stale) and (time.monotonic() - self.fetched_at > self.cooldown
+                                                        or not self.keys):
+                    await self._refresh(needed=kid not in self.keys)
         if kid is None and len(self.keys) == 1:
             return next(iter(self.keys.values()))
         key = self.keys.get(kid or "")
@@ -54,14 +61,22 @@ class KeySet:
             raise Unauthenticated("Clé de signature inconnue")
         return key
 
-    async def _refresh(self) -> None:
-        self.fetched_at = time.monotonic()
+    def _unavailable(self) -> ServiceUnavailable:
+        return ServiceUnavailable("Clés de signature momentanément indisponibles, réessayer plus tard",
+                                  retry_after=self.retry_after, slug="signing-keys-unavailable")
+
+    async def _refresh(self, *, needed: bool) -> None:
         try:
             jwks = await self.loader()
-        except Exception as exc:  # an unreachable JWKS must not turn into a 500 for the caller
-            if not self.keys:
-                raise Unauthenticated("Clés du fournisseur d'identité indisponibles") from exc
+        except Exception as exc:
+            # The source of keys (database, provider's JWKS) is down: the token may well be valid, so the caller
+            # is told to retry (503), never that it is unauthenticated (401: clients would drop a good token).
+            # The cooldown is not consumed: the next request after recovery fetches again.
+            self.failed_at = time.monotonic()
+            if needed:
+                raise self._unavailable() from exc
             return
+        self.fetched_at = time.monotonic()
         keys: dict[str, PyJWK] = {}
         for jwk in jwks:
             if jwk.get("use", "sig") != "sig":
@@ -175,7 +190,8 @@ def build_verifier(settings: Settings, builtin_loader: Callable[[], Awaitable[li
     issuers: list[Issuer] = []
     if settings.builtin_idp_enabled:
         issuers.append(Issuer(settings.issuer, settings.token_audience,
-                              KeySet(builtin_loader, cooldown=5, max_age=3600)))
+                              KeySet(builtin_loader, cooldown=5, max_age=3600,
+                                     retry_after=settings.database_retry_after_seconds)))
     if settings.oidc_issuer:
         jwks_url = settings.oidc_jwks_url or settings.oidc_issuer.rstrip("/") + "/protocol/openid-connect/certs"
         issuers.append(Issuer(

@@ -107,3 +107,6 @@ __all__ += ["ResultatCache"]
 from unionflow.models.integration import AbonnementWebhook, ClientApi, LivraisonWebhook  # noqa: E402
 
 __all__ += ["AbonnementWebhook", "ClientApi", "LivraisonWebhook"]
+from unionflow.models.maintenance import Maintenance  # noqa: E402
+
+__all__ += ["Maintenance"]

@@ -15,6 +15,7 @@ import shutil
 import sqlite3
 import time
 import uuid
+from collections.abc import Callable
 from contextlib import closing, suppress
 from pathlib import Path
 
@@ -128,12 +129,21 @@ class BackupFiles:
             with suppress(OSError):
                 partial.unlink(missing_ok=True)
 
-    async def restore(self, fichier: str) -> None:
+    async def restore(self, fichier: str, prepare: Callable[[str, str], None] | None = None) -> None:
+        """``prepare(live, copy)`` (SQLite) adjusts a working copy of the backup before it replaces the live
+        file, so that the adjustment and the replacement are one step for other connections."""
         source = self.path(fichier)
         try:
             if self.moteur == "sqlite":
                 await asyncio.to_thread(_sqlite_check, str(source))
-                await asyncio.to_thread(_sqlite_copy, str(source), str(self.url.database))
+                working = source.with_name(source.name + ".restoring")
+                try:
+                    await asyncio.to_thread(_sqlite_copy, str(source), str(working))
+                    if prepare is not None:
+                        await asyncio.to_thread(prepare, str(self.url.database), str(working))
+                    await asyncio.to_thread(_sqlite_copy, str(working), str(self.url.database))
+                finally:
+                    working.unlink(missing_ok=True)
                 return
             dsn, env = self._pg()
             # The archive itself says SET lock_timeout = 0, so the limit is enforced from outside: a watcher

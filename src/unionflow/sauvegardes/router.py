@@ -72,9 +72,13 @@ async def update_backup_config(request: Request, data: UpdateBackupConfigRequest
              summary="Restaurer la base depuis une sauvegarde",
              description='`confirmation` doit valoir "RESTAURER" (400 sinon). Refusé (409) si la sauvegarde '
                          "n'est pas TERMINEE, si son empreinte SHA-256 ne correspond plus ou si elle vient d'une "
-                         "autre version du schéma. Un point de restauration de l'état courant est pris d'abord. "
-                         "Le catalogue des sauvegardes, les configurations et le journal d'audit survivent à la "
-                         "restauration. Audit CRITICAL.")
+                         "autre version du schéma. Pendant toute l'opération le service est en maintenance: "
+                         "les écritures de tous les processus répondent 503 avec `Retry-After`, les écritures en "
+                         "cours sont terminées d'abord (503 si elles ne finissent pas à temps, 409 si une "
+                         "maintenance est déjà en cours), puis un point de restauration de l'état courant est "
+                         "pris. Le catalogue des sauvegardes, les configurations et le journal d'audit survivent "
+                         "à la restauration; les compteurs (numéros de reçu, de membre...) ne reculent jamais, "
+                         "aucun numéro déjà délivré n'est réattribué. Audit CRITICAL.")
 async def restore_backup(request: Request, data: RestoreBackupRequest, session: SessionDep,
                          auth: AuthContext = authorize(RS_MON_WRITE)) -> RestoreResponse:
     return await _service(request, session, auth).restore(data)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from unionflow.config import Settings
-from unionflow.core import audit
+from unionflow.core import audit, maintenance, numbering
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, NotFound
 from unionflow.models import Sauvegarde
@@ -195,34 +195,51 @@ class BackupService:
         if backup.revision_schema != await self.repo.schema_revision():
             raise Conflict("La sauvegarde vient d'une autre version du schéma (migrations): restauration refusée")
         self.files.ensure_tools(restore=True)
+        if self.engine is None:
+            raise Conflict("Restauration impossible hors d'une requête de l'API")
+        backup_id, fichier, nom = backup.id, backup.fichier, backup.nom
+        audit_since = backup.date_creation - timedelta(minutes=1)
+        # The window waits for every write transaction to end, this request's own included.
+        await self.session.rollback()
+        async with maintenance.window(self.engine, f"restauration de « {nom} »") as window:
+            try:
+                response = await self._restore_in_window(backup_id, nom, fichier, audit_since, self.engine)
+                await window.end(self.session)
+            except BaseException:
+                await self.session.rollback()
+                raise
+        return response
 
+    async def _restore_in_window(self, backup_id: uuid.UUID, nom: str, fichier: str, audit_since: datetime,
+                                 engine: AsyncEngine) -> RestoreResponse:
+        # No write runs anywhere now: the restore point holds every acknowledged write, and the counters read
+        # here are the highest numbers ever handed out.
         point = await self.finish(await self.start(
-            "POINT_RESTAURATION", f"Avant restauration de « {backup.nom} »",
-            f"Point de restauration automatique avant la restauration de {backup.id}"), record_audit=False)
+            "POINT_RESTAURATION", f"Avant restauration de « {nom} »",
+            f"Point de restauration automatique avant la restauration de {backup_id}"), record_audit=False)
         if point.statut != "TERMINEE":
             raise Conflict(f"Point de restauration impossible, restauration annulée: {point.message_erreur}")
-
-        backup_id, point_id, fichier = backup.id, point.id, backup.fichier
-        audit_since = backup.date_creation - timedelta(minutes=1)
+        point_id = point.id
         state = await self.repo.preserved_state(audit_since)
-        # The restore replaces the database under us: end this request's transaction first so that it
-        # holds no lock or snapshot (SQLite write lock, PostgreSQL table locks) that the restore would wait on.
-        # Nothing is lost: what must survive is in ``state`` and written back below.
+        counters = await numbering.all_values(self.session)
+        # The restore replaces the database under us: end this transaction first so that it holds no lock or
+        # snapshot (SQLite write lock, PostgreSQL table locks) that the restore would wait on. Nothing is lost:
+        # what must survive is in ``state`` and ``counters`` and written back below.
         await self.session.rollback()
         self.session.expunge_all()  # rows may vanish or change under the restore
         restored_at = _now()
         try:
-            await self.files.restore(fichier)
+            await self.files.restore(fichier, maintenance.copy_sqlite_flag)
             statut, message = "TERMINEE", f"Base restaurée depuis « {state_name(state, backup_id)} »"
         except BackupFailed as exc:
             statut, message = "ECHOUEE", f"Restauration échouée, base inchangée: {exc}"
-        if self.engine is not None:
-            # Pooled connections may cache statements prepared against the replaced tables.
-            await self.engine.dispose()
+        # Pooled connections may cache statements prepared against the replaced tables.
+        await engine.dispose()
         for values in state["sauvegarde"]:
             if values["id"] == backup_id and statut == "TERMINEE":
                 values["date_derniere_restauration"] = restored_at
         await self.repo.put_back(state, audit_since)
+        await numbering.raise_to(self.session, counters)
         restored = await self._get(backup_id)
         point = await self._get(point_id)
         await self._audit_backup(point)
