@@ -56,7 +56,7 @@ async def test_full_workflow_with_partial_payments(client, factory, db):
     missing = await client.post(f"{BASE}/{adh_id}/paiement", headers=applicant.headers)
     assert missing.status_code == 400
 
-    part = await client.post(f"{BASE}/{adh_id}/paiement", params={"montantPaye": "5000"}, headers=applicant.headers)
+    part = await client.post(f"{BASE}/{adh_id}/paiement", params={"montantPaye": "5000"}, headers=org_admin.headers)
     assert part.status_code == 200, part.text
     assert part.json()["statut"] == "APPROUVEE" and Decimal(part.json()["montantRestant"]) == Decimal("10000")
     assert part.json()["methodePaiement"] == "ESPECES" and part.json()["recu"]["numeroRecu"].startswith("REC-")
@@ -136,7 +136,7 @@ async def test_delete_refused_after_partial_payment(client, factory):
     admin = await factory.actor(["ADMIN"], with_membre=False)
     adh = await _apply(client, applicant, org)
     await client.post(f"{BASE}/{adh['id']}/approuver", headers=org_admin.headers)
-    await client.post(f"{BASE}/{adh['id']}/paiement", params={"montantPaye": "100"}, headers=applicant.headers)
+    await client.post(f"{BASE}/{adh['id']}/paiement", params={"montantPaye": "100"}, headers=org_admin.headers)
     assert (await client.delete(f"{BASE}/{adh['id']}", headers=admin.headers)).status_code == 409
 
 

@@ -7,6 +7,7 @@ from decimal import Decimal
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.paiements.schemas import DeclarationPaiementResponse
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
 
@@ -62,7 +63,9 @@ class AdhesionResponse(OutputModel):
 
 
 class AdhesionPayeeResponse(AdhesionResponse):
-    recu: RecuResponse = Field(description="Reçu du paiement enregistré")
+    recu: RecuResponse | None = Field(default=None, description="Reçu du paiement encaissé (trésorerie seulement)")
+    declaration: DeclarationPaiementResponse | None = Field(
+        default=None, description="Paiement d'un membre en attente (session Wave ou déclaration à confirmer)")
 
 
 class AdhesionStatsResponse(OutputModel):

@@ -17,14 +17,17 @@ from unionflow.adhesions.schemas import (
     RecuResponse,
     UpdateAdhesionRequest,
 )
+from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
 from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutAdhesion, outstanding
 from unionflow.models import Adhesion, Membre, MembreOrganisation
+from unionflow.paiements.declarations import DeclarationService
 
 MODULE = "ADHESIONS"
 ZERO = Decimal("0")
@@ -122,11 +125,18 @@ class AdhesionService:
             raise Forbidden("Seuls les administrateurs de l'organisation décident d'une adhésion")
         return adhesion
 
+    async def _organisation_active(self, adhesion: Adhesion, action: str) -> None:
+        organisation = await self.repo.organisation(adhesion.organisation_id)
+        if organisation is not None and organisation.statut != "ACTIVE":
+            raise InvalidState(f"L'organisation {organisation.nom} est {organisation.statut}: l'adhésion ne peut "
+                               f"pas être {action}")
+
     async def approve(self, adhesion_id: uuid.UUID, approuve_par: str | None) -> AdhesionResponse:
         adhesion = await self._managed_for_update(adhesion_id)
         if adhesion.statut != StatutAdhesion.EN_ATTENTE:
             raise InvalidState(f"Seule une adhésion en attente peut être approuvée (statut actuel: "
                                f"{adhesion.statut})")
+        await self._organisation_active(adhesion, "approuvée")
         before = audit.snapshot(adhesion)
         adhesion.statut = StatutAdhesion.APPROUVEE.value
         adhesion.date_approbation = _now()
@@ -173,13 +183,20 @@ class AdhesionService:
         return self._response(adhesion)
 
     async def pay(self, adhesion_id: uuid.UUID, montant: Decimal, methode: MethodePaiement,
-                  reference: str | None) -> AdhesionPayeeResponse:
+                  reference: str | None, settings: Settings | None = None) -> AdhesionPayeeResponse:
         adhesion = await self._get(adhesion_id)
         if adhesion.statut != StatutAdhesion.APPROUVEE:
             raise InvalidState(f"Seule une adhésion approuvée reçoit un paiement (statut actuel: {adhesion.statut})")
+        await self._organisation_active(adhesion, "payée")
         reste = outstanding(adhesion)
         if montant > reste:
             raise InvalidInput(f"Le montant ({montant}) dépasse le reste dû ({reste} {adhesion.devise})")
+        if not self.auth.can(Permission.PAIEMENT_ENREGISTRER, adhesion.organisation_id):
+            # Money a member declares is not money received: pending until Wave or the treasury confirms it.
+            declaration = await DeclarationService(self.session, self.auth, settings).declarer(
+                adhesion, montant, methode, reference)
+            return AdhesionPayeeResponse.model_validate({**self._response(adhesion).model_dump(),
+                                                         "declaration": declaration})
         # The settlement workflow locks the adhesion and re-checks state and balance under the lock.
         paiement = await EncaissementService(self.session, self.auth).enregistrer(
             membre_id=adhesion.membre_id, organisation_id=adhesion.organisation_id, montant=montant,

@@ -10,6 +10,7 @@ from pydantic import AwareDatetime, Field
 from unionflow.adhesions.schemas import CURRENCY_PATTERN, RecuResponse
 from unionflow.core.schemas import InputModel, OutputModel
 from unionflow.encaissement.service import MethodePaiement
+from unionflow.paiements.schemas import DeclarationPaiementResponse
 
 
 class TypeCotisation(StrEnum):
@@ -100,7 +101,9 @@ class CotisationResponse(CotisationSummaryResponse):
 
 
 class CotisationPayeeResponse(CotisationResponse):
-    recu: RecuResponse
+    recu: RecuResponse | None = Field(default=None, description="Reçu du paiement encaissé (trésorerie seulement)")
+    declaration: DeclarationPaiementResponse | None = Field(
+        default=None, description="Paiement d'un membre en attente (session Wave ou déclaration à confirmer)")
 
 
 class GenerationResponse(OutputModel):

@@ -16,11 +16,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.adhesions.repository import membre_visible
 from unionflow.adhesions.schemas import RecuResponse
+from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.cotisations.repository import UNPAID, CotisationFilters, CotisationRepository, statut_effectif
 from unionflow.cotisations.schemas import (
     CotisationPayeeResponse,
@@ -33,6 +35,7 @@ from unionflow.cotisations.schemas import (
 )
 from unionflow.encaissement.service import Cible, EncaissementService, StatutCotisation, outstanding
 from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation
+from unionflow.paiements.declarations import DeclarationService
 
 MODULE = "COTISATIONS"
 ZERO = Decimal("0")
@@ -154,10 +157,17 @@ class CotisationService:
         await self._audit(cotisation, "ANNULER", before, f"Cotisation {cotisation.numero_reference} annulée")
         return self.full(cotisation)
 
-    async def pay(self, cotisation_id: uuid.UUID, data: PaiementCotisationRequest) -> CotisationPayeeResponse:
+    async def pay(self, cotisation_id: uuid.UUID, data: PaiementCotisationRequest,
+                  settings: Settings | None = None) -> CotisationPayeeResponse:
         cotisation = await self._get(cotisation_id)
         if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
             raise InvalidInput("datePaiement ne peut pas être dans le futur")
+        if not self.auth.can(Permission.PAIEMENT_ENREGISTRER, cotisation.organisation_id):
+            # Money a member declares is not money received: pending until Wave or the treasury confirms it.
+            declaration = await DeclarationService(self.session, self.auth, settings).declarer(
+                cotisation, data.montant, data.methode_paiement, data.reference_paiement)
+            return CotisationPayeeResponse.model_validate({**response_data(cotisation, self.today),
+                                                           "declaration": declaration})
         # Locks the dues, re-checks its status and balance under the lock, allocates, audits.
         paiement = await EncaissementService(self.session, self.auth).enregistrer(
             membre_id=cotisation.membre_id, organisation_id=cotisation.organisation_id, montant=data.montant,
