@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from unionflow.models import AuditLog, MembreOrganisation, Paiement
+from unionflow.models import Adhesion, AuditLog, MembreOrganisation, Paiement
 
 BASE = "/api/adhesions"
 
@@ -163,12 +163,17 @@ async def test_create_validation_and_not_found(client, factory):
     assert already.status_code == 409
 
 
-async def test_org_admin_enrols_member_and_member_cannot_enrol_others(client, factory):
+async def test_org_admin_enrols_member_and_member_cannot_enrol_others(client, factory, db):
     org, org_admin, _applicant = await _setup(factory)
-    other = await factory.actor(["MEMBRE"])
+    # A former member stays in the organisation's register: its administrator may enrol him again.
+    former = await factory.actor(["MEMBRE"], organisation=org)
+    membership = (await db.execute(select(MembreOrganisation).where(
+        MembreOrganisation.membre_id == former.membre.id))).scalar_one()
+    membership.statut = "TERMINE"
+    await db.flush()
     enrolled = await client.post(BASE, headers=org_admin.headers, json={
-        "membreId": str(other.membre.id), "organisationId": str(org.id), "observations": "Inscrit en AG"})
-    assert enrolled.status_code == 201
+        "membreId": str(former.membre.id), "organisationId": str(org.id), "observations": "Inscrit en AG"})
+    assert enrolled.status_code == 201, enrolled.text
     third = await factory.actor(["USER"])
     member = await factory.actor(["USER"], organisation=await factory.organisation())
     hidden = await client.post(BASE, headers=member.headers, json={
@@ -293,3 +298,20 @@ async def test_stats_exact_figures(client, factory):
     assert Decimal(stats["tauxApprobation"]) == Decimal("66.67")
     outsider = await factory.actor(["USER"])
     assert (await client.get(f"{BASE}/stats", headers=outsider.headers)).json()["total"] == 0
+
+
+async def test_staff_cannot_enrol_a_member_they_cannot_see(client, factory, db):
+    """Consent across organisations (issue 8, item 4): staff of A enrol only members visible to them."""
+    org, org_admin, _ = await _setup(factory)
+    other_org = await factory.organisation()
+    of_b_only = await factory.actor(["MEMBRE"], organisation=other_org)
+    unaffiliated = await factory.actor(["MEMBRE"])
+    for target in (of_b_only, unaffiliated):
+        refused = await client.post(BASE, headers=org_admin.headers, json={
+            "membreId": str(target.membre.id), "organisationId": str(org.id)})
+        assert refused.status_code == 404, refused.text
+    assert (await db.execute(select(Adhesion).where(Adhesion.organisation_id == org.id))).first() is None
+    # The member himself applies, and then the organisation decides.
+    own = await _apply(client, of_b_only, org)
+    approved = await client.post(f"{BASE}/{own['id']}/approuver", headers=org_admin.headers)
+    assert approved.status_code == 200

@@ -75,11 +75,13 @@ class AdhesionService:
             raise NotFound("Organisation introuvable")
         if await self.session.get(Membre, data.membre_id) is None:
             raise NotFound("Membre introuvable")
-        if data.membre_id != self.auth.membre_id and not self.auth.manages(data.organisation_id):
-            # Applying for someone else is the organisation administrators' job; no existence oracle either.
+        if data.membre_id != self.auth.membre_id:
+            # A member applies for himself; staff enrol only members they can see (404 otherwise, as
+            # POST /api/membres/{id}/organisations): consent is not given on behalf of another organisation.
             if await membre_visible(self.session, self.auth, data.membre_id) is None:
                 raise NotFound("Membre introuvable")
-            raise Forbidden("Seuls les administrateurs de l'organisation inscrivent un autre membre")
+            self.auth.require(Permission.ADHESION_INSCRIRE, data.organisation_id,
+                              "Seuls les administrateurs de l'organisation inscrivent un autre membre")
         if organisation.statut != "ACTIVE":
             raise InvalidState(f"L'organisation {organisation.nom} n'accepte pas d'adhésion (statut: "
                                f"{organisation.statut})")
@@ -102,7 +104,7 @@ class AdhesionService:
     async def update(self, adhesion_id: uuid.UUID, data: UpdateAdhesionRequest) -> AdhesionResponse:
         adhesion = await self._get(adhesion_id, for_update=True)
         changes = data.model_dump(exclude_unset=True)
-        manager = self.auth.manages(adhesion.organisation_id)
+        manager = self.auth.can(Permission.ADHESION_INSCRIRE, adhesion.organisation_id)
         if not manager and ({"frais_adhesion", "devise"} & changes.keys()):
             raise Forbidden("Seuls les administrateurs de l'organisation modifient les frais et la devise")
         if adhesion.statut != StatutAdhesion.EN_ATTENTE:
@@ -120,9 +122,9 @@ class AdhesionService:
     # --- workflow --------------------------------------------------------------------------------------------
     async def _managed_for_update(self, adhesion_id: uuid.UUID) -> Adhesion:
         adhesion = await self._get(adhesion_id, for_update=True)
-        if not self.auth.manages(adhesion.organisation_id):
-            # Visible as one's own application, but deciding on it belongs to the organisation's administrators.
-            raise Forbidden("Seuls les administrateurs de l'organisation décident d'une adhésion")
+        # Visible as one's own application, but deciding on it belongs to the organisation's administrators.
+        self.auth.require(Permission.ADHESION_DECIDER, adhesion.organisation_id,
+                          "Seuls les administrateurs de l'organisation décident d'une adhésion")
         return adhesion
 
     async def _organisation_active(self, adhesion: Adhesion, action: str) -> None:
@@ -191,7 +193,7 @@ class AdhesionService:
         reste = outstanding(adhesion)
         if montant > reste:
             raise InvalidInput(f"Le montant ({montant}) dépasse le reste dû ({reste} {adhesion.devise})")
-        if not self.auth.can(Permission.PAIEMENT_ENREGISTRER, adhesion.organisation_id):
+        if not self.auth.can_here(Permission.PAIEMENT_ENREGISTRER, adhesion.organisation_id):
             # Money a member declares is not money received: pending until Wave or the treasury confirms it.
             declaration = await DeclarationService(self.session, self.auth, settings).declarer(
                 adhesion, montant, methode, reference)
@@ -208,6 +210,8 @@ class AdhesionService:
 
     async def cancel(self, adhesion_id: uuid.UUID) -> None:
         adhesion = await self._get(adhesion_id, for_update=True)
+        self.auth.require(Permission.ADHESION_ANNULER, adhesion.organisation_id,
+                          "Seuls les administrateurs annulent une adhésion")
         if adhesion.statut == StatutAdhesion.PAYEE:
             raise Conflict("Une adhésion payée ne peut pas être supprimée")
         if (adhesion.montant_paye or ZERO) > ZERO:

@@ -94,7 +94,7 @@ class CotisationService:
             raise NotFound("Organisation introuvable")
         if await self.session.get(Membre, data.membre_id) is None:
             raise NotFound("Membre introuvable")
-        if not self.auth.manages(data.organisation_id):
+        if not self.auth.can(Permission.COTISATION_GERER, data.organisation_id):
             # A member may record a dues of their own (voluntary contribution) in one of their organisations.
             own = data.membre_id == self.auth.membre_id
             if not own and await membre_visible(self.session, self.auth, data.membre_id) is None:
@@ -118,8 +118,8 @@ class CotisationService:
 
     async def _managed(self, cotisation_id: uuid.UUID) -> Cotisation:
         cotisation = await self._get(cotisation_id, for_update=True)
-        if not self.auth.manages(cotisation.organisation_id):
-            raise Forbidden("Seuls les responsables de l'organisation modifient une cotisation")
+        self.auth.require(Permission.COTISATION_GERER, cotisation.organisation_id,
+                          "Seuls les responsables de l'organisation modifient une cotisation")
         return cotisation
 
     async def update(self, cotisation_id: uuid.UUID, data: UpdateCotisationRequest) -> CotisationResponse:
@@ -146,6 +146,8 @@ class CotisationService:
 
     async def cancel(self, cotisation_id: uuid.UUID) -> CotisationResponse:
         cotisation = await self._get(cotisation_id, for_update=True)
+        self.auth.require(Permission.COTISATION_GERER, cotisation.organisation_id,
+                          "Seuls les responsables de l'organisation annulent une cotisation")
         if (cotisation.montant_paye or ZERO) > ZERO:
             raise Conflict(f"La cotisation a reçu {cotisation.montant_paye} {cotisation.devise}: un paiement "
                            f"encaissé ne s'annule pas (remboursez d'abord)")
@@ -162,7 +164,7 @@ class CotisationService:
         cotisation = await self._get(cotisation_id)
         if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
             raise InvalidInput("datePaiement ne peut pas être dans le futur")
-        if not self.auth.can(Permission.PAIEMENT_ENREGISTRER, cotisation.organisation_id):
+        if not self.auth.can_here(Permission.PAIEMENT_ENREGISTRER, cotisation.organisation_id):
             # Money a member declares is not money received: pending until Wave or the treasury confirms it.
             declaration = await DeclarationService(self.session, self.auth, settings).declarer(
                 cotisation, data.montant, data.methode_paiement, data.reference_paiement)
