@@ -315,3 +315,35 @@ async def test_staff_cannot_enrol_a_member_they_cannot_see(client, factory, db):
     own = await _apply(client, of_b_only, org)
     approved = await client.post(f"{BASE}/{own['id']}/approuver", headers=org_admin.headers)
     assert approved.status_code == 200
+
+
+async def test_cancelling_an_approved_unpaid_adhesion_ends_the_membership(client, factory, db):
+    """Issue 8, item 5: the approval made him a member; cancelling before payment undoes it."""
+    org, org_admin, applicant = await _setup(factory)
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    adh = await _apply(client, applicant, org)
+    assert (await client.post(f"{BASE}/{adh['id']}/approuver", headers=org_admin.headers)).status_code == 200
+    assert (await client.delete(f"{BASE}/{adh['id']}", headers=admin.headers)).status_code == 204
+    membership = (await db.execute(select(MembreOrganisation).where(
+        MembreOrganisation.membre_id == applicant.membre.id)
+        .execution_options(populate_existing=True))).scalar_one()
+    assert membership.statut == "TERMINE" and membership.date_fin is not None
+    again = await _apply(client, applicant, org)
+    assert again["statut"] == "EN_ATTENTE"
+
+
+async def test_suspended_organisation_neither_approves_nor_collects(client, factory, db):
+    """Issue 8, item 5: as creation already is, approval and payment are refused while suspended (400)."""
+    org, org_admin, applicant = await _setup(factory)
+    pending = await _apply(client, applicant, org)
+    other = await factory.actor(["MEMBRE"])
+    approved = await _apply(client, other, org)
+    assert (await client.post(f"{BASE}/{approved['id']}/approuver", headers=org_admin.headers)).status_code == 200
+    org.statut = "SUSPENDUE"
+    await db.flush()
+    refused = await client.post(f"{BASE}/{pending['id']}/approuver", headers=org_admin.headers)
+    assert refused.status_code == 400 and "SUSPENDUE" in refused.json()["detail"]
+    unpaid = await client.post(f"{BASE}/{approved['id']}/paiement", params={"montantPaye": "15000"},
+                               headers=org_admin.headers)
+    assert unpaid.status_code == 400 and "SUSPENDUE" in unpaid.json()["detail"]
+    assert (await db.execute(select(Paiement).where(Paiement.membre_id == other.membre.id))).first() is None

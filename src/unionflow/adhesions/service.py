@@ -220,10 +220,29 @@ class AdhesionService:
         if adhesion.statut == StatutAdhesion.ANNULEE:
             return
         before = audit.snapshot(adhesion)
+        if adhesion.statut == StatutAdhesion.APPROUVEE:
+            await self._end_membership(adhesion)
         adhesion.statut = StatutAdhesion.ANNULEE.value
         adhesion.date_annulation = _now()
         await self.session.flush()
         await self._audit(adhesion, "ANNULER", before, f"Adhésion {adhesion.numero_reference} annulée")
+
+    async def _end_membership(self, adhesion: Adhesion) -> None:
+        """The approval made the person an active member; cancelling the unpaid adhesion undoes that (an
+        approved adhesion is only created for someone not already active), so he may apply again later."""
+        membership = await self.repo.membership(adhesion.membre_id, adhesion.organisation_id)
+        if membership is None or membership.statut != "ACTIF":
+            return
+        before = audit.snapshot(membership, ["statut", "roles", "date_fin"])
+        membership.statut = "TERMINE"
+        membership.date_fin = date.today()
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="TERMINER_APPARTENANCE", module="MEMBRES",
+                           entite_type="MembreOrganisation", entite_id=membership.id,
+                           organisation_id=adhesion.organisation_id, before=before,
+                           after=audit.snapshot(membership, ["statut", "roles", "date_fin"]),
+                           description=f"Appartenance terminée: adhésion {adhesion.numero_reference} annulée "
+                                       f"avant paiement")
 
     # --- reads -----------------------------------------------------------------------------------------------
     async def get(self, adhesion_id: uuid.UUID) -> AdhesionResponse:
