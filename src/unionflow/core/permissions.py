@@ -148,3 +148,19 @@ def role_permissions() -> dict[Role, list[Permission]]:
     """Per role, the permissions it grants (role catalogue, docs)."""
     return {role: sorted((p for p, granted in GRANTS.items() if role in granted), key=list(Permission).index)
             for role in Role}
+
+
+def markdown_table() -> str:
+    """The permission table as it appears in docs/authorization.md (tests/core/test_permissions.py keeps the doc
+    equal to it; regenerate with ``python -m unionflow.core.permissions``)."""
+    roles = [r for r in Role if r is not R.USER]
+    lines = ["| Permission | " + " | ".join(r.value for r in roles) + " |",
+             "|---|" + "---|" * len(roles)]
+    for permission, granted_to in GRANTS.items():
+        cells = ["U" if r in UNION_WIDE.get(permission, ()) else ("x" if r in granted_to else "") for r in roles]
+        lines.append(f"| `{permission.value}` | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown_table(), end="")
