@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from itertools import combinations
 from typing import Any
@@ -21,6 +21,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.factories import Factory
+from tests.finance.helpers import demande_aide
 from tests.paiements.helpers import adhesion, cotisation
 from tests.security.catalog import guarded_endpoints
 from unionflow.core.permissions import GRANTS, Permission
@@ -30,10 +31,13 @@ from unionflow.models import (
     Adhesion,
     CompteWave,
     Cotisation,
+    DemandeAide,
+    Evenement,
     Membre,
     MembreOrganisation,
     Organisation,
     Paiement,
+    Suggestion,
 )
 
 P = Permission
@@ -165,6 +169,37 @@ async def wave_compte_gerer(w: World) -> Call:
     return Call("/api/wave/comptes", body, done)
 
 
+async def evenement_gerer(w: World) -> Call:
+    debut = datetime.now(UTC).replace(microsecond=0) + timedelta(days=10)
+    evt = Evenement(titre="Assemblée générale", type_evenement="REUNION", date_debut=debut,
+                    date_fin=debut + timedelta(hours=2), organisation_id=w.org.id, statut="PLANIFIE")
+    w.db.add(evt)
+    await w.db.flush()
+
+    async def done() -> bool:
+        return await _scalar(w.db, select(Evenement.statut).where(Evenement.id == evt.id)) == "ANNULE"
+    return Call(f"/api/evenements/{evt.id}", None, done)
+
+
+async def suggestion_traiter(w: World) -> Call:
+    row = Suggestion(organisation_id=w.org.id, membre_id=w.owner.id, auteur_nom="Awa Diop", titre="Caisse",
+                     description="Une caisse de solidarité", categorie="AUTRE")
+    w.db.add(row)
+    await w.db.flush()
+
+    async def done() -> bool:
+        return await _scalar(w.db, select(Suggestion.statut).where(Suggestion.id == row.id)) == "EN_ETUDE"
+    return Call(f"/api/suggestions/{row.id}/statut", {"statut": "EN_ETUDE"}, done)
+
+
+async def aide_decider(w: World) -> Call:
+    row = await demande_aide(w.db, w.org, w.owner, statut="SOUMISE", accorde=None)
+
+    async def done() -> bool:
+        return await _scalar(w.db, select(DemandeAide.statut).where(DemandeAide.id == row.id)) == "APPROUVEE"
+    return Call(f"/api/demandes-aide/{row.id}/approuver", None, done)
+
+
 CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.PAIEMENT_ENREGISTRER: ("POST", "/api/paiements", paiement_enregistrer),
     P.PAIEMENT_ANNULER: ("POST", "/api/paiements/{id}/annuler", paiement_annuler),
@@ -177,6 +212,9 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.ROLE_ATTRIBUER: ("PUT", "/api/roles/membres/{membreId}/organisations/{organisationId}", role_attribuer),
     P.ORGANISATION_MODIFIER: ("PUT", "/api/organisations/{id}", organisation_modifier),
     P.WAVE_COMPTE_GERER: ("POST", "/api/wave/comptes", wave_compte_gerer),
+    P.EVENEMENT_GERER: ("DELETE", "/api/evenements/{id}", evenement_gerer),
+    P.SUGGESTION_TRAITER: ("POST", "/api/suggestions/{id}/statut", suggestion_traiter),
+    P.AIDE_DECIDER: ("PUT", "/api/demandes-aide/{id}/approuver", aide_decider),
 }
 
 
@@ -240,8 +278,8 @@ def test_every_permission_has_a_case_or_is_platform_wide():
     added to the table shows up here until a case exercises it or it is listed as exercised elsewhere."""
     elsewhere = {
         P.VERSEMENT_INITIER, P.VERSEMENT_CONFIRMER, P.BUDGET_GERER, P.FINANCE_DECIDER, P.COMPTABILITE_ECRIRE,
-        P.LCBFT_TRAITER, P.AIDE_DECIDER, P.EVENEMENT_GERER, P.FEEDBACK_MODERER, P.DOCUMENT_GERER,
-        P.NOTIFICATION_ENVOYER, P.TICKET_TRAITER, P.SUGGESTION_TRAITER, P.CONFIGURATION_GERER,
+        P.LCBFT_TRAITER, P.FEEDBACK_MODERER, P.DOCUMENT_GERER,
+        P.NOTIFICATION_ENVOYER, P.TICKET_TRAITER, P.CONFIGURATION_GERER,
         P.SAUVEGARDE_RESTAURER, P.PROPOSITION_AIDE_GERER, P.NOTIFICATION_MODELE_GERER,
     }
     assert set(Permission) == set(CASES) | elsewhere
@@ -252,6 +290,7 @@ async def test_combined_roles(permission, client, db, factory):
     method, route, build = CASES[permission]
     route_roles = ROUTE_ROLES[(method, route)]
     failures = []
+    outcomes = set()
     for caller in CALLERS:
         org = await factory.organisation()
         world = World(db, factory, org, await factory.membre(org))
@@ -261,6 +300,7 @@ async def test_combined_roles(permission, client, db, factory):
         allowed = admitted and not GRANTS[permission].isdisjoint(caller.acts_in_record_org())
         response = await client.request(method, call.url, json=call.json, headers=headers)
         happened = await call.done()
+        outcomes.add(allowed)
         if allowed:
             ok = response.status_code < 300 and happened
         elif not admitted and caller.active is None and caller.elsewhere:
@@ -271,6 +311,7 @@ async def test_combined_roles(permission, client, db, factory):
             failures.append(f"{caller.label}: attendu {'autorisé' if allowed else 'refusé'}, "
                             f"{response.status_code} {response.text[:160]} (effet: {happened})")
     assert not failures, "\n".join(failures)
+    assert outcomes == {True, False}, "the table must both allow and refuse some caller on this endpoint"
 
 
 async def _treasury_case(factory: Factory, db: AsyncSession) -> tuple[Organisation, Membre, Cotisation]:
