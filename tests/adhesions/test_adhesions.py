@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from unionflow.models import AuditLog, MembreOrganisation, Paiement
+from unionflow.models import Adhesion, AuditLog, MembreOrganisation, Paiement
 
 BASE = "/api/adhesions"
 
@@ -56,7 +56,7 @@ async def test_full_workflow_with_partial_payments(client, factory, db):
     missing = await client.post(f"{BASE}/{adh_id}/paiement", headers=applicant.headers)
     assert missing.status_code == 400
 
-    part = await client.post(f"{BASE}/{adh_id}/paiement", params={"montantPaye": "5000"}, headers=applicant.headers)
+    part = await client.post(f"{BASE}/{adh_id}/paiement", params={"montantPaye": "5000"}, headers=org_admin.headers)
     assert part.status_code == 200, part.text
     assert part.json()["statut"] == "APPROUVEE" and Decimal(part.json()["montantRestant"]) == Decimal("10000")
     assert part.json()["methodePaiement"] == "ESPECES" and part.json()["recu"]["numeroRecu"].startswith("REC-")
@@ -136,7 +136,7 @@ async def test_delete_refused_after_partial_payment(client, factory):
     admin = await factory.actor(["ADMIN"], with_membre=False)
     adh = await _apply(client, applicant, org)
     await client.post(f"{BASE}/{adh['id']}/approuver", headers=org_admin.headers)
-    await client.post(f"{BASE}/{adh['id']}/paiement", params={"montantPaye": "100"}, headers=applicant.headers)
+    await client.post(f"{BASE}/{adh['id']}/paiement", params={"montantPaye": "100"}, headers=org_admin.headers)
     assert (await client.delete(f"{BASE}/{adh['id']}", headers=admin.headers)).status_code == 409
 
 
@@ -163,12 +163,17 @@ async def test_create_validation_and_not_found(client, factory):
     assert already.status_code == 409
 
 
-async def test_org_admin_enrols_member_and_member_cannot_enrol_others(client, factory):
+async def test_org_admin_enrols_member_and_member_cannot_enrol_others(client, factory, db):
     org, org_admin, _applicant = await _setup(factory)
-    other = await factory.actor(["MEMBRE"])
+    # A former member stays in the organisation's register: its administrator may enrol him again.
+    former = await factory.actor(["MEMBRE"], organisation=org)
+    membership = (await db.execute(select(MembreOrganisation).where(
+        MembreOrganisation.membre_id == former.membre.id))).scalar_one()
+    membership.statut = "TERMINE"
+    await db.flush()
     enrolled = await client.post(BASE, headers=org_admin.headers, json={
-        "membreId": str(other.membre.id), "organisationId": str(org.id), "observations": "Inscrit en AG"})
-    assert enrolled.status_code == 201
+        "membreId": str(former.membre.id), "organisationId": str(org.id), "observations": "Inscrit en AG"})
+    assert enrolled.status_code == 201, enrolled.text
     third = await factory.actor(["USER"])
     member = await factory.actor(["USER"], organisation=await factory.organisation())
     hidden = await client.post(BASE, headers=member.headers, json={
@@ -293,3 +298,52 @@ async def test_stats_exact_figures(client, factory):
     assert Decimal(stats["tauxApprobation"]) == Decimal("66.67")
     outsider = await factory.actor(["USER"])
     assert (await client.get(f"{BASE}/stats", headers=outsider.headers)).json()["total"] == 0
+
+
+async def test_staff_cannot_enrol_a_member_they_cannot_see(client, factory, db):
+    """Consent across organisations (issue 8, item 4): staff of A enrol only members visible to them."""
+    org, org_admin, _ = await _setup(factory)
+    other_org = await factory.organisation()
+    of_b_only = await factory.actor(["MEMBRE"], organisation=other_org)
+    unaffiliated = await factory.actor(["MEMBRE"])
+    for target in (of_b_only, unaffiliated):
+        refused = await client.post(BASE, headers=org_admin.headers, json={
+            "membreId": str(target.membre.id), "organisationId": str(org.id)})
+        assert refused.status_code == 404, refused.text
+    assert (await db.execute(select(Adhesion).where(Adhesion.organisation_id == org.id))).first() is None
+    # The member himself applies, and then the organisation decides.
+    own = await _apply(client, of_b_only, org)
+    approved = await client.post(f"{BASE}/{own['id']}/approuver", headers=org_admin.headers)
+    assert approved.status_code == 200
+
+
+async def test_cancelling_an_approved_unpaid_adhesion_ends_the_membership(client, factory, db):
+    """Issue 8, item 5: the approval made him a member; cancelling before payment undoes it."""
+    org, org_admin, applicant = await _setup(factory)
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    adh = await _apply(client, applicant, org)
+    assert (await client.post(f"{BASE}/{adh['id']}/approuver", headers=org_admin.headers)).status_code == 200
+    assert (await client.delete(f"{BASE}/{adh['id']}", headers=admin.headers)).status_code == 204
+    membership = (await db.execute(select(MembreOrganisation).where(
+        MembreOrganisation.membre_id == applicant.membre.id)
+        .execution_options(populate_existing=True))).scalar_one()
+    assert membership.statut == "TERMINE" and membership.date_fin is not None
+    again = await _apply(client, applicant, org)
+    assert again["statut"] == "EN_ATTENTE"
+
+
+async def test_suspended_organisation_neither_approves_nor_collects(client, factory, db):
+    """Issue 8, item 5: as creation already is, approval and payment are refused while suspended (400)."""
+    org, org_admin, applicant = await _setup(factory)
+    pending = await _apply(client, applicant, org)
+    other = await factory.actor(["MEMBRE"])
+    approved = await _apply(client, other, org)
+    assert (await client.post(f"{BASE}/{approved['id']}/approuver", headers=org_admin.headers)).status_code == 200
+    org.statut = "SUSPENDUE"
+    await db.flush()
+    refused = await client.post(f"{BASE}/{pending['id']}/approuver", headers=org_admin.headers)
+    assert refused.status_code == 400 and "SUSPENDUE" in refused.json()["detail"]
+    unpaid = await client.post(f"{BASE}/{approved['id']}/paiement", params={"montantPaye": "15000"},
+                               headers=org_admin.headers)
+    assert unpaid.status_code == 400 and "SUSPENDUE" in unpaid.json()["detail"]
+    assert (await db.execute(select(Paiement).where(Paiement.membre_id == other.membre.id))).first() is None

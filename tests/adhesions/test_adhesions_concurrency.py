@@ -41,7 +41,7 @@ async def test_parallel_payments_apply_once(client, committed_factory, committed
     _, admins, applicant, adh_id = await _pending(client, committed_factory)
     assert (await client.post(f"{BASE}/{adh_id}/approuver", headers=admins[0].headers)).status_code == 200
     responses = await asyncio.gather(*[
-        client.post(f"{BASE}/{adh_id}/paiement", params={"montantPaye": "5000"}, headers=applicant.headers)
+        client.post(f"{BASE}/{adh_id}/paiement", params={"montantPaye": "5000"}, headers=admins[0].headers)
         for _ in range(3)])
     assert sorted(r.status_code for r in responses) == [200, 400, 400], [r.text for r in responses]
     adhesion = (await committed_db.execute(
@@ -51,3 +51,18 @@ async def test_parallel_payments_apply_once(client, committed_factory, committed
     paid = await committed_db.scalar(select(func.count()).select_from(Paiement).where(
         Paiement.membre_id == applicant.membre.id))
     assert paid == 1
+
+
+async def test_parallel_member_declarations_record_one_pending_payment(client, committed_factory, committed_db):
+    _, admins, applicant, adh_id = await _pending(client, committed_factory)
+    assert (await client.post(f"{BASE}/{adh_id}/approuver", headers=admins[0].headers)).status_code == 200
+    responses = await asyncio.gather(*[
+        client.post(f"{BASE}/{adh_id}/paiement", params={"montantPaye": "5000"}, headers=applicant.headers)
+        for _ in range(3)])
+    assert sorted(r.status_code for r in responses) == [200, 409, 409], [r.text for r in responses]
+    statuses = list((await committed_db.execute(select(Paiement.statut).where(
+        Paiement.membre_id == applicant.membre.id))).scalars())
+    assert statuses == ["EN_ATTENTE"]
+    adhesion = (await committed_db.execute(select(Adhesion).where(Adhesion.membre_id == applicant.membre.id)
+                                           .execution_options(populate_existing=True))).scalar_one()
+    assert adhesion.statut == "APPROUVEE" and adhesion.montant_paye == Decimal("0")

@@ -134,8 +134,9 @@ async def test_org_admin_of_several_organisations_must_name_one_to_record(client
                               roles=["MEMBRE", "ADMIN_ORGANISATION"], date_debut=date.today()))
     await db.flush()
     body = {"typeAction": "EXPORT", "module": "MEMBRES"}
-    # Without an active organisation only the personal role applies: RS-AUDIT is not held.
-    assert (await client.post("/api/audit", headers=org_admin.headers, json=body)).status_code == 403
+    # Without an active organisation only the personal role applies: he is told to name one (issue 8).
+    ambiguous = await client.post("/api/audit", headers=org_admin.headers, json=body)
+    assert ambiguous.status_code == 400 and "X-Active-Organisation-Id" in ambiguous.json()["detail"]
     named = await client.post("/api/audit", headers=org_admin.in_org(second.id), json=body)
     assert named.status_code == 200 and named.json()["organisationId"] == str(second.id)
     seen_first = await client.get("/api/audit", headers=org_admin.in_org(first.id), params={"size": 200})

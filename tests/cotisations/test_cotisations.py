@@ -71,7 +71,7 @@ async def test_payment_workflow(client, factory, db):
         assert response.status_code == 400, (bad, response.text)
     over = await client.put(url, headers=a.headers, json={"montant": "10000.01"})
     assert over.status_code == 400
-    part = await client.put(url, headers=a.headers, json={"montant": "4000", "methodePaiement": "WAVE",
+    part = await client.put(url, headers=treasurer.headers, json={"montant": "4000", "methodePaiement": "WAVE",
                                                           "referencePaiement": "WV-1"})
     assert part.status_code == 200, part.text
     assert part.json()["statut"] == "PARTIELLEMENT_PAYEE" and Decimal(part.json()["montantRestant"]) == Decimal("6000")
@@ -115,13 +115,13 @@ async def test_update_rules(client, factory):
                              json={"dateEcheance": str(days(15)), "libelle": "Reportée"})
     assert moved.status_code == 200, moved.text
     assert moved.json()["statut"] == "EN_ATTENTE" and moved.json()["statutEnregistre"] == "EN_ATTENTE"
-    await client.put(f"{url}/payer", headers=a.headers, json={"montant": "3000"})
+    await client.put(f"{url}/payer", headers=treasurer.headers, json={"montant": "3000"})
     too_low = await client.put(url, headers=treasurer.headers, json={"montantDu": "3000"})
     assert too_low.status_code == 400
     raised = await client.put(url, headers=treasurer.headers, json={"montantDu": "9000"})
     assert raised.status_code == 200 and raised.json()["statut"] == "PARTIELLEMENT_PAYEE"
     assert (await client.put(url, headers=treasurer.headers, json={"montantDu": None})).status_code == 400
-    await client.put(f"{url}/payer", headers=a.headers, json={"montant": "6000"})
+    await client.put(f"{url}/payer", headers=treasurer.headers, json={"montant": "6000"})
     paid = await client.put(url, headers=treasurer.headers, json={"libelle": "trop tard"})
     assert paid.status_code == 400 and "PAYEE" in paid.json()["detail"]
     assert (await client.put(f"{BASE}/{uuid.uuid4()}", headers=treasurer.headers, json={})).status_code == 404
@@ -138,7 +138,7 @@ async def test_cancel(client, factory, db):
     pay = await client.put(f"{BASE}/{due.id}/payer", headers=a.headers, json={"montant": "1"})
     assert pay.status_code == 400 and "annulée" in pay.json()["detail"]
     partly = await cotisation(factory, a.membre, org)
-    await client.put(f"{BASE}/{partly.id}/payer", headers=a.headers, json={"montant": "100"})
+    await client.put(f"{BASE}/{partly.id}/payer", headers=treasurer.headers, json={"montant": "100"})
     assert (await client.delete(f"{BASE}/{partly.id}", headers=admin.headers)).status_code == 409
     assert (await client.delete(f"{BASE}/{uuid.uuid4()}", headers=admin.headers)).status_code == 404
     actions = {e.type_action for e in (await db.execute(

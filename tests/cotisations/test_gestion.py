@@ -162,7 +162,7 @@ async def test_statistics_exact_figures(client, factory):
 
 
 async def test_overdue_job_marks_in_batches(client, factory, db):
-    org, _, a, _ = await treasury(factory)
+    org, treasurer, a, _ = await treasury(factory)
     today = today_utc()
     late = [await cotisation(factory, a.membre, org, echeance=today - timedelta(days=i + 1)) for i in range(3)]
     partial = await cotisation(factory, a.membre, org, echeance=today - timedelta(days=1),
@@ -179,7 +179,7 @@ async def test_overdue_job_marks_in_batches(client, factory, db):
     assert {r.statut for r in [*late, partial]} == {"EN_RETARD"}
     assert (due_today.statut, paid.statut, cancelled.statut) == ("EN_ATTENTE", "PAYEE", "ANNULEE")
     # A later payment moves it on; the dues stays overdue until settled.
-    pay = await client.put(f"{BASE}/{partial.id}/payer", headers=a.headers, json={"montant": "4990"})
+    pay = await client.put(f"{BASE}/{partial.id}/payer", headers=treasurer.headers, json={"montant": "4990"})
     assert pay.json()["statut"] == "PAYEE"
 
 

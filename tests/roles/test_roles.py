@@ -117,3 +117,16 @@ def test_openapi_declares_spec_role_sets(app):
         assert sorted(op["security"][0]["IdentityProvider"]) == ["ADMIN", "ADMIN_ORGANISATION", "SUPER_ADMIN"]
     assert paths["/api/membres"]["get"]["tags"] == ["Membres"]
     assert paths["/api/roles"]["get"]["tags"] == ["Rôles"]
+
+
+async def test_catalogue_shows_each_roles_permissions(client, factory):
+    member = await factory.actor(["MEMBRE"])
+    roles = {r["code"]: r for r in (await client.get("/api/roles", headers=member.headers)).json()}
+    tresorier = {p["code"]: p["portee"] for p in roles["TRESORIER"]["permissions"]}
+    assert tresorier["paiement.enregistrer"] == "ORGANISATION" and "adhesion.decider" not in tresorier
+    assert roles["MEMBRE"]["permissions"] == []
+    assert {p["portee"] for p in roles["ADMIN"]["permissions"]} == {"UNION"}
+    moderateur = {p["code"]: p["portee"] for p in roles["MODERATEUR"]["permissions"]}
+    assert moderateur["feedback.moderer"] == "UNION" and moderateur["ticket.traiter"] == "ORGANISATION"
+    one = (await client.get("/api/roles/PRESIDENT", headers=member.headers)).json()
+    assert "finance.decider" in [p["code"] for p in one["permissions"]]

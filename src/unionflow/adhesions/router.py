@@ -3,7 +3,7 @@ from __future__ import annotations
 import uuid
 from decimal import Decimal
 
-from fastapi import Depends, Query, Response
+from fastapi import Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from unionflow.adhesions.schemas import (
@@ -131,21 +131,28 @@ async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext
 
 @router.post("/{id}/paiement", response_model=AdhesionPayeeResponse, responses=problems(404, 422),
              summary="Enregistrer un paiement des frais d'adhésion",
-             description="Adhésion APPROUVEE seulement (400 sinon). `montantPaye` > 0 et au plus le reste dû; "
-                         "plusieurs paiements partiels sont possibles, l'adhésion passe à PAYEE quand les frais sont "
-                         "couverts. Un reçu est émis (`recu`). Avec `Idempotency-Key`, un nouvel essai après une "
-                         "réponse perdue renvoie la réponse enregistrée sans second paiement.")
+             description="Adhésion APPROUVEE d'une organisation ACTIVE seulement (400 sinon). `montantPaye` > 0 "
+                         "et au plus le reste dû. Trésorerie de l'organisation (permission paiement.enregistrer): "
+                         "paiement encaissé, partiels possibles, l'adhésion passe à PAYEE quand les frais sont "
+                         "couverts, un reçu est émis (`recu`). Membre payant ses propres frais: rien n'est encaissé "
+                         "— WAVE ouvre une session Wave (`declaration.waveLaunchUrl`), les autres méthodes "
+                         "enregistrent une déclaration EN_ATTENTE que la trésorerie confirme "
+                         "(POST /api/paiements/{id}/confirmer) ou rejette (`recu` nul, `declaration` renseignée). "
+                         "L'adhésion d'un autre: 404 hors visibilité, 403 sans la permission. Avec "
+                         "`Idempotency-Key`, un nouvel essai après une réponse perdue renvoie la réponse enregistrée "
+                         "sans second paiement.")
 async def pay_adhesion(
     id: uuid.UUID,
     session: SessionDep,
+    request: Request,
     auth: AuthContext = authorize(RS_WRITE),
     montant_paye: Decimal = Query(alias="montantPaye", gt=0, max_digits=18, decimal_places=2),
     methode_paiement: MethodePaiement = Query(MethodePaiement.ESPECES, alias="methodePaiement"),
     reference_paiement: str | None = Query(None, alias="referencePaiement", max_length=100),
     idem: IdempotentRequest = IDEMPOTENT,
 ) -> JSONResponse:
-    return await idem.run(auth, lambda: AdhesionService(session, auth).pay(id, montant_paye, methode_paiement,
-                                                                            reference_paiement))
+    return await idem.run(auth, lambda: AdhesionService(session, auth).pay(
+        id, montant_paye, methode_paiement, reference_paiement, request.app.state.settings))
 
 
 @router.post("/{id}/rejeter", response_model=AdhesionResponse, responses=problems(404),

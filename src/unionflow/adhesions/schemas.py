@@ -8,6 +8,7 @@ from pydantic import Field
 
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.paiements.schemas import DeclarationPaiementResponse
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
 
@@ -63,7 +64,9 @@ class AdhesionResponse(OutputModel):
 
 
 class AdhesionPayeeResponse(AdhesionResponse):
-    recu: RecuResponse = Field(description="Reçu du paiement enregistré")
+    recu: RecuResponse | None = Field(default=None, description="Reçu du paiement encaissé (trésorerie seulement)")
+    declaration: DeclarationPaiementResponse | None = Field(
+        default=None, description="Paiement d'un membre en attente (session Wave ou déclaration à confirmer)")
 
 
 class AdhesionStatsResponse(ResultatCalcule):

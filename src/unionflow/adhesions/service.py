@@ -17,6 +17,7 @@ from unionflow.adhesions.schemas import (
     RecuResponse,
     UpdateAdhesionRequest,
 )
+from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
@@ -27,6 +28,7 @@ from unionflow.core.roles import Role
 from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutAdhesion, outstanding
 from unionflow.models import Adhesion, Membre, MembreOrganisation
 from unionflow.notifications import workflow as notices
+from unionflow.paiements.declarations import DeclarationService
 from unionflow.webhooks import emission as webhooks
 
 MODULE = "ADHESIONS"
@@ -80,11 +82,13 @@ class AdhesionService:
             raise NotFound("Organisation introuvable")
         if await self.session.get(Membre, data.membre_id) is None:
             raise NotFound("Membre introuvable")
-        if data.membre_id != self.auth.membre_id and not self.auth.manages(data.organisation_id):
-            # Applying for someone else is the organisation administrators' job; no existence oracle either.
+        if data.membre_id != self.auth.membre_id:
+            # A member applies for himself; staff enrol only members they can see (404 otherwise, as
+            # POST /api/membres/{id}/organisations): consent is not given on behalf of another organisation.
             if await membre_visible(self.session, self.auth, data.membre_id) is None:
                 raise NotFound("Membre introuvable")
-            raise Forbidden("Seuls les administrateurs de l'organisation inscrivent un autre membre")
+            self.auth.require(Permission.ADHESION_INSCRIRE, data.organisation_id,
+                              "Seuls les administrateurs de l'organisation inscrivent un autre membre")
         if organisation.statut != "ACTIVE":
             raise InvalidState(f"L'organisation {organisation.nom} n'accepte pas d'adhésion (statut: "
                                f"{organisation.statut})")
@@ -112,7 +116,7 @@ class AdhesionService:
     async def update(self, adhesion_id: uuid.UUID, data: UpdateAdhesionRequest) -> AdhesionResponse:
         adhesion = await self._get(adhesion_id, for_update=True)
         changes = data.model_dump(exclude_unset=True)
-        manager = self.auth.manages(adhesion.organisation_id)
+        manager = self.auth.can(Permission.ADHESION_INSCRIRE, adhesion.organisation_id)
         if not manager and ({"frais_adhesion", "devise"} & changes.keys()):
             raise Forbidden("Seuls les administrateurs de l'organisation modifient les frais et la devise")
         if adhesion.statut != StatutAdhesion.EN_ATTENTE:
@@ -130,16 +134,23 @@ class AdhesionService:
     # --- workflow --------------------------------------------------------------------------------------------
     async def _managed_for_update(self, adhesion_id: uuid.UUID) -> Adhesion:
         adhesion = await self._get(adhesion_id, for_update=True)
-        if not self.auth.manages(adhesion.organisation_id):
-            # Visible as one's own application, but deciding on it belongs to the organisation's administrators.
-            raise Forbidden("Seuls les administrateurs de l'organisation décident d'une adhésion")
+        # Visible as one's own application, but deciding on it belongs to the organisation's administrators.
+        self.auth.require(Permission.ADHESION_DECIDER, adhesion.organisation_id,
+                          "Seuls les administrateurs de l'organisation décident d'une adhésion")
         return adhesion
+
+    async def _organisation_active(self, adhesion: Adhesion, action: str) -> None:
+        organisation = await self.repo.organisation(adhesion.organisation_id)
+        if organisation is not None and organisation.statut != "ACTIVE":
+            raise InvalidState(f"L'organisation {organisation.nom} est {organisation.statut}: l'adhésion ne peut "
+                               f"pas être {action}")
 
     async def approve(self, adhesion_id: uuid.UUID, approuve_par: str | None) -> AdhesionResponse:
         adhesion = await self._managed_for_update(adhesion_id)
         if adhesion.statut != StatutAdhesion.EN_ATTENTE:
             raise InvalidState(f"Seule une adhésion en attente peut être approuvée (statut actuel: "
                                f"{adhesion.statut})")
+        await self._organisation_active(adhesion, "approuvée")
         before = audit.snapshot(adhesion)
         adhesion.statut = StatutAdhesion.APPROUVEE.value
         adhesion.date_approbation = _now()
@@ -190,13 +201,20 @@ class AdhesionService:
         return self._response(adhesion)
 
     async def pay(self, adhesion_id: uuid.UUID, montant: Decimal, methode: MethodePaiement,
-                  reference: str | None) -> AdhesionPayeeResponse:
+                  reference: str | None, settings: Settings | None = None) -> AdhesionPayeeResponse:
         adhesion = await self._get(adhesion_id)
         if adhesion.statut != StatutAdhesion.APPROUVEE:
             raise InvalidState(f"Seule une adhésion approuvée reçoit un paiement (statut actuel: {adhesion.statut})")
+        await self._organisation_active(adhesion, "payée")
         reste = outstanding(adhesion)
         if montant > reste:
             raise InvalidInput(f"Le montant ({montant}) dépasse le reste dû ({reste} {adhesion.devise})")
+        if not self.auth.can_here(Permission.PAIEMENT_ENREGISTRER, adhesion.organisation_id):
+            # Money a member declares is not money received: pending until Wave or the treasury confirms it.
+            declaration = await DeclarationService(self.session, self.auth, settings).declarer(
+                adhesion, montant, methode, reference)
+            return AdhesionPayeeResponse.model_validate({**self._response(adhesion).model_dump(),
+                                                         "declaration": declaration})
         # The settlement workflow locks the adhesion and re-checks state and balance under the lock.
         paiement = await EncaissementService(self.session, self.auth).enregistrer(
             membre_id=adhesion.membre_id, organisation_id=adhesion.organisation_id, montant=montant,
@@ -208,6 +226,8 @@ class AdhesionService:
 
     async def cancel(self, adhesion_id: uuid.UUID) -> None:
         adhesion = await self._get(adhesion_id, for_update=True)
+        self.auth.require(Permission.ADHESION_ANNULER, adhesion.organisation_id,
+                          "Seuls les administrateurs annulent une adhésion")
         if adhesion.statut == StatutAdhesion.PAYEE:
             raise Conflict("Une adhésion payée ne peut pas être supprimée")
         if (adhesion.montant_paye or ZERO) > ZERO:
@@ -216,10 +236,29 @@ class AdhesionService:
         if adhesion.statut == StatutAdhesion.ANNULEE:
             return
         before = audit.snapshot(adhesion)
+        if adhesion.statut == StatutAdhesion.APPROUVEE:
+            await self._end_membership(adhesion)
         adhesion.statut = StatutAdhesion.ANNULEE.value
         adhesion.date_annulation = _now()
         await self.session.flush()
         await self._audit(adhesion, "ANNULER", before, f"Adhésion {adhesion.numero_reference} annulée")
+
+    async def _end_membership(self, adhesion: Adhesion) -> None:
+        """The approval made the person an active member; cancelling the unpaid adhesion undoes that (an
+        approved adhesion is only created for someone not already active), so he may apply again later."""
+        membership = await self.repo.membership(adhesion.membre_id, adhesion.organisation_id)
+        if membership is None or membership.statut != "ACTIF":
+            return
+        before = audit.snapshot(membership, ["statut", "roles", "date_fin"])
+        membership.statut = "TERMINE"
+        membership.date_fin = date.today()
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="TERMINER_APPARTENANCE", module="MEMBRES",
+                           entite_type="MembreOrganisation", entite_id=membership.id,
+                           organisation_id=adhesion.organisation_id, before=before,
+                           after=audit.snapshot(membership, ["statut", "roles", "date_fin"]),
+                           description=f"Appartenance terminée: adhésion {adhesion.numero_reference} annulée "
+                                       f"avant paiement")
 
     # --- reads -----------------------------------------------------------------------------------------------
     async def get(self, adhesion_id: uuid.UUID) -> AdhesionResponse:

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.analytics.sql import year_month
 from unionflow.core.auth import AuthContext
+from unionflow.core.visibility import staff_sees
 from unionflow.encaissement.service import StatutAdhesion, StatutCotisation, StatutPaiement
 from unionflow.models import (
     Adhesion,
@@ -62,7 +63,7 @@ class AnalyticsRepository:
 
     def scope(self, column: Any) -> ColumnElement[bool]:
         if self.organisation_id is not None:
-            return column == self.organisation_id if self.auth.manages(self.organisation_id) else false()
+            return column == self.organisation_id if staff_sees(self.auth, self.organisation_id) else false()
         if self.auth.is_global:
             return true()
         orgs = self.auth.staff_organisations

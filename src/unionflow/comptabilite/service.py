@@ -30,6 +30,7 @@ from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import next_value
 from unionflow.core.pagination import PageParams
+from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
 from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture, VerrouComptable
 
@@ -139,11 +140,8 @@ class ComptabiliteService:
         self.repo = ComptabiliteRepository(session, auth)
 
     def _check_bookkeeper(self, organisation_id: uuid.UUID) -> None:
-        if self.auth.is_global:
-            return
-        if organisation_id in self.auth.staff_organisations and self.auth.has(*TENEURS_DE_LIVRES):
-            return
-        raise Forbidden("Seuls l'administrateur et le trésorier de l'organisation tiennent sa comptabilité")
+        self.auth.require(Permission.COMPTABILITE_ECRIRE, organisation_id,
+                          "Seuls l'administrateur et le trésorier de l'organisation tiennent sa comptabilité")
 
     async def _organisation(self, organisation_id: uuid.UUID) -> None:
         if await self.repo.organisation(organisation_id) is None:

@@ -22,6 +22,7 @@ from unionflow.compte.schemas import (
 )
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidInput, NotFound
+from unionflow.core.visibility import staff_sees
 from unionflow.models import Adhesion, Cotisation, Membre
 
 
@@ -98,7 +99,7 @@ class CompteService:
         if org_id is None:
             raise InvalidInput("Précisez organisationId ou l'en-tête X-Active-Organisation-Id")
         organisation = await self.repo.organisation(org_id)
-        if organisation is None or not self.auth.manages(org_id):
+        if organisation is None or not staff_sees(self.auth, org_id):
             raise NotFound("Organisation introuvable")
         now = datetime.now(UTC)
         month_start = datetime(now.year, now.month, 1, tzinfo=UTC)

@@ -21,6 +21,7 @@ from unionflow.configuration.schemas import CLE_PATTERN, ConfigurationResponse, 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidInput, NotFound
+from unionflow.core.permissions import Permission
 from unionflow.models import ConfigurationEntry
 
 MODULE = "CONFIGURATION"
@@ -181,6 +182,8 @@ class ConfigurationService:
         return _response(cle, await _entry(self.session, cle))
 
     async def put(self, cle: str, data: UpdateConfigurationRequest) -> ConfigurationResponse:
+        self.auth.require(Permission.CONFIGURATION_GERER, None,
+                          "Seuls les administrateurs de l'union modifient la configuration")
         if len(cle) > 100 or not re.fullmatch(CLE_PATTERN, cle):
             raise InvalidInput("cle: minuscules, chiffres et _ en segments séparés par des points (100 max.)")
         definition = _definition(cle)

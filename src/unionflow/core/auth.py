@@ -18,8 +18,8 @@ from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.db import get_session
-from unionflow.core.errors import Forbidden, Unauthenticated
-from unionflow.core.permissions import Permission, permissions_of, roles_for
+from unionflow.core.errors import Forbidden, InvalidInput, Unauthenticated
+from unionflow.core.permissions import Permission, granted, permissions_of, roles_for
 from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role, RoleSet
 from unionflow.core.security import TokenVerifier, realm_roles
 from unionflow.models import ClientApi, Membre, MembreOrganisation, Organisation
@@ -31,6 +31,9 @@ bearer_scheme = HTTPBearer(scheme_name="IdentityProvider", auto_error=False,
                            description="Jeton OIDC (JWT) du fournisseur d'identité intégré ou externe")
 
 SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
+
+ACTIVE_ORGANISATION_REQUIRED = ("Vous êtes membre de plusieurs organisations: précisez celle pour laquelle vous "
+                                "agissez avec l'en-tête X-Active-Organisation-Id")
 
 
 @dataclass(frozen=True)
@@ -71,22 +74,44 @@ class AuthContext:
     def member_organisations(self) -> frozenset[uuid.UUID]:
         return frozenset(self.memberships)
 
-    def manages(self, organisation_id: uuid.UUID | None) -> bool:
-        return self.is_global or (organisation_id is not None and organisation_id in self.staff_organisations)
-
     def roles_in(self, organisation_id: uuid.UUID | None) -> frozenset[str]:
         """Roles with which the caller acts on a record of ``organisation_id`` (core/permissions.py)."""
         return roles_for(organisation_id, realm_roles=self.realm_roles, memberships=self.memberships,
                          active_organisation_id=self.active_organisation_id, active_role=self.active_role)
 
     def can(self, permission: Permission, organisation_id: uuid.UUID | None) -> bool:
-        return permission in permissions_of(self.roles_in(organisation_id))
+        return granted(permission, organisation_id, realm_roles=self.realm_roles, memberships=self.memberships,
+                       active_organisation_id=self.active_organisation_id, active_role=self.active_role)
 
     def require(self, permission: Permission, organisation_id: uuid.UUID | None, reason: str | None = None) -> None:
-        """403 with a French reason when the caller may see the record but not do this to it."""
-        if not self.can(permission, organisation_id):
-            raise Forbidden(reason or f"Vous n'avez pas la permission « {permission.value} » pour cette organisation",
-                            extra={"permission": permission.value})
+        """403 with a French reason when the caller may see the record but not do this to it; 400 naming
+        ``X-Active-Organisation-Id`` when a role of that organisation would allow it but the caller, member of
+        several organisations, did not say for which one he acts (never a silent loss of his staff role)."""
+        if self.can(permission, organisation_id):
+            return
+        if self.needs_active_organisation(self._membership_permissions(organisation_id),
+                                          permission):
+            raise InvalidInput(ACTIVE_ORGANISATION_REQUIRED, extra={"permission": permission.value})
+        raise Forbidden(reason or f"Vous n'avez pas la permission « {permission.value} » pour cette organisation",
+                        extra={"permission": permission.value})
+
+    def can_here(self, permission: Permission, organisation_id: uuid.UUID | None) -> bool:
+        """``can``, but a caller of several organisations whose role there would allow it is asked for
+        ``X-Active-Organisation-Id`` (400) instead of silently taking the path of someone without it."""
+        if self.can(permission, organisation_id):
+            return True
+        if self.needs_active_organisation(self._membership_permissions(organisation_id),
+                                          permission):
+            raise InvalidInput(ACTIVE_ORGANISATION_REQUIRED, extra={"permission": permission.value})
+        return False
+
+    def _membership_permissions(self, organisation_id: uuid.UUID | None) -> frozenset[Permission]:
+        return permissions_of(self.memberships.get(organisation_id, frozenset()) if organisation_id else frozenset())
+
+    def needs_active_organisation(self, held: frozenset[Any], wanted: Any) -> bool:
+        """Caller of several organisations, no active one, no active role: ``wanted`` is among ``held``."""
+        return (self.active_organisation_id is None and self.active_role is None and len(self.memberships) > 1
+                and wanted in held)
 
     @property
     def actor_name(self) -> str:
@@ -204,6 +229,10 @@ class Authorizer:
     ) -> AuthContext:
         context = await authenticate(request, session, credentials)
         if not self.role_set.allows(context.roles):
+            # A treasurer of A who is also a member of B, without the header, must learn why he is refused.
+            held = frozenset().union(*context.memberships.values()) if context.memberships else frozenset()
+            if any(context.needs_active_organisation(held, role) for role in self.role_set.roles):
+                raise InvalidInput(ACTIVE_ORGANISATION_REQUIRED)
             raise Forbidden("Rôle insuffisant pour cette opération")
         return context
 

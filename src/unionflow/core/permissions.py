@@ -66,6 +66,8 @@ class Permission(StrEnum):
     # Integrations (docs/integrations.md)
     CLIENT_API_GERER = "client_api.gerer"
     WEBHOOK_GERER = "webhook.gerer"
+    PROPOSITION_AIDE_GERER = "proposition_aide.gerer"
+    NOTIFICATION_MODELE_GERER = "notification_modele.gerer"
 
 
 P = Permission
@@ -85,13 +87,13 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.PAIEMENT_ENREGISTRER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.PAIEMENT_ANNULER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.VERSEMENT_INITIER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
-    P.VERSEMENT_CONFIRMER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
+    P.VERSEMENT_CONFIRMER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.WAVE_COMPTE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.BUDGET_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.FINANCE_DECIDER: frozenset({R.ADMIN_ORGANISATION, R.PRESIDENT}),
     P.COMPTABILITE_ECRIRE: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.LCBFT_TRAITER: frozenset({R.SUPER_ADMIN, R.ADMIN_ORGANISATION}),
-    P.AIDE_DECIDER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
+    P.AIDE_DECIDER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION}),
     P.EVENEMENT_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
                                   R.ORGANISATEUR_EVENEMENT}),
     P.FEEDBACK_MODERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
@@ -101,11 +103,32 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.TICKET_TRAITER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU, R.MODERATEUR}),
     P.SUGGESTION_TRAITER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU, R.MODERATEUR}),
     P.CONFIGURATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN}),
-    P.SAUVEGARDE_RESTAURER: frozenset({R.SUPER_ADMIN}),
+    P.SAUVEGARDE_RESTAURER: frozenset({R.SUPER_ADMIN, R.ADMIN}),
     P.COMPTABILITE_CLOTURER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.CLIENT_API_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN}),
     P.WEBHOOK_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION}),
+    P.PROPOSITION_AIDE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU}),
+    P.NOTIFICATION_MODELE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION}),
 }
+
+
+# Realm roles that hold a permission in every organisation, not only where the caller is a member: the union's
+# moderators (realm MODERATEUR, as on RS-FEEDBACK-MODERATION) moderate every event's feedback.
+UNION_WIDE: Mapping[Permission, frozenset[Role]] = {
+    P.FEEDBACK_MODERER: frozenset({R.MODERATEUR}),
+}
+
+
+def granted(permission: Permission, organisation_id: uuid.UUID | None, *, realm_roles: frozenset[str],
+            memberships: Mapping[uuid.UUID, frozenset[str]], active_organisation_id: uuid.UUID | None,
+            active_role: str | None) -> bool:
+    """Whether the caller holds ``permission`` for a record of ``organisation_id``."""
+    roles = roles_for(organisation_id, realm_roles=realm_roles, memberships=memberships,
+                      active_organisation_id=active_organisation_id, active_role=active_role)
+    union_wide = realm_roles & UNION_WIDE.get(permission, frozenset())
+    if active_role is not None:
+        union_wide &= {active_role}
+    return not GRANTS[permission].isdisjoint(roles | union_wide)
 
 
 def permissions_of(roles: frozenset[str]) -> frozenset[Permission]:
@@ -119,7 +142,9 @@ def roles_for(organisation_id: uuid.UUID | None, *, realm_roles: frozenset[str],
     held: set[str] = set(realm_roles & GLOBAL_ROLES)
     in_scope = active_organisation_id is None or organisation_id == active_organisation_id
     if organisation_id is not None and in_scope and organisation_id in memberships:
-        held |= memberships[organisation_id]
+        # Without an active organisation (several memberships) a membership gives only the personal role, as
+        # for the route role sets (core/auth.py): a treasurer of A and member of B must say he acts for A.
+        held |= memberships[organisation_id] if active_organisation_id is not None else {R.MEMBRE.value}
         held |= realm_roles - GLOBAL_ROLES
     if active_role is not None:
         held &= {active_role}
@@ -130,3 +155,19 @@ def role_permissions() -> dict[Role, list[Permission]]:
     """Per role, the permissions it grants (role catalogue, docs)."""
     return {role: sorted((p for p, granted in GRANTS.items() if role in granted), key=list(Permission).index)
             for role in Role}
+
+
+def markdown_table() -> str:
+    """The permission table as it appears in docs/authorization.md (tests/core/test_permissions.py keeps the doc
+    equal to it; regenerate with ``python -m unionflow.core.permissions``)."""
+    roles = [r for r in Role if r is not R.USER]
+    lines = ["| Permission | " + " | ".join(r.value for r in roles) + " |",
+             "|---|" + "---|" * len(roles)]
+    for permission, granted_to in GRANTS.items():
+        cells = ["U" if r in UNION_WIDE.get(permission, ()) else ("x" if r in granted_to else "") for r in roles]
+        lines.append(f"| `{permission.value}` | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(markdown_table(), end="")

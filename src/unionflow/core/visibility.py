@@ -42,5 +42,7 @@ def organisations_as(auth: AuthContext, roles: Iterable[str]) -> frozenset[uuid.
     return frozenset(org for org, held in auth.memberships.items() if realm or not held.isdisjoint(wanted))
 
 
-def acts_for(auth: AuthContext, organisation_id: uuid.UUID, roles: Iterable[str]) -> bool:
-    return auth.is_global or organisation_id in organisations_as(auth, roles)
+def staff_sees(auth: AuthContext, organisation_id: uuid.UUID | None) -> bool:
+    """The caller reads this organisation's staff-only records (global, or an organisation role there). Reads only:
+    acting on them needs a permission (``auth.require``, core/permissions.py)."""
+    return auth.is_global or (organisation_id is not None and organisation_id in auth.staff_organisations)

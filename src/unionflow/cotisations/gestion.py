@@ -16,8 +16,9 @@ from unionflow.adhesions.repository import membre_visible
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import cached, invalidate
-from unionflow.core.errors import Forbidden, NotFound
+from unionflow.core.errors import NotFound
 from unionflow.core.numbering import random_reference
+from unionflow.core.permissions import Permission
 from unionflow.cotisations.repository import OPEN, CotisationFilters, CotisationRepository, statut_effectif
 from unionflow.cotisations.schemas import (
     GenerationResponse,
@@ -82,8 +83,8 @@ class CotisationGestion:
         organisation = await self.session.get(Organisation, data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
-        if not self.auth.manages(organisation.id):
-            raise Forbidden("Seuls les responsables de l'organisation génèrent ses cotisations")
+        self.auth.require(Permission.COTISATION_GENERER, organisation.id,
+                          "Seuls les responsables de l'organisation génèrent ses cotisations")
         membres = list((await self.session.execute(
             select(MembreOrganisation.membre_id).join(Membre, Membre.id == MembreOrganisation.membre_id)
             .where(MembreOrganisation.organisation_id == organisation.id, MembreOrganisation.statut == "ACTIF",

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import uuid
 
-from fastapi import Body, Depends, Query, Response
+from fastapi import Body, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
@@ -213,11 +213,17 @@ async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
             summary="Payer une cotisation",
             description="Objet JSON: `montant` (obligatoire, > 0, au plus le reste dû), `methodePaiement` (ESPECES "
                         "par défaut), `referencePaiement`, `datePaiement` (ISO 8601 avec fuseau, jamais future). "
-                        "Paiements partiels possibles (PARTIELLEMENT_PAYEE puis PAYEE). 400 si la cotisation est "
-                        "payée ou annulée. Un MEMBRE ne paie que ses propres cotisations (404 sinon). Un reçu est "
-                        "émis (`recu`). Avec `Idempotency-Key`, un nouvel essai après une réponse perdue renvoie "
-                        "la réponse enregistrée sans second paiement.")
-async def pay_cotisation(id: uuid.UUID, data: PaiementCotisationRequest, session: SessionDep,
+                        "400 si la cotisation est payée ou annulée. Trésorerie de l'organisation (permission "
+                        "paiement.enregistrer): paiement encaissé, paiements partiels possibles "
+                        "(PARTIELLEMENT_PAYEE puis PAYEE), un reçu est émis (`recu`). Membre payant sa propre "
+                        "cotisation: rien n'est encaissé — WAVE ouvre une session Wave (`declaration.waveLaunchUrl`), "
+                        "les autres méthodes enregistrent une déclaration EN_ATTENTE que la trésorerie confirme "
+                        "(POST /api/paiements/{id}/confirmer) ou rejette; ni reçu ni changement de statut avant "
+                        "(`recu` nul, `declaration` renseignée; 409 si un paiement est déjà en attente). La "
+                        "cotisation d'un autre membre: 404 hors visibilité, 403 sans la permission. Avec "
+                        "`Idempotency-Key`, un nouvel essai après une réponse perdue renvoie la réponse enregistrée "
+                        "sans second paiement.")
+async def pay_cotisation(id: uuid.UUID, data: PaiementCotisationRequest, session: SessionDep, request: Request,
                          auth: AuthContext = authorize(RS_COTISATION_PAYER),
                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    return await idem.run(auth, lambda: CotisationService(session, auth).pay(id, data))
+    return await idem.run(auth, lambda: CotisationService(session, auth).pay(id, data, request.app.state.settings))

@@ -11,6 +11,7 @@ from unionflow.adhesions.schemas import CURRENCY_PATTERN, RecuResponse
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, OutputModel
 from unionflow.encaissement.service import MethodePaiement
+from unionflow.paiements.schemas import DeclarationPaiementResponse
 
 
 class TypeCotisation(StrEnum):
@@ -105,7 +106,9 @@ class CotisationResponse(CotisationSummaryResponse):
 
 
 class CotisationPayeeResponse(CotisationResponse):
-    recu: RecuResponse
+    recu: RecuResponse | None = Field(default=None, description="Reçu du paiement encaissé (trésorerie seulement)")
+    declaration: DeclarationPaiementResponse | None = Field(
+        default=None, description="Paiement d'un membre en attente (session Wave ou déclaration à confirmer)")
 
 
 class GenerationResponse(OutputModel):

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.adhesions.repository import membre_visible
 from unionflow.adhesions.schemas import RecuResponse
+from unionflow.config import Settings
 from unionflow.configuration.service import valeur
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
@@ -23,6 +24,7 @@ from unionflow.core.cache import invalidate
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.cotisations.repository import UNPAID, CotisationFilters, CotisationRepository, statut_effectif
 from unionflow.cotisations.schemas import (
     CotisationPayeeResponse,
@@ -41,6 +43,7 @@ from unionflow.encaissement.service import (
     outstanding,
 )
 from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation
+from unionflow.paiements.declarations import DeclarationService
 
 MODULE = "COTISATIONS"
 ZERO = Decimal("0")
@@ -108,7 +111,7 @@ class CotisationService:
             raise NotFound("Organisation introuvable")
         if await self.session.get(Membre, data.membre_id) is None:
             raise NotFound("Membre introuvable")
-        if not self.auth.manages(data.organisation_id):
+        if not self.auth.can(Permission.COTISATION_GERER, data.organisation_id):
             # A member may record a dues of their own (voluntary contribution) in one of their organisations.
             own = data.membre_id == self.auth.membre_id
             if not own and await membre_visible(self.session, self.auth, data.membre_id) is None:
@@ -133,8 +136,8 @@ class CotisationService:
 
     async def _managed(self, cotisation_id: uuid.UUID) -> Cotisation:
         cotisation = await self._get(cotisation_id, for_update=True)
-        if not self.auth.manages(cotisation.organisation_id):
-            raise Forbidden("Seuls les responsables de l'organisation modifient une cotisation")
+        self.auth.require(Permission.COTISATION_GERER, cotisation.organisation_id,
+                          "Seuls les responsables de l'organisation modifient une cotisation")
         return cotisation
 
     async def update(self, cotisation_id: uuid.UUID, data: UpdateCotisationRequest) -> CotisationResponse:
@@ -161,6 +164,8 @@ class CotisationService:
 
     async def cancel(self, cotisation_id: uuid.UUID) -> CotisationResponse:
         cotisation = await self._get(cotisation_id, for_update=True)
+        self.auth.require(Permission.COTISATION_GERER, cotisation.organisation_id,
+                          "Seuls les responsables de l'organisation annulent une cotisation")
         if (cotisation.montant_paye or ZERO) > ZERO:
             raise Conflict(f"La cotisation a reçu {cotisation.montant_paye} {cotisation.devise}: un paiement "
                            f"encaissé ne s'annule pas (remboursez d'abord)")
@@ -172,10 +177,17 @@ class CotisationService:
         await self._audit(cotisation, "ANNULER", before, f"Cotisation {cotisation.numero_reference} annulée")
         return self.full(cotisation)
 
-    async def pay(self, cotisation_id: uuid.UUID, data: PaiementCotisationRequest) -> CotisationPayeeResponse:
+    async def pay(self, cotisation_id: uuid.UUID, data: PaiementCotisationRequest,
+                  settings: Settings | None = None) -> CotisationPayeeResponse:
         cotisation = await self._get(cotisation_id)
         if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
             raise InvalidInput("datePaiement ne peut pas être dans le futur")
+        if not self.auth.can_here(Permission.PAIEMENT_ENREGISTRER, cotisation.organisation_id):
+            # Money a member declares is not money received: pending until Wave or the treasury confirms it.
+            declaration = await DeclarationService(self.session, self.auth, settings).declarer(
+                cotisation, data.montant, data.methode_paiement, data.reference_paiement)
+            return CotisationPayeeResponse.model_validate({**response_data(cotisation, self.today),
+                                                           "declaration": declaration})
         # Locks the dues, re-checks its status and balance under the lock, allocates, audits.
         paiement = await EncaissementService(self.session, self.auth).enregistrer(
             membre_id=cotisation.membre_id, organisation_id=cotisation.organisation_id, montant=data.montant,

@@ -18,7 +18,6 @@ from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFoun
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import PageParams
 from unionflow.core.permissions import Permission
-from unionflow.core.roles import Role
 from unionflow.demandes_aide.repository import DemandeAideRepository, DemandeFilters
 from unionflow.demandes_aide.schemas import (
     TYPE_AIDE_DOMAINE,
@@ -100,8 +99,9 @@ class DemandeAideService:
 
     async def update(self, demande_id: uuid.UUID, data: UpdateDemandeAideRequest) -> DemandeAideResponse:
         demande = await self._get(demande_id, for_update=True)
-        if demande.membre_id != self.auth.membre_id and not self.auth.manages(demande.organisation_id):
-            raise Forbidden("Seuls le demandeur et le bureau de l'organisation modifient cette demande")
+        if demande.membre_id != self.auth.membre_id:
+            self.auth.require(Permission.AIDE_DECIDER, demande.organisation_id,
+                              "Seuls le demandeur et le bureau de l'organisation modifient cette demande")
         if demande.statut != StatutDemande.SOUMISE:
             raise InvalidState(f"Demande déjà décidée ({demande.statut}): elle n'est plus modifiable")
         changes = data.model_dump(exclude_unset=True)
@@ -122,10 +122,8 @@ class DemandeAideService:
         return DemandeAideResponse.model_validate(demande)
 
     def _check_decider(self, demande: DemandeAide) -> None:
-        decider = self.auth.is_global or (self.auth.has(Role.ADMIN_ORGANISATION.value)
-                                          and demande.organisation_id in self.auth.staff_organisations)
-        if not decider:
-            raise Forbidden("Seuls ADMIN, SUPER_ADMIN et l'ADMIN_ORGANISATION de l'organisation décident d'une aide")
+        self.auth.require(Permission.AIDE_DECIDER, demande.organisation_id,
+                          "Seuls ADMIN, SUPER_ADMIN et l'ADMIN_ORGANISATION de l'organisation décident d'une aide")
         if demande.membre_id == self.auth.membre_id:
             raise Forbidden("Nul ne décide de sa propre demande d'aide")
 

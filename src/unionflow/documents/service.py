@@ -10,6 +10,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.permissions import Permission
+from unionflow.core.visibility import staff_sees
 from unionflow.documents.content import detect, named_for, sanitize_filename
 from unionflow.documents.repository import DocumentRepository
 from unionflow.documents.schemas import (
@@ -63,9 +65,10 @@ class DocumentService:
         if not await self.repo.organisation_exists(organisation_id):
             raise NotFound("Organisation introuvable")
         # Members may address a document to their organisation's staff; only staff publish to all members.
-        if visibilite is VisibiliteDocument.ORGANISATION and not self.auth.manages(organisation_id):
-            raise Forbidden("Seuls les responsables de l'organisation partagent un document avec ses membres")
-        if not self.auth.manages(organisation_id) and organisation_id not in self.auth.member_organisations:
+        if visibilite is VisibiliteDocument.ORGANISATION:
+            self.auth.require(Permission.DOCUMENT_GERER, organisation_id,
+                              "Seuls les responsables de l'organisation partagent un document avec ses membres")
+        if not staff_sees(self.auth, organisation_id) and organisation_id not in self.auth.member_organisations:
             raise Forbidden("Vous n'appartenez pas à cette organisation")
 
     async def _record_creation(self, doc: Document) -> DocumentResponse:
@@ -123,8 +126,9 @@ class DocumentService:
 
     async def attach(self, data: CreatePieceJointeRequest) -> PieceJointeResponse:
         doc = await self._get(data.document_id)
-        if doc.proprietaire_sub != self.auth.sub and not self.auth.manages(doc.organisation_id):
-            raise Forbidden("Seul le propriétaire du document (ou un responsable de son organisation) l'attache")
+        if doc.proprietaire_sub != self.auth.sub:
+            self.auth.require(Permission.DOCUMENT_GERER, doc.organisation_id,
+                              "Seul le propriétaire du document (ou un responsable de son organisation) l'attache")
         try:
             target = await self.repo.target(data.type_entite.value, data.entite_id)
         except LookupError as exc:
@@ -134,7 +138,7 @@ class DocumentService:
         own = target.membre_id is not None and target.membre_id == self.auth.membre_id
         member_of = (data.type_entite.value == "ORGANISATION"
                      and target.organisation_id in self.auth.member_organisations)
-        if not (own or member_of or self.auth.manages(target.organisation_id)):
+        if not (own or member_of or staff_sees(self.auth, target.organisation_id)):
             # Outside the caller's reach the entity is as good as missing.
             raise NotFound(f"{data.type_entite.value} introuvable")
         if await self.repo.attachment_exists(doc.id, data.type_entite.value, data.entite_id):

@@ -14,7 +14,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.pagination import Page, PageParams
-from unionflow.core.roles import Role
+from unionflow.core.permissions import Permission
 from unionflow.evenements.repository import EvenementRepository, FeedbackRepository, InscriptionRepository
 from unionflow.evenements.rules import MODULE, closing_time, promote_waiting, statut_effectif, webhook_inscription
 from unionflow.evenements.schemas import (
@@ -170,9 +170,8 @@ class InscriptionService:
         )
 
     def _may_moderate(self, evt: Evenement) -> None:
-        if self.auth.manages(evt.organisation_id) or Role.MODERATEUR in self.auth.realm_roles:
-            return
-        raise Forbidden("Seuls les modérateurs et les responsables de l'organisation organisatrice modèrent")
+        self.auth.require(Permission.FEEDBACK_MODERER, evt.organisation_id,
+                          "Seuls les modérateurs et les responsables de l'organisation organisatrice modèrent")
 
     async def pending_feedbacks(self, evenement_id: uuid.UUID) -> list[FeedbackResponse]:
         evt = await self._event(evenement_id)

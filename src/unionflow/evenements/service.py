@@ -12,8 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import InvalidInput, InvalidState, NotFound
 from unionflow.core.pagination import PageParams
+from unionflow.core.permissions import Permission
 from unionflow.evenements.repository import (
     Counts,
     EvenementFilters,
@@ -92,8 +93,8 @@ class EvenementService:
             raise InvalidInput("organisationId requis (aucune organisation active)")
         if not await self.repo.organisation_exists(organisation_id):
             raise NotFound("Organisation organisatrice introuvable")
-        if not self.auth.manages(organisation_id):
-            raise Forbidden("Vous n'organisez pas d'événements pour cette organisation")
+        self.auth.require(Permission.EVENEMENT_GERER, organisation_id,
+                          "Vous n'organisez pas d'événements pour cette organisation")
         return organisation_id
 
     async def create(self, data: Evenement) -> EvenementMobileDTO:
@@ -116,8 +117,8 @@ class EvenementService:
     async def _managed(self, evenement_id: uuid.UUID) -> EvenementRow:
         assert self.auth is not None
         evt = await self._get(evenement_id, for_update=True)
-        if not self.auth.manages(evt.organisation_id):
-            raise Forbidden("Seuls les responsables de l'organisation organisatrice gèrent cet événement")
+        self.auth.require(Permission.EVENEMENT_GERER, evt.organisation_id,
+                          "Seuls les responsables de l'organisation organisatrice gèrent cet événement")
         return evt
 
     async def update(self, evenement_id: uuid.UUID, data: Evenement) -> EvenementMobileDTO:

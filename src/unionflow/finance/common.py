@@ -10,6 +10,7 @@ from sqlalchemy import ColumnElement, false, true
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden
+from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
 
 # Every finance audit entry carries this module: the workflow audit trail reads it back.
@@ -35,9 +36,10 @@ def verifier_decideur(auth: AuthContext, organisation_id: uuid.UUID, demandeur_s
     """The president or the administrator of the organisation decides, and never on their own request.
 
     Returns the role under which the decision is taken (kept with the decision for the audit trail)."""
-    held = [role for role in DECIDEURS if auth.has(role)]
-    if not held or organisation_id not in auth.staff_organisations:
-        raise Forbidden("Seuls le PRESIDENT et l'ADMIN_ORGANISATION de l'organisation décident")
+    auth.require(Permission.FINANCE_DECIDER, organisation_id,
+                 "Seuls le PRESIDENT et l'ADMIN_ORGANISATION de l'organisation décident")
+    roles = auth.roles_in(organisation_id)
+    held = [role for role in DECIDEURS if role in roles]
     if demandeur_sub is not None and demandeur_sub == auth.sub:
         raise Forbidden("Principe des quatre yeux: on ne décide pas de sa propre demande")
     return held[0]

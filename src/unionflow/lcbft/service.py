@@ -15,6 +15,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, NotFound
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.lcbft.detection import MODULE, evaluer_paiement, seuils
 from unionflow.lcbft.repository import AlerteFilters, LcbFtRepository
 from unionflow.lcbft.schemas import (
@@ -107,6 +108,8 @@ class LcbFtService:
         if decision not in Decision.__members__:
             raise InvalidInput(f"decision: valeurs possibles {', '.join(Decision)}")
         alerte = await self._alerte(alerte_id, for_update=True)
+        self.auth.require(Permission.LCBFT_TRAITER, alerte.organisation_id,
+                          "Seuls l'administrateur de l'organisation et le super administrateur traitent une alerte")
         if alerte.traitee:
             raise Conflict(f"Alerte déjà traitée le {alerte.date_traitement} par {alerte.traitee_par}")
         fields = ["traitee", "date_traitement", "traitee_par", "commentaire", "decision"]

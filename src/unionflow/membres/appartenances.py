@@ -15,9 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound
+from unionflow.core.permissions import Permission
 from unionflow.core.roles import ORGANISATION_ROLES, Role
-from unionflow.membres.access import MEMBRE_READERS, MEMBRE_WRITERS, ROLE_GRANTERS, acts_for, organisations_as
+from unionflow.membres.access import MEMBRE_READERS, organisations_as
 from unionflow.membres.repository import MembreRepository
 from unionflow.membres.schemas import AppartenanceResponse, StatutAppartenance, StatutMembre
 from unionflow.models import Membre, MembreOrganisation, Organisation
@@ -67,10 +68,11 @@ class AppartenanceService:
         """The organisation a member is enrolled in: it exists, the caller keeps its register, grants the staff
         roles asked for only if they administer it, and it is not suspended."""
         organisation = await self._organisation(organisation_id)
-        if not acts_for(self.auth, organisation.id, MEMBRE_WRITERS):
-            raise Forbidden("Vous ne tenez pas le registre de cette organisation")
-        if set(roles) - {Role.MEMBRE.value} and not acts_for(self.auth, organisation.id, ROLE_GRANTERS):
-            raise Forbidden("Seul un administrateur de l'organisation attribue des rôles autres que MEMBRE")
+        self.auth.require(Permission.MEMBRE_GERER, organisation.id,
+                          "Vous ne tenez pas le registre de cette organisation")
+        if set(roles) - {Role.MEMBRE.value}:
+            self.auth.require(Permission.ROLE_ATTRIBUER, organisation.id,
+                              "Seul un administrateur de l'organisation attribue des rôles autres que MEMBRE")
         if organisation.statut != "ACTIVE":
             raise InvalidState("Organisation suspendue: aucune nouvelle appartenance")
         return organisation
@@ -144,8 +146,8 @@ class AppartenanceService:
         roles = normalise_roles(roles_in)
         membre = await self._membre(membre_id)
         organisation = await self._organisation(organisation_id)
-        if not acts_for(self.auth, organisation.id, ROLE_GRANTERS):
-            raise Forbidden("Seul un administrateur de l'organisation attribue ses rôles")
+        self.auth.require(Permission.ROLE_ATTRIBUER, organisation.id,
+                          "Seul un administrateur de l'organisation attribue ses rôles")
         membership = await self._membership(membre, organisation)
         if sorted(membership.roles or []) == roles:
             return response(membership, organisation.nom)
@@ -163,8 +165,8 @@ class AppartenanceService:
     async def end(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, motif: str | None) -> AppartenanceResponse:
         membre = await self._membre(membre_id)
         organisation = await self._organisation(organisation_id)
-        if not acts_for(self.auth, organisation.id, MEMBRE_WRITERS):
-            raise Forbidden("Vous ne tenez pas le registre de cette organisation")
+        self.auth.require(Permission.MEMBRE_GERER, organisation.id,
+                          "Vous ne tenez pas le registre de cette organisation")
         membership = await self._membership(membre, organisation)
         await self._keep_an_admin(membership, None)
         before = audit.snapshot(membership, ["statut", "date_fin"])

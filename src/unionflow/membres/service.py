@@ -15,7 +15,7 @@ from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
-from unionflow.membres.access import MEMBRE_WRITERS, organisations_as
+from unionflow.core.permissions import Permission
 from unionflow.membres.appartenances import AppartenanceService, normalise_roles
 from unionflow.membres.repository import MembreFilters, MembreRepository
 from unionflow.membres.schemas import (
@@ -72,9 +72,9 @@ class MembreService:
     def _writer_orgs(self, memberships: list[MembreOrganisation]) -> set[uuid.UUID]:
         """The member's current organisations for which the caller keeps the register (a former organisation
         still reads the record of its former member, but no longer changes it)."""
-        mine = organisations_as(self.auth, MEMBRE_WRITERS)
         return {m.organisation_id for m in memberships
-                if m.organisation_id in mine and m.statut != StatutAppartenance.TERMINE}
+                if self.auth.can(Permission.MEMBRE_GERER, m.organisation_id)
+                and m.statut != StatutAppartenance.TERMINE}
 
     def _audit_scope(self, memberships: list[MembreOrganisation]) -> uuid.UUID | None:
         """A union administrator's change is filed under the active organisation, else under the member's only

@@ -11,6 +11,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, NotFound
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.models import ModeleNotification, Organisation
 from unionflow.notifications.rendu import placeholders
 from unionflow.notifications.repository import ModeleRepository
@@ -35,8 +36,9 @@ class ModeleService:
     def _check_manage(self, organisation_id: uuid.UUID | None) -> None:
         if organisation_id is None and not self.auth.is_global:
             raise Forbidden("Seul un administrateur de l'union gère les modèles globaux")
-        if organisation_id is not None and not self.auth.manages(organisation_id):
-            raise Forbidden("Vous n'administrez pas cette organisation")
+        if organisation_id is not None:
+            self.auth.require(Permission.NOTIFICATION_MODELE_GERER, organisation_id,
+                              "Vous n'administrez pas cette organisation")
 
     async def _get(self, modele_id: uuid.UUID, *, for_update: bool = False) -> ModeleNotification:
         modele = await self.repo.get(modele_id, for_update=for_update)

@@ -8,8 +8,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import InvalidInput, InvalidState, NotFound
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.models import Membre, ModeleNotification
 from unionflow.models.base import utcnow
 from unionflow.notifications.emission import Emetteur
@@ -45,8 +46,8 @@ class NotificationService:
         organisation = await self.repo.organisation(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
-        if not self.auth.manages(organisation.id):
-            raise Forbidden("Vous n'écrivez qu'au nom d'une organisation que vous gérez")
+        self.auth.require(Permission.NOTIFICATION_ENVOYER, organisation.id,
+                          "Vous n'écrivez qu'au nom d'une organisation que vous gérez")
         ids = sorted(set(data.membre_ids)) if data.membre_ids else None
         membres = await self.repo.active_members(organisation.id, ids)
         if ids is not None and len(membres) != len(ids):

@@ -9,6 +9,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.models import Organisation
 from unionflow.organisations.repository import OrganisationFilters, OrganisationRepository
 from unionflow.organisations.schemas import (
@@ -49,8 +50,9 @@ class OrganisationService:
 
     async def create(self, data: OrganisationCreate) -> OrganisationResponse:
         # An organisation administrator may only open sub-organisations under one they manage.
-        if not self.auth.is_global and not self.auth.manages(data.parent_id):
-            raise Forbidden("Seule une organisation que vous administrez peut recevoir une sous-organisation")
+        if not self.auth.is_global:
+            self.auth.require(Permission.ORGANISATION_MODIFIER, data.parent_id,
+                              "Seule une organisation que vous administrez peut recevoir une sous-organisation")
         await self._check_parent(data.type_organisation, data.parent_id, None)
         values = data.model_dump()
         values["devise"] = data.devise or await valeur(self.session, "devise.defaut")
@@ -69,8 +71,8 @@ class OrganisationService:
 
     async def update(self, organisation_id: uuid.UUID, data: OrganisationUpdate) -> OrganisationResponse:
         organisation = await self._get(organisation_id, for_update=True)
-        if not self.auth.manages(organisation.id):
-            raise Forbidden("Vous n'administrez pas cette organisation")
+        self.auth.require(Permission.ORGANISATION_MODIFIER, organisation.id,
+                          "Vous n'administrez pas cette organisation")
         changes = data.model_dump(exclude_unset=True)
         if changes.get("logo_document_id") is not None and not await self.repo.logo_candidate(
                 changes["logo_document_id"], organisation.id):

@@ -145,6 +145,28 @@ class PaiementRepository:
         )
         return list((await self.session.execute(stmt)).scalars())
 
+    async def pending_overlapping(self, membre_id: uuid.UUID, cotisation_ids: list[uuid.UUID],
+                                  adhesion_ids: list[uuid.UUID]) -> list[uuid.UUID]:
+        """Pending payments (declarations or Wave sessions) of the member already reserving these targets."""
+        stmt = (
+            select(PaiementAllocation.paiement_id).distinct()
+            .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
+            .where(Paiement.membre_id == membre_id, Paiement.statut == "EN_ATTENTE",
+                   or_(PaiementAllocation.cotisation_id.in_(cotisation_ids),
+                       PaiementAllocation.adhesion_id.in_(adhesion_ids)))
+        )
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def reserved_targets(self, paiement_id: uuid.UUID) -> list[Cotisation | Adhesion]:
+        """The dues and adhesions a pending payment reserves."""
+        cotisations = await self.session.execute(select(Cotisation).join(
+            PaiementAllocation, PaiementAllocation.cotisation_id == Cotisation.id)
+            .where(PaiementAllocation.paiement_id == paiement_id))
+        adhesions = await self.session.execute(select(Adhesion).join(
+            PaiementAllocation, PaiementAllocation.adhesion_id == Adhesion.id)
+            .where(PaiementAllocation.paiement_id == paiement_id))
+        return [*cotisations.scalars(), *adhesions.scalars()]
+
     async def target_ids(self, paiement_id: uuid.UUID) -> set[uuid.UUID]:
         rows = await self.session.execute(
             select(PaiementAllocation.cotisation_id, PaiementAllocation.adhesion_id)

@@ -14,11 +14,13 @@ from unionflow.core.roles import RS_PAIEMENT_ME, RS_PAIEMENT_READ, RS_TRESORERIE
 from unionflow.core.routing import area_router
 from unionflow.documents.router import storage_of
 from unionflow.encaissement.service import MethodePaiement, StatutPaiement
+from unionflow.paiements.declarations import DeclarationService
 from unionflow.paiements.recus import RecuService
 from unionflow.paiements.repository import PaiementFilters
 from unionflow.paiements.schemas import (
     CheckoutRequest,
     CheckoutResponse,
+    ConfirmationPaiementRequest,
     MotifRequest,
     PaiementCreate,
     PaiementResponse,
@@ -160,3 +162,24 @@ async def expire_paiement(id: uuid.UUID, session: SessionDep, request: Request,
 async def sync_paiement(id: uuid.UUID, session: SessionDep, request: Request,
                         auth: AuthContext = authorize(RS_WAVE_CHECKOUT)) -> PaiementResponse:
     return await WaveService(session, auth, request.app.state.settings).synchroniser(id)
+
+
+@router.post("/{id}/confirmer", response_model=PaiementResponse, responses=problems(404, 422),
+             summary="Confirmer un paiement déclaré par un membre",
+             description="Trésorerie de l'organisation (permission paiement.enregistrer, 403 sinon). Un paiement "
+                         "EN_ATTENTE déclaré par un membre (hors Wave, 400 sinon: Wave confirme lui-même) devient "
+                         "VALIDE par le circuit d'encaissement: cotisation ou adhésion réglée, reçu, écriture "
+                         "comptable. 400 si la cible a été annulée entre-temps. En-tête Idempotency-Key recommandé.")
+async def confirm_paiement(id: uuid.UUID, data: ConfirmationPaiementRequest, session: SessionDep,
+                           auth: AuthContext = authorize(RS_TRESORERIE),
+                           idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    return await idem.run(auth, lambda: DeclarationService(session, auth).confirmer(id, data))
+
+
+@router.post("/{id}/rejeter", response_model=PaiementResponse, responses=problems(404),
+             summary="Rejeter un paiement déclaré par un membre",
+             description="Trésorerie de l'organisation (permission paiement.enregistrer). Le paiement déclaré "
+                         "EN_ATTENTE passe à ANNULE avec le motif; la cotisation ou l'adhésion reste due.")
+async def reject_paiement(id: uuid.UUID, data: MotifRequest, session: SessionDep,
+                          auth: AuthContext = authorize(RS_TRESORERIE)) -> PaiementResponse:
+    return await DeclarationService(session, auth).rejeter(id, data)

@@ -114,3 +114,30 @@ class VerificationRecuResponse(OutputModel):
     devise: str
     date_paiement: datetime
     organisation: str
+
+
+class ConfirmationPaiementRequest(InputModel):
+    reference_externe: str | None = Field(default=None, max_length=100,
+                                          description="Référence du versement constaté (bordereau, chèque, ...)")
+    date_paiement: datetime | None = Field(default=None, description="Date de réception constatée (défaut: "
+                                                                     "maintenant)")
+
+    @model_validator(mode="after")
+    def aware_date(self) -> ConfirmationPaiementRequest:
+        if self.date_paiement is not None and self.date_paiement.tzinfo is None:
+            raise ValueError("datePaiement doit porter un fuseau horaire")
+        return self
+
+
+class DeclarationPaiementResponse(OutputModel):
+    """A payment a member declared or started: pending, never a receipt, nothing paid until confirmed."""
+
+    paiement_id: uuid.UUID
+    statut: str = Field(description="Toujours EN_ATTENTE: rien n'est encaissé à ce stade")
+    montant: Decimal
+    devise: str
+    methode: str
+    wave_launch_url: str | None = Field(default=None, description="Méthode WAVE: page de paiement Wave à ouvrir")
+    checkout_id: str | None = None
+    expires_at: datetime | None = None
+    message: str

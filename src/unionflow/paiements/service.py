@@ -11,6 +11,8 @@ from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidInput, InvalidState, NotFound
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
+from unionflow.core.visibility import staff_sees
 from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutPaiement
 from unionflow.models import Paiement
 from unionflow.paiements.repository import PaiementFilters, PaiementRepository
@@ -76,8 +78,11 @@ class PaiementService:
 
     async def enregistrer(self, data: PaiementCreate) -> PaiementResponse:
         """Manual payment entered by a treasurer or organisation administrator of the organisation."""
-        if await self.repo.organisation(data.organisation_id) is None or not self.auth.manages(data.organisation_id):
+        if await self.repo.organisation(data.organisation_id) is None or not staff_sees(self.auth,
+                                                                                        data.organisation_id):
             raise NotFound("Organisation introuvable")
+        self.auth.require(Permission.PAIEMENT_ENREGISTRER, data.organisation_id,
+                          "Seule la trésorerie de l'organisation enregistre un paiement")
         if await self.repo.membre(data.membre_id) is None:
             raise NotFound("Membre introuvable")
         if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
@@ -92,9 +97,9 @@ class PaiementService:
 
     async def _managed(self, paiement_id: uuid.UUID) -> Paiement:
         paiement = await self._get(paiement_id)
-        if not self.auth.manages(paiement.organisation_id):
-            # A member sees his own payment but only the treasury may undo it.
-            raise NotFound("Paiement introuvable")
+        # A member sees his own payment but only the treasury may undo it.
+        self.auth.require(Permission.PAIEMENT_ANNULER, paiement.organisation_id,
+                          "Seule la trésorerie de l'organisation annule ou rembourse un paiement")
         return paiement
 
     async def annuler(self, paiement_id: uuid.UUID, data: MotifRequest) -> PaiementResponse:

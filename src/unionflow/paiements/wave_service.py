@@ -20,6 +20,7 @@ from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound, UpstreamUnavailable
+from unionflow.core.permissions import Permission
 from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutPaiement
 from unionflow.models import Paiement, TransactionWave, WaveCheckout, WaveEvenement
 from unionflow.paiements import signature
@@ -79,22 +80,27 @@ class WaveService:
         if membre_id is None:
             raise InvalidInput("Aucune fiche membre n'est liée à votre compte: précisez membreId")
         # A member pays his own dues; paying for someone else needs the treasury of that organisation.
-        if membre_id != self.auth.membre_id and not self.auth.manages(data.organisation_id):
+        if membre_id != self.auth.membre_id and not self.auth.can(Permission.PAIEMENT_ENREGISTRER,
+                                                                  data.organisation_id):
             raise NotFound("Membre introuvable")
         for cible in data.cibles:
             owner = await self.repo.target_owner(cible.cotisation_id, cible.adhesion_id)
             if owner != (membre_id, data.organisation_id):
                 raise NotFound("Cotisation ou adhésion introuvable")
-        cot_ids = [c.cotisation_id for c in data.cibles if c.cotisation_id]
-        adh_ids = [c.adhesion_id for c in data.cibles if c.adhesion_id]
+        return await self.ouvrir(membre_id, data.organisation_id,
+                                 [Cible(cotisation_id=c.cotisation_id, adhesion_id=c.adhesion_id, montant=c.montant)
+                                  for c in data.cibles])
+
+    async def ouvrir(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, cibles: list[Cible]) -> CheckoutResponse:
+        """Open a Wave session for these targets of one member (ownership already checked by the caller)."""
+        cot_ids = [c.cotisation_id for c in cibles if c.cotisation_id]
+        adh_ids = [c.adhesion_id for c in cibles if c.adhesion_id]
         for pending_id in await self.repo.pending_wave_overlapping(membre_id, cot_ids, adh_ids):
             if not await self._close_if_expired(pending_id):
                 raise Conflict("Un paiement Wave est déjà en cours pour ces cibles: terminez-le ou expirez-le",
                                extra={"paiementId": str(pending_id)})
         paiement = await EncaissementService(self.session, self.auth).preparer(
-            membre_id=membre_id, organisation_id=data.organisation_id, methode=MethodePaiement.WAVE,
-            cibles=[Cible(cotisation_id=c.cotisation_id, adhesion_id=c.adhesion_id, montant=c.montant)
-                    for c in data.cibles])
+            membre_id=membre_id, organisation_id=organisation_id, methode=MethodePaiement.WAVE, cibles=cibles)
         if paiement.devise != "XOF":
             raise InvalidInput("Wave n'accepte que des paiements en XOF")
         if paiement.montant != paiement.montant.to_integral_value():

@@ -17,6 +17,8 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
+from unionflow.core.visibility import staff_sees
 from unionflow.demandes_aide.schemas import TYPE_AIDE_DOMAINE, DemandeAideResponse
 from unionflow.models import PropositionAide
 from unionflow.propositions_aide.repository import OUVERTES, PropositionAideRepository, PropositionFilters
@@ -57,7 +59,7 @@ class PropositionAideService:
         return proposition
 
     def _gere(self, proposition: PropositionAide) -> bool:
-        return self.auth.manages(proposition.organisation_id)
+        return self.auth.can(Permission.PROPOSITION_AIDE_GERER, proposition.organisation_id)
 
     async def _audit(self, proposition: PropositionAide, action: str, before: dict[str, object] | None,
                      fields: list[str] | None = None, description: str | None = None) -> PropositionAideResponse:
@@ -128,7 +130,7 @@ class PropositionAideService:
 
     async def pour_demande(self, demande_id: uuid.UUID) -> list[PropositionAideResponse]:
         demande = await self.repo.demande(demande_id)
-        if demande is None or not self.auth.manages(demande.organisation_id):
+        if demande is None or not staff_sees(self.auth, demande.organisation_id):
             raise NotFound("Demande d'aide introuvable")
         rows = await self.repo.propositions_correspondantes(demande, MAX_CORRESPONDANCES)
         return [PropositionAideResponse.model_validate(r) for r in rows]
@@ -138,7 +140,7 @@ class PropositionAideService:
         if not self._gere(proposition):
             raise Forbidden("Le rapprochement avec les demandes d'aide revient au bureau de l'organisation")
         demande = await self.repo.demande(demande_id, for_update=True)
-        if demande is None or not self.auth.manages(demande.organisation_id):
+        if demande is None or not staff_sees(self.auth, demande.organisation_id):
             raise NotFound("Demande d'aide introuvable")
         if proposition.statut != StatutProposition.ACTIVE:
             raise InvalidState(f"Proposition {proposition.statut}: seule une proposition ACTIVE se réserve")

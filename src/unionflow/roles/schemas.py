@@ -27,5 +27,13 @@ class RoleResponse(OutputModel):
     portee: Portee = Field(description="REALM: rôle du compte (fournisseur d'identité); ORGANISATION: rôle "
                                        "tenu dans une organisation, attribué par appartenance")
     attribuable_en_organisation: bool
+    permissions: list[PermissionAccordee] = Field(
+        default_factory=list, description="Actions que ce rôle permet sur les enregistrements d'une organisation "
+                                          "(table GRANTS, docs/authorization.md)")
     operations: list[OperationAutorisee] = Field(
         description="Opérations ouvertes à ce rôle, calculées à partir des routes de l'application")
+
+
+class PermissionAccordee(OutputModel):
+    code: str = Field(description="Permission nommée (core/permissions.py), ex. paiement.enregistrer")
+    portee: str = Field(description="ORGANISATION: dans les organisations où le rôle est tenu; UNION: toutes")

@@ -1,14 +1,16 @@
-"""The role catalogue. What a role may do is read from the mounted routes' role sets at request time, so the
-catalogue cannot drift from the authorisation actually enforced."""
+"""The role catalogue. What a role may call is read from the mounted routes' role sets at request time, and what
+it may do to an organisation's records from the permission table (core/permissions.py), so the catalogue cannot
+drift from the authorisation actually enforced."""
 
 from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
 from unionflow.core.errors import NotFound
-from unionflow.core.roles import ORGANISATION_ROLES, Role
+from unionflow.core.permissions import UNION_WIDE, role_permissions
+from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_ROLES, Role
 from unionflow.core.routing import api_routes
-from unionflow.roles.schemas import OperationAutorisee, Portee, RoleResponse
+from unionflow.roles.schemas import OperationAutorisee, PermissionAccordee, Portee, RoleResponse
 
 R = Role
 LIBELLES: dict[Role, tuple[str, str]] = {
@@ -45,7 +47,14 @@ def describe(role: Role, routes: list[BaseRoute]) -> RoleResponse:
     in_org = role in ORGANISATION_ROLES
     return RoleResponse(code=role.value, libelle=libelle, description=description,
                         portee=Portee.ORGANISATION if in_org else Portee.REALM,
-                        attribuable_en_organisation=in_org, operations=_operations(routes, role))
+                        attribuable_en_organisation=in_org, permissions=_permissions(role),
+                        operations=_operations(routes, role))
+
+
+def _permissions(role: Role) -> list[PermissionAccordee]:
+    union_wide = role in GLOBAL_ROLES
+    return [PermissionAccordee(code=p.value, portee="UNION" if union_wide or role in UNION_WIDE.get(p, ()) else
+                               "ORGANISATION") for p in role_permissions()[role]]
 
 
 def catalogue(routes: list[BaseRoute]) -> list[RoleResponse]:

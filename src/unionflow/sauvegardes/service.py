@@ -10,6 +10,7 @@ from unionflow.config import Settings
 from unionflow.core import audit, maintenance, numbering
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, NotFound
+from unionflow.core.permissions import Permission
 from unionflow.models import Sauvegarde
 from unionflow.sauvegardes import schedule
 from unionflow.sauvegardes.engine import BackupFailed, BackupFiles, sha256_file
@@ -182,6 +183,9 @@ class BackupService:
     async def restore(self, data: RestoreBackupRequest) -> RestoreResponse:
         if data.confirmation != CONFIRMATION:
             raise InvalidInput(f'Confirmation requise: envoyer "confirmation": "{CONFIRMATION}"')
+        if self.auth is not None:
+            self.auth.require(Permission.SAUVEGARDE_RESTAURER, None,
+                              "Seuls les administrateurs de l'union restaurent une sauvegarde")
         backup = await self._get(data.backup_id)
         if backup.statut != "TERMINEE":
             raise Conflict(f"Seule une sauvegarde TERMINEE se restaure (statut {backup.statut})")

@@ -14,6 +14,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.models import Suggestion, SuggestionVote
 from unionflow.models.base import utcnow
 from unionflow.suggestions.repository import SuggestionFilters, SuggestionRepository
@@ -129,8 +130,8 @@ class SuggestionService:
 
     async def respond(self, suggestion_id: uuid.UUID, data: ReponseSuggestionRequest) -> SuggestionResponse:
         suggestion = await self._get(suggestion_id, for_update=True)
-        if not self.auth.manages(suggestion.organisation_id):
-            raise Forbidden("Seul le bureau de l'organisation statue sur une suggestion")
+        self.auth.require(Permission.SUGGESTION_TRAITER, suggestion.organisation_id,
+                          "Seul le bureau de l'organisation statue sur une suggestion")
         current = S(suggestion.statut)
         if data.statut not in TRANSITIONS[current]:
             allowed = ", ".join(sorted(TRANSITIONS[current])) or "aucun (statut final)"

@@ -18,6 +18,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.models import Ticket, TicketMessage
 from unionflow.models.base import utcnow
 from unionflow.tickets.repository import TicketFilters, TicketRepository
@@ -74,7 +75,7 @@ class TicketService:
         return ticket
 
     def _is_staff(self, ticket: Ticket) -> bool:
-        return self.auth.manages(ticket.organisation_id)
+        return self.auth.can(Permission.TICKET_TRAITER, ticket.organisation_id)
 
     def _is_requester(self, ticket: Ticket) -> bool:
         return self.auth.membre_id is not None and ticket.membre_id == self.auth.membre_id

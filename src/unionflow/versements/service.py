@@ -19,6 +19,7 @@ from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFoun
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
+from unionflow.core.visibility import staff_sees
 from unionflow.finance.approbations import integration as approbations
 from unionflow.lcbft.detection import evaluer_versement
 from unionflow.models import Organisation, TransactionWave, Versement
@@ -63,8 +64,10 @@ class VersementService:
         return Page[VersementResponse].build([VersementResponse.model_validate(r) for r in rows], params, total, exact)
 
     async def create(self, data: VersementCreate) -> VersementResponse:
-        if not self.auth.manages(data.organisation_id):
+        if not staff_sees(self.auth, data.organisation_id):
             raise NotFound("Organisation introuvable")
+        self.auth.require(Permission.VERSEMENT_INITIER, data.organisation_id,
+                          "Seule la trésorerie de l'organisation initie un versement")
         # Lock the organisation: concurrent payouts are checked against the balance one at a time.
         organisation = (await self.session.execute(select(Organisation).where(
             Organisation.id == data.organisation_id).with_for_update())).scalar_one_or_none()
@@ -130,6 +133,8 @@ class VersementService:
 
     async def confirmer(self, versement_id: uuid.UUID, data: VersementConfirmation) -> VersementResponse:
         versement = await self._get(versement_id, for_update=True)
+        self.auth.require(Permission.VERSEMENT_CONFIRMER, versement.organisation_id,
+                          "Seule la trésorerie de l'organisation confirme un versement")
         if versement.statut != StatutVersement.EN_COURS:
             raise InvalidState(f"Versement déjà {versement.statut}")
         if versement.cree_par == self.auth.actor_name and not self.auth.is_global:
@@ -186,6 +191,8 @@ class VersementService:
 
     async def annuler(self, versement_id: uuid.UUID, data: MotifRequest) -> VersementResponse:
         versement = await self._get(versement_id, for_update=True)
+        self.auth.require(Permission.VERSEMENT_INITIER, versement.organisation_id,
+                          "Seule la trésorerie de l'organisation annule un versement")
         if versement.statut != StatutVersement.EN_COURS or versement.payout_id is not None:
             raise InvalidState("Seul un versement pas encore envoyé peut être annulé")
         before = audit.snapshot(versement, ["statut"])

@@ -13,6 +13,8 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
 from unionflow.core.errors import InvalidInput, NotFound
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
+from unionflow.core.visibility import staff_sees
 from unionflow.models import CompteWave, Organisation
 from unionflow.paiements.wave_accounts import client_for_organisation
 from unionflow.wave.repository import WaveRepository
@@ -62,9 +64,11 @@ class WaveAccountService:
         await flush_unique(self.session, "Ce numéro Wave est déjà enregistré pour cette organisation")
 
     async def create(self, data: CompteWaveCreate) -> CompteWaveResponse:
-        if not self.auth.manages(data.organisation_id) or await self.session.get(
+        if not staff_sees(self.auth, data.organisation_id) or await self.session.get(
                 Organisation, data.organisation_id) is None:
             raise NotFound("Organisation introuvable")
+        self.auth.require(Permission.WAVE_COMPTE_GERER, data.organisation_id,
+                          "Seule la trésorerie de l'organisation gère ses comptes Wave")
         compte = CompteWave(**data.model_dump(), statut="ACTIF")
         self.session.add(compte)
         await self._flush_unique()
@@ -112,7 +116,7 @@ class WaveAccountService:
         org_id = organisation_id or self.auth.active_organisation_id
         if org_id is None:
             raise InvalidInput("Précisez organisationId ou l'en-tête X-Active-Organisation-Id")
-        if not self.auth.manages(org_id) or await self.session.get(Organisation, org_id) is None:
+        if not staff_sees(self.auth, org_id) or await self.session.get(Organisation, org_id) is None:
             raise NotFound("Organisation introuvable")
         assert self.settings is not None
         client, compte_id = await client_for_organisation(self.session, self.settings, org_id)

@@ -15,8 +15,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.permissions import Permission
 from unionflow.finance.budgets.repository import BudgetFilters, BudgetRepository, Mouvement
 from unionflow.finance.budgets.schemas import (
     BudgetResponse,
@@ -213,8 +214,8 @@ class BudgetService:
 
     async def cloturer(self, budget_id: uuid.UUID) -> BudgetResponse:
         budget = await self._get(budget_id, for_update=True)
-        if not self.auth.manages(budget.organisation_id):
-            raise Forbidden("Vous n'administrez pas les finances de cette organisation")
+        self.auth.require(Permission.BUDGET_GERER, budget.organisation_id,
+                          "Vous n'administrez pas les finances de cette organisation")
         if budget.statut != StatutBudget.APPROUVE:
             raise InvalidState(f"Budget {budget.statut}: seul un budget approuvé se clôture")
         budget.statut = StatutBudget.CLOTURE.value

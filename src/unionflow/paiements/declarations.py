@@ -1,0 +1,135 @@
+"""Money a member declares is not money received (issue 8, docs/adhesions-cotisations.md "Paiement déclaré").
+
+``PUT /api/cotisations/{id}/payer`` and ``POST /api/adhesions/{id}/paiement`` called by someone without
+``PAIEMENT_ENREGISTRER`` for the organisation (a member paying his own dues or fee) never validate a payment:
+- WAVE: a Wave Checkout session is opened; the money is credited only when Wave confirms it (wave_service.py);
+- any other method: a pending payment (EN_ATTENTE, no Wave session) reserves the target until the treasury
+  confirms it (``confirmer`` → the settlement workflow, receipt, accounting) or rejects it (``rejeter``).
+Nothing moves on the dues or the adhesion, no receipt exists and the member's account is not "à jour" meanwhile.
+"""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.config import Settings
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Conflict, InvalidState, NotFound
+from unionflow.core.permissions import Permission
+from unionflow.encaissement.service import (
+    Cible,
+    EncaissementService,
+    MethodePaiement,
+    StatutAdhesion,
+    StatutCotisation,
+    StatutPaiement,
+)
+from unionflow.models import Adhesion, Cotisation, Paiement
+from unionflow.paiements.repository import PaiementRepository
+from unionflow.paiements.schemas import (
+    ConfirmationPaiementRequest,
+    DeclarationPaiementResponse,
+    MotifRequest,
+    PaiementResponse,
+)
+from unionflow.paiements.service import PaiementService
+from unionflow.paiements.wave_service import WaveService
+
+MODULE = "PAIEMENTS"
+CENT = Decimal("0.01")
+
+
+class DeclarationService:
+    def __init__(self, session: AsyncSession, auth: AuthContext, settings: Settings | None = None) -> None:
+        self.session = session
+        self.auth = auth
+        self.settings = settings
+        self.repo = PaiementRepository(session, auth)
+
+    async def declarer(self, target: Cotisation | Adhesion, montant: Decimal, methode: MethodePaiement,
+                       reference: str | None) -> DeclarationPaiementResponse:
+        """The member's own payment of ``target`` (already loaded through its scoped repository)."""
+        if target.membre_id != self.auth.membre_id:
+            # Visible (staff of the organisation) but neither his own nor within his permissions.
+            self.auth.require(Permission.PAIEMENT_ENREGISTRER, target.organisation_id,
+                              "Seule la trésorerie de l'organisation enregistre le paiement d'un autre membre")
+        is_cotisation = isinstance(target, Cotisation)
+        cible = Cible(cotisation_id=target.id if is_cotisation else None,
+                      adhesion_id=None if is_cotisation else target.id, montant=montant)
+        if methode is MethodePaiement.WAVE:
+            assert self.settings is not None
+            checkout = await WaveService(self.session, self.auth, self.settings).ouvrir(
+                target.membre_id, target.organisation_id, [cible])
+            return DeclarationPaiementResponse(
+                paiement_id=checkout.paiement_id, statut=StatutPaiement.EN_ATTENTE, montant=checkout.montant,
+                devise=checkout.devise, methode=methode, wave_launch_url=checkout.wave_launch_url,
+                checkout_id=checkout.checkout_id, expires_at=checkout.expires_at,
+                message="Session Wave ouverte: le paiement sera pris en compte quand Wave l'aura confirmé")
+        # Lock the target first so that two concurrent declarations cannot both find nothing pending.
+        await self.session.refresh(target, with_for_update=True)
+        pending = await self.repo.pending_overlapping(target.membre_id, [target.id] if is_cotisation else [],
+                                                      [] if is_cotisation else [target.id])
+        if pending:
+            raise Conflict(f"Un paiement est déjà en attente pour {target.numero_reference}: attendez sa "
+                           f"confirmation par la trésorerie", extra={"paiementId": str(pending[0])})
+        paiement = await EncaissementService(self.session, self.auth).preparer(
+            membre_id=target.membre_id, organisation_id=target.organisation_id, methode=methode.value,
+            cibles=[cible], devise=target.devise,
+            commentaire=f"Paiement déclaré par le membre pour {target.numero_reference}"
+                        + (f" (référence {reference})" if reference else ""))
+        paiement.reference_externe = reference
+        await audit.record(self.session, self.auth, action="DECLARER", module=MODULE, entite_type="Paiement",
+                           entite_id=paiement.id, organisation_id=paiement.organisation_id,
+                           after=audit.snapshot(paiement),
+                           description=f"Paiement de {montant} {paiement.devise} déclaré pour "
+                                       f"{target.numero_reference}, en attente de confirmation")
+        return DeclarationPaiementResponse(
+            paiement_id=paiement.id, statut=paiement.statut, montant=paiement.montant.quantize(CENT),
+            devise=paiement.devise,
+            methode=paiement.methode,
+            message="Paiement déclaré: il sera pris en compte après confirmation par la trésorerie")
+
+    async def _declaration(self, paiement_id: uuid.UUID) -> Paiement:
+        paiement = await self.repo.get(paiement_id)
+        if paiement is None:
+            raise NotFound("Paiement introuvable")
+        self.auth.require(Permission.PAIEMENT_ENREGISTRER, paiement.organisation_id,
+                          "Seule la trésorerie de l'organisation confirme ou rejette un paiement déclaré")
+        if paiement.statut != StatutPaiement.EN_ATTENTE:
+            raise InvalidState(f"Seul un paiement en attente se confirme ou se rejette (statut: {paiement.statut})")
+        if await self.repo.checkouts([paiement.id]):
+            raise InvalidState("Un paiement Wave est confirmé par Wave seulement: utilisez /wave/synchroniser")
+        return paiement
+
+    async def confirmer(self, paiement_id: uuid.UUID, data: ConfirmationPaiementRequest) -> PaiementResponse:
+        paiement = await self._declaration(paiement_id)
+        for target in await self.repo.reserved_targets(paiement.id):
+            closed = (target.statut == StatutCotisation.ANNULEE if isinstance(target, Cotisation)
+                      else target.statut != StatutAdhesion.APPROUVEE and target.statut != StatutAdhesion.PAYEE)
+            if closed:
+                raise InvalidState(f"{target.numero_reference} n'est plus payable (statut: {target.statut}): "
+                                   f"rejetez la déclaration")
+        paiement, applied = await EncaissementService(self.session, self.auth).confirmer(
+            paiement.id, reference_externe=data.reference_externe, date_paiement=data.date_paiement)
+        if not applied:
+            raise InvalidState(f"Le paiement n'est plus en attente (statut: {paiement.statut})")
+        await audit.record(self.session, self.auth, action="CONFIRMER", module=MODULE, entite_type="Paiement",
+                           entite_id=paiement.id, organisation_id=paiement.organisation_id,
+                           before={"statut": StatutPaiement.EN_ATTENTE.value}, after={"statut": paiement.statut},
+                           description=f"Paiement déclaré {paiement.numero_recu} confirmé par la trésorerie")
+        return await PaiementService(self.session, self.auth).response(paiement)
+
+    async def rejeter(self, paiement_id: uuid.UUID, data: MotifRequest) -> PaiementResponse:
+        paiement = await self._declaration(paiement_id)
+        paiement = await EncaissementService(self.session, self.auth).clore(paiement.id, StatutPaiement.ANNULE)
+        paiement.commentaire = "\n".join(filter(None, [paiement.commentaire, f"Rejeté: {data.motif}"]))
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="REJETER", module=MODULE, entite_type="Paiement",
+                           entite_id=paiement.id, organisation_id=paiement.organisation_id,
+                           before={"statut": StatutPaiement.EN_ATTENTE.value}, after={"statut": paiement.statut},
+                           description=f"Paiement déclaré {paiement.numero_recu} rejeté: {data.motif}")
+        return await PaiementService(self.session, self.auth).response(paiement)
