@@ -38,6 +38,7 @@ from unionflow.models import (
     Organisation,
     Paiement,
     Suggestion,
+    VerrouComptable,
 )
 
 P = Permission
@@ -200,6 +201,14 @@ async def aide_decider(w: World) -> Call:
     return Call(f"/api/demandes-aide/{row.id}/approuver", None, done)
 
 
+async def comptabilite_cloturer(w: World) -> Call:
+    async def done() -> bool:
+        return await _scalar(w.db, select(func.count()).select_from(VerrouComptable).where(
+            VerrouComptable.organisation_id == w.org.id)) > 0
+    return Call("/api/comptabilite/verrouillage", {"organisationId": str(w.org.id), "dateVerrouillage": "2025-12-31"},
+                done)
+
+
 CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.PAIEMENT_ENREGISTRER: ("POST", "/api/paiements", paiement_enregistrer),
     P.PAIEMENT_ANNULER: ("POST", "/api/paiements/{id}/annuler", paiement_annuler),
@@ -215,6 +224,7 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.EVENEMENT_GERER: ("DELETE", "/api/evenements/{id}", evenement_gerer),
     P.SUGGESTION_TRAITER: ("POST", "/api/suggestions/{id}/statut", suggestion_traiter),
     P.AIDE_DECIDER: ("PUT", "/api/demandes-aide/{id}/approuver", aide_decider),
+    P.COMPTABILITE_CLOTURER: ("PUT", "/api/comptabilite/verrouillage", comptabilite_cloturer),
 }
 
 
@@ -281,6 +291,8 @@ def test_every_permission_has_a_case_or_is_platform_wide():
         P.LCBFT_TRAITER, P.FEEDBACK_MODERER, P.DOCUMENT_GERER,
         P.NOTIFICATION_ENVOYER, P.TICKET_TRAITER, P.CONFIGURATION_GERER,
         P.SAUVEGARDE_RESTAURER, P.PROPOSITION_AIDE_GERER, P.NOTIFICATION_MODELE_GERER,
+        # Integrations: tests/clients_api (platform-wide) and tests/webhooks (organisation administrators).
+        P.CLIENT_API_GERER, P.WEBHOOK_GERER,
     }
     assert set(Permission) == set(CASES) | elsewhere
 
