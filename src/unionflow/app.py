@@ -37,6 +37,7 @@ from unionflow.finance.approbations.router import router as finance_approbations
 from unionflow.finance.budgets.router import router as finance_budgets_router
 from unionflow.finance.workflow.router import router as finance_workflow_router
 from unionflow.identity.password_router import router as password_router
+from unionflow.identity.reinitialisation_router import router as reinitialisation_router
 from unionflow.identity.router import router as admin_users_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
@@ -46,6 +47,8 @@ from unionflow.monitoring.router import router as monitoring_router
 from unionflow.notifications.router import router as notifications_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.router import router as paiements_router
+from unionflow.planificateur.integre import planificateur_integre
+from unionflow.planificateur.router import router as planificateur_router
 from unionflow.preferences.router import router as preferences_router
 from unionflow.propositions_aide.router import router as propositions_aide_router
 from unionflow.roles.router import router as roles_router
@@ -86,6 +89,7 @@ ROUTERS: list[APIRouter] = [
     documents_router,
     admin_users_router,
     password_router,
+    reinitialisation_router,
     finance_budgets_router,
     finance_approbations_router,
     finance_workflow_router,
@@ -102,6 +106,7 @@ ROUTERS: list[APIRouter] = [
     messagerie_router,
     monitoring_router,
     sauvegardes_router,
+    planificateur_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):
@@ -121,7 +126,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with app.state.sessionmaker() as session:
             await keys.ensure_signing_key(session)
             await session.commit()
-        yield
+        async with planificateur_integre(engine, settings):
+            yield
         await engine.dispose()
 
     app = FastAPI(title="UnionFlow — Union Management API", version=__version__, description=DESCRIPTION,

@@ -1,4 +1,4 @@
-"""``unionflow`` command line: serve, migrate, users, jobs."""
+"""``unionflow`` command line: serve, migrate, users, worker, jobs."""
 
 from __future__ import annotations
 
@@ -34,10 +34,16 @@ def _bootstrap() -> None:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from unionflow.core.db import is_sqlite
+
     if not args.no_migrate:
         _migrate(args)
     _bootstrap()
     workers = args.workers or 1
+    if is_sqlite(get_settings().database_url):
+        # The embedded default needs no separate `unionflow worker`: each server process runs the scheduler
+        # (runs stay unique). An explicit UNIONFLOW_PLANIFICATEUR_INTEGRE wins.
+        os.environ.setdefault("UNIONFLOW_PLANIFICATEUR_INTEGRE", "true")
     uvicorn.run("unionflow.app:create_app", factory=True, host=args.host, port=args.port, workers=workers,
                 proxy_headers=True, log_level=args.log_level, access_log=not args.no_access_log)
     return 0
@@ -78,6 +84,53 @@ async def _list_users(_: argparse.Namespace) -> int:
                 state = "enabled" if user.enabled else "disabled"
                 print(f"{user.id}  {user.email:40}  {state:8}  {','.join(user.realm_roles)}")
         return 0
+    finally:
+        await engine.dispose()
+
+
+async def _worker(args: argparse.Namespace) -> int:
+    import logging
+    import signal
+
+    from unionflow.core.db import create_engine
+    from unionflow.planificateur.moteur import Planificateur
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    settings = get_settings()
+    engine = create_engine(settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await Planificateur(engine, settings).run(stop, once=args.once)
+        return 0
+    finally:
+        await engine.dispose()
+
+
+async def _reset_password(args: argparse.Namespace) -> int:
+    import getpass
+
+    from unionflow.core.db import create_engine, create_sessionmaker
+    from unionflow.core.errors import UnionFlowError
+    from unionflow.identity.reinitialisation import reinitialiser_par_cli
+
+    password = getpass.getpass("Nouveau mot de passe: ")
+    if getpass.getpass("Confirmer le mot de passe: ") != password:
+        print("error: les deux saisies diffèrent", file=sys.stderr)
+        return 1
+    engine = create_engine(get_settings())
+    try:
+        async with create_sessionmaker(engine)() as session:
+            try:
+                user = await reinitialiser_par_cli(session, args.email, password)
+            except UnionFlowError as exc:
+                print(f"error: {exc.detail}", file=sys.stderr)
+                return 1
+            await session.commit()
+            print(f"password reset for {user.email}; refresh tokens revoked")
+            return 0
     finally:
         await engine.dispose()
 
@@ -154,6 +207,13 @@ def build_parser() -> argparse.ArgumentParser:
     create.set_defaults(func=lambda a: asyncio.run(_create_user(a)))
     listing = users_sub.add_parser("list", help="list local accounts")
     listing.set_defaults(func=lambda a: asyncio.run(_list_users(a)))
+    reset = users_sub.add_parser("reset-password", help="set a new password (prompted) and end all sessions")
+    reset.add_argument("--email", required=True)
+    reset.set_defaults(func=lambda a: asyncio.run(_reset_password(a)))
+
+    worker = sub.add_parser("worker", help="run the periodic jobs on their schedule (exactly once across hosts)")
+    worker.add_argument("--once", action="store_true", help="run the jobs due now, wait for them, and exit")
+    worker.set_defaults(func=lambda a: asyncio.run(_worker(a)))
 
     jobs = sub.add_parser("jobs", help="scheduled jobs (run from cron or a systemd timer)")
     jobs_sub = jobs.add_subparsers(dest="jobs_command", required=True)

@@ -97,6 +97,25 @@ class Settings(BaseSettings):
     notification_lot: int = 100
     notification_bail_seconds: int = 300
 
+    # Scheduler (docs/operations.md): `unionflow worker`, or in-process when this is on (`unionflow serve` turns
+    # it on for SQLite). Each job runs every N seconds (0 disables it), slots aligned on UTC midnight + offset.
+    planificateur_integre: bool = False
+    planificateur_tick_seconds: float = 15.0
+    planificateur_bail_seconds: int = 3600
+    planificateur_retention_jours: int = 90
+    job_marquer_retards_secondes: int = 86400
+    job_marquer_retards_decalage_secondes: int = 900
+    job_envoyer_notifications_secondes: int = 60
+    job_surveiller_secondes: int = 300
+    job_sauvegarder_secondes: int = 900
+    job_nettoyer_secondes: int = 86400
+    job_nettoyer_decalage_secondes: int = 3 * 3600
+
+    # "Mot de passe oublié" (docs/identity.md): token lifetime, and the web page the e-mailed link opens
+    # (default {public_base_url}/reinitialiser-mot-de-passe); the token is appended as ?jeton=….
+    reinitialisation_ttl_seconds: int = 3600
+    reinitialisation_url: str | None = None
+
     @property
     def issuer(self) -> str:
         return (self.builtin_issuer or self.public_base_url).rstrip("/")

@@ -27,6 +27,8 @@ PUBLIC_ROUTES: frozenset[tuple[str, str]] = frozenset({
     ("GET", "/api/evenements/publics"),
     ("GET", "/api/evenements/test"),
     ("POST", "/api/paiements/wave/webhook"),
+    ("POST", "/api/auth/mot-de-passe-oublie"),
+    ("POST", "/api/auth/reinitialiser-mot-de-passe"),
 })
 
 

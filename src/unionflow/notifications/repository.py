@@ -29,7 +29,8 @@ class NotificationRepository:
 
     def _staff_scope(self) -> ColumnElement[bool]:
         if self.auth.is_global:
-            return true()
+            # Account e-mails (no member: password-reset links) carry a secret: they are nobody's outbox.
+            return Notification.membre_id.is_not(None)
         return Notification.organisation_id.in_(self.auth.staff_organisations)
 
     def _visible(self) -> ColumnElement[bool]:
