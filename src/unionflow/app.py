@@ -57,6 +57,7 @@ from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 from unionflow.suggestions.router import router as suggestions_router
 from unionflow.systeme.router import router as systeme_router
+from unionflow.taches.router import router as taches_router
 from unionflow.tickets.router import router as tickets_router
 from unionflow.types_reference.router import router as types_reference_router
 from unionflow.versements.router import router as versements_router
@@ -107,6 +108,7 @@ ROUTERS: list[APIRouter] = [
     monitoring_router,
     sauvegardes_router,
     planificateur_router,
+    taches_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):

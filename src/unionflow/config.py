@@ -111,6 +111,9 @@ class Settings(BaseSettings):
     job_nettoyer_secondes: int = 86400
     job_nettoyer_decalage_secondes: int = 3 * 3600
 
+    # Above this many active members, dues generation answers 202 and runs as a background task.
+    tache_seuil_cotisations: int = 2000
+
     # "Mot de passe oublié" (docs/identity.md): token lifetime, and the web page the e-mailed link opens
     # (default {public_base_url}/reinitialiser-mot-de-passe); the token is appended as ?jeton=….
     reinitialisation_ttl_seconds: int = 3600

@@ -101,6 +101,6 @@ __all__ += ["Conversation", "ConversationParticipant", "MessageConversation"]
 from unionflow.models.cache import ResultatCache  # noqa: E402
 
 __all__ += ["ResultatCache"]
-from unionflow.models.planificateur import ExecutionJob, JetonReinitialisation, PlanificationJob  # noqa: E402
+from unionflow.models.planificateur import ExecutionJob, JetonReinitialisation, PlanificationJob, Tache  # noqa: E402
 
-__all__ += ["ExecutionJob", "JetonReinitialisation", "PlanificationJob"]
+__all__ += ["ExecutionJob", "JetonReinitialisation", "PlanificationJob", "Tache"]

@@ -56,3 +56,29 @@ class JetonReinitialisation(IdMixin, Base):
     expires_at: Mapped[datetime]
     used_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Tache(IdMixin, Base):
+    """Long work turned into a background task (dues generation over a threshold): run by the scheduler
+    (``unionflow worker`` or in-process), followed at ``GET /api/jobs/{id}`` by its creator."""
+
+    __tablename__ = "tache"
+
+    type: Mapped[str] = mapped_column(String(40))  # GENERATION_COTISATIONS
+    statut: Mapped[str] = mapped_column(String(20))  # EN_ATTENTE, EN_COURS, TERMINEE, ECHOUEE
+    progression: Mapped[int] = mapped_column(default=0)
+    total: Mapped[int | None]
+    traites: Mapped[int] = mapped_column(default=0)
+    parametres: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    resultat: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    lien_resultat: Mapped[str | None] = mapped_column(String(300))
+    message_erreur: Mapped[str | None] = mapped_column(Text)
+    cree_par: Mapped[str] = mapped_column(String(254))  # token subject of the creator
+    organisation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organisation.id", ondelete="CASCADE"))
+    date_creation: Mapped[datetime] = mapped_column(default=utcnow)
+    date_debut: Mapped[datetime | None]
+    date_fin: Mapped[datetime | None]
+    verrouillee_jusqua: Mapped[datetime | None]
+    verrouillee_par: Mapped[str | None] = mapped_column(String(200))
+
+    __table_args__ = (Index("ix_tache_statut_date_creation", "statut", "date_creation"),)

@@ -29,6 +29,7 @@ from unionflow.models import ExecutionJob
 from unionflow.models.base import utcnow
 from unionflow.planificateur.jobs import JOBS, Compteurs, Contexte, EchecJob, Job
 from unionflow.planificateur.repository import ExecutionRepository, PlanificationRepository
+from unionflow.taches.executeurs import ExecuteurTaches
 
 log = logging.getLogger("unionflow.planificateur")
 
@@ -53,6 +54,7 @@ class Planificateur:
         self.hote = f"{hote or nom_hote()}:{uuid.uuid4().hex[:6]}"
         self.contexte = Contexte(engine, create_sessionmaker(engine), settings)
         self.en_cours: dict[str, asyncio.Task[None]] = {}
+        self.taches = ExecuteurTaches(self.contexte, self.hote)
 
     async def preparer(self) -> None:
         now = utcnow()
@@ -116,7 +118,8 @@ class Planificateur:
         self.en_cours.pop(nom, None)
 
     async def tick(self) -> list[asyncio.Task[None]]:
-        """Claim every due job and start it; returns the runs started by this tick."""
+        """Claim every due job and start it, and one background task when none runs here; returns what this
+        tick started."""
         started = []
         token = sqlite_write_intent.set(True)  # the jobs write: SQLite takes its write lock up front
         try:
@@ -134,6 +137,11 @@ class Planificateur:
                     self.en_cours[job.nom] = task
                     task.add_done_callback(functools.partial(self._fini, job.nom))
                     started.append(task)
+            try:
+                if (tache := await self.taches.tick()) is not None:
+                    started.append(tache)
+            except Exception:
+                log.exception("could not claim a background task")
         finally:
             sqlite_write_intent.reset(token)
         return started
@@ -163,6 +171,8 @@ class Planificateur:
     async def arreter(self, grace_seconds: float = 30.0) -> None:
         """Let running jobs finish for a while, then interrupt them (recorded as ECHOUEE, leases released)."""
         running = list(self.en_cours.values())
+        if self.taches.en_cours is not None and not self.taches.en_cours.done():
+            running.append(self.taches.en_cours)
         if not running:
             return
         _done, pending = await asyncio.wait(running, timeout=grace_seconds)

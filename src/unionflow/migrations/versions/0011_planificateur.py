@@ -1,4 +1,5 @@
-"""planificateur: job leases and run history, password-reset tokens; account e-mails in the outbox
+"""planificateur: job leases and run history, background tasks, password-reset tokens; account e-mails in
+the outbox
 
 Revision ID: 0011_planificateur
 Revises: 0005_resultat_cache
@@ -53,6 +54,30 @@ def upgrade() -> None:
         sa.UniqueConstraint("token_hash", name=op.f("uq_jeton_reinitialisation_token_hash")),
     )
     op.create_index("ix_jeton_reinitialisation_user_id", "jeton_reinitialisation", ["user_id"])
+    op.create_table(
+        "tache",
+        sa.Column("id", sa.Uuid(), nullable=False),
+        sa.Column("type", sa.String(length=40), nullable=False),
+        sa.Column("statut", sa.String(length=20), nullable=False),
+        sa.Column("progression", sa.Integer(), nullable=False),
+        sa.Column("total", sa.Integer(), nullable=True),
+        sa.Column("traites", sa.Integer(), nullable=False),
+        sa.Column("parametres", sa.JSON(), nullable=False),
+        sa.Column("resultat", sa.JSON(), nullable=True),
+        sa.Column("lien_resultat", sa.String(length=300), nullable=True),
+        sa.Column("message_erreur", sa.Text(), nullable=True),
+        sa.Column("cree_par", sa.String(length=254), nullable=False),
+        sa.Column("organisation_id", sa.Uuid(), nullable=True),
+        sa.Column("date_creation", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("date_debut", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("date_fin", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("verrouillee_jusqua", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("verrouillee_par", sa.String(length=200), nullable=True),
+        sa.ForeignKeyConstraint(["organisation_id"], ["organisation.id"], ondelete="CASCADE",
+                                name=op.f("fk_tache_organisation_id_organisation")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_tache")),
+    )
+    op.create_index("ix_tache_statut_date_creation", "tache", ["statut", "date_creation"])
     # Account e-mails (password reset) go through the outbox for accounts that have no member record.
     with op.batch_alter_table("notification") as batch:
         batch.alter_column("membre_id", existing_type=sa.Uuid(), nullable=True)
@@ -62,6 +87,8 @@ def downgrade() -> None:
     op.execute("DELETE FROM notification WHERE membre_id IS NULL")
     with op.batch_alter_table("notification") as batch:
         batch.alter_column("membre_id", existing_type=sa.Uuid(), nullable=False)
+    op.drop_index("ix_tache_statut_date_creation", table_name="tache")
+    op.drop_table("tache")
     op.drop_index("ix_jeton_reinitialisation_user_id", table_name="jeton_reinitialisation")
     op.drop_table("jeton_reinitialisation")
     op.drop_index("ix_execution_job_job_date_debut", table_name="execution_job")
