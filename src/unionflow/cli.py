@@ -136,16 +136,23 @@ async def _reset_password(args: argparse.Namespace) -> int:
 
 
 async def _marquer_retards(args: argparse.Namespace) -> int:
-    from datetime import date
+    from datetime import UTC, date, datetime
 
-    from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_intent
-    from unionflow.cotisations.jobs import marquer_retards
+    from tqdm import tqdm
+
+    from unionflow.core.db import create_engine, create_sessionmaker, read_only_session, sqlite_write_intent
+    from unionflow.cotisations.jobs import compter_retards, marquer_retards
 
     engine = create_engine(get_settings())
     token = sqlite_write_intent.set(True)
     try:
-        day = date.fromisoformat(args.date) if args.date else None
-        total = await marquer_retards(create_sessionmaker(engine), day, args.batch_size)
+        day = date.fromisoformat(args.date) if args.date else datetime.now(UTC).date()
+        sessionmaker = create_sessionmaker(engine)
+        async with read_only_session(sessionmaker) as session:
+            expected = await compter_retards(session, day)
+        # On stderr, and only on a terminal (tqdm's disable=None): cron mails and logs stay clean.
+        with tqdm(total=expected, unit="cotisation", desc="EN_RETARD", disable=None) as bar:
+            total = await marquer_retards(sessionmaker, day, args.batch_size, bar.update)
         print(f"{total} cotisation(s) marquée(s) EN_RETARD")
         return 0
     finally:
@@ -154,13 +161,20 @@ async def _marquer_retards(args: argparse.Namespace) -> int:
 
 
 async def _envoyer_notifications(args: argparse.Namespace) -> int:
-    from unionflow.core.db import create_engine, create_sessionmaker
-    from unionflow.notifications.delivery import envoyer_notifications
+    from tqdm import tqdm
+
+    from unionflow.core.db import create_engine, create_sessionmaker, read_only_session
+    from unionflow.models.base import utcnow
+    from unionflow.notifications.delivery import compter_dues, envoyer_notifications
 
     settings = get_settings()
     engine = create_engine(settings)
     try:
-        bilan = await envoyer_notifications(create_sessionmaker(engine), settings, args.max_lots)
+        sessionmaker = create_sessionmaker(engine)
+        async with read_only_session(sessionmaker) as session:
+            expected = await compter_dues(session, utcnow())
+        with tqdm(total=expected, unit="notification", desc="envoi", disable=None) as bar:
+            bilan = await envoyer_notifications(sessionmaker, settings, args.max_lots, bar.update)
         print(f"{bilan.envoyees} notification(s) envoyée(s), {bilan.reportees} reportée(s), "
               f"{bilan.echouees} échouée(s)")
         return 0
