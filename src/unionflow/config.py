@@ -113,6 +113,8 @@ class Settings(BaseSettings):
 
     # Above this many active members, dues generation answers 202 and runs as a background task.
     tache_seuil_cotisations: int = 2000
+    # Above this database size, a manual backup (POST /api/backups) answers 202 and runs as a background task.
+    tache_seuil_sauvegarde_octets: int = 256 * 1024 * 1024
 
     # "Mot de passe oublié" (docs/identity.md): token lifetime, and the web page the e-mailed link opens
     # (default {public_base_url}/reinitialiser-mot-de-passe); the token is appended as ?jeton=….

@@ -113,3 +113,27 @@ async def test_a_task_left_by_a_crashed_runner_is_taken_over_and_progress_is_bou
     await committed_db.commit()
     row = await committed_db.get(Tache, tache_id, populate_existing=True)
     assert row is not None and row.progression == 99  # 100 only once TERMINEE
+
+
+async def test_a_backup_of_a_large_database_finishes_in_a_task(settings, committed_db, committed_factory):
+    tuned = create_app(settings.model_copy(update={"tache_seuil_sauvegarde_octets": 1}))
+    admin = await committed_factory.actor(["SUPER_ADMIN", "ADMIN"], with_membre=False)
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=tuned), base_url="http://testserver") as c:
+            answer = await c.post("/api/backups", headers=admin.headers, json={"nom": "Avant l'AG"})
+            assert answer.status_code == 202, answer.text
+            tache = answer.json()
+            assert tache["type"] == "SAUVEGARDE" and answer.headers["Location"] == f"/api/jobs/{tache['id']}"
+            listed = (await c.get("/api/backups", headers=admin.headers)).json()
+            assert [(b["nom"], b["statut"]) for b in listed] == [("Avant l'AG", "EN_COURS")]
+
+            scheduler = Planificateur(tuned.state.engine, tuned.state.settings, jobs=[])
+            await asyncio.gather(*await scheduler.tick())
+
+            done = (await c.get(answer.headers["Location"], headers=admin.headers)).json()
+            assert done["statut"] == "TERMINEE", done
+            backup = (await c.get(done["lienResultat"], headers=admin.headers)).json()
+            assert backup["statut"] == "TERMINEE" and backup["tailleOctets"] > 0
+            assert done["resultat"]["sauvegardeId"] == backup["id"]
+    finally:
+        await tuned.state.engine.dispose()

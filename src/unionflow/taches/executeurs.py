@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
@@ -20,6 +21,7 @@ from unionflow.cotisations.service import MODULE as MODULE_COTISATIONS
 from unionflow.models import Organisation, Tache
 from unionflow.models.base import utcnow
 from unionflow.planificateur.jobs import Contexte
+from unionflow.sauvegardes.service import BackupService
 from unionflow.taches.repository import TacheRepository
 from unionflow.taches.schemas import StatutTache, TypeTache
 
@@ -51,8 +53,24 @@ async def _generation_cotisations(ctx: Contexte, tache: Tache, avancer: Avancer)
     return bilan.model_dump(mode="json", by_alias=True), None
 
 
+async def _sauvegarde(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[dict[str, Any], str]:
+    backup_id = uuid.UUID(str(tache.parametres["sauvegardeId"]))
+    async with ctx.sessionmaker() as session:
+        service = BackupService(session, None, ctx.settings, ctx.engine)
+        backup = await service.repo.get(backup_id)
+        if backup is None or backup.statut != "EN_COURS":
+            raise EchecTache("Sauvegarde introuvable ou déjà terminée")
+        await service.finish(backup)
+        await session.commit()
+    if backup.statut != "TERMINEE":
+        raise EchecTache(backup.message_erreur or f"Sauvegarde {backup.statut}")
+    return ({"sauvegardeId": str(backup.id), "statut": backup.statut, "tailleOctets": backup.taille_octets,
+             "sha256": backup.sha256}, f"/api/backups/{backup.id}")
+
+
 EXECUTEURS: dict[TypeTache, Executeur] = {
     TypeTache.GENERATION_COTISATIONS: _generation_cotisations,
+    TypeTache.SAUVEGARDE: _sauvegarde,
 }
 
 

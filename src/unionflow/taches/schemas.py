@@ -12,6 +12,7 @@ from unionflow.core.schemas import OutputModel
 
 class TypeTache(StrEnum):
     GENERATION_COTISATIONS = "GENERATION_COTISATIONS"
+    SAUVEGARDE = "SAUVEGARDE"
 
 
 class StatutTache(StrEnum):
