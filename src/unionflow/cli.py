@@ -44,6 +44,7 @@ def _serve(args: argparse.Namespace) -> int:
         # The embedded default needs no separate `unionflow worker`: each server process runs the scheduler
         # (runs stay unique). An explicit UNIONFLOW_PLANIFICATEUR_INTEGRE wins.
         os.environ.setdefault("UNIONFLOW_PLANIFICATEUR_INTEGRE", "true")
+        get_settings.cache_clear()  # a single worker runs in this process and reads the cached settings
     uvicorn.run("unionflow.app:create_app", factory=True, host=args.host, port=args.port, workers=workers,
                 proxy_headers=True, log_level=args.log_level, access_log=not args.no_access_log)
     return 0

@@ -90,3 +90,40 @@ def test_reset_password_is_prompted_never_an_argument(tmp_path):
     [user] = asyncio.run(_query(url, select(UtilisateurLocal)))
     assert verify_password(user.password_hash, "nouveau-secret-456")
     assert not verify_password(user.password_hash, "ancien-secret-123")
+
+
+def test_serve_on_sqlite_runs_the_scheduler_in_process(tmp_path):
+    import signal
+    import socket
+    import time
+
+    import httpx
+
+    env = _env(tmp_path)
+    env.pop("UNIONFLOW_PLANIFICATEUR_INTEGRE", None)
+    env["UNIONFLOW_BOOTSTRAP_ADMIN_PASSWORD"] = "bootstrap-password-123"
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "unionflow.cli", "serve", "--port", str(port),
+                               "--no-access-log"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        planned: list = []
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(planned) < 5:
+            time.sleep(0.5)
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/health/ready", timeout=2)
+            except httpx.HTTPError:
+                continue
+            planned = asyncio.run(_query(env["UNIONFLOW_DATABASE_URL"], select(PlanificationJob)))
+        # The scheduler of the server process prepared every job: nothing else was started.
+        assert {p.nom for p in planned} == {"marquer-retards", "envoyer-notifications", "surveiller",
+                                            "sauvegarder", "nettoyer"}
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _out, err = server.communicate(timeout=60)
+    # uvicorn re-raises SIGTERM once shut down; the lifespan (and the scheduler task with it) ended cleanly.
+    assert server.returncode in (0, -signal.SIGTERM), err
+    assert b"Application shutdown complete" in err and b"Traceback" not in err, err

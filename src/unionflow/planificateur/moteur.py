@@ -99,8 +99,12 @@ class Planificateur:
             statut, erreur = "ECHOUEE", f"{type(exc).__name__}: {exc}"
         finally:
             # Shielded: an interrupted run is still recorded and its lease released.
-            await asyncio.shield(self._terminer(job, execution_id, statut, compteurs, erreur,
-                                                int((time.monotonic() - started) * 1000)))
+            try:
+                await asyncio.shield(self._terminer(job, execution_id, statut, compteurs, erreur,
+                                                    int((time.monotonic() - started) * 1000)))
+            except Exception:
+                # Database gone meanwhile: the lease expires by itself and the run stays EN_COURS.
+                log.exception("could not record the end of job %s", job.nom)
 
     async def _terminer(self, job: Job, execution_id: uuid.UUID, statut: str, compteurs: Compteurs,
                         erreur: str | None, duree_ms: int) -> None:

@@ -60,6 +60,8 @@ async def _sauvegarde(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[di
         backup = await service.repo.get(backup_id)
         if backup is None or backup.statut != "EN_COURS":
             raise EchecTache("Sauvegarde introuvable ou déjà terminée")
+        # No transaction (on SQLite: no write lock) held while the dump runs.
+        await session.commit()
         await service.finish(backup)
         await session.commit()
     if backup.statut != "TERMINEE":
@@ -112,7 +114,11 @@ class ExecuteurTaches:
                 log.exception("task %s (%s) failed", tache.id, tache.type)
             values = {"statut": S.ECHOUEE.value, "message_erreur": f"{exc}"[:2000], "date_fin": utcnow()}
         finally:
-            await asyncio.shield(self._terminer(tache, values))
+            try:
+                await asyncio.shield(self._terminer(tache, values))
+            except Exception:
+                # Database gone meanwhile: the lease expires and another scheduler resumes the task.
+                log.exception("could not record the end of task %s", tache.id)
 
     async def _terminer(self, tache: Tache, values: dict[str, Any]) -> None:
         async with self.ctx.sessionmaker() as session:
