@@ -59,6 +59,10 @@ async def test_reset_link_goes_out_by_email_and_works_once(app, client, factory,
     assert queued.membre_id is None and queued.organisation_id is None and queued.statut == "EN_ATTENTE"
     inbox = await client.get("/api/notifications/mes", headers=actor.headers)
     assert inbox.status_code == 200 and inbox.json()["content"] == []
+    admin = await factory.actor(["SUPER_ADMIN", "ADMIN"], with_membre=False)
+    outbox = await client.get("/api/notifications", headers=admin.headers, params={"size": 200})
+    assert outbox.status_code == 200 and str(queued.id) not in outbox.text
+    assert (await client.get(f"/api/notifications/{queued.id}", headers=admin.headers)).status_code == 404
 
     messages = await _deliver(app, settings)
     mine = [m for m in messages if m["To"] == actor.user.email]

@@ -26,12 +26,13 @@ class PlanificationJob(Base):
 
 
 class ExecutionJob(IdMixin, Base):
-    """One run of a job (scheduled or manual): start, end, outcome, counts, error."""
+    """One scheduled run of a job: start, end, outcome, counts, error."""
 
     __tablename__ = "execution_job"
 
     job: Mapped[str] = mapped_column(String(60))
-    declenchement: Mapped[str] = mapped_column(String(20))  # PLANIFIE, MANUEL
+    # PLANIFIE: a scheduler slot (the column leaves room for other triggers without a migration).
+    declenchement: Mapped[str] = mapped_column(String(20))
     hote: Mapped[str] = mapped_column(String(200))
     statut: Mapped[str] = mapped_column(String(20))  # EN_COURS, REUSSIE, ECHOUEE
     date_debut: Mapped[datetime] = mapped_column(default=utcnow)
