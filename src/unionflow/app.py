@@ -41,6 +41,7 @@ from unionflow.finance.approbations.router import router as finance_approbations
 from unionflow.finance.budgets.router import router as finance_budgets_router
 from unionflow.finance.workflow.router import router as finance_workflow_router
 from unionflow.identity.password_router import router as password_router
+from unionflow.identity.reinitialisation_router import router as reinitialisation_router
 from unionflow.identity.router import router as admin_users_router
 from unionflow.imports.router import router as imports_router
 from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
@@ -52,6 +53,8 @@ from unionflow.notifications.router import router as notifications_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.recus_router import router as recus_router
 from unionflow.paiements.router import router as paiements_router
+from unionflow.planificateur.integre import planificateur_integre
+from unionflow.planificateur.router import router as planificateur_router
 from unionflow.preferences.router import router as preferences_router
 from unionflow.propositions_aide.router import router as propositions_aide_router
 from unionflow.roles.router import router as roles_router
@@ -60,6 +63,7 @@ from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 from unionflow.suggestions.router import router as suggestions_router
 from unionflow.systeme.router import router as systeme_router
+from unionflow.taches.router import router as taches_router
 from unionflow.tickets.router import router as tickets_router
 from unionflow.types_reference.router import router as types_reference_router
 from unionflow.versements.router import router as versements_router
@@ -96,6 +100,7 @@ ROUTERS: list[APIRouter] = [
     documents_router,
     admin_users_router,
     password_router,
+    reinitialisation_router,
     finance_budgets_router,
     finance_approbations_router,
     finance_workflow_router,
@@ -114,6 +119,8 @@ ROUTERS: list[APIRouter] = [
     sauvegardes_router,
     clients_api_router,
     webhooks_router,
+    planificateur_router,
+    taches_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):
@@ -140,6 +147,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise
             logging.getLogger("unionflow").warning("database unavailable at start-up: %r", exc)
         yield
+        async with app.state.sessionmaker() as session:
+            await keys.ensure_signing_key(session)
+            await session.commit()
+        async with planificateur_integre(engine, settings):
+            yield
         await engine.dispose()
 
     app = FastAPI(title="UnionFlow — Union Management API", version=__version__, description=DESCRIPTION,

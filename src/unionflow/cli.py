@@ -1,4 +1,4 @@
-"""``unionflow`` command line: serve, migrate, users, jobs."""
+"""``unionflow`` command line: serve, migrate, users, worker, jobs."""
 
 from __future__ import annotations
 
@@ -34,10 +34,17 @@ def _bootstrap() -> None:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from unionflow.core.db import is_sqlite
+
     if not args.no_migrate:
         _migrate(args)
     _bootstrap()
     workers = args.workers or 1
+    if is_sqlite(get_settings().database_url):
+        # The embedded default needs no separate `unionflow worker`: each server process runs the scheduler
+        # (runs stay unique). An explicit UNIONFLOW_PLANIFICATEUR_INTEGRE wins.
+        os.environ.setdefault("UNIONFLOW_PLANIFICATEUR_INTEGRE", "true")
+        get_settings.cache_clear()  # a single worker runs in this process and reads the cached settings
     uvicorn.run("unionflow.app:create_app", factory=True, host=args.host, port=args.port, workers=workers,
                 proxy_headers=True, log_level=args.log_level, access_log=not args.no_access_log)
     return 0
@@ -82,17 +89,71 @@ async def _list_users(_: argparse.Namespace) -> int:
         await engine.dispose()
 
 
-async def _marquer_retards(args: argparse.Namespace) -> int:
-    from datetime import date
+async def _worker(args: argparse.Namespace) -> int:
+    import logging
+    import signal
 
-    from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_intent
-    from unionflow.cotisations.jobs import marquer_retards
+    from unionflow.core.db import create_engine
+    from unionflow.planificateur.moteur import Planificateur
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    settings = get_settings()
+    engine = create_engine(settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await Planificateur(engine, settings).run(stop, once=args.once)
+        return 0
+    finally:
+        await engine.dispose()
+
+
+async def _reset_password(args: argparse.Namespace) -> int:
+    import getpass
+
+    from unionflow.core.db import create_engine, create_sessionmaker
+    from unionflow.core.errors import UnionFlowError
+    from unionflow.identity.reinitialisation import reinitialiser_par_cli
+
+    password = getpass.getpass("Nouveau mot de passe: ")
+    if getpass.getpass("Confirmer le mot de passe: ") != password:
+        print("error: les deux saisies diffèrent", file=sys.stderr)
+        return 1
+    engine = create_engine(get_settings())
+    try:
+        async with create_sessionmaker(engine)() as session:
+            try:
+                user = await reinitialiser_par_cli(session, args.email, password)
+            except UnionFlowError as exc:
+                print(f"error: {exc.detail}", file=sys.stderr)
+                return 1
+            await session.commit()
+            print(f"password reset for {user.email}; refresh tokens revoked")
+            return 0
+    finally:
+        await engine.dispose()
+
+
+async def _marquer_retards(args: argparse.Namespace) -> int:
+    from datetime import UTC, date, datetime
+
+    from tqdm import tqdm
+
+    from unionflow.core.db import create_engine, create_sessionmaker, read_only_session, sqlite_write_intent
+    from unionflow.cotisations.jobs import compter_retards, marquer_retards
 
     engine = create_engine(get_settings())
     token = sqlite_write_intent.set(True)
     try:
-        day = date.fromisoformat(args.date) if args.date else None
-        total = await marquer_retards(create_sessionmaker(engine), day, args.batch_size)
+        day = date.fromisoformat(args.date) if args.date else datetime.now(UTC).date()
+        sessionmaker = create_sessionmaker(engine)
+        async with read_only_session(sessionmaker) as session:
+            expected = await compter_retards(session, day)
+        # On stderr, and only on a terminal (tqdm's disable=None): cron mails and logs stay clean.
+        with tqdm(total=expected, unit="cotisation", desc="EN_RETARD", disable=None) as bar:
+            total = await marquer_retards(sessionmaker, day, args.batch_size, bar.update)
         print(f"{total} cotisation(s) marquée(s) EN_RETARD")
         return 0
     finally:
@@ -101,13 +162,20 @@ async def _marquer_retards(args: argparse.Namespace) -> int:
 
 
 async def _envoyer_notifications(args: argparse.Namespace) -> int:
-    from unionflow.core.db import create_engine, create_sessionmaker
-    from unionflow.notifications.delivery import envoyer_notifications
+    from tqdm import tqdm
+
+    from unionflow.core.db import create_engine, create_sessionmaker, read_only_session
+    from unionflow.models.base import utcnow
+    from unionflow.notifications.delivery import compter_dues, envoyer_notifications
 
     settings = get_settings()
     engine = create_engine(settings)
     try:
-        bilan = await envoyer_notifications(create_sessionmaker(engine), settings, args.max_lots)
+        sessionmaker = create_sessionmaker(engine)
+        async with read_only_session(sessionmaker) as session:
+            expected = await compter_dues(session, utcnow())
+        with tqdm(total=expected, unit="notification", desc="envoi", disable=None) as bar:
+            bilan = await envoyer_notifications(sessionmaker, settings, args.max_lots, bar.update)
         print(f"{bilan.envoyees} notification(s) envoyée(s), {bilan.reportees} reportée(s), "
               f"{bilan.echouees} échouée(s)")
         return 0
@@ -169,6 +237,13 @@ def build_parser() -> argparse.ArgumentParser:
     create.set_defaults(func=lambda a: asyncio.run(_create_user(a)))
     listing = users_sub.add_parser("list", help="list local accounts")
     listing.set_defaults(func=lambda a: asyncio.run(_list_users(a)))
+    reset = users_sub.add_parser("reset-password", help="set a new password (prompted) and end all sessions")
+    reset.add_argument("--email", required=True)
+    reset.set_defaults(func=lambda a: asyncio.run(_reset_password(a)))
+
+    worker = sub.add_parser("worker", help="run the periodic jobs on their schedule (exactly once across hosts)")
+    worker.add_argument("--once", action="store_true", help="run the jobs due now, wait for them, and exit")
+    worker.set_defaults(func=lambda a: asyncio.run(_worker(a)))
 
     jobs = sub.add_parser("jobs", help="scheduled jobs (run from cron or a systemd timer)")
     jobs_sub = jobs.add_subparsers(dest="jobs_command", required=True)

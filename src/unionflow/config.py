@@ -114,6 +114,30 @@ class Settings(BaseSettings):
     webhook_echecs_avant_desactivation: int = 15
     webhook_lot: int = 50
     webhook_bail_seconds: int = 120
+    # Scheduler (docs/operations.md): `unionflow worker`, or in-process when this is on (`unionflow serve` turns
+    # it on for SQLite). Each job runs every N seconds (0 disables it), slots aligned on UTC midnight + offset.
+    planificateur_integre: bool = False
+    planificateur_tick_seconds: float = 15.0
+    planificateur_bail_seconds: int = 3600
+    planificateur_retention_jours: int = 90
+    job_marquer_retards_secondes: int = 86400
+    job_marquer_retards_decalage_secondes: int = 900
+    job_envoyer_notifications_secondes: int = 60
+    job_livrer_webhooks_secondes: int = 30
+    job_surveiller_secondes: int = 300
+    job_sauvegarder_secondes: int = 900
+    job_nettoyer_secondes: int = 86400
+    job_nettoyer_decalage_secondes: int = 3 * 3600
+
+    # Above this many active members, dues generation answers 202 and runs as a background task.
+    tache_seuil_cotisations: int = 2000
+    # Above this database size, a manual backup (POST /api/backups) answers 202 and runs as a background task.
+    tache_seuil_sauvegarde_octets: int = 256 * 1024 * 1024
+
+    # "Mot de passe oublié" (docs/identity.md): token lifetime, and the web page the e-mailed link opens
+    # (default {public_base_url}/reinitialiser-mot-de-passe); the token is appended as ?jeton=….
+    reinitialisation_ttl_seconds: int = 3600
+    reinitialisation_url: str | None = None
 
     @property
     def issuer(self) -> str:

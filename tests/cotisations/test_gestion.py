@@ -7,7 +7,7 @@ from decimal import Decimal
 from sqlalchemy import func, select
 
 from tests.cotisations.helpers import BASE, cotisation, days, treasury
-from unionflow.cotisations.jobs import marquer_retards, marquer_retards_lot
+from unionflow.cotisations.jobs import compter_retards, marquer_retards, marquer_retards_lot
 from unionflow.cotisations.service import today_utc
 from unionflow.models import AuditLog, Cotisation, MembreOrganisation, RappelCotisation
 
@@ -189,7 +189,11 @@ async def test_overdue_job_commits_and_audits(app, committed_factory, committed_
     today = today_utc()
     for i in range(5):
         await cotisation(committed_factory, membre, org, echeance=today - timedelta(days=i + 1))
-    assert await marquer_retards(app.state.sessionmaker, today, batch_size=2) == 5
+    async with app.state.sessionmaker() as session:
+        assert await compter_retards(session, today) == 5
+    batches: list[int] = []  # what the CLI's progress bar is fed
+    assert await marquer_retards(app.state.sessionmaker, today, batch_size=2, avancement=batches.append) == 5
+    assert batches == [2, 2, 1]
     assert await marquer_retards(app.state.sessionmaker, today, batch_size=2) == 0
     stored = (await committed_db.execute(select(Cotisation.statut).where(Cotisation.membre_id == membre.id)
                                          .execution_options(populate_existing=True))).scalars().all()

@@ -6,7 +6,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.models import RefreshToken, UtilisateurLocal
+from unionflow.models import JetonReinitialisation, RefreshToken, UtilisateurLocal
 
 
 class UtilisateurRepository:
@@ -52,4 +52,24 @@ class RefreshTokenRepository:
             update(RefreshToken)
             .where(RefreshToken.user_id == user_id, RefreshToken.revoked_at.is_(None))
             .values(revoked_at=when)
+        )
+
+
+class JetonReinitialisationRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    def add(self, jeton: JetonReinitialisation) -> None:
+        self.session.add(jeton)
+
+    async def by_hash_for_update(self, token_hash: str) -> JetonReinitialisation | None:
+        stmt = select(JetonReinitialisation).where(JetonReinitialisation.token_hash == token_hash).with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def invalidate_user(self, user_id: uuid.UUID, when: datetime) -> None:
+        """Spend every unused token of the account: only the latest link works, and none after a reset."""
+        await self.session.execute(
+            update(JetonReinitialisation)
+            .where(JetonReinitialisation.user_id == user_id, JetonReinitialisation.used_at.is_(None))
+            .values(used_at=when)
         )

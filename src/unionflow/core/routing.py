@@ -29,6 +29,8 @@ PUBLIC_ROUTES: frozenset[tuple[str, str]] = frozenset({
     ("POST", "/api/paiements/wave/webhook"),
     # Whoever holds a receipt may check it; the key printed in its QR code stands in for a login.
     ("GET", "/api/recus/verifier/{numero}"),
+    ("POST", "/api/auth/mot-de-passe-oublie"),
+    ("POST", "/api/auth/reinitialiser-mot-de-passe"),
 })
 
 

@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.adhesions.repository import membre_visible
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.cache import cached, invalidate
+from unionflow.core.cache import cached
 from unionflow.core.errors import NotFound
-from unionflow.core.numbering import random_reference
 from unionflow.core.permissions import Permission
+from unionflow.cotisations import generation
+from unionflow.cotisations.generation import audit_after, membres_actifs, periode
 from unionflow.cotisations.repository import OPEN, CotisationFilters, CotisationRepository, statut_effectif
 from unionflow.cotisations.schemas import (
     GenerationResponse,
@@ -31,22 +29,18 @@ from unionflow.cotisations.schemas import (
     StatistiquesTypeResponse,
     SyntheseResponse,
 )
-from unionflow.cotisations.service import MODULE, echeance_par_defaut, today_utc
+from unionflow.cotisations.service import MODULE, today_utc
 from unionflow.encaissement.service import COTISATIONS_STATS, StatutCotisation
-from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation, RappelCotisation
+from unionflow.models import Cotisation, Membre, Organisation, RappelCotisation
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
 from unionflow.notifications.sources import RAPPEL_COTISATION
+from unionflow.taches.schemas import TacheResponse, TypeTache
+from unionflow.taches.service import TacheService
 
 S = StatutCotisation
 ZERO = Decimal("0")
 HUNDRED = Decimal("100")
-CHUNK = 500  # rows per INSERT: well under both back ends' bound-parameter limits
-
-
-def generation_key(organisation_id: uuid.UUID, type_cotisation: str, annee: int, mois: int | None,
-                   membre_id: uuid.UUID) -> str:
-    return f"{organisation_id}:{type_cotisation}:{annee}:{mois or 0}:{membre_id}"
 
 
 def _effective(statut: str, echu: int) -> str:
@@ -79,47 +73,30 @@ class CotisationGestion:
         self.repo = CotisationRepository(session, auth, self.today)
 
     # --- generation ------------------------------------------------------------------------------------------
-    async def generer(self, data: GenererCotisationsRequest) -> GenerationResponse:
+    async def generer(self, data: GenererCotisationsRequest, seuil: int | None = None
+                      ) -> GenerationResponse | TacheResponse:
+        """Inline, or above ``seuil`` active members a background task whose status the caller follows."""
         organisation = await self.session.get(Organisation, data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
         self.auth.require(Permission.COTISATION_GENERER, organisation.id,
                           "Seuls les responsables de l'organisation génèrent ses cotisations")
-        membres = list((await self.session.execute(
-            select(MembreOrganisation.membre_id).join(Membre, Membre.id == MembreOrganisation.membre_id)
-            .where(MembreOrganisation.organisation_id == organisation.id, MembreOrganisation.statut == "ACTIF",
-                   Membre.statut == "ACTIF").order_by(MembreOrganisation.membre_id))).scalars())
-        type_cot = data.type_cotisation.value
-        periode = f"{data.mois:02d}/{data.annee}" if data.mois else str(data.annee)
-        libelle = data.libelle or f"Cotisation {type_cot.lower()} {periode}"
-        echeance = data.date_echeance or await echeance_par_defaut(self.session, data.annee, data.mois)
-        now = datetime.now(UTC)
-        insert = pg_insert if self.session.get_bind().dialect.name == "postgresql" else sqlite_insert
-        created = 0
-        for start in range(0, len(membres), CHUNK):
-            rows = [{
-                "id": uuid.uuid4(), "numero_reference": random_reference("COT", data.annee), "membre_id": membre_id,
-                "organisation_id": organisation.id, "type_cotisation": type_cot, "libelle": libelle,
-                "annee": data.annee, "mois": data.mois, "montant_du": data.montant, "montant_paye": ZERO,
-                "devise": organisation.devise, "date_echeance": echeance, "statut": S.EN_ATTENTE.value,
-                "cle_generation": generation_key(organisation.id, type_cot, data.annee, data.mois, membre_id),
-                "created_at": now, "updated_at": now,
-            } for membre_id in membres[start:start + CHUNK]]
-            # The unique generation key makes a re-run (or a concurrent run) skip what already exists.
-            stmt = insert(Cotisation).values(rows).on_conflict_do_nothing(index_elements=["cle_generation"])
-            created += len((await self.session.execute(stmt.returning(Cotisation.id))).all())
-        skipped = len(membres) - created
-        message = (f"{created} cotisation(s) créée(s), {skipped} déjà existante(s) pour {periode}" if created
-                   else f"Rien à créer: les cotisations {type_cot} {periode} existent déjà pour les "
-                        f"{len(membres)} membre(s) actif(s)")
+        membres = await membres_actifs(self.session, organisation.id)
+        if seuil is not None and len(membres) > seuil:
+            tache = await TacheService(self.session, self.auth).creer(
+                TypeTache.GENERATION_COTISATIONS, data.model_dump(mode="json"), organisation.id, len(membres))
+            await audit.record(self.session, self.auth, action="GENERER", module=MODULE,
+                               entite_type="Organisation", entite_id=organisation.id,
+                               organisation_id=organisation.id,
+                               description=f"Génération {periode(data)} pour {len(membres)} membre(s) actif(s) "
+                                           f"confiée à la tâche {tache.id}",
+                               after={"tache": tache.id, "membresActifs": len(membres)})
+            return tache
+        bilan = await generation.generer(self.session, organisation, data, membres)
         await audit.record(self.session, self.auth, action="GENERER", module=MODULE, entite_type="Organisation",
-                           entite_id=organisation.id, organisation_id=organisation.id, description=message,
-                           after={"typeCotisation": type_cot, "annee": data.annee, "mois": data.mois,
-                                  "montant": data.montant, "dateEcheance": echeance,
-                                  "creees": created, "ignorees": skipped})
-        if created:
-            await invalidate(self.session, COTISATIONS_STATS)
-        return GenerationResponse(membres_actifs=len(membres), creees=created, ignorees=skipped, message=message)
+                           entite_id=organisation.id, organisation_id=organisation.id, description=bilan.message,
+                           after=audit_after(data, bilan))
+        return bilan
 
     # --- reminders -------------------------------------------------------------------------------------------
     async def rappels(self, membre_ids: list[uuid.UUID]) -> RappelsGroupesResponse:

@@ -4,9 +4,10 @@ exports, reports and other consumers reading the table directly see the same sta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.core import audit
@@ -31,9 +32,17 @@ async def marquer_retards_lot(session: AsyncSession, today: date, limit: int = B
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
 
+async def compter_retards(session: AsyncSession, today: date) -> int:
+    """How many dues the job would mark now (the CLI's progress bar total)."""
+    stmt = select(func.count()).select_from(Cotisation).where(Cotisation.statut.in_(OPEN),
+                                                              Cotisation.date_echeance < today)
+    return int((await session.execute(stmt)).scalar_one())
+
+
 async def marquer_retards(sessionmaker: async_sessionmaker[AsyncSession], today: date | None = None,
-                          batch_size: int = BATCH) -> int:
-    """Mark every overdue dues, committing each batch so that millions of rows never sit in one transaction."""
+                          batch_size: int = BATCH, avancement: Callable[[int], object] | None = None) -> int:
+    """Mark every overdue dues, committing each batch so that millions of rows never sit in one transaction;
+    ``avancement`` receives each batch's count."""
     day = today or datetime.now(UTC).date()
     total = 0
     while True:
@@ -42,6 +51,8 @@ async def marquer_retards(sessionmaker: async_sessionmaker[AsyncSession], today:
             if marked:
                 total += marked
                 await session.commit()
+                if avancement is not None:
+                    avancement(marked)
         if marked < batch_size:
             break
     async with sessionmaker() as session:

@@ -31,6 +31,8 @@ from unionflow.cotisations.schemas import (
 )
 from unionflow.cotisations.service import CotisationService
 from unionflow.encaissement.service import StatutCotisation
+from unionflow.taches.schemas import TacheResponse
+from unionflow.taches.service import accepted
 
 router = area_router("/api/cotisations", "Cotisations")
 
@@ -60,15 +62,23 @@ async def create_cotisation(data: CreateCotisationRequest, session: SessionDep,
     return await CotisationService(session, auth).create(data)
 
 
-@router.post("/generer", response_model=GenerationResponse, responses=problems(404),
+@router.post("/generer", response_model=GenerationResponse, responses={**problems(404), 202: {
+                 "model": TacheResponse, "description": "Confiée à une tâche de fond (voir `Location`)"}},
              summary="Générer les cotisations d'une période pour tous les membres actifs",
              description="Route propre à UnionFlow (absente de la spécification). Crée une cotisation par membre "
                          "actif (adhésion ACTIF et membre ACTIF) de l'organisation pour le type et la période "
                          "donnés. Idempotent: une seconde exécution ne crée rien (`creees`=0, `ignorees`=n). "
-                         "Réservé aux ADMIN, ADMIN_ORGANISATION et TRESORIER de cette organisation (403 sinon).")
-async def generate_cotisations(data: GenererCotisationsRequest, session: SessionDep,
-                               auth: AuthContext = authorize(RS_COTISATION_GENERER)) -> GenerationResponse:
-    return await CotisationGestion(session, auth).generer(data)
+                         "Réservé aux ADMIN, ADMIN_ORGANISATION et TRESORIER de cette organisation (403 sinon). "
+                         "Au-delà de `UNIONFLOW_TACHE_SEUIL_COTISATIONS` membres actifs (2000), la génération "
+                         "devient une tâche de fond: 202, en-tête `Location: /api/jobs/{id}` et la tâche en corps "
+                         "(progression, puis `resultat` = la réponse 200 ci-dessus).")
+async def generate_cotisations(request: Request, data: GenererCotisationsRequest, session: SessionDep,
+                               auth: AuthContext = authorize(RS_COTISATION_GENERER)
+                               ) -> GenerationResponse | JSONResponse:
+    result = await CotisationGestion(session, auth).generer(data, request.app.state.settings.tache_seuil_cotisations)
+    if isinstance(result, TacheResponse):
+        return accepted(result)
+    return result
 
 
 @router.get("/en-retard", response_model=Page[CotisationSummaryResponse], summary="Cotisations en retard",

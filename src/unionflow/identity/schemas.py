@@ -67,3 +67,16 @@ class PasswordChange(InputModel):
 class PasswordChanged(OutputModel):
     message: str
     sessions_revoquees: bool
+
+
+class CreateDemandeReinitialisationRequest(InputModel):
+    email: str = Field(min_length=3, max_length=254)
+
+
+class DemandeReinitialisationResponse(OutputModel):
+    message: str
+
+
+class CreateReinitialisationRequest(InputModel):
+    jeton: str = Field(min_length=20, max_length=200)
+    nouveau_mot_de_passe: str = Field(min_length=1, max_length=256)

@@ -110,3 +110,6 @@ __all__ += ["AbonnementWebhook", "ClientApi", "LivraisonWebhook"]
 from unionflow.models.maintenance import Maintenance  # noqa: E402
 
 __all__ += ["Maintenance"]
+from unionflow.models.planificateur import ExecutionJob, JetonReinitialisation, PlanificationJob, Tache  # noqa: E402
+
+__all__ += ["ExecutionJob", "JetonReinitialisation", "PlanificationJob", "Tache"]

@@ -17,7 +17,8 @@ class Notification(IdMixin, TimestampMixin, Base):
 
     __tablename__ = "notification"
 
-    membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id", ondelete="CASCADE"))
+    # None for account e-mails (password reset) to an identity-provider account without a member record.
+    membre_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("membre.id", ondelete="CASCADE"))
     organisation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organisation.id"), index=True)
     type_notification: Mapped[str] = mapped_column(String(40))
     canal: Mapped[str] = mapped_column(String(10))

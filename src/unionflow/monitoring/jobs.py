@@ -7,13 +7,22 @@ import sys
 from collections.abc import Callable
 
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_intent
-from unionflow.monitoring.evaluator import MonitoringEvaluator
+from unionflow.models import AlerteSysteme
+from unionflow.monitoring.evaluator import EvaluationResult, MonitoringEvaluator
 from unionflow.monitoring.repository import AlertRepository
 
 EXIT = {"INFO": 0, "WARNING": 1, "CRITICAL": 2}
+
+
+async def evaluer(session: AsyncSession, settings: Settings) -> tuple[EvaluationResult, list[AlerteSysteme]]:
+    """Evaluate now, commit, and return the outcome with the alerts still active (CLI and scheduler)."""
+    result = await MonitoringEvaluator(session, settings).run(force=True)
+    await session.commit()
+    return result, await AlertRepository(session).active()
 
 
 async def surveiller(settings: Settings, out: Callable[[str], None] = print) -> int:
@@ -27,9 +36,7 @@ async def surveiller(settings: Settings, out: Callable[[str], None] = print) -> 
                 # Nowhere to store this alert: the exit status and stderr are the alert (cron mails it).
                 print(f"CRITICAL BASE_DONNEES_INDISPONIBLE {exc.__class__.__name__}: {exc}", file=sys.stderr)
                 return 2
-            result = await MonitoringEvaluator(session, settings).run(force=True)
-            await session.commit()
-            active = await AlertRepository(session).active()
+            result, active = await evaluer(session, settings)
         out(f"évaluation: ouvertes={result.ouvertes} fermées={result.fermees} en erreur={result.en_erreur}")
         for alert in sorted(active, key=lambda a: -EXIT.get(a.niveau, 0)):
             out(f"{alert.niveau} {alert.code} {alert.message}")

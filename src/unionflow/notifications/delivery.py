@@ -12,14 +12,15 @@ import asyncio
 import smtplib
 import ssl
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
-from typing import Protocol
+from typing import Any, Protocol
 
 import httpx
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.config import Settings
@@ -121,13 +122,21 @@ class Bilan:
         return self.envoyees + self.reportees + self.echouees
 
 
+def _dues(now: datetime) -> Any:
+    return (Notification.statut == S.EN_ATTENTE.value, Notification.canal.in_([Canal.EMAIL.value, Canal.SMS.value]),
+            or_(Notification.prochaine_tentative.is_(None), Notification.prochaine_tentative <= now),
+            or_(Notification.verrouillee_jusqua.is_(None), Notification.verrouillee_jusqua < now))
+
+
+async def compter_dues(session: AsyncSession, now: datetime) -> int:
+    """How many rows are due now (the CLI's progress bar total)."""
+    return int((await session.execute(select(func.count()).select_from(Notification).where(*_dues(now))
+                                      )).scalar_one())
+
+
 async def reclamer(session: AsyncSession, limit: int, now: datetime, bail: timedelta) -> list[Notification]:
     """Lease up to ``limit`` due e-mail/SMS rows to this worker. The caller commits."""
-    stmt = (select(Notification.id)
-            .where(Notification.statut == S.EN_ATTENTE.value,
-                   Notification.canal.in_([Canal.EMAIL.value, Canal.SMS.value]),
-                   or_(Notification.prochaine_tentative.is_(None), Notification.prochaine_tentative <= now),
-                   or_(Notification.verrouillee_jusqua.is_(None), Notification.verrouillee_jusqua < now))
+    stmt = (select(Notification.id).where(*_dues(now))
             .order_by(Notification.created_at, Notification.id).limit(limit))
     if session.get_bind().dialect.name == "postgresql":
         stmt = stmt.with_for_update(skip_locked=True)
@@ -187,13 +196,16 @@ class Livreur:
             await self._record(row.id, row.tentatives + 1, error, bilan)
         return len(rows)
 
-    async def run(self, max_lots: int | None = None) -> Bilan:
+    async def run(self, max_lots: int | None = None, avancement: Callable[[int], object] | None = None) -> Bilan:
+        """``avancement`` receives the number of rows handled by each batch."""
         token = sqlite_write_intent.set(True)
         try:
             bilan = Bilan()
             lots = 0
-            while (max_lots is None or lots < max_lots) and await self.lot(bilan):
+            while (max_lots is None or lots < max_lots) and (handled := await self.lot(bilan)):
                 lots += 1
+                if avancement is not None:
+                    avancement(handled)
             if bilan.traitees:
                 async with self.sessionmaker() as session:
                     await audit.record(session, None, action="ENVOYER_NOTIFICATIONS", module="NOTIFICATIONS",
@@ -209,5 +221,6 @@ class Livreur:
 
 
 async def envoyer_notifications(sessionmaker: async_sessionmaker[AsyncSession], settings: Settings,
-                                max_lots: int | None = None) -> Bilan:
-    return await Livreur(sessionmaker, settings).run(max_lots)
+                                max_lots: int | None = None, avancement: Callable[[int], object] | None = None
+                                ) -> Bilan:
+    return await Livreur(sessionmaker, settings).run(max_lots, avancement)

@@ -4,7 +4,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, func, or_, select, update
+from sqlalchemy import ColumnElement, Select, false, func, or_, select, update
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
@@ -23,14 +23,22 @@ class NotificationFilters:
 
 
 class NotificationRepository(ScopedRepository[Notification]):
-    """Staff see their organisations' outbox; everyone sees their own notifications (the default scope)."""
+    """Staff see their organisations' outbox; everyone sees their own notifications. Account e-mails (no member:
+    password-reset links) are nobody's outbox, not even a global role's."""
 
     model = Notification
     personal = True
     auth: AuthContext
 
     def _staff_scope(self) -> ColumnElement[bool]:
+        if self.auth.is_global:
+            # Account e-mails (no member: password-reset links) carry a secret: they are nobody's outbox.
+            return Notification.membre_id.is_not(None)
         return self.in_scope(Notification.organisation_id)
+
+    def scope(self) -> ColumnElement[bool]:
+        own = Notification.membre_id == self.auth.membre_id if self.auth.membre_id else false()
+        return or_(self._staff_scope(), own)
 
     async def get_staff(self, notification_id: uuid.UUID, *, for_update: bool = False) -> Notification | None:
         stmt = select(Notification).where(Notification.id == notification_id, self._staff_scope())

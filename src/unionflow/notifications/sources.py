@@ -10,6 +10,7 @@ from unionflow.models import Notification, NotificationEvenement, RappelCotisati
 
 RAPPEL_COTISATION = "RappelCotisation"
 NOTIFICATION_EVENEMENT = "NotificationEvenement"
+JETON_REINITIALISATION = "JetonReinitialisation"
 
 
 async def synchroniser_source(session: AsyncSession, row: Notification) -> None:
@@ -25,6 +26,10 @@ async def synchroniser_source(session: AsyncSession, row: Notification) -> None:
             await session.execute(update(RappelCotisation).where(RappelCotisation.id == row.source_id,
                                                                  RappelCotisation.statut != "ENVOYE")
                                   .values(statut="ECHEC"))
+    elif row.source_type == JETON_REINITIALISATION and row.statut in ("ENVOYEE", "ECHOUEE"):
+        # The body holds a live password-reset link: it leaves the database once the outbox is done with it.
+        await session.execute(update(Notification).where(Notification.id == row.id)
+                              .values(corps="(lien de réinitialisation retiré après traitement)"))
     elif row.source_type == NOTIFICATION_EVENEMENT and delivered:
         await session.execute(update(NotificationEvenement)
                               .where(NotificationEvenement.id == row.source_id,

@@ -23,6 +23,14 @@ class BackupRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
+    async def taille_base(self) -> int:
+        """Size of the database in bytes (decides whether a manual backup runs as a background task)."""
+        if self.session.get_bind().dialect.name == "postgresql":
+            return int((await self.session.execute(text("SELECT pg_database_size(current_database())"))).scalar_one())
+        pages = (await self.session.execute(text("PRAGMA page_count"))).scalar_one()
+        size = (await self.session.execute(text("PRAGMA page_size"))).scalar_one()
+        return int(pages) * int(size)
+
     async def visible(self) -> list[Sauvegarde]:
         stmt = (select(Sauvegarde).where(Sauvegarde.statut != "SUPPRIMEE")
                 .order_by(Sauvegarde.date_creation.desc(), Sauvegarde.id))

@@ -3,6 +3,7 @@ from __future__ import annotations
 import uuid
 
 from fastapi import Body, Request, Response
+from fastapi.responses import JSONResponse
 
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext, SessionDep, authorize
@@ -19,6 +20,8 @@ from unionflow.sauvegardes.schemas import (
     UpdateBackupConfigRequest,
 )
 from unionflow.sauvegardes.service import BackupService
+from unionflow.taches.schemas import TacheResponse
+from unionflow.taches.service import accepted
 
 router = area_router("/api/backups", "Sauvegardes")
 
@@ -42,14 +45,21 @@ async def list_backups(request: Request, response: Response, session: SessionDep
     return backups
 
 
-@router.post("", response_model=BackupResponse, responses=problems(503), summary="Créer une sauvegarde",
-             description="Sauvegarde réelle et synchrone: SQLite par l'API de sauvegarde en ligne, PostgreSQL par "
+@router.post("", response_model=BackupResponse, responses={**problems(503), 202: {
+                 "model": TacheResponse, "description": "Confiée à une tâche de fond (voir `Location`)"}},
+             summary="Créer une sauvegarde",
+             description="Sauvegarde réelle: SQLite par l'API de sauvegarde en ligne, PostgreSQL par "
                          "`pg_dump -Fc` (503 si l'outil manque). Taille et SHA-256 enregistrées. Un échec de l'outil "
-                         "répond 200 avec `statut: ECHOUEE` et `messageErreur` (l'échec est enregistré et audité).")
+                         "répond 200 avec `statut: ECHOUEE` et `messageErreur` (l'échec est enregistré et audité). "
+                         "Base de plus de `UNIONFLOW_TACHE_SEUIL_SAUVEGARDE_OCTETS` (256 Mio): la sauvegarde est "
+                         "créée EN_COURS et terminée par une tâche de fond: 202, `Location: /api/jobs/{id}`, "
+                         "`lienResultat` mène à la sauvegarde une fois la tâche TERMINEE.")
 async def create_backup(request: Request, session: SessionDep,
                         data: CreateBackupRequest | None = Body(None),
-                        auth: AuthContext = authorize(RS_MON_WRITE)) -> BackupResponse:
-    return await _service(request, session, auth).create(data)
+                        auth: AuthContext = authorize(RS_MON_WRITE)) -> BackupResponse | JSONResponse:
+    result = await _service(request, session, auth).create(
+        data, seuil_octets=_settings(request).tache_seuil_sauvegarde_octets)
+    return accepted(result) if isinstance(result, TacheResponse) else result
 
 
 @router.get("/config", response_model=BackupConfigResponse, summary="Planification des sauvegardes automatiques")

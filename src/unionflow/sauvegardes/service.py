@@ -24,6 +24,8 @@ from unionflow.sauvegardes.schemas import (
     RestoreResponse,
     UpdateBackupConfigRequest,
 )
+from unionflow.taches.schemas import TacheResponse, TypeTache
+from unionflow.taches.service import TacheService
 
 MODULE = "SAUVEGARDES"
 _CONFIG_FIELDS = list(UpdateBackupConfigRequest.model_fields)
@@ -102,13 +104,18 @@ class BackupService:
                            after=audit.snapshot(backup, ["nom", "type", "statut", "taille_octets", "sha256"]),
                            description=backup.message_erreur or f"{backup.nom} ({backup.taille_octets} octets)")
 
-    async def create(self, data: CreateBackupRequest | None, type_: str = "MANUELLE") -> BackupResponse:
+    async def create(self, data: CreateBackupRequest | None, type_: str = "MANUELLE",
+                     seuil_octets: int | None = None) -> BackupResponse | TacheResponse:
+        """Inline, or for a database over ``seuil_octets`` a background task finishing the EN_COURS row."""
         data = data or CreateBackupRequest()
-        backup = await self.finish(await self.start(type_, data.nom, data.description))
-        return BackupResponse.model_validate(backup)
+        backup = await self.start(type_, data.nom, data.description)
+        if self.auth is not None and seuil_octets is not None and await self.repo.taille_base() > seuil_octets:
+            return await TacheService(self.session, self.auth).creer(
+                TypeTache.SAUVEGARDE, {"sauvegardeId": str(backup.id)}, None)
+        return BackupResponse.model_validate(await self.finish(backup))
 
     async def restore_point(self) -> BackupResponse:
-        return await self.create(None, "POINT_RESTAURATION")
+        return BackupResponse.model_validate(await self.finish(await self.start("POINT_RESTAURATION")))
 
     # Deleting and pruning
 
