@@ -132,7 +132,7 @@ async def committed_db(app: FastAPI) -> AsyncIterator[AsyncSession]:
             if table.name not in KEPT_TABLES:
                 await session.execute(delete(table))
         # Singleton rows the migrations seed: put them back with their defaults.
-        session.add_all([models.AlerteConfig(id=1), models.SauvegardeConfig(id=1)])
+        session.add_all([models.AlerteConfig(id=1), models.SauvegardeConfig(id=1), models.Maintenance(id=1)])
         await session.commit()
 
 

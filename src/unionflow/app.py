@@ -146,10 +146,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if not database_unavailable(exc):
                 raise
             logging.getLogger("unionflow").warning("database unavailable at start-up: %r", exc)
-        yield
-        async with app.state.sessionmaker() as session:
-            await keys.ensure_signing_key(session)
-            await session.commit()
         async with planificateur_integre(engine, settings):
             yield
         await engine.dispose()

@@ -19,6 +19,7 @@ from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.models import ExecutionJob, PlanificationJob, UtilisateurLocal
 from unionflow.models.base import utcnow
+from unionflow.planificateur.jobs import JOBS
 
 ROOT = Path(__file__).parents[2]
 pytestmark = pytest.mark.skipif(BACKEND != "sqlite", reason="one backend is enough for the CLI wiring")
@@ -52,7 +53,8 @@ def test_worker_once_runs_the_due_jobs_and_records_them(tmp_path):
     env = _env(tmp_path)
     # Daily slots for the frequent jobs: a minute boundary passing during a slow run must not make them due.
     env.update(UNIONFLOW_JOB_ENVOYER_NOTIFICATIONS_SECONDES="86400", UNIONFLOW_JOB_SURVEILLER_SECONDES="86400",
-               UNIONFLOW_JOB_SAUVEGARDER_SECONDES="86400")
+               UNIONFLOW_JOB_SAUVEGARDER_SECONDES="86400",
+               UNIONFLOW_JOB_LIVRER_WEBHOOKS_SECONDES="86400")
     url = env["UNIONFLOW_DATABASE_URL"]
     assert _run(["migrate"], env).returncode == 0
     due = PlanificationJob(nom="nettoyer", prochaine_execution=utcnow() - timedelta(minutes=1))
@@ -63,7 +65,7 @@ def test_worker_once_runs_the_due_jobs_and_records_them(tmp_path):
     assert [(r.job, r.statut) for r in runs] == [("nettoyer", "REUSSIE")]
     # The others were scheduled for their next slot, not run.
     planned = {p.nom: p for p in asyncio.run(_query(url, select(PlanificationJob)))}
-    assert set(planned) == {"marquer-retards", "envoyer-notifications", "surveiller", "sauvegarder", "nettoyer"}
+    assert set(planned) == {j.nom for j in JOBS}
     assert all(p.prochaine_execution > utcnow() and p.verrouillee_jusqua is None for p in planned.values())
     assert _run(["worker", "--once"], env).returncode == 0
     assert len(asyncio.run(_query(url, select(ExecutionJob)))) == 1
@@ -122,8 +124,7 @@ def test_serve_on_sqlite_runs_the_scheduler_in_process(tmp_path):
                 continue
             planned = asyncio.run(_query(env["UNIONFLOW_DATABASE_URL"], select(PlanificationJob)))
         # The scheduler of the server process prepared every job: nothing else was started.
-        assert {p.nom for p in planned} == {"marquer-retards", "envoyer-notifications", "surveiller",
-                                            "sauvegarder", "nettoyer"}
+        assert {p.nom for p in planned} == {j.nom for j in JOBS}
     finally:
         server.send_signal(signal.SIGTERM)
         _out, err = server.communicate(timeout=60)
