@@ -11,7 +11,7 @@ from unionflow.migrations.alembic import alembic_config
 
 
 def test_single_head():
-    assert ScriptDirectory.from_config(alembic_config()).get_heads() == ["0005_resultat_cache"]
+    assert ScriptDirectory.from_config(alembic_config()).get_heads() == ["0010_journaux"]
 
 
 async def test_migrated_schema_matches_the_models(app):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import logging
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -24,6 +24,9 @@ from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.errors import install_error_handlers
+from unionflow.core.journal import JournalWriter
+from unionflow.core.logs import configure_logging
+from unionflow.core.middleware import RequestContextMiddleware
 from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
@@ -42,6 +45,8 @@ from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
 from unionflow.membres.router import router as membres_router
 from unionflow.messagerie.router import router as messagerie_router
+from unionflow.monitoring.router import logs_router as monitoring_logs_router
+from unionflow.monitoring.router import metrics_router as monitoring_metrics_router
 from unionflow.monitoring.router import router as monitoring_router
 from unionflow.notifications.router import router as notifications_router
 from unionflow.organisations.router import router as organisations_router
@@ -102,6 +107,8 @@ ROUTERS: list[APIRouter] = [
     messagerie_router,
     monitoring_router,
     sauvegardes_router,
+    monitoring_logs_router,
+    monitoring_metrics_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):
@@ -114,6 +121,7 @@ En-têtes `X-Active-Organisation-Id` et `X-Active-Role`: voir docs/authorization
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    configure_logging(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -121,7 +129,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with app.state.sessionmaker() as session:
             await keys.ensure_signing_key(session)
             await session.commit()
+        stop = asyncio.Event()
+        writer = None
+        if settings.log_retention_days > 0:
+            # Stored system logs are written off the request path, by this task of each worker.
+            writer = asyncio.create_task(app.state.journal.run(app.state.sessionmaker, stop))
         yield
+        stop.set()
+        if writer is not None:
+            await writer
         await engine.dispose()
 
     app = FastAPI(title="UnionFlow — Union Management API", version=__version__, description=DESCRIPTION,
@@ -131,13 +147,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sessionmaker = create_sessionmaker(app.state.engine)
     app.state.token_verifier = build_verifier(settings, keys.jwks_loader(app.state.sessionmaker))
     app.state.started_at = time.monotonic()
+    app.state.journal = JournalWriter(settings)
 
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
                            allow_methods=["*"], allow_headers=["*"], expose_headers=["X-Total-Count", "Location"])
+    app.add_middleware(RequestContextMiddleware, engine=app.state.engine)
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
     install_openapi(app)
-    logging.getLogger("unionflow").setLevel(logging.INFO)
     return app

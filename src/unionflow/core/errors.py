@@ -10,6 +10,8 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse, Response
 
+from unionflow.core.logs import REQUEST_ID_HEADER, current_request_id
+
 log = logging.getLogger("unionflow.errors")
 
 PROBLEM_JSON = "application/problem+json"
@@ -79,12 +81,21 @@ class UpstreamUnavailable(UnionFlowError):
 
 
 def problem(status: int, title: str, detail: str, slug: str, instance: str | None = None,
-            headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
+            headers: dict[str, str] | None = None, *, request_id: str | None = None, **extra: Any) -> JSONResponse:
+    """``requestId`` names the request's log lines and audit entries (GET /api/logs?requestId=…)."""
     body: dict[str, Any] = {"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail}
     if instance:
         body["instance"] = instance
     body.update(extra)
+    request_id = request_id or current_request_id()
+    if request_id:
+        body["requestId"] = request_id
+        headers = {**(headers or {}), REQUEST_ID_HEADER: request_id}
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+
+
+def _request_id(request: Request) -> str | None:
+    return getattr(request.state, "request_id", None)
 
 
 _HTTP_TITLES = {
@@ -129,9 +140,10 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem(exc.status_code, title, detail, slug, request.url.path, dict(exc.headers or {}))
 
     async def on_unexpected(request: Request, exc: Exception) -> Response:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        log.exception("unhandled error on %s %s", request.method, request.url.path,
+                      extra={"request_id": _request_id(request)})
         return problem(500, "Erreur interne du serveur", "Une erreur inattendue est survenue.",
-                       "internal-error", request.url.path)
+                       "internal-error", request.url.path, request_id=_request_id(request))
 
     app.add_exception_handler(UnionFlowError, on_domain)
     app.add_exception_handler(RequestValidationError, on_validation)

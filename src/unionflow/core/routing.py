@@ -27,6 +27,8 @@ PUBLIC_ROUTES: frozenset[tuple[str, str]] = frozenset({
     ("GET", "/api/evenements/publics"),
     ("GET", "/api/evenements/test"),
     ("POST", "/api/paiements/wave/webhook"),
+    # Not anonymous: its own bearer token or network allowlist (monitoring.service.MetricsService).
+    ("GET", "/metrics"),
 })
 
 

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.configuration.service import valeurs
-from unionflow.core import audit
+from unionflow.core import audit, metrics
 from unionflow.lcbft.schemas import TypeAlerte
 from unionflow.models import AlerteLcbFt, Paiement, ParametresLcbFt
 
@@ -98,6 +98,7 @@ async def evaluer_paiement(session: AsyncSession, paiement: Paiement) -> list[Al
         created.append(alerte)
     if created:
         await session.flush()
+        metrics.alertes_lcb_ft(session, [a.type_alerte for a in created])
     for alerte in created:
         await audit.record(session, None, action="ALERTE", module=MODULE, entite_type="AlerteLcbFt",
                            entite_id=alerte.id, organisation_id=alerte.organisation_id, severite="WARNING",

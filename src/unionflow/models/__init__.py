@@ -101,3 +101,6 @@ __all__ += ["Conversation", "ConversationParticipant", "MessageConversation"]
 from unionflow.models.cache import ResultatCache  # noqa: E402
 
 __all__ += ["ResultatCache"]
+from unionflow.models.journal import JournalSysteme  # noqa: E402
+
+__all__ += ["JournalSysteme"]
