@@ -105,6 +105,8 @@ def after_commit(session: AsyncSession | Session, action: Callable[[], None]) ->
 
 @event.listens_for(Session, "after_commit")
 def _on_commit(session: Session) -> None:
+    if session.in_nested_transaction():  # a savepoint released: the transaction may still roll back
+        return
     for action in session.info.pop(_PENDING, []):
         action()
 
