@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -84,7 +85,7 @@ def _hit(base: str, count: int) -> None:
 
 def test_two_workers_metrics_add_up_and_discovery_follows_the_port(tmp_path):
     port = _free_port()
-    with serve(tmp_path, port, "--workers", "2") as (base, log):
+    with serve(tmp_path, port, "--workers", "2", UNIONFLOW_LOG_FLUSH_SECONDS="0.5") as (base, log):
         served, pids = 0, set()
         metrics_dir = tmp_path / "prometheus"
         # Until both workers have answered some of them (the kernel picks the worker for each connection).
@@ -103,6 +104,11 @@ def test_two_workers_metrics_add_up_and_discovery_follows_the_port(tmp_path):
     requests = [line for line in lines if line["logger"] == "unionflow.requests" and line["route"] == "/health/live"]
     assert len(requests) >= served and {str(line["pid"]) for line in requests} >= pids
     assert all(len(line["requestId"]) == 32 and line["level"] == "INFO" for line in requests)
+    # Every worker stored its request lines (the last batch on shutdown), off the request path.
+    with sqlite3.connect(tmp_path / "serve.db") as db:
+        stored = db.execute("SELECT count(*), count(DISTINCT processus) FROM journal_systeme "
+                            "WHERE route = '/health/live'").fetchone()
+    assert stored == (len(requests), 2)
 
 
 def test_two_servers_sharing_the_metrics_directory_add_up(tmp_path):
