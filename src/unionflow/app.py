@@ -22,6 +22,7 @@ from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
+from unionflow.core import metrics
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.errors import install_error_handlers
 from unionflow.core.journal import JournalWriter
@@ -139,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if writer is not None:
             await writer
         await engine.dispose()
+        metrics.process_exit()
 
     app = FastAPI(title="UnionFlow — Union Management API", version=__version__, description=DESCRIPTION,
                   lifespan=lifespan)

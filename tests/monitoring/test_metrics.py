@@ -12,9 +12,12 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import select
 
+from tests.notifications.helpers import BASE as NOTIFICATIONS
+from tests.notifications.helpers import envoi, sms_gateway, smtp_server, staff
 from tests.paiements.helpers import cotisation
 from unionflow.core import metrics
 from unionflow.models import AlerteLcbFt, Sauvegarde
+from unionflow.notifications.delivery import Livreur
 
 
 def samples(text: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
@@ -143,14 +146,28 @@ async def test_lcb_ft_alerts_raised_by_a_large_cash_payment_are_counted(client, 
             value(before, "unionflow_alertes_lcb_ft_total", type_alerte=type_alerte) == raised.count(type_alerte)
 
 
-async def test_notifications_sent_and_failed_are_counted(client):
+async def test_notifications_delivered_and_given_up_are_counted(app, client, factory, db, settings):
+    org, secretaire = await staff(factory)
+    refused = await factory.membre(org, email=None, telephone="+221770001111")
+    mailed = await factory.membre(org)
+    for member in (refused, mailed):
+        sent = await client.post(NOTIFICATIONS, headers=secretaire.headers,
+                                 json=envoi(org.id, membreIds=[str(member.id)]))
+        assert sent.status_code in (200, 201), sent.text
     before = await scrape(client)
-    metrics.notification_traitee("EMAIL", "ENVOYEE")
-    metrics.notification_traitee("SMS", "ECHOUEE")
+    with sms_gateway(status=400) as (_received, url), smtp_server() as (_mailbox, port):
+        bilan = await Livreur(app.state.sessionmaker, settings.model_copy(update={
+            "sms_gateway_url": url, "smtp_host": "127.0.0.1", "smtp_port": port, "smtp_starttls": False,
+            "notification_backoff_seconds": 600})).run()
+    assert bilan.envoyees >= 1 and bilan.echouees >= 1
     after = await scrape(client)
-    for canal, resultat in (("EMAIL", "ENVOYEE"), ("SMS", "ECHOUEE")):
-        assert value(after, "unionflow_notifications_total", canal=canal, resultat=resultat) - \
-            value(before, "unionflow_notifications_total", canal=canal, resultat=resultat) == 1
+
+    def delta(canal: str, resultat: str) -> float:
+        return value(after, "unionflow_notifications_total", canal=canal, resultat=resultat) - \
+            value(before, "unionflow_notifications_total", canal=canal, resultat=resultat)
+
+    assert delta("SMS", "ECHOUEE") == bilan.echouees
+    assert delta("EMAIL", "ENVOYEE") + delta("SMS", "ENVOYEE") == bilan.envoyees
 
 
 async def test_backup_age_is_measured_at_scrape_time(client, db):

@@ -53,7 +53,11 @@ class ContextFilter(logging.Filter):
             return True
         if getattr(record, "request_id", None) is None:
             record.request_id = request_id_var.get()
-        record.msg = self.redactor.text(record.getMessage())
+        try:
+            message = record.getMessage()
+        except Exception:  # arguments that do not match the format: keep the raw parts, never fail the caller
+            message = f"{record.msg} {record.args}"
+        record.msg = self.redactor.text(message)
         record.args = None
         for key, value in structured_fields(record).items():
             setattr(record, key, self.redactor.value(value, key))

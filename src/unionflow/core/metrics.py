@@ -20,7 +20,7 @@ from typing import Any
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import Metric
-from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm import Session, SessionTransaction
@@ -59,6 +59,13 @@ def prepare_multiprocess_dir(path: str) -> None:
         if name.endswith(".db"):
             os.remove(os.path.join(path, name))
     os.environ[MULTIPROC_ENV] = path
+
+
+def process_exit() -> None:
+    """A worker stopping: its live gauges (pool) leave the sums; its counters stay, as counters must."""
+    directory = multiprocess_dir()
+    if directory:
+        mark_process_dead(os.getpid(), directory)
 
 
 def render(extra: list[Metric]) -> bytes:
