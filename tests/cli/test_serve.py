@@ -136,3 +136,18 @@ def test_proxy_settings_reach_the_server(tmp_path):
     port = _free_port()
     with serve(tmp_path, port, "--no-proxy-headers", "--no-migrate") as (base, _):
         assert httpx.get(f"{base}/metrics", headers={"X-Forwarded-For": "203.0.113.7"}, timeout=10).status_code == 200
+
+
+def test_a_job_run_writes_one_structured_line_and_stores_it(tmp_path):
+    env = _env(tmp_path)
+    run = [sys.executable, "-m", "unionflow.cli"]
+    assert subprocess.run([*run, "migrate"], env=env, capture_output=True, timeout=120).returncode == 0
+    job = subprocess.run([*run, "jobs", "marquer-retards"], env=env, capture_output=True, text=True, timeout=120)
+    assert job.returncode == 0, job.stderr
+    [line] = [json.loads(s) for s in job.stderr.splitlines() if s.startswith("{") and '"unionflow.jobs"' in s]
+    assert line["job"] == "marquer-retards" and line["outcome"] == "succes" and line["durationMs"] >= 0
+    assert line["counts"] == {"exitCode": 0} and line["requestId"].startswith("job-")
+    with sqlite3.connect(tmp_path / "serve.db") as db:
+        stored = db.execute("SELECT request_id, contexte FROM journal_systeme "
+                            "WHERE logger = 'unionflow.jobs'").fetchall()
+    assert [row[0] for row in stored] == [line["requestId"]] and json.loads(stored[0][1])["outcome"] == "succes"

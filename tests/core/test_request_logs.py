@@ -10,7 +10,7 @@ import httpx
 from sqlalchemy import select
 
 from unionflow.app import create_app
-from unionflow.core.logs import ContextFilter, JsonFormatter, TextFormatter, request_id_var
+from unionflow.core.logs import ContextFilter, JsonFormatter, TextFormatter, request_id_var, wants_json
 from unionflow.core.redaction import Redactor
 from unionflow.models import AuditLog
 
@@ -111,3 +111,17 @@ def test_json_line_has_the_structured_fields():
         ("GET", "/api/x", 200, 1.5, "u-1")
     text = TextFormatter().format(record)
     assert "[req-json]" in text and "route=/api/x" in text and not text.startswith("{")
+
+
+class _Terminal:
+    def isatty(self) -> bool:
+        return True
+
+
+def test_plain_text_on_a_terminal_json_otherwise_or_by_setting(settings, monkeypatch):
+    assert wants_json(settings.model_copy(update={"log_format": "auto"}))  # pytest's captured stderr
+    assert wants_json(settings.model_copy(update={"log_format": "json"}))
+    monkeypatch.setattr("sys.stderr", _Terminal())
+    assert not wants_json(settings.model_copy(update={"log_format": "auto"}))
+    assert wants_json(settings.model_copy(update={"log_format": "json"}))
+    assert not wants_json(settings.model_copy(update={"log_format": "text"}))
