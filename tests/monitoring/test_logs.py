@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import func, select
 
 from unionflow.core import journal
-from unionflow.core.logs import ContextFilter, JsonFormatter
+from unionflow.core.logs import ContextFilter, JsonFormatter, configure_logging
 from unionflow.core.redaction import MASK, Redactor
 from unionflow.models import JournalSysteme
 
@@ -169,3 +169,11 @@ def test_the_context_filter_runs_once_per_record():
     context = ContextFilter(Redactor())
     assert context.filter(record) and context.filter(record)
     assert record.getMessage() == f"token={MASK}"
+
+
+def test_every_application_of_the_process_has_its_secrets_masked(app, settings, caplog):
+    # The process's logging is configured once (by the first application); a later one adds its own secrets.
+    configure_logging(settings.model_copy(update={"smtp_password": "another-app-smtp-secret"}))
+    logging.getLogger("unionflow.notifications").warning("smtp login with another-app-smtp-secret refused")
+    [record] = [r for r in caplog.records if r.name == "unionflow.notifications" and "smtp login" in r.getMessage()]
+    assert record.getMessage() == f"smtp login with {MASK} refused"

@@ -123,7 +123,10 @@ def configure_logging(settings: Settings) -> None:
     from unionflow.core import journal
 
     root = logging.getLogger()
-    if getattr(root, "_unionflow_configured", False):
+    configured: ContextFilter | None = getattr(root, "_unionflow_context", None)
+    if configured is not None:
+        # Another application in this process (tests, tools): its secrets are masked too.
+        configured.redactor.add(secrets_of(settings))
         return
     context = ContextFilter(Redactor(secrets_of(settings)))
     console = _StderrHandler()
@@ -143,4 +146,4 @@ def configure_logging(settings: Settings) -> None:
     logging.getLogger("uvicorn.access").disabled = True
     if not settings.access_log:
         logging.getLogger("unionflow.requests").setLevel(logging.WARNING)
-    root._unionflow_configured = True  # type: ignore[attr-defined]
+    root._unionflow_context = context  # type: ignore[attr-defined]

@@ -31,8 +31,13 @@ class Redactor:
     """Masks the known patterns and, literally, the secret values this installation is configured with."""
 
     def __init__(self, secrets: Iterable[str | None] = ()) -> None:
+        self.literals: list[str] = []
+        self.add(secrets)
+
+    def add(self, secrets: Iterable[str | None]) -> None:
         # Short values would mask ordinary words; configured secrets are long in practice.
-        self.literals = sorted({s for s in secrets if s and len(s) >= 6}, key=len, reverse=True)
+        known = set(self.literals) | {s for s in secrets if s and len(s) >= 6}
+        self.literals = sorted(known, key=len, reverse=True)
 
     def text(self, value: str) -> str:
         for literal in self.literals:
