@@ -6,7 +6,7 @@ async def test_system_information_reports_schema_and_hides_secrets(client, facto
     response = await client.get("/api/systeme/informations", headers=admin.headers)
     assert response.status_code == 200, response.text
     body = response.json()
-    assert body["version"] == "1.0.0" and body["revisionsSchema"] == ["0005_resultat_cache"]
+    assert body["version"] == "1.0.0" and body["revisionsSchema"] == ["0010_journaux"]
     composants = {c["nom"]: c for c in body["composants"]}
     assert composants["wave"]["etat"] == "ACTIF"
     assert settings.wave_webhook_secret not in response.text and settings.wave_api_key not in response.text
