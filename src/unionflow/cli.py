@@ -40,7 +40,10 @@ def _serve(args: argparse.Namespace) -> int:
     settings = get_settings()
     workers = args.workers or 1
     # Workers are separate processes: what they must know travels in the environment.
-    if workers > 1 and not os.environ.get(METRICS_DIR_ENV):
+    if os.environ.get(METRICS_DIR_ENV):
+        # Set by the operator (systemd RuntimeDirectory, shared with a worker): used as it is, never emptied here.
+        Path(os.environ[METRICS_DIR_ENV]).mkdir(parents=True, exist_ok=True)
+    elif workers > 1:
         _fresh_metrics_dir(settings.data_dir / "prometheus")
     if args.log_level:
         os.environ["UNIONFLOW_LOG_LEVEL"] = args.log_level.upper()
