@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -24,10 +25,14 @@ from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
+from unionflow.core import metrics
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.docs import install_docs
 from unionflow.core.errors import database_unavailable, install_error_handlers
 from unionflow.core.headers import SecurityHeadersMiddleware
+from unionflow.core.journal import JournalWriter
+from unionflow.core.logs import configure_logging
+from unionflow.core.middleware import RequestContextMiddleware
 from unionflow.core.openapi import install_openapi
 from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
@@ -48,6 +53,8 @@ from unionflow.lcbft.router import parametres_router as parametres_lcbft_router
 from unionflow.lcbft.router import router as lcbft_router
 from unionflow.membres.router import router as membres_router
 from unionflow.messagerie.router import router as messagerie_router
+from unionflow.monitoring.router import logs_router as monitoring_logs_router
+from unionflow.monitoring.router import metrics_router as monitoring_metrics_router
 from unionflow.monitoring.router import router as monitoring_router
 from unionflow.notifications.router import router as notifications_router
 from unionflow.organisations.router import router as organisations_router
@@ -121,6 +128,8 @@ ROUTERS: list[APIRouter] = [
     webhooks_router,
     planificateur_router,
     taches_router,
+    monitoring_logs_router,
+    monitoring_metrics_router,
 ]
 
 DESCRIPTION = """API de gestion d'une union d'organisations (fédérations, associations, mutuelles):
@@ -131,8 +140,12 @@ Pagination `page` (à partir de 0) et `size` (1 à 200). Erreurs RFC 9457 `appli
 En-têtes `X-Active-Organisation-Id` et `X-Active-Role`: voir docs/authorization.md."""
 
 
+log = logging.getLogger("unionflow")
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    configure_logging(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -145,10 +158,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # A worker started during an outage serves 503s and loads the keys on the first request after it.
             if not database_unavailable(exc):
                 raise
-            logging.getLogger("unionflow").warning("database unavailable at start-up: %r", exc)
+            log.warning("database unavailable at start-up: %r", exc)
+        stop = asyncio.Event()
+        writer = None
+        if settings.log_retention_days > 0:
+            # Stored system logs are written off the request path, by this task of each worker.
+            writer = asyncio.create_task(app.state.journal.run(app.state.sessionmaker, stop))
         async with planificateur_integre(engine, settings):
             yield
+        stop.set()
+        if writer is not None:
+            await writer
         await engine.dispose()
+        metrics.process_exit()
 
     app = FastAPI(title="UnionFlow — Union Management API", version=__version__, description=DESCRIPTION,
                   lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -157,10 +179,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sessionmaker = create_sessionmaker(app.state.engine)
     app.state.token_verifier = build_verifier(settings, keys.jwks_loader(app.state.sessionmaker))
     app.state.started_at = time.monotonic()
+    app.state.journal = JournalWriter(settings)
 
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
                            allow_methods=["*"], allow_headers=["*"], expose_headers=["X-Total-Count", "Location"])
+    app.add_middleware(RequestContextMiddleware, engine=app.state.engine)
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
@@ -168,5 +192,4 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_docs(app)
     # Added last: outermost, so error responses and CORS answers carry the headers too.
     app.add_middleware(SecurityHeadersMiddleware)
-    logging.getLogger("unionflow").setLevel(logging.INFO)
     return app

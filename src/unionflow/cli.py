@@ -7,8 +7,13 @@ import asyncio
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from unionflow.config import get_settings
+from unionflow.config import Settings, get_settings
+
+if TYPE_CHECKING:
+    from unionflow.core.journal import JournalWriter
 
 
 def _migrate(_: argparse.Namespace) -> int:
@@ -32,22 +37,55 @@ def _bootstrap() -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    workers = args.workers or 1
+    # Workers are separate processes: what they must know travels in the environment.
+    if os.environ.get(METRICS_DIR_ENV):
+        # Set by the operator (systemd RuntimeDirectory, shared with a worker): used as it is, never emptied here.
+        Path(os.environ[METRICS_DIR_ENV]).mkdir(parents=True, exist_ok=True)
+    elif workers > 1:
+        _fresh_metrics_dir(settings.data_dir / "prometheus")
+    if args.log_level:
+        os.environ["UNIONFLOW_LOG_LEVEL"] = args.log_level.upper()
+    if args.no_access_log:
+        os.environ["UNIONFLOW_ACCESS_LOG"] = "false"
+    if "public_base_url" not in settings.model_fields_set:
+        # Unset: advertise where this process listens (issuer, discovery), not a fixed :8000.
+        host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host  # noqa: S104
+        os.environ["UNIONFLOW_PUBLIC_BASE_URL"] = f"http://{host}:{args.port}"
+    get_settings.cache_clear()
+    settings = get_settings()
+
     import uvicorn
 
     from unionflow.core.db import is_sqlite
+    from unionflow.core.logs import configure_logging
 
+    configure_logging(settings)
     if not args.no_migrate:
         _migrate(args)
     _bootstrap()
-    workers = args.workers or 1
-    if is_sqlite(get_settings().database_url):
+    if is_sqlite(settings.database_url):
         # The embedded default needs no separate `unionflow worker`: each server process runs the scheduler
         # (runs stay unique). An explicit UNIONFLOW_PLANIFICATEUR_INTEGRE wins.
         os.environ.setdefault("UNIONFLOW_PLANIFICATEUR_INTEGRE", "true")
         get_settings.cache_clear()  # a single worker runs in this process and reads the cached settings
+    forwarded = args.forwarded_allow_ips or settings.forwarded_allow_ips
     uvicorn.run("unionflow.app:create_app", factory=True, host=args.host, port=args.port, workers=workers,
-                proxy_headers=True, log_level=args.log_level, access_log=not args.no_access_log)
+                proxy_headers=args.proxy_headers, forwarded_allow_ips=forwarded, log_config=None,
+                log_level=settings.log_level.lower(), access_log=False)
     return 0
+
+
+METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+
+def _fresh_metrics_dir(path: Path) -> None:
+    """Set before prometheus_client is imported anywhere; emptied so a previous run's samples do not count."""
+    path.mkdir(parents=True, exist_ok=True)
+    for stale in path.glob("*.db"):
+        stale.unlink()
+    os.environ[METRICS_DIR_ENV] = str(path.resolve())
 
 
 async def _create_user(args: argparse.Namespace) -> int:
@@ -218,8 +256,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=os.environ.get("UNIONFLOW_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("UNIONFLOW_PORT", "8000")))
     serve.add_argument("--workers", type=int, default=int(os.environ.get("UNIONFLOW_WORKERS", "1")))
-    serve.add_argument("--log-level", default="info")
-    serve.add_argument("--no-access-log", action="store_true")
+    serve.add_argument("--log-level", help="DEBUG, INFO, WARNING... (default: UNIONFLOW_LOG_LEVEL)")
+    serve.add_argument("--no-access-log", action="store_true", help="no per-request log line")
+    serve.add_argument("--proxy-headers", action=argparse.BooleanOptionalAction, default=True,
+                       help="trust X-Forwarded-For/-Proto from --forwarded-allow-ips (default: on)")
+    serve.add_argument("--forwarded-allow-ips",
+                       help="proxy addresses trusted for X-Forwarded-* (comma-separated, '*' for any; "
+                            "default: UNIONFLOW_FORWARDED_ALLOW_IPS)")
     serve.add_argument("--no-migrate", action="store_true", help="do not apply migrations first")
     serve.set_defaults(func=_serve)
 
@@ -265,8 +308,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _run_job(args: argparse.Namespace) -> int:
+    """A manual or cron run of a job: the job's structured log line and metrics (core.metrics.job_run), and its
+    log records stored like the service's."""
+    from unionflow.core.journal import JournalWriter
+    from unionflow.core.logs import configure_logging
+    from unionflow.core.metrics import job_run
+
+    settings = get_settings()
+    configure_logging(settings)
+    try:
+        with job_run(args.jobs_command) as run:
+            code = int(args.func(args) or 0)
+            run.counts["exitCode"] = code
+        return code
+    finally:
+        asyncio.run(_store_logs(settings, JournalWriter(settings)))
+
+
+async def _store_logs(settings: Settings, writer: JournalWriter) -> None:
+    from unionflow.core.db import create_engine, create_sessionmaker
+
+    engine = create_engine(settings)
+    try:
+        await writer.flush(create_sessionmaker(engine))
+    except Exception as exc:  # the database may be what failed; the lines are on stderr already
+        print(f"stored logs not written: {exc.__class__.__name__}", file=sys.stderr)
+    finally:
+        await engine.dispose()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "jobs":
+        return _run_job(args)
     return int(args.func(args) or 0)
 
 

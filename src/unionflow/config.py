@@ -138,6 +138,22 @@ class Settings(BaseSettings):
     # (default {public_base_url}/reinitialiser-mot-de-passe); the token is appended as ?jeton=….
     reinitialisation_ttl_seconds: int = 3600
     reinitialisation_url: str | None = None
+    # Logs (docs/operations.md). auto: plain text when stderr is a terminal (make run), JSON lines otherwise.
+    log_format: str = "auto"
+    log_level: str = "INFO"
+    access_log: bool = True  # one line per request (logger unionflow.requests)
+    # System logs stored for GET /api/logs: records at or above this level, kept this many days (0: not stored).
+    log_store_level: str = "INFO"
+    log_retention_days: int = 14
+    log_flush_seconds: float = 2.0
+    log_buffer_size: int = 10_000
+
+    # GET /metrics: allowed with this bearer token, or without one from these client networks.
+    metrics_token: str | None = None
+    metrics_allowed_networks: list[str] = Field(default_factory=lambda: ["127.0.0.1/32", "::1/128"])
+
+    # Reverse proxy: X-Forwarded-* are trusted from these addresses (comma-separated, "*" for any).
+    forwarded_allow_ips: str = "127.0.0.1"
 
     @property
     def issuer(self) -> str:

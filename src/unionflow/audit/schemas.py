@@ -74,6 +74,8 @@ class AuditLogResponse(OutputModel):
     ip_address: str | None
     user_agent: str | None
     severite: str
+    request_id: str | None = Field(None, description="X-Request-ID de la requête à l'origine de l'entrée "
+                                                     "(journaux: GET /api/logs?requestId=…)")
 
 
 class AuditStatistiques(ResultatCalcule):

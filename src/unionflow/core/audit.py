@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.inspection import inspect
 
 from unionflow.core.auth import AuthContext
+from unionflow.core.logs import current_request_id
 from unionflow.models import AuditLog
 
 
@@ -70,6 +71,7 @@ async def record(
         ip_address=actor.ip_address if actor else None,
         user_agent=actor.user_agent if actor else None,
         severite=severite,
+        request_id=current_request_id(),
     )
     session.add(entry)
     return entry

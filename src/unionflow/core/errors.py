@@ -11,6 +11,8 @@ from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse, Response
 
+from unionflow.core.logs import REQUEST_ID_HEADER, current_request_id
+
 log = logging.getLogger("unionflow.errors")
 
 PROBLEM_JSON = "application/problem+json"
@@ -127,12 +129,21 @@ def database_unavailable(exc: BaseException) -> bool:
 
 
 def problem(status: int, title: str, detail: str, slug: str, instance: str | None = None,
-            headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
+            headers: dict[str, str] | None = None, *, request_id: str | None = None, **extra: Any) -> JSONResponse:
+    """``requestId`` names the request's log lines and audit entries (GET /api/logs?requestId=…)."""
     body: dict[str, Any] = {"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail}
     if instance:
         body["instance"] = instance
     body.update(extra)
+    request_id = request_id or current_request_id()
+    if request_id:
+        body["requestId"] = request_id
+        headers = {**(headers or {}), REQUEST_ID_HEADER: request_id}
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+
+
+def _request_id(request: Request) -> str | None:
+    return getattr(request.state, "request_id", None)
 
 
 _HTTP_TITLES = {
@@ -181,10 +192,12 @@ def install_error_handlers(app: FastAPI) -> None:
             log.warning("database unavailable on %s %s: %r", request.method, request.url.path, exc)
             retry_after = getattr(request.app.state.settings, "database_retry_after_seconds", RETRY_AFTER_SECONDS)
             return problem(503, ServiceUnavailable.title, "Base de données momentanément indisponible, réessayer "
-                           "plus tard.", "database-unavailable", request.url.path, {"Retry-After": str(retry_after)})
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
+                           "plus tard.", "database-unavailable", request.url.path, {"Retry-After": str(retry_after)},
+                           request_id=_request_id(request))
+        log.exception("unhandled error on %s %s", request.method, request.url.path,
+                      extra={"request_id": _request_id(request)})
         return problem(500, "Erreur interne du serveur", "Une erreur inattendue est survenue.",
-                       "internal-error", request.url.path)
+                       "internal-error", request.url.path, request_id=_request_id(request))
 
     app.add_exception_handler(UnionFlowError, on_domain)
     app.add_exception_handler(RequestValidationError, on_validation)

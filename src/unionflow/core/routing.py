@@ -31,6 +31,8 @@ PUBLIC_ROUTES: frozenset[tuple[str, str]] = frozenset({
     ("GET", "/api/recus/verifier/{numero}"),
     ("POST", "/api/auth/mot-de-passe-oublie"),
     ("POST", "/api/auth/reinitialiser-mot-de-passe"),
+    # Not anonymous: its own bearer token or network allowlist (monitoring.service.MetricsService).
+    ("GET", "/metrics"),
 })
 
 

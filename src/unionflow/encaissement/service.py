@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.integration import comptabiliser_paiement, extourner_paiement
-from unionflow.core import audit
+from unionflow.core import audit, metrics
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
 from unionflow.core.errors import InvalidInput, InvalidState, NotFound
@@ -381,6 +381,7 @@ class EncaissementService:
             applied += part
         paiement.montant_non_affecte = paiement.montant - applied
         await self.session.flush()
+        metrics.paiement_valide(self.session, paiement.methode, paiement.montant, paiement.devise)
         await audit.record(self.session, self.auth, action="PAIEMENT_VALIDE", module=MODULE,
                            entite_type="Paiement", entite_id=paiement.id, organisation_id=paiement.organisation_id,
                            description=f"Reçu {paiement.numero_recu}: {paiement.montant} {paiement.devise}",

@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.configuration.service import valeurs
-from unionflow.core import audit
+from unionflow.core import audit, metrics
 from unionflow.lcbft.schemas import TypeAlerte
 from unionflow.models import AlerteLcbFt, DemandeAide, Paiement, ParametresLcbFt, Versement
 from unionflow.webhooks import emission as webhooks
@@ -140,6 +140,7 @@ async def evaluer_versement(session: AsyncSession, versement: Versement,
 async def _record(session: AsyncSession, created: list[AlerteLcbFt]) -> list[AlerteLcbFt]:
     if created:
         await session.flush()
+        metrics.alertes_lcb_ft(session, [a.type_alerte for a in created])
     for alerte in created:
         await audit.record(session, None, action="ALERTE", module=MODULE, entite_type="AlerteLcbFt",
                            entite_id=alerte.id, organisation_id=alerte.organisation_id, severite="WARNING",

@@ -113,3 +113,6 @@ __all__ += ["Maintenance"]
 from unionflow.models.planificateur import ExecutionJob, JetonReinitialisation, PlanificationJob, Tache  # noqa: E402
 
 __all__ += ["ExecutionJob", "JetonReinitialisation", "PlanificationJob", "Tache"]
+from unionflow.models.journal import JournalSysteme  # noqa: E402
+
+__all__ += ["JournalSysteme"]

@@ -27,6 +27,8 @@ class AuditLog(IdMixin, Base):
     ip_address: Mapped[str | None] = mapped_column(String(64))
     user_agent: Mapped[str | None] = mapped_column(String(500))
     severite: Mapped[str] = mapped_column(String(20), default="INFO")
+    # X-Request-ID of the request that made the change: joins an audit entry to its log lines (GET /api/logs).
+    request_id: Mapped[str | None] = mapped_column(String(128))
 
     __table_args__ = (
         Index("ix_audit_log_date_heure", "date_heure"),
@@ -38,4 +40,5 @@ class AuditLog(IdMixin, Base):
         Index("ix_audit_log_type_action_date", "type_action", "date_heure"),
         Index("ix_audit_log_utilisateur_date", "utilisateur", "date_heure"),
         Index("ix_audit_log_ip_date", "ip_address", "date_heure"),
+        Index("ix_audit_log_request_id", "request_id"),
     )

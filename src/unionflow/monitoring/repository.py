@@ -9,13 +9,15 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, inspect, or_, select, text, update
+from sqlalchemy import Select, func, inspect, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.core.pagination import PageParams, paginate
 from unionflow.models import (
     AlerteConfig,
     AlerteSysteme,
     AuditLog,
+    JournalSysteme,
     LoginThrottle,
     Paiement,
     Sauvegarde,
@@ -117,3 +119,29 @@ class MeasureRepository:
 
     async def backup_config(self) -> SauvegardeConfig | None:
         return await self.session.get(SauvegardeConfig, CONFIG_ID)
+
+
+class JournalRepository:
+    """Stored system logs. Like alerts they belong to the installation: RS-MON-READ sees them all."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def search(self, *, niveaux: list[str] | None, logger: str | None, request_id: str | None,
+                     debut: datetime | None, fin: datetime | None,
+                     params: PageParams) -> tuple[list[JournalSysteme], int, bool]:
+        stmt: Select[tuple[JournalSysteme]] = select(JournalSysteme)
+        if niveaux:
+            stmt = stmt.where(JournalSysteme.niveau.in_(niveaux))
+        if logger:
+            # The logger and its children: "unionflow.wave" matches "unionflow.wave.client".
+            stmt = stmt.where(or_(JournalSysteme.logger == logger,
+                                  JournalSysteme.logger.startswith(logger + ".", autoescape=True)))
+        if request_id:
+            stmt = stmt.where(JournalSysteme.request_id == request_id)
+        if debut is not None:
+            stmt = stmt.where(JournalSysteme.horodatage >= debut)
+        if fin is not None:
+            stmt = stmt.where(JournalSysteme.horodatage <= fin)
+        stmt = stmt.order_by(JournalSysteme.horodatage.desc(), JournalSysteme.id.desc())
+        return await paginate(self.session, stmt, params)

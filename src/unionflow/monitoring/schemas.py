@@ -76,3 +76,29 @@ class UpdateAlertConfigRequest(InputModel):
 
     def changes(self) -> dict[str, Any]:
         return self.model_dump(exclude_unset=True)
+
+
+class NiveauJournal(StrEnum):
+    DEBUG = "DEBUG"
+    INFO = "INFO"
+    WARNING = "WARNING"
+    ERROR = "ERROR"
+    CRITICAL = "CRITICAL"
+
+
+class JournalSystemeResponse(OutputModel):
+    id: uuid.UUID
+    horodatage: datetime
+    niveau: str
+    logger: str = Field(description="Composant émetteur, ex. unionflow.requests, unionflow.jobs, uvicorn.error")
+    message: str = Field(description="Message, secrets masqués ([MASQUÉ])")
+    request_id: str | None = Field(description="X-Request-ID de la requête (ou job-… pour une tâche)")
+    utilisateur: str | None = Field(description="sub de l'appelant (lignes de requête)")
+    organisation_id: str | None = Field(description="Organisation active de l'appelant (lignes de requête)")
+    methode: str | None
+    route: str | None = Field(description="Gabarit de route, ex. /api/membres/{id}")
+    statut: int | None = Field(description="Statut HTTP de la réponse (lignes de requête)")
+    duree_ms: float | None
+    processus: int | None = Field(description="PID du processus (worker) émetteur")
+    contexte: dict[str, Any] | None = Field(description="Autres champs structurés (job, outcome, counts...)")
+    exception: str | None = Field(description="Trace de l'exception, secrets masqués")

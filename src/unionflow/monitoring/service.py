@@ -1,18 +1,24 @@
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import uuid
 from datetime import UTC, datetime
 
+from prometheus_client.core import GaugeMetricFamily
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.config import Settings
-from unionflow.core import audit
+from unionflow.core import audit, metrics
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import NotFound
+from unionflow.core.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
+from unionflow.core.pagination import Page, PageParams
 from unionflow.monitoring.evaluator import MODULE, MonitoringEvaluator
-from unionflow.monitoring.repository import AlertRepository
+from unionflow.monitoring.repository import AlertRepository, JournalRepository, MeasureRepository
 from unionflow.monitoring.schemas import (
     AlertConfigResponse,
+    JournalSystemeResponse,
+    NiveauJournal,
     SystemAlertResponse,
     UpdateAlertConfigRequest,
 )
@@ -68,3 +74,67 @@ class MonitoringService:
                            entite_type="AlerteSysteme", entite_id=alert.id,
                            description=f"Alerte {alert.code} acquittée")
         return SystemAlertResponse.model_validate(alert)
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """An instant without offset is read as UTC (the stored times are UTC)."""
+    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
+
+
+class JournalService:
+    """Stored system logs (core/journal.py), newest first."""
+
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.repo = JournalRepository(session)
+        self.auth = auth
+
+    async def search(self, params: PageParams, *, niveau: NiveauJournal | None, logger: str | None,
+                     request_id: str | None, date_debut: datetime | None,
+                     date_fin: datetime | None) -> Page[JournalSystemeResponse]:
+        debut, fin = _utc(date_debut), _utc(date_fin)
+        if debut is not None and fin is not None and debut > fin:
+            raise InvalidInput("dateDebut doit précéder dateFin")
+        # A level is a threshold, as in every log viewer: WARNING shows WARNING, ERROR and CRITICAL.
+        levels = list(NiveauJournal)
+        niveaux = [n.value for n in levels[levels.index(niveau):]] if niveau else None
+        rows, total, exact = await self.repo.search(niveaux=niveaux, logger=logger, request_id=request_id,
+                                                    debut=debut, fin=fin, params=params)
+        return Page[JournalSystemeResponse].build([JournalSystemeResponse.model_validate(r) for r in rows],
+                                                  params, total, exact)
+
+
+def _allowed_network(host: str | None, networks: list[str]) -> bool:
+    try:
+        address = ipaddress.ip_address(host or "")
+    except ValueError:
+        return False
+    return any(address in ipaddress.ip_network(n, strict=False) for n in networks)
+
+
+class MetricsService:
+    """GET /metrics: its own protection instead of a user token, since scrapers hold no OIDC identity."""
+
+    def __init__(self, session: AsyncSession, settings: Settings) -> None:
+        self.measures = MeasureRepository(session)
+        self.settings = settings
+
+    def check_access(self, client_host: str | None, authorization: str | None) -> None:
+        token = self.settings.metrics_token
+        if authorization and token:
+            scheme, _, value = authorization.partition(" ")
+            if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), token.encode()):
+                return
+            raise Unauthenticated("Jeton d'accès aux métriques invalide")
+        if _allowed_network(client_host, self.settings.metrics_allowed_networks):
+            return
+        if token:
+            raise Unauthenticated("Jeton d'accès aux métriques requis")
+        raise Forbidden("Adresse non autorisée à lire les métriques")
+
+    async def render(self) -> bytes:
+        age = GaugeMetricFamily("unionflow_sauvegarde_derniere_age_seconds",
+                                "Âge de la dernière sauvegarde terminée (+Inf: aucune)")
+        last = await self.measures.last_backup(statut="TERMINEE")
+        taken = (last.date_fin or last.date_creation) if last is not None else None
+        age.add_metric([], (datetime.now(UTC) - taken).total_seconds() if taken else float("inf"))
+        return metrics.render([age])

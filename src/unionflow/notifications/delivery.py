@@ -24,7 +24,7 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.config import Settings
-from unionflow.core import audit
+from unionflow.core import audit, metrics
 from unionflow.core.db import sqlite_write_intent
 from unionflow.models import Notification
 from unionflow.models.base import utcnow
@@ -178,9 +178,12 @@ class Livreur:
                                   .where(Notification.id == row_id, Notification.statut == S.EN_ATTENTE.value)
                                   .values(**values).execution_options(synchronize_session=False))
             row = await session.get(Notification, row_id, populate_existing=True)
+            outcome = (row.canal, row.statut) if row is not None and row.statut == values.get("statut") else None
             if row is not None:
                 await synchroniser_source(session, row)
             await session.commit()
+        if outcome is not None:
+            metrics.notification_traitee(*outcome)
 
     async def lot(self, bilan: Bilan) -> int:
         async with self.sessionmaker() as session:
