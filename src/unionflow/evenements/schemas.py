@@ -2,13 +2,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from decimal import Decimal
 from enum import StrEnum
 
 from pydantic import AwareDatetime, Field, model_validator
 
 from unionflow.core.pagination import Page
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux
 
 
 class StatutEvenement(StrEnum):
@@ -63,7 +62,7 @@ class Evenement(InputModel):
     lieu: str | None = Field(default=None, max_length=200)
     adresse: str | None = Field(default=None, max_length=300)
     capacite_max: int | None = Field(default=None, ge=1, le=1_000_000, description="Absent: sans limite")
-    prix: Decimal | None = Field(default=None, ge=0, max_digits=16, decimal_places=2)
+    prix: Montant | None = Field(default=None, ge=0, max_digits=16, decimal_places=2)
     inscription_requise: bool = False
     date_limite_inscription: AwareDatetime | None = None
     visibilite: Visibilite = Visibilite.MEMBRES
@@ -89,7 +88,7 @@ class EvenementMobileDTO(OutputModel):
     lieu: str | None
     adresse: str | None
     capacite_max: int | None
-    prix: Decimal | None
+    prix: Montant | None
     devise: str
     inscription_requise: bool
     date_limite_inscription: datetime | None
@@ -174,7 +173,7 @@ class FeedbackPublic(OutputModel):
 
 class FeedbacksEvenementResponse(OutputModel):
     evenement_id: uuid.UUID
-    note_moyenne: Decimal | None
+    note_moyenne: Taux | None
     nombre_feedbacks: int
     repartition: dict[str, int] = Field(description="Nombre de feedbacks publiés par note, clés '1' à '5'")
     feedbacks: list[FeedbackPublic]
@@ -192,8 +191,8 @@ class StatistiquesEvenements(OutputModel):
     par_type: dict[str, int]
     inscriptions: InscriptionsStats
     capacite_totale: int = Field(description="Somme des capacités des événements à capacité limitée")
-    taux_remplissage: Decimal | None = Field(description="Inscrits confirmés / capacité, en %, événements limités")
-    note_moyenne_feedback: Decimal | None
+    taux_remplissage: Taux | None = Field(description="Inscrits confirmés / capacité, en %, événements limités")
+    note_moyenne_feedback: Taux | None
     nombre_feedbacks: int
 
 

@@ -4,7 +4,7 @@ from datetime import datetime
 
 from pydantic import EmailStr, Field
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 USERNAME_PATTERN = r"^[A-Za-z0-9._@+-]{3,254}$"
 
@@ -22,10 +22,11 @@ class UserCreate(InputModel):
     realm_roles: list[str] = Field(default_factory=list, max_length=20)
 
 
-class UserUpdate(InputModel):
+class UserUpdate(UpdateModel):
     """UserDTO for a partial update: absent fields are left unchanged. ``username`` may be sent back as read
     but cannot change; ``password`` sets a new password (administrator reset)."""
 
+    nullable_fields = frozenset({"first_name", "last_name"})
     username: str | None = Field(None, max_length=254)
     email: EmailStr | None = None
     first_name: str | None = Field(None, max_length=100)

@@ -7,7 +7,7 @@ from enum import StrEnum
 from pydantic import EmailStr, Field, field_validator
 
 from unionflow.core.roles import Role
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 COUNTRY_PATTERN = r"^[A-Z]{2}$"
@@ -69,7 +69,9 @@ class MembreCreate(_MembreFields):
     roles: list[Role] | None = Field(default=None, description="Rôles dans l'organisation (défaut: MEMBRE)")
 
 
-class MembreUpdate(_MembreFields):
+class MembreUpdate(UpdateModel, _MembreFields):
+    nullable_fields = frozenset({
+        "ville", "telephone", "adresse", "email", "profession", "genre", "date_naissance", "pays"})
     prenom: str | None = Field(default=None, min_length=1, max_length=100)
     nom: str | None = Field(default=None, min_length=1, max_length=100)
 

@@ -5,7 +5,7 @@ from enum import StrEnum
 
 from pydantic import Field, field_validator
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import OutputModel, UpdateModel
 from unionflow.notifications.schemas import Canal, TypeNotification
 
 
@@ -21,7 +21,7 @@ class Theme(StrEnum):
     SYSTEME = "SYSTEME"
 
 
-class PreferencesUpdate(InputModel):
+class PreferencesUpdate(UpdateModel):
     langue: Langue | None = None
     theme: Theme | None = None
     canaux_par_type: dict[TypeNotification, list[Canal]] | None = Field(
