@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi._compat import ModelField
 from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute, iter_route_contexts
@@ -16,6 +18,7 @@ from starlette.routing import BaseRoute
 from unionflow.core.auth import Authorizer, authenticate, bearer_scheme
 from unionflow.core.db import read_only_session
 from unionflow.core.errors import Forbidden
+from unionflow.core.schemas import ISO_DATE_RE, scalar_kinds
 
 # Routes reachable without a bearer token. Anything else must name a role set (tests/test_routes.py).
 PUBLIC_ROUTES: frozenset[tuple[str, str]] = frozenset({
@@ -62,12 +65,58 @@ def find_authorizer(dependant: Dependant) -> Authorizer | None:
     return None
 
 
+_BOOLEANS = frozenset({"true", "false"})
+
+
+def _query_params(dependant: Dependant) -> list[ModelField]:
+    found = list(dependant.query_params)
+    for dep in dependant.dependencies:
+        found += _query_params(dep)
+    return found
+
+
+def strict_query(dependant: Dependant) -> Callable[[Request], None] | None:
+    """Query strings are text, and pydantic's lax parsing reads ``actif=1``/``yes`` as true and ``dateFin=0`` as
+    1970-01-01. The API takes booleans as ``true``/``false`` and dates as ISO 8601 only; this check runs
+    before the parameters are parsed, for every route, from the declared parameter types."""
+    booleans, dates = [], []
+    for field in _query_params(dependant):
+        kinds = scalar_kinds(field.field_info.annotation) - {type(None)}
+        if kinds == {bool}:
+            booleans.append(field.alias)
+        elif kinds and kinds <= {date, datetime}:
+            dates.append(field.alias)
+    if not booleans and not dates:
+        return None
+
+    def check(request: Request) -> None:
+        errors: list[dict[str, Any]] = []
+        for name in booleans:
+            errors += [{"type": "bool_parsing", "loc": ("query", name), "msg": "booléen attendu", "input": value}
+                       for value in request.query_params.getlist(name) if value not in _BOOLEANS]
+        for name in dates:
+            errors += [{"type": "date_parsing", "loc": ("query", name), "msg": "date attendue", "input": value}
+                       for value in request.query_params.getlist(name) if not ISO_DATE_RE.match(value)]
+        if errors:
+            raise RequestValidationError(errors)
+
+    return check
+
+
 class GuardedRoute(APIRoute):
     """FastAPI parses JSON and form bodies before running dependencies, so a malformed body would answer
     400 before the caller is authenticated. This route re-orders that: 401, then 403, then 400."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
+        check = strict_query(self.dependant)
+        if check is not None:
+            parse = handler
+
+            async def handler(request: Request) -> Response:
+                check(request)
+                return await parse(request)
+
         authorizer = find_authorizer(self.dependant)
         if authorizer is None:
             return handler

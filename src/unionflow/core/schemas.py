@@ -25,7 +25,7 @@ MONEY_PATTERN = r"^-?\d{1,16}(\.\d{1,2})?$"
 _MONEY_RE = re.compile(MONEY_PATTERN)
 _CENT = Decimal("0.01")
 # ISO 8601 calendar date at the start: a bare number ("0", 1700000000) is not a date on this API.
-_ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
 def _parse_decimal(value: Any) -> Any:
@@ -75,13 +75,13 @@ class OutputModel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, from_attributes=True)
 
 
-def _scalar_kinds(annotation: Any) -> set[type]:
+def scalar_kinds(annotation: Any) -> set[type]:
     """The plain types a field accepts, through Optional/Union/Annotated (containers are not looked into)."""
     origin = get_origin(annotation)
     if origin is Annotated:
-        return _scalar_kinds(get_args(annotation)[0])
+        return scalar_kinds(get_args(annotation)[0])
     if origin is Union or origin is types.UnionType:
-        return set().union(*(_scalar_kinds(arg) for arg in get_args(annotation)))
+        return set().union(*(scalar_kinds(arg) for arg in get_args(annotation)))
     return {annotation} if isinstance(annotation, type) else set()
 
 
@@ -104,10 +104,10 @@ class InputModel(BaseModel):
         field = cls.model_fields.get(info.field_name)
         if field is None:
             return value
-        kinds = _scalar_kinds(field.annotation)
+        kinds = scalar_kinds(field.annotation)
         if bool in kinds and not isinstance(value, bool) and kinds & {bool, str} == {bool}:
             raise PydanticCustomError("bool_type", "doit être un booléen JSON (true ou false)")
-        iso = isinstance(value, date | datetime) or (isinstance(value, str) and _ISO_DATE_RE.match(value))
+        iso = isinstance(value, date | datetime) or (isinstance(value, str) and ISO_DATE_RE.match(value))
         if kinds & {date, datetime} and not kinds - {date, datetime, type(None)} and not iso:
             raise PydanticCustomError("date_type", "doit être une date ISO 8601 en chaîne (AAAA-MM-JJ)")
         return value
