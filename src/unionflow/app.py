@@ -24,7 +24,7 @@ from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.core.errors import install_error_handlers
-from unionflow.core.openapi import install_openapi
+from unionflow.core.openapi import install_openapi, operation_id
 from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
@@ -125,7 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await engine.dispose()
 
     app = FastAPI(title="UnionFlow — Union Management API", version=__version__, description=DESCRIPTION,
-                  lifespan=lifespan)
+                  lifespan=lifespan, generate_unique_id_function=operation_id)
     app.state.settings = settings
     app.state.engine = create_engine(settings)
     app.state.sessionmaker = create_sessionmaker(app.state.engine)

@@ -110,3 +110,17 @@ async def test_validation_messages_are_french_with_the_field_name(client, factor
     assert {e["message"] for e in missing.json()["errors"]} == {"champ obligatoire"}
     for text in (body["detail"], missing.json()["detail"]):
         assert not any(word in text for word in ("Input should", "Field required", "value is not", "String"))
+
+
+async def test_method_not_allowed_lists_every_method_of_the_resource(client, factory):
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    # /api/audit is served by two routes (GET list, POST entry): Allow names both.
+    response = await client.request("OPTIONS", "/api/audit", headers=admin.headers)
+    assert response.status_code == 405
+    assert set(response.headers["allow"].split(", ")) >= {"GET", "POST"}
+    assert response.json()["detail"] == "Méthode OPTIONS non autorisée sur cette ressource"
+    # PUT /api/adhesions/stats matches PUT /api/adhesions/{id} by its shape only: still 405, not 400.
+    stats = await client.put("/api/adhesions/stats", headers=admin.headers, json={})
+    assert stats.status_code == 405 and stats.headers["allow"] == "GET"
+    # A malformed id on a resource that has the method stays a 400.
+    assert (await client.put("/api/adhesions/pas-un-uuid", headers=admin.headers, json={})).status_code == 400

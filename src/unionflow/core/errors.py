@@ -205,6 +205,17 @@ def _field_errors(exc: RequestValidationError) -> list[dict[str, str]]:
     return fields
 
 
+def _allowed(request: Request) -> set[str]:
+    from unionflow.core.routing import allowed_methods  # routing imports this module
+
+    return allowed_methods(request.app, request.url.path)
+
+
+def _method_not_allowed(request: Request, allowed: set[str]) -> Response:
+    return problem(405, "Méthode non autorisée", f"Méthode {request.method} non autorisée sur cette ressource",
+                   "method-not-allowed", request.url.path, {"Allow": ", ".join(sorted(allowed))})
+
+
 def install_error_handlers(app: FastAPI) -> None:
     async def on_domain(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, UnionFlowError)
@@ -212,12 +223,18 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
+        if any(err.get("loc", ("",))[0] == "path" for err in exc.errors()):
+            allowed = _allowed(request)
+            if allowed and request.method not in allowed:
+                return _method_not_allowed(request, allowed)
         fields = _field_errors(exc)
         detail = "; ".join(f"{f['field']}: {f['message']}" for f in fields) or "Requête invalide"
         return problem(400, "Données invalides", detail, "invalid-input", request.url.path, errors=fields)
 
     async def on_http(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 405:
+            return _method_not_allowed(request, _allowed(request))
         slug, title = _HTTP_TITLES.get(exc.status_code, ("http-error", "Erreur"))
         detail = exc.detail if isinstance(exc.detail, str) else title
         return problem(exc.status_code, title, detail, slug, request.url.path, dict(exc.headers or {}))

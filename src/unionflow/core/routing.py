@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import uuid
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -53,6 +55,35 @@ def api_routes(source: FastAPI | Sequence[BaseRoute]) -> list[RouteInfo]:
                                    frozenset(context.methods or original.methods or ()),
                                    find_authorizer(original.dependant)))
     return found
+
+
+def allowed_methods(app: FastAPI, path: str) -> set[str]:
+    """Methods of every route serving this concrete path. Starlette's 405 lists only the first route that
+    matched, and ``PUT /api/adhesions/stats`` matches ``PUT /api/adhesions/{id}`` before it fails on the UUID;
+    both must answer 405 with the resource's real ``Allow`` (RFC 9110 §15.5.6)."""
+    table = getattr(app.state, "route_table", None)
+    if table is None:
+        table = []
+        for info in api_routes(app):
+            uuid_params = {f.alias for f in info.route.dependant.path_params
+                           if uuid.UUID in scalar_kinds(f.field_info.annotation)}
+            regex = re.compile("^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(info.path)) + "$")
+            table.append((regex, uuid_params, info.methods))
+        app.state.route_table = table
+    allowed: set[str] = set()
+    for regex, uuid_params, methods in table:
+        match = regex.match(path)
+        if match and all(_is_uuid(match.group(name)) for name in uuid_params):
+            allowed |= methods
+    return allowed
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
 
 
 def find_authorizer(dependant: Dependant) -> Authorizer | None:

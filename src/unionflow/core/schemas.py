@@ -15,7 +15,6 @@ from pydantic import (
     ConfigDict,
     PlainSerializer,
     ValidationInfo,
-    WithJsonSchema,
     field_validator,
 )
 from pydantic.alias_generators import to_camel
@@ -53,13 +52,39 @@ def _two_decimals(value: Decimal) -> str:
     return str(value.quantize(_CENT, rounding=ROUND_HALF_UP))
 
 
+# Patterns for the bounds money fields declare (``ge=0``, ``gt=0``): a string schema cannot carry ``minimum``.
+_NON_NEGATIVE = r"^\d{1,16}(\.\d{1,2})?$"
+_POSITIVE = r"^(0*[1-9]\d{0,15}(\.\d{1,2})?|0{1,16}\.(0[1-9]|[1-9]\d?))$"
+
+
+class _DecimalString:
+    """JSON schema of a two-decimal string, with the field's lower bound turned into the pattern."""
+
+    def __init__(self, description: str) -> None:
+        self.description = description
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> dict[str, Any]:
+        bounds = core_schema
+        while bounds.get("type") != "decimal" and "schema" in bounds:
+            bounds = bounds["schema"]
+        return {"type": "string", "format": "decimal", "pattern": money_pattern(bounds), "examples": ["2500.00"],
+                "description": self.description}
+
+
+def money_pattern(bounds: dict[str, Any]) -> str:
+    if bounds.get("gt") is not None and Decimal(str(bounds["gt"])) == 0:
+        return _POSITIVE
+    if bounds.get("ge") is not None and Decimal(str(bounds["ge"])) == 0:
+        return _NON_NEGATIVE
+    return MONEY_PATTERN
+
+
 def _decimal_string(description: str) -> Any:
     return Annotated[
         Decimal,
         BeforeValidator(_parse_decimal),
         PlainSerializer(_two_decimals, return_type=str, when_used="json"),
-        WithJsonSchema({"type": "string", "format": "decimal", "pattern": MONEY_PATTERN, "examples": ["2500.00"],
-                        "description": description}),
+        _DecimalString(description),
     ]
 
 
