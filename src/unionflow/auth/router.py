@@ -27,7 +27,7 @@ router = APIRouter(tags=["Authentification"])
 async def token(
     request: Request,
     session: SessionDep,
-    grant_type: Annotated[str, Form()],
+    grant_type: Annotated[str, Form(json_schema_extra={"enum": ["password", "refresh_token"]})],
     username: Annotated[str | None, Form()] = None,
     password: Annotated[str | None, Form()] = None,
     refresh_token: Annotated[str | None, Form()] = None,

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import uuid
-from decimal import Decimal
 
 from fastapi import Depends, Query, Response
 
@@ -10,6 +9,7 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import PageParams, paging, set_total_header
 from unionflow.core.roles import RS_AIDE
 from unionflow.core.routing import area_router
+from unionflow.core.schemas import Montant
 from unionflow.demandes_aide.repository import DemandeFilters
 from unionflow.demandes_aide.schemas import (
     CreateDemandeAideRequest,
@@ -93,7 +93,7 @@ async def update_demande(id: uuid.UUID, data: UpdateDemandeAideRequest, session:
                         "demandé, sinon 400); `motif` optionnel. Enregistre le décideur et la date. " + DECISION)
 async def approve_demande(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_AIDE),
                           motif: str | None = Query(None, max_length=1000),
-                          montant_accorde: Decimal | None = Query(None, alias="montantAccorde", ge=0, max_digits=18,
+                          montant_accorde: Montant | None = Query(None, alias="montantAccorde", ge=0, max_digits=18,
                                                                   decimal_places=2)) -> DemandeAideResponse:
     return await DemandeAideService(session, auth).decide(id, StatutDemande.APPROUVEE, motif, montant_accorde)
 

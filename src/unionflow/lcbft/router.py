@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import uuid
 
-from fastapi import Body, Depends, Query
+from fastapi import Depends, Query
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
 from unionflow.core.openapi import problems
@@ -14,6 +14,7 @@ from unionflow.lcbft.schemas import (
     NonTraiteesResponse,
     ParametresLcbFtRequest,
     ParametresLcbFtResponse,
+    TraiterAlerteRequest,
 )
 from unionflow.lcbft.service import LcbFtService, parse_filters
 
@@ -59,11 +60,10 @@ async def get_alerte(id: str, session: SessionDep, auth: AuthContext = authorize
 
 @router.post("/{id}/traiter", response_model=AlerteResponse, responses=problems(409),
              summary="Marquer une alerte comme traitée",
-             description="Corps: objet de chaînes `{\"commentaire\": \"...\" (obligatoire), \"decision\": "
-                         "\"SANS_SUITE\" (défaut) | \"DECLARATION_SOUPCON\"}`; autre clé → 400. "
-                         "Enregistre qui, quand, le commentaire et la décision. Une alerte déjà traitée → 409 (la "
-                         "première décision fait foi).")
-async def traiter_alerte(id: str, session: SessionDep, body: dict[str, str] = Body(...),
+             description="Corps: `commentaire` (obligatoire) et `decision` (SANS_SUITE par défaut, ou "
+                         "DECLARATION_SOUPCON); autre clé → 400. Enregistre qui, quand, le commentaire et la "
+                         "décision. Une alerte déjà traitée → 409 (la première décision fait foi).")
+async def traiter_alerte(id: str, session: SessionDep, body: TraiterAlerteRequest,
                          auth: AuthContext = authorize(RS_LCB)) -> AlerteResponse:
     return await LcbFtService(session, auth).traiter(id, body)
 

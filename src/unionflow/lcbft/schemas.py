@@ -20,6 +20,11 @@ class Decision(StrEnum):
     DECLARATION_SOUPCON = "DECLARATION_SOUPCON"
 
 
+class TraiterAlerteRequest(InputModel):
+    commentaire: str = Field(min_length=1, max_length=2000, description="Motif de la décision, obligatoire")
+    decision: Decision = Field(default=Decision.SANS_SUITE, description="SANS_SUITE par défaut")
+
+
 class AlerteResponse(OutputModel):
     id: uuid.UUID
     organisation_id: uuid.UUID
