@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Annotated
 
 from fastapi import Depends, Query, Response
 
@@ -17,7 +18,7 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ADMIN, RS_APPROVE, RS_READ, RS_WRITE
 from unionflow.core.routing import area_router
-from unionflow.core.schemas import Montant
+from unionflow.core.schemas import MontantPositif
 from unionflow.encaissement.service import MethodePaiement, StatutAdhesion
 
 router = area_router("/api/adhesions", "Adhésions")
@@ -134,9 +135,9 @@ async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext
                          "couverts. Un reçu est émis (`recu`).")
 async def pay_adhesion(
     id: uuid.UUID,
+    montant_paye: Annotated[MontantPositif, Query(alias="montantPaye")],
     session: SessionDep,
     auth: AuthContext = authorize(RS_WRITE),
-    montant_paye: Montant = Query(alias="montantPaye", gt=0, max_digits=18, decimal_places=2),
     methode_paiement: MethodePaiement = Query(MethodePaiement.ESPECES, alias="methodePaiement"),
     reference_paiement: str | None = Query(None, alias="referencePaiement", max_length=100),
 ) -> AdhesionPayeeResponse:

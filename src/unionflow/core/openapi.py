@@ -61,7 +61,7 @@ def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
 def operation_id(route: APIRoute) -> str:
     """``<area>_<action>`` from the router's package and the endpoint's name (``adhesions_approve_adhesion``):
     ASCII, stable, unique (tests/test_openapi.py), and what generated clients name their functions after."""
-    area = route.endpoint.__module__.removeprefix("unionflow.").removesuffix(".router").replace(".", "_")
+    area = route.endpoint.__module__.removeprefix("unionflow.").removesuffix("router").strip("._").replace(".", "_")
     return f"{area}_{route.endpoint.__name__}"
 
 

@@ -10,6 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Annotated, Any, ClassVar, Union, get_args, get_origin
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -54,37 +55,46 @@ def _two_decimals(value: Decimal) -> str:
 
 # Patterns for the bounds money fields declare (``ge=0``, ``gt=0``): a string schema cannot carry ``minimum``.
 _NON_NEGATIVE = r"^\d{1,16}(\.\d{1,2})?$"
-_POSITIVE = r"^(0*[1-9]\d{0,15}(\.\d{1,2})?|0{1,16}\.(0[1-9]|[1-9]\d?))$"
+POSITIVE_MONEY_PATTERN = r"^(0*[1-9]\d{0,15}(\.\d{1,2})?|0{1,16}\.(0[1-9]|[1-9]\d?))$"
 
 
 class _DecimalString:
     """JSON schema of a two-decimal string, with the field's lower bound turned into the pattern."""
 
-    def __init__(self, description: str) -> None:
+    def __init__(self, description: str, pattern: str | None = None) -> None:
         self.description = description
+        self.pattern = pattern
 
     def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> dict[str, Any]:
         bounds = core_schema
         while bounds.get("type") != "decimal" and "schema" in bounds:
             bounds = bounds["schema"]
-        return {"type": "string", "format": "decimal", "pattern": money_pattern(bounds), "examples": ["2500.00"],
+        pattern = self.pattern or money_pattern(bounds)
+        return {"type": "string", "format": "decimal", "pattern": pattern, "examples": ["2500.00"],
                 "description": self.description}
 
 
 def money_pattern(bounds: dict[str, Any]) -> str:
     if bounds.get("gt") is not None and Decimal(str(bounds["gt"])) == 0:
-        return _POSITIVE
+        return POSITIVE_MONEY_PATTERN
     if bounds.get("ge") is not None and Decimal(str(bounds["ge"])) == 0:
         return _NON_NEGATIVE
     return MONEY_PATTERN
 
 
-def _decimal_string(description: str) -> Any:
+def _positive(value: Decimal) -> Decimal:
+    if value <= 0:
+        raise PydanticCustomError("greater_than", "doit être supérieur à 0", {"gt": 0})
+    return value
+
+
+def _decimal_string(description: str, positive: bool = False) -> Any:
     return Annotated[
         Decimal,
         BeforeValidator(_parse_decimal),
+        *([AfterValidator(_positive)] if positive else []),
         PlainSerializer(_two_decimals, return_type=str, when_used="json"),
-        _DecimalString(description),
+        _DecimalString(description, POSITIVE_MONEY_PATTERN if positive else None),
     ]
 
 
@@ -92,6 +102,9 @@ def _decimal_string(description: str) -> Any:
 # (the spec's examples send numbers), at most two decimals.
 Montant = _decimal_string("Montant décimal, deux décimales, en chaîne (ex. \"2500.00\"); "
                           "un nombre JSON est aussi accepté en entrée")
+# For parameters, where a bound on ``Montant`` cannot reach the schema's pattern.
+MontantPositif = _decimal_string("Montant strictement positif, deux décimales au plus (ex. \"2500.00\")",
+                                 positive=True)
 # Rates and averages share the wire format of money so clients parse every decimal the same way.
 Taux = _decimal_string("Valeur décimale à deux décimales, en chaîne (ex. \"87.50\")")
 
