@@ -124,3 +124,23 @@ async def test_method_not_allowed_lists_every_method_of_the_resource(client, fac
     assert stats.status_code == 405 and stats.headers["allow"] == "GET"
     # A malformed id on a resource that has the method stays a 400.
     assert (await client.put("/api/adhesions/pas-un-uuid", headers=admin.headers, json={})).status_code == 400
+
+
+async def test_numbers_are_json_numbers_and_library_datetimes_are_strict_too(client, factory):
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    entry = {"domaine": "TYPE_EVENEMENT", "code": "SEMINAIRE", "libelle": "Séminaire"}
+    for bad in (False, "3"):
+        refused = await client.post("/api/types-reference", headers=admin.headers, json={**entry, "ordre": bad})
+        assert refused.status_code == 400 and refused.json()["errors"][0]["field"] == "ordre", refused.text
+    org, treasurer, a, _ = await treasury(factory)
+    due = await cotisation(factory, a.membre, org)
+    paid = await client.put(f"{BASE}/{due.id}/payer", headers=treasurer.headers,
+                            json={"montant": "100", "datePaiement": 0})
+    assert paid.status_code == 400 and paid.json()["errors"][0]["field"] == "datePaiement"
+
+
+async def test_a_literal_path_answers_405_before_authorisation(client, factory):
+    member = await factory.actor(["MEMBRE"])
+    # PUT /api/evenements/{id} is not for members, but /api/evenements/publics is another resource: 405.
+    response = await client.put("/api/evenements/publics", headers=member.headers, json={})
+    assert response.status_code == 405 and response.headers["allow"] == "GET"

@@ -58,6 +58,14 @@ class Conflict(UnionFlowError):
     status, slug, title = 409, "conflict", "Conflit"
 
 
+class MethodNotAllowed(UnionFlowError):
+    status, slug, title = 405, "method-not-allowed", "Méthode non autorisée"
+
+    def __init__(self, method: str, allowed: set[str]) -> None:
+        super().__init__(f"Méthode {method} non autorisée sur cette ressource",
+                         headers={"Allow": ", ".join(sorted(allowed))})
+
+
 class PayloadTooLarge(UnionFlowError):
     status, slug, title = 413, "payload-too-large", "Contenu trop volumineux"
 
@@ -212,8 +220,8 @@ def _allowed(request: Request) -> set[str]:
 
 
 def _method_not_allowed(request: Request, allowed: set[str]) -> Response:
-    return problem(405, "Méthode non autorisée", f"Méthode {request.method} non autorisée sur cette ressource",
-                   "method-not-allowed", request.url.path, {"Allow": ", ".join(sorted(allowed))})
+    exc = MethodNotAllowed(request.method, allowed)
+    return problem(exc.status, exc.title, exc.detail, exc.slug, request.url.path, exc.headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -223,10 +231,6 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
-        if any(err.get("loc", ("",))[0] == "path" for err in exc.errors()):
-            allowed = _allowed(request)
-            if allowed and request.method not in allowed:
-                return _method_not_allowed(request, allowed)
         fields = _field_errors(exc)
         detail = "; ".join(f"{f['field']}: {f['message']}" for f in fields) or "Requête invalide"
         return problem(400, "Données invalides", detail, "invalid-input", request.url.path, errors=fields)

@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute
 
 from unionflow.core.auth import Authorizer, authenticate, bearer_scheme
 from unionflow.core.db import read_only_session
-from unionflow.core.errors import Forbidden
+from unionflow.core.errors import Forbidden, MethodNotAllowed
 from unionflow.core.schemas import ISO_DATE_RE, scalar_kinds
 
 # Routes reachable without a bearer token. Anything else must name a role set (tests/test_routes.py).
@@ -70,12 +70,14 @@ def allowed_methods(app: FastAPI, path: str) -> set[str]:
             regex = re.compile("^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(info.path)) + "$")
             table.append((regex, uuid_params, info.methods))
         app.state.route_table = table
-    allowed: set[str] = set()
+    static: set[str] = set()
+    templated: set[str] = set()
     for regex, uuid_params, methods in table:
         match = regex.match(path)
         if match and all(_is_uuid(match.group(name)) for name in uuid_params):
-            allowed |= methods
-    return allowed
+            (templated if match.groupdict() else static).update(methods)
+    # A literal path (/api/admin/users/roles) is its own resource, whatever a template's text id would take.
+    return static or templated
 
 
 def _is_uuid(value: str) -> bool:
@@ -139,14 +141,21 @@ class GuardedRoute(APIRoute):
     400 before the caller is authenticated. This route re-orders that: 401, then 403, then 400."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
+        parse = super().get_route_handler()
         check = strict_query(self.dependant)
-        if check is not None:
-            parse = handler
+        uuid_params = {f.alias for f in self.dependant.path_params
+                       if uuid.UUID in scalar_kinds(f.field_info.annotation)}
 
-            async def handler(request: Request) -> Response:
+        async def handler(request: Request) -> Response:
+            if any(not _is_uuid(str(request.path_params.get(name, ""))) for name in uuid_params):
+                # Only the template's shape matched (PUT /api/adhesions/stats against PUT /api/adhesions/{id}):
+                # if the literal path is another resource, that resource does not support this method.
+                allowed = allowed_methods(request.app, request.url.path)
+                if allowed and request.method not in allowed:
+                    raise MethodNotAllowed(request.method, allowed)
+            if check is not None:
                 check(request)
-                return await parse(request)
+            return await parse(request)
 
         authorizer = find_authorizer(self.dependant)
         if authorizer is None:

@@ -11,9 +11,15 @@ from typing import Annotated, Any, ClassVar, Union, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
+    AwareDatetime,
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    FutureDate,
+    FutureDatetime,
+    NaiveDatetime,
+    PastDate,
+    PastDatetime,
     PlainSerializer,
     ValidationInfo,
     field_validator,
@@ -113,6 +119,10 @@ class OutputModel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, from_attributes=True)
 
 
+_DATETIME_ALIASES = (AwareDatetime, NaiveDatetime, FutureDatetime, PastDatetime)
+_DATE_ALIASES = (FutureDate, PastDate)
+
+
 def scalar_kinds(annotation: Any) -> set[type]:
     """The plain types a field accepts, through Optional/Union/Annotated (containers are not looked into)."""
     origin = get_origin(annotation)
@@ -120,6 +130,10 @@ def scalar_kinds(annotation: Any) -> set[type]:
         return scalar_kinds(get_args(annotation)[0])
     if origin is Union or origin is types.UnionType:
         return set().union(*(scalar_kinds(arg) for arg in get_args(annotation)))
+    if annotation in _DATETIME_ALIASES:
+        return {datetime}
+    if annotation in _DATE_ALIASES:
+        return {date}
     return {annotation} if isinstance(annotation, type) else set()
 
 
@@ -127,8 +141,9 @@ class InputModel(BaseModel):
     """Client input. Server-managed fields (status, numbers, paid amounts, approver, timestamps) are
     simply absent from input models, and ``extra='forbid'`` turns any attempt to send them into 400.
 
-    JSON has real booleans and ISO dates: ``"actif": 0`` or ``"dateFin": 0`` are refused rather than read as
-    false or 1970-01-01 (pydantic's lax mode would accept both)."""
+    JSON has real booleans, numbers and ISO dates: ``"actif": 0``, ``"ordre": false``, ``"ordre": "3"`` or
+    ``"dateFin": 0`` are refused rather than read as false, 0, 3 or 1970-01-01 (pydantic's lax mode accepts
+    them all)."""
 
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="forbid", str_strip_whitespace=True
@@ -145,6 +160,8 @@ class InputModel(BaseModel):
         kinds = scalar_kinds(field.annotation)
         if bool in kinds and not isinstance(value, bool) and kinds & {bool, str} == {bool}:
             raise PydanticCustomError("bool_type", "doit être un booléen JSON (true ou false)")
+        if kinds & {int, float} and not kinds & {bool, str, Decimal} and isinstance(value, bool | str):
+            raise PydanticCustomError("int_type" if float not in kinds else "float_type", "doit être un nombre JSON")
         iso = isinstance(value, date | datetime) or (isinstance(value, str) and ISO_DATE_RE.match(value))
         if kinds & {date, datetime} and not kinds - {date, datetime, type(None)} and not iso:
             raise PydanticCustomError("date_type", "doit être une date ISO 8601 en chaîne (AAAA-MM-JJ)")
