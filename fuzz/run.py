@@ -88,6 +88,8 @@ def wait_ready(base_url: str, server: subprocess.Popen[bytes], timeout: float = 
             raise SystemExit("le serveur s'est arrêté au démarrage")
         try:
             if httpx.get(f"{base_url}/health/live", timeout=2).status_code == 200:
+                # The first OpenAPI build takes seconds on a busy machine; schemathesis waits only 10 s.
+                httpx.get(f"{base_url}/openapi.json", timeout=120).raise_for_status()
                 return
         except httpx.TransportError:
             pass
@@ -101,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-time", type=int, default=int(os.environ.get("FUZZ_MAX_TIME", "0")),
                         help="budget en secondes par rôle (0: pas de limite)")
     parser.add_argument("--roles", default=",".join(ROLES))
+    parser.add_argument("--phases", default="examples,coverage,fuzzing")
     parser.add_argument("--seed", type=int, default=int(os.environ.get("FUZZ_SEED", "20260501")))
     parser.add_argument("extra", nargs="*", help="options passées telles quelles à schemathesis")
     args = parser.parse_args(argv)
@@ -111,13 +114,17 @@ def main(argv: list[str] | None = None) -> int:
                "UNIONFLOW_DATA_DIR": f"{scratch}/data",
                "UNIONFLOW_PUBLIC_BASE_URL": "http://127.0.0.1",
                "UNIONFLOW_ARGON2_TIME_COST": "1", "UNIONFLOW_ARGON2_MEMORY_COST": "1024",
-               "UNIONFLOW_ACCESS_TOKEN_TTL_SECONDS": "86400"}
+               "UNIONFLOW_ACCESS_TOKEN_TTL_SECONDS": "86400",
+               # Webhooks are verified (bad signatures are 401); no Wave API key: checkouts answer 503.
+               "UNIONFLOW_WAVE_WEBHOOK_SECRET": "fuzz-webhook-secret",
+               "SCHEMATHESIS_HOOKS": "fuzz.hooks", "PYTHONPATH": str(HERE.parent)}
         os.environ.update(env)
         settings = Settings()
         upgrade(settings.database_url)
         tokens = asyncio.run(seed(settings))
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"
+        env["FUZZ_OPENAPI_URL"] = f"{base_url}/openapi.json"
         server = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
             [sys.executable, "-m", "uvicorn", "unionflow.app:create_app", "--factory", "--host", "127.0.0.1",
              "--port", str(port), "--log-level", "warning", "--no-access-log"], env=env)
@@ -129,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                     str(Path(sys.executable).with_name("schemathesis")), "--config-file",
                     str(HERE / "schemathesis.toml"), "run", f"{base_url}/openapi.json",
                     "--checks", "all", "--mode", "all", "--max-examples", str(args.max_examples),
-                    "--seed", str(args.seed), "--phases", "examples,coverage,fuzzing", "--workers", "1",
+                    "--seed", str(args.seed), "--phases", args.phases, "--workers", "1",
                     "--header", f"Authorization: Bearer {tokens[role]}", "--no-color",
                     "--request-timeout", "30", *(["--max-time", str(args.max_time)] if args.max_time else []),
                     *args.extra]

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import WithJsonSchema
 
 
 class Role(StrEnum):
@@ -137,3 +140,11 @@ RS_ANALYTICS = _rs("RS-ANALYTICS", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION,
 RS_TICKET_STAFF = _rs("RS-TICKET-STAFF", R.SUPER_ADMIN, R.ADMIN, *ORGANISATION_STAFF_ROLES)
 RS_FEEDBACK_MODERATION = _rs("RS-FEEDBACK-MODERATION", R.MODERATEUR, R.ADMIN, R.SUPER_ADMIN)
 RS_SUGGESTION_STAFF = _rs("RS-SUGGESTION-STAFF", R.SUPER_ADMIN, R.ADMIN, *ORGANISATION_STAFF_ROLES)
+
+
+# A role given inside an organisation: the OpenAPI lists only the roles an organisation can grant, so clients
+# (and schemathesis) never offer USER or the global roles there; the services still refuse them with a reason.
+RoleOrganisation = Annotated[Role, WithJsonSchema(
+    {"type": "string", "enum": sorted(r.value for r in ORGANISATION_ROLES)})]
+# Realm roles an administrator may set: the role names, stated as an enum for clients.
+REALM_ROLES_SCHEMA: dict[str, Any] = {"items": {"type": "string", "enum": [r.value for r in Role]}}

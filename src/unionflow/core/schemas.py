@@ -105,7 +105,7 @@ def _decimal_string(description: str, positive: bool = False) -> Any:
 
 
 # Every money field on the wire: always "2500.00" on output; on input a decimal string or a JSON number
-# (the spec's examples send numbers), at most two decimals.
+# (clients written against the first API send numbers), at most two decimals.
 Montant = _decimal_string("Montant décimal, deux décimales, en chaîne (ex. \"2500.00\"); "
                           "un nombre JSON est aussi accepté en entrée")
 # For parameters, where a bound on ``Montant`` cannot reach the schema's pattern.

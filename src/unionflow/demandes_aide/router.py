@@ -16,6 +16,7 @@ from unionflow.demandes_aide.schemas import (
     DemandeAideResponse,
     StatutDemande,
     UpdateDemandeAideRequest,
+    Urgence,
 )
 from unionflow.demandes_aide.service import DemandeAideService, parse_filters
 
@@ -65,8 +66,8 @@ async def my_demandes(response: Response, session: SessionDep, auth: AuthContext
 async def search_demandes(
     response: Response, session: SessionDep, auth: AuthContext = authorize(RS_AIDE),
     params: PageParams = Depends(paging(20)),
-    statut: str | None = Query(None, max_length=30), type: str | None = Query(None, max_length=30),
-    urgence: str | None = Query(None, max_length=30),
+    statut: StatutDemande | None = Query(None), type: str | None = Query(None, max_length=30),
+    urgence: Urgence | None = Query(None),
 ) -> list[DemandeAideResponse]:
     rows, total = await DemandeAideService(session, auth).search(parse_filters(statut, type, urgence), params)
     set_total_header(response, total)

@@ -4,6 +4,7 @@ from datetime import datetime
 
 from pydantic import EmailStr, Field
 
+from unionflow.core.roles import REALM_ROLES_SCHEMA
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 USERNAME_PATTERN = r"^[A-Za-z0-9._@+-]{3,254}$"
@@ -19,7 +20,7 @@ class UserCreate(InputModel):
     enabled: bool = True
     email_verified: bool = False
     password: str | None = Field(None, min_length=1, max_length=256, description="Jamais renvoyé")
-    realm_roles: list[str] = Field(default_factory=list, max_length=20)
+    realm_roles: list[str] = Field(default_factory=list, max_length=20, json_schema_extra=REALM_ROLES_SCHEMA)
 
 
 class UserUpdate(UpdateModel):

@@ -15,6 +15,7 @@ from unionflow.lcbft.schemas import (
     ParametresLcbFtRequest,
     ParametresLcbFtResponse,
     TraiterAlerteRequest,
+    TypeAlerte,
 )
 from unionflow.lcbft.service import LcbFtService, parse_filters
 
@@ -35,7 +36,7 @@ async def list_alertes(
     date_debut: str | None = Query(None, alias="dateDebut", max_length=40),
     date_fin: str | None = Query(None, alias="dateFin", max_length=40),
     organisation_id: str | None = Query(None, alias="organisationId", max_length=40),
-    type_alerte: str | None = Query(None, alias="typeAlerte", max_length=30),
+    type_alerte: TypeAlerte | None = Query(None, alias="typeAlerte"),
     traitee: bool | None = None,
 ) -> Page[AlerteResponse]:
     filters = parse_filters(date_debut, date_fin, organisation_id, type_alerte, traitee)
