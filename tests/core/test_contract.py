@@ -36,6 +36,8 @@ def test_money_type_parses_numbers_and_strings_and_serialises_two_decimals():
 
     assert Body.model_validate({"montant": 10.5}).montant == Decimal("10.5")
     assert Body.model_validate({"montant": "2500"}).model_dump_json() == '{"montant":"2500.00"}'
+    # What the positive pattern admits is accepted: leading zeros before sixteen digits.
+    assert Body.model_validate({"montant": "0001234567890123456.5"}).montant == Decimal("1234567890123456.5")
     with pytest.raises(ValidationError):
         Body.model_validate({"montant": float("nan")})
 

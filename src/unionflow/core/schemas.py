@@ -28,7 +28,8 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
 MONEY_PATTERN = r"^-?\d{1,16}(\.\d{1,2})?$"
-_MONEY_RE = re.compile(MONEY_PATTERN)
+# Leading zeros are harmless ("0002500.00" is 2500.00) and the positive pattern allows them.
+_MONEY_RE = re.compile(r"^-?0*\d{1,16}(\.\d{1,2})?$")
 _CENT = Decimal("0.01")
 # ISO 8601 calendar date at the start: a bare number ("0", 1700000000) is not a date on this API.
 ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
