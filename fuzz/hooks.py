@@ -35,15 +35,16 @@ def _money_fields() -> frozenset[str]:
 MONEY = _money_fields()
 
 
-def _number_in_money_field(body: Any) -> bool:
+def _lenient(body: Any, key: str | None = None) -> bool:
     if isinstance(body, dict):
-        return any((key in MONEY and isinstance(value, int | float) and not isinstance(value, bool))
-                   or _number_in_money_field(value) for key, value in body.items())
+        return any(_lenient(value, name) for name, value in body.items())
     if isinstance(body, list):
-        return any(_number_in_money_field(value) for value in body)
-    return False
+        return any(_lenient(value, key) for value in body)
+    if isinstance(body, str):
+        return body != body.strip()
+    return key in MONEY and isinstance(body, int | float) and not isinstance(body, bool)
 
 
 @schemathesis.hook
 def filter_body(context: Any, body: Any) -> bool:
-    return not _number_in_money_field(body)
+    return not _lenient(body)
