@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-sqlite test-postgresql lint typecheck bench bench-import clean
+.PHONY: run test test-sqlite test-postgresql lint typecheck bench bench-import clean fuzz fuzz-ci
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +18,8 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/unionflow serve --host $${UNIONFLOW_HOST:-127.0.0.1} --port $${UNIONFLOW_PORT:-8000}
 
-## Lint, type-check, then the whole suite on SQLite and again on PostgreSQL (throwaway database).
-test: $(STAMP) lint typecheck test-sqlite test-postgresql
+## Lint, type-check, the whole suite on SQLite and again on PostgreSQL (throwaway database), then a short fuzz.
+test: $(STAMP) lint typecheck test-sqlite test-postgresql fuzz-ci
 
 test-sqlite: $(STAMP)
 	UNIONFLOW_TEST_DATABASE=sqlite $(BIN)/pytest
@@ -28,10 +28,21 @@ test-postgresql: $(STAMP)
 	UNIONFLOW_TEST_DATABASE=postgresql $(BIN)/pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests $(wildcard bench)
+	$(BIN)/ruff check src tests fuzz $(wildcard bench)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+## Schemathesis against a live server on a scratch database, per role (SUPER_ADMIN, ADMIN, TRESORIER, MEMBRE),
+## positive and negative data, every check. Accepted findings: fuzz/schemathesis.toml.
+fuzz: $(STAMP)
+	$(BIN)/python -m fuzz.run --max-examples $${FUZZ_MAX_EXAMPLES:-25}
+
+## The CI cut of `make fuzz`: fewer examples and a time budget per role (under 5 minutes in all on 2 cores),
+## without positive_data_acceptance, the one check whose outcome depends on the records' state (spec: 400).
+fuzz-ci: $(STAMP)
+	$(BIN)/python -m fuzz.run --max-examples 2 --max-time 45 --phases examples,fuzzing \
+		-- --exclude-checks positive_data_acceptance
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run

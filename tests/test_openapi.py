@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from unionflow.core.openapi import AREAS
 from unionflow.core.routing import PUBLIC_ROUTES, api_routes
 
@@ -20,9 +22,9 @@ async def test_openapi_declares_security_roles_and_problems(client, app):
         for method in info.methods:
             op = schema["paths"][info.path][method.lower()]
             operations += 1
-            # 422 means only "Idempotency-Key reused with another request", on operations taking that header.
-            keyed = any(p["name"] == "Idempotency-Key" for p in op.get("parameters", []))
-            assert ("422" in op["responses"]) == keyed, f"{method} {info.path}: 422 without Idempotency-Key"
+            idempotent = any(p["name"].lower() == "idempotency-key" for p in op.get("parameters", []))
+            # 422 is only the reused idempotency key, never FastAPI's validation error (that is 400).
+            assert ("422" in op["responses"]) == idempotent, f"{method} {info.path}: 422 documented wrongly"
             assert "400" in op["responses"] and "500" in op["responses"]
             assert set(op.get("tags", [])) <= tags, f"{method} {info.path} has a tag outside the spec areas"
             if (method, info.path) in PUBLIC_ROUTES:
@@ -38,3 +40,28 @@ async def test_openapi_declares_security_roles_and_problems(client, app):
 async def test_swagger_ui_is_served(client):
     response = await client.get("/docs")
     assert response.status_code == 200 and "swagger" in response.text.lower()
+
+
+async def test_operation_ids_schema_names_and_binary_bodies_are_client_ready(client):
+    schema = (await client.get("/openapi.json")).json()
+    ids = [op["operationId"] for ops in schema["paths"].values() for op in ops.values()]
+    assert len(ids) == len(set(ids))
+    assert all(re.fullmatch(r"[a-z]+(_[a-z0-9]+)+", i) for i in ids), [i for i in ids if not i.isascii()]
+    assert schema["paths"]["/api/adhesions/{id}/approuver"]["post"]["operationId"] == "adhesions_approve_adhesion"
+    names = set(schema["components"]["schemas"])
+    assert not [n for n in names if "__" in n]
+    assert {"FeedbackResponse", "EvenementsFeedbackResponse", "CreateMessageRequest",
+            "TicketsCreateMessageRequest"} <= names
+    recu = schema["paths"]["/api/paiements/{id}/recu"]["get"]["responses"]["200"]["content"]
+    assert recu["application/pdf"]["schema"] == {"type": "string", "format": "binary"}
+    export = schema["paths"]["/api/export/cotisations"]["get"]["responses"]["200"]["content"]
+    assert all(c["schema"]["format"] == "binary" for c in export.values())
+    # Money: a decimal string with a pattern, on input (bounds become the pattern) and on output.
+    cotisation = schema["components"]["schemas"]["CotisationResponse"]["properties"]["montantDu"]
+    assert cotisation["type"] == "string" and cotisation["format"] == "decimal" and "pattern" in cotisation
+    update = schema["components"]["schemas"]["UpdateAdhesionRequest"]["properties"]["fraisAdhesion"]
+    assert update["pattern"].startswith("^\\d") and "ge" not in update and "max_digits" not in update
+    # An analytics route naming an organisation declares the 404 it answers for an unknown one.
+    analytics = [op for path, ops in schema["paths"].items() if path.startswith("/api/analytics")
+                 for op in ops.values() if any(p["name"] == "organisationId" for p in op.get("parameters", []))]
+    assert analytics and all("404" in op["responses"] for op in analytics)

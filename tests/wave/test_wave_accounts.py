@@ -56,7 +56,7 @@ async def test_organisation_account_is_used_for_checkout_and_its_webhook_secret(
         applied = await client.post("/api/paiements/wave/webhook", content=raw, headers=headers)
         assert applied.json()["resultat"] == "APPLIQUE"
         balance = await client.get("/api/wave/solde", headers=treasurer.headers)
-        assert balance.status_code == 200 and balance.json()["montant"] == str(wave.balance)
+        assert balance.status_code == 200 and balance.json()["montant"] == f"{wave.balance}.00"
     finally:
         wave.api_key = "wave-test-key"
     journal = await client.get("/api/wave/transactions", headers=treasurer.headers,

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import uuid
-from decimal import Decimal
+from typing import Annotated
 
 from fastapi import Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -20,6 +20,7 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ADMIN, RS_APPROVE, RS_READ, RS_WRITE
 from unionflow.core.routing import area_router
+from unionflow.core.schemas import MontantPositif
 from unionflow.encaissement.service import MethodePaiement, StatutAdhesion
 
 router = area_router("/api/adhesions", "Adhésions")
@@ -143,10 +144,10 @@ async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext
                          "sans second paiement.")
 async def pay_adhesion(
     id: uuid.UUID,
+    montant_paye: Annotated[MontantPositif, Query(alias="montantPaye")],
     session: SessionDep,
     request: Request,
     auth: AuthContext = authorize(RS_WRITE),
-    montant_paye: Decimal = Query(alias="montantPaye", gt=0, max_digits=18, decimal_places=2),
     methode_paiement: MethodePaiement = Query(MethodePaiement.ESPECES, alias="methodePaiement"),
     reference_paiement: str | None = Query(None, alias="referencePaiement", max_length=100),
     idem: IdempotentRequest = IDEMPOTENT,

@@ -7,7 +7,7 @@ from decimal import Decimal
 from pydantic import Field
 
 from unionflow.core.cache import ResultatCalcule
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel
 from unionflow.paiements.schemas import DeclarationPaiementResponse
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
@@ -16,17 +16,18 @@ CURRENCY_PATTERN = r"^[A-Z]{3}$"
 class CreateAdhesionRequest(InputModel):
     membre_id: uuid.UUID
     organisation_id: uuid.UUID
-    frais_adhesion: Decimal = Field(default=Decimal("0"), ge=0, max_digits=18, decimal_places=2,
+    frais_adhesion: Montant = Field(default=Decimal("0"), ge=0, max_digits=18, decimal_places=2,
                                     description="Droit d'entrée; 0 par défaut (adhésion gratuite)")
     devise: str | None = Field(default=None, pattern=CURRENCY_PATTERN,
                                description="Par défaut la devise de l'organisation (XOF)")
     observations: str | None = Field(default=None, max_length=5000)
 
 
-class UpdateAdhesionRequest(InputModel):
+class UpdateAdhesionRequest(UpdateModel):
     """Editable while the application is EN_ATTENTE; fee and currency by the organisation's administrators."""
 
-    frais_adhesion: Decimal | None = Field(default=None, ge=0, max_digits=18, decimal_places=2)
+    nullable_fields = frozenset({"observations"})
+    frais_adhesion: Montant | None = Field(default=None, ge=0, max_digits=18, decimal_places=2)
     devise: str | None = Field(default=None, pattern=CURRENCY_PATTERN)
     observations: str | None = Field(default=None, max_length=5000)
 
@@ -34,7 +35,7 @@ class UpdateAdhesionRequest(InputModel):
 class RecuResponse(OutputModel):
     paiement_id: uuid.UUID
     numero_recu: str
-    montant: Decimal
+    montant: Montant
     methode: str
     date_paiement: datetime | None
 
@@ -46,9 +47,9 @@ class AdhesionResponse(OutputModel):
     organisation_id: uuid.UUID
     statut: str
     date_demande: date
-    frais_adhesion: Decimal
-    montant_paye: Decimal
-    montant_restant: Decimal
+    frais_adhesion: Montant
+    montant_paye: Montant
+    montant_restant: Montant
     devise: str
     methode_paiement: str | None
     reference_paiement: str | None
@@ -77,7 +78,7 @@ class AdhesionStatsResponse(ResultatCalcule):
     rejetees: int
     payees: int
     annulees: int
-    montant_frais_du: Decimal = Field(description="Frais des adhésions approuvées ou payées")
-    montant_collecte: Decimal
-    montant_restant: Decimal
-    taux_approbation: Decimal = Field(description="(approuvées + payées) / décidées × 100, 2 décimales")
+    montant_frais_du: Montant = Field(description="Frais des adhésions approuvées ou payées")
+    montant_collecte: Montant
+    montant_restant: Montant
+    taux_approbation: Taux = Field(description="(approuvées + payées) / décidées × 100, 2 décimales")

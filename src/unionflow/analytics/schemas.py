@@ -2,12 +2,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
-from decimal import Decimal
 
 from pydantic import Field
 
 from unionflow.core.cache import ResultatCalcule
-from unionflow.core.schemas import OutputModel
+from unionflow.core.schemas import Montant, OutputModel, Taux
 
 TAUX = "Pourcentage à deux décimales (null quand le dénominateur est nul)"
 
@@ -36,24 +35,24 @@ class CroissanceMembres(Perimetre):
 class MoisRecouvrement(OutputModel):
     mois: str
     nombre: int
-    montant_du: Decimal
-    montant_paye: Decimal
-    taux_recouvrement: Decimal | None = Field(description=TAUX)
+    montant_du: Montant
+    montant_paye: Montant
+    taux_recouvrement: Taux | None = Field(description=TAUX)
 
 
 class RecouvrementCotisations(Perimetre):
     annee: int
     devise: str = "XOF"
     nombre: int
-    montant_du: Decimal
-    montant_paye: Decimal
-    taux_recouvrement: Decimal | None = Field(description=TAUX)
+    montant_du: Montant
+    montant_paye: Montant
+    taux_recouvrement: Taux | None = Field(description=TAUX)
     mois: list[MoisRecouvrement]
 
 
 class Ventilation(OutputModel):
     nombre: int
-    montant: Decimal
+    montant: Montant
 
 
 class PaiementsParMethode(Ventilation):
@@ -68,7 +67,7 @@ class AnalysePaiements(Perimetre):
     annee: int
     devise: str = "XOF"
     nombre: int
-    montant: Decimal
+    montant: Montant
     par_methode: list[PaiementsParMethode]
     par_mois: list[PaiementsParMois]
 
@@ -82,9 +81,9 @@ class EntonnoirAdhesions(Perimetre):
     rejetees: int
     payees: int
     annulees: int
-    taux_approbation: Decimal | None = Field(description="approuvées / (approuvées + rejetées). " + TAUX)
-    taux_paiement: Decimal | None = Field(description="payées / approuvées. " + TAUX)
-    frais_encaisses: Decimal
+    taux_approbation: Taux | None = Field(description="approuvées / (approuvées + rejetées). " + TAUX)
+    taux_paiement: Taux | None = Field(description="payées / approuvées. " + TAUX)
+    frais_encaisses: Montant
 
 
 class ParticipationEvenements(Perimetre):
@@ -96,8 +95,8 @@ class ParticipationEvenements(Perimetre):
     inscrits_confirmes: int
     inscrits_sur_capacite: int = Field(description="Inscriptions confirmées des événements à capacité")
     liste_attente: int
-    taux_remplissage: Decimal | None = Field(description="inscritsSurCapacite / capaciteTotale. " + TAUX)
-    note_moyenne: Decimal | None = Field(description="Moyenne des avis publiés (1 à 5), deux décimales")
+    taux_remplissage: Taux | None = Field(description="inscritsSurCapacite / capaciteTotale. " + TAUX)
+    note_moyenne: Taux | None = Field(description="Moyenne des avis publiés (1 à 5), deux décimales")
     nombre_avis: int
 
 
@@ -105,7 +104,7 @@ class TrancheImpayes(OutputModel):
     tranche: str = Field(description="0-30, 31-60, 61-90, 90+ (jours de retard)")
     nombre: int
     membres: int
-    montant_restant: Decimal
+    montant_restant: Montant
 
 
 class AncienneteImpayes(Perimetre):
@@ -113,5 +112,5 @@ class AncienneteImpayes(Perimetre):
     devise: str = "XOF"
     nombre: int
     membres: int
-    montant_restant: Decimal
+    montant_restant: Montant
     tranches: list[TrancheImpayes]

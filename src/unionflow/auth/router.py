@@ -35,7 +35,7 @@ async def token(
     request: Request,
     response: Response,
     session: SessionDep,
-    grant_type: Annotated[str, Form()],
+    grant_type: Annotated[str, Form(json_schema_extra={"enum": ["password", "refresh_token"]})],
     username: Annotated[str | None, Form()] = None,
     password: Annotated[str | None, Form()] = None,
     refresh_token: Annotated[str | None, Form()] = None,

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from decimal import Decimal
 from enum import StrEnum
 
 from pydantic import Field
 
 from unionflow.comptabilite.schemas import EcritureComptableResponse
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel
 
 
 class FormatEtat(StrEnum):
@@ -33,21 +32,21 @@ class LigneBalance(OutputModel):
     numero_compte: str
     libelle: str
     classe: int
-    debit_ouverture: Decimal
-    credit_ouverture: Decimal
-    debit_periode: Decimal
-    credit_periode: Decimal
-    solde_debiteur: Decimal
-    solde_crediteur: Decimal
+    debit_ouverture: Montant
+    credit_ouverture: Montant
+    debit_periode: Montant
+    credit_periode: Montant
+    solde_debiteur: Montant
+    solde_crediteur: Montant
 
 
 class TotauxBalance(OutputModel):
-    debit_ouverture: Decimal
-    credit_ouverture: Decimal
-    debit_periode: Decimal
-    credit_periode: Decimal
-    solde_debiteur: Decimal
-    solde_crediteur: Decimal
+    debit_ouverture: Montant
+    credit_ouverture: Montant
+    debit_periode: Montant
+    credit_periode: Montant
+    solde_debiteur: Montant
+    solde_crediteur: Montant
 
 
 class BalanceGeneraleResponse(EnteteEtat):
@@ -61,20 +60,20 @@ class MouvementGrandLivre(OutputModel):
     numero_piece: str
     code_journal: str
     libelle: str
-    debit: Decimal
-    credit: Decimal
-    solde: Decimal = Field(description="Solde cumulé après la ligne (débiteur positif, créditeur négatif)")
+    debit: Montant
+    credit: Montant
+    solde: Montant = Field(description="Solde cumulé après la ligne (débiteur positif, créditeur négatif)")
 
 
 class CompteGrandLivre(OutputModel):
     compte_id: uuid.UUID
     numero_compte: str
     libelle: str
-    solde_ouverture: Decimal
+    solde_ouverture: Montant
     mouvements: list[MouvementGrandLivre]
-    total_debit: Decimal
-    total_credit: Decimal
-    solde_cloture: Decimal
+    total_debit: Montant
+    total_credit: Montant
+    solde_cloture: Montant
 
 
 class GrandLivreResponse(EnteteEtat):
@@ -83,36 +82,36 @@ class GrandLivreResponse(EnteteEtat):
 
 class JournalEtatResponse(EnteteEtat):
     ecritures: list[EcritureComptableResponse]
-    total_debit: Decimal
-    total_credit: Decimal
+    total_debit: Montant
+    total_credit: Montant
 
 
 class PosteEtat(OutputModel):
     numero_compte: str
     libelle: str
-    montant: Decimal
+    montant: Montant
 
 
 class RubriqueEtat(OutputModel):
     rubrique: str
     postes: list[PosteEtat]
-    total: Decimal
+    total: Montant
 
 
 class BilanResponse(EnteteEtat):
     actif: list[RubriqueEtat]
     passif: list[RubriqueEtat]
-    total_actif: Decimal
-    total_passif: Decimal
+    total_actif: Montant
+    total_passif: Montant
     equilibre: bool
 
 
 class CompteResultatResponse(EnteteEtat):
     charges: list[RubriqueEtat]
     produits: list[RubriqueEtat]
-    total_charges: Decimal
-    total_produits: Decimal
-    resultat: Decimal = Field(description="Produits − charges: excédent (> 0) ou déficit (< 0)")
+    total_charges: Montant
+    total_produits: Montant
+    resultat: Montant = Field(description="Produits − charges: excédent (> 0) ou déficit (< 0)")
 
 
 class VerrouillageRequest(InputModel):
@@ -134,7 +133,7 @@ class ExerciceResponse(OutputModel):
     organisation_id: uuid.UUID
     annee: int
     statut: str = Field(description="OUVERT ou CLOTURE")
-    resultat: Decimal | None
+    resultat: Montant | None
     ecriture_cloture_id: uuid.UUID | None
     cloture_par: str | None
     date_cloture: datetime | None

@@ -2,12 +2,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from decimal import Decimal
 from enum import StrEnum
 
 from pydantic import Field
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel
 
 # SYSCOHADA révisé: the first digit of an account number is its class.
 TYPE_PAR_CLASSE = {
@@ -32,7 +31,7 @@ class TypeJournal(StrEnum):
     OPERATIONS_DIVERSES = "OPERATIONS_DIVERSES"
 
 
-Montant = Field(default=None, ge=0, max_digits=18, decimal_places=2, description="Absent ou null vaut 0")
+MONTANT_LIGNE = Field(default=None, ge=0, max_digits=18, decimal_places=2, description="Absent ou null vaut 0")
 
 
 class CreateCompteComptableRequest(InputModel):
@@ -52,8 +51,8 @@ class CreateJournalComptableRequest(InputModel):
 
 class LigneEcritureRequest(InputModel):
     compte_id: uuid.UUID
-    debit: Decimal | None = Montant
-    credit: Decimal | None = Montant
+    debit: Montant | None = MONTANT_LIGNE
+    credit: Montant | None = MONTANT_LIGNE
     libelle: str | None = Field(default=None, max_length=300)
 
 
@@ -91,8 +90,8 @@ class LigneEcritureResponse(OutputModel):
     compte_id: uuid.UUID
     numero_compte: str
     libelle_compte: str
-    debit: Decimal
-    credit: Decimal
+    debit: Montant
+    credit: Montant
     libelle: str | None
 
 
@@ -106,8 +105,8 @@ class EcritureComptableResponse(OutputModel):
     libelle: str
     piece_reference: str | None
     paiement_id: uuid.UUID | None
-    total_debit: Decimal
-    total_credit: Decimal
+    total_debit: Montant
+    total_credit: Montant
     devise: str = "XOF"
     cree_par: str | None
     created_at: datetime

@@ -2,12 +2,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from decimal import Decimal
 
 from pydantic import Field
 
 from unionflow.core.cache import ResultatCalcule
-from unionflow.core.schemas import OutputModel
+from unionflow.core.schemas import Montant, OutputModel, Taux
 
 
 class SyntheseCotisations(OutputModel):
@@ -15,10 +14,10 @@ class SyntheseCotisations(OutputModel):
     nombre_payees: int
     nombre_a_payer: int = Field(description="En attente, partiellement payées ou en retard")
     nombre_en_retard: int = Field(description="Échéance dépassée et pas entièrement payée")
-    montant_du: Decimal
-    montant_paye: Decimal
-    montant_restant: Decimal
-    montant_en_retard: Decimal
+    montant_du: Montant
+    montant_paye: Montant
+    montant_restant: Montant
+    montant_en_retard: Montant
 
 
 class CotisationLigne(OutputModel):
@@ -28,9 +27,9 @@ class CotisationLigne(OutputModel):
     libelle: str | None
     annee: int
     mois: int | None
-    montant_du: Decimal
-    montant_paye: Decimal
-    reste_a_payer: Decimal
+    montant_du: Montant
+    montant_paye: Montant
+    reste_a_payer: Montant
     date_echeance: date
     statut: str = Field(description="EN_RETARD si l'échéance est dépassée (calculé à la lecture)")
 
@@ -40,16 +39,16 @@ class AdhesionLigne(OutputModel):
     numero_reference: str
     organisation_id: uuid.UUID
     statut: str
-    frais_adhesion: Decimal
-    montant_paye: Decimal
-    reste_a_payer: Decimal
+    frais_adhesion: Montant
+    montant_paye: Montant
+    reste_a_payer: Montant
 
 
 class PaiementLigne(OutputModel):
     id: uuid.UUID
     numero_recu: str
     organisation_id: uuid.UUID
-    montant: Decimal
+    montant: Montant
     devise: str
     methode: str
     statut: str
@@ -66,11 +65,11 @@ class CompteAdherentResponse(OutputModel):
     cotisations: SyntheseCotisations
     cotisations_a_payer: list[CotisationLigne]
     adhesions: list[AdhesionLigne]
-    frais_adhesion_restants: Decimal
-    total_paye: Decimal = Field(description="Somme des paiements validés")
+    frais_adhesion_restants: Montant
+    total_paye: Montant = Field(description="Somme des paiements validés")
     paiements_en_attente: int
-    credit: Decimal = Field(description="Montants reçus non affectés (montantNonAffecte des paiements validés)")
-    solde: Decimal = Field(description="credit − (reste dû sur cotisations + frais d'adhésion approuvés); "
+    credit: Montant = Field(description="Montants reçus non affectés (montantNonAffecte des paiements validés)")
+    solde: Montant = Field(description="credit − (reste dû sur cotisations + frais d'adhésion approuvés); "
                                        "négatif = le membre doit")
     a_jour: bool = Field(description="Aucune cotisation en retard et aucuns frais d'adhésion approuvés impayés")
     derniers_paiements: list[PaiementLigne]
@@ -100,7 +99,7 @@ class DashboardMembreResponse(ResultatCalcule):
     prochaines_echeances: list[CotisationLigne]
     cotisations_en_retard: list[CotisationLigne]
     derniers_paiements: list[PaiementLigne]
-    credit: Decimal
+    credit: Montant
     a_jour: bool
     genere_le: datetime
 
@@ -110,12 +109,12 @@ class DashboardOrganisationResponse(ResultatCalcule):
     nom: str
     devise: str
     nombre_membres: int = Field(description="Adhésions (memberships) actives")
-    encaisse_cotisations_mois: Decimal
-    encaisse_cotisations_annee: Decimal
-    encaisse_adhesions_annee: Decimal
-    taux_recouvrement: Decimal = Field(description="Payé / dû, en %, sur les cotisations de l'année déjà échues")
+    encaisse_cotisations_mois: Montant
+    encaisse_cotisations_annee: Montant
+    encaisse_adhesions_annee: Montant
+    taux_recouvrement: Taux = Field(description="Payé / dû, en %, sur les cotisations de l'année déjà échues")
     nombre_cotisations_en_retard: int
-    montant_en_retard: Decimal
+    montant_en_retard: Montant
     nombre_membres_en_retard: int
     paiements_en_attente: int
     genere_le: datetime

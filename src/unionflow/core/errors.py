@@ -61,6 +61,14 @@ class Conflict(UnionFlowError):
     status, slug, title = 409, "conflict", "Conflit"
 
 
+class MethodNotAllowed(UnionFlowError):
+    status, slug, title = 405, "method-not-allowed", "Méthode non autorisée"
+
+    def __init__(self, method: str, allowed: set[str]) -> None:
+        super().__init__(f"Méthode {method} non autorisée sur cette ressource",
+                         headers={"Allow": ", ".join(sorted(allowed))})
+
+
 class PayloadTooLarge(UnionFlowError):
     status, slug, title = 413, "payload-too-large", "Contenu trop volumineux"
 
@@ -158,16 +166,121 @@ _HTTP_TITLES = {
 }
 
 
+# Pydantic's error types in French: the reason after the field name ("montant: doit être supérieur à 0").
+_MESSAGES = {
+    "missing": "champ obligatoire",
+    "extra_forbidden": "champ inconnu",
+    "null_refuse": "ne peut pas être null (omettre le champ pour le garder)",
+    "string_type": "doit être une chaîne de caractères",
+    "string_too_short": "doit contenir au moins {min_length} caractère(s)",
+    "string_too_long": "doit contenir au plus {max_length} caractère(s)",
+    "string_pattern_mismatch": "ne respecte pas le format attendu ({pattern})",
+    "string_unicode": "doit être une chaîne Unicode valide",
+    "int_type": "doit être un nombre entier",
+    "int_parsing": "doit être un nombre entier",
+    "int_from_float": "doit être un nombre entier (sans décimales)",
+    "float_type": "doit être un nombre",
+    "float_parsing": "doit être un nombre",
+    "finite_number": "doit être un nombre fini",
+    "bool_type": "doit être un booléen (true ou false)",
+    "bool_parsing": "doit être un booléen (true ou false)",
+    "greater_than": "doit être supérieur à {gt}",
+    "greater_than_equal": "doit être supérieur ou égal à {ge}",
+    "less_than": "doit être inférieur à {lt}",
+    "less_than_equal": "doit être inférieur ou égal à {le}",
+    "multiple_of": "doit être un multiple de {multiple_of}",
+    "decimal_type": "doit être un nombre décimal",
+    "decimal_parsing": "doit être un nombre décimal (ex. \"2500.00\")",
+    "decimal_max_digits": "au plus {max_digits} chiffres",
+    "decimal_max_places": "au plus {decimal_places} décimales",
+    "decimal_whole_digits": "au plus {whole_digits} chiffres avant la virgule",
+    "enum": "valeur non autorisée (attendu: {expected})",
+    "literal_error": "valeur non autorisée (attendu: {expected})",
+    "date_type": "doit être une date ISO 8601 (AAAA-MM-JJ)",
+    "date_parsing": "doit être une date ISO 8601 (AAAA-MM-JJ)",
+    "date_from_datetime_parsing": "doit être une date ISO 8601 (AAAA-MM-JJ)",
+    "date_from_datetime_inexact": "doit être une date sans heure",
+    "date_past": "doit être une date passée",
+    "date_future": "doit être une date future",
+    "datetime_type": "doit être une date-heure ISO 8601",
+    "datetime_parsing": "doit être une date-heure ISO 8601 (ex. 2025-01-31T10:00:00Z)",
+    "datetime_from_date_parsing": "doit être une date-heure ISO 8601 (ex. 2025-01-31T10:00:00Z)",
+    "datetime_object_invalid": "date-heure invalide",
+    "timezone_aware": "doit indiquer un fuseau horaire (ex. Z ou +00:00)",
+    "timezone_naive": "ne doit pas indiquer de fuseau horaire",
+    "time_parsing": "doit être une heure ISO 8601 (HH:MM)",
+    "time_type": "doit être une heure ISO 8601 (HH:MM)",
+    "uuid_type": "doit être un identifiant UUID",
+    "uuid_parsing": "doit être un identifiant UUID",
+    "uuid_version": "version d'UUID non acceptée",
+    "url_parsing": "doit être une URL valide",
+    "url_type": "doit être une URL valide",
+    "url_scheme": "schéma d'URL non accepté",
+    "url_too_long": "URL trop longue",
+    "json_invalid": "JSON invalide",
+    "json_type": "doit être du JSON",
+    "model_type": "doit être un objet JSON",
+    "model_attributes_type": "doit être un objet JSON",
+    "dict_type": "doit être un objet JSON",
+    "list_type": "doit être une liste",
+    "set_type": "doit être une liste sans doublons",
+    "tuple_type": "doit être une liste",
+    "too_short": "doit contenir au moins {min_length} élément(s)",
+    "too_long": "doit contenir au plus {max_length} élément(s)",
+    "bytes_type": "doit être un contenu binaire",
+    "bytes_too_short": "contenu trop court",
+    "bytes_too_long": "contenu trop long",
+    "union_tag_invalid": "valeur non autorisée",
+    "is_instance_of": "type non accepté",
+    "none_required": "doit être null",
+    "frozen_field": "ne peut pas être modifié",
+}
+_EMAIL_HINT = "email address"
+
+
+def _french(err: dict[str, Any]) -> str:
+    """The reason in French. Our own validators already speak French (``ValueError("...")``), pydantic's
+    prefix is dropped; e-mail-validator's English reasons become one French sentence."""
+    kind = str(err.get("type", ""))
+    ctx = err.get("ctx") or {}
+    message = str(err.get("msg", "invalide"))
+    if kind in ("value_error", "assertion_error"):
+        if _EMAIL_HINT in message:
+            return "adresse e-mail invalide"
+        for prefix in ("Value error, ", "Assertion failed, "):
+            message = message.removeprefix(prefix)
+        return message
+    template = _MESSAGES.get(kind)
+    if template is None:
+        return message
+    try:
+        return template.format(**{k: str(v).replace(" or ", " ou ") for k, v in ctx.items()})
+    except (KeyError, IndexError):
+        return template.split(" ({")[0].split(" {")[0]
+
+
 def _field_errors(exc: RequestValidationError) -> list[dict[str, str]]:
     fields = []
     for err in exc.errors():
         loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path", "header", "form")]
         name = ".".join(loc) or str(err.get("loc", ["body"])[0])
-        message = err.get("msg", "invalide")
-        if err.get("type") == "extra_forbidden":
+        kind = str(err.get("type", ""))
+        message = _french(err)
+        if kind == "extra_forbidden":
             message = f"champ inconnu: {name}"
-        fields.append({"field": name, "message": message, "type": str(err.get("type", ""))})
+        fields.append({"field": name, "message": message, "type": kind})
     return fields
+
+
+def _allowed(request: Request) -> set[str]:
+    from unionflow.core.routing import allowed_methods  # routing imports this module
+
+    return allowed_methods(request.app, request.url.path)
+
+
+def _method_not_allowed(request: Request, allowed: set[str]) -> Response:
+    exc = MethodNotAllowed(request.method, allowed)
+    return problem(exc.status, exc.title, exc.detail, exc.slug, request.url.path, exc.headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -183,6 +296,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_http(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 405:
+            return _method_not_allowed(request, _allowed(request))
         slug, title = _HTTP_TITLES.get(exc.status_code, ("http-error", "Erreur"))
         detail = exc.detail if isinstance(exc.detail, str) else title
         return problem(exc.status_code, title, detail, slug, request.url.path, dict(exc.headers or {}))

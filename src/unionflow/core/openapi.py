@@ -1,12 +1,17 @@
 """OpenAPI: tags as the spec's areas, security scheme ``IdentityProvider`` listing each route's roles,
-and every operation's problem responses declared."""
+every operation's problem responses declared, readable operationIds, unique schema names and binary bodies
+typed as such, so that a client generated from ``/openapi.json`` compiles without warnings."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
+
+from unionflow.core.schemas import money_pattern
 
 _PROBLEM_SCHEMA = {
     "type": "object",
@@ -54,6 +59,92 @@ def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {code: {"description": _DESCRIPTIONS.get(code, "Erreur"), "model": None} for code in codes}
 
 
+def operation_id(route: APIRoute) -> str:
+    """``<area>_<action>`` from the router's package and the endpoint's name (``adhesions_approve_adhesion``):
+    ASCII, stable, unique (tests/test_openapi.py), and what generated clients name their functions after."""
+    area = route.endpoint.__module__.removeprefix("unionflow.").removesuffix("router").strip("._").replace(".", "_")
+    return f"{area}_{route.endpoint.__name__}"
+
+
+_JSON_TYPES = ("application/json", "application/problem+json")
+
+
+def _unique_schema_names(schema: dict[str, Any]) -> dict[str, Any]:
+    """Two areas may each name a model ``ParticipantResponse``; pydantic then emits module-qualified names
+    (``unionflow__evenements__schemas__ParticipantResponse``) that generators mangle or drop. The area whose
+    name the model carries keeps the plain name, the others are prefixed with their area."""
+    qualified = [name for name in schema.get("components", {}).get("schemas", {}) if "__" in name]
+    renames = {}
+    for name in qualified:
+        parts = name.split("__")
+        area, model = parts[1], parts[-1]
+        owner = area[:6].lower() in model.lower()
+        renames[name] = model if owner else "".join(p.capitalize() for p in area.split("_")) + model
+    if not renames:
+        return schema
+    text = json.dumps(schema)
+    for old, new in renames.items():
+        text = text.replace(f'"#/components/schemas/{old}"', f'"#/components/schemas/{new}"')
+    renamed: dict[str, Any] = json.loads(text)
+    components = renamed["components"]["schemas"]
+    for old, new in renames.items():
+        components[new] = components.pop(old)
+        components[new]["title"] = new
+    return renamed
+
+
+def _uses_ids(op: dict[str, Any], path: str, components: dict[str, Any]) -> bool:
+    """Whether the operation names a record that may not exist (or not be visible): an id in the path, an
+    ``...Id`` query parameter, or a request body carrying a UUID."""
+    if "{" in path or any(p.get("name", "").endswith("Id") for p in op.get("parameters", [])):
+        return True
+    for content in op.get("requestBody", {}).get("content", {}).values():
+        ref = content.get("schema", {}).get("$ref", "")
+        body = components.get(ref.rsplit("/", 1)[-1], {}) if ref else content.get("schema", {})
+        if '"uuid"' in json.dumps(body.get("properties", {})):
+            return True
+    return False
+
+
+def _codes_for(op: dict[str, Any], path: str, method: str, components: dict[str, Any]) -> set[int]:
+    codes = {400, 500}
+    if _uses_ids(op, path, components):
+        codes.add(404)
+    headers = {p.get("name", "").lower() for p in op.get("parameters", []) if p.get("in") == "header"}
+    if "idempotency-key" in headers:
+        codes |= {409, 422}
+    if "multipart/form-data" in op.get("requestBody", {}).get("content", {}):
+        codes.add(413)
+    if method in ("post", "put", "patch", "delete") and "{" in path:
+        codes.add(409)
+    return codes
+
+
+_PYDANTIC_ONLY = ("ge", "gt", "le", "lt", "max_digits", "decimal_places")
+
+
+def _money_bounds(node: Any) -> None:
+    """An optional money field's bounds reach the schema as pydantic's own keys (``ge``, ``max_digits``):
+    turn them into the pattern a string schema can state, and drop what JSON Schema does not know."""
+    if isinstance(node, dict):
+        if node.get("format") == "decimal" and any(k in node for k in _PYDANTIC_ONLY):
+            node["pattern"] = money_pattern(node)
+            for key in _PYDANTIC_ONLY:
+                node.pop(key, None)
+        for value in node.values():
+            _money_bounds(value)
+    elif isinstance(node, list):
+        for value in node:
+            _money_bounds(value)
+
+
+def _binary_bodies(op: dict[str, Any]) -> None:
+    for response in op.get("responses", {}).values():
+        for media, content in response.get("content", {}).items():
+            if media not in _JSON_TYPES:
+                content["schema"] = {"type": "string", "format": "binary"}
+
+
 def install_openapi(app: FastAPI) -> None:
     from unionflow.core.routing import api_routes
 
@@ -62,6 +153,8 @@ def install_openapi(app: FastAPI) -> None:
             return app.openapi_schema
         schema = get_openapi(title=app.title, version=app.version, description=app.description,
                              routes=app.routes, tags=[{"name": a} for a in AREAS])
+        schema = _unique_schema_names(schema)
+        _money_bounds(schema)
         components = schema.setdefault("components", {})
         components.setdefault("schemas", {})["Problem"] = _PROBLEM_SCHEMA
         components.setdefault("securitySchemes", {})["IdentityProvider"] = {
@@ -76,14 +169,12 @@ def install_openapi(app: FastAPI) -> None:
                 op = schema["paths"].get(info.path, {}).get(method.lower())
                 if op is None:
                     continue
-                codes = {400, 500} | ({401, 403} if authorizer else set())
-                if "{" in info.path:
-                    codes.add(404)
-                if any(p.get("name") == "Idempotency-Key" for p in op.get("parameters", [])):
-                    # FastAPI's own 422 is dropped below (invalid input is 400); this one is the key reuse.
-                    codes.add(422)
+                codes = _codes_for(op, info.path, method.lower(), components.get("schemas", {}))
+                if authorizer:
+                    codes |= {401, 403}
                 responses = op.setdefault("responses", {})
                 responses.pop("422", None)
+                _binary_bodies(op)
                 for code in sorted(codes | {int(c) for c in responses if str(c).isdigit() and int(c) >= 400}):
                     responses[str(code)] = {
                         "description": _DESCRIPTIONS.get(code, "Erreur"),

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import WithJsonSchema
 
 
 class Role(StrEnum):
@@ -141,3 +144,11 @@ RS_SUGGESTION_STAFF = _rs("RS-SUGGESTION-STAFF", R.SUPER_ADMIN, R.ADMIN, *ORGANI
 # organisation's administrators manage its webhook subscriptions.
 RS_CLIENT_API = _rs("RS-CLIENT-API", R.SUPER_ADMIN, R.ADMIN)
 RS_WEBHOOK = _rs("RS-WEBHOOK", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION)
+
+
+# A role given inside an organisation: the OpenAPI lists only the roles an organisation can grant, so clients
+# (and schemathesis) never offer USER or the global roles there; the services still refuse them with a reason.
+RoleOrganisation = Annotated[Role, WithJsonSchema(
+    {"type": "string", "enum": sorted(r.value for r in ORGANISATION_ROLES)})]
+# Realm roles an administrator may set: the role names, stated as an enum for clients.
+REALM_ROLES_SCHEMA: dict[str, Any] = {"items": {"type": "string", "enum": [r.value for r in Role]}}

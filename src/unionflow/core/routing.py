@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+import uuid
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi._compat import ModelField
 from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute, iter_route_contexts
@@ -15,7 +19,8 @@ from starlette.routing import BaseRoute
 
 from unionflow.core.auth import Authorizer, authenticate, bearer_scheme
 from unionflow.core.db import read_only_session
-from unionflow.core.errors import Forbidden
+from unionflow.core.errors import Forbidden, MethodNotAllowed
+from unionflow.core.schemas import ISO_DATE_RE, scalar_kinds
 
 # Routes reachable without a bearer token. Anything else must name a role set (tests/test_routes.py).
 PUBLIC_ROUTES: frozenset[tuple[str, str]] = frozenset({
@@ -58,6 +63,37 @@ def api_routes(source: FastAPI | Sequence[BaseRoute]) -> list[RouteInfo]:
     return found
 
 
+def allowed_methods(app: FastAPI, path: str) -> set[str]:
+    """Methods of every route serving this concrete path. Starlette's 405 lists only the first route that
+    matched, and ``PUT /api/adhesions/stats`` matches ``PUT /api/adhesions/{id}`` before it fails on the UUID;
+    both must answer 405 with the resource's real ``Allow`` (RFC 9110 §15.5.6)."""
+    table = getattr(app.state, "route_table", None)
+    if table is None:
+        table = []
+        for info in api_routes(app):
+            uuid_params = {f.alias for f in info.route.dependant.path_params
+                           if uuid.UUID in scalar_kinds(f.field_info.annotation)}
+            regex = re.compile("^" + re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(info.path)) + "$")
+            table.append((regex, uuid_params, info.methods))
+        app.state.route_table = table
+    static: set[str] = set()
+    templated: set[str] = set()
+    for regex, uuid_params, methods in table:
+        match = regex.match(path)
+        if match and all(_is_uuid(match.group(name)) for name in uuid_params):
+            (templated if match.groupdict() else static).update(methods)
+    # A literal path (/api/admin/users/roles) is its own resource, whatever a template's text id would take.
+    return static or templated
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
 def find_authorizer(dependant: Dependant) -> Authorizer | None:
     for dep in dependant.dependencies:
         if isinstance(dep.call, Authorizer):
@@ -68,12 +104,65 @@ def find_authorizer(dependant: Dependant) -> Authorizer | None:
     return None
 
 
+_BOOLEANS = frozenset({"true", "false"})
+
+
+def _query_params(dependant: Dependant) -> list[ModelField]:
+    found = list(dependant.query_params)
+    for dep in dependant.dependencies:
+        found += _query_params(dep)
+    return found
+
+
+def strict_query(dependant: Dependant) -> Callable[[Request], None] | None:
+    """Query strings are text, and pydantic's lax parsing reads ``actif=1``/``yes`` as true and ``dateFin=0`` as
+    1970-01-01. The API takes booleans as ``true``/``false`` and dates as ISO 8601 only; this check runs
+    before the parameters are parsed, for every route, from the declared parameter types."""
+    booleans, dates = [], []
+    for field in _query_params(dependant):
+        kinds = scalar_kinds(field.field_info.annotation) - {type(None)}
+        if kinds == {bool}:
+            booleans.append(field.alias)
+        elif kinds and kinds <= {date, datetime}:
+            dates.append(field.alias)
+    if not booleans and not dates:
+        return None
+
+    def check(request: Request) -> None:
+        errors: list[dict[str, Any]] = []
+        for name in booleans:
+            errors += [{"type": "bool_parsing", "loc": ("query", name), "msg": "booléen attendu", "input": value}
+                       for value in request.query_params.getlist(name) if value not in _BOOLEANS]
+        for name in dates:
+            errors += [{"type": "date_parsing", "loc": ("query", name), "msg": "date attendue", "input": value}
+                       for value in request.query_params.getlist(name) if not ISO_DATE_RE.match(value)]
+        if errors:
+            raise RequestValidationError(errors)
+
+    return check
+
+
 class GuardedRoute(APIRoute):
     """FastAPI parses JSON and form bodies before running dependencies, so a malformed body would answer
     400 before the caller is authenticated. This route re-orders that: 401, then 403, then 400."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
+        parse = super().get_route_handler()
+        check = strict_query(self.dependant)
+        uuid_params = {f.alias for f in self.dependant.path_params
+                       if uuid.UUID in scalar_kinds(f.field_info.annotation)}
+
+        async def handler(request: Request) -> Response:
+            if any(not _is_uuid(str(request.path_params.get(name, ""))) for name in uuid_params):
+                # Only the template's shape matched (PUT /api/adhesions/stats against PUT /api/adhesions/{id}):
+                # if the literal path is another resource, that resource does not support this method.
+                allowed = allowed_methods(request.app, request.url.path)
+                if allowed and request.method not in allowed:
+                    raise MethodNotAllowed(request.method, allowed)
+            if check is not None:
+                check(request)
+            return await parse(request)
+
         authorizer = find_authorizer(self.dependant)
         if authorizer is None:
             return handler

@@ -1,19 +1,204 @@
-"""Base models: camelCase on the wire, unknown input fields refused."""
+"""Base models: camelCase on the wire, unknown input fields refused, strict JSON types for booleans and dates,
+money as two-decimal strings (``Montant``), and update requests that say which fields may be cleared."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+import re
+import types
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Annotated, Any, ClassVar, Union, get_args, get_origin
+
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    FutureDate,
+    FutureDatetime,
+    NaiveDatetime,
+    PastDate,
+    PastDatetime,
+    PlainSerializer,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticCustomError
+
+MONEY_PATTERN = r"^-?\d{1,16}(\.\d{1,2})?$"
+# Leading zeros are harmless ("0002500.00" is 2500.00) and the positive pattern allows them.
+_MONEY_RE = re.compile(r"^-?0*\d{1,16}(\.\d{1,2})?$")
+_CENT = Decimal("0.01")
+# ISO 8601 calendar date at the start: a bare number ("0", 1700000000) is not a date on this API.
+ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+def _parse_decimal(value: Any) -> Any:
+    """Accept a JSON number or a decimal string; leave anything else to the Decimal validator's error."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("decimal_type", "doit être un montant décimal, pas un booléen")
+    if isinstance(value, str) and not _MONEY_RE.match(value.strip()):
+        raise PydanticCustomError("decimal_parsing", "doit être un nombre décimal (ex. \"2500.00\")")
+    if isinstance(value, int | float | str):
+        try:
+            parsed = Decimal(str(value).strip())
+        except InvalidOperation:
+            raise PydanticCustomError("decimal_parsing", "doit être un nombre décimal (ex. \"2500.00\")") from None
+        if not parsed.is_finite():
+            raise PydanticCustomError("decimal_parsing", "doit être un nombre décimal fini")
+        if parsed != parsed.quantize(_CENT, rounding=ROUND_HALF_UP):
+            raise PydanticCustomError("decimal_max_places", "au plus deux décimales")
+        if abs(parsed) >= Decimal("1e16"):
+            raise PydanticCustomError("decimal_max_digits", "montant trop grand (au plus 16 chiffres avant la virgule)")
+        return parsed
+    return value
+
+
+def _two_decimals(value: Decimal) -> str:
+    return str(value.quantize(_CENT, rounding=ROUND_HALF_UP))
+
+
+# Patterns for the bounds money fields declare (``ge=0``, ``gt=0``): a string schema cannot carry ``minimum``.
+_NON_NEGATIVE = r"^\d{1,16}(\.\d{1,2})?$"
+POSITIVE_MONEY_PATTERN = r"^(0*[1-9]\d{0,15}(\.\d{1,2})?|0{1,16}\.(0[1-9]|[1-9]\d?))$"
+
+
+class _DecimalString:
+    """JSON schema of a two-decimal string, with the field's lower bound turned into the pattern."""
+
+    def __init__(self, description: str, pattern: str | None = None) -> None:
+        self.description = description
+        self.pattern = pattern
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> dict[str, Any]:
+        bounds = core_schema
+        while bounds.get("type") != "decimal" and "schema" in bounds:
+            bounds = bounds["schema"]
+        pattern = self.pattern or money_pattern(bounds)
+        return {"type": "string", "format": "decimal", "pattern": pattern, "examples": ["2500.00"],
+                "description": self.description}
+
+
+def money_pattern(bounds: dict[str, Any]) -> str:
+    if bounds.get("gt") is not None and Decimal(str(bounds["gt"])) == 0:
+        return POSITIVE_MONEY_PATTERN
+    if bounds.get("ge") is not None and Decimal(str(bounds["ge"])) == 0:
+        return _NON_NEGATIVE
+    return MONEY_PATTERN
+
+
+def _positive(value: Decimal) -> Decimal:
+    if value <= 0:
+        raise PydanticCustomError("greater_than", "doit être supérieur à 0", {"gt": 0})
+    return value
+
+
+def _decimal_string(description: str, positive: bool = False) -> Any:
+    return Annotated[
+        Decimal,
+        BeforeValidator(_parse_decimal),
+        *([AfterValidator(_positive)] if positive else []),
+        PlainSerializer(_two_decimals, return_type=str, when_used="json"),
+        _DecimalString(description, POSITIVE_MONEY_PATTERN if positive else None),
+    ]
+
+
+# Every money field on the wire: always "2500.00" on output; on input a decimal string or a JSON number
+# (clients written against the first API send numbers), at most two decimals.
+Montant = _decimal_string("Montant décimal, deux décimales, en chaîne (ex. \"2500.00\"); "
+                          "un nombre JSON est aussi accepté en entrée")
+# For parameters, where a bound on ``Montant`` cannot reach the schema's pattern.
+MontantPositif = _decimal_string("Montant strictement positif, deux décimales au plus (ex. \"2500.00\")",
+                                 positive=True)
+# Rates and averages share the wire format of money so clients parse every decimal the same way.
+Taux = _decimal_string("Valeur décimale à deux décimales, en chaîne (ex. \"87.50\")")
 
 
 class OutputModel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, from_attributes=True)
 
 
+_DATETIME_ALIASES = (AwareDatetime, NaiveDatetime, FutureDatetime, PastDatetime)
+_DATE_ALIASES = (FutureDate, PastDate)
+
+
+def scalar_kinds(annotation: Any) -> set[type]:
+    """The plain types a field accepts, through Optional/Union/Annotated (containers are not looked into)."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return scalar_kinds(get_args(annotation)[0])
+    if origin is Union or origin is types.UnionType:
+        return set().union(*(scalar_kinds(arg) for arg in get_args(annotation)))
+    if annotation in _DATETIME_ALIASES:
+        return {datetime}
+    if annotation in _DATE_ALIASES:
+        return {date}
+    return {annotation} if isinstance(annotation, type) else set()
+
+
 class InputModel(BaseModel):
     """Client input. Server-managed fields (status, numbers, paid amounts, approver, timestamps) are
-    simply absent from input models, and ``extra='forbid'`` turns any attempt to send them into 400."""
+    simply absent from input models, and ``extra='forbid'`` turns any attempt to send them into 400.
+
+    JSON has real booleans, numbers and ISO dates: ``"actif": 0``, ``"ordre": false``, ``"ordre": "3"`` or
+    ``"dateFin": 0`` are refused rather than read as false, 0, 3 or 1970-01-01 (pydantic's lax mode accepts
+    them all)."""
 
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="forbid", str_strip_whitespace=True
     )
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _strict_json_types(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None or info.field_name is None:
+            return value
+        field = cls.model_fields.get(info.field_name)
+        if field is None:
+            return value
+        kinds = scalar_kinds(field.annotation)
+        if bool in kinds and not isinstance(value, bool) and kinds & {bool, str} == {bool}:
+            raise PydanticCustomError("bool_type", "doit être un booléen JSON (true ou false)")
+        if kinds & {int, float} and not kinds & {bool, str, Decimal} and isinstance(value, bool | str):
+            raise PydanticCustomError("int_type" if float not in kinds else "float_type", "doit être un nombre JSON")
+        iso = isinstance(value, date | datetime) or (isinstance(value, str) and ISO_DATE_RE.match(value))
+        if kinds & {date, datetime} and not kinds - {date, datetime, type(None)} and not iso:
+            raise PydanticCustomError("date_type", "doit être une date ISO 8601 en chaîne (AAAA-MM-JJ)")
+        return value
+
+
+class UpdateModel(InputModel):
+    """Partial update: a field left out keeps its value. ``null`` clears a field only where the record may be
+    empty (``nullable_fields``); elsewhere it is refused with 400 instead of reaching a NOT NULL column, and
+    the OpenAPI schema drops ``null`` from those fields."""
+
+    nullable_fields: ClassVar[frozenset[str]] = frozenset()
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _null_only_where_clearable(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None and info.field_name not in cls.nullable_fields:
+            raise PydanticCustomError("null_refuse", "ne peut pas être null (omettre le champ pour le garder)")
+        return value
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        schema: dict[str, Any] = handler(core_schema)
+        target = handler.resolve_ref_schema(schema)
+        for name, field in cls.model_fields.items():
+            if name in cls.nullable_fields:
+                continue
+            prop = target.get("properties", {}).get(field.alias or name)
+            if not prop or "anyOf" not in prop:
+                continue
+            branches = [b for b in prop["anyOf"] if b.get("type") != "null"]
+            if len(branches) == 1:
+                del prop["anyOf"]
+                prop.update(branches[0])
+            else:
+                prop["anyOf"] = branches
+            if prop.get("default", 0) is None:
+                del prop["default"]
+        return schema

@@ -2,14 +2,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from decimal import Decimal
 from enum import StrEnum
 
 from pydantic import AwareDatetime, Field
 
 from unionflow.adhesions.schemas import CURRENCY_PATTERN, RecuResponse
 from unionflow.core.cache import ResultatCalcule
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel
 from unionflow.encaissement.service import MethodePaiement
 from unionflow.paiements.schemas import DeclarationPaiementResponse
 
@@ -25,7 +24,7 @@ class TypeCotisation(StrEnum):
 
 Annee = Field(ge=2000, le=2100)
 Mois = Field(default=None, ge=1, le=12)
-Montant = Field(gt=0, max_digits=18, decimal_places=2)
+MONTANT_POSITIF = Field(gt=0, max_digits=18, decimal_places=2)
 
 
 ECHEANCE_PAR_DEFAUT = ("Absent: le jour cotisation.jour_echeance (configuration, 5 par défaut) du mois de la "
@@ -39,23 +38,24 @@ class CreateCotisationRequest(InputModel):
     libelle: str | None = Field(default=None, max_length=200)
     annee: int = Annee
     mois: int | None = Mois
-    montant_du: Decimal = Montant
+    montant_du: Montant = MONTANT_POSITIF
     devise: str | None = Field(default=None, pattern=CURRENCY_PATTERN,
                                description="Par défaut la devise de l'organisation (XOF)")
     date_echeance: date | None = Field(default=None, description=ECHEANCE_PAR_DEFAUT)
     observations: str | None = Field(default=None, max_length=5000)
 
 
-class UpdateCotisationRequest(InputModel):
+class UpdateCotisationRequest(UpdateModel):
+    nullable_fields = frozenset({"libelle", "observations"})
     type_cotisation: TypeCotisation | None = None
     libelle: str | None = Field(default=None, max_length=200)
-    montant_du: Decimal | None = Field(default=None, gt=0, max_digits=18, decimal_places=2)
+    montant_du: Montant | None = Field(default=None, gt=0, max_digits=18, decimal_places=2)
     date_echeance: date | None = None
     observations: str | None = Field(default=None, max_length=5000)
 
 
 class PaiementCotisationRequest(InputModel):
-    montant: Decimal = Montant
+    montant: Montant = MONTANT_POSITIF
     methode_paiement: MethodePaiement = MethodePaiement.ESPECES
     reference_paiement: str | None = Field(default=None, max_length=100)
     date_paiement: AwareDatetime | None = Field(default=None, description="Par défaut maintenant; jamais future")
@@ -66,7 +66,7 @@ class GenererCotisationsRequest(InputModel):
     type_cotisation: TypeCotisation
     annee: int = Annee
     mois: int | None = Mois
-    montant: Decimal = Montant
+    montant: Montant = MONTANT_POSITIF
     date_echeance: date | None = Field(default=None, description=ECHEANCE_PAR_DEFAUT)
     libelle: str | None = Field(default=None, max_length=200)
 
@@ -87,9 +87,9 @@ class CotisationPublicResponse(OutputModel):
 
 class CotisationSummaryResponse(CotisationPublicResponse):
     membre_id: uuid.UUID
-    montant_du: Decimal
-    montant_paye: Decimal
-    montant_restant: Decimal
+    montant_du: Montant
+    montant_paye: Montant
+    montant_restant: Montant
     devise: str
 
 
@@ -124,7 +124,7 @@ class RappelResponse(OutputModel):
     canal: str
     destinataire: str | None
     cotisation_ids: list[uuid.UUID]
-    montant_total: Decimal
+    montant_total: Montant
     devise: str
     statut: str
 
@@ -139,18 +139,18 @@ class RappelsGroupesResponse(OutputModel):
 class StatistiquesResponse(ResultatCalcule):
     nombre_total: int
     par_statut: dict[str, int] = Field(description="Les 5 statuts, EN_RETARD dérivé de l'échéance")
-    montant_du: Decimal = Field(description="Somme des montants dus hors cotisations annulées")
-    montant_collecte: Decimal
-    montant_restant: Decimal
-    montant_en_retard: Decimal = Field(description="Reste dû des cotisations en retard")
-    taux_recouvrement: Decimal = Field(description="montantCollecte / montantDu × 100, 2 décimales")
+    montant_du: Montant = Field(description="Somme des montants dus hors cotisations annulées")
+    montant_collecte: Montant
+    montant_restant: Montant
+    montant_en_retard: Montant = Field(description="Reste dû des cotisations en retard")
+    taux_recouvrement: Taux = Field(description="montantCollecte / montantDu × 100, 2 décimales")
 
 
 class StatistiquesTypeResponse(OutputModel):
     type_cotisation: str
     nombre: int
-    montant_du: Decimal
-    montant_collecte: Decimal
+    montant_du: Montant
+    montant_collecte: Montant
 
 
 class StatistiquesDetailResponse(StatistiquesResponse):
@@ -167,8 +167,8 @@ class SyntheseResponse(ResultatCalcule):
     nombre_a_payer: int
     nombre_en_retard: int
     nombre_payees: int
-    montant_du: Decimal
-    montant_paye: Decimal
-    montant_restant: Decimal
-    montant_en_retard: Decimal
+    montant_du: Montant
+    montant_paye: Montant
+    montant_restant: Montant
+    montant_en_retard: Montant
     prochaine_echeance: date | None

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import uuid
-from decimal import Decimal
 
 from fastapi import Depends, Query, Response
 
@@ -10,12 +9,14 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import PageParams, paging, set_total_header
 from unionflow.core.roles import RS_AIDE
 from unionflow.core.routing import area_router
+from unionflow.core.schemas import Montant
 from unionflow.demandes_aide.repository import DemandeFilters
 from unionflow.demandes_aide.schemas import (
     CreateDemandeAideRequest,
     DemandeAideResponse,
     StatutDemande,
     UpdateDemandeAideRequest,
+    Urgence,
 )
 from unionflow.demandes_aide.service import DemandeAideService, parse_filters
 
@@ -65,8 +66,8 @@ async def my_demandes(response: Response, session: SessionDep, auth: AuthContext
 async def search_demandes(
     response: Response, session: SessionDep, auth: AuthContext = authorize(RS_AIDE),
     params: PageParams = Depends(paging(20)),
-    statut: str | None = Query(None, max_length=30), type: str | None = Query(None, max_length=50),
-    urgence: str | None = Query(None, max_length=30),
+    statut: StatutDemande | None = Query(None), type: str | None = Query(None, max_length=50),
+    urgence: Urgence | None = Query(None),
 ) -> list[DemandeAideResponse]:
     rows, total = await DemandeAideService(session, auth).search(parse_filters(statut, type, urgence), params)
     set_total_header(response, total)
@@ -93,7 +94,7 @@ async def update_demande(id: uuid.UUID, data: UpdateDemandeAideRequest, session:
                         "demandé, sinon 400); `motif` optionnel. Enregistre le décideur et la date. " + DECISION)
 async def approve_demande(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_AIDE),
                           motif: str | None = Query(None, max_length=1000),
-                          montant_accorde: Decimal | None = Query(None, alias="montantAccorde", ge=0, max_digits=18,
+                          montant_accorde: Montant | None = Query(None, alias="montantAccorde", ge=0, max_digits=18,
                                                                   decimal_places=2)) -> DemandeAideResponse:
     return await DemandeAideService(session, auth).decide(id, StatutDemande.APPROUVEE, motif, montant_accorde)
 

@@ -2,17 +2,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from decimal import Decimal
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import Field, PlainSerializer
+from pydantic import Field
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
 from unionflow.types_reference.schemas import CODE
-
-Montant = Annotated[Decimal, PlainSerializer(lambda d: str(d.quantize(Decimal("0.01"))), return_type=str)]
-
 
 TYPE_AIDE_DOMAINE = "TYPE_AIDE"
 # Aid types are reference data (Types de référence, domain TYPE_AIDE), checked by the service like event types.
@@ -42,15 +38,15 @@ class CreateDemandeAideRequest(InputModel):
     type: TypeAide
     titre: str = Field(min_length=3, max_length=200)
     description: str = Field(min_length=3, max_length=5000)
-    montant_demande: Decimal = MontantDemande
+    montant_demande: Montant = MontantDemande
     urgence: Urgence = Urgence.NORMALE
 
 
-class UpdateDemandeAideRequest(InputModel):
+class UpdateDemandeAideRequest(UpdateModel):
     type: TypeAide | None = None
     titre: str | None = Field(default=None, min_length=3, max_length=200)
     description: str | None = Field(default=None, min_length=3, max_length=5000)
-    montant_demande: Decimal | None = Field(default=None, ge=0, max_digits=18, decimal_places=2)
+    montant_demande: Montant | None = Field(default=None, ge=0, max_digits=18, decimal_places=2)
     urgence: Urgence | None = None
 
 

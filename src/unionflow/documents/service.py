@@ -95,7 +95,7 @@ class DocumentService:
         description = fields.get("description") or None
         try:
             visibilite = VisibiliteDocument(fields.get("visibilite") or "PRIVE")
-            organisation_id = uuid.UUID(fields["organisationId"]) if fields.get("organisationId") else None
+            organisation_id = uuid.UUID(fields["organisationId"]) if "organisationId" in fields else None
         except ValueError as exc:
             raise InvalidInput("visibilite (PRIVE, ORGANISATION) ou organisationId (UUID) invalide") from exc
         if description and len(description) > 2000:

@@ -2,14 +2,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from decimal import Decimal
 from enum import StrEnum
 
 from pydantic import AwareDatetime, Field, model_validator
 
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.pagination import Page
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux
 
 
 class StatutEvenement(StrEnum):
@@ -67,7 +66,7 @@ class Evenement(InputModel):
     liste_attente_active: bool = Field(
         default=False, description="Vrai: une fois l'événement complet, les inscriptions vont en liste d'attente "
                                    "(EN_ATTENTE, promotion dans l'ordre d'arrivée); faux: elles sont refusées (409)")
-    prix: Decimal | None = Field(default=None, ge=0, max_digits=16, decimal_places=2)
+    prix: Montant | None = Field(default=None, ge=0, max_digits=16, decimal_places=2)
     inscription_requise: bool = False
     date_limite_inscription: AwareDatetime | None = None
     visibilite: Visibilite = Visibilite.MEMBRES
@@ -94,7 +93,7 @@ class EvenementMobileDTO(OutputModel):
     adresse: str | None
     capacite_max: int | None
     liste_attente_active: bool
-    prix: Decimal | None
+    prix: Montant | None
     devise: str
     inscription_requise: bool
     date_limite_inscription: datetime | None
@@ -179,7 +178,7 @@ class FeedbackPublic(OutputModel):
 
 class FeedbacksEvenementResponse(OutputModel):
     evenement_id: uuid.UUID
-    note_moyenne: Decimal | None
+    note_moyenne: Taux | None
     nombre_feedbacks: int
     repartition: dict[str, int] = Field(description="Nombre de feedbacks publiés par note, clés '1' à '5'")
     feedbacks: list[FeedbackPublic]
@@ -197,8 +196,8 @@ class StatistiquesEvenements(ResultatCalcule):
     par_type: dict[str, int]
     inscriptions: InscriptionsStats
     capacite_totale: int = Field(description="Somme des capacités des événements à capacité limitée")
-    taux_remplissage: Decimal | None = Field(description="Inscrits confirmés / capacité, en %, événements limités")
-    note_moyenne_feedback: Decimal | None
+    taux_remplissage: Taux | None = Field(description="Inscrits confirmés / capacité, en %, événements limités")
+    note_moyenne_feedback: Taux | None
     nombre_feedbacks: int
 
 

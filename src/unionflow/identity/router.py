@@ -7,7 +7,7 @@ from fastapi import Body, Depends, Query, Request
 from unionflow.core.auth import AuthContext, SessionDep, authorize
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
-from unionflow.core.roles import RS_SA
+from unionflow.core.roles import REALM_ROLES_SCHEMA, RS_SA
 from unionflow.core.routing import area_router
 from unionflow.identity.provider import identity_provider
 from unionflow.identity.schemas import RealmRoleResponse, UserCreate, UserResponse, UserUpdate
@@ -86,6 +86,6 @@ async def user_roles(id: str, request: Request, session: SessionDep,
                         "fournisseur sont conservés); rôle inconnu: 400. On ne peut pas retirer son propre "
                         "SUPER_ADMIN (409). Chaque changement est journalisé (sévérité WARNING).")
 async def set_user_roles(id: str, request: Request, session: SessionDep,
-                         roles: list[str] = Body(..., max_length=20),
+                         roles: list[str] = Body(..., max_length=20, json_schema_extra=REALM_ROLES_SCHEMA),
                          auth: AuthContext = authorize(RS_SA)) -> list[str]:
     return await _service(request, session, auth).set_roles(id, roles)

@@ -5,7 +5,8 @@ from datetime import datetime
 from pydantic import Field
 
 from unionflow.core.email import Email
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.roles import REALM_ROLES_SCHEMA
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 USERNAME_PATTERN = r"^[A-Za-z0-9._@+-]{3,254}$"
 
@@ -20,13 +21,14 @@ class UserCreate(InputModel):
     enabled: bool = True
     email_verified: bool = False
     password: str | None = Field(None, min_length=1, max_length=256, description="Jamais renvoyé")
-    realm_roles: list[str] = Field(default_factory=list, max_length=20)
+    realm_roles: list[str] = Field(default_factory=list, max_length=20, json_schema_extra=REALM_ROLES_SCHEMA)
 
 
-class UserUpdate(InputModel):
+class UserUpdate(UpdateModel):
     """UserDTO for a partial update: absent fields are left unchanged. ``username`` may be sent back as read
     but cannot change; ``password`` sets a new password (administrator reset)."""
 
+    nullable_fields = frozenset({"first_name", "last_name"})
     username: str | None = Field(None, max_length=254)
     email: Email | None = None
     first_name: str | None = Field(None, max_length=100)

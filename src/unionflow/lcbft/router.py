@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import uuid
 
-from fastapi import Body, Depends, Query
+from fastapi import Depends, Query
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
 from unionflow.core.openapi import problems
@@ -14,6 +14,8 @@ from unionflow.lcbft.schemas import (
     NonTraiteesResponse,
     ParametresLcbFtRequest,
     ParametresLcbFtResponse,
+    TraiterAlerteRequest,
+    TypeAlerte,
 )
 from unionflow.lcbft.service import LcbFtService, parse_filters
 
@@ -34,7 +36,7 @@ async def list_alertes(
     date_debut: str | None = Query(None, alias="dateDebut", max_length=40),
     date_fin: str | None = Query(None, alias="dateFin", max_length=40),
     organisation_id: str | None = Query(None, alias="organisationId", max_length=40),
-    type_alerte: str | None = Query(None, alias="typeAlerte", max_length=30),
+    type_alerte: TypeAlerte | None = Query(None, alias="typeAlerte"),
     traitee: bool | None = None,
 ) -> Page[AlerteResponse]:
     filters = parse_filters(date_debut, date_fin, organisation_id, type_alerte, traitee)
@@ -59,11 +61,10 @@ async def get_alerte(id: str, session: SessionDep, auth: AuthContext = authorize
 
 @router.post("/{id}/traiter", response_model=AlerteResponse, responses=problems(409),
              summary="Marquer une alerte comme traitée",
-             description="Corps: objet de chaînes `{\"commentaire\": \"...\" (obligatoire), \"decision\": "
-                         "\"SANS_SUITE\" (défaut) | \"DECLARATION_SOUPCON\"}`; autre clé → 400. "
-                         "Enregistre qui, quand, le commentaire et la décision. Une alerte déjà traitée → 409 (la "
-                         "première décision fait foi).")
-async def traiter_alerte(id: str, session: SessionDep, body: dict[str, str] = Body(...),
+             description="Corps: `commentaire` (obligatoire) et `decision` (SANS_SUITE par défaut, ou "
+                         "DECLARATION_SOUPCON); autre clé → 400. Enregistre qui, quand, le commentaire et la "
+                         "décision. Une alerte déjà traitée → 409 (la première décision fait foi).")
+async def traiter_alerte(id: str, session: SessionDep, body: TraiterAlerteRequest,
                          auth: AuthContext = authorize(RS_LCB)) -> AlerteResponse:
     return await LcbFtService(session, auth).traiter(id, body)
 

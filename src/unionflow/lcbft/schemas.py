@@ -2,17 +2,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from decimal import Decimal
 from enum import StrEnum
-from typing import Annotated
 
-from pydantic import Field, PlainSerializer
+from pydantic import Field
 
 from unionflow.core.cache import ResultatCalcule
-from unionflow.core.schemas import InputModel, OutputModel
-
-# Two decimals on the wire whatever the database handed back (SQLite keeps the input's scale).
-Montant = Annotated[Decimal, PlainSerializer(lambda d: str(d.quantize(Decimal("0.01"))), return_type=str)]
+from unionflow.core.schemas import InputModel, Montant, OutputModel
 
 
 class TypeAlerte(StrEnum):
@@ -24,6 +19,11 @@ class TypeAlerte(StrEnum):
 class Decision(StrEnum):
     SANS_SUITE = "SANS_SUITE"
     DECLARATION_SOUPCON = "DECLARATION_SOUPCON"
+
+
+class TraiterAlerteRequest(InputModel):
+    commentaire: str = Field(min_length=1, max_length=2000, description="Motif de la décision, obligatoire")
+    decision: Decision = Field(default=Decision.SANS_SUITE, description="SANS_SUITE par défaut")
 
 
 class AlerteResponse(OutputModel):
@@ -55,10 +55,10 @@ Seuil = Field(ge=0, max_digits=18, decimal_places=2)
 
 
 class ParametresLcbFtRequest(InputModel):
-    seuil_operation: Decimal = Seuil
-    seuil_cumul: Decimal = Seuil
+    seuil_operation: Montant = Seuil
+    seuil_cumul: Montant = Seuil
     periode_cumul_jours: int = Field(ge=1, le=366)
-    seuil_especes: Decimal = Seuil
+    seuil_especes: Montant = Seuil
 
 
 class ParametresLcbFtResponse(OutputModel):

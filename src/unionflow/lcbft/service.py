@@ -24,6 +24,7 @@ from unionflow.lcbft.schemas import (
     NonTraiteesResponse,
     ParametresLcbFtRequest,
     ParametresLcbFtResponse,
+    TraiterAlerteRequest,
     TypeAlerte,
 )
 from unionflow.models import AlerteLcbFt, ParametresLcbFt
@@ -97,16 +98,8 @@ class LcbFtService:
             raise NotFound("Alerte LCB-FT introuvable")
         return alerte
 
-    async def traiter(self, alerte_id: str, body: dict[str, str]) -> AlerteResponse:
-        unknown = set(body) - {"commentaire", "decision"}
-        if unknown:
-            raise InvalidInput(f"champ inconnu: {', '.join(sorted(unknown))}")
-        commentaire = (body.get("commentaire") or "").strip()
-        if not commentaire or len(commentaire) > 2000:
-            raise InvalidInput("commentaire: obligatoire (2000 caractères au plus)")
-        decision = body.get("decision") or Decision.SANS_SUITE.value
-        if decision not in Decision.__members__:
-            raise InvalidInput(f"decision: valeurs possibles {', '.join(Decision)}")
+    async def traiter(self, alerte_id: str, data: TraiterAlerteRequest) -> AlerteResponse:
+        commentaire, decision = data.commentaire, data.decision.value
         alerte = await self._alerte(alerte_id, for_update=True)
         self.auth.require(Permission.LCBFT_TRAITER, alerte.organisation_id,
                           "Seuls l'administrateur de l'organisation et le super administrateur traitent une alerte")

@@ -7,8 +7,8 @@ from enum import StrEnum
 from pydantic import Field, field_validator
 
 from unionflow.core.email import Email
-from unionflow.core.roles import Role
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.roles import RoleOrganisation
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 COUNTRY_PATTERN = r"^[A-Z]{2}$"
@@ -67,10 +67,12 @@ class MembreCreate(_MembreFields):
     nom: str = Field(min_length=1, max_length=100)
     organisation_id: uuid.UUID | None = Field(
         default=None, description="Organisation dont la personne devient membre (obligatoire hors SUPER_ADMIN/ADMIN)")
-    roles: list[Role] | None = Field(default=None, description="Rôles dans l'organisation (défaut: MEMBRE)")
+    roles: list[RoleOrganisation] | None = Field(default=None, description="Rôles dans l'organisation (défaut: MEMBRE)")
 
 
-class MembreUpdate(_MembreFields):
+class MembreUpdate(UpdateModel, _MembreFields):
+    nullable_fields = frozenset({
+        "ville", "telephone", "adresse", "email", "profession", "genre", "date_naissance", "pays"})
     prenom: str | None = Field(default=None, min_length=1, max_length=100)
     nom: str | None = Field(default=None, min_length=1, max_length=100)
 
@@ -91,11 +93,11 @@ class StatutRequest(InputModel):
 
 class AppartenanceCreate(InputModel):
     organisation_id: uuid.UUID
-    roles: list[Role] | None = Field(default=None, description="Rôles d'organisation (défaut: MEMBRE)")
+    roles: list[RoleOrganisation] | None = Field(default=None, description="Rôles d'organisation (défaut: MEMBRE)")
 
 
 class RolesUpdate(InputModel):
-    roles: list[Role] = Field(min_length=1, description="Rôles d'organisation; MEMBRE est toujours inclus")
+    roles: list[RoleOrganisation] = Field(min_length=1, description="Rôles d'organisation; MEMBRE est toujours inclus")
 
 
 class FinAppartenance(InputModel):

@@ -7,7 +7,7 @@ from typing import Self
 
 from pydantic import Field, model_validator
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 
 class Canal(StrEnum):
@@ -124,7 +124,8 @@ class ModeleCreate(InputModel):
     actif: bool = True
 
 
-class ModeleUpdate(InputModel):
+class ModeleUpdate(UpdateModel):
+    nullable_fields = frozenset({"libelle"})
     libelle: str | None = Field(default=None, max_length=200)
     sujet: str | None = Field(default=None, min_length=1, max_length=200)
     corps: str | None = Field(default=None, min_length=1, max_length=5000)

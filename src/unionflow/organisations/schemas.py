@@ -7,7 +7,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from unionflow.core.email import Email
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 
 class TypeOrganisation(StrEnum):
@@ -56,7 +56,9 @@ class OrganisationCreate(InputModel):
                                description="Code devise ISO 4217; absent: la configuration devise.defaut (XOF)")
 
 
-class OrganisationUpdate(InputModel):
+class OrganisationUpdate(UpdateModel):
+    nullable_fields = frozenset({
+        "nom_court", "parent_id", "description", "email", "telephone", "adresse", "ville", "region"})
     nom: str | None = Field(default=None, min_length=2, max_length=200)
     nom_court: str | None = Field(default=None, max_length=50)
     type_organisation: TypeOrganisation | None = None

@@ -2,11 +2,10 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from decimal import Decimal
 
 from pydantic import Field, model_validator
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel
 from unionflow.encaissement.service import MethodePaiement
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
@@ -18,7 +17,7 @@ METHODES_AVEC_REFERENCE = {MethodePaiement.VIREMENT, MethodePaiement.CHEQUE, Met
 class CibleInput(InputModel):
     cotisation_id: uuid.UUID | None = None
     adhesion_id: uuid.UUID | None = None
-    montant: Decimal | None = Field(default=None, gt=0, max_digits=18, decimal_places=2)
+    montant: Montant | None = Field(default=None, gt=0, max_digits=18, decimal_places=2)
 
     @model_validator(mode="after")
     def one_target(self) -> CibleInput:
@@ -30,7 +29,7 @@ class CibleInput(InputModel):
 class PaiementCreate(InputModel):
     membre_id: uuid.UUID
     organisation_id: uuid.UUID
-    montant: Decimal = Field(gt=0, max_digits=18, decimal_places=2)
+    montant: Montant = Field(gt=0, max_digits=18, decimal_places=2)
     devise: str = Field(default="XOF", pattern=CURRENCY_PATTERN)
     methode: MethodePaiement
     reference_externe: str | None = Field(default=None, max_length=100)
@@ -62,7 +61,7 @@ class AllocationResponse(OutputModel):
     adhesion_id: uuid.UUID | None
     numero_reference: str | None
     libelle: str | None
-    montant: Decimal
+    montant: Montant
 
 
 class PaiementResponse(OutputModel):
@@ -70,8 +69,8 @@ class PaiementResponse(OutputModel):
     numero_recu: str
     membre_id: uuid.UUID
     organisation_id: uuid.UUID
-    montant: Decimal
-    montant_non_affecte: Decimal
+    montant: Montant
+    montant_non_affecte: Montant
     devise: str
     methode: str
     statut: str
@@ -90,7 +89,7 @@ class PaiementResponse(OutputModel):
 class CheckoutResponse(OutputModel):
     paiement_id: uuid.UUID
     numero_recu: str
-    montant: Decimal
+    montant: Montant
     devise: str
     wave_launch_url: str
     checkout_id: str
@@ -110,7 +109,7 @@ class VerificationRecuResponse(OutputModel):
     authentique: bool
     statut: str = Field(description="VALIDE, ANNULE ou REMBOURSE")
     valide: bool = Field(description="Le paiement tient toujours (ni annulé ni remboursé)")
-    montant: Decimal
+    montant: Montant
     devise: str
     date_paiement: datetime
     organisation: str
@@ -134,7 +133,7 @@ class DeclarationPaiementResponse(OutputModel):
 
     paiement_id: uuid.UUID
     statut: str = Field(description="Toujours EN_ATTENTE: rien n'est encaissé à ce stade")
-    montant: Decimal
+    montant: Montant
     devise: str
     methode: str
     wave_launch_url: str | None = Field(default=None, description="Méthode WAVE: page de paiement Wave à ouvrir")

@@ -2,11 +2,15 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import Field, field_validator
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import OutputModel, UpdateModel
 from unionflow.notifications.schemas import Canal, TypeNotification
+
+# Each channel once per type; stated in the schema (uniqueItems) as well as checked below.
+CanauxDistincts = Annotated[list[Canal], Field(json_schema_extra={"uniqueItems": True})]
 
 
 class Langue(StrEnum):
@@ -21,10 +25,10 @@ class Theme(StrEnum):
     SYSTEME = "SYSTEME"
 
 
-class PreferencesUpdate(InputModel):
+class PreferencesUpdate(UpdateModel):
     langue: Langue | None = None
     theme: Theme | None = None
-    canaux_par_type: dict[TypeNotification, list[Canal]] | None = Field(
+    canaux_par_type: dict[TypeNotification, CanauxDistincts] | None = Field(
         default=None, description="Canaux voulus par type de notification; [] = refuser ce type (sauf obligatoire). "
                                   "Remplace l'ensemble précédent.")
     refus_non_obligatoires: bool | None = Field(default=None,

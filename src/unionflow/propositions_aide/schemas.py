@@ -2,13 +2,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from decimal import Decimal
 from enum import StrEnum
 
 from pydantic import Field
 
-from unionflow.core.schemas import InputModel, OutputModel
-from unionflow.demandes_aide.schemas import Montant, TypeAide
+from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
+from unionflow.demandes_aide.schemas import TypeAide
 
 
 class NatureProposition(StrEnum):
@@ -29,18 +28,19 @@ class CreatePropositionAideRequest(InputModel):
     nature: NatureProposition
     titre: str = Field(min_length=3, max_length=200)
     description: str = Field(min_length=3, max_length=5000)
-    montant: Decimal | None = Field(default=None, gt=0, max_digits=18, decimal_places=2,
+    montant: Montant | None = Field(default=None, gt=0, max_digits=18, decimal_places=2,
                                     description="Obligatoire pour une aide FINANCIERE")
     disponibilite: str | None = Field(default=None, max_length=500, description="ex. « les week-ends »")
     disponible_jusqu_au: date | None = None
 
 
-class UpdatePropositionAideRequest(InputModel):
+class UpdatePropositionAideRequest(UpdateModel):
+    nullable_fields = frozenset({"montant", "disponibilite", "disponible_jusqu_au"})
     type: TypeAide | None = None
     nature: NatureProposition | None = None
     titre: str | None = Field(default=None, min_length=3, max_length=200)
     description: str | None = Field(default=None, min_length=3, max_length=5000)
-    montant: Decimal | None = Field(default=None, gt=0, max_digits=18, decimal_places=2)
+    montant: Montant | None = Field(default=None, gt=0, max_digits=18, decimal_places=2)
     disponibilite: str | None = Field(default=None, max_length=500)
     disponible_jusqu_au: date | None = None
 

@@ -7,7 +7,7 @@ from fastapi import Body, Path, Request, Response
 from unionflow.core.auth import AuthContext, SessionDep, authorize
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import set_total_header
-from unionflow.core.roles import RS_ANY_AUTHENTICATED, RS_ORG_ADMIN, Role
+from unionflow.core.roles import RS_ANY_AUTHENTICATED, RS_ORG_ADMIN, RoleOrganisation
 from unionflow.core.routing import area_router
 from unionflow.membres.appartenances import AppartenanceService
 from unionflow.membres.schemas import AppartenanceResponse
@@ -40,7 +40,7 @@ async def get_role(request: Request, code: str = Path(max_length=50),
                         "inclus. Par SUPER_ADMIN/ADMIN ou l'ADMIN_ORGANISATION de l'organisation; le membre doit y "
                         "avoir une appartenance en cours. 409 si l'organisation perdrait son dernier administrateur. "
                         "Journalisé (WARNING).")
-async def assign_roles(session: SessionDep, roles: list[Role] = Body(min_length=1),
+async def assign_roles(session: SessionDep, roles: list[RoleOrganisation] = Body(min_length=1),
                        membre_id: uuid.UUID = Path(alias="membreId"),
                        organisation_id: uuid.UUID = Path(alias="organisationId"),
                        auth: AuthContext = authorize(RS_ORG_ADMIN)) -> AppartenanceResponse:

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 
 class StatutSuggestion(StrEnum):
@@ -34,7 +34,7 @@ class CreateSuggestionRequest(InputModel):
     categorie: CategorieSuggestion = CategorieSuggestion.AUTRE
 
 
-class UpdateSuggestionRequest(InputModel):
+class UpdateSuggestionRequest(UpdateModel):
     titre: str | None = Field(default=None, min_length=3, max_length=200)
     description: str | None = Field(default=None, min_length=3, max_length=10000)
     categorie: CategorieSuggestion | None = None

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 
 class Priorite(StrEnum):
@@ -50,7 +50,7 @@ class CreateTicketRequest(InputModel):
     priorite: Priorite = Priorite.NORMALE
 
 
-class UpdateTicketRequest(InputModel):
+class UpdateTicketRequest(UpdateModel):
     """Requester: sujet, description, categorie, priorite while OUVERT. Staff: categorie, priorite until FERME."""
 
     sujet: str | None = Field(default=None, min_length=3, max_length=200)

@@ -5,7 +5,7 @@ from datetime import datetime
 
 from pydantic import Field
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 CODE = r"^[A-Z][A-Z0-9_]{1,49}$"
 
@@ -19,7 +19,8 @@ class CreateTypeReferenceRequest(InputModel):
     actif: bool = True
 
 
-class UpdateTypeReferenceRequest(InputModel):
+class UpdateTypeReferenceRequest(UpdateModel):
+    nullable_fields = frozenset({"description"})
     libelle: str | None = Field(default=None, min_length=2, max_length=200)
     description: str | None = Field(default=None, max_length=500)
     ordre: int | None = Field(default=None, ge=0, le=10_000)

@@ -2,12 +2,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from decimal import Decimal
 from enum import StrEnum
 
 from pydantic import Field, model_validator
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 
@@ -33,7 +32,7 @@ class ObjetVersement(StrEnum):
 
 class VersementCreate(InputModel):
     organisation_id: uuid.UUID
-    montant: Decimal = Field(gt=0, max_digits=18, decimal_places=2)
+    montant: Montant = Field(gt=0, max_digits=18, decimal_places=2)
     devise: str = Field(default="XOF", pattern=r"^[A-Z]{3}$")
     mode: ModeVersement
     objet_type: ObjetVersement
@@ -66,7 +65,7 @@ class VersementResponse(OutputModel):
     id: uuid.UUID
     numero: str
     organisation_id: uuid.UUID
-    montant: Decimal
+    montant: Montant
     devise: str
     mode: str
     objet_type: str

@@ -2,13 +2,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
 from pydantic import Field
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 
@@ -28,7 +27,8 @@ class CompteWaveCreate(InputModel):
                                        description="Secret de signature des webhooks (jamais renvoyé)")
 
 
-class CompteWaveUpdate(InputModel):
+class CompteWaveUpdate(UpdateModel):
+    nullable_fields = frozenset({"cle_api", "secret_webhook"})
     libelle: str | None = Field(default=None, min_length=2, max_length=200)
     numero_telephone: str | None = Field(default=None, pattern=PHONE_PATTERN)
     cle_api: str | None = Field(default=None, min_length=8, max_length=500)
@@ -53,7 +53,7 @@ class TransactionWaveResponse(OutputModel):
     organisation_id: uuid.UUID | None
     type_transaction: str
     reference_wave: str | None
-    montant: Decimal | None
+    montant: Montant | None
     devise: str
     statut: str
     paiement_id: uuid.UUID | None
@@ -65,5 +65,5 @@ class TransactionWaveResponse(OutputModel):
 class SoldeWaveResponse(OutputModel):
     organisation_id: uuid.UUID
     compte_wave_id: uuid.UUID | None = Field(description="None: compte de l'union configuré sur le serveur")
-    montant: Decimal
+    montant: Montant
     devise: str

@@ -2,13 +2,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from decimal import Decimal
 from enum import StrEnum
 
 from pydantic import Field
 
-from unionflow.core.schemas import InputModel, OutputModel
-from unionflow.finance.budgets.schemas import Montant
+from unionflow.core.schemas import InputModel, Montant, OutputModel
 
 
 class StatutApprobation(StrEnum):
@@ -29,7 +27,7 @@ class CreateApprobationRequest(InputModel):
     type_objet: TypeObjet
     objet_id: uuid.UUID | None = Field(default=None, description="Versement ou demande d'aide visé (obligatoire "
                                                                  "pour VERSEMENT et AIDE)")
-    montant: Decimal | None = Field(default=None, gt=0, max_digits=18, decimal_places=2,
+    montant: Montant | None = Field(default=None, gt=0, max_digits=18, decimal_places=2,
                                     description="Obligatoire pour AIDE et AUTRE; pour VERSEMENT, celui du versement")
     motif: str = Field(min_length=3, max_length=1000)
 

@@ -2,15 +2,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from decimal import Decimal
 from enum import StrEnum
-from typing import Annotated
 
-from pydantic import Field, PlainSerializer, model_validator
+from pydantic import Field, model_validator
 
-from unionflow.core.schemas import InputModel, OutputModel
-
-Montant = Annotated[Decimal, PlainSerializer(lambda d: str(d.quantize(Decimal("0.01"))), return_type=str)]
+from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel
 
 
 class StatutBudget(StrEnum):
@@ -32,7 +28,7 @@ class LigneBudgetRequest(InputModel):
                                        description="Catégorie: tous les comptes dont le numéro commence ainsi "
                                                    "(ex. 66 = charges de personnel)")
     nature: NatureLigne | None = Field(default=None, description="Par défaut RECETTE pour la classe 7, sinon DEPENSE")
-    montant_prevu: Decimal = Field(ge=0, max_digits=18, decimal_places=2)
+    montant_prevu: Montant = Field(ge=0, max_digits=18, decimal_places=2)
 
     @model_validator(mode="after")
     def one_target(self) -> LigneBudgetRequest:
@@ -51,7 +47,8 @@ class CreateBudgetRequest(InputModel):
     lignes: list[LigneBudgetRequest] = Field(default_factory=list, max_length=500)
 
 
-class UpdateBudgetRequest(InputModel):
+class UpdateBudgetRequest(UpdateModel):
+    nullable_fields = frozenset({"description"})
     libelle: str | None = Field(default=None, min_length=3, max_length=200)
     description: str | None = Field(default=None, max_length=5000)
     date_debut: date | None = None
@@ -113,7 +110,7 @@ class LigneExecution(OutputModel):
     montant_prevu: Montant
     montant_realise: Montant
     ecart: Montant = Field(description="Prévu − réalisé (négatif: dépassement d'une dépense)")
-    taux_consommation: Decimal | None = Field(description="Réalisé / prévu × 100, deux décimales; null si prévu = 0")
+    taux_consommation: Taux | None = Field(description="Réalisé / prévu × 100, deux décimales; null si prévu = 0")
     depassement: bool
 
 

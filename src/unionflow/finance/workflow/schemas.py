@@ -2,14 +2,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from decimal import Decimal
 from typing import Any
 
 from pydantic import Field
 
 from unionflow.core.cache import ResultatCalcule
-from unionflow.core.schemas import OutputModel
-from unionflow.finance.budgets.schemas import Montant
+from unionflow.core.schemas import Montant, OutputModel, Taux
 
 
 class Volume(OutputModel):
@@ -29,7 +27,7 @@ class StatistiquesApprobateur(OutputModel):
     approbations: int
     rejets: int
     montant_approuve: Montant = Field(description="Montant des demandes sur lesquelles il a dit oui (tout niveau)")
-    delai_moyen_heures: Decimal | None = Field(description="De la demande à sa décision, en heures")
+    delai_moyen_heures: Taux | None = Field(description="De la demande à sa décision, en heures")
 
 
 class StatistiquesWorkflowResponse(ResultatCalcule):
@@ -41,9 +39,9 @@ class StatistiquesWorkflowResponse(ResultatCalcule):
     rejetees: Volume
     annulees: Volume
     en_attente_depuis_plus_de: int = Field(description="Demandes EN_ATTENTE plus anciennes que `delaiAlerteJours`")
-    delai_moyen_heures: Decimal | None = Field(
+    delai_moyen_heures: Taux | None = Field(
         description="Moyenne, sur les demandes APPROUVEE ou REJETEE, du délai demande → décision finale, en heures")
-    taux_approbation: Decimal | None = Field(description="APPROUVEE / (APPROUVEE + REJETEE) × 100")
+    taux_approbation: Taux | None = Field(description="APPROUVEE / (APPROUVEE + REJETEE) × 100")
     par_type: list[VolumeParType]
     par_approbateur: list[StatistiquesApprobateur]
 
