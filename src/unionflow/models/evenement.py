@@ -40,7 +40,7 @@ class Evenement(IdMixin, TimestampMixin, Base):
     lieu: Mapped[str | None] = mapped_column(String(200))
     adresse: Mapped[str | None] = mapped_column(String(300))
     capacite_max: Mapped[int | None] = mapped_column(Integer)
-    # Added by 0009_contrat: without it a full event refuses registrations (spec §8).
+    # Added by 0008_contrat: without it a full event refuses registrations (spec §8).
     liste_attente_active: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     prix: Mapped[Decimal | None]
     devise: Mapped[str] = mapped_column(String(3), default="XOF")

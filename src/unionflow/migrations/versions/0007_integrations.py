@@ -1,7 +1,7 @@
 """integrations: API clients (client credentials), webhook subscriptions and their delivery outbox
 
-Revision ID: 0012_integrations
-Revises: 0005_resultat_cache
+Revision ID: 0007_integrations
+Revises: 0006_tresorier
 """
 from collections.abc import Sequence
 from typing import Any
@@ -9,8 +9,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0012_integrations"
-down_revision: str | Sequence[str] | None = "0014_tresorier"
+revision: str = "0007_integrations"
+down_revision: str | Sequence[str] | None = "0006_tresorier"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,6 +1,6 @@
 """tresorier: receipt verification keys, organisation logo, accounting lock date and closed fiscal years
 
-Revision ID: 0014_tresorier
+Revision ID: 0006_tresorier
 Revises: 0005_resultat_cache
 """
 from collections.abc import Sequence
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0014_tresorier"
+revision: str = "0006_tresorier"
 down_revision: str | Sequence[str] | None = "0005_resultat_cache"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

@@ -1,15 +1,15 @@
 """maintenance: the shared flag that refuses writes while a restore runs
 
-Revision ID: 0008_maintenance
-Revises: 0005_resultat_cache
+Revision ID: 0009_maintenance
+Revises: 0008_contrat
 """
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0008_maintenance"
-down_revision: str | Sequence[str] | None = "0009_contrat"
+revision: str = "0009_maintenance"
+down_revision: str | Sequence[str] | None = "0008_contrat"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

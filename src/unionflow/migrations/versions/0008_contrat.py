@@ -1,15 +1,15 @@
 """contrat: opt-in waiting list per event; aid type codes as long as reference codes
 
-Revision ID: 0009_contrat
-Revises: 0005_resultat_cache
+Revision ID: 0008_contrat
+Revises: 0007_integrations
 """
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0009_contrat"
-down_revision: str | Sequence[str] | None = "0012_integrations"
+revision: str = "0008_contrat"
+down_revision: str | Sequence[str] | None = "0007_integrations"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,16 +1,16 @@
 """planificateur: job leases and run history, background tasks, password-reset tokens; account e-mails in
 the outbox
 
-Revision ID: 0011_planificateur
-Revises: 0005_resultat_cache
+Revision ID: 0010_planificateur
+Revises: 0009_maintenance
 """
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0011_planificateur"
-down_revision: str | Sequence[str] | None = "0008_maintenance"
+revision: str = "0010_planificateur"
+down_revision: str | Sequence[str] | None = "0009_maintenance"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,15 +1,15 @@
 """journaux: stored system logs (journal_systeme) and the request id of audit entries
 
-Revision ID: 0010_journaux
-Revises: 0005_resultat_cache
+Revision ID: 0011_journaux
+Revises: 0010_planificateur
 """
 from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0010_journaux"
-down_revision: str | Sequence[str] | None = "0011_planificateur"
+revision: str = "0011_journaux"
+down_revision: str | Sequence[str] | None = "0010_planificateur"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
