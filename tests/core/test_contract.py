@@ -106,7 +106,7 @@ async def test_validation_messages_are_french_with_the_field_name(client, factor
     messages = {e["field"]: e["message"] for e in body["errors"]}
     assert messages["nom"] == "doit contenir au moins 2 caractère(s)"
     assert messages["typeOrganisation"].startswith("valeur non autorisée (attendu: 'UNION'")
-    assert messages["email"] == "adresse e-mail invalide"
+    assert messages["email"].startswith("adresse e-mail invalide")
     assert body["detail"].startswith("nom: doit contenir au moins 2")
     missing = await client.post("/api/organisations", headers=admin.headers, json={})
     assert {e["message"] for e in missing.json()["errors"]} == {"champ obligatoire"}
