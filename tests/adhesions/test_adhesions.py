@@ -77,7 +77,7 @@ async def test_full_workflow_with_partial_payments(client, factory, db):
     assert refused.status_code == 409
     actions = {e.type_action for e in (await db.execute(
         select(AuditLog).where(AuditLog.entite_id == adh_id))).scalars()}
-    assert {"CREATE", "APPROUVER", "PAIEMENT"} <= actions
+    assert {"CREER", "APPROUVER", "PAYER"} <= actions
 
 
 async def test_reject_requires_reason_and_records_it(client, factory):

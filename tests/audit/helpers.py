@@ -7,7 +7,7 @@ from unionflow.models import AuditLog
 
 
 async def entry(db, *, when: datetime | None = None, module: str = "TEST", severite: str = "INFO",
-                type_action: str = "UPDATE", organisation_id: uuid.UUID | None = None,
+                type_action: str = "MODIFIER", organisation_id: uuid.UUID | None = None,
                 utilisateur: str = "auditeur@example.sn", ip: str = "10.0.0.1") -> AuditLog:
     row = AuditLog(date_heure=when or datetime.now(UTC), module=module, severite=severite, type_action=type_action,
                    organisation_id=organisation_id, utilisateur=utilisateur, ip_address=ip)

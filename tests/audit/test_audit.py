@@ -14,7 +14,7 @@ async def test_create_sets_server_fields(client, factory):
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["utilisateur"] == admin.user.email and body["utilisateurId"] == str(admin.user.id)
-    assert body["typeAction"] == "EXPORT" and body["module"] == "COTISATIONS" and body["severite"] == "WARNING"
+    assert body["typeAction"] == "EXPORTER" and body["module"] == "COTISATIONS" and body["severite"] == "WARNING"
     assert body["userAgent"] == "UnionFlowMobile/2.1" and body["ipAddress"] and body["dateHeure"]
     assert body["details"] == {"lignes": 120, "format": "csv"}
     forged = await client.post("/api/audit", headers=admin.headers, json={
@@ -53,10 +53,10 @@ async def test_search_filters(client, factory, db):
     admin = await factory.actor(["ADMIN"], with_membre=False)
     module = unique_module()
     day = datetime(2025, 3, 10, 9, 30, tzinfo=UTC)
-    a = await entry(db, when=day, module=module, type_action="DELETE", severite="WARNING", ip="196.1.1.1",
+    a = await entry(db, when=day, module=module, type_action="SUPPRIMER", severite="WARNING", ip="196.1.1.1",
                     utilisateur="tresorier@example.sn")
-    b = await entry(db, when=day + timedelta(days=1), module=module, type_action="CREATE")
-    c = await entry(db, when=day + timedelta(days=5), module=module, type_action="CREATE")
+    b = await entry(db, when=day + timedelta(days=1), module=module, type_action="CREER")
+    c = await entry(db, when=day + timedelta(days=5), module=module, type_action="CREER")
 
     async def ids(**query):
         response = await client.post("/api/audit/rechercher", headers=admin.headers,
@@ -107,7 +107,7 @@ async def test_statistics(client, factory, db):
     now = datetime.now(UTC)
     await entry(db, when=now - timedelta(hours=1), module=module, severite="CRITICAL", type_action="LOGIN_ECHEC")
     await entry(db, when=now - timedelta(days=3), module=module, severite="INFO", type_action="LOGIN_ECHEC")
-    await entry(db, when=now - timedelta(days=30), module=module, severite="INFO", type_action="CREATE")
+    await entry(db, when=now - timedelta(days=30), module=module, severite="INFO", type_action="CREER")
     before = (await client.get("/api/audit/statistiques", headers=admin.headers)).json()
     assert before["parModule"][module] == 3 and before["perimetre"] == "UNION"
     await entry(db, when=now - timedelta(minutes=5), module=module, severite="CRITICAL")
@@ -133,7 +133,7 @@ async def test_org_admin_of_several_organisations_must_name_one_to_record(client
     db.add(MembreOrganisation(membre_id=org_admin.membre.id, organisation_id=second.id,
                               roles=["MEMBRE", "ADMIN_ORGANISATION"], date_debut=date.today()))
     await db.flush()
-    body = {"typeAction": "EXPORT", "module": "MEMBRES"}
+    body = {"typeAction": "EXPORTER", "module": "MEMBRES"}
     # Without an active organisation only the personal role applies: he is told to name one (issue 8).
     ambiguous = await client.post("/api/audit", headers=org_admin.headers, json=body)
     assert ambiguous.status_code == 400 and "X-Active-Organisation-Id" in ambiguous.json()["detail"]
@@ -150,7 +150,7 @@ async def test_member_changes_reach_the_organisation_admins_journal(client, fact
     membre = await factory.membre(org)
     await client.put(f"/api/membres/{membre.id}", headers=secretary.headers, json={"profession": "Pêcheur"})
     found = await client.post("/api/audit/rechercher", headers=org_admin.headers,
-                              params={"module": "MEMBRES", "typeAction": "UPDATE"})
+                              params={"module": "MEMBRES", "typeAction": "MODIFIER"})
     assert [r["entiteId"] for r in found.json()["content"]] == [str(membre.id)]
     assert found.json()["content"][0]["utilisateur"] == secretary.user.email
 
@@ -166,7 +166,7 @@ async def test_realm_org_admin_with_several_organisations_gets_400_without_activ
     db.add(MembreOrganisation(membre_id=realm_admin.membre.id, organisation_id=second.id, roles=["MEMBRE"],
                               date_debut=date.today()))
     await db.flush()
-    body = {"typeAction": "EXPORT", "module": "MEMBRES"}
+    body = {"typeAction": "EXPORTER", "module": "MEMBRES"}
     assert (await client.post("/api/audit", headers=realm_admin.headers, json=body)).status_code == 400
     assert (await client.post("/api/audit", headers=realm_admin.in_org(first.id), json=body)).status_code == 200
 

@@ -50,7 +50,7 @@ async def test_client_credentials_token_acts_only_in_its_organisations(client, f
                                headers=bearer)
     assert refused.status_code == 403
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == str(org_a.id),
-                                                     AuditLog.type_action == "UPDATE"))).scalars().first()
+                                                     AuditLog.type_action == "MODIFIER"))).scalars().first()
     assert entry is not None and body["clientId"] in (entry.utilisateur or "")
 
     # Form fields (client_secret_post) work too.

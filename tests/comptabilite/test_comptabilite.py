@@ -41,7 +41,7 @@ async def test_chart_of_accounts_derives_class_and_refuses_duplicates(client, fa
     classe7 = await client.get("/api/comptabilite/comptes", params={"classe": 7}, headers=admin.headers)
     assert {c["numeroCompte"] for c in classe7.json()} == {"7061"}
     audited = (await db.execute(select(AuditLog).where(AuditLog.entite_id == banque["id"]))).scalars().all()
-    assert [a.type_action for a in audited] == ["CREATE"]
+    assert [a.type_action for a in audited] == ["CREER"]
 
 
 async def test_only_bookkeepers_write_and_unknown_organisation_is_404(client, factory):

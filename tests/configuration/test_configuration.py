@@ -55,7 +55,7 @@ async def test_update_existing_key_is_typed_validated_and_audited(client, factor
 
     entries = (await db.execute(select(AuditLog).where(AuditLog.entite_id == "lcbft.seuil_declaration")
                                 .order_by(AuditLog.date_heure))).scalars().all()
-    assert [e.type_action for e in entries] == ["UPDATE", "UPDATE"]
+    assert [e.type_action for e in entries] == ["MODIFIER", "MODIFIER"]
     assert entries[0].details["avant"]["valeur"] == 5000000 and entries[0].details["apres"]["valeur"] == 3000000
 
 

@@ -33,7 +33,7 @@ async def test_create_and_read(client, factory, db):
     assert (await client.get(f"{BASE}/reference/COT-NOPE", headers=treasurer.headers)).status_code == 404
     assert (await client.get(f"{BASE}/{uuid.uuid4()}", headers=treasurer.headers)).status_code == 404
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == body["id"]))).scalar_one()
-    assert entry.type_action == "CREATE" and entry.module == "COTISATIONS"
+    assert entry.type_action == "CREER" and entry.module == "COTISATIONS"
 
 
 async def test_create_validation_and_scope(client, factory):

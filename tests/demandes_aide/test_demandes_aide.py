@@ -32,7 +32,7 @@ async def test_member_submits_and_reads_own_request(client, factory, db):
     assert [d["id"] for d in mine.json()] == [demande["id"]] and mine.headers["X-Total-Count"] == "1"
     assert (await client.get(f"{URL}/{demande['id']}", headers=membre.headers)).status_code == 200
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == demande["id"]))).scalar_one()
-    assert entry.type_action == "CREATE" and entry.module == "DEMANDES_AIDE"
+    assert entry.type_action == "CREER" and entry.module == "DEMANDES_AIDE"
 
 
 async def test_creation_rules(client, factory):
@@ -124,7 +124,7 @@ async def test_approval(client, factory, db):
     assert (await client.put(f"{url}/approuver", headers=admin_org.headers)).status_code == 400
     assert (await client.put(f"{url}/rejeter", headers=admin_org.headers)).status_code == 400
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == demande["id"],
-                                                     AuditLog.type_action == "APPROVE"))).scalar_one()
+                                                     AuditLog.type_action == "APPROUVER"))).scalar_one()
     assert entry.details["avant"]["statut"] == "SOUMISE" and entry.details["apres"]["statut"] == "APPROUVEE"
     assert entry.details["avant"]["montant_accorde"] is None
 

@@ -40,7 +40,7 @@ async def test_download_is_recorded_and_served_with_safe_headers(client, factory
         TelechargementDocument.document_id == uuid.UUID(doc["id"])))).scalars().all()
     assert len(rows) == 2 and all(r.utilisateur_sub == str(member.user.id) for r in rows)
     assert (await db.execute(select(AuditLog).where(AuditLog.entite_id == doc["id"],
-                                                    AuditLog.type_action == "DOWNLOAD"))).scalars().all()
+                                                    AuditLog.type_action == "TELECHARGER"))).scalars().all()
     meta = (await client.get(f"/api/documents/{doc['id']}", headers=member.headers)).json()
     assert meta["nombreTelechargements"] == 2 and meta["dateDernierTelechargement"]
 

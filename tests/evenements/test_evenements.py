@@ -36,7 +36,7 @@ async def test_create_read_update_with_audit(client, factory, db):
     assert again.status_code == 400
 
     actions = (await db.execute(select(AuditLog.type_action).where(AuditLog.entite_id == created["id"]))).scalars()
-    assert set(actions) == {"CREATE", "UPDATE", "CONFIRM"}
+    assert set(actions) == {"CREER", "MODIFIER", "CONFIRMER"}
 
 
 async def test_create_defaults_to_active_organisation(client, factory):

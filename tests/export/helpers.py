@@ -110,13 +110,13 @@ async def build(factory: Factory) -> Dataset:
     await add(
         factory,
         AuditLog(date_heure=datetime(2026, 3, 1, 10, 0, tzinfo=UTC), utilisateur="a@x.sn", organisation_id=org_a.id,
-                 type_action="UPDATE", module="MEMBRES", severite="INFO", description="=cmd|' /C calc'!A0"),
+                 type_action="MODIFIER", module="MEMBRES", severite="INFO", description="=cmd|' /C calc'!A0"),
         AuditLog(date_heure=datetime(2026, 3, 2, 10, 0, tzinfo=UTC), utilisateur="b@x.sn", organisation_id=org_a.id,
-                 type_action="DELETE", module="COTISATIONS", severite="WARNING"),
+                 type_action="SUPPRIMER", module="COTISATIONS", severite="WARNING"),
         AuditLog(date_heure=datetime(2026, 3, 3, 10, 0, tzinfo=UTC), utilisateur="c@x.sn", organisation_id=org_b.id,
-                 type_action="UPDATE", module="MEMBRES", severite="INFO"),
+                 type_action="MODIFIER", module="MEMBRES", severite="INFO"),
         AuditLog(date_heure=datetime(2026, 4, 1, 10, 0, tzinfo=UTC), utilisateur="d@x.sn", organisation_id=org_a.id,
-                 type_action="CREATE", module="MEMBRES", severite="INFO"),
+                 type_action="CREER", module="MEMBRES", severite="INFO"),
     )
     return Dataset(org_a, org_b, admin, admin_org, treasurer, secretary, member, m1, m2, m3, journal_a, journal_b)
 

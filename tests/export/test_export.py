@@ -49,7 +49,7 @@ async def test_members_register_csv_format_injection_and_audit(client, factory, 
     entries = await export_audits(db, d.secretary.user.email)
     assert len(entries) == 1
     entry = entries[0]
-    assert entry.severite == "WARNING" and entry.type_action == "EXPORT" and entry.entite_type == "Membre"
+    assert entry.severite == "WARNING" and entry.type_action == "EXPORTER" and entry.entite_type == "Membre"
     assert entry.organisation_id == d.org_a.id
     assert entry.details["apres"]["lignes"] == 6 and entry.details["apres"]["format"] == "csv"
 

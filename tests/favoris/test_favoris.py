@@ -49,7 +49,7 @@ async def test_add_list_check_and_remove_each_target_type(client, factory, db):
     actions = set((await db.execute(select(AuditLog.type_action).where(AuditLog.module == "FAVORIS",
                                                                        AuditLog.utilisateur == organiser.user.email)
                    )).scalars())
-    assert actions == {"CREATE", "DELETE"}
+    assert actions == {"CREER", "SUPPRIMER"}
 
 
 async def test_duplicates_are_refused(client, factory, db):

@@ -45,7 +45,7 @@ async def test_single_level_approval_and_four_eyes(client, factory, db):
     assert (await client.get(f"{URL}/a-decider", headers=b.admin_org.headers)).json()["content"] == []
     actions = list((await db.execute(select(AuditLog.type_action).where(AuditLog.entite_id == body["id"])
                                      .order_by(AuditLog.date_heure))).scalars())
-    assert actions == ["CREATE", "APPROVE"]
+    assert actions == ["CREER", "APPROUVER"]
 
 
 async def test_two_levels_from_threshold_and_rejection(client, factory):

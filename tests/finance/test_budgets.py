@@ -65,7 +65,7 @@ async def test_create_budget_checks_lines_year_and_scope(client, factory, db):
     assert (await client.get(URL, headers=other.tresorier.headers)).json()["totalElements"] == 0
     assert (await client.get(URL, headers=b.president.headers, params={"size": 0})).status_code == 400
     audited = (await db.execute(select(AuditLog).where(AuditLog.entite_id == body["id"]))).scalars().all()
-    assert [(a.type_action, a.module) for a in audited] == [("CREATE", "FINANCE")]
+    assert [(a.type_action, a.module) for a in audited] == [("CREER", "FINANCE")]
 
 
 async def test_budget_lifecycle_and_four_eyes(client, factory, db):
@@ -111,7 +111,7 @@ async def test_budget_lifecycle_and_four_eyes(client, factory, db):
     assert (await client.post(f"{url}/cloturer", headers=b.tresorier.headers)).status_code == 400
     actions = list((await db.execute(select(AuditLog.type_action).where(AuditLog.entite_id == budget["id"])
                                      .order_by(AuditLog.date_heure))).scalars())
-    assert actions == ["CREATE", "UPDATE", "SUBMIT", "REJECT", "SUBMIT", "APPROVE", "CLOSE"]
+    assert actions == ["CREER", "MODIFIER", "SOUMETTRE", "REJETER", "SOUMETTRE", "APPROUVER", "CLORE"]
 
 
 async def test_execution_sums_posted_entries_of_the_period(client, factory):

@@ -101,10 +101,10 @@ async def test_audit_trail_of_finance_module(client, factory):
     assert trail.status_code == 200, trail.text
     rows = trail.json()["content"]
     assert [(r["entiteType"], r["typeAction"]) for r in rows] == [
-        ("Budget", "CREATE"), ("Approbation", "APPROVE"), ("Approbation", "CREATE")]
+        ("Budget", "CREER"), ("Approbation", "APPROUVER"), ("Approbation", "CREER")]
     assert rows[1]["utilisateur"] == b.president.user.email and rows[1]["description"] == "Accord"
     only = await client.get(f"{URL}/audit", headers=b.tresorier.headers, params={"entiteId": aid})
-    assert [r["typeAction"] for r in only.json()["content"]] == ["APPROVE", "CREATE"]
+    assert [r["typeAction"] for r in only.json()["content"]] == ["APPROUVER", "CREER"]
     typed = await client.get(f"{URL}/audit", headers=b.tresorier.headers, params={"entiteType": "Budget"})
     assert trail.json()["totalElements"] == 3 and typed.json()["totalElements"] == 1
     future = await client.get(f"{URL}/audit", headers=b.tresorier.headers, params={"dateDebut": "2099-01-01"})

@@ -46,7 +46,7 @@ async def test_create_login_read_and_audit_without_leaking_hashes(client, factor
     assert "argon2" not in fetched.text
 
     [entry] = await _audit(db, user["id"])
-    assert entry.type_action == "CREATE" and entry.severite == "WARNING" and entry.module == "ADMIN_UTILISATEURS"
+    assert entry.type_action == "CREER" and entry.severite == "WARNING" and entry.module == "ADMIN_UTILISATEURS"
     assert "argon2" not in str(entry.details) and "mot-de-passe-solide" not in str(entry.details)
 
 
@@ -97,7 +97,7 @@ async def test_disable_blocks_login_and_revokes_refresh_tokens(client, factory, 
                                                          "refresh_token": tokens["refresh_token"]})
     assert refresh.status_code == 400
     entries = await _audit(db, user["id"])
-    assert [(e.type_action, e.severite) for e in entries] == [("CREATE", "INFO"), ("UPDATE", "WARNING")]
+    assert [(e.type_action, e.severite) for e in entries] == [("CREER", "INFO"), ("MODIFIER", "WARNING")]
     assert entries[1].details["avant"]["enabled"] is True and entries[1].details["apres"]["enabled"] is False
 
 
@@ -156,7 +156,7 @@ async def test_replace_roles_audits_with_warning(client, factory, db):
     await db.refresh(other.user)
     assert other.user.realm_roles == ["MEMBRE", "TRESORIER"]
 
-    [entry] = [e for e in await _audit(db, str(other.user.id)) if e.type_action == "UPDATE_ROLES"]
+    [entry] = [e for e in await _audit(db, str(other.user.id)) if e.type_action == "MODIFIER_ROLES"]
     assert entry.severite == "WARNING"
     assert entry.details == {"avant": {"realmRoles": ["MEMBRE", "USER"]},
                              "apres": {"realmRoles": ["MEMBRE", "TRESORIER"]}}

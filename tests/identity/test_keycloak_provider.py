@@ -31,7 +31,7 @@ async def test_create_parses_location_and_maps_roles(kc_client, keycloak, factor
     assert keycloak.passwords[user["id"]] == "mot-de-passe-fort" and "mot-de-passe-fort" not in created.text
     assert keycloak.mappings[user["id"]] == {"TRESORIER", keycloak.default_role}
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == user["id"]))).scalar_one()
-    assert entry.type_action == "CREATE" and entry.severite == "WARNING"
+    assert entry.type_action == "CREER" and entry.severite == "WARNING"
 
     duplicate = await kc_client.post(BASE, headers=sa.headers, json=_body(tag))
     assert duplicate.status_code == 409
@@ -69,7 +69,7 @@ async def test_update_roles_and_disable(kc_client, keycloak, factory, db):
     assert user_id in keycloak.logouts
     actions = [(e.type_action, e.severite) for e in (await db.execute(
         select(AuditLog).where(AuditLog.entite_id == user_id).order_by(AuditLog.date_heure))).scalars()]
-    assert actions == [("UPDATE_ROLES", "WARNING"), ("UPDATE", "WARNING")]
+    assert actions == [("MODIFIER_ROLES", "WARNING"), ("MODIFIER", "WARNING")]
 
     realm = await kc_client.get(f"{BASE}/roles", headers=sa.headers)
     assert "offline_access" not in [r["name"] for r in realm.json()] and len(realm.json()) == 10
@@ -116,7 +116,7 @@ async def test_keycloak_member_changes_password(kc_client, keycloak, db):
     assert changed.status_code == 204, changed.text
     assert keycloak.passwords[user_id] == "nouveau-secret-1" and user_id in keycloak.logouts
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == user_id))).scalar_one()
-    assert entry.type_action == "CHANGE_PASSWORD" and entry.severite == "WARNING"
+    assert entry.type_action == "CHANGER_MOT_DE_PASSE" and entry.severite == "WARNING"
 
     keycloak.direct_grants = False
     refused = await kc_client.put(url, headers=headers, json={"motDePasseActuel": "nouveau-secret-1",

@@ -51,7 +51,7 @@ async def test_builtin_password_change_rehashes_and_revokes_refresh_tokens(clien
     refresh = await client.post("/api/auth/token", data={"grant_type": "refresh_token",
                                                          "refresh_token": tokens["refresh_token"]})
     assert refresh.status_code == 400
-    entry = (await db.execute(select(AuditLog).where(AuditLog.type_action == "CHANGE_PASSWORD",
+    entry = (await db.execute(select(AuditLog).where(AuditLog.type_action == "CHANGER_MOT_DE_PASSE",
                                                      AuditLog.entite_id == str(actor.user.id)))).scalar_one()
     assert entry.module == "MEMBRES" and entry.severite == "WARNING"
 

@@ -23,7 +23,7 @@ async def test_add_change_roles_end_and_reopen(client, factory, db):
     assert roles.status_code == 200 and roles.json()["roles"] == ["MEMBRE", "SECRETAIRE"]
     assert (await client.put(f"{base}/{second.id}", headers=admin.headers,
                              json={"roles": ["ADMIN"]})).status_code == 400
-    entry = (await db.execute(select(AuditLog).where(AuditLog.type_action == "ATTRIBUTION_ROLES",
+    entry = (await db.execute(select(AuditLog).where(AuditLog.type_action == "ATTRIBUER_ROLES",
                                                      AuditLog.organisation_id == second.id))).scalar_one()
     assert entry.severite == "WARNING" and entry.details["avant"]["roles"] == ["MEMBRE"]
 

@@ -34,7 +34,7 @@ async def test_admin_creates_member_with_sequential_number_and_membership(client
     assert m["organisationId"] == str(org.id) and m["roles"] == ["MEMBRE", "TRESORIER"] and m["statut"] == "ACTIF"
 
     actions = (await db.execute(select(AuditLog.type_action).where(AuditLog.module == "MEMBRES"))).scalars().all()
-    assert {"CREATE", "AJOUT_APPARTENANCE"} <= set(actions)
+    assert {"CREER", "AJOUTER_APPARTENANCE"} <= set(actions)
 
 
 async def test_duplicate_email_is_409_case_insensitively(client, factory):
@@ -161,7 +161,7 @@ async def test_update_by_register_keeper_and_audit(client, factory, db):
     assert (await client.put(f"/api/membres/{target.id}", headers=secretary.headers,
                              json={"nom": None})).status_code == 400
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == str(target.id),
-                                                     AuditLog.type_action == "UPDATE"))).scalar_one()
+                                                     AuditLog.type_action == "MODIFIER"))).scalar_one()
     assert entry.organisation_id == org.id
     assert entry.details["apres"]["ville"] == "Kaolack" and entry.details["avant"]["ville"] is None
 

@@ -36,7 +36,7 @@ async def test_direct_conversation_is_unique_per_pair_and_private(client, factor
     sent = await send(client, awa, conv["id"], contenu="Bonjour Moussa, la réunion est à 18 h.")
     assert sent.status_code == 201 and sent.json()["type"] == "TEXTE"
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == conv["id"],
-                                                     AuditLog.type_action == "MESSAGE"))).scalar_one()
+                                                     AuditLog.type_action == "ECRIRE"))).scalar_one()
     # The audit trail records that a message was sent, never its text.
     assert "réunion" not in str(entry.details)
 

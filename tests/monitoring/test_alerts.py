@@ -89,7 +89,7 @@ async def test_acknowledge_records_who_and_is_idempotent(client, factory, db):
     assert second.status_code == 200
     assert second.json()["acquitteePar"] == moderator.user.email
     assert second.json()["dateAcquittement"] == body["dateAcquittement"]
-    acks = (await db.execute(select(AuditLog).where(AuditLog.type_action == "ACQUITTEMENT",
+    acks = (await db.execute(select(AuditLog).where(AuditLog.type_action == "ACQUITTER",
                                                     AuditLog.entite_id == alert["id"]))).scalars().all()
     assert len(acks) == 1
 

@@ -23,7 +23,7 @@ async def test_concurrent_reads_evaluate_once(throwaway: Throwaway):
     async with t.app.state.sessionmaker() as session:
         alerts = (await session.execute(select(AlerteSysteme).where(
             AlerteSysteme.code == "ESPACE_DISQUE_FAIBLE"))).scalars().all()
-        opened = (await session.execute(select(AuditLog).where(AuditLog.type_action == "ALERTE_OUVERTE",
+        opened = (await session.execute(select(AuditLog).where(AuditLog.type_action == "OUVRIR_ALERTE",
                                                                AuditLog.description.like("Espace libre%")))).all()
     assert len(alerts) == 1 and alerts[0].nombre_detections == 1, "one evaluation, one alert"
     assert len(opened) == 1

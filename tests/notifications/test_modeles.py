@@ -60,7 +60,7 @@ async def test_template_crud_and_scope(client, factory, db):
                              json={"corps": "{a.b}"})).status_code == 400
     audit = (await db.execute(select(AuditLog).where(AuditLog.entite_id == own.json()["id"])
                               .order_by(AuditLog.date_heure))).scalars().all()
-    assert [a.type_action for a in audit] == ["CREATE", "UPDATE"]
+    assert [a.type_action for a in audit] == ["CREER", "MODIFIER"]
 
     removed = await client.delete(f"{URL}/{own.json()['id']}", headers=org_admin.headers)
     assert removed.status_code == 204

@@ -28,7 +28,7 @@ async def test_admin_creates_reads_updates_and_audits(client, factory, db):
     assert [c["id"] for c in children.json()] == [body["id"]]
 
     entries = (await db.execute(select(AuditLog).where(AuditLog.entite_id == body["id"]))).scalars().all()
-    assert {e.type_action for e in entries} == {"CREATE", "UPDATE"}
+    assert {e.type_action for e in entries} == {"CREER", "MODIFIER"}
     assert all(e.utilisateur == admin.user.email for e in entries)
 
 

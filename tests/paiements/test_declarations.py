@@ -60,7 +60,7 @@ async def test_member_cash_payment_of_dues_is_a_pending_declaration(client, fact
     assert twice.status_code == 400
     actions = set((await db.execute(select(AuditLog.type_action).where(
         AuditLog.entite_id == paiement_id))).scalars())
-    assert {"DECLARER", "CONFIRMER", "PAIEMENT_VALIDE"} <= actions
+    assert {"DECLARER", "CONFIRMER", "VALIDER_PAIEMENT"} <= actions
 
 
 async def test_rejected_declaration_leaves_the_dues_owed(client, factory, db):

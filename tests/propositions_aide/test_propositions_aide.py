@@ -72,7 +72,7 @@ async def test_create_rules_and_visibility(client, factory, db):
                              json={"nature": None})).status_code == 400
     actions = list((await db.execute(select(AuditLog.type_action).where(AuditLog.entite_id == body["id"])
                                      .order_by(AuditLog.date_heure))).scalars())
-    assert actions == ["CREATE", "UPDATE"]
+    assert actions == ["CREER", "MODIFIER"]
 
 
 async def test_matching_link_release_and_close(client, factory, db):
@@ -133,7 +133,7 @@ async def test_matching_link_release_and_close(client, factory, db):
     assert (await client.get(f"{url}/correspondances", headers=a["secretaire"].headers)).json() == []
     actions = list((await db.execute(select(AuditLog.type_action).where(AuditLog.entite_id == offre["id"])
                                      .order_by(AuditLog.date_heure))).scalars())
-    assert actions == ["CREATE", "RESERVE", "RELEASE", "RESERVE", "CLOSE"]
+    assert actions == ["CREER", "RESERVER", "LIBERER", "RESERVER", "CLORE"]
 
 
 async def test_link_refuses_other_type_organisation_and_closed_requests(client, factory, db):

@@ -65,13 +65,13 @@ async def test_assign_organisation_roles(client, factory, db):
     ok = await client.put(url, headers=org_admin.headers, json=["TRESORIER", "SECRETAIRE"])
     assert ok.status_code == 200, ok.text
     assert ok.json()["roles"] == ["MEMBRE", "SECRETAIRE", "TRESORIER"]
-    entry = (await db.execute(select(AuditLog).where(AuditLog.type_action == "ATTRIBUTION_ROLES",
+    entry = (await db.execute(select(AuditLog).where(AuditLog.type_action == "ATTRIBUER_ROLES",
                                                      AuditLog.organisation_id == org.id))).scalar_one()
     assert entry.severite == "WARNING" and entry.utilisateur == org_admin.user.email
 
     same = await client.put(url, headers=org_admin.headers, json=["SECRETAIRE", "TRESORIER", "MEMBRE"])
     assert same.status_code == 200
-    count = len((await db.execute(select(AuditLog).where(AuditLog.type_action == "ATTRIBUTION_ROLES"))).all())
+    count = len((await db.execute(select(AuditLog).where(AuditLog.type_action == "ATTRIBUER_ROLES"))).all())
     assert count == 1  # nothing changed, nothing recorded
 
     for realm_role in ("ADMIN", "SUPER_ADMIN", "USER"):

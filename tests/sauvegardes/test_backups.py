@@ -58,7 +58,7 @@ async def test_backup_is_a_real_verified_file_and_is_audited(client, factory, db
     assert listing.headers["X-Total-Count"] == str(len(listing.json()))
     assert (await client.get(f"/api/backups/{backup['id']}", headers=admin.headers)).json() == backup
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == backup["id"]))).scalar_one()
-    assert entry.type_action == "SAUVEGARDE" and entry.severite == "INFO"
+    assert entry.type_action == "SAUVEGARDER" and entry.severite == "INFO"
 
 
 async def test_body_is_optional_and_validated(client, factory):

@@ -46,8 +46,8 @@ async def test_restore_brings_the_database_back_and_keeps_catalogue_and_audit(th
     # The audit trail survived too: the creation of the vanished organisation is still on record.
     async with t.app.state.sessionmaker() as session:
         entries = (await session.execute(select(AuditLog))).scalars().all()
-    assert any(e.type_action == "CREATE" and e.entite_id == after for e in entries)
-    critical = [e for e in entries if e.type_action == "RESTAURATION"]
+    assert any(e.type_action == "CREER" and e.entite_id == after for e in entries)
+    critical = [e for e in entries if e.type_action == "RESTAURER"]
     assert len(critical) == 1 and critical[0].severite == "CRITICAL" and critical[0].entite_id == backup["id"]
 
     # The restore point holds the state just before the restore: restoring it brings the organisation back.

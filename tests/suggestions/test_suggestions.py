@@ -33,7 +33,7 @@ async def test_member_proposes_and_peers_see_it_outsiders_do_not(client, factory
     assert (await client.get("/api/suggestions", headers=outsider.headers)).json()["totalElements"] == 0
     assert (await client.get(f"/api/suggestions/{uuid.uuid4()}", headers=admin.headers)).status_code == 404
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == idea["id"]))).scalar_one()
-    assert entry.type_action == "CREATE" and entry.module == "SUGGESTIONS"
+    assert entry.type_action == "CREER" and entry.module == "SUGGESTIONS"
 
     not_member = await client.post("/api/suggestions", headers=author.headers, json={
         "organisationId": str(other.id), "titre": "Idée", "description": "Ailleurs"})

@@ -30,7 +30,7 @@ async def test_member_opens_ticket_with_number_sla_and_audit(client, factory, db
     assert _dt(second["echeancePremiereReponse"]) - _dt(second["createdAt"]) == timedelta(hours=24)
     assert first["slaPremiereReponseDepasse"] is False and first["reouvrableJusquAu"] is None
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == first["id"]))).scalar_one()
-    assert entry.type_action == "CREATE" and entry.module == "TICKETS"
+    assert entry.type_action == "CREER" and entry.module == "TICKETS"
 
 
 async def test_creation_rules(client, factory):
@@ -175,7 +175,7 @@ async def test_workflow_resolve_reopen_window_and_close(client, factory, db):
                               json={"contenu": "Encore moi"})).status_code == 400
     actions = set((await db.execute(select(AuditLog.type_action).where(
         AuditLog.entite_id == ticket["id"]))).scalars())
-    assert {"CREATE", "STATUT_EN_COURS", "STATUT_RESOLU", "STATUT_FERME"} <= actions
+    assert {"CREER", "STATUT_EN_COURS", "STATUT_RESOLU", "STATUT_FERME"} <= actions
 
 
 async def test_staff_closing_unresolved_ticket_needs_a_reason_requester_may_withdraw(client, factory):

@@ -86,7 +86,7 @@ async def test_crud_rights_and_uniqueness(client, factory, db):
     assert (await client.delete(f"{URL}/{unused['id']}", headers=admin.headers)).status_code == 404
     actions = list((await db.execute(select(AuditLog.type_action).where(AuditLog.entite_id == entry["id"])
                                      .order_by(AuditLog.date_heure))).scalars())
-    assert actions == ["CREATE", "DEACTIVATE"]
+    assert actions == ["CREER", "DESACTIVER"]
 
 
 async def test_aid_type_in_use_by_an_aid_request_is_deactivated(client, factory, db):

@@ -47,10 +47,10 @@ async def test_wave_payout_created_then_confirmed_by_another_person(client, fact
     again = await client.post(f"/api/versements/{body['id']}/confirmer", headers=president.headers)
     assert again.status_code == 400
     actions = set((await db.execute(select(AuditLog.type_action).where(AuditLog.entite_id == body["id"]))).scalars())
-    assert actions == {"CREATE", "VERSEMENT_REUSSI"}
+    assert actions == {"CREER", "VERSEMENT_REUSSI"}
 
     journal = await client.get("/api/wave/transactions", headers=treasurer.headers,
-                               params={"typeTransaction": "VERSEMENT"})
+                               params={"typeTransaction": "VERSER"})
     assert [t["versementId"] for t in journal.json()["content"]] == [body["id"]]
 
 

@@ -38,7 +38,7 @@ async def test_ten_parallel_identical_webhooks_apply_once(client, committed_fact
     assert allocations == 1
     assert (await committed_db.execute(select(func.count()).select_from(WaveEvenement))).scalar_one() == 1
     validated = (await committed_db.execute(select(func.count()).select_from(AuditLog).where(
-        AuditLog.type_action == "PAIEMENT_VALIDE", AuditLog.entite_id == body["paiementId"]))).scalar_one()
+        AuditLog.type_action == "VALIDER_PAIEMENT", AuditLog.entite_id == body["paiementId"]))).scalar_one()
     assert validated == 1
 
 

@@ -73,7 +73,7 @@ async def test_full_wave_path(client, factory, db, wave):
 
     actions = set((await db.execute(select(AuditLog.type_action).where(
         AuditLog.entite_id.in_([body["paiementId"], str(dues.id), str(adh.id)])))).scalars())
-    assert {"WAVE_CHECKOUT", "PAIEMENT_VALIDE", "PAIEMENT"} <= actions
+    assert {"OUVRIR_PAIEMENT_WAVE", "VALIDER_PAIEMENT", "PAYER"} <= actions
     journal = set((await db.execute(select(TransactionWave.type_transaction).where(
         TransactionWave.organisation_id == org.id))).scalars())
     assert journal == {"CHECKOUT", "PAIEMENT_RECU"}
@@ -143,7 +143,7 @@ async def test_webhook_amount_mismatch_or_unpaid_session_credits_nothing(client,
     assert (await client.post(WEBHOOK, content=raw, headers=headers)).json()["resultat"] == "ANOMALIE"
     await db.refresh(dues)
     assert dues.statut == "EN_ATTENTE"
-    warnings = (await db.execute(select(AuditLog).where(AuditLog.type_action == "WAVE_WEBHOOK_ANOMALIE",
+    warnings = (await db.execute(select(AuditLog).where(AuditLog.type_action == "SIGNALER_ANOMALIE_WAVE",
                                                         AuditLog.entite_id == body["paiementId"]))).scalars().all()
     assert len(warnings) == 2 and all(w.severite == "WARNING" for w in warnings)
 

@@ -105,7 +105,7 @@ class AdhesionService:
         )
         self.repo.add(adhesion)
         await self.session.flush()
-        await self._audit(adhesion, "CREATE", None, f"Demande d'adhésion {adhesion.numero_reference}")
+        await self._audit(adhesion, "CREER", None, f"Demande d'adhésion {adhesion.numero_reference}")
         await notices.approbation_en_attente(
             self.session, adhesion.organisation_id, Permission.ADHESION_DECIDER,
             f"Demande d'adhésion {adhesion.numero_reference} à examiner",
@@ -128,7 +128,7 @@ class AdhesionService:
         for field, value in changes.items():
             setattr(adhesion, field, value)
         await self.session.flush()
-        await self._audit(adhesion, "UPDATE", before)
+        await self._audit(adhesion, "MODIFIER", before)
         return self._response(adhesion)
 
     # --- workflow --------------------------------------------------------------------------------------------

@@ -156,7 +156,7 @@ async def comptabiliser_paiement(session: AsyncSession, paiement: Paiement,
     except IntegrityError:
         return (await session.execute(
             select(EcritureComptable).where(EcritureComptable.paiement_id == paiement.id))).scalar_one()
-    await audit.record(session, auth, action="CREATE", module=MODULE, entite_type="EcritureComptable",
+    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
                        entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
                        description=f"Comptabilisation du paiement {paiement.numero_recu}")
     return ecriture
@@ -182,7 +182,7 @@ async def extourner_paiement(session: AsyncSession, paiement: Paiement, motif: s
         libelle=f"Extourne {paiement.numero_recu} ({paiement.statut}): {motif}"[:300],
         lignes=lignes, piece_reference=f"EXT-{paiement.numero_recu}",
         cree_par=auth.actor_name if auth else "systeme")
-    await audit.record(session, auth, action="CREATE", module=MODULE, entite_type="EcritureComptable",
+    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
                        entite_id=ecriture.id, organisation_id=paiement.organisation_id, severite="WARNING",
                        after=audit.snapshot(ecriture), description=f"Extourne du paiement {paiement.numero_recu}")
     return ecriture
@@ -214,7 +214,7 @@ async def comptabiliser_versement(session: AsyncSession, versement: Versement,
         date_ecriture=(versement.date_execution or datetime.now(UTC)).date(),
         libelle=f"Versement {versement.numero}: {versement.motif}"[:300], lignes=lignes,
         piece_reference=versement.numero, cree_par=auth.actor_name if auth else "systeme")
-    await audit.record(session, auth, action="CREATE", module=MODULE, entite_type="EcritureComptable",
+    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
                        entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
                        description=f"Comptabilisation du versement {versement.numero}")
     return ecriture

@@ -163,7 +163,7 @@ class ComptabiliteService:
         compte = CompteComptable(organisation_id=data.organisation_id, numero_compte=data.numero_compte,
                                  libelle=data.libelle, classe=classe, type_compte=type_compte, actif=data.actif)
         await flush_unique(self.session, f"Le compte {data.numero_compte} existe déjà dans cette organisation", compte)
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="CompteComptable",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="CompteComptable",
                            entite_id=compte.id, after=audit.snapshot(compte), organisation_id=compte.organisation_id,
                            description=f"Compte {compte.numero_compte} {compte.libelle}")
         return CompteComptableResponse.model_validate(compte)
@@ -188,7 +188,7 @@ class ComptabiliteService:
         journal = JournalComptable(organisation_id=data.organisation_id, code=data.code, libelle=data.libelle,
                                    type_journal=data.type.value, actif=True)
         await flush_unique(self.session, f"Le journal {data.code} existe déjà dans cette organisation", journal)
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="JournalComptable",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="JournalComptable",
                            entite_id=journal.id, after=audit.snapshot(journal), organisation_id=journal.organisation_id,
                            description=f"Journal {journal.code} {journal.libelle}")
         return JournalComptableResponse.model_validate(journal)
@@ -221,7 +221,7 @@ class ComptabiliteService:
                                          libelle=data.libelle, lignes=lignes, piece_reference=data.piece_reference,
                                          cree_par=self.auth.actor_name, strict=True)
         response = ecriture_response(ecriture, comptes, journal.code)
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="EcritureComptable",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
                            entite_id=ecriture.id, organisation_id=ecriture.organisation_id,
                            after=response.model_dump(mode="json", by_alias=True),
                            description=f"Écriture {ecriture.numero_piece} ({ecriture.montant_total})")

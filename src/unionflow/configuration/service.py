@@ -205,7 +205,7 @@ class ConfigurationService:
             entry.modifie_par = self.auth.actor_name
         await self.session.flush()
         response = _response(cle, entry)
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE,
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE,
                            entite_type="Configuration", entite_id=cle, severite="WARNING",
                            before=before, after=response.model_dump(mode="json", by_alias=True),
                            description=f"Configuration {cle}")

@@ -122,7 +122,7 @@ class CotisationGestion:
             rappel = self._rappel(membres[membre_id], fresh)
             self.repo.add(rappel)
             await self.session.flush()
-            await audit.record(self.session, self.auth, action="RAPPEL", module=MODULE,
+            await audit.record(self.session, self.auth, action="RAPPELER", module=MODULE,
                                entite_type="RappelCotisation", entite_id=rappel.id,
                                organisation_id=fresh[0].organisation_id, description=rappel.message,
                                after={"membreId": membre_id, "cotisationIds": rappel.cotisation_ids,

@@ -131,7 +131,7 @@ class CotisationService:
                                 montant_paye=ZERO, statut=S.EN_ATTENTE.value)
         self.repo.add(cotisation)
         await self.session.flush()
-        await self._audit(cotisation, "CREATE", None, f"Cotisation {cotisation.numero_reference}")
+        await self._audit(cotisation, "CREER", None, f"Cotisation {cotisation.numero_reference}")
         return self.full(cotisation)
 
     async def _managed(self, cotisation_id: uuid.UUID) -> Cotisation:
@@ -159,7 +159,7 @@ class CotisationService:
         late = cotisation.statut == S.EN_RETARD and cotisation.date_echeance < self.today
         cotisation.statut = S.EN_RETARD.value if late else base.value
         await self.session.flush()
-        await self._audit(cotisation, "UPDATE", before)
+        await self._audit(cotisation, "MODIFIER", before)
         return self.full(cotisation)
 
     async def cancel(self, cotisation_id: uuid.UUID) -> CotisationResponse:

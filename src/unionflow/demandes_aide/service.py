@@ -78,7 +78,7 @@ class DemandeAideService:
             statut=StatutDemande.SOUMISE.value, date_soumission=now)
         self.repo.add(demande)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="DemandeAide",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="DemandeAide",
                            entite_id=demande.id, organisation_id=demande.organisation_id,
                            after=audit.snapshot(demande), description=f"Demande d'aide {demande.numero_reference}")
         await notices.approbation_en_attente(
@@ -116,7 +116,7 @@ class DemandeAideService:
         for key, value in changes.items():
             setattr(demande, "type_aide" if key == "type" else key, getattr(value, "value", value))
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="DemandeAide",
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="DemandeAide",
                            entite_id=demande.id, organisation_id=demande.organisation_id, before=before,
                            after=audit.snapshot(demande))
         return DemandeAideResponse.model_validate(demande)
@@ -145,7 +145,8 @@ class DemandeAideService:
         demande.decide_par = self.auth.actor_name
         demande.motif = motif
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="APPROVE" if statut is StatutDemande.APPROUVEE else "REJECT",
+        action = "APPROUVER" if statut is StatutDemande.APPROUVEE else "REJETER"
+        await audit.record(self.session, self.auth, action=action,
                            module=MODULE, entite_type="DemandeAide", entite_id=demande.id,
                            organisation_id=demande.organisation_id, before=before,
                            after=audit.snapshot(demande, DECISION_FIELDS))

@@ -74,7 +74,7 @@ class DocumentService:
     async def _record_creation(self, doc: Document) -> DocumentResponse:
         self.repo.add(doc)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Document",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Document",
                            entite_id=doc.id, after=audit.snapshot(doc, FIELDS), organisation_id=doc.organisation_id)
         return to_response(doc)
 
@@ -148,7 +148,7 @@ class DocumentService:
                             ajoute_par=self.auth.actor_name)
         self.repo.add(piece)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="ATTACH", module=MODULE, entite_type="PieceJointe",
+        await audit.record(self.session, self.auth, action="JOINDRE", module=MODULE, entite_type="PieceJointe",
                            entite_id=piece.id, organisation_id=target.organisation_id,
                            after={"documentId": doc.id, "typeEntite": piece.type_entite, "entiteId": piece.entite_id})
         return PieceJointeResponse.model_validate(piece)
@@ -169,7 +169,7 @@ class DocumentService:
         await self.repo.count_download(doc.id, now)
         await self.session.flush()
         await self.session.refresh(doc)
-        await audit.record(self.session, self.auth, action="DOWNLOAD", module=MODULE, entite_type="Document",
+        await audit.record(self.session, self.auth, action="TELECHARGER", module=MODULE, entite_type="Document",
                            entite_id=doc.id, organisation_id=doc.organisation_id,
                            after={"telechargementId": ticket.id, "nombreTelechargements": doc.nombre_telechargements})
         return TelechargementResponse(

@@ -382,13 +382,13 @@ class EncaissementService:
         paiement.montant_non_affecte = paiement.montant - applied
         await self.session.flush()
         metrics.paiement_valide(self.session, paiement.methode, paiement.montant, paiement.devise)
-        await audit.record(self.session, self.auth, action="PAIEMENT_VALIDE", module=MODULE,
+        await audit.record(self.session, self.auth, action="VALIDER_PAIEMENT", module=MODULE,
                            entite_type="Paiement", entite_id=paiement.id, organisation_id=paiement.organisation_id,
                            description=f"Reçu {paiement.numero_recu}: {paiement.montant} {paiement.devise}",
                            after=audit.snapshot(paiement))
         for target, before in changed:
             kind = "Cotisation" if isinstance(target, Cotisation) else "Adhesion"
-            await audit.record(self.session, self.auth, action="PAIEMENT", module=kind.upper() + "S",
+            await audit.record(self.session, self.auth, action="PAYER", module=kind.upper() + "S",
                                entite_type=kind, entite_id=target.id, organisation_id=target.organisation_id,
                                before=before, after=audit.snapshot(target, ["statut", "montant_paye"]))
         await invalidate(self.session, COTISATIONS_STATS)

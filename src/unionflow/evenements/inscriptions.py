@@ -85,7 +85,7 @@ class InscriptionService:
                                    date_confirmation=None if full else now)
         # The same member racing themselves past the check meets the unique constraint.
         await flush_unique(self.session, "Vous êtes déjà inscrit à cet événement", ins)
-        await audit.record(self.session, self.auth, action="REGISTER", module=MODULE,
+        await audit.record(self.session, self.auth, action="INSCRIRE", module=MODULE,
                            entite_type="InscriptionEvenement", entite_id=ins.id,
                            after={"evenementId": evt.id, "membreId": membre_id, "statut": ins.statut},
                            organisation_id=evt.organisation_id)
@@ -108,7 +108,7 @@ class InscriptionService:
         await self.session.flush()
         if before == StatutInscription.CONFIRMEE:
             await promote_waiting(self.session, self.auth, evt)
-        await audit.record(self.session, self.auth, action="UNREGISTER", module=MODULE,
+        await audit.record(self.session, self.auth, action="DESINSCRIRE", module=MODULE,
                            entite_type="InscriptionEvenement", entite_id=ins.id, before={"statut": before},
                            after={"statut": ins.statut}, organisation_id=evt.organisation_id)
         await webhook_inscription(self.session, evt, ins, webhooks.EvenementWebhook.INSCRIPTION_ANNULEE)
@@ -148,7 +148,7 @@ class InscriptionService:
         feedback = FeedbackEvenement(evenement_id=evt.id, membre_id=membre_id, note=data.note,
                                      commentaire=data.commentaire or None, statut_moderation=statut.value)
         await flush_unique(self.session, "Vous avez déjà donné votre avis sur cet événement", feedback)
-        await audit.record(self.session, self.auth, action="FEEDBACK", module=MODULE,
+        await audit.record(self.session, self.auth, action="EVALUER", module=MODULE,
                            entite_type="FeedbackEvenement", entite_id=feedback.id,
                            after=audit.snapshot(feedback, ["note", "statut_moderation"]),
                            organisation_id=evt.organisation_id)
@@ -195,7 +195,7 @@ class InscriptionService:
         feedback.modere_par = self.auth.actor_name
         feedback.date_moderation = utcnow()
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="MODERATE", module=MODULE,
+        await audit.record(self.session, self.auth, action="MODERER", module=MODULE,
                            entite_type="FeedbackEvenement", entite_id=feedback.id, before=before,
                            after=audit.snapshot(feedback, ["statut_moderation", "motif_moderation"]),
                            organisation_id=evt.organisation_id)

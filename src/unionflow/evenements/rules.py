@@ -68,7 +68,7 @@ async def promote_waiting(session: AsyncSession, auth: AuthContext, evt: Eveneme
         ins.date_confirmation = now
         await notifier(session, evt, ins.membre_id, "INSCRIPTION_CONFIRMEE",
                        f"Une place s'est libérée: votre inscription à « {evt.titre} » est confirmée.")
-        await audit.record(session, auth, action="PROMOTE", module=MODULE, entite_type="InscriptionEvenement",
+        await audit.record(session, auth, action="PROMOUVOIR", module=MODULE, entite_type="InscriptionEvenement",
                            entite_id=ins.id, before={"statut": "EN_ATTENTE"}, after={"statut": "CONFIRMEE"},
                            organisation_id=evt.organisation_id)
         await webhook_inscription(session, evt, ins, webhooks.EvenementWebhook.INSCRIPTION_CONFIRMEE)

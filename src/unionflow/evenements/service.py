@@ -106,7 +106,7 @@ class EvenementService:
                            cree_par=self.auth.actor_name)
         self.repo.add(evt)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Evenement",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Evenement",
                            entite_id=evt.id, after=audit.snapshot(evt, FIELDS), organisation_id=organisation_id,
                            description=f"Création de l'événement {evt.titre}")
         return await self.dto(evt)
@@ -141,7 +141,7 @@ class EvenementService:
         await self.session.flush()
         # A larger capacity lets the waiting list move up at once.
         await promote_waiting(self.session, self.auth, evt)
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="Evenement",
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="Evenement",
                            entite_id=evt.id, before=before, after=audit.snapshot(evt, FIELDS),
                            organisation_id=evt.organisation_id)
         return await self.dto(evt)
@@ -153,7 +153,7 @@ class EvenementService:
             raise InvalidState("Seul un événement PLANIFIE (pas encore commencé) peut être confirmé")
         evt.statut = StatutEvenement.CONFIRME.value
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="CONFIRM", module=MODULE, entite_type="Evenement",
+        await audit.record(self.session, self.auth, action="CONFIRMER", module=MODULE, entite_type="Evenement",
                            entite_id=evt.id, before={"statut": "PLANIFIE"}, after={"statut": "CONFIRME"},
                            organisation_id=evt.organisation_id)
         return await self.dto(evt)
@@ -178,7 +178,7 @@ class EvenementService:
             ins.motif_annulation = "Événement annulé"
             await notifier(self.session, evt, ins.membre_id, "EVENEMENT_ANNULE", message)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="CANCEL", module=MODULE, entite_type="Evenement",
+        await audit.record(self.session, self.auth, action="ANNULER", module=MODULE, entite_type="Evenement",
                            entite_id=evt.id, before={"statut": statut.value},
                            after={"statut": "ANNULE", "motif": motif, "inscriptionsAnnulees": len(registrants)},
                            organisation_id=evt.organisation_id, severite="WARNING")

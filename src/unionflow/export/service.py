@@ -128,7 +128,7 @@ class ExportService:
                                "exportez en CSV ou restreignez les filtres")
         plan = ExportPlan(name=name, fmt=fmt, columns=columns, statement=statement, transform=transform, rows=rows)
         await audit.record(
-            self.session, self.auth, action="EXPORT", module=MODULE, entite_type=entite,
+            self.session, self.auth, action="EXPORTER", module=MODULE, entite_type=entite,
             description=f"Export {name} ({fmt.value.upper()}): {rows} ligne(s)",
             after={"export": name, "format": fmt.value, "fichier": plan.filename, "lignes": rows,
                    "filtres": _filters(filters)},

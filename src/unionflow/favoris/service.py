@@ -40,7 +40,7 @@ class FavoriService:
         favori = Favori(utilisateur_sub=self.auth.sub, type_cible=data.type_cible.value, cible_id=data.cible_id)
         # A double click racing with itself meets the unique constraint: same answer as above.
         await flush_unique(self.session, "Déjà dans vos favoris", favori)
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Favori",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Favori",
                            entite_id=favori.id, after={"typeCible": favori.type_cible, "cibleId": favori.cible_id})
         return to_response(favori, libelle)
 
@@ -58,5 +58,5 @@ class FavoriService:
         if favori is None:
             raise NotFound("Favori introuvable")
         await self.repo.remove(favori.id)
-        await audit.record(self.session, self.auth, action="DELETE", module=MODULE, entite_type="Favori",
+        await audit.record(self.session, self.auth, action="SUPPRIMER", module=MODULE, entite_type="Favori",
                            entite_id=favori.id, before={"typeCible": favori.type_cible, "cibleId": favori.cible_id})

@@ -42,7 +42,7 @@ class FeedbackService:
                             organisation_id=self.auth.active_organisation_id, traite=False)
         self.repo.add(feedback)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Feedback",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Feedback",
                            entite_id=feedback.id, after=audit.snapshot(feedback, FIELDS))
         return to_response(feedback)
 
@@ -73,6 +73,6 @@ class FeedbackService:
         feedback.date_traitement = utcnow()
         feedback.commentaire_traitement = data.commentaire
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="PROCESS", module=MODULE, entite_type="Feedback",
+        await audit.record(self.session, self.auth, action="TRAITER", module=MODULE, entite_type="Feedback",
                            entite_id=feedback.id, before=before, after=audit.snapshot(feedback, FIELDS))
         return to_response(feedback)

@@ -84,7 +84,7 @@ class AdminUserService:
         user = await self.provider.create(NewUser(
             username=data.username, email=str(data.email), first_name=data.first_name, last_name=data.last_name,
             enabled=data.enabled, email_verified=data.email_verified, password=data.password, realm_roles=roles))
-        await self._record("CREATE", user.id, after=_audit_view(user), severite="WARNING" if roles else "INFO",
+        await self._record("CREER", user.id, after=_audit_view(user), severite="WARNING" if roles else "INFO",
                            description=f"Création du compte {user.username}")
         return _response(user)
 
@@ -112,7 +112,7 @@ class AdminUserService:
         if password is not None:
             await self.provider.reset_password(user_id, password)
         security = password is not None or before.enabled != after.enabled
-        await self._record("UPDATE", user_id, before=_audit_view(before),
+        await self._record("MODIFIER", user_id, before=_audit_view(before),
                            after={**_audit_view(after), **({"motDePasseReinitialise": True} if password else {})},
                            severite="WARNING" if security else "INFO")
         return _response(after)
@@ -136,7 +136,7 @@ class AdminUserService:
         await self.provider.add_roles(user_id, added)
         await self.provider.remove_roles(user_id, removed)
         if added or removed:
-            await self._record("UPDATE_ROLES", user_id, before={"realmRoles": current},
+            await self._record("MODIFIER_ROLES", user_id, before={"realmRoles": current},
                                after={"realmRoles": wanted}, severite="WARNING",
                                description=f"Rôles ajoutés: {added or '-'}; retirés: {removed or '-'}")
         return wanted
@@ -172,7 +172,7 @@ class PasswordService:
         if not await provider.check_password(self.auth.sub, username, data.mot_de_passe_actuel):
             raise WrongCurrentPassword()
         await provider.reset_password(self.auth.sub, data.nouveau_mot_de_passe)
-        await audit.record(self.session, self.auth, action="CHANGE_PASSWORD", module="MEMBRES",
+        await audit.record(self.session, self.auth, action="CHANGER_MOT_DE_PASSE", module="MEMBRES",
                            entite_type="Utilisateur", entite_id=self.auth.sub, severite="WARNING",
                            description=f"Mot de passe changé par l'utilisateur ({provider.kind}); "
                                        "sessions révoquées")

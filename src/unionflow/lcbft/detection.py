@@ -142,7 +142,7 @@ async def _record(session: AsyncSession, created: list[AlerteLcbFt]) -> list[Ale
         await session.flush()
         metrics.alertes_lcb_ft(session, [a.type_alerte for a in created])
     for alerte in created:
-        await audit.record(session, None, action="ALERTE", module=MODULE, entite_type="AlerteLcbFt",
+        await audit.record(session, None, action="ALERTER", module=MODULE, entite_type="AlerteLcbFt",
                            entite_id=alerte.id, organisation_id=alerte.organisation_id, severite="WARNING",
                            after=audit.snapshot(alerte), description=alerte.description)
         # Only the alert's nature and amount: the member's identity stays inside UnionFlow (LCB-FT secrecy).

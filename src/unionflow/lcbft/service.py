@@ -150,7 +150,7 @@ class LcbFtService:
                 setattr(row, key, value)
         row.modifie_par = self.auth.actor_name
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="UPDATE" if before else "CREATE", module=MODULE,
+        await audit.record(self.session, self.auth, action="MODIFIER" if before else "CREER", module=MODULE,
                            entite_type="ParametresLcbFt", entite_id=organisation_id, organisation_id=organisation_id,
                            before=before, after=audit.snapshot(row), severite="WARNING",
                            description="Seuils LCB-FT de l'organisation")

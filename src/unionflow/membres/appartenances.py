@@ -91,7 +91,7 @@ class AppartenanceService:
         await self.session.flush()
         if not audited:
             return membership
-        await audit.record(self.session, self.auth, action="AJOUT_APPARTENANCE", module=MODULE,
+        await audit.record(self.session, self.auth, action="AJOUTER_APPARTENANCE", module=MODULE,
                            entite_type="MembreOrganisation", entite_id=membership.id, before=before,
                            after=audit.snapshot(membership, ["membre_id", "organisation_id", "roles", "statut"]),
                            organisation_id=organisation.id,
@@ -155,7 +155,7 @@ class AppartenanceService:
         before = {"roles": list(membership.roles or [])}
         membership.roles = roles
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="ATTRIBUTION_ROLES", module="ROLES",
+        await audit.record(self.session, self.auth, action="ATTRIBUER_ROLES", module="ROLES",
                            entite_type="MembreOrganisation", entite_id=membership.id, before=before,
                            after={"roles": roles, "membre_id": membre.id}, organisation_id=organisation.id,
                            severite="WARNING",
@@ -173,7 +173,7 @@ class AppartenanceService:
         membership.statut = StatutAppartenance.TERMINE.value
         membership.date_fin = date.today()
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="FIN_APPARTENANCE", module=MODULE,
+        await audit.record(self.session, self.auth, action="TERMINER_APPARTENANCE", module=MODULE,
                            entite_type="MembreOrganisation", entite_id=membership.id, before=before,
                            after=audit.snapshot(membership, ["statut", "date_fin"]), organisation_id=organisation.id,
                            description=motif or f"{membre.numero_membre} quitte {organisation.nom}")

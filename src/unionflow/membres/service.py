@@ -117,7 +117,7 @@ class MembreService:
         values["email"] = await self._check_email(data.email)
         membre = Membre(**values, statut=StatutMembre.ACTIF.value, date_statut=datetime.now(UTC))
         await insert_membre(self.session, membre)
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Membre",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Membre",
                            entite_id=membre.id, after=audit.snapshot(membre, _FIELDS),
                            organisation_id=organisation.id if organisation else None,
                            description=f"Inscription de {membre.prenom} {membre.nom} ({membre.numero_membre})")
@@ -162,7 +162,7 @@ class MembreService:
     async def update(self, membre_id: uuid.UUID, data: MembreUpdate) -> MembreResponse:
         membre = await self._get(membre_id, for_update=True)
         organisation_id = await self._check_writer(membre)
-        return await self._apply(membre, data.model_dump(exclude_unset=True), organisation_id, "UPDATE")
+        return await self._apply(membre, data.model_dump(exclude_unset=True), organisation_id, "MODIFIER")
 
     async def _me(self, *, for_update: bool = False) -> Membre:
         if self.auth.membre_id is None:

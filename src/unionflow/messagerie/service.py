@@ -110,7 +110,7 @@ class MessagerieService:
         for membre_id in [me, *sorted(others)]:
             self._join(conversation, membre_id)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Conversation",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Conversation",
                            entite_id=conversation.id, organisation_id=conversation.organisation_id,
                            after={"type": conversation.type_conversation, "participants": [me, *sorted(others)]})
         return await self._response(conversation), True
@@ -141,7 +141,7 @@ class MessagerieService:
         if not added:
             raise InvalidState("Ces membres participent déjà à la conversation")
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="ADD_PARTICIPANTS", module=MODULE,
+        await audit.record(self.session, self.auth, action="AJOUTER_PARTICIPANTS", module=MODULE,
                            entite_type="Conversation", entite_id=conversation.id,
                            organisation_id=conversation.organisation_id, after={"ajoutes": added})
         return await self._response(conversation)
@@ -154,7 +154,7 @@ class MessagerieService:
         assert row is not None  # _get found the caller among the current participants
         row.date_depart = utcnow()
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="LEAVE", module=MODULE, entite_type="Conversation",
+        await audit.record(self.session, self.auth, action="QUITTER", module=MODULE, entite_type="Conversation",
                            entite_id=conversation.id, organisation_id=conversation.organisation_id)
 
     async def messages(self, conversation_id: uuid.UUID, params: PageParams) -> Page[MessageResponse]:
@@ -198,7 +198,7 @@ class MessagerieService:
             row.dernier_lu_at = now
         await self.session.flush()
         # Metadata only: private message text stays out of the audit trail.
-        await audit.record(self.session, self.auth, action="MESSAGE", module=MODULE, entite_type="Conversation",
+        await audit.record(self.session, self.auth, action="ECRIRE", module=MODULE, entite_type="Conversation",
                            entite_id=conversation.id, organisation_id=conversation.organisation_id,
                            after={"messageId": message.id, "type": message.type_message,
                                   "documentId": message.document_id})

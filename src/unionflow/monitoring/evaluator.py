@@ -181,7 +181,7 @@ class MonitoringEvaluator:
                 self.alerts.add(alert)
                 await self.session.flush()
                 # WARNING, never ERROR: the audit-error check must not feed on the evaluator's own entries.
-                await audit.record(self.session, None, action="ALERTE_OUVERTE", module=MODULE,
+                await audit.record(self.session, None, action="OUVRIR_ALERTE", module=MODULE,
                                    entite_type="AlerteSysteme", entite_id=alert.id, severite="WARNING",
                                    description=m.message)
                 result.ouvertes.append(m.code)
@@ -196,7 +196,7 @@ class MonitoringEvaluator:
                 alert.resolue = True
                 alert.date_resolution = now
                 alert.valeur_mesuree = m.valeur if m.valeur is not None else alert.valeur_mesuree
-                await audit.record(self.session, None, action="ALERTE_RESOLUE", module=MODULE,
+                await audit.record(self.session, None, action="RESOUDRE_ALERTE", module=MODULE,
                                    entite_type="AlerteSysteme", entite_id=alert.id,
                                    description=m.message or f"Condition {m.code} disparue")
                 result.fermees.append(m.code)

@@ -54,7 +54,7 @@ class MonitoringService:
         config.date_modification = datetime.now(UTC)
         config.modifie_par = self.auth.actor_name
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="AlerteConfig",
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="AlerteConfig",
                            entite_id=config.id, before=before, after=audit.snapshot(config, _CONFIG_FIELDS),
                            description="Modification des seuils d'alerte")
         return AlertConfigResponse.model_validate(config)
@@ -70,7 +70,7 @@ class MonitoringService:
         alert.acquittee_par = self.auth.actor_name
         alert.date_acquittement = datetime.now(UTC)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="ACQUITTEMENT", module=MODULE,
+        await audit.record(self.session, self.auth, action="ACQUITTER", module=MODULE,
                            entite_type="AlerteSysteme", entite_id=alert.id,
                            description=f"Alerte {alert.code} acquittée")
         return SystemAlertResponse.model_validate(alert)

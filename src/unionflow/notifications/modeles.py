@@ -59,7 +59,7 @@ class ModeleService:
         modele.canal = data.canal.value
         self.repo.add(modele)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="ModeleNotification",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="ModeleNotification",
                            entite_id=modele.id, organisation_id=modele.organisation_id,
                            after=audit.snapshot(modele, FIELDS))
         return _dto(modele)
@@ -84,7 +84,7 @@ class ModeleService:
             if value is not None or key == "libelle":
                 setattr(modele, key, value)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="ModeleNotification",
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="ModeleNotification",
                            entite_id=modele.id, organisation_id=modele.organisation_id, before=before,
                            after=audit.snapshot(modele, FIELDS))
         return _dto(modele)
@@ -96,6 +96,6 @@ class ModeleService:
         await self.repo.delete(modele)
         await self.session.flush()
         # Notifications already sent keep their rendered text; they only remember the template's code.
-        await audit.record(self.session, self.auth, action="DELETE", module=MODULE, entite_type="ModeleNotification",
+        await audit.record(self.session, self.auth, action="SUPPRIMER", module=MODULE, entite_type="ModeleNotification",
                            entite_id=modele_id, organisation_id=organisation_id,
                            before=before, severite="WARNING")

@@ -61,7 +61,7 @@ class OrganisationService:
             organisation.email = organisation.email.lower()
         self.repo.add(organisation)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Organisation",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Organisation",
                            entite_id=organisation.id, after=audit.snapshot(organisation),
                            organisation_id=organisation.id, description=f"Création de {organisation.nom}")
         return OrganisationResponse.model_validate(organisation)
@@ -86,7 +86,7 @@ class OrganisationService:
         for key, value in changes.items():
             setattr(organisation, key, value.lower() if key == "email" and value else value)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="Organisation",
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="Organisation",
                            entite_id=organisation.id, before=before, after=audit.snapshot(organisation),
                            organisation_id=organisation.id)
         return OrganisationResponse.model_validate(organisation)
@@ -100,7 +100,7 @@ class OrganisationService:
         organisation.statut = statut.value
         organisation.motif_suspension = motif
         await self.session.flush()
-        action = "SUSPEND" if statut is StatutOrganisation.SUSPENDUE else "REACTIVATE"
+        action = "SUSPENDRE" if statut is StatutOrganisation.SUSPENDUE else "REACTIVER"
         await audit.record(self.session, self.auth, action=action, module=MODULE, entite_type="Organisation",
                            entite_id=organisation.id, before=before, severite="WARNING",
                            after=audit.snapshot(organisation, ["statut", "motif_suspension"]),

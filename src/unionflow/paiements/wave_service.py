@@ -121,7 +121,8 @@ class WaveService:
         self._journal("CHECKOUT", checkout.checkout_status, organisation_id=paiement.organisation_id,
                       paiement_id=paiement.id, reference=checkout.checkout_id, montant=paiement.montant)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="WAVE_CHECKOUT", module=MODULE, entite_type="Paiement",
+        await audit.record(self.session, self.auth, action="OUVRIR_PAIEMENT_WAVE", module=MODULE,
+                           entite_type="Paiement",
                            entite_id=paiement.id, organisation_id=paiement.organisation_id,
                            description=f"Session Wave {checkout.checkout_id} pour {paiement.montant} XOF")
         return CheckoutResponse(paiement_id=paiement.id, numero_recu=paiement.numero_recu, montant=paiement.montant,
@@ -174,7 +175,7 @@ class WaveService:
         self._journal("ANOMALIE", "REJETE", organisation_id=checkout.organisation_id if checkout else None,
                       paiement_id=checkout.paiement_id if checkout else None,
                       reference=str((event.get("data") or {}).get("id")), details={"motif": reason, "event": event})
-        await audit.record(self.session, None, action="WAVE_WEBHOOK_ANOMALIE", module=MODULE,
+        await audit.record(self.session, None, action="SIGNALER_ANOMALIE_WAVE", module=MODULE,
                            entite_type="Paiement", entite_id=checkout.paiement_id if checkout else None,
                            organisation_id=checkout.organisation_id if checkout else None,
                            description=f"Webhook Wave {event.get('id')} non appliqué: {reason}", severite="WARNING")

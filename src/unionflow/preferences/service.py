@@ -65,6 +65,6 @@ class PreferenceService:
                 value = {str(k): [str(c) for c in v] for k, v in value.items()}
             setattr(pref, key, value)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="PreferenceMembre",
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="PreferenceMembre",
                            entite_id=pref.id, before=before, after=audit.snapshot(pref, FIELDS))
         return _dto(pref)

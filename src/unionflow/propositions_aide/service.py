@@ -87,7 +87,7 @@ class PropositionAideService:
             disponibilite=data.disponibilite, disponible_jusqu_au=data.disponible_jusqu_au,
             statut=StatutProposition.ACTIVE.value)
         self.repo.add(proposition)
-        return await self._audit(proposition, "CREATE", None,
+        return await self._audit(proposition, "CREER", None,
                                  description=f"Proposition d'aide {proposition.numero_reference}")
 
     async def get(self, proposition_id: uuid.UUID) -> PropositionAideResponse:
@@ -117,7 +117,7 @@ class PropositionAideService:
         before = audit.snapshot(proposition)
         for key, value in changes.items():
             setattr(proposition, "type_aide" if key == "type" else key, getattr(value, "value", value))
-        return await self._audit(proposition, "UPDATE", before)
+        return await self._audit(proposition, "MODIFIER", before)
 
     async def correspondances(self, proposition_id: uuid.UUID) -> list[DemandeAideResponse]:
         proposition = await self._get(proposition_id)
@@ -162,7 +162,7 @@ class PropositionAideService:
         proposition.demande_aide_id = demande.id
         proposition.date_reservation = datetime.now(UTC)
         proposition.reserve_par = self.auth.actor_name
-        return await self._audit(proposition, "RESERVE", before, ETAT,
+        return await self._audit(proposition, "RESERVER", before, ETAT,
                                  f"Réservée pour la demande {demande.numero_reference}")
 
     async def liberer(self, proposition_id: uuid.UUID) -> PropositionAideResponse:
@@ -176,7 +176,7 @@ class PropositionAideService:
         proposition.demande_aide_id = None
         proposition.date_reservation = None
         proposition.reserve_par = None
-        return await self._audit(proposition, "RELEASE", before, ETAT)
+        return await self._audit(proposition, "LIBERER", before, ETAT)
 
     async def cloturer(self, proposition_id: uuid.UUID, motif: str | None) -> PropositionAideResponse:
         proposition = await self._get(proposition_id, for_update=True)
@@ -188,4 +188,4 @@ class PropositionAideService:
         proposition.statut = StatutProposition.CLOTUREE.value
         proposition.date_cloture = datetime.now(UTC)
         proposition.motif_cloture = motif
-        return await self._audit(proposition, "CLOSE", before, ETAT, motif)
+        return await self._audit(proposition, "CLORE", before, ETAT, motif)

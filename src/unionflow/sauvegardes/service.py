@@ -98,7 +98,7 @@ class BackupService:
 
     async def _audit_backup(self, backup: Sauvegarde) -> None:
         ok = backup.statut == "TERMINEE"
-        await audit.record(self.session, self.auth, action="SAUVEGARDE" if ok else "SAUVEGARDE_ECHEC",
+        await audit.record(self.session, self.auth, action="SAUVEGARDER" if ok else "SAUVEGARDE_ECHEC",
                            module=MODULE, entite_type="Sauvegarde", entite_id=backup.id,
                            severite="INFO" if ok else "ERROR",
                            after=audit.snapshot(backup, ["nom", "type", "statut", "taille_octets", "sha256"]),
@@ -124,7 +124,7 @@ class BackupService:
         backup.date_suppression = _now()
         backup.supprime_par = self.actor
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="SUPPRESSION", module=MODULE, entite_type="Sauvegarde",
+        await audit.record(self.session, self.auth, action="SUPPRIMER", module=MODULE, entite_type="Sauvegarde",
                            entite_id=backup.id, severite="WARNING", description=description)
         # Last, so that a failure above leaves the file in place.
         self.files.remove(backup.fichier)
@@ -180,7 +180,7 @@ class BackupService:
         config.date_modification = _now()
         config.modifie_par = self.actor
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="SauvegardeConfig",
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="SauvegardeConfig",
                            entite_id=config.id, before=before, after=audit.snapshot(config, _CONFIG_FIELDS),
                            description="Modification de la planification des sauvegardes")
         return await self._config_response()
@@ -254,7 +254,7 @@ class BackupService:
         restored = await self._get(backup_id)
         point = await self._get(point_id)
         await self._audit_backup(point)
-        await audit.record(self.session, self.auth, action="RESTAURATION" if statut == "TERMINEE"
+        await audit.record(self.session, self.auth, action="RESTAURER" if statut == "TERMINEE"
                            else "RESTAURATION_ECHEC", module=MODULE, entite_type="Sauvegarde",
                            entite_id=backup_id, severite="CRITICAL", description=message,
                            after={"sauvegarde": str(backup_id), "point_restauration": str(point_id)})

@@ -74,7 +74,7 @@ class SuggestionService:
                                 categorie=data.categorie.value, statut=S.SOUMISE.value, nombre_votes=0)
         self.repo.add(suggestion)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Suggestion",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Suggestion",
                            entite_id=suggestion.id, organisation_id=suggestion.organisation_id,
                            after=audit.snapshot(suggestion, FIELDS))
         return to_response(suggestion, False)
@@ -103,7 +103,7 @@ class SuggestionService:
         for key, value in changes.items():
             setattr(suggestion, key, getattr(value, "value", value))
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="Suggestion",
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="Suggestion",
                            entite_id=suggestion.id, organisation_id=suggestion.organisation_id, before=before,
                            after=audit.snapshot(suggestion, FIELDS))
         return await self._respond(suggestion)
@@ -122,7 +122,7 @@ class SuggestionService:
             await self.session.flush()
         suggestion.nombre_votes = await self.repo.count_votes(suggestion.id)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="UNVOTE" if removed else "VOTE", module=MODULE,
+        await audit.record(self.session, self.auth, action="RETIRER_VOTE" if removed else "VOTER", module=MODULE,
                            entite_type="Suggestion", entite_id=suggestion.id,
                            organisation_id=suggestion.organisation_id,
                            after={"nombreVotes": suggestion.nombre_votes})

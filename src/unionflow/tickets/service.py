@@ -122,7 +122,7 @@ class TicketService:
         self._set_deadlines(ticket)
         self.repo.add(ticket)
         await self.session.flush()
-        await self._audit(ticket, "CREATE", description=f"Ticket {ticket.numero}")
+        await self._audit(ticket, "CREER", description=f"Ticket {ticket.numero}")
         return to_response(ticket, now)
 
     async def get(self, ticket_id: uuid.UUID) -> TicketResponse:
@@ -160,7 +160,7 @@ class TicketService:
         if "priorite" in changes:
             self._set_deadlines(ticket)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="Ticket",
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="Ticket",
                            entite_id=ticket.id, organisation_id=ticket.organisation_id, before=before,
                            after=audit.snapshot(ticket, [*STATE_FIELDS, "sujet", "description"]))
         return to_response(ticket)
@@ -180,7 +180,7 @@ class TicketService:
         ticket.assigne_membre_id = data.membre_id
         ticket.date_assignation = utcnow() if data.membre_id else None
         await self.session.flush()
-        await self._audit(ticket, "ASSIGN" if data.membre_id else "UNASSIGN", before)
+        await self._audit(ticket, "ASSIGNER" if data.membre_id else "DESASSIGNER", before)
         return to_response(ticket)
 
     async def _post(self, ticket: Ticket, contenu: str, *, staff: bool, interne: bool) -> TicketMessage:
@@ -254,7 +254,7 @@ class TicketService:
         if staff and not data.interne and ticket.statut == StatutTicket.OUVERT:
             ticket.statut = StatutTicket.EN_COURS.value
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="MESSAGE", module=MODULE, entite_type="Ticket",
+        await audit.record(self.session, self.auth, action="ECRIRE", module=MODULE, entite_type="Ticket",
                            entite_id=ticket.id, organisation_id=ticket.organisation_id, before=before,
                            after={**audit.snapshot(ticket, STATE_FIELDS), "messageId": message.id,
                                   "interne": message.interne})

@@ -74,7 +74,7 @@ class TypeReferenceService:
         except IntegrityError as exc:
             # A concurrent creation of the same code won the unique constraint.
             raise Conflict(f"Le code {data.code} existe déjà dans {data.domaine}") from exc
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="TypeReference",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="TypeReference",
                            entite_id=entry.id, after=audit.snapshot(entry), organisation_id=None,
                            description=f"{entry.domaine}/{entry.code}")
         return TypeReferenceResponse.model_validate(entry)
@@ -89,7 +89,7 @@ class TypeReferenceService:
         for key, value in changes.items():
             setattr(entry, key, value)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="TypeReference",
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="TypeReference",
                            entite_id=entry.id, before=before, after=audit.snapshot(entry),
                            description=f"{entry.domaine}/{entry.code}")
         return TypeReferenceResponse.model_validate(entry)
@@ -104,14 +104,14 @@ class TypeReferenceService:
         if await self.repo.en_utilisation(entry):
             entry.actif = False
             await self.session.flush()
-            await audit.record(self.session, self.auth, action="DEACTIVATE", module=MODULE,
+            await audit.record(self.session, self.auth, action="DESACTIVER", module=MODULE,
                                entite_type="TypeReference", entite_id=entry.id, before=before,
                                after=audit.snapshot(entry), severite="WARNING",
                                description=f"{entry.domaine}/{entry.code} utilisé: désactivé au lieu d'être supprimé")
             return TypeReferenceResponse.model_validate(entry)
         await self.repo.delete(entry)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="DELETE", module=MODULE, entite_type="TypeReference",
+        await audit.record(self.session, self.auth, action="SUPPRIMER", module=MODULE, entite_type="TypeReference",
                            entite_id=type_id, before=before, severite="WARNING",
                            description=f"{before['domaine']}/{before['code']}")
         return None

@@ -93,7 +93,7 @@ class VersementService:
         self.session.add(versement)
         await self.session.flush()
         await approbations.demander_pour_versement(self.session, self.auth, versement)
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Versement",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Versement",
                            entite_id=versement.id, organisation_id=organisation.id,
                            after=audit.snapshot(versement, ["numero", "montant", "mode", "objet_type", "statut"]))
         # Four-eyes: someone else confirms the payout; tell those who may.
@@ -185,7 +185,7 @@ class VersementService:
             error = remote.get("payout_error") or {}
             versement.motif_echec = f"{error.get('error_code', '')} {error.get('error_message', '')}".strip()
         self.session.add(TransactionWave(
-            organisation_id=versement.organisation_id, type_transaction="VERSEMENT", statut=str(remote.get("status")),
+            organisation_id=versement.organisation_id, type_transaction="VERSER", statut=str(remote.get("status")),
             versement_id=versement.id, reference_wave=versement.payout_id, montant=versement.montant,
             devise=versement.devise))
 
@@ -200,7 +200,7 @@ class VersementService:
         versement.statut = StatutVersement.ANNULE
         versement.motif_echec = data.motif
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="VERSEMENT_ANNULE", module=MODULE,
+        await audit.record(self.session, self.auth, action="ANNULER_VERSEMENT", module=MODULE,
                            entite_type="Versement", entite_id=versement.id, organisation_id=versement.organisation_id,
                            before=before, after=audit.snapshot(versement, ["statut"]), severite="WARNING",
                            description=data.motif)

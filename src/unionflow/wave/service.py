@@ -72,7 +72,7 @@ class WaveAccountService:
         compte = CompteWave(**data.model_dump(), statut="ACTIF")
         self.session.add(compte)
         await self._flush_unique()
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="CompteWave",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="CompteWave",
                            entite_id=compte.id, organisation_id=compte.organisation_id,
                            after=audit.snapshot(compte, PUBLIC_FIELDS))
         return _response(compte)
@@ -88,7 +88,7 @@ class WaveAccountService:
         await self._flush_unique()
         # Secrets never enter the audit trail; only the fact that they changed.
         rotated = [k for k in ("cle_api", "secret_webhook") if k in changes]
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="CompteWave",
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="CompteWave",
                            entite_id=compte.id, organisation_id=compte.organisation_id, before=before,
                            after={**audit.snapshot(compte, PUBLIC_FIELDS), "secrets_modifies": rotated},
                            severite="WARNING" if rotated else "INFO")
@@ -102,7 +102,7 @@ class WaveAccountService:
         compte.cle_api = None
         compte.secret_webhook = None
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="DELETE", module=MODULE, entite_type="CompteWave",
+        await audit.record(self.session, self.auth, action="SUPPRIMER", module=MODULE, entite_type="CompteWave",
                            entite_id=compte.id, organisation_id=compte.organisation_id, before=before,
                            severite="WARNING")
 

@@ -52,7 +52,7 @@ async def ouvrir(session: AsyncSession, auth: AuthContext, *, organisation_id: u
         demande_par=auth.actor_name, demande_par_sub=auth.sub, date_demande=datetime.now(UTC), decisions=[])
     session.add(approbation)
     await session.flush()
-    await audit.record(session, auth, action="CREATE", module=MODULE, entite_type="Approbation",
+    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="Approbation",
                        entite_id=approbation.id, organisation_id=organisation_id,
                        after=audit.snapshot(approbation, ["numero", "type_objet", "objet_id", "montant", "statut",
                                                           "niveaux_requis"]),
@@ -149,8 +149,8 @@ class ApprobationService:
                 approbation.statut = StatutApprobation.APPROUVEE.value
                 approbation.date_decision = now
         await self.session.flush()
-        action = "REJECT" if decision is StatutApprobation.REJETEE else (
-            "APPROVE" if approbation.statut == StatutApprobation.APPROUVEE else f"APPROVE_NIVEAU_{niveau}")
+        action = "REJETER" if decision is StatutApprobation.REJETEE else (
+            "APPROUVER" if approbation.statut == StatutApprobation.APPROUVEE else f"APPROUVER_NIVEAU_{niveau}")
         await audit.record(self.session, self.auth, action=action, module=MODULE, entite_type="Approbation",
                            entite_id=approbation.id, organisation_id=approbation.organisation_id, before=before,
                            after={**audit.snapshot(approbation, ETAT), "niveau": niveau, "role": role},
@@ -180,6 +180,6 @@ async def annuler(session: AsyncSession, auth: AuthContext, approbation: Approba
     approbation.motif_annulation = motif
     approbation.date_decision = datetime.now(UTC)
     await session.flush()
-    await audit.record(session, auth, action="CANCEL", module=MODULE, entite_type="Approbation",
+    await audit.record(session, auth, action="ANNULER", module=MODULE, entite_type="Approbation",
                        entite_id=approbation.id, organisation_id=approbation.organisation_id, before=before,
                        after=audit.snapshot(approbation, ETAT), description=motif)

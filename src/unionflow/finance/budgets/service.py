@@ -126,7 +126,7 @@ class BudgetService:
         self.repo.add(budget)
         await self.session.flush()
         response = await self._out(budget)
-        await audit.record(self.session, self.auth, action="CREATE", module=MODULE, entite_type="Budget",
+        await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Budget",
                            entite_id=budget.id, organisation_id=budget.organisation_id,
                            after=response.model_dump(mode="json", by_alias=True),
                            description=f"Budget {budget.annee} créé")
@@ -158,7 +158,7 @@ class BudgetService:
             budget.lignes.extend(await self._lignes(budget.organisation_id, data.lignes))
         await self.session.flush()
         response = await self._out(budget)
-        await audit.record(self.session, self.auth, action="UPDATE", module=MODULE, entite_type="Budget",
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="Budget",
                            entite_id=budget.id, organisation_id=budget.organisation_id, before=before,
                            after=response.model_dump(mode="json", by_alias=True))
         return response
@@ -170,7 +170,7 @@ class BudgetService:
         before = audit.snapshot(budget, ["annee", "libelle", "statut"])
         await self.repo.delete(budget)
         await self.session.flush()
-        await audit.record(self.session, self.auth, action="DELETE", module=MODULE, entite_type="Budget",
+        await audit.record(self.session, self.auth, action="SUPPRIMER", module=MODULE, entite_type="Budget",
                            entite_id=budget_id, organisation_id=budget.organisation_id, before=before,
                            severite="WARNING")
 
@@ -191,7 +191,7 @@ class BudgetService:
         budget.soumis_par, budget.soumis_par_sub = self.auth.actor_name, self.auth.sub
         budget.date_soumission = datetime.now(UTC)
         budget.commentaire = None
-        return await self._transition(budget, "SUBMIT")
+        return await self._transition(budget, "SOUMETTRE")
 
     async def approuver(self, budget_id: uuid.UUID, commentaire: str | None) -> BudgetResponse:
         budget = await self._get(budget_id, for_update=True)
@@ -201,7 +201,7 @@ class BudgetService:
         budget.statut = StatutBudget.APPROUVE.value
         budget.approuve_par, budget.date_approbation = self.auth.actor_name, datetime.now(UTC)
         budget.commentaire = commentaire
-        return await self._transition(budget, "APPROVE")
+        return await self._transition(budget, "APPROUVER")
 
     async def rejeter(self, budget_id: uuid.UUID, commentaire: str) -> BudgetResponse:
         budget = await self._get(budget_id, for_update=True)
@@ -210,7 +210,7 @@ class BudgetService:
             raise InvalidState(f"Budget {budget.statut}: seul un budget soumis se rejette")
         budget.statut = StatutBudget.BROUILLON.value
         budget.commentaire = commentaire
-        return await self._transition(budget, "REJECT", "WARNING")
+        return await self._transition(budget, "REJETER", "WARNING")
 
     async def cloturer(self, budget_id: uuid.UUID) -> BudgetResponse:
         budget = await self._get(budget_id, for_update=True)
@@ -220,7 +220,7 @@ class BudgetService:
             raise InvalidState(f"Budget {budget.statut}: seul un budget approuvé se clôture")
         budget.statut = StatutBudget.CLOTURE.value
         budget.date_cloture = datetime.now(UTC)
-        return await self._transition(budget, "CLOSE")
+        return await self._transition(budget, "CLORE")
 
     async def execution(self, budget_id: uuid.UUID) -> ExecutionBudgetResponse:
         budget = await self._get(budget_id)
