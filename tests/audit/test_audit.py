@@ -14,7 +14,7 @@ async def test_create_sets_server_fields(client, factory):
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["utilisateur"] == admin.user.email and body["utilisateurId"] == str(admin.user.id)
-    assert body["typeAction"] == "EXPORTER" and body["module"] == "COTISATIONS" and body["severite"] == "WARNING"
+    assert body["typeAction"] == "EXPORT" and body["module"] == "COTISATIONS" and body["severite"] == "WARNING"
     assert body["userAgent"] == "UnionFlowMobile/2.1" and body["ipAddress"] and body["dateHeure"]
     assert body["details"] == {"lignes": 120, "format": "csv"}
     forged = await client.post("/api/audit", headers=admin.headers, json={
@@ -68,7 +68,7 @@ async def test_search_filters(client, factory, db):
     assert await ids(dateDebut="2025-03-10", dateFin="2025-03-11") == {str(a.id), str(b.id)}  # dateFin inclusive
     assert await ids(dateDebut="2025-03-10T10:00:00Z") == {str(b.id), str(c.id)}
     assert await ids(dateFin="2025-03-10T09:30:00") == {str(a.id)}  # naive = UTC, bound inclusive
-    assert await ids(typeAction="create") == {str(b.id), str(c.id)}
+    assert await ids(typeAction="creer") == {str(b.id), str(c.id)}
     assert await ids(severite="WARNING") == {str(a.id)}
     assert await ids(ipAddress="196.1.1.1") == {str(a.id)}
     assert await ids(utilisateur="tresorier@example.sn") == {str(a.id)}
