@@ -92,6 +92,9 @@ def settings(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Set
         bootstrap_admin_password="bootstrap-password-123",
         wave_api_key="wave-test-key",
         wave_webhook_secret="wave-test-webhook-secret",
+        # Volume tests insert hundreds of thousands of rows in one statement on a machine shared with other
+        # work; the outage tests set their own tight bounds.
+        database_statement_timeout_seconds=120,
     )
 
 

@@ -27,7 +27,7 @@ async def test_any_user_sends_feedback_and_sees_only_their_own(client, factory, 
     assert [f["id"] for f in mine.json()["content"]] == [sent["id"]]
     assert (await client.get("/api/feedback/mes-feedbacks", headers=other.headers)).json()["totalElements"] == 0
     entry = (await db.execute(select(AuditLog).where(AuditLog.entite_id == sent["id"]))).scalar_one()
-    assert entry.module == "EVALUER" and entry.type_action == "CREER"
+    assert entry.module == "FEEDBACK" and entry.type_action == "CREER"
 
 
 async def test_input_rules(client, factory):
