@@ -20,7 +20,8 @@ router = area_router("/api/jobs", "Logs & Monitoring")
 
 @router.get("/{id}", response_model=TacheResponse, responses=problems(404), summary="Suivre une tâche de fond",
             description="Une requête longue (génération des cotisations d'une organisation de plus de "
-                        "`UNIONFLOW_TACHE_SEUIL_COTISATIONS` membres actifs) répond 202 avec `Location: "
+                        "`UNIONFLOW_TACHE_SEUIL_COTISATIONS` membres actifs, export de plus de "
+                        "`UNIONFLOW_TACHE_SEUIL_EXPORT_LIGNES` lignes) répond 202 avec `Location: "
                         "/api/jobs/{id}` et ce corps; la tâche est exécutée par le planificateur (`unionflow "
                         "worker` ou intégré). `statut` EN_ATTENTE, EN_COURS, TERMINEE ou ECHOUEE; `progression` "
                         "0 à 100; `resultat` donne le bilan à la fin. Visible par son créateur et par "
