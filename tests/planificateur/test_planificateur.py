@@ -214,3 +214,34 @@ async def test_history_and_schedule_in_the_monitoring_api(client, factory, db):
     assert set(by_job) == {j.nom for j in JOBS}
     assert by_job["surveiller"]["enCoursPar"] == "h1:1:abc" and by_job["surveiller"]["intervalleSecondes"] == 300
     assert by_job["nettoyer"]["prochaineExecution"] is None
+
+
+async def test_scheduled_runs_are_counted_in_metrics_and_logged(app, client, committed_db, settings, caplog):
+    from tests.monitoring.test_metrics import scrape, value
+
+    async def ok(ctx: Contexte) -> Compteurs:
+        return {"traitees": 3}
+
+    async def partial(ctx: Contexte) -> Compteurs:
+        raise EchecJob("Sauvegarde ECHOUEE", {"sauvegardes": 0})
+
+    jobs = [_job("test-metrics-ok", ok), _job("test-metrics-echec", partial)]
+    scheduler = Planificateur(app.state.engine, settings, jobs)
+    await scheduler.preparer()
+    before = await scrape(client)
+    for job in jobs:
+        await _make_due(committed_db, job.nom)
+    caplog.set_level("INFO", logger="unionflow.jobs")
+    await asyncio.gather(*await scheduler.tick())
+    after = await scrape(client)
+
+    def delta(name: str, **labels: str) -> float:
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    assert delta("unionflow_job_runs_total", job="test-metrics-ok", outcome="succes") == 1
+    assert delta("unionflow_job_runs_total", job="test-metrics-echec", outcome="echec") == 1
+    assert delta("unionflow_job_runs_total", job="test-metrics-echec", outcome="succes") == 0
+    assert delta("unionflow_job_duration_seconds_count", job="test-metrics-ok") == 1
+    lines = {r.job: r for r in caplog.records if r.name == "unionflow.jobs"}  # type: ignore[attr-defined]
+    assert lines["test-metrics-ok"].outcome == "succes" and lines["test-metrics-ok"].counts == {"traitees": 3}
+    assert lines["test-metrics-echec"].outcome == "echec" and lines["test-metrics-echec"].levelname == "ERROR"

@@ -5,7 +5,8 @@ from datetime import date
 from typing import Any
 
 from fastapi import Depends, Query, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.audit.schemas import Severite
 from unionflow.core.auth import AuthContext, SessionDep, authorize
@@ -31,6 +32,8 @@ from unionflow.export.repository import (
 )
 from unionflow.export.service import ExportService
 from unionflow.membres.schemas import StatutMembre
+from unionflow.taches.schemas import TacheResponse
+from unionflow.taches.service import accepted
 
 router = area_router("/api/export", "Export")
 
@@ -38,11 +41,16 @@ COMMON = (" Fichier `format=csv` (défaut: UTF-8 avec BOM, séparateur `;`, virg
           "cellules commençant par = + - @ préfixées d'une apostrophe) ou `format=xlsx` (cellules typées, "
           "1 048 575 lignes au plus, sinon 400). Lignes lues par curseur serveur et envoyées au fil de l'eau; "
           "`Content-Disposition: attachment` avec un nom daté; `X-Total-Count` = lignes comptées à l'audit. "
-          "Chaque export est inscrit au journal d'audit (qui, quoi, filtres, nombre de lignes).")
+          "Chaque export est inscrit au journal d'audit (qui, quoi, filtres, nombre de lignes). Au-delà de "
+          "`UNIONFLOW_TACHE_SEUIL_EXPORT_LIGNES` lignes (50 000): 202, `Location: /api/jobs/{id}`, la tâche en "
+          "corps; elle écrit le fichier avec la visibilité de l'appelant au moment de la demande.")
 FILE_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"description": "Fichier à télécharger",
           "content": {"text/csv": {"schema": {"type": "string"}},
                       XLSX_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}}}},
+    202: {"model": TacheResponse,
+          "description": "Plus de `UNIONFLOW_TACHE_SEUIL_EXPORT_LIGNES` lignes: tâche de fond (voir `Location`); "
+                         "le fichier se télécharge ensuite à son `lienResultat` (`/api/jobs/{id}/fichier`)"},
     **problems(404),
 }
 
@@ -57,7 +65,15 @@ async def writes_audit() -> None:
 WRITES_AUDIT = Depends(writes_audit)
 
 
-def file_response(plan: ExportPlan, request: Request) -> StreamingResponse:
+def _service(session: AsyncSession, auth: AuthContext, request: Request) -> ExportService:
+    return ExportService(session, auth, seuil_tache=request.app.state.settings.tache_seuil_export_lignes)
+
+
+def file_response(result: ExportPlan | TacheResponse, request: Request) -> Response:
+    """The file, streamed; or, above ``tache_seuil_export_lignes`` rows, 202 and the task writing it."""
+    if isinstance(result, TacheResponse):
+        return accepted(result)
+    plan = result
     sessionmaker = request.app.state.sessionmaker
     body = csv_body(plan, sessionmaker) if plan.fmt is FormatExport.CSV else xlsx_body(plan, sessionmaker)
     return StreamingResponse(body, media_type=plan.media_type, headers={
@@ -78,8 +94,8 @@ async def export_membres(
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
     statut: StatutMembre | None = None,
-) -> StreamingResponse:
-    plan = await ExportService(session, auth).membres(
+) -> Response:
+    plan = await _service(session, auth, request).membres(
         MembreExportFilters(organisation_id=organisation_id, statut=statut), fmt)
     return file_response(plan, request)
 
@@ -97,8 +113,8 @@ async def export_cotisations(
     annee: int | None = Query(None, ge=2000, le=2100),
     mois: int | None = Query(None, ge=1, le=12),
     statut: StatutCotisation | None = None,
-) -> StreamingResponse:
-    plan = await ExportService(session, auth).cotisations(
+) -> Response:
+    plan = await _service(session, auth, request).cotisations(
         CotisationExportFilters(organisation_id=organisation_id, annee=annee, mois=mois, statut=statut), fmt)
     return file_response(plan, request)
 
@@ -116,8 +132,8 @@ async def export_paiements(
     date_fin: date | None = Query(None, alias="dateFin"),
     methode: MethodePaiement | None = None,
     statut: StatutPaiement | None = None,
-) -> StreamingResponse:
-    plan = await ExportService(session, auth).paiements(PaiementExportFilters(
+) -> Response:
+    plan = await _service(session, auth, request).paiements(PaiementExportFilters(
         organisation_id=organisation_id, methode=methode, statut=statut, periode=Periode(date_debut, date_fin)), fmt)
     return file_response(plan, request)
 
@@ -133,8 +149,8 @@ async def export_adhesions(
     date_debut: date | None = Query(None, alias="dateDebut"),
     date_fin: date | None = Query(None, alias="dateFin"),
     statut: StatutAdhesion | None = None,
-) -> StreamingResponse:
-    plan = await ExportService(session, auth).adhesions(AdhesionExportFilters(
+) -> Response:
+    plan = await _service(session, auth, request).adhesions(AdhesionExportFilters(
         organisation_id=organisation_id, statut=statut, periode=Periode(date_debut, date_fin)), fmt)
     return file_response(plan, request)
 
@@ -152,8 +168,8 @@ async def export_ecritures(
     journal_id: uuid.UUID | None = Query(None, alias="journalId"),
     date_debut: date | None = Query(None, alias="dateDebut"),
     date_fin: date | None = Query(None, alias="dateFin"),
-) -> StreamingResponse:
-    plan = await ExportService(session, auth).ecritures(EcritureExportFilters(
+) -> Response:
+    plan = await _service(session, auth, request).ecritures(EcritureExportFilters(
         organisation_id=organisation_id, journal_id=journal_id, periode=Periode(date_debut, date_fin)), fmt)
     return file_response(plan, request)
 
@@ -171,7 +187,7 @@ async def export_audit(
     date_fin: date | None = Query(None, alias="dateFin"),
     module: str | None = Query(None, max_length=50),
     severite: Severite | None = None,
-) -> StreamingResponse:
-    plan = await ExportService(session, auth).audit(AuditExportFilters(
+) -> Response:
+    plan = await _service(session, auth, request).audit(AuditExportFilters(
         periode=Periode(date_debut, date_fin), module=module.upper() if module else None, severite=severite), fmt)
     return file_response(plan, request)

@@ -29,6 +29,7 @@ from unionflow.core.libelles import (
 from unionflow.cotisations.repository import statut_effectif
 from unionflow.cotisations.service import today_utc
 from unionflow.encaissement.service import StatutCotisation
+from unionflow.export.fond import parametres_tache
 from unionflow.export.formats import XLSX_MAX_ROWS, Column, ExportPlan, FormatExport, Kind
 from unionflow.export.repository import (
     AdhesionExportFilters,
@@ -40,6 +41,8 @@ from unionflow.export.repository import (
     PaiementExportFilters,
     Periode,
 )
+from unionflow.taches.schemas import TacheResponse, TypeTache
+from unionflow.taches.service import TacheService
 
 MODULE = "EXPORT"
 N, D, DT, DTM = Kind.INT, Kind.DECIMAL, Kind.DATE, Kind.DATETIME
@@ -106,11 +109,16 @@ def check_periode(periode: Periode) -> None:
 
 
 class ExportService:
-    def __init__(self, session: AsyncSession, auth: AuthContext, today: date | None = None) -> None:
+    def __init__(self, session: AsyncSession, auth: AuthContext, today: date | None = None, *,
+                 seuil_tache: int | None = None, auditer: bool = True) -> None:
+        """``seuil_tache``: above this many rows the export becomes a background task (request side);
+        ``auditer=False`` is that task rebuilding the plan the request already audited."""
         self.session = session
         self.auth = auth
         self.today = today or today_utc()
         self.repo = ExportRepository(session, auth, self.today)
+        self.seuil_tache = seuil_tache
+        self.auditer = auditer
 
     def _audit_organisation(self, organisation_id: uuid.UUID | None) -> uuid.UUID | None:
         """The organisation the entry is filed under, so that organisation's administrators read it."""
@@ -121,27 +129,37 @@ class ExportService:
 
     async def _plan(self, name: str, fmt: FormatExport, columns: list[Column], statement: Select[Any],
                     filters: Any, *, entite: str, transform: Callable[[Sequence[Any]], Sequence[Any]] = _same,
-                    personal: bool = False, organisation_id: uuid.UUID | None = None) -> ExportPlan:
+                    personal: bool = False, organisation_id: uuid.UUID | None = None) -> ExportPlan | TacheResponse:
         rows = await self.repo.count(statement)
         if fmt is FormatExport.XLSX and rows > XLSX_MAX_ROWS:
             raise InvalidInput(f"{rows} lignes dépassent la limite d'une feuille Excel ({XLSX_MAX_ROWS}); "
                                "exportez en CSV ou restreignez les filtres")
         plan = ExportPlan(name=name, fmt=fmt, columns=columns, statement=statement, transform=transform, rows=rows)
+        if not self.auditer:
+            return plan
+        after: dict[str, Any] = {"export": name, "format": fmt.value, "fichier": plan.filename, "lignes": rows,
+                                 "filtres": _filters(filters)}
+        tache: TacheResponse | None = None
+        if self.seuil_tache is not None and rows > self.seuil_tache:
+            tache = await TacheService(self.session, self.auth).creer(
+                TypeTache.EXPORT, parametres_tache(self.auth, name, fmt, filters, self.today),
+                self._audit_organisation(organisation_id), rows)
+            after["tache"] = tache.id
         await audit.record(
             self.session, self.auth, action="EXPORTER", module=MODULE, entite_type=entite,
-            description=f"Export {name} ({fmt.value.upper()}): {rows} ligne(s)",
-            after={"export": name, "format": fmt.value, "fichier": plan.filename, "lignes": rows,
-                   "filtres": _filters(filters)},
+            description=f"Export {name} ({fmt.value.upper()}): {rows} ligne(s)"
+                        + (f", confié à la tâche {tache.id}" if tache else ""),
+            after=after,
             # Personal data leaving the system is what a data-protection review looks for first.
             severite="WARNING" if personal else "INFO",
             organisation_id=self._audit_organisation(organisation_id))
-        return plan
+        return tache or plan
 
-    async def membres(self, f: MembreExportFilters, fmt: FormatExport) -> ExportPlan:
+    async def membres(self, f: MembreExportFilters, fmt: FormatExport) -> ExportPlan | TacheResponse:
         return await self._plan("membres", fmt, MEMBRE_COLUMNS, self.repo.membres(f), f, entite="Membre",
                                 personal=True, organisation_id=f.organisation_id)
 
-    async def cotisations(self, f: CotisationExportFilters, fmt: FormatExport) -> ExportPlan:
+    async def cotisations(self, f: CotisationExportFilters, fmt: FormatExport) -> ExportPlan | TacheResponse:
         today = self.today
 
         def transform(r: Sequence[Any]) -> Sequence[Any]:
@@ -152,24 +170,24 @@ class ExportService:
         return await self._plan("cotisations", fmt, COTISATION_COLUMNS, self.repo.cotisations(f), f,
                                 entite="Cotisation", transform=transform, organisation_id=f.organisation_id)
 
-    async def paiements(self, f: PaiementExportFilters, fmt: FormatExport) -> ExportPlan:
+    async def paiements(self, f: PaiementExportFilters, fmt: FormatExport) -> ExportPlan | TacheResponse:
         check_periode(f.periode)
         return await self._plan("paiements", fmt, PAIEMENT_COLUMNS, self.repo.paiements(f), f, entite="Paiement",
                                 organisation_id=f.organisation_id)
 
-    async def adhesions(self, f: AdhesionExportFilters, fmt: FormatExport) -> ExportPlan:
+    async def adhesions(self, f: AdhesionExportFilters, fmt: FormatExport) -> ExportPlan | TacheResponse:
         check_periode(f.periode)
         return await self._plan("adhesions", fmt, ADHESION_COLUMNS, self.repo.adhesions(f), f, entite="Adhesion",
                                 organisation_id=f.organisation_id)
 
-    async def ecritures(self, f: EcritureExportFilters, fmt: FormatExport) -> ExportPlan:
+    async def ecritures(self, f: EcritureExportFilters, fmt: FormatExport) -> ExportPlan | TacheResponse:
         check_periode(f.periode)
         if f.journal_id is not None and not await self.repo.journal_visible(f.journal_id):
             raise NotFound("Journal introuvable")
         return await self._plan("grand-livre", fmt, ECRITURE_COLUMNS, self.repo.ecritures(f), f,
                                 entite="EcritureComptable", organisation_id=f.organisation_id)
 
-    async def audit(self, f: AuditExportFilters, fmt: FormatExport) -> ExportPlan:
+    async def audit(self, f: AuditExportFilters, fmt: FormatExport) -> ExportPlan | TacheResponse:
         check_periode(f.periode)
         # The trail names users and IP addresses: personal data.
         return await self._plan("journal-audit", fmt, AUDIT_COLUMNS, self.repo.audit(f), f, entite="AuditLog",

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from unionflow.config import Settings
 from unionflow.core.db import create_sessionmaker, sqlite_write_intent
+from unionflow.core.metrics import job_run
 from unionflow.models import ExecutionJob
 from unionflow.models.base import utcnow
 from unionflow.planificateur.jobs import JOBS, Compteurs, Contexte, EchecJob, Job
@@ -88,9 +89,15 @@ class Planificateur:
         statut, erreur = "REUSSIE", None
         compteurs: Compteurs = {}
         try:
-            compteurs = await job.executer(self.contexte)
-        except EchecJob as exc:
-            statut, compteurs, erreur = "ECHOUEE", exc.compteurs, str(exc)
+            # Same metrics and ``unionflow.jobs`` line as a CLI run (core.metrics.job_run); a job reporting
+            # failure (EchecJob) is an "echec" run there too.
+            with job_run(job.nom) as run:
+                try:
+                    compteurs = await job.executer(self.contexte)
+                except EchecJob as exc:
+                    statut, compteurs, erreur = "ECHOUEE", exc.compteurs, str(exc)
+                    run.outcome = "echec"
+                run.counts.update(compteurs)
         except asyncio.CancelledError:
             statut, erreur = "ECHOUEE", "Interrompue par l'arrêt du planificateur"
             raise

@@ -18,6 +18,7 @@ from unionflow.core import audit
 from unionflow.cotisations import generation
 from unionflow.cotisations.schemas import GenererCotisationsRequest
 from unionflow.cotisations.service import MODULE as MODULE_COTISATIONS
+from unionflow.export.tache import EchecExport, executer_export
 from unionflow.models import Organisation, Tache
 from unionflow.models.base import utcnow
 from unionflow.planificateur.jobs import Contexte
@@ -70,9 +71,17 @@ async def _sauvegarde(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[di
              "sha256": backup.sha256}, f"/api/backups/{backup.id}")
 
 
+async def _export(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[dict[str, Any], str]:
+    try:
+        return await executer_export(ctx.sessionmaker, ctx.settings, tache.id, tache.parametres, avancer)
+    except EchecExport as exc:
+        raise EchecTache(str(exc)) from exc
+
+
 EXECUTEURS: dict[TypeTache, Executeur] = {
     TypeTache.GENERATION_COTISATIONS: _generation_cotisations,
     TypeTache.SAUVEGARDE: _sauvegarde,
+    TypeTache.EXPORT: _export,
 }
 
 

@@ -13,6 +13,7 @@ from unionflow.core.schemas import OutputModel
 class TypeTache(StrEnum):
     GENERATION_COTISATIONS = "GENERATION_COTISATIONS"
     SAUVEGARDE = "SAUVEGARDE"
+    EXPORT = "EXPORT"
 
 
 class StatutTache(StrEnum):

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import Any
 
 from fastapi.responses import JSONResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound
+from unionflow.export.fond import dossier_exports, nom_fichier
+from unionflow.export.formats import XLSX_MEDIA_TYPE, FormatExport
 from unionflow.models import Tache
 from unionflow.taches.repository import TacheRepository
 from unionflow.taches.schemas import StatutTache, TacheResponse, TypeTache
@@ -34,6 +38,23 @@ class TacheService:
         self.repo.add(tache)
         await self.session.flush()
         return TacheResponse.model_validate(tache)
+
+    async def fichier(self, tache_id: uuid.UUID, settings: Settings) -> tuple[Path, str, str]:
+        """The file a finished export task wrote: (path, download name, media type). Same visibility as the
+        task; a task still running, failed or producing no file has none (404)."""
+        tache = await self.repo.visible(self.auth, tache_id)
+        if tache is None:
+            raise NotFound("Tâche introuvable")
+        resultat = tache.resultat or {}
+        if tache.statut != StatutTache.TERMINEE.value or tache.type != TypeTache.EXPORT.value \
+                or "fichier" not in resultat:
+            raise NotFound("Aucun fichier pour cette tâche (pas encore terminée, ou sans fichier)")
+        fmt = FormatExport(resultat["format"])
+        path = dossier_exports(settings) / nom_fichier(tache.id, fmt)
+        if not path.is_file():
+            raise NotFound("Fichier de la tâche introuvable (supprimé du serveur)")
+        media = "text/csv; charset=utf-8" if fmt is FormatExport.CSV else XLSX_MEDIA_TYPE
+        return path, str(resultat["nomFichier"]), media
 
     async def get(self, tache_id: uuid.UUID) -> TacheResponse:
         tache = await self.repo.visible(self.auth, tache_id)
