@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from itertools import combinations
-from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -23,7 +22,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tests.factories import Factory
 from tests.finance.helpers import demande_aide
 from tests.paiements.helpers import adhesion, cotisation
+from tests.security import combined_cases as more
 from tests.security.catalog import guarded_endpoints
+from tests.security.combined_cases import Call, World, scalar
 from unionflow.core.permissions import GRANTS, Permission
 from unionflow.core.roles import ORGANISATION_ROLES, ORGANISATION_STAFF_ROLES, Role
 from unionflow.encaissement.service import Cible, EncaissementService
@@ -47,25 +48,6 @@ COMBOS = [(r,) for r in ORG_ROLES] + list(combinations(ORG_ROLES, 2))
 ROUTE_ROLES = {(e.method, e.path): e.declared or frozenset() for e in guarded_endpoints()}
 
 
-@dataclass
-class Call:
-    url: str
-    json: Any
-    done: Callable[[], Awaitable[bool]]  # whether the action took effect
-
-
-@dataclass
-class World:
-    db: AsyncSession
-    factory: Factory
-    org: Organisation
-    owner: Membre  # a plain member of ``org`` whose record is acted upon
-
-
-async def _scalar(db: AsyncSession, stmt: Any) -> Any:
-    return (await db.execute(stmt.execution_options(populate_existing=True))).scalar()
-
-
 async def _membership(db: AsyncSession, membre: Membre, org: Organisation) -> MembreOrganisation:
     return (await db.execute(select(MembreOrganisation).where(
         MembreOrganisation.membre_id == membre.id, MembreOrganisation.organisation_id == org.id)
@@ -78,7 +60,7 @@ async def paiement_enregistrer(w: World) -> Call:
             "cibles": [{"cotisationId": str(due.id)}]}
 
     async def done() -> bool:
-        return await _scalar(w.db, select(Cotisation.statut).where(Cotisation.id == due.id)) == "PAYEE"
+        return await scalar(w.db, select(Cotisation.statut).where(Cotisation.id == due.id)) == "PAYEE"
     return Call("/api/paiements", body, done)
 
 
@@ -90,7 +72,7 @@ async def paiement_annuler(w: World) -> Call:
     await w.db.flush()
 
     async def done() -> bool:
-        return await _scalar(w.db, select(Paiement.statut).where(Paiement.id == paiement.id)) == "ANNULE"
+        return await scalar(w.db, select(Paiement.statut).where(Paiement.id == paiement.id)) == "ANNULE"
     return Call(f"/api/paiements/{paiement.id}/annuler", {"motif": "Saisie erronée"}, done)
 
 
@@ -98,7 +80,7 @@ async def cotisation_gerer(w: World) -> Call:
     due = await cotisation(w.db, w.owner, w.org, 5000)
 
     async def done() -> bool:
-        return await _scalar(w.db, select(Cotisation.libelle).where(Cotisation.id == due.id)) == "Modifiée"
+        return await scalar(w.db, select(Cotisation.libelle).where(Cotisation.id == due.id)) == "Modifiée"
     return Call(f"/api/cotisations/{due.id}", {"libelle": "Modifiée"}, done)
 
 
@@ -107,7 +89,7 @@ async def cotisation_generer(w: World) -> Call:
             "montant": "1000", "dateEcheance": "2026-05-31"}
 
     async def done() -> bool:
-        return await _scalar(w.db, select(func.count()).select_from(Cotisation).where(
+        return await scalar(w.db, select(func.count()).select_from(Cotisation).where(
             Cotisation.organisation_id == w.org.id, Cotisation.mois == 5)) > 0
     return Call("/api/cotisations/generer", body, done)
 
@@ -120,7 +102,7 @@ async def adhesion_decider(w: World) -> Call:
     row = await adhesion(w.db, await _applicant(w), w.org, 1000, statut="EN_ATTENTE")
 
     async def done() -> bool:
-        return await _scalar(w.db, select(Adhesion.statut).where(Adhesion.id == row.id)) == "APPROUVEE"
+        return await scalar(w.db, select(Adhesion.statut).where(Adhesion.id == row.id)) == "APPROUVEE"
     return Call(f"/api/adhesions/{row.id}/approuver", None, done)
 
 
@@ -128,7 +110,7 @@ async def adhesion_annuler(w: World) -> Call:
     row = await adhesion(w.db, await _applicant(w), w.org, 1000, statut="EN_ATTENTE")
 
     async def done() -> bool:
-        return await _scalar(w.db, select(Adhesion.statut).where(Adhesion.id == row.id)) == "ANNULEE"
+        return await scalar(w.db, select(Adhesion.statut).where(Adhesion.id == row.id)) == "ANNULEE"
     return Call(f"/api/adhesions/{row.id}", None, done)
 
 
@@ -138,7 +120,7 @@ async def adhesion_inscrire(w: World) -> Call:
     await w.db.flush()
 
     async def done() -> bool:
-        return await _scalar(w.db, select(func.count()).select_from(Adhesion).where(
+        return await scalar(w.db, select(func.count()).select_from(Adhesion).where(
             Adhesion.membre_id == former.id)) > 0
     return Call("/api/adhesions", {"membreId": str(former.id), "organisationId": str(w.org.id)}, done)
 
@@ -157,7 +139,7 @@ async def role_attribuer(w: World) -> Call:
 
 async def organisation_modifier(w: World) -> Call:
     async def done() -> bool:
-        return await _scalar(w.db, select(Organisation.description).where(Organisation.id == w.org.id)) == "Revue"
+        return await scalar(w.db, select(Organisation.description).where(Organisation.id == w.org.id)) == "Revue"
     return Call(f"/api/organisations/{w.org.id}", {"description": "Revue"}, done)
 
 
@@ -165,7 +147,7 @@ async def wave_compte_gerer(w: World) -> Call:
     body = {"organisationId": str(w.org.id), "libelle": "Caisse Wave", "numeroTelephone": "+221770000001"}
 
     async def done() -> bool:
-        return await _scalar(w.db, select(func.count()).select_from(CompteWave).where(
+        return await scalar(w.db, select(func.count()).select_from(CompteWave).where(
             CompteWave.organisation_id == w.org.id)) > 0
     return Call("/api/wave/comptes", body, done)
 
@@ -178,7 +160,7 @@ async def evenement_gerer(w: World) -> Call:
     await w.db.flush()
 
     async def done() -> bool:
-        return await _scalar(w.db, select(Evenement.statut).where(Evenement.id == evt.id)) == "ANNULE"
+        return await scalar(w.db, select(Evenement.statut).where(Evenement.id == evt.id)) == "ANNULE"
     return Call(f"/api/evenements/{evt.id}", None, done)
 
 
@@ -189,7 +171,7 @@ async def suggestion_traiter(w: World) -> Call:
     await w.db.flush()
 
     async def done() -> bool:
-        return await _scalar(w.db, select(Suggestion.statut).where(Suggestion.id == row.id)) == "EN_ETUDE"
+        return await scalar(w.db, select(Suggestion.statut).where(Suggestion.id == row.id)) == "EN_ETUDE"
     return Call(f"/api/suggestions/{row.id}/statut", {"statut": "EN_ETUDE"}, done)
 
 
@@ -197,13 +179,13 @@ async def aide_decider(w: World) -> Call:
     row = await demande_aide(w.db, w.org, w.owner, statut="SOUMISE", accorde=None)
 
     async def done() -> bool:
-        return await _scalar(w.db, select(DemandeAide.statut).where(DemandeAide.id == row.id)) == "APPROUVEE"
+        return await scalar(w.db, select(DemandeAide.statut).where(DemandeAide.id == row.id)) == "APPROUVEE"
     return Call(f"/api/demandes-aide/{row.id}/approuver", None, done)
 
 
 async def comptabilite_cloturer(w: World) -> Call:
     async def done() -> bool:
-        return await _scalar(w.db, select(func.count()).select_from(VerrouComptable).where(
+        return await scalar(w.db, select(func.count()).select_from(VerrouComptable).where(
             VerrouComptable.organisation_id == w.org.id)) > 0
     return Call("/api/comptabilite/verrouillage", {"organisationId": str(w.org.id), "dateVerrouillage": "2025-12-31"},
                 done)
@@ -225,6 +207,19 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.SUGGESTION_TRAITER: ("POST", "/api/suggestions/{id}/statut", suggestion_traiter),
     P.AIDE_DECIDER: ("PUT", "/api/demandes-aide/{id}/approuver", aide_decider),
     P.COMPTABILITE_CLOTURER: ("PUT", "/api/comptabilite/verrouillage", comptabilite_cloturer),
+    P.VERSEMENT_INITIER: ("POST", "/api/versements", more.versement_initier),
+    P.VERSEMENT_CONFIRMER: ("POST", "/api/versements/{id}/confirmer", more.versement_confirmer),
+    P.BUDGET_GERER: ("POST", "/api/finance/budgets/{id}/cloturer", more.budget_gerer),
+    P.FINANCE_DECIDER: ("POST", "/api/finance/budgets/{id}/approuver", more.finance_decider),
+    P.COMPTABILITE_ECRIRE: ("POST", "/api/comptabilite/comptes", more.comptabilite_ecrire),
+    P.LCBFT_TRAITER: ("POST", "/api/alertes-lcb-ft/{id}/traiter", more.lcbft_traiter),
+    P.FEEDBACK_MODERER: ("PUT", "/api/evenements/{id}/feedbacks/{feedbackId}/moderation", more.feedback_moderer),
+    P.DOCUMENT_GERER: ("POST", "/api/documents", more.document_gerer),
+    P.NOTIFICATION_ENVOYER: ("POST", "/api/notifications", more.notification_envoyer),
+    P.TICKET_TRAITER: ("POST", "/api/tickets/{id}/statut", more.ticket_traiter),
+    P.PROPOSITION_AIDE_GERER: ("POST", "/api/propositions-aide/{id}/cloturer", more.proposition_aide_gerer),
+    P.NOTIFICATION_MODELE_GERER: ("POST", "/api/notifications/modeles", more.notification_modele_gerer),
+    P.WEBHOOK_GERER: ("PUT", "/api/webhooks/abonnements/{id}", more.webhook_gerer),
 }
 
 
@@ -284,17 +279,15 @@ async def _actor(w: World, caller: Caller) -> dict[str, str]:
 
 
 def test_every_permission_has_a_case_or_is_platform_wide():
-    """The cases cover the organisation-scoped money, membership and organisation permissions; a permission
-    added to the table shows up here until a case exercises it or it is listed as exercised elsewhere."""
-    elsewhere = {
-        P.VERSEMENT_INITIER, P.VERSEMENT_CONFIRMER, P.BUDGET_GERER, P.FINANCE_DECIDER, P.COMPTABILITE_ECRIRE,
-        P.LCBFT_TRAITER, P.FEEDBACK_MODERER, P.DOCUMENT_GERER,
-        P.NOTIFICATION_ENVOYER, P.TICKET_TRAITER, P.CONFIGURATION_GERER,
-        P.SAUVEGARDE_RESTAURER, P.PROPOSITION_AIDE_GERER, P.NOTIFICATION_MODELE_GERER,
-        # Integrations: tests/clients_api (platform-wide) and tests/webhooks (organisation administrators).
-        P.CLIENT_API_GERER, P.WEBHOOK_GERER,
+    """Every organisation-scoped permission has a case; a permission added to the table shows up here until a case
+    exercises it or it is listed as platform-wide (held by global roles only, on records of no organisation)."""
+    platform_wide = {
+        # tests/configuration, tests/sauvegardes, tests/clients_api.
+        P.CONFIGURATION_GERER, P.SAUVEGARDE_RESTAURER, P.CLIENT_API_GERER,
     }
-    assert set(Permission) == set(CASES) | elsewhere
+    assert set(Permission) == set(CASES) | platform_wide
+    assert not set(CASES) & platform_wide
+    assert all(GRANTS[p] <= {Role.SUPER_ADMIN, Role.ADMIN} for p in platform_wide)
 
 
 @pytest.mark.parametrize("permission", list(CASES), ids=[p.value for p in CASES])

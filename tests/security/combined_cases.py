@@ -1,0 +1,212 @@
+"""Cases of the combined-role test (test_combined_roles.py) for payouts, finance, compliance, communication and
+integrations: each builds a record of ``w.org`` and returns the call acting on it and how to see its effect."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tests.factories import Factory
+from unionflow.models import (
+    AbonnementWebhook,
+    AlerteLcbFt,
+    Budget,
+    CompteComptable,
+    Document,
+    Evenement,
+    FeedbackEvenement,
+    Membre,
+    ModeleNotification,
+    Notification,
+    Organisation,
+    PropositionAide,
+    Ticket,
+    Versement,
+)
+
+
+@dataclass
+class Call:
+    url: str
+    json: Any
+    done: Callable[[], Awaitable[bool]]  # whether the action took effect
+
+
+@dataclass
+class World:
+    db: AsyncSession
+    factory: Factory
+    org: Organisation
+    owner: Membre  # a plain member of ``org`` whose record is acted upon
+
+
+async def scalar(db: AsyncSession, stmt: Any) -> Any:
+    return (await db.execute(stmt.execution_options(populate_existing=True))).scalar()
+
+
+async def _count(w: World, model: Any, *where: Any) -> int:
+    return int(await scalar(w.db, select(func.count()).select_from(model).where(*where)))
+
+
+def _ref(prefix: str) -> str:
+    return f"{prefix}-T-{uuid.uuid4().hex[:12]}"
+
+
+async def _add(w: World, row: Any) -> Any:
+    w.db.add(row)
+    await w.db.flush()
+    return row
+
+
+async def versement_initier(w: World) -> Call:
+    # A manual payout of the AUTRE kind: no Wave account and no collected balance are needed.
+    body = {"organisationId": str(w.org.id), "montant": "1000", "mode": "MANUEL", "objetType": "AUTRE",
+            "motif": "Achat de fournitures", "beneficiaireNom": "Librairie Clairafrique"}
+
+    async def done() -> bool:
+        return await _count(w, Versement, Versement.organisation_id == w.org.id) > 0
+    return Call("/api/versements", body, done)
+
+
+async def versement_confirmer(w: World) -> Call:
+    # Prepared by someone else (four eyes) and below the approval threshold.
+    row = await _add(w, Versement(
+        numero=_ref("VER"), organisation_id=w.org.id, montant=Decimal("1000"), devise="XOF", mode="MANUEL",
+        objet_type="AUTRE", motif="Achat de fournitures", beneficiaire_nom="Librairie Clairafrique",
+        statut="EN_COURS", cle_idempotence=_ref("ver"), cree_par="Trésorier adjoint"))
+
+    async def done() -> bool:
+        return await scalar(w.db, select(Versement.statut).where(Versement.id == row.id)) == "REUSSI"
+    return Call(f"/api/versements/{row.id}/confirmer", {"referenceExterne": "VIR-BICIS-42"}, done)
+
+
+async def _budget(w: World, statut: str, soumis_par_sub: str | None = None) -> Budget:
+    annee = date.today().year
+    return await _add(w, Budget(
+        organisation_id=w.org.id, annee=annee, libelle=f"Budget {annee}", date_debut=date(annee, 1, 1),
+        date_fin=date(annee, 12, 31), devise="XOF", statut=statut, cree_par="Trésorier",
+        soumis_par="Trésorier" if soumis_par_sub else None, soumis_par_sub=soumis_par_sub))
+
+
+async def budget_gerer(w: World) -> Call:
+    budget = await _budget(w, "APPROUVE")
+
+    async def done() -> bool:
+        return await scalar(w.db, select(Budget.statut).where(Budget.id == budget.id)) == "CLOTURE"
+    return Call(f"/api/finance/budgets/{budget.id}/cloturer", None, done)
+
+
+async def finance_decider(w: World) -> Call:
+    # Submitted by another person: the decider never decides on their own request.
+    budget = await _budget(w, "SOUMIS", soumis_par_sub=f"tresorier-{uuid.uuid4().hex[:8]}")
+
+    async def done() -> bool:
+        return await scalar(w.db, select(Budget.statut).where(Budget.id == budget.id)) == "APPROUVE"
+    return Call(f"/api/finance/budgets/{budget.id}/approuver", None, done)
+
+
+async def comptabilite_ecrire(w: World) -> Call:
+    body = {"organisationId": str(w.org.id), "numeroCompte": "6058", "libelle": "Achats divers"}
+
+    async def done() -> bool:
+        return await _count(w, CompteComptable, CompteComptable.organisation_id == w.org.id,
+                            CompteComptable.numero_compte == "6058") > 0
+    return Call("/api/comptabilite/comptes", body, done)
+
+
+async def lcbft_traiter(w: World) -> Call:
+    alerte = await _add(w, AlerteLcbFt(
+        organisation_id=w.org.id, membre_id=w.owner.id, type_alerte="SEUIL_OPERATION", montant=Decimal("6000000"),
+        seuil=Decimal("5000000"), devise="XOF", description="Opération au-delà du seuil", traitee=False))
+
+    async def done() -> bool:
+        return bool(await scalar(w.db, select(AlerteLcbFt.traitee).where(AlerteLcbFt.id == alerte.id)))
+    return Call(f"/api/alertes-lcb-ft/{alerte.id}/traiter", {"commentaire": "Vente de récolte justifiée"}, done)
+
+
+async def feedback_moderer(w: World) -> Call:
+    debut = datetime.now(UTC).replace(microsecond=0) - timedelta(days=2)
+    evt = await _add(w, Evenement(
+        titre="Assemblée générale", type_evenement="REUNION", date_debut=debut, date_fin=debut + timedelta(hours=2),
+        organisation_id=w.org.id, statut="PLANIFIE"))
+    feedback = await _add(w, FeedbackEvenement(evenement_id=evt.id, membre_id=w.owner.id, note=4,
+                                               commentaire="Bonne réunion", statut_moderation="EN_ATTENTE"))
+
+    async def done() -> bool:
+        return await scalar(w.db, select(FeedbackEvenement.statut_moderation).where(
+            FeedbackEvenement.id == feedback.id)) == "PUBLIE"
+    return Call(f"/api/evenements/{evt.id}/feedbacks/{feedback.id}/moderation", {"statut": "PUBLIE"}, done)
+
+
+async def document_gerer(w: World) -> Call:
+    # Any member may file a private document; sharing it with all members is the bureau's.
+    body = {"nomFichier": "pv-assemblee.pdf", "visibilite": "ORGANISATION", "organisationId": str(w.org.id)}
+
+    async def done() -> bool:
+        return await _count(w, Document, Document.organisation_id == w.org.id,
+                            Document.visibilite == "ORGANISATION") > 0
+    return Call("/api/documents", body, done)
+
+
+async def notification_envoyer(w: World) -> Call:
+    body = {"organisationId": str(w.org.id), "membreIds": [str(w.owner.id)], "canaux": ["IN_APP"],
+            "sujet": "Assemblée générale", "corps": "Bonjour {prenom}, l'assemblée générale a lieu samedi."}
+
+    async def done() -> bool:
+        return await _count(w, Notification, Notification.membre_id == w.owner.id,
+                            Notification.organisation_id == w.org.id) > 0
+    return Call("/api/notifications", body, done)
+
+
+async def ticket_traiter(w: World) -> Call:
+    now = datetime.now(UTC)
+    ticket = await _add(w, Ticket(
+        numero=_ref("TCK"), organisation_id=w.org.id, organisation_origine_id=w.org.id, destinataire="ORGANISATION",
+        membre_id=w.owner.id, demandeur_sub=f"membre-{w.owner.id}", demandeur_nom="Awa Diop",
+        sujet="Reçu de cotisation", description="Je n'ai pas reçu mon reçu", categorie="COTISATION",
+        priorite="NORMALE", statut="OUVERT", nombre_reouvertures=0, created_at=now, updated_at=now,
+        echeance_premiere_reponse=now + timedelta(days=1), echeance_resolution=now + timedelta(days=5)))
+
+    async def done() -> bool:
+        return await scalar(w.db, select(Ticket.statut).where(Ticket.id == ticket.id)) == "EN_COURS"
+    return Call(f"/api/tickets/{ticket.id}/statut", {"statut": "EN_COURS"}, done)
+
+
+async def proposition_aide_gerer(w: World) -> Call:
+    # The author may close their own offer; anyone else needs the bureau's permission.
+    proposition = await _add(w, PropositionAide(
+        numero_reference=_ref("PROP"), organisation_id=w.org.id, membre_id=w.owner.id, type_aide="DECES",
+        nature="MATERIELLE", titre="Chaises et bâches", description="Pour les cérémonies", devise="XOF",
+        statut="ACTIVE"))
+
+    async def done() -> bool:
+        return await scalar(w.db, select(PropositionAide.statut).where(
+            PropositionAide.id == proposition.id)) == "CLOTUREE"
+    return Call(f"/api/propositions-aide/{proposition.id}/cloturer", {"motif": "Aide remise"}, done)
+
+
+async def notification_modele_gerer(w: World) -> Call:
+    body = {"code": "RAPPEL_AG", "canal": "EMAIL", "organisationId": str(w.org.id), "sujet": "Assemblée générale",
+            "corps": "Bonjour {prenom}, l'assemblée générale a lieu samedi."}
+
+    async def done() -> bool:
+        return await _count(w, ModeleNotification, ModeleNotification.organisation_id == w.org.id) > 0
+    return Call("/api/notifications/modeles", body, done)
+
+
+async def webhook_gerer(w: World) -> Call:
+    abonnement = await _add(w, AbonnementWebhook(
+        organisation_id=w.org.id, url="https://compta.example.org/unionflow", evenements=["versement.confirme"],
+        secret=uuid.uuid4().hex, actif=True, echecs_consecutifs=0, cree_par="Administrateur"))
+
+    async def done() -> bool:
+        return await scalar(w.db, select(AbonnementWebhook.description).where(
+            AbonnementWebhook.id == abonnement.id)) == "Revue"
+    return Call(f"/api/webhooks/abonnements/{abonnement.id}", {"description": "Revue"}, done)
