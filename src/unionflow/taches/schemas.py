@@ -13,6 +13,7 @@ from unionflow.core.schemas import OutputModel
 class TypeTache(StrEnum):
     GENERATION_COTISATIONS = "GENERATION_COTISATIONS"
     SAUVEGARDE = "SAUVEGARDE"
+    IMPORT_MEMBRES = "IMPORT_MEMBRES"
 
 
 class StatutTache(StrEnum):
