@@ -135,6 +135,8 @@ class Settings(BaseSettings):
     tache_seuil_sauvegarde_octets: int = 256 * 1024 * 1024
     # Above this many rows, an export (GET /api/export/...) answers 202 and the file is written by a background task.
     tache_seuil_export_lignes: int = 50000
+    # Above this many lines, a real member import answers 202 and runs as a background task (file under data_dir).
+    tache_seuil_import_lignes: int = 5000
 
     # "Mot de passe oublié" (docs/identity.md): token lifetime, and the web page the e-mailed link opens
     # (default {public_base_url}/reinitialiser-mot-de-passe); the token is appended as ?jeton=….

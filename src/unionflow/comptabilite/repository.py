@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, false, select, true
+from sqlalchemy import ColumnElement, Select, false, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
-from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, Organisation
+from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture, Organisation
 
 
 class ComptabiliteRepository:
@@ -46,6 +47,18 @@ class ComptabiliteRepository:
         stmt = select(CompteComptable).where(CompteComptable.id == compte_id,
                                              self._orgs(CompteComptable.organisation_id, entries=False))
         return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def compte_pour_modification(self, compte_id: uuid.UUID) -> CompteComptable | None:
+        """Locked until commit: two concurrent edits of one account are applied one after the other."""
+        stmt = select(CompteComptable).where(CompteComptable.id == compte_id,
+                                             self._orgs(CompteComptable.organisation_id, entries=False))
+        return (await self.session.execute(stmt.with_for_update())).scalar_one_or_none()
+
+    async def solde(self, compte_id: uuid.UUID) -> Decimal:
+        """Debit minus credit of every line ever posted to the account (all years)."""
+        stmt = select(func.coalesce(func.sum(LigneEcriture.debit), 0) - func.coalesce(func.sum(LigneEcriture.credit), 0)
+                      ).where(LigneEcriture.compte_id == compte_id)
+        return Decimal(str((await self.session.execute(stmt)).scalar_one()))
 
     async def comptes(self, organisation_id: uuid.UUID | None, classe: int | None) -> list[CompteComptable]:
         stmt = select(CompteComptable).where(self._orgs(CompteComptable.organisation_id, entries=False))

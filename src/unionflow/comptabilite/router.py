@@ -12,6 +12,7 @@ from unionflow.comptabilite.schemas import (
     CreateJournalComptableRequest,
     EcritureComptableResponse,
     JournalComptableResponse,
+    UpdateCompteComptableRequest,
 )
 from unionflow.comptabilite.service import ComptabiliteService
 from unionflow.core.auth import AuthContext, SessionDep, authorize
@@ -59,6 +60,19 @@ async def create_compte(data: CreateCompteComptableRequest, session: SessionDep,
 async def get_compte(id: uuid.UUID, session: SessionDep,
                      auth: AuthContext = authorize(RS_READ)) -> CompteComptableResponse:
     return await ComptabiliteService(session, auth).get_compte(id)
+
+
+@router.put("/comptes/{id}", response_model=CompteComptableResponse, responses=problems(404),
+             summary="Modifier un compte comptable",
+             description="Modifie `libelle` et/ou `actif`; le numéro (donc la classe et le type) ne change jamais: "
+                         "les écritures passées y renvoient. Désactiver est refusé (400) tant que le solde du compte "
+                         "(débit - crédit, toutes années) n'est pas nul, et pour les comptes des écritures "
+                         "automatiques (571, 521, 5215, 5216, 5217, 4191, 7061, 7062, 131, 139, 6581-6588). "
+                         "Réactiver est toujours permis. Un compte inactif garde ses écritures et reste dans les "
+                         "états; il refuse seulement les nouvelles écritures. " + ECRITURE_WRITE)
+async def update_compte(id: uuid.UUID, data: UpdateCompteComptableRequest, session: SessionDep,
+                        auth: AuthContext = authorize(RS_WRITE)) -> CompteComptableResponse:
+    return await ComptabiliteService(session, auth).update_compte(id, data)
 
 
 @router.post("/ecritures", response_model=EcritureComptableResponse, responses=problems(404),

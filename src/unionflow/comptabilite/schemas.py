@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from unionflow.core.schemas import InputModel, Montant, OutputModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
 
 # SYSCOHADA révisé: the first digit of an account number is its class.
 TYPE_PAR_CLASSE = {
@@ -40,6 +40,13 @@ class CreateCompteComptableRequest(InputModel):
                                description="Numéro SYSCOHADA: chiffres, le premier (1 à 9) donne la classe")
     libelle: str = Field(min_length=2, max_length=200)
     actif: bool = True
+
+
+class UpdateCompteComptableRequest(UpdateModel):
+    """The number (hence class and type) never changes: entries already point at it."""
+
+    libelle: str | None = Field(default=None, min_length=2, max_length=200)
+    actif: bool | None = None
 
 
 class CreateJournalComptableRequest(InputModel):

@@ -23,6 +23,7 @@ from unionflow.comptabilite.schemas import (
     EcritureComptableResponse,
     JournalComptableResponse,
     LigneEcritureResponse,
+    UpdateCompteComptableRequest,
 )
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
@@ -173,6 +174,34 @@ class ComptabiliteService:
         if compte is None:
             raise NotFound("Compte comptable introuvable")
         return CompteComptableResponse.model_validate(compte)
+
+    async def update_compte(self, compte_id: uuid.UUID, data: UpdateCompteComptableRequest) -> CompteComptableResponse:
+        compte = await self.repo.compte_pour_modification(compte_id)
+        if compte is None:
+            raise NotFound("Compte comptable introuvable")
+        self._check_bookkeeper(compte.organisation_id)
+        if data.actif is False and compte.actif:
+            await self._check_desactivable(compte)
+        before = audit.snapshot(compte)
+        for key, value in data.model_dump(exclude_unset=True).items():
+            setattr(compte, key, value)
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="CompteComptable",
+                           entite_id=compte.id, before=before, after=audit.snapshot(compte),
+                           organisation_id=compte.organisation_id,
+                           description=f"Compte {compte.numero_compte} {compte.libelle}")
+        return CompteComptableResponse.model_validate(compte)
+
+    async def _check_desactivable(self, compte: CompteComptable) -> None:
+        from unionflow.comptabilite.integration import COMPTES_PAR_DEFAUT
+
+        if compte.numero_compte in COMPTES_PAR_DEFAUT:
+            raise InvalidInput(f"Le compte {compte.numero_compte} reçoit les écritures automatiques des encaissements "
+                               "et des versements: il ne peut pas être désactivé, sinon l'argent reçu serait refusé")
+        solde = await self.repo.solde(compte.id)
+        if solde != ZERO:
+            raise InvalidInput(f"Le compte {compte.numero_compte} a un solde de {_q(solde)}: soldez-le par une "
+                               "écriture avant de le désactiver")
 
     async def list_comptes(self, organisation_id: uuid.UUID | None,
                            classe: int | None) -> list[CompteComptableResponse]:

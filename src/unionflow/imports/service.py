@@ -4,14 +4,19 @@ The file is read and every line decided before anything is written: the dry run 
 run give the same report. A known person is updated and enrolled rather than duplicated; a person who belongs
 only to organisations the caller does not manage is refused (they join through an adhesion of their own).
 New members are numbered from one reserved block of the member counter and inserted in batches.
+A real import of more lines than ``tache_seuil_import_lignes`` becomes a background task: the file is kept under
+``data_dir/imports`` and the task imports it in chunks, committing each chunk with its progress.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -28,11 +33,29 @@ from unionflow.imports.normalisation import LigneMembre, motifs, preparer
 from unionflow.imports.repository import ImportRepository
 from unionflow.imports.schemas import ActionImport, ImportMembresResponse, LigneImportResponse
 from unionflow.membres.appartenances import normalise_roles
-from unionflow.models import Membre, MembreOrganisation
+from unionflow.models import Membre, MembreOrganisation, Organisation
+from unionflow.taches.schemas import TacheResponse, TypeTache
+from unionflow.taches.service import TacheService
 
 MODULE = "MEMBRES"
 CHAMPS = ("prenom", "nom", "email", "telephone", "date_naissance", "genre", "profession", "adresse", "ville",
           "pays")
+# Lines imported (and committed) per chunk by the background task.
+LOT = 500
+# (session, lines done, lines in all): called after each chunk; the task's runner commits there.
+Avancement = Callable[[AsyncSession, int, int], Awaitable[None]]
+
+
+def dossier_imports(data_dir: Path) -> Path:
+    return data_dir / "imports"
+
+
+@dataclass(frozen=True)
+class Droits:
+    """What the caller may do in the organisation, decided at request time and kept with a background task."""
+
+    attribuer_roles: bool
+    toutes_organisations: bool
 
 
 @dataclass
@@ -47,34 +70,90 @@ class Decision:
 
 
 class ImportMembresService:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+    def __init__(self, session: AsyncSession, auth: AuthContext | None, droits: Droits | None = None) -> None:
         self.session = session
         self.auth = auth
+        self.droits = droits
         self.repo = ImportRepository(session)
+        # First line of each key (numéro, e-mail, phone) across all chunks: a duplicate is refused in any chunk.
+        self._vus: dict[tuple[str, str], int] = {}
 
-    async def importer(self, organisation_id: uuid.UUID, contenu: bytes, simulation: bool) -> ImportMembresResponse:
+    async def _organisation(self, organisation_id: uuid.UUID) -> Organisation:
         organisation = await self.repo.organisation(organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
-        self.auth.require(Permission.MEMBRE_GERER, organisation.id,
-                          "Seuls le secrétariat et l'administration de l'organisation importent ses membres")
+        if self.auth is not None:
+            self.auth.require(Permission.MEMBRE_GERER, organisation.id,
+                              "Seuls le secrétariat et l'administration de l'organisation importent ses membres")
         if organisation.statut != "ACTIVE":
             raise InvalidState("Organisation suspendue: aucune inscription possible")
+        return organisation
+
+    async def importer(self, organisation_id: uuid.UUID, contenu: bytes, simulation: bool, seuil: int | None = None,
+                       dossier: Path | None = None) -> ImportMembresResponse | TacheResponse:
+        """Inline, or for a real import of more than ``seuil`` lines a task that imports the file kept in
+        ``dossier``."""
+        assert self.auth is not None
+        organisation = await self._organisation(organisation_id)
+        self.droits = Droits(self.auth.can(Permission.ROLE_ATTRIBUER, organisation.id), self.auth.is_global)
         lignes = lire(contenu)
+        if not simulation and seuil is not None and dossier is not None and len(lignes) > seuil:
+            return await self._confier(organisation, contenu, len(lignes), dossier)
         decisions = await self._decider(organisation.id, organisation.pays or "SN", lignes)
         if not simulation:
             await self._appliquer(organisation.id, decisions)
-            await audit.record(self.session, self.auth, action="IMPORTER", module=MODULE, entite_type="Organisation",
-                               entite_id=organisation.id, organisation_id=organisation.id,
-                               after={"fichierSha256": hashlib.sha256(contenu).hexdigest(),
-                                      **{a.value: sum(d.action is a for d in decisions) for a in ActionImport}},
-                               description=f"Import de membres ({len(decisions)} lignes)")
+            await self._auditer(organisation, contenu, decisions, f"Import de membres ({len(decisions)} lignes)")
         return self._rapport(decisions, simulation)
 
-    async def _decider(self, organisation_id: uuid.UUID, pays: str, lignes: list[dict[str, str]]) -> list[Decision]:
-        peut_attribuer = self.auth.can(Permission.ROLE_ATTRIBUER, organisation_id)
+    async def _auditer(self, organisation: Organisation, contenu: bytes, decisions: list[Decision] | None,
+                       description: str, **extra: Any) -> None:
+        comptes = ({a.value: sum(d.action is a for d in decisions) for a in ActionImport}
+                   if decisions is not None else {})
+        await audit.record(self.session, self.auth, action="IMPORTER", module=MODULE, entite_type="Organisation",
+                           entite_id=organisation.id, organisation_id=organisation.id, description=description,
+                           after={"fichierSha256": hashlib.sha256(contenu).hexdigest(), **extra, **comptes})
+
+    async def _confier(self, organisation: Organisation, contenu: bytes, nombre: int,
+                       dossier: Path) -> TacheResponse:
+        assert self.droits is not None and self.auth is not None
+        nom = f"{uuid.uuid4()}.import"
+        await asyncio.to_thread(dossier.mkdir, parents=True, exist_ok=True)
+        await asyncio.to_thread((dossier / nom).write_bytes, contenu)
+        tache = await TacheService(self.session, self.auth).creer(
+            TypeTache.IMPORT_MEMBRES, {"organisationId": str(organisation.id), "fichier": nom,
+                                       "attribuerRoles": self.droits.attribuer_roles,
+                                       "toutesOrganisations": self.droits.toutes_organisations},
+            organisation.id, nombre)
+        await self._auditer(organisation, contenu, None, f"Import de membres ({nombre} lignes) confié à la tâche "
+                                                       f"{tache.id}", tache=str(tache.id))
+        return tache
+
+    async def importer_par_lots(self, organisation_id: uuid.UUID, contenu: bytes, avancement: Avancement,
+                                tache_id: uuid.UUID) -> ImportMembresResponse:
+        """The background task's import, ``LOT`` lines at a time; the report keeps the refused lines only."""
+        organisation = await self._organisation(organisation_id)
+        lignes = lire(contenu)
+        toutes: list[Decision] = []
+        refusees: list[LigneImportResponse] = []
+        for debut in range(0, len(lignes), LOT):
+            decisions = await self._decider(organisation.id, organisation.pays or "SN", lignes[debut:debut + LOT],
+                                            premiere=debut + 2)
+            await self._appliquer(organisation.id, decisions)
+            refusees += [lg for lg in self._rapport(decisions, False).lignes if lg.action is ActionImport.REFUSER]
+            # Only what the counts need is kept: the chunk's members may be released.
+            toutes += [Decision(d.ligne, d.action) for d in decisions]
+            await avancement(self.session, min(debut + LOT, len(lignes)), len(lignes))
+        await self._auditer(organisation, contenu, toutes, f"Import de membres ({len(toutes)} lignes, tâche "
+                                                           f"{tache_id})", tache=str(tache_id))
+        rapport = self._rapport(toutes, False)
+        return rapport.model_copy(update={"lignes": refusees})
+
+    async def _decider(self, organisation_id: uuid.UUID, pays: str, lignes: list[dict[str, str]],
+                       premiere: int = 2) -> list[Decision]:
+        assert self.droits is not None
+        peut_attribuer = self.droits.attribuer_roles
         decisions: list[Decision] = []
-        for numero, brute in enumerate(lignes, start=2):
+        for numero, brute in enumerate(lignes, start=premiere):
             if not brute:
                 continue
             decision = Decision(numero, ActionImport.CREER)
@@ -103,7 +182,7 @@ class ImportMembresService:
         cles = {c: {str(d.valeurs[c]) for d in valides if c in d.valeurs}
                 for c in ("numero_membre", "email", "telephone")}
         connus = {c: await self.repo.membres_par(getattr(Membre, c), cles[c]) for c in cles}
-        vus: dict[tuple[str, str], int] = {}
+        vus = self._vus
         for d in valides:
             refus: list[str] = []
             for c in ("numero_membre", "email", "telephone"):
@@ -134,7 +213,7 @@ class ImportMembresService:
         for d in existants:
             assert d.membre is not None
             appartenance = appartenances.get(d.membre.id)
-            if appartenance is None and not self.auth.is_global:
+            if appartenance is None and not (self.droits and self.droits.toutes_organisations):
                 d.action = ActionImport.REFUSER
                 d.motifs = ["ce membre appartient à une autre organisation: il rejoint la vôtre par une demande "
                             "d'adhésion"]

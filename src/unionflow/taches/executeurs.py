@@ -15,10 +15,12 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
+from unionflow.core.errors import UnionFlowError
 from unionflow.cotisations import generation
 from unionflow.cotisations.schemas import GenererCotisationsRequest
 from unionflow.cotisations.service import MODULE as MODULE_COTISATIONS
 from unionflow.export.tache import EchecExport, executer_export
+from unionflow.imports.service import Droits, ImportMembresService, dossier_imports
 from unionflow.models import Organisation, Tache
 from unionflow.models.base import utcnow
 from unionflow.planificateur.jobs import Contexte
@@ -78,10 +80,37 @@ async def _export(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[dict[s
         raise EchecTache(str(exc)) from exc
 
 
+async def _import_membres(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[dict[str, Any], None]:
+    parametres = tache.parametres
+    chemin = dossier_imports(ctx.settings.data_dir) / str(parametres["fichier"])
+    if not chemin.is_file():
+        raise EchecTache("Fichier de l'import introuvable (supprimé depuis la demande)")
+    contenu = await asyncio.to_thread(chemin.read_bytes)
+
+    async def avancer_et_valider(session: AsyncSession, traites: int, total: int) -> None:
+        await avancer(session, traites, total)
+        await session.commit()
+
+    droits = Droits(bool(parametres["attribuerRoles"]), bool(parametres["toutesOrganisations"]))
+    async with ctx.sessionmaker() as session:
+        try:
+            rapport = await ImportMembresService(session, None, droits).importer_par_lots(
+                uuid.UUID(str(parametres["organisationId"])), contenu, avancer_et_valider, tache.id)
+            await session.commit()
+        except UnionFlowError as exc:
+            # A refusal (organisation suspended, e-mail taken meanwhile...) ends the task: its file goes too.
+            chemin.unlink(missing_ok=True)
+            raise EchecTache(exc.detail) from exc
+    # Kept until here so that a task interrupted by a shutdown resumes from the same file.
+    chemin.unlink(missing_ok=True)
+    return rapport.model_dump(mode="json", by_alias=True), None
+
+
 EXECUTEURS: dict[TypeTache, Executeur] = {
     TypeTache.GENERATION_COTISATIONS: _generation_cotisations,
     TypeTache.SAUVEGARDE: _sauvegarde,
     TypeTache.EXPORT: _export,
+    TypeTache.IMPORT_MEMBRES: _import_membres,
 }
 
 
