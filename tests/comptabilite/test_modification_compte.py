@@ -32,7 +32,7 @@ async def test_rename_keeps_number_and_is_audited(client, factory, db):
         assert refused.status_code == 400, bad
     audited = (await db.execute(select(AuditLog).where(AuditLog.entite_id == achats["id"])
                                 .order_by(AuditLog.date_heure))).scalars().all()
-    assert [a.type_action for a in audited] == ["CREATE", "MODIFIER"]
+    assert [a.type_action for a in audited] == ["CREER", "MODIFIER"]
 
 
 async def test_deactivation_needs_a_zero_balance_and_reactivation_is_free(client, factory):
