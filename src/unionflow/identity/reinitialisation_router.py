@@ -37,8 +37,10 @@ async def demander(request: Request, data: CreateDemandeReinitialisationRequest,
     await limiter.check([(by_ip, limiter.limit * IP_LIMIT_FACTOR)])
     by_email = limiter.key("email", data.email)
     over = await limiter.store.retry_after(by_email, limiter.limit)
-    # Every request counts (not only failures), before the request's own writes: on SQLite the counters take
-    # the write lock in their own transaction.
+    # Every request counts (not only failures), in the counters' own transactions: on SQLite they need the write
+    # lock, which the request's transaction already holds (write intent, maintenance check), so end it first —
+    # nothing has been written in it yet; the service's writes open the next one.
+    await session.rollback()
     for key in (by_ip, by_email):
         await limiter.store.failure(key, limiter.settings.login_window_seconds)
     if over is None:
