@@ -18,8 +18,9 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/unionflow serve --host $${UNIONFLOW_HOST:-127.0.0.1} --port $${UNIONFLOW_PORT:-8000}
 
-## Lint, type-check, the whole suite on SQLite and again on PostgreSQL (throwaway database), then a short fuzz.
-test: $(STAMP) lint typecheck test-sqlite test-postgresql fuzz-ci
+## Lint, type-check, a short fuzz, then the whole suite on SQLite and again on PostgreSQL (throwaway database).
+## The pytest summaries come last on purpose: CI reads the final pytest summary line to count the tests run.
+test: $(STAMP) lint typecheck fuzz-ci test-sqlite test-postgresql
 
 test-sqlite: $(STAMP)
 	UNIONFLOW_TEST_DATABASE=sqlite $(BIN)/pytest
