@@ -36,6 +36,15 @@ class InvalidInput(UnionFlowError):
     status, slug, title = 400, "invalid-input", "Données invalides"
 
 
+class RegleMetier(InvalidInput):
+    """Input each field of which is valid alone but that breaks a rule JSON Schema cannot state: a cross-field
+    rule written in the operation's description (``dateFin`` before ``dateDebut``), or a value checked against the
+    editable reference table. Still 400 as the spec says; its own problem type lets a client (and the fuzz) tell
+    it from a request that does not match the published schema."""
+
+    slug, title = "regle-metier", "Règle métier non respectée"
+
+
 class InvalidState(UnionFlowError):
     """The action is not allowed in the current state of the resource (spec: 400)."""
 
