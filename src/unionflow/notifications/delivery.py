@@ -1,9 +1,8 @@
 """Delivery worker: ``unionflow jobs envoyer-notifications`` (cron, systemd timer, or a loop).
 
-Claiming is safe with several workers: on PostgreSQL pending rows are picked with ``FOR UPDATE SKIP LOCKED``
-and leased (``verrouillee_jusqua``) in a short committed transaction; on SQLite the claim runs under
-``BEGIN IMMEDIATE`` (one writer at a time). Each message is sent outside any transaction, then its outcome is
-committed on its own, so a crash re-sends at most the message in flight once its lease has passed.
+Claiming is safe with several workers (core/outbox.py: leased in a short committed transaction). Each message
+is sent outside any transaction, then its outcome is committed on its own, so a crash re-sends at most the
+message in flight once its lease has passed.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from unionflow.config import Settings
 from unionflow.core import audit, metrics
 from unionflow.core.db import sqlite_write_intent
+from unionflow.core.outbox import libre, louer
 from unionflow.models import Notification
 from unionflow.models.base import utcnow
 from unionflow.notifications.schemas import Canal, StatutNotification
@@ -125,7 +125,7 @@ class Bilan:
 def _dues(now: datetime) -> Any:
     return (Notification.statut == S.EN_ATTENTE.value, Notification.canal.in_([Canal.EMAIL.value, Canal.SMS.value]),
             or_(Notification.prochaine_tentative.is_(None), Notification.prochaine_tentative <= now),
-            or_(Notification.verrouillee_jusqua.is_(None), Notification.verrouillee_jusqua < now))
+            libre(Notification.verrouillee_jusqua, now))
 
 
 async def compter_dues(session: AsyncSession, now: datetime) -> int:
@@ -136,15 +136,11 @@ async def compter_dues(session: AsyncSession, now: datetime) -> int:
 
 async def reclamer(session: AsyncSession, limit: int, now: datetime, bail: timedelta) -> list[Notification]:
     """Lease up to ``limit`` due e-mail/SMS rows to this worker. The caller commits."""
-    stmt = (select(Notification.id).where(*_dues(now))
-            .order_by(Notification.created_at, Notification.id).limit(limit))
-    if session.get_bind().dialect.name == "postgresql":
-        stmt = stmt.with_for_update(skip_locked=True)
-    ids = list((await session.execute(stmt)).scalars())
+    ids = await louer(session, select(Notification.id).where(*_dues(now))
+                      .order_by(Notification.created_at, Notification.id).limit(limit),
+                      Notification.verrouillee_jusqua, now, bail)
     if not ids:
         return []
-    await session.execute(update(Notification).where(Notification.id.in_(ids))
-                          .values(verrouillee_jusqua=now + bail).execution_options(synchronize_session=False))
     rows = await session.execute(select(Notification).where(Notification.id.in_(ids))
                                  .order_by(Notification.created_at, Notification.id)
                                  .execution_options(populate_existing=True))

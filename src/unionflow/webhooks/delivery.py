@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import httpx
-from sqlalchemy import or_, select, update
+from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.db import sqlite_write_intent
+from unionflow.core.outbox import libre, louer
 from unionflow.core.roles import Role
 from unionflow.models import AbonnementWebhook, LivraisonWebhook
 from unionflow.models.base import utcnow
@@ -59,19 +60,15 @@ class Tentative:
 async def reclamer(session: AsyncSession, limit: int, now: datetime,
                    bail: timedelta) -> list[tuple[LivraisonWebhook, str, str]]:
     """Lease due deliveries of active subscriptions: (row, url, secret). The caller commits."""
-    stmt = (select(LivraisonWebhook.id)
-            .join(AbonnementWebhook, AbonnementWebhook.id == LivraisonWebhook.abonnement_id)
-            .where(LivraisonWebhook.statut == EN_ATTENTE, AbonnementWebhook.actif.is_(True),
-                   or_(LivraisonWebhook.prochaine_tentative.is_(None), LivraisonWebhook.prochaine_tentative <= now),
-                   or_(LivraisonWebhook.verrouillee_jusqua.is_(None), LivraisonWebhook.verrouillee_jusqua < now))
-            .order_by(LivraisonWebhook.created_at, LivraisonWebhook.id).limit(limit))
-    if session.get_bind().dialect.name == "postgresql":
-        stmt = stmt.with_for_update(of=LivraisonWebhook, skip_locked=True)
-    ids = list((await session.execute(stmt)).scalars())
+    due = (select(LivraisonWebhook.id)
+           .join(AbonnementWebhook, AbonnementWebhook.id == LivraisonWebhook.abonnement_id)
+           .where(LivraisonWebhook.statut == EN_ATTENTE, AbonnementWebhook.actif.is_(True),
+                  or_(LivraisonWebhook.prochaine_tentative.is_(None), LivraisonWebhook.prochaine_tentative <= now),
+                  libre(LivraisonWebhook.verrouillee_jusqua, now))
+           .order_by(LivraisonWebhook.created_at, LivraisonWebhook.id).limit(limit))
+    ids = await louer(session, due, LivraisonWebhook.verrouillee_jusqua, now, bail, lock_of=LivraisonWebhook)
     if not ids:
         return []
-    await session.execute(update(LivraisonWebhook).where(LivraisonWebhook.id.in_(ids))
-                          .values(verrouillee_jusqua=now + bail).execution_options(synchronize_session=False))
     rows = await session.execute(
         select(LivraisonWebhook, AbonnementWebhook.url, AbonnementWebhook.secret)
         .join(AbonnementWebhook, AbonnementWebhook.id == LivraisonWebhook.abonnement_id)
