@@ -120,6 +120,7 @@ class Settings(BaseSettings):
     planificateur_tick_seconds: float = 15.0
     planificateur_bail_seconds: int = 3600
     planificateur_retention_jours: int = 90
+    export_retention_jours: int = 7
     job_marquer_retards_secondes: int = 86400
     job_marquer_retards_decalage_secondes: int = 900
     job_envoyer_notifications_secondes: int = 60

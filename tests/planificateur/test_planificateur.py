@@ -4,6 +4,9 @@ the monitoring API. Schedulers commit for real (``committed_db``), with engines 
 from __future__ import annotations
 
 import asyncio
+import os
+import time
+import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
@@ -143,6 +146,12 @@ async def test_the_retention_job_purges_expired_rows(app, committed_db, committe
                            compteurs={})
     committed_db.add_all([old, live, ancient])
     await committed_db.commit()
+    exports = settings.data_dir / "exports"
+    exports.mkdir(parents=True, exist_ok=True)
+    stale, fresh = exports / f"{uuid.uuid4()}.csv", exports / f"{uuid.uuid4()}.xlsx"
+    stale.write_text("id\n"), fresh.write_text("id\n")
+    aged = time.time() - (settings.export_retention_jours + 1) * 86400
+    os.utime(stale, (aged, aged))
     nettoyer = next(j for j in JOBS if j.nom == "nettoyer")
     scheduler = Planificateur(app.state.engine, settings, [nettoyer])
     await scheduler.preparer()
@@ -151,6 +160,7 @@ async def test_the_retention_job_purges_expired_rows(app, committed_db, committe
     [run] = await _runs(committed_db, "nettoyer")
     assert run.statut == "REUSSIE", run.message_erreur
     assert run.compteurs["jetonsRafraichissement"] == 1 and run.compteurs["executions"] == 1
+    assert run.compteurs["fichiersExport"] == 1 and not stale.exists() and fresh.exists()
     remaining = (await committed_db.execute(select(RefreshToken.token_hash))).scalars().all()
     assert remaining == ["b" * 64]
 

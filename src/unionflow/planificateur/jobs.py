@@ -4,6 +4,8 @@ LOCKED, compare-and-set in the areas); the scheduler adds that one scheduled run
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -13,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from unionflow.config import Settings
 from unionflow.cotisations.jobs import marquer_retards
+from unionflow.export.fond import dossier_exports
 from unionflow.models import ExecutionJob, JetonReinitialisation, LoginThrottle, RefreshToken
 from unionflow.models.base import utcnow
 from unionflow.monitoring.jobs import evaluer
@@ -79,9 +82,24 @@ async def _sauvegarder(ctx: Contexte) -> Compteurs:
     return compteurs
 
 
+def _purger_exports(settings: Settings) -> int:
+    """Background export files hold members' personal data: kept ``export_retention_jours`` days for download,
+    then deleted (the task row stays; its file link answers 404)."""
+    dossier = dossier_exports(settings)
+    if not dossier.is_dir():
+        return 0
+    limite = time.time() - settings.export_retention_jours * 86400
+    supprimes = 0
+    for fichier in dossier.iterdir():
+        if fichier.is_file() and fichier.stat().st_mtime < limite:
+            fichier.unlink(missing_ok=True)
+            supprimes += 1
+    return supprimes
+
+
 async def _nettoyer(ctx: Contexte) -> Compteurs:
     """Retention of technical rows nobody reads once expired: refresh tokens, throttle windows, reset tokens,
-    and the run history itself (``planificateur_retention_jours``)."""
+    the run history itself (``planificateur_retention_jours``), and old export files."""
     now = utcnow()
     s = ctx.settings
     async with ctx.sessionmaker() as session:
@@ -99,6 +117,7 @@ async def _nettoyer(ctx: Contexte) -> Compteurs:
             result = await session.execute(stmt.execution_options(synchronize_session=False))
             counts[key] = int(getattr(result, "rowcount", 0) or 0)
         await session.commit()
+    counts["fichiersExport"] = await asyncio.to_thread(_purger_exports, s)
     return counts
 
 
@@ -114,6 +133,6 @@ JOBS: tuple[Job, ...] = (
         lambda s: s.job_surveiller_secondes, lambda s: 0, _surveiller),
     Job("sauvegarder", "Sauvegarde automatique si due, puis rétention",
         lambda s: s.job_sauvegarder_secondes, lambda s: 0, _sauvegarder),
-    Job("nettoyer", "Purge des jetons expirés et de l'historique des exécutions",
+    Job("nettoyer", "Purge des jetons expirés, de l'historique et des anciens fichiers d'export",
         lambda s: s.job_nettoyer_secondes, lambda s: s.job_nettoyer_decalage_secondes, _nettoyer),
 )
