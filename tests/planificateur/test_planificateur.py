@@ -255,3 +255,29 @@ async def test_scheduled_runs_are_counted_in_metrics_and_logged(app, client, com
     lines = {r.job: r for r in caplog.records if r.name == "unionflow.jobs"}  # type: ignore[attr-defined]
     assert lines["test-metrics-ok"].outcome == "succes" and lines["test-metrics-ok"].counts == {"traitees": 3}
     assert lines["test-metrics-echec"].outcome == "echec" and lines["test-metrics-echec"].levelname == "ERROR"
+
+
+async def test_nothing_is_claimed_while_a_restore_holds_the_maintenance_window(app, committed_db, settings):
+    """A scheduled job or a background task must not start writing into a database being restored: claims are
+    refused while the window is open, and resume once it closes."""
+    from unionflow.core import maintenance
+
+    calls: list[str] = []
+
+    async def job_run(ctx: Contexte) -> Compteurs:
+        calls.append("run")
+        return {}
+
+    job = _job("test-maintenance", job_run)
+    scheduler = Planificateur(app.state.engine, settings, [job], hote="m")
+    await scheduler.preparer()
+    await _make_due(committed_db, job.nom)
+    other = create_engine(settings)
+    try:
+        async with maintenance.window(other, "restauration de test"):
+            assert await scheduler.tick() == []
+            assert calls == [] and await _runs(committed_db, job.nom) == []
+    finally:
+        await other.dispose()
+    await asyncio.gather(*await scheduler.tick())
+    assert calls == ["run"]

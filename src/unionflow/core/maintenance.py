@@ -62,6 +62,17 @@ async def guard_write(session: AsyncSession) -> None:
         raise _refused(row.motif)
 
 
+async def writes_suspended(session: AsyncSession) -> bool:
+    """For background writers (scheduled jobs, background tasks) in the transaction that claims their work: True
+    while a maintenance window is open, so that nothing new starts writing into a database being restored. Taken
+    in the claim's transaction, so on PostgreSQL the claim itself is drained by the window like a request."""
+    try:
+        await guard_write(session)
+    except ServiceUnavailable:
+        return True
+    return False
+
+
 async def _set_flag(engine: AsyncEngine, motif: str | None) -> None:
     values = ({"actif": True, "motif": motif[:200], "debut": utcnow(), "expire_le": utcnow() + MAX_WINDOW}
               if motif is not None else {"actif": False, "motif": None, "debut": None, "expire_le": None})

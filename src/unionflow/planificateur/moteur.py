@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from unionflow.config import Settings
+from unionflow.core import maintenance
 from unionflow.core.db import create_sessionmaker, sqlite_write_intent
 from unionflow.core.metrics import job_run
 from unionflow.models import ExecutionJob
@@ -75,7 +76,8 @@ class Planificateur:
         prochaine = prochain_creneau(now, job.intervalle(self.settings), job.decalage(self.settings))
         bail = now + timedelta(seconds=self.settings.planificateur_bail_seconds)
         async with self.contexte.sessionmaker() as session:
-            if not await PlanificationRepository(session).reclamer(job.nom, now, prochaine, bail, self.hote):
+            if await maintenance.writes_suspended(session) \
+                    or not await PlanificationRepository(session).reclamer(job.nom, now, prochaine, bail, self.hote):
                 await session.rollback()
                 return None
             execution = ExecutionJob(job=job.nom, declenchement="PLANIFIE", hote=self.hote, statut="EN_COURS",

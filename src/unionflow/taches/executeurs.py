@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core import audit
+from unionflow.core import audit, maintenance
 from unionflow.core.errors import UnionFlowError
 from unionflow.cotisations import generation
 from unionflow.cotisations.schemas import GenererCotisationsRequest
@@ -128,6 +128,8 @@ class ExecuteurTaches:
         if self.en_cours is not None and not self.en_cours.done():
             return None
         async with self.ctx.sessionmaker() as session:
+            if await maintenance.writes_suspended(session):
+                return None
             tache = await TacheRepository(session).reclamer(utcnow(), self._bail(), self.hote)
             await session.commit()
         if tache is None:
