@@ -154,9 +154,11 @@ def _after_commit(session: Session) -> None:
 
 @event.listens_for(Session, "after_soft_rollback")
 def _after_rollback(session: Session, previous_transaction: Any) -> None:
-    if session.info.get(_DIRTY) and not session.in_transaction():
-        session.info.pop(_DIRTY, None)
+    # Savepoints included: a reader on this connection may have cached what the savepoint wrote.
+    if session.info.get(_DIRTY):
         invalidate_all()
+        if not session.in_transaction():
+            session.info.pop(_DIRTY, None)
 
 
 # ------------------------------------------------------------------------------------- cross-process listener
