@@ -174,6 +174,7 @@ class PrincipalListener:
         self.dsn = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.connect_timeout = connect_timeout
         self.connected = asyncio.Event()
+        self.server_pid: int | None = None
 
     async def run(self, stop: asyncio.Event) -> None:
         backoff = 0.2
@@ -193,6 +194,7 @@ class PrincipalListener:
 
         connection = await asyncpg.connect(self.dsn, timeout=self.connect_timeout)
         lost = asyncio.Event()
+        self.server_pid = connection.get_server_pid()
         try:
             connection.add_termination_listener(lambda _conn: lost.set())
             await connection.add_listener(CHANNEL, lambda *_args: self.cache.clear())
@@ -206,6 +208,7 @@ class PrincipalListener:
                     await connection.execute("SELECT 1", timeout=self.KEEPALIVE_SECONDS)
         finally:
             self.cache.listening = False
+            self.server_pid = None
             self.connected.clear()
             self.cache.clear()
             if not connection.is_closed():
