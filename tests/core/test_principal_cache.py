@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import select, update
+from sqlalchemy import event, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.conftest import BACKEND
@@ -124,3 +124,23 @@ async def test_a_lookup_that_started_before_a_write_does_not_store_its_result(ap
     assert len(cache) == 0
     cache.put(("member", "iss", "sub", None), (None, {}), cache.generation)
     assert len(cache) == 1
+
+
+async def test_an_authenticated_status_with_a_cached_principal_runs_only_its_probe(app: FastAPI, client, factory,
+                                                                                   cache):
+    org = await factory.organisation()
+    actor = await factory.actor(organisation=org, org_roles=["MEMBRE"])
+    assert (await client.get("/api/status", headers=actor.headers)).status_code == 200
+    statements: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args) -> None:
+        statements.append(statement.strip())
+
+    event.listen(app.state.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        again = await client.get("/api/status", headers=actor.in_org(org.id))
+    finally:
+        event.remove(app.state.engine.sync_engine, "before_cursor_execute", record)
+    assert again.status_code == 200 and again.json()["database"] == "UP"
+    # No session (no BEGIN/COMMIT, no SAVEPOINT), no principal or organisation lookup: the probe alone.
+    assert statements == ["SELECT 1"]
