@@ -26,7 +26,8 @@ from unionflow.compte.router import compte_router, dashboard_membre_router, dash
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
 from unionflow.core import metrics
-from unionflow.core.db import create_engine, create_sessionmaker
+from unionflow.core.db import create_engine, create_sessionmaker, is_sqlite
+from unionflow.core.dispatch import install_prefix_dispatch
 from unionflow.core.docs import install_docs
 from unionflow.core.errors import database_unavailable, install_error_handlers
 from unionflow.core.headers import SecurityHeadersMiddleware
@@ -34,6 +35,7 @@ from unionflow.core.journal import JournalWriter
 from unionflow.core.logs import configure_logging
 from unionflow.core.middleware import RequestContextMiddleware
 from unionflow.core.openapi import install_openapi, operation_id
+from unionflow.core.principal_cache import PrincipalCache, PrincipalListener
 from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
@@ -160,15 +162,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise
             log.warning("database unavailable at start-up: %r", exc)
         stop = asyncio.Event()
-        writer = None
+        tasks = []
         if settings.log_retention_days > 0:
             # Stored system logs are written off the request path, by this task of each worker.
-            writer = asyncio.create_task(app.state.journal.run(app.state.sessionmaker, stop))
+            tasks.append(asyncio.create_task(app.state.journal.run(app.state.sessionmaker, stop)))
+        if app.state.principal_cache.needs_listener and settings.principal_cache_seconds > 0:
+            listener = PrincipalListener(app.state.principal_cache, settings.database_url,
+                                         settings.database_connect_timeout_seconds)
+            tasks.append(asyncio.create_task(listener.run(stop)))
         async with planificateur_integre(engine, settings):
             yield
         stop.set()
-        if writer is not None:
-            await writer
+        for task in tasks:
+            await task
         await engine.dispose()
         metrics.process_exit()
 
@@ -180,6 +186,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.token_verifier = build_verifier(settings, keys.jwks_loader(app.state.sessionmaker))
     app.state.started_at = time.monotonic()
     app.state.journal = JournalWriter(settings)
+    app.state.principal_cache = PrincipalCache(settings.principal_cache_seconds,
+                                               needs_listener=not is_sqlite(settings.database_url))
 
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
@@ -190,6 +198,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     install_openapi(app)
     install_docs(app)
+    install_prefix_dispatch(app)
     # Added last: outermost, so error responses and CORS answers carry the headers too.
     app.add_middleware(SecurityHeadersMiddleware)
     return app

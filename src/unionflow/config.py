@@ -43,6 +43,8 @@ class Settings(BaseSettings):
     oidc_jwks_url: str | None = None
     oidc_audience: str | None = None
     jwks_cache_seconds: int = 3600
+    # Resolved principals (memberships, roles, API clients) are reused this long per worker (0: never cached).
+    principal_cache_seconds: float = 5.0
     jwks_refetch_cooldown_seconds: int = 30
 
     # Keycloak Admin REST API, used for user administration when set.

@@ -14,12 +14,13 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core.db import get_session
+from unionflow.core.db import autocommit_connection, get_session, request_bind
 from unionflow.core.errors import Forbidden, InvalidInput, Unauthenticated
 from unionflow.core.permissions import Permission, granted, permissions_of, roles_for
+from unionflow.core.principal_cache import PrincipalCache, is_missing
 from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role, RoleSet
 from unionflow.core.security import TokenVerifier, realm_roles
 from unionflow.models import ClientApi, Membre, MembreOrganisation, Organisation
@@ -125,7 +126,7 @@ def _parse_uuid(value: str, header: str) -> uuid.UUID:
         raise Forbidden(f"{header} invalide") from exc
 
 
-async def resolve_context(request: Request, session: AsyncSession, claims: dict[str, Any]) -> AuthContext:
+async def resolve_context(request: Request, claims: dict[str, Any]) -> AuthContext:
     sub = str(claims["sub"])
     email = claims.get("email")
     email = str(email).lower() if email else None
@@ -135,50 +136,95 @@ async def resolve_context(request: Request, session: AsyncSession, claims: dict[
     builtin = settings.builtin_idp_enabled and claims.get("iss") == settings.issuer
     membre_id: uuid.UUID | None
     if builtin and sub.startswith(CLIENT_SUBJECT_PREFIX):
-        realm, memberships = await _client_scope(session, sub.removeprefix(CLIENT_SUBJECT_PREFIX))
+        realm, memberships = await _client_scope(request, sub.removeprefix(CLIENT_SUBJECT_PREFIX))
         membre_id = None
     else:
         trust_email = builtin or claims.get("email_verified") is True
-        membre_id, memberships = await _member_scope(session, sub, email, trust_email)
-    return await _context(request, session, claims, sub, email, realm, membre_id, memberships)
+        membre_id, memberships = await _member_scope(request, str(claims.get("iss")), sub, email, trust_email)
+    return await _context(request, claims, sub, email, realm, membre_id, memberships)
 
 
-async def _client_scope(session: AsyncSession,
+# Prebuilt statements (docs/architecture.md, "Hot paths"): compiled once, run on a short autocommit connection.
+_CLIENT = select(ClientApi.actif, ClientApi.roles, ClientApi.organisation_ids).where(
+    ClientApi.client_id == bindparam("client_id"))
+_MEMBER_COLUMNS = select(Membre.id, Membre.user_sub, MembreOrganisation.organisation_id,
+                         MembreOrganisation.roles).outerjoin(
+    MembreOrganisation, (MembreOrganisation.membre_id == Membre.id) & (MembreOrganisation.statut == "ACTIF"))
+_MEMBER_BY_SUB = _MEMBER_COLUMNS.where(Membre.user_sub == bindparam("sub"))
+# Linking by e-mail trusts the address: built-in addresses are set by administrators, an external
+# provider's only when it says it verified them; a member already linked to another subject never matches.
+_MEMBER_BY_SUB_OR_EMAIL = _MEMBER_COLUMNS.where(
+    or_(Membre.user_sub == bindparam("sub"), (Membre.email == bindparam("email")) & Membre.user_sub.is_(None)))
+_ORGANISATION_EXISTS = select(Organisation.id).where(Organisation.id == bindparam("id"))
+
+
+def _cache(request: Request) -> PrincipalCache:
+    cache: PrincipalCache = request.app.state.principal_cache
+    return cache
+
+
+async def _client_scope(request: Request,
                         client_id: str) -> tuple[frozenset[str], dict[uuid.UUID, frozenset[str]]]:
     """An API client has no member record: its roles are realm roles (as a Keycloak deployment grants
     ADMIN_ORGANISATION at realm level) and its organisations are memberships holding its organisation roles,
-    so it acts only there, through the same rules as a person. Read on every request: revocation is immediate."""
-    client = (await session.execute(select(ClientApi).where(ClientApi.client_id == client_id))).scalar_one_or_none()
+    so it acts only there, through the same rules as a person. Revocation takes effect at once in this process
+    and within the principal cache's bound elsewhere (core/principal_cache.py)."""
+    cache, key = _cache(request), ("client", client_id)
+    found = cache.get(key)
+    if not is_missing(found):
+        roles, memberships = found
+        return roles, dict(memberships)
+    generation = cache.generation
+    async with autocommit_connection(request_bind(request)) as connection:
+        client = (await connection.execute(_CLIENT, {"client_id": client_id})).first()
     if client is None or not client.actif:
         raise Unauthenticated("Client API révoqué ou inconnu")
     roles = frozenset(r for r in client.roles if r in Role.__members__)
     org_roles = roles - GLOBAL_ROLES
     memberships = {uuid.UUID(org): org_roles for org in client.organisation_ids} if org_roles else {}
+    cache.put(key, (roles, memberships), generation)
     return roles, memberships
 
 
-async def _member_scope(session: AsyncSession, sub: str, email: str | None,
+async def _member_scope(request: Request, issuer: str, sub: str, email: str | None,
                         trust_email: bool) -> tuple[uuid.UUID | None, dict[uuid.UUID, frozenset[str]]]:
-    conditions = [Membre.user_sub == sub]
-    # Linking by e-mail trusts the address: built-in addresses are set by administrators, an external
-    # provider's only when it says it verified them; a member already linked to another subject never matches.
-    if email and trust_email:
-        conditions.append((Membre.email == email) & Membre.user_sub.is_(None))
-    rows = list((await session.execute(
-        select(Membre.id, Membre.user_sub, MembreOrganisation.organisation_id, MembreOrganisation.roles)
-        .outerjoin(MembreOrganisation, (MembreOrganisation.membre_id == Membre.id)
-                   & (MembreOrganisation.statut == "ACTIF"))
-        .where(or_(*conditions))
-    )).all())
+    linked_email = email if email and trust_email else None
+    cache, key = _cache(request), ("member", issuer, sub, linked_email)
+    found = cache.get(key)
+    if not is_missing(found):
+        membre_id, memberships = found
+        return membre_id, dict(memberships)
+    generation = cache.generation
+    async with autocommit_connection(request_bind(request)) as connection:
+        if linked_email:
+            result = await connection.execute(_MEMBER_BY_SUB_OR_EMAIL, {"sub": sub, "email": linked_email})
+        else:
+            result = await connection.execute(_MEMBER_BY_SUB, {"sub": sub})
+        rows = list(result.all())
     # A member linked to this subject wins over one merely sharing the e-mail address.
     rows.sort(key=lambda r: r.user_sub != sub)
     membre_id = rows[0].id if rows else None
     memberships = {r.organisation_id: frozenset(r.roles or ()) for r in rows
                    if r.id == membre_id and r.organisation_id is not None}
+    cache.put(key, (membre_id, memberships), generation)
     return membre_id, memberships
 
 
-async def _context(request: Request, session: AsyncSession, claims: dict[str, Any], sub: str, email: str | None,
+async def _organisation_exists(request: Request, organisation_id: uuid.UUID) -> bool:
+    """For a global role naming an organisation it is not a member of. Only existing ones are cached: an
+    organisation deletion empties the cache like any write deciding a principal."""
+    cache, key = _cache(request), ("organisation", organisation_id)
+    if not is_missing(cache.get(key)):
+        return True
+    generation = cache.generation
+    async with autocommit_connection(request_bind(request)) as connection:
+        exists = (await connection.execute(_ORGANISATION_EXISTS, {"id": organisation_id})).first() is not None
+    if exists:
+        cache.put(key, True, generation)
+    return exists
+
+
+async def _context(request: Request, claims: dict[str, Any], sub: str, email: str | None,
                    realm: frozenset[str], membre_id: uuid.UUID | None,
                    memberships: dict[uuid.UUID, frozenset[str]]) -> AuthContext:
     is_global = not realm.isdisjoint(GLOBAL_ROLES)
@@ -186,7 +232,7 @@ async def _context(request: Request, session: AsyncSession, claims: dict[str, An
     header_org = request.headers.get("X-Active-Organisation-Id")
     if header_org:
         active_org = _parse_uuid(header_org.strip(), "X-Active-Organisation-Id")
-        if active_org not in memberships and (not is_global or await session.get(Organisation, active_org) is None):
+        if active_org not in memberships and (not is_global or not await _organisation_exists(request, active_org)):
             raise Forbidden("Vous n'êtes pas membre de l'organisation active demandée")
     elif len(memberships) == 1:
         active_org = next(iter(memberships))
@@ -224,10 +270,9 @@ class Authorizer:
     async def __call__(
         self,
         request: Request,
-        session: SessionDep,
         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
     ) -> AuthContext:
-        context = await authenticate(request, session, credentials)
+        context = await authenticate(request, credentials)
         if not self.role_set.allows(context.roles):
             # A treasurer of A who is also a member of B, without the header, must learn why he is refused.
             held = frozenset().union(*context.memberships.values()) if context.memberships else frozenset()
@@ -237,8 +282,8 @@ class Authorizer:
         return context
 
 
-async def authenticate(request: Request, session: AsyncSession,
-                       credentials: HTTPAuthorizationCredentials | None) -> AuthContext:
+async def authenticate(request: Request, credentials: HTTPAuthorizationCredentials | None) -> AuthContext:
+    """No ORM session: a principal cache hit does no database work, a miss one read on a short connection."""
     cached = getattr(request.state, "auth_context", None)
     if isinstance(cached, AuthContext):
         return cached
@@ -246,7 +291,7 @@ async def authenticate(request: Request, session: AsyncSession,
         raise Unauthenticated("Authentification requise")
     verifier: TokenVerifier = request.app.state.token_verifier
     claims = await verifier.verify(credentials.credentials)
-    context = await resolve_context(request, session, claims)
+    context = await resolve_context(request, claims)
     request.state.auth_context = context
     return context
 

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from starlette.requests import Request
 
 from unionflow.config import Settings
@@ -176,6 +176,30 @@ async def read_only_session(sessionmaker: async_sessionmaker[AsyncSession]) -> A
             yield session
     finally:
         sqlite_write_intent.reset(token)
+
+
+@contextlib.asynccontextmanager
+async def autocommit_connection(engine: AsyncEngine | AsyncConnection) -> AsyncIterator[AsyncConnection]:
+    """A short connection for reads without an ORM session: AUTOCOMMIT on PostgreSQL (no BEGIN/COMMIT round
+    trips); on SQLite a deferred read (plain BEGIN, never the write lock, whatever the request's intent).
+    Given a connection (the tests bind the sessionmaker to their own transaction's), reads run on it."""
+    if isinstance(engine, AsyncConnection):
+        yield engine
+        return
+    token = sqlite_write_intent.set(False)
+    try:
+        async with engine.connect() as connection:
+            if engine.dialect.name != "sqlite":
+                connection = await connection.execution_options(isolation_level="AUTOCOMMIT")
+            yield connection
+    finally:
+        sqlite_write_intent.reset(token)
+
+
+def request_bind(request: Request) -> AsyncEngine | AsyncConnection:
+    """What the request's sessions are bound to: the engine, or the test's connection (tests/conftest.py)."""
+    bind = request.app.state.sessionmaker.kw.get("bind")
+    return bind if bind is not None else request.app.state.engine
 
 
 async def flush_unique(session: AsyncSession, conflict: str, *new: object) -> None:

@@ -18,7 +18,6 @@ from starlette.exceptions import HTTPException
 from starlette.routing import BaseRoute
 
 from unionflow.core.auth import Authorizer, authenticate, bearer_scheme
-from unionflow.core.db import read_only_session
 from unionflow.core.errors import Forbidden, MethodNotAllowed
 from unionflow.core.schemas import ISO_DATE_RE, scalar_kinds
 
@@ -172,8 +171,7 @@ class GuardedRoute(APIRoute):
                 return await handler(request)
             except (RequestValidationError, HTTPException):
                 if getattr(request.state, "auth_context", None) is None:
-                    async with read_only_session(request.app.state.sessionmaker) as session:
-                        context = await authenticate(request, session, await bearer_scheme(request))
+                    context = await authenticate(request, await bearer_scheme(request))
                     if not authorizer.role_set.allows(context.roles):
                         raise Forbidden("Rôle insuffisant pour cette opération") from None
                 raise

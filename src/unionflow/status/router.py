@@ -9,10 +9,13 @@ from sqlalchemy import text
 from starlette.responses import JSONResponse
 
 from unionflow import __version__
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import autocommit_connection, request_bind
 from unionflow.core.roles import RS_ANY_AUTHENTICATED
 from unionflow.core.routing import GuardedRoute, area_router
 from unionflow.core.schemas import OutputModel
+
+SELECT_1 = text("SELECT 1")
 
 probes = APIRouter(tags=["Status"], route_class=GuardedRoute)
 router = area_router("/api/status", "Status")
@@ -26,9 +29,11 @@ class StatusResponse(OutputModel):
     database_backend: str
 
 
-async def _database_state(session: SessionDep) -> str:
+async def _database_state(request: Request) -> str:
+    # A plain autocommit connection: an ORM session would add BEGIN/COMMIT around the probe.
     try:
-        await session.execute(text("SELECT 1"))
+        async with autocommit_connection(request_bind(request)) as connection:
+            await connection.execute(SELECT_1)
         return "UP"
     except Exception:
         return "DOWN"
@@ -40,16 +45,15 @@ async def live() -> dict[str, str]:
 
 
 @probes.get("/health/ready", summary="Sonde de disponibilité (vérifie la base de données)")
-async def ready(session: SessionDep) -> JSONResponse:
-    state = await _database_state(session)
+async def ready(request: Request) -> JSONResponse:
+    state = await _database_state(request)
     return JSONResponse({"status": state, "database": state}, status_code=200 if state == "UP" else 503)
 
 
 @router.get("", response_model=StatusResponse, summary="État du serveur: version, disponibilité, base")
-async def status(request: Request, session: SessionDep,
-                 auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> StatusResponse:
-    state = await _database_state(session)
+async def status(request: Request, auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> StatusResponse:
+    state = await _database_state(request)
     started: float = request.app.state.started_at
     return StatusResponse(status="UP" if state == "UP" else "DEGRADED", version=__version__,
                           uptime_seconds=int(time.monotonic() - started), database=state,
-                          database_backend=session.get_bind().dialect.name)
+                          database_backend=request_bind(request).dialect.name)
