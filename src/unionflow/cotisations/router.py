@@ -6,12 +6,14 @@ from fastapi import Body, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.db import ReadConnection
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import RS_ADMIN, RS_COTISATION_GENERER, RS_COTISATION_PAYER, RS_ME, RS_READ, RS_WRITE
 from unionflow.core.routing import area_router
 from unionflow.cotisations.gestion import CotisationGestion
+from unionflow.cotisations.lecture import CotisationLecture
 from unionflow.cotisations.repository import CotisationFilters
 from unionflow.cotisations.schemas import (
     CotisationPayeeResponse,
@@ -46,9 +48,9 @@ _STATS = (" Calculées sur les cotisations visibles par l'appelant, en une requ�
 
 @router.get("", response_model=Page[CotisationSummaryResponse], summary="Lister les cotisations",
             description=_PAGE + " Les plus récentes d'abord." + _VIS)
-async def list_cotisations(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+async def list_cotisations(connection: ReadConnection, auth: AuthContext = authorize(RS_READ),
                            params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
-    return await CotisationService(session, auth).search(CotisationFilters(), params)
+    return await CotisationLecture(connection, auth).search(CotisationFilters(), params)
 
 
 @router.post("", status_code=201, response_model=CotisationResponse, responses=problems(404),
@@ -99,9 +101,9 @@ async def cotisations_of_membre(membreId: uuid.UUID, session: SessionDep,
 
 @router.get("/mes-cotisations", response_model=Page[CotisationSummaryResponse],
             summary="Mes cotisations", description=_PAGE + " Uniquement les cotisations du membre connecté.")
-async def my_cotisations(session: SessionDep, auth: AuthContext = authorize(RS_ME),
+async def my_cotisations(connection: ReadConnection, auth: AuthContext = authorize(RS_ME),
                          params: PageParams = Depends(paging(50))) -> Page[CotisationSummaryResponse]:
-    return await CotisationService(session, auth).mine(params)
+    return await CotisationLecture(connection, auth).mine(params)
 
 
 @router.get("/mes-cotisations/en-attente", response_model=list[CotisationSummaryResponse],
@@ -144,7 +146,7 @@ async def grouped_reminders(session: SessionDep, auth: AuthContext = authorize(R
 @router.get("/recherche", response_model=Page[CotisationSummaryResponse], summary="Rechercher des cotisations",
             description=_PAGE + " Filtres combinables; `statut` inconnu: 400." + _VIS)
 async def search_cotisations(
-    session: SessionDep,
+    connection: ReadConnection,
     auth: AuthContext = authorize(RS_READ),
     params: PageParams = Depends(paging(20)),
     annee: int | None = Query(None, ge=2000, le=2100),
@@ -155,7 +157,7 @@ async def search_cotisations(
 ) -> Page[CotisationSummaryResponse]:
     filters = CotisationFilters(annee=annee, mois=mois, membre_id=membre_id, statut=statut,
                                 type_cotisation=type_cotisation)
-    return await CotisationService(session, auth).search(filters, params)
+    return await CotisationLecture(connection, auth).search(filters, params)
 
 
 @router.get("/reference/{numeroReference}", response_model=CotisationResponse, responses=problems(404),
@@ -168,8 +170,9 @@ async def cotisation_by_reference(numeroReference: str, session: SessionDep,
 @router.get("/statistiques", response_model=StatistiquesDetailResponse, summary="Statistiques des cotisations",
             description="Comptes par statut, montants dus/collectés/restants/en retard, taux de recouvrement, et "
                         "répartition par type." + _STATS)
-async def statistics(session: SessionDep, auth: AuthContext = authorize(RS_READ)) -> StatistiquesDetailResponse:
-    return await CotisationGestion(session, auth).statistiques()
+async def statistics(connection: ReadConnection,
+                     auth: AuthContext = authorize(RS_READ)) -> StatistiquesDetailResponse:
+    return await CotisationLecture(connection, auth).statistiques()
 
 
 @router.get("/statistiques/periode", response_model=StatistiquesPeriodeResponse,
@@ -182,22 +185,22 @@ async def statistics_of_period(session: SessionDep, auth: AuthContext = authoriz
 
 @router.get("/stats", response_model=StatistiquesResponse, summary="Statistiques globales (compactes)",
             description="Mêmes indicateurs que /statistiques, sans la répartition par type." + _STATS)
-async def stats(session: SessionDep, auth: AuthContext = authorize(RS_READ)) -> StatistiquesResponse:
-    return await CotisationGestion(session, auth).stats()
+async def stats(connection: ReadConnection, auth: AuthContext = authorize(RS_READ)) -> StatistiquesResponse:
+    return await CotisationLecture(connection, auth).stats()
 
 
 @router.get("/statut/{statut}", response_model=Page[CotisationSummaryResponse],
             summary="Cotisations par statut", description=_PAGE + " Statut inconnu: 400." + _VIS)
-async def cotisations_by_status(statut: StatutCotisation, session: SessionDep,
+async def cotisations_by_status(statut: StatutCotisation, connection: ReadConnection,
                                 auth: AuthContext = authorize(RS_READ),
                                 params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
-    return await CotisationService(session, auth).search(CotisationFilters(statut=statut), params)
+    return await CotisationLecture(connection, auth).search(CotisationFilters(statut=statut), params)
 
 
 @router.get("/{id}", response_model=CotisationResponse, responses=problems(404), summary="Consulter une cotisation")
-async def get_cotisation(id: uuid.UUID, session: SessionDep,
+async def get_cotisation(id: uuid.UUID, connection: ReadConnection,
                          auth: AuthContext = authorize(RS_READ)) -> CotisationResponse:
-    return await CotisationService(session, auth).get(id)
+    return await CotisationLecture(connection, auth).get(id)
 
 
 @router.put("/{id}", response_model=CotisationResponse, responses=problems(404),

@@ -5,10 +5,12 @@ import uuid
 from fastapi import Depends, Query
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.db import ReadConnection
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ORG_ADMIN, RS_ORG_READ, RS_UNION_ADMIN
 from unionflow.core.routing import area_router
+from unionflow.organisations.lecture import OrganisationLecture
 from unionflow.organisations.repository import OrganisationFilters
 from unionflow.organisations.schemas import (
     MonOrganisationResponse,
@@ -38,7 +40,7 @@ async def create_organisation(data: OrganisationCreate, session: SessionDep,
             description="Annuaire de l'union: organisations actives (et suspendues dont on est membre); "
                         "SUPER_ADMIN/ADMIN voient tout. Recherche `q` sur nom, sigle et ville.")
 async def list_organisations(
-    session: SessionDep,
+    connection: ReadConnection,
     auth: AuthContext = authorize(RS_ORG_READ),
     params: PageParams = Depends(paging(20)),
     q: str | None = Query(None, max_length=100),
@@ -50,21 +52,21 @@ async def list_organisations(
 ) -> Page[OrganisationResponse]:
     filters = OrganisationFilters(q=q, type_organisation=type_organisation, statut=statut,
                                   parent_id=parent_id, region=region, pays=pays)
-    return await OrganisationService(session, auth).search(filters, params)
+    return await OrganisationLecture(connection, auth).search(filters, params)
 
 
 @router.get("/mes-organisations", response_model=list[MonOrganisationResponse],
             summary="Organisations du membre connecté, avec ses rôles")
-async def my_organisations(session: SessionDep,
+async def my_organisations(connection: ReadConnection,
                            auth: AuthContext = authorize(RS_ORG_READ)) -> list[MonOrganisationResponse]:
-    return await OrganisationService(session, auth).mine()
+    return await OrganisationLecture(connection, auth).mine()
 
 
 @router.get("/{id}", response_model=OrganisationResponse, responses=problems(404),
             summary="Consulter une organisation")
-async def get_organisation(id: uuid.UUID, session: SessionDep,
+async def get_organisation(id: uuid.UUID, connection: ReadConnection,
                            auth: AuthContext = authorize(RS_ORG_READ)) -> OrganisationResponse:
-    return await OrganisationService(session, auth).get(id)
+    return await OrganisationLecture(connection, auth).get(id)
 
 
 @router.get("/{id}/enfants", response_model=list[OrganisationResponse], responses=problems(404),

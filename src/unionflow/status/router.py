@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 from fastapi import APIRouter, Request
@@ -31,6 +32,10 @@ async def _database_state(session: SessionDep) -> str:
         await session.execute(text("SELECT 1"))
         return "UP"
     except Exception:
+        # A statement that timed out invalidated its connection: end the transaction here, or the request's
+        # commit raises PendingRollbackError and the probe answers 500 instead of 503.
+        with contextlib.suppress(Exception):
+            await session.rollback()
         return "DOWN"
 
 
