@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 from collections.abc import Awaitable, Callable, Sequence
@@ -11,7 +10,7 @@ from typing import Any, Generic, TypeVar
 
 from fastapi import Query, Response
 from pydantic import Field
-from sqlalchemy import Integer, Select, bindparam, func, literal, select
+from sqlalchemy import Select, func, literal, select
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
@@ -82,16 +81,18 @@ def dialect_name(executor: Executor) -> str:
 
 
 async def count_rows(session: Executor, stmt: Select[Any], cap: int = DEFAULT_COUNT_CAP,
-                     params: dict[str, Any] | None = None) -> tuple[int, bool]:
+                     params: dict[str, Any] | None = None,
+                     estimator: Callable[[], Awaitable[int]] | None = None) -> tuple[int, bool]:
     """Count the rows ``stmt`` selects, exactly up to ``cap``; beyond it PostgreSQL gives the planner's
     estimate (flagged inexact) so that a list over millions of rows never pays a full ``count(*)``.
 
     On PostgreSQL the plan is asked first: when it expects far more rows than the cap (an unfiltered list
     of a large table), even the capped count, which reads ``cap`` index entries, is skipped.
-    ``params``: values of a prebuilt statement's named parameters."""
+    ``params``: values of a prebuilt statement's named parameters; ``estimator``: the plan estimate from
+    elsewhere (core/read_paging.py keeps it for a few seconds)."""
     estimate: int | None = None
     if dialect_name(session) == "postgresql":
-        estimate = await _estimate(session, stmt, params)
+        estimate = await (estimator() if estimator else estimate_rows(session, stmt, params))
         if estimate > cap * ESTIMATE_TRUST_FACTOR:
             return estimate, False
     # maintain_column_froms: with no WHERE clause naming the table (an unfiltered list for ADMIN) the FROM
@@ -106,7 +107,7 @@ async def count_rows(session: Executor, stmt: Select[Any], cap: int = DEFAULT_CO
     return max(estimate, cap + 1), False
 
 
-async def _estimate(session: Executor, stmt: Select[Any], params: dict[str, Any] | None = None) -> int:
+async def estimate_rows(session: Executor, stmt: Select[Any], params: dict[str, Any] | None = None) -> int:
     dialect = session.dialect if isinstance(session, AsyncConnection) else session.get_bind().dialect
     plain = stmt.with_only_columns(literal(1), maintain_column_froms=True).order_by(None)
     if params:
@@ -152,35 +153,6 @@ async def paginate(session: AsyncSession, stmt: Select[Any], params: PageParams)
     if params.page == 0 and len(rows) < params.size:
         return rows, len(rows), True
     total, exact = await count_rows(session, stmt)
-    return rows, total, exact
-
-
-def page_statement(base: Select[Any], order: tuple[Any, ...], pk: Any, deep: bool) -> Select[Any]:
-    """One page of a Core statement, ``limit`` and ``offset`` as named parameters. Deep pages page the primary
-    keys alone (an index-only scan of the sort key's index), then read just the page's rows, as ``page_rows``
-    does for ORM statements."""
-    limit, offset = bindparam("limit", type_=Integer), bindparam("offset", type_=Integer)
-    if not deep:
-        return base.order_by(*order).limit(limit).offset(offset)
-    ids = base.with_only_columns(pk).order_by(*order).limit(limit).offset(offset).subquery("page_ids")
-    return select(*base.selected_columns).select_from(pk.table.join(ids, pk == ids.c[pk.name])).order_by(*order)
-
-
-# For prebuilt statements (module constants): the page statement is built once, keyed by the objects themselves.
-prebuilt_page = functools.cache(page_statement)
-
-
-async def paginate_rows(connection: AsyncConnection, base: Select[Any], order: tuple[Any, ...], pk: Any,
-                        values: dict[str, Any], params: PageParams, *,
-                        prebuilt: bool = True) -> tuple[list[Any], int, bool]:
-    """``paginate`` for the read path: rows (not ORM objects) of one page of ``base`` and (total, exact).
-    ``prebuilt``: ``base`` is a long-lived statement (else its page statement is not kept)."""
-    build = prebuilt_page if prebuilt else page_statement
-    stmt = build(base, order, pk, params.offset >= DEFERRED_JOIN_MIN_OFFSET)
-    rows = list((await connection.execute(stmt, {**values, "limit": params.size, "offset": params.offset})).all())
-    if params.page == 0 and len(rows) < params.size:
-        return rows, len(rows), True
-    total, exact = await count_rows(connection, base, params=values)
     return rows, total, exact
 
 

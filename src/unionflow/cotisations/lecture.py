@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import cached
 from unionflow.core.errors import NotFound
-from unionflow.core.pagination import Page, PageParams, paginate_rows
+from unionflow.core.pagination import Page, PageParams
+from unionflow.core.read_paging import paginate_rows
 from unionflow.core.visibility import SCOPE_MEMBRE, Shape
 from unionflow.cotisations.gestion import statistics
 from unionflow.cotisations.repository import CotisationFilters, CotisationRepository, with_status

@@ -14,8 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound
-from unionflow.core.pagination import Page, PageParams, paginate_rows
+from unionflow.core.pagination import Page, PageParams
 from unionflow.core.query import contains_ci
+from unionflow.core.read_paging import paginate_rows
 from unionflow.core.visibility import Shape
 from unionflow.models import MembreOrganisation, Organisation
 from unionflow.organisations.repository import OrganisationFilters, OrganisationRepository
