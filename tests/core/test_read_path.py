@@ -14,12 +14,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.cotisations.helpers import cotisation
 from tests.factories import Factory
+from unionflow.config import get_settings
 from unionflow.core import read_paging
 from unionflow.core.auth import AuthContext
+from unionflow.core.cache import cached
 from unionflow.core.db import autocommit_connection, autocommits, sqlite_write_intent
 from unionflow.core.pagination import PageParams
 from unionflow.cotisations import lecture as cotisations_lecture
 from unionflow.cotisations.repository import CotisationFilters, CotisationRepository
+from unionflow.cotisations.schemas import StatistiquesResponse
 from unionflow.cotisations.service import today_utc
 from unionflow.encaissement.service import StatutCotisation
 from unionflow.models import Cotisation, Organisation
@@ -196,3 +199,23 @@ async def test_reads_inside_a_transaction_keep_nothing(db: AsyncSession, factory
                                                                                  PageParams(1, 1))
     assert page.content and not read_paging.anchors.entries
     assert (await db.execute(select(Cotisation.id).where(Cotisation.id == page.content[0].id))).scalar_one()
+
+
+async def test_cached_results_are_stored_from_an_autocommit_session(app: FastAPI, committed_db: AsyncSession,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read session (ReadSession) has no transaction to hold a savepoint: the cache row is written by its one
+    statement, and the next read finds it."""
+    monkeypatch.setattr(get_settings(), "statistics_cache_seconds", 30)
+    admin = caller(realm={"ADMIN"})
+    computed = []
+
+    async def compute() -> StatistiquesResponse:
+        computed.append(1)
+        return StatistiquesResponse(nombre_total=len(computed), par_statut={}, montant_du=0, montant_collecte=0,
+                                    montant_restant=0, montant_en_retard=0, taux_recouvrement=0)
+
+    for _ in range(2):
+        async with autocommit_connection(app.state.engine) as connection, AsyncSession(bind=connection) as session:
+            result = await cached(session, "test.lecture.", admin, StatistiquesResponse, compute)
+            assert result.nombre_total == 1
+    assert computed == [1]

@@ -76,7 +76,8 @@ async def cached(session: AsyncSession | AsyncConnection, name: str, auth: AuthC
                                       set_={"valeur": stmt.excluded.valeur, "calcule_le": stmt.excluded.calcule_le})
     try:
         # Best effort: a reader that cannot write now (SQLite writer elsewhere) still answers.
-        if isinstance(session, AsyncConnection) and autocommits(session):
+        connection = session if isinstance(session, AsyncConnection) else await session.connection()
+        if autocommits(connection):
             await session.execute(stmt)  # one statement: atomic by itself, no savepoint outside a transaction
         else:
             async with session.begin_nested():

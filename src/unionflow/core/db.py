@@ -233,6 +233,26 @@ async def read_connection(request: Request) -> AsyncIterator[AsyncConnection]:
 ReadConnection = Annotated[AsyncConnection, Depends(read_connection, scope="function")]
 
 
+async def read_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """An ORM session on an autocommit connection, for GET routes that only read (no audit row, no other write):
+    no BEGIN/COMMIT. Each statement sees what was committed when it started, so a page and its count may come
+    from two snapshots (docs/decisions.md, "lectures"); a route that writes keeps ``SessionDep``."""
+    bind = request_bind(request)
+    if isinstance(bind, AsyncConnection):
+        # The tests' harness: join whatever transaction the request's other session holds on that connection
+        # (its savepoints open and close around ours, not inside).
+        async with AsyncSession(bind=bind, expire_on_commit=False, autoflush=False,
+                                join_transaction_mode="rollback_only") as session:
+            yield session
+        return
+    async with (autocommit_connection(bind) as connection,
+                AsyncSession(bind=connection, expire_on_commit=False, autoflush=False) as session):
+        yield session
+
+
+ReadSession = Annotated[AsyncSession, Depends(read_session, scope="function")]
+
+
 async def flush_unique(session: AsyncSession, conflict: str, *new: object) -> None:
     """Add ``new`` and flush inside a savepoint: a unique-constraint violation (a duplicate, or a concurrent
     twin that passed the same pre-check) answers 409 with ``conflict`` and leaves the request's transaction

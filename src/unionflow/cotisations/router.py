@@ -6,7 +6,7 @@ from fastapi import Body, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
-from unionflow.core.db import ReadConnection
+from unionflow.core.db import ReadConnection, ReadSession
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header
@@ -85,7 +85,7 @@ async def generate_cotisations(request: Request, data: GenererCotisationsRequest
 
 @router.get("/en-retard", response_model=Page[CotisationSummaryResponse], summary="Cotisations en retard",
             description=_PAGE + " Échéance la plus ancienne d'abord." + _VIS)
-async def overdue_cotisations(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+async def overdue_cotisations(session: ReadSession, auth: AuthContext = authorize(RS_READ),
                               params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
     return await CotisationService(session, auth).overdue(params)
 
@@ -93,7 +93,7 @@ async def overdue_cotisations(session: SessionDep, auth: AuthContext = authorize
 @router.get("/membre/{membreId}", response_model=Page[CotisationSummaryResponse], responses=problems(404),
             summary="Cotisations d'un membre",
             description=_PAGE + " 404 si le membre n'existe pas ou n'est pas visible (un membre ne voit que lui).")
-async def cotisations_of_membre(membreId: uuid.UUID, session: SessionDep,
+async def cotisations_of_membre(membreId: uuid.UUID, session: ReadSession,
                                 auth: AuthContext = authorize(RS_READ),
                                 params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
     return await CotisationService(session, auth).of_membre(membreId, params)
@@ -110,7 +110,7 @@ async def my_cotisations(connection: ReadConnection, auth: AuthContext = authori
             summary="Mes cotisations à payer",
             description="Tableau des cotisations non réglées du membre connecté (en attente, partiellement payées, "
                         "en retard), échéance la plus proche d'abord; total dans `X-Total-Count`.")
-async def my_unpaid_cotisations(response: Response, session: SessionDep,
+async def my_unpaid_cotisations(response: Response, session: ReadSession,
                                 auth: AuthContext = authorize(RS_ME)) -> list[CotisationSummaryResponse]:
     rows = await CotisationService(session, auth).mine_unpaid()
     set_total_header(response, len(rows))
@@ -118,14 +118,14 @@ async def my_unpaid_cotisations(response: Response, session: SessionDep,
 
 
 @router.get("/mes-cotisations/synthese", response_model=SyntheseResponse, summary="Ma synthèse de cotisations")
-async def my_synthesis(session: SessionDep, auth: AuthContext = authorize(RS_ME)) -> SyntheseResponse:
+async def my_synthesis(session: ReadSession, auth: AuthContext = authorize(RS_ME)) -> SyntheseResponse:
     return await CotisationGestion(session, auth).synthese()
 
 
 @router.get("/public", response_model=Page[CotisationPublicResponse], summary="Liste simplifiée des cotisations",
             description="Page de cotisations visibles réduites à la référence, au type, à la période, à "
                         "l'échéance et au statut (ni montants ni membre)." + _VIS)
-async def public_cotisations(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+async def public_cotisations(session: ReadSession, auth: AuthContext = authorize(RS_READ),
                              params: PageParams = Depends(paging(20))) -> Page[CotisationPublicResponse]:
     return await CotisationService(session, auth).public(params)
 
@@ -162,7 +162,7 @@ async def search_cotisations(
 
 @router.get("/reference/{numeroReference}", response_model=CotisationResponse, responses=problems(404),
             summary="Cotisation par numéro de référence")
-async def cotisation_by_reference(numeroReference: str, session: SessionDep,
+async def cotisation_by_reference(numeroReference: str, session: ReadSession,
                                   auth: AuthContext = authorize(RS_READ)) -> CotisationResponse:
     return await CotisationService(session, auth).by_reference(numeroReference)
 
@@ -177,7 +177,7 @@ async def statistics(connection: ReadConnection,
 
 @router.get("/statistiques/periode", response_model=StatistiquesPeriodeResponse,
             summary="Statistiques d'une période", description="`annee` obligatoire, `mois` facultatif." + _STATS)
-async def statistics_of_period(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+async def statistics_of_period(session: ReadSession, auth: AuthContext = authorize(RS_READ),
                                annee: int = Query(ge=2000, le=2100),
                                mois: int | None = Query(None, ge=1, le=12)) -> StatistiquesPeriodeResponse:
     return await CotisationGestion(session, auth).periode(annee, mois)

@@ -5,7 +5,7 @@ import uuid
 from fastapi import Depends, Query
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
-from unionflow.core.db import ReadConnection
+from unionflow.core.db import ReadConnection, ReadSession
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ORG_ADMIN, RS_ORG_READ, RS_UNION_ADMIN
@@ -71,7 +71,7 @@ async def get_organisation(id: uuid.UUID, connection: ReadConnection,
 
 @router.get("/{id}/enfants", response_model=list[OrganisationResponse], responses=problems(404),
             summary="Sous-organisations directes")
-async def organisation_children(id: uuid.UUID, session: SessionDep,
+async def organisation_children(id: uuid.UUID, session: ReadSession,
                                 auth: AuthContext = authorize(RS_ORG_READ)) -> list[OrganisationResponse]:
     return await OrganisationService(session, auth).children(id)
 
