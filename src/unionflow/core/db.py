@@ -175,6 +175,10 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
         sqlite_write_intent.reset(token)
 
 
+# The request's session (the same instance the route's other dependencies get), as core.auth.SessionDep.
+_RequestSession = Annotated[AsyncSession, Depends(get_session, scope="function")]
+
+
 @contextlib.asynccontextmanager
 async def read_only_session(sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
     """A side session for reads (key lookups) that must not queue behind SQLite writers."""
@@ -223,9 +227,19 @@ def request_bind(request: Request) -> AsyncEngine | AsyncConnection:
     return bind if isinstance(bind, AsyncConnection) else request.app.state.engine
 
 
-async def read_connection(request: Request) -> AsyncIterator[AsyncConnection]:
+async def _release(session: AsyncSession) -> None:
+    """While the principal lookup runs on the request's session, that session holds a pooled connection until the
+    request ends: end its read-only transaction before taking the read connection, so that a request never holds
+    two (a pool full of requests each waiting for a second connection would stall until the pool timeout).
+    Routes therefore declare ``auth`` before their read connection."""
+    if session.in_transaction():
+        await session.commit()
+
+
+async def read_connection(request: Request, session: _RequestSession) -> AsyncIterator[AsyncConnection]:
     """Dependency of the session-free read routes (docs/architecture.md, "Read path"): no ORM session, no
     BEGIN/COMMIT; a database outage raises from here and answers 503 like any other (core/errors.py)."""
+    await _release(session)
     async with autocommit_connection(request_bind(request)) as connection:
         yield connection
 
@@ -233,21 +247,22 @@ async def read_connection(request: Request) -> AsyncIterator[AsyncConnection]:
 ReadConnection = Annotated[AsyncConnection, Depends(read_connection, scope="function")]
 
 
-async def read_session(request: Request) -> AsyncIterator[AsyncSession]:
+async def read_session(request: Request, session: _RequestSession) -> AsyncIterator[AsyncSession]:
     """An ORM session on an autocommit connection, for GET routes that only read (no audit row, no other write):
     no BEGIN/COMMIT. Each statement sees what was committed when it started, so a page and its count may come
     from two snapshots (docs/decisions.md, "lectures"); a route that writes keeps ``SessionDep``."""
+    await _release(session)
     bind = request_bind(request)
     if isinstance(bind, AsyncConnection):
         # The tests' harness: join whatever transaction the request's other session holds on that connection
         # (its savepoints open and close around ours, not inside).
         async with AsyncSession(bind=bind, expire_on_commit=False, autoflush=False,
-                                join_transaction_mode="rollback_only") as session:
-            yield session
+                                join_transaction_mode="rollback_only") as reader:
+            yield reader
         return
     async with (autocommit_connection(bind) as connection,
-                AsyncSession(bind=connection, expire_on_commit=False, autoflush=False) as session):
-        yield session
+                AsyncSession(bind=connection, expire_on_commit=False, autoflush=False) as reader):
+        yield reader
 
 
 ReadSession = Annotated[AsyncSession, Depends(read_session, scope="function")]

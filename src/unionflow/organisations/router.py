@@ -40,8 +40,7 @@ async def create_organisation(data: OrganisationCreate, session: SessionDep,
             description="Annuaire de l'union: organisations actives (et suspendues dont on est membre); "
                         "SUPER_ADMIN/ADMIN voient tout. Recherche `q` sur nom, sigle et ville.")
 async def list_organisations(
-    connection: ReadConnection,
-    auth: AuthContext = authorize(RS_ORG_READ),
+    auth: AuthContext = authorize(RS_ORG_READ), *, connection: ReadConnection,
     params: PageParams = Depends(paging(20)),
     q: str | None = Query(None, max_length=100),
     type_organisation: TypeOrganisation | None = Query(None, alias="typeOrganisation"),
@@ -57,22 +56,22 @@ async def list_organisations(
 
 @router.get("/mes-organisations", response_model=list[MonOrganisationResponse],
             summary="Organisations du membre connecté, avec ses rôles")
-async def my_organisations(connection: ReadConnection,
-                           auth: AuthContext = authorize(RS_ORG_READ)) -> list[MonOrganisationResponse]:
+async def my_organisations(auth: AuthContext = authorize(RS_ORG_READ),
+                           *, connection: ReadConnection) -> list[MonOrganisationResponse]:
     return await OrganisationLecture(connection, auth).mine()
 
 
 @router.get("/{id}", response_model=OrganisationResponse, responses=problems(404),
             summary="Consulter une organisation")
-async def get_organisation(id: uuid.UUID, connection: ReadConnection,
-                           auth: AuthContext = authorize(RS_ORG_READ)) -> OrganisationResponse:
+async def get_organisation(id: uuid.UUID, auth: AuthContext = authorize(RS_ORG_READ),
+                           *, connection: ReadConnection) -> OrganisationResponse:
     return await OrganisationLecture(connection, auth).get(id)
 
 
 @router.get("/{id}/enfants", response_model=list[OrganisationResponse], responses=problems(404),
             summary="Sous-organisations directes")
-async def organisation_children(id: uuid.UUID, session: ReadSession,
-                                auth: AuthContext = authorize(RS_ORG_READ)) -> list[OrganisationResponse]:
+async def organisation_children(id: uuid.UUID, auth: AuthContext = authorize(RS_ORG_READ),
+                                *, session: ReadSession) -> list[OrganisationResponse]:
     return await OrganisationService(session, auth).children(id)
 
 
