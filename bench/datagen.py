@@ -213,7 +213,8 @@ def cotisations(scale: Scale, uni: Universe, rng: random.Random) -> TableData:
 
 def paiements(scale: Scale, uni: Universe, rng: random.Random) -> tuple[TableData, TableData]:
     pcols = ["id", "numero_recu", "membre_id", "organisation_id", "montant", "montant_non_affecte", "devise",
-             "methode", "statut", "reference_externe", "date_paiement", "enregistre_par", "created_at", "updated_at"]
+             "methode", "statut", "reference_externe", "date_paiement", "enregistre_par", "created_at", "updated_at",
+             "cle_verification"]
     acols = ["id", "paiement_id", "cotisation_id", "adhesion_id", "montant"]
     allocations: list[tuple[Any, ...]] = []
 
@@ -224,7 +225,7 @@ def paiements(scale: Scale, uni: Universe, rng: random.Random) -> tuple[TableDat
             methode = rng.choice(METHODES)
             rows.append((pid, f"REC-{paid_at.year}-{n:08d}", mid, org, montant, D[0], "XOF", methode, "VALIDE",
                          f"W{n:012d}" if methode == "WAVE" else None, paid_at, "tresorier@bench.unionflow.local",
-                         paid_at, paid_at))
+                         paid_at, paid_at, f"{rng.getrandbits(64):016x}"))
             allocations.append((uuid.uuid4(), pid, cid, None, montant))
             if len(rows) >= CHUNK:
                 yield rows

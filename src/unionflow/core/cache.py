@@ -20,10 +20,12 @@ from sqlalchemy import delete, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from unionflow.config import get_settings
 from unionflow.core.auth import AuthContext
+from unionflow.core.db import autocommits
+from unionflow.core.pagination import dialect_name
 from unionflow.core.schemas import OutputModel
 from unionflow.models import ResultatCache
 from unionflow.models.base import utcnow
@@ -53,27 +55,33 @@ def scope_key(auth: AuthContext) -> str:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
 
 
-async def cached(session: AsyncSession, name: str, auth: AuthContext, model: type[M],
+async def cached(session: AsyncSession | AsyncConnection, name: str, auth: AuthContext, model: type[M],
                  compute: Callable[[], Awaitable[M]]) -> M:
+    """``session``: the request's session, or a read connection (core/db.py ``read_connection``)."""
     ttl = get_settings().statistics_cache_seconds
     if ttl <= 0:
         return await compute()
     key = f"{name}:{scope_key(auth)}"[:200]
     now = datetime.now(UTC)
-    row = (await session.execute(select(ResultatCache).where(ResultatCache.cle == key))).scalar_one_or_none()
+    row = (await session.execute(select(ResultatCache.valeur, ResultatCache.calcule_le)
+                                 .where(ResultatCache.cle == key))).one_or_none()
     if row is not None and now - row.calcule_le < timedelta(seconds=ttl):
         return model.model_validate({**row.valeur, "calcule_le": row.calcule_le})
     result = await compute()
     result.calcule_le = now
     values = {"cle": key, "valeur": result.model_dump(mode="json"), "calcule_le": now}
-    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    insert = pg_insert if dialect_name(session) == "postgresql" else sqlite_insert
     stmt = insert(ResultatCache).values(**values)
     stmt = stmt.on_conflict_do_update(index_elements=[ResultatCache.cle],
                                       set_={"valeur": stmt.excluded.valeur, "calcule_le": stmt.excluded.calcule_le})
     try:
         # Best effort: a reader that cannot write now (SQLite writer elsewhere) still answers.
-        async with session.begin_nested():
-            await session.execute(stmt)
+        connection = session if isinstance(session, AsyncConnection) else await session.connection()
+        if autocommits(connection):
+            await session.execute(stmt)  # one statement: atomic by itself, no savepoint outside a transaction
+        else:
+            async with session.begin_nested():
+                await session.execute(stmt)
     except DBAPIError:
         pass
     return result

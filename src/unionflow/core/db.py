@@ -6,8 +6,9 @@ import contextlib
 import contextvars
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
+from fastapi import Depends
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError
@@ -21,6 +22,11 @@ from unionflow.core import maintenance
 # ("database is locked") without waiting on busy_timeout. Write requests therefore start with
 # BEGIN IMMEDIATE, which queues writers on the busy timeout instead; reads keep plain BEGIN (WAL).
 sqlite_write_intent: contextvars.ContextVar[bool] = contextvars.ContextVar("sqlite_write_intent", default=False)
+
+
+# Execution option of an SQLite connection on which the begin hook sends no BEGIN (autocommit_connection). Not the
+# driver's AUTOCOMMIT level: resetting it on return to the pool would hand transactions back to the sqlite3 module.
+NO_BEGIN = "unionflow_no_begin"
 
 
 def async_url(url: str) -> str:
@@ -54,6 +60,8 @@ def _install_sqlite_hooks(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
+        if conn.get_execution_options().get(NO_BEGIN):
+            return  # autocommit_connection: each statement is its own transaction
         conn.exec_driver_sql("BEGIN IMMEDIATE" if sqlite_write_intent.get() else "BEGIN")
 
 
@@ -179,27 +187,72 @@ async def read_only_session(sessionmaker: async_sessionmaker[AsyncSession]) -> A
 
 
 @contextlib.asynccontextmanager
-async def autocommit_connection(engine: AsyncEngine | AsyncConnection) -> AsyncIterator[AsyncConnection]:
-    """A short connection for reads without an ORM session: AUTOCOMMIT on PostgreSQL (no BEGIN/COMMIT round
-    trips); on SQLite a deferred read (plain BEGIN, never the write lock, whatever the request's intent).
-    Given a connection (the tests bind the sessionmaker to their own transaction's), reads run on it."""
-    if isinstance(engine, AsyncConnection):
-        yield engine
+async def autocommit_connection(bind: AsyncEngine | AsyncConnection) -> AsyncIterator[AsyncConnection]:
+    """A connection without BEGIN/COMMIT for read-only work: each statement runs in its own implicit
+    transaction (PostgreSQL ``AUTOCOMMIT``; SQLite with the begin hook silenced, a plain read in WAL mode).
+
+    ``bind`` may be a connection already in a transaction (the tests' harness, see ``read_connection``): the
+    work then runs in a savepoint of it, so a failing statement cannot poison the outer transaction.
+    """
+    if isinstance(bind, AsyncConnection):
+        async with bind.begin_nested():
+            yield bind
         return
     token = sqlite_write_intent.set(False)
     try:
-        async with engine.connect() as connection:
-            if engine.dialect.name != "sqlite":
-                connection = await connection.execution_options(isolation_level="AUTOCOMMIT")
+        async with bind.connect() as connection:
+            if bind.dialect.name == "sqlite":
+                await connection.execution_options(**{NO_BEGIN: True})
+            else:
+                await connection.execution_options(isolation_level="AUTOCOMMIT")
             yield connection
     finally:
         sqlite_write_intent.reset(token)
 
 
+def autocommits(connection: AsyncConnection) -> bool:
+    """The connection came from ``autocommit_connection`` on an engine (not a savepoint of a test)."""
+    options = connection.sync_connection.get_execution_options() if connection.sync_connection else {}
+    return bool(options.get(NO_BEGIN) or options.get("isolation_level") == "AUTOCOMMIT")
+
+
 def request_bind(request: Request) -> AsyncEngine | AsyncConnection:
-    """What the request's sessions are bound to: the engine, or the test's connection (tests/conftest.py)."""
+    """What the request's session would be bound to: the engine, or the connection the tests' harness binds the
+    sessionmaker to (every request of a test then sees that test's uncommitted rows)."""
     bind = request.app.state.sessionmaker.kw.get("bind")
-    return bind if bind is not None else request.app.state.engine
+    return bind if isinstance(bind, AsyncConnection) else request.app.state.engine
+
+
+async def read_connection(request: Request) -> AsyncIterator[AsyncConnection]:
+    """Dependency of the session-free read routes (docs/architecture.md, "Read path"): no ORM session, no
+    BEGIN/COMMIT; a database outage raises from here and answers 503 like any other (core/errors.py). The
+    authorizer's principal lookup (on a cache miss) has returned its own short connection before this one is
+    taken, so a request never holds two pooled connections."""
+    async with autocommit_connection(request_bind(request)) as connection:
+        yield connection
+
+
+ReadConnection = Annotated[AsyncConnection, Depends(read_connection, scope="function")]
+
+
+async def read_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """An ORM session on an autocommit connection, for GET routes that only read (no audit row, no other write):
+    no BEGIN/COMMIT. Each statement sees what was committed when it started, so a page and its count may come
+    from two snapshots (docs/decisions.md, "lectures"); a route that writes keeps ``SessionDep``."""
+    bind = request_bind(request)
+    if isinstance(bind, AsyncConnection):
+        # The tests' harness: join whatever transaction the request's other session holds on that connection
+        # (its savepoints open and close around ours, not inside).
+        async with AsyncSession(bind=bind, expire_on_commit=False, autoflush=False,
+                                join_transaction_mode="rollback_only") as reader:
+            yield reader
+        return
+    async with (autocommit_connection(bind) as connection,
+                AsyncSession(bind=connection, expire_on_commit=False, autoflush=False) as reader):
+        yield reader
+
+
+ReadSession = Annotated[AsyncSession, Depends(read_session, scope="function")]
 
 
 async def flush_unique(session: AsyncSession, conflict: str, *new: object) -> None:

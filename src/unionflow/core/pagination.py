@@ -12,7 +12,7 @@ from fastapi import Query, Response
 from pydantic import Field
 from sqlalchemy import Select, func, literal, select
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from unionflow.core.schemas import OutputModel
 
@@ -73,34 +73,46 @@ class Page(OutputModel, Generic[T]):
         )
 
 
-async def count_rows(session: AsyncSession, stmt: Select[Any], cap: int = DEFAULT_COUNT_CAP) -> tuple[int, bool]:
+Executor = AsyncSession | AsyncConnection
+
+
+def dialect_name(executor: Executor) -> str:
+    return executor.dialect.name if isinstance(executor, AsyncConnection) else executor.get_bind().dialect.name
+
+
+async def count_rows(session: Executor, stmt: Select[Any], cap: int = DEFAULT_COUNT_CAP,
+                     params: dict[str, Any] | None = None,
+                     estimator: Callable[[], Awaitable[int]] | None = None) -> tuple[int, bool]:
     """Count the rows ``stmt`` selects, exactly up to ``cap``; beyond it PostgreSQL gives the planner's
     estimate (flagged inexact) so that a list over millions of rows never pays a full ``count(*)``.
 
     On PostgreSQL the plan is asked first: when it expects far more rows than the cap (an unfiltered list
-    of a large table), even the capped count, which reads ``cap`` index entries, is skipped."""
-    bind = session.get_bind()
+    of a large table), even the capped count, which reads ``cap`` index entries, is skipped.
+    ``params``: values of a prebuilt statement's named parameters; ``estimator``: the plan estimate from
+    elsewhere (core/read_paging.py keeps it for a few seconds)."""
     estimate: int | None = None
-    if bind.dialect.name == "postgresql":
-        estimate = await _estimate(session, stmt)
+    if dialect_name(session) == "postgresql":
+        estimate = await (estimator() if estimator else estimate_rows(session, stmt, params))
         if estimate > cap * ESTIMATE_TRUST_FACTOR:
             return estimate, False
     # maintain_column_froms: with no WHERE clause naming the table (an unfiltered list for ADMIN) the FROM
     # would otherwise vanish with the entity's columns and ``SELECT 1`` would count one row.
     inner = stmt.with_only_columns(literal(1), maintain_column_froms=True).order_by(None).limit(cap + 1).subquery()
-    counted = int((await session.execute(select(func.count()).select_from(inner))).scalar_one())
+    counted = int((await session.execute(select(func.count()).select_from(inner), params)).scalar_one())
     if counted <= cap:
         return counted, True
     if estimate is None:
         exact = stmt.with_only_columns(func.count(), maintain_column_froms=True).order_by(None)
-        return int((await session.execute(exact)).scalar_one()), True
+        return int((await session.execute(exact, params)).scalar_one()), True
     return max(estimate, cap + 1), False
 
 
-async def _estimate(session: AsyncSession, stmt: Select[Any]) -> int:
-    bind = session.get_bind()
+async def estimate_rows(session: Executor, stmt: Select[Any], params: dict[str, Any] | None = None) -> int:
+    dialect = session.dialect if isinstance(session, AsyncConnection) else session.get_bind().dialect
     plain = stmt.with_only_columns(literal(1), maintain_column_froms=True).order_by(None)
-    compiled = plain.compile(dialect=bind.dialect, compile_kwargs={"literal_binds": True})
+    if params:
+        plain = plain.params(params)
+    compiled = plain.compile(dialect=dialect, compile_kwargs={"literal_binds": True})
     plan = (await session.execute(_explain(str(compiled)))).scalar_one()
     doc = json.loads(plan) if isinstance(plan, str) else plan
     return int(doc[0]["Plan"]["Plan Rows"])

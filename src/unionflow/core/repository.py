@@ -7,6 +7,11 @@ their organisations, and — only where the repository says ``personal = True`` 
 organisation-only by default: a row naming a member is not thereby the member's to read. Reads by id go
 through ``get``/``get_for_update`` so that an invisible row is ``None`` (404 in the service), never a 403.
 Repositories only read and write rows: notifications and other side effects belong to services.
+
+The rule is also exposed as Core: ``visibility(auth)`` says which shape of condition applies to a caller and
+which values it binds, ``scope_condition(shape)`` builds that condition with named parameters, so the session-free
+read path (docs/architecture.md, "Read path") prebuilds one statement per shape from the same rule; ``scope()`` is
+that condition with the caller's values bound.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.visibility import Shape, Visibility, condition, visibility
 from unionflow.core.visibility import scope as visibility_scope
 from unionflow.models.base import Base
 
@@ -35,10 +41,21 @@ class ScopedRepository(Generic[M]):
         # None: a system job (scheduler, CLI) that sees every row.
         self.auth = auth
 
+    @classmethod
+    def visibility(cls, auth: AuthContext | None) -> Visibility:
+        """Which shape of ``scope_condition`` applies to ``auth``, and the values it binds."""
+        return visibility(auth, cls.personal)
+
+    @classmethod
+    def scope_condition(cls, shape: Shape, values: dict[str, Any] | None = None) -> ColumnElement[bool]:
+        """The scope of ``shape`` on ``model``, with named parameters (prebuilt statements) or ``values`` bound.
+        An area with its own rule overrides this pair (not ``scope``), so both paths keep one rule."""
+        return condition(shape, cls.model.organisation_id, cls.model.membre_id if cls.personal else None, values)
+
     def scope(self) -> ColumnElement[bool]:
-        """Which rows of ``model`` the caller sees; override for an area's own rule."""
-        return visibility_scope(self.auth, self.model.organisation_id,
-                                self.model.membre_id if self.personal else None)
+        """Which rows of ``model`` the caller sees."""
+        seen = self.visibility(self.auth)
+        return self.scope_condition(seen.shape, seen.values)
 
     def in_scope(self, column: Any) -> ColumnElement[bool]:
         """Organisation-only scope on another table's organisation column (global: all; staff: theirs)."""

@@ -23,10 +23,7 @@ from unionflow.cotisations.schemas import (
     GenererCotisationsRequest,
     RappelResponse,
     RappelsGroupesResponse,
-    StatistiquesDetailResponse,
     StatistiquesPeriodeResponse,
-    StatistiquesResponse,
-    StatistiquesTypeResponse,
     SyntheseResponse,
 )
 from unionflow.cotisations.service import MODULE, today_utc
@@ -48,7 +45,7 @@ def _effective(statut: str, echu: int) -> str:
     return S.EN_RETARD.value if statut == S.EN_RETARD or (statut in OPEN and echu) else statut
 
 
-def _statistics(rows: list[Any]) -> dict[str, Any]:
+def statistics(rows: list[Any]) -> dict[str, Any]:
     par_statut = {s.value: 0 for s in S}
     du = paye = en_retard = ZERO
     for row in rows:
@@ -154,35 +151,18 @@ class CotisationGestion:
                                 montant_total=total, devise=devise, canal=canal, destinataire=destinataire,
                                 message=message, statut="EN_ATTENTE", demande_par=self.auth.actor_name)
 
-    # --- statistics ------------------------------------------------------------------------------------------
-    async def stats(self) -> StatistiquesResponse:
-        return await cached(self.session, f"{COTISATIONS_STATS}stats", self.auth, StatistiquesResponse, self._stats)
-
-    async def _stats(self) -> StatistiquesResponse:
-        return StatistiquesResponse(**_statistics(await self.repo.aggregate(CotisationFilters())))
-
-    async def statistiques(self) -> StatistiquesDetailResponse:
-        return await cached(self.session, f"{COTISATIONS_STATS}statistiques", self.auth, StatistiquesDetailResponse,
-                            self._statistiques)
-
-    async def _statistiques(self) -> StatistiquesDetailResponse:
-        filters = CotisationFilters()
-        par_type = [StatistiquesTypeResponse(type_cotisation=r.type_cotisation, nombre=int(r.nombre),
-                                             montant_du=Decimal(r.du), montant_collecte=Decimal(r.paye))
-                    for r in await self.repo.aggregate_by_type(filters)]
-        return StatistiquesDetailResponse(**_statistics(await self.repo.aggregate(filters)), par_type=par_type)
-
+    # --- statistics (/statistiques and /stats: cotisations/lecture.py) ----------------------------------------
     async def periode(self, annee: int, mois: int | None) -> StatistiquesPeriodeResponse:
         async def compute() -> StatistiquesPeriodeResponse:
             rows = await self.repo.aggregate(CotisationFilters(annee=annee, mois=mois))
-            return StatistiquesPeriodeResponse(**_statistics(rows), annee=annee, mois=mois)
+            return StatistiquesPeriodeResponse(**statistics(rows), annee=annee, mois=mois)
 
         return await cached(self.session, f"{COTISATIONS_STATS}periode.{annee}.{mois}", self.auth,
                             StatistiquesPeriodeResponse, compute)
 
     async def synthese(self) -> SyntheseResponse:
         rows = await self.repo.aggregate(CotisationFilters(), own_only=True) if self.auth.membre_id else []
-        figures = _statistics(rows)
+        figures = statistics(rows)
         counts = figures["par_statut"]
         unpaid = [r for r in rows if r.statut in (S.EN_ATTENTE, S.PARTIELLEMENT_PAYEE, S.EN_RETARD)]
         return SyntheseResponse(

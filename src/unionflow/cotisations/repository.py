@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
-from unionflow.core.visibility import scope
+from unionflow.core.repository import ScopedRepository
 from unionflow.encaissement.service import StatutCotisation
 from unionflow.models import Cotisation, RappelCotisation
 
@@ -22,12 +22,16 @@ OPEN = (S.EN_ATTENTE, S.PARTIELLEMENT_PAYEE)
 UNPAID = (S.EN_ATTENTE, S.PARTIELLEMENT_PAYEE, S.EN_RETARD)
 
 
-def overdue(today: date) -> ColumnElement[bool]:
+# A date, or a parameter bound at execution (cotisations/lecture.py).
+Today = date | ColumnElement[Any]
+
+
+def overdue(today: Today) -> ColumnElement[bool]:
     return or_(Cotisation.statut == S.EN_RETARD,
                and_(Cotisation.statut.in_(OPEN), Cotisation.date_echeance < today))
 
 
-def with_status(statut: StatutCotisation, today: date) -> ColumnElement[bool]:
+def with_status(statut: StatutCotisation, today: Today) -> ColumnElement[bool]:
     """Filter on the status a client sees (EN_RETARD derived)."""
     if statut == S.EN_RETARD:
         return overdue(today)
@@ -52,17 +56,19 @@ class CotisationFilters:
     organisation_id: uuid.UUID | None = None
 
 
-class CotisationRepository:
+class CotisationRepository(ScopedRepository[Cotisation]):
+    """Default rule, personal: a member sees their own dues (cotisations/lecture.py prebuilds the same scope)."""
+
+    model = Cotisation
+    personal = True
+    auth: AuthContext
+
     def __init__(self, session: AsyncSession, auth: AuthContext, today: date) -> None:
-        self.session = session
-        self.auth = auth
+        super().__init__(session, auth)
         self.today = today
 
-    def _visible(self) -> ColumnElement[bool]:
-        return scope(self.auth, Cotisation.organisation_id, Cotisation.membre_id)
-
     def _select(self) -> Select[Any]:
-        return select(Cotisation).where(self._visible())
+        return select(Cotisation).where(self.scope())
 
     async def get(self, cotisation_id: uuid.UUID, *, for_update: bool = False) -> Cotisation | None:
         stmt = self._select().where(Cotisation.id == cotisation_id)
@@ -108,6 +114,9 @@ class CotisationRepository:
         return list((await self.session.execute(stmt)).scalars())
 
     async def aggregate(self, filters: CotisationFilters, *, own_only: bool = False) -> list[Any]:
+        return list((await self.session.execute(self.aggregate_stmt(filters, own_only=own_only))).all())
+
+    def aggregate_stmt(self, filters: CotisationFilters, *, own_only: bool = False) -> Select[Any]:
         """One row per (stored status, past due?) with counts and sums: a single GROUP BY, no row loaded."""
         echu = case((Cotisation.date_echeance < self.today, 1), else_=0).label("echu")
         stmt = self._filtered(filters, own_only=own_only).with_only_columns(
@@ -116,16 +125,19 @@ class CotisationRepository:
             func.coalesce(func.sum(Cotisation.montant_paye), 0).label("paye"),
             func.min(Cotisation.date_echeance).label("premiere_echeance"),
         ).group_by(Cotisation.statut, echu)
-        return list((await self.session.execute(stmt)).all())
+        return stmt
 
     async def aggregate_by_type(self, filters: CotisationFilters) -> list[Any]:
+        return list((await self.session.execute(self.aggregate_by_type_stmt(filters))).all())
+
+    def aggregate_by_type_stmt(self, filters: CotisationFilters) -> Select[Any]:
         live = Cotisation.statut != S.ANNULEE
         stmt = self._filtered(filters).with_only_columns(
             Cotisation.type_cotisation, func.count().label("nombre"),
             func.coalesce(func.sum(case((live, Cotisation.montant_du), else_=0)), 0).label("du"),
             func.coalesce(func.sum(Cotisation.montant_paye), 0).label("paye"),
         ).group_by(Cotisation.type_cotisation).order_by(Cotisation.type_cotisation)
-        return list((await self.session.execute(stmt)).all())
+        return stmt
 
     async def reminded_today(self, membre_ids: list[uuid.UUID]) -> dict[uuid.UUID, set[str]]:
         rows = await self.session.execute(
@@ -136,5 +148,3 @@ class CotisationRepository:
             done.setdefault(membre_id, set()).update(ids or [])
         return done
 
-    def add(self, entity: Any) -> None:
-        self.session.add(entity)

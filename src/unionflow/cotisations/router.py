@@ -6,12 +6,14 @@ from fastapi import Body, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.db import ReadConnection, ReadSession
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import RS_ADMIN, RS_COTISATION_GENERER, RS_COTISATION_PAYER, RS_ME, RS_READ, RS_WRITE
 from unionflow.core.routing import area_router
 from unionflow.cotisations.gestion import CotisationGestion
+from unionflow.cotisations.lecture import CotisationLecture
 from unionflow.cotisations.repository import CotisationFilters
 from unionflow.cotisations.schemas import (
     CotisationPayeeResponse,
@@ -46,9 +48,9 @@ _STATS = (" Calculées sur les cotisations visibles par l'appelant, en une requ�
 
 @router.get("", response_model=Page[CotisationSummaryResponse], summary="Lister les cotisations",
             description=_PAGE + " Les plus récentes d'abord." + _VIS)
-async def list_cotisations(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+async def list_cotisations(auth: AuthContext = authorize(RS_READ), *, connection: ReadConnection,
                            params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
-    return await CotisationService(session, auth).search(CotisationFilters(), params)
+    return await CotisationLecture(connection, auth).search(CotisationFilters(), params)
 
 
 @router.post("", status_code=201, response_model=CotisationResponse, responses=problems(404),
@@ -83,7 +85,7 @@ async def generate_cotisations(request: Request, data: GenererCotisationsRequest
 
 @router.get("/en-retard", response_model=Page[CotisationSummaryResponse], summary="Cotisations en retard",
             description=_PAGE + " Échéance la plus ancienne d'abord." + _VIS)
-async def overdue_cotisations(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+async def overdue_cotisations(auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
                               params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
     return await CotisationService(session, auth).overdue(params)
 
@@ -91,39 +93,38 @@ async def overdue_cotisations(session: SessionDep, auth: AuthContext = authorize
 @router.get("/membre/{membreId}", response_model=Page[CotisationSummaryResponse], responses=problems(404),
             summary="Cotisations d'un membre",
             description=_PAGE + " 404 si le membre n'existe pas ou n'est pas visible (un membre ne voit que lui).")
-async def cotisations_of_membre(membreId: uuid.UUID, session: SessionDep,
-                                auth: AuthContext = authorize(RS_READ),
+async def cotisations_of_membre(membreId: uuid.UUID, auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
                                 params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
     return await CotisationService(session, auth).of_membre(membreId, params)
 
 
 @router.get("/mes-cotisations", response_model=Page[CotisationSummaryResponse],
             summary="Mes cotisations", description=_PAGE + " Uniquement les cotisations du membre connecté.")
-async def my_cotisations(session: SessionDep, auth: AuthContext = authorize(RS_ME),
+async def my_cotisations(auth: AuthContext = authorize(RS_ME), *, connection: ReadConnection,
                          params: PageParams = Depends(paging(50))) -> Page[CotisationSummaryResponse]:
-    return await CotisationService(session, auth).mine(params)
+    return await CotisationLecture(connection, auth).mine(params)
 
 
 @router.get("/mes-cotisations/en-attente", response_model=list[CotisationSummaryResponse],
             summary="Mes cotisations à payer",
             description="Tableau des cotisations non réglées du membre connecté (en attente, partiellement payées, "
                         "en retard), échéance la plus proche d'abord; total dans `X-Total-Count`.")
-async def my_unpaid_cotisations(response: Response, session: SessionDep,
-                                auth: AuthContext = authorize(RS_ME)) -> list[CotisationSummaryResponse]:
+async def my_unpaid_cotisations(response: Response, auth: AuthContext = authorize(RS_ME),
+                                *, session: ReadSession) -> list[CotisationSummaryResponse]:
     rows = await CotisationService(session, auth).mine_unpaid()
     set_total_header(response, len(rows))
     return rows
 
 
 @router.get("/mes-cotisations/synthese", response_model=SyntheseResponse, summary="Ma synthèse de cotisations")
-async def my_synthesis(session: SessionDep, auth: AuthContext = authorize(RS_ME)) -> SyntheseResponse:
+async def my_synthesis(auth: AuthContext = authorize(RS_ME), *, session: ReadSession) -> SyntheseResponse:
     return await CotisationGestion(session, auth).synthese()
 
 
 @router.get("/public", response_model=Page[CotisationPublicResponse], summary="Liste simplifiée des cotisations",
             description="Page de cotisations visibles réduites à la référence, au type, à la période, à "
                         "l'échéance et au statut (ni montants ni membre)." + _VIS)
-async def public_cotisations(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+async def public_cotisations(auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
                              params: PageParams = Depends(paging(20))) -> Page[CotisationPublicResponse]:
     return await CotisationService(session, auth).public(params)
 
@@ -144,8 +145,7 @@ async def grouped_reminders(session: SessionDep, auth: AuthContext = authorize(R
 @router.get("/recherche", response_model=Page[CotisationSummaryResponse], summary="Rechercher des cotisations",
             description=_PAGE + " Filtres combinables; `statut` inconnu: 400." + _VIS)
 async def search_cotisations(
-    session: SessionDep,
-    auth: AuthContext = authorize(RS_READ),
+    auth: AuthContext = authorize(RS_READ), *, connection: ReadConnection,
     params: PageParams = Depends(paging(20)),
     annee: int | None = Query(None, ge=2000, le=2100),
     mois: int | None = Query(None, ge=1, le=12),
@@ -155,26 +155,27 @@ async def search_cotisations(
 ) -> Page[CotisationSummaryResponse]:
     filters = CotisationFilters(annee=annee, mois=mois, membre_id=membre_id, statut=statut,
                                 type_cotisation=type_cotisation)
-    return await CotisationService(session, auth).search(filters, params)
+    return await CotisationLecture(connection, auth).search(filters, params)
 
 
 @router.get("/reference/{numeroReference}", response_model=CotisationResponse, responses=problems(404),
             summary="Cotisation par numéro de référence")
-async def cotisation_by_reference(numeroReference: str, session: SessionDep,
-                                  auth: AuthContext = authorize(RS_READ)) -> CotisationResponse:
+async def cotisation_by_reference(numeroReference: str, auth: AuthContext = authorize(RS_READ),
+                                  *, session: ReadSession) -> CotisationResponse:
     return await CotisationService(session, auth).by_reference(numeroReference)
 
 
 @router.get("/statistiques", response_model=StatistiquesDetailResponse, summary="Statistiques des cotisations",
             description="Comptes par statut, montants dus/collectés/restants/en retard, taux de recouvrement, et "
                         "répartition par type." + _STATS)
-async def statistics(session: SessionDep, auth: AuthContext = authorize(RS_READ)) -> StatistiquesDetailResponse:
-    return await CotisationGestion(session, auth).statistiques()
+async def statistics(auth: AuthContext = authorize(RS_READ),
+                     *, connection: ReadConnection) -> StatistiquesDetailResponse:
+    return await CotisationLecture(connection, auth).statistiques()
 
 
 @router.get("/statistiques/periode", response_model=StatistiquesPeriodeResponse,
             summary="Statistiques d'une période", description="`annee` obligatoire, `mois` facultatif." + _STATS)
-async def statistics_of_period(session: SessionDep, auth: AuthContext = authorize(RS_READ),
+async def statistics_of_period(auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
                                annee: int = Query(ge=2000, le=2100),
                                mois: int | None = Query(None, ge=1, le=12)) -> StatistiquesPeriodeResponse:
     return await CotisationGestion(session, auth).periode(annee, mois)
@@ -182,22 +183,22 @@ async def statistics_of_period(session: SessionDep, auth: AuthContext = authoriz
 
 @router.get("/stats", response_model=StatistiquesResponse, summary="Statistiques globales (compactes)",
             description="Mêmes indicateurs que /statistiques, sans la répartition par type." + _STATS)
-async def stats(session: SessionDep, auth: AuthContext = authorize(RS_READ)) -> StatistiquesResponse:
-    return await CotisationGestion(session, auth).stats()
+async def stats(auth: AuthContext = authorize(RS_READ), *, connection: ReadConnection) -> StatistiquesResponse:
+    return await CotisationLecture(connection, auth).stats()
 
 
 @router.get("/statut/{statut}", response_model=Page[CotisationSummaryResponse],
             summary="Cotisations par statut", description=_PAGE + " Statut inconnu: 400." + _VIS)
-async def cotisations_by_status(statut: StatutCotisation, session: SessionDep,
-                                auth: AuthContext = authorize(RS_READ),
+async def cotisations_by_status(statut: StatutCotisation, auth: AuthContext = authorize(RS_READ),
+                                *, connection: ReadConnection,
                                 params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
-    return await CotisationService(session, auth).search(CotisationFilters(statut=statut), params)
+    return await CotisationLecture(connection, auth).search(CotisationFilters(statut=statut), params)
 
 
 @router.get("/{id}", response_model=CotisationResponse, responses=problems(404), summary="Consulter une cotisation")
-async def get_cotisation(id: uuid.UUID, session: SessionDep,
-                         auth: AuthContext = authorize(RS_READ)) -> CotisationResponse:
-    return await CotisationService(session, auth).get(id)
+async def get_cotisation(id: uuid.UUID, auth: AuthContext = authorize(RS_READ),
+                         *, connection: ReadConnection) -> CotisationResponse:
+    return await CotisationLecture(connection, auth).get(id)
 
 
 @router.put("/{id}", response_model=CotisationResponse, responses=problems(404),

@@ -10,8 +10,9 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.adhesions.repository import membre_visible
@@ -40,7 +41,6 @@ from unionflow.encaissement.service import (
     Cible,
     EncaissementService,
     StatutCotisation,
-    outstanding,
 )
 from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation
 from unionflow.paiements.declarations import DeclarationService
@@ -62,14 +62,16 @@ async def echeance_par_defaut(session: AsyncSession, annee: int, mois: int | Non
     return date(annee, mois or 1, jour)
 
 
-def response_data(c: Cotisation, today: date) -> dict[str, object]:
+def response_data(c: Cotisation | Row[Any], today: date) -> dict[str, object]:
+    """From an ORM object or a row of the read path (cotisations/lecture.py): same attribute names."""
     statut = statut_effectif(c.statut, c.date_echeance, today)
     late = statut == S.EN_RETARD
+    paid = c.montant_paye or ZERO
     return {
         "id": c.id, "numero_reference": c.numero_reference, "organisation_id": c.organisation_id,
         "membre_id": c.membre_id, "type_cotisation": c.type_cotisation, "libelle": c.libelle, "annee": c.annee,
         "mois": c.mois, "date_echeance": c.date_echeance, "statut": statut, "statut_enregistre": c.statut,
-        "montant_du": c.montant_du, "montant_paye": c.montant_paye, "montant_restant": outstanding(c),
+        "montant_du": c.montant_du, "montant_paye": c.montant_paye, "montant_restant": max(c.montant_du - paid, ZERO),
         "devise": c.devise, "en_retard": late, "jours_retard": (today - c.date_echeance).days if late else 0,
         "date_paiement": c.date_paiement, "methode_paiement": c.methode_paiement,
         "reference_paiement": c.reference_paiement, "observations": c.observations,
@@ -198,19 +200,12 @@ class CotisationService:
                             methode=paiement.methode, date_paiement=paiement.date_paiement)
         return CotisationPayeeResponse.model_validate({**response_data(cotisation, self.today), "recu": recu})
 
-    # --- reads -----------------------------------------------------------------------------------------------
-    async def get(self, cotisation_id: uuid.UUID) -> CotisationResponse:
-        return self.full(await self._get(cotisation_id))
-
+    # --- reads (the hot ones are session-free: cotisations/lecture.py) ----------------------------------------
     async def by_reference(self, numero: str) -> CotisationResponse:
         cotisation = await self.repo.by_reference(numero)
         if cotisation is None:
             raise NotFound("Cotisation introuvable")
         return self.full(cotisation)
-
-    async def search(self, filters: CotisationFilters, params: PageParams) -> Page[CotisationSummaryResponse]:
-        rows, total, exact = await self.repo.search(filters, params)
-        return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
 
     async def public(self, params: PageParams) -> Page[CotisationPublicResponse]:
         rows, total, exact = await self.repo.search(CotisationFilters(), params)
@@ -226,12 +221,6 @@ class CotisationService:
         if await membre_visible(self.session, self.auth, membre_id) is None:
             raise NotFound("Membre introuvable")
         rows, total, exact = await self.repo.search(CotisationFilters(membre_id=membre_id), params, by_due_date=True)
-        return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
-
-    async def mine(self, params: PageParams) -> Page[CotisationSummaryResponse]:
-        if self.auth.membre_id is None:
-            return Page[CotisationSummaryResponse].build([], params, 0)
-        rows, total, exact = await self.repo.search(CotisationFilters(), params, own_only=True, by_due_date=True)
         return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
 
     async def mine_unpaid(self) -> list[CotisationSummaryResponse]:

@@ -5,10 +5,12 @@ import uuid
 from fastapi import Depends, Query
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.db import ReadConnection, ReadSession
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ORG_ADMIN, RS_ORG_READ, RS_UNION_ADMIN
 from unionflow.core.routing import area_router
+from unionflow.organisations.lecture import OrganisationLecture
 from unionflow.organisations.repository import OrganisationFilters
 from unionflow.organisations.schemas import (
     MonOrganisationResponse,
@@ -38,8 +40,7 @@ async def create_organisation(data: OrganisationCreate, session: SessionDep,
             description="Annuaire de l'union: organisations actives (et suspendues dont on est membre); "
                         "SUPER_ADMIN/ADMIN voient tout. Recherche `q` sur nom, sigle et ville.")
 async def list_organisations(
-    session: SessionDep,
-    auth: AuthContext = authorize(RS_ORG_READ),
+    auth: AuthContext = authorize(RS_ORG_READ), *, connection: ReadConnection,
     params: PageParams = Depends(paging(20)),
     q: str | None = Query(None, max_length=100),
     type_organisation: TypeOrganisation | None = Query(None, alias="typeOrganisation"),
@@ -50,27 +51,27 @@ async def list_organisations(
 ) -> Page[OrganisationResponse]:
     filters = OrganisationFilters(q=q, type_organisation=type_organisation, statut=statut,
                                   parent_id=parent_id, region=region, pays=pays)
-    return await OrganisationService(session, auth).search(filters, params)
+    return await OrganisationLecture(connection, auth).search(filters, params)
 
 
 @router.get("/mes-organisations", response_model=list[MonOrganisationResponse],
             summary="Organisations du membre connecté, avec ses rôles")
-async def my_organisations(session: SessionDep,
-                           auth: AuthContext = authorize(RS_ORG_READ)) -> list[MonOrganisationResponse]:
-    return await OrganisationService(session, auth).mine()
+async def my_organisations(auth: AuthContext = authorize(RS_ORG_READ),
+                           *, connection: ReadConnection) -> list[MonOrganisationResponse]:
+    return await OrganisationLecture(connection, auth).mine()
 
 
 @router.get("/{id}", response_model=OrganisationResponse, responses=problems(404),
             summary="Consulter une organisation")
-async def get_organisation(id: uuid.UUID, session: SessionDep,
-                           auth: AuthContext = authorize(RS_ORG_READ)) -> OrganisationResponse:
-    return await OrganisationService(session, auth).get(id)
+async def get_organisation(id: uuid.UUID, auth: AuthContext = authorize(RS_ORG_READ),
+                           *, connection: ReadConnection) -> OrganisationResponse:
+    return await OrganisationLecture(connection, auth).get(id)
 
 
 @router.get("/{id}/enfants", response_model=list[OrganisationResponse], responses=problems(404),
             summary="Sous-organisations directes")
-async def organisation_children(id: uuid.UUID, session: SessionDep,
-                                auth: AuthContext = authorize(RS_ORG_READ)) -> list[OrganisationResponse]:
+async def organisation_children(id: uuid.UUID, auth: AuthContext = authorize(RS_ORG_READ),
+                                *, session: ReadSession) -> list[OrganisationResponse]:
     return await OrganisationService(session, auth).children(id)
 
 

@@ -8,13 +8,11 @@ from unionflow.configuration.service import valeur
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
-from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.models import Organisation
-from unionflow.organisations.repository import OrganisationFilters, OrganisationRepository
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.organisations.schemas import (
     NIVEAU,
-    MonOrganisationResponse,
     OrganisationCreate,
     OrganisationResponse,
     OrganisationUpdate,
@@ -66,9 +64,6 @@ class OrganisationService:
                            organisation_id=organisation.id, description=f"Création de {organisation.nom}")
         return OrganisationResponse.model_validate(organisation)
 
-    async def get(self, organisation_id: uuid.UUID) -> OrganisationResponse:
-        return OrganisationResponse.model_validate(await self._get(organisation_id))
-
     async def update(self, organisation_id: uuid.UUID, data: OrganisationUpdate) -> OrganisationResponse:
         organisation = await self._get(organisation_id, for_update=True)
         self.auth.require(Permission.ORGANISATION_MODIFIER, organisation.id,
@@ -107,20 +102,6 @@ class OrganisationService:
                            organisation_id=organisation.id)
         return OrganisationResponse.model_validate(organisation)
 
-    async def search(self, filters: OrganisationFilters, params: PageParams) -> Page[OrganisationResponse]:
-        rows, total, exact = await self.repo.search(filters, params)
-        return Page[OrganisationResponse].build(
-            [OrganisationResponse.model_validate(r) for r in rows], params, total, exact)
-
     async def children(self, organisation_id: uuid.UUID) -> list[OrganisationResponse]:
         await self._get(organisation_id)
         return [OrganisationResponse.model_validate(o) for o in await self.repo.children(organisation_id)]
-
-    async def mine(self) -> list[MonOrganisationResponse]:
-        if self.auth.membre_id is None:
-            return []
-        return [
-            MonOrganisationResponse.model_validate({**OrganisationResponse.model_validate(org).model_dump(),
-                                                    "roles": roles})
-            for org, roles in await self.repo.of_member(self.auth.membre_id)
-        ]
