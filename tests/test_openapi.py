@@ -51,7 +51,8 @@ async def test_operation_ids_schema_names_and_binary_bodies_are_client_ready(cli
     # French, from the paths: the action's own segment, a verb by method for resources, ``par_<champ>`` lookups.
     expected = {("post", "/api/adhesions/{id}/approuver"): "adhesions_approuver",
                 ("get", "/api/adhesions"): "adhesions_lister", ("post", "/api/adhesions"): "adhesions_creer",
-                ("get", "/api/adhesions/{id}"): "adhesions_obtenir", ("put", "/api/adhesions/{id}"): "adhesions_modifier",
+                ("get", "/api/adhesions/{id}"): "adhesions_obtenir",
+                ("put", "/api/adhesions/{id}"): "adhesions_modifier",
                 ("delete", "/api/adhesions/{id}"): "adhesions_supprimer",
                 ("get", "/api/adhesions/membre/{membreId}"): "adhesions_lister_par_membre",
                 ("get", "/api/adhesions/reference/{numeroReference}"): "adhesions_obtenir_par_reference",

@@ -18,9 +18,20 @@ from unionflow.core.schemas import money_pattern
 
 _PROBLEM_SCHEMA = {
     "type": "object",
-    "description": "RFC 9457 problem details",
+    "description": (
+        "RFC 9457 problem details. `type` tells why a request was refused, for a client (and a fuzzer) to "
+        "tell a request that does not match this OpenAPI from one refused for a reason no schema can state. "
+        "400 types: `https://unionflow.dev/problems/invalid-input` (the request does not match the operation's "
+        "schema: unknown field, wrong type, out of bounds, missing), `.../regle-metier` (each field is valid but "
+        "a rule no schema can state is broken: a cross-field rule written in the operation's description, a value "
+        "checked against the editable reference table, file content), `.../invalid-state` (not possible in the "
+        "record's current state), `.../invalid-grant` (token request: unknown credentials). Other statuses: "
+        "`unauthenticated` 401, `forbidden` 403, `not-found` 404, `conflict` 409, `payload-too-large` 413, "
+        "`idempotency-key-reused` 422, `too-many-requests` 429, `upstream-error` 502, `upstream-unavailable` / "
+        "`service-unavailable` 503."),
     "properties": {
-        "type": {"type": "string", "format": "uri"},
+        "type": {"type": "string", "format": "uri",
+                 "description": "https://unionflow.dev/problems/<slug>, e.g. invalid-input, regle-metier"},
         "title": {"type": "string"},
         "status": {"type": "integer"},
         "detail": {"type": "string"},
@@ -32,7 +43,8 @@ _PROBLEM_SCHEMA = {
 }
 
 _DESCRIPTIONS = {
-    400: "Données invalides (champ inconnu, type, pagination, statut) ou action impossible dans l'état actuel",
+    400: "Données invalides (`invalid-input`: la requête ne respecte pas ce schéma), règle métier non respectée "
+         "(`regle-metier`) ou action impossible dans l'état actuel (`invalid-state`)",
     401: "Non authentifié: jeton absent, expiré ou invalide",
     403: "Accès refusé: rôle insuffisant ou organisation active non autorisée",
     404: "Ressource introuvable (ou hors de votre périmètre de visibilité)",

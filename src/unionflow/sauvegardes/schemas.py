@@ -3,7 +3,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -56,7 +56,7 @@ class CreateBackupRequest(InputModel):
 
 class RestoreBackupRequest(InputModel):
     backup_id: uuid.UUID
-    confirmation: str = Field(description=f'Doit valoir exactement "{CONFIRMATION}"')
+    confirmation: Literal["RESTAURER"] = Field(description=f'Doit valoir exactement "{CONFIRMATION}"')
 
 
 class RestoreResponse(OutputModel):
