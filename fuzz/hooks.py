@@ -24,7 +24,9 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 
 # Problem types (``https://unionflow.dev/problems/<slug>``) that refuse schema-valid data for a reason no schema
 # can state; see docs/decisions.md "Contrat d'API".
-BEYOND_SCHEMA = frozenset({"regle-metier", "invalid-state", "invalid-grant", "invalid-reset-token"})
+BEYOND_SCHEMA = frozenset({"regle-metier", "invalid-state", "invalid-grant", "invalid-reset-token",
+                           # 422: the Idempotency-Key was already used with another body (state, not shape).
+                           "idempotency-key-reused"})
 
 
 def _money_fields() -> frozenset[str]:
@@ -79,7 +81,7 @@ def positive_data_acceptance_metier(ctx: Any, response: Any, case: Any) -> bool 
     try:
         return positive_data_acceptance(ctx, response, case)
     except Failure:
-        if response.status_code == 400 and _problem_slug(response) in BEYOND_SCHEMA:
+        if response.status_code in (400, 422) and _problem_slug(response) in BEYOND_SCHEMA:
             return None
         raise
 
