@@ -23,7 +23,7 @@ from schemathesis.core.failures import Failure
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
 # Problem types (``https://unionflow.dev/problems/<slug>``) that refuse schema-valid data for a reason no schema
-# can state; see docs/decisions.md "Contrat d'API".
+# can state; see docs/decisions.md "Contrat: operationIds et fuzz".
 BEYOND_SCHEMA = frozenset({"regle-metier", "invalid-state", "invalid-grant", "invalid-reset-token",
                            # 422: the Idempotency-Key was already used with another body (state, not shape).
                            "idempotency-key-reused"})

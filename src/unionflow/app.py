@@ -33,7 +33,7 @@ from unionflow.core.headers import SecurityHeadersMiddleware
 from unionflow.core.journal import JournalWriter
 from unionflow.core.logs import configure_logging
 from unionflow.core.middleware import RequestContextMiddleware
-from unionflow.core.openapi import install_openapi, route_key
+from unionflow.core.openapi import install_openapi, operation_id
 from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
@@ -173,7 +173,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics.process_exit()
 
     app = FastAPI(title="UnionFlow — Union Management API", version=__version__, description=DESCRIPTION,
-                  lifespan=lifespan, docs_url=None, redoc_url=None, generate_unique_id_function=route_key)
+                  lifespan=lifespan, docs_url=None, redoc_url=None, generate_unique_id_function=operation_id)
     app.state.settings = settings
     app.state.engine = create_engine(settings)
     app.state.sessionmaker = create_sessionmaker(app.state.engine)

@@ -81,6 +81,9 @@ def route_key(route: APIRoute) -> str:
     return f"{area}_{route.endpoint.__name__}"
 
 
+# The name app.py passes as ``generate_unique_id_function``.
+operation_id = route_key
+
 _COLLECTION_VERBS = {"get": "lister", "post": "creer", "put": "modifier", "patch": "modifier", "delete": "supprimer"}
 _ITEM_VERBS = {**_COLLECTION_VERBS, "get": "obtenir"}
 # The few routes the rules below would name badly: singletons at an area's root and paths whose last literal is
