@@ -42,8 +42,8 @@ async def test_generated_client_runs_the_membership_and_dues_path(client, app, d
     api = importlib.import_module("unionflow_client.api")
     models = importlib.import_module("unionflow_client.models")
     auth_token = importlib.import_module("unionflow_client.api.authentification.auth_token")
-    organisations = importlib.import_module("unionflow_client.api.organisations.organisations_create_organisation")
-    membres = importlib.import_module("unionflow_client.api.membres.membres_create_membre")
+    organisations = importlib.import_module("unionflow_client.api.organisations.organisations_creer")
+    membres = importlib.import_module("unionflow_client.api.membres.membres_creer")
     assert api and gen
 
     await create_local_user(db, email="tresorerie@example.sn", password="Mot-de-passe-solide-2026",
@@ -66,10 +66,10 @@ async def test_generated_client_runs_the_membership_and_dues_path(client, app, d
     assert isinstance(membre, models.MembreResponse), membre
 
     adhesions = "unionflow_client.api." + next(p.name for p in (tmp_path / "unionflow_client" / "api").iterdir()
-                                              if (p / "adhesions_create_adhesion.py").exists())
-    create_adhesion = importlib.import_module(f"{adhesions}.adhesions_create_adhesion")
-    approve = importlib.import_module(f"{adhesions}.adhesions_approve_adhesion")
-    pay_fee = importlib.import_module(f"{adhesions}.adhesions_pay_adhesion")
+                                              if (p / "adhesions_creer.py").exists())
+    create_adhesion = importlib.import_module(f"{adhesions}.adhesions_creer")
+    approve = importlib.import_module(f"{adhesions}.adhesions_approuver")
+    pay_fee = importlib.import_module(f"{adhesions}.adhesions_paiement")
     adhesion = await create_adhesion.asyncio(client=admin, body=models.CreateAdhesionRequest(
         membre_id=membre.id, organisation_id=organisation.id, frais_adhesion="2500"))
     assert isinstance(adhesion, models.AdhesionResponse), adhesion
@@ -79,8 +79,8 @@ async def test_generated_client_runs_the_membership_and_dues_path(client, app, d
     paid_fee = await pay_fee.asyncio(adhesion.id, client=admin, montant_paye="2500")
     assert paid_fee is not None and not isinstance(paid_fee, models.Problem), paid_fee
 
-    create_due = importlib.import_module("unionflow_client.api.cotisations.cotisations_create_cotisation")
-    pay_due = importlib.import_module("unionflow_client.api.cotisations.cotisations_pay_cotisation")
+    create_due = importlib.import_module("unionflow_client.api.cotisations.cotisations_creer")
+    pay_due = importlib.import_module("unionflow_client.api.cotisations.cotisations_payer")
     today = date.today()
     due = await create_due.asyncio(client=admin, body=models.CreateCotisationRequest(
         membre_id=membre.id, organisation_id=organisation.id, type_cotisation=models.TypeCotisation.MENSUELLE,

@@ -47,7 +47,21 @@ async def test_operation_ids_schema_names_and_binary_bodies_are_client_ready(cli
     ids = [op["operationId"] for ops in schema["paths"].values() for op in ops.values()]
     assert len(ids) == len(set(ids))
     assert all(re.fullmatch(r"[a-z]+(_[a-z0-9]+)+", i) for i in ids), [i for i in ids if not i.isascii()]
-    assert schema["paths"]["/api/adhesions/{id}/approuver"]["post"]["operationId"] == "adhesions_approve_adhesion"
+    assert all(i.isascii() for i in ids)
+    # French, from the paths: the action's own segment, a verb by method for resources, ``par_<champ>`` lookups.
+    expected = {("post", "/api/adhesions/{id}/approuver"): "adhesions_approuver",
+                ("get", "/api/adhesions"): "adhesions_lister", ("post", "/api/adhesions"): "adhesions_creer",
+                ("get", "/api/adhesions/{id}"): "adhesions_obtenir",
+                ("put", "/api/adhesions/{id}"): "adhesions_modifier",
+                ("delete", "/api/adhesions/{id}"): "adhesions_supprimer",
+                ("get", "/api/adhesions/membre/{membreId}"): "adhesions_lister_par_membre",
+                ("get", "/api/adhesions/reference/{numeroReference}"): "adhesions_obtenir_par_reference",
+                ("get", "/api/membres/me"): "membres_me_obtenir",
+                ("get", "/api/comptabilite/comptes/{id}"): "comptabilite_comptes_obtenir",
+                ("post", "/api/documents/pieces-jointes"): "documents_pieces_jointes_creer",
+                ("get", "/api/documents/{documentId}/pieces-jointes"): "documents_pieces_jointes_lister"}
+    assert {key: schema["paths"][key[1]][key[0]]["operationId"] for key in expected} == expected
+    assert "Body_membres_import" in schema["components"]["schemas"]
     names = set(schema["components"]["schemas"])
     assert not [n for n in names if "__" in n]
     assert {"FeedbackResponse", "EvenementsFeedbackResponse", "CreateMessageRequest",

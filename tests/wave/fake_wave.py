@@ -9,6 +9,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -222,9 +223,9 @@ def completed_event(session: dict[str, Any], event_id: str | None = None,
     return {"id": event_id or f"EV_{uuid.uuid4().hex[:12]}", "type": event_type, "data": dict(session)}
 
 
-@pytest.fixture(scope="session")
-def fake_wave_server() -> Iterator[FakeWave]:
-    fake = FakeWave()
+@contextmanager
+def serving(fake: FakeWave) -> Iterator[FakeWave]:
+    """Serve ``fake`` on a free loopback port in a background thread (tests, and ``make fuzz``)."""
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(fake.app(), host="127.0.0.1", port=port, log_level="warning",
                                            lifespan="off"))
@@ -236,9 +237,17 @@ def fake_wave_server() -> Iterator[FakeWave]:
             raise RuntimeError("fake Wave server did not start")
         time.sleep(0.02)
     fake.url = f"http://127.0.0.1:{port}"
-    yield fake
-    server.should_exit = True
-    thread.join(timeout=5)
+    try:
+        yield fake
+    finally:
+        server.should_exit = True
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def fake_wave_server() -> Iterator[FakeWave]:
+    with serving(FakeWave()) as fake:
+        yield fake
 
 
 @pytest.fixture

@@ -45,6 +45,11 @@ async def create_audit(data: CreateAuditLogRequest, session: SessionDep,
     return await AuditService(session, auth).create(data)
 
 
+# What audit.service.parse_bound reads: a day (the whole day) or an RFC 3339 date-time.
+_DATE_OU_DATE_HEURE = {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"},
+                                 {"type": "null"}]}
+
+
 @router.post("/rechercher", response_model=Page[AuditLogResponse], summary="Rechercher dans le journal d'audit",
              description="Filtres exacts (module, typeAction sans casse; severite parmi INFO, WARNING, ERROR, "
                          "CRITICAL; utilisateur = e-mail ou identifiant enregistré; ipAddress). `dateDebut` et "
@@ -54,8 +59,10 @@ async def search_audit(
     session: SessionDep,
     auth: AuthContext = authorize(RS_AUDIT),
     params: PageParams = Depends(paging(50)),
-    date_debut: str | None = Query(None, alias="dateDebut", max_length=40),
-    date_fin: str | None = Query(None, alias="dateFin", max_length=40),
+    date_debut: str | None = Query(None, alias="dateDebut", min_length=10, max_length=40,
+                                   json_schema_extra=_DATE_OU_DATE_HEURE),
+    date_fin: str | None = Query(None, alias="dateFin", min_length=10, max_length=40,
+                                 json_schema_extra=_DATE_OU_DATE_HEURE),
     ip_address: str | None = Query(None, alias="ipAddress", max_length=64),
     module: str | None = Query(None, max_length=50),
     severite: Severite | None = None,

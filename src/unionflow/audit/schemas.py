@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from unionflow.core.cache import ResultatCalcule
+from unionflow.core.errors import RegleMetierValeur
 from unionflow.core.schemas import InputModel, OutputModel
 
 CODE_PATTERN = r"^[A-Za-z][A-Za-z0-9_.\-]*$"
@@ -54,7 +55,7 @@ class CreateAuditLogRequest(InputModel):
     @classmethod
     def _small(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
         if value is not None and len(json.dumps(value, default=str).encode()) > MAX_DETAILS_BYTES:
-            raise ValueError(f"details dépasse {MAX_DETAILS_BYTES} octets")
+            raise RegleMetierValeur(f"details dépasse {MAX_DETAILS_BYTES} octets")
         return value
 
 

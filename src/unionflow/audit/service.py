@@ -17,7 +17,7 @@ from unionflow.audit.schemas import (
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import cached
-from unionflow.core.errors import InvalidInput
+from unionflow.core.errors import InvalidInput, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.roles import Role
 from unionflow.membres.access import organisations_as
@@ -71,7 +71,7 @@ class AuditService:
         depuis = parse_bound(date_debut, "dateDebut", end=False)
         avant = parse_bound(date_fin, "dateFin", end=True)
         if depuis is not None and avant is not None and depuis >= avant:
-            raise InvalidInput("dateDebut doit précéder dateFin")
+            raise RegleMetier("dateDebut doit précéder dateFin")
         filters = AuditFilters(depuis=depuis, avant=avant, ip_address=(ip_address or "").strip() or None,
                                module=_code(module), severite=severite.value if severite else None,
                                type_action=_code(type_action), utilisateur=(utilisateur or "").strip() or None)
@@ -84,7 +84,7 @@ class AuditService:
             # An organisation administrator's entry belongs to an organisation, or they could not read it back.
             orgs = organisations_as(self.auth, {Role.ADMIN_ORGANISATION})
             if len(orgs) != 1:
-                raise InvalidInput("Plusieurs organisations administrées: précisez X-Active-Organisation-Id")
+                raise RegleMetier("Plusieurs organisations administrées: précisez X-Active-Organisation-Id")
             organisation_id = next(iter(orgs))
         entry = await audit.record(self.session, self.auth, action=data.type_action.upper(),
                                    module=data.module.upper(), entite_type=data.entite_type,

@@ -28,10 +28,15 @@ def verify_password(password_hash: str | None, password: str) -> bool:
         return False
 
 
+# Also the bounds the OpenAPI states for every new password (identity.schemas).
+PASSWORD_MIN_LENGTH = 10
+PASSWORD_MAX_LENGTH = 256
+
+
 def check_strength(password: str) -> str | None:
     """Why a new password is refused, or None. Length over composition rules (NIST SP 800-63B)."""
-    if len(password) < 10:
-        return "le mot de passe doit contenir au moins 10 caractères"
-    if len(password) > 256:
+    if len(password) < PASSWORD_MIN_LENGTH:
+        return f"le mot de passe doit contenir au moins {PASSWORD_MIN_LENGTH} caractères"
+    if len(password) > PASSWORD_MAX_LENGTH:
         return "le mot de passe est trop long"
     return None

@@ -14,7 +14,7 @@ from unionflow.auth import keys
 from unionflow.auth.schemas import Jwks, TokenResponse
 from unionflow.auth.service import InvalidClient, InvalidGrant, TokenService, UnsupportedGrant
 from unionflow.core.auth import SessionDep
-from unionflow.core.errors import InvalidInput, UnionFlowError, problem
+from unionflow.core.errors import RegleMetier, UnionFlowError, problem
 from unionflow.core.openapi import problems
 from unionflow.identity.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 
@@ -57,7 +57,7 @@ async def token(
             lambda: service.client_credentials_grant(identifiant, secret), InvalidClient)
     if grant_type == "password":
         if not username or not password:
-            raise InvalidInput("username et password sont requis")
+            raise RegleMetier("username et password sont requis")
         limiter = AttemptLimiter(request, "login")
         by_email = limiter.key("email", username)
         by_ip = limiter.key("ip", client_ip(request))
@@ -66,7 +66,7 @@ async def token(
             lambda: service.password_grant(username, password), InvalidGrant)
     if grant_type == "refresh_token":
         if not refresh_token:
-            raise InvalidInput("refresh_token est requis")
+            raise RegleMetier("refresh_token est requis")
         result = await service.refresh_grant(refresh_token)
         if isinstance(result, UnionFlowError):
             # Returned, not raised: the revocation of a replayed token family must be committed.

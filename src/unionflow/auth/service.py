@@ -19,7 +19,7 @@ from unionflow.clients_api.repository import ClientApiRepository
 from unionflow.config import Settings
 from unionflow.core.auth import CLIENT_SUBJECT_PREFIX
 from unionflow.core.email import normaliser_email
-from unionflow.core.errors import Conflict, InvalidInput, UnionFlowError
+from unionflow.core.errors import Conflict, InvalidInput, RegleMetier, UnionFlowError
 from unionflow.core.roles import Role
 from unionflow.models import RefreshToken, UtilisateurLocal
 
@@ -161,9 +161,9 @@ async def create_local_user(
         raise Conflict(f"Un utilisateur existe déjà avec l'e-mail {email}")
     unknown = [r for r in roles if r not in Role.__members__]
     if unknown:
-        raise InvalidInput(f"Rôles inconnus: {', '.join(unknown)}")
+        raise RegleMetier(f"Rôles inconnus: {', '.join(unknown)}")
     if password is not None and check_password and (why := check_strength(password)):
-        raise InvalidInput(why)
+        raise RegleMetier(why)
     user = UtilisateurLocal(
         email=email, username=email, prenom=prenom, nom=nom, enabled=enabled,
         password_hash=hash_password(password) if password else None,

@@ -13,7 +13,7 @@ from unionflow.clients_api.repository import ClientApiRepository
 from unionflow.clients_api.schemas import ClientApiCreatedResponse, ClientApiResponse, CreateClientApiRequest
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role
@@ -35,16 +35,16 @@ class ClientApiService:
         roles = sorted({r.value for r in data.roles})
         personal = [r for r in roles if r not in GLOBAL_ROLES | ORGANISATION_STAFF_ROLES]
         if personal:
-            raise InvalidInput(f"Un client API n'a pas de fiche membre: rôles refusés {', '.join(personal)}")
+            raise RegleMetier(f"Un client API n'a pas de fiche membre: rôles refusés {', '.join(personal)}")
         if Role.SUPER_ADMIN in roles and Role.SUPER_ADMIN not in self.auth.roles:
             raise Forbidden("Seul un SUPER_ADMIN peut créer un client API SUPER_ADMIN")
         organisations = sorted({str(o) for o in data.organisation_ids})
         if set(roles) - GLOBAL_ROLES and not organisations:
-            raise InvalidInput("Les rôles d'organisation exigent au moins une organisation (organisationIds)")
+            raise RegleMetier("Les rôles d'organisation exigent au moins une organisation (organisationIds)")
         orgs = OrganisationRepository(self.session, self.auth)
         for org in organisations:
             if not await orgs.exists(uuid.UUID(org)):
-                raise InvalidInput(f"Organisation introuvable: {org}")
+                raise RegleMetier(f"Organisation introuvable: {org}")
         secret = "ufs_" + secrets.token_urlsafe(32)
         client = ClientApi(client_id="ufc_" + secrets.token_hex(12), nom=data.nom, description=data.description,
                            secret_hash=hash_password(secret), roles=roles, organisation_ids=organisations,

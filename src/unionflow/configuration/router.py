@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from fastapi import Path
 
-from unionflow.configuration.schemas import ConfigurationResponse, UpdateConfigurationRequest
+from unionflow.configuration.schemas import CLE_PATTERN, ConfigurationResponse, UpdateConfigurationRequest
 from unionflow.configuration.service import ConfigurationService
 from unionflow.core.auth import AuthContext, SessionDep, authorize
 from unionflow.core.openapi import problems
@@ -35,6 +35,7 @@ async def get_configuration(session: SessionDep, cle: str,
             description="Modifie une clé définie (404 sinon: une clé que rien ne lit n'est pas créée). `valeur` est "
                         "validée contre le type de la clé et ses bornes (400): jours entiers, montants à deux "
                         "décimales au plus, devise ISO 4217. Journalisé avec valeurs avant/après.")
-async def put_configuration(data: UpdateConfigurationRequest, session: SessionDep, cle: str = Path(max_length=200),
+async def put_configuration(data: UpdateConfigurationRequest, session: SessionDep,
+                            cle: str = Path(max_length=100, pattern=CLE_PATTERN),
                             auth: AuthContext = authorize(RS_CONF)) -> ConfigurationResponse:
     return await ConfigurationService(session, auth).put(cle, data)

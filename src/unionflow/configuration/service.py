@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.configuration.schemas import CLE_PATTERN, ConfigurationResponse, TypeValeur, UpdateConfigurationRequest
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import InvalidInput, NotFound
+from unionflow.core.errors import InvalidInput, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.models import ConfigurationEntry
 
@@ -70,46 +70,46 @@ DEFAUTS: dict[str, Definition] = {
 
 def _number(value: JsonValue) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise InvalidInput("valeur: un nombre est attendu")
+        raise RegleMetier("valeur: un nombre est attendu")
     try:
         number = Decimal(str(value).strip())
     except InvalidOperation as exc:
-        raise InvalidInput("valeur: un nombre est attendu") from exc
+        raise RegleMetier("valeur: un nombre est attendu") from exc
     if not number.is_finite():
-        raise InvalidInput("valeur: un nombre fini est attendu")
+        raise RegleMetier("valeur: un nombre fini est attendu")
     return number
 
 
 def encode(type_valeur: TypeValeur, value: JsonValue, definition: Definition | None = None) -> str:
     """Validate ``value`` against the key's type (and built-in bounds) and give its stored text."""
     if value is None:
-        raise InvalidInput("valeur: obligatoire")
+        raise RegleMetier("valeur: obligatoire")
     if type_valeur is TypeValeur.STRING:
         if not isinstance(value, str):
-            raise InvalidInput("valeur: une chaîne est attendue")
+            raise RegleMetier("valeur: une chaîne est attendue")
         if definition and definition.pattern and not re.fullmatch(definition.pattern, value):
-            raise InvalidInput(f"valeur: format attendu {definition.pattern}")
+            raise RegleMetier(f"valeur: format attendu {definition.pattern}")
         text = value
     elif type_valeur is TypeValeur.NUMBER:
         number = _number(value)
         if definition and definition.minimum is not None and number < definition.minimum:
-            raise InvalidInput(f"valeur: minimum {definition.minimum}")
+            raise RegleMetier(f"valeur: minimum {definition.minimum}")
         if definition and definition.maximum is not None and number > definition.maximum:
-            raise InvalidInput(f"valeur: maximum {definition.maximum}")
+            raise RegleMetier(f"valeur: maximum {definition.maximum}")
         if definition and definition.decimales is not None and number != round(number, definition.decimales):
-            raise InvalidInput("valeur: un nombre entier est attendu" if definition.decimales == 0
+            raise RegleMetier("valeur: un nombre entier est attendu" if definition.decimales == 0
                                else f"valeur: {definition.decimales} décimales au plus")
         text = format(number.normalize(), "f")
     elif type_valeur is TypeValeur.BOOLEAN:
         if isinstance(value, str) and value.lower() in {"true", "false"}:
             value = value.lower() == "true"
         if not isinstance(value, bool):
-            raise InvalidInput("valeur: un booléen est attendu")
+            raise RegleMetier("valeur: un booléen est attendu")
         text = "true" if value else "false"
     else:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     if len(text) > MAX_TEXT:
-        raise InvalidInput(f"valeur: {MAX_TEXT} caractères au plus")
+        raise RegleMetier(f"valeur: {MAX_TEXT} caractères au plus")
     return text
 
 
@@ -190,7 +190,7 @@ class ConfigurationService:
         entry = await _entry(self.session, cle, for_update=True)
         type_valeur = definition.type
         if data.type is not None and data.type is not type_valeur:
-            raise InvalidInput(f"type: la clé {cle} est de type {type_valeur.value}, il ne change pas")
+            raise RegleMetier(f"type: la clé {cle} est de type {type_valeur.value}, il ne change pas")
         text = encode(type_valeur, data.valeur, definition)
         before = _response(cle, entry).model_dump(mode="json", by_alias=True)
         if entry is None:

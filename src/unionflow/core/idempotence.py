@@ -32,7 +32,8 @@ from unionflow.models import CleIdempotence
 
 MAX_KEY_LENGTH = 200
 
-IDEMPOTENCY_HEADER = Header(None, alias="Idempotency-Key", max_length=MAX_KEY_LENGTH,
+# Not blank: a key of spaces is refused (400), and the schema says so.
+IDEMPOTENCY_HEADER = Header(None, alias="Idempotency-Key", min_length=1, max_length=MAX_KEY_LENGTH, pattern=r"\S",
                             description="Recommandé. Même clé + même requête → même réponse, un seul "
                                         "enregistrement; même clé + autre requête → 422")
 

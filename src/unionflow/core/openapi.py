@@ -5,6 +5,9 @@ typed as such, so that a client generated from ``/openapi.json`` compiles withou
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
+from collections import Counter
 from typing import Any
 
 from fastapi import FastAPI
@@ -15,9 +18,20 @@ from unionflow.core.schemas import money_pattern
 
 _PROBLEM_SCHEMA = {
     "type": "object",
-    "description": "RFC 9457 problem details",
+    "description": (
+        "RFC 9457 problem details. `type` tells why a request was refused, for a client (and a fuzzer) to "
+        "tell a request that does not match this OpenAPI from one refused for a reason no schema can state. "
+        "400 types: `https://unionflow.dev/problems/invalid-input` (the request does not match the operation's "
+        "schema: unknown field, wrong type, out of bounds, missing), `.../regle-metier` (each field is valid but "
+        "a rule no schema can state is broken: a cross-field rule written in the operation's description, a value "
+        "checked against the editable reference table, file content), `.../invalid-state` (not possible in the "
+        "record's current state), `.../invalid-grant` (token request: unknown credentials). Other statuses: "
+        "`unauthenticated` 401, `forbidden` 403, `not-found` 404, `conflict` 409, `payload-too-large` 413, "
+        "`idempotency-key-reused` 422, `too-many-requests` 429, `upstream-error` 502, `upstream-unavailable` / "
+        "`service-unavailable` 503."),
     "properties": {
-        "type": {"type": "string", "format": "uri"},
+        "type": {"type": "string", "format": "uri",
+                 "description": "https://unionflow.dev/problems/<slug>, e.g. invalid-input, regle-metier"},
         "title": {"type": "string"},
         "status": {"type": "integer"},
         "detail": {"type": "string"},
@@ -29,7 +43,8 @@ _PROBLEM_SCHEMA = {
 }
 
 _DESCRIPTIONS = {
-    400: "Données invalides (champ inconnu, type, pagination, statut) ou action impossible dans l'état actuel",
+    400: "Données invalides (`invalid-input`: la requête ne respecte pas ce schéma), règle métier non respectée "
+         "(`regle-metier`) ou action impossible dans l'état actuel (`invalid-state`)",
     401: "Non authentifié: jeton absent, expiré ou invalide",
     403: "Accès refusé: rôle insuffisant ou organisation active non autorisée",
     404: "Ressource introuvable (ou hors de votre périmètre de visibilité)",
@@ -59,11 +74,94 @@ def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {code: {"description": _DESCRIPTIONS.get(code, "Erreur"), "model": None} for code in codes}
 
 
-def operation_id(route: APIRoute) -> str:
-    """``<area>_<action>`` from the router's package and the endpoint's name (``adhesions_approve_adhesion``):
-    ASCII, stable, unique (tests/test_openapi.py), and what generated clients name their functions after."""
+def route_key(route: APIRoute) -> str:
+    """FastAPI's internal id of a route (``<package>_<function>``), unique and ASCII; it names request body models
+    (``Body_<key>``) until :func:`operation_ids` gives the published, path-derived operationIds."""
     area = route.endpoint.__module__.removeprefix("unionflow.").removesuffix("router").strip("._").replace(".", "_")
     return f"{area}_{route.endpoint.__name__}"
+
+
+# The name app.py passes as ``generate_unique_id_function``.
+operation_id = route_key
+
+_COLLECTION_VERBS = {"get": "lister", "post": "creer", "put": "modifier", "patch": "modifier", "delete": "supprimer"}
+_ITEM_VERBS = {**_COLLECTION_VERBS, "get": "obtenir"}
+# The few routes the rules below would name badly: singletons at an area's root and paths whose last literal is
+# not a noun the action can be read from.
+_OVERRIDES = {
+    ("get", "/api/status"): "status_obtenir",
+    ("get", "/metrics"): "metrics_obtenir",
+    ("get", "/api/recus/verifier/{numero}"): "recus_verifier",
+    ("put", "/api/roles/membres/{membreId}/organisations/{organisationId}"): "roles_attribuer",
+}
+
+
+def _slug(text: str) -> str:
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    ascii_text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", ascii_text)
+    return re.sub(r"[^a-zA-Z0-9]+", "_", ascii_text).strip("_").lower()
+
+
+def _is_param(segment: str) -> bool:
+    return segment.startswith("{")
+
+
+def _derive(path: str, method: str, operations: dict[str, set[str]]) -> str:
+    """``<area>_<action>`` from the (French) path; see docs/decisions.md "operationIds"."""
+    segments = [s for s in path.split("/") if s]
+    if segments[0] == "api":
+        segments = segments[1:]
+    area, rest = _slug(segments[0]), segments[1:]
+    nouns = [_slug(s) for s in rest if not _is_param(s)]
+    if not rest:  # the area's own collection
+        return f"{area}_{_COLLECTION_VERBS[method]}"
+    if _is_param(rest[-1]):
+        before = rest[:-1]
+        parent = path.rsplit("/", 1)[0]
+        if not before or _is_param(before[-1]) or parent in operations:  # an item of a (sub-)collection
+            return "_".join([area, *nouns, _ITEM_VERBS[method]])
+        # ``/membre/{membreId}``: records looked up by a field; a number or a code names one record.
+        key, param = _slug(before[-1]), rest[-1].strip("{}")
+        single = param.startswith(("numero", "code", "cle")) or "put" in operations[path]
+        verb = _ITEM_VERBS[method] if method != "get" else ("obtenir" if single else "lister")
+        return "_".join([area, *nouns[:-1], verb, "par", key])
+    methods = operations[path]
+    if any(other.startswith(path + "/{") for other in operations) or (len(methods) > 1 and "post" in methods):
+        return "_".join([area, *nouns, _COLLECTION_VERBS[method]])
+    if len(methods) > 1:  # a singleton read and replaced (``/me``, ``/config``)
+        return "_".join([area, *nouns, _ITEM_VERBS[method]])
+    return "_".join([area, *nouns])  # an action (``/{id}/approuver``) or a view (``/en-attente``)
+
+
+def operation_ids(operations: dict[str, set[str]]) -> dict[tuple[str, str], str]:
+    """French, ASCII, snake_case operationIds for every ``(method, path)``, derived from the paths alone (plus
+    :data:`_OVERRIDES`): ``adhesions_approuver``, ``adhesions_lister``, ``adhesions_lister_par_membre``. Two
+    operations that would share an id each get their method's verb appended; any id still shared is a bug."""
+    ids = {(m, p): _OVERRIDES.get((m, p)) or _derive(p, m, operations) for p, ms in operations.items() for m in ms}
+    counts = Counter(ids.values())
+    for (method, path), name in list(ids.items()):
+        if counts[name] > 1 and (method, path) not in _OVERRIDES:
+            verbs = _ITEM_VERBS if _is_param(path.rsplit("/", 1)[-1]) else _COLLECTION_VERBS
+            ids[(method, path)] = f"{name}_{verbs[method]}"
+    shared = [name for name, n in Counter(ids.values()).items() if n > 1]
+    if shared:
+        raise RuntimeError(f"operationIds en double: {shared}")
+    return ids
+
+
+def _rename_operations(schema: dict[str, Any]) -> dict[str, Any]:
+    """Publish the path-derived operationIds; request body models FastAPI named after the internal route key
+    (``Body_<key>``) follow their operation."""
+    paths = schema.get("paths", {})
+    operations = {path: {m for m in ops if m in _COLLECTION_VERBS} for path, ops in paths.items()}
+    ids = operation_ids(operations)
+    bodies = {}
+    for (method, path), new in ids.items():
+        op = paths[path][method]
+        bodies[f"Body_{op.get('operationId')}"] = f"Body_{new}"
+        op["operationId"] = new
+    present = set(schema.get("components", {}).get("schemas", {}))
+    return _rename_schemas(schema, {old: new for old, new in bodies.items() if old in present and old != new})
 
 
 _JSON_TYPES = ("application/json", "application/problem+json")
@@ -80,6 +178,10 @@ def _unique_schema_names(schema: dict[str, Any]) -> dict[str, Any]:
         area, model = parts[1], parts[-1]
         owner = area[:6].lower() in model.lower()
         renames[name] = model if owner else "".join(p.capitalize() for p in area.split("_")) + model
+    return _rename_schemas(schema, renames)
+
+
+def _rename_schemas(schema: dict[str, Any], renames: dict[str, str]) -> dict[str, Any]:
     if not renames:
         return schema
     text = json.dumps(schema)
@@ -153,7 +255,7 @@ def install_openapi(app: FastAPI) -> None:
             return app.openapi_schema
         schema = get_openapi(title=app.title, version=app.version, description=app.description,
                              routes=app.routes, tags=[{"name": a} for a in AREAS])
-        schema = _unique_schema_names(schema)
+        schema = _rename_operations(_unique_schema_names(schema))
         _money_bounds(schema)
         components = schema.setdefault("components", {})
         components.setdefault("schemas", {})["Problem"] = _PROBLEM_SCHEMA

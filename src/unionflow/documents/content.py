@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from unionflow.core.errors import InvalidInput
+from unionflow.core.errors import InvalidInput, RegleMetier
 
 HEAD_BYTES = 8192
 
@@ -40,6 +40,8 @@ AAC = FileKind("audio/aac", (".aac",))
 WAV = FileKind("audio/wav", (".wav",))
 
 ALLOWED = (PDF, PNG, JPEG, GIF, WEBP, DOCX, XLSX, ODT, ODS, TEXT, CSV, OGG, MP3, M4A, AAC, WAV)
+# What the OpenAPI declares for the uploaded part (multipart ``encoding.file.contentType``).
+ACCEPTED_MEDIA_TYPES = tuple(kind.mime.split(";")[0] for kind in ALLOWED)
 # ISO base media brands of audio-only recordings (M4A); video brands are refused.
 _M4A_BRANDS = (b"M4A ", b"M4B ", b"mp42", b"isom", b"iso2", b"dash", b"3gp4", b"3gp5")
 KNOWN_EXTENSIONS = {ext for kind in ALLOWED for ext in kind.extensions}
@@ -77,7 +79,7 @@ def _refuse_macros(archive: zipfile.ZipFile, names: set[str], odf: bool) -> None
         declarations = [n for n in names if n == "[Content_Types].xml" or n.endswith(".rels")]
         found = any(marker in _declarations(archive, n) for n in declarations for marker in _OOXML_CODE_MARKERS)
     if found:
-        raise InvalidInput("Document bureautique refusé: il contient des macros ou des contrôles actifs "
+        raise RegleMetier("Document bureautique refusé: il contient des macros ou des contrôles actifs "
                            "(StarBasic, VBA, ActiveX); enregistrez-le sans macros (DOCX, XLSX, ODT, ODS)")
 
 
@@ -100,7 +102,7 @@ def _zip_kind(path: Path) -> FileKind:
                     return XLSX
     except (zipfile.BadZipFile, OSError, KeyError) as exc:
         raise InvalidInput("Fichier ZIP/Office illisible ou corrompu") from exc
-    raise InvalidInput("Archive refusée: seuls les documents DOCX, XLSX, ODT et ODS (sans macros) sont acceptés")
+    raise RegleMetier("Archive refusée: seuls les documents DOCX, XLSX, ODT et ODS (sans macros) sont acceptés")
 
 
 def _is_text(head: bytes) -> bool:
@@ -116,7 +118,7 @@ def _is_text(head: bytes) -> bool:
 def detect(path: Path, head: bytes, extension: str) -> FileKind:
     """The type of the stored bytes, from an allowlist; anything else (executables first) is refused."""
     if any(head.startswith(magic) for magic in _EXECUTABLE_MAGIC):
-        raise InvalidInput("Fichier exécutable refusé, quel que soit son nom")
+        raise RegleMetier("Fichier exécutable refusé, quel que soit son nom")
     if head.startswith(b"%PDF-"):
         return PDF
     if head.startswith(b"\x89PNG\r\n\x1a\n"):
@@ -134,7 +136,7 @@ def detect(path: Path, head: bytes, extension: str) -> FileKind:
         return audio
     if head and _is_text(head):
         return CSV if extension == ".csv" else TEXT
-    raise InvalidInput("Type de fichier non autorisé (PDF, PNG, JPEG, GIF, WebP, DOCX, XLSX, ODT, ODS, "
+    raise RegleMetier("Type de fichier non autorisé (PDF, PNG, JPEG, GIF, WebP, DOCX, XLSX, ODT, ODS, "
                        "texte, CSV, audio OGG/Opus, MP3, M4A/AAC, WAV)")
 
 
@@ -181,7 +183,7 @@ def named_for(name: str, kind: FileKind) -> str:
         return name
     if not ext or not stem:
         return (stem or name) + kind.extensions[0]
-    raise InvalidInput(f"L'extension {ext} ne correspond pas au contenu du fichier ({kind.mime.split(';')[0]})")
+    raise RegleMetier(f"L'extension {ext} ne correspond pas au contenu du fichier ({kind.mime.split(';')[0]})")
 
 
 def content_disposition(filename: str) -> str:

@@ -10,7 +10,7 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import set_total_header
 from unionflow.core.roles import RS_READ, RS_WRITE
 from unionflow.core.routing import area_router
-from unionflow.documents.content import content_disposition
+from unionflow.documents.content import ACCEPTED_MEDIA_TYPES, content_disposition
 from unionflow.documents.schemas import (
     CreateDocumentRequest,
     CreatePieceJointeRequest,
@@ -34,13 +34,16 @@ _UPLOAD_BODY = {
         "content": {"multipart/form-data": {"schema": {
             "type": "object", "required": ["file"],
             "properties": {
-                "file": {"type": "string", "format": "binary", "description": "FileUpload"},
+                "file": {"type": "string", "format": "binary",
+                         "description": "FileUpload. Types acceptés (contenu inspecté, pas le nom): "
+                                        f"{', '.join(ACCEPTED_MEDIA_TYPES)}; bureautique sans macros. Contenu "
+                                        "refusé (type, macros, extension trompeuse): 400 regle-metier"},
                 "description": {"type": "string", "maxLength": 2000},
                 "typeDocument": {"type": "string", "description": "Type de référence TYPE_DOCUMENT (défaut AUTRE)"},
                 "visibilite": {"type": "string", "enum": ["PRIVE", "ORGANISATION"], "description": "Extension"},
                 "organisationId": {"type": "string", "format": "uuid", "description": "Extension"},
             },
-        }}},
+        }, "encoding": {"file": {"contentType": ", ".join(ACCEPTED_MEDIA_TYPES)}}}},
     }
 }
 

@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
 from unionflow.documents.content import detect, named_for, sanitize_filename
@@ -60,7 +60,7 @@ class DocumentService:
     async def _check_organisation(self, organisation_id: uuid.UUID | None, visibilite: VisibiliteDocument) -> None:
         if organisation_id is None:
             if visibilite is VisibiliteDocument.ORGANISATION:
-                raise InvalidInput("organisationId requis pour un document de visibilité ORGANISATION")
+                raise RegleMetier("organisationId requis pour un document de visibilité ORGANISATION")
             return
         if not await self.repo.organisation_exists(organisation_id):
             raise NotFound("Organisation introuvable")
@@ -134,7 +134,7 @@ class DocumentService:
         except LookupError as exc:
             raise NotFound(f"{data.type_entite.value} introuvable") from exc
         if target is None:
-            raise InvalidInput(f"Le type {data.type_entite.value} n'est pas disponible sur cette installation")
+            raise RegleMetier(f"Le type {data.type_entite.value} n'est pas disponible sur cette installation")
         own = target.membre_id is not None and target.membre_id == self.auth.membre_id
         member_of = (data.type_entite.value == "ORGANISATION"
                      and target.organisation_id in self.auth.member_organisations)
@@ -185,6 +185,6 @@ class DocumentService:
             raise InvalidState("Ce document n'a pas de contenu téléversé")
         ticket = await self.repo.download_ticket(doc.id, ticket_id, self.auth.sub, utcnow() - DOWNLOAD_TICKET_TTL)
         if ticket is None:
-            raise InvalidInput("Téléchargement non enregistré ou expiré: appelez d'abord POST "
+            raise InvalidState("Téléchargement non enregistré ou expiré: appelez d'abord POST "
                                f"/api/documents/{doc.id}/telechargement")
         return doc, await storage.open(doc.cle_stockage)

@@ -19,7 +19,7 @@ from unionflow.auth.passwords import check_strength, hash_password
 from unionflow.auth.repository import JetonReinitialisationRepository, RefreshTokenRepository, UtilisateurRepository
 from unionflow.config import Settings
 from unionflow.core import audit
-from unionflow.core.errors import InvalidInput, NotFound, UnionFlowError
+from unionflow.core.errors import NotFound, RegleMetier, UnionFlowError
 from unionflow.models import JetonReinitialisation, Notification, UtilisateurLocal
 from unionflow.models.base import utcnow
 from unionflow.notifications.sources import JETON_REINITIALISATION
@@ -43,7 +43,7 @@ def _hash(token: str) -> str:
 
 def _check_password(password: str) -> None:
     if why := check_strength(password):
-        raise InvalidInput(why, extra={"errors": [{"field": "nouveauMotDePasse", "message": why,
+        raise RegleMetier(why, extra={"errors": [{"field": "nouveauMotDePasse", "message": why,
                                                    "type": "weak_password"}]})
 
 

@@ -4,6 +4,7 @@ from datetime import datetime
 
 from pydantic import Field
 
+from unionflow.auth.passwords import PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH
 from unionflow.core.email import Email
 from unionflow.core.roles import REALM_ROLES_SCHEMA
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
@@ -20,7 +21,8 @@ class UserCreate(InputModel):
     last_name: str | None = Field(None, max_length=100)
     enabled: bool = True
     email_verified: bool = False
-    password: str | None = Field(None, min_length=1, max_length=256, description="Jamais renvoyé")
+    password: str | None = Field(None, min_length=PASSWORD_MIN_LENGTH, max_length=PASSWORD_MAX_LENGTH,
+                                 description="Jamais renvoyé")
     realm_roles: list[str] = Field(default_factory=list, max_length=20, json_schema_extra=REALM_ROLES_SCHEMA)
 
 
@@ -29,13 +31,15 @@ class UserUpdate(UpdateModel):
     but cannot change; ``password`` sets a new password (administrator reset)."""
 
     nullable_fields = frozenset({"first_name", "last_name"})
-    username: str | None = Field(None, max_length=254)
+    username: str | None = Field(None, pattern=USERNAME_PATTERN,
+                                 description="Renvoyé tel que lu; une autre valeur est refusée (regle-metier)")
     email: Email | None = None
     first_name: str | None = Field(None, max_length=100)
     last_name: str | None = Field(None, max_length=100)
     enabled: bool | None = None
     email_verified: bool | None = None
-    password: str | None = Field(None, min_length=1, max_length=256, description="Jamais renvoyé")
+    password: str | None = Field(None, min_length=PASSWORD_MIN_LENGTH, max_length=PASSWORD_MAX_LENGTH,
+                                 description="Jamais renvoyé")
 
 
 class UserResponse(OutputModel):
@@ -63,7 +67,7 @@ class UserRolesResponse(OutputModel):
 
 class PasswordChange(InputModel):
     mot_de_passe_actuel: str = Field(min_length=1, max_length=256)
-    nouveau_mot_de_passe: str = Field(min_length=1, max_length=256)
+    nouveau_mot_de_passe: str = Field(min_length=PASSWORD_MIN_LENGTH, max_length=PASSWORD_MAX_LENGTH)
 
 
 class PasswordChanged(OutputModel):
@@ -81,4 +85,4 @@ class DemandeReinitialisationResponse(OutputModel):
 
 class CreateReinitialisationRequest(InputModel):
     jeton: str = Field(min_length=20, max_length=200)
-    nouveau_mot_de_passe: str = Field(min_length=1, max_length=256)
+    nouveau_mot_de_passe: str = Field(min_length=PASSWORD_MIN_LENGTH, max_length=PASSWORD_MAX_LENGTH)

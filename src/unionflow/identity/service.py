@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.auth.passwords import check_strength
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, InvalidInput, InvalidState
+from unionflow.core.errors import Conflict, InvalidInput, InvalidState, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.roles import Role
 from unionflow.identity.provider import IdentityProvider, IdentityUser, NewUser, check_user_id
@@ -43,7 +43,7 @@ def _audit_view(user: IdentityUser) -> dict[str, Any]:
 def _check_roles(roles: list[str]) -> list[str]:
     unknown = sorted({r for r in roles if r not in UNIONFLOW_ROLES})
     if unknown:
-        raise InvalidInput(f"Rôles inconnus: {', '.join(unknown)}",
+        raise RegleMetier(f"Rôles inconnus: {', '.join(unknown)}",
                            extra={"errors": [{"field": "realmRoles", "message": f"rôle inconnu: {r}",
                                               "type": "unknown_role"} for r in unknown]})
     return sorted(set(roles))
@@ -51,7 +51,7 @@ def _check_roles(roles: list[str]) -> list[str]:
 
 def _check_password(password: str, field: str) -> None:
     if why := check_strength(password):
-        raise InvalidInput(why, extra={"errors": [{"field": field, "message": why, "type": "weak_password"}]})
+        raise RegleMetier(why, extra={"errors": [{"field": field, "message": why, "type": "weak_password"}]})
 
 
 class AdminUserService:
@@ -103,7 +103,7 @@ class AdminUserService:
         before = await self.provider.get(check_user_id(user_id))
         username = changes.pop("username", None)
         if username is not None and username.lower() != before.username.lower():
-            raise InvalidInput("L'identifiant de connexion (username) ne peut pas être modifié")
+            raise RegleMetier("L'identifiant de connexion (username) ne peut pas être modifié")
         if changes.get("enabled") is False and user_id == self.auth.sub:
             raise Conflict("Vous ne pouvez pas désactiver votre propre compte")
         if "email" in changes and changes["email"] is not None:
@@ -142,7 +142,7 @@ class AdminUserService:
         return wanted
 
 
-class WrongCurrentPassword(InvalidInput):
+class WrongCurrentPassword(RegleMetier):
     def __init__(self) -> None:
         super().__init__("Le mot de passe actuel est incorrect", extra={"errors": [
             {"field": "motDePasseActuel", "message": "mot de passe actuel incorrect", "type": "invalid"}]})
@@ -163,7 +163,7 @@ class PasswordService:
     async def change(self, data: PasswordChange) -> None:
         _check_password(data.nouveau_mot_de_passe, "nouveauMotDePasse")
         if data.nouveau_mot_de_passe == data.mot_de_passe_actuel:
-            raise InvalidInput("Le nouveau mot de passe doit être différent de l'actuel")
+            raise RegleMetier("Le nouveau mot de passe doit être différent de l'actuel")
         provider = self.local if self.auth.claims.get("iss") == self.builtin_issuer else self.external
         if provider is None:
             raise InvalidState("Votre compte est géré par un fournisseur d'identité externe: changez-y votre "

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.documents.repository import DocumentRepository
 from unionflow.messagerie.repository import MessagerieRepository
@@ -44,7 +44,7 @@ class MessagerieService:
     @property
     def _me(self) -> uuid.UUID:
         if self.auth.membre_id is None:
-            raise InvalidInput("Aucune fiche membre n'est liée à votre compte: messagerie indisponible")
+            raise RegleMetier("Aucune fiche membre n'est liée à votre compte: messagerie indisponible")
         return self.auth.membre_id
 
     async def _get(self, conversation_id: uuid.UUID, *, for_update: bool = False) -> Conversation:
@@ -70,7 +70,7 @@ class MessagerieService:
     async def _check_members(self, organisation_id: uuid.UUID, membre_ids: set[uuid.UUID]) -> None:
         missing = membre_ids - await self.repo.active_members(organisation_id, membre_ids)
         if missing:
-            raise InvalidInput("Ne sont pas membres actifs de l'organisation: "
+            raise RegleMetier("Ne sont pas membres actifs de l'organisation: "
                                + ", ".join(sorted(str(m) for m in missing)))
 
     def _join(self, conversation: Conversation, membre_id: uuid.UUID) -> None:
@@ -84,10 +84,10 @@ class MessagerieService:
         if not await self.repo.organisation_exists(data.organisation_id):
             raise NotFound("Organisation introuvable")
         if data.organisation_id not in self.auth.member_organisations:
-            raise InvalidInput("organisationId: vous n'êtes pas membre actif de cette organisation")
+            raise RegleMetier("organisationId: vous n'êtes pas membre actif de cette organisation")
         others = set(data.participant_ids) - {me}
         if not others:
-            raise InvalidInput("participantIds: invitez au moins un autre membre")
+            raise RegleMetier("participantIds: invitez au moins un autre membre")
         await self._check_members(data.organisation_id, others)
         key = None
         if data.type is TypeConversation.DIRECTE:
@@ -183,9 +183,9 @@ class MessagerieService:
             if document is None:
                 raise NotFound("Document introuvable")
             if document.proprietaire_sub != self.auth.sub:
-                raise InvalidInput("documentId: une note vocale est un document que vous avez téléversé")
+                raise RegleMetier("documentId: une note vocale est un document que vous avez téléversé")
             if not (document.type_mime or "").startswith("audio/"):
-                raise InvalidInput("documentId: le document n'est pas un fichier audio (OGG/Opus, MP3, M4A/AAC, WAV)")
+                raise RegleMetier("documentId: le document n'est pas un fichier audio (OGG/Opus, MP3, M4A/AAC, WAV)")
         now = utcnow()
         message = MessageConversation(
             conversation_id=conversation.id, auteur_membre_id=me, created_at=now, contenu=data.contenu,

@@ -5,9 +5,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import OutputModel, UpdateModel
 
 
 class NiveauAlerte(StrEnum):
@@ -53,8 +53,11 @@ class AlertConfigResponse(OutputModel):
     modifie_par: str | None
 
 
-class UpdateAlertConfigRequest(InputModel):
-    """Partial update: only the fields sent change; null is refused."""
+class UpdateAlertConfigRequest(UpdateModel):
+    """Partial update: only the fields sent change; null is refused (and not offered by the schema), an empty
+    body too (``minProperties``)."""
+
+    model_config = ConfigDict(json_schema_extra={"minProperties": 1})
 
     seuil_latence_base_ms: int | None = Field(None, ge=1, le=60_000)
     seuil_espace_disque_libre_pourcent: float | None = Field(None, ge=0, le=100)
@@ -66,10 +69,7 @@ class UpdateAlertConfigRequest(InputModel):
     intervalle_evaluation_secondes: int | None = Field(None, ge=10, le=86_400)
 
     @model_validator(mode="after")
-    def _no_null(self) -> UpdateAlertConfigRequest:
-        nulls = [name for name in self.model_fields_set if getattr(self, name) is None]
-        if nulls:
-            raise ValueError(f"valeur requise (null refusé): {', '.join(sorted(nulls))}")
+    def _not_empty(self) -> UpdateAlertConfigRequest:
         if not self.model_fields_set:
             raise ValueError("aucun champ à modifier")
         return self

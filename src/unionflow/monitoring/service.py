@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core import audit, metrics
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Forbidden, InvalidInput, NotFound, Unauthenticated
+from unionflow.core.errors import Forbidden, NotFound, RegleMetier, Unauthenticated
 from unionflow.core.pagination import Page, PageParams
 from unionflow.monitoring.evaluator import MODULE, MonitoringEvaluator
 from unionflow.monitoring.repository import AlertRepository, JournalRepository, MeasureRepository
@@ -93,7 +93,7 @@ class JournalService:
                      date_fin: datetime | None) -> Page[JournalSystemeResponse]:
         debut, fin = _utc(date_debut), _utc(date_fin)
         if debut is not None and fin is not None and debut > fin:
-            raise InvalidInput("dateDebut doit précéder dateFin")
+            raise RegleMetier("dateDebut doit précéder dateFin")
         # A level is a threshold, as in every log viewer: WARNING shows WARNING, ERROR and CRITICAL.
         levels = list(NiveauJournal)
         niveaux = [n.value for n in levels[levels.index(niveau):]] if niveau else None

@@ -8,7 +8,7 @@ import string
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
-from unionflow.core.errors import InvalidInput
+from unionflow.core.errors import RegleMetier
 from unionflow.models import Membre
 
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,39}$")
@@ -21,12 +21,12 @@ def placeholders(text: str) -> set[str]:
     try:
         parsed = list(string.Formatter().parse(text))
     except ValueError as exc:
-        raise InvalidInput(f"Modèle invalide ({exc}); écrire {{{{ et }}}} pour des accolades littérales") from exc
+        raise RegleMetier(f"Modèle invalide ({exc}); écrire {{{{ et }}}} pour des accolades littérales") from exc
     for _literal, field, spec, conversion in parsed:
         if field is None:
             continue
         if not _NAME.match(field) or spec or conversion:
-            raise InvalidInput(f"Variable non autorisée: {{{field}}} (un nom simple, sans format ni accès)")
+            raise RegleMetier(f"Variable non autorisée: {{{field}}} (un nom simple, sans format ni accès)")
         names.add(field)
     return names
 
@@ -34,9 +34,9 @@ def placeholders(text: str) -> set[str]:
 def check_variables(variables: Mapping[str, str]) -> None:
     for key in variables:
         if not _NAME.match(key):
-            raise InvalidInput(f"Nom de variable invalide: {key}")
+            raise RegleMetier(f"Nom de variable invalide: {key}")
         if key in SYSTEME:
-            raise InvalidInput(f"La variable {key} est fournie par le serveur")
+            raise RegleMetier(f"La variable {key} est fournie par le serveur")
 
 
 def valeurs_membre(membre: Membre, organisation: str) -> dict[str, str]:
@@ -48,5 +48,5 @@ def valeurs_membre(membre: Membre, organisation: str) -> dict[str, str]:
 def render(text: str, values: Mapping[str, str]) -> str:
     missing = placeholders(text) - values.keys()
     if missing:
-        raise InvalidInput("Variable(s) sans valeur: " + ", ".join(sorted(missing)))
+        raise RegleMetier("Variable(s) sans valeur: " + ", ".join(sorted(missing)))
     return text.format_map(dict(values))

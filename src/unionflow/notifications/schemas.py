@@ -7,6 +7,7 @@ from typing import Self
 
 from pydantic import Field, model_validator
 
+from unionflow.core.errors import RegleMetierValeur
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 
@@ -53,6 +54,7 @@ class NotificationEnvoi(InputModel):
     tous_membres_actifs: bool = Field(default=False, description="Tous les membres actifs de l'organisation")
     type_notification: TypeNotification = TypeNotification.INFORMATION
     canaux: list[Canal] | None = Field(default=None, min_length=1, max_length=3,
+                                       json_schema_extra={"uniqueItems": True},
                                        description="Par défaut: préférences du membre, sinon EMAIL > SMS > IN_APP")
     code_modele: str | None = Field(default=None, pattern=CODE_PATTERN)
     sujet: str | None = Field(default=None, min_length=1, max_length=200)
@@ -63,11 +65,11 @@ class NotificationEnvoi(InputModel):
     @model_validator(mode="after")
     def _check(self) -> Self:
         if bool(self.membre_ids) == self.tous_membres_actifs:
-            raise ValueError("donner soit membreIds, soit tousMembresActifs=true")
+            raise RegleMetierValeur("donner soit membreIds, soit tousMembresActifs=true")
         if self.code_modele is None and (self.sujet is None or self.corps is None):
-            raise ValueError("sans codeModele, sujet et corps sont requis")
+            raise RegleMetierValeur("sans codeModele, sujet et corps sont requis")
         if self.code_modele is not None and (self.sujet is not None or self.corps is not None):
-            raise ValueError("codeModele exclut sujet et corps")
+            raise RegleMetierValeur("codeModele exclut sujet et corps")
         if self.canaux is not None and len(set(self.canaux)) != len(self.canaux):
             raise ValueError("canal répété")
         return self

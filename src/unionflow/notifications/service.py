@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.models import Membre, ModeleNotification
@@ -80,7 +80,7 @@ class NotificationService:
     def _check_placeholders(sujet: str, corps: str, allowed: set[str] | frozenset[str]) -> None:
         unknown = (placeholders(sujet) | placeholders(corps)) - allowed
         if unknown:
-            raise InvalidInput("Variable(s) sans valeur: " + ", ".join(sorted(unknown)))
+            raise RegleMetier("Variable(s) sans valeur: " + ", ".join(sorted(unknown)))
 
     async def _textes(self, data: NotificationEnvoi,
                       organisation_id: uuid.UUID) -> dict[Canal | None, tuple[str, str]]:

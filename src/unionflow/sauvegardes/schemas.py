@@ -3,11 +3,11 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 CONFIRMATION = "RESTAURER"
 
@@ -56,7 +56,7 @@ class CreateBackupRequest(InputModel):
 
 class RestoreBackupRequest(InputModel):
     backup_id: uuid.UUID
-    confirmation: str = Field(description=f'Doit valoir exactement "{CONFIRMATION}"')
+    confirmation: Literal["RESTAURER"] = Field(description=f'Doit valoir exactement "{CONFIRMATION}"')
 
 
 class RestoreResponse(OutputModel):
@@ -79,8 +79,11 @@ class BackupConfigResponse(OutputModel):
     modifie_par: str | None
 
 
-class UpdateBackupConfigRequest(InputModel):
-    """Partial update: only the fields sent change; null is refused."""
+class UpdateBackupConfigRequest(UpdateModel):
+    """Partial update: only the fields sent change; null is refused (and not offered by the schema), an empty
+    body too (``minProperties``)."""
+
+    model_config = ConfigDict(json_schema_extra={"minProperties": 1})
 
     actif: bool | None = None
     frequence: Frequence | None = None
@@ -89,10 +92,7 @@ class UpdateBackupConfigRequest(InputModel):
     retention_jours: int | None = Field(None, ge=1, le=3650)
 
     @model_validator(mode="after")
-    def _no_null(self) -> UpdateBackupConfigRequest:
-        nulls = [name for name in self.model_fields_set if getattr(self, name) is None]
-        if nulls:
-            raise ValueError(f"valeur requise (null refusé): {', '.join(sorted(nulls))}")
+    def _not_empty(self) -> UpdateBackupConfigRequest:
         if not self.model_fields_set:
             raise ValueError("aucun champ à modifier")
         return self

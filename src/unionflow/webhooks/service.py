@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.models import AbonnementWebhook, LivraisonWebhook
@@ -42,7 +42,7 @@ class WebhookService:
 
     def _check_url(self, url: str) -> None:
         if why := motif_url_refusee(url, self.settings.webhook_autoriser_adresses_privees):
-            raise InvalidInput(why)
+            raise RegleMetier(why)
 
     async def _abonnement(self, id: uuid.UUID, *, for_update: bool = False) -> AbonnementWebhook:
         abonnement = await self.repo.abonnement(id, for_update=for_update)
