@@ -21,7 +21,8 @@ from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ADMIN, RS_APPROVE, RS_READ, RS_WRITE
 from unionflow.core.routing import area_router
 from unionflow.core.schemas import MontantPositif
-from unionflow.encaissement.service import MethodePaiement, StatutAdhesion
+from unionflow.models.adhesion import StatutAdhesion
+from unionflow.models.paiement import MethodePaiement
 
 router = area_router("/api/adhesions", "Adhésions")
 

@@ -24,7 +24,7 @@ from unionflow.analytics.schemas import (
     TrancheImpayes,
 )
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import InvalidInput, NotFound
+from unionflow.core.errors import NotFound, RegleMetier
 from unionflow.cotisations.service import today_utc
 
 CENT = Decimal("0.01")
@@ -46,7 +46,7 @@ def months(annee: int) -> list[str]:
 
 def check_period(debut: date | None, fin: date | None) -> None:
     if debut and fin and debut > fin:
-        raise InvalidInput("dateDebut doit précéder ou égaler dateFin")
+        raise RegleMetier("dateDebut doit précéder ou égaler dateFin")
 
 
 class AnalyticsService:

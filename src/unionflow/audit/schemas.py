@@ -73,7 +73,7 @@ class AuditLogResponse(OutputModel):
     details: dict[str, Any] | None
     ip_address: str | None
     user_agent: str | None
-    severite: str
+    severite: Severite
     request_id: str | None = Field(None, description="X-Request-ID de la requête à l'origine de l'entrée "
                                                      "(journaux: GET /api/logs?requestId=…)")
 

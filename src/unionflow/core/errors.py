@@ -301,6 +301,10 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         fields = _field_errors(exc)
         detail = "; ".join(f"{f['field']}: {f['message']}" for f in fields) or "Requête invalide"
+        if fields and all(f["type"] == "regle_metier" for f in fields):
+            # Only cross-field rules failed (core.schemas.regle_metier): every field matches the schema.
+            detail = "; ".join(f["message"] for f in fields)
+            return problem(400, RegleMetier.title, detail, RegleMetier.slug, request.url.path, errors=fields)
         return problem(400, "Données invalides", detail, "invalid-input", request.url.path, errors=fields)
 
     async def on_http(request: Request, exc: Exception) -> Response:

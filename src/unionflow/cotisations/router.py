@@ -27,10 +27,11 @@ from unionflow.cotisations.schemas import (
     StatistiquesPeriodeResponse,
     StatistiquesResponse,
     SyntheseResponse,
+    TypeCotisation,
     UpdateCotisationRequest,
 )
 from unionflow.cotisations.service import CotisationService
-from unionflow.encaissement.service import StatutCotisation
+from unionflow.models.cotisation import StatutCotisation
 from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import accepted
 
@@ -142,7 +143,7 @@ async def grouped_reminders(session: SessionDep, auth: AuthContext = authorize(R
 
 
 @router.get("/recherche", response_model=Page[CotisationSummaryResponse], summary="Rechercher des cotisations",
-            description=_PAGE + " Filtres combinables; `statut` inconnu: 400." + _VIS)
+            description=_PAGE + " Filtres combinables; `statut` ou `typeCotisation` inconnu: 400." + _VIS)
 async def search_cotisations(
     session: SessionDep,
     auth: AuthContext = authorize(RS_READ),
@@ -151,7 +152,7 @@ async def search_cotisations(
     mois: int | None = Query(None, ge=1, le=12),
     membre_id: uuid.UUID | None = Query(None, alias="membreId"),
     statut: StatutCotisation | None = None,
-    type_cotisation: str | None = Query(None, alias="typeCotisation", max_length=30),
+    type_cotisation: TypeCotisation | None = Query(None, alias="typeCotisation"),
 ) -> Page[CotisationSummaryResponse]:
     filters = CotisationFilters(annee=annee, mois=mois, membre_id=membre_id, statut=statut,
                                 type_cotisation=type_cotisation)

@@ -7,6 +7,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.types_reference.schemas import code_du_domaine
 
 TYPE_DOCUMENT_DOMAINE = "TYPE_DOCUMENT"
 
@@ -50,7 +51,7 @@ class DocumentResponse(OutputModel):
     id: uuid.UUID
     nom_fichier: str
     description: str | None
-    type_document: str
+    type_document: str = Field(description=code_du_domaine("TYPE_DOCUMENT"))
     visibilite: VisibiliteDocument
     organisation_id: uuid.UUID | None
     proprietaire_membre_id: uuid.UUID | None

@@ -7,7 +7,7 @@ from typing import Self
 
 from pydantic import Field, model_validator
 
-from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel, regle_metier
 
 
 class Canal(StrEnum):
@@ -63,11 +63,11 @@ class NotificationEnvoi(InputModel):
     @model_validator(mode="after")
     def _check(self) -> Self:
         if bool(self.membre_ids) == self.tous_membres_actifs:
-            raise ValueError("donner soit membreIds, soit tousMembresActifs=true")
+            raise regle_metier("donner soit membreIds, soit tousMembresActifs=true")
         if self.code_modele is None and (self.sujet is None or self.corps is None):
-            raise ValueError("sans codeModele, sujet et corps sont requis")
+            raise regle_metier("sans codeModele, sujet et corps sont requis")
         if self.code_modele is not None and (self.sujet is not None or self.corps is not None):
-            raise ValueError("codeModele exclut sujet et corps")
+            raise regle_metier("codeModele exclut sujet et corps")
         if self.canaux is not None and len(set(self.canaux)) != len(self.canaux):
             raise ValueError("canal répété")
         return self
@@ -89,12 +89,12 @@ class NotificationResponse(OutputModel):
     id: uuid.UUID
     membre_id: uuid.UUID
     organisation_id: uuid.UUID | None
-    type_notification: str
-    canal: str
+    type_notification: TypeNotification
+    canal: Canal
     adresse: str | None
     sujet: str
     corps: str
-    statut: str
+    statut: StatutNotification
     tentatives: int
     derniere_erreur: str | None
     prochaine_tentative: datetime | None
@@ -135,7 +135,7 @@ class ModeleUpdate(UpdateModel):
 class ModeleResponse(OutputModel):
     id: uuid.UUID
     code: str
-    canal: str
+    canal: Canal
     organisation_id: uuid.UUID | None
     libelle: str | None
     sujet: str

@@ -12,17 +12,17 @@ from unionflow import __version__
 from unionflow.core.auth import AuthContext, SessionDep, authorize
 from unionflow.core.roles import RS_ANY_AUTHENTICATED
 from unionflow.core.routing import GuardedRoute, area_router
-from unionflow.core.schemas import OutputModel
+from unionflow.core.schemas import EtatSante, OutputModel
 
 probes = APIRouter(tags=["Status"], route_class=GuardedRoute)
 router = area_router("/api/status", "Status")
 
 
 class StatusResponse(OutputModel):
-    status: str
+    status: EtatSante
     version: str
     uptime_seconds: int
-    database: str
+    database: EtatSante
     database_backend: str
 
 
