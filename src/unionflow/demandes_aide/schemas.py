@@ -13,8 +13,8 @@ from unionflow.types_reference.schemas import CODE, code_du_domaine
 TYPE_AIDE_DOMAINE = "TYPE_AIDE"
 # Aid types are reference data (Types de référence, domain TYPE_AIDE), checked by the service like event types.
 TypeAide = Annotated[str, Field(pattern=CODE, max_length=50,
-                                description="Code actif du domaine TYPE_AIDE des types de référence "
-                                            "(ex. DECES, MALADIE, MARIAGE, NAISSANCE, SCOLARITE, SINISTRE, AUTRE)")]
+                                description=code_du_domaine("TYPE_AIDE")
+                                + ", actif (ex. DECES, MALADIE, MARIAGE, NAISSANCE, SCOLARITE, SINISTRE, AUTRE)")]
 
 
 class Urgence(StrEnum):

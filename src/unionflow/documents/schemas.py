@@ -34,7 +34,7 @@ class CreateDocumentRequest(InputModel):
     nom_fichier: str = Field(min_length=1, max_length=255)
     description: str | None = Field(default=None, max_length=2000)
     type_document: str = Field(default="AUTRE", min_length=1, max_length=50,
-                               description="Code d'un type de référence TYPE_DOCUMENT")
+                               description=code_du_domaine("TYPE_DOCUMENT"))
     visibilite: VisibiliteDocument = VisibiliteDocument.PRIVE
     organisation_id: uuid.UUID | None = Field(
         default=None, description="Organisation du document: ses responsables le voient (requis si ORGANISATION)")

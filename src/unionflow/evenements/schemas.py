@@ -58,7 +58,7 @@ class Evenement(InputModel):
     titre: str = Field(min_length=3, max_length=200)
     description: str | None = Field(default=None, max_length=10_000)
     type_evenement: str = Field(min_length=1, max_length=50,
-                                description="Code d'un type de référence TYPE_EVENEMENT (ex. ASSEMBLEE_GENERALE)")
+                                description=code_du_domaine("TYPE_EVENEMENT") + " (ex. ASSEMBLEE_GENERALE)")
     date_debut: AwareDatetime
     date_fin: AwareDatetime
     lieu: str | None = Field(default=None, max_length=200)

@@ -25,7 +25,7 @@ class StatutProposition(StrEnum):
 
 class CreatePropositionAideRequest(InputModel):
     organisation_id: uuid.UUID
-    type: TypeAide = Field(description="Mêmes types que les demandes d'aide")
+    type: TypeAide = Field(description="Mêmes types que les demandes d'aide: " + code_du_domaine("TYPE_AIDE"))
     nature: NatureProposition
     titre: str = Field(min_length=3, max_length=200)
     description: str = Field(min_length=3, max_length=5000)
