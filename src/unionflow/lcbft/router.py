@@ -38,7 +38,7 @@ def _jour_ou_instant(value: Any) -> Any:
     return value
 
 
-JourOuInstant = Annotated[date | datetime | None, BeforeValidator(_jour_ou_instant)]
+JOUR_OU_INSTANT = BeforeValidator(_jour_ou_instant)
 PERIMETRE = "SUPER_ADMIN voit toutes les organisations, un ADMIN_ORGANISATION seulement les siennes."
 
 
@@ -51,8 +51,8 @@ async def list_alertes(
     session: SessionDep,
     auth: AuthContext = authorize(RS_LCB),
     params: PageParams = Depends(paging(20)),
-    date_debut: JourOuInstant = Query(None, alias="dateDebut"),
-    date_fin: JourOuInstant = Query(None, alias="dateFin"),
+    date_debut: Annotated[date | datetime | None, Query(alias="dateDebut"), JOUR_OU_INSTANT] = None,
+    date_fin: Annotated[date | datetime | None, Query(alias="dateFin"), JOUR_OU_INSTANT] = None,
     organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
     type_alerte: TypeAlerte | None = Query(None, alias="typeAlerte"),
     traitee: bool | None = None,
