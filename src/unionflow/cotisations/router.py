@@ -220,14 +220,15 @@ async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
     return await CotisationService(session, auth).cancel(id)
 
 
-@router.put("/{id}/payer", response_model=CotisationPayeeResponse, responses=problems(404, 422),
+@router.put("/{id}/payer", response_model=CotisationPayeeResponse, responses=problems(404, 422, 502, 503),
             summary="Payer une cotisation",
             description="Objet JSON: `montant` (obligatoire, > 0, au plus le reste dû), `methodePaiement` (ESPECES "
                         "par défaut), `referencePaiement`, `datePaiement` (ISO 8601 avec fuseau, jamais future). "
                         "400 si la cotisation est payée ou annulée. Trésorerie de l'organisation (permission "
                         "paiement.enregistrer): paiement encaissé, paiements partiels possibles "
                         "(PARTIELLEMENT_PAYEE puis PAYEE), un reçu est émis (`recu`). Membre payant sa propre "
-                        "cotisation: rien n'est encaissé — WAVE ouvre une session Wave (`declaration.waveLaunchUrl`), "
+                        "cotisation: rien n'est encaissé — WAVE ouvre une session Wave "
+                        "(`declaration.waveLaunchUrl`; Wave non configuré ou injoignable → 503, en erreur → 502), "
                         "les autres méthodes enregistrent une déclaration EN_ATTENTE que la trésorerie confirme "
                         "(POST /api/paiements/{id}/confirmer) ou rejette; ni reçu ni changement de statut avant "
                         "(`recu` nul, `declaration` renseignée; 409 si un paiement est déjà en attente). La "
