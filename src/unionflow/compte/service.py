@@ -21,7 +21,7 @@ from unionflow.compte.schemas import (
     SyntheseCotisations,
 )
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import InvalidInput, NotFound
+from unionflow.core.errors import NotFound, RegleMetier
 from unionflow.core.visibility import staff_sees
 from unionflow.models import Adhesion, Cotisation, Membre
 
@@ -97,7 +97,7 @@ class CompteService:
     async def dashboard_organisation(self, organisation_id: uuid.UUID | None) -> DashboardOrganisationResponse:
         org_id = organisation_id or self.auth.active_organisation_id
         if org_id is None:
-            raise InvalidInput("Précisez organisationId ou l'en-tête X-Active-Organisation-Id")
+            raise RegleMetier("Précisez organisationId ou l'en-tête X-Active-Organisation-Id")
         organisation = await self.repo.organisation(org_id)
         if organisation is None or not staff_sees(self.auth, org_id):
             raise NotFound("Organisation introuvable")

@@ -18,7 +18,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.db import get_session
-from unionflow.core.errors import Forbidden, InvalidInput, Unauthenticated
+from unionflow.core.errors import Forbidden, RegleMetier, Unauthenticated
 from unionflow.core.permissions import Permission, granted, permissions_of, roles_for
 from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role, RoleSet
 from unionflow.core.security import TokenVerifier, realm_roles
@@ -91,7 +91,7 @@ class AuthContext:
             return
         if self.needs_active_organisation(self._membership_permissions(organisation_id),
                                           permission):
-            raise InvalidInput(ACTIVE_ORGANISATION_REQUIRED, extra={"permission": permission.value})
+            raise RegleMetier(ACTIVE_ORGANISATION_REQUIRED, extra={"permission": permission.value})
         raise Forbidden(reason or f"Vous n'avez pas la permission « {permission.value} » pour cette organisation",
                         extra={"permission": permission.value})
 
@@ -102,7 +102,7 @@ class AuthContext:
             return True
         if self.needs_active_organisation(self._membership_permissions(organisation_id),
                                           permission):
-            raise InvalidInput(ACTIVE_ORGANISATION_REQUIRED, extra={"permission": permission.value})
+            raise RegleMetier(ACTIVE_ORGANISATION_REQUIRED, extra={"permission": permission.value})
         return False
 
     def _membership_permissions(self, organisation_id: uuid.UUID | None) -> frozenset[Permission]:
@@ -232,7 +232,7 @@ class Authorizer:
             # A treasurer of A who is also a member of B, without the header, must learn why he is refused.
             held = frozenset().union(*context.memberships.values()) if context.memberships else frozenset()
             if any(context.needs_active_organisation(held, role) for role in self.role_set.roles):
-                raise InvalidInput(ACTIVE_ORGANISATION_REQUIRED)
+                raise RegleMetier(ACTIVE_ORGANISATION_REQUIRED)
             raise Forbidden("Rôle insuffisant pour cette opération")
         return context
 

@@ -11,7 +11,7 @@ from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
-from unionflow.core.errors import InvalidInput, NotFound
+from unionflow.core.errors import InvalidInput, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
@@ -115,7 +115,7 @@ class WaveAccountService:
     async def solde(self, organisation_id: uuid.UUID | None) -> SoldeWaveResponse:
         org_id = organisation_id or self.auth.active_organisation_id
         if org_id is None:
-            raise InvalidInput("Précisez organisationId ou l'en-tête X-Active-Organisation-Id")
+            raise RegleMetier("Précisez organisationId ou l'en-tête X-Active-Organisation-Id")
         if not staff_sees(self.auth, org_id) or await self.session.get(Organisation, org_id) is None:
             raise NotFound("Organisation introuvable")
         assert self.settings is not None
