@@ -26,9 +26,12 @@ from unionflow.core.numbering import sequential_number
 from unionflow.encaissement import suites
 from unionflow.lcbft.detection import evaluer_paiement
 from unionflow.models import Adhesion, Cotisation, Paiement, PaiementAllocation
-from unionflow.models.adhesion import StatutAdhesion
-from unionflow.models.cotisation import StatutCotisation
-from unionflow.models.paiement import StatutPaiement
+
+# The enums live beside their models; re-exported here, where areas imported them before.
+from unionflow.models.adhesion import StatutAdhesion as StatutAdhesion
+from unionflow.models.cotisation import StatutCotisation as StatutCotisation
+from unionflow.models.paiement import MethodePaiement as MethodePaiement
+from unionflow.models.paiement import StatutPaiement as StatutPaiement
 
 MODULE = "PAIEMENTS"
 # Names of the cached dues statistics (cotisations.gestion): a payment or a reversal makes them stale.
