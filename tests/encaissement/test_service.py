@@ -10,8 +10,9 @@ import pytest
 from sqlalchemy import func, select
 
 from unionflow.core.errors import InvalidInput, InvalidState
-from unionflow.encaissement.service import Cible, EncaissementService, StatutPaiement
+from unionflow.encaissement.service import Cible, EncaissementService
 from unionflow.models import Adhesion, AuditLog, Cotisation, PaiementAllocation
+from unionflow.models.paiement import StatutPaiement
 
 
 async def _dues(db, membre, org, montant="10000", **values):

@@ -11,8 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
 from unionflow.core.visibility import scope
-from unionflow.encaissement.service import StatutAdhesion
 from unionflow.models import Adhesion, Membre, MembreOrganisation, Organisation
+from unionflow.models.adhesion import StatutAdhesion
 
 
 async def membre_visible(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> Membre | None:

@@ -21,7 +21,8 @@ from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ADMIN, RS_APPROVE, RS_READ, RS_WRITE
 from unionflow.core.routing import area_router
 from unionflow.core.schemas import MontantPositif
-from unionflow.encaissement.service import MethodePaiement, StatutAdhesion
+from unionflow.models.adhesion import StatutAdhesion
+from unionflow.models.paiement import MethodePaiement
 
 router = area_router("/api/adhesions", "Adhésions")
 
@@ -130,13 +131,14 @@ async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext
     return await AdhesionService(session, auth).approve(id, approuve_par)
 
 
-@router.post("/{id}/paiement", response_model=AdhesionPayeeResponse, responses=problems(404, 422),
+@router.post("/{id}/paiement", response_model=AdhesionPayeeResponse, responses=problems(404, 422, 502, 503),
              summary="Enregistrer un paiement des frais d'adhésion",
              description="Adhésion APPROUVEE d'une organisation ACTIVE seulement (400 sinon). `montantPaye` > 0 "
                          "et au plus le reste dû. Trésorerie de l'organisation (permission paiement.enregistrer): "
                          "paiement encaissé, partiels possibles, l'adhésion passe à PAYEE quand les frais sont "
                          "couverts, un reçu est émis (`recu`). Membre payant ses propres frais: rien n'est encaissé "
-                         "— WAVE ouvre une session Wave (`declaration.waveLaunchUrl`), les autres méthodes "
+                         "— WAVE ouvre une session Wave (`declaration.waveLaunchUrl`; Wave non configuré ou "
+                         "injoignable → 503, en erreur → 502), les autres méthodes "
                          "enregistrent une déclaration EN_ATTENTE que la trésorerie confirme "
                          "(POST /api/paiements/{id}/confirmer) ou rejette (`recu` nul, `declaration` renseignée). "
                          "L'adhésion d'un autre: 404 hors visibilité, 403 sans la permission. Avec "

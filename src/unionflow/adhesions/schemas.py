@@ -8,6 +8,8 @@ from pydantic import Field
 
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel
+from unionflow.models.adhesion import StatutAdhesion
+from unionflow.models.paiement import MethodePaiement
 from unionflow.paiements.schemas import DeclarationPaiementResponse
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
@@ -36,7 +38,7 @@ class RecuResponse(OutputModel):
     paiement_id: uuid.UUID
     numero_recu: str
     montant: Montant
-    methode: str
+    methode: MethodePaiement
     date_paiement: datetime | None
 
 
@@ -45,13 +47,13 @@ class AdhesionResponse(OutputModel):
     numero_reference: str
     membre_id: uuid.UUID
     organisation_id: uuid.UUID
-    statut: str
+    statut: StatutAdhesion
     date_demande: date
     frais_adhesion: Montant
     montant_paye: Montant
     montant_restant: Montant
     devise: str
-    methode_paiement: str | None
+    methode_paiement: MethodePaiement | None
     reference_paiement: str | None
     date_paiement: datetime | None
     date_approbation: datetime | None

@@ -20,13 +20,15 @@ from unionflow.adhesions.schemas import (
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
-from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutAdhesion, outstanding
+from unionflow.encaissement.service import Cible, EncaissementService, outstanding
 from unionflow.models import Adhesion, Membre, MembreOrganisation
+from unionflow.models.adhesion import StatutAdhesion
+from unionflow.models.paiement import MethodePaiement
 from unionflow.notifications import workflow as notices
 from unionflow.paiements.declarations import DeclarationService
 from unionflow.webhooks import emission as webhooks
@@ -123,7 +125,7 @@ class AdhesionService:
             raise InvalidState(f"Une adhésion ne se modifie qu'en attente (statut actuel: {adhesion.statut})")
         for field in ("frais_adhesion", "devise"):
             if field in changes and changes[field] is None:
-                raise InvalidInput(f"{field} ne peut pas être vide")
+                raise RegleMetier(f"{field} ne peut pas être vide")
         before = audit.snapshot(adhesion)
         for field, value in changes.items():
             setattr(adhesion, field, value)
@@ -186,7 +188,7 @@ class AdhesionService:
     async def reject(self, adhesion_id: uuid.UUID, motif: str) -> AdhesionResponse:
         motif = (motif or "").strip()
         if not motif:
-            raise InvalidInput("motifRejet est obligatoire pour rejeter une adhésion")
+            raise RegleMetier("motifRejet est obligatoire pour rejeter une adhésion")
         adhesion = await self._managed_for_update(adhesion_id)
         if adhesion.statut != StatutAdhesion.EN_ATTENTE:
             raise InvalidState(f"Seule une adhésion en attente peut être rejetée (statut actuel: {adhesion.statut})")
@@ -208,7 +210,7 @@ class AdhesionService:
         await self._organisation_active(adhesion, "payée")
         reste = outstanding(adhesion)
         if montant > reste:
-            raise InvalidInput(f"Le montant ({montant}) dépasse le reste dû ({reste} {adhesion.devise})")
+            raise RegleMetier(f"Le montant ({montant}) dépasse le reste dû ({reste} {adhesion.devise})")
         if not self.auth.can_here(Permission.PAIEMENT_ENREGISTRER, adhesion.organisation_id):
             # Money a member declares is not money received: pending until Wave or the treasury confirms it.
             declaration = await DeclarationService(self.session, self.auth, settings).declarer(

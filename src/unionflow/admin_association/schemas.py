@@ -7,6 +7,7 @@ from pydantic import Field
 from unionflow.core.email import Email
 from unionflow.core.roles import Role
 from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.membres.schemas import StatutAppartenance
 
 
 class AssocierOrganisationRequest(InputModel):
@@ -21,8 +22,8 @@ class AssociationResponse(OutputModel):
     numero_membre: str
     email: str
     organisation_id: uuid.UUID
-    roles: list[str]
-    statut: str = Field(description="Statut de l'appartenance (ACTIF)")
+    roles: list[Role]
+    statut: StatutAppartenance = Field(description="Statut de l'appartenance (ACTIF)")
     membre_cree: bool = Field(description="Une fiche membre minimale a été créée")
     appartenance_creee: bool = Field(description="L'appartenance a été créée ou rouverte")
     compte_lie: bool = Field(description="La fiche est liée au compte local (user_sub)")

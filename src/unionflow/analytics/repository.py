@@ -13,7 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.analytics.sql import year_month
 from unionflow.core.auth import AuthContext
 from unionflow.core.visibility import staff_sees
-from unionflow.encaissement.service import StatutAdhesion, StatutCotisation, StatutPaiement
 from unionflow.models import (
     Adhesion,
     Cotisation,
@@ -24,6 +23,9 @@ from unionflow.models import (
     Organisation,
     Paiement,
 )
+from unionflow.models.adhesion import StatutAdhesion
+from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.paiement import StatutPaiement
 
 UNPAID = (StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD)
 # Overdue buckets: (label, oldest due date offset in days, inclusive), newest first.

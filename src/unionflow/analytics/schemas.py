@@ -7,6 +7,7 @@ from pydantic import Field
 
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import Montant, OutputModel, Taux
+from unionflow.models.paiement import MethodePaiement
 
 TAUX = "Pourcentage à deux décimales (null quand le dénominateur est nul)"
 
@@ -56,7 +57,7 @@ class Ventilation(OutputModel):
 
 
 class PaiementsParMethode(Ventilation):
-    methode: str
+    methode: MethodePaiement
 
 
 class PaiementsParMois(Ventilation):

@@ -9,8 +9,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from unionflow.core.cache import ResultatCalcule
-from unionflow.core.errors import RegleMetierValeur
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, OutputModel, regle_metier
 
 CODE_PATTERN = r"^[A-Za-z][A-Za-z0-9_.\-]*$"
 MAX_DETAILS_BYTES = 16_384
@@ -55,7 +54,7 @@ class CreateAuditLogRequest(InputModel):
     @classmethod
     def _small(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
         if value is not None and len(json.dumps(value, default=str).encode()) > MAX_DETAILS_BYTES:
-            raise RegleMetierValeur(f"details dépasse {MAX_DETAILS_BYTES} octets")
+            raise regle_metier(f"details dépasse {MAX_DETAILS_BYTES} octets")
         return value
 
 
@@ -74,7 +73,7 @@ class AuditLogResponse(OutputModel):
     details: dict[str, Any] | None
     ip_address: str | None
     user_agent: str | None
-    severite: str
+    severite: Severite
     request_id: str | None = Field(None, description="X-Request-ID de la requête à l'origine de l'entrée "
                                                      "(journaux: GET /api/logs?requestId=…)")
 

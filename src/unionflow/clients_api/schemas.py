@@ -23,7 +23,7 @@ class ClientApiResponse(OutputModel):
     client_id: str
     nom: str
     description: str | None
-    roles: list[str]
+    roles: list[Role]
     organisation_ids: list[str]
     actif: bool
     cree_par: str | None

@@ -23,7 +23,7 @@ from unionflow.comptabilite.service import MODULE, Ligne, poster_ecriture
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
-from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.models import ExerciceComptable, VerrouComptable
 
@@ -51,7 +51,7 @@ class ClotureService:
                           "Seuls l'administrateur et le trésorier de l'organisation ferment ses périodes comptables")
         derniere = await self.repo.derniere_annee_close(data.organisation_id)
         if derniere is not None and data.date_verrouillage < date(derniere, 12, 31):
-            raise InvalidInput(f"L'exercice {derniere} est clôturé: la date de verrouillage ne peut précéder le "
+            raise RegleMetier(f"L'exercice {derniere} est clôturé: la date de verrouillage ne peut précéder le "
                                f"31/12/{derniere}")
         before = await self.verrou(data.organisation_id)
         await self._poser(data.organisation_id, data.date_verrouillage)

@@ -35,7 +35,7 @@ from unionflow.comptabilite.etats_schemas import (
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.service import ecriture_response
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Forbidden, InvalidInput, NotFound
+from unionflow.core.errors import Forbidden, NotFound, RegleMetier
 from unionflow.models import Organisation
 
 
@@ -74,7 +74,7 @@ class EtatsService:
             raise Forbidden("Les états comptables sont réservés au bureau de l'organisation")
         fin = fin or datetime.now(UTC).date()
         if debut is not None and debut > fin:
-            raise InvalidInput("dateDebut doit précéder dateFin")
+            raise RegleMetier("dateDebut doit précéder dateFin")
         return organisation, {"organisation_id": organisation.id, "organisation": organisation.nom,
                               "date_debut": debut, "date_fin": fin, "devise": organisation.devise,
                               "calcule_le": datetime.now(UTC)}

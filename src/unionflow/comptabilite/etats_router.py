@@ -38,7 +38,8 @@ ETATS = ("Trésorier, président, administrateur de l'organisation, ADMIN (RS-TR
          "invisible 404. "
          "`format`: `json` (défaut), `pdf` (à imprimer et signer) ou `xlsx` (Excel: en-tête figé avec filtres, "
          "montants en FCFA). Période par défaut: du 1er janvier de l'année de `dateFin` à `dateFin` (aujourd'hui). "
-         "`calculeLe` date le calcul.")
+         "`calculeLe` date le calcul. Règle métier (400 `regle-metier`): `dateDebut` ne peut pas suivre `dateFin` "
+         "(aujourd'hui par défaut).")
 BINAIRES: dict[int | str, dict[str, Any]] = {200: {"content": {
     "application/pdf": {"schema": {"type": "string", "format": "binary"}},
     tableaux.XLSX_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}}}}}

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from unionflow.comptabilite.schemas import EcritureComptableResponse
 from unionflow.core.schemas import InputModel, Montant, OutputModel
+from unionflow.models.cloture import StatutExercice
 
 
 class FormatEtat(StrEnum):
@@ -132,7 +133,7 @@ class ClotureRequest(InputModel):
 class ExerciceResponse(OutputModel):
     organisation_id: uuid.UUID
     annee: int
-    statut: str = Field(description="OUVERT ou CLOTURE")
+    statut: StatutExercice = Field(description="OUVERT ou CLOTURE")
     resultat: Montant | None
     ecriture_cloture_id: uuid.UUID | None
     cloture_par: str | None

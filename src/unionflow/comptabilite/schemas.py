@@ -7,19 +7,10 @@ from enum import StrEnum
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
+from unionflow.models.comptabilite import TypeCompte, TypeJournalComptable
 
 # SYSCOHADA révisé: the first digit of an account number is its class.
-TYPE_PAR_CLASSE = {
-    1: "CAPITAUX",
-    2: "IMMOBILISATIONS",
-    3: "STOCKS",
-    4: "TIERS",
-    5: "TRESORERIE",
-    6: "CHARGES",
-    7: "PRODUITS",
-    8: "HORS_ACTIVITES_ORDINAIRES",
-    9: "ENGAGEMENTS_ANALYTIQUE",
-}
+TYPE_PAR_CLASSE = {classe: type_compte for classe, type_compte in enumerate(TypeCompte, start=1)}
 
 
 class TypeJournal(StrEnum):
@@ -77,7 +68,7 @@ class CompteComptableResponse(OutputModel):
     numero_compte: str
     libelle: str
     classe: int
-    type: str = Field(validation_alias="type_compte")
+    type: TypeCompte = Field(validation_alias="type_compte")
     actif: bool
     created_at: datetime
 
@@ -87,7 +78,7 @@ class JournalComptableResponse(OutputModel):
     organisation_id: uuid.UUID
     code: str
     libelle: str
-    type: str = Field(validation_alias="type_journal")
+    type: TypeJournalComptable = Field(validation_alias="type_journal")
     actif: bool
     created_at: datetime
 

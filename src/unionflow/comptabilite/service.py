@@ -28,7 +28,7 @@ from unionflow.comptabilite.schemas import (
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
-from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import next_value
 from unionflow.core.pagination import PageParams
 from unionflow.core.permissions import Permission
@@ -84,23 +84,23 @@ async def poster_ecriture(session: AsyncSession, *, journal: JournalComptable, d
     ``strict``: refuse a date in a closed period (manual entries) instead of moving it to the first open day;
     ``ignorer_verrou``: the closing entry of a fiscal year, dated on its last day."""
     if len(lignes) < 2:
-        raise InvalidInput("Une écriture comporte au moins deux lignes")
+        raise RegleMetier("Une écriture comporte au moins deux lignes")
     for i, ligne in enumerate(lignes):
         if ligne.debit < ZERO or ligne.credit < ZERO:
-            raise InvalidInput(f"lignes[{i}]: montants négatifs interdits")
+            raise RegleMetier(f"lignes[{i}]: montants négatifs interdits")
         if (ligne.debit > ZERO) == (ligne.credit > ZERO):
-            raise InvalidInput(f"lignes[{i}]: une ligne porte soit un débit, soit un crédit (un seul des deux)")
+            raise RegleMetier(f"lignes[{i}]: une ligne porte soit un débit, soit un crédit (un seul des deux)")
         if ligne.compte.organisation_id != journal.organisation_id:
-            raise InvalidInput(f"lignes[{i}]: le compte {ligne.compte.numero_compte} n'appartient pas à "
+            raise RegleMetier(f"lignes[{i}]: le compte {ligne.compte.numero_compte} n'appartient pas à "
                                "l'organisation du journal")
         if not ligne.compte.actif:
-            raise InvalidInput(f"lignes[{i}]: le compte {ligne.compte.numero_compte} est inactif")
+            raise RegleMetier(f"lignes[{i}]: le compte {ligne.compte.numero_compte} est inactif")
     total_debit = sum((ligne.debit for ligne in lignes), ZERO)
     total_credit = sum((ligne.credit for ligne in lignes), ZERO)
     if total_debit != total_credit:
-        raise InvalidInput(f"Écriture déséquilibrée: débit {total_debit} ≠ crédit {total_credit}")
+        raise RegleMetier(f"Écriture déséquilibrée: débit {total_debit} ≠ crédit {total_credit}")
     if total_debit == ZERO:
-        raise InvalidInput("Écriture de montant nul")
+        raise RegleMetier("Écriture de montant nul")
     if not journal.actif:
         raise InvalidState(f"Le journal {journal.code} est clos")
     if not ignorer_verrou:
@@ -156,7 +156,7 @@ class ComptabiliteService:
         from unionflow.comptabilite.integration import COMPTES_PAR_DEFAUT
 
         if not data.actif and data.numero_compte in COMPTES_PAR_DEFAUT:
-            raise InvalidInput(f"Le compte {data.numero_compte} reçoit les écritures automatiques des encaissements "
+            raise RegleMetier(f"Le compte {data.numero_compte} reçoit les écritures automatiques des encaissements "
                                "et des versements: il ne peut pas être inactif, sinon l'argent reçu serait refusé")
         if await self.repo.compte_by_numero(data.organisation_id, data.numero_compte) is not None:
             raise Conflict(f"Le compte {data.numero_compte} existe déjà dans cette organisation")
@@ -196,11 +196,11 @@ class ComptabiliteService:
         from unionflow.comptabilite.integration import COMPTES_PAR_DEFAUT
 
         if compte.numero_compte in COMPTES_PAR_DEFAUT:
-            raise InvalidInput(f"Le compte {compte.numero_compte} reçoit les écritures automatiques des encaissements "
+            raise RegleMetier(f"Le compte {compte.numero_compte} reçoit les écritures automatiques des encaissements "
                                "et des versements: il ne peut pas être désactivé, sinon l'argent reçu serait refusé")
         solde = await self.repo.solde(compte.id)
         if solde != ZERO:
-            raise InvalidInput(f"Le compte {compte.numero_compte} a un solde de {_q(solde)}: soldez-le par une "
+            raise RegleMetier(f"Le compte {compte.numero_compte} a un solde de {_q(solde)}: soldez-le par une "
                                "écriture avant de le désactiver")
 
     async def list_comptes(self, organisation_id: uuid.UUID | None,
@@ -244,7 +244,7 @@ class ComptabiliteService:
         for i, lg in enumerate(data.lignes):
             compte = comptes.get(lg.compte_id)
             if compte is None:
-                raise InvalidInput(f"lignes[{i}]: compte comptable introuvable")
+                raise RegleMetier(f"lignes[{i}]: compte comptable introuvable")
             lignes.append(Ligne(compte=compte, debit=lg.debit or ZERO, credit=lg.credit or ZERO, libelle=lg.libelle))
         ecriture = await poster_ecriture(self.session, journal=journal, date_ecriture=data.date_ecriture,
                                          libelle=data.libelle, lignes=lignes, piece_reference=data.piece_reference,

@@ -6,7 +6,12 @@ from datetime import date, datetime
 from pydantic import Field
 
 from unionflow.core.cache import ResultatCalcule
+from unionflow.core.roles import Role
 from unionflow.core.schemas import Montant, OutputModel, Taux
+from unionflow.membres.schemas import StatutAppartenance, StatutMembre
+from unionflow.models.adhesion import StatutAdhesion
+from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.paiement import MethodePaiement, StatutPaiement
 
 
 class SyntheseCotisations(OutputModel):
@@ -31,14 +36,14 @@ class CotisationLigne(OutputModel):
     montant_paye: Montant
     reste_a_payer: Montant
     date_echeance: date
-    statut: str = Field(description="EN_RETARD si l'échéance est dépassée (calculé à la lecture)")
+    statut: StatutCotisation = Field(description="EN_RETARD si l'échéance est dépassée (calculé à la lecture)")
 
 
 class AdhesionLigne(OutputModel):
     id: uuid.UUID
     numero_reference: str
     organisation_id: uuid.UUID
-    statut: str
+    statut: StatutAdhesion
     frais_adhesion: Montant
     montant_paye: Montant
     reste_a_payer: Montant
@@ -50,8 +55,8 @@ class PaiementLigne(OutputModel):
     organisation_id: uuid.UUID
     montant: Montant
     devise: str
-    methode: str
-    statut: str
+    methode: MethodePaiement
+    statut: StatutPaiement
     date_paiement: datetime | None
     created_at: datetime
 
@@ -78,8 +83,8 @@ class CompteAdherentResponse(OutputModel):
 class MembershipLigne(OutputModel):
     organisation_id: uuid.UUID
     nom: str
-    roles: list[str]
-    statut: str
+    roles: list[Role]
+    statut: StatutAppartenance
     date_debut: date
 
 
@@ -88,7 +93,7 @@ class MembreResume(OutputModel):
     numero_membre: str
     prenom: str
     nom: str
-    statut: str
+    statut: StatutMembre
 
 
 class DashboardMembreResponse(ResultatCalcule):

@@ -18,7 +18,7 @@ from sqlalchemy import bindparam, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.db import autocommit_connection, get_session, request_bind
-from unionflow.core.errors import Forbidden, InvalidInput, Unauthenticated
+from unionflow.core.errors import Forbidden, RegleMetier, Unauthenticated
 from unionflow.core.permissions import Permission, granted, permissions_of, roles_for
 from unionflow.core.principal_cache import PrincipalCache, is_missing
 from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role, RoleSet
@@ -92,7 +92,7 @@ class AuthContext:
             return
         if self.needs_active_organisation(self._membership_permissions(organisation_id),
                                           permission):
-            raise InvalidInput(ACTIVE_ORGANISATION_REQUIRED, extra={"permission": permission.value})
+            raise RegleMetier(ACTIVE_ORGANISATION_REQUIRED, extra={"permission": permission.value})
         raise Forbidden(reason or f"Vous n'avez pas la permission « {permission.value} » pour cette organisation",
                         extra={"permission": permission.value})
 
@@ -103,7 +103,7 @@ class AuthContext:
             return True
         if self.needs_active_organisation(self._membership_permissions(organisation_id),
                                           permission):
-            raise InvalidInput(ACTIVE_ORGANISATION_REQUIRED, extra={"permission": permission.value})
+            raise RegleMetier(ACTIVE_ORGANISATION_REQUIRED, extra={"permission": permission.value})
         return False
 
     def _membership_permissions(self, organisation_id: uuid.UUID | None) -> frozenset[Permission]:
@@ -277,7 +277,7 @@ class Authorizer:
             # A treasurer of A who is also a member of B, without the header, must learn why he is refused.
             held = frozenset().union(*context.memberships.values()) if context.memberships else frozenset()
             if any(context.needs_active_organisation(held, role) for role in self.role_set.roles):
-                raise InvalidInput(ACTIVE_ORGANISATION_REQUIRED)
+                raise RegleMetier(ACTIVE_ORGANISATION_REQUIRED)
             raise Forbidden("Rôle insuffisant pour cette opération")
         return context
 

@@ -45,12 +45,6 @@ class RegleMetier(InvalidInput):
     slug, title = "regle-metier", "Règle métier non respectée"
 
 
-class RegleMetierValeur(ValueError):
-    """What a pydantic validator raises for a rule JSON Schema cannot state (cross-field: ``dateFin`` after
-    ``dateDebut``, "codeModele excludes sujet and corps"): the request answers 400 ``regle-metier`` like
-    :class:`RegleMetier` when every error of the request is one of these, ``invalid-input`` otherwise."""
-
-
 class InvalidState(UnionFlowError):
     """The action is not allowed in the current state of the resource (spec: 400)."""
 
@@ -287,10 +281,6 @@ def _field_errors(exc: RequestValidationError) -> list[dict[str, str]]:
     return fields
 
 
-def _regle_metier(err: dict[str, Any]) -> bool:
-    return isinstance((err.get("ctx") or {}).get("error"), RegleMetierValeur)
-
-
 def _allowed(request: Request) -> set[str]:
     from unionflow.core.routing import allowed_methods  # routing imports this module
 
@@ -311,7 +301,9 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         fields = _field_errors(exc)
         detail = "; ".join(f"{f['field']}: {f['message']}" for f in fields) or "Requête invalide"
-        if fields and all(_regle_metier(err) for err in exc.errors()):
+        if fields and all(f["type"] == "regle_metier" for f in fields):
+            # Only cross-field rules failed (core.schemas.regle_metier): every field matches the schema.
+            detail = "; ".join(f["message"] for f in fields)
             return problem(400, RegleMetier.title, detail, RegleMetier.slug, request.url.path, errors=fields)
         return problem(400, "Données invalides", detail, "invalid-input", request.url.path, errors=fields)
 

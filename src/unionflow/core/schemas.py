@@ -7,6 +7,7 @@ import re
 import types
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Union, get_args, get_origin
 
 from pydantic import (
@@ -27,12 +28,20 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
-MONEY_PATTERN = r"^-?\d{1,16}(\.\d{1,2})?$"
-# Leading zeros are harmless ("0002500.00" is 2500.00) and the positive pattern allows them.
-_MONEY_RE = re.compile(r"^-?0*\d{1,16}(\.\d{1,2})?$")
+# Leading zeros are harmless ("0002500.00" is 2500.00): the server reads them, so every pattern states them.
+MONEY_PATTERN = r"^-?0*\d{1,16}(\.\d{1,2})?$"
+_MONEY_RE = re.compile(MONEY_PATTERN)
 _CENT = Decimal("0.01")
 # ISO 8601 calendar date at the start: a bare number ("0", 1700000000) is not a date on this API.
 ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+def regle_metier(message: str) -> PydanticCustomError:
+    """Raised by a model validator for a cross-field rule JSON Schema cannot state (``dateFin`` before
+    ``dateDebut``, one of two fields): answered 400 with the problem type ``regle-metier``
+    (``core.errors.RegleMetier``), not ``invalid-input``, since each field matches the published schema. The rule
+    is also written in the operation's description."""
+    return PydanticCustomError("regle_metier", message)
 
 
 def _parse_decimal(value: Any) -> Any:
@@ -61,8 +70,9 @@ def _two_decimals(value: Decimal) -> str:
 
 
 # Patterns for the bounds money fields declare (``ge=0``, ``gt=0``): a string schema cannot carry ``minimum``.
-_NON_NEGATIVE = r"^\d{1,16}(\.\d{1,2})?$"
-POSITIVE_MONEY_PATTERN = r"^(0*[1-9]\d{0,15}(\.\d{1,2})?|0{1,16}\.(0[1-9]|[1-9]\d?))$"
+# Exactly what the parser takes within the bound: "-0" is zero, hence not negative.
+_NON_NEGATIVE = r"^(0*\d{1,16}(\.\d{1,2})?|-0+(\.0{1,2})?)$"
+POSITIVE_MONEY_PATTERN = r"^(0*[1-9]\d{0,15}(\.\d{1,2})?|0+\.(0[1-9]|[1-9]\d?))$"
 
 
 class _DecimalString:
@@ -114,6 +124,14 @@ MontantPositif = _decimal_string("Montant strictement positif, deux décimales a
                                  positive=True)
 # Rates and averages share the wire format of money so clients parse every decimal the same way.
 Taux = _decimal_string("Valeur décimale à deux décimales, en chaîne (ex. \"87.50\")")
+
+
+class EtatSante(StrEnum):
+    """Health of the service or of one of its dependencies (status and connectivity probes)."""
+
+    UP = "UP"
+    DEGRADED = "DEGRADED"
+    DOWN = "DOWN"
 
 
 class OutputModel(BaseModel):

@@ -27,8 +27,9 @@ from unionflow.cotisations.schemas import (
     SyntheseResponse,
 )
 from unionflow.cotisations.service import MODULE, today_utc
-from unionflow.encaissement.service import COTISATIONS_STATS, StatutCotisation
+from unionflow.encaissement.service import COTISATIONS_STATS
 from unionflow.models import Cotisation, Membre, Organisation, RappelCotisation
+from unionflow.models.cotisation import StatutCotisation
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
 from unionflow.notifications.sources import RAPPEL_COTISATION

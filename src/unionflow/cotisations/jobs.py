@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.core import audit
 from unionflow.cotisations.repository import OPEN
-from unionflow.encaissement.service import StatutCotisation
 from unionflow.models import Cotisation
+from unionflow.models.cotisation import StatutCotisation
 
 BATCH = 5_000
 

@@ -14,8 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
 from unionflow.core.repository import ScopedRepository
-from unionflow.encaissement.service import StatutCotisation
 from unionflow.models import Cotisation, RappelCotisation
+from unionflow.models.cotisation import StatutCotisation
 
 S = StatutCotisation
 OPEN = (S.EN_ATTENTE, S.PARTIELLEMENT_PAYEE)

@@ -29,10 +29,11 @@ from unionflow.cotisations.schemas import (
     StatistiquesPeriodeResponse,
     StatistiquesResponse,
     SyntheseResponse,
+    TypeCotisation,
     UpdateCotisationRequest,
 )
 from unionflow.cotisations.service import CotisationService
-from unionflow.encaissement.service import StatutCotisation
+from unionflow.models.cotisation import StatutCotisation
 from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import accepted
 
@@ -143,7 +144,7 @@ async def grouped_reminders(session: SessionDep, auth: AuthContext = authorize(R
 
 
 @router.get("/recherche", response_model=Page[CotisationSummaryResponse], summary="Rechercher des cotisations",
-            description=_PAGE + " Filtres combinables; `statut` inconnu: 400." + _VIS)
+            description=_PAGE + " Filtres combinables; `statut` ou `typeCotisation` inconnu: 400." + _VIS)
 async def search_cotisations(
     auth: AuthContext = authorize(RS_READ), *, connection: ReadConnection,
     params: PageParams = Depends(paging(20)),
@@ -151,7 +152,7 @@ async def search_cotisations(
     mois: int | None = Query(None, ge=1, le=12),
     membre_id: uuid.UUID | None = Query(None, alias="membreId"),
     statut: StatutCotisation | None = None,
-    type_cotisation: str | None = Query(None, alias="typeCotisation", max_length=30),
+    type_cotisation: TypeCotisation | None = Query(None, alias="typeCotisation"),
 ) -> Page[CotisationSummaryResponse]:
     filters = CotisationFilters(annee=annee, mois=mois, membre_id=membre_id, statut=statut,
                                 type_cotisation=type_cotisation)
@@ -220,14 +221,15 @@ async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
     return await CotisationService(session, auth).cancel(id)
 
 
-@router.put("/{id}/payer", response_model=CotisationPayeeResponse, responses=problems(404, 422),
+@router.put("/{id}/payer", response_model=CotisationPayeeResponse, responses=problems(404, 422, 502, 503),
             summary="Payer une cotisation",
             description="Objet JSON: `montant` (obligatoire, > 0, au plus le reste dû), `methodePaiement` (ESPECES "
                         "par défaut), `referencePaiement`, `datePaiement` (ISO 8601 avec fuseau, jamais future). "
                         "400 si la cotisation est payée ou annulée. Trésorerie de l'organisation (permission "
                         "paiement.enregistrer): paiement encaissé, paiements partiels possibles "
                         "(PARTIELLEMENT_PAYEE puis PAYEE), un reçu est émis (`recu`). Membre payant sa propre "
-                        "cotisation: rien n'est encaissé — WAVE ouvre une session Wave (`declaration.waveLaunchUrl`), "
+                        "cotisation: rien n'est encaissé — WAVE ouvre une session Wave "
+                        "(`declaration.waveLaunchUrl`; Wave non configuré ou injoignable → 503, en erreur → 502), "
                         "les autres méthodes enregistrent une déclaration EN_ATTENTE que la trésorerie confirme "
                         "(POST /api/paiements/{id}/confirmer) ou rejette; ni reçu ni changement de statut avant "
                         "(`recu` nul, `declaration` renseignée; 409 si un paiement est déjà en attente). La "

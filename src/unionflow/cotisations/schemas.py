@@ -9,7 +9,10 @@ from pydantic import AwareDatetime, Field
 from unionflow.adhesions.schemas import CURRENCY_PATTERN, RecuResponse
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel
-from unionflow.encaissement.service import MethodePaiement
+from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.paiement import MethodePaiement
+from unionflow.models.rappel_cotisation import StatutRappel
+from unionflow.notifications.schemas import Canal
 from unionflow.paiements.schemas import DeclarationPaiementResponse
 
 
@@ -77,12 +80,12 @@ class CotisationPublicResponse(OutputModel):
     id: uuid.UUID
     numero_reference: str
     organisation_id: uuid.UUID
-    type_cotisation: str
+    type_cotisation: TypeCotisation
     libelle: str | None
     annee: int
     mois: int | None
     date_echeance: date
-    statut: str
+    statut: StatutCotisation
 
 
 class CotisationSummaryResponse(CotisationPublicResponse):
@@ -94,11 +97,12 @@ class CotisationSummaryResponse(CotisationPublicResponse):
 
 
 class CotisationResponse(CotisationSummaryResponse):
-    statut_enregistre: str = Field(description="Statut stocké; `statut` vaut EN_RETARD dès l'échéance dépassée")
+    statut_enregistre: StatutCotisation = Field(
+        description="Statut stocké; `statut` vaut EN_RETARD dès l'échéance dépassée")
     en_retard: bool
     jours_retard: int
     date_paiement: datetime | None
-    methode_paiement: str | None
+    methode_paiement: MethodePaiement | None
     reference_paiement: str | None
     observations: str | None
     created_at: datetime
@@ -121,12 +125,12 @@ class GenerationResponse(OutputModel):
 class RappelResponse(OutputModel):
     id: uuid.UUID
     membre_id: uuid.UUID
-    canal: str
+    canal: Canal
     destinataire: str | None
     cotisation_ids: list[uuid.UUID]
     montant_total: Montant
     devise: str
-    statut: str
+    statut: StatutRappel
 
 
 class RappelsGroupesResponse(OutputModel):
@@ -147,7 +151,7 @@ class StatistiquesResponse(ResultatCalcule):
 
 
 class StatistiquesTypeResponse(OutputModel):
-    type_cotisation: str
+    type_cotisation: TypeCotisation
     nombre: int
     montant_du: Montant
     montant_collecte: Montant

@@ -22,7 +22,7 @@ from unionflow.configuration.service import valeur
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
-from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
@@ -40,9 +40,9 @@ from unionflow.encaissement.service import (
     COTISATIONS_STATS,
     Cible,
     EncaissementService,
-    StatutCotisation,
 )
 from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation
+from unionflow.models.cotisation import StatutCotisation
 from unionflow.paiements.declarations import DeclarationService
 
 MODULE = "COTISATIONS"
@@ -124,7 +124,7 @@ class CotisationService:
             MembreOrganisation.membre_id == data.membre_id,
             MembreOrganisation.organisation_id == data.organisation_id, MembreOrganisation.statut == "ACTIF"))
         if active is None:
-            raise InvalidInput("Ce membre n'est pas membre actif de cette organisation")
+            raise RegleMetier("Ce membre n'est pas membre actif de cette organisation")
         values = data.model_dump()
         values["devise"] = data.devise or organisation.devise
         values["date_echeance"] = data.date_echeance or await echeance_par_defaut(self.session, data.annee, data.mois)
@@ -149,10 +149,10 @@ class CotisationService:
         changes = data.model_dump(exclude_unset=True)
         for field in ("type_cotisation", "montant_du", "date_echeance"):
             if field in changes and changes[field] is None:
-                raise InvalidInput(f"{field} ne peut pas être vide")
+                raise RegleMetier(f"{field} ne peut pas être vide")
         paid = cotisation.montant_paye or ZERO
         if "montant_du" in changes and changes["montant_du"] <= paid:
-            raise InvalidInput(f"Le montant dû doit rester supérieur au montant déjà payé ({paid})")
+            raise RegleMetier(f"Le montant dû doit rester supérieur au montant déjà payé ({paid})")
         before = audit.snapshot(cotisation)
         for field, value in changes.items():
             setattr(cotisation, field, value.value if field == "type_cotisation" else value)
@@ -183,7 +183,7 @@ class CotisationService:
                   settings: Settings | None = None) -> CotisationPayeeResponse:
         cotisation = await self._get(cotisation_id)
         if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
-            raise InvalidInput("datePaiement ne peut pas être dans le futur")
+            raise RegleMetier("datePaiement ne peut pas être dans le futur")
         if not self.auth.can_here(Permission.PAIEMENT_ENREGISTRER, cotisation.organisation_id):
             # Money a member declares is not money received: pending until Wave or the treasury confirms it.
             declaration = await DeclarationService(self.session, self.auth, settings).declarer(

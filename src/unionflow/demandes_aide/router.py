@@ -19,6 +19,7 @@ from unionflow.demandes_aide.schemas import (
     Urgence,
 )
 from unionflow.demandes_aide.service import DemandeAideService, parse_filters
+from unionflow.types_reference.schemas import code_du_domaine
 
 router = area_router("/api/demandes-aide", "Demandes d'aide")
 
@@ -66,7 +67,8 @@ async def my_demandes(response: Response, session: SessionDep, auth: AuthContext
 async def search_demandes(
     response: Response, session: SessionDep, auth: AuthContext = authorize(RS_AIDE),
     params: PageParams = Depends(paging(20)),
-    statut: StatutDemande | None = Query(None), type: str | None = Query(None, max_length=50),
+    statut: StatutDemande | None = Query(None), type: str | None = Query(
+        None, max_length=50, description=code_du_domaine("TYPE_AIDE")),
     urgence: Urgence | None = Query(None),
 ) -> list[DemandeAideResponse]:
     rows, total = await DemandeAideService(session, auth).search(parse_filters(statut, type, urgence), params)

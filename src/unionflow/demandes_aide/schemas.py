@@ -8,13 +8,13 @@ from typing import Annotated
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
-from unionflow.types_reference.schemas import CODE
+from unionflow.types_reference.schemas import CODE, code_du_domaine
 
 TYPE_AIDE_DOMAINE = "TYPE_AIDE"
 # Aid types are reference data (Types de référence, domain TYPE_AIDE), checked by the service like event types.
 TypeAide = Annotated[str, Field(pattern=CODE, max_length=50,
-                                description="Code actif du domaine TYPE_AIDE des types de référence "
-                                            "(ex. DECES, MALADIE, MARIAGE, NAISSANCE, SCOLARITE, SINISTRE, AUTRE)")]
+                                description=code_du_domaine("TYPE_AIDE")
+                                + ", actif (ex. DECES, MALADIE, MARIAGE, NAISSANCE, SCOLARITE, SINISTRE, AUTRE)")]
 
 
 class Urgence(StrEnum):
@@ -55,14 +55,15 @@ class DemandeAideResponse(OutputModel):
     numero_reference: str
     organisation_id: uuid.UUID
     membre_id: uuid.UUID
-    type: str = Field(validation_alias="type_aide")
+    type: str = Field(validation_alias="type_aide",
+                      description=code_du_domaine("TYPE_AIDE"))
     titre: str
     description: str
     montant_demande: Montant
     montant_accorde: Montant | None
     devise: str
-    urgence: str
-    statut: str
+    urgence: Urgence
+    statut: StatutDemande
     date_soumission: datetime
     date_decision: datetime | None
     decide_par: str | None

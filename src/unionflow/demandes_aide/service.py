@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import PageParams
 from unionflow.core.permissions import Permission
@@ -40,7 +40,7 @@ def _check(value: str | None, enum: type[StatutDemande] | type[Urgence], name: s
     if value is None or value == "":
         return None
     if value not in enum.__members__:
-        raise InvalidInput(f"{name}: valeurs possibles {', '.join(enum.__members__)}")
+        raise RegleMetier(f"{name}: valeurs possibles {', '.join(enum.__members__)}")
     return value
 
 
@@ -63,12 +63,12 @@ class DemandeAideService:
 
     async def create(self, data: CreateDemandeAideRequest) -> DemandeAideResponse:
         if self.auth.membre_id is None:
-            raise InvalidInput("Aucune fiche membre n'est liée à votre compte: impossible de déposer une demande")
+            raise RegleMetier("Aucune fiche membre n'est liée à votre compte: impossible de déposer une demande")
         organisation = await self.session.get(Organisation, data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
         if data.organisation_id not in self.auth.member_organisations:
-            raise InvalidInput("organisationId: vous n'êtes pas membre actif de cette organisation")
+            raise RegleMetier("organisationId: vous n'êtes pas membre actif de cette organisation")
         await require_code(self.session, TYPE_AIDE_DOMAINE, data.type, "type")
         now = datetime.now(UTC)
         demande = DemandeAide(
@@ -107,7 +107,7 @@ class DemandeAideService:
         changes = data.model_dump(exclude_unset=True)
         nulls = [k for k, v in changes.items() if v is None]
         if nulls:
-            raise InvalidInput(f"{', '.join(nulls)}: null interdit")
+            raise RegleMetier(f"{', '.join(nulls)}: null interdit")
         if not changes:
             return DemandeAideResponse.model_validate(demande)
         if "type" in changes and changes["type"] != demande.type_aide:
@@ -137,7 +137,7 @@ class DemandeAideService:
         if statut is StatutDemande.APPROUVEE:
             accorde = demande.montant_demande if montant_accorde is None else montant_accorde
             if accorde > demande.montant_demande:
-                raise InvalidInput(f"montantAccorde ({accorde}) supérieur au montant demandé "
+                raise RegleMetier(f"montantAccorde ({accorde}) supérieur au montant demandé "
                                    f"({demande.montant_demande})")
             demande.montant_accorde = accorde
         demande.statut = statut.value

@@ -7,6 +7,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.types_reference.schemas import code_du_domaine
 
 TYPE_DOCUMENT_DOMAINE = "TYPE_DOCUMENT"
 
@@ -33,7 +34,7 @@ class CreateDocumentRequest(InputModel):
     nom_fichier: str = Field(min_length=1, max_length=255)
     description: str | None = Field(default=None, max_length=2000)
     type_document: str = Field(default="AUTRE", min_length=1, max_length=50,
-                               description="Code d'un type de référence TYPE_DOCUMENT")
+                               description=code_du_domaine("TYPE_DOCUMENT"))
     visibilite: VisibiliteDocument = VisibiliteDocument.PRIVE
     organisation_id: uuid.UUID | None = Field(
         default=None, description="Organisation du document: ses responsables le voient (requis si ORGANISATION)")
@@ -50,7 +51,7 @@ class DocumentResponse(OutputModel):
     id: uuid.UUID
     nom_fichier: str
     description: str | None
-    type_document: str
+    type_document: str = Field(description=code_du_domaine("TYPE_DOCUMENT"))
     visibilite: VisibiliteDocument
     organisation_id: uuid.UUID | None
     proprietaire_membre_id: uuid.UUID | None

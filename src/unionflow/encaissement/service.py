@@ -13,7 +13,6 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
-from enum import StrEnum
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -22,52 +21,22 @@ from unionflow.comptabilite.integration import comptabiliser_paiement, extourner
 from unionflow.core import audit, metrics
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
-from unionflow.core.errors import InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import sequential_number
 from unionflow.encaissement import suites
 from unionflow.lcbft.detection import evaluer_paiement
 from unionflow.models import Adhesion, Cotisation, Paiement, PaiementAllocation
 
+# The enums live beside their models; re-exported here, where areas imported them before.
+from unionflow.models.adhesion import StatutAdhesion as StatutAdhesion
+from unionflow.models.cotisation import StatutCotisation as StatutCotisation
+from unionflow.models.paiement import MethodePaiement as MethodePaiement
+from unionflow.models.paiement import StatutPaiement as StatutPaiement
+
 MODULE = "PAIEMENTS"
 # Names of the cached dues statistics (cotisations.gestion): a payment or a reversal makes them stale.
 COTISATIONS_STATS = "cotisations."
 ZERO = Decimal("0")
-
-
-class MethodePaiement(StrEnum):
-    WAVE = "WAVE"
-    ESPECES = "ESPECES"
-    VIREMENT = "VIREMENT"
-    CHEQUE = "CHEQUE"
-    ORANGE_MONEY = "ORANGE_MONEY"
-    FREE_MONEY = "FREE_MONEY"
-    CARTE = "CARTE"
-    AUTRE = "AUTRE"
-
-
-class StatutPaiement(StrEnum):
-    EN_ATTENTE = "EN_ATTENTE"
-    VALIDE = "VALIDE"
-    ECHOUE = "ECHOUE"
-    EXPIRE = "EXPIRE"
-    ANNULE = "ANNULE"
-    REMBOURSE = "REMBOURSE"
-
-
-class StatutCotisation(StrEnum):
-    EN_ATTENTE = "EN_ATTENTE"
-    PARTIELLEMENT_PAYEE = "PARTIELLEMENT_PAYEE"
-    PAYEE = "PAYEE"
-    EN_RETARD = "EN_RETARD"
-    ANNULEE = "ANNULEE"
-
-
-class StatutAdhesion(StrEnum):
-    EN_ATTENTE = "EN_ATTENTE"
-    APPROUVEE = "APPROUVEE"
-    REJETEE = "REJETEE"
-    PAYEE = "PAYEE"
-    ANNULEE = "ANNULEE"
 
 
 @dataclass(frozen=True)
@@ -80,7 +49,7 @@ class Cible:
 
     def __post_init__(self) -> None:
         if (self.cotisation_id is None) == (self.adhesion_id is None):
-            raise InvalidInput("Chaque cible désigne soit une cotisation, soit une adhésion")
+            raise RegleMetier("Chaque cible désigne soit une cotisation, soit une adhésion")
 
 
 def outstanding(target: Cotisation | Adhesion) -> Decimal:
@@ -164,14 +133,14 @@ class EncaissementService:
             owed = max(outstanding(target) - planned.get(target_id, ZERO), ZERO)
             part = min(cible.montant if cible.montant is not None else owed, owed, remaining)
             if strict and cible.montant is not None and cible.montant > owed:
-                raise InvalidInput(f"Le montant affecté ({cible.montant}) dépasse le reste dû ({owed}) "
+                raise RegleMetier(f"Le montant affecté ({cible.montant}) dépasse le reste dû ({owed}) "
                                    f"sur {target.numero_reference}")
             if part > ZERO:
                 plan.append((target, part))
                 planned[target_id] = planned.get(target_id, ZERO) + part
                 remaining -= part
         if strict and remaining > ZERO:
-            raise InvalidInput(f"Le montant ({montant}) dépasse le total restant dû ({montant - remaining})")
+            raise RegleMetier(f"Le montant ({montant}) dépasse le total restant dû ({montant - remaining})")
         return plan
 
     @staticmethod
@@ -204,15 +173,15 @@ class EncaissementService:
     ) -> Paiement:
         """Record a payment received now (cash, transfer, cheque, confirmed mobile money) and apply it."""
         if montant <= ZERO:
-            raise InvalidInput("Le montant doit être strictement positif")
+            raise RegleMetier("Le montant doit être strictement positif")
         if not cibles:
-            raise InvalidInput("Un paiement doit régler au moins une cotisation ou une adhésion")
+            raise RegleMetier("Un paiement doit régler au moins une cotisation ou une adhésion")
         targets = await self._lock_targets(cibles)
         for target in targets.values():
             if target.membre_id != membre_id or target.organisation_id != organisation_id:
-                raise InvalidInput(f"{target.numero_reference} n'appartient pas à ce membre et cette organisation")
+                raise RegleMetier(f"{target.numero_reference} n'appartient pas à ce membre et cette organisation")
             if target.devise != devise:
-                raise InvalidInput(f"Devise {devise} différente de celle de {target.numero_reference}")
+                raise RegleMetier(f"Devise {devise} différente de celle de {target.numero_reference}")
         plan = self._plan(cibles, targets, montant, strict=True)
         paiement = await self._new_paiement(membre_id, organisation_id, montant, devise, methode,
                                             reference_externe, commentaire, StatutPaiement.VALIDE,
@@ -233,11 +202,11 @@ class EncaissementService:
         """A payment awaiting confirmation (mobile-money checkout): the amount is what the targets still owe;
         allocations are reserved now and applied by ``confirmer``."""
         if not cibles:
-            raise InvalidInput("Un paiement doit régler au moins une cotisation ou une adhésion")
+            raise RegleMetier("Un paiement doit régler au moins une cotisation ou une adhésion")
         targets = await self._lock_targets(cibles)
         for target in targets.values():
             if target.membre_id != membre_id or target.organisation_id != organisation_id:
-                raise InvalidInput(f"{target.numero_reference} n'appartient pas à ce membre et cette organisation")
+                raise RegleMetier(f"{target.numero_reference} n'appartient pas à ce membre et cette organisation")
         cibles = self._merge(cibles)
         total = ZERO
         for cible in cibles:

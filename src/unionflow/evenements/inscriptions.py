@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
-from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.evenements.repository import EvenementRepository, FeedbackRepository, InscriptionRepository
@@ -183,7 +183,7 @@ class InscriptionService:
         evt = await self._event(evenement_id)
         self._may_moderate(evt)
         if data.statut is StatutModeration.REJETE and not data.motif:
-            raise InvalidInput("motif requis pour rejeter un feedback")
+            raise RegleMetier("motif requis pour rejeter un feedback")
         feedback = await self.feedbacks.get(evt.id, feedback_id)
         if feedback is None:
             raise NotFound("Feedback introuvable")

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import uuid
 
-from fastapi import Depends, Query, Response
+from fastapi import Depends, Path, Query, Response
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
 from unionflow.core.openapi import problems
@@ -36,6 +36,7 @@ from unionflow.evenements.schemas import (
     StatistiquesEvenements,
 )
 from unionflow.evenements.service import EvenementService
+from unionflow.types_reference.schemas import code_du_domaine
 
 router = area_router("/api/evenements", "Événements")
 
@@ -43,6 +44,9 @@ VISIBILITE = ("Visibilité: un événement PUBLIC est visible de tout appelant a
               "seulement des membres et responsables de l'organisation organisatrice (et ADMIN). ")
 STATUTS = ("Statut: PLANIFIE à la création, CONFIRME par `POST /{id}/confirmer`, ANNULE par `DELETE /{id}`; "
            "EN_COURS et TERMINE sont déduits des dates. ")
+# Cross-field rules JSON Schema cannot state (answered 400 `regle-metier`).
+DATES = ("Règles métier (400 `regle-metier`): `dateFin` après `dateDebut`, `dateLimiteInscription` au plus tard à "
+         "`dateFin`, `typeEvenement` actif dans les types de référence. ")
 
 
 @router.get("", response_model=PagedResponseEvenementMobileDTO, summary="Lister les événements actifs",
@@ -64,7 +68,7 @@ async def list_evenements(
              summary="Créer un événement",
              description="Réservé aux responsables (ADMIN_ORGANISATION, PRESIDENT, SECRETAIRE, "
                          "ORGANISATEUR_EVENEMENT) de l'organisation organisatrice, ou ADMIN. typeEvenement doit "
-                         "être un type de référence TYPE_EVENEMENT actif (400 sinon). " + STATUTS)
+                         "être un type de référence TYPE_EVENEMENT actif (400 sinon). " + DATES + STATUTS)
 async def create_evenement(data: Evenement, session: SessionDep,
                            auth: AuthContext = authorize(RS_EVT_WRITE)) -> EvenementMobileDTO:
     return await EvenementService(session, auth).create(data)
@@ -128,9 +132,12 @@ async def connectivity(session: SessionDep) -> ConnectiviteResponse:
 
 
 @router.get("/type/{type}", response_model=PagedResponseEvenementMobileDTO, summary="Événements d'un type",
-            description="Type inconnu des types de référence TYPE_EVENEMENT: 400. Tous statuts, par date.")
-async def evenements_by_type(type: str, session: SessionDep, auth: AuthContext = authorize(RS_EVT_READ2),
-                             params: PageParams = Depends(paging(20))) -> PagedResponseEvenementMobileDTO:
+            description="Type inconnu des types de référence TYPE_EVENEMENT (table modifiable): 400 "
+                        "`regle-metier`. Tous statuts, par date.")
+async def evenements_by_type(session: SessionDep, auth: AuthContext = authorize(RS_EVT_READ2),
+                             params: PageParams = Depends(paging(20)),
+                             type: str = Path(max_length=50, description=code_du_domaine("TYPE_EVENEMENT")),
+                             ) -> PagedResponseEvenementMobileDTO:
     return await EvenementService(session, auth).search(EvenementFilters(type_evenement=type), params)
 
 
@@ -145,7 +152,7 @@ async def get_evenement(id: uuid.UUID, session: SessionDep,
             summary="Modifier un événement",
             description="Remplacement complet par les responsables de l'organisation organisatrice (ou ADMIN). "
                         "Refusé (400) pour un événement annulé ou terminé, ou une capacité inférieure aux "
-                        "inscrits confirmés; une capacité augmentée confirme la liste d'attente dans l'ordre.")
+                        "inscrits confirmés; une capacité augmentée confirme la liste d'attente dans l'ordre. " + DATES)
 async def update_evenement(id: uuid.UUID, data: Evenement, session: SessionDep,
                            auth: AuthContext = authorize(RS_EVT_WRITE)) -> EvenementMobileDTO:
     return await EvenementService(session, auth).update(id, data)
@@ -230,7 +237,8 @@ async def pending_feedbacks(id: uuid.UUID, response: Response, session: SessionD
 
 @router.put("/{id}/feedbacks/{feedbackId}/moderation", response_model=FeedbackResponse, responses=problems(404),
             summary="Modérer un feedback",
-            description="statut PUBLIE, REJETE (motif requis) ou EN_ATTENTE. Pour les MODERATEUR (rôle de "
+            description="statut PUBLIE, REJETE ou EN_ATTENTE; règle métier (400 `regle-metier`): `motif` est "
+                        "requis pour REJETE. Pour les MODERATEUR (rôle de "
                         "l'union), ADMIN et responsables de l'organisation organisatrice.")
 async def moderate_feedback(id: uuid.UUID, feedbackId: uuid.UUID, data: ModerationRequest,
                             session: SessionDep,

@@ -8,7 +8,8 @@ from pydantic import AwareDatetime, Field, model_validator
 
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.pagination import Page
-from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux
+from unionflow.core.schemas import EtatSante, InputModel, Montant, OutputModel, Taux, regle_metier
+from unionflow.types_reference.schemas import code_du_domaine
 
 
 class StatutEvenement(StrEnum):
@@ -57,7 +58,7 @@ class Evenement(InputModel):
     titre: str = Field(min_length=3, max_length=200)
     description: str | None = Field(default=None, max_length=10_000)
     type_evenement: str = Field(min_length=1, max_length=50,
-                                description="Code d'un type de référence TYPE_EVENEMENT (ex. ASSEMBLEE_GENERALE)")
+                                description=code_du_domaine("TYPE_EVENEMENT") + " (ex. ASSEMBLEE_GENERALE)")
     date_debut: AwareDatetime
     date_fin: AwareDatetime
     lieu: str | None = Field(default=None, max_length=200)
@@ -76,9 +77,9 @@ class Evenement(InputModel):
     @model_validator(mode="after")
     def _dates(self) -> Evenement:
         if self.date_fin <= self.date_debut:
-            raise ValueError("dateFin doit être postérieure à dateDebut")
+            raise regle_metier("dateFin doit être postérieure à dateDebut")
         if self.date_limite_inscription is not None and self.date_limite_inscription > self.date_fin:
-            raise ValueError("dateLimiteInscription ne peut pas dépasser dateFin")
+            raise regle_metier("dateLimiteInscription ne peut pas dépasser dateFin")
         return self
 
 
@@ -86,7 +87,7 @@ class EvenementMobileDTO(OutputModel):
     id: uuid.UUID
     titre: str
     description: str | None
-    type_evenement: str
+    type_evenement: str = Field(description=code_du_domaine("TYPE_EVENEMENT"))
     date_debut: datetime
     date_fin: datetime
     lieu: str | None
@@ -97,7 +98,7 @@ class EvenementMobileDTO(OutputModel):
     devise: str
     inscription_requise: bool
     date_limite_inscription: datetime | None
-    visibilite: str
+    visibilite: Visibilite
     organisation_id: uuid.UUID
     organisation_nom: str | None = None
     statut: StatutEvenement = Field(description="Statut effectif: EN_COURS/TERMINE déduits des dates")
@@ -202,7 +203,7 @@ class StatistiquesEvenements(ResultatCalcule):
 
 
 class ConnectiviteResponse(OutputModel):
-    status: str
+    status: EtatSante
     service: str
-    database: str
+    database: EtatSante
     horodatage: datetime

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import PageParams
 from unionflow.core.permissions import Permission
 from unionflow.evenements.repository import (
@@ -90,7 +90,7 @@ class EvenementService:
         assert self.auth is not None
         organisation_id = requested or self.auth.active_organisation_id
         if organisation_id is None:
-            raise InvalidInput("organisationId requis (aucune organisation active)")
+            raise RegleMetier("organisationId requis (aucune organisation active)")
         if not await self.repo.organisation_exists(organisation_id):
             raise NotFound("Organisation organisatrice introuvable")
         self.auth.require(Permission.EVENEMENT_GERER, organisation_id,

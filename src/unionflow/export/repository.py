@@ -16,7 +16,6 @@ from unionflow.audit.repository import AuditFilters, AuditRepository
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.core.auth import AuthContext
 from unionflow.cotisations.repository import with_status
-from unionflow.encaissement.service import StatutCotisation
 from unionflow.membres.access import MEMBRE_READERS, organisations_as
 from unionflow.models import (
     Adhesion,
@@ -31,6 +30,7 @@ from unionflow.models import (
     Organisation,
     Paiement,
 )
+from unionflow.models.cotisation import StatutCotisation
 from unionflow.paiements.repository import PaiementRepository, day_start
 
 

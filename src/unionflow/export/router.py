@@ -19,7 +19,6 @@ from unionflow.core.roles import (
     RS_EXPORT_TRESORERIE,
 )
 from unionflow.core.routing import area_router
-from unionflow.encaissement.service import MethodePaiement, StatutAdhesion, StatutCotisation, StatutPaiement
 from unionflow.export.formats import XLSX_MEDIA_TYPE, ExportPlan, FormatExport, csv_body, xlsx_body
 from unionflow.export.repository import (
     AdhesionExportFilters,
@@ -32,10 +31,15 @@ from unionflow.export.repository import (
 )
 from unionflow.export.service import ExportService
 from unionflow.membres.schemas import StatutMembre
+from unionflow.models.adhesion import StatutAdhesion
+from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import accepted
 
 router = area_router("/api/export", "Export")
+# Cross-field rule JSON Schema cannot state: written here and answered 400 `regle-metier`.
+PERIODE = " Règle métier (400 `regle-metier`): `dateDebut` ne peut pas suivre `dateFin`."
 
 COMMON = (" Fichier `format=csv` (défaut: UTF-8 avec BOM, séparateur `;`, virgule décimale, guillemets RFC 4180, "
           "cellules commençant par = + - @ préfixées d'une apostrophe) ou `format=xlsx` (cellules typées, "
@@ -122,7 +126,7 @@ async def export_cotisations(
 @router.get("/paiements", response_class=StreamingResponse, responses=FILE_RESPONSES,
             summary="Exporter les paiements",
             description="Paiements visibles, période `dateDebut`..`dateFin` incluses (date du paiement, à défaut "
-                        "de création, jour UTC), `methode`, `statut`." + COMMON)
+                        "de création, jour UTC), `methode`, `statut`." + PERIODE + COMMON)
 async def export_paiements(
     request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
     auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
@@ -140,7 +144,7 @@ async def export_paiements(
 
 @router.get("/adhesions", response_class=StreamingResponse, responses=FILE_RESPONSES,
             summary="Exporter les adhésions",
-            description="Demandes d'adhésion visibles, période sur la date de demande, `statut`." + COMMON)
+            description="Demandes d'adhésion visibles, période sur la date de demande, `statut`." + PERIODE + COMMON)
 async def export_adhesions(
     request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
     auth: AuthContext = authorize(RS_EXPORT_ADHESIONS),
@@ -159,7 +163,7 @@ async def export_adhesions(
             summary="Exporter les lignes d'écritures (grand livre)",
             description="Une ligne par ligne d'écriture (débit ou crédit) avec pièce, journal et compte, d'un "
                         "journal (`journalId`, invisible: 404) et/ou d'une période (date d'écriture). Écritures "
-                        "réservées au bureau de l'organisation." + COMMON)
+                        "réservées au bureau de l'organisation." + PERIODE + COMMON)
 async def export_ecritures(
     request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
     auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
@@ -178,7 +182,7 @@ async def export_ecritures(
             summary="Exporter le journal d'audit d'une période",
             description="Entrées visibles comme dans /api/audit (ADMIN_ORGANISATION: ses organisations), période "
                         "en jours UTC inclus, `module`, `severite`. Utilisateurs et adresses IP: audit WARNING."
-                        + COMMON)
+                        + PERIODE + COMMON)
 async def export_audit(
     request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
     auth: AuthContext = authorize(RS_AUDIT),

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import InvalidInput, NotFound
+from unionflow.core.errors import NotFound, RegleMetier
 from unionflow.core.libelles import (
     GENRE,
     METHODE_PAIEMENT,
@@ -28,7 +28,6 @@ from unionflow.core.libelles import (
 )
 from unionflow.cotisations.repository import statut_effectif
 from unionflow.cotisations.service import today_utc
-from unionflow.encaissement.service import StatutCotisation
 from unionflow.export.fond import parametres_tache
 from unionflow.export.formats import XLSX_MAX_ROWS, Column, ExportPlan, FormatExport, Kind
 from unionflow.export.repository import (
@@ -41,6 +40,7 @@ from unionflow.export.repository import (
     PaiementExportFilters,
     Periode,
 )
+from unionflow.models.cotisation import StatutCotisation
 from unionflow.taches.schemas import TacheResponse, TypeTache
 from unionflow.taches.service import TacheService
 
@@ -105,7 +105,7 @@ def _filters(data: Any) -> dict[str, Any]:
 
 def check_periode(periode: Periode) -> None:
     if periode.debut and periode.fin and periode.debut > periode.fin:
-        raise InvalidInput("dateDebut doit précéder ou égaler dateFin")
+        raise RegleMetier("dateDebut doit précéder ou égaler dateFin")
 
 
 class ExportService:
@@ -132,7 +132,7 @@ class ExportService:
                     personal: bool = False, organisation_id: uuid.UUID | None = None) -> ExportPlan | TacheResponse:
         rows = await self.repo.count(statement)
         if fmt is FormatExport.XLSX and rows > XLSX_MAX_ROWS:
-            raise InvalidInput(f"{rows} lignes dépassent la limite d'une feuille Excel ({XLSX_MAX_ROWS}); "
+            raise RegleMetier(f"{rows} lignes dépassent la limite d'une feuille Excel ({XLSX_MAX_ROWS}); "
                                "exportez en CSV ou restreignez les filtres")
         plan = ExportPlan(name=name, fmt=fmt, columns=columns, statement=statement, transform=transform, rows=rows)
         if not self.auditer:

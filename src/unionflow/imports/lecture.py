@@ -8,7 +8,7 @@ import io
 import unicodedata
 from collections.abc import Mapping
 
-from unionflow.core.errors import InvalidInput
+from unionflow.core.errors import RegleMetier
 
 # Accepted header spellings → field.
 COLONNES: Mapping[str, str] = {
@@ -30,9 +30,9 @@ def cle(entete: str) -> str:
 def _champs(entetes: list[str]) -> list[str | None]:
     champs = [COLONNES.get(cle(e)) for e in entetes]
     if "prenom" not in champs or "nom" not in champs:
-        raise InvalidInput("Colonnes « prénom » et « nom » obligatoires dans la première ligne du fichier")
+        raise RegleMetier("Colonnes « prénom » et « nom » obligatoires dans la première ligne du fichier")
     if not {"email", "telephone", "numero_membre"} & set(champs):
-        raise InvalidInput("Une colonne « email », « téléphone » ou « numéro membre » est nécessaire pour "
+        raise RegleMetier("Une colonne « email », « téléphone » ou « numéro membre » est nécessaire pour "
                            "reconnaître les membres déjà enregistrés")
     return champs
 
@@ -43,7 +43,7 @@ def _texte(contenu: bytes) -> str:
             return contenu.decode(encodage)
         except UnicodeDecodeError:
             continue
-    raise InvalidInput("Encodage du fichier non reconnu (UTF-8 ou Windows-1252)")
+    raise RegleMetier("Encodage du fichier non reconnu (UTF-8 ou Windows-1252)")
 
 
 def _lignes_csv(contenu: bytes) -> list[list[str]]:
@@ -69,9 +69,9 @@ def _lignes_xlsx(contenu: bytes) -> list[list[str]]:
     try:
         sheet = load_workbook(io.BytesIO(contenu), read_only=True, data_only=True).active
     except Exception as exc:  # openpyxl raises zip, XML and key errors for damaged files
-        raise InvalidInput("Fichier XLSX illisible") from exc
+        raise RegleMetier("Fichier XLSX illisible") from exc
     if sheet is None:
-        raise InvalidInput("Le classeur ne contient aucune feuille")
+        raise RegleMetier("Le classeur ne contient aucune feuille")
     return [[_cellule(v) for v in row] for row in sheet.iter_rows(values_only=True)]
 
 
@@ -79,10 +79,10 @@ def lire(contenu: bytes) -> list[dict[str, str]]:
     """Rows as ``{field: text}`` (unknown columns ignored), blank rows skipped; line numbers follow the file."""
     lignes = _lignes_xlsx(contenu) if contenu.startswith(XLSX_MAGIC) else _lignes_csv(contenu)
     if not lignes:
-        raise InvalidInput("Fichier vide")
+        raise RegleMetier("Fichier vide")
     champs = _champs([str(e) for e in lignes[0]])
     if len(lignes) - 1 > MAX_LIGNES:
-        raise InvalidInput(f"Au plus {MAX_LIGNES} lignes par fichier")
+        raise RegleMetier(f"Au plus {MAX_LIGNES} lignes par fichier")
     resultat = []
     for valeurs in lignes[1:]:
         ligne = {c: v.strip() for c, v in zip(champs, valeurs, strict=False) if c is not None and v and v.strip()}

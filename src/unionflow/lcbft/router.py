@@ -1,8 +1,11 @@
 from __future__ import annotations
 
 import uuid
+from datetime import date, datetime
+from typing import Annotated, Any
 
 from fastapi import Depends, Query
+from pydantic import BeforeValidator
 
 from unionflow.core.auth import AuthContext, SessionDep, authorize
 from unionflow.core.openapi import problems
@@ -22,20 +25,35 @@ from unionflow.lcbft.service import LcbFtService, parse_filters
 router = area_router("/api/alertes-lcb-ft", "Alertes LCB-FT")
 parametres_router = area_router("/api/parametres-lcb-ft", "Paramètres LCB-FT")
 
+
+def _jour_ou_instant(value: Any) -> Any:
+    """AAAA-MM-JJ is a whole day, anything longer an instant (``T00:00:00Z`` included); pydantic's union would
+    read a midnight instant as a day."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
+        except ValueError:
+            return value
+    return value
+
+
+JOUR_OU_INSTANT = BeforeValidator(_jour_ou_instant)
 PERIMETRE = "SUPER_ADMIN voit toutes les organisations, un ADMIN_ORGANISATION seulement les siennes."
 
 
 @router.get("", response_model=Page[AlerteResponse], summary="Lister les alertes LCB-FT",
             description="Page d'alertes, les plus récentes d'abord. `dateDebut`/`dateFin`: jour AAAA-MM-JJ (inclus) ou "
-                        "instant ISO 8601, sur la date de l'alerte; `typeAlerte`: SEUIL_OPERATION, CUMUL_PERIODE, "
-                        "ESPECES_ELEVEES; valeurs invalides → 400. " + PERIMETRE)
+                        "instant ISO 8601 (UTC sans décalage), sur la date de l'alerte; `typeAlerte`: SEUIL_OPERATION, "
+                        "CUMUL_PERIODE, ESPECES_ELEVEES; valeurs invalides → 400. Règle métier (400 `regle-metier`): "
+                        "`dateFin` doit suivre `dateDebut`. " + PERIMETRE)
 async def list_alertes(
     session: SessionDep,
     auth: AuthContext = authorize(RS_LCB),
     params: PageParams = Depends(paging(20)),
-    date_debut: str | None = Query(None, alias="dateDebut", max_length=40),
-    date_fin: str | None = Query(None, alias="dateFin", max_length=40),
-    organisation_id: str | None = Query(None, alias="organisationId", max_length=40),
+    date_debut: Annotated[date | datetime | None, Query(alias="dateDebut"), JOUR_OU_INSTANT] = None,
+    date_fin: Annotated[date | datetime | None, Query(alias="dateFin"), JOUR_OU_INSTANT] = None,
+    organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
     type_alerte: TypeAlerte | None = Query(None, alias="typeAlerte"),
     traitee: bool | None = None,
 ) -> Page[AlerteResponse]:
@@ -47,7 +65,7 @@ async def list_alertes(
             description="`{organisationId, nonTraitees}` sur le périmètre de l'appelant, éventuellement restreint à "
                         "`organisationId` (0 pour une organisation hors périmètre). " + PERIMETRE)
 async def count_non_traitees(session: SessionDep, auth: AuthContext = authorize(RS_LCB),
-                             organisation_id: str | None = Query(None, alias="organisationId", max_length=40),
+                             organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
                              ) -> NonTraiteesResponse:
     filters = parse_filters(None, None, organisation_id, None, None)
     return await LcbFtService(session, auth).non_traitees(filters.organisation_id)

@@ -31,7 +31,7 @@ class AlerteResponse(OutputModel):
     organisation_id: uuid.UUID
     membre_id: uuid.UUID | None
     paiement_id: uuid.UUID | None
-    type_alerte: str
+    type_alerte: TypeAlerte
     montant: Montant
     seuil: Montant
     montant_cumule: Montant | None
@@ -43,7 +43,7 @@ class AlerteResponse(OutputModel):
     date_traitement: datetime | None
     traitee_par: str | None
     commentaire: str | None
-    decision: str | None
+    decision: Decision | None
 
 
 class NonTraiteesResponse(ResultatCalcule):

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, InvalidInput, NotFound
+from unionflow.core.errors import Conflict, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.lcbft.detection import MODULE, evaluer_paiement, seuils
@@ -32,40 +32,22 @@ from unionflow.models import AlerteLcbFt, ParametresLcbFt
 __all__ = ["LcbFtService", "evaluer_paiement", "parse_filters"]
 
 
-def _instant(value: str | None, name: str, *, end: bool) -> datetime | None:
-    """A day (AAAA-MM-JJ, whole day included) or an ISO 8601 instant (UTC when no offset is given)."""
-    if value is None or not value.strip():
+def _instant(value: date | datetime | None, *, end: bool) -> datetime | None:
+    """A day (whole day included) or an instant (UTC when no offset is given)."""
+    if value is None:
         return None
-    text = value.strip()
-    try:
-        if len(text) == 10:
-            day = date.fromisoformat(text)
-            return datetime.combine(day + timedelta(days=1) if end else day, time.min, tzinfo=UTC)
-        instant = datetime.fromisoformat(text)
-    except ValueError as exc:
-        raise InvalidInput(f"{name}: date AAAA-MM-JJ ou instant ISO 8601 attendu") from exc
-    return instant if instant.tzinfo else instant.replace(tzinfo=UTC)
+    if not isinstance(value, datetime):
+        return datetime.combine(value + timedelta(days=1) if end else value, time.min, tzinfo=UTC)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def _uuid(value: str | None, name: str) -> uuid.UUID | None:
-    if value is None or not value.strip():
-        return None
-    try:
-        return uuid.UUID(value.strip())
-    except ValueError as exc:
-        raise InvalidInput(f"{name}: UUID attendu") from exc
-
-
-def parse_filters(date_debut: str | None, date_fin: str | None, organisation_id: str | None,
-                  type_alerte: str | None, traitee: bool | None) -> AlerteFilters:
-    if type_alerte and type_alerte not in TypeAlerte.__members__:
-        raise InvalidInput(f"typeAlerte: valeurs possibles {', '.join(TypeAlerte)}")
-    filters = AlerteFilters(date_debut=_instant(date_debut, "dateDebut", end=False),
-                            date_fin=_instant(date_fin, "dateFin", end=True),
-                            organisation_id=_uuid(organisation_id, "organisationId"),
-                            type_alerte=type_alerte or None, traitee=traitee)
+def parse_filters(date_debut: date | datetime | None, date_fin: date | datetime | None,
+                  organisation_id: uuid.UUID | None, type_alerte: TypeAlerte | None,
+                  traitee: bool | None) -> AlerteFilters:
+    filters = AlerteFilters(date_debut=_instant(date_debut, end=False), date_fin=_instant(date_fin, end=True),
+                            organisation_id=organisation_id, type_alerte=type_alerte, traitee=traitee)
     if filters.date_debut and filters.date_fin and filters.date_fin <= filters.date_debut:
-        raise InvalidInput("dateFin doit suivre dateDebut")
+        raise RegleMetier("dateFin doit suivre dateDebut")
     return filters
 
 

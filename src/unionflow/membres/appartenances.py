@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import ORGANISATION_ROLES, Role
 from unionflow.membres.access import MEMBRE_READERS, organisations_as
@@ -33,7 +33,7 @@ def normalise_roles(roles: Iterable[str] | None) -> list[str]:
     wanted = {str(r) for r in roles}
     refused = sorted(wanted - {r.value for r in ORGANISATION_ROLES})
     if refused:
-        raise InvalidInput(f"Rôles non attribuables dans une organisation: {', '.join(refused)}",
+        raise RegleMetier(f"Rôles non attribuables dans une organisation: {', '.join(refused)}",
                            extra={"errors": [{"field": "roles", "message": f"rôle non autorisé: {r}",
                                               "type": "role"} for r in refused]})
     return sorted(wanted | {Role.MEMBRE.value})

@@ -7,7 +7,7 @@ from enum import StrEnum
 from pydantic import Field, field_validator
 
 from unionflow.core.email import Email
-from unionflow.core.roles import RoleOrganisation
+from unionflow.core.roles import Role, RoleOrganisation
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
@@ -112,12 +112,12 @@ class MembreResponse(OutputModel):
     email: str | None
     telephone: str | None
     date_naissance: date | None
-    genre: str | None
+    genre: Genre | None
     profession: str | None
     adresse: str | None
     ville: str | None
     pays: str | None
-    statut: str
+    statut: StatutMembre
     motif_statut: str | None
     date_statut: datetime | None
     compte_lie: bool = Field(description="Un compte du fournisseur d'identité est lié à cette fiche")
@@ -129,7 +129,7 @@ class AppartenanceResponse(OutputModel):
     membre_id: uuid.UUID
     organisation_id: uuid.UUID
     organisation_nom: str
-    roles: list[str]
-    statut: str
+    roles: list[Role]
+    statut: StatutAppartenance
     date_debut: date
     date_fin: date | None

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
-from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
@@ -106,9 +106,9 @@ class MembreService:
         appartenances = AppartenanceService(self.session, self.auth)
         if data.organisation_id is None:
             if not self.auth.is_global:
-                raise InvalidInput("organisationId est obligatoire: le membre est inscrit dans votre organisation")
+                raise RegleMetier("organisationId est obligatoire: le membre est inscrit dans votre organisation")
             if data.roles is not None:
-                raise InvalidInput("roles n'a de sens qu'avec organisationId")
+                raise RegleMetier("roles n'a de sens qu'avec organisationId")
         roles = normalise_roles(data.roles)
         organisation = None
         if data.organisation_id is not None:
@@ -144,7 +144,7 @@ class MembreService:
             raise InvalidState("La fiche d'un membre radié est figée")
         for required in ("prenom", "nom"):
             if required in changes and changes[required] is None:
-                raise InvalidInput(f"{required} ne peut pas être vide")
+                raise RegleMetier(f"{required} ne peut pas être vide")
         if "email" in changes:
             changes["email"] = await self._check_email(changes["email"], membre.id)
         before = audit.snapshot(membre, _FIELDS)
@@ -178,7 +178,7 @@ class MembreService:
 
     async def set_status(self, membre_id: uuid.UUID, data: StatutRequest) -> MembreResponse:
         if data.statut in MOTIF_REQUIS and not data.motif:
-            raise InvalidInput(f"Un motif est obligatoire pour passer à {data.statut.value}")
+            raise RegleMetier(f"Un motif est obligatoire pour passer à {data.statut.value}")
         membre = await self._get(membre_id, for_update=True)
         memberships = await self.repo.memberships(membre.id, for_update=True)
         organisation_id = self._audit_scope(memberships)

@@ -6,8 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field, model_validator
 
-from unionflow.core.errors import RegleMetierValeur
-from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.core.schemas import InputModel, OutputModel, regle_metier
 
 
 class TypeConversation(StrEnum):
@@ -31,9 +30,9 @@ class CreateConversationRequest(InputModel):
     @model_validator(mode="after")
     def _shape(self) -> CreateConversationRequest:
         if self.type is TypeConversation.DIRECTE and len(set(self.participant_ids)) != 1:
-            raise RegleMetierValeur("participantIds: une conversation DIRECTE a exactement un autre participant")
+            raise regle_metier("participantIds: une conversation DIRECTE a exactement un autre participant")
         if self.type is TypeConversation.GROUPE and not self.titre:
-            raise RegleMetierValeur("titre: requis pour une conversation GROUPE")
+            raise regle_metier("titre: requis pour une conversation GROUPE")
         return self
 
 
@@ -51,9 +50,9 @@ class CreateMessageRequest(InputModel):
     @model_validator(mode="after")
     def _one_kind(self) -> CreateMessageRequest:
         if (self.contenu is None) == (self.document_id is None):
-            raise RegleMetierValeur("contenu (texte) ou documentId (note vocale): l'un des deux exactement")
+            raise regle_metier("contenu (texte) ou documentId (note vocale): l'un des deux exactement")
         if self.duree_secondes is not None and self.document_id is None:
-            raise RegleMetierValeur("dureeSecondes: seulement pour une note vocale")
+            raise regle_metier("dureeSecondes: seulement pour une note vocale")
         return self
 
 

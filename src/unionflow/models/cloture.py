@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import date, datetime
 from decimal import Decimal
+from enum import StrEnum
 
 from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
@@ -22,6 +23,11 @@ class VerrouComptable(Base):
     date_verrouillage: Mapped[date]
     modifie_par: Mapped[str | None] = mapped_column(String(254))
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class StatutExercice(StrEnum):
+    OUVERT = "OUVERT"
+    CLOTURE = "CLOTURE"
 
 
 class ExerciceComptable(IdMixin, Base):

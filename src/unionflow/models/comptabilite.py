@@ -5,11 +5,39 @@ from __future__ import annotations
 import uuid
 from datetime import date, datetime
 from decimal import Decimal
+from enum import StrEnum
 
 from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+
+
+class TypeCompte(StrEnum):
+    """SYSCOHADA révisé: the type follows from the account's class (first digit)."""
+
+    CAPITAUX = "CAPITAUX"
+    IMMOBILISATIONS = "IMMOBILISATIONS"
+    STOCKS = "STOCKS"
+    TIERS = "TIERS"
+    TRESORERIE = "TRESORERIE"
+    CHARGES = "CHARGES"
+    PRODUITS = "PRODUITS"
+    HORS_ACTIVITES_ORDINAIRES = "HORS_ACTIVITES_ORDINAIRES"
+    ENGAGEMENTS_ANALYTIQUE = "ENGAGEMENTS_ANALYTIQUE"
+
+
+class TypeJournalComptable(StrEnum):
+    """Every stored journal type: the ones a user may create (``comptabilite.schemas.TypeJournal``) and CLOTURE,
+    the year-end closing journal only the closing creates."""
+
+    CAISSE = "CAISSE"
+    BANQUE = "BANQUE"
+    MOBILE_MONEY = "MOBILE_MONEY"
+    VENTES = "VENTES"
+    ACHATS = "ACHATS"
+    OPERATIONS_DIVERSES = "OPERATIONS_DIVERSES"
+    CLOTURE = "CLOTURE"
 
 
 class CompteComptable(IdMixin, TimestampMixin, Base):

@@ -3,11 +3,20 @@ from __future__ import annotations
 import uuid
 from datetime import date, datetime
 from decimal import Decimal
+from enum import StrEnum
 
 from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class StatutCotisation(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"
+    PARTIELLEMENT_PAYEE = "PARTIELLEMENT_PAYEE"
+    PAYEE = "PAYEE"
+    EN_RETARD = "EN_RETARD"
+    ANNULEE = "ANNULEE"
 
 
 class Cotisation(IdMixin, TimestampMixin, Base):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import date, datetime
 from decimal import Decimal
+from enum import StrEnum
 
 from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -87,6 +88,13 @@ class Approbation(IdMixin, TimestampMixin, Base):
         Index("ix_approbation_objet", "type_objet", "objet_id"),
         Index("ix_approbation_date_demande", "date_demande"),
     )
+
+
+class TypeDecision(StrEnum):
+    """One approver's decision at one level of an approval."""
+
+    APPROUVEE = "APPROUVEE"
+    REJETEE = "REJETEE"
 
 
 class DecisionApprobation(IdMixin, Base):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String
@@ -48,6 +49,12 @@ class AbonnementWebhook(IdMixin, TimestampMixin, Base):
     desactive_le: Mapped[datetime | None]
     motif_desactivation: Mapped[str | None] = mapped_column(String(500))
     cree_par: Mapped[str | None] = mapped_column(String(254))
+
+
+class StatutLivraison(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"
+    LIVREE = "LIVREE"
+    ECHOUEE = "ECHOUEE"
 
 
 class LivraisonWebhook(IdMixin, TimestampMixin, Base):

@@ -4,11 +4,32 @@ import secrets
 import uuid
 from datetime import datetime
 from decimal import Decimal
+from enum import StrEnum
 
 from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class MethodePaiement(StrEnum):
+    WAVE = "WAVE"
+    ESPECES = "ESPECES"
+    VIREMENT = "VIREMENT"
+    CHEQUE = "CHEQUE"
+    ORANGE_MONEY = "ORANGE_MONEY"
+    FREE_MONEY = "FREE_MONEY"
+    CARTE = "CARTE"
+    AUTRE = "AUTRE"
+
+
+class StatutPaiement(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"
+    VALIDE = "VALIDE"
+    ECHOUE = "ECHOUE"
+    EXPIRE = "EXPIRE"
+    ANNULE = "ANNULE"
+    REMBOURSE = "REMBOURSE"
 
 
 class Paiement(IdMixin, TimestampMixin, Base):

@@ -3,11 +3,18 @@ from __future__ import annotations
 import uuid
 from datetime import date, datetime
 from decimal import Decimal
+from enum import StrEnum
 
 from sqlalchemy import JSON, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class StatutRappel(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"  # waiting for its delivery channel
+    ENVOYE = "ENVOYE"
+    ECHEC = "ECHEC"
 
 
 class RappelCotisation(IdMixin, TimestampMixin, Base):

@@ -89,7 +89,7 @@ class NiveauJournal(StrEnum):
 class JournalSystemeResponse(OutputModel):
     id: uuid.UUID
     horodatage: datetime
-    niveau: str
+    niveau: NiveauJournal
     logger: str = Field(description="Composant émetteur, ex. unionflow.requests, unionflow.jobs, uvicorn.error")
     message: str = Field(description="Message, secrets masqués ([MASQUÉ])")
     request_id: str | None = Field(description="X-Request-ID de la requête (ou job-… pour une tâche)")

@@ -7,8 +7,7 @@ from typing import Self
 
 from pydantic import Field, model_validator
 
-from unionflow.core.errors import RegleMetierValeur
-from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel, regle_metier
 
 
 class Canal(StrEnum):
@@ -54,7 +53,6 @@ class NotificationEnvoi(InputModel):
     tous_membres_actifs: bool = Field(default=False, description="Tous les membres actifs de l'organisation")
     type_notification: TypeNotification = TypeNotification.INFORMATION
     canaux: list[Canal] | None = Field(default=None, min_length=1, max_length=3,
-                                       json_schema_extra={"uniqueItems": True},
                                        description="Par défaut: préférences du membre, sinon EMAIL > SMS > IN_APP")
     code_modele: str | None = Field(default=None, pattern=CODE_PATTERN)
     sujet: str | None = Field(default=None, min_length=1, max_length=200)
@@ -65,11 +63,11 @@ class NotificationEnvoi(InputModel):
     @model_validator(mode="after")
     def _check(self) -> Self:
         if bool(self.membre_ids) == self.tous_membres_actifs:
-            raise RegleMetierValeur("donner soit membreIds, soit tousMembresActifs=true")
+            raise regle_metier("donner soit membreIds, soit tousMembresActifs=true")
         if self.code_modele is None and (self.sujet is None or self.corps is None):
-            raise RegleMetierValeur("sans codeModele, sujet et corps sont requis")
+            raise regle_metier("sans codeModele, sujet et corps sont requis")
         if self.code_modele is not None and (self.sujet is not None or self.corps is not None):
-            raise RegleMetierValeur("codeModele exclut sujet et corps")
+            raise regle_metier("codeModele exclut sujet et corps")
         if self.canaux is not None and len(set(self.canaux)) != len(self.canaux):
             raise ValueError("canal répété")
         return self
@@ -91,12 +89,12 @@ class NotificationResponse(OutputModel):
     id: uuid.UUID
     membre_id: uuid.UUID
     organisation_id: uuid.UUID | None
-    type_notification: str
-    canal: str
+    type_notification: TypeNotification
+    canal: Canal
     adresse: str | None
     sujet: str
     corps: str
-    statut: str
+    statut: StatutNotification
     tentatives: int
     derniere_erreur: str | None
     prochaine_tentative: datetime | None
@@ -137,7 +135,7 @@ class ModeleUpdate(UpdateModel):
 class ModeleResponse(OutputModel):
     id: uuid.UUID
     code: str
-    canal: str
+    canal: Canal
     organisation_id: uuid.UUID | None
     libelle: str | None
     sujet: str

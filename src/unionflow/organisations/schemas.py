@@ -7,6 +7,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from unionflow.core.email import Email
+from unionflow.core.roles import Role
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 
 
@@ -84,8 +85,8 @@ class OrganisationResponse(OutputModel):
     id: uuid.UUID
     nom: str
     nom_court: str | None
-    type_organisation: str
-    statut: str
+    type_organisation: TypeOrganisation
+    statut: StatutOrganisation
     parent_id: uuid.UUID | None
     description: str | None
     email: str | None
@@ -102,4 +103,4 @@ class OrganisationResponse(OutputModel):
 
 
 class MonOrganisationResponse(OrganisationResponse):
-    roles: list[str] = Field(description="Rôles du membre connecté dans cette organisation")
+    roles: list[Role] = Field(description="Rôles du membre connecté dans cette organisation")

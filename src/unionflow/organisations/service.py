@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.configuration.service import valeur
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.models import Organisation
 from unionflow.organisations.repository import OrganisationRepository
@@ -39,12 +39,12 @@ class OrganisationService:
         if parent_id is None:
             return
         if parent_id == self_id:
-            raise InvalidInput("Une organisation ne peut pas être son propre parent")
+            raise RegleMetier("Une organisation ne peut pas être son propre parent")
         parent = await self.repo.get(parent_id)
         if parent is None:
             raise NotFound("Organisation parente introuvable")
         if NIVEAU[TypeOrganisation(parent.type_organisation)] >= NIVEAU[TypeOrganisation(type_org)]:
-            raise InvalidInput(f"Une organisation {type_org} ne peut pas dépendre d'une {parent.type_organisation}")
+            raise RegleMetier(f"Une organisation {type_org} ne peut pas dépendre d'une {parent.type_organisation}")
 
     async def create(self, data: OrganisationCreate) -> OrganisationResponse:
         # An organisation administrator may only open sub-organisations under one they manage.
@@ -71,7 +71,7 @@ class OrganisationService:
         changes = data.model_dump(exclude_unset=True)
         if changes.get("logo_document_id") is not None and not await self.repo.logo_candidate(
                 changes["logo_document_id"], organisation.id):
-            raise InvalidInput("Le logo doit être un document PNG ou JPEG de cette organisation")
+            raise RegleMetier("Le logo doit être un document PNG ou JPEG de cette organisation")
         if "parent_id" in changes or "type_organisation" in changes:
             if not self.auth.is_global:
                 raise Forbidden("Seul un administrateur de l'union modifie la hiérarchie")

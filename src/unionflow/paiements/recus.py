@@ -14,8 +14,8 @@ from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState, NotFound
 from unionflow.documents.storage import Storage
-from unionflow.encaissement.service import StatutPaiement
 from unionflow.models import Organisation, Paiement
+from unionflow.models.paiement import StatutPaiement
 from unionflow.paiements.recu import LigneRecu, RecuData, render_recu
 from unionflow.paiements.recu_repository import RecuRepository
 from unionflow.paiements.repository import PaiementRepository

@@ -5,8 +5,8 @@ from datetime import datetime
 
 from pydantic import Field, model_validator
 
-from unionflow.core.schemas import InputModel, Montant, OutputModel
-from unionflow.encaissement.service import MethodePaiement
+from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
+from unionflow.models.paiement import MethodePaiement, StatutPaiement
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
 # Methods whose money leaves a trace elsewhere: the treasurer must note it for reconciliation.
@@ -22,7 +22,7 @@ class CibleInput(InputModel):
     @model_validator(mode="after")
     def one_target(self) -> CibleInput:
         if (self.cotisation_id is None) == (self.adhesion_id is None):
-            raise ValueError("chaque cible désigne soit cotisationId, soit adhesionId")
+            raise regle_metier("chaque cible désigne soit cotisationId, soit adhesionId")
         return self
 
 
@@ -40,7 +40,7 @@ class PaiementCreate(InputModel):
     @model_validator(mode="after")
     def reference_when_traceable(self) -> PaiementCreate:
         if self.methode in METHODES_AVEC_REFERENCE and not self.reference_externe:
-            raise ValueError(f"referenceExterne est obligatoire pour la méthode {self.methode}")
+            raise regle_metier(f"referenceExterne est obligatoire pour la méthode {self.methode}")
         if self.date_paiement is not None and self.date_paiement.tzinfo is None:
             raise ValueError("datePaiement doit porter un fuseau horaire")
         return self
@@ -72,8 +72,8 @@ class PaiementResponse(OutputModel):
     montant: Montant
     montant_non_affecte: Montant
     devise: str
-    methode: str
-    statut: str
+    methode: MethodePaiement
+    statut: StatutPaiement
     reference_externe: str | None
     date_paiement: datetime | None
     enregistre_par: str | None
@@ -107,7 +107,7 @@ class VerificationRecuResponse(OutputModel):
 
     numero_recu: str
     authentique: bool
-    statut: str = Field(description="VALIDE, ANNULE ou REMBOURSE")
+    statut: StatutPaiement = Field(description="VALIDE, ANNULE ou REMBOURSE")
     valide: bool = Field(description="Le paiement tient toujours (ni annulé ni remboursé)")
     montant: Montant
     devise: str
@@ -132,10 +132,10 @@ class DeclarationPaiementResponse(OutputModel):
     """A payment a member declared or started: pending, never a receipt, nothing paid until confirmed."""
 
     paiement_id: uuid.UUID
-    statut: str = Field(description="Toujours EN_ATTENTE: rien n'est encaissé à ce stade")
+    statut: StatutPaiement = Field(description="Toujours EN_ATTENTE: rien n'est encaissé à ce stade")
     montant: Montant
     devise: str
-    methode: str
+    methode: MethodePaiement
     wave_launch_url: str | None = Field(default=None, description="Méthode WAVE: page de paiement Wave à ouvrir")
     checkout_id: str | None = None
     expires_at: datetime | None = None

@@ -9,12 +9,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
-from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutPaiement
+from unionflow.encaissement.service import Cible, EncaissementService
 from unionflow.models import Paiement
+from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.paiements.repository import PaiementFilters, PaiementRepository
 from unionflow.paiements.schemas import AllocationResponse, MotifRequest, PaiementCreate, PaiementResponse
 
@@ -86,7 +87,7 @@ class PaiementService:
         if await self.repo.membre(data.membre_id) is None:
             raise NotFound("Membre introuvable")
         if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
-            raise InvalidInput("datePaiement ne peut pas être dans le futur")
+            raise RegleMetier("datePaiement ne peut pas être dans le futur")
         paiement = await EncaissementService(self.session, self.auth).enregistrer(
             membre_id=data.membre_id, organisation_id=data.organisation_id, montant=data.montant,
             methode=data.methode, devise=data.devise, reference_externe=data.reference_externe,

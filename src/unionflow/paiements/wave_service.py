@@ -19,10 +19,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound, UpstreamUnavailable
+from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound, RegleMetier, UpstreamUnavailable
 from unionflow.core.permissions import Permission
-from unionflow.encaissement.service import Cible, EncaissementService, MethodePaiement, StatutPaiement
+from unionflow.encaissement.service import Cible, EncaissementService
 from unionflow.models import Paiement, TransactionWave, WaveCheckout, WaveEvenement
+from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.paiements import signature
 from unionflow.paiements.repository import PaiementRepository
 from unionflow.paiements.schemas import CheckoutRequest, CheckoutResponse, PaiementResponse, WebhookResponse
@@ -78,7 +79,7 @@ class WaveService:
         assert self.auth is not None
         membre_id = data.membre_id or self.auth.membre_id
         if membre_id is None:
-            raise InvalidInput("Aucune fiche membre n'est liée à votre compte: précisez membreId")
+            raise RegleMetier("Aucune fiche membre n'est liée à votre compte: précisez membreId")
         # A member pays his own dues; paying for someone else needs the treasury of that organisation.
         if membre_id != self.auth.membre_id and not self.auth.can(Permission.PAIEMENT_ENREGISTRER,
                                                                   data.organisation_id):
@@ -102,9 +103,9 @@ class WaveService:
         paiement = await EncaissementService(self.session, self.auth).preparer(
             membre_id=membre_id, organisation_id=organisation_id, methode=MethodePaiement.WAVE, cibles=cibles)
         if paiement.devise != "XOF":
-            raise InvalidInput("Wave n'accepte que des paiements en XOF")
+            raise RegleMetier("Wave n'accepte que des paiements en XOF")
         if paiement.montant != paiement.montant.to_integral_value():
-            raise InvalidInput("Un montant XOF payé par Wave doit être entier")
+            raise RegleMetier("Un montant XOF payé par Wave doit être entier")
         client, compte_id = await client_for_organisation(self.session, self.settings, paiement.organisation_id)
         remote = await client.create_checkout(
             amount=wave_amount(paiement.montant), currency=paiement.devise, client_reference=str(paiement.id),

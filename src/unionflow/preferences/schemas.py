@@ -45,9 +45,9 @@ class PreferencesUpdate(UpdateModel):
 
 
 class PreferencesResponse(OutputModel):
-    langue: str
-    theme: str
+    langue: Langue
+    theme: Theme
     canaux_par_type: dict[str, list[str]]
     refus_non_obligatoires: bool
-    types_obligatoires: list[str] = Field(description="Types toujours envoyés, quel que soit le refus")
+    types_obligatoires: list[TypeNotification] = Field(description="Types toujours envoyés, quel que soit le refus")
     updated_at: datetime | None

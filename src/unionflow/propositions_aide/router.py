@@ -21,7 +21,7 @@ from unionflow.propositions_aide.schemas import (
     UpdatePropositionAideRequest,
 )
 from unionflow.propositions_aide.service import PropositionAideService
-from unionflow.types_reference.schemas import CODE
+from unionflow.types_reference.schemas import CODE, code_du_domaine
 
 router = area_router("/api/propositions-aide", "Propositions d'aide")
 
@@ -44,7 +44,9 @@ async def create_proposition(data: CreatePropositionAideRequest, session: Sessio
 async def list_propositions(session: SessionDep, auth: AuthContext = authorize(RS_PROPOSITION_AIDE),
                             params: PageParams = Depends(paging(20)),
                             organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
-                            type_: str | None = Query(None, alias="type", pattern=CODE, max_length=50),
+                            type_: str | None = Query(
+                                None, alias="type", pattern=CODE, max_length=50,
+                                description=code_du_domaine("TYPE_AIDE")),
                             nature: NatureProposition | None = None, statut: StatutProposition | None = None,
                             mes_propositions: bool = Query(False, alias="mesPropositions"),
                             ) -> Page[PropositionAideResponse]:

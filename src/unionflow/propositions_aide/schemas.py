@@ -8,6 +8,7 @@ from pydantic import Field
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
 from unionflow.demandes_aide.schemas import TypeAide
+from unionflow.types_reference.schemas import code_du_domaine
 
 
 class NatureProposition(StrEnum):
@@ -24,7 +25,7 @@ class StatutProposition(StrEnum):
 
 class CreatePropositionAideRequest(InputModel):
     organisation_id: uuid.UUID
-    type: TypeAide = Field(description="Mêmes types que les demandes d'aide")
+    type: TypeAide = Field(description="Mêmes types que les demandes d'aide: " + code_du_domaine("TYPE_AIDE"))
     nature: NatureProposition
     titre: str = Field(min_length=3, max_length=200)
     description: str = Field(min_length=3, max_length=5000)
@@ -58,15 +59,16 @@ class PropositionAideResponse(OutputModel):
     numero_reference: str
     organisation_id: uuid.UUID
     membre_id: uuid.UUID
-    type: str = Field(validation_alias="type_aide")
-    nature: str
+    type: str = Field(validation_alias="type_aide",
+                      description=code_du_domaine("TYPE_AIDE"))
+    nature: NatureProposition
     titre: str
     description: str
     montant: Montant | None
     devise: str
     disponibilite: str | None
     disponible_jusqu_au: date | None
-    statut: str
+    statut: StatutProposition
     demande_aide_id: uuid.UUID | None
     date_reservation: datetime | None
     reserve_par: str | None

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
@@ -38,12 +38,12 @@ MAX_CORRESPONDANCES = 50
 
 def _check_montant(nature: str, montant: object) -> None:
     if nature == NatureProposition.FINANCIERE and montant is None:
-        raise InvalidInput("montant: obligatoire pour une aide FINANCIERE")
+        raise RegleMetier("montant: obligatoire pour une aide FINANCIERE")
 
 
 def _check_date(jusqu_au: date | None) -> None:
     if jusqu_au is not None and jusqu_au < date.today():
-        raise InvalidInput("disponibleJusquAu: date passée")
+        raise RegleMetier("disponibleJusquAu: date passée")
 
 
 class PropositionAideService:
@@ -71,12 +71,12 @@ class PropositionAideService:
 
     async def create(self, data: CreatePropositionAideRequest) -> PropositionAideResponse:
         if self.auth.membre_id is None:
-            raise InvalidInput("Aucune fiche membre n'est liée à votre compte: impossible de proposer une aide")
+            raise RegleMetier("Aucune fiche membre n'est liée à votre compte: impossible de proposer une aide")
         organisation = await self.repo.organisation(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
         if data.organisation_id not in self.auth.member_organisations:
-            raise InvalidInput("organisationId: vous n'êtes pas membre actif de cette organisation")
+            raise RegleMetier("organisationId: vous n'êtes pas membre actif de cette organisation")
         _check_montant(data.nature, data.montant)
         _check_date(data.disponible_jusqu_au)
         await require_code(self.session, TYPE_AIDE_DOMAINE, data.type, "type")
@@ -109,7 +109,7 @@ class PropositionAideService:
         changes = data.model_dump(exclude_unset=True)
         nulls = [k for k, v in changes.items() if v is None and k in {"type", "nature", "titre", "description"}]
         if nulls:
-            raise InvalidInput(f"{', '.join(nulls)}: null interdit")
+            raise RegleMetier(f"{', '.join(nulls)}: null interdit")
         _check_montant(changes.get("nature", proposition.nature), changes.get("montant", proposition.montant))
         _check_date(changes.get("disponible_jusqu_au"))
         if "type" in changes and changes["type"] != proposition.type_aide:
@@ -147,14 +147,14 @@ class PropositionAideService:
         if proposition.disponible_jusqu_au is not None and proposition.disponible_jusqu_au < date.today():
             raise InvalidState("Proposition expirée (disponibleJusquAu dépassé)")
         if demande.organisation_id != proposition.organisation_id:
-            raise InvalidInput("demandeAideId: la demande relève d'une autre organisation")
+            raise RegleMetier("demandeAideId: la demande relève d'une autre organisation")
         if demande.type_aide != proposition.type_aide:
-            raise InvalidInput(f"demandeAideId: demande de type {demande.type_aide}, proposition de type "
+            raise RegleMetier(f"demandeAideId: demande de type {demande.type_aide}, proposition de type "
                                f"{proposition.type_aide}")
         if demande.statut not in OUVERTES:
             raise InvalidState(f"Demande d'aide {demande.statut}: elle n'attend plus d'aide")
         if demande.membre_id == proposition.membre_id:
-            raise InvalidInput("demandeAideId: on ne se propose pas sa propre aide")
+            raise RegleMetier("demandeAideId: on ne se propose pas sa propre aide")
         if await self.repo.reservee_pour(demande.id) is not None:
             raise Conflict("Cette demande d'aide est déjà couverte par une autre proposition réservée")
         before = audit.snapshot(proposition, ETAT)

@@ -12,8 +12,21 @@ class Portee(StrEnum):
     ORGANISATION = "ORGANISATION"
 
 
+class PorteePermission(StrEnum):
+    ORGANISATION = "ORGANISATION"
+    UNION = "UNION"
+
+
+class MethodeHttp(StrEnum):
+    GET = "GET"
+    POST = "POST"
+    PUT = "PUT"
+    PATCH = "PATCH"
+    DELETE = "DELETE"
+
+
 class OperationAutorisee(OutputModel):
-    methode: str
+    methode: MethodeHttp
     chemin: str
     resume: str | None
     domaine: str | None = Field(description="Tag OpenAPI de la route")
@@ -36,4 +49,5 @@ class RoleResponse(OutputModel):
 
 class PermissionAccordee(OutputModel):
     code: str = Field(description="Permission nommée (core/permissions.py), ex. paiement.enregistrer")
-    portee: str = Field(description="ORGANISATION: dans les organisations où le rôle est tenu; UNION: toutes")
+    portee: PorteePermission = Field(
+        description="ORGANISATION: dans les organisations où le rôle est tenu; UNION: toutes")

@@ -60,7 +60,7 @@ class RestoreBackupRequest(InputModel):
 
 
 class RestoreResponse(OutputModel):
-    statut: str = Field(description="TERMINEE, ou ECHOUEE (la base est alors inchangée)")
+    statut: StatutSauvegarde = Field(description="TERMINEE, ou ECHOUEE (la base est alors inchangée)")
     message: str
     sauvegarde: BackupResponse
     point_restauration: BackupResponse = Field(description="Sauvegarde de l'état précédant la restauration")

@@ -13,7 +13,7 @@ from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import autocommit_connection, request_bind
 from unionflow.core.roles import RS_ANY_AUTHENTICATED
 from unionflow.core.routing import GuardedRoute, area_router
-from unionflow.core.schemas import OutputModel
+from unionflow.core.schemas import EtatSante, OutputModel
 
 SELECT_1 = text("SELECT 1")
 
@@ -22,10 +22,10 @@ router = area_router("/api/status", "Status")
 
 
 class StatusResponse(OutputModel):
-    status: str
+    status: EtatSante
     version: str
     uptime_seconds: int
-    database: str
+    database: EtatSante
     database_backend: str
 
 

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.models import Suggestion, SuggestionVote
@@ -63,11 +63,11 @@ class SuggestionService:
 
     async def create(self, data: CreateSuggestionRequest) -> SuggestionResponse:
         if self.auth.membre_id is None:
-            raise InvalidInput("Aucune fiche membre n'est liée à votre compte: impossible de proposer une idée")
+            raise RegleMetier("Aucune fiche membre n'est liée à votre compte: impossible de proposer une idée")
         if not await self.repo.organisation_exists(data.organisation_id):
             raise NotFound("Organisation introuvable")
         if data.organisation_id not in self.auth.member_organisations:
-            raise InvalidInput("organisationId: vous n'êtes pas membre actif de cette organisation")
+            raise RegleMetier("organisationId: vous n'êtes pas membre actif de cette organisation")
         name = await self.repo.display_name()
         suggestion = Suggestion(organisation_id=data.organisation_id, membre_id=self.auth.membre_id,
                                 auteur_nom=name, titre=data.titre, description=data.description,
@@ -96,7 +96,7 @@ class SuggestionService:
         changes = data.model_dump(exclude_unset=True)
         nulls = [k for k, v in changes.items() if v is None]
         if nulls:
-            raise InvalidInput(f"{', '.join(nulls)}: null interdit")
+            raise RegleMetier(f"{', '.join(nulls)}: null interdit")
         if not changes:
             return await self._respond(suggestion)
         before = audit.snapshot(suggestion, FIELDS)
@@ -137,7 +137,7 @@ class SuggestionService:
             allowed = ", ".join(sorted(TRANSITIONS[current])) or "aucun (statut final)"
             raise InvalidState(f"Transition {current.value} → {data.statut.value} impossible; possibles: {allowed}")
         if data.statut in (S.RETENUE, S.REJETEE) and not data.reponse:
-            raise InvalidInput("reponse: expliquez la décision aux membres")
+            raise RegleMetier("reponse: expliquez la décision aux membres")
         before = audit.snapshot(suggestion, FIELDS)
         suggestion.statut = data.statut.value
         if data.reponse:

@@ -1,11 +1,20 @@
 from __future__ import annotations
 
+from enum import StrEnum
+
 from unionflow.core.schemas import OutputModel
+
+
+class EtatComposant(StrEnum):
+    UP = "UP"  # reachable now (database)
+    ACTIF = "ACTIF"
+    INACTIF = "INACTIF"  # configured but switched off
+    NON_CONFIGURE = "NON_CONFIGURE"
 
 
 class ComposantResponse(OutputModel):
     nom: str
-    etat: str
+    etat: EtatComposant
     detail: str | None = None
 
 

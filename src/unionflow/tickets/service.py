@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
@@ -89,7 +89,7 @@ class TicketService:
                 return current.id
             seen.add(current.id)
             current = await self.repo.organisation(current.parent_id) if current.parent_id else None
-        raise InvalidInput("Votre organisation n'est rattachée à aucune union: adressez le ticket à l'organisation")
+        raise RegleMetier("Votre organisation n'est rattachée à aucune union: adressez le ticket à l'organisation")
 
     async def _audit(self, ticket: Ticket, action: str, before: dict[str, object] | None = None,
                      description: str | None = None) -> None:
@@ -104,11 +104,11 @@ class TicketService:
 
     async def create(self, data: CreateTicketRequest) -> TicketResponse:
         if self.auth.membre_id is None:
-            raise InvalidInput("Aucune fiche membre n'est liée à votre compte: impossible d'ouvrir un ticket")
+            raise RegleMetier("Aucune fiche membre n'est liée à votre compte: impossible d'ouvrir un ticket")
         if await self.repo.organisation(data.organisation_id) is None:
             raise NotFound("Organisation introuvable")
         if data.organisation_id not in self.auth.member_organisations:
-            raise InvalidInput("organisationId: vous n'êtes pas membre actif de cette organisation")
+            raise RegleMetier("organisationId: vous n'êtes pas membre actif de cette organisation")
         handler = (await self._union_of(data.organisation_id) if data.destinataire is Destinataire.UNION
                    else data.organisation_id)
         now = utcnow()
@@ -143,7 +143,7 @@ class TicketService:
         changes = data.model_dump(exclude_unset=True)
         nulls = [k for k, v in changes.items() if v is None]
         if nulls:
-            raise InvalidInput(f"{', '.join(nulls)}: null interdit")
+            raise RegleMetier(f"{', '.join(nulls)}: null interdit")
         if ticket.statut == StatutTicket.FERME:
             raise InvalidState("Ticket fermé: il n'est plus modifiable")
         if self._is_staff(ticket):
@@ -172,7 +172,7 @@ class TicketService:
         if ticket.statut == StatutTicket.FERME:
             raise InvalidState("Ticket fermé: il ne peut plus être assigné")
         if data.membre_id is not None and not await self.repo.is_staff_member(data.membre_id, ticket.organisation_id):
-            raise InvalidInput("membreId: ce membre n'a pas de rôle de bureau actif dans l'organisation du ticket")
+            raise RegleMetier("membreId: ce membre n'a pas de rôle de bureau actif dans l'organisation du ticket")
         if data.membre_id == ticket.assigne_membre_id:
             raise InvalidState("Le ticket est déjà assigné à ce membre" if data.membre_id
                                else "Le ticket n'est pas assigné")
@@ -211,7 +211,7 @@ class TicketService:
                     if ticket.date_resolution and now > ticket.date_resolution + timedelta(days=REOPEN_DAYS):
                         raise InvalidState(f"Délai de réouverture dépassé ({REOPEN_DAYS} jours après la résolution)")
                     if not data.commentaire:
-                        raise InvalidInput("commentaire: expliquez pourquoi le ticket doit être rouvert")
+                        raise RegleMetier("commentaire: expliquez pourquoi le ticket doit être rouvert")
                 ticket.nombre_reouvertures += 1
                 ticket.date_resolution = None
                 ticket.resolution = None
@@ -221,14 +221,14 @@ class TicketService:
             if not staff:
                 raise Forbidden("Seul le bureau résout un ticket")
             if not data.commentaire:
-                raise InvalidInput("commentaire: la résolution est requise")
+                raise RegleMetier("commentaire: la résolution est requise")
             ticket.resolution = data.commentaire
             ticket.date_resolution = now
         elif target is StatutTicket.FERME:
             if not staff and not requester:
                 raise Forbidden("Seuls le demandeur et le bureau ferment un ticket")
             if staff and not requester and current is not StatutTicket.RESOLU and not data.commentaire:
-                raise InvalidInput("commentaire: motif requis pour fermer un ticket non résolu")
+                raise RegleMetier("commentaire: motif requis pour fermer un ticket non résolu")
             ticket.date_fermeture = now
         ticket.statut = target.value
         if data.commentaire:

@@ -10,6 +10,11 @@ from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 CODE = r"^[A-Z][A-Z0-9_]{1,49}$"
 
 
+def code_du_domaine(domaine: str) -> str:
+    """Description of a field whose value is a code of the editable reference table: a string, not an enum."""
+    return f"Code du domaine {domaine} des types de référence (table modifiable, pas une énumération)"
+
+
 class CreateTypeReferenceRequest(InputModel):
     domaine: str = Field(pattern=CODE, description="ex. TYPE_EVENEMENT, TYPE_DOCUMENT, TYPE_AIDE")
     code: str = Field(pattern=CODE, description="Code stable, en majuscules; il ne change plus ensuite")

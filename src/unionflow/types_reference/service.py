@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, InvalidInput, NotFound
+from unionflow.core.errors import Conflict, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.models import TypeReference
 from unionflow.types_reference.repository import TypeFilters, TypeReferenceRepository
@@ -37,7 +37,7 @@ async def require_code(session: AsyncSession, domaine: str, code: str, champ: st
         return
     admis = ", ".join(await repo.codes_actifs(domaine))
     raison = "type inconnu" if actif is None else "type désactivé"
-    raise InvalidInput(f"{champ}: {raison} « {code} » (valeurs admises: {admis})")
+    raise RegleMetier(f"{champ}: {raison} « {code} » (valeurs admises: {admis})")
 
 
 class TypeReferenceService:
@@ -84,7 +84,7 @@ class TypeReferenceService:
         changes = data.model_dump(exclude_unset=True)
         nulls = [k for k, v in changes.items() if v is None and k != "description"]
         if nulls:
-            raise InvalidInput(f"{', '.join(nulls)}: null interdit")
+            raise RegleMetier(f"{', '.join(nulls)}: null interdit")
         before = audit.snapshot(entry)
         for key, value in changes.items():
             setattr(entry, key, value)

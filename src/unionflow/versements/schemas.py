@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field, model_validator
 
-from unionflow.core.schemas import InputModel, Montant, OutputModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 
@@ -46,9 +46,9 @@ class VersementCreate(InputModel):
     def wave_needs_phone(self) -> VersementCreate:
         if self.mode == ModeVersement.WAVE:
             if not self.beneficiaire_telephone:
-                raise ValueError("beneficiaireTelephone est obligatoire pour un versement Wave")
+                raise regle_metier("beneficiaireTelephone est obligatoire pour un versement Wave")
             if self.devise != "XOF" or self.montant != self.montant.to_integral_value():
-                raise ValueError("un versement Wave est un montant entier en XOF")
+                raise regle_metier("un versement Wave est un montant entier en XOF")
         return self
 
 
@@ -67,13 +67,13 @@ class VersementResponse(OutputModel):
     organisation_id: uuid.UUID
     montant: Montant
     devise: str
-    mode: str
-    objet_type: str
+    mode: ModeVersement
+    objet_type: ObjetVersement
     objet_id: uuid.UUID | None
     motif: str
     beneficiaire_nom: str
     beneficiaire_telephone: str | None
-    statut: str
+    statut: StatutVersement
     payout_id: str | None
     reference_externe: str | None
     date_execution: datetime | None

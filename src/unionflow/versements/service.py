@@ -15,7 +15,7 @@ from unionflow.comptabilite.integration import comptabiliser_versement
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
@@ -107,7 +107,7 @@ class VersementService:
     async def _check_aide(self, data: VersementCreate) -> None:
         """An aid is paid only once granted, and never beyond what was granted (pending payouts included)."""
         if data.objet_id is None:
-            raise InvalidInput("objetId (la demande d'aide versée) est obligatoire pour un versement AIDE")
+            raise RegleMetier("objetId (la demande d'aide versée) est obligatoire pour un versement AIDE")
         demande = await self.repo.demande_aide(data.objet_id, data.organisation_id)
         if demande is None:
             raise NotFound("Demande d'aide introuvable")
@@ -115,7 +115,7 @@ class VersementService:
             raise InvalidState(f"La demande d'aide {demande.numero_reference} n'est pas approuvée "
                                f"(statut: {demande.statut})")
         if demande.devise != data.devise:
-            raise InvalidInput(f"Devise {data.devise} différente de celle de la demande ({demande.devise})")
+            raise RegleMetier(f"Devise {data.devise} différente de celle de la demande ({demande.devise})")
         accorde = demande.montant_accorde or Decimal("0")
         engage = await self.repo.engage(ObjetVersement.AIDE, demande.id)
         if engage + data.montant > accorde:
@@ -143,7 +143,7 @@ class VersementService:
         before = audit.snapshot(versement, ["statut", "payout_id", "reference_externe"])
         if versement.mode == ModeVersement.MANUEL:
             if not data.reference_externe:
-                raise InvalidInput("referenceExterne est obligatoire pour confirmer un versement manuel")
+                raise RegleMetier("referenceExterne est obligatoire pour confirmer un versement manuel")
             versement.reference_externe = data.reference_externe
             versement.statut = StatutVersement.REUSSI
             versement.date_execution = datetime.now(UTC)

@@ -41,7 +41,7 @@ class CompteWaveResponse(OutputModel):
     organisation_id: uuid.UUID
     libelle: str
     numero_telephone: str
-    statut: str
+    statut: StatutCompte
     cle_api_indice: str | None = Field(description="4 derniers caractères de la clé, masqués")
     secret_webhook_indice: str | None
     created_at: datetime

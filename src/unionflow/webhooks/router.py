@@ -12,6 +12,7 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_WEBHOOK
 from unionflow.core.routing import area_router
+from unionflow.models.integration import StatutLivraison
 from unionflow.webhooks.emission import LIBELLES, EvenementWebhook
 from unionflow.webhooks.schemas import (
     AbonnementWebhookResponse,
@@ -98,7 +99,7 @@ async def delete_abonnement(id: uuid.UUID, request: Request, session: SessionDep
                         "erreur, durée).")
 async def livraisons(id: uuid.UUID, request: Request, session: SessionDep, auth: AuthContext = authorize(RS_WEBHOOK),
                      params: PageParams = Depends(paging(20)),
-                     statut: str | None = Query(None, pattern="^(EN_ATTENTE|LIVREE|ECHOUEE)$"),
+                     statut: StatutLivraison | None = None,
                      ) -> Page[LivraisonWebhookResponse]:
     return await _service(request, session, auth).livraisons(id, statut, params)
 

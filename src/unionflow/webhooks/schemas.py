@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.models.integration import StatutLivraison
 from unionflow.webhooks.emission import EvenementWebhook
 
 
@@ -50,7 +51,7 @@ class LivraisonWebhookResponse(OutputModel):
     abonnement_id: uuid.UUID
     evenement: str
     evenement_id: uuid.UUID
-    statut: str
+    statut: StatutLivraison
     tentatives: int
     historique: list[dict[str, Any]]
     dernier_code_http: int | None

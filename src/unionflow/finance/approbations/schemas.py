@@ -6,7 +6,9 @@ from enum import StrEnum
 
 from pydantic import Field
 
+from unionflow.core.roles import Role
 from unionflow.core.schemas import InputModel, Montant, OutputModel
+from unionflow.models.finance import TypeDecision
 
 
 class StatutApprobation(StrEnum):
@@ -46,9 +48,9 @@ class AnnulerRequest(InputModel):
 
 class DecisionResponse(OutputModel):
     niveau: int
-    decision: str
+    decision: TypeDecision
     approbateur: str
-    role: str | None
+    role: Role | None
     commentaire: str | None
     date_decision: datetime
 
@@ -57,12 +59,12 @@ class ApprobationResponse(OutputModel):
     id: uuid.UUID
     numero: str
     organisation_id: uuid.UUID
-    type_objet: str
+    type_objet: TypeObjet
     objet_id: uuid.UUID | None
     montant: Montant
     devise: str
     motif: str
-    statut: str
+    statut: StatutApprobation
     niveaux_requis: int
     niveau_atteint: int
     demande_par: str

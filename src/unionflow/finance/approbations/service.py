@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.configuration.service import valeur
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
@@ -80,10 +80,10 @@ class ApprobationService:
         """Check the object the request is about and give the amount to approve."""
         if data.type_objet is TypeObjet.AUTRE:
             if data.montant is None:
-                raise InvalidInput("montant: obligatoire")
+                raise RegleMetier("montant: obligatoire")
             return data.montant
         if data.objet_id is None:
-            raise InvalidInput(f"objetId: obligatoire pour {data.type_objet.value}")
+            raise RegleMetier(f"objetId: obligatoire pour {data.type_objet.value}")
         if data.type_objet is TypeObjet.VERSEMENT:
             versement = await self.repo.versement(data.objet_id)
             if versement is None or versement.organisation_id != organisation_id:
@@ -91,7 +91,7 @@ class ApprobationService:
             if versement.statut != "EN_COURS" or versement.payout_id is not None:
                 raise InvalidState(f"Versement {versement.statut}: plus rien à approuver")
             if data.montant is not None and data.montant != versement.montant:
-                raise InvalidInput(f"montant: celui du versement ({versement.montant})")
+                raise RegleMetier(f"montant: celui du versement ({versement.montant})")
             return versement.montant
         demande = await self.repo.demande_aide(data.objet_id)
         if demande is None or demande.organisation_id != organisation_id:
@@ -101,7 +101,7 @@ class ApprobationService:
         montant = data.montant if data.montant is not None else demande.montant_accorde
         assert montant is not None
         if demande.montant_accorde is not None and montant > demande.montant_accorde:
-            raise InvalidInput(f"montant: au plus le montant accordé ({demande.montant_accorde})")
+            raise RegleMetier(f"montant: au plus le montant accordé ({demande.montant_accorde})")
         return montant
 
     async def create(self, data: CreateApprobationRequest) -> ApprobationResponse:

@@ -26,7 +26,9 @@ router = area_router("/api/finance/budgets", "Finance - Budgets")
 LIGNES = ("Chaque ligne vise soit un compte du plan comptable de l'organisation (`compteId`), soit une catégorie "
           "(`prefixeCompte`: tous les comptes dont le numéro commence ainsi, ex. `66`); deux lignes qui se "
           "recoupent sont refusées (400) pour ne jamais compter un mouvement deux fois. `nature` vaut RECETTE "
-          "par défaut pour la classe 7, DEPENSE sinon.")
+          "par défaut pour la classe 7, DEPENSE sinon. Règles métier (400 `regle-metier`): une ligne porte "
+          "`compteId` ou `prefixeCompte` (un seul des deux), lignes sans recoupement, compte du plan de "
+          "l'organisation; `dateFin` ne précède pas `dateDebut`, période de deux ans au plus.")
 DECIDEUR = ("Réservé au PRESIDENT et à l'ADMIN_ORGANISATION de l'organisation, jamais à la personne qui a soumis "
             "le budget (principe des quatre yeux, 403).")
 

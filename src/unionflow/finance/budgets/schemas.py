@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field, model_validator
 
-from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel, regle_metier
 
 
 class StatutBudget(StrEnum):
@@ -33,7 +33,7 @@ class LigneBudgetRequest(InputModel):
     @model_validator(mode="after")
     def one_target(self) -> LigneBudgetRequest:
         if (self.compte_id is None) == (self.prefixe_compte is None):
-            raise ValueError("une ligne porte soit compteId, soit prefixeCompte (un seul des deux)")
+            raise regle_metier("une ligne porte soit compteId, soit prefixeCompte (un seul des deux)")
         return self
 
 
@@ -72,7 +72,7 @@ class LigneBudgetResponse(OutputModel):
     compte_id: uuid.UUID | None
     numero_compte: str | None
     prefixe_compte: str | None
-    nature: str
+    nature: NatureLigne
     montant_prevu: Montant
 
 
@@ -85,7 +85,7 @@ class BudgetResponse(OutputModel):
     date_debut: date
     date_fin: date
     devise: str
-    statut: str
+    statut: StatutBudget
     cree_par: str
     soumis_par: str | None
     date_soumission: datetime | None
@@ -106,7 +106,7 @@ class LigneExecution(OutputModel):
     compte_id: uuid.UUID | None
     numero_compte: str | None
     prefixe_compte: str | None
-    nature: str
+    nature: NatureLigne
     montant_prevu: Montant
     montant_realise: Montant
     ecart: Montant = Field(description="Prévu − réalisé (négatif: dépassement d'une dépense)")
@@ -125,7 +125,7 @@ class TotauxExecution(OutputModel):
 
 class ExecutionBudgetResponse(OutputModel):
     budget_id: uuid.UUID
-    statut: str
+    statut: StatutBudget
     date_debut: date
     date_fin: date
     devise: str

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound
+from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.finance.budgets.repository import BudgetFilters, BudgetRepository, Mouvement
@@ -85,7 +85,7 @@ class BudgetService:
             if item.compte_id is not None:
                 compte = comptes.get(item.compte_id)
                 if compte is None or compte.organisation_id != organisation_id:
-                    raise InvalidInput(f"lignes[{i}].compteId: compte inconnu dans le plan de l'organisation")
+                    raise RegleMetier(f"lignes[{i}].compteId: compte inconnu dans le plan de l'organisation")
                 numero, exact = compte.numero_compte, True
             else:
                 numero, exact = item.prefixe_compte or "", False
@@ -93,7 +93,7 @@ class BudgetService:
                 autre_exact = data[j].compte_id is not None
                 if (numero == autre or (not autre_exact and numero.startswith(autre))
                         or (not exact and autre.startswith(numero))):
-                    raise InvalidInput(f"lignes[{i}]: recoupe lignes[{j}] ({autre}): un mouvement serait compté "
+                    raise RegleMetier(f"lignes[{i}]: recoupe lignes[{j}] ({autre}): un mouvement serait compté "
                                        "deux fois")
             cibles.append(numero)
             nature = item.nature or (NatureLigne.RECETTE if numero.startswith("7") else NatureLigne.DEPENSE)
@@ -107,9 +107,9 @@ class BudgetService:
         debut = debut or date(annee, 1, 1)
         fin = fin or date(annee, 12, 31)
         if fin < debut:
-            raise InvalidInput("dateFin: antérieure à dateDebut")
+            raise RegleMetier("dateFin: antérieure à dateDebut")
         if (fin - debut).days > 731:
-            raise InvalidInput("Période d'un budget annuel: deux ans au plus")
+            raise RegleMetier("Période d'un budget annuel: deux ans au plus")
         return debut, fin
 
     async def create(self, data: CreateBudgetRequest) -> BudgetResponse:
@@ -145,7 +145,7 @@ class BudgetService:
             raise InvalidState(f"Budget {budget.statut}: seul un brouillon se modifie")
         changes = data.model_dump(exclude_unset=True, exclude={"lignes"})
         if "libelle" in changes and changes["libelle"] is None:
-            raise InvalidInput("libelle: null interdit")
+            raise RegleMetier("libelle: null interdit")
         before = (await self._out(budget)).model_dump(mode="json", by_alias=True)
         debut, fin = self._periode(budget.annee, changes.get("date_debut", budget.date_debut),
                                    changes.get("date_fin", budget.date_fin))

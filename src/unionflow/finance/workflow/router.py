@@ -16,7 +16,8 @@ from unionflow.finance.workflow.service import WorkflowService
 router = area_router("/api/finance/workflow", "Finance - Workflow")
 
 PERIODE = ("Périmètre: organisations du bureau de l'appelant (toutes pour ADMIN), `organisationId` pour n'en voir "
-           "qu'une (une organisation hors périmètre donne des zéros). `dateDebut`/`dateFin` inclusives.")
+           "qu'une (une organisation hors périmètre donne des zéros). `dateDebut`/`dateFin` inclusives; règle "
+           "métier (400 `regle-metier`): `dateFin` ne précède pas `dateDebut`.")
 
 
 def periode(organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),

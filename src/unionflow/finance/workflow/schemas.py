@@ -6,8 +6,10 @@ from typing import Any
 
 from pydantic import Field
 
+from unionflow.audit.schemas import Severite
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import Montant, OutputModel, Taux
+from unionflow.finance.approbations.schemas import StatutApprobation, TypeObjet
 
 
 class Volume(OutputModel):
@@ -16,8 +18,8 @@ class Volume(OutputModel):
 
 
 class VolumeParType(OutputModel):
-    type_objet: str
-    statut: str
+    type_objet: TypeObjet
+    statut: StatutApprobation
     nombre: int
     montant: Montant
 
@@ -57,4 +59,4 @@ class EvenementAudit(OutputModel):
     entite_id: str | None
     description: str | None
     details: dict[str, Any] | None
-    severite: str
+    severite: Severite

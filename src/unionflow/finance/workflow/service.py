@@ -8,7 +8,7 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import InvalidInput
+from unionflow.core.errors import RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.finance.common import q
 from unionflow.finance.workflow.repository import AuditFilters, Periode, WorkflowRepository
@@ -29,7 +29,7 @@ def _heures(secondes: Decimal | None) -> Decimal | None:
 
 def _check(periode: Periode) -> None:
     if periode.date_debut and periode.date_fin and periode.date_fin < periode.date_debut:
-        raise InvalidInput("dateFin: antérieure à dateDebut")
+        raise RegleMetier("dateFin: antérieure à dateDebut")
 
 
 class WorkflowService:
