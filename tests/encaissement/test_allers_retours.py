@@ -62,6 +62,7 @@ async def test_payment_of_a_dues_stays_within_its_round_trip_budget(app, client,
     assert sent.count <= BUDGET_PAIEMENT[sent.dialect], sent.report()
 
     # Same rows as before the budget: payment, allocation, dues, receipt, entry and lines, key, audit.
+    await committed_db.commit()  # SQLite: end the read snapshot taken before the request
     assert body["statut"] == "PAYEE" and body["recu"]["numeroRecu"].startswith("REC-")
     paiement = (await committed_db.execute(select(Paiement).where(
         Paiement.id == uuid.UUID(body["recu"]["paiementId"])))).scalar_one()
@@ -117,6 +118,7 @@ async def test_approving_an_adhesion_stays_within_its_round_trip_budget(app, cli
     assert not sent.starting("SAVEPOINT")
     assert sent.count <= BUDGET_APPROBATION[sent.dialect], sent.report()
 
+    await committed_db.commit()  # SQLite: end the read snapshot taken before the request
     membership = (await committed_db.execute(select(MembreOrganisation).where(
         MembreOrganisation.membre_id == applicants[1].membre.id,
         MembreOrganisation.organisation_id == org.id))).scalar_one()
