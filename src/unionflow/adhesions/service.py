@@ -19,9 +19,9 @@ from unionflow.adhesions.schemas import (
 )
 from unionflow.config import Settings
 from unionflow.core import audit
-from unionflow.core.lot import Lot
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, InvalidInput, InvalidState, NotFound
+from unionflow.core.lot import Lot
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission

@@ -16,9 +16,9 @@ reads them as if the ORM had written them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import Delete, Insert, Update, insert, literal, select, update
+from sqlalchemy import Delete, Insert, Table, Update, insert, literal, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.inspection import inspect
 from sqlalchemy.orm import Session, make_transient_to_detached
@@ -76,7 +76,9 @@ class Lot:
         """Change columns of a loaded row by primary key; the object shows the new values at once."""
         mapper = inspect(obj).mapper
         (pk,) = mapper.primary_key
-        self._statements.append(update(mapper.local_table).where(pk == getattr(obj, pk.key)).values(
+        table = cast(Table, mapper.local_table)
+        identity = mapper.get_property_by_column(pk).key
+        self._statements.append(update(table).where(pk == getattr(obj, identity)).values(
             {mapper.get_property(k).columns[0].key: v for k, v in values.items()}))
         for key, value in values.items():
             set_committed_value(obj, key, value)

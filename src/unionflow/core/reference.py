@@ -79,7 +79,7 @@ async def lire(session: AsyncSession, key: Hashable, load: Callable[[], Awaitabl
     now = time.monotonic()
     hit = _cache.entries.get(key)
     if hit is not None and now - hit[0] < ttl:
-        return hit[1]  # type: ignore[no-any-return]
+        return hit[1]
     value = await load()
     # Kept only if no request of another version switched the cache while this one was loading.
     if _cache.version == version and not session.info.get(SESSION_CHANGED):
