@@ -125,10 +125,10 @@ def create_pg() -> Starlette:
             pid = uuid.uuid4()
             await conn.execute(
                 "INSERT INTO paiement (id, numero_recu, membre_id, organisation_id, montant, montant_non_affecte, "
-                "devise, methode, statut, date_paiement, enregistre_par, created_at, updated_at) VALUES "
-                "($1, $2, $3, $4, $5, $6, 'XOF', 'ESPECES', 'VALIDE', $7, 'bench', $7, $7)",
+                "devise, methode, statut, date_paiement, enregistre_par, cle_verification, created_at, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, 'XOF', 'ESPECES', 'VALIDE', $7, 'bench', $8, $7, $7)",
                 pid, f"REC-REF-{pid.hex[:20]}", row["membre_id"], row["organisation_id"], montant,
-                montant - applied, now)
+                montant - applied, now, pid.hex[:16])
             await conn.execute("INSERT INTO paiement_allocation (id, paiement_id, cotisation_id, montant) "
                                "VALUES ($1, $2, $3, $4)", uuid.uuid4(), pid, cid, applied)
             await conn.execute("UPDATE cotisation SET montant_paye = $2, statut = $3, date_paiement = $4, "
@@ -232,9 +232,10 @@ def create_sqlite() -> Starlette:
             pid = uuid.uuid4().hex
             await conn.execute(
                 "INSERT INTO paiement (id, numero_recu, membre_id, organisation_id, montant, montant_non_affecte, "
-                "devise, methode, statut, date_paiement, enregistre_par, created_at, updated_at) VALUES "
-                "(?, ?, ?, ?, ?, ?, 'XOF', 'ESPECES', 'VALIDE', ?, 'bench', ?, ?)",
-                (pid, f"REC-REF-{pid[:20]}", membre, org, str(montant), str(montant - applied), now, now, now))
+                "devise, methode, statut, date_paiement, enregistre_par, cle_verification, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'XOF', 'ESPECES', 'VALIDE', ?, 'bench', ?, ?, ?)",
+                (pid, f"REC-REF-{pid[:20]}", membre, org, str(montant), str(montant - applied), now, pid[:16], now,
+                 now))
             await conn.execute("INSERT INTO paiement_allocation (id, paiement_id, cotisation_id, montant) "
                                "VALUES (?, ?, ?, ?)", (uuid.uuid4().hex, pid, cid, str(applied)))
             await conn.execute("UPDATE cotisation SET montant_paye = ?, statut = ?, date_paiement = ?, "

@@ -98,6 +98,8 @@ class ComptesPg:
         self.known: dict[Any, tuple[dict[str, Any], Any]] = {}
 
     async def get(self, conn: Any, org: Any) -> tuple[dict[str, Any], Any]:
+        """Inside the payment's transaction; ``keep`` once it has committed (rows opened by a transaction still
+        running must not be used by others, as in the service)."""
         if org not in self.known:
             now = datetime.now(UTC)
             for numero, libelle, classe, kind in (("571", "Caisse", 5, "TRESORERIE"),
@@ -116,8 +118,11 @@ class ComptesPg:
                 "AND numero_compte IN ('571', '7061')", org)}
             journal = await conn.fetchval("SELECT id FROM journal_comptable WHERE organisation_id = $1 "
                                           "AND code = 'CAI'", org)
-            self.known[org] = (comptes, journal)
+            return comptes, journal
         return self.known[org]
+
+    def keep(self, org: Any, value: tuple[dict[str, Any], Any]) -> None:
+        self.known.setdefault(org, value)
 
 
 async def pay_pg(conn: Any, comptes: ComptesPg, cid: uuid.UUID, montant: Decimal, key: str) -> tuple[int, Any]:
@@ -204,7 +209,8 @@ async def pay_pg(conn: Any, comptes: ComptesPg, cid: uuid.UUID, montant: Decimal
             f"s AS ({STATS_PURGE_PG}), "
             "k AS (UPDATE cle_idempotence SET statut_reponse = 200, corps_reponse = $32::json WHERE id = $31)"
             + extra + " SELECT 1", *args)
-        return 200, w.response(dict(row))
+    comptes.keep(org, (accounts, journal))
+    return 200, w.response(dict(row))
 
 
 async def approve_pg(conn: Any, aid: uuid.UUID) -> tuple[int, Any]:

@@ -215,13 +215,19 @@ async def comptes_paiement(session: AsyncSession, paiement: Paiement, allocation
         verrou = await session.get(VerrouComptable, org)
         return verrou.date_verrouillage if verrou is not None else None
 
-    comptes = dict(await reference.lire(session, ("comptes", org), load_comptes))
+    comptes = await reference.lire(session, ("comptes", org), load_comptes)
+    if any(numero not in comptes or not comptes[numero].actif for numero in needed):
+        # Opened or reactivated since it was cached (an account being opened changes no version).
+        comptes = await reference.rafraichir(session, ("comptes", org), load_comptes)
+    comptes = dict(comptes)
     for numero in needed:
         compte = comptes.get(numero)
         if compte is None or not compte.actif:
             found = await compte_par_defaut(session, org, numero, auth)
             comptes[numero] = CompteRef(found.id, found.organisation_id, found.numero_compte, found.actif)
     journal = (await reference.lire(session, ("journaux", org), load_journaux)).get(code_journal)
+    if journal is None:
+        journal = (await reference.rafraichir(session, ("journaux", org), load_journaux)).get(code_journal)
     if journal is None:
         found_journal = await journal_par_defaut(session, org, code_journal)
         journal = JournalRef(found_journal.id, found_journal.organisation_id, found_journal.code,

@@ -37,6 +37,9 @@ from unionflow.models import Compteur
 VERSION = "version.donnees_reference"
 TABLES = frozenset({"compte_comptable", "journal_comptable", "verrou_comptable", "parametres_lcb_ft",
                     "configuration_entry", "abonnement_webhook"})
+# New rows here change nothing cached: readers take a missing account or journal as "look in the database"
+# (``rafraichir``), so the first payment of each organisation, which opens them, invalidates no worker.
+INSERTS_SANS_VERSION = frozenset({"compte_comptable", "journal_comptable"})
 # session.info keys: the version this request read first; whether this transaction changed reference data.
 SESSION_VERSION = "version_reference"
 SESSION_CHANGED = "reference_modifiee"
@@ -80,9 +83,16 @@ async def lire(session: AsyncSession, key: Hashable, load: Callable[[], Awaitabl
     hit = _cache.entries.get(key)
     if hit is not None and now - hit[0] < ttl:
         return hit[1]
+    return await rafraichir(session, key, load)
+
+
+async def rafraichir(session: AsyncSession, key: Hashable, load: Callable[[], Awaitable[T]]) -> T:
+    """``load()`` now, and keep it in the cache under the request's version when it may be shared."""
+    version = session.info.get(SESSION_VERSION)
+    now = time.monotonic()
     value = await load()
     # Kept only if no request of another version switched the cache while this one was loading.
-    if _cache.version == version and not session.info.get(SESSION_CHANGED):
+    if version is not None and _cache.version == version and not session.info.get(SESSION_CHANGED):
         _cache.entries[key] = (now, value)
     return value
 
@@ -106,7 +116,11 @@ def _mark(session: Session) -> None:
 
 @event.listens_for(Session, "before_flush")
 def _before_flush(session: Session, _tx: UOWTransaction, _instances: Any) -> None:
-    for obj in (*session.new, *session.dirty, *session.deleted):
+    for obj in session.new:
+        if inspect(obj).mapper.local_table.name in TABLES - INSERTS_SANS_VERSION:
+            _mark(session)
+            return
+    for obj in (*session.dirty, *session.deleted):
         if inspect(obj).mapper.local_table.name in TABLES:
             _mark(session)
             return
@@ -115,15 +129,19 @@ def _before_flush(session: Session, _tx: UOWTransaction, _instances: Any) -> Non
 @event.listens_for(Session, "do_orm_execute")
 def _on_execute(state: ORMExecuteState) -> None:
     if state.is_insert or state.is_update or state.is_delete:
-        table = getattr(state.statement, "table", None)
-        if getattr(table, "name", None) in TABLES:
+        name = getattr(getattr(state.statement, "table", None), "name", None)
+        if name in (TABLES - INSERTS_SANS_VERSION if state.is_insert else TABLES):
             _mark(state.session)
 
 
 @event.listens_for(Session, "before_commit")
 def _bump(session: Session) -> None:
     # Savepoints commit and roll back too: only the transaction itself counts.
-    if session.in_nested_transaction() or not session.info.get(SESSION_CHANGED):
+    if session.in_nested_transaction():
+        return
+    # The commit's own flush comes after this event: run it now, so that its changes are seen (before_flush).
+    session.flush()
+    if not session.info.get(SESSION_CHANGED):
         return
     # Runs inside the commit, on the transaction's connection: other workers see the new version exactly when
     # they can see the change.

@@ -33,19 +33,28 @@ def _donnees(paiement: Paiement) -> dict[str, object]:
             "referenceExterne": paiement.reference_externe}
 
 
-async def lignes_paiement_valide(session: AsyncSession, paiement: Paiement,
-                                 soldes: Sequence[tuple[Cotisation | Adhesion, Decimal]], auteur: str) -> list[Base]:
-    """The rows that follow a validated payment (receipt notification, webhook deliveries), to be written with
-    it (core/lot.py). ``soldes``: each dues or adhesion the payment went to, with what it still owes afterwards.
-    One read: the member, the organisation's name and the member's preferences together."""
-    rows: list[Base] = []
+Destinataire = tuple[Membre, str, PreferenceMembre | None] | None
+
+
+async def destinataire(session: AsyncSession, paiement: Paiement) -> Destinataire:
+    """The member, the organisation's name and the member's preferences, in one read: what the receipt
+    notification needs (none if the member is gone)."""
     found = (await session.execute(
         select(Membre, Organisation.nom, PreferenceMembre).select_from(Membre)
         .join(Organisation, Organisation.id == paiement.organisation_id)
         .outerjoin(PreferenceMembre, PreferenceMembre.membre_id == Membre.id)
         .where(Membre.id == paiement.membre_id))).first()
-    if found is not None:
-        membre, nom, pref = found
+    return (found[0], found[1], found[2]) if found is not None else None
+
+
+async def lignes_paiement_valide(session: AsyncSession, paiement: Paiement, dest: Destinataire,
+                                 soldes: Sequence[tuple[Cotisation | Adhesion, Decimal]], auteur: str) -> list[Base]:
+    """The rows that follow a validated payment (receipt notification to ``dest``, webhook deliveries), to be
+    written with it (core/lot.py). ``soldes``: each dues or adhesion the payment went to, with what it still owes
+    afterwards."""
+    rows: list[Base] = []
+    if dest is not None:
+        membre, nom, pref = dest
         lignes = [f"- {cible.numero_reference}: " + (f"reste dû {_montant(reste, paiement.devise)}" if reste
                                                      else "soldé") for cible, reste in soldes]
         quand = paiement.date_paiement.strftime("%d/%m/%Y") if paiement.date_paiement else ""

@@ -73,6 +73,8 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
         adhesion_id=target.id if isinstance(target, Adhesion) else None) for target, part in plan]
     paiement.montant_non_affecte = paiement.montant - sum((part for _, part in plan), ZERO)
     refs = await comptes_paiement(session, paiement, allocations, auth)
+    # Read before the counters: their row locks are held until commit, the time spent after them is the queue.
+    dest = await suites.destinataire(session, paiement)
     date_ecriture = date_ecriture_paiement(refs, paiement)
     compteur = compteur_ecriture(refs.journal, date_ecriture.year)
     annee_recu = datetime.now(UTC).year
@@ -100,7 +102,7 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
     alertes, audits_alertes = await alertes_nouveau_paiement(session, paiement)
     lot.ajouter(*alertes)
     auteur = auth.actor_name if auth else "systeme"
-    suites_rows = await suites.lignes_paiement_valide(session, paiement,
+    suites_rows = await suites.lignes_paiement_valide(session, paiement, dest,
                                                       [(t, outstanding(t)) for t, _ in changed], auteur)
     abonnes = await webhooks.abonnements(session, paiement.organisation_id)
     for alerte in alertes:
