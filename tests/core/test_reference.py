@@ -13,7 +13,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from tests.cotisations.helpers import cotisation
 from unionflow.core import reference
-from unionflow.models import AlerteLcbFt, Compteur, ParametresLcbFt, Paiement
+from unionflow.models import AlerteLcbFt, Compteur, Paiement, ParametresLcbFt
 
 
 async def _version(session) -> int:
