@@ -2,8 +2,10 @@
 
 - ``bare``: Starlette returning a constant JSON document (framework + server ceiling).
 - ``pg``: raw asyncpg running the SQL the service needs for get-by-id, a naive paged list
-  (``LIMIT`` + exact ``count(*)``), paying a dues and approving an adhesion (one transaction each).
-- ``sqlite``: the two write transactions with raw aiosqlite (``BEGIN IMMEDIATE``), same file format.
+  (``LIMIT`` + exact ``count(*)``), paying a dues and approving an adhesion (one transaction each): like-for-like
+  (``bench/refs_complets.py``: the same rows as the service) and "minimal" (``…-minimal`` paths: the lock, the
+  row changes and one audit entry, the references before issue 12).
+- ``sqlite``: the same write transactions with raw aiosqlite (``BEGIN IMMEDIATE``), same file format.
 
 Started as ``uvicorn bench.refs:<factory> --factory``; configured by ``BENCH_REF_DSN`` / ``BENCH_REF_SQLITE``.
 """
@@ -25,6 +27,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from bench import refs_complets
+
 COLUMNS = ("id, numero_reference, membre_id, organisation_id, type_cotisation, libelle, annee, mois, montant_du, "
            "montant_paye, devise, date_echeance, date_paiement, statut, methode_paiement, reference_paiement, "
            "observations, created_at, updated_at")
@@ -45,6 +49,17 @@ def _problem(status: int, detail: str) -> JSONResponse:
                         media_type="application/problem+json")
 
 
+async def _complet(work: Any) -> Response:
+    """Run a like-for-like transaction (bench/refs_complets.py); its refusals roll it back."""
+    try:
+        status, body = await work
+    except LookupError as exc:
+        return _problem(404, str(exc))
+    except ValueError as exc:
+        return _problem(409, str(exc))
+    return JSONResponse(body, status_code=status)
+
+
 async def _live(_: Request) -> JSONResponse:
     return JSONResponse({"status": "UP"})
 
@@ -61,6 +76,7 @@ def create_pg() -> Starlette:
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         state["pool"] = await asyncpg.create_pool(os.environ["BENCH_REF_DSN"], min_size=10, max_size=10)
+        state["comptes"] = refs_complets.ComptesPg()
         yield
         await state["pool"].close()
 
@@ -84,6 +100,17 @@ def create_pg() -> Starlette:
     async def pay(request: Request) -> Response:
         cid = uuid.UUID(request.path_params["id"])
         montant = Decimal(str((await request.json())["montant"]))
+        async with state["pool"].acquire() as conn:
+            return await _complet(refs_complets.pay_pg(conn, state["comptes"], cid, montant,
+                                                       request.headers.get("idempotency-key") or str(uuid.uuid4())))
+
+    async def approve(request: Request) -> Response:
+        async with state["pool"].acquire() as conn:
+            return await _complet(refs_complets.approve_pg(conn, uuid.UUID(request.path_params["id"])))
+
+    async def pay_minimal(request: Request) -> Response:
+        cid = uuid.UUID(request.path_params["id"])
+        montant = Decimal(str((await request.json())["montant"]))
         now = datetime.now(UTC)
         async with state["pool"].acquire() as conn, conn.transaction():
             row = await conn.fetchrow("SELECT id, membre_id, organisation_id, montant_du, montant_paye, statut "
@@ -98,10 +125,10 @@ def create_pg() -> Starlette:
             pid = uuid.uuid4()
             await conn.execute(
                 "INSERT INTO paiement (id, numero_recu, membre_id, organisation_id, montant, montant_non_affecte, "
-                "devise, methode, statut, date_paiement, enregistre_par, created_at, updated_at) VALUES "
-                "($1, $2, $3, $4, $5, $6, 'XOF', 'ESPECES', 'VALIDE', $7, 'bench', $7, $7)",
+                "devise, methode, statut, date_paiement, enregistre_par, cle_verification, created_at, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, 'XOF', 'ESPECES', 'VALIDE', $7, 'bench', $8, $7, $7)",
                 pid, f"REC-REF-{pid.hex[:20]}", row["membre_id"], row["organisation_id"], montant,
-                montant - applied, now)
+                montant - applied, now, pid.hex[:16])
             await conn.execute("INSERT INTO paiement_allocation (id, paiement_id, cotisation_id, montant) "
                                "VALUES ($1, $2, $3, $4)", uuid.uuid4(), pid, cid, applied)
             await conn.execute("UPDATE cotisation SET montant_paye = $2, statut = $3, date_paiement = $4, "
@@ -113,7 +140,7 @@ def create_pg() -> Starlette:
                 json.dumps({"montant": str(montant), "statut": statut}))
         return JSONResponse({"id": str(cid), "statut": statut, "montantPaye": str(paid)})
 
-    async def approve(request: Request) -> Response:
+    async def approve_minimal(request: Request) -> Response:
         aid = uuid.UUID(request.path_params["id"])
         now = datetime.now(UTC)
         async with state["pool"].acquire() as conn, conn.transaction():
@@ -134,6 +161,8 @@ def create_pg() -> Starlette:
         Route("/health/live", _live), Route("/cotisations/{id}", get_one), Route("/cotisations", naive_list),
         Route("/cotisations/{id}/payer", pay, methods=["PUT"]),
         Route("/adhesions/{id}/approuver", approve, methods=["POST"]),
+        Route("/cotisations/{id}/payer-minimal", pay_minimal, methods=["PUT"]),
+        Route("/adhesions/{id}/approuver-minimal", approve_minimal, methods=["POST"]),
     ])
 
 
@@ -146,7 +175,8 @@ def create_sqlite() -> Starlette:
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         for _ in range(5):
             conn = await aiosqlite.connect(os.environ["BENCH_REF_SQLITE"], isolation_level=None)
-            for pragma in ("foreign_keys=ON", "journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=30000"):
+            # synchronous=FULL as the service (core/db.py): a commit is on disk before it is acknowledged.
+            for pragma in ("foreign_keys=ON", "journal_mode=WAL", "synchronous=FULL", "busy_timeout=30000"):
                 await conn.execute(f"PRAGMA {pragma}")
             pool.put_nowait(conn)
         yield
@@ -170,7 +200,19 @@ def create_sqlite() -> Starlette:
         finally:
             pool.put_nowait(conn)
 
+    comptes = refs_complets.ComptesSqlite()
+
     async def pay(request: Request) -> Response:
+        cid = uuid.UUID(request.path_params["id"]).hex
+        montant = Decimal(str((await request.json())["montant"]))
+        key = request.headers.get("idempotency-key") or str(uuid.uuid4())
+        return await transaction(lambda conn: _complet(refs_complets.pay_sqlite(conn, comptes, cid, montant, key)))
+
+    async def approve(request: Request) -> Response:
+        aid = uuid.UUID(request.path_params["id"]).hex
+        return await transaction(lambda conn: _complet(refs_complets.approve_sqlite(conn, aid)))
+
+    async def pay_minimal(request: Request) -> Response:
         cid = uuid.UUID(request.path_params["id"]).hex
         montant = Decimal(str((await request.json())["montant"]))
         now = ts(datetime.now(UTC))
@@ -190,9 +232,10 @@ def create_sqlite() -> Starlette:
             pid = uuid.uuid4().hex
             await conn.execute(
                 "INSERT INTO paiement (id, numero_recu, membre_id, organisation_id, montant, montant_non_affecte, "
-                "devise, methode, statut, date_paiement, enregistre_par, created_at, updated_at) VALUES "
-                "(?, ?, ?, ?, ?, ?, 'XOF', 'ESPECES', 'VALIDE', ?, 'bench', ?, ?)",
-                (pid, f"REC-REF-{pid[:20]}", membre, org, str(montant), str(montant - applied), now, now, now))
+                "devise, methode, statut, date_paiement, enregistre_par, cle_verification, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'XOF', 'ESPECES', 'VALIDE', ?, 'bench', ?, ?, ?)",
+                (pid, f"REC-REF-{pid[:20]}", membre, org, str(montant), str(montant - applied), now, pid[:16], now,
+                 now))
             await conn.execute("INSERT INTO paiement_allocation (id, paiement_id, cotisation_id, montant) "
                                "VALUES (?, ?, ?, ?)", (uuid.uuid4().hex, pid, cid, str(applied)))
             await conn.execute("UPDATE cotisation SET montant_paye = ?, statut = ?, date_paiement = ?, "
@@ -207,7 +250,7 @@ def create_sqlite() -> Starlette:
 
         return await transaction(work)
 
-    async def approve(request: Request) -> Response:
+    async def approve_minimal(request: Request) -> Response:
         aid = uuid.UUID(request.path_params["id"]).hex
         now = ts(datetime.now(UTC))
 
@@ -231,4 +274,6 @@ def create_sqlite() -> Starlette:
     return Starlette(lifespan=lifespan, routes=[
         Route("/health/live", _live), Route("/cotisations/{id}/payer", pay, methods=["PUT"]),
         Route("/adhesions/{id}/approuver", approve, methods=["POST"]),
+        Route("/cotisations/{id}/payer-minimal", pay_minimal, methods=["PUT"]),
+        Route("/adhesions/{id}/approuver-minimal", approve_minimal, methods=["POST"]),
     ])

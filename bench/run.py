@@ -111,7 +111,8 @@ class Bench:
         return int((self.args.duration + self.args.warmup + 2) * 800)
 
     def slice(self, items: list[Any], part: int) -> list[Any]:
-        """Disjoint write targets: 0 the service's S5, 1 the raw reference, 2 the soak."""
+        """Disjoint write targets: 0 the service's S5, 1 the like-for-like reference, 2 the soak (payments) or
+        the minimal reference (adhesions), 3 the minimal payment reference."""
         budget = self.write_budget()
         return items[part * budget:(part + 1) * budget]
 
@@ -131,10 +132,16 @@ class Bench:
             self.run("ref_naive_list", ref, [["GET", "/cotisations?page=0&size=20", {}, None]],
                      "raw asyncpg LIMIT 20 + exact count(*)")
             self.run("ref_pg_pay", ref, _pay_requests(self.slice(pools.unpaid, 1), "/cotisations/{}/payer", {}),
-                     "raw SQL transaction: pay dues", once=True)
+                     "raw SQL transaction: pay dues, same rows as the service", once=True)
+            self.run("ref_pg_pay_minimal", ref, _pay_requests(self.slice(pools.unpaid, 3),
+                                                              "/cotisations/{}/payer-minimal", {}),
+                     "raw SQL transaction: pay dues, minimal (lock, payment, allocation, dues, audit)", once=True)
             self.run("ref_pg_approve", ref, [["POST", f"/adhesions/{a}/approuver", {}, None]
                                              for a in self.slice(pools.pending_adhesions, 1)],
-                     "raw SQL transaction: approve adhesion", once=True)
+                     "raw SQL transaction: approve adhesion, same rows as the service", once=True)
+            self.run("ref_pg_approve_minimal", ref, [["POST", f"/adhesions/{a}/approuver-minimal", {}, None]
+                                                     for a in self.slice(pools.pending_adhesions, 2)],
+                     "raw SQL transaction: approve adhesion, minimal (lock, update, audit)", once=True)
         finally:
             ref.stop()
 
@@ -230,15 +237,16 @@ class Bench:
             elif os.path.exists(ref_path + suffix):
                 os.unlink(ref_path + suffix)
         pools = sqlite_pools(base)
-        half = len(pools.unpaid) // 2
+        # Disjoint thirds of the targets: the service, the like-for-like reference, the minimal reference.
+        unpaid, pending = _thirds(pools.unpaid), _thirds(pools.pending_adhesions)
         asyncio.run(ensure_users(f"sqlite:///{base}"))
         svc = start_service("app-sqlite", f"sqlite:///{base}", w)
         try:
             admin = {"Authorization": "Bearer " + token(svc.base, ADMIN_EMAIL)}
-            self.run("S5_pay_sqlite", svc, _pay_requests(pools.unpaid[:half], "/api/cotisations/{}/payer", admin),
+            self.run("S5_pay_sqlite", svc, _pay_requests(unpaid[0], "/api/cotisations/{}/payer", admin),
                      "PUT /api/cotisations/{id}/payer (SQLite)", once=True)
             self.run("S5_approve_sqlite", svc, [["POST", f"/api/adhesions/{a}/approuver", admin, None]
-                                                for a in pools.pending_adhesions[: len(pools.pending_adhesions) // 2]],
+                                                for a in pending[0]],
                      "POST /api/adhesions/{id}/approuver (SQLite)", once=True)
         finally:
             svc.stop()
@@ -248,11 +256,17 @@ class Bench:
         ref = start_reference("ref-sqlite", "create_sqlite", w, {"BENCH_REF_SQLITE": ref_path},
                               "/health/live")
         try:
-            self.run("ref_sqlite_pay", ref, _pay_requests(pools.unpaid[half:], "/cotisations/{}/payer", {}),
-                     "raw SQL transaction: pay dues (SQLite)", once=True, probe_first=False)
-            self.run("ref_sqlite_approve", ref, [["POST", f"/adhesions/{a}/approuver", {}, None]
-                                                 for a in pools.pending_adhesions[len(pools.pending_adhesions) // 2:]],
-                     "raw SQL transaction: approve adhesion (SQLite)", once=True, probe_first=False)
+            self.run("ref_sqlite_pay", ref, _pay_requests(unpaid[1], "/cotisations/{}/payer", {}),
+                     "raw SQL transaction: pay dues, same rows as the service (SQLite)", once=True,
+                     probe_first=False)
+            self.run("ref_sqlite_pay_minimal", ref, _pay_requests(unpaid[2], "/cotisations/{}/payer-minimal", {}),
+                     "raw SQL transaction: pay dues, minimal (SQLite)", once=True, probe_first=False)
+            self.run("ref_sqlite_approve", ref, [["POST", f"/adhesions/{a}/approuver", {}, None] for a in pending[1]],
+                     "raw SQL transaction: approve adhesion, same rows as the service (SQLite)", once=True,
+                     probe_first=False)
+            self.run("ref_sqlite_approve_minimal", ref, [["POST", f"/adhesions/{a}/approuver-minimal", {}, None]
+                                                         for a in pending[2]],
+                     "raw SQL transaction: approve adhesion, minimal (SQLite)", once=True, probe_first=False)
         finally:
             ref.stop()
 
@@ -266,15 +280,15 @@ class Bench:
         if need_pg:
             self.meta["data"] = asyncio.run(ensure_pg(self.scale, database, log, force=self.args.rebuild))
             asyncio.run(ensure_users(dsn))
-            pools = asyncio.run(pg_pools(dsn, unpaid=3 * self.write_budget(), adhesions=2 * self.write_budget()))
+            pools = asyncio.run(pg_pools(dsn, unpaid=4 * self.write_budget(), adhesions=3 * self.write_budget()))
             budget = self.write_budget()
-            short = len(pools.unpaid) < 3 * budget or len(pools.pending_adhesions) < 2 * budget
+            short = len(pools.unpaid) < 4 * budget or len(pools.pending_adhesions) < 3 * budget
             if short and self.meta["data"]["reused"]:
                 log("earlier runs used up the unpaid dues / pending adhesions: rebuilding the data")
                 self.meta["data"] = asyncio.run(ensure_pg(self.scale, database, log, force=True))
                 asyncio.run(ensure_users(dsn))
-                pools = asyncio.run(pg_pools(dsn, unpaid=3 * self.write_budget(),
-                                             adhesions=2 * self.write_budget()))
+                pools = asyncio.run(pg_pools(dsn, unpaid=4 * self.write_budget(),
+                                             adhesions=3 * self.write_budget()))
             log(f"pools: {len(pools.cotisations)} dues, {len(pools.unpaid)} unpaid, "
                 f"{len(pools.pending_adhesions)} pending adhesions")
             if "refs" in self.groups:
@@ -319,7 +333,14 @@ class Bench:
 
 
 def _pay_requests(unpaid: list[tuple[str, str]], path: str, headers: dict[str, str]) -> list[list[Any]]:
-    return [["PUT", path.format(cid), headers, json.dumps({"montant": amount})] for cid, amount in unpaid]
+    # Every payment carries an Idempotency-Key, as a client retrying safely does (docs/paiements-wave.md).
+    return [["PUT", path.format(cid), {**headers, "Idempotency-Key": f"bench-{cid}"}, json.dumps({"montant": amount})]
+            for cid, amount in unpaid]
+
+
+def _thirds(items: list[Any]) -> list[list[Any]]:
+    third = len(items) // 3
+    return [items[:third], items[third:2 * third], items[2 * third:]]
 
 
 def _ran(r: dict[str, Any] | None) -> bool:

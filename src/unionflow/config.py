@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     max_page_size: int = 200
     # Statistics endpoints reuse a result computed less than this many seconds ago (0: always recompute).
     statistics_cache_seconds: int = 30
+    # Per-worker cache of the reference data payments read (accounts, journals, thresholds, configuration,
+    # webhook subscriptions); invalidated on change, this is only the upper bound (0: no cache).
+    reference_cache_seconds: float = 30
     # Above this many matching rows a list total is estimated (PostgreSQL) and flagged as such.
     exact_count_cap: int = 10_000
 

@@ -46,6 +46,15 @@ class AdhesionRepository:
             stmt = stmt.with_for_update().execution_options(populate_existing=True)
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
+    async def get_with_organisation(self, adhesion_id: uuid.UUID) -> tuple[Adhesion, Organisation] | None:
+        """The adhesion locked (committed values, as ``get(for_update=True)``) with its organisation, unlocked,
+        in one statement: a decision needs both."""
+        stmt = (select(Adhesion, Organisation).join(Organisation, Organisation.id == Adhesion.organisation_id)
+                .where(scope(self.auth, Adhesion.organisation_id, Adhesion.membre_id), Adhesion.id == adhesion_id)
+                .with_for_update(of=Adhesion).execution_options(populate_existing=True))
+        row = (await self.session.execute(stmt)).first()
+        return (row[0], row[1]) if row is not None else None
+
     async def by_reference(self, numero: str) -> Adhesion | None:
         return (await self.session.execute(
             self._select().where(Adhesion.numero_reference == numero))).scalar_one_or_none()

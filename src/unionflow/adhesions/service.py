@@ -21,12 +21,13 @@ from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
+from unionflow.core.lot import Lot
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
 from unionflow.encaissement.service import Cible, EncaissementService, outstanding
-from unionflow.models import Adhesion, Membre, MembreOrganisation
+from unionflow.models import Adhesion, AuditLog, Membre, MembreOrganisation
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.paiement import MethodePaiement
 from unionflow.notifications import workflow as notices
@@ -148,40 +149,50 @@ class AdhesionService:
                                f"pas être {action}")
 
     async def approve(self, adhesion_id: uuid.UUID, approuve_par: str | None) -> AdhesionResponse:
-        adhesion = await self._managed_for_update(adhesion_id)
+        found = await self.repo.get_with_organisation(adhesion_id)
+        if found is None:
+            raise NotFound("Adhésion introuvable")
+        adhesion, organisation = found
+        self.auth.require(Permission.ADHESION_DECIDER, adhesion.organisation_id,
+                          "Seuls les administrateurs de l'organisation décident d'une adhésion")
         if adhesion.statut != StatutAdhesion.EN_ATTENTE:
             raise InvalidState(f"Seule une adhésion en attente peut être approuvée (statut actuel: "
                                f"{adhesion.statut})")
-        await self._organisation_active(adhesion, "approuvée")
+        if organisation.statut != "ACTIVE":
+            raise InvalidState(f"L'organisation {organisation.nom} est {organisation.statut}: l'adhésion ne peut "
+                               f"pas être approuvée")
         before = audit.snapshot(adhesion)
-        adhesion.statut = StatutAdhesion.APPROUVEE.value
-        adhesion.date_approbation = _now()
-        adhesion.approuve_par = (approuve_par or "").strip() or self.auth.actor_name
-        await self._activate_membership(adhesion)
-        await self.session.flush()
-        await self._audit(adhesion, "APPROUVER", before, f"Adhésion {adhesion.numero_reference} approuvée")
-        await webhooks.emettre(self.session, adhesion.organisation_id, webhooks.EvenementWebhook.ADHESION_APPROUVEE,
-                               _donnees_webhook(adhesion))
+        # Every write of the approval in one round trip (core/lot.py): the code knows every value.
+        lot = Lot()
+        lot.modifier(adhesion, statut=StatutAdhesion.APPROUVEE.value, date_approbation=_now(),
+                     approuve_par=(approuve_par or "").strip() or self.auth.actor_name, updated_at=_now())
+        activation = await self._activate_membership(adhesion, lot)
+        abonnes = await webhooks.abonnements(self.session, adhesion.organisation_id)
+        lot.ajouter(*webhooks.livraisons(abonnes, adhesion.organisation_id,
+                                         webhooks.EvenementWebhook.ADHESION_APPROUVEE, _donnees_webhook(adhesion)))
+        lot.ajouter(audit.entry(self.auth, action="APPROUVER", module=MODULE, entite_type="Adhesion",
+                                entite_id=adhesion.id, organisation_id=adhesion.organisation_id, before=before,
+                                after=audit.snapshot(adhesion),
+                                description=f"Adhésion {adhesion.numero_reference} approuvée"), activation)
+        await lot.envoyer(self.session)
         return self._response(adhesion)
 
-    async def _activate_membership(self, adhesion: Adhesion) -> None:
+    async def _activate_membership(self, adhesion: Adhesion, lot: Lot) -> AuditLog:
+        """Make the applicant an active MEMBRE of the organisation (in ``lot``); returns the audit entry."""
         membership = await self.repo.membership(adhesion.membre_id, adhesion.organisation_id)
+        before: dict[str, object] | None = None
         if membership is None:
-            membership = MembreOrganisation(membre_id=adhesion.membre_id, organisation_id=adhesion.organisation_id,
-                                            roles=[Role.MEMBRE.value], statut="ACTIF", date_debut=date.today())
-            self.repo.add(membership)
-            before = None
+            membership = MembreOrganisation(id=uuid.uuid4(), membre_id=adhesion.membre_id,
+                                            organisation_id=adhesion.organisation_id, roles=[Role.MEMBRE.value],
+                                            statut="ACTIF", date_debut=date.today())
+            lot.ajouter(membership)
         else:
             before = audit.snapshot(membership, ["statut", "roles", "date_fin"])
             roles = list(membership.roles or [])
-            if Role.MEMBRE.value not in roles:
-                membership.roles = [*roles, Role.MEMBRE.value]
-            membership.statut = "ACTIF"
-            membership.date_fin = None
-        await self.session.flush()
-        await audit.record(self.session, self.auth, action="ACTIVER_ADHESION", module="MEMBRES",
-                           entite_type="MembreOrganisation", entite_id=membership.id,
-                           organisation_id=adhesion.organisation_id, before=before,
+            lot.modifier(membership, roles=roles if Role.MEMBRE.value in roles else [*roles, Role.MEMBRE.value],
+                         statut="ACTIF", date_fin=None, updated_at=_now())
+        return audit.entry(self.auth, action="ACTIVER_ADHESION", module="MEMBRES", entite_type="MembreOrganisation",
+                           entite_id=membership.id, organisation_id=adhesion.organisation_id, before=before,
                            after=audit.snapshot(membership, ["statut", "roles", "date_fin"]),
                            description=f"Membre actif suite à l'adhésion {adhesion.numero_reference}")
 

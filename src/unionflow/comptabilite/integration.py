@@ -11,24 +11,37 @@ credit the treasury account it left from, so books and treasury agree in both di
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.service import MODULE, Ligne, classe_de, poster_ecriture
-from unionflow.core import audit
+from unionflow.comptabilite.service import (
+    MODULE,
+    CompteRef,
+    JournalRef,
+    Ligne,
+    classe_de,
+    construire_ecriture,
+    poster_ecriture,
+    verifier_ecriture,
+)
+from unionflow.core import audit, reference
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState
+from unionflow.core.lot import defauts
 from unionflow.models import (
+    AuditLog,
     CompteComptable,
     EcritureComptable,
     JournalComptable,
     LigneEcriture,
     Paiement,
     PaiementAllocation,
+    VerrouComptable,
     Versement,
 )
 
@@ -160,6 +173,95 @@ async def comptabiliser_paiement(session: AsyncSession, paiement: Paiement,
                        entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
                        description=f"Comptabilisation du paiement {paiement.numero_recu}")
     return ecriture
+
+
+@dataclass(frozen=True)
+class ComptesPaiement:
+    """What booking a payment reads of its organisation's books: cached per worker (core/reference.py)."""
+
+    comptes: dict[str, CompteRef]
+    journal: JournalRef
+    verrou: date | None
+
+
+def _repartition(paiement: Paiement, allocations: list[PaiementAllocation]) -> list[tuple[str, Decimal, str]]:
+    cotisations = sum((a.montant for a in allocations if a.cotisation_id is not None), ZERO)
+    adhesions = sum((a.montant for a in allocations if a.adhesion_id is not None), ZERO)
+    return [(numero, montant, libelle) for numero, montant, libelle in (
+        ("7061", cotisations, "Cotisations"), ("7062", adhesions, "Droits d'adhésion"),
+        ("4191", paiement.montant - cotisations - adhesions, "Trop-perçu en attente d'affectation"))
+        if montant > ZERO]
+
+
+async def comptes_paiement(session: AsyncSession, paiement: Paiement, allocations: list[PaiementAllocation],
+                           auth: AuthContext | None = None) -> ComptesPaiement:
+    """The accounts, journal and lock date a payment's entry needs. Read from the worker's cache when they are
+    all there and active; otherwise through ``compte_par_defaut`` / ``journal_par_defaut``, which open or
+    reactivate them (a change of reference data: that transaction then bypasses the cache)."""
+    org = paiement.organisation_id
+    numero_tresorerie, code_journal = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
+    needed = [numero_tresorerie, *(numero for numero, _, _ in _repartition(paiement, allocations))]
+
+    async def load_comptes() -> dict[str, CompteRef]:
+        rows = await session.execute(select(CompteComptable).where(
+            CompteComptable.organisation_id == org, CompteComptable.numero_compte.in_(list(COMPTES_PAR_DEFAUT))))
+        return {c.numero_compte: CompteRef(c.id, c.organisation_id, c.numero_compte, c.actif) for c in rows.scalars()}
+
+    async def load_journaux() -> dict[str, JournalRef]:
+        rows = await session.execute(select(JournalComptable).where(JournalComptable.organisation_id == org))
+        return {j.code: JournalRef(j.id, j.organisation_id, j.code, j.actif) for j in rows.scalars()}
+
+    async def load_verrou() -> date | None:
+        verrou = await session.get(VerrouComptable, org)
+        return verrou.date_verrouillage if verrou is not None else None
+
+    comptes = await reference.lire(session, ("comptes", org), load_comptes)
+    if any(numero not in comptes or not comptes[numero].actif for numero in needed):
+        # Opened or reactivated since it was cached (an account being opened changes no version).
+        comptes = await reference.rafraichir(session, ("comptes", org), load_comptes)
+    comptes = dict(comptes)
+    for numero in needed:
+        compte = comptes.get(numero)
+        if compte is None or not compte.actif:
+            found = await compte_par_defaut(session, org, numero, auth)
+            comptes[numero] = CompteRef(found.id, found.organisation_id, found.numero_compte, found.actif)
+    journal = (await reference.lire(session, ("journaux", org), load_journaux)).get(code_journal)
+    if journal is None:
+        journal = (await reference.rafraichir(session, ("journaux", org), load_journaux)).get(code_journal)
+    if journal is None:
+        found_journal = await journal_par_defaut(session, org, code_journal)
+        journal = JournalRef(found_journal.id, found_journal.organisation_id, found_journal.code,
+                             found_journal.actif)
+    verrou = await reference.lire(session, ("verrou", org), load_verrou)
+    return ComptesPaiement(comptes, journal, verrou)
+
+
+def date_ecriture_paiement(refs: ComptesPaiement, paiement: Paiement) -> date:
+    """The payment's date, moved to the first open day when its period is closed (money is never refused)."""
+    wanted = (paiement.date_paiement or paiement.created_at).date()
+    return wanted if refs.verrou is None or wanted > refs.verrou else refs.verrou + timedelta(days=1)
+
+
+def ecriture_paiement(refs: ComptesPaiement, paiement: Paiement, allocations: list[PaiementAllocation],
+                      date_ecriture: date, sequence: int, auth: AuthContext | None = None,
+                      ) -> tuple[EcritureComptable, list[LigneEcriture], AuditLog]:
+    """The entry of a payment being validated now (it has none: it was new or pending), its lines and its
+    audit entry, to be written with the payment (core/lot.py). Same entry as ``comptabiliser_paiement``."""
+    numero_tresorerie, _ = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
+    lignes = [Ligne(refs.comptes[numero_tresorerie], debit=paiement.montant, credit=ZERO,
+                    libelle=f"Reçu {paiement.numero_recu} ({paiement.methode})")]
+    lignes += [Ligne(refs.comptes[numero], debit=ZERO, credit=montant, libelle=libelle)
+               for numero, montant, libelle in _repartition(paiement, allocations)]
+    total = verifier_ecriture(refs.journal, lignes)
+    ecriture, rows = construire_ecriture(
+        journal=refs.journal, date_ecriture=date_ecriture, sequence=sequence,
+        libelle=f"Encaissement {paiement.numero_recu}", lignes=lignes, total=total,
+        piece_reference=paiement.numero_recu, paiement_id=paiement.id, cree_par=auth.actor_name if auth else "systeme")
+    entry = audit.entry(auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
+                        entite_id=ecriture.id, organisation_id=paiement.organisation_id,
+                        after=audit.snapshot(defauts(ecriture)),
+                        description=f"Comptabilisation du paiement {paiement.numero_recu}")
+    return ecriture, rows, entry
 
 
 async def extourner_paiement(session: AsyncSession, paiement: Paiement, motif: str,

@@ -48,8 +48,26 @@ TENEURS_DE_LIVRES = (Role.ADMIN_ORGANISATION.value, Role.TRESORIER.value)
 
 
 @dataclass(frozen=True)
+class CompteRef:
+    """What posting needs of an account, as a plain value (cached across requests, core/reference.py)."""
+
+    id: uuid.UUID
+    organisation_id: uuid.UUID
+    numero_compte: str
+    actif: bool
+
+
+@dataclass(frozen=True)
+class JournalRef:
+    id: uuid.UUID
+    organisation_id: uuid.UUID
+    code: str
+    actif: bool
+
+
+@dataclass(frozen=True)
 class Ligne:
-    compte: CompteComptable
+    compte: CompteComptable | CompteRef
     debit: Decimal
     credit: Decimal
     libelle: str | None = None
@@ -75,14 +93,8 @@ async def date_comptable(session: AsyncSession, organisation_id: uuid.UUID, date
     return verrou.date_verrouillage + timedelta(days=1)
 
 
-async def poster_ecriture(session: AsyncSession, *, journal: JournalComptable, date_ecriture: date, libelle: str,
-                          lignes: list[Ligne], piece_reference: str | None = None,
-                          paiement_id: uuid.UUID | None = None, cree_par: str | None = None,
-                          strict: bool = False, ignorer_verrou: bool = False) -> EcritureComptable:
-    """Check double-entry rules and write the entry with the next number of its journal and year.
-
-    ``strict``: refuse a date in a closed period (manual entries) instead of moving it to the first open day;
-    ``ignorer_verrou``: the closing entry of a fiscal year, dated on its last day."""
+def verifier_ecriture(journal: JournalComptable | JournalRef, lignes: list[Ligne]) -> Decimal:
+    """Double-entry rules of an entry; returns its total."""
     if len(lignes) < 2:
         raise RegleMetier("Une écriture comporte au moins deux lignes")
     for i, ligne in enumerate(lignes):
@@ -103,18 +115,46 @@ async def poster_ecriture(session: AsyncSession, *, journal: JournalComptable, d
         raise RegleMetier("Écriture de montant nul")
     if not journal.actif:
         raise InvalidState(f"Le journal {journal.code} est clos")
+    return total_debit
+
+
+def compteur_ecriture(journal: JournalComptable | JournalRef, annee: int) -> str:
+    """Gap-free numbering per journal and fiscal year (the counter row is locked until commit)."""
+    return f"ECR-{journal.id}-{annee}"
+
+
+def construire_ecriture(*, journal: JournalComptable | JournalRef, date_ecriture: date, sequence: int,
+                        libelle: str, lignes: list[Ligne], total: Decimal, piece_reference: str | None = None,
+                        paiement_id: uuid.UUID | None = None, cree_par: str | None = None,
+                        ) -> tuple[EcritureComptable, list[LigneEcriture]]:
+    """The entry and its lines, checked and numbered, not yet added to any session."""
+    annee = date_ecriture.year
+    ecriture = EcritureComptable(
+        id=uuid.uuid4(), organisation_id=journal.organisation_id, journal_id=journal.id, annee=annee,
+        sequence=sequence, numero_piece=f"{journal.code}-{annee}-{sequence:06d}", date_ecriture=date_ecriture,
+        libelle=libelle, piece_reference=piece_reference, montant_total=total, paiement_id=paiement_id,
+        cree_par=cree_par)
+    rows = [LigneEcriture(id=uuid.uuid4(), ecriture_id=ecriture.id, compte_id=lg.compte.id, ordre=i,
+                          debit=lg.debit, credit=lg.credit, libelle=lg.libelle) for i, lg in enumerate(lignes)]
+    return ecriture, rows
+
+
+async def poster_ecriture(session: AsyncSession, *, journal: JournalComptable, date_ecriture: date, libelle: str,
+                          lignes: list[Ligne], piece_reference: str | None = None,
+                          paiement_id: uuid.UUID | None = None, cree_par: str | None = None,
+                          strict: bool = False, ignorer_verrou: bool = False) -> EcritureComptable:
+    """Check double-entry rules and write the entry with the next number of its journal and year.
+
+    ``strict``: refuse a date in a closed period (manual entries) instead of moving it to the first open day;
+    ``ignorer_verrou``: the closing entry of a fiscal year, dated on its last day."""
+    total = verifier_ecriture(journal, lignes)
     if not ignorer_verrou:
         date_ecriture = await date_comptable(session, journal.organisation_id, date_ecriture, strict=strict)
-    annee = date_ecriture.year
-    # Gap-free numbering per journal and fiscal year (the counter row is locked until commit).
-    sequence = await next_value(session, f"ECR-{journal.id}-{annee}")
-    ecriture = EcritureComptable(
-        organisation_id=journal.organisation_id, journal_id=journal.id, annee=annee, sequence=sequence,
-        numero_piece=f"{journal.code}-{annee}-{sequence:06d}", date_ecriture=date_ecriture, libelle=libelle,
-        piece_reference=piece_reference, montant_total=total_debit, paiement_id=paiement_id, cree_par=cree_par,
-        lignes=[LigneEcriture(compte_id=lg.compte.id, ordre=i, debit=lg.debit, credit=lg.credit, libelle=lg.libelle)
-                for i, lg in enumerate(lignes)],
-    )
+    sequence = await next_value(session, compteur_ecriture(journal, date_ecriture.year))
+    ecriture, rows = construire_ecriture(
+        journal=journal, date_ecriture=date_ecriture, sequence=sequence, libelle=libelle, lignes=lignes,
+        total=total, piece_reference=piece_reference, paiement_id=paiement_id, cree_par=cree_par)
+    ecriture.lignes = rows
     session.add(ecriture)
     await session.flush()
     return ecriture

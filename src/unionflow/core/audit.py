@@ -38,8 +38,14 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     return {k: {"avant": before.get(k), "apres": v} for k, v in after.items() if before.get(k) != v}
 
 
-async def record(
-    session: AsyncSession,
+async def record(session: AsyncSession, actor: AuthContext | None, **fields: Any) -> AuditLog:
+    """Add one audit entry to the session (written at its next flush). See ``entry`` for the fields."""
+    row = entry(actor, **fields)
+    session.add(row)
+    return row
+
+
+def entry(
     actor: AuthContext | None,
     *,
     action: str,
@@ -57,7 +63,8 @@ async def record(
         details["avant"] = _jsonable(before)
     if after is not None:
         details["apres"] = _jsonable(after)
-    entry = AuditLog(
+    return AuditLog(
+        id=uuid.uuid4(),
         utilisateur=actor.actor_name if actor else "systeme",
         utilisateur_id=actor.sub if actor else None,
         role_actif=(actor.active_role if actor else None),
@@ -73,5 +80,3 @@ async def record(
         severite=severite,
         request_id=current_request_id(),
     )
-    session.add(entry)
-    return entry

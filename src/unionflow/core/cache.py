@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 from pydantic import Field
-from sqlalchemy import delete, select
+from sqlalchemy import Delete, delete, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError
@@ -87,18 +87,21 @@ async def cached(session: AsyncSession | AsyncConnection, name: str, auth: AuthC
     return result
 
 
+def purges(session: AsyncSession, *names: str) -> list[Delete]:
+    """The statements of ``invalidate``, for a caller that sends them with other writes (core/lot.py)."""
+    if get_settings().statistics_cache_seconds <= 0:
+        return []
+    matches = [ResultatCache.cle.startswith(name, autoescape=True) for name in names]
+    if session.get_bind().dialect.name == "postgresql":
+        return [delete(ResultatCache).where(ResultatCache.cle.in_(
+            select(ResultatCache.cle).where(match).with_for_update(skip_locked=True))) for match in matches]
+    return [delete(ResultatCache).where(match) for match in matches]
+
+
 async def invalidate(session: AsyncSession, *names: str) -> None:
     """Forget the cached results whose name starts with one of ``names`` (every caller scope), in the writer's
     transaction: the first read after its commit recomputes. On PostgreSQL a row another transaction is already
     deleting or refreshing is skipped rather than waited for, so concurrent payments never queue on the cache;
     a refresh racing a write can at worst keep pre-write figures for one cache period, which calculeLe shows."""
-    if get_settings().statistics_cache_seconds <= 0:
-        return
-    matches = [ResultatCache.cle.startswith(name, autoescape=True) for name in names]
-    if session.get_bind().dialect.name == "postgresql":
-        for match in matches:
-            locked = select(ResultatCache.cle).where(match).with_for_update(skip_locked=True)
-            await session.execute(delete(ResultatCache).where(ResultatCache.cle.in_(locked)))
-    else:
-        for match in matches:
-            await session.execute(delete(ResultatCache).where(match))
+    for stmt in purges(session, *names):
+        await session.execute(stmt)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,13 +23,15 @@ from fastapi import Depends, Header, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext, SessionDep
-from unionflow.core.errors import InvalidInput, UnprocessableIdempotency
+from unionflow.core.errors import Conflict, InvalidInput, UnprocessableIdempotency
 from unionflow.models import CleIdempotence
+from unionflow.models.base import utcnow
 
 MAX_KEY_LENGTH = 200
 
@@ -74,31 +77,33 @@ class Idempotence:
         return Reponse(row.statut_reponse, row.corps_reponse, rejouee=True)
 
     async def begin(self) -> Reponse | None:
-        """The stored answer when the key was already used, else ``None`` after reserving the key."""
+        """The stored answer when the key was already used, else ``None`` after reserving the key.
+
+        One statement in the usual case: the insert skips a key that exists (``ON CONFLICT DO NOTHING``,
+        which waits for a concurrent request holding the same key to commit or roll back), and only then is
+        the stored answer read."""
         if self.key is None:
             return None
-        existing = await self._stored()
-        if existing is not None:
-            return self._replay(existing)
-        row = CleIdempotence(cle=self.key, appelant=self.auth.sub, operation=self.operation, empreinte=self.hash)
-        try:
-            async with self.session.begin_nested():
-                self.session.add(row)
-                await self.session.flush()
-        except IntegrityError:
-            # A concurrent request with the same key committed first (we waited on its unique-index entry).
+        row = CleIdempotence(id=uuid.uuid4(), cle=self.key, appelant=self.auth.sub, operation=self.operation,
+                             empreinte=self.hash, created_at=utcnow())
+        insert = pg_insert if self.session.get_bind().dialect.name == "postgresql" else sqlite_insert
+        reserved = (await self.session.execute(
+            insert(CleIdempotence).values(id=row.id, cle=row.cle, appelant=row.appelant, operation=row.operation,
+                                          empreinte=row.empreinte, created_at=row.created_at)
+            .on_conflict_do_nothing(index_elements=["appelant", "operation", "cle"])
+            .returning(CleIdempotence.id))).first()
+        if reserved is None:
             existing = await self._stored()
             if existing is None or existing.statut_reponse is None:
-                raise
+                raise Conflict("Cette Idempotency-Key est utilisée par une requête en cours")
             return self._replay(existing)
         self.row = row
         return None
 
     async def finish(self, status: int, body: Any) -> Reponse:
         if self.row is not None:
-            self.row.statut_reponse = status
-            self.row.corps_reponse = body
-            await self.session.flush()
+            await self.session.execute(update(CleIdempotence).where(CleIdempotence.id == self.row.id)
+                                       .values(statut_reponse=status, corps_reponse=body))
         return Reponse(status, body)
 
 

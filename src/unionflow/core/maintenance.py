@@ -22,10 +22,11 @@ from collections.abc import AsyncIterator
 from contextlib import closing
 from datetime import timedelta
 
-from sqlalchemy import or_, select, text, update
+from sqlalchemy import func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from unionflow.core import db as core_db
+from unionflow.core import reference
 from unionflow.core.errors import Conflict, ServiceUnavailable, database_unavailable
 from unionflow.models import Maintenance
 from unionflow.models.base import utcnow
@@ -49,17 +50,24 @@ def _is_postgresql(session: AsyncSession | AsyncConnection) -> bool:
 
 
 async def guard_write(session: AsyncSession) -> None:
-    """Run first in a write request's transaction: refuses it (503) while a maintenance window is open."""
+    """Run first in a write request's transaction: refuses it (503) while a maintenance window is open.
+
+    The same statement reads the version of the reference data (core/reference.py): the cached accounts,
+    journals and thresholds are checked for freshness without a round trip of their own."""
+    version = reference.version_subquery()
     if _is_postgresql(session):
-        passed = (await session.execute(text("SELECT pg_try_advisory_xact_lock_shared(:k)"),
-                                        {"k": WRITE_GATE_KEY})).scalar()
+        passed, seen = (await session.execute(
+            select(func.pg_try_advisory_xact_lock_shared(WRITE_GATE_KEY), version))).one()
         if not passed:
             raise _refused(None)
+        reference.noter_version(session, seen)
         return
-    row = (await session.execute(select(Maintenance.actif, Maintenance.motif, Maintenance.expire_le)
+    row = (await session.execute(select(Maintenance.actif, Maintenance.motif, Maintenance.expire_le, version)
                                  .where(Maintenance.id == FLAG_ID))).first()
     if row is not None and row.actif and (row.expire_le is None or row.expire_le > utcnow()):
         raise _refused(row.motif)
+    if row is not None:
+        reference.noter_version(session, row[3])
 
 
 async def writes_suspended(session: AsyncSession) -> bool:

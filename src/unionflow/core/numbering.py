@@ -29,6 +29,25 @@ async def next_value(session: AsyncSession, name: str) -> int:
         return await next_value(session, name)
 
 
+async def next_values(session: AsyncSession, *names: str) -> dict[str, int]:
+    """Next value of several gap-free counters in one statement (a payment: its receipt and its accounting
+    entry). On PostgreSQL the rows are locked in name order first (``ORDER BY … FOR UPDATE``), so two such
+    calls cannot deadlock whatever plan the UPDATE gets; a counter that does not exist yet is created as
+    ``next_value`` does."""
+    stmt = update(Compteur).values(valeur=Compteur.valeur + 1).returning(Compteur.nom, Compteur.valeur)
+    if session.get_bind().dialect.name == "postgresql":
+        locked = (select(Compteur.nom).where(Compteur.nom.in_(names)).order_by(Compteur.nom)
+                  .with_for_update().cte("verrou"))
+        stmt = stmt.where(Compteur.nom == locked.c.nom)
+    else:
+        stmt = stmt.where(Compteur.nom.in_(names))
+    values = {str(nom): int(valeur) for nom, valeur in (await session.execute(stmt)).all()}
+    for name in names:
+        if name not in values:
+            values[name] = await next_value(session, name)
+    return values
+
+
 async def reserve_values(session: AsyncSession, name: str, count: int) -> int:
     """Reserve ``count`` consecutive values of a gap-free counter in one statement; returns the first.
     For bulk creation (imports): one row lock instead of one per record."""

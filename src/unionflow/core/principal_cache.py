@@ -20,7 +20,7 @@ import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from sqlalchemy import event, inspect
@@ -129,6 +129,13 @@ def _touched(session: Session) -> None:
     if connection.dialect.name == "postgresql":
         # Delivered to every listener when (and only if) this transaction commits.
         connection.exec_driver_sql(f"NOTIFY {CHANNEL}")
+
+
+def note_writes(session: Session, statements: Sequence[Any]) -> None:
+    """For code that sends several writes as one statement (core/lot.py: data-modifying CTEs), which the
+    session events below see as a SELECT: a write to a table that decides principals invalidates as usual."""
+    if any(getattr(stmt, "table", None) in _PRINCIPAL_TABLES for stmt in statements):
+        _touched(session)
 
 
 @event.listens_for(Session, "after_flush")

@@ -181,7 +181,8 @@ class CotisationService:
 
     async def pay(self, cotisation_id: uuid.UUID, data: PaiementCotisationRequest,
                   settings: Settings | None = None) -> CotisationPayeeResponse:
-        cotisation = await self._get(cotisation_id)
+        # Read once, with its row lock: the settlement workflow re-checks status and balance on this very read.
+        cotisation = await self._get(cotisation_id, for_update=True)
         if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
             raise RegleMetier("datePaiement ne peut pas être dans le futur")
         if not self.auth.can_here(Permission.PAIEMENT_ENREGISTRER, cotisation.organisation_id):
@@ -190,12 +191,12 @@ class CotisationService:
                 cotisation, data.montant, data.methode_paiement, data.reference_paiement)
             return CotisationPayeeResponse.model_validate({**response_data(cotisation, self.today),
                                                            "declaration": declaration})
-        # Locks the dues, re-checks its status and balance under the lock, allocates, audits.
+        # Re-checks status and balance under the lock, allocates, books, audits.
         paiement = await EncaissementService(self.session, self.auth).enregistrer(
             membre_id=cotisation.membre_id, organisation_id=cotisation.organisation_id, montant=data.montant,
             methode=data.methode_paiement.value, cibles=[Cible(cotisation_id=cotisation.id)],
             devise=cotisation.devise, reference_externe=data.reference_paiement, date_paiement=data.date_paiement,
-            commentaire=f"Cotisation {cotisation.numero_reference}")
+            commentaire=f"Cotisation {cotisation.numero_reference}", verrouillees={cotisation.id: cotisation})
         recu = RecuResponse(paiement_id=paiement.id, numero_recu=paiement.numero_recu, montant=paiement.montant,
                             methode=paiement.methode, date_paiement=paiement.date_paiement)
         return CotisationPayeeResponse.model_validate({**response_data(cotisation, self.today), "recu": recu})

@@ -17,14 +17,14 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.integration import comptabiliser_paiement, extourner_paiement
-from unionflow.core import audit, metrics
+from unionflow.comptabilite.integration import extourner_paiement
+from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
 from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import sequential_number
 from unionflow.encaissement import suites
-from unionflow.lcbft.detection import evaluer_paiement
+from unionflow.encaissement.validation import COTISATIONS_STATS, MODULE, outstanding, valider
 from unionflow.models import Adhesion, Cotisation, Paiement, PaiementAllocation
 
 # The enums live beside their models; re-exported here, where areas imported them before.
@@ -33,9 +33,8 @@ from unionflow.models.cotisation import StatutCotisation as StatutCotisation
 from unionflow.models.paiement import MethodePaiement as MethodePaiement
 from unionflow.models.paiement import StatutPaiement as StatutPaiement
 
-MODULE = "PAIEMENTS"
-# Names of the cached dues statistics (cotisations.gestion): a payment or a reversal makes them stale.
-COTISATIONS_STATS = "cotisations."
+__all__ = ["COTISATIONS_STATS", "MODULE", "Cible", "EncaissementService", "MethodePaiement", "StatutAdhesion",
+           "StatutCotisation", "StatutPaiement", "outstanding"]
 ZERO = Decimal("0")
 
 
@@ -50,11 +49,6 @@ class Cible:
     def __post_init__(self) -> None:
         if (self.cotisation_id is None) == (self.adhesion_id is None):
             raise RegleMetier("Chaque cible désigne soit une cotisation, soit une adhésion")
-
-
-def outstanding(target: Cotisation | Adhesion) -> Decimal:
-    due = target.montant_du if isinstance(target, Cotisation) else target.frais_adhesion
-    return max(due - (target.montant_paye or ZERO), ZERO)
 
 
 def _now() -> datetime:
@@ -143,21 +137,6 @@ class EncaissementService:
             raise RegleMetier(f"Le montant ({montant}) dépasse le total restant dû ({montant - remaining})")
         return plan
 
-    @staticmethod
-    def _apply(target: Cotisation | Adhesion, part: Decimal, paiement: Paiement) -> dict[str, object]:
-        """Add ``part`` to the target's paid amount and move its status; returns its state before."""
-        before = audit.snapshot(target, ["statut", "montant_paye"])
-        target.montant_paye = (target.montant_paye or ZERO) + part
-        target.methode_paiement = paiement.methode
-        target.reference_paiement = paiement.reference_externe or paiement.numero_recu
-        target.date_paiement = paiement.date_paiement
-        covered = outstanding(target) == ZERO
-        if isinstance(target, Cotisation):
-            target.statut = StatutCotisation.PAYEE if covered else StatutCotisation.PARTIELLEMENT_PAYEE
-        elif covered:
-            target.statut = StatutAdhesion.PAYEE
-        return before
-
     async def enregistrer(
         self,
         *,
@@ -170,23 +149,32 @@ class EncaissementService:
         reference_externe: str | None = None,
         date_paiement: datetime | None = None,
         commentaire: str | None = None,
+        verrouillees: dict[uuid.UUID, Cotisation | Adhesion] | None = None,
     ) -> Paiement:
-        """Record a payment received now (cash, transfer, cheque, confirmed mobile money) and apply it."""
+        """Record a payment received now (cash, transfer, cheque, confirmed mobile money) and apply it.
+        ``verrouillees``: the targets, when the caller has already read them with their row lock (the lock is
+        what makes the checks below hold until commit)."""
         if montant <= ZERO:
             raise RegleMetier("Le montant doit être strictement positif")
         if not cibles:
             raise RegleMetier("Un paiement doit régler au moins une cotisation ou une adhésion")
-        targets = await self._lock_targets(cibles)
+        wanted = {c.cotisation_id or c.adhesion_id for c in cibles}
+        targets = (verrouillees if verrouillees is not None and wanted <= verrouillees.keys()
+                   else await self._lock_targets(cibles))
         for target in targets.values():
             if target.membre_id != membre_id or target.organisation_id != organisation_id:
                 raise RegleMetier(f"{target.numero_reference} n'appartient pas à ce membre et cette organisation")
             if target.devise != devise:
                 raise RegleMetier(f"Devise {devise} différente de celle de {target.numero_reference}")
         plan = self._plan(cibles, targets, montant, strict=True)
-        paiement = await self._new_paiement(membre_id, organisation_id, montant, devise, methode,
-                                            reference_externe, commentaire, StatutPaiement.VALIDE,
-                                            date_paiement or _now())
-        await self._allocate_and_apply(paiement, plan)
+        now = _now()
+        # Numbered, written and booked by ``valider``, in one round trip with everything it entails.
+        paiement = Paiement(
+            id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id, montant=montant, devise=devise,
+            methode=methode, statut=StatutPaiement.VALIDE.value, reference_externe=reference_externe,
+            commentaire=commentaire, date_paiement=date_paiement or now, created_at=now, updated_at=now,
+            enregistre_par=self.auth.actor_name if self.auth else "systeme")
+        await valider(self.session, self.auth, paiement, plan, nouveau=True)
         return paiement
 
     async def preparer(
@@ -256,7 +244,7 @@ class EncaissementService:
         paiement.statut = StatutPaiement.VALIDE
         paiement.reference_externe = reference_externe or paiement.reference_externe
         paiement.date_paiement = date_paiement or _now()
-        await self._allocate_and_apply(paiement, plan)
+        await valider(self.session, self.auth, paiement, plan, nouveau=False)
         return paiement, True
 
     async def clore(self, paiement_id: uuid.UUID, statut: StatutPaiement) -> Paiement:
@@ -335,34 +323,3 @@ class EncaissementService:
         self.session.add(paiement)
         await self.session.flush()
         return paiement
-
-    async def _allocate_and_apply(self, paiement: Paiement,
-                                  plan: list[tuple[Cotisation | Adhesion, Decimal]]) -> None:
-        changed: list[tuple[Cotisation | Adhesion, dict[str, object]]] = []
-        applied = ZERO
-        for target, part in plan:
-            self.session.add(PaiementAllocation(
-                paiement_id=paiement.id, montant=part,
-                cotisation_id=target.id if isinstance(target, Cotisation) else None,
-                adhesion_id=target.id if isinstance(target, Adhesion) else None,
-            ))
-            changed.append((target, self._apply(target, part, paiement)))
-            applied += part
-        paiement.montant_non_affecte = paiement.montant - applied
-        await self.session.flush()
-        metrics.paiement_valide(self.session, paiement.methode, paiement.montant, paiement.devise)
-        await audit.record(self.session, self.auth, action="VALIDER_PAIEMENT", module=MODULE,
-                           entite_type="Paiement", entite_id=paiement.id, organisation_id=paiement.organisation_id,
-                           description=f"Reçu {paiement.numero_recu}: {paiement.montant} {paiement.devise}",
-                           after=audit.snapshot(paiement))
-        for target, before in changed:
-            kind = "Cotisation" if isinstance(target, Cotisation) else "Adhesion"
-            await audit.record(self.session, self.auth, action="PAYER", module=kind.upper() + "S",
-                               entite_type=kind, entite_id=target.id, organisation_id=target.organisation_id,
-                               before=before, after=audit.snapshot(target, ["statut", "montant_paye"]))
-        await invalidate(self.session, COTISATIONS_STATS)
-        # Same transaction: the money, the books and the compliance checks agree or none of them is written.
-        await comptabiliser_paiement(self.session, paiement, self.auth)
-        await evaluer_paiement(self.session, paiement)
-        await suites.paiement_valide(self.session, paiement, [(t, outstanding(t)) for t, _ in changed],
-                                     self.auth.actor_name if self.auth else "systeme")

@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.models import Adhesion, Cotisation, Membre, Organisation, Paiement
+from unionflow.models import Adhesion, Cotisation, Membre, Organisation, Paiement, PreferenceMembre
+from unionflow.models.base import Base
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
 from unionflow.webhooks import emission as webhooks
@@ -31,16 +33,30 @@ def _donnees(paiement: Paiement) -> dict[str, object]:
             "referenceExterne": paiement.reference_externe}
 
 
-async def paiement_valide(session: AsyncSession, paiement: Paiement,
-                          soldes: Sequence[tuple[Cotisation | Adhesion, Decimal]], auteur: str) -> None:
-    """``soldes``: each dues or adhesion the payment went to, with what it still owes afterwards."""
-    lignes = [f"- {cible.numero_reference}: " + (f"reste dû {_montant(reste, paiement.devise)}" if reste else "soldé")
-              for cible, reste in soldes]
-    cibles = [cible for cible, _ in soldes]
-    membre = await session.get(Membre, paiement.membre_id)
-    organisation = await session.get(Organisation, paiement.organisation_id)
-    if membre is not None:
-        nom = organisation.nom if organisation else "votre organisation"
+Destinataire = tuple[Membre, str, PreferenceMembre | None] | None
+
+
+async def destinataire(session: AsyncSession, paiement: Paiement) -> Destinataire:
+    """The member, the organisation's name and the member's preferences, in one read: what the receipt
+    notification needs (none if the member is gone)."""
+    found = (await session.execute(
+        select(Membre, Organisation.nom, PreferenceMembre).select_from(Membre)
+        .join(Organisation, Organisation.id == paiement.organisation_id)
+        .outerjoin(PreferenceMembre, PreferenceMembre.membre_id == Membre.id)
+        .where(Membre.id == paiement.membre_id))).first()
+    return (found[0], found[1], found[2]) if found is not None else None
+
+
+async def lignes_paiement_valide(session: AsyncSession, paiement: Paiement, dest: Destinataire,
+                                 soldes: Sequence[tuple[Cotisation | Adhesion, Decimal]], auteur: str) -> list[Base]:
+    """The rows that follow a validated payment (receipt notification to ``dest``, webhook deliveries), to be
+    written with it (core/lot.py). ``soldes``: each dues or adhesion the payment went to, with what it still owes
+    afterwards."""
+    rows: list[Base] = []
+    if dest is not None:
+        membre, nom, pref = dest
+        lignes = [f"- {cible.numero_reference}: " + (f"reste dû {_montant(reste, paiement.devise)}" if reste
+                                                     else "soldé") for cible, reste in soldes]
         quand = paiement.date_paiement.strftime("%d/%m/%Y") if paiement.date_paiement else ""
         sujet = f"Reçu {paiement.numero_recu} — {_montant(paiement.montant, paiement.devise)}"
         corps = "\n".join([
@@ -48,17 +64,20 @@ async def paiement_valide(session: AsyncSession, paiement: Paiement,
             f"{nom} a bien reçu votre paiement de {_montant(paiement.montant, paiement.devise)} "
             f"({METHODES.get(paiement.methode, paiement.methode)}) le {quand}.",
             f"Reçu n° {paiement.numero_recu}.", *lignes])
-        await Emetteur(session, auteur).emettre(membre, TypeNotification.RECU_PAIEMENT.value, sujet, corps,
-                                                organisation_id=paiement.organisation_id,
-                                                source=("Paiement", paiement.id))
-    await webhooks.emettre(session, paiement.organisation_id, webhooks.EvenementWebhook.PAIEMENT_VALIDE,
-                           _donnees(paiement))
-    for cible in cibles:
+        rows += Emetteur(session, auteur).lignes(membre, pref, TypeNotification.RECU_PAIEMENT.value,
+                                                 lambda _m, _c: (sujet, corps),
+                                                 organisation_id=paiement.organisation_id,
+                                                 source=("Paiement", paiement.id))
+    abonnes = await webhooks.abonnements(session, paiement.organisation_id)
+    rows += webhooks.livraisons(abonnes, paiement.organisation_id, webhooks.EvenementWebhook.PAIEMENT_VALIDE,
+                                _donnees(paiement))
+    for cible, _ in soldes:
         if isinstance(cible, Cotisation) and cible.statut == "PAYEE":
-            await webhooks.emettre(session, cible.organisation_id, webhooks.EvenementWebhook.COTISATION_PAYEE, {
+            rows += webhooks.livraisons(abonnes, cible.organisation_id, webhooks.EvenementWebhook.COTISATION_PAYEE, {
                 "cotisationId": cible.id, "numeroReference": cible.numero_reference, "membreId": cible.membre_id,
                 "montantDu": cible.montant_du, "montantPaye": cible.montant_paye, "devise": cible.devise,
                 "paiementId": paiement.id})
+    return rows
 
 
 async def paiement_reverse(session: AsyncSession, paiement: Paiement) -> None:

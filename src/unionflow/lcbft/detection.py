@@ -17,9 +17,10 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.configuration.service import valeurs
-from unionflow.core import audit, metrics
+from unionflow.core import audit, metrics, reference
+from unionflow.core.lot import defauts
 from unionflow.lcbft.schemas import TypeAlerte
-from unionflow.models import AlerteLcbFt, DemandeAide, Paiement, ParametresLcbFt, Versement
+from unionflow.models import AlerteLcbFt, AuditLog, DemandeAide, Paiement, ParametresLcbFt, Versement
 from unionflow.webhooks import emission as webhooks
 
 MODULE = "LCB_FT"
@@ -54,13 +55,13 @@ async def seuils(session: AsyncSession, organisation_id: uuid.UUID) -> Seuils:
     )
 
 
-async def evaluer_paiement(session: AsyncSession, paiement: Paiement) -> list[AlerteLcbFt]:
-    """Raise the alerts a validated payment calls for; returns the alerts created by this call."""
-    if paiement.statut != "VALIDE":
-        return []
-    s = await seuils(session, paiement.organisation_id)
-    existing = set((await session.execute(select(AlerteLcbFt.type_alerte).where(
-        AlerteLcbFt.paiement_id == paiement.id))).scalars())
+async def seuils_en_cache(session: AsyncSession, organisation_id: uuid.UUID) -> Seuils:
+    """``seuils`` through the worker's reference-data cache (core/reference.py)."""
+    return await reference.lire(session, ("lcbft", organisation_id), lambda: seuils(session, organisation_id))
+
+
+async def _candidats(session: AsyncSession, paiement: Paiement,
+                     s: Seuils) -> list[tuple[TypeAlerte, Decimal, Decimal | None, str]]:
     montant = paiement.montant
     candidates: list[tuple[TypeAlerte, Decimal, Decimal | None, str]] = []
     if montant >= s.seuil_operation:
@@ -70,12 +71,12 @@ async def evaluer_paiement(session: AsyncSession, paiement: Paiement) -> list[Al
         candidates.append((TypeAlerte.ESPECES_ELEVEES, s.seuil_especes, None,
                            f"Versement en espèces de {montant} {paiement.devise} ≥ seuil de {s.seuil_especes}"))
 
-    reference = paiement.date_paiement or datetime.now(UTC)
-    debut = reference - timedelta(days=s.periode_cumul_jours)
+    reference_date = paiement.date_paiement or datetime.now(UTC)
+    debut = reference_date - timedelta(days=s.periode_cumul_jours)
     others = (await session.execute(select(func.coalesce(func.sum(Paiement.montant), 0)).where(
         Paiement.membre_id == paiement.membre_id, Paiement.organisation_id == paiement.organisation_id,
         Paiement.statut == "VALIDE", Paiement.id != paiement.id,
-        Paiement.date_paiement >= debut, Paiement.date_paiement <= reference))).scalar_one()
+        Paiement.date_paiement >= debut, Paiement.date_paiement <= reference_date))).scalar_one()
     cumul = Decimal(str(others)) + montant
     if cumul >= s.seuil_cumul:
         already = (await session.execute(select(func.count()).select_from(AlerteLcbFt).where(
@@ -86,19 +87,54 @@ async def evaluer_paiement(session: AsyncSession, paiement: Paiement) -> list[Al
             candidates.append((TypeAlerte.CUMUL_PERIODE, s.seuil_cumul, cumul,
                                f"Cumul de {cumul} {paiement.devise} sur {s.periode_cumul_jours} jours ≥ seuil de "
                                f"{s.seuil_cumul}"))
+    return candidates
 
-    created: list[AlerteLcbFt] = []
-    for type_alerte, seuil, cumule, description in candidates:
-        if type_alerte.value in existing:
-            continue
-        alerte = AlerteLcbFt(
-            organisation_id=paiement.organisation_id, membre_id=paiement.membre_id, paiement_id=paiement.id,
-            type_alerte=type_alerte.value, montant=montant, seuil=seuil, montant_cumule=cumule,
-            periode_jours=s.periode_cumul_jours if cumule is not None else None, devise=paiement.devise,
-            description=f"{description} (reçu {paiement.numero_recu})", traitee=False)
-        session.add(alerte)
-        created.append(alerte)
+
+def _alertes(paiement: Paiement, s: Seuils,
+             candidates: list[tuple[TypeAlerte, Decimal, Decimal | None, str]]) -> list[AlerteLcbFt]:
+    return [AlerteLcbFt(
+        id=uuid.uuid4(), organisation_id=paiement.organisation_id, membre_id=paiement.membre_id,
+        paiement_id=paiement.id, type_alerte=type_alerte.value, montant=paiement.montant, seuil=seuil,
+        montant_cumule=cumule, periode_jours=s.periode_cumul_jours if cumule is not None else None,
+        devise=paiement.devise, description=f"{description} (reçu {paiement.numero_recu})", traitee=False)
+        for type_alerte, seuil, cumule, description in candidates]
+
+
+async def evaluer_paiement(session: AsyncSession, paiement: Paiement) -> list[AlerteLcbFt]:
+    """Raise the alerts a validated payment calls for; returns the alerts created by this call (none for a
+    payment already screened: one alert per payment and kind, whoever calls twice)."""
+    if paiement.statut != "VALIDE":
+        return []
+    s = await seuils(session, paiement.organisation_id)
+    existing = set((await session.execute(select(AlerteLcbFt.type_alerte).where(
+        AlerteLcbFt.paiement_id == paiement.id))).scalars())
+    candidates = [c for c in await _candidats(session, paiement, s) if c[0].value not in existing]
+    created = _alertes(paiement, s, candidates)
+    session.add_all(created)
     return await _record(session, created)
+
+
+async def alertes_nouveau_paiement(session: AsyncSession, paiement: Paiement,
+                                   ) -> tuple[list[AlerteLcbFt], list[AuditLog]]:
+    """The screening of a payment validated by this transaction (so it has no alert yet), as rows to write
+    with it (core/lot.py): the alerts and their audit entries. Their webhooks: ``donnees_webhook``."""
+    s = await seuils_en_cache(session, paiement.organisation_id)
+    created = _alertes(paiement, s, await _candidats(session, paiement, s))
+    if created:
+        metrics.alertes_lcb_ft(session, [a.type_alerte for a in created])
+    return created, [_audit(defauts(a)) for a in created]
+
+
+def donnees_webhook(alerte: AlerteLcbFt) -> dict[str, object]:
+    # Only the alert's nature and amount: the member's identity stays inside UnionFlow (LCB-FT secrecy).
+    return {"alerteId": alerte.id, "typeAlerte": alerte.type_alerte, "montant": alerte.montant,
+            "seuil": alerte.seuil, "devise": alerte.devise, "paiementId": alerte.paiement_id}
+
+
+def _audit(alerte: AlerteLcbFt) -> AuditLog:
+    return audit.entry(None, action="ALERTER", module=MODULE, entite_type="AlerteLcbFt", entite_id=alerte.id,
+                       organisation_id=alerte.organisation_id, severite="WARNING", after=audit.snapshot(alerte),
+                       description=alerte.description)
 
 
 async def evaluer_versement(session: AsyncSession, versement: Versement,
@@ -142,11 +178,7 @@ async def _record(session: AsyncSession, created: list[AlerteLcbFt]) -> list[Ale
         await session.flush()
         metrics.alertes_lcb_ft(session, [a.type_alerte for a in created])
     for alerte in created:
-        await audit.record(session, None, action="ALERTER", module=MODULE, entite_type="AlerteLcbFt",
-                           entite_id=alerte.id, organisation_id=alerte.organisation_id, severite="WARNING",
-                           after=audit.snapshot(alerte), description=alerte.description)
-        # Only the alert's nature and amount: the member's identity stays inside UnionFlow (LCB-FT secrecy).
-        await webhooks.emettre(session, alerte.organisation_id, webhooks.EvenementWebhook.ALERTE_LCBFT_LEVEE, {
-            "alerteId": alerte.id, "typeAlerte": alerte.type_alerte, "montant": alerte.montant,
-            "seuil": alerte.seuil, "devise": alerte.devise, "paiementId": alerte.paiement_id})
+        session.add(_audit(alerte))
+        await webhooks.emettre(session, alerte.organisation_id, webhooks.EvenementWebhook.ALERTE_LCBFT_LEVEE,
+                               donnees_webhook(alerte))
     return created

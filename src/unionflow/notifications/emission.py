@@ -75,34 +75,47 @@ class Emetteur:
         """``message(membre, canal)`` gives (sujet, corps). Rows are added to the session, not committed."""
         prefs = await self.preferences([m.id for m in membres])
         bilan = Bilan(destinataires=len(membres))
-        now = utcnow()
         for membre in membres:
-            choisis = choisir_canaux(membre, prefs.get(membre.id), type_notification, canaux)
-            if not choisis:
+            rows = self.lignes(membre, prefs.get(membre.id), type_notification, message,
+                               organisation_id=organisation_id, canaux=canaux, source=source, code_modele=code_modele)
+            if not rows:
                 bilan.refusees += 1
                 continue
-            for canal in choisis:
-                sujet, corps = message(membre, canal)
-                row = Notification(
-                    membre_id=membre.id, organisation_id=organisation_id, type_notification=type_notification,
-                    canal=canal.value, adresse=_adresse(membre, canal), sujet=sujet[:200], corps=corps,
-                    statut=S.EN_ATTENTE.value, tentatives=0, source_type=source[0] if source else None,
-                    source_id=source[1] if source else None, code_modele=code_modele, cree_par=self.cree_par)
-                if canal is Canal.IN_APP:
-                    # Stored is delivered: the member's inbox lists it.
-                    row.statut, row.date_envoi = S.ENVOYEE.value, now
-                elif row.adresse is None:
-                    what = "adresse e-mail" if canal is Canal.EMAIL else "numéro de téléphone"
-                    row.statut, row.derniere_erreur = S.ECHOUEE.value, f"Membre sans {what}"
+            for row in rows:
+                if row.statut == S.ECHOUEE.value:
                     bilan.sans_adresse += 1
                 self.session.add(row)
-                bilan.par_canal[canal.value] += 1
+                bilan.par_canal[row.canal] += 1
                 bilan.notifications.append(row)
         await self.session.flush()
         for row in bilan.notifications:
             if row.statut != S.EN_ATTENTE:
                 await synchroniser_source(self.session, row)
         return bilan
+
+    def lignes(self, membre: Membre, pref: PreferenceMembre | None, type_notification: str,
+               message: Callable[[Membre, Canal], tuple[str, str]], *, organisation_id: uuid.UUID | None,
+               canaux: Sequence[Canal] | None = None, source: tuple[str, uuid.UUID] | None = None,
+               code_modele: str | None = None) -> list[Notification]:
+        """The outbox rows for one member (none if the member refused this kind), not added to the session."""
+        now = utcnow()
+        rows = []
+        for canal in choisir_canaux(membre, pref, type_notification, canaux):
+            sujet, corps = message(membre, canal)
+            row = Notification(
+                id=uuid.uuid4(), membre_id=membre.id, organisation_id=organisation_id,
+                type_notification=type_notification, canal=canal.value, adresse=_adresse(membre, canal),
+                sujet=sujet[:200], corps=corps, statut=S.EN_ATTENTE.value, tentatives=0,
+                source_type=source[0] if source else None, source_id=source[1] if source else None,
+                code_modele=code_modele, cree_par=self.cree_par)
+            if canal is Canal.IN_APP:
+                # Stored is delivered: the member's inbox lists it.
+                row.statut, row.date_envoi = S.ENVOYEE.value, now
+            elif row.adresse is None:
+                what = "adresse e-mail" if canal is Canal.EMAIL else "numéro de téléphone"
+                row.statut, row.derniere_erreur = S.ECHOUEE.value, f"Membre sans {what}"
+            rows.append(row)
+        return rows
 
     async def emettre(self, membre: Membre, type_notification: str, sujet: str, corps: str, *,
                       organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID] | None = None,

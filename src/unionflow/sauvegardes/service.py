@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from unionflow.config import Settings
-from unionflow.core import audit, maintenance, numbering
+from unionflow.core import audit, maintenance, numbering, reference
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, NotFound
 from unionflow.core.permissions import Permission
@@ -250,7 +250,8 @@ class BackupService:
             if values["id"] == backup_id and statut == "TERMINEE":
                 values["date_derniere_restauration"] = restored_at
         await self.repo.put_back(state, audit_since)
-        await numbering.raise_to(self.session, counters)
+        # Numbers never go back; the reference-data version goes forward: workers drop what they cached.
+        await numbering.raise_to(self.session, reference.version_apres_restauration(counters))
         restored = await self._get(backup_id)
         point = await self._get(point_id)
         await self._audit_backup(point)

@@ -12,6 +12,7 @@ from pydantic_core import to_jsonable_python
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.core import reference
 from unionflow.models import AbonnementWebhook, LivraisonWebhook
 from unionflow.models.base import utcnow
 
@@ -43,26 +44,46 @@ LIBELLES: dict[EvenementWebhook, str] = {
 }
 
 
-async def emettre(session: AsyncSession, organisation_id: uuid.UUID, evenement: EvenementWebhook,
-                  donnees: dict[str, Any]) -> int:
-    """Queue ``evenement`` for every active subscription of the organisation that asked for it; returns how
-    many deliveries were queued. Never commits."""
-    abonnements = (await session.execute(
-        select(AbonnementWebhook.id, AbonnementWebhook.evenements)
-        .where(AbonnementWebhook.organisation_id == organisation_id, AbonnementWebhook.actif.is_(True))
-    )).all()
+Abonnes = tuple[tuple[uuid.UUID, frozenset[str]], ...]
+
+
+async def abonnements(session: AsyncSession, organisation_id: uuid.UUID) -> Abonnes:
+    """The organisation's active subscriptions and their events, through the worker's reference-data cache
+    (core/reference.py): read by every payment, changed rarely."""
+
+    async def load() -> Abonnes:
+        rows = (await session.execute(
+            select(AbonnementWebhook.id, AbonnementWebhook.evenements)
+            .where(AbonnementWebhook.organisation_id == organisation_id, AbonnementWebhook.actif.is_(True))
+        )).all()
+        return tuple((r.id, frozenset(r.evenements or ())) for r in rows)
+
+    return await reference.lire(session, ("webhooks", organisation_id), load)
+
+
+def livraisons(abonnes: Abonnes, organisation_id: uuid.UUID, evenement: EvenementWebhook,
+               donnees: dict[str, Any]) -> list[LivraisonWebhook]:
+    """One outbox row per subscription interested in ``evenement`` (not added to any session)."""
     # JSON containment is not portable between SQLite and PostgreSQL; an organisation has a handful of rows.
-    interesses = [a.id for a in abonnements if evenement.value in (a.evenements or [])]
+    interesses = [abonnement_id for abonnement_id, evenements in abonnes if evenement.value in evenements]
     if not interesses:
-        return 0
+        return []
     evenement_id = uuid.uuid4()
     charge = {"id": str(evenement_id), "type": evenement.value, "organisationId": str(organisation_id),
               "creeLe": utcnow().isoformat(), "donnees": to_jsonable_python(
                   # Amounts as strings with two decimals (never floats): "9000.00" whatever the source.
                   {k: f"{v:.2f}" if isinstance(v, Decimal) else v for k, v in donnees.items()})}
-    for abonnement_id in interesses:
-        session.add(LivraisonWebhook(abonnement_id=abonnement_id, organisation_id=organisation_id,
-                                     evenement=evenement.value, evenement_id=evenement_id, charge=charge,
-                                     statut="EN_ATTENTE", tentatives=0, historique=[]))
-    await session.flush()
-    return len(interesses)
+    return [LivraisonWebhook(id=uuid.uuid4(), abonnement_id=abonnement_id, organisation_id=organisation_id,
+                             evenement=evenement.value, evenement_id=evenement_id, charge=charge,
+                             statut="EN_ATTENTE", tentatives=0, historique=[]) for abonnement_id in interesses]
+
+
+async def emettre(session: AsyncSession, organisation_id: uuid.UUID, evenement: EvenementWebhook,
+                  donnees: dict[str, Any]) -> int:
+    """Queue ``evenement`` for every active subscription of the organisation that asked for it; returns how
+    many deliveries were queued. Never commits."""
+    rows = livraisons(await abonnements(session, organisation_id), organisation_id, evenement, donnees)
+    if rows:
+        session.add_all(rows)
+        await session.flush()
+    return len(rows)
