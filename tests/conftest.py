@@ -106,6 +106,7 @@ async def app(settings: Settings) -> AsyncIterator[FastAPI]:
         await session.commit()
     yield application
     await application.state.engine.dispose()
+    await application.state.principal_engine.dispose()
 
 
 @pytest.fixture

@@ -176,6 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for task in tasks:
             await task
         await engine.dispose()
+        await app.state.principal_engine.dispose()
         metrics.process_exit()
 
     app = FastAPI(title="UnionFlow — Union Management API", version=__version__, description=DESCRIPTION,
@@ -183,6 +184,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = create_engine(settings)
     app.state.sessionmaker = create_sessionmaker(app.state.engine)
+    # Authentication's own pool (core.db.principal_bind): a lookup is one short statement.
+    app.state.principal_engine = create_engine(settings, pool_size=max(2, settings.database_pool_size // 2))
     app.state.token_verifier = build_verifier(settings, keys.jwks_loader(app.state.sessionmaker))
     app.state.started_at = time.monotonic()
     app.state.journal = JournalWriter(settings)

@@ -17,7 +17,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import bindparam, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core.db import autocommit_connection, get_session, request_bind
+from unionflow.core.db import autocommit_connection, get_session, principal_bind
 from unionflow.core.errors import Forbidden, RegleMetier, Unauthenticated
 from unionflow.core.permissions import Permission, granted, permissions_of, roles_for
 from unionflow.core.principal_cache import PrincipalCache, is_missing
@@ -175,7 +175,7 @@ async def _client_scope(request: Request,
         roles, memberships = found
         return roles, dict(memberships)
     generation = cache.generation
-    async with autocommit_connection(request_bind(request)) as connection:
+    async with autocommit_connection(principal_bind(request)) as connection:
         client = (await connection.execute(_CLIENT, {"client_id": client_id})).first()
     if client is None or not client.actif:
         raise Unauthenticated("Client API révoqué ou inconnu")
@@ -195,7 +195,7 @@ async def _member_scope(request: Request, issuer: str, sub: str, email: str | No
         membre_id, memberships = found
         return membre_id, dict(memberships)
     generation = cache.generation
-    async with autocommit_connection(request_bind(request)) as connection:
+    async with autocommit_connection(principal_bind(request)) as connection:
         if linked_email:
             result = await connection.execute(_MEMBER_BY_SUB_OR_EMAIL, {"sub": sub, "email": linked_email})
         else:
@@ -217,7 +217,7 @@ async def _organisation_exists(request: Request, organisation_id: uuid.UUID) -> 
     if not is_missing(cache.get(key)):
         return True
     generation = cache.generation
-    async with autocommit_connection(request_bind(request)) as connection:
+    async with autocommit_connection(principal_bind(request)) as connection:
         exists = (await connection.execute(_ORGANISATION_EXISTS, {"id": organisation_id})).first() is not None
     if exists:
         cache.put(key, True, generation)

@@ -110,7 +110,7 @@ def _install_timeout_invalidation(engine: AsyncEngine) -> None:
                 driver.terminate()
 
 
-def create_engine(settings: Settings, url: str | None = None) -> AsyncEngine:
+def create_engine(settings: Settings, url: str | None = None, pool_size: int | None = None) -> AsyncEngine:
     target = async_url(url or settings.database_url)
     if is_sqlite(target):
         db_path = make_url(target).database
@@ -133,7 +133,7 @@ def create_engine(settings: Settings, url: str | None = None) -> AsyncEngine:
     engine = create_async_engine(
         target,
         echo=settings.database_echo,
-        pool_size=2 * settings.database_pool_size,
+        pool_size=pool_size or 2 * settings.database_pool_size,
         max_overflow=0,
         pool_timeout=settings.database_pool_timeout_seconds,
         connect_args={
@@ -253,6 +253,14 @@ async def read_session(request: Request) -> AsyncIterator[AsyncSession]:
 
 
 ReadSession = Annotated[AsyncSession, Depends(read_session, scope="function")]
+
+
+def principal_bind(request: Request) -> AsyncEngine | AsyncConnection:
+    """Where authentication reads: its own small pool. A write request may hold a session connection while it is
+    authenticated; taking the lookup's connection from that same pool would let a burst of such requests hold
+    every connection while each waits for one more (pool timeout, 503)."""
+    bind = request_bind(request)
+    return request.app.state.principal_engine if bind is request.app.state.engine else bind
 
 
 async def flush_unique(session: AsyncSession, conflict: str, *new: object) -> None:
