@@ -12,11 +12,11 @@ from fastapi import FastAPI
 from sqlalchemy import event, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tests.core.test_repository import caller
 from tests.cotisations.helpers import cotisation
 from tests.factories import Factory
 from unionflow.config import get_settings
 from unionflow.core import read_paging
-from unionflow.core.auth import AuthContext
 from unionflow.core.cache import cached
 from unionflow.core.db import autocommit_connection, autocommits, sqlite_write_intent
 from unionflow.core.pagination import PageParams
@@ -28,16 +28,6 @@ from unionflow.encaissement.service import StatutCotisation
 from unionflow.models import Cotisation, Organisation
 from unionflow.organisations import lecture as organisations_lecture
 from unionflow.organisations.repository import OrganisationFilters, OrganisationRepository
-
-
-def caller(*, realm: set[str] | None = None, membre_id: uuid.UUID | None = None,
-           memberships: dict[uuid.UUID, frozenset[str]] | None = None) -> AuthContext:
-    realm_roles = frozenset(realm or ())
-    memberships = memberships or {}
-    active = next(iter(memberships)) if len(memberships) == 1 else None
-    roles = realm_roles | (memberships[active] if active else frozenset())
-    return AuthContext(sub=str(uuid.uuid4()), email=None, username=None, realm_roles=realm_roles, roles=roles,
-                       membre_id=membre_id, memberships=memberships, active_organisation_id=active)
 
 
 async def _ids(db: AsyncSession, stmt: Any, values: dict[str, Any] | None = None) -> set[uuid.UUID]:
