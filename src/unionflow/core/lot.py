@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Delete, Insert, Table, Update, insert, literal, select, update
+from sqlalchemy import Delete, Insert, Table, Update, func, insert, literal, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.inspection import inspect
 from sqlalchemy.orm import Session, make_transient_to_detached
@@ -100,10 +100,12 @@ class Lot:
     def _send(self, session: Session) -> None:
         # Pending ORM changes first: the lot may depend on them (and must not be overwritten by them).
         session.flush()
-        principal_cache.note_writes(session, self._statements)
         if session.get_bind().dialect.name == "postgresql" and len(self._statements) > 1:
             parts = [stmt.cte(f"w{i}") for i, stmt in enumerate(self._statements)]
-            session.execute(select(literal(1)).add_cte(*parts))
+            # A membership written here must reach the other workers' principal caches: the NOTIFY rides along.
+            notify = principal_cache.note_writes(session, self._statements)
+            final = select(func.pg_notify(principal_cache.CHANNEL, "")) if notify else select(literal(1))
+            session.execute(final.add_cte(*parts))
         else:
             for stmt in self._statements:
                 session.execute(stmt)

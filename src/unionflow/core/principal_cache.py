@@ -122,20 +122,24 @@ def _decides_principal(session: Session) -> bool:
     return False
 
 
-def _touched(session: Session) -> None:
+def _touched(session: Session, notify: bool = True) -> None:
     session.info[_DIRTY] = True
     invalidate_all()
     connection = session.connection()
-    if connection.dialect.name == "postgresql":
+    if notify and connection.dialect.name == "postgresql":
         # Delivered to every listener when (and only if) this transaction commits.
         connection.exec_driver_sql(f"NOTIFY {CHANNEL}")
 
 
-def note_writes(session: Session, statements: Sequence[Any]) -> None:
+def note_writes(session: Session, statements: Sequence[Any]) -> bool:
     """For code that sends several writes as one statement (core/lot.py: data-modifying CTEs), which the
-    session events below see as a SELECT: a write to a table that decides principals invalidates as usual."""
+    session events below see as a SELECT: a write to a table that decides principals invalidates this process
+    as usual, and True tells the caller to send the NOTIFY itself, inside that statement
+    (``SELECT pg_notify(CHANNEL, '')``), instead of paying a round trip for it."""
     if any(getattr(stmt, "table", None) in _PRINCIPAL_TABLES for stmt in statements):
-        _touched(session)
+        _touched(session, notify=False)
+        return True
+    return False
 
 
 @event.listens_for(Session, "after_flush")

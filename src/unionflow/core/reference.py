@@ -112,6 +112,10 @@ def version_apres_restauration(counters: dict[str, int]) -> dict[str, int]:
 
 def _mark(session: Session) -> None:
     session.info[SESSION_CHANGED] = True
+    # Dropped at the write too, not only after the commit: anything cached before it may be what it replaces.
+    # Costs nothing (reference data changes a few times a year) and keeps sessions sharing one connection (the
+    # tests' harness, a CLI command's nested work) consistent with what they just wrote.
+    _cache.clear()
 
 
 @event.listens_for(Session, "before_flush")
