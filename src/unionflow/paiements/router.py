@@ -93,8 +93,9 @@ async def wave_checkout(data: CheckoutRequest, session: SessionDep, request: Req
 @router.post("/wave/webhook", response_model=WebhookResponse, responses=problems(401, 502, 503),
              summary="Webhook Wave (public, authentifié par signature)",
              description="Public: Wave n'a pas de jeton. Authentifié par Wave-Signature (HMAC-SHA256 du "
-                         "horodatage + corps brut, tolérance 5 minutes). Chaque événement n'est traité qu'une "
-                         "fois; le paiement n'est crédité qu'après relecture de la session chez Wave.")
+                         "horodatage + corps brut, tolérance 5 minutes; en-tête `t=<unix>,v1=<hex>`): une "
+                         "signature absente, illisible, fausse ou périmée répond 401. Chaque événement n'est "
+                         "traité qu'une fois; le paiement n'est crédité qu'après relecture de la session chez Wave.")
 async def wave_webhook(request: Request, session: SessionDep,
                        wave_signature: str | None = Header(None, alias="Wave-Signature")) -> WebhookResponse:
     raw = await request.body()

@@ -7,7 +7,7 @@ import hashlib
 import hmac
 import time
 
-from unionflow.core.errors import InvalidInput, Unauthenticated
+from unionflow.core.errors import Unauthenticated
 
 TOLERANCE_SECONDS = 300
 
@@ -17,7 +17,9 @@ def sign(secret: str, timestamp: int, body: bytes) -> str:
 
 
 def verify(secrets: list[str], header: str | None, body: bytes, now: float | None = None) -> int:
-    """Returns the signed timestamp; raises 401 on a missing/invalid/stale signature, 400 if unparsable.
+    """Returns the signed timestamp; raises 401 on a missing, unreadable, invalid or stale signature: the header is
+    the request's only credential, and a credential that cannot be read authenticates nobody (as a malformed
+    bearer token answers 401).
     ``secrets``: the union's secret and those of the organisations' own Wave accounts; any may have signed."""
     if not header:
         raise Unauthenticated("En-tête Wave-Signature absent")
@@ -26,16 +28,16 @@ def verify(secrets: list[str], header: str | None, body: bytes, now: float | Non
     for part in header.split(","):
         name, sep, value = part.strip().partition("=")
         if not sep:
-            raise InvalidInput("En-tête Wave-Signature illisible")
+            raise Unauthenticated("En-tête Wave-Signature illisible")
         if name == "t":
             try:
                 timestamp = int(value)
             except ValueError as exc:
-                raise InvalidInput("Horodatage Wave-Signature illisible") from exc
+                raise Unauthenticated("Horodatage Wave-Signature illisible") from exc
         elif name == "v1":
             candidates.append(value.strip().lower())
     if timestamp is None or not candidates:
-        raise InvalidInput("En-tête Wave-Signature incomplet (t et v1 requis)")
+        raise Unauthenticated("En-tête Wave-Signature incomplet (t et v1 requis)")
     current = time.time() if now is None else now
     if abs(current - timestamp) > TOLERANCE_SECONDS:
         raise Unauthenticated("Signature Wave expirée ou datée du futur")
