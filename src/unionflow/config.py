@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     max_page_size: int = 200
     # Statistics endpoints reuse a result computed less than this many seconds ago (0: always recompute).
     statistics_cache_seconds: int = 30
+    # A write forgets cached statistics only once they are this old: a stream of payments cannot make every
+    # dashboard recompute over the whole table after each one (0: every write forgets them at once).
+    statistics_invalidation_min_age_seconds: int = 10
     # Per-worker cache of the reference data payments read (accounts, journals, thresholds, configuration,
     # webhook subscriptions); invalidated on change, this is only the upper bound (0: no cache).
     reference_cache_seconds: float = 30

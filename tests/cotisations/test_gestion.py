@@ -213,6 +213,7 @@ async def test_statistics_carry_calcule_le_and_a_payment_invalidates_the_cache(c
     from unionflow.config import get_settings
 
     monkeypatch.setattr(get_settings(), "statistics_cache_seconds", 30)
+    monkeypatch.setattr(get_settings(), "statistics_invalidation_min_age_seconds", 0)
     org, treasurer, a, _b = await treasury(factory)
     due = await cotisation(factory, a.membre, org, montant="5000")
     first = (await client.get(f"{BASE}/stats", headers=treasurer.headers)).json()
@@ -234,3 +235,19 @@ async def test_statistics_carry_calcule_le_and_a_payment_invalidates_the_cache(c
         "montantDu": "1000", "dateEcheance": str(days(10)), "annee": 2026, "mois": 4})
     assert created.status_code == 201, created.text
     assert (await client.get(f"{BASE}/stats", headers=treasurer.headers)).json()["nombreTotal"] == 2
+
+
+async def test_a_payment_keeps_figures_computed_seconds_ago(client, factory, monkeypatch):
+    """Within ``statistics_invalidation_min_age_seconds`` a write leaves the cached figures (with their calculeLe)
+    instead of making every dashboard read recompute; older ones are forgotten as before."""
+    from unionflow.config import get_settings
+
+    monkeypatch.setattr(get_settings(), "statistics_cache_seconds", 30)
+    monkeypatch.setattr(get_settings(), "statistics_invalidation_min_age_seconds", 3600)
+    org, treasurer, a, _b = await treasury(factory)
+    due = await cotisation(factory, a.membre, org, montant="5000")
+    first = (await client.get(f"{BASE}/stats", headers=treasurer.headers)).json()
+    paid = await client.put(f"{BASE}/{due.id}/payer", headers={**treasurer.headers, "Idempotency-Key": "stats-2"},
+                            json={"montant": "2000"})
+    assert paid.status_code == 200, paid.text
+    assert (await client.get(f"{BASE}/stats", headers=treasurer.headers)).json() == first

@@ -89,9 +89,14 @@ async def cached(session: AsyncSession | AsyncConnection, name: str, auth: AuthC
 
 def purges(session: AsyncSession, *names: str) -> list[Delete]:
     """The statements of ``invalidate``, for a caller that sends them with other writes (core/lot.py)."""
-    if get_settings().statistics_cache_seconds <= 0:
+    settings = get_settings()
+    if settings.statistics_cache_seconds <= 0:
         return []
-    matches = [ResultatCache.cle.startswith(name, autoescape=True) for name in names]
+    # Figures computed in the last seconds stay (they carry calculeLe): at 10 % payments, purging on every write
+    # made each dashboard read recompute an aggregate over a million dues, and the soak stalled on it (bench).
+    fresh = utcnow() - timedelta(seconds=settings.statistics_invalidation_min_age_seconds)
+    matches = [ResultatCache.cle.startswith(name, autoescape=True) & (ResultatCache.calcule_le <= fresh)
+               for name in names]
     if session.get_bind().dialect.name == "postgresql":
         return [delete(ResultatCache).where(ResultatCache.cle.in_(
             select(ResultatCache.cle).where(match).with_for_update(skip_locked=True))) for match in matches]
@@ -99,8 +104,9 @@ def purges(session: AsyncSession, *names: str) -> list[Delete]:
 
 
 async def invalidate(session: AsyncSession, *names: str) -> None:
-    """Forget the cached results whose name starts with one of ``names`` (every caller scope), in the writer's
-    transaction: the first read after its commit recomputes. On PostgreSQL a row another transaction is already
+    """Forget the cached results whose name starts with one of ``names`` (every caller scope) computed more than
+    ``statistics_invalidation_min_age_seconds`` ago, in the writer's transaction: the first read after its commit
+    recomputes. On PostgreSQL a row another transaction is already
     deleting or refreshing is skipped rather than waited for, so concurrent payments never queue on the cache;
     a refresh racing a write can at worst keep pre-write figures for one cache period, which calculeLe shows."""
     for stmt in purges(session, *names):
