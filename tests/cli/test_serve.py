@@ -55,7 +55,7 @@ def serve(tmp_path: Path, port: int, *args: str, **env: str) -> Iterator[tuple[s
                 if httpx.get(f"{base}/health/ready", timeout=2).status_code == 200:
                     break
             except httpx.TransportError:
-                pass
+                pass  # not listening yet: the loop below asserts the process is alive and the deadline
             assert process.poll() is None, log.read_text()
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.3)

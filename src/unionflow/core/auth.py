@@ -9,13 +9,14 @@ works in that one. ``X-Active-Role`` narrows the effective roles to one role the
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import bindparam, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from unionflow.core.db import autocommit_connection, get_session, principal_bind
 from unionflow.core.errors import Forbidden, RegleMetier, Unauthenticated
@@ -24,6 +25,8 @@ from unionflow.core.principal_cache import PrincipalCache, is_missing
 from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role, RoleSet
 from unionflow.core.security import TokenVerifier, realm_roles
 from unionflow.models import ClientApi, Membre, MembreOrganisation, Organisation
+
+T = TypeVar("T")
 
 # Subject of the tokens the built-in issuer gives API clients (client credentials grant).
 CLIENT_SUBJECT_PREFIX = "client:"
@@ -163,65 +166,71 @@ def _cache(request: Request) -> PrincipalCache:
     return cache
 
 
+async def _lookup(request: Request, key: tuple[Any, ...], load: Callable[[AsyncConnection], Awaitable[T]],
+                  keep: Callable[[T], bool] = lambda _value: True) -> T:
+    """Cache-aside read of what decides a principal: from the principal cache, or by ``load`` on a short
+    autocommit connection of authentication's own pool. A value read while a write invalidated the cache is not
+    stored (generation), so a lookup that saw the old rows cannot re-cache them."""
+    cache = _cache(request)
+    found = cache.get(key)
+    if not is_missing(found):
+        value: T = found
+        return value
+    generation = cache.generation
+    async with autocommit_connection(principal_bind(request)) as connection:
+        value = await load(connection)
+    if keep(value):
+        cache.put(key, value, generation)
+    return value
+
+
 async def _client_scope(request: Request,
                         client_id: str) -> tuple[frozenset[str], dict[uuid.UUID, frozenset[str]]]:
     """An API client has no member record: its roles are realm roles (as a Keycloak deployment grants
     ADMIN_ORGANISATION at realm level) and its organisations are memberships holding its organisation roles,
     so it acts only there, through the same rules as a person. Revocation takes effect at once in this process
     and within the principal cache's bound elsewhere (core/principal_cache.py)."""
-    cache, key = _cache(request), ("client", client_id)
-    found = cache.get(key)
-    if not is_missing(found):
-        roles, memberships = found
-        return roles, dict(memberships)
-    generation = cache.generation
-    async with autocommit_connection(principal_bind(request)) as connection:
+
+    async def load(connection: AsyncConnection) -> tuple[frozenset[str], dict[uuid.UUID, frozenset[str]]]:
         client = (await connection.execute(_CLIENT, {"client_id": client_id})).first()
-    if client is None or not client.actif:
-        raise Unauthenticated("Client API révoqué ou inconnu")
-    roles = frozenset(r for r in client.roles if r in Role.__members__)
-    org_roles = roles - GLOBAL_ROLES
-    memberships = {uuid.UUID(org): org_roles for org in client.organisation_ids} if org_roles else {}
-    cache.put(key, (roles, memberships), generation)
-    return roles, memberships
+        if client is None or not client.actif:
+            raise Unauthenticated("Client API révoqué ou inconnu")
+        roles = frozenset(r for r in client.roles if r in Role.__members__)
+        org_roles = roles - GLOBAL_ROLES
+        return roles, ({uuid.UUID(org): org_roles for org in client.organisation_ids} if org_roles else {})
+
+    roles, memberships = await _lookup(request, ("client", client_id), load)
+    return roles, dict(memberships)
 
 
 async def _member_scope(request: Request, issuer: str, sub: str, email: str | None,
                         trust_email: bool) -> tuple[uuid.UUID | None, dict[uuid.UUID, frozenset[str]]]:
     linked_email = email if email and trust_email else None
-    cache, key = _cache(request), ("member", issuer, sub, linked_email)
-    found = cache.get(key)
-    if not is_missing(found):
-        membre_id, memberships = found
-        return membre_id, dict(memberships)
-    generation = cache.generation
-    async with autocommit_connection(principal_bind(request)) as connection:
+
+    async def load(connection: AsyncConnection) -> tuple[uuid.UUID | None, dict[uuid.UUID, frozenset[str]]]:
         if linked_email:
             result = await connection.execute(_MEMBER_BY_SUB_OR_EMAIL, {"sub": sub, "email": linked_email})
         else:
             result = await connection.execute(_MEMBER_BY_SUB, {"sub": sub})
         rows = list(result.all())
-    # A member linked to this subject wins over one merely sharing the e-mail address.
-    rows.sort(key=lambda r: r.user_sub != sub)
-    membre_id = rows[0].id if rows else None
-    memberships = {r.organisation_id: frozenset(r.roles or ()) for r in rows
-                   if r.id == membre_id and r.organisation_id is not None}
-    cache.put(key, (membre_id, memberships), generation)
-    return membre_id, memberships
+        # A member linked to this subject wins over one merely sharing the e-mail address.
+        rows.sort(key=lambda r: r.user_sub != sub)
+        membre_id = rows[0].id if rows else None
+        return membre_id, {r.organisation_id: frozenset(r.roles or ()) for r in rows
+                           if r.id == membre_id and r.organisation_id is not None}
+
+    membre_id, memberships = await _lookup(request, ("member", issuer, sub, linked_email), load)
+    return membre_id, dict(memberships)
 
 
 async def _organisation_exists(request: Request, organisation_id: uuid.UUID) -> bool:
     """For a global role naming an organisation it is not a member of. Only existing ones are cached: an
     organisation deletion empties the cache like any write deciding a principal."""
-    cache, key = _cache(request), ("organisation", organisation_id)
-    if not is_missing(cache.get(key)):
-        return True
-    generation = cache.generation
-    async with autocommit_connection(principal_bind(request)) as connection:
-        exists = (await connection.execute(_ORGANISATION_EXISTS, {"id": organisation_id})).first() is not None
-    if exists:
-        cache.put(key, True, generation)
-    return exists
+
+    async def load(connection: AsyncConnection) -> bool:
+        return (await connection.execute(_ORGANISATION_EXISTS, {"id": organisation_id})).first() is not None
+
+    return await _lookup(request, ("organisation", organisation_id), load, keep=bool)
 
 
 async def _context(request: Request, claims: dict[str, Any], sub: str, email: str | None,
