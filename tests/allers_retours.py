@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.engine.interfaces import CacheStats
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 # The principal lookup (core/auth._member_scope): one SELECT of the caller's member record and memberships.
@@ -31,6 +32,9 @@ class AllersRetours:
     exclure_principal: bool = True
     statements: list[str] = field(default_factory=list)
     principal: list[str] = field(default_factory=list)
+    # Statements compiled again at this execution (no cache key, or first of their shape): in the steady state
+    # of a hot path there should be none (compiling the payment's statement cost a quarter of its CPU).
+    compiles: list[str] = field(default_factory=list)
 
     def add(self, sql: str) -> None:
         text = " ".join(sql.split())
@@ -60,10 +64,13 @@ def allers_retours(engine: AsyncEngine, *, exclure_principal: bool = True) -> It
     sync = engine.sync_engine
     recorded = AllersRetours(sync.dialect.name, exclure_principal)
 
-    def on_statement(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+    def on_statement(_conn: Any, _cursor: Any, statement: str, _params: Any, context: Any, *_args: Any) -> None:
         # SQLite's BEGIN IMMEDIATE is sent from the "begin" event (core/db.py) and counted there.
         if not statement.lstrip().upper().startswith("BEGIN"):
             recorded.add(statement)
+        compiled = getattr(context, "compiled", None)
+        if compiled is not None and context.cache_hit is not CacheStats.CACHE_HIT:
+            recorded.compiles.append(" ".join(statement.split())[:160])
 
     def on_begin(_conn: Any) -> None:
         recorded.add("BEGIN")

@@ -60,6 +60,7 @@ async def test_payment_of_a_dues_stays_within_its_round_trip_budget(app, client,
     assert sent.statements[0] == "BEGIN" and sent.statements[-1] == "COMMIT"
     assert not sent.starting("SAVEPOINT"), "a new payment needs no savepoint"
     assert sent.count <= BUDGET_PAIEMENT[sent.dialect], sent.report()
+    assert sent.compiles == [], "compiled at every payment (no SQLAlchemy cache key)"
 
     # Same rows as before the budget: payment, allocation, dues, receipt, entry and lines, key, audit.
     await committed_db.commit()  # SQLite: end the read snapshot taken before the request
@@ -117,6 +118,7 @@ async def test_approving_an_adhesion_stays_within_its_round_trip_budget(app, cli
     assert approved.json()["statut"] == "APPROUVEE"
     assert not sent.starting("SAVEPOINT")
     assert sent.count <= BUDGET_APPROBATION[sent.dialect], sent.report()
+    assert sent.compiles == [], "compiled at every approval (no SQLAlchemy cache key)"
 
     await committed_db.commit()  # SQLite: end the read snapshot taken before the request
     membership = (await committed_db.execute(select(MembreOrganisation).where(

@@ -23,9 +23,7 @@ from fastapi import Depends, Header, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
-from sqlalchemy import select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import bindparam, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext, SessionDep
@@ -39,6 +37,17 @@ MAX_KEY_LENGTH = 200
 IDEMPOTENCY_HEADER = Header(None, alias="Idempotency-Key", min_length=1, max_length=MAX_KEY_LENGTH, pattern=r"\S",
                             description="Recommandé. Même clé + même requête → même réponse, un seul "
                                         "enregistrement; même clé + autre requête → 422")
+
+
+_TABLE = CleIdempotence.__table__
+# Written as text on purpose: SQLAlchemy 2.0's dialect INSERT … ON CONFLICT has no cache key, so it was compiled
+# again at every payment; a text statement is compiled once. Same SQL on PostgreSQL and SQLite (≥ 3.35).
+_RESERVER = text(
+    "INSERT INTO cle_idempotence (id, cle, appelant, operation, empreinte, created_at)"
+    " VALUES (:id, :cle, :appelant, :operation, :empreinte, :created_at)"
+    " ON CONFLICT (appelant, operation, cle) DO NOTHING RETURNING id"
+).bindparams(*(bindparam(c, type_=_TABLE.c[c].type)
+               for c in ("id", "cle", "appelant", "operation", "empreinte", "created_at")))
 
 
 def fingerprint(body: Any) -> str:
@@ -86,12 +95,9 @@ class Idempotence:
             return None
         row = CleIdempotence(id=uuid.uuid4(), cle=self.key, appelant=self.auth.sub, operation=self.operation,
                              empreinte=self.hash, created_at=utcnow())
-        insert = pg_insert if self.session.get_bind().dialect.name == "postgresql" else sqlite_insert
-        reserved = (await self.session.execute(
-            insert(CleIdempotence).values(id=row.id, cle=row.cle, appelant=row.appelant, operation=row.operation,
-                                          empreinte=row.empreinte, created_at=row.created_at)
-            .on_conflict_do_nothing(index_elements=["appelant", "operation", "cle"])
-            .returning(CleIdempotence.id))).first()
+        reserved = (await self.session.execute(_RESERVER, {
+            "id": row.id, "cle": row.cle, "appelant": row.appelant, "operation": row.operation,
+            "empreinte": row.empreinte, "created_at": row.created_at})).first()
         if reserved is None:
             existing = await self._stored()
             if existing is None or existing.statut_reponse is None:

@@ -131,12 +131,12 @@ def _touched(session: Session, notify: bool = True) -> None:
         connection.exec_driver_sql(f"NOTIFY {CHANNEL}")
 
 
-def note_writes(session: Session, statements: Sequence[Any]) -> bool:
+def note_writes(session: Session, tables: Sequence[Any]) -> bool:
     """For code that sends several writes as one statement (core/lot.py: data-modifying CTEs), which the
     session events below see as a SELECT: a write to a table that decides principals invalidates this process
     as usual, and True tells the caller to send the NOTIFY itself, inside that statement
     (``SELECT pg_notify(CHANNEL, '')``), instead of paying a round trip for it."""
-    if any(getattr(stmt, "table", None) in _PRINCIPAL_TABLES for stmt in statements):
+    if any(table in _PRINCIPAL_TABLES for table in tables):
         _touched(session, notify=False)
         return True
     return False
