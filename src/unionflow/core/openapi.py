@@ -48,6 +48,8 @@ _DESCRIPTIONS = {
     401: "Non authentifié: jeton absent, expiré ou invalide",
     403: "Accès refusé: rôle insuffisant ou organisation active non autorisée",
     404: "Ressource introuvable (ou hors de votre périmètre de visibilité)",
+    405: "Méthode non autorisée: ce chemin concret désigne une autre ressource (un segment littéral à la place "
+         "de l'identifiant), qui n'accepte pas cette méthode; en-tête Allow",
     409: "Conflit avec l'état actuel de la ressource",
     413: "Contenu trop volumineux",
     422: "Clé d'idempotence réutilisée avec un autre contenu",
@@ -208,6 +210,32 @@ def _uses_ids(op: dict[str, Any], path: str, components: dict[str, Any]) -> bool
     return False
 
 
+def _uuid_params(ops: dict[str, Any]) -> set[str]:
+    return {f"{{{p['name']}}}" for op in ops.values() if isinstance(op, dict) for p in op.get("parameters", [])
+            if p.get("in") == "path" and p.get("schema", {}).get("format") == "uuid"}
+
+
+def shadowed_path(path: str, method: str, paths: dict[str, dict[str, Any]]) -> str | None:
+    """The concrete path (other parameters left as ``{name}``) if a text in place of one of this template's
+    UUIDs makes another operation's path that lacks ``method`` (``POST /api/evenements/type/inscriptions`` is
+    ``GET /api/evenements/type/{type}``): the answer is then 405 with that resource's ``Allow``
+    (core/routing.py), not 404."""
+    mine = _uuid_params(paths[path])
+    segments = path.split("/")
+    for other, ops in paths.items():
+        parts = other.split("/")
+        if method in ops or len(parts) != len(segments):
+            continue
+        theirs = _uuid_params(ops)
+        pairs = list(zip(segments, parts, strict=True))
+        # Where this path has text, the other's parameter must take text; where it has a UUID, the other a text.
+        if all(a == b or (_is_param(a) and not _is_param(b)) or (_is_param(b) and b not in theirs)
+               or (_is_param(a) and _is_param(b)) for a, b in pairs) \
+                and any(a in mine and not _is_param(b) for a, b in pairs):
+            return "/".join(b if _is_param(a) and not _is_param(b) else a for a, b in pairs)
+    return None
+
+
 def _codes_for(op: dict[str, Any], path: str, method: str, components: dict[str, Any]) -> set[int]:
     codes = {400, 500}
     if _uses_ids(op, path, components):
@@ -272,6 +300,8 @@ def install_openapi(app: FastAPI) -> None:
                 if op is None:
                     continue
                 codes = _codes_for(op, info.path, method.lower(), components.get("schemas", {}))
+                if shadowed_path(info.path, method.lower(), schema["paths"]):
+                    codes.add(405)
                 if authorizer:
                     codes |= {401, 403}
                 responses = op.setdefault("responses", {})

@@ -38,7 +38,8 @@ _UPLOAD_BODY = {
                          "description": "FileUpload. Types acceptés (contenu inspecté, pas le nom): "
                                         f"{', '.join(ACCEPTED_MEDIA_TYPES)}; bureautique sans macros. Contenu "
                                         "refusé (type, macros, extension trompeuse): 400 regle-metier"},
-                "description": {"type": "string", "maxLength": 2000},
+                # Multipart carries no null: an absent field is "no description" (decisions.md, multipart).
+                "description": {"type": ["string", "null"], "maxLength": 2000},
                 "typeDocument": {"type": "string", "description": "Type de référence TYPE_DOCUMENT (défaut AUTRE)"},
                 "visibilite": {"type": "string", "enum": ["PRIVE", "ORGANISATION"], "description": "Extension"},
                 "organisationId": {"type": "string", "format": "uuid", "description": "Extension"},

@@ -3,7 +3,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 from enum import StrEnum
-from typing import Self
+from typing import Annotated, Self
 
 from pydantic import Field, model_validator
 
@@ -14,6 +14,10 @@ class Canal(StrEnum):
     EMAIL = "EMAIL"
     SMS = "SMS"
     IN_APP = "IN_APP"
+
+
+# Each channel once; stated in the schema (uniqueItems) as well as checked by the models that take a list.
+CanauxDistincts = Annotated[list[Canal], Field(json_schema_extra={"uniqueItems": True})]
 
 
 class StatutNotification(StrEnum):
@@ -52,7 +56,7 @@ class NotificationEnvoi(InputModel):
     membre_ids: list[uuid.UUID] | None = Field(default=None, min_length=1, max_length=1000)
     tous_membres_actifs: bool = Field(default=False, description="Tous les membres actifs de l'organisation")
     type_notification: TypeNotification = TypeNotification.INFORMATION
-    canaux: list[Canal] | None = Field(default=None, min_length=1, max_length=3,
+    canaux: CanauxDistincts | None = Field(default=None, min_length=1, max_length=3,
                                        description="Par défaut: préférences du membre, sinon EMAIL > SMS > IN_APP")
     code_modele: str | None = Field(default=None, pattern=CODE_PATTERN)
     sujet: str | None = Field(default=None, min_length=1, max_length=200)

@@ -2,15 +2,11 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated
 
 from pydantic import Field, field_validator
 
 from unionflow.core.schemas import OutputModel, UpdateModel
-from unionflow.notifications.schemas import Canal, TypeNotification
-
-# Each channel once per type; stated in the schema (uniqueItems) as well as checked below.
-CanauxDistincts = Annotated[list[Canal], Field(json_schema_extra={"uniqueItems": True})]
+from unionflow.notifications.schemas import Canal, CanauxDistincts, TypeNotification
 
 
 class Langue(StrEnum):
