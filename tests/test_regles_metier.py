@@ -92,3 +92,14 @@ async def test_payment_and_budget_cross_field_rules(client, factory):
     neither = {**budget, "dateDebut": None, "dateFin": None, "lignes": [{"libelle": "Rien", "montantPrevu": "1"}]}
     response = await client.post("/api/finance/budgets", headers=b.tresorier.headers, json=neither)
     assert kind(response) == REGLE and "prefixeCompte" in response.json()["detail"]
+
+
+async def test_birth_date_in_the_future_or_before_1900_is_a_rule(client, factory):
+    admin = await factory.actor(["SUPER_ADMIN", "ADMIN"], with_membre=False)
+    member = await factory.actor(["MEMBRE"])
+    url = f"/api/membres/{member.membre.id}"
+    for bad in ("2999-01-01", "1899-12-31"):
+        assert kind(await client.put(url, headers=admin.headers, json={"dateNaissance": bad})) == REGLE, bad
+    assert kind(await client.put(url, headers=admin.headers, json={"dateNaissance": "1990-02-30"})) == INVALIDE
+    response = await client.put(url, headers=admin.headers, json={"dateNaissance": "1990-02-28"})
+    assert response.status_code == 200, response.text

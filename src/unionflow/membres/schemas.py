@@ -8,7 +8,7 @@ from pydantic import Field, field_validator
 
 from unionflow.core.email import Email
 from unionflow.core.roles import Role, RoleOrganisation
-from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel, regle_metier
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 COUNTRY_PATTERN = r"^[A-Z]{2}$"
@@ -45,14 +45,16 @@ class Genre(StrEnum):
 
 def _past(value: date | None) -> date | None:
     if value is not None and (value > date.today() or value.year < 1900):
-        raise ValueError("date de naissance invalide (passée, après 1900)")
+        # Relative to today: JSON Schema cannot state it (problem type regle-metier, said in the field's description).
+        raise regle_metier("date de naissance invalide (passée, après 1900)")
     return value
 
 
 class _MembreFields(InputModel):
     email: Email | None = None
     telephone: str | None = Field(default=None, pattern=PHONE_PATTERN, description="E.164, ex. +221771234567")
-    date_naissance: date | None = None
+    date_naissance: date | None = Field(default=None, description="Passée et postérieure à 1900 (sinon 400 "
+                                                                "regle-metier)")
     genre: Genre | None = None
     profession: str | None = Field(default=None, max_length=100)
     adresse: str | None = Field(default=None, max_length=300)
