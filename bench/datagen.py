@@ -332,7 +332,7 @@ async def _marker(database: str, scale: Scale) -> dict[str, Any] | None:
         return None
     finally:
         await conn.close()
-    if row is None or row["heads"] != migration_heads() or json.loads(row["params"]) != scale.as_dict():
+    if row is None or json.loads(row["params"]) != scale.as_dict():
         return None
     return dict(row)
 
@@ -397,10 +397,29 @@ async def _evenements(conn: asyncpg.Connection, scale: Scale, log: Any) -> str:
     return f"{len(rows)} rows"
 
 
+async def _upgrade_in_place(database: str, heads: str, log: Any) -> None:
+    from unionflow.migrations.alembic import upgrade
+
+    t0 = time.monotonic()
+    await asyncio.to_thread(upgrade, pg_url(database))
+    conn = await asyncpg.connect(pg_url(database))
+    try:
+        await conn.execute("ANALYZE")
+        await conn.execute("UPDATE bench_marker SET heads = $1", migration_heads())
+    finally:
+        await conn.close()
+    log(f"upgraded {database} in place from {heads} to {migration_heads()} in {time.monotonic() - t0:.0f}s")
+
+
 async def ensure_pg(scale: Scale, database: str, log: Any, force: bool = False) -> dict[str, Any]:
-    """Reuse ``database`` when its marker matches this scale and migration heads, else build it fresh."""
+    """Reuse ``database`` when its marker matches this scale (upgrading it to the current migrations), else build
+    it fresh."""
     if not force:
         marker = await _marker(database, scale)
+        if marker is not None and marker["heads"] != migration_heads():
+            # Data loaded under older migrations is upgraded in place, as a production database would be (and
+            # the new migrations' backfills meet the bench's volume), instead of being generated again.
+            await _upgrade_in_place(database, marker["heads"], log)
         if marker is not None:
             log(f"reusing {database} (loaded {marker['loaded_at']:%Y-%m-%d %H:%M}, {marker['seconds']:.0f}s)")
             return {"reused": True, "seconds": marker["seconds"]}
