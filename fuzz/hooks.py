@@ -10,7 +10,8 @@ Money is declared as a decimal string so generated clients type it as text, and 
 number there (the brief and older clients send ``2500``). That documented leniency is not a finding: negative
 cases that only put a number in a money field are dropped (``filter_body`` while fuzzing; the coverage phase's
 fixed cases are skipped by ``negative_data_rejection_tolerances``, which replaces ``negative_data_rejection``), every
-other negative case is kept."""
+other negative case is kept. Likewise a multipart field whose "wrong type" is a number, boolean or null: on the wire
+it is the text ``0``/``true``/``null``, a valid string."""
 
 from __future__ import annotations
 
@@ -86,9 +87,20 @@ def positive_data_acceptance_metier(ctx: Any, response: Any, case: Any) -> bool 
         raise
 
 
+def _multipart_scalars(case: Any) -> bool:
+    """A multipart/form-data field is text on the wire: a number, boolean or null "in place of a string" arrives
+    as its text (``0``, ``true``, ``null``), which the server reads as the string it is. Not observable, not a
+    finding."""
+    if not str(getattr(case, "media_type", "") or "").startswith("multipart/form-data"):
+        return False
+    body = case.body if isinstance(case.body, dict) else {}
+    return any(value is None or isinstance(value, bool | int | float) for value in body.values())
+
+
 @schemathesis.check
 def negative_data_rejection_tolerances(ctx: Any, response: Any, case: Any) -> bool | None:
-    """Schemathesis' negative-data check, except for bodies whose only "violation" is a documented leniency."""
-    if _lenient(case.body):
+    """Schemathesis' negative-data check, except for bodies whose only "violation" is a documented leniency or
+    cannot reach the server as such (multipart text)."""
+    if _lenient(case.body) or _multipart_scalars(case):
         return None
     return negative_data_rejection(ctx, response, case)
