@@ -126,6 +126,18 @@ async def test_pdf_and_xlsx_renderings(client, factory, db):
     assert "Compte de résultat" in text and "francs CFA" in text
 
 
+async def test_xlsx_survives_control_characters_in_names(client, factory, db):
+    """A name carrying a control character (typed in another tool, imported) cannot be stored in a workbook
+    cell: it is dropped from the cell, not answered 500 (fuzz finding)."""
+    org, treasurer, *_ = await _activite(client, factory, db, 3)
+    org.nom = "Mutuelle\x0f de Kaolack"
+    await db.flush()
+    xlsx = await client.get(f"/api/comptabilite/etats/bilan?organisationId={org.id}&format=xlsx",
+                            headers=treasurer.headers)
+    assert xlsx.status_code == 200, xlsx.text
+    assert load_workbook(io.BytesIO(xlsx.content)).active["A2"].value.startswith("Mutuelle de Kaolack")
+
+
 async def test_statements_are_for_the_bureau(client, factory, db):
     org, treasurer, *_ = await _activite(client, factory, db, 4)
     member = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])

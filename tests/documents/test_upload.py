@@ -122,3 +122,16 @@ async def test_upload_input_errors_and_roles(client, factory):
     user_only = await factory.actor(["USER"], with_membre=False)
     assert (await upload(client, user_only.headers, PDF_BYTES)).status_code == 403
     assert (await upload(client, {}, PDF_BYTES)).status_code == 401
+
+
+async def test_unknown_form_fields_are_refused_like_unknown_json_fields(client, factory):
+    member = await factory.actor(["USER"], organisation=await factory.organisation())
+    response = await client.post("/api/documents/upload", headers=member.headers,
+                                 files={"file": ("recu.pdf", PDF_BYTES, "application/pdf")},
+                                 data={"description": "Reçu", "montant": "5000"})
+    assert response.status_code == 400 and "montant" in response.json()["detail"]
+    schema = (await client.get("/openapi.json")).json()
+    body = schema["paths"]["/api/documents/upload"]["post"]["requestBody"]["content"]["multipart/form-data"]
+    assert body["schema"]["additionalProperties"] is False
+    assert set(body["schema"]["properties"]) == {"file", "description", "typeDocument", "visibilite",
+                                                 "organisationId"}

@@ -128,12 +128,12 @@ def xlsx(tableau: Tableau) -> bytes:
     assert sheet is not None
     sheet.title = tableau.titre[:31]
     n = len(tableau.colonnes)
-    sheet.append([tableau.titre])
-    sheet.append([f"{tableau.organisation} — {tableau.sous_titre}"])
+    sheet.append([_excel(tableau.titre)])
+    sheet.append([_excel(f"{tableau.organisation} — {tableau.sous_titre}")])
     sheet["A1"].font = Font(bold=True, size=13)
     header_row = 4
     sheet.append([])
-    sheet.append([c.titre for c in tableau.colonnes])
+    sheet.append([_excel(c.titre) for c in tableau.colonnes])
     for cell in sheet[header_row]:
         cell.font = Font(bold=True, color="FFFFFF")
         cell.fill = PatternFill("solid", fgColor="1F4E78")
@@ -160,7 +160,7 @@ def xlsx(tableau: Tableau) -> bytes:
         if bloc.total is not None:
             append(bloc.total, gras=True)
     for note in tableau.notes:
-        sheet.append([note])
+        sheet.append([_excel(note)])
     for i, width in enumerate(widths, start=1):
         sheet.column_dimensions[get_column_letter(i)].width = width
     sheet.freeze_panes = f"A{header_row + 1}"
@@ -173,7 +173,11 @@ def xlsx(tableau: Tableau) -> bytes:
 
 def _excel(value: Any) -> Any:
     if isinstance(value, str):
-        # Data never becomes a formula in the workbook.
+        from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+        # Control characters (an organisation named by an import or a client) cannot be stored in a workbook;
+        # data never becomes a formula in it.
+        value = ILLEGAL_CHARACTERS_RE.sub("", value)
         return value if not value.startswith("=") else "'" + value
     if isinstance(value, datetime):
         return value.replace(tzinfo=None)

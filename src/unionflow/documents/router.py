@@ -20,7 +20,7 @@ from unionflow.documents.schemas import (
 )
 from unionflow.documents.service import DocumentService
 from unionflow.documents.storage import Storage, build_storage
-from unionflow.documents.upload import receive_upload
+from unionflow.documents.upload import FIELDS, receive_upload
 
 router = area_router("/api/documents", "Documents")
 
@@ -32,7 +32,7 @@ _UPLOAD_BODY = {
     "requestBody": {
         "required": True,
         "content": {"multipart/form-data": {"schema": {
-            "type": "object", "required": ["file"],
+            "type": "object", "required": ["file"], "additionalProperties": False,
             "properties": {
                 "file": {"type": "string", "format": "binary",
                          "description": "FileUpload. Types acceptés (contenu inspecté, pas le nom): "

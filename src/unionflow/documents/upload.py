@@ -22,6 +22,9 @@ from unionflow.documents.content import HEAD_BYTES
 FORM_OVERHEAD = 64 * 1024  # boundaries, part headers and the small text fields
 MAX_FIELD_BYTES = 4096
 MAX_PARTS = 10
+# The form's text fields (documents/router.py states them, with additionalProperties false): like a JSON body,
+# the form refuses a field it does not know rather than dropping it silently.
+FIELDS = frozenset({"description", "typeDocument", "visibilite", "organisationId"})
 
 
 @dataclass
@@ -91,6 +94,9 @@ class _Receiver:
             fd, path = tempfile.mkstemp(dir=self.temp_dir, prefix="upload-")
             self._out = os.fdopen(fd, "wb")
             self.form.file = ReceivedFile(path=Path(path), filename=options[b"filename"].decode("utf-8", "replace"))
+        elif self._name not in FIELDS:
+            raise InvalidInput(f"Champ inconnu dans le formulaire: {self._name[:50]!r} (attendus: file, "
+                               f"{', '.join(sorted(FIELDS))})")
 
     def on_part_data(self, data: bytes, start: int, end: int) -> None:
         chunk = data[start:end]
