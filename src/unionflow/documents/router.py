@@ -20,7 +20,7 @@ from unionflow.documents.schemas import (
 )
 from unionflow.documents.service import DocumentService
 from unionflow.documents.storage import Storage, build_storage
-from unionflow.documents.upload import FIELDS, receive_upload
+from unionflow.documents.upload import receive_upload
 
 router = area_router("/api/documents", "Documents")
 
