@@ -12,6 +12,7 @@ from tests.documents.helpers import (
     plain_zip,
     upload,
 )
+from unionflow.documents.upload import FIELDS
 
 
 def storage_root(app) -> Path:
@@ -133,5 +134,4 @@ async def test_unknown_form_fields_are_refused_like_unknown_json_fields(client, 
     schema = (await client.get("/openapi.json")).json()
     body = schema["paths"]["/api/documents/upload"]["post"]["requestBody"]["content"]["multipart/form-data"]
     assert body["schema"]["additionalProperties"] is False
-    assert set(body["schema"]["properties"]) == {"file", "description", "typeDocument", "visibilite",
-                                                 "organisationId"}
+    assert set(body["schema"]["properties"]) == FIELDS | {"file"}  # what the receiver accepts, and only that
