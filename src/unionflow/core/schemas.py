@@ -92,6 +92,11 @@ class _DecimalString:
 
 
 def money_pattern(bounds: dict[str, Any]) -> str:
+    # The patterns state 16 digits before the point (the Numeric(18, 2) columns): another max_digits would be a
+    # bound the schema does not say (fuzz finding on an event's price), so it is refused when the schema is built.
+    if bounds.get("max_digits") is not None and \
+            int(bounds["max_digits"]) - int(bounds.get("decimal_places") or 0) != 16:
+        raise ValueError(f"money bound max_digits={bounds['max_digits']} is not what the pattern states (18, 2)")
     if bounds.get("gt") is not None and Decimal(str(bounds["gt"])) == 0:
         return POSITIVE_MONEY_PATTERN
     if bounds.get("ge") is not None and Decimal(str(bounds["ge"])) == 0:

@@ -67,7 +67,7 @@ class Evenement(InputModel):
     liste_attente_active: bool = Field(
         default=False, description="Vrai: une fois l'événement complet, les inscriptions vont en liste d'attente "
                                    "(EN_ATTENTE, promotion dans l'ordre d'arrivée); faux: elles sont refusées (409)")
-    prix: Montant | None = Field(default=None, ge=0, max_digits=16, decimal_places=2)
+    prix: Montant | None = Field(default=None, ge=0, max_digits=18, decimal_places=2)
     inscription_requise: bool = False
     date_limite_inscription: AwareDatetime | None = None
     visibilite: Visibilite = Visibilite.MEMBRES
