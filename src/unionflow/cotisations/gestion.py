@@ -27,6 +27,7 @@ from unionflow.cotisations.schemas import (
     SyntheseResponse,
 )
 from unionflow.cotisations.service import MODULE, today_utc
+from unionflow.cotisations.synthese import StatistiquesCotisations
 from unionflow.encaissement.service import COTISATIONS_STATS
 from unionflow.models import Cotisation, Membre, Organisation, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
@@ -155,7 +156,8 @@ class CotisationGestion:
     # --- statistics (/statistiques and /stats: cotisations/lecture.py) ----------------------------------------
     async def periode(self, annee: int, mois: int | None) -> StatistiquesPeriodeResponse:
         async def compute() -> StatistiquesPeriodeResponse:
-            rows = await self.repo.aggregate(CotisationFilters(annee=annee, mois=mois))
+            source = StatistiquesCotisations(self.session, self.repo, self.repo.visibility(self.auth), self.today)
+            rows = await source.par_statut(annee, mois)
             return StatistiquesPeriodeResponse(**statistics(rows), annee=annee, mois=mois)
 
         return await cached(self.session, f"{COTISATIONS_STATS}periode.{annee}.{mois}", self.auth,
