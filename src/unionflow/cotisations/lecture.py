@@ -33,7 +33,7 @@ from unionflow.cotisations.schemas import (
     StatistiquesTypeResponse,
 )
 from unionflow.cotisations.service import response_data, today_utc
-from unionflow.cotisations.synthese import StatistiquesCotisations
+from unionflow.cotisations.synthese import StatistiquesCotisations, en_direct
 from unionflow.encaissement.service import COTISATIONS_STATS, StatutCotisation
 from unionflow.models import Cotisation
 
@@ -124,8 +124,10 @@ class CotisationLecture:
             [CotisationSummaryResponse.model_validate(response_data(r, self.today)) for r in rows], params, total,
             exact)
 
-    # --- statistics (cached like the ORM path: core/cache.py) ------------------------------------------------
+    # --- statistics (summary: cotisations/synthese.py; cache: core/cache.py) ---------------------------------
     async def stats(self) -> StatistiquesResponse:
+        if en_direct(self.shape):
+            return await self._stats()
         return await cached(self.connection, f"{COTISATIONS_STATS}stats", self.auth, StatistiquesResponse,
                             self._stats)
 
@@ -133,6 +135,8 @@ class CotisationLecture:
         return StatistiquesResponse(**statistics(await self._statistiques_source().par_statut()))
 
     async def statistiques(self) -> StatistiquesDetailResponse:
+        if en_direct(self.shape):
+            return await self._statistiques()
         return await cached(self.connection, f"{COTISATIONS_STATS}statistiques", self.auth,
                             StatistiquesDetailResponse, self._statistiques)
 

@@ -42,6 +42,13 @@ def _branch(table: Any, figures: tuple[Any, ...], where: Any, annee: bool, mois:
     return stmt
 
 
+def en_direct(shape: Shape) -> bool:
+    """Read without the statistics cache: an organisation's buckets are a few hundred summary rows (about 2 ms at
+    the large bench's 192 000 buckets, docs/decisions.md), cheaper than a cache lookup and its write on a miss, and
+    live. Global callers read every bucket (0.1-0.3 s there) and keep the 30 s cache, as member callers do."""
+    return shape.organisations and not shape.every
+
+
 @functools.cache
 def _buckets(shape: Shape, annee: bool, mois: bool) -> Subquery:
     by_organisation = Shape(every=shape.every, organisations=shape.organisations)
