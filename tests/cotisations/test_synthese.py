@@ -348,3 +348,11 @@ async def test_the_scheduled_compaction_leaves_the_figures_unchanged(app, client
     after = (await client.get(f"{BASE}/statistiques", headers=treasurer.headers)).json()
     assert _comparable(after) == _comparable(before)
     assert await compacter_synthese(app.state.sessionmaker) == {"compartiments": 0, "vides": 0}
+
+
+def test_cli_declares_the_rebuild_and_the_compaction():
+    from unionflow.cli import build_parser
+
+    rebuild = build_parser().parse_args(["cotisations", "reconstruire-synthese"])
+    assert rebuild.cotisations_command == "reconstruire-synthese" and callable(rebuild.func)
+    assert build_parser().parse_args(["jobs", "compacter-synthese"]).jobs_command == "compacter-synthese"
