@@ -411,6 +411,19 @@ async def _upgrade_in_place(database: str, heads: str, log: Any) -> None:
     log(f"upgraded {database} in place from {heads} to {migration_heads()} in {time.monotonic() - t0:.0f}s")
 
 
+async def _rebuild_synthese(conn: asyncpg.Connection, log: Any) -> None:
+    """COPY under ``session_replication_role = replica`` fires no user trigger, so the dues summary the triggers
+    keep (migration 0013) is computed once from the loaded dues, as the migration's backfill does."""
+    from unionflow.cotisations.synthese_sql import rebuild
+
+    t0 = time.monotonic()
+    async with conn.transaction():
+        for statement in rebuild("postgresql"):
+            await conn.execute(statement)
+    buckets = await conn.fetchval("SELECT count(*) FROM cotisation_synthese")
+    log(f"  cotisation_synthese: {buckets:,} buckets rebuilt in {time.monotonic() - t0:.1f}s")
+
+
 async def ensure_pg(scale: Scale, database: str, log: Any, force: bool = False) -> dict[str, Any]:
     """Reuse ``database`` when its marker matches this scale (upgrading it to the current migrations), else build
     it fresh."""
@@ -441,6 +454,7 @@ async def ensure_pg(scale: Scale, database: str, log: Any, force: bool = False) 
         except (asyncpg.PostgresError, ValueError, TypeError) as exc:
             events = f"skipped: {type(exc).__name__}: {exc}"
         await conn.execute("SET session_replication_role = origin")
+        await _rebuild_synthese(conn, log)
         t1 = time.monotonic()
         await conn.execute("VACUUM ANALYZE")
         log(f"  VACUUM ANALYZE {time.monotonic() - t1:.1f}s")
@@ -460,8 +474,9 @@ def build_sqlite(path: str, scale: Scale, log: Any) -> None:
     """Fresh SQLite file through the project's migrations, rows typed by the ORM's own column types."""
     from pathlib import Path
 
-    from sqlalchemy import create_engine
+    from sqlalchemy import create_engine, text
 
+    from unionflow.cotisations.synthese_sql import rebuild
     from unionflow.migrations.alembic import upgrade
     from unionflow.models import Base
 
@@ -477,5 +492,9 @@ def build_sqlite(path: str, scale: Scale, log: Any) -> None:
             table = Base.metadata.tables[data.table]
             for chunk in data.chunks:
                 conn.execute(table.insert(), [dict(zip(data.columns, row, strict=True)) for row in chunk])
+    with engine.begin() as conn:
+        # SQLite triggers fired on every row (one delta each): fold them as the compaction job would, in one go.
+        for statement in rebuild("sqlite"):
+            conn.execute(text(statement))
     engine.dispose()
     log(f"SQLite {path} built in {time.monotonic() - t0:.1f}s")

@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
+import uuid
+from collections import defaultdict
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+
+import asyncpg
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import insert, inspect, select, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
 
+from tests.conftest import BACKEND, PG_ADMIN_URL
 from unionflow import models
-from unionflow.migrations.alembic import alembic_config
+from unionflow.core.db import async_url
+from unionflow.cotisations import synthese_sql
+from unionflow.migrations.alembic import alembic_config, downgrade, upgrade
 
 
 def test_one_linear_chain():
@@ -26,3 +42,105 @@ async def test_migrated_schema_matches_the_models(app):
     async with app.state.engine.connect() as connection:
         differences = await connection.run_sync(diff)
     assert differences == [], differences
+
+
+def _dues(count: int) -> list[dict[str, object]]:
+    rng = random.Random(13)
+    orgs = [uuid.uuid4() for _ in range(3)]
+    rows = []
+    for n in range(count):
+        du = Decimal(rng.randrange(100, 100_000)) / (100 if n % 3 else 1)
+        statut = rng.choice(["EN_ATTENTE", "PARTIELLEMENT_PAYEE", "PAYEE", "EN_RETARD", "ANNULEE"])
+        paye = {"PAYEE": du, "PARTIELLEMENT_PAYEE": (du / 2).quantize(Decimal("0.01"))}.get(statut, Decimal(0))
+        rows.append({"id": uuid.uuid4(), "numero_reference": f"COT-M-{n:06d}", "membre_id": uuid.uuid4(),
+                     "organisation_id": rng.choice(orgs), "type_cotisation": rng.choice(["MENSUELLE", "ANNUELLE"]),
+                     "annee": rng.choice([2025, 2026]), "mois": rng.choice([None, 1, 2, 12]), "montant_du": du,
+                     "montant_paye": paye, "devise": "XOF", "statut": statut,
+                     "date_echeance": date(2026, 1, 1) + timedelta(days=rng.randrange(60)),
+                     "created_at": datetime.now(UTC), "updated_at": datetime.now(UTC)})
+    return rows
+
+
+async def _load_and_read(url: str, rows: list[dict[str, object]] | None) -> dict[tuple, tuple]:
+    """Inserts ``rows`` as raw dues (no member nor organisation rows: foreign keys off), returns the summary."""
+    engine = create_async_engine(async_url(url))
+    try:
+        async with engine.begin() as conn:
+            if rows:
+                if conn.dialect.name == "postgresql":
+                    await conn.execute(text("SET LOCAL session_replication_role = replica"))
+                await conn.execute(insert(models.Cotisation.__table__), rows)
+                return {}
+            summary = models.CotisationSynthese.__table__
+            result = await conn.execute(select(summary).order_by(summary.c.id))
+            return {(r.organisation_id, r.type_cotisation, r.statut, r.annee, r.mois, r.date_echeance):
+                    (r.nombre, Decimal(r.montant_du), Decimal(r.montant_paye)) for r in result}
+    finally:
+        await engine.dispose()
+
+
+async def _rebuild(url: str) -> None:
+    engine = create_async_engine(async_url(url))
+    try:
+        async with engine.begin() as conn:
+            for statement in synthese_sql.rebuild(conn.dialect.name):
+                await conn.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+async def _tables(url: str) -> set[str]:
+    engine = create_async_engine(async_url(url))
+    try:
+        async with engine.connect() as conn:
+            return set(await conn.run_sync(lambda sync: inspect(sync).get_table_names()))
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture
+def empty_database_url(tmp_path) -> Iterator[str]:
+    if BACKEND != "postgresql":
+        yield f"sqlite:///{tmp_path / 'migrations.db'}"
+        return
+    name = f"unionflow_migr_{uuid.uuid4().hex[:10]}"
+    admin = make_url(PG_ADMIN_URL).set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def run(sql: str) -> None:
+        conn = await asyncpg.connect(admin)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def test_the_summary_backfill_equals_the_rebuild_and_the_round_trip_holds(empty_database_url):
+    """0013 on a database that already holds dues: its backfill is the GROUP BY of those dues, the rebuild gives
+    the same rows, and downgrade/upgrade drops and restores everything."""
+    url = empty_database_url
+    upgrade(url, "0012_actions_audit")
+    rows = _dues(400)
+    asyncio.run(_load_and_read(url, rows))
+    upgrade(url)
+    expected: dict[tuple, list] = defaultdict(lambda: [0, Decimal(0), Decimal(0)])
+    for row in rows:
+        bucket = expected[tuple(row[k] for k in ("organisation_id", "type_cotisation", "statut", "annee", "mois",
+                                                 "date_echeance"))]
+        bucket[0] += 1
+        bucket[1] += row["montant_du"]  # type: ignore[operator]
+        bucket[2] += row["montant_paye"]  # type: ignore[operator]
+    backfilled = asyncio.run(_load_and_read(url, None))
+    assert backfilled == {k: tuple(v) for k, v in expected.items()}
+    asyncio.run(_rebuild(url))
+    assert asyncio.run(_load_and_read(url, None)) == backfilled
+
+    downgrade(url, "0012_actions_audit")
+    assert not {"cotisation_synthese", "cotisation_synthese_delta"} & asyncio.run(_tables(url))
+    upgrade(url)
+    assert asyncio.run(_load_and_read(url, None)) == backfilled

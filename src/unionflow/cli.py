@@ -1,4 +1,4 @@
-"""``unionflow`` command line: serve, migrate, users, worker, jobs."""
+"""``unionflow`` command line: serve, migrate, users, worker, jobs, cotisations."""
 
 from __future__ import annotations
 
@@ -199,6 +199,43 @@ async def _marquer_retards(args: argparse.Namespace) -> int:
         await engine.dispose()
 
 
+# Operator commands over every dues run as long as they need (10 M dues: tens of seconds), not under the
+# statement timeout of requests.
+LONG_STATEMENT_SECONDS = 3600.0
+
+
+async def _reconstruire_synthese(_: argparse.Namespace) -> int:
+    from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_intent
+    from unionflow.cotisations.synthese import reconstruire
+
+    settings = get_settings()
+    engine = create_engine(settings.model_copy(update={"database_statement_timeout_seconds": LONG_STATEMENT_SECONDS}))
+    token = sqlite_write_intent.set(True)
+    try:
+        async with create_sessionmaker(engine)() as session:
+            buckets = await reconstruire(session)
+            await session.commit()
+        print(f"synthèse des cotisations reconstruite: {buckets} compartiment(s)")
+        return 0
+    finally:
+        sqlite_write_intent.reset(token)
+        await engine.dispose()
+
+
+async def _compacter_synthese(_: argparse.Namespace) -> int:
+    from unionflow.core.db import create_engine, create_sessionmaker
+    from unionflow.cotisations.synthese import compacter_synthese
+
+    engine = create_engine(get_settings())
+    try:
+        counts = await compacter_synthese(create_sessionmaker(engine))
+        print(f"synthèse des cotisations compactée: {counts['compartiments']} compartiment(s) mis à jour, "
+              f"{counts['vides']} vide(s) supprimé(s)")
+        return 0
+    finally:
+        await engine.dispose()
+
+
 async def _envoyer_notifications(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -305,6 +342,16 @@ def build_parser() -> argparse.ArgumentParser:
     hooks = jobs_sub.add_parser("livrer-webhooks", help="deliver due outbound webhooks (signed, with retries)")
     hooks.add_argument("--max-lots", type=int, help="stop after this many batches (default: until none is due)")
     hooks.set_defaults(func=lambda a: asyncio.run(_livrer_webhooks(a)))
+    compaction = jobs_sub.add_parser("compacter-synthese",
+                                     help="fold the dues deltas into the statistics summary (cotisation_synthese)")
+    compaction.set_defaults(func=lambda a: asyncio.run(_compacter_synthese(a)))
+
+    cotisations = sub.add_parser("cotisations", help="dues maintenance")
+    cotisations_sub = cotisations.add_subparsers(dest="cotisations_command", required=True)
+    rebuild = cotisations_sub.add_parser(
+        "reconstruire-synthese",
+        help="recompute the statistics summary from every dues (writers of dues wait while it runs)")
+    rebuild.set_defaults(func=lambda a: asyncio.run(_reconstruire_synthese(a)))
     return parser
 
 

@@ -137,6 +137,9 @@ class Settings(BaseSettings):
     job_sauvegarder_secondes: int = 900
     job_nettoyer_secondes: int = 86400
     job_nettoyer_decalage_secondes: int = 3 * 3600
+    # Folds the deltas the dues triggers append into the statistics summary; reads are exact either way, the
+    # interval only bounds how many deltas a statistics read adds up (docs/architecture.md).
+    job_compacter_synthese_secondes: int = 60
 
     # Above this many active members, dues generation answers 202 and runs as a background task.
     tache_seuil_cotisations: int = 2000

@@ -27,6 +27,7 @@ from unionflow.cotisations.schemas import (
     SyntheseResponse,
 )
 from unionflow.cotisations.service import MODULE, today_utc
+from unionflow.cotisations.synthese import StatistiquesCotisations, en_direct
 from unionflow.encaissement.service import COTISATIONS_STATS
 from unionflow.models import Cotisation, Membre, Organisation, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
@@ -154,10 +155,14 @@ class CotisationGestion:
 
     # --- statistics (/statistiques and /stats: cotisations/lecture.py) ----------------------------------------
     async def periode(self, annee: int, mois: int | None) -> StatistiquesPeriodeResponse:
+        seen = self.repo.visibility(self.auth)
+
         async def compute() -> StatistiquesPeriodeResponse:
-            rows = await self.repo.aggregate(CotisationFilters(annee=annee, mois=mois))
+            rows = await StatistiquesCotisations(self.session, self.repo, seen, self.today).par_statut(annee, mois)
             return StatistiquesPeriodeResponse(**statistics(rows), annee=annee, mois=mois)
 
+        if en_direct(seen.shape):
+            return await compute()
         return await cached(self.session, f"{COTISATIONS_STATS}periode.{annee}.{mois}", self.auth,
                             StatistiquesPeriodeResponse, compute)
 

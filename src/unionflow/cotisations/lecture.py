@@ -22,7 +22,7 @@ from unionflow.core.cache import cached
 from unionflow.core.errors import NotFound
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.read_paging import paginate_rows
-from unionflow.core.visibility import SCOPE_MEMBRE, Shape
+from unionflow.core.visibility import SCOPE_MEMBRE, Shape, Visibility
 from unionflow.cotisations.gestion import statistics
 from unionflow.cotisations.repository import CotisationFilters, CotisationRepository, with_status
 from unionflow.cotisations.schemas import (
@@ -33,6 +33,7 @@ from unionflow.cotisations.schemas import (
     StatistiquesTypeResponse,
 )
 from unionflow.cotisations.service import response_data, today_utc
+from unionflow.cotisations.synthese import StatistiquesCotisations, en_direct
 from unionflow.encaissement.service import COTISATIONS_STATS, StatutCotisation
 from unionflow.models import Cotisation
 
@@ -123,30 +124,35 @@ class CotisationLecture:
             [CotisationSummaryResponse.model_validate(response_data(r, self.today)) for r in rows], params, total,
             exact)
 
-    # --- statistics (cached like the ORM path: core/cache.py) ------------------------------------------------
+    # --- statistics (summary: cotisations/synthese.py; cache: core/cache.py) ---------------------------------
     async def stats(self) -> StatistiquesResponse:
+        if en_direct(self.shape):
+            return await self._stats()
         return await cached(self.connection, f"{COTISATIONS_STATS}stats", self.auth, StatistiquesResponse,
                             self._stats)
 
     async def _stats(self) -> StatistiquesResponse:
-        return StatistiquesResponse(**statistics(await self._all(self._repo().aggregate_stmt(CotisationFilters()))))
+        return StatistiquesResponse(**statistics(await self._statistiques_source().par_statut()))
 
     async def statistiques(self) -> StatistiquesDetailResponse:
+        if en_direct(self.shape):
+            return await self._statistiques()
         return await cached(self.connection, f"{COTISATIONS_STATS}statistiques", self.auth,
                             StatistiquesDetailResponse, self._statistiques)
 
     async def _statistiques(self) -> StatistiquesDetailResponse:
-        repo, filters = self._repo(), CotisationFilters()
+        source = self._statistiques_source()
         par_type = [StatistiquesTypeResponse(type_cotisation=r.type_cotisation, nombre=int(r.nombre),
                                              montant_du=Decimal(r.du), montant_collecte=Decimal(r.paye))
-                    for r in await self._all(repo.aggregate_by_type_stmt(filters))]
-        return StatistiquesDetailResponse(**statistics(await self._all(repo.aggregate_stmt(filters))),
-                                          par_type=par_type)
+                    for r in await source.par_type()]
+        return StatistiquesDetailResponse(**statistics(await source.par_statut()), par_type=par_type)
+
+    def _statistiques_source(self) -> StatistiquesCotisations:
+        return StatistiquesCotisations(self.connection, self._repo(), Visibility(self.shape, self.scope_values),
+                                       self.today)
 
     def _repo(self) -> CotisationRepository:
         # Only its statement builders: the statements run on the read connection, not on a session.
         return CotisationRepository(None, self.auth, self.today)  # type: ignore[arg-type]
 
-    async def _all(self, stmt: Select[Any]) -> list[Any]:
-        return list((await self.connection.execute(stmt)).all())
 

@@ -14,6 +14,7 @@ from unionflow.core.db import async_url, create_engine
 from unionflow.models.base import UTCDateTime
 
 config = context.config
+MIGRATION_STATEMENT_SECONDS = 3600.0
 target_metadata = models.Base.metadata
 
 
@@ -53,7 +54,9 @@ def _run(connection: Connection) -> None:
 
 
 async def run_online() -> None:
-    engine = create_engine(get_settings(), _url())
+    # Not under the statement timeout of requests: a backfill or an index over millions of rows takes minutes.
+    settings = get_settings().model_copy(update={"database_statement_timeout_seconds": MIGRATION_STATEMENT_SECONDS})
+    engine = create_engine(settings, _url())
     async with engine.connect() as connection:
         await connection.run_sync(_run)
         await connection.commit()

@@ -116,3 +116,6 @@ __all__ += ["ExecutionJob", "JetonReinitialisation", "PlanificationJob", "Tache"
 from unionflow.models.journal import JournalSysteme  # noqa: E402
 
 __all__ += ["JournalSysteme"]
+from unionflow.models.cotisation_synthese import CotisationSynthese, CotisationSyntheseDelta  # noqa: E402
+
+__all__ += ["CotisationSynthese", "CotisationSyntheseDelta"]

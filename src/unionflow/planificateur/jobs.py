@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from unionflow.config import Settings
 from unionflow.cotisations.jobs import marquer_retards
+from unionflow.cotisations.synthese import compacter_synthese
 from unionflow.export.fond import dossier_exports
 from unionflow.models import ExecutionJob, JetonReinitialisation, LoginThrottle, RefreshToken
 from unionflow.models.base import utcnow
@@ -52,6 +53,10 @@ class Job:
 
 async def _marquer_retards(ctx: Contexte) -> Compteurs:
     return {"marquees": await marquer_retards(ctx.sessionmaker)}
+
+
+async def _compacter_synthese(ctx: Contexte) -> Compteurs:
+    return await compacter_synthese(ctx.sessionmaker)
 
 
 async def _envoyer_notifications(ctx: Contexte) -> Compteurs:
@@ -135,4 +140,6 @@ JOBS: tuple[Job, ...] = (
         lambda s: s.job_sauvegarder_secondes, lambda s: 0, _sauvegarder),
     Job("nettoyer", "Purge des jetons expirés, de l'historique et des anciens fichiers d'export",
         lambda s: s.job_nettoyer_secondes, lambda s: s.job_nettoyer_decalage_secondes, _nettoyer),
+    Job("compacter-synthese", "Report des écarts des cotisations dans la synthèse des statistiques",
+        lambda s: s.job_compacter_synthese_secondes, lambda s: 0, _compacter_synthese),
 )

@@ -1,0 +1,144 @@
+"""Statistics of dues read from the summary (docs/architecture.md, "Statistics of dues").
+
+A caller who sees dues by organisation (global roles, organisation staff) gets the figures of the summary rows plus
+the deltas not yet compacted, grouped exactly like ``CotisationRepository.aggregate_stmt`` (stored status, and
+whether the due date has passed, so EN_RETARD stays derived by the one rule of ``gestion.statistics``). Staff who
+are also members add their own dues outside their organisations, aggregated directly (a handful of rows). A
+caller who sees only their own dues keeps the direct aggregate. Statements are built once per visibility shape
+and filter combination, with named parameters, and run on a session or a read connection alike.
+"""
+
+from __future__ import annotations
+
+import functools
+from datetime import date
+from typing import Any
+
+from sqlalchemy import BigInteger, Date, Select, Subquery, bindparam, case, func, literal, select, text, union_all
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
+
+from unionflow.core.db import sqlite_write_intent
+from unionflow.core.visibility import SCOPE_MEMBRE, SCOPE_ORGANISATIONS, Shape, Visibility, condition
+from unionflow.cotisations import synthese_sql
+from unionflow.cotisations.repository import CotisationFilters, CotisationRepository
+from unionflow.models import Cotisation, CotisationSynthese, CotisationSyntheseDelta
+from unionflow.models.cotisation import StatutCotisation
+
+Executor = AsyncSession | AsyncConnection
+C = Cotisation.__table__
+
+
+def par_synthese(shape: Shape) -> bool:
+    """Visibility by organisation reads the summary; by member only (own dues, few rows) the dues themselves."""
+    return shape.every or shape.organisations
+
+
+def _branch(table: Any, figures: tuple[Any, ...], where: Any, annee: bool, mois: bool) -> Select[Any]:
+    stmt = select(table.c.type_cotisation, table.c.statut, table.c.date_echeance, *figures).where(where)
+    if annee:
+        stmt = stmt.where(table.c.annee == bindparam("f_annee"))
+    if mois:
+        stmt = stmt.where(table.c.mois == bindparam("f_mois"))
+    return stmt
+
+
+def en_direct(shape: Shape) -> bool:
+    """Read without the statistics cache: an organisation's buckets are a few hundred summary rows (about 2 ms at
+    the large bench's 192 000 buckets, docs/decisions.md), cheaper than a cache lookup and its write on a miss, and
+    live. Global callers read every bucket (0.1-0.3 s there) and keep the 30 s cache, as member callers do."""
+    return shape.organisations and not shape.every
+
+
+@functools.cache
+def _buckets(shape: Shape, annee: bool, mois: bool) -> Subquery:
+    by_organisation = Shape(every=shape.every, organisations=shape.organisations)
+    parts = [_branch(table, (table.c.nombre, table.c.montant_du, table.c.montant_paye),
+                     condition(by_organisation, table.c.organisation_id), annee, mois)
+             for table in (CotisationSynthese.__table__, CotisationSyntheseDelta.__table__)]
+    if shape.membre and not shape.every:
+        # Own dues the organisation branches do not already count: exactly the rows the visibility rule adds.
+        parts.append(_branch(C, (literal(1, BigInteger), C.c.montant_du, C.c.montant_paye),
+                             (C.c.membre_id == bindparam(SCOPE_MEMBRE))
+                             & C.c.organisation_id.not_in(bindparam(SCOPE_ORGANISATIONS, expanding=True)),
+                             annee, mois))
+    return union_all(*parts).subquery("buckets")
+
+
+@functools.cache
+def statistiques_stmt(shape: Shape, annee: bool, mois: bool) -> Select[Any]:
+    """The rows of ``aggregate_stmt`` (statut, echu, nombre, du, paye) from the summary: one per group with dues."""
+    b = _buckets(shape, annee, mois)
+    echu = case((b.c.date_echeance < bindparam("today", type_=Date), 1), else_=0).label("echu")
+    return (select(b.c.statut, echu, func.sum(b.c.nombre).label("nombre"),
+                   func.coalesce(func.sum(b.c.montant_du), 0).label("du"),
+                   func.coalesce(func.sum(b.c.montant_paye), 0).label("paye"))
+            .group_by(b.c.statut, echu).having(func.sum(b.c.nombre) != 0))
+
+
+@functools.cache
+def par_type_stmt(shape: Shape) -> Select[Any]:
+    """The rows of ``aggregate_by_type_stmt`` (type_cotisation, nombre, du, paye) from the summary."""
+    b = _buckets(shape, False, False)
+    live = b.c.statut != StatutCotisation.ANNULEE.value
+    return (select(b.c.type_cotisation, func.sum(b.c.nombre).label("nombre"),
+                   func.coalesce(func.sum(case((live, b.c.montant_du), else_=0)), 0).label("du"),
+                   func.coalesce(func.sum(b.c.montant_paye), 0).label("paye"))
+            .group_by(b.c.type_cotisation).having(func.sum(b.c.nombre) != 0).order_by(b.c.type_cotisation))
+
+
+class StatistiquesCotisations:
+    """The aggregate rows statistics are computed from, for one caller: from the summary or the dues."""
+
+    def __init__(self, executor: Executor, repo: CotisationRepository, seen: Visibility, today: date) -> None:
+        self.executor = executor
+        self.repo = repo  # its statement builders only (the direct path)
+        self.seen = seen
+        self.today = today
+
+    async def par_statut(self, annee: int | None = None, mois: int | None = None) -> list[Any]:
+        if not par_synthese(self.seen.shape):
+            return await self._all(self.repo.aggregate_stmt(CotisationFilters(annee=annee, mois=mois)), {})
+        values = {"today": self.today, "f_annee": annee, "f_mois": mois}
+        return await self._all(statistiques_stmt(self.seen.shape, annee is not None, mois is not None), values)
+
+    async def par_type(self) -> list[Any]:
+        if not par_synthese(self.seen.shape):
+            return await self._all(self.repo.aggregate_by_type_stmt(CotisationFilters()), {})
+        return await self._all(par_type_stmt(self.seen.shape), {})
+
+    async def _all(self, stmt: Select[Any], values: dict[str, Any]) -> list[Any]:
+        params = {**self.seen.values, **values} if par_synthese(self.seen.shape) else None
+        return list((await self.executor.execute(stmt, params)).all())
+
+
+# --- maintenance: compaction (scheduler job) and rebuild (CLI, bench loader) ------------------------------------
+async def _run(session: AsyncSession, statements: list[str]) -> list[int]:
+    """Runs ``statements`` in the session's transaction; returns their row counts."""
+    return [int(getattr(await session.execute(text(statement)), "rowcount", 0) or 0) for statement in statements]
+
+
+async def compacter(session: AsyncSession) -> dict[str, int]:
+    """Fold the committed deltas into the summary (caller commits): how many buckets were folded into, and how
+    many emptied buckets were dropped."""
+    statements = synthese_sql.compact(session.get_bind().dialect.name)
+    counts = await _run(session, statements)
+    fold = next(i for i, statement in enumerate(statements) if f"INSERT INTO {synthese_sql.SYNTHESE}" in statement)
+    return {"compartiments": counts[fold], "vides": counts[-1]}
+
+
+async def reconstruire(session: AsyncSession) -> int:
+    """Recompute the summary from every dues (caller commits); returns its row count."""
+    await _run(session, synthese_sql.rebuild(session.get_bind().dialect.name))
+    return int((await session.execute(select(func.count()).select_from(CotisationSynthese))).scalar_one())
+
+
+async def compacter_synthese(sessionmaker: async_sessionmaker[AsyncSession]) -> dict[str, int]:
+    """The job: one short transaction (BEGIN IMMEDIATE on SQLite, so no other writer slips in between)."""
+    token = sqlite_write_intent.set(True)
+    try:
+        async with sessionmaker() as session:
+            counts = await compacter(session)
+            await session.commit()
+        return counts
+    finally:
+        sqlite_write_intent.reset(token)
