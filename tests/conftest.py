@@ -5,6 +5,7 @@ transaction). Tests that need real commits across connections (concurrency) use 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -53,26 +54,32 @@ def _pg_dsn(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+@contextlib.contextmanager
+def scratch_pg_database(prefix: str) -> Iterator[str]:
+    """A PostgreSQL database of its own (created empty, dropped afterwards, even with connections left)."""
+    name = f"{prefix}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    admin = _pg_dsn(PG_ADMIN_URL)
+
+    async def run(sql: str) -> None:
+        conn = await asyncpg.connect(admin)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if BACKEND == "postgresql":
-        name = f"unionflow_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-        admin = _pg_dsn(PG_ADMIN_URL)
-
-        async def run(sql: str) -> None:
-            conn = await asyncpg.connect(admin)
-            try:
-                await conn.execute(sql)
-            finally:
-                await conn.close()
-
-        asyncio.run(run(f'CREATE DATABASE "{name}"'))
-        url = make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-        try:
+        with scratch_pg_database("unionflow_test") as url:
             upgrade(url)
             yield url
-        finally:
-            asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
     else:
         path = tmp_path_factory.mktemp("db") / "unionflow-test.db"
         url = f"sqlite:///{path}"

@@ -10,16 +10,14 @@ from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
-import asyncpg
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import insert, inspect, select, text
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from tests.conftest import BACKEND, PG_ADMIN_URL
+from tests.conftest import BACKEND, scratch_pg_database
 from unionflow import models
 from unionflow.core.db import async_url
 from unionflow.cotisations import synthese_sql
@@ -103,21 +101,8 @@ def empty_database_url(tmp_path) -> Iterator[str]:
     if BACKEND != "postgresql":
         yield f"sqlite:///{tmp_path / 'migrations.db'}"
         return
-    name = f"unionflow_migr_{uuid.uuid4().hex[:10]}"
-    admin = make_url(PG_ADMIN_URL).set(drivername="postgresql").render_as_string(hide_password=False)
-
-    async def run(sql: str) -> None:
-        conn = await asyncpg.connect(admin)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(run(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    with scratch_pg_database("unionflow_migr") as url:
+        yield url
 
 
 def test_the_summary_backfill_equals_the_rebuild_and_the_round_trip_holds(empty_database_url):

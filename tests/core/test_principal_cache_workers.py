@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import asyncpg
 import httpx
 import pytest
-from sqlalchemy.engine import make_url
 
 from tests.cli.test_serve import _free_port, serve
-from tests.conftest import PG_ADMIN_URL, _pg_dsn
+from tests.conftest import PG_ADMIN_URL, _pg_dsn, scratch_pg_database
 from tests.factories import Factory
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker
@@ -34,21 +31,8 @@ DEADLINE_SECONDS = 10
 
 @pytest.fixture
 def scratch_url() -> Iterator[str]:
-    name = f"unionflow_workers_{os.getpid()}_{uuid.uuid4().hex[:8]}"
-    admin = _pg_dsn(PG_ADMIN_URL)
-
-    async def run(sql: str) -> None:
-        connection = await asyncpg.connect(admin)
-        try:
-            await connection.execute(sql)
-        finally:
-            await connection.close()
-
-    asyncio.run(run(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        asyncio.run(run(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    with scratch_pg_database("unionflow_workers") as url:
+        yield url
 
 
 def _pid_of(response: httpx.Response, log: Path) -> str | None:

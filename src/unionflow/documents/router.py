@@ -34,7 +34,7 @@ _UPLOAD_BODY = {
         "content": {"multipart/form-data": {"schema": {
             "type": "object", "required": ["file"], "additionalProperties": False,
             "properties": {
-                "file": {"type": "string", "format": "binary",
+                "file": {"type": "string", "format": "binary", "minLength": 1,
                          "description": "FileUpload. Types acceptés (contenu inspecté, pas le nom): "
                                         f"{', '.join(ACCEPTED_MEDIA_TYPES)}; bureautique sans macros. Contenu "
                                         "refusé (type, macros, extension trompeuse): 400 regle-metier"},
