@@ -186,7 +186,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sessionmaker = create_sessionmaker(app.state.engine)
     # Authentication's own pool (core.db.principal_bind): a lookup is one short statement.
     app.state.principal_engine = create_engine(settings, pool_size=max(2, settings.database_pool_size // 2))
-    app.state.token_verifier = build_verifier(settings, keys.jwks_loader(app.state.sessionmaker))
+    # The signing keys are read like the principal: on authentication's own pool. From the request pool, a burst of
+    # write requests holding their sessions (SQLite: waiting for the write lock) left the key read no connection.
+    app.state.token_verifier = build_verifier(settings, keys.jwks_loader(create_sessionmaker(
+        app.state.principal_engine)))
     app.state.started_at = time.monotonic()
     app.state.journal = JournalWriter(settings)
     app.state.principal_cache = PrincipalCache(settings.principal_cache_seconds,
