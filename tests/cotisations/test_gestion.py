@@ -209,16 +209,23 @@ def test_cli_declares_the_job():
     assert args.jobs_command == "marquer-retards" and args.date == "2026-05-01" and args.batch_size == 100
 
 
-async def test_statistics_carry_calcule_le_and_a_payment_invalidates_the_cache(client, factory, monkeypatch):
-    """Global callers read every bucket of the summary: cached 30 s. Organisation staff read their few buckets
-    live, without the cache (docs/decisions.md, issue 12)."""
+async def _cached_statistics(factory, monkeypatch, *, min_age_seconds: int):
+    """Statistics cached 30 s, forgotten by writes once ``min_age_seconds`` old; an organisation with a treasurer,
+    a member's 5,000 dues and a global ADMIN."""
     from unionflow.config import get_settings
 
     monkeypatch.setattr(get_settings(), "statistics_cache_seconds", 30)
-    monkeypatch.setattr(get_settings(), "statistics_invalidation_min_age_seconds", 0)
+    monkeypatch.setattr(get_settings(), "statistics_invalidation_min_age_seconds", min_age_seconds)
     org, treasurer, a, _b = await treasury(factory)
     admin = await factory.actor(["ADMIN"], with_membre=False)
     due = await cotisation(factory, a.membre, org, montant="5000")
+    return org, treasurer, a, admin, due
+
+
+async def test_statistics_carry_calcule_le_and_a_payment_invalidates_the_cache(client, factory, monkeypatch):
+    """Global callers read every bucket of the summary: cached 30 s. Organisation staff read their few buckets
+    live, without the cache (docs/decisions.md, issue 12)."""
+    org, treasurer, a, admin, due = await _cached_statistics(factory, monkeypatch, min_age_seconds=0)
     first = (await client.get(f"{BASE}/stats", headers=admin.headers)).json()
     assert Decimal(first["montantCollecte"]) == 0 and first["calculeLe"]
     again = (await client.get(f"{BASE}/stats", headers=admin.headers)).json()
@@ -246,13 +253,7 @@ async def test_a_payment_keeps_figures_computed_seconds_ago(client, factory, mon
     """Within ``statistics_invalidation_min_age_seconds`` a write leaves the cached figures (with their calculeLe)
     instead of making every dashboard read recompute; older ones are forgotten as before. Organisation staff,
     who read their buckets live, see the payment at once."""
-    from unionflow.config import get_settings
-
-    monkeypatch.setattr(get_settings(), "statistics_cache_seconds", 30)
-    monkeypatch.setattr(get_settings(), "statistics_invalidation_min_age_seconds", 3600)
-    org, treasurer, a, _b = await treasury(factory)
-    admin = await factory.actor(["ADMIN"], with_membre=False)
-    due = await cotisation(factory, a.membre, org, montant="5000")
+    _org, treasurer, _a, admin, due = await _cached_statistics(factory, monkeypatch, min_age_seconds=3600)
     first = (await client.get(f"{BASE}/stats", headers=admin.headers)).json()
     paid = await client.put(f"{BASE}/{due.id}/payer", headers={**treasurer.headers, "Idempotency-Key": "stats-2"},
                             json={"montant": "2000"})
