@@ -17,6 +17,7 @@ that condition with the caller's values bound.
 from __future__ import annotations
 
 import uuid
+from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
 from sqlalchemy import ColumnElement, Select, select
@@ -31,8 +32,34 @@ from unionflow.models.base import Base
 M = TypeVar("M", bound=Base)
 
 
-class ScopedRepository(Generic[M]):
+class _Repository(ABC, Generic[M]):
+    """Mechanics shared by both bases: reads by id, paging and adding rows, all through ``select()``."""
+
     model: ClassVar[type[Any]]
+    session: AsyncSession
+
+    @abstractmethod
+    def select(self) -> Select[Any]:
+        """The rows this repository starts from (each base says which)."""
+
+    async def get(self, row_id: uuid.UUID, *, for_update: bool = False) -> M | None:
+        stmt = self.select().where(self.model.id == row_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        row: M | None = (await self.session.execute(stmt)).scalar_one_or_none()
+        return row
+
+    async def get_for_update(self, row_id: uuid.UUID) -> M | None:
+        return await self.get(row_id, for_update=True)
+
+    async def paginate(self, stmt: Select[Any], params: PageParams) -> tuple[list[Any], int, bool]:
+        return await paginate(self.session, stmt, params)
+
+    def add(self, row: Any) -> None:
+        self.session.add(row)
+
+
+class ScopedRepository(_Repository[M]):
     # Members see the rows whose ``membre_id`` is theirs.
     personal: ClassVar[bool] = False
 
@@ -64,18 +91,15 @@ class ScopedRepository(Generic[M]):
     def select(self) -> Select[Any]:
         return select(self.model).where(self.scope())
 
-    async def get(self, row_id: uuid.UUID, *, for_update: bool = False) -> M | None:
-        stmt = self.select().where(self.model.id == row_id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        row: M | None = (await self.session.execute(stmt)).scalar_one_or_none()
-        return row
 
-    async def get_for_update(self, row_id: uuid.UUID) -> M | None:
-        return await self.get(row_id, for_update=True)
+class SystemRepository(_Repository[M]):
+    """The one explicit UNSCOPED base: every row of ``model``, for work done on the system's behalf — scheduled
+    jobs, webhook deliveries, the identity provider, and workflows whose caller was already checked (the service
+    loaded the record through a scoped repository and asked its permission first). Its name is the warning: a
+    request-facing read must go through a ``ScopedRepository`` so that an invisible row stays a 404."""
 
-    async def paginate(self, stmt: Select[Any], params: PageParams) -> tuple[list[Any], int, bool]:
-        return await paginate(self.session, stmt, params)
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
 
-    def add(self, row: Any) -> None:
-        self.session.add(row)
+    def select(self) -> Select[Any]:
+        return select(self.model)
