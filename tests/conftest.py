@@ -26,7 +26,7 @@ from unionflow.auth import keys
 from unionflow.config import Settings
 from unionflow.migrations.alembic import upgrade
 
-# Cheap password hashing in tests (read by unionflow.auth.passwords through the settings).
+# Cheap password hashing in tests (read by unionflow.core.passwords through the settings).
 os.environ.setdefault("UNIONFLOW_ARGON2_TIME_COST", "1")
 os.environ.setdefault("UNIONFLOW_ARGON2_MEMORY_COST", "1024")
 # Statistics are asserted right after the writes that change them; the cache has its own test.

@@ -25,7 +25,7 @@ from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
-from unionflow.core import metrics
+from unionflow.core import journal, metrics
 from unionflow.core.db import create_engine, create_sessionmaker, is_sqlite
 from unionflow.core.dispatch import install_prefix_dispatch
 from unionflow.core.docs import install_docs
@@ -36,6 +36,7 @@ from unionflow.core.logs import configure_logging
 from unionflow.core.middleware import RequestContextMiddleware
 from unionflow.core.openapi import install_openapi, operation_id
 from unionflow.core.principal_cache import PrincipalCache, PrincipalListener
+from unionflow.core.routing import allowed_methods
 from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
@@ -63,9 +64,10 @@ from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.recus_router import router as recus_router
 from unionflow.paiements.router import router as paiements_router
 from unionflow.planificateur.integre import planificateur_integre
-from unionflow.planificateur.router import router as planificateur_router
+from unionflow.planificateur.router import creer_router as creer_planificateur_router
 from unionflow.preferences.router import router as preferences_router
 from unionflow.propositions_aide.router import router as propositions_aide_router
+from unionflow.registres import EXECUTEURS, JOBS
 from unionflow.roles.router import router as roles_router
 from unionflow.sauvegardes.router import router as sauvegardes_router
 from unionflow.status.router import probes as status_probes
@@ -128,7 +130,7 @@ ROUTERS: list[APIRouter] = [
     sauvegardes_router,
     clients_api_router,
     webhooks_router,
-    planificateur_router,
+    creer_planificateur_router(JOBS),
     taches_router,
     monitoring_logs_router,
     monitoring_metrics_router,
@@ -147,7 +149,7 @@ log = logging.getLogger("unionflow")
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
-    configure_logging(settings)
+    configure_logging(settings, journal.handler)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -170,7 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             listener = PrincipalListener(app.state.principal_cache, settings.database_url,
                                          settings.database_connect_timeout_seconds)
             tasks.append(asyncio.create_task(listener.run(stop)))
-        async with planificateur_integre(engine, settings):
+        async with planificateur_integre(engine, settings, JOBS, EXECUTEURS):
             yield
         stop.set()
         for task in tasks:
@@ -199,7 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
                            allow_methods=["*"], allow_headers=["*"], expose_headers=["X-Total-Count", "Location"])
     app.add_middleware(RequestContextMiddleware, engine=app.state.engine)
-    install_error_handlers(app)
+    install_error_handlers(app, allowed_methods)
     for router in ROUTERS:
         app.include_router(router)
     install_openapi(app)

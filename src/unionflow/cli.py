@@ -58,10 +58,11 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from unionflow.core import journal
     from unionflow.core.db import is_sqlite
     from unionflow.core.logs import configure_logging
 
-    configure_logging(settings)
+    configure_logging(settings, journal.handler)
     if not args.no_migrate:
         _migrate(args)
     _bootstrap()
@@ -132,7 +133,7 @@ async def _worker(args: argparse.Namespace) -> int:
     import signal
 
     from unionflow.core.db import create_engine
-    from unionflow.planificateur.moteur import Planificateur
+    from unionflow.registres import Planificateur
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = get_settings()
@@ -358,12 +359,13 @@ def build_parser() -> argparse.ArgumentParser:
 def _run_job(args: argparse.Namespace) -> int:
     """A manual or cron run of a job: the job's structured log line and metrics (core.metrics.job_run), and its
     log records stored like the service's."""
+    from unionflow.core import journal
     from unionflow.core.journal import JournalWriter
     from unionflow.core.logs import configure_logging
     from unionflow.core.metrics import job_run
 
     settings = get_settings()
-    configure_logging(settings)
+    configure_logging(settings, journal.handler)
     try:
         with job_run(args.jobs_command) as run:
             code = int(args.func(args) or 0)

@@ -14,12 +14,12 @@ import pytest
 from sqlalchemy import select
 
 from tests.conftest import BACKEND
-from unionflow.auth.passwords import verify_password
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker
+from unionflow.core.passwords import verify_password
 from unionflow.models import ExecutionJob, PlanificationJob, UtilisateurLocal
 from unionflow.models.base import utcnow
-from unionflow.planificateur.jobs import JOBS
+from unionflow.registres import JOBS
 
 ROOT = Path(__file__).parents[2]
 pytestmark = pytest.mark.skipif(BACKEND != "sqlite", reason="one backend is enough for the CLI wiring")

@@ -34,8 +34,7 @@ from unionflow.cotisations.schemas import (
 from unionflow.cotisations.service import today_utc
 from unionflow.cotisations.synthese import compacter, compacter_synthese, reconstruire
 from unionflow.models import Cotisation, CotisationSynthese, CotisationSyntheseDelta
-from unionflow.planificateur.jobs import JOBS
-from unionflow.planificateur.moteur import Planificateur
+from unionflow.registres import JOBS, Planificateur
 
 C = Cotisation.__table__
 KEY = ("organisation_id", "type_cotisation", "statut", "annee", "mois", "date_echeance")

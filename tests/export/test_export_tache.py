@@ -13,7 +13,7 @@ from sqlalchemy import select
 from tests.export.helpers import build, by_first, parse_csv
 from unionflow.app import create_app
 from unionflow.models import AuditLog, Tache
-from unionflow.planificateur.moteur import Planificateur
+from unionflow.registres import Planificateur
 
 
 @pytest.fixture

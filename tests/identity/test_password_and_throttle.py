@@ -11,7 +11,7 @@ from sqlalchemy import select
 from starlette.requests import Request
 
 from unionflow.app import create_app
-from unionflow.identity.throttle import DatabaseCounters, RedisCounters, counter_store
+from unionflow.auth.throttle import DatabaseCounters, RedisCounters, counter_store
 from unionflow.models import AuditLog, LoginThrottle
 
 URL = "/api/membres/me/mot-de-passe"
@@ -121,7 +121,7 @@ async def test_login_is_limited_per_email_and_success_resets(strict, strict_clie
 
 
 async def test_login_is_limited_per_client_ip(strict, factory, db):
-    from unionflow.identity.throttle import IP_LIMIT_FACTOR
+    from unionflow.auth.throttle import IP_LIMIT_FACTOR
 
     app, settings = strict, strict.state.settings
 

@@ -13,7 +13,7 @@ from sqlalchemy import func, select, update
 
 from tests.notifications.helpers import smtp_server
 from unionflow.app import create_app
-from unionflow.auth.passwords import hash_password
+from unionflow.core.passwords import hash_password
 from unionflow.models import AuditLog, JetonReinitialisation, Notification, RefreshToken
 from unionflow.models.base import utcnow
 from unionflow.notifications.delivery import Livreur
@@ -140,7 +140,7 @@ async def strict_app(settings, db):
 
 
 async def test_requests_are_throttled_per_email_silently_and_per_ip_with_429(strict_app, factory, db):
-    from unionflow.identity.throttle import IP_LIMIT_FACTOR
+    from unionflow.auth.throttle import IP_LIMIT_FACTOR
 
     actor = await _account(factory, db)
     limit = strict_app.state.settings.login_max_attempts

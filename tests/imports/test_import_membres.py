@@ -10,7 +10,7 @@ from openpyxl import Workbook
 from sqlalchemy import func, select
 
 from unionflow.models import AuditLog, Membre, MembreOrganisation
-from unionflow.planificateur.moteur import Planificateur
+from unionflow.registres import Planificateur
 
 URL = "/api/membres/import"
 

@@ -13,7 +13,7 @@ from tests.imports.test_import_membres import URL, _csv, _post, _setup
 from unionflow.app import create_app
 from unionflow.imports.service import dossier_imports
 from unionflow.models import AuditLog, Membre
-from unionflow.planificateur.moteur import Planificateur
+from unionflow.registres import Planificateur
 
 
 @pytest.fixture

@@ -14,10 +14,11 @@ from sqlalchemy import select, update
 
 from unionflow.config import Settings
 from unionflow.core.db import create_engine
+from unionflow.core.jobs import Compteurs, Contexte, EchecJob, Job
 from unionflow.models import ExecutionJob, PlanificationJob, RefreshToken
 from unionflow.models.base import utcnow
-from unionflow.planificateur.jobs import JOBS, Compteurs, Contexte, EchecJob, Job
-from unionflow.planificateur.moteur import Planificateur, prochain_creneau
+from unionflow.planificateur.moteur import prochain_creneau
+from unionflow.registres import JOBS, Planificateur
 
 BASE = "/api/monitoring/jobs"
 

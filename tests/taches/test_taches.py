@@ -15,7 +15,7 @@ from tests.cotisations.helpers import treasury
 from unionflow.app import create_app
 from unionflow.models import AuditLog, Cotisation, Tache
 from unionflow.models.base import utcnow
-from unionflow.planificateur.moteur import Planificateur
+from unionflow.registres import Planificateur
 from unionflow.taches.repository import TacheRepository
 
 

@@ -14,7 +14,8 @@ from unionflow.adhesions.schemas import (
     UpdateAdhesionRequest,
 )
 from unionflow.adhesions.service import AdhesionService
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from unionflow.admin_association.schemas import AssociationResponse, AssocierOrganisationRequest
 from unionflow.admin_association.service import AssociationService
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_SA
 from unionflow.core.routing import area_router

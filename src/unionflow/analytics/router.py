@@ -14,7 +14,8 @@ from unionflow.analytics.schemas import (
     RecouvrementCotisations,
 )
 from unionflow.analytics.service import AnalyticsService
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.roles import RS_ANALYTICS
 from unionflow.core.routing import area_router
 from unionflow.cotisations.service import today_utc

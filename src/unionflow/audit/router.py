@@ -11,7 +11,8 @@ from unionflow.audit.schemas import (
     SortOrder,
 )
 from unionflow.audit.service import AuditService
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_AUDIT
 from unionflow.core.routing import area_router

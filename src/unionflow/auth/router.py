@@ -13,10 +13,10 @@ from fastapi.responses import JSONResponse
 from unionflow.auth import keys
 from unionflow.auth.schemas import Jwks, TokenResponse
 from unionflow.auth.service import InvalidClient, InvalidGrant, TokenService, UnsupportedGrant
-from unionflow.core.auth import SessionDep
+from unionflow.auth.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
+from unionflow.core.db import SessionDep
 from unionflow.core.errors import RegleMetier, UnionFlowError, problem
 from unionflow.core.openapi import problems
-from unionflow.identity.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 
 router = APIRouter(tags=["Authentification"])
 

@@ -12,7 +12,6 @@ import jwt
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.auth import keys
-from unionflow.auth.passwords import check_strength, hash_password, verify_password
 from unionflow.auth.repository import RefreshTokenRepository, UtilisateurRepository
 from unionflow.auth.schemas import TokenResponse
 from unionflow.clients_api.repository import ClientApiRepository
@@ -20,6 +19,7 @@ from unionflow.config import Settings
 from unionflow.core.auth import CLIENT_SUBJECT_PREFIX
 from unionflow.core.email import normaliser_email
 from unionflow.core.errors import Conflict, InvalidInput, RegleMetier, UnionFlowError
+from unionflow.core.passwords import check_strength, hash_password, verify_password
 from unionflow.core.roles import Role
 from unionflow.models import RefreshToken, UtilisateurLocal
 

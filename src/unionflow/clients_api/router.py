@@ -8,7 +8,8 @@ from fastapi import Depends, Query
 
 from unionflow.clients_api.schemas import ClientApiCreatedResponse, ClientApiResponse, CreateClientApiRequest
 from unionflow.clients_api.service import ClientApiService
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_CLIENT_API
 from unionflow.core.routing import area_router

@@ -8,13 +8,13 @@ import uuid
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.auth.passwords import hash_password
 from unionflow.clients_api.repository import ClientApiRepository
 from unionflow.clients_api.schemas import ClientApiCreatedResponse, ClientApiResponse, CreateClientApiRequest
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.passwords import hash_password
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role
 from unionflow.models import ClientApi

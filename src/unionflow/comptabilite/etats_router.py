@@ -26,7 +26,8 @@ from unionflow.comptabilite.etats_schemas import (
     VerrouillageResponse,
 )
 from unionflow.core import tableaux
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router

@@ -15,7 +15,8 @@ from unionflow.comptabilite.schemas import (
     UpdateCompteComptableRequest,
 )
 from unionflow.comptabilite.service import ComptabiliteService
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import PageParams, paging, set_total_header
 from unionflow.core.roles import RS_READ, RS_WRITE

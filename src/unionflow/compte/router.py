@@ -6,7 +6,8 @@ from fastapi import Query
 
 from unionflow.compte.schemas import CompteAdherentResponse, DashboardMembreResponse, DashboardOrganisationResponse
 from unionflow.compte.service import CompteService
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_DASHBOARD_MEMBRE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router

@@ -4,7 +4,8 @@ from fastapi import Path
 
 from unionflow.configuration.schemas import CLE_PATTERN, ConfigurationResponse, UpdateConfigurationRequest
 from unionflow.configuration.service import ConfigurationService
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_CONF
 from unionflow.core.routing import area_router

@@ -16,9 +16,9 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import bindparam, or_, select
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from unionflow.core.db import autocommit_connection, get_session, principal_bind
+from unionflow.core.db import autocommit_connection, principal_bind
 from unionflow.core.errors import Forbidden, RegleMetier, Unauthenticated
 from unionflow.core.permissions import Permission, granted, permissions_of, roles_for
 from unionflow.core.principal_cache import PrincipalCache, is_missing
@@ -33,8 +33,6 @@ CLIENT_SUBJECT_PREFIX = "client:"
 
 bearer_scheme = HTTPBearer(scheme_name="IdentityProvider", auto_error=False,
                            description="Jeton OIDC (JWT) du fournisseur d'identité intégré ou externe")
-
-SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 ACTIVE_ORGANISATION_REQUIRED = ("Vous êtes membre de plusieurs organisations: précisez celle pour laquelle vous "
                                 "agissez avec l'en-tête X-Active-Organisation-Id")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -17,12 +16,8 @@ from starlette.requests import Request
 
 from unionflow.config import Settings
 from unionflow.core import maintenance
-
-# SQLite upgrades a deferred read transaction to a write one lazily, and two such upgrades deadlock
-# ("database is locked") without waiting on busy_timeout. Write requests therefore start with
-# BEGIN IMMEDIATE, which queues writers on the busy timeout instead; reads keep plain BEGIN (WAL).
-sqlite_write_intent: contextvars.ContextVar[bool] = contextvars.ContextVar("sqlite_write_intent", default=False)
-
+from unionflow.core.errors import Conflict
+from unionflow.core.write_intent import sqlite_write_intent
 
 # Execution option of an SQLite connection on which the begin hook sends no BEGIN (autocommit_connection). Not the
 # driver's AUTOCOMMIT level: resetting it on return to the pool would hand transactions back to the sqlite3 module.
@@ -175,6 +170,10 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
         sqlite_write_intent.reset(token)
 
 
+# The request's transaction (get_session), the dependency of every route that writes.
+SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
+
+
 @contextlib.asynccontextmanager
 async def read_only_session(sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
     """A side session for reads (key lookups) that must not queue behind SQLite writers."""
@@ -268,8 +267,6 @@ async def flush_unique(session: AsyncSession, conflict: str, *new: object) -> No
     twin that passed the same pre-check) answers 409 with ``conflict`` and leaves the request's transaction
     usable, instead of a 500."""
     from sqlalchemy.exc import IntegrityError
-
-    from unionflow.core.errors import Conflict
 
     try:
         async with session.begin_nested():

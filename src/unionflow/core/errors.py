@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -281,18 +282,15 @@ def _field_errors(exc: RequestValidationError) -> list[dict[str, str]]:
     return fields
 
 
-def _allowed(request: Request) -> set[str]:
-    from unionflow.core.routing import allowed_methods  # routing imports this module
-
-    return allowed_methods(request.app, request.url.path)
-
-
 def _method_not_allowed(request: Request, allowed: set[str]) -> Response:
     exc = MethodNotAllowed(request.method, allowed)
     return problem(exc.status, exc.title, exc.detail, exc.slug, request.url.path, exc.headers)
 
 
-def install_error_handlers(app: FastAPI) -> None:
+def install_error_handlers(app: FastAPI, allowed_methods: Callable[[FastAPI, str], set[str]]) -> None:
+    """``allowed_methods`` (``core.routing.allowed_methods``) gives a 405's ``Allow``; passed in by the app
+    factory because routing raises this module's errors."""
+
     async def on_domain(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, UnionFlowError)
         return problem(exc.status, exc.title, exc.detail, exc.slug, request.url.path, exc.headers, **exc.extra)
@@ -310,7 +308,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def on_http(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
         if exc.status_code == 405:
-            return _method_not_allowed(request, _allowed(request))
+            return _method_not_allowed(request, allowed_methods(request.app, request.url.path))
         slug, title = _HTTP_TITLES.get(exc.status_code, ("http-error", "Erreur"))
         detail = exc.detail if isinstance(exc.detail, str) else title
         return problem(exc.status_code, title, detail, slug, request.url.path, dict(exc.headers or {}))

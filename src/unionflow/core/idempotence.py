@@ -26,7 +26,8 @@ from pydantic import BaseModel
 from sqlalchemy import bindparam, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core.auth import AuthContext, SessionDep
+from unionflow.core.auth import AuthContext
+from unionflow.core.db import SessionDep
 from unionflow.core.errors import Conflict, InvalidInput, UnprocessableIdempotency
 from unionflow.models import CleIdempotence
 from unionflow.models.base import utcnow

@@ -20,8 +20,8 @@ from sqlalchemy import delete, insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.config import Settings
-from unionflow.core.db import sqlite_write_intent
 from unionflow.core.logs import structured_fields
+from unionflow.core.write_intent import sqlite_write_intent
 from unionflow.models import JournalSysteme
 
 log = logging.getLogger("unionflow.journal")

@@ -8,6 +8,7 @@ import logging
 import re
 import sys
 import uuid
+from collections.abc import Callable
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any, TextIO
@@ -118,10 +119,10 @@ def wants_json(settings: Settings) -> bool:
     return not sys.stderr.isatty()
 
 
-def configure_logging(settings: Settings) -> None:
-    """Idempotent per process: every worker calls it from the application factory."""
-    from unionflow.core import journal
-
+def configure_logging(settings: Settings, store: Callable[[Settings], logging.Handler] | None = None) -> None:
+    """Idempotent per process: every worker calls it from the application factory. ``store`` builds the handler
+    keeping the lines in the database (``core.journal.handler``), passed by the entry points so that this module
+    stays below the journal, which formats its rows with ``structured_fields``."""
     root = logging.getLogger()
     configured: ContextFilter | None = getattr(root, "_unionflow_context", None)
     if configured is not None:
@@ -133,10 +134,10 @@ def configure_logging(settings: Settings) -> None:
     console.setFormatter(JsonFormatter() if wants_json(settings) else TextFormatter())
     console.addFilter(context)
     root.addHandler(console)
-    if settings.log_retention_days > 0:
-        store = journal.handler(settings)
-        store.addFilter(context)
-        root.addHandler(store)
+    if store is not None and settings.log_retention_days > 0:
+        stored = store(settings)
+        stored.addFilter(context)
+        root.addHandler(stored)
     root.setLevel(settings.log_level.upper())
     # uvicorn's own lines go through the same handlers; its access line is replaced by ours (core/middleware.py).
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):

@@ -25,9 +25,9 @@ from datetime import timedelta
 from sqlalchemy import func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
-from unionflow.core import db as core_db
 from unionflow.core import reference
 from unionflow.core.errors import Conflict, ServiceUnavailable, database_unavailable
+from unionflow.core.write_intent import sqlite_write_intent
 from unionflow.models import Maintenance
 from unionflow.models.base import utcnow
 
@@ -87,7 +87,7 @@ async def _set_flag(engine: AsyncEngine, motif: str | None) -> None:
     stmt = update(Maintenance).where(Maintenance.id == FLAG_ID)
     if motif is not None:  # compare-and-set: of two restores started together, one gets 409
         stmt = stmt.where(or_(Maintenance.actif.is_(False), Maintenance.expire_le <= utcnow()))
-    token = core_db.sqlite_write_intent.set(True)
+    token = sqlite_write_intent.set(True)
     try:
         async with engine.connect() as conn:
             raised = (await conn.execute(stmt.values(**values).returning(Maintenance.id))).first()
@@ -95,7 +95,7 @@ async def _set_flag(engine: AsyncEngine, motif: str | None) -> None:
                 raise Conflict("Une maintenance (restauration) est déjà en cours")
             await conn.commit()
     finally:
-        core_db.sqlite_write_intent.reset(token)
+        sqlite_write_intent.reset(token)
 
 
 class MaintenanceWindow:

@@ -6,13 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, date, datetime
+from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.core import audit
+from unionflow.core.jobs import Avancer, Compteurs, Contexte, EchecTache, Job
+from unionflow.cotisations import generation
 from unionflow.cotisations.repository import OPEN
-from unionflow.models import Cotisation
+from unionflow.cotisations.schemas import GenererCotisationsRequest
+from unionflow.cotisations.service import MODULE as MODULE_COTISATIONS
+from unionflow.cotisations.synthese import compacter_synthese
+from unionflow.models import Cotisation, Organisation, Tache
 from unionflow.models.cotisation import StatutCotisation
 
 BATCH = 5_000
@@ -61,3 +67,34 @@ async def marquer_retards(sessionmaker: async_sessionmaker[AsyncSession], today:
                            after={"nombre": total, "date": day})
         await session.commit()
     return total
+
+
+async def generation_cotisations(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[dict[str, Any], None]:
+    data = GenererCotisationsRequest.model_validate(tache.parametres)
+    async with ctx.sessionmaker() as session:
+        organisation = await session.get(Organisation, data.organisation_id)
+        if organisation is None:
+            raise EchecTache("Organisation introuvable (supprimée depuis la demande)")
+        membres = await generation.membres_actifs(session, organisation.id)
+        bilan = await generation.generer(session, organisation, data, membres, avancer, commit_each_chunk=True)
+        await audit.record(session, None, action="GENERER", module=MODULE_COTISATIONS, entite_type="Organisation",
+                           entite_id=organisation.id, organisation_id=organisation.id,
+                           description=f"{bilan.message} (tâche {tache.id})",
+                           after={**generation.audit_after(data, bilan), "tache": tache.id})
+        await session.commit()
+    return bilan.model_dump(mode="json", by_alias=True), None
+
+
+async def _marquer_retards(ctx: Contexte) -> Compteurs:
+    return {"marquees": await marquer_retards(ctx.sessionmaker)}
+
+
+async def _compacter_synthese(ctx: Contexte) -> Compteurs:
+    return await compacter_synthese(ctx.sessionmaker)
+
+
+MARQUER_RETARDS = Job("marquer-retards", "Cotisations échues passées EN_RETARD",
+                      lambda s: s.job_marquer_retards_secondes, lambda s: s.job_marquer_retards_decalage_secondes,
+                      _marquer_retards)
+COMPACTER_SYNTHESE = Job("compacter-synthese", "Report des écarts des cotisations dans la synthèse des statistiques",
+                         lambda s: s.job_compacter_synthese_secondes, lambda s: 0, _compacter_synthese)

@@ -5,8 +5,8 @@ import uuid
 from fastapi import Body, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse
 
-from unionflow.core.auth import AuthContext, SessionDep, authorize
-from unionflow.core.db import ReadConnection, ReadSession
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import ReadConnection, ReadSession, SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header

@@ -5,7 +5,8 @@ import uuid
 from fastapi import Query, Request, Response
 from starlette.responses import StreamingResponse
 
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import set_total_header
 from unionflow.core.roles import RS_READ, RS_WRITE

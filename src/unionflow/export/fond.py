@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter
 
-from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.export.formats import FormatExport
 from unionflow.export.repository import (
@@ -36,15 +34,6 @@ EXPORTS: dict[str, tuple[type[Any], str]] = {
     "grand-livre": (EcritureExportFilters, "ecritures"),
     "journal-audit": (AuditExportFilters, "audit"),
 }
-
-
-def dossier_exports(settings: Settings) -> Path:
-    return settings.data_dir / "exports"
-
-
-def nom_fichier(tache_id: uuid.UUID, fmt: FormatExport) -> str:
-    """Generated from the task id only: nothing the client sent reaches the file system."""
-    return f"{tache_id}.{fmt.value}"
 
 
 def parametres_tache(auth: AuthContext, name: str, fmt: FormatExport, filters: Any, today: date) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from sqlalchemy import Select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.core.db import read_only_session
-from unionflow.core.tableaux import FORMAT_DATE, FORMAT_DATE_HEURE, FORMAT_FCFA
+from unionflow.core.tableaux import FORMAT_DATE, FORMAT_DATE_HEURE, FORMAT_FCFA, XLSX_MEDIA_TYPE
 
 BOM = "\ufeff"
 CSV_DELIMITER = ";"
@@ -37,7 +37,6 @@ BATCH_ROWS = 1000
 CHUNK_BYTES = 64 * 1024
 # Excel's sheet limit (1 048 576 rows) minus the header row.
 XLSX_MAX_ROWS = 1_048_575
-XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 class FormatExport(StrEnum):

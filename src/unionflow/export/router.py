@@ -9,8 +9,8 @@ from fastapi.responses import Response, StreamingResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.audit.schemas import Severite
-from unionflow.core.auth import AuthContext, SessionDep, authorize
-from unionflow.core.db import sqlite_write_intent
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep, sqlite_write_intent
 from unionflow.core.openapi import problems
 from unionflow.core.roles import (
     RS_AUDIT,

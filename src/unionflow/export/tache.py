@@ -17,6 +17,7 @@ from unionflow.config import Settings
 from unionflow.export import fond
 from unionflow.export.formats import ExportPlan, FormatExport, csv_body, xlsx_body
 from unionflow.export.service import ExportService
+from unionflow.taches.service import dossier_exports, nom_fichier
 
 Avancer = Callable[[AsyncSession, int, int], Awaitable[None]]
 INTERVALLE_PROGRESSION = 1.0
@@ -64,9 +65,9 @@ async def executer_export(sessionmaker: async_sessionmaker[AsyncSession], settin
             await asyncio.sleep(INTERVALLE_PROGRESSION)
             await progression(ecrites)
 
-    dossier = fond.dossier_exports(settings)
+    dossier = dossier_exports(settings)
     dossier.mkdir(parents=True, exist_ok=True)
-    nom = fond.nom_fichier(tache_id, plan.fmt)
+    nom = nom_fichier(tache_id, plan.fmt.value)
     partiel = dossier / f"{nom}.part"
     body = csv_body(plan, sessionmaker) if plan.fmt is FormatExport.CSV else xlsx_body(plan, sessionmaker)
     suivi = asyncio.create_task(suivre())

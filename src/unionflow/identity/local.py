@@ -9,9 +9,9 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.auth.passwords import hash_password, verify_password
 from unionflow.auth.repository import RefreshTokenRepository
 from unionflow.core.errors import Conflict, NotFound
+from unionflow.core.passwords import hash_password, verify_password
 from unionflow.core.query import contains_ci
 from unionflow.core.roles import Role
 from unionflow.identity.provider import IdentityUser, NewUser, RealmRole

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from fastapi import Request, Response
 
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.auth.throttle import AttemptLimiter
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_ANY_AUTHENTICATED
 from unionflow.core.routing import area_router
 from unionflow.identity.provider import keycloak_provider, local_provider
 from unionflow.identity.schemas import PasswordChange
 from unionflow.identity.service import PasswordService, WrongCurrentPassword
-from unionflow.identity.throttle import AttemptLimiter
 
 router = area_router("/api/membres/me", "Membres")
 

@@ -15,11 +15,11 @@ from urllib.parse import urlencode
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.auth.passwords import check_strength, hash_password
 from unionflow.auth.repository import JetonReinitialisationRepository, RefreshTokenRepository, UtilisateurRepository
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.errors import NotFound, RegleMetier, UnionFlowError
+from unionflow.core.passwords import check_strength, hash_password
 from unionflow.models import JetonReinitialisation, Notification, UtilisateurLocal
 from unionflow.models.base import utcnow
 from unionflow.notifications.sources import JETON_REINITIALISATION

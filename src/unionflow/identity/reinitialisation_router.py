@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from unionflow.core.auth import SessionDep
+from unionflow.auth.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.identity.reinitialisation import JetonInvalide, ReinitialisationService
 from unionflow.identity.schemas import (
@@ -12,7 +13,6 @@ from unionflow.identity.schemas import (
     CreateReinitialisationRequest,
     DemandeReinitialisationResponse,
 )
-from unionflow.identity.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 
 router = APIRouter(tags=["Authentification"])
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fastapi import Body, Depends, Query, Request
 
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import REALM_ROLES_SCHEMA, RS_SA

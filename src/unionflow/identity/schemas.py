@@ -4,8 +4,8 @@ from datetime import datetime
 
 from pydantic import Field
 
-from unionflow.auth.passwords import PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH
 from unionflow.core.email import Email
+from unionflow.core.passwords import PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH
 from unionflow.core.roles import REALM_ROLES_SCHEMA
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 

@@ -9,11 +9,11 @@ from typing import Any
 from pydantic.alias_generators import to_camel
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.auth.passwords import check_strength
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, InvalidState, RegleMetier
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.passwords import check_strength
 from unionflow.core.roles import Role
 from unionflow.identity.provider import IdentityProvider, IdentityUser, NewUser, check_user_id
 from unionflow.identity.schemas import (

@@ -7,7 +7,8 @@ import uuid
 from fastapi import File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse
 
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.errors import PayloadTooLarge
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_MEMBRE_WRITE

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 from fastapi import Depends, Query
 from pydantic import BeforeValidator
 
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_LCB

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_intent
+from unionflow.core.jobs import Compteurs, Contexte, Job
 from unionflow.models import AlerteSysteme
 from unionflow.monitoring.evaluator import EvaluationResult, MonitoringEvaluator
 from unionflow.monitoring.repository import AlertRepository
@@ -44,3 +45,14 @@ async def surveiller(settings: Settings, out: Callable[[str], None] = print) -> 
     finally:
         await engine.dispose()
         sqlite_write_intent.reset(token)
+
+
+async def _surveiller(ctx: Contexte) -> Compteurs:
+    async with ctx.sessionmaker() as session:
+        result, active = await evaluer(session, ctx.settings)
+    return {"ouvertes": len(result.ouvertes), "fermees": len(result.fermees), "enErreur": len(result.en_erreur),
+            "actives": len(active)}
+
+
+SURVEILLER = Job("surveiller", "Évaluation des alertes système",
+                 lambda s: s.job_surveiller_secondes, lambda s: 0, _surveiller)

@@ -7,7 +7,8 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from unionflow.config import Settings
 from unionflow.core import metrics
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import RS_MON_READ, RS_MON_WRITE

@@ -4,8 +4,8 @@ import uuid
 
 from fastapi import Depends, Query
 
-from unionflow.core.auth import AuthContext, SessionDep, authorize
-from unionflow.core.db import ReadConnection, ReadSession
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import ReadConnection, ReadSession, SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ORG_ADMIN, RS_ORG_READ, RS_UNION_ADMIN

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import Query, Request
 
-from unionflow.core.auth import SessionDep
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.routing import area_router
 from unionflow.paiements.recus import RecuService

@@ -6,7 +6,8 @@ from datetime import date
 from fastapi import Depends, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
 
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging

@@ -6,21 +6,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from unionflow.config import Settings
+from unionflow.core.jobs import Executeur, Job
 from unionflow.planificateur.moteur import Planificateur
+from unionflow.taches.schemas import TypeTache
 
 
 @contextlib.asynccontextmanager
-async def planificateur_integre(engine: AsyncEngine, settings: Settings) -> AsyncIterator[None]:
+async def planificateur_integre(engine: AsyncEngine, settings: Settings, jobs: Sequence[Job],
+                                executeurs: Mapping[TypeTache, Executeur]) -> AsyncIterator[None]:
     if not settings.planificateur_integre:
         yield
         return
     stop = asyncio.Event()
-    task = asyncio.create_task(Planificateur(engine, settings).run(stop), name="planificateur")
+    task = asyncio.create_task(Planificateur(engine, settings, jobs, executeurs).run(stop), name="planificateur")
     try:
         yield
     finally:

@@ -18,7 +18,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -26,12 +26,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from unionflow.config import Settings
 from unionflow.core import maintenance
 from unionflow.core.db import create_sessionmaker, sqlite_write_intent
+from unionflow.core.jobs import Compteurs, Contexte, EchecJob, Executeur, Job
 from unionflow.core.metrics import job_run
 from unionflow.models import ExecutionJob
 from unionflow.models.base import utcnow
-from unionflow.planificateur.jobs import JOBS, Compteurs, Contexte, EchecJob, Job
 from unionflow.planificateur.repository import ExecutionRepository, PlanificationRepository
 from unionflow.taches.executeurs import ExecuteurTaches
+from unionflow.taches.schemas import TypeTache
 
 log = logging.getLogger("unionflow.planificateur")
 
@@ -48,15 +49,18 @@ def nom_hote() -> str:
 
 
 class Planificateur:
-    def __init__(self, engine: AsyncEngine, settings: Settings, jobs: Sequence[Job] = JOBS,
-                 hote: str | None = None) -> None:
+    """The scheduler of the given jobs and task executors; ``unionflow.registres.Planificateur`` is this one with
+    every job and executor of the application."""
+
+    def __init__(self, engine: AsyncEngine, settings: Settings, jobs: Sequence[Job],
+                 executeurs: Mapping[TypeTache, Executeur], hote: str | None = None) -> None:
         self.settings = settings
         self.jobs = [job for job in jobs if job.intervalle(settings) > 0]
         # Unique per scheduler instance: two schedulers in one process must not release each other's leases.
         self.hote = f"{hote or nom_hote()}:{uuid.uuid4().hex[:6]}"
         self.contexte = Contexte(engine, create_sessionmaker(engine), settings)
         self.en_cours: dict[str, asyncio.Task[None]] = {}
-        self.taches = ExecuteurTaches(self.contexte, self.hote)
+        self.taches = ExecuteurTaches(self.contexte, self.hote, executeurs)
 
     async def preparer(self) -> None:
         now = utcnow()

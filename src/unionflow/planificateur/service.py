@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
+from unionflow.core.jobs import Job
 from unionflow.core.pagination import Page, PageParams
 from unionflow.models.base import utcnow
-from unionflow.planificateur.jobs import JOBS
 from unionflow.planificateur.repository import ExecutionFilters, ExecutionRepository, PlanificationRepository
 from unionflow.planificateur.schemas import ExecutionJobResponse, PlanificationJobResponse
 
 
 class PlanificateurService:
-    def __init__(self, session: AsyncSession, auth: AuthContext, settings: Settings) -> None:
+    def __init__(self, session: AsyncSession, auth: AuthContext, settings: Settings, jobs: Sequence[Job]) -> None:
         self.session = session
+        self.jobs = jobs
         self.auth = auth
         self.settings = settings
 
@@ -28,7 +31,7 @@ class PlanificateurService:
         rows = await PlanificationRepository(self.session).toutes()
         now = utcnow()
         out = []
-        for job in JOBS:
+        for job in self.jobs:
             row = rows.get(job.nom)
             leased = row is not None and row.verrouillee_jusqua is not None and row.verrouillee_jusqua > now
             out.append(PlanificationJobResponse(

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_NOTIFICATION_MES
 from unionflow.core.routing import area_router

@@ -5,16 +5,19 @@ between steps so that a running backup is visible as EN_COURS and a crash leaves
 from __future__ import annotations
 
 import sys
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_intent
 from unionflow.core.errors import UnionFlowError
-from unionflow.models import Sauvegarde
+from unionflow.core.jobs import Avancer, Compteurs, Contexte, EchecJob, EchecTache, Job
+from unionflow.models import Sauvegarde, Tache
 from unionflow.sauvegardes.service import BackupService
 
 
@@ -68,3 +71,34 @@ async def sauvegarder(settings: Settings, *, force: bool = False, now: datetime 
     finally:
         await engine.dispose()
         sqlite_write_intent.reset(token)
+
+
+async def sauvegarde_tache(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[dict[str, Any], str]:
+    backup_id = uuid.UUID(str(tache.parametres["sauvegardeId"]))
+    async with ctx.sessionmaker() as session:
+        service = BackupService(session, None, ctx.settings, ctx.engine)
+        backup = await service.repo.get(backup_id)
+        if backup is None or backup.statut != "EN_COURS":
+            raise EchecTache("Sauvegarde introuvable ou déjà terminée")
+        # No transaction (on SQLite: no write lock) held while the dump runs.
+        await session.commit()
+        await service.finish(backup)
+        await session.commit()
+    if backup.statut != "TERMINEE":
+        raise EchecTache(backup.message_erreur or f"Sauvegarde {backup.statut}")
+    return ({"sauvegardeId": str(backup.id), "statut": backup.statut, "tailleOctets": backup.taille_octets,
+             "sha256": backup.sha256}, f"/api/backups/{backup.id}")
+
+
+async def _sauvegarder(ctx: Contexte) -> Compteurs:
+    bilan = await executer_sauvegarde(ctx.engine, ctx.settings)
+    compteurs = {"sauvegardes": int(bilan.sauvegarde is not None), "supprimees": len(bilan.supprimees)}
+    if bilan.erreur:
+        raise EchecJob(bilan.erreur, compteurs)
+    if bilan.sauvegarde is not None and bilan.sauvegarde.statut != "TERMINEE":
+        raise EchecJob(bilan.sauvegarde.message_erreur or f"Sauvegarde {bilan.sauvegarde.statut}", compteurs)
+    return compteurs
+
+
+SAUVEGARDER = Job("sauvegarder", "Sauvegarde automatique si due, puis rétention",
+                  lambda s: s.job_sauvegarder_secondes, lambda s: 0, _sauvegarder)

@@ -6,7 +6,8 @@ from fastapi import Body, Request, Response
 from fastapi.responses import JSONResponse
 
 from unionflow.config import Settings
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import set_total_header
 from unionflow.core.roles import RS_MON_READ, RS_MON_WRITE

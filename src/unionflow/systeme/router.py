@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from fastapi import Request
 
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.roles import RS_CONF
 from unionflow.core.routing import area_router
 from unionflow.systeme.schemas import SystemeResponse

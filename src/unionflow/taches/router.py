@@ -7,11 +7,12 @@ import uuid
 from fastapi import Request
 from fastapi.responses import FileResponse
 
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_ANY_AUTHENTICATED
 from unionflow.core.routing import area_router
-from unionflow.export.formats import XLSX_MEDIA_TYPE
+from unionflow.core.tableaux import XLSX_MEDIA_TYPE
 from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import TacheService
 

@@ -12,11 +12,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound
-from unionflow.export.fond import dossier_exports, nom_fichier
-from unionflow.export.formats import XLSX_MEDIA_TYPE, FormatExport
+from unionflow.core.tableaux import XLSX_MEDIA_TYPE
 from unionflow.models import Tache
 from unionflow.taches.repository import TacheRepository
 from unionflow.taches.schemas import StatutTache, TacheResponse, TypeTache
+
+# The media type of a task's result file by its extension (the export's format).
+MEDIA_TYPES = {"csv": "text/csv; charset=utf-8", "xlsx": XLSX_MEDIA_TYPE}
+
+
+def dossier_exports(settings: Settings) -> Path:
+    return settings.data_dir / "exports"
+
+
+def nom_fichier(tache_id: uuid.UUID, extension: str) -> str:
+    """Generated from the task id only: nothing the client sent reaches the file system."""
+    return f"{tache_id}.{extension}"
 
 
 def accepted(tache: TacheResponse) -> JSONResponse:
@@ -49,12 +60,11 @@ class TacheService:
         if tache.statut != StatutTache.TERMINEE.value or tache.type != TypeTache.EXPORT.value \
                 or "fichier" not in resultat:
             raise NotFound("Aucun fichier pour cette tâche (pas encore terminée, ou sans fichier)")
-        fmt = FormatExport(resultat["format"])
-        path = dossier_exports(settings) / nom_fichier(tache.id, fmt)
+        extension = str(resultat["format"])
+        path = dossier_exports(settings) / nom_fichier(tache.id, extension)
         if not path.is_file():
             raise NotFound("Fichier de la tâche introuvable (supprimé du serveur)")
-        media = "text/csv; charset=utf-8" if fmt is FormatExport.CSV else XLSX_MEDIA_TYPE
-        return path, str(resultat["nomFichier"]), media
+        return path, str(resultat["nomFichier"]), MEDIA_TYPES[extension]
 
     async def get(self, tache_id: uuid.UUID) -> TacheResponse:
         tache = await self.repo.visible(self.auth, tache_id)

@@ -5,7 +5,8 @@ from datetime import date
 
 from fastapi import Depends, Query
 
-from unionflow.core.auth import AuthContext, SessionDep, authorize
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_FINANCE_READ
 from unionflow.core.routing import area_router

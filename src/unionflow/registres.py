@@ -1,0 +1,50 @@
+"""The registries: every scheduled job and every background-task executor of the application.
+
+Each area declares its own in its ``jobs.py``; this module, an entry point beside app.py and cli.py, only
+collects them. The scheduler (planificateur) and the task runner (taches) receive them as arguments, so no low
+package imports the areas whose work it runs (docs/architecture.md, "Layers")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from unionflow.config import Settings
+from unionflow.core.jobs import Executeur, Job
+from unionflow.cotisations import jobs as cotisations
+from unionflow.export import jobs as export
+from unionflow.imports import jobs as imports
+from unionflow.monitoring import jobs as monitoring
+from unionflow.notifications import jobs as notifications
+from unionflow.planificateur import jobs as planificateur
+from unionflow.planificateur import moteur
+from unionflow.sauvegardes import jobs as sauvegardes
+from unionflow.taches.schemas import TypeTache
+from unionflow.webhooks import jobs as webhooks
+
+JOBS: tuple[Job, ...] = (
+    cotisations.MARQUER_RETARDS,
+    notifications.ENVOYER_NOTIFICATIONS,
+    webhooks.LIVRER_WEBHOOKS,
+    monitoring.SURVEILLER,
+    sauvegardes.SAUVEGARDER,
+    planificateur.NETTOYER,
+    cotisations.COMPACTER_SYNTHESE,
+)
+
+EXECUTEURS: dict[TypeTache, Executeur] = {
+    TypeTache.GENERATION_COTISATIONS: cotisations.generation_cotisations,
+    TypeTache.SAUVEGARDE: sauvegardes.sauvegarde_tache,
+    TypeTache.EXPORT: export.export_tache,
+    TypeTache.IMPORT_MEMBRES: imports.import_membres_tache,
+}
+
+
+class Planificateur(moteur.Planificateur):
+    """The scheduler with the application's jobs (or the given ones) and every task executor: what
+    ``unionflow worker`` and the in-process scheduler run."""
+
+    def __init__(self, engine: AsyncEngine, settings: Settings, jobs: Sequence[Job] = JOBS,
+                 hote: str | None = None) -> None:
+        super().__init__(engine, settings, jobs, EXECUTEURS, hote)
