@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-sqlite test-postgresql lint typecheck bench bench-import clean fuzz fuzz-ci
+.PHONY: run test test-sqlite test-postgresql lint typecheck layers bench bench-import clean fuzz fuzz-ci
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,7 @@ run: $(STAMP)
 
 ## Lint, type-check, a short fuzz, then the whole suite on SQLite and again on PostgreSQL (throwaway database).
 ## The pytest summaries come last on purpose: CI reads the final pytest summary line to count the tests run.
-test: $(STAMP) lint typecheck fuzz-ci test-sqlite test-postgresql
+test: $(STAMP) lint typecheck layers fuzz-ci test-sqlite test-postgresql
 
 test-sqlite: $(STAMP)
 	UNIONFLOW_TEST_DATABASE=sqlite $(BIN)/pytest
@@ -29,7 +29,14 @@ test-postgresql: $(STAMP)
 	UNIONFLOW_TEST_DATABASE=postgresql $(BIN)/pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests fuzz $(wildcard bench)
+	$(BIN)/ruff check src tests fuzz tools $(wildcard bench)
+
+## Architecture (docs/architecture.md, "Layers"): import-linter contracts (layers, no cycle between areas nor
+## inside core), no SQL outside repositories and every package in a layer, no dead code.
+layers: $(STAMP)
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/python tools/verifier_architecture.py
+	$(BIN)/python tools/verifier_code_mort.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -112,15 +112,13 @@ async def _create_user(args: argparse.Namespace) -> int:
 
 
 async def _list_users(_: argparse.Namespace) -> int:
-    from sqlalchemy import select
-
+    from unionflow.auth.repository import UtilisateurRepository
     from unionflow.core.db import create_engine, create_sessionmaker
-    from unionflow.models import UtilisateurLocal
 
     engine = create_engine(get_settings())
     try:
         async with create_sessionmaker(engine)() as session:
-            for user in (await session.execute(select(UtilisateurLocal).order_by(UtilisateurLocal.email))).scalars():
+            for user in await UtilisateurRepository(session).all_by_email():
                 state = "enabled" if user.enabled else "disabled"
                 print(f"{user.id}  {user.email:40}  {state:8}  {','.join(user.realm_roles)}")
         return 0

@@ -3,10 +3,16 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import Delete, delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.models import JetonReinitialisation, RefreshToken, UtilisateurLocal
+from unionflow.models import JetonReinitialisation, LoginThrottle, RefreshToken, UtilisateurLocal
+
+
+async def _deleted(session: AsyncSession, stmt: Delete) -> int:
+    """Run a bulk DELETE of the retention job (``nettoyer``) and return how many rows went."""
+    result = await session.execute(stmt.execution_options(synchronize_session=False))
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 class UtilisateurRepository:
@@ -27,6 +33,11 @@ class UtilisateurRepository:
 
     def add(self, user: UtilisateurLocal) -> None:
         self.session.add(user)
+
+    async def all_by_email(self) -> list[UtilisateurLocal]:
+        """Every local account, by e-mail (``unionflow users list``)."""
+        stmt = select(UtilisateurLocal).order_by(UtilisateurLocal.email)
+        return list((await self.session.execute(stmt)).scalars())
 
 
 class RefreshTokenRepository:
@@ -54,6 +65,9 @@ class RefreshTokenRepository:
             .values(revoked_at=when)
         )
 
+    async def delete_expired(self, before: datetime) -> int:
+        return await _deleted(self.session, delete(RefreshToken).where(RefreshToken.expires_at < before))
+
 
 class JetonReinitialisationRepository:
     def __init__(self, session: AsyncSession) -> None:
@@ -73,3 +87,17 @@ class JetonReinitialisationRepository:
             .where(JetonReinitialisation.user_id == user_id, JetonReinitialisation.used_at.is_(None))
             .values(used_at=when)
         )
+
+    async def delete_expired(self, before: datetime) -> int:
+        return await _deleted(self.session, delete(JetonReinitialisation).where(
+            JetonReinitialisation.expires_at < before))
+
+
+class LoginThrottleRepository:
+    """The retention of the failed-login windows (auth/throttle.py keeps the counters themselves)."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def delete_started_before(self, before: datetime) -> int:
+        return await _deleted(self.session, delete(LoginThrottle).where(LoginThrottle.window_start < before))

@@ -53,9 +53,6 @@ class AuthContext:
     user_agent: str | None = None
     claims: dict[str, Any] = field(default_factory=dict, repr=False)
 
-    def has(self, *roles: str) -> bool:
-        return not self.roles.isdisjoint(roles)
-
     @property
     def is_global(self) -> bool:
         """SUPER_ADMIN and ADMIN see every record."""

@@ -52,15 +52,6 @@ def multiprocess_dir() -> str | None:
     return os.environ.get(MULTIPROC_ENV) or None
 
 
-def prepare_multiprocess_dir(path: str) -> None:
-    """Empty the directory before the workers start: samples of a previous run must not be added again."""
-    os.makedirs(path, exist_ok=True)
-    for name in os.listdir(path):
-        if name.endswith(".db"):
-            os.remove(os.path.join(path, name))
-    os.environ[MULTIPROC_ENV] = path
-
-
 def process_exit() -> None:
     """A worker stopping: its live gauges (pool) leave the sums; its counters stay, as counters must."""
     directory = multiprocess_dir()

@@ -75,10 +75,6 @@ def random_reference(prefix: str, year: int, length: int = 8) -> str:
     return f"{prefix}-{year}-" + "".join(secrets.choice(_ALPHABET) for _ in range(length))
 
 
-async def current_value(session: AsyncSession, name: str) -> int:
-    return int((await session.execute(select(Compteur.valeur).where(Compteur.nom == name))).scalar() or 0)
-
-
 async def all_values(session: AsyncSession) -> dict[str, int]:
     return {str(n): int(v) for n, v in (await session.execute(select(Compteur.nom, Compteur.valeur))).all()}
 

@@ -97,11 +97,6 @@ async def rafraichir(session: AsyncSession, key: Hashable, load: Callable[[], Aw
     return value
 
 
-def oublier() -> None:
-    """Drop this worker's cache (after a change committed here; tests)."""
-    _cache.clear()
-
-
 def version_apres_restauration(counters: dict[str, int]) -> dict[str, int]:
     """Counters to put back after a restore: the version strictly above every version seen before it, so that
     every worker drops what it read from the replaced database."""

@@ -60,19 +60,9 @@ class RealmRoleResponse(OutputModel):
     description: str | None = None
 
 
-class UserRolesResponse(OutputModel):
-    user_id: str
-    roles: list[str]
-
-
 class PasswordChange(InputModel):
     mot_de_passe_actuel: str = Field(min_length=1, max_length=256)
     nouveau_mot_de_passe: str = Field(min_length=PASSWORD_MIN_LENGTH, max_length=PASSWORD_MAX_LENGTH)
-
-
-class PasswordChanged(OutputModel):
-    message: str
-    sessions_revoquees: bool
 
 
 class CreateDemandeReinitialisationRequest(InputModel):

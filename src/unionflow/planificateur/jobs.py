@@ -7,12 +7,11 @@ import asyncio
 import time
 from datetime import timedelta
 
-from sqlalchemy import delete
-
+from unionflow.auth.repository import JetonReinitialisationRepository, LoginThrottleRepository, RefreshTokenRepository
 from unionflow.config import Settings
 from unionflow.core.jobs import Compteurs, Contexte, Job
-from unionflow.models import ExecutionJob, JetonReinitialisation, LoginThrottle, RefreshToken
 from unionflow.models.base import utcnow
+from unionflow.planificateur.repository import ExecutionRepository
 from unionflow.taches.service import dossier_exports
 
 
@@ -37,19 +36,15 @@ async def _nettoyer(ctx: Contexte) -> Compteurs:
     now = utcnow()
     s = ctx.settings
     async with ctx.sessionmaker() as session:
-        counts: Compteurs = {}
-        for key, stmt in (
-            ("jetonsRafraichissement", delete(RefreshToken).where(RefreshToken.expires_at < now - timedelta(days=1))),
-            ("compteursConnexion", delete(LoginThrottle).where(
-                LoginThrottle.window_start < now - timedelta(seconds=s.login_window_seconds))),
-            ("jetonsReinitialisation", delete(JetonReinitialisation).where(
-                JetonReinitialisation.expires_at < now - timedelta(days=1))),
-            ("executions", delete(ExecutionJob).where(
-                ExecutionJob.date_debut < now - timedelta(days=s.planificateur_retention_jours),
-                ExecutionJob.statut != "EN_COURS")),
-        ):
-            result = await session.execute(stmt.execution_options(synchronize_session=False))
-            counts[key] = int(getattr(result, "rowcount", 0) or 0)
+        counts: Compteurs = {
+            "jetonsRafraichissement": await RefreshTokenRepository(session).delete_expired(now - timedelta(days=1)),
+            "compteursConnexion": await LoginThrottleRepository(session).delete_started_before(
+                now - timedelta(seconds=s.login_window_seconds)),
+            "jetonsReinitialisation": await JetonReinitialisationRepository(session).delete_expired(
+                now - timedelta(days=1)),
+            "executions": await ExecutionRepository(session).delete_finished_before(
+                now - timedelta(days=s.planificateur_retention_jours)),
+        }
         await session.commit()
     counts["fichiersExport"] = await asyncio.to_thread(_purger_exports, s)
     return counts

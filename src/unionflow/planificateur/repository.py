@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, or_, select, update
+from sqlalchemy import Select, delete, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -80,3 +80,9 @@ class ExecutionRepository:
         if filters.jusqua is not None:
             stmt = stmt.where(ExecutionJob.date_debut < filters.jusqua)
         return await paginate(self.session, stmt.order_by(ExecutionJob.date_debut.desc(), ExecutionJob.id), params)
+
+    async def delete_finished_before(self, before: datetime) -> int:
+        """The run history's retention (``planificateur_retention_jours``); a run still EN_COURS stays."""
+        stmt = delete(ExecutionJob).where(ExecutionJob.date_debut < before, ExecutionJob.statut != "EN_COURS")
+        result = await self.session.execute(stmt.execution_options(synchronize_session=False))
+        return int(getattr(result, "rowcount", 0) or 0)

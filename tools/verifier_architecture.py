@@ -1,0 +1,151 @@
+"""Architecture checks run by `make layers` (part of `make test`), beside lint-imports and vulture.
+
+1. Services and workflows never build SQL: outside the declared exceptions (docs/architecture.md, "Layers"), no
+   module of src/unionflow imports a statement builder from SQLAlchemy (select, insert, update, delete, text,
+   func, ...) nor calls ``execute`` / ``scalar(s)`` / ``stream`` on a session or a connection. Queries live in
+   the owning area's repository (``repository.py`` or ``<sujet>_repository.py``).
+2. Every top-level package of src/unionflow is named in a layer of the import-linter contract (pyproject.toml),
+   so that a new area cannot escape the layers unnoticed.
+
+Exit status 0 when both hold; otherwise each violation is printed as ``path:line: reason`` and the status is 1.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+RACINE = Path(__file__).resolve().parent.parent
+PAQUET = RACINE / "src" / "unionflow"
+
+# Names that build SQL. Types (Select, ColumnElement, ...) stay allowed: a service may pass a repository's
+# statement along, it never builds one.
+CONSTRUCTEURS = frozenset({
+    "select", "insert", "update", "delete", "text", "func", "literal", "literal_column", "case", "and_", "or_",
+    "not_", "exists", "union", "union_all", "bindparam", "column", "table", "tuple_", "null", "true", "false",
+    "cast", "distinct", "desc", "asc", "over", "lambda_stmt", "values", "outerjoin", "join", "any_", "all_",
+})
+# Methods that send a statement, on a receiver whose name says it is a session or a connection.
+EXECUTIONS = frozenset({"execute", "scalar", "scalars", "stream", "stream_scalars", "exec_driver_sql"})
+RECEPTEURS = ("session", "conn")
+
+# Declared exceptions, each with its reason in docs/architecture.md ("Layers"): paths relative to src/unionflow.
+EXCEPTIONS_DOSSIERS = ("core/", "migrations/", "models/")
+EXCEPTIONS_NOMS = ("repository.py", "lectures.py", "lecture.py")
+EXCEPTIONS_FICHIERS = frozenset({
+    "export/formats.py",  # streams, in batches, the statement the export's repository built
+    "sauvegardes/engine.py",  # PRAGMA integrity_check on the backup file through sqlite3, not the application's tables
+    "status/router.py",  # the SELECT 1 probe of GET /api/status on an autocommit connection
+})
+
+# Files that still build SQL on this branch while the branches `portes` and `argent` move their queries into
+# repositories (issue 18). Nothing may be added here.
+EN_ATTENTE = frozenset({  # emptied at merge
+    "auth/keys.py",
+    "auth/throttle.py",
+    "comptabilite/integration.py",
+    "configuration/service.py",
+    "cotisations/generation.py",
+    "cotisations/gestion.py",
+    "cotisations/jobs.py",
+    "cotisations/service.py",
+    "cotisations/synthese.py",
+    "encaissement/service.py",
+    "encaissement/suites.py",
+    "evenements/service.py",
+    "finance/common.py",
+    "identity/local.py",
+    "lcbft/detection.py",
+    "monitoring/jobs.py",
+    "notifications/delivery.py",
+    "notifications/emission.py",
+    "notifications/sources.py",
+    "notifications/workflow.py",
+    "paiements/wave_accounts.py",
+    "preferences/service.py",
+    "versements/service.py",
+    "webhooks/delivery.py",
+    "webhooks/emission.py",
+})
+
+
+def _exempte(relatif: str) -> bool:
+    nom = relatif.rsplit("/", 1)[-1]
+    return (relatif.startswith(EXCEPTIONS_DOSSIERS) or nom in EXCEPTIONS_NOMS or nom.endswith("_repository.py")
+            or relatif in EXCEPTIONS_FICHIERS)
+
+
+def _recepteur(node: ast.expr) -> str:
+    """The last name of ``a.b.session`` / ``conn`` / ``self.session``, lower case."""
+    if isinstance(node, ast.Name):
+        return node.id.lower()
+    if isinstance(node, ast.Attribute):
+        return node.attr.lower()
+    return ""
+
+
+def violations_sql(source: str) -> Iterator[tuple[int, str]]:
+    """(line, reason) of every SQL construction or execution in one module's source."""
+    arbre = ast.parse(source)
+    alias_sqlalchemy: set[str] = set()
+    for node in ast.walk(arbre):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "sqlalchemy":
+            for nom in node.names:
+                if nom.name in CONSTRUCTEURS:
+                    yield node.lineno, f"importe {nom.name} de {node.module}"
+        elif isinstance(node, ast.Import):
+            for nom in node.names:
+                if nom.name.split(".")[0] == "sqlalchemy":
+                    alias_sqlalchemy.add(nom.asname or nom.name.split(".")[0])
+        elif isinstance(node, ast.Attribute) and node.attr in CONSTRUCTEURS \
+                and isinstance(node.value, ast.Name) and node.value.id in alias_sqlalchemy:
+            yield node.lineno, f"construit du SQL ({node.value.id}.{node.attr})"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in EXECUTIONS:
+            recepteur = _recepteur(node.func.value)
+            if any(r in recepteur for r in RECEPTEURS):
+                yield node.lineno, f"exécute une requête ({recepteur}.{node.func.attr})"
+
+
+def verifier_sql() -> list[str]:
+    erreurs = []
+    vus = set()
+    for chemin in sorted(PAQUET.rglob("*.py")):
+        relatif = chemin.relative_to(PAQUET).as_posix()
+        if _exempte(relatif):
+            continue
+        trouvees = list(violations_sql(chemin.read_text(encoding="utf-8")))
+        if relatif in EN_ATTENTE:
+            vus.add(relatif)
+            continue
+        erreurs += [f"src/unionflow/{relatif}:{ligne}: {raison} hors d'un repository" for ligne, raison in trouvees]
+    erreurs += [f"EN_ATTENTE: {f} n'existe plus, retirez-le" for f in sorted(EN_ATTENTE - vus)]
+    return erreurs
+
+
+def verifier_couches() -> list[str]:
+    config = tomllib.loads((RACINE / "pyproject.toml").read_text(encoding="utf-8"))
+    contrats = config["tool"]["importlinter"]["contracts"]
+    couches = next(c for c in contrats if c["type"] == "layers")["layers"]
+    nommes = {nom.strip() for couche in couches for nom in couche.replace("|", ":").split(":")}
+    presents = {p.stem for p in PAQUET.iterdir()
+                if (p.is_dir() and (p / "__init__.py").exists()) or (p.suffix == ".py" and p.stem != "__init__")}
+    return [f"src/unionflow/{nom}: absent des couches de pyproject.toml ([tool.importlinter])"
+            for nom in sorted(presents - nommes)]
+
+
+def main() -> int:
+    erreurs = verifier_sql() + verifier_couches()
+    for erreur in erreurs:
+        print(erreur)
+    if erreurs:
+        print(f"{len(erreurs)} violation(s) des règles d'architecture (docs/architecture.md, « Couches »)")
+        return 1
+    print("Architecture: pas de SQL hors des repositories, chaque paquet dans une couche")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
