@@ -54,7 +54,7 @@ def test_worker_once_runs_the_due_jobs_and_records_them(tmp_path):
     # Daily slots for the frequent jobs: a minute boundary passing during a slow run must not make them due.
     env.update(UNIONFLOW_JOB_ENVOYER_NOTIFICATIONS_SECONDES="86400", UNIONFLOW_JOB_SURVEILLER_SECONDES="86400",
                UNIONFLOW_JOB_SAUVEGARDER_SECONDES="86400",
-               UNIONFLOW_JOB_LIVRER_WEBHOOKS_SECONDES="86400")
+               UNIONFLOW_JOB_LIVRER_WEBHOOKS_SECONDES="86400", UNIONFLOW_JOB_COMPACTER_SYNTHESE_SECONDES="86400")
     url = env["UNIONFLOW_DATABASE_URL"]
     assert _run(["migrate"], env).returncode == 0
     due = PlanificationJob(nom="nettoyer", prochaine_execution=utcnow() - timedelta(minutes=1))
