@@ -1,4 +1,4 @@
-"""Exports over ``tache_seuil_export_lignes`` rows, written by a background task (taches/executeurs.py).
+"""Exports over ``tache_seuil_export_lignes`` rows, written by a background task (export/jobs.py).
 
 The task must export exactly what the caller could see when asking, so its parameters hold the export's name,
 format, filters and day, and a snapshot of the caller's resolved visibility (subject, roles, memberships,

@@ -1,0 +1,62 @@
+"""The architecture checks of `make layers` (tools/): what they catch, and that the tree passes them."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+RACINE = Path(__file__).resolve().parents[2]
+
+
+def _outil(nom: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(nom, RACINE / "tools" / f"{nom}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+verifier = _outil("verifier_architecture")
+
+
+def _raisons(source: str) -> list[str]:
+    return [raison for _, raison in verifier.violations_sql(source)]
+
+
+def test_statement_builders_and_executions_are_caught() -> None:
+    assert _raisons("from sqlalchemy import select, Select\n") == ["importe select de sqlalchemy"]
+    assert _raisons("from sqlalchemy.dialects.postgresql import insert\n") == [
+        "importe insert de sqlalchemy.dialects.postgresql"]
+    assert _raisons("import sqlalchemy as sa\nx = sa.text('SELECT 1')\n") == ["construit du SQL (sa.text)"]
+    assert _raisons("async def f(self, stmt):\n    await self.session.execute(stmt)\n") == [
+        "exécute une requête (session.execute)"]
+    assert _raisons("async def f(conn, stmt):\n    await conn.scalars(stmt)\n") == [
+        "exécute une requête (conn.scalars)"]
+
+
+def test_types_and_primary_key_loads_are_not_sql() -> None:
+    source = ("from sqlalchemy import Select\nfrom sqlalchemy.ext.asyncio import AsyncSession\n"
+              "async def f(session, stmt: Select):\n    await session.get(object, 1)\n    repo.execute()\n")
+    assert _raisons(source) == []
+
+
+def test_declared_exceptions() -> None:
+    for chemin in ("core/lot.py", "migrations/env.py", "models/base.py", "membres/repository.py",
+                   "finance/budgets/budget_repository.py", "organisations/lecture.py", "cotisations/lectures.py"):
+        assert verifier._exempte(chemin), chemin
+    for chemin in ("membres/service.py", "encaissement/workflow.py", "cotisations/jobs.py", "cli.py"):
+        assert not verifier._exempte(chemin), chemin
+
+
+def test_the_tree_passes_every_check() -> None:
+    assert verifier.verifier_sql() == []
+    assert verifier.verifier_couches() == []
+    contrats = subprocess.run([str(Path(sys.executable).parent / "lint-imports"), "--no-cache"], cwd=RACINE,
+                              capture_output=True, text=True, check=False)
+    assert contrats.returncode == 0, contrats.stdout + contrats.stderr
+    morts = subprocess.run([sys.executable, str(RACINE / "tools" / "verifier_code_mort.py")], cwd=RACINE,
+                           capture_output=True, text=True, check=False)
+    assert morts.returncode == 0, morts.stdout
