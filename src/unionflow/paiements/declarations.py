@@ -33,7 +33,8 @@ from unionflow.paiements.schemas import (
     PaiementResponse,
 )
 from unionflow.paiements.service import PaiementService
-from unionflow.paiements.wave_service import WaveService
+from unionflow.wave.checkout_service import WaveCheckoutService
+from unionflow.wave.repository import WaveCheckoutRepository
 
 MODULE = "PAIEMENTS"
 CENT = Decimal("0.01")
@@ -58,7 +59,7 @@ class DeclarationService:
                       adhesion_id=None if is_cotisation else target.id, montant=montant)
         if methode is MethodePaiement.WAVE:
             assert self.settings is not None
-            checkout = await WaveService(self.session, self.auth, self.settings).ouvrir(
+            checkout = await WaveCheckoutService(self.session, self.auth, self.settings).ouvrir(
                 target.membre_id, target.organisation_id, [cible])
             return DeclarationPaiementResponse(
                 paiement_id=checkout.paiement_id, statut=StatutPaiement.EN_ATTENTE, montant=checkout.montant,
@@ -97,7 +98,7 @@ class DeclarationService:
                           "Seule la trésorerie de l'organisation confirme ou rejette un paiement déclaré")
         if paiement.statut != StatutPaiement.EN_ATTENTE:
             raise InvalidState(f"Seul un paiement en attente se confirme ou se rejette (statut: {paiement.statut})")
-        if await self.repo.checkouts([paiement.id]):
+        if await WaveCheckoutRepository(self.session).by_paiements([paiement.id]):
             raise InvalidState("Un paiement Wave est confirmé par Wave seulement: utilisez /wave/synchroniser")
         return paiement
 
