@@ -24,7 +24,7 @@ from unionflow.cotisations import lecture as cotisations_lecture
 from unionflow.cotisations.repository import CotisationFilters, CotisationRepository
 from unionflow.cotisations.schemas import StatistiquesResponse
 from unionflow.cotisations.service import today_utc
-from unionflow.encaissement.service import StatutCotisation
+from unionflow.encaissement.workflow import StatutCotisation
 from unionflow.models import Cotisation, Organisation
 from unionflow.organisations import lecture as organisations_lecture
 from unionflow.organisations.repository import OrganisationFilters, OrganisationRepository

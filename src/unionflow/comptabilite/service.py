@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.cloture_repository import ClotureRepository
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.schemas import (
     TYPE_PAR_CLASSE,
@@ -33,11 +34,36 @@ from unionflow.core.numbering import next_value
 from unionflow.core.pagination import PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
-from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture, VerrouComptable
+from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
 
 MODULE = "COMPTABILITE"
 ZERO = Decimal("0")
 CENT = Decimal("0.01")
+
+
+# The default chart (SYSCOHADA-like) the automatic entries open on first use (comptabilite/ecritures_service.py).
+COMPTES_PAR_DEFAUT = {
+    "571": "Caisse",
+    "521": "Banque",
+    "5215": "Wave",
+    "5216": "Orange Money",
+    "5217": "Free Money",
+    "4191": "Membres, avances reçues",
+    "7061": "Cotisations",
+    "7062": "Droits d'adhésion",
+    "131": "Résultat net : excédent",
+    "139": "Résultat net : déficit",
+    "6581": "Aides et secours accordés",
+    "6582": "Cotisations reversées",
+    "6583": "Droits d'adhésion reversés",
+    "6588": "Autres charges diverses",
+}
+JOURNAUX_PAR_DEFAUT = {
+    "CAI": ("Journal de caisse", "CAISSE"),
+    "BQ": ("Journal de banque", "BANQUE"),
+    "MM": ("Journal mobile money", "MOBILE_MONEY"),
+    "CLO": ("Journal de clôture", "CLOTURE"),
+}
 
 
 def _q(value: Decimal) -> Decimal:
@@ -84,7 +110,7 @@ async def date_comptable(session: AsyncSession, organisation_id: uuid.UUID, date
 
     A manual entry dated in a closed period is refused (``strict``); an automatic posting of a money movement is
     never refused — money received is never turned away — so it is dated the first open day instead."""
-    verrou = await session.get(VerrouComptable, organisation_id)
+    verrou = await ClotureRepository(session).verrou(organisation_id)
     if verrou is None or date_ecriture > verrou.date_verrouillage:
         return date_ecriture
     if strict:
@@ -193,8 +219,6 @@ class ComptabiliteService:
     async def create_compte(self, data: CreateCompteComptableRequest) -> CompteComptableResponse:
         await self._organisation(data.organisation_id)
         self._check_bookkeeper(data.organisation_id)
-        from unionflow.comptabilite.integration import COMPTES_PAR_DEFAUT
-
         if not data.actif and data.numero_compte in COMPTES_PAR_DEFAUT:
             raise RegleMetier(f"Le compte {data.numero_compte} reçoit les écritures automatiques des encaissements "
                                "et des versements: il ne peut pas être inactif, sinon l'argent reçu serait refusé")
@@ -233,8 +257,6 @@ class ComptabiliteService:
         return CompteComptableResponse.model_validate(compte)
 
     async def _check_desactivable(self, compte: CompteComptable) -> None:
-        from unionflow.comptabilite.integration import COMPTES_PAR_DEFAUT
-
         if compte.numero_compte in COMPTES_PAR_DEFAUT:
             raise RegleMetier(f"Le compte {compte.numero_compte} reçoit les écritures automatiques des encaissements "
                                "et des versements: il ne peut pas être désactivé, sinon l'argent reçu serait refusé")

@@ -18,7 +18,7 @@ from unionflow.core.cache import invalidate
 from unionflow.core.numbering import random_reference
 from unionflow.cotisations.schemas import GenerationResponse, GenererCotisationsRequest
 from unionflow.cotisations.service import echeance_par_defaut
-from unionflow.encaissement.service import COTISATIONS_STATS
+from unionflow.encaissement.workflow import COTISATIONS_STATS
 from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation
 from unionflow.models.cotisation import StatutCotisation
 

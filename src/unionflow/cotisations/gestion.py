@@ -28,7 +28,7 @@ from unionflow.cotisations.schemas import (
 )
 from unionflow.cotisations.service import MODULE, today_utc
 from unionflow.cotisations.synthese import StatistiquesCotisations, en_direct
-from unionflow.encaissement.service import COTISATIONS_STATS
+from unionflow.encaissement.workflow import COTISATIONS_STATS
 from unionflow.models import Cotisation, Membre, Organisation, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.notifications.emission import Emetteur

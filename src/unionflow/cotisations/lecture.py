@@ -34,7 +34,7 @@ from unionflow.cotisations.schemas import (
 )
 from unionflow.cotisations.service import response_data, today_utc
 from unionflow.cotisations.synthese import StatistiquesCotisations, en_direct
-from unionflow.encaissement.service import COTISATIONS_STATS, StatutCotisation
+from unionflow.encaissement.workflow import COTISATIONS_STATS, StatutCotisation
 from unionflow.models import Cotisation
 
 T = Cotisation.__table__

@@ -36,7 +36,7 @@ from unionflow.cotisations.schemas import (
     PaiementCotisationRequest,
     UpdateCotisationRequest,
 )
-from unionflow.encaissement.service import (
+from unionflow.encaissement.workflow import (
     COTISATIONS_STATS,
     Cible,
     EncaissementService,

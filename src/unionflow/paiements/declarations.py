@@ -20,7 +20,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidState, NotFound
 from unionflow.core.permissions import Permission
-from unionflow.encaissement.service import Cible, EncaissementService
+from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Adhesion, Cotisation, Paiement
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import func, or_, select
 
 from unionflow.core.pagination import PageParams
-from unionflow.core.repository import ScopedRepository
+from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import (
     Adhesion,
     Cotisation,
@@ -145,3 +145,34 @@ class PaiementRepository(ScopedRepository[Paiement]):
             PaiementAllocation, PaiementAllocation.adhesion_id == Adhesion.id)
             .where(PaiementAllocation.paiement_id == paiement_id))
         return [*cotisations.scalars(), *adhesions.scalars()]
+
+
+class PaiementSystemRepository(SystemRepository[Paiement]):
+    """The settlement workflow's reads and locks (encaissement/workflow.py): the caller was checked first (the
+    payment or its targets were loaded through a scoped repository), or it is a job or a signed webhook."""
+
+    model = Paiement
+
+    async def allocations_of(self, paiement_id: uuid.UUID) -> list[PaiementAllocation]:
+        return list((await self.session.execute(
+            select(PaiementAllocation).where(PaiementAllocation.paiement_id == paiement_id)
+            .order_by(PaiementAllocation.id))).scalars())
+
+    async def lock_cibles(self, cotisation_ids: list[uuid.UUID],
+                          adhesion_ids: list[uuid.UUID]) -> dict[uuid.UUID, Cotisation | Adhesion]:
+        """The dues and adhesions a payment settles, locked in id order (dues first) so that two payments of
+        the same targets queue instead of deadlocking. A one-door exception: dues and adhesions belong to their
+        areas, but the order of these locks is the payment's (docs/architecture.md, "Where money lives")."""
+        found: dict[uuid.UUID, Cotisation | Adhesion] = {}
+        # populate_existing: a row changed by the transaction we waited for on the lock is read afresh.
+        if cotisation_ids:
+            rows = await self.session.execute(
+                select(Cotisation).where(Cotisation.id.in_(cotisation_ids)).order_by(Cotisation.id).with_for_update()
+                .execution_options(populate_existing=True))
+            found.update({c.id: c for c in rows.scalars()})
+        if adhesion_ids:
+            rows = await self.session.execute(
+                select(Adhesion).where(Adhesion.id.in_(adhesion_ids)).order_by(Adhesion.id).with_for_update()
+                .execution_options(populate_existing=True))
+            found.update({a.id: a for a in rows.scalars()})
+        return found

@@ -13,7 +13,7 @@ from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
-from unionflow.encaissement.service import Cible, EncaissementService
+from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Paiement
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.organisations.repository import OrganisationRepository

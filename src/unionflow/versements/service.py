@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.integration import comptabiliser_versement
+from unionflow.comptabilite.ecritures_service import comptabiliser_versement
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext

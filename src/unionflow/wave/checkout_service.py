@@ -21,7 +21,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound, RegleMetier, UpstreamUnavailable
 from unionflow.core.permissions import Permission
-from unionflow.encaissement.service import Cible, EncaissementService
+from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Paiement, TransactionWave, WaveCheckout, WaveEvenement
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.paiements.repository import PaiementRepository
