@@ -20,7 +20,7 @@ from unionflow.core import read_paging
 from unionflow.core.cache import cached
 from unionflow.core.db import autocommit_connection, autocommits, sqlite_write_intent
 from unionflow.core.pagination import PageParams
-from unionflow.cotisations import lecture as cotisations_lecture
+from unionflow.cotisations import lectures as cotisations_lecture
 from unionflow.cotisations.repository import CotisationFilters, CotisationRepository
 from unionflow.cotisations.schemas import StatistiquesResponse
 from unionflow.cotisations.service import today_utc

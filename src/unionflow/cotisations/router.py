@@ -12,8 +12,8 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import RS_ADMIN, RS_COTISATION_GENERER, RS_COTISATION_PAYER, RS_ME, RS_READ, RS_WRITE
 from unionflow.core.routing import area_router
-from unionflow.cotisations.gestion import CotisationGestion
-from unionflow.cotisations.lecture import CotisationLecture
+from unionflow.cotisations.lectures import CotisationLecture
+from unionflow.cotisations.organisation_service import CotisationOrganisationService
 from unionflow.cotisations.repository import CotisationFilters
 from unionflow.cotisations.schemas import (
     CotisationPayeeResponse,
@@ -78,7 +78,8 @@ async def create_cotisation(data: CreateCotisationRequest, session: SessionDep,
 async def generate_cotisations(request: Request, data: GenererCotisationsRequest, session: SessionDep,
                                auth: AuthContext = authorize(RS_COTISATION_GENERER)
                                ) -> GenerationResponse | JSONResponse:
-    result = await CotisationGestion(session, auth).generer(data, request.app.state.settings.tache_seuil_cotisations)
+    seuil = request.app.state.settings.tache_seuil_cotisations
+    result = await CotisationOrganisationService(session, auth).generer(data, seuil)
     if isinstance(result, TacheResponse):
         return accepted(result)
     return result
@@ -119,7 +120,7 @@ async def my_unpaid_cotisations(response: Response, auth: AuthContext = authoriz
 
 @router.get("/mes-cotisations/synthese", response_model=SyntheseResponse, summary="Ma synthèse de cotisations")
 async def my_synthesis(auth: AuthContext = authorize(RS_ME), *, session: ReadSession) -> SyntheseResponse:
-    return await CotisationGestion(session, auth).synthese()
+    return await CotisationOrganisationService(session, auth).synthese()
 
 
 @router.get("/public", response_model=Page[CotisationPublicResponse], summary="Liste simplifiée des cotisations",
@@ -140,7 +141,7 @@ async def public_cotisations(auth: AuthContext = authorize(RS_READ), *, session:
 async def grouped_reminders(session: SessionDep, auth: AuthContext = authorize(RS_WRITE),
                             membre_ids: list[uuid.UUID] = Body(min_length=1, max_length=500),
                             ) -> RappelsGroupesResponse:
-    return await CotisationGestion(session, auth).rappels(membre_ids)
+    return await CotisationOrganisationService(session, auth).rappels(membre_ids)
 
 
 @router.get("/recherche", response_model=Page[CotisationSummaryResponse], summary="Rechercher des cotisations",
@@ -179,7 +180,7 @@ async def statistics(auth: AuthContext = authorize(RS_READ),
 async def statistics_of_period(auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
                                annee: int = Query(ge=2000, le=2100),
                                mois: int | None = Query(None, ge=1, le=12)) -> StatistiquesPeriodeResponse:
-    return await CotisationGestion(session, auth).periode(annee, mois)
+    return await CotisationOrganisationService(session, auth).periode(annee, mois)
 
 
 @router.get("/stats", response_model=StatistiquesResponse, summary="Statistiques globales (compactes)",

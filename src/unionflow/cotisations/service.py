@@ -41,8 +41,9 @@ from unionflow.encaissement.workflow import (
     Cible,
     EncaissementService,
 )
-from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation
+from unionflow.models import Cotisation, Membre, MembreOrganisation
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.declarations import DeclarationService
 
 MODULE = "COTISATIONS"
@@ -63,7 +64,7 @@ async def echeance_par_defaut(session: AsyncSession, annee: int, mois: int | Non
 
 
 def response_data(c: Cotisation | Row[Any], today: date) -> dict[str, object]:
-    """From an ORM object or a row of the read path (cotisations/lecture.py): same attribute names."""
+    """From an ORM object or a row of the read path (cotisations/lectures.py): same attribute names."""
     statut = statut_effectif(c.statut, c.date_echeance, today)
     late = statut == S.EN_RETARD
     paid = c.montant_paye or ZERO
@@ -108,7 +109,7 @@ class CotisationService:
 
     # --- writes ----------------------------------------------------------------------------------------------
     async def create(self, data: CreateCotisationRequest) -> CotisationResponse:
-        organisation = await self.session.get(Organisation, data.organisation_id)
+        organisation = await OrganisationRepository(self.session, self.auth).get(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
         if await self.session.get(Membre, data.membre_id) is None:
@@ -201,7 +202,7 @@ class CotisationService:
                             methode=paiement.methode, date_paiement=paiement.date_paiement)
         return CotisationPayeeResponse.model_validate({**response_data(cotisation, self.today), "recu": recu})
 
-    # --- reads (the hot ones are session-free: cotisations/lecture.py) ----------------------------------------
+    # --- reads (the hot ones are session-free: cotisations/lectures.py) ----------------------------------------
     async def by_reference(self, numero: str) -> CotisationResponse:
         cotisation = await self.repo.by_reference(numero)
         if cotisation is None:

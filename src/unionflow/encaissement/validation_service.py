@@ -40,7 +40,7 @@ from unionflow.models.base import utcnow
 from unionflow.webhooks import emission as webhooks
 
 MODULE = "PAIEMENTS"
-# Names of the cached dues statistics (cotisations.gestion): a payment or a reversal makes them stale.
+# Names of the cached dues statistics (cotisations/organisation_service.py): a payment or a reversal makes them stale.
 COTISATIONS_STATS = "cotisations."
 ZERO = Decimal("0")
 
