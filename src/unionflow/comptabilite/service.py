@@ -216,7 +216,7 @@ class ComptabiliteService:
 
     # Chart of accounts
 
-    async def create_compte(self, data: CreateCompteComptableRequest) -> CompteComptableResponse:
+    async def creer_compte(self, data: CreateCompteComptableRequest) -> CompteComptableResponse:
         await self._organisation(data.organisation_id)
         self._check_bookkeeper(data.organisation_id)
         if not data.actif and data.numero_compte in COMPTES_PAR_DEFAUT:
@@ -233,13 +233,14 @@ class ComptabiliteService:
                            description=f"Compte {compte.numero_compte} {compte.libelle}")
         return CompteComptableResponse.model_validate(compte)
 
-    async def get_compte(self, compte_id: uuid.UUID) -> CompteComptableResponse:
+    async def obtenir_compte(self, compte_id: uuid.UUID) -> CompteComptableResponse:
         compte = await self.repo.compte(compte_id)
         if compte is None:
             raise NotFound("Compte comptable introuvable")
         return CompteComptableResponse.model_validate(compte)
 
-    async def update_compte(self, compte_id: uuid.UUID, data: UpdateCompteComptableRequest) -> CompteComptableResponse:
+    async def modifier_compte(self, compte_id: uuid.UUID,
+                              data: UpdateCompteComptableRequest) -> CompteComptableResponse:
         compte = await self.repo.compte_pour_modification(compte_id)
         if compte is None:
             raise NotFound("Compte comptable introuvable")
@@ -265,13 +266,13 @@ class ComptabiliteService:
             raise RegleMetier(f"Le compte {compte.numero_compte} a un solde de {_q(solde)}: soldez-le par une "
                                "écriture avant de le désactiver")
 
-    async def list_comptes(self, organisation_id: uuid.UUID | None,
+    async def lister_comptes(self, organisation_id: uuid.UUID | None,
                            classe: int | None) -> list[CompteComptableResponse]:
         return [CompteComptableResponse.model_validate(c) for c in await self.repo.comptes(organisation_id, classe)]
 
     # Journals
 
-    async def create_journal(self, data: CreateJournalComptableRequest) -> JournalComptableResponse:
+    async def creer_journal(self, data: CreateJournalComptableRequest) -> JournalComptableResponse:
         await self._organisation(data.organisation_id)
         self._check_bookkeeper(data.organisation_id)
         if await self.repo.journal_by_code(data.organisation_id, data.code) is not None:
@@ -290,15 +291,15 @@ class ComptabiliteService:
             raise NotFound("Journal comptable introuvable")
         return journal
 
-    async def get_journal(self, journal_id: uuid.UUID) -> JournalComptableResponse:
+    async def obtenir_journal(self, journal_id: uuid.UUID) -> JournalComptableResponse:
         return JournalComptableResponse.model_validate(await self._journal(journal_id))
 
-    async def list_journaux(self, organisation_id: uuid.UUID | None) -> list[JournalComptableResponse]:
+    async def lister_journaux(self, organisation_id: uuid.UUID | None) -> list[JournalComptableResponse]:
         return [JournalComptableResponse.model_validate(j) for j in await self.repo.journaux(organisation_id)]
 
     # Entries
 
-    async def create_ecriture(self, data: CreateEcritureComptableRequest) -> EcritureComptableResponse:
+    async def creer_ecriture(self, data: CreateEcritureComptableRequest) -> EcritureComptableResponse:
         journal = await self._journal(data.journal_id)
         self._check_bookkeeper(journal.organisation_id)
         comptes = await self.repo.comptes_by_ids({lg.compte_id for lg in data.lignes})
@@ -323,14 +324,14 @@ class ComptabiliteService:
         codes = await self.repo.journal_codes({e.journal_id for e in ecritures})
         return [ecriture_response(e, comptes, codes[e.journal_id]) for e in ecritures]
 
-    async def get_ecriture(self, ecriture_id: uuid.UUID) -> EcritureComptableResponse:
+    async def obtenir_ecriture(self, ecriture_id: uuid.UUID) -> EcritureComptableResponse:
         ecriture = await self.repo.ecriture(ecriture_id)
         if ecriture is None:
             raise NotFound("Écriture comptable introuvable")
         return (await self._responses([ecriture]))[0]
 
-    async def ecritures_du_journal(self, journal_id: uuid.UUID, params: PageParams, date_debut: date | None,
-                                   date_fin: date | None) -> tuple[list[EcritureComptableResponse], int]:
+    async def lister_ecritures_du_journal(self, journal_id: uuid.UUID, params: PageParams, date_debut: date | None,
+                                          date_fin: date | None) -> tuple[list[EcritureComptableResponse], int]:
         journal = await self._journal(journal_id)
         if not self.repo.can_see_entries(journal.organisation_id):
             raise Forbidden("Les écritures sont réservées au bureau de l'organisation")
@@ -338,8 +339,9 @@ class ComptabiliteService:
                                                    date_fin=date_fin)
         return await self._responses(rows), total
 
-    async def ecritures_de_organisation(self, organisation_id: uuid.UUID, params: PageParams, date_debut: date | None,
-                                        date_fin: date | None) -> tuple[list[EcritureComptableResponse], int]:
+    async def lister_ecritures_de_organisation(
+            self, organisation_id: uuid.UUID, params: PageParams, date_debut: date | None,
+            date_fin: date | None) -> tuple[list[EcritureComptableResponse], int]:
         await self._organisation(organisation_id)
         if not self.repo.can_see_entries(organisation_id):
             raise Forbidden("Les écritures sont réservées au bureau de l'organisation")

@@ -62,7 +62,7 @@ async def list_cotisations(auth: AuthContext = authorize(RS_READ), *, connection
                          "membre actif de l'organisation.")
 async def create_cotisation(data: CreateCotisationRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_WRITE)) -> CotisationResponse:
-    return await CotisationService(session, auth).create(data)
+    return await CotisationService(session, auth).creer(data)
 
 
 @router.post("/generer", response_model=GenerationResponse, responses={**problems(404), 202: {
@@ -89,7 +89,7 @@ async def generate_cotisations(request: Request, data: GenererCotisationsRequest
             description=_PAGE + " Échéance la plus ancienne d'abord." + _VIS)
 async def overdue_cotisations(auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
                               params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
-    return await CotisationService(session, auth).overdue(params)
+    return await CotisationService(session, auth).lister_en_retard(params)
 
 
 @router.get("/membre/{membreId}", response_model=Page[CotisationSummaryResponse], responses=problems(404),
@@ -97,7 +97,7 @@ async def overdue_cotisations(auth: AuthContext = authorize(RS_READ), *, session
             description=_PAGE + " 404 si le membre n'existe pas ou n'est pas visible (un membre ne voit que lui).")
 async def cotisations_of_membre(membreId: uuid.UUID, auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
                                 params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
-    return await CotisationService(session, auth).of_membre(membreId, params)
+    return await CotisationService(session, auth).lister_du_membre(membreId, params)
 
 
 @router.get("/mes-cotisations", response_model=Page[CotisationSummaryResponse],
@@ -113,7 +113,7 @@ async def my_cotisations(auth: AuthContext = authorize(RS_ME), *, connection: Re
                         "en retard), échéance la plus proche d'abord; total dans `X-Total-Count`.")
 async def my_unpaid_cotisations(response: Response, auth: AuthContext = authorize(RS_ME),
                                 *, session: ReadSession) -> list[CotisationSummaryResponse]:
-    rows = await CotisationService(session, auth).mine_unpaid()
+    rows = await CotisationService(session, auth).lister_mes_impayees()
     set_total_header(response, len(rows))
     return rows
 
@@ -128,7 +128,7 @@ async def my_synthesis(auth: AuthContext = authorize(RS_ME), *, session: ReadSes
                         "l'échéance et au statut (ni montants ni membre)." + _VIS)
 async def public_cotisations(auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
                              params: PageParams = Depends(paging(20))) -> Page[CotisationPublicResponse]:
-    return await CotisationService(session, auth).public(params)
+    return await CotisationService(session, auth).lister_publiques(params)
 
 
 @router.post("/rappels/groupes", response_model=RappelsGroupesResponse, responses=problems(404),
@@ -164,7 +164,7 @@ async def search_cotisations(
             summary="Cotisation par numéro de référence")
 async def cotisation_by_reference(numeroReference: str, auth: AuthContext = authorize(RS_READ),
                                   *, session: ReadSession) -> CotisationResponse:
-    return await CotisationService(session, auth).by_reference(numeroReference)
+    return await CotisationService(session, auth).obtenir_par_reference(numeroReference)
 
 
 @router.get("/statistiques", response_model=StatistiquesDetailResponse, summary="Statistiques des cotisations",
@@ -209,7 +209,7 @@ async def get_cotisation(id: uuid.UUID, auth: AuthContext = authorize(RS_READ),
                         "(400). Le montant dû doit rester supérieur au montant déjà payé.")
 async def update_cotisation(id: uuid.UUID, data: UpdateCotisationRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_WRITE)) -> CotisationResponse:
-    return await CotisationService(session, auth).update(id, data)
+    return await CotisationService(session, auth).modifier(id, data)
 
 
 @router.delete("/{id}", response_model=CotisationResponse, responses=problems(404, 409),
@@ -219,7 +219,7 @@ async def update_cotisation(id: uuid.UUID, data: UpdateCotisationRequest, sessio
                            "Répéter l'appel sur une cotisation annulée ne change rien.")
 async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
                             auth: AuthContext = authorize(RS_ADMIN)) -> CotisationResponse:
-    return await CotisationService(session, auth).cancel(id)
+    return await CotisationService(session, auth).annuler(id)
 
 
 @router.put("/{id}/payer", response_model=CotisationPayeeResponse, responses=problems(404, 422, 502, 503),
@@ -240,4 +240,4 @@ async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
 async def pay_cotisation(id: uuid.UUID, data: PaiementCotisationRequest, session: SessionDep, request: Request,
                          auth: AuthContext = authorize(RS_COTISATION_PAYER),
                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    return await idem.run(auth, lambda: CotisationService(session, auth).pay(id, data, request.app.state.settings))
+    return await idem.run(auth, lambda: CotisationService(session, auth).payer(id, data, request.app.state.settings))

@@ -108,7 +108,7 @@ class CotisationService:
         await invalidate(self.session, COTISATIONS_STATS)
 
     # --- writes ----------------------------------------------------------------------------------------------
-    async def create(self, data: CreateCotisationRequest) -> CotisationResponse:
+    async def creer(self, data: CreateCotisationRequest) -> CotisationResponse:
         organisation = await OrganisationRepository(self.session, self.auth).get(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
@@ -143,7 +143,7 @@ class CotisationService:
                           "Seuls les responsables de l'organisation modifient une cotisation")
         return cotisation
 
-    async def update(self, cotisation_id: uuid.UUID, data: UpdateCotisationRequest) -> CotisationResponse:
+    async def modifier(self, cotisation_id: uuid.UUID, data: UpdateCotisationRequest) -> CotisationResponse:
         cotisation = await self._managed(cotisation_id)
         if cotisation.statut in (S.PAYEE, S.ANNULEE):
             raise InvalidState(f"Une cotisation {cotisation.statut} ne se modifie plus")
@@ -165,7 +165,7 @@ class CotisationService:
         await self._audit(cotisation, "MODIFIER", before)
         return self.full(cotisation)
 
-    async def cancel(self, cotisation_id: uuid.UUID) -> CotisationResponse:
+    async def annuler(self, cotisation_id: uuid.UUID) -> CotisationResponse:
         cotisation = await self._get(cotisation_id, for_update=True)
         self.auth.require(Permission.COTISATION_GERER, cotisation.organisation_id,
                           "Seuls les responsables de l'organisation annulent une cotisation")
@@ -180,7 +180,7 @@ class CotisationService:
         await self._audit(cotisation, "ANNULER", before, f"Cotisation {cotisation.numero_reference} annulée")
         return self.full(cotisation)
 
-    async def pay(self, cotisation_id: uuid.UUID, data: PaiementCotisationRequest,
+    async def payer(self, cotisation_id: uuid.UUID, data: PaiementCotisationRequest,
                   settings: Settings | None = None) -> CotisationPayeeResponse:
         # Read once, with its row lock: the settlement workflow re-checks status and balance on this very read.
         cotisation = await self._get(cotisation_id, for_update=True)
@@ -203,29 +203,29 @@ class CotisationService:
         return CotisationPayeeResponse.model_validate({**response_data(cotisation, self.today), "recu": recu})
 
     # --- reads (the hot ones are session-free: cotisations/lectures.py) ----------------------------------------
-    async def by_reference(self, numero: str) -> CotisationResponse:
+    async def obtenir_par_reference(self, numero: str) -> CotisationResponse:
         cotisation = await self.repo.by_reference(numero)
         if cotisation is None:
             raise NotFound("Cotisation introuvable")
         return self.full(cotisation)
 
-    async def public(self, params: PageParams) -> Page[CotisationPublicResponse]:
+    async def lister_publiques(self, params: PageParams) -> Page[CotisationPublicResponse]:
         rows, total, exact = await self.repo.search(CotisationFilters(), params)
         return Page[CotisationPublicResponse].build(
             [CotisationPublicResponse.model_validate(response_data(c, self.today)) for c in rows],
             params, total, exact)
 
-    async def overdue(self, params: PageParams) -> Page[CotisationSummaryResponse]:
+    async def lister_en_retard(self, params: PageParams) -> Page[CotisationSummaryResponse]:
         rows, total, exact = await self.repo.overdue_page(params)
         return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
 
-    async def of_membre(self, membre_id: uuid.UUID, params: PageParams) -> Page[CotisationSummaryResponse]:
+    async def lister_du_membre(self, membre_id: uuid.UUID, params: PageParams) -> Page[CotisationSummaryResponse]:
         if await membre_visible(self.session, self.auth, membre_id) is None:
             raise NotFound("Membre introuvable")
         rows, total, exact = await self.repo.search(CotisationFilters(membre_id=membre_id), params, by_due_date=True)
         return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
 
-    async def mine_unpaid(self) -> list[CotisationSummaryResponse]:
+    async def lister_mes_impayees(self) -> list[CotisationSummaryResponse]:
         if self.auth.membre_id is None:
             return []
         rows = await self.repo.unpaid_of_member(self.auth.membre_id, visible_only=False)

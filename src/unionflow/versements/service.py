@@ -19,7 +19,7 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
 from unionflow.demandes_aide.repository import DemandeAideSystemRepository
-from unionflow.finance.approbations import integration as approbations
+from unionflow.finance.approbations import versement_service as approbations
 from unionflow.lcbft.detection import evaluer_versement
 from unionflow.models import Versement
 from unionflow.models.demande_aide import StatutDemandeAide

@@ -26,7 +26,7 @@ from unionflow.finance.approbations.schemas import (
     ApprobationResponse,
     CreateApprobationRequest,
     StatutApprobation,
-    TypeObjet,
+    TypeObjetApprobation,
 )
 from unionflow.finance.common import MODULE, verifier_decideur
 from unionflow.models import Approbation, DecisionApprobation
@@ -41,8 +41,9 @@ async def seuil(session: AsyncSession, cle: str) -> Decimal:
     return Decimal(str(await valeur(session, cle)))
 
 
-async def ouvrir(session: AsyncSession, auth: AuthContext, *, organisation_id: uuid.UUID, type_objet: TypeObjet,
-                 objet_id: uuid.UUID | None, montant: Decimal, devise: str, motif: str) -> Approbation:
+async def ouvrir(session: AsyncSession, auth: AuthContext, *, organisation_id: uuid.UUID,
+                 type_objet: TypeObjetApprobation, objet_id: uuid.UUID | None, montant: Decimal, devise: str,
+                 motif: str) -> Approbation:
     """Open a request; the number of approvers follows the configured two-approver threshold."""
     niveaux = 2 if montant >= await seuil(session, SEUIL_DOUBLE) else 1
     approbation = Approbation(
@@ -78,13 +79,13 @@ class ApprobationService:
 
     async def _objet(self, data: CreateApprobationRequest, organisation_id: uuid.UUID) -> Decimal:
         """Check the object the request is about and give the amount to approve."""
-        if data.type_objet is TypeObjet.AUTRE:
+        if data.type_objet is TypeObjetApprobation.AUTRE:
             if data.montant is None:
                 raise RegleMetier("montant: obligatoire")
             return data.montant
         if data.objet_id is None:
             raise RegleMetier(f"objetId: obligatoire pour {data.type_objet.value}")
-        if data.type_objet is TypeObjet.VERSEMENT:
+        if data.type_objet is TypeObjetApprobation.VERSEMENT:
             versement = await self.repo.versement(data.objet_id)
             if versement is None or versement.organisation_id != organisation_id:
                 raise NotFound("Versement introuvable dans cette organisation")
@@ -104,7 +105,7 @@ class ApprobationService:
             raise RegleMetier(f"montant: au plus le montant accordé ({demande.montant_accorde})")
         return montant
 
-    async def create(self, data: CreateApprobationRequest) -> ApprobationResponse:
+    async def creer(self, data: CreateApprobationRequest) -> ApprobationResponse:
         organisation = await self.repo.organisation(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
@@ -118,10 +119,10 @@ class ApprobationService:
                                    devise=organisation.devise, motif=data.motif)
         return ApprobationResponse.model_validate(approbation)
 
-    async def get(self, approbation_id: uuid.UUID) -> ApprobationResponse:
+    async def obtenir(self, approbation_id: uuid.UUID) -> ApprobationResponse:
         return ApprobationResponse.model_validate(await self._get(approbation_id))
 
-    async def search(self, filters: ApprobationFilters, params: PageParams) -> Page[ApprobationResponse]:
+    async def lister(self, filters: ApprobationFilters, params: PageParams) -> Page[ApprobationResponse]:
         rows, total, exact = await self.repo.search(filters, params)
         return Page[ApprobationResponse].build([ApprobationResponse.model_validate(r) for r in rows], params,
                                                total, exact)
