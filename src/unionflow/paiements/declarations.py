@@ -2,7 +2,7 @@
 
 ``PUT /api/cotisations/{id}/payer`` and ``POST /api/adhesions/{id}/paiement`` called by someone without
 ``PAIEMENT_ENREGISTRER`` for the organisation (a member paying his own dues or fee) never validate a payment:
-- WAVE: a Wave Checkout session is opened; the money is credited only when Wave confirms it (wave_service.py);
+- WAVE: a Wave Checkout session is opened; the money is credited only when Wave confirms it (wave/checkout_service.py);
 - any other method: a pending payment (EN_ATTENTE, no Wave session) reserves the target until the treasury
   confirms it (``confirmer`` → the settlement workflow, receipt, accounting) or rejects it (``rejeter``).
 Nothing moves on the dues or the adhesion, no receipt exists and the member's account is not "à jour" meanwhile.

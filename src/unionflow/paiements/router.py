@@ -15,7 +15,7 @@ from unionflow.core.routing import area_router
 from unionflow.documents.router import storage_of
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.paiements.declarations import DeclarationService
-from unionflow.paiements.recus import RecuService
+from unionflow.paiements.recu_service import RecuService
 from unionflow.paiements.repository import PaiementFilters
 from unionflow.paiements.schemas import (
     ConfirmationPaiementRequest,

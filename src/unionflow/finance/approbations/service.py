@@ -28,7 +28,7 @@ from unionflow.finance.approbations.schemas import (
     StatutApprobation,
     TypeObjetApprobation,
 )
-from unionflow.finance.common import MODULE, verifier_decideur
+from unionflow.finance.service import MODULE, verifier_decideur
 from unionflow.models import Approbation, DecisionApprobation
 from unionflow.notifications import workflow as notices
 

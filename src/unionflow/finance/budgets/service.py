@@ -31,7 +31,7 @@ from unionflow.finance.budgets.schemas import (
     TotauxExecution,
     UpdateBudgetRequest,
 )
-from unionflow.finance.common import MODULE, q, verifier_decideur
+from unionflow.finance.service import MODULE, q, verifier_decideur
 from unionflow.models import Budget, CompteComptable, LigneBudget
 
 ZERO = Decimal("0")
