@@ -31,6 +31,7 @@ from unionflow.cotisations.synthese import StatistiquesCotisations, en_direct
 from unionflow.encaissement.workflow import COTISATIONS_STATS
 from unionflow.models import Cotisation, Membre, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.rappel_cotisation import StatutRappel
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
 from unionflow.notifications.sources import RAPPEL_COTISATION
@@ -154,7 +155,7 @@ class CotisationOrganisationService:
             canal, destinataire = "IN_APP", None
         return RappelCotisation(membre_id=membre.id, date_rappel=self.today, cotisation_ids=[str(c.id) for c in dues],
                                 montant_total=total, devise=devise, canal=canal, destinataire=destinataire,
-                                message=message, statut="EN_ATTENTE", demande_par=self.auth.actor_name)
+                                message=message, statut=StatutRappel.EN_ATTENTE, demande_par=self.auth.actor_name)
 
     # --- statistics (/statistiques and /stats: cotisations/lectures.py) ----------------------------------------
     async def periode(self, annee: int, mois: int | None) -> StatistiquesPeriodeResponse:

@@ -30,6 +30,8 @@ from unionflow.finance.approbations.schemas import (
 )
 from unionflow.finance.service import MODULE, verifier_decideur
 from unionflow.models import Approbation, DecisionApprobation
+from unionflow.models.demande_aide import StatutDemandeAide
+from unionflow.models.versement import StatutVersement
 from unionflow.notifications import workflow as notices
 
 ETAT = ["statut", "niveau_atteint", "niveaux_requis", "date_decision", "motif_annulation"]
@@ -89,7 +91,7 @@ class ApprobationService:
             versement = await self.repo.versement(data.objet_id)
             if versement is None or versement.organisation_id != organisation_id:
                 raise NotFound("Versement introuvable dans cette organisation")
-            if versement.statut != "EN_COURS" or versement.payout_id is not None:
+            if versement.statut != StatutVersement.EN_COURS or versement.payout_id is not None:
                 raise InvalidState(f"Versement {versement.statut}: plus rien à approuver")
             if data.montant is not None and data.montant != versement.montant:
                 raise RegleMetier(f"montant: celui du versement ({versement.montant})")
@@ -97,7 +99,7 @@ class ApprobationService:
         demande = await self.repo.demande_aide(data.objet_id)
         if demande is None or demande.organisation_id != organisation_id:
             raise NotFound("Demande d'aide introuvable dans cette organisation")
-        if demande.statut != "APPROUVEE":
+        if demande.statut != StatutDemandeAide.APPROUVEE:
             raise InvalidState(f"Demande d'aide {demande.statut}: seule une aide accordée se décaisse")
         montant = data.montant if data.montant is not None else demande.montant_accorde
         assert montant is not None
