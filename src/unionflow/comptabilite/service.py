@@ -33,7 +33,6 @@ from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, R
 from unionflow.core.numbering import next_value
 from unionflow.core.pagination import PageParams
 from unionflow.core.permissions import Permission
-from unionflow.core.roles import Role
 from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
 
 MODULE = "COMPTABILITE"
@@ -69,8 +68,6 @@ JOURNAUX_PAR_DEFAUT = {
 def _q(value: Decimal) -> Decimal:
     """Amounts leave as 2-decimal strings on both databases (SQLite hands back what was given)."""
     return value.quantize(CENT)
-# Who keeps the books of an organisation: its administrator and its treasurer.
-TENEURS_DE_LIVRES = (Role.ADMIN_ORGANISATION.value, Role.TRESORIER.value)
 
 
 @dataclass(frozen=True)
