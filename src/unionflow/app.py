@@ -61,7 +61,7 @@ from unionflow.monitoring.router import metrics_router as monitoring_metrics_rou
 from unionflow.monitoring.router import router as monitoring_router
 from unionflow.notifications.router import router as notifications_router
 from unionflow.organisations.router import router as organisations_router
-from unionflow.paiements.recus_router import router as recus_router
+from unionflow.paiements.recu_router import router as recus_router
 from unionflow.paiements.router import router as paiements_router
 from unionflow.planificateur.integre import planificateur_integre
 from unionflow.planificateur.router import creer_router as creer_planificateur_router

@@ -1,15 +1,13 @@
 from __future__ import annotations
 
 import asyncio
-from decimal import Decimal
 
 import pytest
 from sqlalchemy import func, select
 
 from tests.comptabilite.helpers import compte, cotisation, ecriture, journal
-from unionflow.comptabilite.integration import comptabiliser_paiement
-from unionflow.encaissement.service import Cible, EncaissementService
-from unionflow.models import EcritureComptable, Paiement
+from unionflow.encaissement.workflow import Cible, EncaissementService
+from unionflow.models import EcritureComptable
 
 
 @pytest.mark.postgresql_only
@@ -33,20 +31,19 @@ async def test_concurrent_bookings_of_one_payment_give_one_entry(app, committed_
     org = await committed_factory.organisation()
     membre = await committed_factory.membre(org)
     cot = await cotisation(committed_db, membre, org, "5000")
-    paiement = await EncaissementService(committed_db, None).enregistrer(
-        membre_id=membre.id, organisation_id=org.id, montant=Decimal("5000"), methode="WAVE",
-        cibles=[Cible(cotisation_id=cot.id)])
+    paiement = await EncaissementService(committed_db, None).preparer(
+        membre_id=membre.id, organisation_id=org.id, methode="WAVE", cibles=[Cible(cotisation_id=cot.id)])
     await committed_db.commit()
 
-    async def book() -> object:
+    async def book() -> bool:
+        # Confirming the payment is what books it: three concurrent confirmations, one entry.
         async with app.state.sessionmaker() as session:
-            row = await session.get(Paiement, paiement.id)
-            entry = await comptabiliser_paiement(session, row)
+            _, applied = await EncaissementService(session, None).confirmer(paiement.id)
             await session.commit()
-            return entry.id
+            return applied
 
-    ids = await asyncio.gather(book(), book(), book())
-    assert len(set(ids)) == 1
+    applied = await asyncio.gather(book(), book(), book())
+    assert sorted(applied) == [False, False, True]
     count = (await committed_db.execute(select(func.count()).select_from(EcritureComptable).where(
         EcritureComptable.paiement_id == paiement.id))).scalar_one()
     assert count == 1

@@ -2,14 +2,17 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
 from sqlalchemy import func, select
 
 from tests.comptabilite.helpers import adhesion, cotisation
-from unionflow.comptabilite.integration import comptabiliser_paiement
-from unionflow.core.errors import InvalidState
-from unionflow.encaissement.service import Cible, EncaissementService
-from unionflow.models import CompteComptable, JournalComptable
+from unionflow.comptabilite.repository import ComptabiliteSystemRepository
+from unionflow.encaissement.workflow import Cible, EncaissementService
+from unionflow.models import CompteComptable, EcritureComptable, JournalComptable
+
+
+async def booked_entry(db, paiement):
+    """The entry the settlement workflow posted with the payment (comptabilite/ecritures_service.py)."""
+    return await ComptabiliteSystemRepository(db).ecriture_du_paiement(paiement.id)
 
 
 async def test_validated_payment_is_booked_once_with_default_accounts(client, factory, db):
@@ -20,11 +23,12 @@ async def test_validated_payment_is_booked_once_with_default_accounts(client, fa
     paiement = await EncaissementService(db, None).enregistrer(
         membre_id=membre.id, organisation_id=org.id, montant=Decimal("7000"), methode="WAVE",
         cibles=[Cible(cotisation_id=cot.id), Cible(adhesion_id=adh.id)])
-    ecriture = await comptabiliser_paiement(db, paiement)
+    ecriture = await booked_entry(db, paiement)
     await db.flush()
     assert ecriture.numero_piece.startswith("MM-") and ecriture.montant_total == Decimal("7000")
-    again = await comptabiliser_paiement(db, paiement)
-    assert again.id == ecriture.id
+    # One entry per payment.
+    assert (await db.execute(select(func.count()).select_from(EcritureComptable).where(
+        EcritureComptable.paiement_id == paiement.id))).scalar_one() == 1
 
     tresorier = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
     got = (await client.get(f"/api/comptabilite/ecritures/{ecriture.id}", headers=tresorier.headers)).json()
@@ -37,7 +41,7 @@ async def test_validated_payment_is_booked_once_with_default_accounts(client, fa
     cash = await EncaissementService(db, None).enregistrer(
         membre_id=membre.id, organisation_id=org.id, montant=Decimal("3000"), methode="ESPECES",
         cibles=[Cible(cotisation_id=cot2.id)])
-    booked = await comptabiliser_paiement(db, cash)
+    booked = await booked_entry(db, cash)
     assert booked.numero_piece.endswith("-000001") and booked.numero_piece.startswith("CAI-")
     numbers = (await db.execute(select(CompteComptable.numero_compte).where(
         CompteComptable.organisation_id == org.id).order_by(CompteComptable.numero_compte))).scalars().all()
@@ -60,7 +64,7 @@ async def test_unallocated_remainder_goes_to_member_advances(db, factory):
                               methode="ESPECES", cibles=[Cible(cotisation_id=cot.id)])
     paiement, _ = await service.confirmer(pending.id)
     assert paiement.montant_non_affecte == Decimal("3500")
-    ecriture = await comptabiliser_paiement(db, paiement)
+    ecriture = await booked_entry(db, paiement)
     comptes = {c.id: c.numero_compte for c in (await db.execute(select(CompteComptable))).scalars()}
     assert [(comptes[lg.compte_id], lg.debit, lg.credit) for lg in ecriture.lignes] == [
         ("521", Decimal("5000"), Decimal("0")), ("7061", Decimal("0"), Decimal("1500")),
@@ -71,9 +75,9 @@ async def test_only_validated_payments_are_booked(db, factory):
     org = await factory.organisation()
     membre = await factory.membre(org)
     cot = await cotisation(db, membre, org, "5000")
-    paiement = await EncaissementService(db, None).enregistrer(
-        membre_id=membre.id, organisation_id=org.id, montant=Decimal("5000"), methode="ESPECES",
-        cibles=[Cible(cotisation_id=cot.id)])
-    paiement.statut = "EN_ATTENTE"
-    with pytest.raises(InvalidState):
-        await comptabiliser_paiement(db, paiement)
+    service = EncaissementService(db, None)
+    pending = await service.preparer(membre_id=membre.id, organisation_id=org.id, methode="VIREMENT",
+                                     cibles=[Cible(cotisation_id=cot.id)])
+    assert await booked_entry(db, pending) is None
+    paiement, _ = await service.confirmer(pending.id)
+    assert (await booked_entry(db, paiement)).montant_total == Decimal("5000")

@@ -20,11 +20,11 @@ from unionflow.core import read_paging
 from unionflow.core.cache import cached
 from unionflow.core.db import autocommit_connection, autocommits, sqlite_write_intent
 from unionflow.core.pagination import PageParams
-from unionflow.cotisations import lecture as cotisations_lecture
+from unionflow.cotisations import lectures as cotisations_lecture
 from unionflow.cotisations.repository import CotisationFilters, CotisationRepository
 from unionflow.cotisations.schemas import StatistiquesResponse
 from unionflow.cotisations.service import today_utc
-from unionflow.encaissement.service import StatutCotisation
+from unionflow.encaissement.workflow import StatutCotisation
 from unionflow.models import Cotisation, Organisation
 from unionflow.organisations import lecture as organisations_lecture
 from unionflow.organisations.repository import OrganisationFilters, OrganisationRepository

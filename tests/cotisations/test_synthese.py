@@ -23,8 +23,8 @@ from sqlalchemy import Uuid, bindparam, delete, func, select, text, update
 
 from tests.cotisations.helpers import BASE, cotisation, days
 from tests.planificateur.test_planificateur import _make_due, _runs
-from unionflow.cotisations.gestion import statistics
 from unionflow.cotisations.jobs import marquer_retards_lot
+from unionflow.cotisations.organisation_service import statistics
 from unionflow.cotisations.schemas import (
     StatistiquesDetailResponse,
     StatistiquesPeriodeResponse,

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select
 
 from unionflow.core.errors import InvalidInput, InvalidState
-from unionflow.encaissement.service import Cible, EncaissementService
+from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Adhesion, AuditLog, Cotisation, PaiementAllocation
 from unionflow.models.paiement import StatutPaiement
 

@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from tests.comptabilite.helpers import cotisation
 from tests.lcbft.helpers import paiement_valide
-from unionflow.encaissement.service import Cible, EncaissementService
+from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.lcbft.service import evaluer_paiement
 from unionflow.models import AlerteLcbFt, AuditLog
 

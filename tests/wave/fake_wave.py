@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from unionflow.paiements.signature import sign
+from unionflow.wave.client import sign
 
 API_KEY = "wave-test-key"
 

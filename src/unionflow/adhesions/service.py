@@ -26,7 +26,7 @@ from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
-from unionflow.encaissement.service import Cible, EncaissementService, outstanding
+from unionflow.encaissement.workflow import Cible, EncaissementService, outstanding
 from unionflow.models import Adhesion, AuditLog, Membre, MembreOrganisation
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.paiement import MethodePaiement

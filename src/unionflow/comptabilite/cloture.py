@@ -15,9 +15,9 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.cloture_repository import ClotureRepository
+from unionflow.comptabilite.ecritures_service import compte_par_defaut, journal_par_defaut
 from unionflow.comptabilite.etats_repository import ZERO, EtatsRepository
 from unionflow.comptabilite.etats_schemas import ExerciceResponse, VerrouillageRequest, VerrouillageResponse
-from unionflow.comptabilite.integration import compte_par_defaut, journal_par_defaut
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.service import MODULE, Ligne, poster_ecriture
 from unionflow.core import audit

@@ -11,8 +11,8 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import Select, case, func, literal, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.core.repository import SystemRepository
 from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
 
 ZERO = Decimal("0")
@@ -48,9 +48,10 @@ def _dec(value: Any) -> Decimal:
     return Decimal(value or 0).quantize(Decimal("0.01"))
 
 
-class EtatsRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class EtatsRepository(SystemRepository[EcritureComptable]):
+    """Figures of the financial statements of one organisation, which the service checked the caller may see."""
+
+    model = EcritureComptable
 
     def _lines(self, organisation_id: uuid.UUID) -> Select[Any]:
         return (select().select_from(LigneEcriture)

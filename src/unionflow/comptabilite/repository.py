@@ -12,18 +12,21 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, false, func, select, true
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import ColumnElement, false, func, select, true
+from sqlalchemy.exc import IntegrityError
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture, Organisation
 
 
-class ComptabiliteRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+class ComptabiliteRepository(ScopedRepository[EcritureComptable]):
+    """Entries: global roles and the organisation's staff (the default scope). The books (chart of accounts,
+    journals, the organisation itself) are also seen by the organisation's members."""
+
+    model = EcritureComptable
+    auth: AuthContext
 
     def _orgs(self, column: Any, *, entries: bool) -> ColumnElement[bool]:
         if self.auth.is_global:
@@ -34,9 +37,6 @@ class ComptabiliteRepository:
 
     def can_see_entries(self, organisation_id: uuid.UUID) -> bool:
         return self.auth.is_global or organisation_id in self.auth.staff_organisations
-
-    def can_see_books(self, organisation_id: uuid.UUID) -> bool:
-        return self.can_see_entries(organisation_id) or organisation_id in self.auth.member_organisations
 
     async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
         stmt = select(Organisation).where(Organisation.id == organisation_id,
@@ -97,17 +97,12 @@ class ComptabiliteRepository:
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def ecriture(self, ecriture_id: uuid.UUID) -> EcritureComptable | None:
-        stmt = select(EcritureComptable).where(EcritureComptable.id == ecriture_id,
-                                               self._orgs(EcritureComptable.organisation_id, entries=True))
-        return (await self.session.execute(stmt)).scalar_one_or_none()
-
-    def _ecritures(self) -> Select[Any]:
-        return select(EcritureComptable).where(self._orgs(EcritureComptable.organisation_id, entries=True))
+        return await self.get(ecriture_id)
 
     async def ecritures(self, params: PageParams, *, journal_id: uuid.UUID | None = None,
                         organisation_id: uuid.UUID | None = None, date_debut: date | None = None,
                         date_fin: date | None = None) -> tuple[list[EcritureComptable], int, bool]:
-        stmt = self._ecritures()
+        stmt = self.select()
         if journal_id:
             stmt = stmt.where(EcritureComptable.journal_id == journal_id)
         if organisation_id:
@@ -117,7 +112,7 @@ class ComptabiliteRepository:
         if date_fin:
             stmt = stmt.where(EcritureComptable.date_ecriture <= date_fin)
         stmt = stmt.order_by(EcritureComptable.date_ecriture, EcritureComptable.numero_piece, EcritureComptable.id)
-        return await paginate(self.session, stmt, params)
+        return await self.paginate(stmt, params)
 
     async def journal_codes(self, ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
         if not ids:
@@ -125,3 +120,59 @@ class ComptabiliteRepository:
         rows = await self.session.execute(
             select(JournalComptable.id, JournalComptable.code).where(JournalComptable.id.in_(ids)))
         return {r.id: r.code for r in rows}
+
+
+class ComptabiliteSystemRepository(SystemRepository[EcritureComptable]):
+    """What the automatic entries read and write on the system's behalf: the caller (if any) was permitted to move
+    the money; its entry is posted whatever the caller may see of the books."""
+
+    model = EcritureComptable
+
+    async def compte_by_numero(self, organisation_id: uuid.UUID, numero: str) -> CompteComptable | None:
+        stmt = select(CompteComptable).where(CompteComptable.organisation_id == organisation_id,
+                                             CompteComptable.numero_compte == numero)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def comptes(self, organisation_id: uuid.UUID, numeros: list[str]) -> list[CompteComptable]:
+        rows = await self.session.execute(select(CompteComptable).where(
+            CompteComptable.organisation_id == organisation_id, CompteComptable.numero_compte.in_(numeros)))
+        return list(rows.scalars())
+
+    async def journal_by_code(self, organisation_id: uuid.UUID, code: str) -> JournalComptable | None:
+        stmt = select(JournalComptable).where(JournalComptable.organisation_id == organisation_id,
+                                              JournalComptable.code == code)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def journaux(self, organisation_id: uuid.UUID) -> list[JournalComptable]:
+        rows = await self.session.execute(select(JournalComptable).where(
+            JournalComptable.organisation_id == organisation_id))
+        return list(rows.scalars())
+
+    async def journal(self, journal_id: uuid.UUID) -> JournalComptable | None:
+        return await self.session.get(JournalComptable, journal_id)
+
+    async def ecriture_du_paiement(self, paiement_id: uuid.UUID) -> EcritureComptable | None:
+        return (await self.session.execute(
+            self.select().where(EcritureComptable.paiement_id == paiement_id))).scalar_one_or_none()
+
+    async def premiere_ecriture_de_piece(self, organisation_id: uuid.UUID, piece: str) -> EcritureComptable | None:
+        return (await self.session.execute(self.select().where(
+            EcritureComptable.organisation_id == organisation_id, EcritureComptable.piece_reference == piece)
+            .order_by(EcritureComptable.created_at).limit(1))).scalar_one_or_none()
+
+    async def lignes_avec_comptes(self, ecriture_id: uuid.UUID) -> list[tuple[LigneEcriture, CompteComptable]]:
+        rows = await self.session.execute(
+            select(LigneEcriture, CompteComptable).join(CompteComptable, CompteComptable.id == LigneEcriture.compte_id)
+            .where(LigneEcriture.ecriture_id == ecriture_id).order_by(LigneEcriture.id))
+        return [(ligne, compte) for ligne, compte in rows.all()]
+
+    async def ajouter_unique(self, row: CompteComptable | JournalComptable) -> bool:
+        """Insert a default account or journal; False when a concurrent transaction inserted it first (the caller
+        re-reads it)."""
+        try:
+            async with self.session.begin_nested():
+                self.session.add(row)
+                await self.session.flush()
+        except IntegrityError:
+            return False
+        return True

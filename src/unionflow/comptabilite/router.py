@@ -42,7 +42,7 @@ ECRITURE_WRITE = "Écriture réservée à ADMIN, et à l'ADMIN_ORGANISATION ou a
 async def list_comptes(session: SessionDep, auth: AuthContext = authorize(RS_READ),
                        organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
                        classe: int | None = Query(None, ge=1, le=9)) -> list[CompteComptableResponse]:
-    return await ComptabiliteService(session, auth).list_comptes(organisation_id, classe)
+    return await ComptabiliteService(session, auth).lister_comptes(organisation_id, classe)
 
 
 @router.post("/comptes", response_model=CompteComptableResponse, responses=problems(404, 409),
@@ -53,14 +53,14 @@ async def list_comptes(session: SessionDep, auth: AuthContext = authorize(RS_REA
                          "reçu n'est jamais refusé. " + ECRITURE_WRITE)
 async def create_compte(data: CreateCompteComptableRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_WRITE)) -> CompteComptableResponse:
-    return await ComptabiliteService(session, auth).create_compte(data)
+    return await ComptabiliteService(session, auth).creer_compte(data)
 
 
 @router.get("/comptes/{id}", response_model=CompteComptableResponse, summary="Consulter un compte",
             description=VISIBILITE)
 async def get_compte(id: uuid.UUID, session: SessionDep,
                      auth: AuthContext = authorize(RS_READ)) -> CompteComptableResponse:
-    return await ComptabiliteService(session, auth).get_compte(id)
+    return await ComptabiliteService(session, auth).obtenir_compte(id)
 
 
 @router.put("/comptes/{id}", response_model=CompteComptableResponse, responses=problems(404),
@@ -73,14 +73,14 @@ async def get_compte(id: uuid.UUID, session: SessionDep,
                          "états; il refuse seulement les nouvelles écritures. " + ECRITURE_WRITE)
 async def update_compte(id: uuid.UUID, data: UpdateCompteComptableRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_WRITE)) -> CompteComptableResponse:
-    return await ComptabiliteService(session, auth).update_compte(id, data)
+    return await ComptabiliteService(session, auth).modifier_compte(id, data)
 
 
 @router.post("/ecritures", response_model=EcritureComptableResponse, responses=problems(404),
              summary="Passer une écriture comptable", description=ECRITURE_REGLES + " " + ECRITURE_WRITE)
 async def create_ecriture(data: CreateEcritureComptableRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_WRITE)) -> EcritureComptableResponse:
-    return await ComptabiliteService(session, auth).create_ecriture(data)
+    return await ComptabiliteService(session, auth).creer_ecriture(data)
 
 
 @router.get("/ecritures/journal/{journalId}", response_model=list[EcritureComptableResponse],
@@ -89,7 +89,7 @@ async def ecritures_journal(journalId: uuid.UUID, response: Response, session: S
                             auth: AuthContext = authorize(RS_READ), params: PageParams = Depends(paging(50)),
                             date_debut: date | None = Query(None, alias="dateDebut"),
                             date_fin: date | None = Query(None, alias="dateFin")) -> list[EcritureComptableResponse]:
-    rows, total = await ComptabiliteService(session, auth).ecritures_du_journal(journalId, params, date_debut,
+    rows, total = await ComptabiliteService(session, auth).lister_ecritures_du_journal(journalId, params, date_debut,
                                                                                 date_fin)
     set_total_header(response, total)
     return rows
@@ -102,7 +102,7 @@ async def ecritures_organisation(organisationId: uuid.UUID, response: Response, 
                                  date_debut: date | None = Query(None, alias="dateDebut"),
                                  date_fin: date | None = Query(None, alias="dateFin"),
                                  ) -> list[EcritureComptableResponse]:
-    rows, total = await ComptabiliteService(session, auth).ecritures_de_organisation(
+    rows, total = await ComptabiliteService(session, auth).lister_ecritures_de_organisation(
         organisationId, params, date_debut, date_fin)
     set_total_header(response, total)
     return rows
@@ -112,7 +112,7 @@ async def ecritures_organisation(organisationId: uuid.UUID, response: Response, 
             description="Réservé au bureau de l'organisation et à ADMIN; sinon 404.")
 async def get_ecriture(id: uuid.UUID, session: SessionDep,
                        auth: AuthContext = authorize(RS_READ)) -> EcritureComptableResponse:
-    return await ComptabiliteService(session, auth).get_ecriture(id)
+    return await ComptabiliteService(session, auth).obtenir_ecriture(id)
 
 
 @router.get("/journaux", response_model=list[JournalComptableResponse], summary="Journaux comptables",
@@ -120,7 +120,7 @@ async def get_ecriture(id: uuid.UUID, session: SessionDep,
 async def list_journaux(session: SessionDep, auth: AuthContext = authorize(RS_READ),
                         organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
                         ) -> list[JournalComptableResponse]:
-    return await ComptabiliteService(session, auth).list_journaux(organisation_id)
+    return await ComptabiliteService(session, auth).lister_journaux(organisation_id)
 
 
 @router.post("/journaux", response_model=JournalComptableResponse, responses=problems(404, 409),
@@ -129,11 +129,11 @@ async def list_journaux(session: SessionDep, auth: AuthContext = authorize(RS_RE
                          "VT (ventes), OD (opérations diverses). " + ECRITURE_WRITE)
 async def create_journal(data: CreateJournalComptableRequest, session: SessionDep,
                          auth: AuthContext = authorize(RS_WRITE)) -> JournalComptableResponse:
-    return await ComptabiliteService(session, auth).create_journal(data)
+    return await ComptabiliteService(session, auth).creer_journal(data)
 
 
 @router.get("/journaux/{id}", response_model=JournalComptableResponse, summary="Consulter un journal",
             description=VISIBILITE)
 async def get_journal(id: uuid.UUID, session: SessionDep,
                       auth: AuthContext = authorize(RS_READ)) -> JournalComptableResponse:
-    return await ComptabiliteService(session, auth).get_journal(id)
+    return await ComptabiliteService(session, auth).obtenir_journal(id)

@@ -13,6 +13,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.cloture_repository import ClotureRepository
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.schemas import (
     TYPE_PAR_CLASSE,
@@ -32,19 +33,41 @@ from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, R
 from unionflow.core.numbering import next_value
 from unionflow.core.pagination import PageParams
 from unionflow.core.permissions import Permission
-from unionflow.core.roles import Role
-from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture, VerrouComptable
+from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
 
 MODULE = "COMPTABILITE"
 ZERO = Decimal("0")
 CENT = Decimal("0.01")
 
 
+# The default chart (SYSCOHADA-like) the automatic entries open on first use (comptabilite/ecritures_service.py).
+COMPTES_PAR_DEFAUT = {
+    "571": "Caisse",
+    "521": "Banque",
+    "5215": "Wave",
+    "5216": "Orange Money",
+    "5217": "Free Money",
+    "4191": "Membres, avances reçues",
+    "7061": "Cotisations",
+    "7062": "Droits d'adhésion",
+    "131": "Résultat net : excédent",
+    "139": "Résultat net : déficit",
+    "6581": "Aides et secours accordés",
+    "6582": "Cotisations reversées",
+    "6583": "Droits d'adhésion reversés",
+    "6588": "Autres charges diverses",
+}
+JOURNAUX_PAR_DEFAUT = {
+    "CAI": ("Journal de caisse", "CAISSE"),
+    "BQ": ("Journal de banque", "BANQUE"),
+    "MM": ("Journal mobile money", "MOBILE_MONEY"),
+    "CLO": ("Journal de clôture", "CLOTURE"),
+}
+
+
 def _q(value: Decimal) -> Decimal:
     """Amounts leave as 2-decimal strings on both databases (SQLite hands back what was given)."""
     return value.quantize(CENT)
-# Who keeps the books of an organisation: its administrator and its treasurer.
-TENEURS_DE_LIVRES = (Role.ADMIN_ORGANISATION.value, Role.TRESORIER.value)
 
 
 @dataclass(frozen=True)
@@ -84,7 +107,7 @@ async def date_comptable(session: AsyncSession, organisation_id: uuid.UUID, date
 
     A manual entry dated in a closed period is refused (``strict``); an automatic posting of a money movement is
     never refused — money received is never turned away — so it is dated the first open day instead."""
-    verrou = await session.get(VerrouComptable, organisation_id)
+    verrou = await ClotureRepository(session).verrou(organisation_id)
     if verrou is None or date_ecriture > verrou.date_verrouillage:
         return date_ecriture
     if strict:
@@ -190,11 +213,9 @@ class ComptabiliteService:
 
     # Chart of accounts
 
-    async def create_compte(self, data: CreateCompteComptableRequest) -> CompteComptableResponse:
+    async def creer_compte(self, data: CreateCompteComptableRequest) -> CompteComptableResponse:
         await self._organisation(data.organisation_id)
         self._check_bookkeeper(data.organisation_id)
-        from unionflow.comptabilite.integration import COMPTES_PAR_DEFAUT
-
         if not data.actif and data.numero_compte in COMPTES_PAR_DEFAUT:
             raise RegleMetier(f"Le compte {data.numero_compte} reçoit les écritures automatiques des encaissements "
                                "et des versements: il ne peut pas être inactif, sinon l'argent reçu serait refusé")
@@ -209,13 +230,14 @@ class ComptabiliteService:
                            description=f"Compte {compte.numero_compte} {compte.libelle}")
         return CompteComptableResponse.model_validate(compte)
 
-    async def get_compte(self, compte_id: uuid.UUID) -> CompteComptableResponse:
+    async def obtenir_compte(self, compte_id: uuid.UUID) -> CompteComptableResponse:
         compte = await self.repo.compte(compte_id)
         if compte is None:
             raise NotFound("Compte comptable introuvable")
         return CompteComptableResponse.model_validate(compte)
 
-    async def update_compte(self, compte_id: uuid.UUID, data: UpdateCompteComptableRequest) -> CompteComptableResponse:
+    async def modifier_compte(self, compte_id: uuid.UUID,
+                              data: UpdateCompteComptableRequest) -> CompteComptableResponse:
         compte = await self.repo.compte_pour_modification(compte_id)
         if compte is None:
             raise NotFound("Compte comptable introuvable")
@@ -233,8 +255,6 @@ class ComptabiliteService:
         return CompteComptableResponse.model_validate(compte)
 
     async def _check_desactivable(self, compte: CompteComptable) -> None:
-        from unionflow.comptabilite.integration import COMPTES_PAR_DEFAUT
-
         if compte.numero_compte in COMPTES_PAR_DEFAUT:
             raise RegleMetier(f"Le compte {compte.numero_compte} reçoit les écritures automatiques des encaissements "
                                "et des versements: il ne peut pas être désactivé, sinon l'argent reçu serait refusé")
@@ -243,13 +263,13 @@ class ComptabiliteService:
             raise RegleMetier(f"Le compte {compte.numero_compte} a un solde de {_q(solde)}: soldez-le par une "
                                "écriture avant de le désactiver")
 
-    async def list_comptes(self, organisation_id: uuid.UUID | None,
+    async def lister_comptes(self, organisation_id: uuid.UUID | None,
                            classe: int | None) -> list[CompteComptableResponse]:
         return [CompteComptableResponse.model_validate(c) for c in await self.repo.comptes(organisation_id, classe)]
 
     # Journals
 
-    async def create_journal(self, data: CreateJournalComptableRequest) -> JournalComptableResponse:
+    async def creer_journal(self, data: CreateJournalComptableRequest) -> JournalComptableResponse:
         await self._organisation(data.organisation_id)
         self._check_bookkeeper(data.organisation_id)
         if await self.repo.journal_by_code(data.organisation_id, data.code) is not None:
@@ -268,15 +288,15 @@ class ComptabiliteService:
             raise NotFound("Journal comptable introuvable")
         return journal
 
-    async def get_journal(self, journal_id: uuid.UUID) -> JournalComptableResponse:
+    async def obtenir_journal(self, journal_id: uuid.UUID) -> JournalComptableResponse:
         return JournalComptableResponse.model_validate(await self._journal(journal_id))
 
-    async def list_journaux(self, organisation_id: uuid.UUID | None) -> list[JournalComptableResponse]:
+    async def lister_journaux(self, organisation_id: uuid.UUID | None) -> list[JournalComptableResponse]:
         return [JournalComptableResponse.model_validate(j) for j in await self.repo.journaux(organisation_id)]
 
     # Entries
 
-    async def create_ecriture(self, data: CreateEcritureComptableRequest) -> EcritureComptableResponse:
+    async def creer_ecriture(self, data: CreateEcritureComptableRequest) -> EcritureComptableResponse:
         journal = await self._journal(data.journal_id)
         self._check_bookkeeper(journal.organisation_id)
         comptes = await self.repo.comptes_by_ids({lg.compte_id for lg in data.lignes})
@@ -301,14 +321,14 @@ class ComptabiliteService:
         codes = await self.repo.journal_codes({e.journal_id for e in ecritures})
         return [ecriture_response(e, comptes, codes[e.journal_id]) for e in ecritures]
 
-    async def get_ecriture(self, ecriture_id: uuid.UUID) -> EcritureComptableResponse:
+    async def obtenir_ecriture(self, ecriture_id: uuid.UUID) -> EcritureComptableResponse:
         ecriture = await self.repo.ecriture(ecriture_id)
         if ecriture is None:
             raise NotFound("Écriture comptable introuvable")
         return (await self._responses([ecriture]))[0]
 
-    async def ecritures_du_journal(self, journal_id: uuid.UUID, params: PageParams, date_debut: date | None,
-                                   date_fin: date | None) -> tuple[list[EcritureComptableResponse], int]:
+    async def lister_ecritures_du_journal(self, journal_id: uuid.UUID, params: PageParams, date_debut: date | None,
+                                          date_fin: date | None) -> tuple[list[EcritureComptableResponse], int]:
         journal = await self._journal(journal_id)
         if not self.repo.can_see_entries(journal.organisation_id):
             raise Forbidden("Les écritures sont réservées au bureau de l'organisation")
@@ -316,8 +336,9 @@ class ComptabiliteService:
                                                    date_fin=date_fin)
         return await self._responses(rows), total
 
-    async def ecritures_de_organisation(self, organisation_id: uuid.UUID, params: PageParams, date_debut: date | None,
-                                        date_fin: date | None) -> tuple[list[EcritureComptableResponse], int]:
+    async def lister_ecritures_de_organisation(
+            self, organisation_id: uuid.UUID, params: PageParams, date_debut: date | None,
+            date_fin: date | None) -> tuple[list[EcritureComptableResponse], int]:
         await self._organisation(organisation_id)
         if not self.repo.can_see_entries(organisation_id):
             raise Forbidden("Les écritures sont réservées au bureau de l'organisation")

@@ -8,8 +8,8 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import and_, case, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.core.repository import SystemRepository
 from unionflow.models import (
     Adhesion,
     Cotisation,
@@ -28,9 +28,12 @@ def dec(value: Any) -> Decimal:
     return Decimal(str(value or 0)).quantize(Decimal("0.01"))
 
 
-class CompteRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class CompteRepository(SystemRepository[Cotisation]):
+    """The member's account and the organisation's dashboard: unscoped figures, read after the service checked
+    whose account or which organisation the caller may see. Reads other areas' tables for its aggregates (a
+    one-door exception listed in docs/architecture.md, "Where money lives")."""
+
+    model = Cotisation
 
     async def membre(self, membre_id: uuid.UUID) -> Membre | None:
         return await self.session.get(Membre, membre_id)

@@ -24,19 +24,23 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound, RegleMetier
 from unionflow.core.visibility import staff_sees
 from unionflow.models import Adhesion, Cotisation, Membre
+from unionflow.models.adhesion import StatutAdhesion
+from unionflow.models.cotisation import StatutCotisation
+
+OUVERTES = frozenset({StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD})
 
 
 def _ligne(c: Cotisation, today: date) -> CotisationLigne:
     reste = max(c.montant_du - c.montant_paye, ZERO)
-    overdue = c.statut in {"EN_ATTENTE", "PARTIELLEMENT_PAYEE", "EN_RETARD"} and c.date_echeance < today
+    overdue = c.statut in OUVERTES and c.date_echeance < today
     return CotisationLigne(id=c.id, numero_reference=c.numero_reference, organisation_id=c.organisation_id,
                            libelle=c.libelle, annee=c.annee, mois=c.mois, montant_du=c.montant_du,
                            montant_paye=c.montant_paye, reste_a_payer=reste, date_echeance=c.date_echeance,
-                           statut="EN_RETARD" if overdue else c.statut)
+                           statut=StatutCotisation.EN_RETARD if overdue else c.statut)
 
 
 def _adhesion(a: Adhesion) -> AdhesionLigne:
-    reste = max(a.frais_adhesion - a.montant_paye, ZERO) if a.statut == "APPROUVEE" else ZERO
+    reste = max(a.frais_adhesion - a.montant_paye, ZERO) if a.statut == StatutAdhesion.APPROUVEE else ZERO
     return AdhesionLigne(id=a.id, numero_reference=a.numero_reference, organisation_id=a.organisation_id,
                          statut=a.statut, frais_adhesion=a.frais_adhesion, montant_paye=a.montant_paye,
                          reste_a_payer=reste)
@@ -88,7 +92,7 @@ class CompteService:
                            for m, o in await self.repo.memberships(membre.id)],
             adhesions=adhesions, cotisations=SyntheseCotisations(**totals),
             prochaines_echeances=[c for c in open_dues if c.date_echeance >= today][:5],
-            cotisations_en_retard=[c for c in open_dues if c.statut == "EN_RETARD"][:20],
+            cotisations_en_retard=[c for c in open_dues if c.statut == StatutCotisation.EN_RETARD][:20],
             derniers_paiements=[PaiementLigne.model_validate(p) for p in await self.repo.last_payments(membre.id, 5)],
             credit=credit,
             a_jour=totals["nombre_en_retard"] == 0 and all(a.reste_a_payer == ZERO for a in adhesions),

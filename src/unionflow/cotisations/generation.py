@@ -10,16 +10,15 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.cache import invalidate
 from unionflow.core.numbering import random_reference
+from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.cotisations.schemas import GenerationResponse, GenererCotisationsRequest
 from unionflow.cotisations.service import echeance_par_defaut
-from unionflow.encaissement.service import COTISATIONS_STATS
-from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation
+from unionflow.encaissement.workflow import COTISATIONS_STATS
+from unionflow.models import Membre, MembreOrganisation, Organisation
 from unionflow.models.cotisation import StatutCotisation
 
 CHUNK = 500  # rows per INSERT: well under both back ends' bound-parameter limits
@@ -52,7 +51,7 @@ async def generer(session: AsyncSession, organisation: Organisation, data: Gener
     libelle = data.libelle or f"Cotisation {type_cot.lower()} {periode(data)}"
     echeance = data.date_echeance or await echeance_par_defaut(session, data.annee, data.mois)
     now = datetime.now(UTC)
-    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    repo = CotisationSystemRepository(session)
     created = 0
     for start in range(0, len(membres), CHUNK):
         rows = [{
@@ -64,9 +63,7 @@ async def generer(session: AsyncSession, organisation: Organisation, data: Gener
             "cle_generation": generation_key(organisation.id, type_cot, data.annee, data.mois, membre_id),
             "created_at": now, "updated_at": now,
         } for membre_id in membres[start:start + CHUNK]]
-        # The unique generation key makes a re-run (or a concurrent run) skip what already exists.
-        stmt = insert(Cotisation).values(rows).on_conflict_do_nothing(index_elements=["cle_generation"])
-        created += len((await session.execute(stmt.returning(Cotisation.id))).all())
+        created += await repo.inserer_generees(rows)
         if avancement is not None:
             await avancement(session, min(start + CHUNK, len(membres)), len(membres))
         if commit_each_chunk:

@@ -8,41 +8,29 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.core import audit
 from unionflow.core.jobs import Avancer, Compteurs, Contexte, EchecTache, Job
 from unionflow.cotisations import generation
-from unionflow.cotisations.repository import OPEN
+from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.cotisations.schemas import GenererCotisationsRequest
 from unionflow.cotisations.service import MODULE as MODULE_COTISATIONS
 from unionflow.cotisations.synthese import compacter_synthese
-from unionflow.models import Cotisation, Organisation, Tache
-from unionflow.models.cotisation import StatutCotisation
+from unionflow.models import Organisation, Tache
 
 BATCH = 5_000
 
 
 async def marquer_retards_lot(session: AsyncSession, today: date, limit: int = BATCH) -> int:
-    """Mark up to ``limit`` overdue dues EN_RETARD in one UPDATE (rows picked through the (statut, échéance)
-    index); returns how many were marked. Rows locked by a payment in progress are skipped on PostgreSQL and
-    picked up by the next batch or run."""
-    ids = select(Cotisation.id).where(Cotisation.statut.in_(OPEN), Cotisation.date_echeance < today).limit(limit)
-    if session.get_bind().dialect.name == "postgresql":
-        ids = ids.with_for_update(skip_locked=True)
-    result = await session.execute(
-        update(Cotisation).where(Cotisation.id.in_(ids.scalar_subquery()), Cotisation.statut.in_(OPEN))
-        .values(statut=StatutCotisation.EN_RETARD.value, updated_at=datetime.now(UTC))
-        .execution_options(synchronize_session=False))
-    return int(result.rowcount or 0)  # type: ignore[attr-defined]
+    """Mark up to ``limit`` overdue dues EN_RETARD; returns how many were marked. Rows locked by a payment in
+    progress are skipped on PostgreSQL and picked up by the next batch or run."""
+    return await CotisationSystemRepository(session).marquer_retards(today, limit)
 
 
 async def compter_retards(session: AsyncSession, today: date) -> int:
     """How many dues the job would mark now (the CLI's progress bar total)."""
-    stmt = select(func.count()).select_from(Cotisation).where(Cotisation.statut.in_(OPEN),
-                                                              Cotisation.date_echeance < today)
-    return int((await session.execute(stmt)).scalar_one())
+    return await CotisationSystemRepository(session).compter_retards(today)
 
 
 async def marquer_retards(sessionmaker: async_sessionmaker[AsyncSession], today: date | None = None,

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, case, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, case, func, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
-from unionflow.core.repository import ScopedRepository
+from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import Cotisation, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
 
@@ -22,7 +24,7 @@ OPEN = (S.EN_ATTENTE, S.PARTIELLEMENT_PAYEE)
 UNPAID = (S.EN_ATTENTE, S.PARTIELLEMENT_PAYEE, S.EN_RETARD)
 
 
-# A date, or a parameter bound at execution (cotisations/lecture.py).
+# A date, or a parameter bound at execution (cotisations/lectures.py).
 Today = date | ColumnElement[Any]
 
 
@@ -57,7 +59,7 @@ class CotisationFilters:
 
 
 class CotisationRepository(ScopedRepository[Cotisation]):
-    """Default rule, personal: a member sees their own dues (cotisations/lecture.py prebuilds the same scope)."""
+    """Default rule, personal: a member sees their own dues (cotisations/lectures.py prebuilds the same scope)."""
 
     model = Cotisation
     personal = True
@@ -127,9 +129,6 @@ class CotisationRepository(ScopedRepository[Cotisation]):
         ).group_by(Cotisation.statut, echu)
         return stmt
 
-    async def aggregate_by_type(self, filters: CotisationFilters) -> list[Any]:
-        return list((await self.session.execute(self.aggregate_by_type_stmt(filters))).all())
-
     def aggregate_by_type_stmt(self, filters: CotisationFilters) -> Select[Any]:
         live = Cotisation.statut != S.ANNULEE
         stmt = self._filtered(filters).with_only_columns(
@@ -148,3 +147,33 @@ class CotisationRepository(ScopedRepository[Cotisation]):
             done.setdefault(membre_id, set()).update(ids or [])
         return done
 
+
+class CotisationSystemRepository(SystemRepository[Cotisation]):
+    """Dues written on the system's behalf: the overdue job, and the generation whose caller was permitted first
+    (or its background task)."""
+
+    model = Cotisation
+
+    async def marquer_retards(self, today: date, limit: int) -> int:
+        """Mark up to ``limit`` overdue dues EN_RETARD in one UPDATE (rows picked through the (statut, échéance)
+        index); returns how many were marked. Rows locked by a payment in progress are skipped on PostgreSQL."""
+        ids = select(Cotisation.id).where(Cotisation.statut.in_(OPEN), Cotisation.date_echeance < today).limit(limit)
+        if self.session.get_bind().dialect.name == "postgresql":
+            ids = ids.with_for_update(skip_locked=True)
+        result = await self.session.execute(
+            update(Cotisation).where(Cotisation.id.in_(ids.scalar_subquery()), Cotisation.statut.in_(OPEN))
+            .values(statut=S.EN_RETARD.value, updated_at=datetime.now(UTC))
+            .execution_options(synchronize_session=False))
+        return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+    async def compter_retards(self, today: date) -> int:
+        stmt = select(func.count()).select_from(Cotisation).where(Cotisation.statut.in_(OPEN),
+                                                                  Cotisation.date_echeance < today)
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def inserer_generees(self, rows: list[dict[str, Any]]) -> int:
+        """Insert generated dues; the unique generation key makes a re-run (or a concurrent run) skip what
+        already exists. Returns how many were created."""
+        insert = pg_insert if self.session.get_bind().dialect.name == "postgresql" else sqlite_insert
+        stmt = insert(Cotisation).values(rows).on_conflict_do_nothing(index_elements=["cle_generation"])
+        return len((await self.session.execute(stmt.returning(Cotisation.id))).all())

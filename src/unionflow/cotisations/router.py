@@ -12,8 +12,8 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import RS_ADMIN, RS_COTISATION_GENERER, RS_COTISATION_PAYER, RS_ME, RS_READ, RS_WRITE
 from unionflow.core.routing import area_router
-from unionflow.cotisations.gestion import CotisationGestion
-from unionflow.cotisations.lecture import CotisationLecture
+from unionflow.cotisations.lectures import CotisationLecture
+from unionflow.cotisations.organisation_service import CotisationOrganisationService
 from unionflow.cotisations.repository import CotisationFilters
 from unionflow.cotisations.schemas import (
     CotisationPayeeResponse,
@@ -62,7 +62,7 @@ async def list_cotisations(auth: AuthContext = authorize(RS_READ), *, connection
                          "membre actif de l'organisation.")
 async def create_cotisation(data: CreateCotisationRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_WRITE)) -> CotisationResponse:
-    return await CotisationService(session, auth).create(data)
+    return await CotisationService(session, auth).creer(data)
 
 
 @router.post("/generer", response_model=GenerationResponse, responses={**problems(404), 202: {
@@ -78,7 +78,8 @@ async def create_cotisation(data: CreateCotisationRequest, session: SessionDep,
 async def generate_cotisations(request: Request, data: GenererCotisationsRequest, session: SessionDep,
                                auth: AuthContext = authorize(RS_COTISATION_GENERER)
                                ) -> GenerationResponse | JSONResponse:
-    result = await CotisationGestion(session, auth).generer(data, request.app.state.settings.tache_seuil_cotisations)
+    seuil = request.app.state.settings.tache_seuil_cotisations
+    result = await CotisationOrganisationService(session, auth).generer(data, seuil)
     if isinstance(result, TacheResponse):
         return accepted(result)
     return result
@@ -88,7 +89,7 @@ async def generate_cotisations(request: Request, data: GenererCotisationsRequest
             description=_PAGE + " Échéance la plus ancienne d'abord." + _VIS)
 async def overdue_cotisations(auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
                               params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
-    return await CotisationService(session, auth).overdue(params)
+    return await CotisationService(session, auth).lister_en_retard(params)
 
 
 @router.get("/membre/{membreId}", response_model=Page[CotisationSummaryResponse], responses=problems(404),
@@ -96,7 +97,7 @@ async def overdue_cotisations(auth: AuthContext = authorize(RS_READ), *, session
             description=_PAGE + " 404 si le membre n'existe pas ou n'est pas visible (un membre ne voit que lui).")
 async def cotisations_of_membre(membreId: uuid.UUID, auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
                                 params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
-    return await CotisationService(session, auth).of_membre(membreId, params)
+    return await CotisationService(session, auth).lister_du_membre(membreId, params)
 
 
 @router.get("/mes-cotisations", response_model=Page[CotisationSummaryResponse],
@@ -112,14 +113,14 @@ async def my_cotisations(auth: AuthContext = authorize(RS_ME), *, connection: Re
                         "en retard), échéance la plus proche d'abord; total dans `X-Total-Count`.")
 async def my_unpaid_cotisations(response: Response, auth: AuthContext = authorize(RS_ME),
                                 *, session: ReadSession) -> list[CotisationSummaryResponse]:
-    rows = await CotisationService(session, auth).mine_unpaid()
+    rows = await CotisationService(session, auth).lister_mes_impayees()
     set_total_header(response, len(rows))
     return rows
 
 
 @router.get("/mes-cotisations/synthese", response_model=SyntheseResponse, summary="Ma synthèse de cotisations")
 async def my_synthesis(auth: AuthContext = authorize(RS_ME), *, session: ReadSession) -> SyntheseResponse:
-    return await CotisationGestion(session, auth).synthese()
+    return await CotisationOrganisationService(session, auth).synthese()
 
 
 @router.get("/public", response_model=Page[CotisationPublicResponse], summary="Liste simplifiée des cotisations",
@@ -127,7 +128,7 @@ async def my_synthesis(auth: AuthContext = authorize(RS_ME), *, session: ReadSes
                         "l'échéance et au statut (ni montants ni membre)." + _VIS)
 async def public_cotisations(auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
                              params: PageParams = Depends(paging(20))) -> Page[CotisationPublicResponse]:
-    return await CotisationService(session, auth).public(params)
+    return await CotisationService(session, auth).lister_publiques(params)
 
 
 @router.post("/rappels/groupes", response_model=RappelsGroupesResponse, responses=problems(404),
@@ -140,7 +141,7 @@ async def public_cotisations(auth: AuthContext = authorize(RS_READ), *, session:
 async def grouped_reminders(session: SessionDep, auth: AuthContext = authorize(RS_WRITE),
                             membre_ids: list[uuid.UUID] = Body(min_length=1, max_length=500),
                             ) -> RappelsGroupesResponse:
-    return await CotisationGestion(session, auth).rappels(membre_ids)
+    return await CotisationOrganisationService(session, auth).rappels(membre_ids)
 
 
 @router.get("/recherche", response_model=Page[CotisationSummaryResponse], summary="Rechercher des cotisations",
@@ -163,7 +164,7 @@ async def search_cotisations(
             summary="Cotisation par numéro de référence")
 async def cotisation_by_reference(numeroReference: str, auth: AuthContext = authorize(RS_READ),
                                   *, session: ReadSession) -> CotisationResponse:
-    return await CotisationService(session, auth).by_reference(numeroReference)
+    return await CotisationService(session, auth).obtenir_par_reference(numeroReference)
 
 
 @router.get("/statistiques", response_model=StatistiquesDetailResponse, summary="Statistiques des cotisations",
@@ -179,7 +180,7 @@ async def statistics(auth: AuthContext = authorize(RS_READ),
 async def statistics_of_period(auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
                                annee: int = Query(ge=2000, le=2100),
                                mois: int | None = Query(None, ge=1, le=12)) -> StatistiquesPeriodeResponse:
-    return await CotisationGestion(session, auth).periode(annee, mois)
+    return await CotisationOrganisationService(session, auth).periode(annee, mois)
 
 
 @router.get("/stats", response_model=StatistiquesResponse, summary="Statistiques globales (compactes)",
@@ -208,7 +209,7 @@ async def get_cotisation(id: uuid.UUID, auth: AuthContext = authorize(RS_READ),
                         "(400). Le montant dû doit rester supérieur au montant déjà payé.")
 async def update_cotisation(id: uuid.UUID, data: UpdateCotisationRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_WRITE)) -> CotisationResponse:
-    return await CotisationService(session, auth).update(id, data)
+    return await CotisationService(session, auth).modifier(id, data)
 
 
 @router.delete("/{id}", response_model=CotisationResponse, responses=problems(404, 409),
@@ -218,7 +219,7 @@ async def update_cotisation(id: uuid.UUID, data: UpdateCotisationRequest, sessio
                            "Répéter l'appel sur une cotisation annulée ne change rien.")
 async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
                             auth: AuthContext = authorize(RS_ADMIN)) -> CotisationResponse:
-    return await CotisationService(session, auth).cancel(id)
+    return await CotisationService(session, auth).annuler(id)
 
 
 @router.put("/{id}/payer", response_model=CotisationPayeeResponse, responses=problems(404, 422, 502, 503),
@@ -239,4 +240,4 @@ async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
 async def pay_cotisation(id: uuid.UUID, data: PaiementCotisationRequest, session: SessionDep, request: Request,
                          auth: AuthContext = authorize(RS_COTISATION_PAYER),
                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    return await idem.run(auth, lambda: CotisationService(session, auth).pay(id, data, request.app.state.settings))
+    return await idem.run(auth, lambda: CotisationService(session, auth).payer(id, data, request.app.state.settings))

@@ -2,28 +2,17 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from enum import StrEnum
 
 from pydantic import AwareDatetime, Field
 
 from unionflow.adhesions.schemas import CURRENCY_PATTERN, RecuResponse
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel
-from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.cotisation import StatutCotisation, TypeCotisation
 from unionflow.models.paiement import MethodePaiement
 from unionflow.models.rappel_cotisation import StatutRappel
 from unionflow.notifications.schemas import Canal
 from unionflow.paiements.schemas import DeclarationPaiementResponse
-
-
-class TypeCotisation(StrEnum):
-    MENSUELLE = "MENSUELLE"
-    TRIMESTRIELLE = "TRIMESTRIELLE"
-    SEMESTRIELLE = "SEMESTRIELLE"
-    ANNUELLE = "ANNUELLE"
-    EXCEPTIONNELLE = "EXCEPTIONNELLE"
-    SOLIDARITE = "SOLIDARITE"
-
 
 Annee = Field(ge=2000, le=2100)
 Mois = Field(default=None, ge=1, le=12)

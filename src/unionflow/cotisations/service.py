@@ -36,13 +36,14 @@ from unionflow.cotisations.schemas import (
     PaiementCotisationRequest,
     UpdateCotisationRequest,
 )
-from unionflow.encaissement.service import (
+from unionflow.encaissement.workflow import (
     COTISATIONS_STATS,
     Cible,
     EncaissementService,
 )
-from unionflow.models import Cotisation, Membre, MembreOrganisation, Organisation
+from unionflow.models import Cotisation, Membre, MembreOrganisation
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.declarations import DeclarationService
 
 MODULE = "COTISATIONS"
@@ -63,7 +64,7 @@ async def echeance_par_defaut(session: AsyncSession, annee: int, mois: int | Non
 
 
 def response_data(c: Cotisation | Row[Any], today: date) -> dict[str, object]:
-    """From an ORM object or a row of the read path (cotisations/lecture.py): same attribute names."""
+    """From an ORM object or a row of the read path (cotisations/lectures.py): same attribute names."""
     statut = statut_effectif(c.statut, c.date_echeance, today)
     late = statut == S.EN_RETARD
     paid = c.montant_paye or ZERO
@@ -107,8 +108,8 @@ class CotisationService:
         await invalidate(self.session, COTISATIONS_STATS)
 
     # --- writes ----------------------------------------------------------------------------------------------
-    async def create(self, data: CreateCotisationRequest) -> CotisationResponse:
-        organisation = await self.session.get(Organisation, data.organisation_id)
+    async def creer(self, data: CreateCotisationRequest) -> CotisationResponse:
+        organisation = await OrganisationRepository(self.session, self.auth).get(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
         if await self.session.get(Membre, data.membre_id) is None:
@@ -142,7 +143,7 @@ class CotisationService:
                           "Seuls les responsables de l'organisation modifient une cotisation")
         return cotisation
 
-    async def update(self, cotisation_id: uuid.UUID, data: UpdateCotisationRequest) -> CotisationResponse:
+    async def modifier(self, cotisation_id: uuid.UUID, data: UpdateCotisationRequest) -> CotisationResponse:
         cotisation = await self._managed(cotisation_id)
         if cotisation.statut in (S.PAYEE, S.ANNULEE):
             raise InvalidState(f"Une cotisation {cotisation.statut} ne se modifie plus")
@@ -164,7 +165,7 @@ class CotisationService:
         await self._audit(cotisation, "MODIFIER", before)
         return self.full(cotisation)
 
-    async def cancel(self, cotisation_id: uuid.UUID) -> CotisationResponse:
+    async def annuler(self, cotisation_id: uuid.UUID) -> CotisationResponse:
         cotisation = await self._get(cotisation_id, for_update=True)
         self.auth.require(Permission.COTISATION_GERER, cotisation.organisation_id,
                           "Seuls les responsables de l'organisation annulent une cotisation")
@@ -179,7 +180,7 @@ class CotisationService:
         await self._audit(cotisation, "ANNULER", before, f"Cotisation {cotisation.numero_reference} annulée")
         return self.full(cotisation)
 
-    async def pay(self, cotisation_id: uuid.UUID, data: PaiementCotisationRequest,
+    async def payer(self, cotisation_id: uuid.UUID, data: PaiementCotisationRequest,
                   settings: Settings | None = None) -> CotisationPayeeResponse:
         # Read once, with its row lock: the settlement workflow re-checks status and balance on this very read.
         cotisation = await self._get(cotisation_id, for_update=True)
@@ -201,30 +202,30 @@ class CotisationService:
                             methode=paiement.methode, date_paiement=paiement.date_paiement)
         return CotisationPayeeResponse.model_validate({**response_data(cotisation, self.today), "recu": recu})
 
-    # --- reads (the hot ones are session-free: cotisations/lecture.py) ----------------------------------------
-    async def by_reference(self, numero: str) -> CotisationResponse:
+    # --- reads (the hot ones are session-free: cotisations/lectures.py) ----------------------------------------
+    async def obtenir_par_reference(self, numero: str) -> CotisationResponse:
         cotisation = await self.repo.by_reference(numero)
         if cotisation is None:
             raise NotFound("Cotisation introuvable")
         return self.full(cotisation)
 
-    async def public(self, params: PageParams) -> Page[CotisationPublicResponse]:
+    async def lister_publiques(self, params: PageParams) -> Page[CotisationPublicResponse]:
         rows, total, exact = await self.repo.search(CotisationFilters(), params)
         return Page[CotisationPublicResponse].build(
             [CotisationPublicResponse.model_validate(response_data(c, self.today)) for c in rows],
             params, total, exact)
 
-    async def overdue(self, params: PageParams) -> Page[CotisationSummaryResponse]:
+    async def lister_en_retard(self, params: PageParams) -> Page[CotisationSummaryResponse]:
         rows, total, exact = await self.repo.overdue_page(params)
         return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
 
-    async def of_membre(self, membre_id: uuid.UUID, params: PageParams) -> Page[CotisationSummaryResponse]:
+    async def lister_du_membre(self, membre_id: uuid.UUID, params: PageParams) -> Page[CotisationSummaryResponse]:
         if await membre_visible(self.session, self.auth, membre_id) is None:
             raise NotFound("Membre introuvable")
         rows, total, exact = await self.repo.search(CotisationFilters(membre_id=membre_id), params, by_due_date=True)
         return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
 
-    async def mine_unpaid(self) -> list[CotisationSummaryResponse]:
+    async def lister_mes_impayees(self) -> list[CotisationSummaryResponse]:
         if self.auth.membre_id is None:
             return []
         rows = await self.repo.unpaid_of_member(self.auth.membre_id, visible_only=False)

@@ -4,12 +4,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, false, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import false, select
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
-from unionflow.core.visibility import scope
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import DemandeAide
 
 
@@ -21,28 +20,19 @@ class DemandeFilters:
     only_mine: bool = False
 
 
-class DemandeAideRepository:
+class DemandeAideRepository(ScopedRepository[DemandeAide]):
     """SUPER_ADMIN/ADMIN see every request; organisation staff those of their organisations; a member their own."""
 
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
-
-    def _visible(self) -> ColumnElement[bool]:
-        return scope(self.auth, DemandeAide.organisation_id, DemandeAide.membre_id)
-
-    async def get(self, demande_id: uuid.UUID, *, for_update: bool = False) -> DemandeAide | None:
-        stmt = select(DemandeAide).where(DemandeAide.id == demande_id, self._visible())
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+    model = DemandeAide
+    personal = True
+    auth: AuthContext
 
     async def search(self, filters: DemandeFilters, params: PageParams) -> tuple[list[DemandeAide], int, bool]:
         stmt: Any = select(DemandeAide)
         if filters.only_mine:
             stmt = stmt.where(DemandeAide.membre_id == self.auth.membre_id if self.auth.membre_id else false())
         else:
-            stmt = stmt.where(self._visible())
+            stmt = stmt.where(self.scope())
         if filters.statut:
             stmt = stmt.where(DemandeAide.statut == filters.statut)
         if filters.type:
@@ -50,7 +40,16 @@ class DemandeAideRepository:
         if filters.urgence:
             stmt = stmt.where(DemandeAide.urgence == filters.urgence)
         stmt = stmt.order_by(DemandeAide.date_soumission.desc(), DemandeAide.id)
-        return await paginate(self.session, stmt, params)
+        return await self.paginate(stmt, params)
 
-    def add(self, demande: DemandeAide) -> None:
-        self.session.add(demande)
+
+class DemandeAideSystemRepository(SystemRepository[DemandeAide]):
+    """Aid requests read by the payouts of an organisation whose treasury was already permitted."""
+
+    model = DemandeAide
+
+    async def lock_for_organisation(self, demande_id: uuid.UUID, organisation_id: uuid.UUID) -> DemandeAide | None:
+        """The organisation's aid request a payout settles, locked: payouts against it are checked one at a time."""
+        return (await self.session.execute(self.select().where(
+            DemandeAide.id == demande_id, DemandeAide.organisation_id == organisation_id).with_for_update()
+        )).scalar_one_or_none()

@@ -15,11 +15,10 @@ from unionflow.demandes_aide.repository import DemandeFilters
 from unionflow.demandes_aide.schemas import (
     CreateDemandeAideRequest,
     DemandeAideResponse,
-    StatutDemande,
     UpdateDemandeAideRequest,
-    Urgence,
 )
 from unionflow.demandes_aide.service import DemandeAideService, parse_filters
+from unionflow.models.demande_aide import StatutDemandeAide, UrgenceDemandeAide
 from unionflow.types_reference.schemas import code_du_domaine
 
 router = area_router("/api/demandes-aide", "Demandes d'aide")
@@ -37,7 +36,7 @@ DECISION = ("Décision réservée à ADMIN, SUPER_ADMIN et à l'ADMIN_ORGANISATI
             description=LISTE + VISIBILITE)
 async def list_demandes(response: Response, session: SessionDep, auth: AuthContext = authorize(RS_AIDE),
                         params: PageParams = Depends(paging(20))) -> list[DemandeAideResponse]:
-    rows, total = await DemandeAideService(session, auth).search(DemandeFilters(), params)
+    rows, total = await DemandeAideService(session, auth).lister(DemandeFilters(), params)
     set_total_header(response, total)
     return rows
 
@@ -49,14 +48,14 @@ async def list_demandes(response: Response, session: SessionDep, auth: AuthConte
                          "celle de l'organisation.")
 async def create_demande(data: CreateDemandeAideRequest, session: SessionDep,
                          auth: AuthContext = authorize(RS_AIDE)) -> DemandeAideResponse:
-    return await DemandeAideService(session, auth).create(data)
+    return await DemandeAideService(session, auth).creer(data)
 
 
 @router.get("/mes", response_model=list[DemandeAideResponse], summary="Mes demandes d'aide",
             description=LISTE + "Uniquement les demandes du membre connecté, quel que soit son rôle.")
 async def my_demandes(response: Response, session: SessionDep, auth: AuthContext = authorize(RS_AIDE),
                       params: PageParams = Depends(paging(50))) -> list[DemandeAideResponse]:
-    rows, total = await DemandeAideService(session, auth).search(DemandeFilters(only_mine=True), params)
+    rows, total = await DemandeAideService(session, auth).lister(DemandeFilters(only_mine=True), params)
     set_total_header(response, total)
     return rows
 
@@ -68,11 +67,11 @@ async def my_demandes(response: Response, session: SessionDep, auth: AuthContext
 async def search_demandes(
     response: Response, session: SessionDep, auth: AuthContext = authorize(RS_AIDE),
     params: PageParams = Depends(paging(20)),
-    statut: StatutDemande | None = Query(None), type: str | None = Query(
+    statut: StatutDemandeAide | None = Query(None), type: str | None = Query(
         None, max_length=50, description=code_du_domaine("TYPE_AIDE")),
-    urgence: Urgence | None = Query(None),
+    urgence: UrgenceDemandeAide | None = Query(None),
 ) -> list[DemandeAideResponse]:
-    rows, total = await DemandeAideService(session, auth).search(parse_filters(statut, type, urgence), params)
+    rows, total = await DemandeAideService(session, auth).lister(parse_filters(statut, type, urgence), params)
     set_total_header(response, total)
     return rows
 
@@ -81,7 +80,7 @@ async def search_demandes(
             description=VISIBILITE)
 async def get_demande(id: uuid.UUID, session: SessionDep,
                       auth: AuthContext = authorize(RS_AIDE)) -> DemandeAideResponse:
-    return await DemandeAideService(session, auth).get(id)
+    return await DemandeAideService(session, auth).obtenir(id)
 
 
 @router.put("/{id}", response_model=DemandeAideResponse, summary="Modifier une demande d'aide",
@@ -89,7 +88,7 @@ async def get_demande(id: uuid.UUID, session: SessionDep,
                         "demande est SOUMISE (sinon 400), par le demandeur ou le bureau de l'organisation (sinon 403).")
 async def update_demande(id: uuid.UUID, data: UpdateDemandeAideRequest, session: SessionDep,
                          auth: AuthContext = authorize(RS_AIDE)) -> DemandeAideResponse:
-    return await DemandeAideService(session, auth).update(id, data)
+    return await DemandeAideService(session, auth).modifier(id, data)
 
 
 @router.put("/{id}/approuver", response_model=DemandeAideResponse, summary="Approuver une demande d'aide",
@@ -99,11 +98,11 @@ async def approve_demande(id: uuid.UUID, session: SessionDep, auth: AuthContext 
                           motif: str | None = Query(None, max_length=1000),
                           montant_accorde: Montant | None = Query(None, alias="montantAccorde", ge=0, max_digits=18,
                                                                   decimal_places=2)) -> DemandeAideResponse:
-    return await DemandeAideService(session, auth).decide(id, StatutDemande.APPROUVEE, motif, montant_accorde)
+    return await DemandeAideService(session, auth).decider(id, StatutDemandeAide.APPROUVEE, motif, montant_accorde)
 
 
 @router.put("/{id}/rejeter", response_model=DemandeAideResponse, summary="Rejeter une demande d'aide",
             description="SOUMISE → REJETEE, `motif` optionnel (recommandé: il est montré au demandeur). " + DECISION)
 async def reject_demande(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_AIDE),
                          motif: str | None = Query(None, max_length=1000)) -> DemandeAideResponse:
-    return await DemandeAideService(session, auth).decide(id, StatutDemande.REJETEE, motif)
+    return await DemandeAideService(session, auth).decider(id, StatutDemandeAide.REJETEE, motif)

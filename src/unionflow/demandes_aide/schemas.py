@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 from typing import Annotated
 
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
+from unionflow.models.demande_aide import StatutDemandeAide, UrgenceDemandeAide
 from unionflow.types_reference.schemas import CODE, code_du_domaine
 
 TYPE_AIDE_DOMAINE = "TYPE_AIDE"
@@ -15,19 +15,6 @@ TYPE_AIDE_DOMAINE = "TYPE_AIDE"
 TypeAide = Annotated[str, Field(pattern=CODE, max_length=50,
                                 description=code_du_domaine("TYPE_AIDE")
                                 + ", actif (ex. DECES, MALADIE, MARIAGE, NAISSANCE, SCOLARITE, SINISTRE, AUTRE)")]
-
-
-class Urgence(StrEnum):
-    FAIBLE = "FAIBLE"
-    NORMALE = "NORMALE"
-    ELEVEE = "ELEVEE"
-    CRITIQUE = "CRITIQUE"
-
-
-class StatutDemande(StrEnum):
-    SOUMISE = "SOUMISE"
-    APPROUVEE = "APPROUVEE"
-    REJETEE = "REJETEE"
 
 
 MontantDemande = Field(ge=0, max_digits=18, decimal_places=2)
@@ -39,7 +26,7 @@ class CreateDemandeAideRequest(InputModel):
     titre: str = Field(min_length=3, max_length=200)
     description: str = Field(min_length=3, max_length=5000)
     montant_demande: Montant = MontantDemande
-    urgence: Urgence = Urgence.NORMALE
+    urgence: UrgenceDemandeAide = UrgenceDemandeAide.NORMALE
 
 
 class UpdateDemandeAideRequest(UpdateModel):
@@ -47,7 +34,7 @@ class UpdateDemandeAideRequest(UpdateModel):
     titre: str | None = Field(default=None, min_length=3, max_length=200)
     description: str | None = Field(default=None, min_length=3, max_length=5000)
     montant_demande: Montant | None = Field(default=None, ge=0, max_digits=18, decimal_places=2)
-    urgence: Urgence | None = None
+    urgence: UrgenceDemandeAide | None = None
 
 
 class DemandeAideResponse(OutputModel):
@@ -62,8 +49,8 @@ class DemandeAideResponse(OutputModel):
     montant_demande: Montant
     montant_accorde: Montant | None
     devise: str
-    urgence: Urgence
-    statut: StatutDemande
+    urgence: UrgenceDemandeAide
+    statut: StatutDemandeAide
     date_soumission: datetime
     date_decision: datetime | None
     decide_par: str | None

@@ -23,12 +23,12 @@ from unionflow.demandes_aide.schemas import (
     TYPE_AIDE_DOMAINE,
     CreateDemandeAideRequest,
     DemandeAideResponse,
-    StatutDemande,
     UpdateDemandeAideRequest,
-    Urgence,
 )
-from unionflow.models import DemandeAide, Organisation
+from unionflow.models import DemandeAide
+from unionflow.models.demande_aide import StatutDemandeAide, UrgenceDemandeAide
 from unionflow.notifications import workflow as notices
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.types_reference.service import require_code
 from unionflow.webhooks import emission as webhooks
 
@@ -36,7 +36,7 @@ MODULE = "DEMANDES_AIDE"
 DECISION_FIELDS = ["statut", "montant_accorde", "date_decision", "decide_par", "motif"]
 
 
-def _check(value: str | None, enum: type[StatutDemande] | type[Urgence], name: str) -> str | None:
+def _check(value: str | None, enum: type[StatutDemandeAide] | type[UrgenceDemandeAide], name: str) -> str | None:
     if value is None or value == "":
         return None
     if value not in enum.__members__:
@@ -45,8 +45,8 @@ def _check(value: str | None, enum: type[StatutDemande] | type[Urgence], name: s
 
 
 def parse_filters(statut: str | None, type_: str | None, urgence: str | None) -> DemandeFilters:
-    return DemandeFilters(statut=_check(statut, StatutDemande, "statut"), type=type_ or None,
-                          urgence=_check(urgence, Urgence, "urgence"))
+    return DemandeFilters(statut=_check(statut, StatutDemandeAide, "statut"), type=type_ or None,
+                          urgence=_check(urgence, UrgenceDemandeAide, "urgence"))
 
 
 class DemandeAideService:
@@ -61,10 +61,10 @@ class DemandeAideService:
             raise NotFound("Demande d'aide introuvable")
         return demande
 
-    async def create(self, data: CreateDemandeAideRequest) -> DemandeAideResponse:
+    async def creer(self, data: CreateDemandeAideRequest) -> DemandeAideResponse:
         if self.auth.membre_id is None:
             raise RegleMetier("Aucune fiche membre n'est liée à votre compte: impossible de déposer une demande")
-        organisation = await self.session.get(Organisation, data.organisation_id)
+        organisation = await OrganisationRepository(self.session, self.auth).get(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
         if data.organisation_id not in self.auth.member_organisations:
@@ -75,7 +75,7 @@ class DemandeAideService:
             numero_reference=random_reference("AIDE", now.year), organisation_id=data.organisation_id,
             membre_id=self.auth.membre_id, type_aide=data.type, titre=data.titre, description=data.description,
             montant_demande=data.montant_demande, devise=organisation.devise, urgence=data.urgence.value,
-            statut=StatutDemande.SOUMISE.value, date_soumission=now)
+            statut=StatutDemandeAide.SOUMISE.value, date_soumission=now)
         self.repo.add(demande)
         await self.session.flush()
         await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="DemandeAide",
@@ -88,21 +88,21 @@ class DemandeAideService:
             "votre décision.", ("DemandeAide", demande.id), self.auth.actor_name, sauf=demande.membre_id)
         return DemandeAideResponse.model_validate(demande)
 
-    async def get(self, demande_id: uuid.UUID) -> DemandeAideResponse:
+    async def obtenir(self, demande_id: uuid.UUID) -> DemandeAideResponse:
         return DemandeAideResponse.model_validate(await self._get(demande_id))
 
-    async def search(self, filters: DemandeFilters, params: PageParams) -> tuple[list[DemandeAideResponse], int]:
+    async def lister(self, filters: DemandeFilters, params: PageParams) -> tuple[list[DemandeAideResponse], int]:
         if filters.type is not None:
             await require_code(self.session, TYPE_AIDE_DOMAINE, filters.type, "type", inactif_admis=True)
         rows, total, _ = await self.repo.search(filters, params)
         return [DemandeAideResponse.model_validate(r) for r in rows], total
 
-    async def update(self, demande_id: uuid.UUID, data: UpdateDemandeAideRequest) -> DemandeAideResponse:
+    async def modifier(self, demande_id: uuid.UUID, data: UpdateDemandeAideRequest) -> DemandeAideResponse:
         demande = await self._get(demande_id, for_update=True)
         if demande.membre_id != self.auth.membre_id:
             self.auth.require(Permission.AIDE_DECIDER, demande.organisation_id,
                               "Seuls le demandeur et le bureau de l'organisation modifient cette demande")
-        if demande.statut != StatutDemande.SOUMISE:
+        if demande.statut != StatutDemandeAide.SOUMISE:
             raise InvalidState(f"Demande déjà décidée ({demande.statut}): elle n'est plus modifiable")
         changes = data.model_dump(exclude_unset=True)
         nulls = [k for k, v in changes.items() if v is None]
@@ -127,14 +127,14 @@ class DemandeAideService:
         if demande.membre_id == self.auth.membre_id:
             raise Forbidden("Nul ne décide de sa propre demande d'aide")
 
-    async def decide(self, demande_id: uuid.UUID, statut: StatutDemande, motif: str | None,
+    async def decider(self, demande_id: uuid.UUID, statut: StatutDemandeAide, motif: str | None,
                      montant_accorde: Decimal | None = None) -> DemandeAideResponse:
         demande = await self._get(demande_id, for_update=True)
         self._check_decider(demande)
-        if demande.statut != StatutDemande.SOUMISE:
+        if demande.statut != StatutDemandeAide.SOUMISE:
             raise InvalidState(f"Demande déjà décidée ({demande.statut})")
         before = audit.snapshot(demande, DECISION_FIELDS)
-        if statut is StatutDemande.APPROUVEE:
+        if statut is StatutDemandeAide.APPROUVEE:
             accorde = demande.montant_demande if montant_accorde is None else montant_accorde
             if accorde > demande.montant_demande:
                 raise RegleMetier(f"montantAccorde ({accorde}) supérieur au montant demandé "
@@ -145,7 +145,7 @@ class DemandeAideService:
         demande.decide_par = self.auth.actor_name
         demande.motif = motif
         await self.session.flush()
-        action = "APPROUVER" if statut is StatutDemande.APPROUVEE else "REJETER"
+        action = "APPROUVER" if statut is StatutDemandeAide.APPROUVEE else "REJETER"
         await audit.record(self.session, self.auth, action=action,
                            module=MODULE, entite_type="DemandeAide", entite_id=demande.id,
                            organisation_id=demande.organisation_id, before=before,

@@ -146,7 +146,7 @@ class ExportRepository:
                    Paiement.devise, Paiement.reference_externe, Paiement.enregistre_par, Paiement.commentaire)
             .join(Membre, Membre.id == Paiement.membre_id)
             .join(Organisation, Organisation.id == Paiement.organisation_id)
-            .where(PaiementRepository(self.session, self.auth).visible())
+            .where(PaiementRepository(self.session, self.auth).scope())
         )
         if f.organisation_id is not None:
             stmt = stmt.where(Paiement.organisation_id == f.organisation_id)

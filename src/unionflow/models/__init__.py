@@ -13,20 +13,15 @@ from unionflow.models.evenement import (
     NotificationEvenement,
     TypeReference,
 )
+from unionflow.models.idempotence import CleIdempotence
 from unionflow.models.identite import Compteur, LoginThrottle, RefreshToken, SigningKey, UtilisateurLocal
 from unionflow.models.membre import Membre, MembreOrganisation
 from unionflow.models.monitoring import AlerteConfig, AlerteSysteme, Sauvegarde, SauvegardeConfig
 from unionflow.models.organisation import Organisation
 from unionflow.models.paiement import Paiement, PaiementAllocation
-from unionflow.models.paiements import (
-    CleIdempotence,
-    CompteWave,
-    TransactionWave,
-    Versement,
-    WaveCheckout,
-    WaveEvenement,
-)
 from unionflow.models.rappel_cotisation import RappelCotisation
+from unionflow.models.versement import Versement
+from unionflow.models.wave import CompteWave, TransactionWave, WaveCheckout, WaveEvenement
 
 __all__ = [
     "Adhesion",

@@ -11,6 +11,15 @@ from sqlalchemy.orm import Mapped, mapped_column
 from unionflow.models.base import Base, IdMixin, TimestampMixin
 
 
+class TypeCotisation(StrEnum):
+    MENSUELLE = "MENSUELLE"
+    TRIMESTRIELLE = "TRIMESTRIELLE"
+    SEMESTRIELLE = "SEMESTRIELLE"
+    ANNUELLE = "ANNUELLE"
+    EXCEPTIONNELLE = "EXCEPTIONNELLE"
+    SOLIDARITE = "SOLIDARITE"
+
+
 class StatutCotisation(StrEnum):
     EN_ATTENTE = "EN_ATTENTE"
     PARTIELLEMENT_PAYEE = "PARTIELLEMENT_PAYEE"

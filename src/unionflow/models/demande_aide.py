@@ -3,11 +3,25 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 from decimal import Decimal
+from enum import StrEnum
 
 from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class UrgenceDemandeAide(StrEnum):
+    FAIBLE = "FAIBLE"
+    NORMALE = "NORMALE"
+    ELEVEE = "ELEVEE"
+    CRITIQUE = "CRITIQUE"
+
+
+class StatutDemandeAide(StrEnum):
+    SOUMISE = "SOUMISE"
+    APPROUVEE = "APPROUVEE"
+    REJETEE = "REJETEE"
 
 
 class DemandeAide(IdMixin, TimestampMixin, Base):
@@ -25,10 +39,8 @@ class DemandeAide(IdMixin, TimestampMixin, Base):
     montant_demande: Mapped[Decimal]
     montant_accorde: Mapped[Decimal | None]
     devise: Mapped[str] = mapped_column(String(3), default="XOF")
-    # FAIBLE, NORMALE, ELEVEE, CRITIQUE
     urgence: Mapped[str] = mapped_column(String(10))
-    # SOUMISE, APPROUVEE, REJETEE
-    statut: Mapped[str] = mapped_column(String(20), default="SOUMISE")
+    statut: Mapped[str] = mapped_column(String(20), default=StatutDemandeAide.SOUMISE)
     date_soumission: Mapped[datetime]
     date_decision: Mapped[datetime | None]
     decide_par: Mapped[str | None] = mapped_column(String(254))

@@ -13,6 +13,31 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
 
 
+class StatutBudget(StrEnum):
+    BROUILLON = "BROUILLON"
+    SOUMIS = "SOUMIS"
+    APPROUVE = "APPROUVE"
+    CLOTURE = "CLOTURE"
+
+
+class NatureLigneBudget(StrEnum):
+    DEPENSE = "DEPENSE"
+    RECETTE = "RECETTE"
+
+
+class StatutApprobation(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"
+    APPROUVEE = "APPROUVEE"
+    REJETEE = "REJETEE"
+    ANNULEE = "ANNULEE"
+
+
+class TypeObjetApprobation(StrEnum):
+    VERSEMENT = "VERSEMENT"  # a payout (versement) of the organisation
+    AIDE = "AIDE"  # the disbursement of an approved aid request
+    AUTRE = "AUTRE"  # any other expense, described by the motif
+
+
 class Budget(IdMixin, TimestampMixin, Base):
     """An organisation's budget for one year (BROUILLON → SOUMIS → APPROUVE → CLOTURE)."""
 

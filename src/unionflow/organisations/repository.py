@@ -54,3 +54,8 @@ class OrganisationRepository(ScopedRepository[Organisation]):
     async def children(self, parent_id: uuid.UUID) -> list[Organisation]:
         stmt = self.select().where(Organisation.parent_id == parent_id).order_by(Organisation.nom)
         return list((await self.session.execute(stmt)).scalars())
+
+    async def lock_organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
+        """The one place that locks an organisation row: money checked against an organisation's balance
+        (payouts) is checked one transaction at a time."""
+        return await self.get_for_update(organisation_id)

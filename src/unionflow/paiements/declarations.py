@@ -2,7 +2,7 @@
 
 ``PUT /api/cotisations/{id}/payer`` and ``POST /api/adhesions/{id}/paiement`` called by someone without
 ``PAIEMENT_ENREGISTRER`` for the organisation (a member paying his own dues or fee) never validate a payment:
-- WAVE: a Wave Checkout session is opened; the money is credited only when Wave confirms it (wave_service.py);
+- WAVE: a Wave Checkout session is opened; the money is credited only when Wave confirms it (wave/checkout_service.py);
 - any other method: a pending payment (EN_ATTENTE, no Wave session) reserves the target until the treasury
   confirms it (``confirmer`` → the settlement workflow, receipt, accounting) or rejects it (``rejeter``).
 Nothing moves on the dues or the adhesion, no receipt exists and the member's account is not "à jour" meanwhile.
@@ -20,7 +20,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidState, NotFound
 from unionflow.core.permissions import Permission
-from unionflow.encaissement.service import Cible, EncaissementService
+from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Adhesion, Cotisation, Paiement
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation
@@ -33,7 +33,8 @@ from unionflow.paiements.schemas import (
     PaiementResponse,
 )
 from unionflow.paiements.service import PaiementService
-from unionflow.paiements.wave_service import WaveService
+from unionflow.wave.checkout_service import WaveCheckoutService
+from unionflow.wave.repository import WaveCheckoutRepository
 
 MODULE = "PAIEMENTS"
 CENT = Decimal("0.01")
@@ -58,7 +59,7 @@ class DeclarationService:
                       adhesion_id=None if is_cotisation else target.id, montant=montant)
         if methode is MethodePaiement.WAVE:
             assert self.settings is not None
-            checkout = await WaveService(self.session, self.auth, self.settings).ouvrir(
+            checkout = await WaveCheckoutService(self.session, self.auth, self.settings).ouvrir(
                 target.membre_id, target.organisation_id, [cible])
             return DeclarationPaiementResponse(
                 paiement_id=checkout.paiement_id, statut=StatutPaiement.EN_ATTENTE, montant=checkout.montant,
@@ -97,7 +98,7 @@ class DeclarationService:
                           "Seule la trésorerie de l'organisation confirme ou rejette un paiement déclaré")
         if paiement.statut != StatutPaiement.EN_ATTENTE:
             raise InvalidState(f"Seul un paiement en attente se confirme ou se rejette (statut: {paiement.statut})")
-        if await self.repo.checkouts([paiement.id]):
+        if await WaveCheckoutRepository(self.session).by_paiements([paiement.id]):
             raise InvalidState("Un paiement Wave est confirmé par Wave seulement: utilisez /wave/synchroniser")
         return paiement
 

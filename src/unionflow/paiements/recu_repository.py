@@ -7,16 +7,19 @@ import uuid
 from decimal import Decimal
 
 from sqlalchemy import and_, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.core.repository import SystemRepository
 from unionflow.models import Adhesion, Cotisation, Document, Organisation, Paiement, PaiementAllocation
+from unionflow.models.paiement import StatutPaiement
 
 LOGO_TYPES = ("image/png", "image/jpeg")
 
 
-class RecuRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class RecuRepository(SystemRepository[Paiement]):
+    """Unscoped: the receipt's payment was loaded through the scoped ``PaiementRepository`` first, and the public
+    verification proves possession of the receipt with its key."""
+
+    model = Paiement
 
     async def reste_apres(self, paiement: Paiement) -> dict[uuid.UUID, Decimal]:
         """Per dues item or adhesion this payment paid: amount owed minus every validated payment up to and
@@ -30,7 +33,7 @@ class RecuRepository:
             return {}
         when = paiement.date_paiement or paiement.created_at
         earlier = or_(Paiement.id == paiement.id, and_(
-            Paiement.statut == "VALIDE",
+            Paiement.statut == StatutPaiement.VALIDE,
             or_(Paiement.date_paiement < when,
                 and_(Paiement.date_paiement == when, Paiement.numero_recu <= paiement.numero_recu))))
         target = func.coalesce(PaiementAllocation.cotisation_id, PaiementAllocation.adhesion_id)

@@ -3,24 +3,22 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import func, or_, select
 
-from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
-from unionflow.core.visibility import scope
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import (
     Adhesion,
     Cotisation,
     Membre,
-    MembreOrganisation,
     Organisation,
     Paiement,
     PaiementAllocation,
-    WaveCheckout,
 )
+from unionflow.models.paiement import MethodePaiement, StatutPaiement
 
 
 @dataclass(frozen=True)
@@ -37,30 +35,19 @@ def day_start(day: date) -> datetime:
     return datetime.combine(day, time.min, tzinfo=UTC)
 
 
-class PaiementRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext | None) -> None:
-        self.session = session
-        self.auth = auth
+class PaiementRepository(ScopedRepository[Paiement]):
+    """Global roles: all; organisation staff: their organisations; anyone: their own payments."""
 
-    def visible(self) -> ColumnElement[bool]:
-        """Global roles: all; organisation staff: their organisations; anyone: their own payments."""
-        auth = self.auth
-        return scope(auth, Paiement.organisation_id, Paiement.membre_id)
-
-    def _select(self) -> Select[Any]:
-        return select(Paiement).where(self.visible())
-
-    async def get(self, paiement_id: uuid.UUID) -> Paiement | None:
-        return (await self.session.execute(
-            self._select().where(Paiement.id == paiement_id))).scalar_one_or_none()
+    model = Paiement
+    personal = True
 
     async def by_numero(self, numero: str) -> Paiement | None:
         return (await self.session.execute(
-            self._select().where(Paiement.numero_recu == numero))).scalar_one_or_none()
+            self.select().where(Paiement.numero_recu == numero))).scalar_one_or_none()
 
     async def search(self, f: PaiementFilters, params: PageParams,
                      membre_id: uuid.UUID | None = None) -> tuple[list[Paiement], int, bool]:
-        stmt = self._select()
+        stmt = self.select()
         if membre_id is not None:
             stmt = stmt.where(Paiement.membre_id == membre_id)
         if f.membre_id:
@@ -76,7 +63,7 @@ class PaiementRepository:
             stmt = stmt.where(when >= day_start(f.date_debut))
         if f.date_fin:
             stmt = stmt.where(when < day_start(f.date_fin + timedelta(days=1)))
-        return await paginate(self.session, stmt.order_by(Paiement.created_at.desc(), Paiement.id), params)
+        return await self.paginate(stmt.order_by(Paiement.created_at.desc(), Paiement.id), params)
 
     async def allocations(self, paiement_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[tuple[Any, ...]]]:
         """Allocations with the reference and label of what they pay, per payment."""
@@ -97,30 +84,21 @@ class PaiementRepository:
             result.setdefault(row[0], []).append(tuple(row[1:]))
         return result
 
-    async def checkouts(self, paiement_ids: list[uuid.UUID]) -> dict[uuid.UUID, WaveCheckout]:
-        if not paiement_ids:
-            return {}
-        rows = await self.session.execute(select(WaveCheckout).where(WaveCheckout.paiement_id.in_(paiement_ids)))
-        return {c.paiement_id: c for c in rows.scalars()}
-
-    async def checkout_for_update(self, paiement_id: uuid.UUID) -> WaveCheckout | None:
-        return (await self.session.execute(select(WaveCheckout).where(WaveCheckout.paiement_id == paiement_id)
-                                           .with_for_update())).scalar_one_or_none()
-
-    async def checkout_by_wave_id(self, checkout_id: str) -> WaveCheckout | None:
-        return (await self.session.execute(select(WaveCheckout).where(WaveCheckout.checkout_id == checkout_id)
-                                           .with_for_update())).scalar_one_or_none()
+    async def encaisse(self, organisation_id: uuid.UUID, *, cotisations: bool) -> Decimal:
+        """Collected by the organisation: confirmed allocations to dues (``cotisations``) or to adhesion fees."""
+        column = PaiementAllocation.cotisation_id if cotisations else PaiementAllocation.adhesion_id
+        collected = (await self.session.execute(
+            select(func.coalesce(func.sum(PaiementAllocation.montant), 0))
+            .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
+            .where(Paiement.organisation_id == organisation_id, Paiement.statut == StatutPaiement.VALIDE,
+                   column.is_not(None), self.scope()))).scalar_one()
+        return Decimal(str(collected))
 
     async def membre(self, membre_id: uuid.UUID) -> Membre | None:
         return await self.session.get(Membre, membre_id)
 
     async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
         return await self.session.get(Organisation, organisation_id)
-
-    async def is_member(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> bool:
-        found = await self.session.execute(select(MembreOrganisation.id).where(
-            MembreOrganisation.membre_id == membre_id, MembreOrganisation.organisation_id == organisation_id))
-        return found.first() is not None
 
     async def target_owner(self, cotisation_id: uuid.UUID | None,
                            adhesion_id: uuid.UUID | None) -> tuple[uuid.UUID, uuid.UUID] | None:
@@ -139,7 +117,8 @@ class PaiementRepository:
         stmt = (
             select(PaiementAllocation.paiement_id).distinct()
             .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
-            .where(Paiement.membre_id == membre_id, Paiement.statut == "EN_ATTENTE", Paiement.methode == "WAVE",
+            .where(Paiement.membre_id == membre_id, Paiement.statut == StatutPaiement.EN_ATTENTE,
+                   Paiement.methode == MethodePaiement.WAVE,
                    or_(PaiementAllocation.cotisation_id.in_(cotisation_ids),
                        PaiementAllocation.adhesion_id.in_(adhesion_ids)))
         )
@@ -151,7 +130,7 @@ class PaiementRepository:
         stmt = (
             select(PaiementAllocation.paiement_id).distinct()
             .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
-            .where(Paiement.membre_id == membre_id, Paiement.statut == "EN_ATTENTE",
+            .where(Paiement.membre_id == membre_id, Paiement.statut == StatutPaiement.EN_ATTENTE,
                    or_(PaiementAllocation.cotisation_id.in_(cotisation_ids),
                        PaiementAllocation.adhesion_id.in_(adhesion_ids)))
         )
@@ -167,8 +146,33 @@ class PaiementRepository:
             .where(PaiementAllocation.paiement_id == paiement_id))
         return [*cotisations.scalars(), *adhesions.scalars()]
 
-    async def target_ids(self, paiement_id: uuid.UUID) -> set[uuid.UUID]:
-        rows = await self.session.execute(
-            select(PaiementAllocation.cotisation_id, PaiementAllocation.adhesion_id)
-            .where(PaiementAllocation.paiement_id == paiement_id))
-        return {r[0] or r[1] for r in rows.all()}
+
+class PaiementSystemRepository(SystemRepository[Paiement]):
+    """The settlement workflow's reads and locks (encaissement/workflow.py): the caller was checked first (the
+    payment or its targets were loaded through a scoped repository), or it is a job or a signed webhook."""
+
+    model = Paiement
+
+    async def allocations_of(self, paiement_id: uuid.UUID) -> list[PaiementAllocation]:
+        return list((await self.session.execute(
+            select(PaiementAllocation).where(PaiementAllocation.paiement_id == paiement_id)
+            .order_by(PaiementAllocation.id))).scalars())
+
+    async def lock_cibles(self, cotisation_ids: list[uuid.UUID],
+                          adhesion_ids: list[uuid.UUID]) -> dict[uuid.UUID, Cotisation | Adhesion]:
+        """The dues and adhesions a payment settles, locked in id order (dues first) so that two payments of
+        the same targets queue instead of deadlocking. A one-door exception: dues and adhesions belong to their
+        areas, but the order of these locks is the payment's (docs/architecture.md, "Where money lives")."""
+        found: dict[uuid.UUID, Cotisation | Adhesion] = {}
+        # populate_existing: a row changed by the transaction we waited for on the lock is read afresh.
+        if cotisation_ids:
+            rows = await self.session.execute(
+                select(Cotisation).where(Cotisation.id.in_(cotisation_ids)).order_by(Cotisation.id).with_for_update()
+                .execution_options(populate_existing=True))
+            found.update({c.id: c for c in rows.scalars()})
+        if adhesion_ids:
+            rows = await self.session.execute(
+                select(Adhesion).where(Adhesion.id.in_(adhesion_ids)).order_by(Adhesion.id).with_for_update()
+                .execution_options(populate_existing=True))
+            found.update({a.id: a for a in rows.scalars()})
+        return found

@@ -16,19 +16,17 @@ from unionflow.core.routing import area_router
 from unionflow.documents.router import storage_of
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.paiements.declarations import DeclarationService
-from unionflow.paiements.recus import RecuService
+from unionflow.paiements.recu_service import RecuService
 from unionflow.paiements.repository import PaiementFilters
 from unionflow.paiements.schemas import (
-    CheckoutRequest,
-    CheckoutResponse,
     ConfirmationPaiementRequest,
+    CreatePaiementRequest,
     MotifRequest,
-    PaiementCreate,
     PaiementResponse,
-    WebhookResponse,
 )
 from unionflow.paiements.service import PaiementService
-from unionflow.paiements.wave_service import WaveService
+from unionflow.wave.checkout_service import WaveCheckoutService
+from unionflow.wave.schemas import CreateWaveCheckoutRequest, WaveCheckoutResponse, WaveWebhookResponse
 
 router = area_router("/api/paiements", "Paiements")
 
@@ -48,7 +46,7 @@ def _filters(membre_id: uuid.UUID | None = Query(None, alias="membreId"),
 async def list_paiements(session: SessionDep, auth: AuthContext = authorize(RS_PAIEMENT_READ),
                          params: PageParams = Depends(paging(20)),
                          filters: PaiementFilters = Depends(_filters)) -> Page[PaiementResponse]:
-    return await PaiementService(session, auth).search(filters, params)
+    return await PaiementService(session, auth).lister(filters, params)
 
 
 @router.post("", status_code=201, response_model=PaiementResponse, responses=problems(404, 422),
@@ -58,7 +56,8 @@ async def list_paiements(session: SessionDep, auth: AuthContext = authorize(RS_P
                          "ne peut dépasser le reste dû. referenceExterne obligatoire sauf ESPECES/AUTRE. "
                          "Deux lignes de `cibles` pour la même cotisation s'additionnent. "
                          "En-tête Idempotency-Key recommandé.")
-async def create_paiement(data: PaiementCreate, session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE),
+async def create_paiement(data: CreatePaiementRequest, session: SessionDep,
+                          auth: AuthContext = authorize(RS_TRESORERIE),
                           idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     return await idem.run(auth, lambda: PaiementService(session, auth).enregistrer(data), 201)
 
@@ -67,46 +66,46 @@ async def create_paiement(data: PaiementCreate, session: SessionDep, auth: AuthC
 async def my_paiements(session: SessionDep, auth: AuthContext = authorize(RS_PAIEMENT_ME),
                        params: PageParams = Depends(paging(20)),
                        filters: PaiementFilters = Depends(_filters)) -> Page[PaiementResponse]:
-    return await PaiementService(session, auth).mine(filters, params)
+    return await PaiementService(session, auth).lister_miens(filters, params)
 
 
 @router.get("/recu/{numeroRecu}", response_model=PaiementResponse, responses=problems(404),
             summary="Consulter un paiement par son numéro de reçu")
 async def get_by_receipt(numeroRecu: str, session: SessionDep,
                          auth: AuthContext = authorize(RS_PAIEMENT_READ)) -> PaiementResponse:
-    return await PaiementService(session, auth).by_numero(numeroRecu)
+    return await PaiementService(session, auth).obtenir_par_numero(numeroRecu)
 
 
-@router.post("/wave/checkout", status_code=201, response_model=CheckoutResponse, responses=problems(404, 409, 422,
+@router.post("/wave/checkout", status_code=201, response_model=WaveCheckoutResponse, responses=problems(404, 409, 422,
                                                                                                       502, 503),
              summary="Payer des cotisations ou des frais d'adhésion par Wave",
              description="Ouvre une session Wave Checkout pour ce qui reste dû sur les cibles (ou le montant "
                          "indiqué par cible). Un membre paie pour lui-même; le trésorier peut ouvrir une session "
                          "pour un membre de son organisation. 409 si un paiement Wave est déjà en cours sur une "
                          "cible. Wave injoignable → 503, en erreur → 502, et rien n'est créé.")
-async def wave_checkout(data: CheckoutRequest, session: SessionDep, request: Request,
+async def wave_checkout(data: CreateWaveCheckoutRequest, session: SessionDep, request: Request,
                         auth: AuthContext = authorize(RS_WAVE_CHECKOUT),
                         idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    service = WaveService(session, auth, request.app.state.settings)
-    return await idem.run(auth, lambda: service.checkout(data), 201)
+    service = WaveCheckoutService(session, auth, request.app.state.settings)
+    return await idem.run(auth, lambda: service.payer(data), 201)
 
 
-@router.post("/wave/webhook", response_model=WebhookResponse, responses=problems(401, 502, 503),
+@router.post("/wave/webhook", response_model=WaveWebhookResponse, responses=problems(401, 502, 503),
              summary="Webhook Wave (public, authentifié par signature)",
              description="Public: Wave n'a pas de jeton. Authentifié par Wave-Signature (HMAC-SHA256 du "
                          "horodatage + corps brut, tolérance 5 minutes; en-tête `t=<unix>,v1=<hex>`): une "
                          "signature absente, illisible, fausse ou périmée répond 401. Chaque événement n'est "
                          "traité qu'une fois; le paiement n'est crédité qu'après relecture de la session chez Wave.")
 async def wave_webhook(request: Request, session: SessionDep,
-                       wave_signature: str | None = Header(None, alias="Wave-Signature")) -> WebhookResponse:
+                       wave_signature: str | None = Header(None, alias="Wave-Signature")) -> WaveWebhookResponse:
     raw = await request.body()
-    return await WaveService(session, None, request.app.state.settings).webhook(raw, wave_signature)
+    return await WaveCheckoutService(session, None, request.app.state.settings).recevoir_webhook(raw, wave_signature)
 
 
 @router.get("/{id}", response_model=PaiementResponse, responses=problems(404), summary="Consulter un paiement")
 async def get_paiement(id: uuid.UUID, session: SessionDep,
                        auth: AuthContext = authorize(RS_PAIEMENT_READ)) -> PaiementResponse:
-    return await PaiementService(session, auth).get(id)
+    return await PaiementService(session, auth).obtenir(id)
 
 
 @router.get("/{id}/recu", response_class=Response, responses={
@@ -155,7 +154,7 @@ async def refund_paiement(id: uuid.UUID, data: MotifRequest, session: SessionDep
                          "paiement a abouti entre-temps, il est confirmé (VALIDE) à la place.")
 async def expire_paiement(id: uuid.UUID, session: SessionDep, request: Request,
                           auth: AuthContext = authorize(RS_WAVE_CHECKOUT)) -> PaiementResponse:
-    return await WaveService(session, auth, request.app.state.settings).expirer(id)
+    return await PaiementService(session, auth, request.app.state.settings).expirer_wave(id)
 
 
 @router.post("/{id}/wave/synchroniser", response_model=PaiementResponse, responses=problems(404, 502, 503),
@@ -163,7 +162,7 @@ async def expire_paiement(id: uuid.UUID, session: SessionDep, request: Request,
              description="Secours quand un webhook n'est pas arrivé: session payée → VALIDE, expirée → EXPIRE.")
 async def sync_paiement(id: uuid.UUID, session: SessionDep, request: Request,
                         auth: AuthContext = authorize(RS_WAVE_CHECKOUT)) -> PaiementResponse:
-    return await WaveService(session, auth, request.app.state.settings).synchroniser(id)
+    return await PaiementService(session, auth, request.app.state.settings).synchroniser_wave(id)
 
 
 @router.post("/{id}/confirmer", response_model=PaiementResponse, responses=problems(404, 422),

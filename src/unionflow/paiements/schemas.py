@@ -26,7 +26,7 @@ class CibleInput(InputModel):
         return self
 
 
-class PaiementCreate(InputModel):
+class CreatePaiementRequest(InputModel):
     membre_id: uuid.UUID
     organisation_id: uuid.UUID
     montant: Montant = Field(gt=0, max_digits=18, decimal_places=2)
@@ -38,7 +38,7 @@ class PaiementCreate(InputModel):
     cibles: list[CibleInput] = Field(min_length=1, max_length=50)
 
     @model_validator(mode="after")
-    def reference_when_traceable(self) -> PaiementCreate:
+    def reference_when_traceable(self) -> CreatePaiementRequest:
         if self.methode in METHODES_AVEC_REFERENCE and not self.reference_externe:
             raise regle_metier(f"referenceExterne est obligatoire pour la méthode {self.methode}")
         if self.date_paiement is not None and self.date_paiement.tzinfo is None:
@@ -48,12 +48,6 @@ class PaiementCreate(InputModel):
 
 class MotifRequest(InputModel):
     motif: str = Field(min_length=3, max_length=500)
-
-
-class CheckoutRequest(InputModel):
-    membre_id: uuid.UUID | None = Field(default=None, description="Défaut: le membre connecté")
-    organisation_id: uuid.UUID
-    cibles: list[CibleInput] = Field(min_length=1, max_length=50)
 
 
 class AllocationResponse(OutputModel):
@@ -84,21 +78,6 @@ class PaiementResponse(OutputModel):
     wave_expires_at: datetime | None = None
     created_at: datetime
     updated_at: datetime
-
-
-class CheckoutResponse(OutputModel):
-    paiement_id: uuid.UUID
-    numero_recu: str
-    montant: Montant
-    devise: str
-    wave_launch_url: str
-    checkout_id: str
-    expires_at: datetime | None
-
-
-class WebhookResponse(OutputModel):
-    resultat: str = Field(description="APPLIQUE, DEJA_TRAITE, IGNORE, ECHEC_ENREGISTRE ou ANOMALIE")
-    paiement_id: uuid.UUID | None = None
 
 
 class VerificationRecuResponse(OutputModel):

@@ -13,11 +13,14 @@ from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
-from unionflow.encaissement.service import Cible, EncaissementService
+from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Paiement
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.repository import PaiementFilters, PaiementRepository
-from unionflow.paiements.schemas import AllocationResponse, MotifRequest, PaiementCreate, PaiementResponse
+from unionflow.paiements.schemas import AllocationResponse, CreatePaiementRequest, MotifRequest, PaiementResponse
+from unionflow.wave.checkout_service import WaveCheckoutService
+from unionflow.wave.repository import WaveCheckoutRepository
 
 
 class PaiementService:
@@ -26,11 +29,16 @@ class PaiementService:
         self.auth = auth
         self.settings = settings
         self.repo = PaiementRepository(session, auth)
+        self.checkouts = WaveCheckoutRepository(session)
+
+    def _wave(self) -> WaveCheckoutService:
+        assert self.settings is not None
+        return WaveCheckoutService(self.session, self.auth, self.settings)
 
     async def responses(self, paiements: list[Paiement]) -> list[PaiementResponse]:
         ids = [p.id for p in paiements]
         allocations = await self.repo.allocations(ids)
-        checkouts = await self.repo.checkouts(ids)
+        checkouts = await self.checkouts.by_paiements(ids)
         result = []
         for p in paiements:
             checkout = checkouts.get(p.id)
@@ -58,29 +66,29 @@ class PaiementService:
             raise NotFound("Paiement introuvable")
         return paiement
 
-    async def get(self, paiement_id: uuid.UUID) -> PaiementResponse:
+    async def obtenir(self, paiement_id: uuid.UUID) -> PaiementResponse:
         return await self.response(await self._get(paiement_id))
 
-    async def by_numero(self, numero: str) -> PaiementResponse:
+    async def obtenir_par_numero(self, numero: str) -> PaiementResponse:
         paiement = await self.repo.by_numero(numero)
         if paiement is None:
             raise NotFound("Paiement introuvable")
         return await self.response(paiement)
 
-    async def search(self, filters: PaiementFilters, params: PageParams) -> Page[PaiementResponse]:
+    async def lister(self, filters: PaiementFilters, params: PageParams) -> Page[PaiementResponse]:
         rows, total, exact = await self.repo.search(filters, params)
         return Page[PaiementResponse].build(await self.responses(rows), params, total, exact)
 
-    async def mine(self, filters: PaiementFilters, params: PageParams) -> Page[PaiementResponse]:
+    async def lister_miens(self, filters: PaiementFilters, params: PageParams) -> Page[PaiementResponse]:
         if self.auth.membre_id is None:
             return Page[PaiementResponse].build([], params, 0)
         rows, total, exact = await self.repo.search(filters, params, membre_id=self.auth.membre_id)
         return Page[PaiementResponse].build(await self.responses(rows), params, total, exact)
 
-    async def enregistrer(self, data: PaiementCreate) -> PaiementResponse:
+    async def enregistrer(self, data: CreatePaiementRequest) -> PaiementResponse:
         """Manual payment entered by a treasurer or organisation administrator of the organisation."""
-        if await self.repo.organisation(data.organisation_id) is None or not staff_sees(self.auth,
-                                                                                        data.organisation_id):
+        if not staff_sees(self.auth, data.organisation_id) or not await OrganisationRepository(
+                self.session, self.auth).exists(data.organisation_id):
             raise NotFound("Organisation introuvable")
         self.auth.require(Permission.PAIEMENT_ENREGISTRER, data.organisation_id,
                           "Seule la trésorerie de l'organisation enregistre un paiement")
@@ -107,12 +115,9 @@ class PaiementService:
         paiement = await self._managed(paiement_id)
         encaissement = EncaissementService(self.session, self.auth)
         if paiement.statut == StatutPaiement.EN_ATTENTE:
-            from unionflow.paiements.wave_service import WaveService
-
-            assert self.settings is not None
-            await WaveService(self.session, self.auth, self.settings).expire_remote(paiement)
+            await self._wave().expirer_session(paiement)
             paiement = await encaissement.clore(paiement.id, StatutPaiement.ANNULE)
-        elif paiement.methode == MethodePaiement.WAVE and (await self.repo.checkouts([paiement.id])):
+        elif paiement.methode == MethodePaiement.WAVE and (await self.checkouts.by_paiements([paiement.id])):
             raise InvalidState("Un paiement Wave encaissé ne s'annule pas: utilisez le remboursement")
         else:
             paiement = await encaissement.reverser(paiement.id, StatutPaiement.ANNULE, data.motif)
@@ -122,12 +127,16 @@ class PaiementService:
         paiement = await self._managed(paiement_id)
         if paiement.statut != StatutPaiement.VALIDE:
             raise InvalidState(f"Seul un paiement validé peut être remboursé (statut: {paiement.statut})")
-        checkout = await self.repo.checkout_for_update(paiement.id)
+        checkout = await self.checkouts.lock_by_paiement(paiement.id)
         if checkout is not None:
-            from unionflow.paiements.wave_service import WaveService
-
-            assert self.settings is not None
-            await WaveService(self.session, self.auth, self.settings).refund_remote(paiement, checkout)
+            await self._wave().rembourser_session(paiement, checkout)
         paiement = await EncaissementService(self.session, self.auth).reverser(
             paiement.id, StatutPaiement.REMBOURSE, data.motif)
         return await self.response(paiement)
+
+    async def expirer_wave(self, paiement_id: uuid.UUID) -> PaiementResponse:
+        return await self.response(await self._wave().expirer(paiement_id))
+
+    async def synchroniser_wave(self, paiement_id: uuid.UUID) -> PaiementResponse:
+        """Re-read the session from Wave and apply it: the fallback when a webhook never arrived."""
+        return await self.response(await self._wave().synchroniser(paiement_id))

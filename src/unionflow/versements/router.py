@@ -12,14 +12,12 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
+from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 from unionflow.versements.repository import VersementFilters
 from unionflow.versements.schemas import (
-    ModeVersement,
+    ConfirmerVersementRequest,
+    CreateVersementRequest,
     MotifRequest,
-    ObjetVersement,
-    StatutVersement,
-    VersementConfirmation,
-    VersementCreate,
     VersementResponse,
 )
 from unionflow.versements.service import VersementService
@@ -36,7 +34,7 @@ async def list_versements(session: SessionDep, request: Request, auth: AuthConte
                           objet_type: ObjetVersement | None = Query(None, alias="objetType"),
                           ) -> Page[VersementResponse]:
     filters = VersementFilters(organisation_id=organisation_id, statut=statut, mode=mode, objet_type=objet_type)
-    return await VersementService(session, auth, request.app.state.settings).search(filters, params)
+    return await VersementService(session, auth, request.app.state.settings).lister(filters, params)
 
 
 @router.post("", status_code=201, response_model=VersementResponse, responses=problems(404, 422),
@@ -46,17 +44,17 @@ async def list_versements(session: SessionDep, request: Request, auth: AuthConte
                          "qui a été encaissé à ce titre et pas encore versé (400). AIDE: `objetId` = la demande "
                          "d'aide, qui doit être APPROUVEE; les versements EN_COURS ou REUSSI pour elle ne dépassent "
                          "jamais le montant accordé (400).")
-async def create_versement(data: VersementCreate, session: SessionDep, request: Request,
+async def create_versement(data: CreateVersementRequest, session: SessionDep, request: Request,
                            auth: AuthContext = authorize(RS_TRESORERIE),
                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     service = VersementService(session, auth, request.app.state.settings)
-    return await idem.run(auth, lambda: service.create(data), 201)
+    return await idem.run(auth, lambda: service.creer(data), 201)
 
 
 @router.get("/{id}", response_model=VersementResponse, responses=problems(404), summary="Consulter un versement")
 async def get_versement(id: uuid.UUID, session: SessionDep, request: Request,
                         auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> VersementResponse:
-    return await VersementService(session, auth, request.app.state.settings).get(id)
+    return await VersementService(session, auth, request.app.state.settings).obtenir(id)
 
 
 @router.post("/{id}/confirmer", response_model=VersementResponse, responses=problems(404, 422, 502, 503),
@@ -69,11 +67,11 @@ async def get_versement(id: uuid.UUID, session: SessionDep, request: Request,
                          "comptabilisé (charge de son objet 658x / trésorerie 521 ou 5215) et passé aux seuils "
                          "LCB-FT dans la même transaction.")
 async def confirm_versement(id: uuid.UUID, session: SessionDep, request: Request,
-                            data: VersementConfirmation | None = None,
+                            data: ConfirmerVersementRequest | None = None,
                             auth: AuthContext = authorize(RS_TRESORERIE),
                             idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     service = VersementService(session, auth, request.app.state.settings)
-    return await idem.run(auth, lambda: service.confirmer(id, data or VersementConfirmation()))
+    return await idem.run(auth, lambda: service.confirmer(id, data or ConfirmerVersementRequest()))
 
 
 @router.post("/{id}/annuler", response_model=VersementResponse, responses=problems(404),

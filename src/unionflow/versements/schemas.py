@@ -2,35 +2,16 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import Field, model_validator
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
+from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 
 
-class StatutVersement(StrEnum):
-    EN_COURS = "EN_COURS"  # created, or sent to Wave and still processing
-    REUSSI = "REUSSI"  # money delivered
-    ECHOUE = "ECHOUE"  # Wave reported a failure; nothing left the account
-    ANNULE = "ANNULE"  # withdrawn before anything was sent
-
-
-class ModeVersement(StrEnum):
-    WAVE = "WAVE"
-    MANUEL = "MANUEL"
-
-
-class ObjetVersement(StrEnum):
-    COTISATIONS = "COTISATIONS"
-    ADHESIONS = "ADHESIONS"
-    AIDE = "AIDE"
-    AUTRE = "AUTRE"
-
-
-class VersementCreate(InputModel):
+class CreateVersementRequest(InputModel):
     organisation_id: uuid.UUID
     montant: Montant = Field(gt=0, max_digits=18, decimal_places=2)
     devise: str = Field(default="XOF", pattern=r"^[A-Z]{3}$")
@@ -43,7 +24,7 @@ class VersementCreate(InputModel):
                                                description="E.164; obligatoire pour un versement Wave")
 
     @model_validator(mode="after")
-    def wave_needs_phone(self) -> VersementCreate:
+    def wave_needs_phone(self) -> CreateVersementRequest:
         if self.mode == ModeVersement.WAVE:
             if not self.beneficiaire_telephone:
                 raise regle_metier("beneficiaireTelephone est obligatoire pour un versement Wave")
@@ -52,7 +33,7 @@ class VersementCreate(InputModel):
         return self
 
 
-class VersementConfirmation(InputModel):
+class ConfirmerVersementRequest(InputModel):
     reference_externe: str | None = Field(default=None, max_length=100,
                                           description="Obligatoire pour un versement manuel (n° de virement...)")
 

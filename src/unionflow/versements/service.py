@@ -6,12 +6,10 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.integration import comptabiliser_versement
+from unionflow.comptabilite.ecritures_service import comptabiliser_versement
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
@@ -20,25 +18,27 @@ from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
-from unionflow.finance.approbations import integration as approbations
+from unionflow.demandes_aide.repository import DemandeAideSystemRepository
+from unionflow.finance.approbations import versement_service as approbations
 from unionflow.lcbft.detection import evaluer_versement
-from unionflow.models import Organisation, TransactionWave, Versement
+from unionflow.models import Versement
+from unionflow.models.demande_aide import StatutDemandeAide
+from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 from unionflow.notifications import workflow as notices
-from unionflow.paiements.wave_accounts import client_for_compte, client_for_organisation
-from unionflow.paiements.wave_client import wave_amount
+from unionflow.organisations.repository import OrganisationRepository
+from unionflow.paiements.repository import PaiementRepository
 from unionflow.versements.repository import VersementFilters, VersementRepository
 from unionflow.versements.schemas import (
-    ModeVersement,
+    ConfirmerVersementRequest,
+    CreateVersementRequest,
     MotifRequest,
-    ObjetVersement,
-    StatutVersement,
-    VersementConfirmation,
-    VersementCreate,
     VersementResponse,
 )
+from unionflow.wave.service import client_for_organisation, envoyer_payout
 from unionflow.webhooks import emission as webhooks
 
 MODULE = "VERSEMENTS"
+# Wave's payout status → ours.
 WAVE_STATUS = {"succeeded": StatutVersement.REUSSI, "failed": StatutVersement.ECHOUE,
                "reversed": StatutVersement.ECHOUE, "processing": StatutVersement.EN_COURS}
 
@@ -49,6 +49,7 @@ class VersementService:
         self.auth = auth
         self.settings = settings
         self.repo = VersementRepository(session, auth)
+        self.demandes = DemandeAideSystemRepository(session)
 
     async def _get(self, versement_id: uuid.UUID, *, for_update: bool = False) -> Versement:
         versement = await self.repo.get(versement_id, for_update=for_update)
@@ -56,25 +57,26 @@ class VersementService:
             raise NotFound("Versement introuvable")
         return versement
 
-    async def get(self, versement_id: uuid.UUID) -> VersementResponse:
+    async def obtenir(self, versement_id: uuid.UUID) -> VersementResponse:
         return VersementResponse.model_validate(await self._get(versement_id))
 
-    async def search(self, filters: VersementFilters, params: PageParams) -> Page[VersementResponse]:
+    async def lister(self, filters: VersementFilters, params: PageParams) -> Page[VersementResponse]:
         rows, total, exact = await self.repo.search(filters, params)
         return Page[VersementResponse].build([VersementResponse.model_validate(r) for r in rows], params, total, exact)
 
-    async def create(self, data: VersementCreate) -> VersementResponse:
+    async def creer(self, data: CreateVersementRequest) -> VersementResponse:
         if not staff_sees(self.auth, data.organisation_id):
             raise NotFound("Organisation introuvable")
         self.auth.require(Permission.VERSEMENT_INITIER, data.organisation_id,
                           "Seule la trésorerie de l'organisation initie un versement")
         # Lock the organisation: concurrent payouts are checked against the balance one at a time.
-        organisation = (await self.session.execute(select(Organisation).where(
-            Organisation.id == data.organisation_id).with_for_update())).scalar_one_or_none()
+        organisation = await OrganisationRepository(self.session, self.auth).lock_organisation(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
         if data.objet_type in {ObjetVersement.COTISATIONS, ObjetVersement.ADHESIONS}:
-            available = await self.repo.available(organisation.id, data.objet_type)
+            encaisse = await PaiementRepository(self.session, self.auth).encaisse(
+                organisation.id, cotisations=data.objet_type == ObjetVersement.COTISATIONS)
+            available = encaisse - await self.repo.verse(organisation.id, data.objet_type)
             if data.montant > available:
                 raise InvalidState(f"Solde insuffisant: {available} {data.devise} encaissés et non encore versés "
                                    f"au titre des {data.objet_type.lower()}")
@@ -90,7 +92,7 @@ class VersementService:
             beneficiaire_nom=data.beneficiaire_nom, beneficiaire_telephone=data.beneficiaire_telephone,
             statut=StatutVersement.EN_COURS, cle_idempotence=f"ver-{uuid.uuid4().hex}", compte_wave_id=compte_id,
             cree_par=self.auth.actor_name)
-        self.session.add(versement)
+        self.repo.add(versement)
         await self.session.flush()
         await approbations.demander_pour_versement(self.session, self.auth, versement)
         await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Versement",
@@ -104,14 +106,14 @@ class VersementService:
             sauf=self.auth.membre_id)
         return VersementResponse.model_validate(versement)
 
-    async def _check_aide(self, data: VersementCreate) -> None:
+    async def _check_aide(self, data: CreateVersementRequest) -> None:
         """An aid is paid only once granted, and never beyond what was granted (pending payouts included)."""
         if data.objet_id is None:
             raise RegleMetier("objetId (la demande d'aide versée) est obligatoire pour un versement AIDE")
-        demande = await self.repo.demande_aide(data.objet_id, data.organisation_id)
+        demande = await self.demandes.lock_for_organisation(data.objet_id, data.organisation_id)
         if demande is None:
             raise NotFound("Demande d'aide introuvable")
-        if demande.statut != "APPROUVEE":
+        if demande.statut != StatutDemandeAide.APPROUVEE:
             raise InvalidState(f"La demande d'aide {demande.numero_reference} n'est pas approuvée "
                                f"(statut: {demande.statut})")
         if demande.devise != data.devise:
@@ -127,11 +129,11 @@ class VersementService:
         await comptabiliser_versement(self.session, versement, self.auth)
         membre_id = None
         if versement.objet_type == ObjetVersement.AIDE and versement.objet_id is not None:
-            demande = await self.repo.demande_aide(versement.objet_id, versement.organisation_id)
+            demande = await self.demandes.lock_for_organisation(versement.objet_id, versement.organisation_id)
             membre_id = demande.membre_id if demande is not None else None
         await evaluer_versement(self.session, versement, membre_id)
 
-    async def confirmer(self, versement_id: uuid.UUID, data: VersementConfirmation) -> VersementResponse:
+    async def confirmer(self, versement_id: uuid.UUID, data: ConfirmerVersementRequest) -> VersementResponse:
         versement = await self._get(versement_id, for_update=True)
         self.auth.require(Permission.VERSEMENT_CONFIRMER, versement.organisation_id,
                           "Seule la trésorerie de l'organisation confirme un versement")
@@ -167,16 +169,7 @@ class VersementService:
         return VersementResponse.model_validate(versement)
 
     async def _send(self, versement: Versement) -> None:
-        client = await client_for_compte(self.session, self.settings, versement.compte_wave_id)
-        remote: dict[str, Any]
-        if versement.payout_id is None:
-            assert versement.beneficiaire_telephone is not None
-            remote = await client.create_payout(
-                currency=versement.devise, receive_amount=wave_amount(versement.montant),
-                mobile=versement.beneficiaire_telephone, name=versement.beneficiaire_nom,
-                client_reference=str(versement.id), idempotency_key=versement.cle_idempotence)
-        else:
-            remote = await client.get_payout(versement.payout_id)
+        remote = await envoyer_payout(self.session, self.settings, versement)
         versement.payout_id = str(remote.get("id")) or versement.payout_id
         versement.statut = WAVE_STATUS.get(str(remote.get("status")), StatutVersement.EN_COURS)
         if versement.statut == StatutVersement.REUSSI:
@@ -184,10 +177,6 @@ class VersementService:
         if versement.statut == StatutVersement.ECHOUE:
             error = remote.get("payout_error") or {}
             versement.motif_echec = f"{error.get('error_code', '')} {error.get('error_message', '')}".strip()
-        self.session.add(TransactionWave(
-            organisation_id=versement.organisation_id, type_transaction="VERSER", statut=str(remote.get("status")),
-            versement_id=versement.id, reference_wave=versement.payout_id, montant=versement.montant,
-            devise=versement.devise))
 
     async def annuler(self, versement_id: uuid.UUID, data: MotifRequest) -> VersementResponse:
         versement = await self._get(versement_id, for_update=True)

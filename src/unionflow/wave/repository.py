@@ -5,11 +5,12 @@ import uuid
 from sqlalchemy import select
 
 from unionflow.core.pagination import PageParams
-from unionflow.core.repository import ScopedRepository
-from unionflow.models import CompteWave, TransactionWave
+from unionflow.core.repository import ScopedRepository, SystemRepository
+from unionflow.models import CompteWave, TransactionWave, WaveCheckout
+from unionflow.models.wave import StatutCompteWave
 
 
-class WaveRepository(ScopedRepository[CompteWave]):
+class CompteWaveRepository(ScopedRepository[CompteWave]):
     """Wave accounts and their transactions: organisation records, seen by global roles and the
     organisation's staff (the default scope; accounts have no member)."""
 
@@ -21,9 +22,6 @@ class WaveRepository(ScopedRepository[CompteWave]):
             stmt = stmt.where(CompteWave.organisation_id == organisation_id)
         return list((await self.session.execute(stmt.order_by(CompteWave.created_at, CompteWave.id))).scalars())
 
-    async def compte(self, compte_id: uuid.UUID, *, for_update: bool = False) -> CompteWave | None:
-        return await self.get(compte_id, for_update=for_update)
-
     async def transactions(self, params: PageParams, organisation_id: uuid.UUID | None, type_transaction: str | None,
                            paiement_id: uuid.UUID | None) -> tuple[list[TransactionWave], int, bool]:
         stmt = select(TransactionWave).where(self.in_scope(TransactionWave.organisation_id))
@@ -34,3 +32,43 @@ class WaveRepository(ScopedRepository[CompteWave]):
         if paiement_id:
             stmt = stmt.where(TransactionWave.paiement_id == paiement_id)
         return await self.paginate(stmt.order_by(TransactionWave.created_at.desc(), TransactionWave.id), params)
+
+
+class CompteWaveSystemRepository(SystemRepository[CompteWave]):
+    """Which credentials talk to Wave: read on the system's behalf (a webhook has no caller; a checkout or payout
+    was permitted first), and never returned to a caller."""
+
+    model = CompteWave
+
+    async def compte_actif(self, organisation_id: uuid.UUID) -> CompteWave | None:
+        """The organisation's oldest active account that has an API key."""
+        return (await self.session.execute(
+            self.select().where(CompteWave.organisation_id == organisation_id,
+                                CompteWave.statut == StatutCompteWave.ACTIF, CompteWave.cle_api.is_not(None))
+            .order_by(CompteWave.created_at, CompteWave.id).limit(1))).scalar_one_or_none()
+
+    async def secrets_webhook(self) -> list[str]:
+        rows = await self.session.execute(select(CompteWave.secret_webhook).where(
+            CompteWave.statut == StatutCompteWave.ACTIF, CompteWave.secret_webhook.is_not(None)))
+        return [s for s in rows.scalars() if s]
+
+
+class WaveCheckoutRepository(SystemRepository[WaveCheckout]):
+    """Wave sessions of payments. Unscoped: read after the payment itself was loaded through the scoped
+    ``PaiementRepository`` (or by the signed webhook, which has no caller)."""
+
+    model = WaveCheckout
+
+    async def by_paiements(self, paiement_ids: list[uuid.UUID]) -> dict[uuid.UUID, WaveCheckout]:
+        if not paiement_ids:
+            return {}
+        rows = await self.session.execute(self.select().where(WaveCheckout.paiement_id.in_(paiement_ids)))
+        return {c.paiement_id: c for c in rows.scalars()}
+
+    async def lock_by_paiement(self, paiement_id: uuid.UUID) -> WaveCheckout | None:
+        return (await self.session.execute(self.select().where(WaveCheckout.paiement_id == paiement_id)
+                                           .with_for_update())).scalar_one_or_none()
+
+    async def lock_by_checkout_id(self, checkout_id: str) -> WaveCheckout | None:
+        return (await self.session.execute(self.select().where(WaveCheckout.checkout_id == checkout_id)
+                                           .with_for_update())).scalar_one_or_none()

@@ -11,13 +11,13 @@ from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 from unionflow.wave.schemas import (
-    CompteWaveCreate,
     CompteWaveResponse,
-    CompteWaveUpdate,
+    CreateCompteWaveRequest,
     SoldeWaveResponse,
     TransactionWaveResponse,
+    UpdateCompteWaveRequest,
 )
-from unionflow.wave.service import WaveAccountService
+from unionflow.wave.service import CompteWaveService
 
 router = area_router("/api/wave", "Wave Mobile Money")
 
@@ -29,7 +29,7 @@ TYPES = "CHECKOUT, PAIEMENT_RECU, PAIEMENT_ECHOUE, EXPIRATION, REMBOURSEMENT, VE
 async def list_comptes(session: SessionDep, response: Response, auth: AuthContext = authorize(RS_TRESORERIE_READ),
                        organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
                        ) -> list[CompteWaveResponse]:
-    comptes = await WaveAccountService(session, auth).list(organisation_id)
+    comptes = await CompteWaveService(session, auth).lister(organisation_id)
     set_total_header(response, len(comptes))
     return comptes
 
@@ -39,29 +39,29 @@ async def list_comptes(session: SessionDep, response: Response, auth: AuthContex
              description="Quand un compte actif a une clé API, les sessions de paiement et les versements de "
                          "l'organisation passent par lui (sinon par le compte de l'union); son secret de webhook "
                          "est accepté pour vérifier les signatures.")
-async def create_compte(data: CompteWaveCreate, session: SessionDep,
+async def create_compte(data: CreateCompteWaveRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_TRESORERIE)) -> CompteWaveResponse:
-    return await WaveAccountService(session, auth).create(data)
+    return await CompteWaveService(session, auth).creer(data)
 
 
 @router.get("/comptes/{id}", response_model=CompteWaveResponse, responses=problems(404),
             summary="Consulter un compte Wave")
 async def get_compte(id: uuid.UUID, session: SessionDep,
                      auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> CompteWaveResponse:
-    return await WaveAccountService(session, auth).get(id)
+    return await CompteWaveService(session, auth).obtenir(id)
 
 
 @router.put("/comptes/{id}", response_model=CompteWaveResponse, responses=problems(404, 409),
             summary="Modifier un compte Wave (rotation de clé, désactivation)")
-async def update_compte(id: uuid.UUID, data: CompteWaveUpdate, session: SessionDep,
+async def update_compte(id: uuid.UUID, data: UpdateCompteWaveRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_TRESORERIE)) -> CompteWaveResponse:
-    return await WaveAccountService(session, auth).update(id, data)
+    return await CompteWaveService(session, auth).modifier(id, data)
 
 
 @router.delete("/comptes/{id}", status_code=204, responses=problems(404), summary="Retirer un compte Wave",
                description="Le compte est désactivé et ses secrets effacés (les paiements passés le référencent).")
 async def delete_compte(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE)) -> Response:
-    await WaveAccountService(session, auth).delete(id)
+    await CompteWaveService(session, auth).supprimer(id)
     return Response(status_code=204)
 
 
@@ -73,7 +73,7 @@ async def list_transactions(session: SessionDep, auth: AuthContext = authorize(R
                             type_transaction: str | None = Query(None, alias="typeTransaction", max_length=30),
                             paiement_id: uuid.UUID | None = Query(None, alias="paiementId"),
                             ) -> Page[TransactionWaveResponse]:
-    return await WaveAccountService(session, auth).transactions(params, organisation_id, type_transaction,
+    return await CompteWaveService(session, auth).lister_transactions(params, organisation_id, type_transaction,
                                                                 paiement_id)
 
 
@@ -81,4 +81,4 @@ async def list_transactions(session: SessionDep, auth: AuthContext = authorize(R
             summary="Solde du compte Wave de l'organisation (lu chez Wave)")
 async def solde(session: SessionDep, request: Request, auth: AuthContext = authorize(RS_TRESORERIE),
                 organisation_id: uuid.UUID | None = Query(None, alias="organisationId")) -> SoldeWaveResponse:
-    return await WaveAccountService(session, auth, request.app.state.settings).solde(organisation_id)
+    return await CompteWaveService(session, auth, request.app.state.settings).solde(organisation_id)

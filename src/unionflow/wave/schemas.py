@@ -2,22 +2,18 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
+from unionflow.models.wave import StatutCompteWave
+from unionflow.paiements.schemas import CibleInput
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 
 
-class StatutCompte(StrEnum):
-    ACTIF = "ACTIF"
-    INACTIF = "INACTIF"
-
-
-class CompteWaveCreate(InputModel):
+class CreateCompteWaveRequest(InputModel):
     organisation_id: uuid.UUID
     libelle: str = Field(min_length=2, max_length=200)
     numero_telephone: str = Field(pattern=PHONE_PATTERN, description="Numéro du compte marchand, E.164")
@@ -27,13 +23,13 @@ class CompteWaveCreate(InputModel):
                                        description="Secret de signature des webhooks (jamais renvoyé)")
 
 
-class CompteWaveUpdate(UpdateModel):
+class UpdateCompteWaveRequest(UpdateModel):
     nullable_fields = frozenset({"cle_api", "secret_webhook"})
     libelle: str | None = Field(default=None, min_length=2, max_length=200)
     numero_telephone: str | None = Field(default=None, pattern=PHONE_PATTERN)
     cle_api: str | None = Field(default=None, min_length=8, max_length=500)
     secret_webhook: str | None = Field(default=None, min_length=8, max_length=500)
-    statut: StatutCompte | None = None
+    statut: StatutCompteWave | None = None
 
 
 class CompteWaveResponse(OutputModel):
@@ -41,7 +37,7 @@ class CompteWaveResponse(OutputModel):
     organisation_id: uuid.UUID
     libelle: str
     numero_telephone: str
-    statut: StatutCompte
+    statut: StatutCompteWave
     cle_api_indice: str | None = Field(description="4 derniers caractères de la clé, masqués")
     secret_webhook_indice: str | None
     created_at: datetime
@@ -67,3 +63,24 @@ class SoldeWaveResponse(OutputModel):
     compte_wave_id: uuid.UUID | None = Field(description="None: compte de l'union configuré sur le serveur")
     montant: Montant
     devise: str
+
+
+class CreateWaveCheckoutRequest(InputModel):
+    membre_id: uuid.UUID | None = Field(default=None, description="Défaut: le membre connecté")
+    organisation_id: uuid.UUID
+    cibles: list[CibleInput] = Field(min_length=1, max_length=50)
+
+
+class WaveCheckoutResponse(OutputModel):
+    paiement_id: uuid.UUID
+    numero_recu: str
+    montant: Montant
+    devise: str
+    wave_launch_url: str
+    checkout_id: str
+    expires_at: datetime | None
+
+
+class WaveWebhookResponse(OutputModel):
+    resultat: str = Field(description="APPLIQUE, DEJA_TRAITE, IGNORE, ECHEC_ENREGISTRE ou ANOMALIE")
+    paiement_id: uuid.UUID | None = None

@@ -5,12 +5,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
-from unionflow.finance.common import organisations_visibles
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import ScopedRepository
 from unionflow.models import Approbation, DecisionApprobation, DemandeAide, Organisation, Versement
+from unionflow.models.finance import StatutApprobation
 
 
 @dataclass(frozen=True)
@@ -22,22 +22,15 @@ class ApprobationFilters:
     a_decider: bool = False
 
 
-class ApprobationRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+class ApprobationRepository(ScopedRepository[Approbation]):
+    """Finance records are the bureau's: union administrators see all, organisation staff their organisations
+    (the default scope)."""
 
-    def _select(self) -> Any:
-        return select(Approbation).where(organisations_visibles(self.auth, Approbation.organisation_id))
-
-    async def get(self, approbation_id: uuid.UUID, *, for_update: bool = False) -> Approbation | None:
-        stmt = self._select().where(Approbation.id == approbation_id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+    model = Approbation
+    auth: AuthContext
 
     async def search(self, filters: ApprobationFilters, params: PageParams) -> tuple[list[Approbation], int, bool]:
-        stmt = self._select()
+        stmt = self.select()
         if filters.organisation_id:
             stmt = stmt.where(Approbation.organisation_id == filters.organisation_id)
         if filters.statut:
@@ -51,15 +44,15 @@ class ApprobationRepository:
             # nor already approved at a lower level by them.
             mine = select(DecisionApprobation.id).where(DecisionApprobation.approbation_id == Approbation.id,
                                                         DecisionApprobation.approbateur_sub == self.auth.sub)
-            stmt = stmt.where(Approbation.statut == "EN_ATTENTE",
+            stmt = stmt.where(Approbation.statut == StatutApprobation.EN_ATTENTE,
                               Approbation.organisation_id.in_(self.auth.staff_organisations),
                               Approbation.demande_par_sub != self.auth.sub, ~mine.exists())
         order = Approbation.date_demande.asc() if filters.a_decider else Approbation.date_demande.desc()
-        return await paginate(self.session, stmt.order_by(order, Approbation.id), params)
+        return await self.paginate(stmt.order_by(order, Approbation.id), params)
 
     async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
         stmt = select(Organisation).where(Organisation.id == organisation_id,
-                                          organisations_visibles(self.auth, Organisation.id))
+                                          self.in_scope(Organisation.id))
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def versement(self, versement_id: uuid.UUID) -> Versement | None:

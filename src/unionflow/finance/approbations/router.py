@@ -18,7 +18,7 @@ from unionflow.finance.approbations.schemas import (
     CreateApprobationRequest,
     RejeterRequest,
     StatutApprobation,
-    TypeObjet,
+    TypeObjetApprobation,
 )
 from unionflow.finance.approbations.service import ApprobationService
 
@@ -38,7 +38,7 @@ DECIDEUR = ("Réservé au PRESIDENT et à l'ADMIN_ORGANISATION de l'organisation
                          "(500 000 XOF) ouvre sa demande automatiquement à sa création.")
 async def create_approbation(data: CreateApprobationRequest, session: SessionDep,
                              auth: AuthContext = authorize(RS_FINANCE_WRITE)) -> ApprobationResponse:
-    return await ApprobationService(session, auth).create(data)
+    return await ApprobationService(session, auth).creer(data)
 
 
 @router.get("", response_model=Page[ApprobationResponse], summary="Lister les demandes d'approbation",
@@ -47,12 +47,12 @@ async def list_approbations(session: SessionDep, auth: AuthContext = authorize(R
                             params: PageParams = Depends(paging(20)),
                             organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
                             statut: StatutApprobation | None = None,
-                            type_objet: TypeObjet | None = Query(None, alias="typeObjet"),
+                            type_objet: TypeObjetApprobation | None = Query(None, alias="typeObjet"),
                             objet_id: uuid.UUID | None = Query(None, alias="objetId"),
                             ) -> Page[ApprobationResponse]:
     filters = ApprobationFilters(organisation_id=organisation_id, statut=statut, type_objet=type_objet,
                                  objet_id=objet_id)
-    return await ApprobationService(session, auth).search(filters, params)
+    return await ApprobationService(session, auth).lister(filters, params)
 
 
 @router.get("/a-decider", response_model=Page[ApprobationResponse], summary="Demandes que je peux décider",
@@ -60,14 +60,14 @@ async def list_approbations(session: SessionDep, auth: AuthContext = authorize(R
                         "les plus anciennes d'abord.")
 async def approbations_to_decide(session: SessionDep, auth: AuthContext = authorize(RS_FINANCE_DECIDE),
                                  params: PageParams = Depends(paging(20))) -> Page[ApprobationResponse]:
-    return await ApprobationService(session, auth).search(ApprobationFilters(a_decider=True), params)
+    return await ApprobationService(session, auth).lister(ApprobationFilters(a_decider=True), params)
 
 
 @router.get("/{id}", response_model=ApprobationResponse, responses=problems(404),
             summary="Consulter une demande d'approbation et ses décisions")
 async def get_approbation(id: uuid.UUID, session: SessionDep,
                           auth: AuthContext = authorize(RS_FINANCE_READ)) -> ApprobationResponse:
-    return await ApprobationService(session, auth).get(id)
+    return await ApprobationService(session, auth).obtenir(id)
 
 
 @router.post("/{id}/approuver", response_model=ApprobationResponse, responses=problems(404),

@@ -2,31 +2,17 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import Field
 
 from unionflow.core.roles import Role
 from unionflow.core.schemas import InputModel, Montant, OutputModel
-from unionflow.models.finance import TypeDecision
-
-
-class StatutApprobation(StrEnum):
-    EN_ATTENTE = "EN_ATTENTE"
-    APPROUVEE = "APPROUVEE"
-    REJETEE = "REJETEE"
-    ANNULEE = "ANNULEE"
-
-
-class TypeObjet(StrEnum):
-    VERSEMENT = "VERSEMENT"  # a payout (versement) of the organisation
-    AIDE = "AIDE"  # the disbursement of an approved aid request
-    AUTRE = "AUTRE"  # any other expense, described by the motif
+from unionflow.models.finance import StatutApprobation, TypeDecision, TypeObjetApprobation
 
 
 class CreateApprobationRequest(InputModel):
     organisation_id: uuid.UUID
-    type_objet: TypeObjet
+    type_objet: TypeObjetApprobation
     objet_id: uuid.UUID | None = Field(default=None, description="Versement ou demande d'aide visé (obligatoire "
                                                                  "pour VERSEMENT et AIDE)")
     montant: Montant | None = Field(default=None, gt=0, max_digits=18, decimal_places=2,
@@ -59,7 +45,7 @@ class ApprobationResponse(OutputModel):
     id: uuid.UUID
     numero: str
     organisation_id: uuid.UUID
-    type_objet: TypeObjet
+    type_objet: TypeObjetApprobation
     objet_id: uuid.UUID | None
     montant: Montant
     devise: str

@@ -26,10 +26,12 @@ from unionflow.finance.approbations.schemas import (
     ApprobationResponse,
     CreateApprobationRequest,
     StatutApprobation,
-    TypeObjet,
+    TypeObjetApprobation,
 )
-from unionflow.finance.common import MODULE, verifier_decideur
+from unionflow.finance.service import MODULE, verifier_decideur
 from unionflow.models import Approbation, DecisionApprobation
+from unionflow.models.demande_aide import StatutDemandeAide
+from unionflow.models.versement import StatutVersement
 from unionflow.notifications import workflow as notices
 
 ETAT = ["statut", "niveau_atteint", "niveaux_requis", "date_decision", "motif_annulation"]
@@ -41,8 +43,9 @@ async def seuil(session: AsyncSession, cle: str) -> Decimal:
     return Decimal(str(await valeur(session, cle)))
 
 
-async def ouvrir(session: AsyncSession, auth: AuthContext, *, organisation_id: uuid.UUID, type_objet: TypeObjet,
-                 objet_id: uuid.UUID | None, montant: Decimal, devise: str, motif: str) -> Approbation:
+async def ouvrir(session: AsyncSession, auth: AuthContext, *, organisation_id: uuid.UUID,
+                 type_objet: TypeObjetApprobation, objet_id: uuid.UUID | None, montant: Decimal, devise: str,
+                 motif: str) -> Approbation:
     """Open a request; the number of approvers follows the configured two-approver threshold."""
     niveaux = 2 if montant >= await seuil(session, SEUIL_DOUBLE) else 1
     approbation = Approbation(
@@ -78,17 +81,17 @@ class ApprobationService:
 
     async def _objet(self, data: CreateApprobationRequest, organisation_id: uuid.UUID) -> Decimal:
         """Check the object the request is about and give the amount to approve."""
-        if data.type_objet is TypeObjet.AUTRE:
+        if data.type_objet is TypeObjetApprobation.AUTRE:
             if data.montant is None:
                 raise RegleMetier("montant: obligatoire")
             return data.montant
         if data.objet_id is None:
             raise RegleMetier(f"objetId: obligatoire pour {data.type_objet.value}")
-        if data.type_objet is TypeObjet.VERSEMENT:
+        if data.type_objet is TypeObjetApprobation.VERSEMENT:
             versement = await self.repo.versement(data.objet_id)
             if versement is None or versement.organisation_id != organisation_id:
                 raise NotFound("Versement introuvable dans cette organisation")
-            if versement.statut != "EN_COURS" or versement.payout_id is not None:
+            if versement.statut != StatutVersement.EN_COURS or versement.payout_id is not None:
                 raise InvalidState(f"Versement {versement.statut}: plus rien à approuver")
             if data.montant is not None and data.montant != versement.montant:
                 raise RegleMetier(f"montant: celui du versement ({versement.montant})")
@@ -96,7 +99,7 @@ class ApprobationService:
         demande = await self.repo.demande_aide(data.objet_id)
         if demande is None or demande.organisation_id != organisation_id:
             raise NotFound("Demande d'aide introuvable dans cette organisation")
-        if demande.statut != "APPROUVEE":
+        if demande.statut != StatutDemandeAide.APPROUVEE:
             raise InvalidState(f"Demande d'aide {demande.statut}: seule une aide accordée se décaisse")
         montant = data.montant if data.montant is not None else demande.montant_accorde
         assert montant is not None
@@ -104,7 +107,7 @@ class ApprobationService:
             raise RegleMetier(f"montant: au plus le montant accordé ({demande.montant_accorde})")
         return montant
 
-    async def create(self, data: CreateApprobationRequest) -> ApprobationResponse:
+    async def creer(self, data: CreateApprobationRequest) -> ApprobationResponse:
         organisation = await self.repo.organisation(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
@@ -118,10 +121,10 @@ class ApprobationService:
                                    devise=organisation.devise, motif=data.motif)
         return ApprobationResponse.model_validate(approbation)
 
-    async def get(self, approbation_id: uuid.UUID) -> ApprobationResponse:
+    async def obtenir(self, approbation_id: uuid.UUID) -> ApprobationResponse:
         return ApprobationResponse.model_validate(await self._get(approbation_id))
 
-    async def search(self, filters: ApprobationFilters, params: PageParams) -> Page[ApprobationResponse]:
+    async def lister(self, filters: ApprobationFilters, params: PageParams) -> Page[ApprobationResponse]:
         rows, total, exact = await self.repo.search(filters, params)
         return Page[ApprobationResponse].build([ApprobationResponse.model_validate(r) for r in rows], params,
                                                total, exact)

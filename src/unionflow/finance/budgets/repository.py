@@ -9,11 +9,10 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
-from unionflow.finance.common import organisations_visibles
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import ScopedRepository
 from unionflow.models import Budget, CompteComptable, EcritureComptable, LigneEcriture, Organisation
 
 
@@ -32,30 +31,26 @@ class Mouvement:
     credit: Decimal
 
 
-class BudgetRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+class BudgetRepository(ScopedRepository[Budget]):
+    """Finance records are the bureau's: union administrators see all, organisation staff their organisations
+    (the default scope)."""
 
-    async def get(self, budget_id: uuid.UUID, *, for_update: bool = False) -> Budget | None:
-        stmt = select(Budget).where(Budget.id == budget_id, organisations_visibles(self.auth, Budget.organisation_id))
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+    model = Budget
+    auth: AuthContext
 
     async def search(self, filters: BudgetFilters, params: PageParams) -> tuple[list[Budget], int, bool]:
-        stmt: Any = select(Budget).where(organisations_visibles(self.auth, Budget.organisation_id))
+        stmt: Any = self.select()
         if filters.organisation_id:
             stmt = stmt.where(Budget.organisation_id == filters.organisation_id)
         if filters.annee:
             stmt = stmt.where(Budget.annee == filters.annee)
         if filters.statut:
             stmt = stmt.where(Budget.statut == filters.statut)
-        return await paginate(self.session, stmt.order_by(Budget.annee.desc(), Budget.id), params)
+        return await self.paginate(stmt.order_by(Budget.annee.desc(), Budget.id), params)
 
     async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
         stmt = select(Organisation).where(Organisation.id == organisation_id,
-                                          organisations_visibles(self.auth, Organisation.id))
+                                          self.in_scope(Organisation.id))
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def exists_for_year(self, organisation_id: uuid.UUID, annee: int) -> bool:

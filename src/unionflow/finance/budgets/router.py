@@ -40,7 +40,7 @@ DECIDEUR = ("Réservé au PRESIDENT et à l'ADMIN_ORGANISATION de l'organisation
                          + LIGNES)
 async def create_budget(data: CreateBudgetRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_FINANCE_WRITE)) -> BudgetResponse:
-    return await BudgetService(session, auth).create(data)
+    return await BudgetService(session, auth).creer(data)
 
 
 @router.get("", response_model=Page[BudgetResponse], summary="Lister les budgets",
@@ -51,13 +51,13 @@ async def list_budgets(session: SessionDep, auth: AuthContext = authorize(RS_FIN
                        annee: int | None = Query(None, ge=2000, le=2100),
                        statut: StatutBudget | None = None) -> Page[BudgetResponse]:
     filters = BudgetFilters(organisation_id=organisation_id, annee=annee, statut=statut)
-    return await BudgetService(session, auth).search(filters, params)
+    return await BudgetService(session, auth).lister(filters, params)
 
 
 @router.get("/{id}", response_model=BudgetResponse, responses=problems(404), summary="Consulter un budget")
 async def get_budget(id: uuid.UUID, session: SessionDep,
                      auth: AuthContext = authorize(RS_FINANCE_READ)) -> BudgetResponse:
-    return await BudgetService(session, auth).get(id)
+    return await BudgetService(session, auth).obtenir(id)
 
 
 @router.put("/{id}", response_model=BudgetResponse, responses=problems(404),
@@ -66,13 +66,13 @@ async def get_budget(id: uuid.UUID, session: SessionDep,
                         + LIGNES)
 async def update_budget(id: uuid.UUID, data: UpdateBudgetRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_FINANCE_WRITE)) -> BudgetResponse:
-    return await BudgetService(session, auth).update(id, data)
+    return await BudgetService(session, auth).modifier(id, data)
 
 
 @router.delete("/{id}", status_code=204, responses=problems(404), summary="Supprimer un budget en brouillon")
 async def delete_budget(id: uuid.UUID, session: SessionDep,
                         auth: AuthContext = authorize(RS_FINANCE_WRITE)) -> Response:
-    await BudgetService(session, auth).delete(id)
+    await BudgetService(session, auth).supprimer(id)
     return Response(status_code=204)
 
 

@@ -2,23 +2,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from enum import StrEnum
 
 from pydantic import Field, model_validator
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel, regle_metier
-
-
-class StatutBudget(StrEnum):
-    BROUILLON = "BROUILLON"
-    SOUMIS = "SOUMIS"
-    APPROUVE = "APPROUVE"
-    CLOTURE = "CLOTURE"
-
-
-class NatureLigne(StrEnum):
-    DEPENSE = "DEPENSE"
-    RECETTE = "RECETTE"
+from unionflow.models.finance import NatureLigneBudget, StatutBudget
 
 
 class LigneBudgetRequest(InputModel):
@@ -27,7 +15,8 @@ class LigneBudgetRequest(InputModel):
     prefixe_compte: str | None = Field(default=None, pattern=r"^[1-9][0-9]{0,11}$",
                                        description="Catégorie: tous les comptes dont le numéro commence ainsi "
                                                    "(ex. 66 = charges de personnel)")
-    nature: NatureLigne | None = Field(default=None, description="Par défaut RECETTE pour la classe 7, sinon DEPENSE")
+    nature: NatureLigneBudget | None = Field(default=None,
+                                             description="Par défaut RECETTE pour la classe 7, sinon DEPENSE")
     montant_prevu: Montant = Field(ge=0, max_digits=18, decimal_places=2)
 
     @model_validator(mode="after")
@@ -72,7 +61,7 @@ class LigneBudgetResponse(OutputModel):
     compte_id: uuid.UUID | None
     numero_compte: str | None
     prefixe_compte: str | None
-    nature: NatureLigne
+    nature: NatureLigneBudget
     montant_prevu: Montant
 
 
@@ -106,7 +95,7 @@ class LigneExecution(OutputModel):
     compte_id: uuid.UUID | None
     numero_compte: str | None
     prefixe_compte: str | None
-    nature: NatureLigne
+    nature: NatureLigneBudget
     montant_prevu: Montant
     montant_realise: Montant
     ecart: Montant = Field(description="Prévu − réalisé (négatif: dépassement d'une dépense)")

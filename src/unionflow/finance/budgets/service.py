@@ -26,12 +26,12 @@ from unionflow.finance.budgets.schemas import (
     LigneBudgetRequest,
     LigneBudgetResponse,
     LigneExecution,
-    NatureLigne,
+    NatureLigneBudget,
     StatutBudget,
     TotauxExecution,
     UpdateBudgetRequest,
 )
-from unionflow.finance.common import MODULE, q, verifier_decideur
+from unionflow.finance.service import MODULE, q, verifier_decideur
 from unionflow.models import Budget, CompteComptable, LigneBudget
 
 ZERO = Decimal("0")
@@ -43,11 +43,12 @@ def _response(budget: Budget, comptes: dict[uuid.UUID, str]) -> BudgetResponse:
                                   numero_compte=comptes.get(ligne.compte_id) if ligne.compte_id else None,
                                   prefixe_compte=ligne.prefixe_compte, nature=ligne.nature,
                                   montant_prevu=ligne.montant_prevu) for ligne in budget.lignes]
-    total = {n: sum((ligne.montant_prevu for ligne in budget.lignes if ligne.nature == n), ZERO) for n in NatureLigne}
+    total = {n: sum((ligne.montant_prevu for ligne in budget.lignes if ligne.nature == n), ZERO)
+             for n in NatureLigneBudget}
     return BudgetResponse.model_validate({
         **{k: getattr(budget, k) for k in BudgetResponse.model_fields if hasattr(budget, k) and k != "lignes"},
-        "lignes": lignes, "total_depenses_prevues": total[NatureLigne.DEPENSE],
-        "total_recettes_prevues": total[NatureLigne.RECETTE]})
+        "lignes": lignes, "total_depenses_prevues": total[NatureLigneBudget.DEPENSE],
+        "total_recettes_prevues": total[NatureLigneBudget.RECETTE]})
 
 
 def _couvre(ligne: LigneBudget, mouvement: Mouvement) -> bool:
@@ -96,7 +97,7 @@ class BudgetService:
                     raise RegleMetier(f"lignes[{i}]: recoupe lignes[{j}] ({autre}): un mouvement serait compté "
                                        "deux fois")
             cibles.append(numero)
-            nature = item.nature or (NatureLigne.RECETTE if numero.startswith("7") else NatureLigne.DEPENSE)
+            nature = item.nature or (NatureLigneBudget.RECETTE if numero.startswith("7") else NatureLigneBudget.DEPENSE)
             lignes.append(LigneBudget(ordre=i, libelle=item.libelle, compte_id=item.compte_id,
                                       prefixe_compte=item.prefixe_compte, nature=nature.value,
                                       montant_prevu=item.montant_prevu))
@@ -112,7 +113,7 @@ class BudgetService:
             raise RegleMetier("Période d'un budget annuel: deux ans au plus")
         return debut, fin
 
-    async def create(self, data: CreateBudgetRequest) -> BudgetResponse:
+    async def creer(self, data: CreateBudgetRequest) -> BudgetResponse:
         organisation = await self.repo.organisation(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
@@ -132,14 +133,14 @@ class BudgetService:
                            description=f"Budget {budget.annee} créé")
         return response
 
-    async def get(self, budget_id: uuid.UUID) -> BudgetResponse:
+    async def obtenir(self, budget_id: uuid.UUID) -> BudgetResponse:
         return await self._out(await self._get(budget_id))
 
-    async def search(self, filters: BudgetFilters, params: PageParams) -> Page[BudgetResponse]:
+    async def lister(self, filters: BudgetFilters, params: PageParams) -> Page[BudgetResponse]:
         rows, total, exact = await self.repo.search(filters, params)
         return Page[BudgetResponse].build([await self._out(b) for b in rows], params, total, exact)
 
-    async def update(self, budget_id: uuid.UUID, data: UpdateBudgetRequest) -> BudgetResponse:
+    async def modifier(self, budget_id: uuid.UUID, data: UpdateBudgetRequest) -> BudgetResponse:
         budget = await self._get(budget_id, for_update=True)
         if budget.statut != StatutBudget.BROUILLON:
             raise InvalidState(f"Budget {budget.statut}: seul un brouillon se modifie")
@@ -163,7 +164,7 @@ class BudgetService:
                            after=response.model_dump(mode="json", by_alias=True))
         return response
 
-    async def delete(self, budget_id: uuid.UUID) -> None:
+    async def supprimer(self, budget_id: uuid.UUID) -> None:
         budget = await self._get(budget_id, for_update=True)
         if budget.statut != StatutBudget.BROUILLON:
             raise InvalidState(f"Budget {budget.statut}: seul un brouillon se supprime")
@@ -227,11 +228,11 @@ class BudgetService:
         numeros = await self._numeros(budget)
         mouvements = await self.repo.mouvements(budget.organisation_id, budget.date_debut, budget.date_fin)
         lignes = []
-        totaux = {(n, k): ZERO for n in NatureLigne for k in ("prevu", "realise")}
+        totaux = {(n, k): ZERO for n in NatureLigneBudget for k in ("prevu", "realise")}
         for ligne in budget.lignes:
             debit = sum((m.debit for m in mouvements if _couvre(ligne, m)), ZERO)
             credit = sum((m.credit for m in mouvements if _couvre(ligne, m)), ZERO)
-            realise = debit - credit if ligne.nature == NatureLigne.DEPENSE else credit - debit
+            realise = debit - credit if ligne.nature == NatureLigneBudget.DEPENSE else credit - debit
             prevu = ligne.montant_prevu
             taux = q(realise * 100 / prevu) if prevu else None
             lignes.append(LigneExecution(
@@ -239,11 +240,11 @@ class BudgetService:
                 numero_compte=numeros.get(ligne.compte_id) if ligne.compte_id else None,
                 prefixe_compte=ligne.prefixe_compte, nature=ligne.nature, montant_prevu=prevu,
                 montant_realise=realise, ecart=prevu - realise, taux_consommation=taux,
-                depassement=ligne.nature == NatureLigne.DEPENSE and realise > prevu))
-            nature = NatureLigne(ligne.nature)
+                depassement=ligne.nature == NatureLigneBudget.DEPENSE and realise > prevu))
+            nature = NatureLigneBudget(ligne.nature)
             totaux[nature, "prevu"] += prevu
             totaux[nature, "realise"] += realise
-        d, r = NatureLigne.DEPENSE, NatureLigne.RECETTE
+        d, r = NatureLigneBudget.DEPENSE, NatureLigneBudget.RECETTE
         return ExecutionBudgetResponse(
             budget_id=budget.id, statut=budget.statut, date_debut=budget.date_debut, date_fin=budget.date_fin,
             devise=budget.devise, lignes=lignes,

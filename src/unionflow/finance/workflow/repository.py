@@ -9,11 +9,11 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import ColumnElement, case, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
-from unionflow.finance.common import MODULE, organisations_visibles
+from unionflow.core.repository import ScopedRepository
+from unionflow.finance.service import MODULE
 from unionflow.models import Approbation, AuditLog, DecisionApprobation
 
 
@@ -36,10 +36,12 @@ def _start(day: date) -> datetime:
     return datetime.combine(day, time.min, tzinfo=UTC)
 
 
-class WorkflowRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+class WorkflowRepository(ScopedRepository[Approbation]):
+    """Statistics and audit trail of the finance workflow, over the organisations the caller staffs (the default
+    scope)."""
+
+    model = Approbation
+    auth: AuthContext
 
     def _secondes(self, debut: Any, fin: Any) -> ColumnElement[Any]:
         """Seconds between two timestamps, computed by the database (each dialect its own way)."""
@@ -48,7 +50,7 @@ class WorkflowRepository:
         return (func.julianday(fin) - func.julianday(debut)) * 86400
 
     def _where(self, periode: Periode, column: Any, org_column: Any) -> list[ColumnElement[bool]]:
-        clauses = [organisations_visibles(self.auth, org_column)]
+        clauses = [self.in_scope(org_column)]
         if periode.organisation_id:
             clauses.append(org_column == periode.organisation_id)
         if periode.date_debut:

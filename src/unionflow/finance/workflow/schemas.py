@@ -9,7 +9,7 @@ from pydantic import Field
 from unionflow.audit.schemas import Severite
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import Montant, OutputModel, Taux
-from unionflow.finance.approbations.schemas import StatutApprobation, TypeObjet
+from unionflow.finance.approbations.schemas import StatutApprobation, TypeObjetApprobation
 
 
 class Volume(OutputModel):
@@ -18,7 +18,7 @@ class Volume(OutputModel):
 
 
 class VolumeParType(OutputModel):
-    type_objet: TypeObjet
+    type_objet: TypeObjetApprobation
     statut: StatutApprobation
     nombre: int
     montant: Montant

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import RegleMetier
 from unionflow.core.pagination import Page, PageParams
-from unionflow.finance.common import q
+from unionflow.finance.service import q
 from unionflow.finance.workflow.repository import AuditFilters, Periode, WorkflowRepository
 from unionflow.finance.workflow.schemas import (
     EvenementAudit,

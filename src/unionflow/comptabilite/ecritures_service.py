@@ -1,7 +1,14 @@
-"""Booking the money that moves: validated payments (settlement workflow) and delivered payouts (versements).
+"""The entries the system posts by itself, one function per kind of entry:
 
-One entry per payment (``ecriture_comptable.paiement_id`` is unique, so a second call returns the first
-entry): debit the treasury account of the payment method, credit dues income and adhesion-fee income by the
+- a payment validated now: ``ecriture_paiement`` (built in memory, written with the payment in one statement by
+  the settlement workflow, core/lot.py), with ``comptes_paiement`` / ``date_ecriture_paiement`` reading what it
+  needs;
+- the reversal of a cancelled or refunded payment: ``extourner_paiement``;
+- a delivered payout: ``comptabiliser_versement``;
+- the closing entry of a fiscal year is posted by comptabilite/cloture.py.
+
+One entry per payment (``ecriture_comptable.paiement_id`` is unique): debit the treasury account of the payment
+method, credit dues income and adhesion-fee income by the
 allocations, and the unallocated remainder to members' advances. Default accounts and journals are created
 on first use, SYSCOHADA-like, so an organisation that never opened its books still gets correct ones.
 A delivered payout is booked once: debit the expense of its object (aid, dues or fees passed on, other),
@@ -15,11 +22,13 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.cloture_repository import ClotureRepository
+from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import (
+    COMPTES_PAR_DEFAUT,
+    JOURNAUX_PAR_DEFAUT,
     MODULE,
     CompteRef,
     JournalRef,
@@ -41,28 +50,12 @@ from unionflow.models import (
     LigneEcriture,
     Paiement,
     PaiementAllocation,
-    VerrouComptable,
     Versement,
 )
+from unionflow.models.versement import StatutVersement
 
 ZERO = Decimal("0")
 
-COMPTES_PAR_DEFAUT = {
-    "571": "Caisse",
-    "521": "Banque",
-    "5215": "Wave",
-    "5216": "Orange Money",
-    "5217": "Free Money",
-    "4191": "Membres, avances reçues",
-    "7061": "Cotisations",
-    "7062": "Droits d'adhésion",
-    "131": "Résultat net : excédent",
-    "139": "Résultat net : déficit",
-    "6581": "Aides et secours accordés",
-    "6582": "Cotisations reversées",
-    "6583": "Droits d'adhésion reversés",
-    "6588": "Autres charges diverses",
-}
 # Payment method → (treasury account, journal code).
 TRESORERIE = {
     "ESPECES": ("571", "CAI"),
@@ -77,19 +70,10 @@ TRESORERIE = {
 # Payout: object → expense account; mode → (treasury account, journal code).
 CHARGE_VERSEMENT = {"AIDE": "6581", "COTISATIONS": "6582", "ADHESIONS": "6583", "AUTRE": "6588"}
 TRESORERIE_VERSEMENT = {"WAVE": ("5215", "MM"), "MANUEL": ("521", "BQ")}
-JOURNAUX_PAR_DEFAUT = {
-    "CAI": ("Journal de caisse", "CAISSE"),
-    "BQ": ("Journal de banque", "BANQUE"),
-    "MM": ("Journal mobile money", "MOBILE_MONEY"),
-    "CLO": ("Journal de clôture", "CLOTURE"),
-}
-
-
 async def compte_par_defaut(session: AsyncSession, organisation_id: uuid.UUID, numero: str,
                             auth: AuthContext | None = None) -> CompteComptable:
-    stmt = select(CompteComptable).where(CompteComptable.organisation_id == organisation_id,
-                                         CompteComptable.numero_compte == numero)
-    compte = (await session.execute(stmt)).scalar_one_or_none()
+    books = ComptabiliteSystemRepository(session)
+    compte = await books.compte_by_numero(organisation_id, numero)
     if compte is not None:
         if not compte.actif:
             # Money received is never refused: a default account found inactive (created so before the rule
@@ -104,75 +88,27 @@ async def compte_par_defaut(session: AsyncSession, organisation_id: uuid.UUID, n
     classe, type_compte = classe_de(numero)
     compte = CompteComptable(organisation_id=organisation_id, numero_compte=numero,
                              libelle=COMPTES_PAR_DEFAUT[numero], classe=classe, type_compte=type_compte, actif=True)
-    try:
-        # Two first payments of an organisation may race to open the same account: the loser re-reads it.
-        async with session.begin_nested():
-            session.add(compte)
-            await session.flush()
-    except IntegrityError:
-        return (await session.execute(stmt)).scalar_one()
+    # Two first payments of an organisation may race to open the same account: the loser re-reads it.
+    if not await books.ajouter_unique(compte):
+        found = await books.compte_by_numero(organisation_id, numero)
+        assert found is not None
+        return found
     return compte
 
 
 async def journal_par_defaut(session: AsyncSession, organisation_id: uuid.UUID, code: str) -> JournalComptable:
-    stmt = select(JournalComptable).where(JournalComptable.organisation_id == organisation_id,
-                                          JournalComptable.code == code)
-    journal = (await session.execute(stmt)).scalar_one_or_none()
+    books = ComptabiliteSystemRepository(session)
+    journal = await books.journal_by_code(organisation_id, code)
     if journal is not None:
         return journal
     libelle, type_journal = JOURNAUX_PAR_DEFAUT[code]
     journal = JournalComptable(organisation_id=organisation_id, code=code, libelle=libelle,
                                type_journal=type_journal, actif=True)
-    try:
-        async with session.begin_nested():
-            session.add(journal)
-            await session.flush()
-    except IntegrityError:
-        return (await session.execute(stmt)).scalar_one()
+    if not await books.ajouter_unique(journal):
+        found = await books.journal_by_code(organisation_id, code)
+        assert found is not None
+        return found
     return journal
-
-
-async def comptabiliser_paiement(session: AsyncSession, paiement: Paiement,
-                                 auth: AuthContext | None = None) -> EcritureComptable:
-    """Book a validated payment; idempotent (returns the existing entry when already booked)."""
-    if paiement.statut != "VALIDE":
-        raise InvalidState(f"Seul un paiement validé est comptabilisé (statut: {paiement.statut})")
-    existing = (await session.execute(
-        select(EcritureComptable).where(EcritureComptable.paiement_id == paiement.id))).scalar_one_or_none()
-    if existing is not None:
-        return existing
-    numero_tresorerie, code_journal = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
-    org = paiement.organisation_id
-    allocations = list((await session.execute(
-        select(PaiementAllocation).where(PaiementAllocation.paiement_id == paiement.id))).scalars())
-    cotisations = sum((a.montant for a in allocations if a.cotisation_id is not None), ZERO)
-    adhesions = sum((a.montant for a in allocations if a.adhesion_id is not None), ZERO)
-    reste = paiement.montant - cotisations - adhesions
-
-    lignes = [Ligne(await compte_par_defaut(session, org, numero_tresorerie, auth), debit=paiement.montant,
-                    credit=ZERO,
-                    libelle=f"Reçu {paiement.numero_recu} ({paiement.methode})")]
-    for numero, montant, libelle in (("7061", cotisations, "Cotisations"), ("7062", adhesions, "Droits d'adhésion"),
-                                     ("4191", reste, "Trop-perçu en attente d'affectation")):
-        if montant > ZERO:
-            lignes.append(Ligne(await compte_par_defaut(session, org, numero, auth), debit=ZERO, credit=montant,
-                                libelle=libelle))
-    journal = await journal_par_defaut(session, org, code_journal)
-    date_ecriture = (paiement.date_paiement or paiement.created_at).date()
-    try:
-        # A concurrent booking of the same payment wins the unique paiement_id: return its entry instead.
-        async with session.begin_nested():
-            ecriture = await poster_ecriture(session, journal=journal, date_ecriture=date_ecriture,
-                                             libelle=f"Encaissement {paiement.numero_recu}", lignes=lignes,
-                                             piece_reference=paiement.numero_recu, paiement_id=paiement.id,
-                                             cree_par=auth.actor_name if auth else "systeme")
-    except IntegrityError:
-        return (await session.execute(
-            select(EcritureComptable).where(EcritureComptable.paiement_id == paiement.id))).scalar_one()
-    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
-                       entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
-                       description=f"Comptabilisation du paiement {paiement.numero_recu}")
-    return ecriture
 
 
 @dataclass(frozen=True)
@@ -202,17 +138,17 @@ async def comptes_paiement(session: AsyncSession, paiement: Paiement, allocation
     numero_tresorerie, code_journal = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
     needed = [numero_tresorerie, *(numero for numero, _, _ in _repartition(paiement, allocations))]
 
+    books = ComptabiliteSystemRepository(session)
+
     async def load_comptes() -> dict[str, CompteRef]:
-        rows = await session.execute(select(CompteComptable).where(
-            CompteComptable.organisation_id == org, CompteComptable.numero_compte.in_(list(COMPTES_PAR_DEFAUT))))
-        return {c.numero_compte: CompteRef(c.id, c.organisation_id, c.numero_compte, c.actif) for c in rows.scalars()}
+        return {c.numero_compte: CompteRef(c.id, c.organisation_id, c.numero_compte, c.actif)
+                for c in await books.comptes(org, list(COMPTES_PAR_DEFAUT))}
 
     async def load_journaux() -> dict[str, JournalRef]:
-        rows = await session.execute(select(JournalComptable).where(JournalComptable.organisation_id == org))
-        return {j.code: JournalRef(j.id, j.organisation_id, j.code, j.actif) for j in rows.scalars()}
+        return {j.code: JournalRef(j.id, j.organisation_id, j.code, j.actif) for j in await books.journaux(org)}
 
     async def load_verrou() -> date | None:
-        verrou = await session.get(VerrouComptable, org)
+        verrou = await ClotureRepository(session).verrou(org)
         return verrou.date_verrouillage if verrou is not None else None
 
     comptes = await reference.lire(session, ("comptes", org), load_comptes)
@@ -246,7 +182,7 @@ def ecriture_paiement(refs: ComptesPaiement, paiement: Paiement, allocations: li
                       date_ecriture: date, sequence: int, auth: AuthContext | None = None,
                       ) -> tuple[EcritureComptable, list[LigneEcriture], AuditLog]:
     """The entry of a payment being validated now (it has none: it was new or pending), its lines and its
-    audit entry, to be written with the payment (core/lot.py). Same entry as ``comptabiliser_paiement``."""
+    audit entry, to be written with the payment (core/lot.py): the one way a payment's entry is posted."""
     numero_tresorerie, _ = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
     lignes = [Ligne(refs.comptes[numero_tresorerie], debit=paiement.montant, credit=ZERO,
                     libelle=f"Reçu {paiement.numero_recu} ({paiement.methode})")]
@@ -268,16 +204,13 @@ async def extourner_paiement(session: AsyncSession, paiement: Paiement, motif: s
                              auth: AuthContext | None = None) -> EcritureComptable | None:
     """Book the reversal of a cancelled or refunded payment: the mirror of its entry (debits and credits
     swapped), dated today, so the books keep both movements instead of an edited history."""
-    original = (await session.execute(
-        select(EcritureComptable).where(EcritureComptable.paiement_id == paiement.id))).scalar_one_or_none()
+    books = ComptabiliteSystemRepository(session)
+    original = await books.ecriture_du_paiement(paiement.id)
     if original is None:
         return None
-    lignes_originales = list((await session.execute(
-        select(LigneEcriture, CompteComptable).join(CompteComptable, CompteComptable.id == LigneEcriture.compte_id)
-        .where(LigneEcriture.ecriture_id == original.id).order_by(LigneEcriture.id))).all())
     lignes = [Ligne(compte, debit=ligne.credit, credit=ligne.debit, libelle=f"Extourne: {ligne.libelle or ''}")
-              for ligne, compte in lignes_originales]
-    journal = await session.get(JournalComptable, original.journal_id)
+              for ligne, compte in await books.lignes_avec_comptes(original.id)]
+    journal = await books.journal(original.journal_id)
     assert journal is not None
     ecriture = await poster_ecriture(
         session, journal=journal, date_ecriture=datetime.now(UTC).date(),
@@ -295,12 +228,10 @@ async def comptabiliser_versement(session: AsyncSession, versement: Versement,
     """Book a delivered payout (REUSSI): debit the expense of its object, credit the treasury it left from.
     Called once, on the transition to REUSSI under the payout's row lock; the piece reference is the payout
     number, so a second call returns the entry already booked."""
-    if versement.statut != "REUSSI":
+    if versement.statut != StatutVersement.REUSSI:
         raise InvalidState(f"Seul un versement réussi est comptabilisé (statut: {versement.statut})")
     org = versement.organisation_id
-    existing = (await session.execute(select(EcritureComptable).where(
-        EcritureComptable.organisation_id == org, EcritureComptable.piece_reference == versement.numero)
-        .order_by(EcritureComptable.created_at).limit(1))).scalar_one_or_none()
+    existing = await ComptabiliteSystemRepository(session).premiere_ecriture_de_piece(org, versement.numero)
     if existing is not None:
         return existing
     numero_tresorerie, code_journal = TRESORERIE_VERSEMENT.get(versement.mode, TRESORERIE_VERSEMENT["MANUEL"])

@@ -14,23 +14,33 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.integration import comptes_paiement, date_ecriture_paiement, ecriture_paiement
+from unionflow.comptabilite.ecritures_service import comptes_paiement, date_ecriture_paiement, ecriture_paiement
 from unionflow.comptabilite.service import compteur_ecriture
 from unionflow.core import audit, metrics
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import purges
 from unionflow.core.lot import Lot, defauts
 from unionflow.core.numbering import next_values
-from unionflow.encaissement import suites
+from unionflow.encaissement import emission
 from unionflow.lcbft.detection import alertes_nouveau_paiement, donnees_webhook
-from unionflow.models import Adhesion, AuditLog, Cotisation, Paiement, PaiementAllocation
+from unionflow.models import (
+    Adhesion,
+    AuditLog,
+    Cotisation,
+    Membre,
+    Organisation,
+    Paiement,
+    PaiementAllocation,
+    PreferenceMembre,
+)
 from unionflow.models.base import utcnow
 from unionflow.webhooks import emission as webhooks
 
 MODULE = "PAIEMENTS"
-# Names of the cached dues statistics (cotisations.gestion): a payment or a reversal makes them stale.
+# Names of the cached dues statistics (cotisations/organisation_service.py): a payment or a reversal makes them stale.
 COTISATIONS_STATS = "cotisations."
 ZERO = Decimal("0")
 
@@ -58,6 +68,18 @@ def _applique(target: Cotisation | Adhesion, part: Decimal, paiement: Paiement) 
     return values
 
 
+async def destinataire(session: AsyncSession, paiement: Paiement) -> emission.Destinataire:
+    """The member, the organisation's name and the member's preferences, in one read: what the receipt
+    notification needs (none if the member is gone). Read here, on the payment's path, as one statement: part
+    of the declared SQL exception of the one-statement payment write."""
+    found = (await session.execute(
+        select(Membre, Organisation.nom, PreferenceMembre).select_from(Membre)
+        .join(Organisation, Organisation.id == paiement.organisation_id)
+        .outerjoin(PreferenceMembre, PreferenceMembre.membre_id == Membre.id)
+        .where(Membre.id == paiement.membre_id))).first()
+    return (found[0], found[1], found[2]) if found is not None else None
+
+
 def numero_recu(annee: int, valeur: int) -> str:
     return f"REC-{annee}-{valeur:06d}"
 
@@ -74,7 +96,7 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
     paiement.montant_non_affecte = paiement.montant - sum((part for _, part in plan), ZERO)
     refs = await comptes_paiement(session, paiement, allocations, auth)
     # Read before the counters: their row locks are held until commit, the time spent after them is the queue.
-    dest = await suites.destinataire(session, paiement)
+    dest = await destinataire(session, paiement)
     date_ecriture = date_ecriture_paiement(refs, paiement)
     compteur = compteur_ecriture(refs.journal, date_ecriture.year)
     annee_recu = datetime.now(UTC).year
@@ -102,7 +124,7 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
     alertes, audits_alertes = await alertes_nouveau_paiement(session, paiement)
     lot.ajouter(*alertes)
     auteur = auth.actor_name if auth else "systeme"
-    suites_rows = await suites.lignes_paiement_valide(session, paiement, dest,
+    suites_rows = await emission.lignes_paiement_valide(session, paiement, dest,
                                                       [(t, outstanding(t)) for t, _ in changed], auteur)
     abonnes = await webhooks.abonnements(session, paiement.organisation_id)
     for alerte in alertes:

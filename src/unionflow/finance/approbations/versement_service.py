@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState
 from unionflow.finance.approbations.repository import ApprobationRepository
-from unionflow.finance.approbations.schemas import StatutApprobation, TypeObjet
+from unionflow.finance.approbations.schemas import StatutApprobation, TypeObjetApprobation
 from unionflow.finance.approbations.service import SEUIL_VERSEMENT, annuler, ouvrir, seuil
 from unionflow.models import Versement
 
@@ -17,7 +17,7 @@ async def demander_pour_versement(session: AsyncSession, auth: AuthContext, vers
     """A payout at or above the configured threshold opens its approval request, asked by its creator."""
     if versement.montant < await seuil(session, SEUIL_VERSEMENT):
         return
-    await ouvrir(session, auth, organisation_id=versement.organisation_id, type_objet=TypeObjet.VERSEMENT,
+    await ouvrir(session, auth, organisation_id=versement.organisation_id, type_objet=TypeObjetApprobation.VERSEMENT,
                  objet_id=versement.id, montant=versement.montant, devise=versement.devise,
                  motif=f"Versement {versement.numero} à {versement.beneficiaire_nom}: {versement.motif}")
 
@@ -25,7 +25,7 @@ async def demander_pour_versement(session: AsyncSession, auth: AuthContext, vers
 async def exiger_approbation(session: AsyncSession, auth: AuthContext, versement: Versement) -> None:
     """Before a payout is sent: its latest request must be approved; none at all is refused above the
     threshold (a threshold lowered after creation still applies)."""
-    courantes = await ApprobationRepository(session, auth).courantes(TypeObjet.VERSEMENT.value, versement.id)
+    courantes = await ApprobationRepository(session, auth).courantes(TypeObjetApprobation.VERSEMENT.value, versement.id)
     if courantes:
         statut = courantes[0].statut
         if statut != StatutApprobation.APPROUVEE:
@@ -36,7 +36,7 @@ async def exiger_approbation(session: AsyncSession, auth: AuthContext, versement
 
 
 async def retirer_pour_versement(session: AsyncSession, auth: AuthContext, versement: Versement) -> None:
-    for approbation in await ApprobationRepository(session, auth).courantes(TypeObjet.VERSEMENT.value,
+    for approbation in await ApprobationRepository(session, auth).courantes(TypeObjetApprobation.VERSEMENT.value,
                                                                             versement.id, for_update=True):
         if approbation.statut == StatutApprobation.EN_ATTENTE:
             await annuler(session, auth, approbation, f"Versement {versement.numero} annulé")

@@ -7,7 +7,7 @@ from fastapi import Query, Request
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.routing import area_router
-from unionflow.paiements.recus import RecuService
+from unionflow.paiements.recu_service import RecuService
 from unionflow.paiements.schemas import VerificationRecuResponse
 
 router = area_router("/api/recus", "Paiements")

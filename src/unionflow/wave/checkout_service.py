@@ -21,14 +21,15 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound, RegleMetier, UpstreamUnavailable
 from unionflow.core.permissions import Permission
-from unionflow.encaissement.service import Cible, EncaissementService
+from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Paiement, TransactionWave, WaveCheckout, WaveEvenement
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
-from unionflow.paiements import signature
 from unionflow.paiements.repository import PaiementRepository
-from unionflow.paiements.schemas import CheckoutRequest, CheckoutResponse, PaiementResponse, WebhookResponse
-from unionflow.paiements.wave_accounts import client_for_compte, client_for_organisation, webhook_secrets
-from unionflow.paiements.wave_client import WaveClient, WaveRefused, wave_amount
+from unionflow.wave import client as wave_protocol
+from unionflow.wave.client import WaveClient, WaveRefused, wave_amount
+from unionflow.wave.repository import WaveCheckoutRepository
+from unionflow.wave.schemas import CreateWaveCheckoutRequest, WaveCheckoutResponse, WaveWebhookResponse
+from unionflow.wave.service import client_for_compte, client_for_organisation, webhook_secrets
 
 MODULE = "PAIEMENTS"
 COMPLETED = "checkout.session.completed"
@@ -56,12 +57,13 @@ def _same_amount(value: Any, expected: Decimal) -> bool:
         return False
 
 
-class WaveService:
+class WaveCheckoutService:
     def __init__(self, session: AsyncSession, auth: AuthContext | None, settings: Settings) -> None:
         self.session = session
         self.auth = auth
         self.settings = settings
         self.repo = PaiementRepository(session, auth)
+        self.checkouts = WaveCheckoutRepository(session)
 
     async def _client(self, checkout: WaveCheckout) -> WaveClient:
         return await client_for_compte(self.session, self.settings, checkout.compte_wave_id)
@@ -75,7 +77,7 @@ class WaveService:
 
     # ---- checkout -------------------------------------------------------------------------------------------
 
-    async def checkout(self, data: CheckoutRequest) -> CheckoutResponse:
+    async def payer(self, data: CreateWaveCheckoutRequest) -> WaveCheckoutResponse:
         assert self.auth is not None
         membre_id = data.membre_id or self.auth.membre_id
         if membre_id is None:
@@ -92,7 +94,8 @@ class WaveService:
                                  [Cible(cotisation_id=c.cotisation_id, adhesion_id=c.adhesion_id, montant=c.montant)
                                   for c in data.cibles])
 
-    async def ouvrir(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, cibles: list[Cible]) -> CheckoutResponse:
+    async def ouvrir(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
+                     cibles: list[Cible]) -> WaveCheckoutResponse:
         """Open a Wave session for these targets of one member (ownership already checked by the caller)."""
         cot_ids = [c.cotisation_id for c in cibles if c.cotisation_id]
         adh_ids = [c.adhesion_id for c in cibles if c.adhesion_id]
@@ -126,14 +129,14 @@ class WaveService:
                            entite_type="Paiement",
                            entite_id=paiement.id, organisation_id=paiement.organisation_id,
                            description=f"Session Wave {checkout.checkout_id} pour {paiement.montant} XOF")
-        return CheckoutResponse(paiement_id=paiement.id, numero_recu=paiement.numero_recu, montant=paiement.montant,
+        return WaveCheckoutResponse(paiement_id=paiement.id, numero_recu=paiement.numero_recu, montant=paiement.montant,
                                 devise=paiement.devise, wave_launch_url=checkout.launch_url,
                                 checkout_id=checkout.checkout_id, expires_at=checkout.when_expires)
 
     async def _close_if_expired(self, paiement_id: uuid.UUID) -> bool:
         """A pending session past its expiry that Wave confirms expired unpaid is closed (EXPIRE) so that the
         member can start again; anything else keeps blocking."""
-        checkout = await self.repo.checkout_for_update(paiement_id)
+        checkout = await self.checkouts.lock_by_paiement(paiement_id)
         if checkout is None or checkout.when_expires is None or checkout.when_expires > datetime.now(UTC):
             return False
         remote = await (await self._client(checkout)).get_checkout(checkout.checkout_id)
@@ -181,11 +184,11 @@ class WaveService:
                            organisation_id=checkout.organisation_id if checkout else None,
                            description=f"Webhook Wave {event.get('id')} non appliqué: {reason}", severite="WARNING")
 
-    async def webhook(self, raw: bytes, signature_header: str | None) -> WebhookResponse:
+    async def recevoir_webhook(self, raw: bytes, signature_header: str | None) -> WaveWebhookResponse:
         secrets = await webhook_secrets(self.session, self.settings)
         if not secrets:
             raise UpstreamUnavailable("Secret de webhook Wave non configuré")
-        signature.verify(secrets, signature_header, raw)
+        wave_protocol.verify(secrets, signature_header, raw)
         try:
             event = json.loads(raw)
         except ValueError as exc:
@@ -202,39 +205,39 @@ class WaveService:
                 await self.session.flush()
         except IntegrityError:
             # Redelivery (possibly concurrent: we waited for the first delivery's transaction to commit).
-            return WebhookResponse(resultat="DEJA_TRAITE")
+            return WaveWebhookResponse(resultat="DEJA_TRAITE")
         result = await self._handle(event_type, event, data)
         row.resultat = result.resultat
         await self.session.flush()
         return result
 
-    async def _handle(self, event_type: str, event: dict[str, Any], data: dict[str, Any]) -> WebhookResponse:
+    async def _handle(self, event_type: str, event: dict[str, Any], data: dict[str, Any]) -> WaveWebhookResponse:
         if event_type not in {COMPLETED, FAILED}:
-            return WebhookResponse(resultat="IGNORE")
-        checkout = await self.repo.checkout_by_wave_id(str(data.get("id")))
+            return WaveWebhookResponse(resultat="IGNORE")
+        checkout = await self.checkouts.lock_by_checkout_id(str(data.get("id")))
         if checkout is None:
             await self._anomaly("session de paiement inconnue", event, None)
-            return WebhookResponse(resultat="ANOMALIE")
+            return WaveWebhookResponse(resultat="ANOMALIE")
         problem = self._matches(checkout, data)
         if problem is not None:
             await self._anomaly(problem, event, checkout)
-            return WebhookResponse(resultat="ANOMALIE", paiement_id=checkout.paiement_id)
+            return WaveWebhookResponse(resultat="ANOMALIE", paiement_id=checkout.paiement_id)
         if event_type == FAILED:
             paiement = await EncaissementService(self.session, None).clore(checkout.paiement_id, StatutPaiement.ECHOUE)
             if paiement.statut != StatutPaiement.ECHOUE:
-                return WebhookResponse(resultat="IGNORE", paiement_id=paiement.id)  # never regress a success
+                return WaveWebhookResponse(resultat="IGNORE", paiement_id=paiement.id)  # never regress a success
             checkout.payment_status = "failed"
             self._journal("PAIEMENT_ECHOUE", "failed", organisation_id=checkout.organisation_id,
                           paiement_id=paiement.id, reference=checkout.checkout_id, montant=checkout.montant)
-            return WebhookResponse(resultat="ECHEC_ENREGISTRE", paiement_id=paiement.id)
+            return WaveWebhookResponse(resultat="ECHEC_ENREGISTRE", paiement_id=paiement.id)
         # Trust the signed event only as a hint: Wave's own API decides whether money arrived.
         remote = await (await self._client(checkout)).get_checkout(checkout.checkout_id)
         try:
             paiement, applied = await self._credit(checkout, remote)
         except InvalidState as exc:
             await self._anomaly(f"session relue chez Wave: {exc.detail}", event, checkout)
-            return WebhookResponse(resultat="ANOMALIE", paiement_id=checkout.paiement_id)
-        return WebhookResponse(resultat="APPLIQUE" if applied else "DEJA_TRAITE", paiement_id=paiement.id)
+            return WaveWebhookResponse(resultat="ANOMALIE", paiement_id=checkout.paiement_id)
+        return WaveWebhookResponse(resultat="APPLIQUE" if applied else "DEJA_TRAITE", paiement_id=paiement.id)
 
     # ---- expiry, synchronisation, refund --------------------------------------------------------------------
 
@@ -242,15 +245,15 @@ class WaveService:
         paiement = await self.repo.get(paiement_id)
         if paiement is None:
             raise NotFound("Paiement introuvable")
-        checkout = await self.repo.checkout_for_update(paiement.id)
+        checkout = await self.checkouts.lock_by_paiement(paiement.id)
         if checkout is None:
             raise InvalidState("Ce paiement n'a pas de session Wave")
         return paiement, checkout
 
-    async def expire_remote(self, paiement: Paiement) -> bool:
+    async def expirer_session(self, paiement: Paiement) -> bool:
         """Expire the Wave session of a pending payment. Returns True when Wave reveals it was paid meanwhile,
         in which case the payment is confirmed instead."""
-        checkout = await self.repo.checkout_for_update(paiement.id)
+        checkout = await self.checkouts.lock_by_paiement(paiement.id)
         if checkout is None:
             return False
         client = await self._client(checkout)
@@ -268,36 +271,30 @@ class WaveService:
                       reference=checkout.checkout_id, montant=checkout.montant)
         return False
 
-    async def expirer(self, paiement_id: uuid.UUID) -> PaiementResponse:
+    async def expirer(self, paiement_id: uuid.UUID) -> Paiement:
         paiement, _ = await self._own_pending(paiement_id)
         if paiement.statut != StatutPaiement.EN_ATTENTE:
             raise InvalidState(f"Seul un paiement en attente peut expirer (statut: {paiement.statut})")
-        if not await self.expire_remote(paiement):
+        if not await self.expirer_session(paiement):
             paiement = await EncaissementService(self.session, self.auth).clore(paiement.id, StatutPaiement.EXPIRE)
-        return await self.response(paiement)
+        return paiement
 
-    async def synchroniser(self, paiement_id: uuid.UUID) -> PaiementResponse:
+    async def synchroniser(self, paiement_id: uuid.UUID) -> Paiement:
         """Re-read the session from Wave and apply it: the fallback when a webhook never arrived."""
         paiement, checkout = await self._own_pending(paiement_id)
         if paiement.statut not in CREDITABLE:
-            return await self.response(paiement)
+            return paiement
         remote = await (await self._client(checkout)).get_checkout(checkout.checkout_id)
         if remote.get("payment_status") == "succeeded":
             paiement, _ = await self._credit(checkout, remote)
         elif remote.get("checkout_status") == "expired":
             checkout.checkout_status = "expired"
             paiement = await EncaissementService(self.session, self.auth).clore(paiement.id, StatutPaiement.EXPIRE)
-        return await self.response(paiement)
+        return paiement
 
-    async def refund_remote(self, paiement: Paiement, checkout: WaveCheckout) -> None:
+    async def rembourser_session(self, paiement: Paiement, checkout: WaveCheckout) -> None:
         await (await self._client(checkout)).refund_checkout(checkout.checkout_id)
         checkout.payment_status = "refunded"
         self._journal("REMBOURSEMENT", "refunded", organisation_id=checkout.organisation_id,
                       paiement_id=paiement.id, reference=checkout.transaction_id or checkout.checkout_id,
                       montant=checkout.montant)
-
-    async def response(self, paiement: Paiement) -> PaiementResponse:
-        from unionflow.paiements.service import PaiementService
-
-        assert self.auth is not None
-        return await PaiementService(self.session, self.auth, self.settings).response(paiement)

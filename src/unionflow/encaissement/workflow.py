@@ -14,17 +14,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.integration import extourner_paiement
+from unionflow.comptabilite.ecritures_service import extourner_paiement
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
 from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import sequential_number
-from unionflow.encaissement import suites
-from unionflow.encaissement.validation import COTISATIONS_STATS, MODULE, outstanding, valider
+from unionflow.encaissement import emission
+from unionflow.encaissement.validation_service import COTISATIONS_STATS, MODULE, outstanding, valider
 from unionflow.models import Adhesion, Cotisation, Paiement, PaiementAllocation
 
 # The enums live beside their models; re-exported here, where areas imported them before.
@@ -32,6 +31,7 @@ from unionflow.models.adhesion import StatutAdhesion as StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation as StatutCotisation
 from unionflow.models.paiement import MethodePaiement as MethodePaiement
 from unionflow.models.paiement import StatutPaiement as StatutPaiement
+from unionflow.paiements.repository import PaiementSystemRepository
 
 __all__ = ["COTISATIONS_STATS", "MODULE", "Cible", "EncaissementService", "MethodePaiement", "StatutAdhesion",
            "StatutCotisation", "StatutPaiement", "outstanding"]
@@ -59,23 +59,11 @@ class EncaissementService:
     def __init__(self, session: AsyncSession, auth: AuthContext | None) -> None:
         self.session = session
         self.auth = auth
+        self.paiements = PaiementSystemRepository(session)
 
     async def _lock_targets(self, cibles: list[Cible]) -> dict[uuid.UUID, Cotisation | Adhesion]:
-        found: dict[uuid.UUID, Cotisation | Adhesion] = {}
-        cot_ids = sorted({c.cotisation_id for c in cibles if c.cotisation_id})
-        adh_ids = sorted({c.adhesion_id for c in cibles if c.adhesion_id})
-        if cot_ids:
-            rows = await self.session.execute(
-                select(Cotisation).where(Cotisation.id.in_(cot_ids)).order_by(Cotisation.id).with_for_update()
-                .execution_options(populate_existing=True))
-            found.update({c.id: c for c in rows.scalars()})
-        # populate_existing: a row changed by the transaction we waited for on the lock is read afresh.
-        if adh_ids:
-            rows = await self.session.execute(
-                select(Adhesion).where(Adhesion.id.in_(adh_ids)).order_by(Adhesion.id).with_for_update()
-                .execution_options(populate_existing=True))
-            found.update({a.id: a for a in rows.scalars()})
-        return found
+        return await self.paiements.lock_cibles(sorted({c.cotisation_id for c in cibles if c.cotisation_id}),
+                                                sorted({c.adhesion_id for c in cibles if c.adhesion_id}))
 
     @staticmethod
     def _check_payable(target: Cotisation | Adhesion) -> None:
@@ -208,7 +196,7 @@ class EncaissementService:
         paiement = await self._new_paiement(membre_id, organisation_id, total, devise, methode, None,
                                             commentaire, StatutPaiement.EN_ATTENTE)
         for target, part in plan:
-            self.session.add(PaiementAllocation(
+            self.paiements.add(PaiementAllocation(
                 paiement_id=paiement.id, montant=part,
                 cotisation_id=target.id if isinstance(target, Cotisation) else None,
                 adhesion_id=target.id if isinstance(target, Adhesion) else None,
@@ -223,16 +211,13 @@ class EncaissementService:
         payment already final (confirmed, refunded, …) never regresses. ``depuis``: statuses that may still
         become VALIDE — money a provider proves it received after a failed attempt or a local expiry is applied
         (as credit if its targets were settled meanwhile), never lost."""
-        paiement = (await self.session.execute(
-            select(Paiement).where(Paiement.id == paiement_id).with_for_update())).scalar_one_or_none()
+        paiement = await self.paiements.get_for_update(paiement_id)
         if paiement is None:
             raise NotFound("Paiement introuvable")
         await self.session.refresh(paiement)
         if paiement.statut not in depuis:
             return paiement, False
-        reserved = list((await self.session.execute(
-            select(PaiementAllocation).where(PaiementAllocation.paiement_id == paiement.id)
-            .order_by(PaiementAllocation.id))).scalars())
+        reserved = await self.paiements.allocations_of(paiement.id)
         cibles = [Cible(cotisation_id=a.cotisation_id, adhesion_id=a.adhesion_id, montant=a.montant)
                   for a in reserved]
         targets = await self._lock_targets(cibles)
@@ -249,8 +234,7 @@ class EncaissementService:
 
     async def clore(self, paiement_id: uuid.UUID, statut: StatutPaiement) -> Paiement:
         """End a pending payment without money (ECHOUE, EXPIRE, ANNULE); a confirmed one is left untouched."""
-        paiement = (await self.session.execute(
-            select(Paiement).where(Paiement.id == paiement_id).with_for_update())).scalar_one_or_none()
+        paiement = await self.paiements.get_for_update(paiement_id)
         if paiement is None:
             raise NotFound("Paiement introuvable")
         if paiement.statut == StatutPaiement.EN_ATTENTE:
@@ -265,16 +249,13 @@ class EncaissementService:
         """Undo a confirmed payment (ANNULE: recorded by mistake; REMBOURSE: money given back): every
         allocation is taken back from its dues or adhesion, whose status moves back accordingly. Allocation
         rows stay as history; the receipt number stays used (gap-free numbering) and shows the new status."""
-        paiement = (await self.session.execute(
-            select(Paiement).where(Paiement.id == paiement_id).with_for_update())).scalar_one_or_none()
+        paiement = await self.paiements.get_for_update(paiement_id)
         if paiement is None:
             raise NotFound("Paiement introuvable")
         await self.session.refresh(paiement)
         if paiement.statut != StatutPaiement.VALIDE:
             raise InvalidState(f"Seul un paiement validé peut être annulé ou remboursé (statut: {paiement.statut})")
-        allocations = list((await self.session.execute(
-            select(PaiementAllocation).where(PaiementAllocation.paiement_id == paiement.id)
-            .order_by(PaiementAllocation.id))).scalars())
+        allocations = await self.paiements.allocations_of(paiement.id)
         targets = await self._lock_targets([Cible(cotisation_id=a.cotisation_id, adhesion_id=a.adhesion_id)
                                             for a in allocations])
         before_paiement = audit.snapshot(paiement, ["statut", "montant_non_affecte"])
@@ -308,7 +289,7 @@ class EncaissementService:
                            entite_type="Paiement", entite_id=paiement.id, organisation_id=paiement.organisation_id,
                            description=f"Reçu {paiement.numero_recu}: {motif}", severite="WARNING",
                            before=before_paiement, after=audit.snapshot(paiement, ["statut", "montant_non_affecte"]))
-        await suites.paiement_reverse(self.session, paiement)
+        await emission.paiement_reverse(self.session, paiement)
         return paiement
 
     async def _new_paiement(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, montant: Decimal, devise: str,
@@ -320,6 +301,6 @@ class EncaissementService:
             methode=methode, statut=statut, reference_externe=reference_externe, commentaire=commentaire,
             date_paiement=date_paiement, enregistre_par=self.auth.actor_name if self.auth else "systeme",
         )
-        self.session.add(paiement)
+        self.paiements.add(paiement)
         await self.session.flush()
         return paiement

@@ -1,17 +1,19 @@
 """What follows a payment's validation or reversal outside the ledger: the member's receipt notification
 (RECU_PAIEMENT, through the notification outbox) and the organisation's webhooks. Called by
-``EncaissementService`` in the same transaction, so neither is sent for a payment that was rolled back."""
+``EncaissementService`` (encaissement/workflow.py) in the same transaction, so neither is sent for a payment
+that was rolled back."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.models import Adhesion, Cotisation, Membre, Organisation, Paiement, PreferenceMembre
+from unionflow.models import Adhesion, Cotisation, Membre, Paiement, PreferenceMembre
 from unionflow.models.base import Base
+from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.paiement import StatutPaiement
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
 from unionflow.webhooks import emission as webhooks
@@ -33,18 +35,8 @@ def _donnees(paiement: Paiement) -> dict[str, object]:
             "referenceExterne": paiement.reference_externe}
 
 
+# The member, the organisation's name and the member's preferences (encaissement/validation_service.py).
 Destinataire = tuple[Membre, str, PreferenceMembre | None] | None
-
-
-async def destinataire(session: AsyncSession, paiement: Paiement) -> Destinataire:
-    """The member, the organisation's name and the member's preferences, in one read: what the receipt
-    notification needs (none if the member is gone)."""
-    found = (await session.execute(
-        select(Membre, Organisation.nom, PreferenceMembre).select_from(Membre)
-        .join(Organisation, Organisation.id == paiement.organisation_id)
-        .outerjoin(PreferenceMembre, PreferenceMembre.membre_id == Membre.id)
-        .where(Membre.id == paiement.membre_id))).first()
-    return (found[0], found[1], found[2]) if found is not None else None
 
 
 async def lignes_paiement_valide(session: AsyncSession, paiement: Paiement, dest: Destinataire,
@@ -72,7 +64,7 @@ async def lignes_paiement_valide(session: AsyncSession, paiement: Paiement, dest
     rows += webhooks.livraisons(abonnes, paiement.organisation_id, webhooks.EvenementWebhook.PAIEMENT_VALIDE,
                                 _donnees(paiement))
     for cible, _ in soldes:
-        if isinstance(cible, Cotisation) and cible.statut == "PAYEE":
+        if isinstance(cible, Cotisation) and cible.statut == StatutCotisation.PAYEE:
             rows += webhooks.livraisons(abonnes, cible.organisation_id, webhooks.EvenementWebhook.COTISATION_PAYEE, {
                 "cotisationId": cible.id, "numeroReference": cible.numero_reference, "membreId": cible.membre_id,
                 "montantDu": cible.montant_du, "montantPaye": cible.montant_paye, "devise": cible.devise,
@@ -81,6 +73,6 @@ async def lignes_paiement_valide(session: AsyncSession, paiement: Paiement, dest
 
 
 async def paiement_reverse(session: AsyncSession, paiement: Paiement) -> None:
-    if paiement.statut == "REMBOURSE":
+    if paiement.statut == StatutPaiement.REMBOURSE:
         await webhooks.emettre(session, paiement.organisation_id, webhooks.EvenementWebhook.PAIEMENT_REMBOURSE,
                                _donnees(paiement))

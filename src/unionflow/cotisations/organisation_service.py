@@ -28,12 +28,14 @@ from unionflow.cotisations.schemas import (
 )
 from unionflow.cotisations.service import MODULE, today_utc
 from unionflow.cotisations.synthese import StatistiquesCotisations, en_direct
-from unionflow.encaissement.service import COTISATIONS_STATS
-from unionflow.models import Cotisation, Membre, Organisation, RappelCotisation
+from unionflow.encaissement.workflow import COTISATIONS_STATS
+from unionflow.models import Cotisation, Membre, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.rappel_cotisation import StatutRappel
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
 from unionflow.notifications.sources import RAPPEL_COTISATION
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.taches.schemas import TacheResponse, TypeTache
 from unionflow.taches.service import TacheService
 
@@ -64,7 +66,9 @@ def statistics(rows: list[Any]) -> dict[str, Any]:
             "taux_recouvrement": rate}
 
 
-class CotisationGestion:
+class CotisationOrganisationService:
+    """Operations on an organisation's dues as a whole: generation, grouped reminders, statistics."""
+
     def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
         self.session = session
         self.auth = auth
@@ -75,7 +79,7 @@ class CotisationGestion:
     async def generer(self, data: GenererCotisationsRequest, seuil: int | None = None
                       ) -> GenerationResponse | TacheResponse:
         """Inline, or above ``seuil`` active members a background task whose status the caller follows."""
-        organisation = await self.session.get(Organisation, data.organisation_id)
+        organisation = await OrganisationRepository(self.session, self.auth).get(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
         self.auth.require(Permission.COTISATION_GENERER, organisation.id,
@@ -151,9 +155,9 @@ class CotisationGestion:
             canal, destinataire = "IN_APP", None
         return RappelCotisation(membre_id=membre.id, date_rappel=self.today, cotisation_ids=[str(c.id) for c in dues],
                                 montant_total=total, devise=devise, canal=canal, destinataire=destinataire,
-                                message=message, statut="EN_ATTENTE", demande_par=self.auth.actor_name)
+                                message=message, statut=StatutRappel.EN_ATTENTE, demande_par=self.auth.actor_name)
 
-    # --- statistics (/statistiques and /stats: cotisations/lecture.py) ----------------------------------------
+    # --- statistics (/statistiques and /stats: cotisations/lectures.py) ----------------------------------------
     async def periode(self, annee: int, mois: int | None) -> StatistiquesPeriodeResponse:
         seen = self.repo.visibility(self.auth)
 

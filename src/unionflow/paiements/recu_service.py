@@ -16,7 +16,7 @@ from unionflow.core.errors import InvalidState, NotFound
 from unionflow.documents.storage import Storage
 from unionflow.models import Organisation, Paiement
 from unionflow.models.paiement import StatutPaiement
-from unionflow.paiements.recu import LigneRecu, RecuData, render_recu
+from unionflow.paiements.pdf import LigneRecu, RecuData, render_recu
 from unionflow.paiements.recu_repository import RecuRepository
 from unionflow.paiements.repository import PaiementRepository
 from unionflow.paiements.schemas import VerificationRecuResponse

@@ -1,12 +1,9 @@
-"""Rules shared by the finance areas (budgets, approvals, workflow)."""
+"""Rules shared by the finance areas (budgets, approvals, workflow): who decides, how amounts leave."""
 
 from __future__ import annotations
 
 import uuid
 from decimal import Decimal
-from typing import Any
-
-from sqlalchemy import ColumnElement, false, true
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden
@@ -22,14 +19,6 @@ DECIDEURS = (Role.PRESIDENT.value, Role.ADMIN_ORGANISATION.value)
 def q(value: Decimal) -> Decimal:
     """Amounts leave with two decimals on both databases (SQLite hands back what it was given)."""
     return Decimal(value).quantize(CENT)
-
-
-def organisations_visibles(auth: AuthContext, column: Any) -> ColumnElement[bool]:
-    """Finance records are the bureau's: union administrators see all, organisation staff their organisations."""
-    if auth.is_global:
-        return true()
-    orgs = auth.staff_organisations
-    return column.in_(orgs) if orgs else false()
 
 
 def verifier_decideur(auth: AuthContext, organisation_id: uuid.UUID, demandeur_sub: str | None) -> str:

@@ -22,6 +22,7 @@ from fpdf.fonts import FontFace
 
 from unionflow.core.libelles import METHODE_PAIEMENT
 from unionflow.core.montants import format_montant, montant_en_lettres
+from unionflow.models.paiement import StatutPaiement
 
 log = logging.getLogger("unionflow.recus")
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
@@ -102,7 +103,7 @@ def render_recu(data: RecuData) -> bytes:
     pdf.set_y(max(pdf.get_y(), top + 26))
 
     text(f"REÇU DE PAIEMENT N° {data.numero}", 12, "B", "C", 7)
-    if data.statut != "VALIDE":
+    if data.statut != StatutPaiement.VALIDE:
         text(STATUT_LIBELLE.get(data.statut, data.statut), 12, "B", "C", 7)
     pdf.ln(2)
     text(f"Reçu de : {data.membre} — membre n° {data.numero_membre}")

@@ -23,7 +23,7 @@ from unionflow.core.errors import NotFound
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.read_paging import paginate_rows
 from unionflow.core.visibility import SCOPE_MEMBRE, Shape, Visibility
-from unionflow.cotisations.gestion import statistics
+from unionflow.cotisations.organisation_service import statistics
 from unionflow.cotisations.repository import CotisationFilters, CotisationRepository, with_status
 from unionflow.cotisations.schemas import (
     CotisationResponse,
@@ -34,7 +34,7 @@ from unionflow.cotisations.schemas import (
 )
 from unionflow.cotisations.service import response_data, today_utc
 from unionflow.cotisations.synthese import StatistiquesCotisations, en_direct
-from unionflow.encaissement.service import COTISATIONS_STATS, StatutCotisation
+from unionflow.encaissement.workflow import COTISATIONS_STATS, StatutCotisation
 from unionflow.models import Cotisation
 
 T = Cotisation.__table__
