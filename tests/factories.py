@@ -67,6 +67,9 @@ class Factory:
         data: dict[str, Any] = {"numero_membre": f"MBR-T-{suffix}", "prenom": f"Awa{n}", "nom": "Diop",
                                 "email": f"membre{n}.{suffix}@example.sn", "statut": "ACTIF"}
         data.update(values)
+        if data.get("user_sub") is not None:
+            # A link names the account's issuer (by default the built-in one) with its subject.
+            data.setdefault("user_iss", self.settings.issuer)
         membre = Membre(**data)
         self.session.add(membre)
         await self.session.flush()

@@ -129,3 +129,52 @@ def test_the_summary_backfill_equals_the_rebuild_and_the_round_trip_holds(empty_
     assert not {"cotisation_synthese", "cotisation_synthese_delta"} & asyncio.run(_tables(url))
     upgrade(url)
     assert asyncio.run(_load_and_read(url, None)) == backfilled
+
+
+async def _sql(url: str, statements: list[tuple[object, object]]) -> list[tuple]:
+    engine = create_async_engine(async_url(url))
+    try:
+        async with engine.begin() as conn:
+            result: list[tuple] = []
+            for statement, params in statements:
+                rows = await conn.execute(text(statement) if isinstance(statement, str) else statement, params)
+                if rows.returns_rows:
+                    result = [tuple(r) for r in rows]
+            return result
+    finally:
+        await engine.dispose()
+
+
+def test_member_links_gain_the_builtin_issuer_and_keep_their_memberships(empty_database_url):
+    """0014 on a database holding a linked member with a membership: the link gets the built-in issuer, and the
+    SQLite rebuild of ``membre`` keeps its memberships (a DROP under foreign keys would cascade to them)."""
+    from unionflow.config import get_settings
+
+    url = empty_database_url
+    upgrade(url, "0013_synthese_cotisations")
+    membre, org, sub = uuid.uuid4(), uuid.uuid4(), str(uuid.uuid4())
+    now = datetime.now(UTC)
+    stamps = {"created_at": now, "updated_at": now}
+    membre_table = models.Membre.__table__
+    old_membre = {"id": membre, "numero_membre": "MBR-M-1", "prenom": "Awa", "nom": "Diop", "statut": "ACTIF",
+                  "user_sub": sub, **stamps}
+    asyncio.run(_sql(url, [
+        (insert(models.Organisation.__table__), {"id": org, "nom": "Association M", "type_organisation": "ASSOCIATION",
+                                                 "statut": "ACTIVE", "pays": "SN", "devise": "XOF", **stamps}),
+        (insert(membre_table).values({membre_table.c[k]: v for k, v in old_membre.items()}), None),
+        (insert(models.MembreOrganisation.__table__), {"id": uuid.uuid4(), "membre_id": membre, "organisation_id": org,
+                                                      "roles": ["MEMBRE"], "statut": "ACTIF",
+                                                      "date_debut": date.today(), **stamps}),
+    ]))
+    upgrade(url)
+    links = asyncio.run(_sql(url, [("SELECT user_iss, user_sub FROM membre", {})]))
+    assert links == [(get_settings().issuer, sub)]
+    assert asyncio.run(_sql(url, [("SELECT count(*) FROM membre_organisation", {})])) == [(1,)]
+    # The same subject from another issuer is another person: it may be linked to another member.
+    asyncio.run(_sql(url, [(insert(membre_table), {
+        "id": uuid.uuid4(), "numero_membre": "MBR-M-2", "prenom": "Khady", "nom": "Fall", "statut": "ACTIF",
+        "user_iss": "https://idp.example/", "user_sub": sub, **stamps})]))
+    downgrade(url, "0013_synthese_cotisations")
+    assert asyncio.run(_sql(url, [("SELECT count(*) FROM membre_organisation", {})])) == [(1,)]
+    assert asyncio.run(_sql(url, [("SELECT user_sub FROM membre ORDER BY numero_membre", {})])) == [(sub,), (None,)]
+    upgrade(url)

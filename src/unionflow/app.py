@@ -23,7 +23,7 @@ from unionflow.clients_api.router import router as clients_api_router
 from unionflow.comptabilite.etats_router import router as comptabilite_etats_router
 from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
-from unionflow.config import Settings, get_settings
+from unionflow.config import Settings, check_production, get_settings
 from unionflow.configuration.router import router as configuration_router
 from unionflow.core import journal, metrics
 from unionflow.core.db import create_engine, create_sessionmaker, is_sqlite
@@ -150,6 +150,8 @@ log = logging.getLogger("unionflow")
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     configure_logging(settings, journal.handler)
+    configure_logging(settings)
+    check_production(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -25,7 +25,7 @@ async def bootstrap(settings: Settings) -> str | None:
                 await create_local_user(
                     session, email=settings.bootstrap_admin_email, password=password,
                     roles=["SUPER_ADMIN", "ADMIN"], prenom="Super", nom="Administrateur",
-                    check_password=False,
+                    check_password=False, password_change_required=True,
                 )
             await session.commit()
             return generated

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from unionflow.config import Settings, get_settings
+from unionflow.config import Settings, UnsafeProduction, check_production, get_settings
 
 if TYPE_CHECKING:
     from unionflow.core.journal import JournalWriter
@@ -63,6 +63,7 @@ def _serve(args: argparse.Namespace) -> int:
     from unionflow.core.logs import configure_logging
 
     configure_logging(settings, journal.handler)
+    check_production(settings)  # before the migrations and the bootstrap administrator
     if not args.no_migrate:
         _migrate(args)
     _bootstrap()
@@ -89,16 +90,36 @@ def _fresh_metrics_dir(path: Path) -> None:
     os.environ[METRICS_DIR_ENV] = str(path.resolve())
 
 
+def _new_password(args: argparse.Namespace) -> str | None:
+    """The password of ``users create``: standard input (``--password-stdin``, first line), the command line
+    (``--password``: visible in ``ps`` and the shell history, kept for scripts that accept that), or typed twice
+    at a prompt. None after a mismatch."""
+    import getpass
+
+    if args.password_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    if args.password is not None:
+        return str(args.password)
+    password = getpass.getpass("Mot de passe: ")
+    if getpass.getpass("Confirmer le mot de passe: ") != password:
+        print("error: les deux saisies diffèrent", file=sys.stderr)
+        return None
+    return password
+
+
 async def _create_user(args: argparse.Namespace) -> int:
     from unionflow.auth.service import create_local_user
     from unionflow.core.db import create_engine, create_sessionmaker
     from unionflow.core.errors import UnionFlowError
 
+    password = _new_password(args)
+    if password is None:
+        return 1
     engine = create_engine(get_settings())
     try:
         async with create_sessionmaker(engine)() as session:
             try:
-                user = await create_local_user(session, email=args.email, password=args.password,
+                user = await create_local_user(session, email=args.email, password=password,
                                                roles=args.role or ["USER"], prenom=args.first_name,
                                                nom=args.last_name)
             except UnionFlowError as exc:
@@ -135,6 +156,7 @@ async def _worker(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = get_settings()
+    check_production(settings)
     engine = create_engine(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -309,7 +331,10 @@ def build_parser() -> argparse.ArgumentParser:
     users_sub = users.add_subparsers(dest="users_command", required=True)
     create = users_sub.add_parser("create", help="create a local account")
     create.add_argument("--email", required=True)
-    create.add_argument("--password", required=True)
+    given = create.add_mutually_exclusive_group()
+    given.add_argument("--password-stdin", action="store_true",
+                       help="read the password from standard input (first line); without it, it is prompted for")
+    given.add_argument("--password", help="the password on the command line (visible in ps and history: avoid)")
     create.add_argument("--role", action="append", help="realm role (repeatable)")
     create.add_argument("--first-name")
     create.add_argument("--last-name")
@@ -387,9 +412,14 @@ async def _store_logs(settings: Settings, writer: JournalWriter) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "jobs":
-        return _run_job(args)
-    return int(args.func(args) or 0)
+    try:
+        if args.command == "jobs":
+            return _run_job(args)
+        return int(args.func(args) or 0)
+    except UnsafeProduction as refused:
+        # Already logged at CRITICAL, reason by reason; repeated here for a start without logging configured.
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -39,3 +39,23 @@ async def test_documentation_is_served_offline_and_not_frameable(client, path, b
 async def test_swagger_oauth2_redirect_page_is_local(client):
     page = await client.get("/docs/oauth2-redirect")
     assert page.status_code == 200 and "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+
+
+async def test_authenticated_answers_and_the_token_endpoint_are_never_stored(client, factory):
+    """A member's data must not stay in the cache of a shared PC's browser nor of a proxy (RFC 9111 no-store);
+    the token endpoint's answers, errors included, per RFC 6749 §5.1."""
+    org = await factory.organisation()
+    member = await factory.actor([], organisation=org)
+    for path in ("/api/membres/me", "/api/paiements/mes-paiements", "/api/organisations/mes-organisations",
+                 "/api/membres/00000000-0000-0000-0000-000000000000"):  # a 404 too
+        response = await client.get(path, headers=member.headers)
+        assert response.headers["Cache-Control"] == "no-store", (path, response.status_code)
+    invalid = await client.get("/api/membres/me", headers={"Authorization": "Bearer not-a-jwt"})
+    assert invalid.status_code == 401 and invalid.headers["Cache-Control"] == "no-store"
+    refused = await client.post("/api/auth/token", data={"grant_type": "password", "username": "x@example.sn",
+                                                         "password": "wrong-password"})
+    assert refused.status_code == 400
+    assert (refused.headers["Cache-Control"], refused.headers["Pragma"]) == ("no-store", "no-cache")
+    # Public documents asked without credentials keep their own rules.
+    for path in ("/api/auth/jwks", "/.well-known/openid-configuration", "/openapi.json"):
+        assert "no-store" not in (await client.get(path)).headers.get("Cache-Control", ""), path

@@ -39,6 +39,7 @@ class FakeKeycloak:
         }
         self.users: dict[str, dict[str, Any]] = {}
         self.passwords: dict[str, str] = {}
+        self.temporary: dict[str, bool] = {}
         self.mappings: dict[str, set[str]] = {}
         self.tokens: set[str] = set()
         self.logouts: list[str] = []
@@ -220,9 +221,11 @@ class FakeKeycloak:
         if self._user(user_id) is None:
             return JSONResponse({"error": "User not found"}, status_code=404)
         body = await request.json()
-        if body.get("type") != "password" or body.get("temporary") is not False or not body.get("value"):
+        if body.get("type") != "password" or not isinstance(body.get("temporary"), bool) or not body.get("value"):
             return JSONResponse({"error": "invalid credential"}, status_code=400)
         self.passwords[user_id] = body["value"]
+        # Keycloak then requires the UPDATE_PASSWORD action at the next sign-in.
+        self.temporary[user_id] = body["temporary"]
         return Response(status_code=204)
 
     async def logout(self, request: Request) -> Response:

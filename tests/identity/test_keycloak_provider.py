@@ -70,6 +70,10 @@ async def test_update_roles_and_disable(kc_client, keycloak, factory, db):
     actions = [(e.type_action, e.severite) for e in (await db.execute(
         select(AuditLog).where(AuditLog.entite_id == user_id).order_by(AuditLog.date_heure))).scalars()]
     assert actions == [("MODIFIER_ROLES", "WARNING"), ("MODIFIER", "WARNING")]
+    # A password set by the administrator is temporary: its owner changes it at the next sign-in.
+    reset = await kc_client.put(f"{BASE}/{user_id}", headers=sa.headers, json={"password": "fixe-par-admin-1"})
+    assert reset.status_code == 200, reset.text
+    assert keycloak.passwords[user_id] == "fixe-par-admin-1" and keycloak.temporary[user_id] is True
 
     realm = await kc_client.get(f"{BASE}/roles", headers=sa.headers)
     assert "offline_access" not in [r["name"] for r in realm.json()] and len(realm.json()) == 10

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from fastapi import Request
+
 from unionflow.admin_association.schemas import AssociationResponse, AssocierOrganisationRequest
 from unionflow.admin_association.service import AssociationService
 from unionflow.core.auth import AuthContext, authorize
@@ -19,6 +21,6 @@ router = area_router("/api/admin", "Admin - Association")
                          "`roles` fourni remplace les rôles, omis les laisse. Idempotent: un appel répété ne change "
                          "rien (`modifie: false`, aucune entrée d'audit). 404 organisation inconnue; 400 membre "
                          "suspendu ou radié.")
-async def associer_organisation(data: AssocierOrganisationRequest, session: SessionDep,
+async def associer_organisation(request: Request, data: AssocierOrganisationRequest, session: SessionDep,
                                 auth: AuthContext = authorize(RS_SA)) -> AssociationResponse:
-    return await AssociationService(session, auth).associer(data)
+    return await AssociationService(session, auth, request.app.state.settings.issuer).associer(data)

@@ -33,7 +33,9 @@ def names_from(email: str, user: UtilisateurLocal | None) -> tuple[str, str]:
 
 
 class AssociationService:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+    def __init__(self, session: AsyncSession, auth: AuthContext, builtin_issuer: str) -> None:
+        # Local accounts are the built-in issuer's: a link names that issuer with the account's id.
+        self.builtin_issuer = builtin_issuer
         self.session = session
         self.auth = auth
         self.repo = MembreRepository(session, auth)
@@ -44,9 +46,11 @@ class AssociationService:
         if membre is not None:
             return membre, False
         prenom, nom = names_from(email, user)
-        link = str(user.id) if user is not None and not await self.repo.sub_taken(str(user.id)) else None
+        link = str(user.id) if user is not None and not await self.repo.sub_taken(self.builtin_issuer,
+                                                                                   str(user.id)) else None
         membre = Membre(prenom=prenom, nom=nom, email=email, statut=StatutMembre.ACTIF.value,
-                        date_statut=datetime.now(UTC), user_sub=link)
+                        date_statut=datetime.now(UTC), user_sub=link,
+                        user_iss=self.builtin_issuer if link else None)
         try:
             await insert_membre(self.session, membre)
             return membre, True
@@ -71,8 +75,9 @@ class AssociationService:
             changes["membre"] = audit.snapshot(membre, ["numero_membre", "prenom", "nom", "email", "user_sub"])
         elif membre.statut in (StatutMembre.SUSPENDU, StatutMembre.RADIE):
             raise InvalidState(f"Membre {membre.statut}: association impossible")
-        elif membre.user_sub is None and user is not None and not await self.repo.sub_taken(str(user.id)):
-            membre.user_sub = str(user.id)
+        elif membre.user_sub is None and user is not None and not await self.repo.sub_taken(self.builtin_issuer,
+                                                                                              str(user.id)):
+            membre.user_iss, membre.user_sub = self.builtin_issuer, str(user.id)
             changes["compte_lie"] = membre.user_sub
 
         membership = await self.repo.membership(membre.id, organisation.id, for_update=True)

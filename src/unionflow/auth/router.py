@@ -7,7 +7,7 @@ import binascii
 from typing import Annotated, Any
 from urllib.parse import unquote_plus
 
-from fastapi import APIRouter, Form, Request, Response
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import JSONResponse
 
 from unionflow.auth import keys
@@ -33,7 +33,6 @@ router = APIRouter(tags=["Authentification"])
                          "fenêtre (voir docs/identity.md).", responses=problems(401, 429))
 async def token(
     request: Request,
-    response: Response,
     session: SessionDep,
     grant_type: Annotated[str, Form(json_schema_extra={"enum": ["password", "refresh_token"]})],
     username: Annotated[str | None, Form()] = None,
@@ -43,9 +42,7 @@ async def token(
     client_id: Annotated[str | None, Form()] = None,
     client_secret: Annotated[str | None, Form()] = None,
 ) -> TokenResponse | JSONResponse:
-    # RFC 6749 §5.1: a response carrying tokens must never be stored by a cache or the browser.
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Pragma"] = "no-cache"
+    # RFC 6749 §5.1 (no-store, Pragma) on every answer of this endpoint, errors included: core/headers.py.
     service = TokenService(session, request.app.state.settings)
     if grant_type == "client_credentials":
         identifiant, secret = _client_credentials(request, client_id, client_secret)

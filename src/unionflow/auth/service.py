@@ -16,7 +16,7 @@ from unionflow.auth.repository import RefreshTokenRepository, UtilisateurReposit
 from unionflow.auth.schemas import TokenResponse
 from unionflow.clients_api.repository import ClientApiRepository
 from unionflow.config import Settings
-from unionflow.core.auth import CLIENT_SUBJECT_PREFIX
+from unionflow.core.auth import CLIENT_SUBJECT_PREFIX, PASSWORD_CHANGE_CLAIM
 from unionflow.core.email import normaliser_email
 from unionflow.core.errors import Conflict, InvalidInput, RegleMetier, UnionFlowError
 from unionflow.core.passwords import check_strength, hash_password, verify_password
@@ -83,14 +83,19 @@ class TokenService:
         return token, ttl
 
     async def access_token(self, user: UtilisateurLocal) -> tuple[str, int]:
-        return await self._sign(str(user.id), {
+        claims: dict[str, Any] = {
             "email": user.email,
             "email_verified": user.email_verified,
             "preferred_username": user.username,
             "given_name": user.prenom,
             "family_name": user.nom,
             "realm_access": {"roles": sorted(user.realm_roles or [])},
-        })
+        }
+        if user.password_change_required:
+            # In the token, not looked up per request: such a token only allows the password change, after
+            # which the account signs in again (the change revokes its refresh tokens).
+            claims[PASSWORD_CHANGE_CLAIM] = True
+        return await self._sign(str(user.id), claims)
 
     async def client_credentials_grant(self, client_id: str, client_secret: str) -> TokenResponse:
         """Roles and organisations are not put in the token: core/auth.py reads them from the client's row on
@@ -150,6 +155,7 @@ async def create_local_user(
     nom: str | None = None,
     enabled: bool = True,
     check_password: bool = True,
+    password_change_required: bool = False,
 ) -> UtilisateurLocal:
     users = UtilisateurRepository(session)
     try:
@@ -168,6 +174,7 @@ async def create_local_user(
         email=email, username=email, prenom=prenom, nom=nom, enabled=enabled,
         password_hash=hash_password(password) if password else None,
         password_changed_at=_now() if password else None, realm_roles=sorted(set(roles)),
+        password_change_required=password_change_required,
     )
     users.add(user)
     await session.flush()

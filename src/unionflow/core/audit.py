@@ -67,6 +67,7 @@ def entry(
         id=uuid.uuid4(),
         utilisateur=actor.actor_name if actor else "systeme",
         utilisateur_id=actor.sub if actor else None,
+        utilisateur_emetteur=actor.issuer if actor else None,
         role_actif=(actor.active_role if actor else None),
         organisation_id=organisation_id or (actor.active_organisation_id if actor else None),
         type_action=action,

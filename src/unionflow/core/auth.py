@@ -19,7 +19,7 @@ from sqlalchemy import bindparam, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from unionflow.core.db import autocommit_connection, principal_bind
-from unionflow.core.errors import Forbidden, RegleMetier, Unauthenticated
+from unionflow.core.errors import Forbidden, InvalidToken, RegleMetier, Unauthenticated
 from unionflow.core.permissions import Permission, granted, permissions_of, roles_for
 from unionflow.core.principal_cache import PrincipalCache, is_missing
 from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role, RoleSet
@@ -30,9 +30,15 @@ T = TypeVar("T")
 
 # Subject of the tokens the built-in issuer gives API clients (client credentials grant).
 CLIENT_SUBJECT_PREFIX = "client:"
+# Claim of a built-in token whose account must change a password set by someone else (auth/service.py).
+PASSWORD_CHANGE_CLAIM = "pwd_change_required"
 
 bearer_scheme = HTTPBearer(scheme_name="IdentityProvider", auto_error=False,
-                           description="Jeton OIDC (JWT) du fournisseur d'identité intégré ou externe")
+                           description="Jeton OIDC (JWT) du fournisseur d'identité intégré ou externe. Jeton "
+                                       "refusé: 401 avec `WWW-Authenticate: Bearer realm=\"unionflow\", "
+                                       "error=\"invalid_token\"`. Compte dont le mot de passe a été fixé par un "
+                                       "administrateur: 403 `mot-de-passe-a-changer` partout sauf `PUT "
+                                       "/api/membres/me/mot-de-passe`.")
 
 ACTIVE_ORGANISATION_REQUIRED = ("Vous êtes membre de plusieurs organisations: précisez celle pour laquelle vous "
                                 "agissez avec l'en-tête X-Active-Organisation-Id")
@@ -40,6 +46,8 @@ ACTIVE_ORGANISATION_REQUIRED = ("Vous êtes membre de plusieurs organisations: p
 
 @dataclass(frozen=True)
 class AuthContext:
+    """``sub`` with ``issuer`` names the person: two issuers may give one subject to two people."""
+
     sub: str
     email: str | None
     username: str | None
@@ -52,6 +60,8 @@ class AuthContext:
     ip_address: str | None = None
     user_agent: str | None = None
     claims: dict[str, Any] = field(default_factory=dict, repr=False)
+    issuer: str | None = None
+    password_change_required: bool = False
 
     @property
     def is_global(self) -> bool:
@@ -145,14 +155,17 @@ async def resolve_context(request: Request, claims: dict[str, Any]) -> AuthConte
 # Prebuilt statements (docs/architecture.md, "Hot paths"): compiled once, run on a short autocommit connection.
 _CLIENT = select(ClientApi.actif, ClientApi.roles, ClientApi.organisation_ids).where(
     ClientApi.client_id == bindparam("client_id"))
-_MEMBER_COLUMNS = select(Membre.id, Membre.user_sub, MembreOrganisation.organisation_id,
+_MEMBER_COLUMNS = select(Membre.id, Membre.user_iss, Membre.user_sub, MembreOrganisation.organisation_id,
                          MembreOrganisation.roles).outerjoin(
     MembreOrganisation, (MembreOrganisation.membre_id == Membre.id) & (MembreOrganisation.statut == "ACTIF"))
-_MEMBER_BY_SUB = _MEMBER_COLUMNS.where(Membre.user_sub == bindparam("sub"))
+# A member is linked to a person, (issuer, subject): never to a subject alone, which another issuer may give to
+# someone else.
+_LINKED = (Membre.user_iss == bindparam("iss")) & (Membre.user_sub == bindparam("sub"))
+_MEMBER_BY_SUB = _MEMBER_COLUMNS.where(_LINKED)
 # Linking by e-mail trusts the address: built-in addresses are set by administrators, an external
-# provider's only when it says it verified them; a member already linked to another subject never matches.
+# provider's only when it says it verified them; a member already linked to another account never matches.
 _MEMBER_BY_SUB_OR_EMAIL = _MEMBER_COLUMNS.where(
-    or_(Membre.user_sub == bindparam("sub"), (Membre.email == bindparam("email")) & Membre.user_sub.is_(None)))
+    or_(_LINKED, (Membre.email == bindparam("email")) & Membre.user_sub.is_(None)))
 _ORGANISATION_EXISTS = select(Organisation.id).where(Organisation.id == bindparam("id"))
 
 
@@ -189,7 +202,7 @@ async def _client_scope(request: Request,
     async def load(connection: AsyncConnection) -> tuple[frozenset[str], dict[uuid.UUID, frozenset[str]]]:
         client = (await connection.execute(_CLIENT, {"client_id": client_id})).first()
         if client is None or not client.actif:
-            raise Unauthenticated("Client API révoqué ou inconnu")
+            raise InvalidToken("Client API révoqué ou inconnu")
         roles = frozenset(r for r in client.roles if r in Role.__members__)
         org_roles = roles - GLOBAL_ROLES
         return roles, ({uuid.UUID(org): org_roles for org in client.organisation_ids} if org_roles else {})
@@ -204,12 +217,13 @@ async def _member_scope(request: Request, issuer: str, sub: str, email: str | No
 
     async def load(connection: AsyncConnection) -> tuple[uuid.UUID | None, dict[uuid.UUID, frozenset[str]]]:
         if linked_email:
-            result = await connection.execute(_MEMBER_BY_SUB_OR_EMAIL, {"sub": sub, "email": linked_email})
+            result = await connection.execute(_MEMBER_BY_SUB_OR_EMAIL,
+                                              {"iss": issuer, "sub": sub, "email": linked_email})
         else:
-            result = await connection.execute(_MEMBER_BY_SUB, {"sub": sub})
+            result = await connection.execute(_MEMBER_BY_SUB, {"iss": issuer, "sub": sub})
         rows = list(result.all())
-        # A member linked to this subject wins over one merely sharing the e-mail address.
-        rows.sort(key=lambda r: r.user_sub != sub)
+        # A member linked to this account wins over one merely sharing the e-mail address.
+        rows.sort(key=lambda r: (r.user_iss, r.user_sub) != (issuer, sub))
         membre_id = rows[0].id if rows else None
         return membre_id, {r.organisation_id: frozenset(r.roles or ()) for r in rows
                            if r.id == membre_id and r.organisation_id is not None}
@@ -262,14 +276,26 @@ async def _context(request: Request, claims: dict[str, Any], sub: str, email: st
         roles=effective, membre_id=membre_id, memberships=memberships, active_organisation_id=active_org,
         active_role=active_role, ip_address=client.host if client else None,
         user_agent=(request.headers.get("user-agent") or "")[:500] or None, claims=claims,
+        issuer=str(claims.get("iss")),
+        password_change_required=(claims.get(PASSWORD_CHANGE_CLAIM) is True
+                                  and claims.get("iss") == request.app.state.settings.issuer),
     )
+
+
+class PasswordChangeRequired(Forbidden):
+    slug, title = "mot-de-passe-a-changer", "Mot de passe à changer"
+
+    def __init__(self) -> None:
+        super().__init__("Votre mot de passe a été fixé par un administrateur: changez-le (PUT "
+                         "/api/membres/me/mot-de-passe) puis reconnectez-vous avant toute autre opération")
 
 
 class Authorizer:
     """Dependency that authenticates the caller and checks the route's role set (401, then 403)."""
 
-    def __init__(self, role_set: RoleSet) -> None:
+    def __init__(self, role_set: RoleSet, *, before_password_change: bool = False) -> None:
         self.role_set = role_set
+        self.before_password_change = before_password_change
 
     async def __call__(
         self,
@@ -277,6 +303,8 @@ class Authorizer:
         credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
     ) -> AuthContext:
         context = await authenticate(request, credentials)
+        if context.password_change_required and not self.before_password_change:
+            raise PasswordChangeRequired()
         if not self.role_set.allows(context.roles):
             # A treasurer of A who is also a member of B, without the header, must learn why he is refused.
             held = frozenset().union(*context.memberships.values()) if context.memberships else frozenset()
@@ -300,6 +328,7 @@ async def authenticate(request: Request, credentials: HTTPAuthorizationCredentia
     return context
 
 
-def authorize(role_set: RoleSet) -> Any:
-    """``auth: AuthContext = authorize(RS_READ)`` — the one place a route states who may call it."""
-    return Depends(Authorizer(role_set))
+def authorize(role_set: RoleSet, *, before_password_change: bool = False) -> Any:
+    """``auth: AuthContext = authorize(RS_READ)`` — the one place a route states who may call it.
+    ``before_password_change``: also open to an account whose password must first be changed (the change)."""
+    return Depends(Authorizer(role_set, before_password_change=before_password_change))

@@ -59,6 +59,16 @@ class Unauthenticated(UnionFlowError):
         super().__init__(detail, headers={"WWW-Authenticate": 'Bearer realm="unionflow"'})
 
 
+class InvalidToken(Unauthenticated):
+    """A bearer token was presented and is not valid (expired, forged, unknown key or issuer, revoked client):
+    RFC 6750 §3.1 ``error="invalid_token"``, so a client knows to get a new token rather than to log in from
+    scratch. No ``error_description``: the header allows ASCII only, the French reason is in the problem body."""
+
+    def __init__(self, detail: str | None = None) -> None:
+        super().__init__(detail)
+        self.headers = {"WWW-Authenticate": 'Bearer realm="unionflow", error="invalid_token"'}
+
+
 class Forbidden(UnionFlowError):
     status, slug, title = 403, "forbidden", "Accès refusé"
 

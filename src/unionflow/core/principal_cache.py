@@ -34,7 +34,7 @@ log = logging.getLogger("unionflow.principal_cache")
 CHANNEL = "unionflow_principal"
 MAX_ENTRIES = 10_000
 # Attributes of a member that decide its principal (core/auth.py ``_member_scope``); other edits leave it alone.
-MEMBRE_ATTRIBUTES = ("user_sub", "email", "statut")
+MEMBRE_ATTRIBUTES = ("user_iss", "user_sub", "email", "statut")
 PRINCIPAL_MODELS = (MembreOrganisation, Membre, ClientApi, Organisation)
 _PRINCIPAL_TABLES = frozenset(model.__table__ for model in PRINCIPAL_MODELS)
 _DIRTY = "principal_cache_dirty"

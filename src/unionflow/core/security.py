@@ -1,8 +1,9 @@
 """Token verification for both identity sources, on one path.
 
 Built-in issuer: RS256 keys kept in the database. External issuer (Keycloak or any OIDC provider): its JWKS,
-cached, refetched on an unknown ``kid`` at most once per cooldown. Only asymmetric algorithms are
-accepted; ``exp``, ``iss``, ``aud`` and ``sub`` are required.
+cached, refreshed in the background when old, refetched on an unknown ``kid`` at most once per cooldown
+(``KeySet``). An issuer is compared exactly as configured (OIDC Discovery §3: no trailing-slash normalisation).
+Only asymmetric algorithms are accepted; ``exp``, ``iss``, ``aud`` and ``sub`` are required.
 """
 
 from __future__ import annotations
@@ -10,73 +11,121 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 import jwt
 from jwt import PyJWK
 
 from unionflow.config import Settings
-from unionflow.core.errors import RETRY_AFTER_SECONDS, ServiceUnavailable, Unauthenticated
+from unionflow.core.errors import RETRY_AFTER_SECONDS, InvalidToken, ServiceUnavailable
 
 ASYMMETRIC_ALGORITHMS = frozenset(
     {"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
 )
 LEEWAY_SECONDS = 30
 
+log = logging.getLogger("unionflow.security")
+
 
 @dataclass
 class KeySet:
-    """Public keys by ``kid``, refreshed through ``loader`` at most once per ``cooldown`` seconds."""
+    """Public keys of one issuer by ``kid``, fetched through ``loader``.
+
+    One fetch at a time (concurrent requests share it), and never while it is not due:
+    - keys older than ``max_age`` keep serving while ONE background refresh runs: a hung provider delays no
+      request whose key is known;
+    - an unknown ``kid`` (rotation) waits for a fetch, at most once per ``cooldown`` after a successful one;
+    - a failed fetch is logged at WARNING naming the issuer and backs off (``cooldown`` doubling up to
+      ``MAX_BACKOFF``), the timer starting again at each failure, so an outage costs one fetch per backoff
+      instead of one per request. Without any key, or for an unknown ``kid`` after a failure, the answer is 503:
+      the token may well be valid, and a 401 would make clients drop it.
+    """
 
     loader: Callable[[], Awaitable[list[dict[str, Any]]]]
     cooldown: float
     max_age: float
     retry_after: int = RETRY_AFTER_SECONDS
+    issuer: str = ""
+    # First delay after a failed fetch, doubling per consecutive failure (None: the cooldown). The built-in
+    # issuer's keys come from the database, whose outages have their own bounds (503 + Retry-After): 0 there, so
+    # the first request after recovery fetches them.
+    backoff: float | None = None
     keys: dict[str, PyJWK] = field(default_factory=dict)
-    fetched_at: float = 0.0
-    failed_at: float = 0.0
-    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    fetched_at: float | None = None
+    failures: int = 0
+    next_attempt_at: float = 0.0
+    _task: asyncio.Task[bool] | None = field(default=None, repr=False)
+
+    MAX_BACKOFF: ClassVar[float] = 300.0
 
     async def get(self, kid: str | None) -> PyJWK:
         now = time.monotonic()
-        stale = now - self.fetched_at > self.max_age
-        if (kid not in self.keys or stale) and (now - self.fetched_at > self.cooldown or not self.keys):
-            async with self._lock:
-                if self.failed_at > now and kid not in self.keys:
-                    # A fetch failed while this request queued for the lock: answer now rather than queue
-                    # every request of an outage behind one connect timeout each.
-                    raise self._unavailable()
-                if (kid not in self.keys or stale) and (time.monotonic() - self.fetched_at > self.cooldown
-                                                        or not self.keys):
-                    await self._refresh(needed=kid not in self.keys)
+        known = kid in self.keys or (kid is None and len(self.keys) == 1)
+        if not self.keys:
+            if not await self._fetch_now(now):
+                raise self._unavailable()
+        elif not known:
+            since_success = now - self.fetched_at if self.fetched_at is not None else float("inf")
+            if self._running() or (since_success > self.cooldown and now >= self.next_attempt_at):
+                await self._fetch_now(now)
+            elif self.failures:
+                raise self._unavailable()
+        elif self._stale(now) and now >= self.next_attempt_at:
+            self._start()  # in the background: the known key answers now
         if kid is None and len(self.keys) == 1:
             return next(iter(self.keys.values()))
         key = self.keys.get(kid or "")
         if key is None:
-            raise Unauthenticated("Clé de signature inconnue")
+            if self.failures:
+                raise self._unavailable()
+            raise InvalidToken("Clé de signature inconnue")
         return key
+
+    def _stale(self, now: float) -> bool:
+        return self.fetched_at is None or now - self.fetched_at > self.max_age
+
+    def _running(self) -> bool:
+        task = self._task
+        # A task of another event loop (tests run several) is not ours to wait for.
+        return task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop()
+
+    def _start(self) -> asyncio.Task[bool]:
+        if not self._running():
+            self._task = asyncio.get_running_loop().create_task(self._refresh())
+        assert self._task is not None
+        return self._task
+
+    async def _fetch_now(self, now: float) -> bool:
+        """Wait for the shared fetch (started if due); False when it failed or was not due after a failure."""
+        if not self._running() and now < self.next_attempt_at:
+            return False
+        # Shielded: a client that goes away must not cancel the fetch the other requests wait for.
+        return await asyncio.shield(self._start())
 
     def _unavailable(self) -> ServiceUnavailable:
         return ServiceUnavailable("Clés de signature momentanément indisponibles, réessayer plus tard",
                                   retry_after=self.retry_after, slug="signing-keys-unavailable")
 
-    async def _refresh(self, *, needed: bool) -> None:
+    async def _refresh(self) -> bool:
         try:
             jwks = await self.loader()
         except Exception as exc:
-            # The source of keys (database, provider's JWKS) is down: the token may well be valid, so the caller
-            # is told to retry (503), never that it is unauthenticated (401: clients would drop a good token).
-            # The cooldown is not consumed: the next request after recovery fetches again.
-            self.failed_at = time.monotonic()
-            if needed:
-                raise self._unavailable() from exc
-            return
-        self.fetched_at = time.monotonic()
+            self.failures += 1
+            base = max(self.cooldown, 1.0) if self.backoff is None else self.backoff
+            backoff = min(base * 2 ** (self.failures - 1), self.MAX_BACKOFF)
+            self.next_attempt_at = time.monotonic() + backoff
+            age = "none cached" if self.fetched_at is None else \
+                f"serving keys fetched {time.monotonic() - self.fetched_at:.0f} s ago"
+            log.warning("signing keys of issuer %s could not be fetched (%s: %s); %s; next attempt in %.0f s "
+                        "(failure %d)", self.issuer or "?", type(exc).__name__, str(exc) or repr(exc), age,
+                        backoff, self.failures)
+            return False
         keys: dict[str, PyJWK] = {}
         for jwk in jwks:
             if jwk.get("use", "sig") != "sig":
@@ -85,7 +134,14 @@ class KeySet:
                 keys[str(jwk.get("kid", ""))] = PyJWK(jwk)
             except jwt.PyJWTError:
                 continue
+        if self.failures:
+            log.info("signing keys of issuer %s fetched again after %d failure(s)", self.issuer or "?",
+                     self.failures)
         self.keys = keys
+        self.fetched_at = time.monotonic()
+        self.failures = 0
+        self.next_attempt_at = 0.0
+        return True
 
 
 @dataclass(frozen=True)
@@ -153,13 +209,13 @@ class TokenVerifier:
             header = jwt.get_unverified_header(token)
             unverified = jwt.decode(token, options={"verify_signature": False})
         except (jwt.PyJWTError, json.JSONDecodeError, ValueError) as exc:
-            raise Unauthenticated("Jeton illisible") from exc
+            raise InvalidToken("Jeton illisible") from exc
         alg = header.get("alg")
         if alg not in ASYMMETRIC_ALGORITHMS:
-            raise Unauthenticated("Algorithme de signature refusé")
+            raise InvalidToken("Algorithme de signature refusé")
         issuer = self._issuers.get(str(unverified.get("iss", "")))
         if issuer is None:
-            raise Unauthenticated("Émetteur du jeton non reconnu")
+            raise InvalidToken("Émetteur du jeton non reconnu")
         key = await issuer.keys.get(header.get("kid"))
         try:
             claims: dict[str, Any] = jwt.decode(
@@ -172,11 +228,11 @@ class TokenVerifier:
                 options={"require": ["exp", "iss", "aud", "sub"], "verify_aud": issuer.audience is not None},
             )
         except jwt.ExpiredSignatureError as exc:
-            raise Unauthenticated("Jeton expiré") from exc
+            raise InvalidToken("Jeton expiré") from exc
         except jwt.PyJWTError as exc:
-            raise Unauthenticated("Jeton invalide") from exc
+            raise InvalidToken("Jeton invalide") from exc
         if issuer.audience is None and "aud" not in claims:
-            raise Unauthenticated("Jeton invalide: audience manquante")
+            raise InvalidToken("Jeton invalide: audience manquante")
         return claims
 
 
@@ -190,14 +246,17 @@ def build_verifier(settings: Settings, builtin_loader: Callable[[], Awaitable[li
     issuers: list[Issuer] = []
     if settings.builtin_idp_enabled:
         issuers.append(Issuer(settings.issuer, settings.token_audience,
-                              KeySet(builtin_loader, cooldown=5, max_age=3600,
-                                     retry_after=settings.database_retry_after_seconds)))
+                              KeySet(builtin_loader, cooldown=5, max_age=3600, backoff=0,
+                                     retry_after=settings.database_retry_after_seconds, issuer=settings.issuer)))
     if settings.oidc_issuer:
+        # The issuer exactly as configured: `iss` must equal it byte for byte (a provider whose issuer is
+        # "https://host/" is refused if we compare "https://host"). Only the default JWKS URL is built from it.
         jwks_url = settings.oidc_jwks_url or settings.oidc_issuer.rstrip("/") + "/protocol/openid-connect/certs"
         issuers.append(Issuer(
-            settings.oidc_issuer.rstrip("/") if settings.oidc_issuer.endswith("/") else settings.oidc_issuer,
+            settings.oidc_issuer,
             settings.oidc_audience or settings.token_audience,
-            KeySet(http_jwks_loader(jwks_url), cooldown=settings.jwks_refetch_cooldown_seconds,
-                   max_age=settings.jwks_cache_seconds),
+            KeySet(http_jwks_loader(jwks_url, settings.jwks_fetch_timeout_seconds),
+                   cooldown=settings.jwks_refetch_cooldown_seconds, max_age=settings.jwks_cache_seconds,
+                   issuer=settings.oidc_issuer),
         ))
     return TokenVerifier(issuers)

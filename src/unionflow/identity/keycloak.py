@@ -207,9 +207,9 @@ class KeycloakProvider:
             await self.admin.call("DELETE", self._user_path(user_id) + "/role-mappings/realm",
                                   json=await self._reps_for(roles))
 
-    async def reset_password(self, user_id: str, password: str) -> None:
+    async def reset_password(self, user_id: str, password: str, *, temporary: bool = False) -> None:
         await self.admin.call("PUT", self._user_path(user_id) + "/reset-password",
-                              json={"type": "password", "value": password, "temporary": False})
+                              json={"type": "password", "value": password, "temporary": temporary})
         # Other devices keep their refresh tokens otherwise: the change must end them.
         await self.admin.call("POST", self._user_path(user_id) + "/logout")
 

@@ -133,11 +133,12 @@ class LocalProvider:
         user.realm_roles = sorted(set(user.realm_roles or []) - set(roles))
         await self.session.flush()
 
-    async def reset_password(self, user_id: str, password: str) -> None:
+    async def reset_password(self, user_id: str, password: str, *, temporary: bool = False) -> None:
         user = await self._user(user_id, for_update=True)
         now = datetime.now(UTC)
         user.password_hash = hash_password(password)
         user.password_changed_at = now
+        user.password_change_required = temporary
         await RefreshTokenRepository(self.session).revoke_user(user.id, now)
         await self.session.flush()
 

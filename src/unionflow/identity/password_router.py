@@ -21,14 +21,19 @@ router = area_router("/api/membres/me", "Membres")
             summary="Changer son mot de passe",
             description="Corps `{motDePasseActuel, nouveauMotDePasse}` (10 caractères minimum, différent de "
                         "l'actuel). Compte intégré: vérification de l'actuel, nouvelle empreinte argon2, "
-                        "révocation de tous les jetons de rafraîchissement. Compte Keycloak: l'actuel est vérifié "
+                        "révocation de tous les jetons de rafraîchissement. Seule opération permise à un compte "
+                        "dont le mot de passe a été fixé par un administrateur (compte initial, "
+                        "réinitialisation par l'administration): "
+                        "toute autre répond 403 `mot-de-passe-a-changer` jusqu'au changement, puis se reconnecter. "
+                        "Compte Keycloak: l'actuel est vérifié "
                         "par un octroi « password » sur Keycloak, puis réinitialisation par l'API "
                         "d'administration et fin des sessions. Mot de passe actuel erroné: 400; trop d'échecs "
                         "dans la fenêtre: 429 avec `Retry-After`.")
 async def change_password(request: Request, data: PasswordChange, session: SessionDep,
-                          auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> Response:
+                          auth: AuthContext = authorize(RS_ANY_AUTHENTICATED, before_password_change=True),
+                          ) -> Response:
     limiter = AttemptLimiter(request, "password")
-    key = limiter.key("sub", auth.sub)
+    key = limiter.key("sub", f"{auth.issuer} {auth.sub}")  # a person is (issuer, subject)
     settings = request.app.state.settings
     service = PasswordService(session, auth, local_provider(session), keycloak_provider(request),
                               settings.issuer if settings.builtin_idp_enabled else None)

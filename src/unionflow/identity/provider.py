@@ -87,8 +87,9 @@ class IdentityProvider(Protocol):
 
     async def remove_roles(self, user_id: str, roles: list[str]) -> None: ...
 
-    async def reset_password(self, user_id: str, password: str) -> None:
-        """Set a new password and end the user's sessions where the provider keeps them."""
+    async def reset_password(self, user_id: str, password: str, *, temporary: bool = False) -> None:
+        """Set a new password and end the user's sessions where the provider keeps them. ``temporary``: set by
+        an administrator, to be changed by its owner at the next sign-in."""
         ...
 
     async def check_password(self, user_id: str, username: str, password: str) -> bool: ...

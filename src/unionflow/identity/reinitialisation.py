@@ -51,6 +51,7 @@ async def _set_password(session: AsyncSession, user: UtilisateurLocal, password:
     now = utcnow()
     user.password_hash = hash_password(password)
     user.password_changed_at = now
+    user.password_change_required = False  # chosen by its owner (e-mailed link) or the operator on the server
     # A lost password may be a stolen one: every session of the account ends.
     await RefreshTokenRepository(session).revoke_user(user.id, now)
     await JetonReinitialisationRepository(session).invalidate_user(user.id, now)

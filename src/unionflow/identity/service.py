@@ -110,7 +110,8 @@ class AdminUserService:
             changes["email"] = str(changes["email"]).lower()
         after = await self.provider.update(user_id, changes) if changes else before
         if password is not None:
-            await self.provider.reset_password(user_id, password)
+            # Set by an administrator: its owner must change it at the next sign-in (docs/identity.md).
+            await self.provider.reset_password(user_id, password, temporary=True)
         security = password is not None or before.enabled != after.enabled
         await self._record("MODIFIER", user_id, before=_audit_view(before),
                            after={**_audit_view(after), **({"motDePasseReinitialise": True} if password else {})},

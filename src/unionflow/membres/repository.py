@@ -84,8 +84,9 @@ class MembreRepository:
             stmt = stmt.where(Membre.id != exclude)
         return (await self.session.execute(stmt.limit(1))).first() is not None
 
-    async def sub_taken(self, sub: str) -> bool:
-        stmt = select(Membre.id).where(Membre.user_sub == sub).limit(1)
+    async def sub_taken(self, issuer: str, sub: str) -> bool:
+        """A member is already linked to the account (``issuer``, ``sub``)."""
+        stmt = select(Membre.id).where(Membre.user_iss == issuer, Membre.user_sub == sub).limit(1)
         return (await self.session.execute(stmt)).first() is not None
 
     async def local_user(self, email: str) -> UtilisateurLocal | None:

@@ -10,7 +10,7 @@ from sqlalchemy.engine import Connection
 
 from unionflow import models
 from unionflow.config import get_settings
-from unionflow.core.db import async_url, create_engine
+from unionflow.core.db import NO_BEGIN, async_url, create_engine
 from unionflow.models.base import UTCDateTime
 
 config = context.config
@@ -48,6 +48,14 @@ def run_offline() -> None:
 
 
 def _run(connection: Connection) -> None:
+    if connection.dialect.name == "sqlite":
+        # SQLite's procedure for schema changes (https://sqlite.org/lang_altertable.html#otheralter): foreign-key
+        # enforcement off while tables are rebuilt (batch mode), or dropping the old copy of a parent table
+        # cascades to its children. The pragma is ignored inside a transaction: sent before the first BEGIN.
+        # A migration that rebuilds a parent checks what it left dangling itself (PRAGMA foreign_key_check).
+        connection.execution_options(**{NO_BEGIN: True}).exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()
+        connection.execution_options(**{NO_BEGIN: False})
     _configure(connection)
     with context.begin_transaction():
         context.run_migrations()

@@ -16,6 +16,8 @@ class AuditLog(IdMixin, Base):
     date_heure: Mapped[datetime] = mapped_column(default=utcnow)
     utilisateur: Mapped[str | None] = mapped_column(String(254))
     utilisateur_id: Mapped[str | None] = mapped_column(String(255))
+    # Issuer of the token whose subject is ``utilisateur_id``: the two name the person (null before 0014).
+    utilisateur_emetteur: Mapped[str | None] = mapped_column(String(255))
     role_actif: Mapped[str | None] = mapped_column(String(50))
     organisation_id: Mapped[uuid.UUID | None]
     type_action: Mapped[str] = mapped_column(String(50))

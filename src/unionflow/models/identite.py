@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import JSON, Boolean, ForeignKey, String, Text
+from sqlalchemy import JSON, Boolean, ForeignKey, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
@@ -23,6 +23,9 @@ class UtilisateurLocal(IdMixin, TimestampMixin, Base):
     email_verified: Mapped[bool] = mapped_column(Boolean, default=False)
     realm_roles: Mapped[list[str]] = mapped_column(JSON, default=list)
     password_changed_at: Mapped[datetime | None]
+    # Set by someone else (bootstrap, an administrator's reset): until the owner changes it, the account's tokens
+    # only allow that change (core/auth.py, docs/identity.md).
+    password_change_required: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     last_login_at: Mapped[datetime | None]
 
 

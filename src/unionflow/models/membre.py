@@ -26,10 +26,13 @@ class Membre(IdMixin, TimestampMixin, Base):
     statut: Mapped[str] = mapped_column(String(20), default="ACTIF", index=True)
     motif_statut: Mapped[str | None] = mapped_column(String(500))
     date_statut: Mapped[datetime | None]
-    # Subject (`sub`) of the identity-provider account linked to this member, when known.
-    user_sub: Mapped[str | None] = mapped_column(String(255), unique=True)
+    # The identity-provider account linked to this member, when known: a person is (issuer `iss`, subject
+    # `sub`), never the subject alone (two issuers may give the same subject to two people). Both or neither.
+    user_iss: Mapped[str | None] = mapped_column(String(255))
+    user_sub: Mapped[str | None] = mapped_column(String(255))
 
-    __table_args__ = (Index("ix_membre_nom_prenom", "nom", "prenom"),)
+    __table_args__ = (Index("ix_membre_nom_prenom", "nom", "prenom"),
+                      UniqueConstraint("user_iss", "user_sub"))
 
 
 class MembreOrganisation(IdMixin, TimestampMixin, Base):

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core import audit, metrics
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Forbidden, NotFound, RegleMetier, Unauthenticated
+from unionflow.core.errors import Forbidden, InvalidToken, NotFound, RegleMetier, Unauthenticated
 from unionflow.core.pagination import Page, PageParams
 from unionflow.monitoring.evaluator import MODULE, MonitoringEvaluator
 from unionflow.monitoring.repository import AlertRepository, JournalRepository, MeasureRepository
@@ -124,7 +124,7 @@ class MetricsService:
             scheme, _, value = authorization.partition(" ")
             if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), token.encode()):
                 return
-            raise Unauthenticated("Jeton d'accès aux métriques invalide")
+            raise InvalidToken("Jeton d'accès aux métriques invalide")
         if _allowed_network(client_host, self.settings.metrics_allowed_networks):
             return
         if token:
