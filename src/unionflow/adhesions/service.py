@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.adhesions.repository import AdhesionRepository, membre_visible
+from unionflow.adhesions.repository import AdhesionRepository
 from unionflow.adhesions.schemas import (
     AdhesionPayeeResponse,
     AdhesionResponse,
@@ -27,7 +27,8 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
 from unionflow.encaissement.service import Cible, EncaissementService, outstanding
-from unionflow.models import Adhesion, AuditLog, Membre, MembreOrganisation
+from unionflow.membres.repository import MembreRepository
+from unionflow.models import Adhesion, AuditLog, MembreOrganisation
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.paiement import MethodePaiement
 from unionflow.notifications import workflow as notices
@@ -56,6 +57,7 @@ class AdhesionService:
         self.session = session
         self.auth = auth
         self.repo = AdhesionRepository(session, auth)
+        self.membres = MembreRepository(session, auth)
 
     @staticmethod
     def _response(adhesion: Adhesion) -> AdhesionResponse:
@@ -83,13 +85,11 @@ class AdhesionService:
         organisation = await self.repo.organisation(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
-        if await self.session.get(Membre, data.membre_id) is None:
+        # A member applies for himself; staff enrol only members they can see (404 otherwise, as
+        # POST /api/membres/{id}/organisations): consent is not given on behalf of another organisation.
+        if await self.membres.get(data.membre_id) is None:
             raise NotFound("Membre introuvable")
         if data.membre_id != self.auth.membre_id:
-            # A member applies for himself; staff enrol only members they can see (404 otherwise, as
-            # POST /api/membres/{id}/organisations): consent is not given on behalf of another organisation.
-            if await membre_visible(self.session, self.auth, data.membre_id) is None:
-                raise NotFound("Membre introuvable")
             self.auth.require(Permission.ADHESION_INSCRIRE, data.organisation_id,
                               "Seuls les administrateurs de l'organisation inscrivent un autre membre")
         if organisation.statut != "ACTIVE":
@@ -97,7 +97,7 @@ class AdhesionService:
                                f"{organisation.statut})")
         if await self.repo.open_for(data.membre_id, data.organisation_id) is not None:
             raise Conflict("Une demande d'adhésion de ce membre à cette organisation est déjà en cours")
-        existing = await self.repo.membership(data.membre_id, data.organisation_id)
+        existing = await self.membres.membership(data.membre_id, data.organisation_id, for_update=True)
         if existing is not None and existing.statut == "ACTIF":
             raise Conflict("Ce membre est déjà membre actif de cette organisation")
         adhesion = Adhesion(
@@ -179,7 +179,7 @@ class AdhesionService:
 
     async def _activate_membership(self, adhesion: Adhesion, lot: Lot) -> AuditLog:
         """Make the applicant an active MEMBRE of the organisation (in ``lot``); returns the audit entry."""
-        membership = await self.repo.membership(adhesion.membre_id, adhesion.organisation_id)
+        membership = await self.membres.membership(adhesion.membre_id, adhesion.organisation_id, for_update=True)
         before: dict[str, object] | None = None
         if membership is None:
             membership = MembreOrganisation(id=uuid.uuid4(), membre_id=adhesion.membre_id,
@@ -259,7 +259,7 @@ class AdhesionService:
     async def _end_membership(self, adhesion: Adhesion) -> None:
         """The approval made the person an active member; cancelling the unpaid adhesion undoes that (an
         approved adhesion is only created for someone not already active), so he may apply again later."""
-        membership = await self.repo.membership(adhesion.membre_id, adhesion.organisation_id)
+        membership = await self.membres.membership(adhesion.membre_id, adhesion.organisation_id, for_update=True)
         if membership is None or membership.statut != "ACTIF":
             return
         before = audit.snapshot(membership, ["statut", "roles", "date_fin"])
@@ -287,7 +287,7 @@ class AdhesionService:
         return self._page(await self.repo.search(params, statut=statut.value if statut else None), params)
 
     async def of_membre(self, membre_id: uuid.UUID, params: PageParams) -> Page[AdhesionResponse]:
-        if await membre_visible(self.session, self.auth, membre_id) is None:
+        if await self.membres.get(membre_id) is None:
             raise NotFound("Membre introuvable")
         return self._page(await self.repo.search(params, membre_id=membre_id), params)
 

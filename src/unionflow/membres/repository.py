@@ -4,15 +4,17 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, String, cast, exists, false, func, or_, select, true
+from sqlalchemy import ColumnElement, String, cast, exists, false, func, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
 from unionflow.core.query import contains_ci
+from unionflow.core.repository import ScopedRepository
 from unionflow.core.roles import Role
+from unionflow.core.visibility import EVERY, SCOPE_MEMBRE, SCOPE_ORGANISATIONS, Shape, Visibility, scope_param
 from unionflow.membres.access import MEMBRE_READERS, organisations_as
-from unionflow.models import Membre, MembreOrganisation, Organisation, UtilisateurLocal
+from unionflow.models import Adhesion, Membre, MembreOrganisation, Organisation, UtilisateurLocal
 
 
 @dataclass(frozen=True)
@@ -24,39 +26,43 @@ class MembreFilters:
     telephone: str | None = None
 
 
-class MembreRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+class MembreRepository(ScopedRepository[Membre]):
+    """The member register, and the one answer to "may this caller see this member?" (docs/decisions.md,
+    "One member-visibility rule"): global roles see everyone; the register keepers (``MEMBRE_READERS``) of an
+    organisation see the members linked to it by a membership or an application, of any status (former members
+    stay in the register, an applicant's file is read by the organisation he applied to); anyone sees himself."""
 
-    def _visible(self) -> ColumnElement[bool]:
-        """Global roles: everyone. Register staff: members with a membership (of any status, so former members
-        stay in the register) in their organisations. Anyone: their own record."""
-        if self.auth.is_global:
+    model = Membre
+    auth: AuthContext
+
+    @classmethod
+    def visibility(cls, auth: AuthContext | None) -> Visibility:
+        if auth is None or auth.is_global:
+            return EVERY
+        orgs = organisations_as(auth, MEMBRE_READERS)
+        return Visibility(Shape(organisations=bool(orgs), membre=auth.membre_id is not None),
+                          {SCOPE_ORGANISATIONS: sorted(orgs), SCOPE_MEMBRE: auth.membre_id})
+
+    @classmethod
+    def scope_condition(cls, shape: Shape, values: dict[str, Any] | None = None) -> ColumnElement[bool]:
+        if shape.every:
             return true()
         clauses: list[ColumnElement[bool]] = []
-        orgs = organisations_as(self.auth, MEMBRE_READERS)
-        if orgs:
+        if shape.organisations:
+            orgs = scope_param(SCOPE_ORGANISATIONS, values, expanding=True)
             clauses.append(exists().where(MembreOrganisation.membre_id == Membre.id,
                                           MembreOrganisation.organisation_id.in_(orgs)))
-        if self.auth.membre_id is not None:
-            clauses.append(Membre.id == self.auth.membre_id)
+            orgs = scope_param(SCOPE_ORGANISATIONS, values, expanding=True)
+            clauses.append(exists().where(Adhesion.membre_id == Membre.id, Adhesion.organisation_id.in_(orgs)))
+        if shape.membre:
+            clauses.append(Membre.id == scope_param(SCOPE_MEMBRE, values))
         return or_(*clauses) if clauses else false()
 
-    def _select(self) -> Select[Any]:
-        return select(Membre).where(self._visible())
-
-    async def get(self, membre_id: uuid.UUID, *, for_update: bool = False) -> Membre | None:
-        stmt = self._select().where(Membre.id == membre_id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
-
     async def by_numero(self, numero: str) -> Membre | None:
-        return (await self.session.execute(self._select().where(Membre.numero_membre == numero))).scalar_one_or_none()
+        return (await self.session.execute(self.select().where(Membre.numero_membre == numero))).scalar_one_or_none()
 
     async def search(self, filters: MembreFilters, params: PageParams) -> tuple[list[Membre], int, bool]:
-        stmt = self._select()
+        stmt = self.select()
         if filters.q:
             stmt = stmt.where(contains_ci([Membre.nom, Membre.prenom, Membre.email, Membre.telephone], filters.q))
         if filters.statut:
@@ -68,7 +74,7 @@ class MembreRepository:
         if filters.organisation_id:
             stmt = stmt.where(exists().where(MembreOrganisation.membre_id == Membre.id,
                                              MembreOrganisation.organisation_id == filters.organisation_id))
-        return await paginate(self.session, stmt.order_by(Membre.nom, Membre.prenom, Membre.id), params)
+        return await self.paginate(stmt.order_by(Membre.nom, Membre.prenom, Membre.id), params)
 
     # Unscoped look-ups: uniqueness and identity matching concern every record, visible or not.
 
@@ -126,5 +132,9 @@ class MembreRepository:
         )
         return int((await self.session.execute(stmt)).scalar_one())
 
-    def add(self, entity: Membre | MembreOrganisation) -> None:
-        self.session.add(entity)
+
+
+async def membre_visible(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> Membre | None:
+    """The member if the caller may see him (``MembreRepository``'s rule), else None (404): the one check other
+    areas (adhesions, cotisations, paiements, ...) make before acting on a member named in a request."""
+    return await MembreRepository(session, auth).get(membre_id)
