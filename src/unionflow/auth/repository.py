@@ -3,15 +3,16 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import func, select, update
 
+from unionflow.core.repository import SystemRepository
 from unionflow.models import JetonReinitialisation, RefreshToken, UtilisateurLocal
 
 
-class UtilisateurRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class UtilisateurRepository(SystemRepository[UtilisateurLocal]):
+    """The built-in identity provider's accounts, read on the system's behalf (login, token, reset)."""
+
+    model = UtilisateurLocal
 
     async def by_email(self, email: str) -> UtilisateurLocal | None:
         stmt = select(UtilisateurLocal).where(UtilisateurLocal.email == email.strip().lower())
@@ -21,24 +22,15 @@ class UtilisateurRepository:
         return await self.session.get(UtilisateurLocal, user_id)
 
     async def count(self) -> int:
-        from sqlalchemy import func
-
         return int((await self.session.execute(select(func.count()).select_from(UtilisateurLocal))).scalar_one())
 
-    def add(self, user: UtilisateurLocal) -> None:
-        self.session.add(user)
 
-
-class RefreshTokenRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class RefreshTokenRepository(SystemRepository[RefreshToken]):
+    model = RefreshToken
 
     async def by_hash_for_update(self, token_hash: str) -> RefreshToken | None:
         stmt = select(RefreshToken).where(RefreshToken.token_hash == token_hash).with_for_update()
         return (await self.session.execute(stmt)).scalar_one_or_none()
-
-    def add(self, token: RefreshToken) -> None:
-        self.session.add(token)
 
     async def revoke_family(self, family_id: uuid.UUID, when: datetime) -> None:
         await self.session.execute(
@@ -55,12 +47,8 @@ class RefreshTokenRepository:
         )
 
 
-class JetonReinitialisationRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
-
-    def add(self, jeton: JetonReinitialisation) -> None:
-        self.session.add(jeton)
+class JetonReinitialisationRepository(SystemRepository[JetonReinitialisation]):
+    model = JetonReinitialisation
 
     async def by_hash_for_update(self, token_hash: str) -> JetonReinitialisation | None:
         stmt = select(JetonReinitialisation).where(JetonReinitialisation.token_hash == token_hash).with_for_update()

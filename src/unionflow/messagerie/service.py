@@ -17,7 +17,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.documents.repository import DocumentRepository
-from unionflow.messagerie.repository import MessagerieRepository
+from unionflow.messagerie.repository import ConversationRepository
 from unionflow.messagerie.schemas import (
     AddParticipantsRequest,
     ConversationResponse,
@@ -39,7 +39,7 @@ class MessagerieService:
     def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
         self.session = session
         self.auth = auth
-        self.repo = MessagerieRepository(session, auth)
+        self.repo = ConversationRepository(session, auth)
 
     @property
     def _me(self) -> uuid.UUID:

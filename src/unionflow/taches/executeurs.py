@@ -130,7 +130,7 @@ class ExecuteurTaches:
         async with self.ctx.sessionmaker() as session:
             if await maintenance.writes_suspended(session):
                 return None
-            tache = await TacheRepository(session).reclamer(utcnow(), self._bail(), self.hote)
+            tache = await TacheRepository(session, None).reclamer(utcnow(), self._bail(), self.hote)
             await session.commit()
         if tache is None:
             return None
@@ -139,7 +139,7 @@ class ExecuteurTaches:
 
     async def _executer(self, tache: Tache) -> None:
         async def avancer(session: AsyncSession, traites: int, total: int) -> None:
-            await TacheRepository(session).avancer(tache.id, traites, total, self._bail())
+            await TacheRepository(session, None).avancer(tache.id, traites, total, self._bail())
 
         values: dict[str, Any]
         try:
@@ -162,6 +162,6 @@ class ExecuteurTaches:
 
     async def _terminer(self, tache: Tache, values: dict[str, Any]) -> None:
         async with self.ctx.sessionmaker() as session:
-            await TacheRepository(session).terminer(tache.id, values)
+            await TacheRepository(session, None).terminer(tache.id, values)
             await session.commit()
         log.info("task %s (%s) %s", tache.id, tache.type, values["statut"])

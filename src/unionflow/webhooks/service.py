@@ -15,7 +15,7 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.models import AbonnementWebhook, LivraisonWebhook
 from unionflow.organisations.repository import OrganisationRepository
-from unionflow.webhooks.repository import WebhookRepository
+from unionflow.webhooks.repository import AbonnementWebhookRepository
 from unionflow.webhooks.schemas import (
     AbonnementWebhookResponse,
     AbonnementWebhookSecretResponse,
@@ -38,14 +38,14 @@ class WebhookService:
         self.session = session
         self.auth = auth
         self.settings = settings
-        self.repo = WebhookRepository(session, auth)
+        self.repo = AbonnementWebhookRepository(session, auth)
 
     def _check_url(self, url: str) -> None:
         if why := motif_url_refusee(url, self.settings.webhook_autoriser_adresses_privees):
             raise RegleMetier(why)
 
     async def _abonnement(self, id: uuid.UUID, *, for_update: bool = False) -> AbonnementWebhook:
-        abonnement = await self.repo.abonnement(id, for_update=for_update)
+        abonnement = await self.repo.get(id, for_update=for_update)
         if abonnement is None:
             raise NotFound("Abonnement webhook introuvable")
         return abonnement
