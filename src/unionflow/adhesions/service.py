@@ -81,7 +81,7 @@ class AdhesionService:
                            after=audit.snapshot(adhesion), description=description)
 
     # --- creation and edition -------------------------------------------------------------------------------
-    async def create(self, data: CreateAdhesionRequest) -> AdhesionResponse:
+    async def creer(self, data: CreateAdhesionRequest) -> AdhesionResponse:
         organisation = await self.repo.organisation(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
@@ -116,7 +116,7 @@ class AdhesionService:
             self.auth.actor_name, sauf=adhesion.membre_id)
         return self._response(adhesion)
 
-    async def update(self, adhesion_id: uuid.UUID, data: UpdateAdhesionRequest) -> AdhesionResponse:
+    async def modifier(self, adhesion_id: uuid.UUID, data: UpdateAdhesionRequest) -> AdhesionResponse:
         adhesion = await self._get(adhesion_id, for_update=True)
         changes = data.model_dump(exclude_unset=True)
         manager = self.auth.can(Permission.ADHESION_INSCRIRE, adhesion.organisation_id)
@@ -148,7 +148,7 @@ class AdhesionService:
             raise InvalidState(f"L'organisation {organisation.nom} est {organisation.statut}: l'adhésion ne peut "
                                f"pas être {action}")
 
-    async def approve(self, adhesion_id: uuid.UUID, approuve_par: str | None) -> AdhesionResponse:
+    async def approuver(self, adhesion_id: uuid.UUID, approuve_par: str | None) -> AdhesionResponse:
         found = await self.repo.get_with_organisation(adhesion_id)
         if found is None:
             raise NotFound("Adhésion introuvable")
@@ -196,7 +196,7 @@ class AdhesionService:
                            after=audit.snapshot(membership, ["statut", "roles", "date_fin"]),
                            description=f"Membre actif suite à l'adhésion {adhesion.numero_reference}")
 
-    async def reject(self, adhesion_id: uuid.UUID, motif: str) -> AdhesionResponse:
+    async def rejeter(self, adhesion_id: uuid.UUID, motif: str) -> AdhesionResponse:
         motif = (motif or "").strip()
         if not motif:
             raise RegleMetier("motifRejet est obligatoire pour rejeter une adhésion")
@@ -213,7 +213,7 @@ class AdhesionService:
                                {**_donnees_webhook(adhesion), "motifRejet": adhesion.motif_rejet})
         return self._response(adhesion)
 
-    async def pay(self, adhesion_id: uuid.UUID, montant: Decimal, methode: MethodePaiement,
+    async def payer(self, adhesion_id: uuid.UUID, montant: Decimal, methode: MethodePaiement,
                   reference: str | None, settings: Settings | None = None) -> AdhesionPayeeResponse:
         adhesion = await self._get(adhesion_id)
         if adhesion.statut != StatutAdhesion.APPROUVEE:
@@ -237,7 +237,7 @@ class AdhesionService:
                             methode=paiement.methode, date_paiement=paiement.date_paiement)
         return AdhesionPayeeResponse.model_validate({**self._response(adhesion).model_dump(), "recu": recu})
 
-    async def cancel(self, adhesion_id: uuid.UUID) -> None:
+    async def annuler(self, adhesion_id: uuid.UUID) -> None:
         adhesion = await self._get(adhesion_id, for_update=True)
         self.auth.require(Permission.ADHESION_ANNULER, adhesion.organisation_id,
                           "Seuls les administrateurs annulent une adhésion")
@@ -274,7 +274,7 @@ class AdhesionService:
                                        f"avant paiement")
 
     # --- reads -----------------------------------------------------------------------------------------------
-    async def get(self, adhesion_id: uuid.UUID) -> AdhesionResponse:
+    async def obtenir(self, adhesion_id: uuid.UUID) -> AdhesionResponse:
         return self._response(await self._get(adhesion_id))
 
     async def by_reference(self, numero: str) -> AdhesionResponse:
@@ -283,7 +283,7 @@ class AdhesionService:
             raise NotFound("Adhésion introuvable")
         return self._response(adhesion)
 
-    async def list(self, params: PageParams, *, statut: StatutAdhesion | None = None) -> Page[AdhesionResponse]:
+    async def lister(self, params: PageParams, *, statut: StatutAdhesion | None = None) -> Page[AdhesionResponse]:
         return self._page(await self.repo.search(params, statut=statut.value if statut else None), params)
 
     async def of_membre(self, membre_id: uuid.UUID, params: PageParams) -> Page[AdhesionResponse]:

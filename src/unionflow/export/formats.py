@@ -14,17 +14,20 @@ import io
 import json
 import re
 import tempfile
+import uuid
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 from enum import StrEnum
+from pathlib import Path
 from typing import IO, Any
 
 import anyio
 from sqlalchemy import Select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from unionflow.config import Settings
 from unionflow.core.db import read_only_session
 from unionflow.core.tableaux import FORMAT_DATE, FORMAT_DATE_HEURE, FORMAT_FCFA
 
@@ -245,3 +248,12 @@ async def xlsx_body(plan: ExportPlan, sessionmaker: async_sessionmaker[AsyncSess
 
 def _read(handle: IO[bytes]) -> bytes:
     return handle.read(CHUNK_BYTES)
+
+
+def dossier_exports(settings: Settings) -> Path:
+    return settings.data_dir / "exports"
+
+
+def nom_fichier(tache_id: uuid.UUID, fmt: FormatExport) -> str:
+    """Generated from the task id only: nothing the client sent reaches the file system."""
+    return f"{tache_id}.{fmt.value}"

@@ -16,8 +16,9 @@ from unionflow.audit.repository import AuditFilters, AuditRepository
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.core.auth import AuthContext
 from unionflow.core.repository import ScopedRepository
+from unionflow.core.visibility import organisations_as
 from unionflow.cotisations.repository import CotisationRepository, with_status
-from unionflow.membres.access import MEMBRE_READERS, organisations_as
+from unionflow.membres.repository import MEMBRE_READERS
 from unionflow.models import (
     Adhesion,
     AuditLog,

@@ -12,10 +12,22 @@ from unionflow.core.pagination import PageParams
 from unionflow.core.query import contains_ci
 from unionflow.core.repository import ScopedRepository
 from unionflow.core.roles import Role
-from unionflow.core.visibility import EVERY, SCOPE_MEMBRE, SCOPE_ORGANISATIONS, Shape, Visibility, scope_param
-from unionflow.membres.access import MEMBRE_READERS, organisations_as
+from unionflow.core.visibility import (
+    EVERY,
+    SCOPE_MEMBRE,
+    SCOPE_ORGANISATIONS,
+    Shape,
+    Visibility,
+    organisations_as,
+    scope_param,
+)
 from unionflow.models import Adhesion, Membre, MembreOrganisation, Organisation, UtilisateurLocal
 
+# Who keeps an organisation's member register (reads it): the read scope of the member rule below and of the
+# register's export. ``AuthContext.staff_organisations`` answers "any staff role"; the register needs a finer
+# scope (a treasurer reads it, an event organiser does not). Writing it and granting roles are permissions
+# (``Permission.MEMBRE_GERER``, ``Permission.ROLE_ATTRIBUER`` in core/permissions.py).
+MEMBRE_READERS = frozenset({Role.ADMIN_ORGANISATION, Role.SECRETAIRE, Role.PRESIDENT, Role.TRESORIER})
 
 @dataclass(frozen=True)
 class MembreFilters:
@@ -121,6 +133,16 @@ class MembreRepository(ScopedRepository[Membre]):
         if for_update:
             stmt = stmt.with_for_update()
         return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def actifs_avec_roles(self, organisation_id: uuid.UUID, roles: frozenset[str]) -> list[Membre]:
+        """Members with an active membership of the organisation holding one of ``roles`` there (unscoped:
+        who is told of a pending decision is not the caller's choice)."""
+        stmt = (select(Membre, MembreOrganisation.roles)
+                .join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
+                .where(MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.statut == "ACTIF")
+                .order_by(Membre.id))
+        return [membre for membre, held in (await self.session.execute(stmt)).tuples()
+                if not roles.isdisjoint(held or [])]
 
     async def count_admins(self, organisation_id: uuid.UUID) -> int:
         """Active memberships holding ADMIN_ORGANISATION (roles is a JSON list: its text contains the quoted name

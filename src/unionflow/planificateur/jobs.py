@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from unionflow.config import Settings
 from unionflow.cotisations.jobs import marquer_retards
 from unionflow.cotisations.synthese import compacter_synthese
-from unionflow.export.fond import dossier_exports
+from unionflow.export.formats import dossier_exports
 from unionflow.models import ExecutionJob, JetonReinitialisation, LoginThrottle, RefreshToken
 from unionflow.models.base import utcnow
 from unionflow.monitoring.jobs import evaluer

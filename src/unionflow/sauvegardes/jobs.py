@@ -15,7 +15,7 @@ from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_intent
 from unionflow.core.errors import UnionFlowError
 from unionflow.models import Sauvegarde
-from unionflow.sauvegardes.service import BackupService
+from unionflow.sauvegardes.service import SauvegardeService
 
 
 @dataclass
@@ -29,18 +29,18 @@ async def executer_sauvegarde(engine: AsyncEngine, settings: Settings, *, force:
                               now: datetime | None = None) -> BilanSauvegarde:
     """The backup when due, then the retention; the caller sets the SQLite write intent."""
     async with create_sessionmaker(engine)() as session:
-        service = BackupService(session, None, settings, engine)
+        service = SauvegardeService(session, None, settings, engine)
         bilan = BilanSauvegarde()
         if force or await service.due(now):
             try:
-                backup = await service.start("AUTOMATIQUE")
+                backup = await service.demarrer("AUTOMATIQUE")
             except UnionFlowError as exc:
                 return BilanSauvegarde(erreur=exc.detail)
             await session.commit()
-            await service.finish(backup)
+            await service.terminer(backup)
             await session.commit()
             bilan.sauvegarde = backup
-        bilan.supprimees = await service.prune(now)
+        bilan.supprimees = await service.purger(now)
         await session.commit()
         return bilan
 

@@ -19,12 +19,12 @@ from unionflow.core.errors import UnionFlowError
 from unionflow.cotisations import generation
 from unionflow.cotisations.schemas import GenererCotisationsRequest
 from unionflow.cotisations.service import MODULE as MODULE_COTISATIONS
-from unionflow.export.tache import EchecExport, executer_export
+from unionflow.export.jobs import EchecExport, executer_export
 from unionflow.imports.service import Droits, ImportMembresService, dossier_imports
 from unionflow.models import Organisation, Tache
 from unionflow.models.base import utcnow
 from unionflow.planificateur.jobs import Contexte
-from unionflow.sauvegardes.service import BackupService
+from unionflow.sauvegardes.service import SauvegardeService
 from unionflow.taches.repository import TacheRepository
 from unionflow.taches.schemas import StatutTache, TypeTache
 
@@ -59,13 +59,13 @@ async def _generation_cotisations(ctx: Contexte, tache: Tache, avancer: Avancer)
 async def _sauvegarde(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[dict[str, Any], str]:
     backup_id = uuid.UUID(str(tache.parametres["sauvegardeId"]))
     async with ctx.sessionmaker() as session:
-        service = BackupService(session, None, ctx.settings, ctx.engine)
+        service = SauvegardeService(session, None, ctx.settings, ctx.engine)
         backup = await service.repo.get(backup_id)
         if backup is None or backup.statut != "EN_COURS":
             raise EchecTache("Sauvegarde introuvable ou déjà terminée")
         # No transaction (on SQLite: no write lock) held while the dump runs.
         await session.commit()
-        await service.finish(backup)
+        await service.terminer(backup)
         await session.commit()
     if backup.statut != "TERMINEE":
         raise EchecTache(backup.message_erreur or f"Sauvegarde {backup.statut}")

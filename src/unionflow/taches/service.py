@@ -12,8 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound
-from unionflow.export.fond import dossier_exports, nom_fichier
-from unionflow.export.formats import XLSX_MEDIA_TYPE, FormatExport
+from unionflow.export.formats import XLSX_MEDIA_TYPE, FormatExport, dossier_exports, nom_fichier
 from unionflow.models import Tache
 from unionflow.taches.repository import TacheRepository
 from unionflow.taches.schemas import StatutTache, TacheResponse, TypeTache
@@ -56,7 +55,7 @@ class TacheService:
         media = "text/csv; charset=utf-8" if fmt is FormatExport.CSV else XLSX_MEDIA_TYPE
         return path, str(resultat["nomFichier"]), media
 
-    async def get(self, tache_id: uuid.UUID) -> TacheResponse:
+    async def obtenir(self, tache_id: uuid.UUID) -> TacheResponse:
         tache = await self.repo.get(tache_id)
         if tache is None:
             raise NotFound("Tâche introuvable")

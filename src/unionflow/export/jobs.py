@@ -1,5 +1,13 @@
-"""The background side of a large export: rebuild the caller's plan (export/fond.py) and write the file under
-``data_dir/exports``, reporting the rows written every second while it runs."""
+"""The background side of a large export: rebuild the caller's plan and write the file under ``data_dir/exports``,
+reporting the rows written every second while it runs.
+
+Exports over ``tache_seuil_export_lignes`` rows, written by a background task (taches/executeurs.py).
+
+The task must export exactly what the caller could see when asking, so its parameters hold the export's name,
+format, filters and day, and a snapshot of the caller's resolved visibility (subject, roles, memberships,
+active organisation and role, as ``core/auth.py`` resolved them for that request). The task rebuilds the
+``AuthContext`` from that snapshot and the scoped statement through the same ``ExportService`` method, without
+auditing it again: the request wrote the audit entry (docs/decisions.md, "Exports en tâche de fond")."""
 
 from __future__ import annotations
 
@@ -11,15 +19,31 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import date
 from typing import Any
 
+from pydantic import TypeAdapter
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.config import Settings
-from unionflow.export import fond
-from unionflow.export.formats import ExportPlan, FormatExport, csv_body, xlsx_body
-from unionflow.export.service import ExportService
+from unionflow.core.auth import AuthContext
+from unionflow.export.formats import ExportPlan, FormatExport, csv_body, dossier_exports, nom_fichier, xlsx_body
+from unionflow.export.service import EXPORTS, ExportService
 
 Avancer = Callable[[AsyncSession, int, int], Awaitable[None]]
 INTERVALLE_PROGRESSION = 1.0
+
+
+def appelant(parametres: dict[str, Any]) -> AuthContext:
+    a = parametres["appelant"]
+    return AuthContext(
+        sub=a["sub"], email=a["email"], username=a["username"], realm_roles=frozenset(a["realmRoles"]),
+        roles=frozenset(a["roles"]), membre_id=uuid.UUID(a["membreId"]) if a["membreId"] else None,
+        memberships={uuid.UUID(org): frozenset(roles) for org, roles in a["memberships"].items()},
+        active_organisation_id=uuid.UUID(a["activeOrganisationId"]) if a["activeOrganisationId"] else None,
+        active_role=a["activeRole"])
+
+
+def filtres(parametres: dict[str, Any]) -> Any:
+    cls, _method = EXPORTS[parametres["export"]]
+    return TypeAdapter(cls).validate_python(parametres["filtres"])
 
 
 class EchecExport(Exception):
@@ -28,12 +52,12 @@ class EchecExport(Exception):
 
 async def _plan(sessionmaker: async_sessionmaker[AsyncSession], parametres: dict[str, Any]) -> ExportPlan:
     name = parametres["export"]
-    if name not in fond.EXPORTS:
+    if name not in EXPORTS:
         raise EchecExport(f"Export inconnu: {name}")
     async with sessionmaker() as session:
-        service = ExportService(session, fond.appelant(parametres), date.fromisoformat(parametres["date"]),
+        service = ExportService(session, appelant(parametres), date.fromisoformat(parametres["date"]),
                                 auditer=False)
-        plan = await getattr(service, fond.EXPORTS[name][1])(fond.filtres(parametres),
+        plan = await getattr(service, EXPORTS[name][1])(filtres(parametres),
                                                               FormatExport(parametres["format"]))
         await session.commit()
     if not isinstance(plan, ExportPlan):
@@ -64,9 +88,9 @@ async def executer_export(sessionmaker: async_sessionmaker[AsyncSession], settin
             await asyncio.sleep(INTERVALLE_PROGRESSION)
             await progression(ecrites)
 
-    dossier = fond.dossier_exports(settings)
+    dossier = dossier_exports(settings)
     dossier.mkdir(parents=True, exist_ok=True)
-    nom = fond.nom_fichier(tache_id, plan.fmt)
+    nom = nom_fichier(tache_id, plan.fmt)
     partiel = dossier / f"{nom}.part"
     body = csv_body(plan, sessionmaker) if plan.fmt is FormatExport.CSV else xlsx_body(plan, sessionmaker)
     suivi = asyncio.create_task(suivre())
