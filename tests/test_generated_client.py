@@ -58,11 +58,11 @@ async def test_generated_client_runs_the_membership_and_dues_path(client, app, d
     admin = gen.AuthenticatedClient(base_url="http://testserver", token=token.access_token,
                                     httpx_args={"transport": transport})
 
-    organisation = await organisations.asyncio(client=admin, body=models.OrganisationCreate(
+    organisation = await organisations.asyncio(client=admin, body=models.CreateOrganisationRequest(
         nom="Mutuelle des pêcheurs de Joal", type_organisation=models.TypeOrganisation.MUTUELLE))
     assert isinstance(organisation, models.OrganisationResponse), organisation
     # A person first, without an organisation: the adhesion is what makes her a member.
-    membre = await membres.asyncio(client=admin, body=models.MembreCreate(prenom="Fatou", nom="Ndiaye"))
+    membre = await membres.asyncio(client=admin, body=models.CreateMembreRequest(prenom="Fatou", nom="Ndiaye"))
     assert isinstance(membre, models.MembreResponse), membre
 
     adhesions = "unionflow_client.api." + next(p.name for p in (tmp_path / "unionflow_client" / "api").iterdir()

@@ -91,7 +91,7 @@ async def test_update_refuses_null_on_fields_that_cannot_be_cleared(client, fact
     assert cleared.status_code == 200 and cleared.json()["description"] is None
 
     schema = (await client.get("/openapi.json")).json()["components"]["schemas"]
-    update = next(s for name, s in schema.items() if name.startswith("OrganisationUpdate")
+    update = next(s for name, s in schema.items() if name.startswith("UpdateOrganisationRequest")
                   or name == "UpdateOrganisationRequest")
     assert "anyOf" not in update["properties"]["nom"] and update["properties"]["nom"]["type"] == "string"
     assert {"type": "null"} in update["properties"]["description"]["anyOf"]

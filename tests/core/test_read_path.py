@@ -26,7 +26,7 @@ from unionflow.cotisations.schemas import StatistiquesResponse
 from unionflow.cotisations.service import today_utc
 from unionflow.encaissement.workflow import StatutCotisation
 from unionflow.models import Cotisation, Organisation
-from unionflow.organisations import lecture as organisations_lecture
+from unionflow.organisations import lectures as organisations_lecture
 from unionflow.organisations.repository import OrganisationFilters, OrganisationRepository
 
 

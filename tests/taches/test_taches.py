@@ -108,7 +108,7 @@ async def test_a_task_left_by_a_crashed_runner_is_taken_over_and_progress_is_bou
     assert (await client.get(f"/api/jobs/{tache_id}", headers=treasurer.headers)).json()["statut"] == "TERMINEE"
 
     await _refresh(committed_db)
-    repo = TacheRepository(committed_db)
+    repo = TacheRepository(committed_db, None)
     await repo.avancer(tache_id, 3, 3, utcnow())
     await committed_db.commit()
     row = await committed_db.get(Tache, tache_id, populate_existing=True)

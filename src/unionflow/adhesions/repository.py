@@ -5,59 +5,41 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import Select, and_, exists, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import func, select
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
-from unionflow.core.visibility import scope
-from unionflow.models import Adhesion, Membre, MembreOrganisation, Organisation
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import ScopedRepository
+from unionflow.models import Adhesion, Organisation
 from unionflow.models.adhesion import StatutAdhesion
 
 
-async def membre_visible(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> Membre | None:
-    """The member, if the caller may see them: themselves; staff a member or applicant of their organisations."""
-    membre = await session.get(Membre, membre_id)
-    if membre is None:
-        return None
-    if auth.is_global or membre_id == auth.membre_id:
-        return membre
-    staff = auth.staff_organisations
-    if not staff:
-        return None
-    linked = await session.scalar(select(or_(
-        exists().where(MembreOrganisation.membre_id == membre_id, MembreOrganisation.organisation_id.in_(staff)),
-        exists().where(Adhesion.membre_id == membre_id, Adhesion.organisation_id.in_(staff)))))
-    return membre if linked else None
+class AdhesionRepository(ScopedRepository[Adhesion]):
+    model = Adhesion
+    personal = True
+    auth: AuthContext
 
-
-class AdhesionRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
-
-    def _select(self) -> Select[Any]:
-        return select(Adhesion).where(scope(self.auth, Adhesion.organisation_id, Adhesion.membre_id))
-
-    async def get(self, adhesion_id: uuid.UUID, *, for_update: bool = False) -> Adhesion | None:
-        stmt = self._select().where(Adhesion.id == adhesion_id)
-        if for_update:
-            # The row may have changed while we waited for the lock: read its committed values.
-            stmt = stmt.with_for_update().execution_options(populate_existing=True)
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+    async def get(self, row_id: uuid.UUID, *, for_update: bool = False) -> Adhesion | None:
+        if not for_update:
+            return await super().get(row_id)
+        # The row may have changed while we waited for the lock: read its committed values.
+        stmt = (self.select().where(Adhesion.id == row_id).with_for_update()
+                .execution_options(populate_existing=True))
+        row: Adhesion | None = (await self.session.execute(stmt)).scalar_one_or_none()
+        return row
 
     async def get_with_organisation(self, adhesion_id: uuid.UUID) -> tuple[Adhesion, Organisation] | None:
         """The adhesion locked (committed values, as ``get(for_update=True)``) with its organisation, unlocked,
         in one statement: a decision needs both."""
         stmt = (select(Adhesion, Organisation).join(Organisation, Organisation.id == Adhesion.organisation_id)
-                .where(scope(self.auth, Adhesion.organisation_id, Adhesion.membre_id), Adhesion.id == adhesion_id)
+                .where(self.scope(), Adhesion.id == adhesion_id)
                 .with_for_update(of=Adhesion).execution_options(populate_existing=True))
         row = (await self.session.execute(stmt)).first()
         return (row[0], row[1]) if row is not None else None
 
     async def by_reference(self, numero: str) -> Adhesion | None:
         return (await self.session.execute(
-            self._select().where(Adhesion.numero_reference == numero))).scalar_one_or_none()
+            self.select().where(Adhesion.numero_reference == numero))).scalar_one_or_none()
 
     async def open_for(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> Adhesion | None:
         """A pending or approved (unpaid) application of this member to this organisation, if any."""
@@ -68,32 +50,23 @@ class AdhesionRepository:
 
     async def search(self, params: PageParams, *, statut: str | None = None, membre_id: uuid.UUID | None = None,
                    organisation_id: uuid.UUID | None = None) -> tuple[list[Adhesion], int, bool]:
-        stmt = self._select()
+        stmt = self.select()
         if statut is not None:
             stmt = stmt.where(Adhesion.statut == statut)
         if membre_id is not None:
             stmt = stmt.where(Adhesion.membre_id == membre_id)
         if organisation_id is not None:
             stmt = stmt.where(Adhesion.organisation_id == organisation_id)
-        return await paginate(self.session, stmt.order_by(Adhesion.created_at.desc(), Adhesion.id.desc()), params)
+        return await self.paginate(stmt.order_by(Adhesion.created_at.desc(), Adhesion.id.desc()), params)
 
     async def stats(self) -> list[Any]:
         """One aggregate row per status over the visible adhesions (no row is loaded)."""
         stmt = (select(Adhesion.statut, func.count().label("nombre"),
                        func.coalesce(func.sum(Adhesion.frais_adhesion), 0).label("frais"),
                        func.coalesce(func.sum(Adhesion.montant_paye), 0).label("paye"))
-                .where(scope(self.auth, Adhesion.organisation_id, Adhesion.membre_id))
+                .where(self.scope())
                 .group_by(Adhesion.statut))
         return list((await self.session.execute(stmt)).all())
 
     async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
         return await self.session.get(Organisation, organisation_id)
-
-    async def membership(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> MembreOrganisation | None:
-        stmt = select(MembreOrganisation).where(and_(MembreOrganisation.membre_id == membre_id,
-                                                     MembreOrganisation.organisation_id == organisation_id))
-        return (await self.session.execute(stmt.with_for_update())).scalar_one_or_none()
-
-    def add(self, entity: Any) -> None:
-        self.session.add(entity)
-

@@ -37,7 +37,7 @@ _PAGE = "Réponse: une page (`content`, `totalElements`, ...) d'AdhesionResponse
             description=_PAGE + _VISIBILITE)
 async def list_adhesions(session: SessionDep, auth: AuthContext = authorize(RS_READ),
                          params: PageParams = Depends(paging(20))) -> Page[AdhesionResponse]:
-    return await AdhesionService(session, auth).list(params)
+    return await AdhesionService(session, auth).lister(params)
 
 
 @router.post("", status_code=201, response_model=AdhesionResponse, responses=problems(404, 409),
@@ -48,14 +48,14 @@ async def list_adhesions(session: SessionDep, auth: AuthContext = authorize(RS_R
                          "une demande est déjà en cours ou si le membre est déjà actif dans l'organisation.")
 async def create_adhesion(data: CreateAdhesionRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_WRITE)) -> AdhesionResponse:
-    return await AdhesionService(session, auth).create(data)
+    return await AdhesionService(session, auth).creer(data)
 
 
 @router.get("/en-attente", response_model=Page[AdhesionResponse], summary="Adhésions en attente de décision",
             description=_PAGE + _VISIBILITE)
 async def pending_adhesions(session: SessionDep, auth: AuthContext = authorize(RS_READ),
                             params: PageParams = Depends(paging(20))) -> Page[AdhesionResponse]:
-    return await AdhesionService(session, auth).list(params, statut=StatutAdhesion.EN_ATTENTE)
+    return await AdhesionService(session, auth).lister(params, statut=StatutAdhesion.EN_ATTENTE)
 
 
 @router.get("/membre/{membreId}", response_model=Page[AdhesionResponse], responses=problems(404),
@@ -93,13 +93,13 @@ async def adhesion_stats(session: SessionDep, auth: AuthContext = authorize(RS_R
             summary="Adhésions par statut", description=_PAGE + "Statut inconnu: 400.")
 async def adhesions_by_status(statut: StatutAdhesion, session: SessionDep, auth: AuthContext = authorize(RS_READ),
                               params: PageParams = Depends(paging(20))) -> Page[AdhesionResponse]:
-    return await AdhesionService(session, auth).list(params, statut=statut)
+    return await AdhesionService(session, auth).lister(params, statut=statut)
 
 
 @router.get("/{id}", response_model=AdhesionResponse, responses=problems(404), summary="Consulter une adhésion")
 async def get_adhesion(id: uuid.UUID, session: SessionDep,
                        auth: AuthContext = authorize(RS_READ)) -> AdhesionResponse:
-    return await AdhesionService(session, auth).get(id)
+    return await AdhesionService(session, auth).obtenir(id)
 
 
 @router.put("/{id}", response_model=AdhesionResponse, responses=problems(404),
@@ -108,7 +108,7 @@ async def get_adhesion(id: uuid.UUID, session: SessionDep,
                         "l'organisation (sinon 403); le demandeur peut modifier ses observations.")
 async def update_adhesion(id: uuid.UUID, data: UpdateAdhesionRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_WRITE)) -> AdhesionResponse:
-    return await AdhesionService(session, auth).update(id, data)
+    return await AdhesionService(session, auth).modifier(id, data)
 
 
 @router.delete("/{id}", status_code=204, response_class=Response, responses=problems(404, 409),
@@ -117,7 +117,7 @@ async def update_adhesion(id: uuid.UUID, data: UpdateAdhesionRequest, session: S
                            "409 si elle est payée ou a déjà reçu un paiement partiel. Répéter l'appel sur une "
                            "adhésion annulée ne change rien (204).")
 async def delete_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_ADMIN)) -> Response:
-    await AdhesionService(session, auth).cancel(id)
+    await AdhesionService(session, auth).annuler(id)
     return Response(status_code=204)
 
 
@@ -129,7 +129,7 @@ async def delete_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext 
 async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_APPROVE),
                            approuve_par: str | None = Query(None, alias="approuvePar", max_length=200),
                            ) -> AdhesionResponse:
-    return await AdhesionService(session, auth).approve(id, approuve_par)
+    return await AdhesionService(session, auth).approuver(id, approuve_par)
 
 
 @router.post("/{id}/paiement", response_model=AdhesionPayeeResponse, responses=problems(404, 422, 502, 503),
@@ -155,7 +155,7 @@ async def pay_adhesion(
     reference_paiement: str | None = Query(None, alias="referencePaiement", max_length=100),
     idem: IdempotentRequest = IDEMPOTENT,
 ) -> JSONResponse:
-    return await idem.run(auth, lambda: AdhesionService(session, auth).pay(
+    return await idem.run(auth, lambda: AdhesionService(session, auth).payer(
         id, montant_paye, methode_paiement, reference_paiement, request.app.state.settings))
 
 
@@ -164,4 +164,4 @@ async def pay_adhesion(
              description="EN_ATTENTE → REJETEE (sinon 400). `motifRejet` obligatoire et non vide.")
 async def reject_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_APPROVE),
                           motif_rejet: str = Query(alias="motifRejet", max_length=1000)) -> AdhesionResponse:
-    return await AdhesionService(session, auth).reject(id, motif_rejet)
+    return await AdhesionService(session, auth).rejeter(id, motif_rejet)

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.adhesions.repository import AdhesionRepository, membre_visible
+from unionflow.adhesions.repository import AdhesionRepository
 from unionflow.adhesions.schemas import (
     AdhesionPayeeResponse,
     AdhesionResponse,
@@ -27,7 +27,8 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
 from unionflow.encaissement.workflow import Cible, EncaissementService, outstanding
-from unionflow.models import Adhesion, AuditLog, Membre, MembreOrganisation
+from unionflow.membres.repository import MembreRepository
+from unionflow.models import Adhesion, AuditLog, MembreOrganisation
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.paiement import MethodePaiement
 from unionflow.notifications import workflow as notices
@@ -56,6 +57,7 @@ class AdhesionService:
         self.session = session
         self.auth = auth
         self.repo = AdhesionRepository(session, auth)
+        self.membres = MembreRepository(session, auth)
 
     @staticmethod
     def _response(adhesion: Adhesion) -> AdhesionResponse:
@@ -79,17 +81,15 @@ class AdhesionService:
                            after=audit.snapshot(adhesion), description=description)
 
     # --- creation and edition -------------------------------------------------------------------------------
-    async def create(self, data: CreateAdhesionRequest) -> AdhesionResponse:
+    async def creer(self, data: CreateAdhesionRequest) -> AdhesionResponse:
         organisation = await self.repo.organisation(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
-        if await self.session.get(Membre, data.membre_id) is None:
+        # A member applies for himself; staff enrol only members they can see (404 otherwise, as
+        # POST /api/membres/{id}/organisations): consent is not given on behalf of another organisation.
+        if await self.membres.get(data.membre_id) is None:
             raise NotFound("Membre introuvable")
         if data.membre_id != self.auth.membre_id:
-            # A member applies for himself; staff enrol only members they can see (404 otherwise, as
-            # POST /api/membres/{id}/organisations): consent is not given on behalf of another organisation.
-            if await membre_visible(self.session, self.auth, data.membre_id) is None:
-                raise NotFound("Membre introuvable")
             self.auth.require(Permission.ADHESION_INSCRIRE, data.organisation_id,
                               "Seuls les administrateurs de l'organisation inscrivent un autre membre")
         if organisation.statut != "ACTIVE":
@@ -97,7 +97,7 @@ class AdhesionService:
                                f"{organisation.statut})")
         if await self.repo.open_for(data.membre_id, data.organisation_id) is not None:
             raise Conflict("Une demande d'adhésion de ce membre à cette organisation est déjà en cours")
-        existing = await self.repo.membership(data.membre_id, data.organisation_id)
+        existing = await self.membres.membership(data.membre_id, data.organisation_id, for_update=True)
         if existing is not None and existing.statut == "ACTIF":
             raise Conflict("Ce membre est déjà membre actif de cette organisation")
         adhesion = Adhesion(
@@ -116,7 +116,7 @@ class AdhesionService:
             self.auth.actor_name, sauf=adhesion.membre_id)
         return self._response(adhesion)
 
-    async def update(self, adhesion_id: uuid.UUID, data: UpdateAdhesionRequest) -> AdhesionResponse:
+    async def modifier(self, adhesion_id: uuid.UUID, data: UpdateAdhesionRequest) -> AdhesionResponse:
         adhesion = await self._get(adhesion_id, for_update=True)
         changes = data.model_dump(exclude_unset=True)
         manager = self.auth.can(Permission.ADHESION_INSCRIRE, adhesion.organisation_id)
@@ -148,7 +148,7 @@ class AdhesionService:
             raise InvalidState(f"L'organisation {organisation.nom} est {organisation.statut}: l'adhésion ne peut "
                                f"pas être {action}")
 
-    async def approve(self, adhesion_id: uuid.UUID, approuve_par: str | None) -> AdhesionResponse:
+    async def approuver(self, adhesion_id: uuid.UUID, approuve_par: str | None) -> AdhesionResponse:
         found = await self.repo.get_with_organisation(adhesion_id)
         if found is None:
             raise NotFound("Adhésion introuvable")
@@ -179,7 +179,7 @@ class AdhesionService:
 
     async def _activate_membership(self, adhesion: Adhesion, lot: Lot) -> AuditLog:
         """Make the applicant an active MEMBRE of the organisation (in ``lot``); returns the audit entry."""
-        membership = await self.repo.membership(adhesion.membre_id, adhesion.organisation_id)
+        membership = await self.membres.membership(adhesion.membre_id, adhesion.organisation_id, for_update=True)
         before: dict[str, object] | None = None
         if membership is None:
             membership = MembreOrganisation(id=uuid.uuid4(), membre_id=adhesion.membre_id,
@@ -196,7 +196,7 @@ class AdhesionService:
                            after=audit.snapshot(membership, ["statut", "roles", "date_fin"]),
                            description=f"Membre actif suite à l'adhésion {adhesion.numero_reference}")
 
-    async def reject(self, adhesion_id: uuid.UUID, motif: str) -> AdhesionResponse:
+    async def rejeter(self, adhesion_id: uuid.UUID, motif: str) -> AdhesionResponse:
         motif = (motif or "").strip()
         if not motif:
             raise RegleMetier("motifRejet est obligatoire pour rejeter une adhésion")
@@ -213,7 +213,7 @@ class AdhesionService:
                                {**_donnees_webhook(adhesion), "motifRejet": adhesion.motif_rejet})
         return self._response(adhesion)
 
-    async def pay(self, adhesion_id: uuid.UUID, montant: Decimal, methode: MethodePaiement,
+    async def payer(self, adhesion_id: uuid.UUID, montant: Decimal, methode: MethodePaiement,
                   reference: str | None, settings: Settings | None = None) -> AdhesionPayeeResponse:
         adhesion = await self._get(adhesion_id)
         if adhesion.statut != StatutAdhesion.APPROUVEE:
@@ -237,7 +237,7 @@ class AdhesionService:
                             methode=paiement.methode, date_paiement=paiement.date_paiement)
         return AdhesionPayeeResponse.model_validate({**self._response(adhesion).model_dump(), "recu": recu})
 
-    async def cancel(self, adhesion_id: uuid.UUID) -> None:
+    async def annuler(self, adhesion_id: uuid.UUID) -> None:
         adhesion = await self._get(adhesion_id, for_update=True)
         self.auth.require(Permission.ADHESION_ANNULER, adhesion.organisation_id,
                           "Seuls les administrateurs annulent une adhésion")
@@ -259,7 +259,7 @@ class AdhesionService:
     async def _end_membership(self, adhesion: Adhesion) -> None:
         """The approval made the person an active member; cancelling the unpaid adhesion undoes that (an
         approved adhesion is only created for someone not already active), so he may apply again later."""
-        membership = await self.repo.membership(adhesion.membre_id, adhesion.organisation_id)
+        membership = await self.membres.membership(adhesion.membre_id, adhesion.organisation_id, for_update=True)
         if membership is None or membership.statut != "ACTIF":
             return
         before = audit.snapshot(membership, ["statut", "roles", "date_fin"])
@@ -274,7 +274,7 @@ class AdhesionService:
                                        f"avant paiement")
 
     # --- reads -----------------------------------------------------------------------------------------------
-    async def get(self, adhesion_id: uuid.UUID) -> AdhesionResponse:
+    async def obtenir(self, adhesion_id: uuid.UUID) -> AdhesionResponse:
         return self._response(await self._get(adhesion_id))
 
     async def by_reference(self, numero: str) -> AdhesionResponse:
@@ -283,11 +283,11 @@ class AdhesionService:
             raise NotFound("Adhésion introuvable")
         return self._response(adhesion)
 
-    async def list(self, params: PageParams, *, statut: StatutAdhesion | None = None) -> Page[AdhesionResponse]:
+    async def lister(self, params: PageParams, *, statut: StatutAdhesion | None = None) -> Page[AdhesionResponse]:
         return self._page(await self.repo.search(params, statut=statut.value if statut else None), params)
 
     async def of_membre(self, membre_id: uuid.UUID, params: PageParams) -> Page[AdhesionResponse]:
-        if await membre_visible(self.session, self.auth, membre_id) is None:
+        if await self.membres.get(membre_id) is None:
             raise NotFound("Membre introuvable")
         return self._page(await self.repo.search(params, membre_id=membre_id), params)
 

@@ -14,7 +14,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidState, NotFound
 from unionflow.core.roles import Role
-from unionflow.membres.appartenances import AppartenanceService, normalise_roles
+from unionflow.membres.appartenance_service import AppartenanceService, normalise_roles
 from unionflow.membres.repository import MembreRepository
 from unionflow.membres.schemas import StatutAppartenance, StatutMembre
 from unionflow.membres.service import insert_membre
@@ -85,7 +85,7 @@ class AssociationService:
         if membership is None or appartenance_creee:
             roles = requested or [Role.MEMBRE.value]
             before = audit.snapshot(membership, ["roles", "statut"]) if membership is not None else None
-            membership = await self.appartenances.attach(membre, organisation, roles, membership, audited=False)
+            membership = await self.appartenances.rattacher(membre, organisation, roles, membership, audited=False)
             changes["appartenance"] = {"avant": before, "apres": {"roles": roles, "statut": membership.statut}}
         elif requested is not None and sorted(membership.roles or []) != requested:
             changes["roles"] = {"avant": list(membership.roles or []), "apres": requested}

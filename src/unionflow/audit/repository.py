@@ -4,14 +4,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, false, func, select, true
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Select, func, select
 
 from unionflow.audit.schemas import AuditSortField, SortOrder
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import ScopedRepository
 from unionflow.core.roles import Role
-from unionflow.membres.access import organisations_as
+from unionflow.core.visibility import EVERY, SCOPE_ORGANISATIONS, Shape, Visibility, organisations_as
 from unionflow.models import AuditLog
 
 SORT_COLUMNS = {
@@ -35,21 +35,20 @@ class AuditFilters:
     utilisateur: str | None = None
 
 
-class AuditRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+class AuditRepository(ScopedRepository[AuditLog]):
+    model = AuditLog
 
-    def _visible(self) -> ColumnElement[bool]:
+    @classmethod
+    def visibility(cls, auth: AuthContext | None) -> Visibility:
         """The union's administrators read the whole trail; an organisation administrator the entries recorded
         for the organisations they administer (other staff roles do not hold RS-AUDIT)."""
-        if self.auth.is_global:
-            return true()
-        orgs = organisations_as(self.auth, {Role.ADMIN_ORGANISATION})
-        return AuditLog.organisation_id.in_(orgs) if orgs else false()
+        if auth is None or auth.is_global:
+            return EVERY
+        orgs = organisations_as(auth, {Role.ADMIN_ORGANISATION})
+        return Visibility(Shape(organisations=bool(orgs)), {SCOPE_ORGANISATIONS: sorted(orgs)})
 
     def _where(self, stmt: Select[Any], filters: AuditFilters) -> Select[Any]:
-        stmt = stmt.where(self._visible())
+        stmt = stmt.where(self.scope())
         if filters.depuis is not None:
             stmt = stmt.where(AuditLog.date_heure >= filters.depuis)
         if filters.avant is not None:
@@ -70,10 +69,7 @@ class AuditRepository:
             keys.append(direction(AuditLog.date_heure))
         keys.append(direction(AuditLog.id))
         stmt = self._where(select(AuditLog), filters).order_by(*keys)
-        return await paginate(self.session, stmt, params)
-
-    def add(self, entry: AuditLog) -> None:
-        self.session.add(entry)
+        return await self.paginate(stmt, params)
 
     # Statistics: aggregates only (count / min / max grouped on indexed columns); no row is loaded.
 

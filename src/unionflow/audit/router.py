@@ -43,7 +43,7 @@ async def list_audit(
                          "X-Active-Organisation-Id).")
 async def create_audit(data: CreateAuditLogRequest, session: SessionDep,
                        auth: AuthContext = authorize(RS_AUDIT)) -> AuditLogResponse:
-    return await AuditService(session, auth).create(data)
+    return await AuditService(session, auth).creer(data)
 
 
 # What audit.service.parse_bound reads: a day (the whole day) or an RFC 3339 date-time.

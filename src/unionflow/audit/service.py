@@ -20,7 +20,7 @@ from unionflow.core.cache import cached
 from unionflow.core.errors import InvalidInput, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.roles import Role
-from unionflow.membres.access import organisations_as
+from unionflow.core.visibility import organisations_as
 from unionflow.models import AuditLog
 
 
@@ -78,7 +78,7 @@ class AuditService:
         rows, total, exact = await self._search(filters, params)
         return self._page(rows, params, total, exact)
 
-    async def create(self, data: CreateAuditLogRequest) -> AuditLogResponse:
+    async def creer(self, data: CreateAuditLogRequest) -> AuditLogResponse:
         organisation_id = self.auth.active_organisation_id
         if not self.auth.is_global and organisation_id is None:
             # An organisation administrator's entry belongs to an organisation, or they could not read it back.

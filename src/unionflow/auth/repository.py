@@ -3,9 +3,10 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Delete, delete, select, update
+from sqlalchemy import Delete, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.core.repository import SystemRepository
 from unionflow.models import JetonReinitialisation, LoginThrottle, RefreshToken, UtilisateurLocal
 
 
@@ -15,9 +16,10 @@ async def _deleted(session: AsyncSession, stmt: Delete) -> int:
     return int(getattr(result, "rowcount", 0) or 0)
 
 
-class UtilisateurRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class UtilisateurRepository(SystemRepository[UtilisateurLocal]):
+    """The built-in identity provider's accounts, read on the system's behalf (login, token, reset)."""
+
+    model = UtilisateurLocal
 
     async def by_email(self, email: str) -> UtilisateurLocal | None:
         stmt = select(UtilisateurLocal).where(UtilisateurLocal.email == email.strip().lower())
@@ -27,12 +29,8 @@ class UtilisateurRepository:
         return await self.session.get(UtilisateurLocal, user_id)
 
     async def count(self) -> int:
-        from sqlalchemy import func
-
         return int((await self.session.execute(select(func.count()).select_from(UtilisateurLocal))).scalar_one())
 
-    def add(self, user: UtilisateurLocal) -> None:
-        self.session.add(user)
 
     async def all_by_email(self) -> list[UtilisateurLocal]:
         """Every local account, by e-mail (``unionflow users list``)."""
@@ -40,16 +38,12 @@ class UtilisateurRepository:
         return list((await self.session.execute(stmt)).scalars())
 
 
-class RefreshTokenRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class RefreshTokenRepository(SystemRepository[RefreshToken]):
+    model = RefreshToken
 
     async def by_hash_for_update(self, token_hash: str) -> RefreshToken | None:
         stmt = select(RefreshToken).where(RefreshToken.token_hash == token_hash).with_for_update()
         return (await self.session.execute(stmt)).scalar_one_or_none()
-
-    def add(self, token: RefreshToken) -> None:
-        self.session.add(token)
 
     async def revoke_family(self, family_id: uuid.UUID, when: datetime) -> None:
         await self.session.execute(
@@ -69,12 +63,8 @@ class RefreshTokenRepository:
         return await _deleted(self.session, delete(RefreshToken).where(RefreshToken.expires_at < before))
 
 
-class JetonReinitialisationRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
-
-    def add(self, jeton: JetonReinitialisation) -> None:
-        self.session.add(jeton)
+class JetonReinitialisationRepository(SystemRepository[JetonReinitialisation]):
+    model = JetonReinitialisation
 
     async def by_hash_for_update(self, token_hash: str) -> JetonReinitialisation | None:
         stmt = select(JetonReinitialisation).where(JetonReinitialisation.token_hash == token_hash).with_for_update()
@@ -93,11 +83,10 @@ class JetonReinitialisationRepository:
             JetonReinitialisation.expires_at < before))
 
 
-class LoginThrottleRepository:
+class LoginThrottleRepository(SystemRepository[LoginThrottle]):
     """The retention of the failed-login windows (auth/throttle.py keeps the counters themselves)."""
 
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+    model = LoginThrottle
 
     async def delete_started_before(self, before: datetime) -> int:
         return await _deleted(self.session, delete(LoginThrottle).where(LoginThrottle.window_start < before))

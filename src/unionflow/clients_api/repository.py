@@ -1,22 +1,17 @@
 from __future__ import annotations
 
-import uuid
-
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import SystemRepository
 from unionflow.models import ClientApi
 
 
-class ClientApiRepository:
-    """API clients are platform records: only SUPER_ADMIN/ADMIN reach this area (RS-CLIENT-API), who see all."""
+class ClientApiRepository(SystemRepository[ClientApi]):
+    """API clients are platform records: only SUPER_ADMIN/ADMIN reach this area (RS-CLIENT-API), who see all;
+    the token endpoint reads them on the system's behalf."""
 
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
-
-    async def get(self, id: uuid.UUID) -> ClientApi | None:
-        return await self.session.get(ClientApi, id)
+    model = ClientApi
 
     async def by_client_id(self, client_id: str) -> ClientApi | None:
         stmt = select(ClientApi).where(ClientApi.client_id == client_id)
@@ -26,7 +21,4 @@ class ClientApiRepository:
         stmt = select(ClientApi)
         if actif is not None:
             stmt = stmt.where(ClientApi.actif == actif)
-        return await paginate(self.session, stmt.order_by(ClientApi.created_at.desc(), ClientApi.id), params)
-
-    def add(self, client: ClientApi) -> None:
-        self.session.add(client)
+        return await self.paginate(stmt.order_by(ClientApi.created_at.desc(), ClientApi.id), params)

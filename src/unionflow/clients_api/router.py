@@ -25,7 +25,7 @@ router = area_router("/api/admin/clients-api", "Admin - Clients API")
                          "adhésion. MEMBRE et USER sont refusés: un client n'a pas de fiche membre.")
 async def create_client(data: CreateClientApiRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_CLIENT_API)) -> ClientApiCreatedResponse:
-    return await ClientApiService(session, auth).create(data)
+    return await ClientApiService(session, auth).creer(data)
 
 
 @router.get("", response_model=Page[ClientApiResponse], summary="Lister les clients API",
@@ -33,13 +33,13 @@ async def create_client(data: CreateClientApiRequest, session: SessionDep,
 async def list_clients(session: SessionDep, auth: AuthContext = authorize(RS_CLIENT_API),
                        params: PageParams = Depends(paging(20)),
                        actif: bool | None = Query(None)) -> Page[ClientApiResponse]:
-    return await ClientApiService(session, auth).search(actif, params)
+    return await ClientApiService(session, auth).lister(actif, params)
 
 
 @router.get("/{id}", response_model=ClientApiResponse, summary="Consulter un client API")
 async def get_client(id: uuid.UUID, session: SessionDep,
                      auth: AuthContext = authorize(RS_CLIENT_API)) -> ClientApiResponse:
-    return await ClientApiService(session, auth).get(id)
+    return await ClientApiService(session, auth).obtenir(id)
 
 
 @router.post("/{id}/revoquer", response_model=ClientApiResponse, summary="Révoquer un client API",
@@ -47,4 +47,4 @@ async def get_client(id: uuid.UUID, session: SessionDep,
                          "en cours sont refusés dès la requête suivante (401).")
 async def revoke_client(id: uuid.UUID, session: SessionDep,
                         auth: AuthContext = authorize(RS_CLIENT_API)) -> ClientApiResponse:
-    return await ClientApiService(session, auth).revoke(id)
+    return await ClientApiService(session, auth).revoquer(id)

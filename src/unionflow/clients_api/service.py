@@ -30,7 +30,7 @@ class ClientApiService:
         self.auth = auth
         self.clients = ClientApiRepository(session)
 
-    async def create(self, data: CreateClientApiRequest) -> ClientApiCreatedResponse:
+    async def creer(self, data: CreateClientApiRequest) -> ClientApiCreatedResponse:
         self.auth.require(Permission.CLIENT_API_GERER, None)
         roles = sorted({r.value for r in data.roles})
         personal = [r for r in roles if r not in GLOBAL_ROLES | ORGANISATION_STAFF_ROLES]
@@ -57,7 +57,7 @@ class ClientApiService:
         return ClientApiCreatedResponse(**ClientApiResponse.model_validate(client).model_dump(),
                                         client_secret=secret)
 
-    async def search(self, actif: bool | None, params: PageParams) -> Page[ClientApiResponse]:
+    async def lister(self, actif: bool | None, params: PageParams) -> Page[ClientApiResponse]:
         rows, total, exact = await self.clients.search(actif, params)
         return Page[ClientApiResponse].build([ClientApiResponse.model_validate(r) for r in rows], params, total, exact)
 
@@ -67,10 +67,10 @@ class ClientApiService:
             raise NotFound("Client API introuvable")
         return client
 
-    async def get(self, id: uuid.UUID) -> ClientApiResponse:
+    async def obtenir(self, id: uuid.UUID) -> ClientApiResponse:
         return ClientApiResponse.model_validate(await self._get(id))
 
-    async def revoke(self, id: uuid.UUID) -> ClientApiResponse:
+    async def revoquer(self, id: uuid.UUID) -> ClientApiResponse:
         client = await self._get(id)
         self.auth.require(Permission.CLIENT_API_GERER, None)
         if not client.actif:

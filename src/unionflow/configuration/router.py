@@ -21,14 +21,14 @@ router = area_router("/api/configuration", "Configuration")
                         "d'approbation des versements).")
 async def list_configuration(session: SessionDep,
                              auth: AuthContext = authorize(RS_CONF)) -> list[ConfigurationResponse]:
-    return await ConfigurationService(session, auth).list()
+    return await ConfigurationService(session, auth).lister()
 
 
 @router.get("/{cle}", response_model=ConfigurationResponse, responses=problems(404), summary="Consulter une entrée",
             description="404 pour une clé non définie.")
 async def get_configuration(session: SessionDep, cle: str,
                             auth: AuthContext = authorize(RS_CONF)) -> ConfigurationResponse:
-    return await ConfigurationService(session, auth).get(cle)
+    return await ConfigurationService(session, auth).obtenir(cle)
 
 
 @router.put("/{cle}", response_model=ConfigurationResponse, responses=problems(400, 404),
@@ -39,4 +39,4 @@ async def get_configuration(session: SessionDep, cle: str,
 async def put_configuration(data: UpdateConfigurationRequest, session: SessionDep,
                             cle: str = Path(max_length=100, pattern=CLE_PATTERN),
                             auth: AuthContext = authorize(RS_CONF)) -> ConfigurationResponse:
-    return await ConfigurationService(session, auth).put(cle, data)
+    return await ConfigurationService(session, auth).definir(cle, data)

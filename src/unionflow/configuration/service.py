@@ -14,9 +14,9 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from pydantic import JsonValue
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.configuration.repository import ConfigurationEntryRepository
 from unionflow.configuration.schemas import CLE_PATTERN, ConfigurationResponse, TypeValeur, UpdateConfigurationRequest
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
@@ -144,16 +144,12 @@ def _response(cle: str, entry: ConfigurationEntry | None) -> ConfigurationRespon
 
 
 async def _entry(session: AsyncSession, cle: str, *, for_update: bool = False) -> ConfigurationEntry | None:
-    stmt = select(ConfigurationEntry).where(ConfigurationEntry.cle == cle)
-    if for_update:
-        stmt = stmt.with_for_update()
-    return (await session.execute(stmt)).scalar_one_or_none()
+    return await ConfigurationEntryRepository(session).get_by_cle(cle, for_update=for_update)
 
 
 async def valeurs(session: AsyncSession, *cles: str) -> dict[str, Any]:
     """Several settings in one query (hot paths: every payment reads the LCB-FT thresholds)."""
-    stored = {e.cle: e for e in (await session.execute(
-        select(ConfigurationEntry).where(ConfigurationEntry.cle.in_(cles)))).scalars()}
+    stored = await ConfigurationEntryRepository(session).by_cles(cles)
     result: dict[str, Any] = {}
     for cle in cles:
         definition = _definition(cle)
@@ -172,16 +168,15 @@ class ConfigurationService:
         self.session = session
         self.auth = auth
 
-    async def list(self) -> list[ConfigurationResponse]:
-        entries = {e.cle: e for e in (await self.session.execute(
-            select(ConfigurationEntry).where(ConfigurationEntry.cle.in_(DEFAUTS)))).scalars()}
+    async def lister(self) -> list[ConfigurationResponse]:
+        entries = await ConfigurationEntryRepository(self.session).by_cles(DEFAUTS)
         return [_response(cle, entries.get(cle)) for cle in sorted(DEFAUTS)]
 
-    async def get(self, cle: str) -> ConfigurationResponse:
+    async def obtenir(self, cle: str) -> ConfigurationResponse:
         _definition(cle)
         return _response(cle, await _entry(self.session, cle))
 
-    async def put(self, cle: str, data: UpdateConfigurationRequest) -> ConfigurationResponse:
+    async def definir(self, cle: str, data: UpdateConfigurationRequest) -> ConfigurationResponse:
         self.auth.require(Permission.CONFIGURATION_GERER, None,
                           "Seuls les administrateurs de l'union modifient la configuration")
         if len(cle) > 100 or not re.fullmatch(CLE_PATTERN, cle):

@@ -9,7 +9,6 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.adhesions.repository import membre_visible
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import cached
@@ -29,6 +28,7 @@ from unionflow.cotisations.schemas import (
 from unionflow.cotisations.service import MODULE, today_utc
 from unionflow.cotisations.synthese import StatistiquesCotisations, en_direct
 from unionflow.encaissement.workflow import COTISATIONS_STATS
+from unionflow.membres.repository import membre_visible
 from unionflow.models import Cotisation, Membre, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.rappel_cotisation import StatutRappel

@@ -15,7 +15,6 @@ from typing import Any
 from sqlalchemy import Row, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.adhesions.repository import membre_visible
 from unionflow.adhesions.schemas import RecuResponse
 from unionflow.config import Settings
 from unionflow.configuration.service import valeur
@@ -41,6 +40,7 @@ from unionflow.encaissement.workflow import (
     Cible,
     EncaissementService,
 )
+from unionflow.membres.repository import membre_visible
 from unionflow.models import Cotisation, Membre, MembreOrganisation
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.organisations.repository import OrganisationRepository

@@ -5,10 +5,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, exists, or_, select, true, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import ColumnElement, exists, or_, select, true, update
 
 from unionflow.core.auth import AuthContext
+from unionflow.core.repository import ScopedRepository
+from unionflow.core.visibility import EVERY, SCOPE_MEMBRE, SCOPE_ORGANISATIONS, Shape, Visibility, scope_param
 from unionflow.models import (
     Base,
     ConversationParticipant,
@@ -27,48 +28,54 @@ ENTITY_TABLES = {
 }
 
 
+# Bind parameters of the document rule beyond the shared ones: the caller's subject, his member organisations.
+SCOPE_SUB = "scope_sub"
+SCOPE_MEMBRES_DE = "scope_membres_de"
+
 @dataclass(frozen=True)
 class Target:
     organisation_id: uuid.UUID | None
     membre_id: uuid.UUID | None
 
 
-class DocumentRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+class DocumentRepository(ScopedRepository[Document]):
+    """Owner; ADMIN; staff of the document's organisation or of an attached entity's organisation; members of
+    the organisation for ORGANISATION documents; the current participants of a conversation for the voice notes
+    sent in it."""
 
-    def visible(self) -> ColumnElement[bool]:
-        """Owner; ADMIN; staff of the document's organisation or of an attached entity's organisation;
-        members of the organisation for ORGANISATION documents."""
-        auth = self.auth
-        if auth.is_global:
+    model = Document
+    auth: AuthContext
+
+    @classmethod
+    def visibility(cls, auth: AuthContext | None) -> Visibility:
+        if auth is None or auth.is_global:
+            return EVERY
+        return Visibility(Shape(organisations=bool(auth.staff_organisations or auth.member_organisations),
+                                membre=auth.membre_id is not None),
+                          {SCOPE_SUB: auth.sub, SCOPE_ORGANISATIONS: sorted(auth.staff_organisations),
+                           SCOPE_MEMBRES_DE: sorted(auth.member_organisations), SCOPE_MEMBRE: auth.membre_id})
+
+    @classmethod
+    def scope_condition(cls, shape: Shape, values: dict[str, Any] | None = None) -> ColumnElement[bool]:
+        if shape.every:
             return true()
-        conditions: list[ColumnElement[bool]] = [Document.proprietaire_sub == auth.sub]
-        staff = auth.staff_organisations
-        if staff:
+        conditions: list[ColumnElement[bool]] = [Document.proprietaire_sub == scope_param(SCOPE_SUB, values)]
+        if shape.organisations:
+            staff = scope_param(SCOPE_ORGANISATIONS, values, expanding=True)
             conditions.append(Document.organisation_id.in_(staff))
+            staff = scope_param(SCOPE_ORGANISATIONS, values, expanding=True)
             conditions.append(exists().where(PieceJointe.document_id == Document.id,
                                              PieceJointe.organisation_id.in_(staff)))
-        if auth.member_organisations:
-            conditions.append((Document.visibilite == "ORGANISATION")
-                              & Document.organisation_id.in_(auth.member_organisations))
-        if auth.membre_id is not None:
+            conditions.append((Document.visibilite == "ORGANISATION") & Document.organisation_id.in_(
+                scope_param(SCOPE_MEMBRES_DE, values, expanding=True)))
+        if shape.membre:
             # Voice notes: the current participants of a conversation hear the audio sent in it.
             conditions.append(exists().where(
                 MessageConversation.document_id == Document.id,
                 ConversationParticipant.conversation_id == MessageConversation.conversation_id,
-                ConversationParticipant.membre_id == auth.membre_id, ConversationParticipant.date_depart.is_(None)))
+                ConversationParticipant.membre_id == scope_param(SCOPE_MEMBRE, values),
+                ConversationParticipant.date_depart.is_(None)))
         return or_(*conditions)
-
-    def _select(self) -> Select[Any]:
-        return select(Document).where(self.visible())
-
-    async def get(self, document_id: uuid.UUID, *, for_update: bool = False) -> Document | None:
-        stmt = self._select().where(Document.id == document_id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def mine(self) -> list[Document]:
         stmt = (select(Document).where(Document.proprietaire_sub == self.auth.sub)
@@ -119,6 +126,3 @@ class DocumentRepository:
             TelechargementDocument.utilisateur_sub == sub,
             TelechargementDocument.date_telechargement >= not_before)
         return (await self.session.execute(stmt)).scalar_one_or_none()
-
-    def add(self, row: Any) -> None:
-        self.session.add(row)

@@ -65,7 +65,7 @@ def storage_of(request: Request) -> Storage:
                          "visibilite ORGANISATION (réservée à ses responsables) le partage avec tous ses membres.")
 async def create_document(data: CreateDocumentRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_WRITE)) -> DocumentResponse:
-    return await DocumentService(session, auth).create(data)
+    return await DocumentService(session, auth).creer(data)
 
 
 @router.get("/mes-documents", response_model=list[DocumentResponse], summary="Documents de l'appelant",
@@ -87,7 +87,7 @@ async def my_documents(response: Response, session: SessionDep,
                          "409 si déjà attaché.")
 async def attach_document(data: CreatePieceJointeRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_WRITE)) -> PieceJointeResponse:
-    return await DocumentService(session, auth).attach(data)
+    return await DocumentService(session, auth).rattacher(data)
 
 
 @router.post("/upload", response_model=DocumentResponse, responses=problems(413), openapi_extra=_UPLOAD_BODY,
@@ -102,7 +102,7 @@ async def upload_document(request: Request, session: SessionDep,
     storage = storage_of(request)
     form = await receive_upload(request, request.app.state.settings.upload_max_bytes, storage.temp_dir)
     try:
-        return await DocumentService(session, auth).upload(form, storage)
+        return await DocumentService(session, auth).televerser(form, storage)
     finally:
         form.discard()
 
@@ -120,7 +120,7 @@ async def document_attachments(documentId: uuid.UUID, response: Response, sessio
             description=VISIBILITE)
 async def get_document(id: uuid.UUID, session: SessionDep,
                        auth: AuthContext = authorize(RS_READ)) -> DocumentResponse:
-    return await DocumentService(session, auth).get(id)
+    return await DocumentService(session, auth).obtenir(id)
 
 
 @router.post("/{id}/telechargement", response_model=TelechargementResponse, responses=problems(404),
@@ -130,7 +130,7 @@ async def get_document(id: uuid.UUID, session: SessionDep,
                          "le même utilisateur). 400 pour un document sans contenu. " + VISIBILITE)
 async def register_download(id: uuid.UUID, session: SessionDep,
                             auth: AuthContext = authorize(RS_WRITE)) -> TelechargementResponse:
-    return await DocumentService(session, auth).register_download(id)
+    return await DocumentService(session, auth).enregistrer_telechargement(id)
 
 
 @router.get("/{id}/contenu", responses={**problems(404), 200: {

@@ -78,7 +78,7 @@ class DocumentService:
                            entite_id=doc.id, after=audit.snapshot(doc, FIELDS), organisation_id=doc.organisation_id)
         return to_response(doc)
 
-    async def create(self, data: CreateDocumentRequest) -> DocumentResponse:
+    async def creer(self, data: CreateDocumentRequest) -> DocumentResponse:
         await self._check_type(data.type_document)
         await self._check_organisation(data.organisation_id, data.visibilite)
         doc = Document(nom_fichier=sanitize_filename(data.nom_fichier), description=data.description,
@@ -87,7 +87,7 @@ class DocumentService:
                        proprietaire_membre_id=self.auth.membre_id, nombre_telechargements=0)
         return await self._record_creation(doc)
 
-    async def upload(self, form: UploadForm, storage: Storage) -> DocumentResponse:
+    async def televerser(self, form: UploadForm, storage: Storage) -> DocumentResponse:
         """Validate the received file (type by content), then store it under a generated key."""
         assert form.file is not None
         fields = form.fields
@@ -118,13 +118,13 @@ class DocumentService:
             await storage.delete(key)
             raise
 
-    async def get(self, document_id: uuid.UUID) -> DocumentResponse:
+    async def obtenir(self, document_id: uuid.UUID) -> DocumentResponse:
         return to_response(await self._get(document_id))
 
     async def mine(self) -> list[DocumentResponse]:
         return [to_response(d) for d in await self.repo.mine()]
 
-    async def attach(self, data: CreatePieceJointeRequest) -> PieceJointeResponse:
+    async def rattacher(self, data: CreatePieceJointeRequest) -> PieceJointeResponse:
         doc = await self._get(data.document_id)
         if doc.proprietaire_sub != self.auth.sub:
             self.auth.require(Permission.DOCUMENT_GERER, doc.organisation_id,
@@ -157,7 +157,7 @@ class DocumentService:
         doc = await self._get(document_id)
         return [PieceJointeResponse.model_validate(p) for p in await self.repo.attachments(doc.id)]
 
-    async def register_download(self, document_id: uuid.UUID) -> TelechargementResponse:
+    async def enregistrer_telechargement(self, document_id: uuid.UUID) -> TelechargementResponse:
         doc = await self._get(document_id)
         if doc.cle_stockage is None or doc.type_mime is None or doc.taille_octets is None or not doc.hash_sha256:
             raise InvalidState("Ce document n'a pas de contenu téléversé")

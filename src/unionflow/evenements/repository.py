@@ -6,11 +6,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, case, func, literal, or_, select, true
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
 from unionflow.core.query import contains_ci
+from unionflow.core.repository import ScopedRepository, SystemRepository
+from unionflow.core.visibility import EVERY, SCOPE_ORGANISATIONS, Shape, Visibility, scope_param
 from unionflow.models import (
     Evenement,
     FeedbackEvenement,
@@ -18,6 +19,7 @@ from unionflow.models import (
     Membre,
     Organisation,
 )
+from unionflow.models.evenement import Visibilite
 
 SORT_COLUMNS = {
     "dateDebut": Evenement.date_debut,
@@ -56,36 +58,32 @@ class Counts:
     en_attente: int = 0
 
 
-class EvenementRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext | None) -> None:
-        self.session = session
-        self.auth = auth
+class EvenementRepository(ScopedRepository[Evenement]):
+    """PUBLIC events: every authenticated caller (and ``auth=None``: the public agenda); MEMBRES events: members
+    and staff of the organiser. ``get(for_update=True)`` serialises registrations of one event: capacity is
+    counted and filled under this lock."""
 
-    def visible(self) -> ColumnElement[bool]:
-        """PUBLIC events: every authenticated caller; MEMBRES events: members and staff of the organiser."""
-        auth = self.auth
-        if auth is None:
-            return Evenement.visibilite == "PUBLIC"
-        if auth.is_global:
+    model = Evenement
+
+    @classmethod
+    def visibility(cls, auth: AuthContext | None) -> Visibility:
+        if auth is not None and auth.is_global:
+            return EVERY
+        orgs = (auth.member_organisations | auth.staff_organisations) if auth is not None else frozenset()
+        return Visibility(Shape(organisations=bool(orgs)), {SCOPE_ORGANISATIONS: sorted(orgs)})
+
+    @classmethod
+    def scope_condition(cls, shape: Shape, values: dict[str, Any] | None = None) -> ColumnElement[bool]:
+        if shape.every:
             return true()
-        orgs = auth.member_organisations | auth.staff_organisations
-        if not orgs:
-            return Evenement.visibilite == "PUBLIC"
-        return or_(Evenement.visibilite == "PUBLIC", Evenement.organisation_id.in_(orgs))
-
-    def _select(self) -> Select[Any]:
-        return select(Evenement).where(self.visible())
-
-    async def get(self, evenement_id: uuid.UUID, *, for_update: bool = False) -> Evenement | None:
-        stmt = self._select().where(Evenement.id == evenement_id)
-        if for_update:
-            # Serialises registrations of one event: capacity is counted and filled under this lock.
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+        public = Evenement.visibilite == Visibilite.PUBLIC
+        if not shape.organisations:
+            return public
+        return or_(public, Evenement.organisation_id.in_(scope_param(SCOPE_ORGANISATIONS, values, expanding=True)))
 
     async def search(self, filters: EvenementFilters, params: PageParams, now: datetime,
                      sort: str = "dateDebut", direction: str = "asc") -> tuple[list[Evenement], int, bool]:
-        stmt = self._select()
+        stmt = self.select()
         if filters.public_only:
             stmt = stmt.where(Evenement.visibilite == "PUBLIC")
         if filters.only_active or filters.upcoming:
@@ -99,10 +97,14 @@ class EvenementRepository:
         column = SORT_COLUMNS[sort]
         order = column.desc() if direction == "desc" else column.asc()
         tie = Evenement.id.desc() if direction == "desc" else Evenement.id.asc()
-        return await paginate(self.session, stmt.order_by(order, tie), params)
+        return await self.paginate(stmt.order_by(order, tie), params)
+
+    async def ping(self) -> None:
+        """Raises when the database does not answer (connectivity check)."""
+        await self.session.execute(select(literal(1)))
 
     async def count(self) -> int:
-        stmt = select(func.count()).select_from(Evenement).where(self.visible())
+        stmt = select(func.count()).select_from(Evenement).where(self.scope())
         return int((await self.session.execute(stmt)).scalar_one())
 
     async def counts(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, Counts]:
@@ -164,9 +166,11 @@ class EvenementRepository:
         return (float(avg) if avg is not None else None), int(n)
 
 
-class InscriptionRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class InscriptionRepository(SystemRepository[InscriptionEvenement]):
+    """Registrations of an event the service already loaded through ``EvenementRepository`` (visible) and asked
+    its permission for: unscoped below that check."""
+
+    model = InscriptionEvenement
 
     async def active_of(self, evenement_id: uuid.UUID, membre_id: uuid.UUID) -> InscriptionEvenement | None:
         stmt = select(InscriptionEvenement).where(InscriptionEvenement.evenement_id == evenement_id,
@@ -235,16 +239,17 @@ class InscriptionRepository:
         self.session.add(row)
 
 
-class FeedbackRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class FeedbackEvenementRepository(SystemRepository[FeedbackEvenement]):
+    """Feedback on an event the service already loaded through ``EvenementRepository``: unscoped below it."""
+
+    model = FeedbackEvenement
 
     async def of_member(self, evenement_id: uuid.UUID, membre_id: uuid.UUID) -> FeedbackEvenement | None:
         stmt = select(FeedbackEvenement).where(FeedbackEvenement.evenement_id == evenement_id,
                                                FeedbackEvenement.membre_id == membre_id)
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def get(self, evenement_id: uuid.UUID, feedback_id: uuid.UUID) -> FeedbackEvenement | None:
+    async def lock_of_evenement(self, evenement_id: uuid.UUID, feedback_id: uuid.UUID) -> FeedbackEvenement | None:
         stmt = select(FeedbackEvenement).where(FeedbackEvenement.evenement_id == evenement_id,
                                                FeedbackEvenement.id == feedback_id).with_for_update()
         return (await self.session.execute(stmt)).scalar_one_or_none()

@@ -17,7 +17,7 @@ from unionflow.core.roles import (
     RS_EVT_WRITE,
 )
 from unionflow.core.routing import area_router
-from unionflow.evenements.inscriptions import InscriptionService
+from unionflow.evenements.inscription_service import InscriptionService
 from unionflow.evenements.repository import EvenementFilters
 from unionflow.evenements.schemas import (
     AnnulationEvenement,
@@ -61,7 +61,7 @@ async def list_evenements(
     sort: SortField = Query(SortField.dateDebut, description="Champ de tri"),
     direction: Direction = Query(Direction.asc, description="Sens du tri"),
 ) -> PagedResponseEvenementMobileDTO:
-    return await EvenementService(session, auth).search(EvenementFilters(only_active=True), params, sort.value,
+    return await EvenementService(session, auth).lister(EvenementFilters(only_active=True), params, sort.value,
                                                         direction.value)
 
 
@@ -72,14 +72,14 @@ async def list_evenements(
                          "être un type de référence TYPE_EVENEMENT actif (400 sinon). " + DATES + STATUTS)
 async def create_evenement(data: Evenement, session: SessionDep,
                            auth: AuthContext = authorize(RS_EVT_WRITE)) -> EvenementMobileDTO:
-    return await EvenementService(session, auth).create(data)
+    return await EvenementService(session, auth).creer(data)
 
 
 @router.get("/a-venir", response_model=PagedResponseEvenementMobileDTO, summary="Événements à venir",
             description="Événements non annulés qui n'ont pas encore commencé, du plus proche au plus lointain.")
 async def upcoming_evenements(session: SessionDep, auth: AuthContext = authorize(RS_EVT_READ2),
                               params: PageParams = Depends(paging(10))) -> PagedResponseEvenementMobileDTO:
-    return await EvenementService(session, auth).search(EvenementFilters(upcoming=True), params)
+    return await EvenementService(session, auth).lister(EvenementFilters(upcoming=True), params)
 
 
 @router.get("/count", response_model=int, summary="Nombre d'événements",
@@ -104,7 +104,7 @@ async def my_registrations(response: Response, session: SessionDep,
             description="Événements PUBLIC non annulés et non terminés, triés par date de début.")
 async def public_evenements(session: SessionDep,
                             params: PageParams = Depends(paging(20))) -> PagedResponseEvenementMobileDTO:
-    return await EvenementService(session, None).search(EvenementFilters(only_active=True, public_only=True),
+    return await EvenementService(session, None).lister(EvenementFilters(only_active=True, public_only=True),
                                                         params)
 
 
@@ -114,7 +114,7 @@ async def public_evenements(session: SessionDep,
 async def search_evenements(session: SessionDep, auth: AuthContext = authorize(RS_EVT_READ2),
                             q: str | None = Query(None, max_length=100),
                             params: PageParams = Depends(paging(20))) -> PagedResponseEvenementMobileDTO:
-    return await EvenementService(session, auth).search(EvenementFilters(q=q), params)
+    return await EvenementService(session, auth).lister(EvenementFilters(q=q), params)
 
 
 @router.get("/statistiques", response_model=StatistiquesEvenements, summary="Statistiques des événements",
@@ -139,14 +139,14 @@ async def evenements_by_type(session: SessionDep, auth: AuthContext = authorize(
                              params: PageParams = Depends(paging(20)),
                              type: str = Path(max_length=50, description=code_du_domaine("TYPE_EVENEMENT")),
                              ) -> PagedResponseEvenementMobileDTO:
-    return await EvenementService(session, auth).search(EvenementFilters(type_evenement=type), params)
+    return await EvenementService(session, auth).lister(EvenementFilters(type_evenement=type), params)
 
 
 @router.get("/{id}", response_model=EvenementMobileDTO, responses=problems(404), summary="Consulter un événement",
             description=VISIBILITE)
 async def get_evenement(id: uuid.UUID, session: SessionDep,
                         auth: AuthContext = authorize(RS_EVT_READ2)) -> EvenementMobileDTO:
-    return await EvenementService(session, auth).get(id)
+    return await EvenementService(session, auth).obtenir(id)
 
 
 @router.put("/{id}", response_model=EvenementMobileDTO, responses=problems(404),
@@ -156,7 +156,7 @@ async def get_evenement(id: uuid.UUID, session: SessionDep,
                         "inscrits confirmés; une capacité augmentée confirme la liste d'attente dans l'ordre. " + DATES)
 async def update_evenement(id: uuid.UUID, data: Evenement, session: SessionDep,
                            auth: AuthContext = authorize(RS_EVT_WRITE)) -> EvenementMobileDTO:
-    return await EvenementService(session, auth).update(id, data)
+    return await EvenementService(session, auth).modifier(id, data)
 
 
 @router.delete("/{id}", status_code=204, responses=problems(404), summary="Annuler un événement",
@@ -166,7 +166,7 @@ async def update_evenement(id: uuid.UUID, data: Evenement, session: SessionDep,
                            "(RS-EVT-WRITE) ou ADMIN. Corps optionnel `{motif}`. 204.")
 async def delete_evenement(id: uuid.UUID, session: SessionDep, data: AnnulationEvenement | None = None,
                            auth: AuthContext = authorize(RS_EVT_WRITE)) -> Response:
-    await EvenementService(session, auth).cancel(id, data.motif if data else None)
+    await EvenementService(session, auth).annuler(id, data.motif if data else None)
     return Response(status_code=204)
 
 
@@ -175,7 +175,7 @@ async def delete_evenement(id: uuid.UUID, session: SessionDep, data: AnnulationE
              description="PLANIFIE → CONFIRME, avant le début de l'événement; sinon 400.")
 async def confirm_evenement(id: uuid.UUID, session: SessionDep,
                             auth: AuthContext = authorize(RS_EVT_WRITE)) -> EvenementMobileDTO:
-    return await EvenementService(session, auth).confirm(id)
+    return await EvenementService(session, auth).confirmer(id)
 
 
 @router.post("/{id}/inscriptions", status_code=201, response_model=InscriptionResponse,
@@ -188,7 +188,7 @@ async def confirm_evenement(id: uuid.UUID, session: SessionDep,
                          "(dateLimiteInscription, à défaut dateDebut). 403 sans dossier de membre.")
 async def register(id: uuid.UUID, session: SessionDep,
                    auth: AuthContext = authorize(RS_EVT_INSCRIPTION)) -> InscriptionResponse:
-    return await InscriptionService(session, auth).register(id)
+    return await InscriptionService(session, auth).inscrire(id)
 
 
 @router.delete("/{id}/inscriptions", status_code=204, responses=problems(404),
@@ -197,7 +197,7 @@ async def register(id: uuid.UUID, session: SessionDep,
                            "en attente est alors confirmée et notifiée. 404 sans inscription active.")
 async def unregister(id: uuid.UUID, session: SessionDep,
                      auth: AuthContext = authorize(RS_EVT_INSCRIPTION)) -> Response:
-    await InscriptionService(session, auth).unregister(id)
+    await InscriptionService(session, auth).desinscrire(id)
     return Response(status_code=204)
 
 
@@ -215,7 +215,7 @@ async def participants(id: uuid.UUID, session: SessionDep, auth: AuthContext = a
                          "commentaire elle attend la modération (EN_ATTENTE).")
 async def submit_feedback(id: uuid.UUID, data: FeedbackRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_EVT_INSCRIPTION)) -> FeedbackResponse:
-    return await InscriptionService(session, auth).submit_feedback(id, data)
+    return await InscriptionService(session, auth).soumettre_feedback(id, data)
 
 
 @router.get("/{id}/feedbacks", response_model=FeedbacksEvenementResponse, responses=problems(404),
@@ -244,4 +244,4 @@ async def pending_feedbacks(id: uuid.UUID, response: Response, session: SessionD
 async def moderate_feedback(id: uuid.UUID, feedbackId: uuid.UUID, data: ModerationRequest,
                             session: SessionDep,
                             auth: AuthContext = authorize(RS_EVT_MODERATION)) -> FeedbackResponse:
-    return await InscriptionService(session, auth).moderate(id, feedbackId, data)
+    return await InscriptionService(session, auth).moderer(id, feedbackId, data)

@@ -9,32 +9,8 @@ from pydantic import AwareDatetime, Field, model_validator
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.pagination import Page
 from unionflow.core.schemas import EtatSante, InputModel, Montant, OutputModel, Taux, regle_metier
+from unionflow.models.evenement import StatutEvenement, StatutInscription, StatutModeration, Visibilite
 from unionflow.types_reference.schemas import code_du_domaine
-
-
-class StatutEvenement(StrEnum):
-    PLANIFIE = "PLANIFIE"
-    CONFIRME = "CONFIRME"
-    EN_COURS = "EN_COURS"
-    TERMINE = "TERMINE"
-    ANNULE = "ANNULE"
-
-
-class Visibilite(StrEnum):
-    PUBLIC = "PUBLIC"
-    MEMBRES = "MEMBRES"
-
-
-class StatutInscription(StrEnum):
-    CONFIRMEE = "CONFIRMEE"
-    EN_ATTENTE = "EN_ATTENTE"
-    ANNULEE = "ANNULEE"
-
-
-class StatutModeration(StrEnum):
-    PUBLIE = "PUBLIE"
-    EN_ATTENTE = "EN_ATTENTE"
-    REJETE = "REJETE"
 
 
 class SortField(StrEnum):

@@ -7,7 +7,6 @@ import uuid
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
@@ -22,7 +21,6 @@ from unionflow.evenements.repository import (
     InscriptionRepository,
     effective_status,
 )
-from unionflow.evenements.rules import MODULE, closing_time, notifier, promote_waiting, statut_effectif
 from unionflow.evenements.schemas import (
     TYPE_EVENEMENT_DOMAINE,
     ConnectiviteResponse,
@@ -31,14 +29,84 @@ from unionflow.evenements.schemas import (
     InscriptionsStats,
     PagedResponseEvenementMobileDTO,
     StatistiquesEvenements,
-    StatutEvenement,
 )
 from unionflow.models import Evenement as EvenementRow
+from unionflow.models import InscriptionEvenement, NotificationEvenement
 from unionflow.models.base import utcnow
+from unionflow.models.evenement import StatutEvenement, StatutInscription
+from unionflow.notifications.emission import Emetteur
+from unionflow.notifications.sources import NOTIFICATION_EVENEMENT
 from unionflow.types_reference.service import require_code
+from unionflow.webhooks import emission as webhooks
 
 FIELDS = ["titre", "type_evenement", "date_debut", "date_fin", "lieu", "capacite_max", "liste_attente_active", "prix",
           "visibilite", "organisation_id", "statut", "date_limite_inscription", "inscription_requise"]
+
+
+MODULE = "EVENEMENTS"
+
+
+def statut_effectif(evt: EvenementRow, now: datetime) -> StatutEvenement:
+    if evt.statut == StatutEvenement.ANNULE:
+        return StatutEvenement.ANNULE
+    if evt.date_fin <= now:
+        return StatutEvenement.TERMINE
+    if evt.date_debut <= now:
+        return StatutEvenement.EN_COURS
+    return StatutEvenement(evt.statut)
+
+
+def closing_time(evt: EvenementRow) -> datetime:
+    """Registrations close at dateLimiteInscription, or when the event starts if none is set."""
+    return evt.date_limite_inscription or evt.date_debut
+
+
+_SUJETS = {"EVENEMENT_ANNULE": "Événement annulé", "INSCRIPTION_CONFIRMEE": "Inscription confirmée"}
+
+
+async def notifier(session: AsyncSession, evt: EvenementRow, membre_id: uuid.UUID, kind: str, message: str) -> None:
+    """Record the notice (this area's history) and queue its delivery in the Notifications outbox."""
+    repo = InscriptionRepository(session)
+    notice = NotificationEvenement(id=uuid.uuid4(), evenement_id=evt.id, membre_id=membre_id,
+                                   type_notification=kind, message=message)
+    repo.add(notice)
+    membre = await repo.membre(membre_id)
+    assert membre is not None
+    await Emetteur(session, None).emettre(membre, kind, f"{_SUJETS.get(kind, 'Événement')}: {evt.titre}", message,
+                                          organisation_id=evt.organisation_id,
+                                          source=(NOTIFICATION_EVENEMENT, notice.id))
+
+
+async def promote_waiting(session: AsyncSession, auth: AuthContext, evt: EvenementRow) -> list[InscriptionEvenement]:
+    """Confirm waiting registrations, first come first served, while places are free. The caller holds the
+    event's row lock."""
+    if statut_effectif(evt, utcnow()) in (StatutEvenement.ANNULE, StatutEvenement.TERMINE):
+        return []
+    repo = InscriptionRepository(session)
+    if evt.capacite_max is None:
+        promoted = await repo.waiting(evt.id)
+    else:
+        free = evt.capacite_max - await repo.count_confirmed(evt.id)
+        promoted = await repo.waiting(evt.id, limit=free) if free > 0 else []
+    now = utcnow()
+    for ins in promoted:
+        ins.statut = StatutInscription.CONFIRMEE.value
+        ins.date_confirmation = now
+        await notifier(session, evt, ins.membre_id, "INSCRIPTION_CONFIRMEE",
+                       f"Une place s'est libérée: votre inscription à « {evt.titre} » est confirmée.")
+        await audit.record(session, auth, action="PROMOUVOIR", module=MODULE, entite_type="InscriptionEvenement",
+                           entite_id=ins.id, before={"statut": "EN_ATTENTE"}, after={"statut": "CONFIRMEE"},
+                           organisation_id=evt.organisation_id)
+        await webhook_inscription(session, evt, ins, webhooks.EvenementWebhook.INSCRIPTION_CONFIRMEE)
+    await session.flush()
+    return promoted
+
+
+async def webhook_inscription(session: AsyncSession, evt: EvenementRow, ins: InscriptionEvenement,
+                              evenement: webhooks.EvenementWebhook) -> None:
+    await webhooks.emettre(session, evt.organisation_id, evenement, {
+        "inscriptionId": ins.id, "evenementId": evt.id, "titre": evt.titre, "membreId": ins.membre_id,
+        "statut": ins.statut})
 
 
 def to_dto(evt: EvenementRow, counts: Counts, now: datetime, org_name: str | None = None) -> EvenementMobileDTO:
@@ -97,7 +165,7 @@ class EvenementService:
                           "Vous n'organisez pas d'événements pour cette organisation")
         return organisation_id
 
-    async def create(self, data: Evenement) -> EvenementMobileDTO:
+    async def creer(self, data: Evenement) -> EvenementMobileDTO:
         assert self.auth is not None
         await self._check_type(data.type_evenement)
         organisation_id = await self._organiser(data.organisation_id)
@@ -111,7 +179,7 @@ class EvenementService:
                            description=f"Création de l'événement {evt.titre}")
         return await self.dto(evt)
 
-    async def get(self, evenement_id: uuid.UUID) -> EvenementMobileDTO:
+    async def obtenir(self, evenement_id: uuid.UUID) -> EvenementMobileDTO:
         return await self.dto(await self._get(evenement_id))
 
     async def _managed(self, evenement_id: uuid.UUID) -> EvenementRow:
@@ -121,7 +189,7 @@ class EvenementService:
                           "Seuls les responsables de l'organisation organisatrice gèrent cet événement")
         return evt
 
-    async def update(self, evenement_id: uuid.UUID, data: Evenement) -> EvenementMobileDTO:
+    async def modifier(self, evenement_id: uuid.UUID, data: Evenement) -> EvenementMobileDTO:
         assert self.auth is not None
         evt = await self._managed(evenement_id)
         now = utcnow()
@@ -146,7 +214,7 @@ class EvenementService:
                            organisation_id=evt.organisation_id)
         return await self.dto(evt)
 
-    async def confirm(self, evenement_id: uuid.UUID) -> EvenementMobileDTO:
+    async def confirmer(self, evenement_id: uuid.UUID) -> EvenementMobileDTO:
         assert self.auth is not None
         evt = await self._managed(evenement_id)
         if statut_effectif(evt, utcnow()) is not StatutEvenement.PLANIFIE:
@@ -158,7 +226,7 @@ class EvenementService:
                            organisation_id=evt.organisation_id)
         return await self.dto(evt)
 
-    async def cancel(self, evenement_id: uuid.UUID, motif: str | None) -> None:
+    async def annuler(self, evenement_id: uuid.UUID, motif: str | None) -> None:
         assert self.auth is not None
         evt = await self._managed(evenement_id)
         statut = statut_effectif(evt, utcnow())
@@ -173,7 +241,7 @@ class EvenementService:
         if motif:
             message += f" Motif: {motif}"
         for ins in registrants:
-            ins.statut = "ANNULEE"
+            ins.statut = StatutInscription.ANNULEE
             ins.date_annulation = now
             ins.motif_annulation = "Événement annulé"
             await notifier(self.session, evt, ins.membre_id, "EVENEMENT_ANNULE", message)
@@ -183,7 +251,7 @@ class EvenementService:
                            after={"statut": "ANNULE", "motif": motif, "inscriptionsAnnulees": len(registrants)},
                            organisation_id=evt.organisation_id, severite="WARNING")
 
-    async def search(self, filters: EvenementFilters, params: PageParams, sort: str = "dateDebut",
+    async def lister(self, filters: EvenementFilters, params: PageParams, sort: str = "dateDebut",
                      direction: str = "asc") -> PagedResponseEvenementMobileDTO:
         if filters.type_evenement:
             await self._check_type(filters.type_evenement)
@@ -217,7 +285,7 @@ class EvenementService:
 
     async def connectivity(self) -> ConnectiviteResponse:
         try:
-            await self.session.execute(text("SELECT 1"))
+            await self.repo.ping()
             database = "UP"
         except Exception:
             database = "DOWN"

@@ -11,12 +11,14 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, false, func, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.adhesions.repository import scope
+from unionflow.adhesions.repository import AdhesionRepository
 from unionflow.audit.repository import AuditFilters, AuditRepository
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.core.auth import AuthContext
-from unionflow.cotisations.repository import with_status
-from unionflow.membres.access import MEMBRE_READERS, organisations_as
+from unionflow.core.repository import ScopedRepository
+from unionflow.core.visibility import organisations_as
+from unionflow.cotisations.repository import CotisationRepository, with_status
+from unionflow.membres.repository import MEMBRE_READERS
 from unionflow.models import (
     Adhesion,
     AuditLog,
@@ -89,6 +91,11 @@ class ExportRepository:
         self.auth = auth
         self.today = today
 
+    def _scope(self, repository: type[ScopedRepository[Any]]) -> ColumnElement[bool]:
+        """The owning area's rule (its repository's ``scope()``), applied to this caller."""
+        seen = repository.visibility(self.auth)
+        return repository.scope_condition(seen.shape, seen.values)
+
     async def count(self, statement: Select[Any]) -> int:
         counted = select(func.count()).select_from(statement.order_by(None).subquery())
         return int((await self.session.execute(counted)).scalar_one())
@@ -126,7 +133,7 @@ class ExportRepository:
                    Cotisation.reference_paiement)
             .join(Membre, Membre.id == Cotisation.membre_id)
             .join(Organisation, Organisation.id == Cotisation.organisation_id)
-            .where(scope(self.auth, Cotisation.organisation_id, Cotisation.membre_id))
+            .where(self._scope(CotisationRepository))
         )
         if f.organisation_id is not None:
             stmt = stmt.where(Cotisation.organisation_id == f.organisation_id)
@@ -168,7 +175,7 @@ class ExportRepository:
                    Adhesion.motif_rejet, Adhesion.date_paiement, Adhesion.methode_paiement)
             .join(Membre, Membre.id == Adhesion.membre_id)
             .join(Organisation, Organisation.id == Adhesion.organisation_id)
-            .where(scope(self.auth, Adhesion.organisation_id, Adhesion.membre_id))
+            .where(self._scope(AdhesionRepository))
         )
         if f.organisation_id is not None:
             stmt = stmt.where(Adhesion.organisation_id == f.organisation_id)

@@ -10,6 +10,7 @@ from dataclasses import asdict
 from datetime import date
 from typing import Any
 
+from pydantic import TypeAdapter
 from sqlalchemy import Select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -28,7 +29,6 @@ from unionflow.core.libelles import (
 )
 from unionflow.cotisations.repository import statut_effectif
 from unionflow.cotisations.service import today_utc
-from unionflow.export.fond import parametres_tache
 from unionflow.export.formats import XLSX_MAX_ROWS, Column, ExportPlan, FormatExport, Kind
 from unionflow.export.repository import (
     AdhesionExportFilters,
@@ -43,6 +43,32 @@ from unionflow.export.repository import (
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.taches.schemas import TacheResponse, TypeTache
 from unionflow.taches.service import TacheService
+
+# Export name (as in the file name and the audit entry) → its filters and the ExportService method.
+EXPORTS: dict[str, tuple[type[Any], str]] = {
+    "membres": (MembreExportFilters, "membres"),
+    "cotisations": (CotisationExportFilters, "cotisations"),
+    "paiements": (PaiementExportFilters, "paiements"),
+    "adhesions": (AdhesionExportFilters, "adhesions"),
+    "grand-livre": (EcritureExportFilters, "ecritures"),
+    "journal-audit": (AuditExportFilters, "audit"),
+}
+
+
+def parametres_tache(auth: AuthContext, name: str, fmt: FormatExport, filters: Any, today: date) -> dict[str, Any]:
+    return {
+        "export": name, "format": fmt.value, "date": today.isoformat(),
+        "filtres": TypeAdapter(type(filters)).dump_python(filters, mode="json"),
+        "appelant": {
+            "sub": auth.sub, "email": auth.email, "username": auth.username,
+            "realmRoles": sorted(auth.realm_roles), "roles": sorted(auth.roles),
+            "membreId": str(auth.membre_id) if auth.membre_id else None,
+            "memberships": {str(org): sorted(roles) for org, roles in auth.memberships.items()},
+            "activeOrganisationId": str(auth.active_organisation_id) if auth.active_organisation_id else None,
+            "activeRole": auth.active_role,
+        },
+    }
+
 
 MODULE = "EXPORT"
 N, D, DT, DTM = Kind.INT, Kind.DECIMAL, Kind.DATE, Kind.DATETIME

@@ -22,7 +22,7 @@ router = area_router("/api/favoris", "Favoris")
                          "règles que les routes de ces domaines; sinon 404). Une cible une seule fois (409).")
 async def add_favori(data: CreateFavoriRequest, session: SessionDep,
                      auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> FavoriResponse:
-    return await FavoriService(session, auth).add(data)
+    return await FavoriService(session, auth).ajouter(data)
 
 
 @router.get("", response_model=Page[FavoriResponse], summary="Mes favoris",
@@ -31,7 +31,7 @@ async def add_favori(data: CreateFavoriRequest, session: SessionDep,
 async def list_favoris(session: SessionDep, auth: AuthContext = authorize(RS_ANY_AUTHENTICATED),
                        params: PageParams = Depends(paging(20)),
                        type_cible: TypeCible | None = Query(None, alias="typeCible")) -> Page[FavoriResponse]:
-    return await FavoriService(session, auth).search(type_cible, params)
+    return await FavoriService(session, auth).lister(type_cible, params)
 
 
 @router.get("/statut", response_model=FavoriStatut, summary="Cette cible est-elle dans mes favoris ?")
@@ -45,5 +45,5 @@ async def favori_status(session: SessionDep, auth: AuthContext = authorize(RS_AN
                summary="Retirer un favori", description="Seulement ses propres favoris; sinon 404.")
 async def remove_favori(id: uuid.UUID, session: SessionDep,
                         auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> Response:
-    await FavoriService(session, auth).remove(id)
+    await FavoriService(session, auth).retirer(id)
     return Response(status_code=204)

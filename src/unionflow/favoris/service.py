@@ -31,7 +31,7 @@ class FavoriService:
         self.auth = auth
         self.repo = FavoriRepository(session, auth)
 
-    async def add(self, data: CreateFavoriRequest) -> FavoriResponse:
+    async def ajouter(self, data: CreateFavoriRequest) -> FavoriResponse:
         libelle = await self.repo.label(data.type_cible.value, data.cible_id)
         if libelle is None:
             raise NotFound(f"{LABELS[data.type_cible]} introuvable")
@@ -44,7 +44,7 @@ class FavoriService:
                            entite_id=favori.id, after={"typeCible": favori.type_cible, "cibleId": favori.cible_id})
         return to_response(favori, libelle)
 
-    async def search(self, type_cible: TypeCible | None, params: PageParams) -> Page[FavoriResponse]:
+    async def lister(self, type_cible: TypeCible | None, params: PageParams) -> Page[FavoriResponse]:
         rows, total, exact = await self.repo.search(type_cible.value if type_cible else None, params)
         items = [to_response(f, await self.repo.label(f.type_cible, f.cible_id)) for f in rows]
         return Page[FavoriResponse].build(items, params, total, exact)
@@ -53,7 +53,7 @@ class FavoriService:
         favori = await self.repo.find(type_cible.value, cible_id)
         return FavoriStatut(favori=favori is not None, id=favori.id if favori else None)
 
-    async def remove(self, favori_id: uuid.UUID) -> None:
+    async def retirer(self, favori_id: uuid.UUID) -> None:
         favori = await self.repo.get(favori_id)
         if favori is None:
             raise NotFound("Favori introuvable")

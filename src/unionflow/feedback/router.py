@@ -30,7 +30,7 @@ router = area_router("/api/feedback", "Feedback")
                          "/api/evenements/{id}/feedback.")
 async def create_feedback(data: CreateFeedbackRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> FeedbackResponse:
-    return await FeedbackService(session, auth).create(data)
+    return await FeedbackService(session, auth).creer(data)
 
 
 @router.get("", response_model=Page[FeedbackResponse], summary="Lister les avis (modération)",
@@ -45,7 +45,7 @@ async def list_feedback(
     note: int | None = Query(None, ge=1, le=5),
     q: str | None = Query(None, max_length=100),
 ) -> Page[FeedbackResponse]:
-    return await FeedbackService(session, auth).search(FeedbackFilters(type=type, traite=traite, note=note, q=q),
+    return await FeedbackService(session, auth).lister(FeedbackFilters(type=type, traite=traite, note=note, q=q),
                                                        params)
 
 
@@ -53,7 +53,7 @@ async def list_feedback(
             description="Les avis de l'utilisateur connecté et leur suivi (traité ou non).")
 async def my_feedback(session: SessionDep, auth: AuthContext = authorize(RS_ANY_AUTHENTICATED),
                       params: PageParams = Depends(paging(20))) -> Page[FeedbackResponse]:
-    return await FeedbackService(session, auth).search(FeedbackFilters(mine=True), params)
+    return await FeedbackService(session, auth).lister(FeedbackFilters(mine=True), params)
 
 
 @router.get("/statistiques", response_model=FeedbackStatistiques, summary="Statistiques des avis (modération)")
@@ -66,7 +66,7 @@ async def feedback_statistics(session: SessionDep,
             description="L'auteur ou un modérateur (MODERATEUR, ADMIN, SUPER_ADMIN); sinon 404.")
 async def get_feedback(id: uuid.UUID, session: SessionDep,
                        auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> FeedbackResponse:
-    return await FeedbackService(session, auth).get(id)
+    return await FeedbackService(session, auth).obtenir(id)
 
 
 @router.post("/{id}/traiter", response_model=FeedbackResponse, responses=problems(404, 409),
@@ -74,4 +74,4 @@ async def get_feedback(id: uuid.UUID, session: SessionDep,
              description="Enregistre qui l'a traité, quand, et un commentaire facultatif; déjà traité → 409.")
 async def process_feedback(id: uuid.UUID, session: SessionDep, data: TraitementRequest | None = None,
                            auth: AuthContext = authorize(RS_FEEDBACK_MODERATION)) -> FeedbackResponse:
-    return await FeedbackService(session, auth).process(id, data or TraitementRequest())
+    return await FeedbackService(session, auth).traiter(id, data or TraitementRequest())

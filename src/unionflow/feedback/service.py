@@ -35,7 +35,7 @@ class FeedbackService:
         self.auth = auth
         self.repo = FeedbackRepository(session, auth)
 
-    async def create(self, data: CreateFeedbackRequest) -> FeedbackResponse:
+    async def creer(self, data: CreateFeedbackRequest) -> FeedbackResponse:
         feedback = Feedback(type_feedback=data.type.value, note=data.note, message=data.message,
                             contexte=data.contexte, version_application=data.version_application,
                             auteur_sub=self.auth.sub, auteur_nom=self.auth.actor_name, membre_id=self.auth.membre_id,
@@ -46,13 +46,13 @@ class FeedbackService:
                            entite_id=feedback.id, after=audit.snapshot(feedback, FIELDS))
         return to_response(feedback)
 
-    async def get(self, feedback_id: uuid.UUID) -> FeedbackResponse:
+    async def obtenir(self, feedback_id: uuid.UUID) -> FeedbackResponse:
         feedback = await self.repo.get(feedback_id)
         if feedback is None:
             raise NotFound("Feedback introuvable")
         return to_response(feedback)
 
-    async def search(self, filters: FeedbackFilters, params: PageParams) -> Page[FeedbackResponse]:
+    async def lister(self, filters: FeedbackFilters, params: PageParams) -> Page[FeedbackResponse]:
         rows, total, exact = await self.repo.search(filters, params)
         return Page[FeedbackResponse].build([to_response(f) for f in rows], params, total, exact)
 
@@ -61,7 +61,7 @@ class FeedbackService:
         return FeedbackStatistiques(total=total, non_traites=open_, nombre_notes=notes, par_type=by_type,
                                     note_moyenne=round(average, 2) if average is not None else None)
 
-    async def process(self, feedback_id: uuid.UUID, data: TraitementRequest) -> FeedbackResponse:
+    async def traiter(self, feedback_id: uuid.UUID, data: TraitementRequest) -> FeedbackResponse:
         feedback = await self.repo.get(feedback_id, for_update=True)
         if feedback is None:
             raise NotFound("Feedback introuvable")

@@ -37,6 +37,6 @@ async def change_password(request: Request, data: PasswordChange, session: Sessi
     settings = request.app.state.settings
     service = PasswordService(session, auth, local_provider(session), keycloak_provider(request),
                               settings.issuer if settings.builtin_idp_enabled else None)
-    await limiter.attempt(session, [(key, limiter.limit)], [key], lambda: service.change(data),
+    await limiter.attempt(session, [(key, limiter.limit)], [key], lambda: service.changer(data),
                           WrongCurrentPassword)
     return Response(status_code=204)

@@ -11,7 +11,7 @@ from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import REALM_ROLES_SCHEMA, RS_SA
 from unionflow.core.routing import area_router
 from unionflow.identity.provider import identity_provider
-from unionflow.identity.schemas import RealmRoleResponse, UserCreate, UserResponse, UserUpdate
+from unionflow.identity.schemas import CreateUserRequest, RealmRoleResponse, UpdateUserRequest, UserResponse
 from unionflow.identity.service import AdminUserService
 
 router = area_router("/api/admin/users", "Admin - Utilisateurs")
@@ -33,7 +33,7 @@ def _service(request: Request, session: SessionDep, auth: AuthContext) -> AdminU
 async def list_users(request: Request, session: SessionDep, auth: AuthContext = authorize(RS_SA),
                      params: PageParams = Depends(paging(20)),
                      search: str | None = Query(None, max_length=100)) -> Page[UserResponse]:
-    return await _service(request, session, auth).search(search, params)
+    return await _service(request, session, auth).lister(search, params)
 
 
 @router.post("", response_model=UserResponse, responses=problems(409, *_UPSTREAM),
@@ -42,9 +42,9 @@ async def list_users(request: Request, session: SessionDep, auth: AuthContext = 
                          "(facultatif, 10 caractères minimum), `realmRoles` (rôles UnionFlow). Réponse 200 avec "
                          "l'utilisateur créé (comme la spécification). Identifiant ou e-mail déjà pris: 409. "
                          + _PROVIDER)
-async def create_user(request: Request, data: UserCreate, session: SessionDep,
+async def create_user(request: Request, data: CreateUserRequest, session: SessionDep,
                       auth: AuthContext = authorize(RS_SA)) -> UserResponse:
-    return await _service(request, session, auth).create(data)
+    return await _service(request, session, auth).creer(data)
 
 
 @router.get("/roles", response_model=list[RealmRoleResponse], responses=problems(*_UPSTREAM),
@@ -60,7 +60,7 @@ async def realm_roles(request: Request, session: SessionDep,
             summary="Consulter un utilisateur (avec ses rôles)")
 async def get_user(id: str, request: Request, session: SessionDep,
                    auth: AuthContext = authorize(RS_SA)) -> UserResponse:
-    return await _service(request, session, auth).get(id)
+    return await _service(request, session, auth).obtenir(id)
 
 
 @router.put("/{id}", response_model=UserResponse, responses=problems(409, *_UPSTREAM),
@@ -69,9 +69,9 @@ async def get_user(id: str, request: Request, session: SessionDep,
                         "`password` réinitialise le mot de passe et révoque les sessions. Désactiver un compte "
                         "révoque ses jetons de rafraîchissement; on ne peut pas désactiver son propre compte "
                         "(409).")
-async def update_user(id: str, request: Request, data: UserUpdate, session: SessionDep,
+async def update_user(id: str, request: Request, data: UpdateUserRequest, session: SessionDep,
                       auth: AuthContext = authorize(RS_SA)) -> UserResponse:
-    return await _service(request, session, auth).update(id, data)
+    return await _service(request, session, auth).modifier(id, data)
 
 
 @router.get("/{id}/roles", response_model=list[str], responses=problems(*_UPSTREAM),
@@ -89,4 +89,4 @@ async def user_roles(id: str, request: Request, session: SessionDep,
 async def set_user_roles(id: str, request: Request, session: SessionDep,
                          roles: list[str] = Body(..., max_length=20, json_schema_extra=REALM_ROLES_SCHEMA),
                          auth: AuthContext = authorize(RS_SA)) -> list[str]:
-    return await _service(request, session, auth).set_roles(id, roles)
+    return await _service(request, session, auth).definir_roles(id, roles)

@@ -12,7 +12,7 @@ from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 USERNAME_PATTERN = r"^[A-Za-z0-9._@+-]{3,254}$"
 
 
-class UserCreate(InputModel):
+class CreateUserRequest(InputModel):
     """UserDTO for creation. ``password`` is optional (the user may receive it later through a reset)."""
 
     username: str = Field(pattern=USERNAME_PATTERN, description="Identifiant de connexion (souvent l'e-mail)")
@@ -26,7 +26,7 @@ class UserCreate(InputModel):
     realm_roles: list[str] = Field(default_factory=list, max_length=20, json_schema_extra=REALM_ROLES_SCHEMA)
 
 
-class UserUpdate(UpdateModel):
+class UpdateUserRequest(UpdateModel):
     """UserDTO for a partial update: absent fields are left unchanged. ``username`` may be sent back as read
     but cannot change; ``password`` sets a new password (administrator reset)."""
 

@@ -17,11 +17,11 @@ from unionflow.core.passwords import check_strength
 from unionflow.core.roles import Role
 from unionflow.identity.provider import IdentityProvider, IdentityUser, NewUser, check_user_id
 from unionflow.identity.schemas import (
+    CreateUserRequest,
     PasswordChange,
     RealmRoleResponse,
-    UserCreate,
+    UpdateUserRequest,
     UserResponse,
-    UserUpdate,
 )
 
 MODULE = "ADMIN_UTILISATEURS"
@@ -67,17 +67,17 @@ class AdminUserService:
                            entite_id=user_id, before=before, after=after, severite=severite,
                            description=description)
 
-    async def search(self, search: str | None, params: PageParams) -> Page[UserResponse]:
+    async def lister(self, search: str | None, params: PageParams) -> Page[UserResponse]:
         users = await self.provider.search(search, params.offset, params.size)
         total = await self.provider.count(search)
         for user in users:
             user.realm_roles = None
         return Page[UserResponse].build([_response(u) for u in users], params, total)
 
-    async def get(self, user_id: str) -> UserResponse:
+    async def obtenir(self, user_id: str) -> UserResponse:
         return _response(await self.provider.get(check_user_id(user_id)))
 
-    async def create(self, data: UserCreate) -> UserResponse:
+    async def creer(self, data: CreateUserRequest) -> UserResponse:
         roles = _check_roles(data.realm_roles)
         if data.password is not None:
             _check_password(data.password, "password")
@@ -88,7 +88,7 @@ class AdminUserService:
                            description=f"Création du compte {user.username}")
         return _response(user)
 
-    async def update(self, user_id: str, data: UserUpdate) -> UserResponse:
+    async def modifier(self, user_id: str, data: UpdateUserRequest) -> UserResponse:
         changes = data.model_dump(exclude_unset=True)
         password = changes.pop("password", None)
         if password is not None:
@@ -127,7 +127,7 @@ class AdminUserService:
         roles = await self.provider.user_roles(check_user_id(user_id))
         return [r for r in roles if r in UNIONFLOW_ROLES]
 
-    async def set_roles(self, user_id: str, roles: list[str]) -> list[str]:
+    async def definir_roles(self, user_id: str, roles: list[str]) -> list[str]:
         wanted = _check_roles(roles)
         current = [r for r in await self.provider.user_roles(check_user_id(user_id)) if r in UNIONFLOW_ROLES]
         if user_id == self.auth.sub and Role.SUPER_ADMIN.value not in wanted:
@@ -161,7 +161,7 @@ class PasswordService:
         self.external = external
         self.builtin_issuer = builtin_issuer
 
-    async def change(self, data: PasswordChange) -> None:
+    async def changer(self, data: PasswordChange) -> None:
         _check_password(data.nouveau_mot_de_passe, "nouveauMotDePasse")
         if data.nouveau_mot_de_passe == data.mot_de_passe_actuel:
             raise RegleMetier("Le nouveau mot de passe doit être différent de l'actuel")

@@ -28,11 +28,11 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound
 from unionflow.core.numbering import reserve_values
 from unionflow.core.permissions import Permission
-from unionflow.imports.lecture import lire
 from unionflow.imports.normalisation import LigneMembre, motifs, preparer
+from unionflow.imports.parsing import lire
 from unionflow.imports.repository import ImportRepository
 from unionflow.imports.schemas import ActionImport, ImportMembresResponse, LigneImportResponse
-from unionflow.membres.appartenances import normalise_roles
+from unionflow.membres.appartenance_service import normalise_roles
 from unionflow.models import Membre, MembreOrganisation, Organisation
 from unionflow.taches.schemas import TacheResponse, TypeTache
 from unionflow.taches.service import TacheService

@@ -59,7 +59,7 @@ async def list_alertes(
     traitee: bool | None = None,
 ) -> Page[AlerteResponse]:
     filters = parse_filters(date_debut, date_fin, organisation_id, type_alerte, traitee)
-    return await LcbFtService(session, auth).search(filters, params)
+    return await LcbFtService(session, auth).lister(filters, params)
 
 
 @router.get("/stats/non-traitees", response_model=NonTraiteesResponse, summary="Nombre d'alertes non traitées",
@@ -75,7 +75,7 @@ async def count_non_traitees(session: SessionDep, auth: AuthContext = authorize(
 @router.get("/{id}", response_model=AlerteResponse, summary="Consulter une alerte",
             description="Identifiant inconnu, mal formé ou hors périmètre → 404. " + PERIMETRE)
 async def get_alerte(id: str, session: SessionDep, auth: AuthContext = authorize(RS_LCB)) -> AlerteResponse:
-    return await LcbFtService(session, auth).get(id)
+    return await LcbFtService(session, auth).obtenir(id)
 
 
 @router.post("/{id}/traiter", response_model=AlerteResponse, responses=problems(409),
@@ -113,4 +113,4 @@ async def get_parametres(organisationId: uuid.UUID, session: SessionDep,
                                    "espèces), en XOF. Seuils inclusifs. Journalisé. " + PERIMETRE)
 async def put_parametres(organisationId: uuid.UUID, data: ParametresLcbFtRequest, session: SessionDep,
                          auth: AuthContext = authorize(RS_LCB)) -> ParametresLcbFtResponse:
-    return await LcbFtService(session, auth).update_parametres(organisationId, data)
+    return await LcbFtService(session, auth).modifier_parametres(organisationId, data)

@@ -59,7 +59,7 @@ class LcbFtService:
 
     # Alerts
 
-    async def search(self, filters: AlerteFilters, params: PageParams) -> Page[AlerteResponse]:
+    async def lister(self, filters: AlerteFilters, params: PageParams) -> Page[AlerteResponse]:
         rows, total, exact = await self.repo.alertes(filters, params)
         return Page[AlerteResponse].build([AlerteResponse.model_validate(r) for r in rows], params, total, exact)
 
@@ -67,7 +67,7 @@ class LcbFtService:
         count = await self.repo.count(AlerteFilters(organisation_id=organisation_id, traitee=False))
         return NonTraiteesResponse(organisation_id=organisation_id, non_traitees=count)
 
-    async def get(self, alerte_id: str) -> AlerteResponse:
+    async def obtenir(self, alerte_id: str) -> AlerteResponse:
         return AlerteResponse.model_validate(await self._alerte(alerte_id))
 
     async def _alerte(self, alerte_id: str, *, for_update: bool = False) -> AlerteLcbFt:
@@ -119,7 +119,7 @@ class LcbFtService:
         return [ParametresLcbFtResponse.model_validate({**_row(p), "personnalise": True})
                 for p in await self.repo.all_parametres()]
 
-    async def update_parametres(self, organisation_id: uuid.UUID,
+    async def modifier_parametres(self, organisation_id: uuid.UUID,
                                 data: ParametresLcbFtRequest) -> ParametresLcbFtResponse:
         await self._organisation(organisation_id)
         row = await self.repo.parametres(organisation_id, for_update=True)

@@ -4,16 +4,30 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, String, cast, exists, false, func, or_, select, true
+from sqlalchemy import ColumnElement, String, cast, exists, false, func, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
 from unionflow.core.query import contains_ci
+from unionflow.core.repository import ScopedRepository
 from unionflow.core.roles import Role
-from unionflow.membres.access import MEMBRE_READERS, organisations_as
-from unionflow.models import Membre, MembreOrganisation, Organisation, UtilisateurLocal
+from unionflow.core.visibility import (
+    EVERY,
+    SCOPE_MEMBRE,
+    SCOPE_ORGANISATIONS,
+    Shape,
+    Visibility,
+    organisations_as,
+    scope_param,
+)
+from unionflow.models import Adhesion, Membre, MembreOrganisation, Organisation, UtilisateurLocal
 
+# Who keeps an organisation's member register (reads it): the read scope of the member rule below and of the
+# register's export. ``AuthContext.staff_organisations`` answers "any staff role"; the register needs a finer
+# scope (a treasurer reads it, an event organiser does not). Writing it and granting roles are permissions
+# (``Permission.MEMBRE_GERER``, ``Permission.ROLE_ATTRIBUER`` in core/permissions.py).
+MEMBRE_READERS = frozenset({Role.ADMIN_ORGANISATION, Role.SECRETAIRE, Role.PRESIDENT, Role.TRESORIER})
 
 @dataclass(frozen=True)
 class MembreFilters:
@@ -24,39 +38,43 @@ class MembreFilters:
     telephone: str | None = None
 
 
-class MembreRepository:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+class MembreRepository(ScopedRepository[Membre]):
+    """The member register, and the one answer to "may this caller see this member?" (docs/decisions.md,
+    "One member-visibility rule"): global roles see everyone; the register keepers (``MEMBRE_READERS``) of an
+    organisation see the members linked to it by a membership or an application, of any status (former members
+    stay in the register, an applicant's file is read by the organisation he applied to); anyone sees himself."""
 
-    def _visible(self) -> ColumnElement[bool]:
-        """Global roles: everyone. Register staff: members with a membership (of any status, so former members
-        stay in the register) in their organisations. Anyone: their own record."""
-        if self.auth.is_global:
+    model = Membre
+    auth: AuthContext
+
+    @classmethod
+    def visibility(cls, auth: AuthContext | None) -> Visibility:
+        if auth is None or auth.is_global:
+            return EVERY
+        orgs = organisations_as(auth, MEMBRE_READERS)
+        return Visibility(Shape(organisations=bool(orgs), membre=auth.membre_id is not None),
+                          {SCOPE_ORGANISATIONS: sorted(orgs), SCOPE_MEMBRE: auth.membre_id})
+
+    @classmethod
+    def scope_condition(cls, shape: Shape, values: dict[str, Any] | None = None) -> ColumnElement[bool]:
+        if shape.every:
             return true()
         clauses: list[ColumnElement[bool]] = []
-        orgs = organisations_as(self.auth, MEMBRE_READERS)
-        if orgs:
+        if shape.organisations:
+            orgs = scope_param(SCOPE_ORGANISATIONS, values, expanding=True)
             clauses.append(exists().where(MembreOrganisation.membre_id == Membre.id,
                                           MembreOrganisation.organisation_id.in_(orgs)))
-        if self.auth.membre_id is not None:
-            clauses.append(Membre.id == self.auth.membre_id)
+            orgs = scope_param(SCOPE_ORGANISATIONS, values, expanding=True)
+            clauses.append(exists().where(Adhesion.membre_id == Membre.id, Adhesion.organisation_id.in_(orgs)))
+        if shape.membre:
+            clauses.append(Membre.id == scope_param(SCOPE_MEMBRE, values))
         return or_(*clauses) if clauses else false()
 
-    def _select(self) -> Select[Any]:
-        return select(Membre).where(self._visible())
-
-    async def get(self, membre_id: uuid.UUID, *, for_update: bool = False) -> Membre | None:
-        stmt = self._select().where(Membre.id == membre_id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
-
     async def by_numero(self, numero: str) -> Membre | None:
-        return (await self.session.execute(self._select().where(Membre.numero_membre == numero))).scalar_one_or_none()
+        return (await self.session.execute(self.select().where(Membre.numero_membre == numero))).scalar_one_or_none()
 
     async def search(self, filters: MembreFilters, params: PageParams) -> tuple[list[Membre], int, bool]:
-        stmt = self._select()
+        stmt = self.select()
         if filters.q:
             stmt = stmt.where(contains_ci([Membre.nom, Membre.prenom, Membre.email, Membre.telephone], filters.q))
         if filters.statut:
@@ -68,7 +86,7 @@ class MembreRepository:
         if filters.organisation_id:
             stmt = stmt.where(exists().where(MembreOrganisation.membre_id == Membre.id,
                                              MembreOrganisation.organisation_id == filters.organisation_id))
-        return await paginate(self.session, stmt.order_by(Membre.nom, Membre.prenom, Membre.id), params)
+        return await self.paginate(stmt.order_by(Membre.nom, Membre.prenom, Membre.id), params)
 
     # Unscoped look-ups: uniqueness and identity matching concern every record, visible or not.
 
@@ -117,6 +135,16 @@ class MembreRepository:
             stmt = stmt.with_for_update()
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
+    async def actifs_avec_roles(self, organisation_id: uuid.UUID, roles: frozenset[str]) -> list[Membre]:
+        """Members with an active membership of the organisation holding one of ``roles`` there (unscoped:
+        who is told of a pending decision is not the caller's choice)."""
+        stmt = (select(Membre, MembreOrganisation.roles)
+                .join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
+                .where(MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.statut == "ACTIF")
+                .order_by(Membre.id))
+        return [membre for membre, held in (await self.session.execute(stmt)).tuples()
+                if not roles.isdisjoint(held or [])]
+
     async def count_admins(self, organisation_id: uuid.UUID) -> int:
         """Active memberships holding ADMIN_ORGANISATION (roles is a JSON list: its text contains the quoted name
         on both back ends)."""
@@ -127,5 +155,9 @@ class MembreRepository:
         )
         return int((await self.session.execute(stmt)).scalar_one())
 
-    def add(self, entity: Membre | MembreOrganisation) -> None:
-        self.session.add(entity)
+
+
+async def membre_visible(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> Membre | None:
+    """The member if the caller may see him (``MembreRepository``'s rule), else None (404): the one check other
+    areas (adhesions, cotisations, paiements, ...) make before acting on a member named in a request."""
+    return await MembreRepository(session, auth).get(membre_id)

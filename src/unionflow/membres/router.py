@@ -16,20 +16,20 @@ from unionflow.core.roles import (
     RS_ORG_ADMIN,
 )
 from unionflow.core.routing import area_router
-from unionflow.membres.appartenances import AppartenanceService
+from unionflow.membres.appartenance_service import AppartenanceService
 from unionflow.membres.repository import MembreFilters
 from unionflow.membres.schemas import (
     PHONE_PATTERN,
-    AppartenanceCreate,
     AppartenanceResponse,
+    CreateAppartenanceRequest,
+    CreateMembreRequest,
     FinAppartenance,
-    MembreCreate,
     MembreResponse,
-    MembreUpdate,
-    ProfilUpdate,
-    RolesUpdate,
     StatutMembre,
     StatutRequest,
+    UpdateMembreRequest,
+    UpdateProfilRequest,
+    UpdateRolesRequest,
 )
 from unionflow.membres.service import MembreService
 
@@ -46,9 +46,9 @@ _VISIBILITY = ("Visibilité: SUPER_ADMIN/ADMIN voient tous les membres; ADMIN_OR
                          "Avec `organisationId` (obligatoire hors SUPER_ADMIN/ADMIN) une appartenance ACTIF est "
                          "créée avec `roles` (défaut MEMBRE; rôles autres que MEMBRE: administrateur de "
                          "l'organisation). E-mail stocké en minuscules et unique: 409 si déjà utilisé.")
-async def create_membre(data: MembreCreate, session: SessionDep,
+async def create_membre(data: CreateMembreRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_MEMBRE_WRITE)) -> MembreResponse:
-    return await MembreService(session, auth).create(data)
+    return await MembreService(session, auth).creer(data)
 
 
 @router.get("", response_model=Page[MembreResponse], summary="Lister et rechercher les membres",
@@ -65,7 +65,7 @@ async def list_membres(
     telephone: str | None = Query(None, pattern=PHONE_PATTERN, description="E.164, ex. +221771234567"),
 ) -> Page[MembreResponse]:
     filters = MembreFilters(q=q, statut=statut, organisation_id=organisation_id, email=email, telephone=telephone)
-    return await MembreService(session, auth).search(filters, params)
+    return await MembreService(session, auth).lister(filters, params)
 
 
 @router.get("/me", response_model=MembreResponse, responses=problems(404),
@@ -78,7 +78,7 @@ async def my_profile(session: SessionDep, auth: AuthContext = authorize(RS_ANY_A
             summary="Modifier mes coordonnées",
             description="Seules les coordonnées personnelles (téléphone, adresse, ville, pays) sont modifiables par "
                         "le membre; l'e-mail est celui du compte d'identité, le reste relève du secrétariat.")
-async def update_my_profile(data: ProfilUpdate, session: SessionDep,
+async def update_my_profile(data: UpdateProfilRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> MembreResponse:
     return await MembreService(session, auth).update_me(data)
 
@@ -94,15 +94,15 @@ async def get_by_numero(session: SessionDep, numero: str = Path(alias="numeroMem
             description=_VISIBILITY)
 async def get_membre(id: uuid.UUID, session: SessionDep,
                      auth: AuthContext = authorize(RS_MEMBRE_SELF)) -> MembreResponse:
-    return await MembreService(session, auth).get(id)
+    return await MembreService(session, auth).obtenir(id)
 
 
 @router.put("/{id}", response_model=MembreResponse, responses=problems(404, 409), summary="Modifier un membre",
             description="Mise à jour partielle par le secrétariat d'une organisation du membre (ADMIN_ORGANISATION, "
                         "SECRETAIRE) ou SUPER_ADMIN/ADMIN. Fiche d'un membre RADIE figée (400).")
-async def update_membre(id: uuid.UUID, data: MembreUpdate, session: SessionDep,
+async def update_membre(id: uuid.UUID, data: UpdateMembreRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_MEMBRE_WRITE)) -> MembreResponse:
-    return await MembreService(session, auth).update(id, data)
+    return await MembreService(session, auth).modifier(id, data)
 
 
 @router.post("/{id}/statut", response_model=MembreResponse, responses=problems(404),
@@ -113,7 +113,7 @@ async def update_membre(id: uuid.UUID, data: MembreUpdate, session: SessionDep,
                          "statut que si le membre n'appartient qu'à elle (sinon 403: terminer l'appartenance).")
 async def change_statut(id: uuid.UUID, data: StatutRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_MEMBRE_WRITE)) -> MembreResponse:
-    return await MembreService(session, auth).set_status(id, data)
+    return await MembreService(session, auth).changer_statut(id, data)
 
 
 @router.get("/{id}/organisations", response_model=list[AppartenanceResponse], responses=problems(404),
@@ -122,7 +122,7 @@ async def change_statut(id: uuid.UUID, data: StatutRequest, session: SessionDep,
                         "Total dans `X-Total-Count`.")
 async def list_appartenances(id: uuid.UUID, session: SessionDep, response: Response,
                              auth: AuthContext = authorize(RS_MEMBRE_SELF)) -> list[AppartenanceResponse]:
-    rows = await AppartenanceService(session, auth).list_for(id)
+    rows = await AppartenanceService(session, auth).lister(id)
     set_total_header(response, len(rows))
     return rows
 
@@ -132,9 +132,9 @@ async def list_appartenances(id: uuid.UUID, session: SessionDep, response: Respo
              description="Le membre rejoint une organisation dont l'appelant tient le registre; une appartenance "
                          "terminée est rouverte; 409 si elle est en cours. Refusé (400) pour un membre suspendu "
                          "ou radié, ou une organisation suspendue.")
-async def add_appartenance(id: uuid.UUID, data: AppartenanceCreate, session: SessionDep,
+async def add_appartenance(id: uuid.UUID, data: CreateAppartenanceRequest, session: SessionDep,
                            auth: AuthContext = authorize(RS_MEMBRE_WRITE)) -> AppartenanceResponse:
-    return await AppartenanceService(session, auth).add(id, data.organisation_id, data.roles)
+    return await AppartenanceService(session, auth).ajouter(id, data.organisation_id, data.roles)
 
 
 @router.put("/{id}/organisations/{organisationId}", response_model=AppartenanceResponse,
@@ -142,10 +142,10 @@ async def add_appartenance(id: uuid.UUID, data: AppartenanceCreate, session: Ses
             description="Rôles d'organisation seulement (MEMBRE toujours inclus), par SUPER_ADMIN/ADMIN ou "
                         "l'ADMIN_ORGANISATION de l'organisation. 409 si l'organisation perdrait son dernier "
                         "administrateur. Identique à PUT /api/roles/membres/{membreId}/organisations/{organisationId}.")
-async def update_appartenance(id: uuid.UUID, data: RolesUpdate, session: SessionDep,
+async def update_appartenance(id: uuid.UUID, data: UpdateRolesRequest, session: SessionDep,
                               organisation_id: uuid.UUID = Path(alias="organisationId"),
                               auth: AuthContext = authorize(RS_ORG_ADMIN)) -> AppartenanceResponse:
-    return await AppartenanceService(session, auth).set_roles(id, organisation_id, data.roles)
+    return await AppartenanceService(session, auth).definir_roles(id, organisation_id, data.roles)
 
 
 @router.post("/{id}/organisations/{organisationId}/terminer", response_model=AppartenanceResponse,
@@ -155,4 +155,4 @@ async def update_appartenance(id: uuid.UUID, data: RolesUpdate, session: Session
 async def end_appartenance(id: uuid.UUID, session: SessionDep, data: FinAppartenance | None = None,
                            organisation_id: uuid.UUID = Path(alias="organisationId"),
                            auth: AuthContext = authorize(RS_MEMBRE_WRITE)) -> AppartenanceResponse:
-    return await AppartenanceService(session, auth).end(id, organisation_id, data.motif if data else None)
+    return await AppartenanceService(session, auth).terminer(id, organisation_id, data.motif if data else None)

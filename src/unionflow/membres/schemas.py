@@ -64,7 +64,7 @@ class _MembreFields(InputModel):
     _naissance = field_validator("date_naissance")(_past)
 
 
-class MembreCreate(_MembreFields):
+class CreateMembreRequest(_MembreFields):
     prenom: str = Field(min_length=1, max_length=100)
     nom: str = Field(min_length=1, max_length=100)
     organisation_id: uuid.UUID | None = Field(
@@ -72,14 +72,14 @@ class MembreCreate(_MembreFields):
     roles: list[RoleOrganisation] | None = Field(default=None, description="Rôles dans l'organisation (défaut: MEMBRE)")
 
 
-class MembreUpdate(UpdateModel, _MembreFields):
+class UpdateMembreRequest(UpdateModel, _MembreFields):
     nullable_fields = frozenset({
         "ville", "telephone", "adresse", "email", "profession", "genre", "date_naissance", "pays"})
     prenom: str | None = Field(default=None, min_length=1, max_length=100)
     nom: str | None = Field(default=None, min_length=1, max_length=100)
 
 
-class ProfilUpdate(InputModel):
+class UpdateProfilRequest(InputModel):
     """What a member may change on their own record: personal contact details only."""
 
     telephone: str | None = Field(default=None, pattern=PHONE_PATTERN)
@@ -93,12 +93,12 @@ class StatutRequest(InputModel):
     motif: str | None = Field(default=None, max_length=500, description="Obligatoire pour SUSPENDU et RADIE")
 
 
-class AppartenanceCreate(InputModel):
+class CreateAppartenanceRequest(InputModel):
     organisation_id: uuid.UUID
     roles: list[RoleOrganisation] | None = Field(default=None, description="Rôles d'organisation (défaut: MEMBRE)")
 
 
-class RolesUpdate(InputModel):
+class UpdateRolesRequest(InputModel):
     roles: list[RoleOrganisation] = Field(min_length=1, description="Rôles d'organisation; MEMBRE est toujours inclus")
 
 

@@ -16,18 +16,18 @@ from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, R
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
-from unionflow.membres.appartenances import AppartenanceService, normalise_roles
+from unionflow.membres.appartenance_service import AppartenanceService, normalise_roles
 from unionflow.membres.repository import MembreFilters, MembreRepository
 from unionflow.membres.schemas import (
     MOTIF_REQUIS,
     TRANSITIONS,
-    MembreCreate,
+    CreateMembreRequest,
     MembreResponse,
-    MembreUpdate,
-    ProfilUpdate,
     StatutAppartenance,
     StatutMembre,
     StatutRequest,
+    UpdateMembreRequest,
+    UpdateProfilRequest,
 )
 from unionflow.models import Membre, MembreOrganisation
 
@@ -102,7 +102,7 @@ class MembreService:
             raise Conflict("Un membre existe déjà avec cette adresse e-mail")
         return email
 
-    async def create(self, data: MembreCreate) -> MembreResponse:
+    async def creer(self, data: CreateMembreRequest) -> MembreResponse:
         appartenances = AppartenanceService(self.session, self.auth)
         if data.organisation_id is None:
             if not self.auth.is_global:
@@ -122,10 +122,10 @@ class MembreService:
                            organisation_id=organisation.id if organisation else None,
                            description=f"Inscription de {membre.prenom} {membre.nom} ({membre.numero_membre})")
         if organisation is not None:
-            await appartenances.attach(membre, organisation, roles)
+            await appartenances.rattacher(membre, organisation, roles)
         return to_response(membre)
 
-    async def get(self, membre_id: uuid.UUID) -> MembreResponse:
+    async def obtenir(self, membre_id: uuid.UUID) -> MembreResponse:
         return to_response(await self._get(membre_id))
 
     async def by_numero(self, numero: str) -> MembreResponse:
@@ -134,7 +134,7 @@ class MembreService:
             raise NotFound("Aucun membre visible avec ce numéro")
         return to_response(membre)
 
-    async def search(self, filters: MembreFilters, params: PageParams) -> Page[MembreResponse]:
+    async def lister(self, filters: MembreFilters, params: PageParams) -> Page[MembreResponse]:
         rows, total, exact = await self.repo.search(filters, params)
         return Page[MembreResponse].build([to_response(m) for m in rows], params, total, exact)
 
@@ -159,7 +159,7 @@ class MembreService:
                            organisation_id=organisation_id)
         return to_response(membre)
 
-    async def update(self, membre_id: uuid.UUID, data: MembreUpdate) -> MembreResponse:
+    async def modifier(self, membre_id: uuid.UUID, data: UpdateMembreRequest) -> MembreResponse:
         membre = await self._get(membre_id, for_update=True)
         organisation_id = await self._check_writer(membre)
         return await self._apply(membre, data.model_dump(exclude_unset=True), organisation_id, "MODIFIER")
@@ -172,11 +172,11 @@ class MembreService:
     async def me(self) -> MembreResponse:
         return to_response(await self._me())
 
-    async def update_me(self, data: ProfilUpdate) -> MembreResponse:
+    async def update_me(self, data: UpdateProfilRequest) -> MembreResponse:
         membre = await self._me(for_update=True)
         return await self._apply(membre, data.model_dump(exclude_unset=True), None, "UPDATE_PROFIL")
 
-    async def set_status(self, membre_id: uuid.UUID, data: StatutRequest) -> MembreResponse:
+    async def changer_statut(self, membre_id: uuid.UUID, data: StatutRequest) -> MembreResponse:
         if data.statut in MOTIF_REQUIS and not data.motif:
             raise RegleMetier(f"Un motif est obligatoire pour passer à {data.statut.value}")
         membre = await self._get(membre_id, for_update=True)

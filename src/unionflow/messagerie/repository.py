@@ -4,11 +4,12 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import ColumnElement, and_, exists, false, func, or_, select
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import ScopedRepository
+from unionflow.core.visibility import SCOPE_MEMBRE, Shape, Visibility, scope_param
 from unionflow.models import (
     Conversation,
     ConversationParticipant,
@@ -22,31 +23,29 @@ P = ConversationParticipant
 M = MessageConversation
 
 
-class MessagerieRepository:
+class ConversationRepository(ScopedRepository[Conversation]):
     """Only current participants reach a conversation: no role (not even ADMIN) reads others' messages."""
 
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
+    model = Conversation
+    auth: AuthContext
 
-    def _me(self) -> Any:
-        return and_(P.conversation_id == Conversation.id, P.membre_id == self.auth.membre_id,
-                    P.date_depart.is_(None))
+    @classmethod
+    def visibility(cls, auth: AuthContext | None) -> Visibility:
+        membre_id = auth.membre_id if auth is not None else None
+        return Visibility(Shape(membre=membre_id is not None), {SCOPE_MEMBRE: membre_id})
 
-    async def get(self, conversation_id: uuid.UUID, *, for_update: bool = False) -> Conversation | None:
-        if self.auth.membre_id is None:
-            return None
-        stmt = select(Conversation).join(P, self._me()).where(Conversation.id == conversation_id)
-        if for_update:
-            stmt = stmt.with_for_update(of=Conversation)
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+    @classmethod
+    def scope_condition(cls, shape: Shape, values: dict[str, Any] | None = None) -> ColumnElement[bool]:
+        if not shape.membre:
+            return false()
+        return exists().where(P.conversation_id == Conversation.id, P.membre_id == scope_param(SCOPE_MEMBRE, values),
+                              P.date_depart.is_(None))
 
     async def mine(self, params: PageParams) -> tuple[list[Conversation], int, bool]:
         if self.auth.membre_id is None:
             return [], 0, True
         last = func.coalesce(Conversation.dernier_message_at, Conversation.created_at)
-        stmt = select(Conversation).join(P, self._me()).order_by(last.desc(), Conversation.id)
-        return await paginate(self.session, stmt, params)
+        return await self.paginate(self.select().order_by(last.desc(), Conversation.id), params)
 
     async def direct(self, organisation_id: uuid.UUID, key: str) -> Conversation | None:
         stmt = select(Conversation).where(Conversation.organisation_id == organisation_id,
@@ -81,7 +80,7 @@ class MessagerieRepository:
 
     async def messages(self, conversation_id: uuid.UUID, params: PageParams) -> tuple[list[Any], int, bool]:
         stmt = (select(M).where(M.conversation_id == conversation_id).order_by(M.created_at.desc(), M.id.desc()))
-        return await paginate(self.session, stmt, params)
+        return await self.paginate(stmt, params)
 
     async def latest_message_at(self, conversation_id: uuid.UUID) -> datetime | None:
         stmt = select(func.max(M.created_at)).where(M.conversation_id == conversation_id)
@@ -101,6 +100,3 @@ class MessagerieRepository:
 
     async def organisation_exists(self, organisation_id: uuid.UUID) -> bool:
         return await self.session.get(Organisation, organisation_id) is not None
-
-    def add(self, row: Any) -> None:
-        self.session.add(row)

@@ -32,7 +32,7 @@ _PRIVATE = "Seuls les participants actuels y accèdent (ADMIN compris: sinon 404
                          "elle est renvoyée avec le code 200. GROUPE: titre requis.")
 async def create_conversation(data: CreateConversationRequest, response: Response, session: SessionDep,
                               auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> ConversationResponse:
-    conversation, created = await MessagerieService(session, auth).create(data)
+    conversation, created = await MessagerieService(session, auth).creer(data)
     if not created:
         response.status_code = 200
     return conversation
@@ -55,7 +55,7 @@ async def unread_count(session: SessionDep,
             summary="Consulter une conversation", description=_PRIVATE)
 async def get_conversation(id: uuid.UUID, session: SessionDep,
                            auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> ConversationResponse:
-    return await MessagerieService(session, auth).get(id)
+    return await MessagerieService(session, auth).obtenir(id)
 
 
 @router.post("/conversations/{id}/participants", response_model=ConversationResponse, responses=problems(404),
@@ -64,7 +64,7 @@ async def get_conversation(id: uuid.UUID, session: SessionDep,
                          "peut revenir). " + _PRIVATE)
 async def add_participants(id: uuid.UUID, data: AddParticipantsRequest, session: SessionDep,
                            auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> ConversationResponse:
-    return await MessagerieService(session, auth).add_participants(id, data)
+    return await MessagerieService(session, auth).ajouter_participants(id, data)
 
 
 @router.delete("/conversations/{id}/participants/moi", status_code=204, response_class=Response,
@@ -73,7 +73,7 @@ async def add_participants(id: uuid.UUID, data: AddParticipantsRequest, session:
                            "pas (400).")
 async def leave_conversation(id: uuid.UUID, session: SessionDep,
                              auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> Response:
-    await MessagerieService(session, auth).leave(id)
+    await MessagerieService(session, auth).quitter(id)
     return Response(status_code=204)
 
 
@@ -94,11 +94,11 @@ async def conversation_messages(id: uuid.UUID, session: SessionDep,
                          "facultative); les participants peuvent alors télécharger ce document. " + _PRIVATE)
 async def post_message(id: uuid.UUID, data: CreateMessageRequest, session: SessionDep,
                        auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> MessageResponse:
-    return await MessagerieService(session, auth).post(id, data)
+    return await MessagerieService(session, auth).envoyer(id, data)
 
 
 @router.post("/conversations/{id}/lu", response_model=ConversationResponse, responses=problems(404),
              summary="Marquer la conversation comme lue", description=_PRIVATE)
 async def mark_read(id: uuid.UUID, session: SessionDep,
                     auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> ConversationResponse:
-    return await MessagerieService(session, auth).mark_read(id)
+    return await MessagerieService(session, auth).marquer_lu(id)

@@ -17,7 +17,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.documents.repository import DocumentRepository
-from unionflow.messagerie.repository import MessagerieRepository
+from unionflow.messagerie.repository import ConversationRepository
 from unionflow.messagerie.schemas import (
     AddParticipantsRequest,
     ConversationResponse,
@@ -39,7 +39,7 @@ class MessagerieService:
     def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
         self.session = session
         self.auth = auth
-        self.repo = MessagerieRepository(session, auth)
+        self.repo = ConversationRepository(session, auth)
 
     @property
     def _me(self) -> uuid.UUID:
@@ -78,7 +78,7 @@ class MessagerieService:
         self.repo.add(ConversationParticipant(conversation_id=conversation.id, membre_id=membre_id, date_ajout=now,
                                               dernier_lu_at=now if membre_id == self.auth.membre_id else None))
 
-    async def create(self, data: CreateConversationRequest) -> tuple[ConversationResponse, bool]:
+    async def creer(self, data: CreateConversationRequest) -> tuple[ConversationResponse, bool]:
         """The conversation and whether it was created (False: the pair's existing DIRECTE conversation)."""
         me = self._me
         if not await self.repo.organisation_exists(data.organisation_id):
@@ -119,10 +119,11 @@ class MessagerieService:
         rows, total, exact = await self.repo.mine(params)
         return Page[ConversationResponse].build(await self._responses(rows), params, total, exact)
 
-    async def get(self, conversation_id: uuid.UUID) -> ConversationResponse:
+    async def obtenir(self, conversation_id: uuid.UUID) -> ConversationResponse:
         return await self._response(await self._get(conversation_id))
 
-    async def add_participants(self, conversation_id: uuid.UUID, data: AddParticipantsRequest) -> ConversationResponse:
+    async def ajouter_participants(self, conversation_id: uuid.UUID,
+                                   data: AddParticipantsRequest) -> ConversationResponse:
         conversation = await self._get(conversation_id, for_update=True)
         if conversation.type_conversation != TypeConversation.GROUPE:
             raise InvalidState("Une conversation DIRECTE reste à deux: créez un groupe")
@@ -146,7 +147,7 @@ class MessagerieService:
                            organisation_id=conversation.organisation_id, after={"ajoutes": added})
         return await self._response(conversation)
 
-    async def leave(self, conversation_id: uuid.UUID) -> None:
+    async def quitter(self, conversation_id: uuid.UUID) -> None:
         conversation = await self._get(conversation_id, for_update=True)
         if conversation.type_conversation != TypeConversation.GROUPE:
             raise InvalidState("On ne quitte pas une conversation DIRECTE")
@@ -172,7 +173,7 @@ class MessagerieService:
                                document_id=message.document_id, duree_secondes=message.duree_secondes,
                                created_at=message.created_at)
 
-    async def post(self, conversation_id: uuid.UUID, data: CreateMessageRequest) -> MessageResponse:
+    async def envoyer(self, conversation_id: uuid.UUID, data: CreateMessageRequest) -> MessageResponse:
         # The row lock orders the messages of one conversation and its last-message time.
         conversation = await self._get(conversation_id, for_update=True)
         me = self._me
@@ -204,7 +205,7 @@ class MessagerieService:
                                   "documentId": message.document_id})
         return self._message(message, await self.repo.names({me}))
 
-    async def mark_read(self, conversation_id: uuid.UUID) -> ConversationResponse:
+    async def marquer_lu(self, conversation_id: uuid.UUID) -> ConversationResponse:
         conversation = await self._get(conversation_id)
         row = await self.repo.participant(conversation.id, self._me)
         assert row is not None

@@ -5,11 +5,37 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 from decimal import Decimal
+from enum import StrEnum
 
 from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+
+
+class StatutEvenement(StrEnum):
+    PLANIFIE = "PLANIFIE"
+    CONFIRME = "CONFIRME"
+    EN_COURS = "EN_COURS"
+    TERMINE = "TERMINE"
+    ANNULE = "ANNULE"
+
+
+class Visibilite(StrEnum):
+    PUBLIC = "PUBLIC"
+    MEMBRES = "MEMBRES"
+
+
+class StatutInscription(StrEnum):
+    CONFIRMEE = "CONFIRMEE"
+    EN_ATTENTE = "EN_ATTENTE"
+    ANNULEE = "ANNULEE"
+
+
+class StatutModeration(StrEnum):
+    PUBLIE = "PUBLIE"
+    EN_ATTENTE = "EN_ATTENTE"
+    REJETE = "REJETE"
 
 
 class TypeReference(IdMixin, TimestampMixin, Base):

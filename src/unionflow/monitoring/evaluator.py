@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.models import AlerteConfig, AlerteSysteme
-from unionflow.monitoring.repository import FAILED_LOGIN_ACTIONS, AlertRepository, MeasureRepository
+from unionflow.monitoring.repository import FAILED_LOGIN_ACTIONS, AlerteSystemeRepository, MesureRepository
 
 log = logging.getLogger("unionflow.monitoring")
 
@@ -61,8 +61,8 @@ class MonitoringEvaluator:
     def __init__(self, session: AsyncSession, settings: Settings) -> None:
         self.session = session
         self.settings = settings
-        self.alerts = AlertRepository(session)
-        self.measures = MeasureRepository(session)
+        self.alerts = AlerteSystemeRepository(session)
+        self.measures = MesureRepository(session)
 
     async def run(self, *, force: bool = False, now: datetime | None = None) -> EvaluationResult:
         now = now or datetime.now(UTC)

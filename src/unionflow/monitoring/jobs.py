@@ -14,7 +14,7 @@ from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_i
 from unionflow.core.jobs import Compteurs, Contexte, Job
 from unionflow.models import AlerteSysteme
 from unionflow.monitoring.evaluator import EvaluationResult, MonitoringEvaluator
-from unionflow.monitoring.repository import AlertRepository
+from unionflow.monitoring.repository import AlerteSystemeRepository
 
 EXIT = {"INFO": 0, "WARNING": 1, "CRITICAL": 2}
 
@@ -23,7 +23,7 @@ async def evaluer(session: AsyncSession, settings: Settings) -> tuple[Evaluation
     """Evaluate now, commit, and return the outcome with the alerts still active (CLI and scheduler)."""
     result = await MonitoringEvaluator(session, settings).run(force=True)
     await session.commit()
-    return result, await AlertRepository(session).active()
+    return result, await AlerteSystemeRepository(session).active()
 
 
 async def surveiller(settings: Settings, out: Callable[[str], None] = print) -> int:

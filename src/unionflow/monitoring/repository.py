@@ -5,14 +5,14 @@ System alerts belong to the installation, not to an organisation: every holder o
 
 from __future__ import annotations
 
-import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Select, func, inspect, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import SystemRepository
 from unionflow.models import (
     AlerteConfig,
     AlerteSysteme,
@@ -29,9 +29,10 @@ CONFIG_ID = 1
 FAILED_LOGIN_ACTIONS = ("LOGIN_FAILED", "LOGIN_ECHEC", "ECHEC_CONNEXION")
 
 
-class AlertRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class AlerteSystemeRepository(SystemRepository[AlerteSysteme]):
+    """System alerts and their configuration belong to the installation (RS-MON-READ sees them all)."""
+
+    model = AlerteSysteme
 
     async def config(self, *, for_update: bool = False) -> AlerteConfig:
         stmt = select(AlerteConfig).where(AlerteConfig.id == CONFIG_ID)
@@ -63,18 +64,10 @@ class AlertRepository:
         stmt = select(AlerteSysteme).where(AlerteSysteme.cle_ouverte.is_not(None)).with_for_update()
         return {a.code: a for a in (await self.session.execute(stmt)).scalars()}
 
-    async def get(self, alert_id: uuid.UUID, *, for_update: bool = False) -> AlerteSysteme | None:
-        stmt = select(AlerteSysteme).where(AlerteSysteme.id == alert_id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    def add(self, alert: AlerteSysteme) -> None:
-        self.session.add(alert)
-
-
-class MeasureRepository:
-    """Read-only measurements of the live system."""
+class MesureRepository:
+    """Read-only measurements of the live system, on the system's behalf (the evaluator, GET /api/monitoring):
+    counts over other areas' tables; no row is returned to a caller, so no scope applies."""
 
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -121,11 +114,10 @@ class MeasureRepository:
         return await self.session.get(SauvegardeConfig, CONFIG_ID)
 
 
-class JournalRepository:
+class JournalSystemeRepository(SystemRepository[JournalSysteme]):
     """Stored system logs. Like alerts they belong to the installation: RS-MON-READ sees them all."""
 
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+    model = JournalSysteme
 
     async def search(self, *, niveaux: list[str] | None, logger: str | None, request_id: str | None,
                      debut: datetime | None, fin: datetime | None,
@@ -144,4 +136,4 @@ class JournalRepository:
         if fin is not None:
             stmt = stmt.where(JournalSysteme.horodatage <= fin)
         stmt = stmt.order_by(JournalSysteme.horodatage.desc(), JournalSysteme.id.desc())
-        return await paginate(self.session, stmt, params)
+        return await self.paginate(stmt, params)

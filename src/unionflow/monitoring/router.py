@@ -14,11 +14,11 @@ from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import RS_MON_READ, RS_MON_WRITE
 from unionflow.core.routing import GuardedRoute, area_router
 from unionflow.monitoring.schemas import (
-    AlertConfigResponse,
+    AlerteConfigResponse,
+    AlerteSystemeResponse,
     JournalSystemeResponse,
     NiveauJournal,
-    SystemAlertResponse,
-    UpdateAlertConfigRequest,
+    UpdateAlerteConfigRequest,
 )
 from unionflow.monitoring.service import JournalService, MetricsService, MonitoringService
 
@@ -32,7 +32,7 @@ def _settings(request: Request) -> Settings:
     return settings
 
 
-@router.get("", response_model=list[SystemAlertResponse], summary="Alertes système actives",
+@router.get("", response_model=list[AlerteSystemeResponse], summary="Alertes système actives",
             description="Alertes ouvertes et non acquittées, les plus graves d'abord (X-Total-Count). Si la "
                         "dernière évaluation date de plus de `intervalleEvaluationSecondes`, le système est "
                         "d'abord mesuré (base, disque, échecs de connexion, erreurs d'audit, paiements Wave "
@@ -40,36 +40,36 @@ def _settings(request: Request) -> Settings:
                         "fermées: une seule alerte ouverte par code. Une alerte dont la condition disparaît "
                         "est fermée (resolue) et quitte la liste.")
 async def list_alerts(request: Request, response: Response, session: SessionDep,
-                      auth: AuthContext = authorize(RS_MON_READ)) -> list[SystemAlertResponse]:
+                      auth: AuthContext = authorize(RS_MON_READ)) -> list[AlerteSystemeResponse]:
     alerts = await MonitoringService(session, auth, _settings(request)).active_alerts()
     set_total_header(response, len(alerts))
     return alerts
 
 
-@router.get("/config", response_model=AlertConfigResponse, summary="Seuils d'alerte")
+@router.get("/config", response_model=AlerteConfigResponse, summary="Seuils d'alerte")
 async def get_alert_config(request: Request, session: SessionDep,
-                           auth: AuthContext = authorize(RS_MON_READ)) -> AlertConfigResponse:
+                           auth: AuthContext = authorize(RS_MON_READ)) -> AlerteConfigResponse:
     return await MonitoringService(session, auth, _settings(request)).config()
 
 
-@router.put("/config", response_model=AlertConfigResponse, summary="Modifier les seuils d'alerte",
+@router.put("/config", response_model=AlerteConfigResponse, summary="Modifier les seuils d'alerte",
             description="Mise à jour partielle: seuls les champs envoyés changent; null et corps vide sont "
                         "refusés (400), bornes vérifiées. Les nouveaux seuils s'appliquent dès la lecture "
                         "suivante de GET /api/alerts.")
-async def update_alert_config(request: Request, data: UpdateAlertConfigRequest, session: SessionDep,
-                              auth: AuthContext = authorize(RS_MON_WRITE)) -> AlertConfigResponse:
-    return await MonitoringService(session, auth, _settings(request)).update_config(data)
+async def update_alert_config(request: Request, data: UpdateAlerteConfigRequest, session: SessionDep,
+                              auth: AuthContext = authorize(RS_MON_WRITE)) -> AlerteConfigResponse:
+    return await MonitoringService(session, auth, _settings(request)).modifier_config(data)
 
 
-@router.post("/{id}/acknowledge", response_model=SystemAlertResponse, responses=problems(404),
+@router.post("/{id}/acknowledge", response_model=AlerteSystemeResponse, responses=problems(404),
              summary="Acquitter une alerte système",
              description="Enregistre qui et quand. Idempotent: une alerte déjà acquittée répond 200 inchangée "
                          "(le premier acquittement est conservé). Une alerte acquittée dont la condition "
                          "persiste reste ouverte (pas de doublon) mais quitte la liste; si la condition "
                          "disparaît puis revient, une nouvelle alerte est créée.")
 async def acknowledge_alert(id: uuid.UUID, request: Request, session: SessionDep,
-                            auth: AuthContext = authorize(RS_MON_READ)) -> SystemAlertResponse:
-    return await MonitoringService(session, auth, _settings(request)).acknowledge(id)
+                            auth: AuthContext = authorize(RS_MON_READ)) -> AlerteSystemeResponse:
+    return await MonitoringService(session, auth, _settings(request)).acquitter(id)
 
 
 @logs_router.get("", response_model=Page[JournalSystemeResponse], summary="Journaux système",
@@ -89,7 +89,7 @@ async def list_logs(session: SessionDep, auth: AuthContext = authorize(RS_MON_RE
                     request_id: str | None = Query(None, alias="requestId", max_length=128),
                     date_debut: datetime | None = Query(None, alias="dateDebut"),
                     date_fin: datetime | None = Query(None, alias="dateFin")) -> Page[JournalSystemeResponse]:
-    return await JournalService(session, auth).search(params, niveau=niveau, logger=logger, request_id=request_id,
+    return await JournalService(session, auth).lister(params, niveau=niveau, logger=logger, request_id=request_id,
                                                       date_debut=date_debut, date_fin=date_fin)
 
 

@@ -16,7 +16,7 @@ class NiveauAlerte(StrEnum):
     CRITICAL = "CRITICAL"
 
 
-class SystemAlertResponse(OutputModel):
+class AlerteSystemeResponse(OutputModel):
     id: uuid.UUID
     code: str = Field(description="Condition surveillée, ex. ESPACE_DISQUE_FAIBLE (une seule alerte ouverte par code)")
     niveau: NiveauAlerte
@@ -34,7 +34,7 @@ class SystemAlertResponse(OutputModel):
     date_acquittement: datetime | None
 
 
-class AlertConfigResponse(OutputModel):
+class AlerteConfigResponse(OutputModel):
     seuil_latence_base_ms: int = Field(description="Alerte si une requête de test dépasse cette durée (ms)")
     seuil_espace_disque_libre_pourcent: float = Field(
         description="Alerte si l'espace libre du répertoire de données descend sous ce pourcentage")
@@ -53,7 +53,7 @@ class AlertConfigResponse(OutputModel):
     modifie_par: str | None
 
 
-class UpdateAlertConfigRequest(UpdateModel):
+class UpdateAlerteConfigRequest(UpdateModel):
     """Partial update: only the fields sent change; null is refused (and not offered by the schema), an empty
     body too (``minProperties``)."""
 
@@ -69,7 +69,7 @@ class UpdateAlertConfigRequest(UpdateModel):
     intervalle_evaluation_secondes: int | None = Field(None, ge=10, le=86_400)
 
     @model_validator(mode="after")
-    def _not_empty(self) -> UpdateAlertConfigRequest:
+    def _not_empty(self) -> UpdateAlerteConfigRequest:
         if not self.model_fields_set:
             raise ValueError("aucun champ à modifier")
         return self

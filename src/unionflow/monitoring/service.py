@@ -14,17 +14,17 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidToken, NotFound, RegleMetier, Unauthenticated
 from unionflow.core.pagination import Page, PageParams
 from unionflow.monitoring.evaluator import MODULE, MonitoringEvaluator
-from unionflow.monitoring.repository import AlertRepository, JournalRepository, MeasureRepository
+from unionflow.monitoring.repository import AlerteSystemeRepository, JournalSystemeRepository, MesureRepository
 from unionflow.monitoring.schemas import (
-    AlertConfigResponse,
+    AlerteConfigResponse,
+    AlerteSystemeResponse,
     JournalSystemeResponse,
     NiveauJournal,
-    SystemAlertResponse,
-    UpdateAlertConfigRequest,
+    UpdateAlerteConfigRequest,
 )
 
 _RANG = {"CRITICAL": 0, "WARNING": 1, "INFO": 2}
-_CONFIG_FIELDS = list(UpdateAlertConfigRequest.model_fields)
+_CONFIG_FIELDS = list(UpdateAlerteConfigRequest.model_fields)
 
 
 class MonitoringService:
@@ -32,19 +32,19 @@ class MonitoringService:
         self.session = session
         self.auth = auth
         self.settings = settings
-        self.repo = AlertRepository(session)
+        self.repo = AlerteSystemeRepository(session)
 
-    async def active_alerts(self) -> list[SystemAlertResponse]:
+    async def active_alerts(self) -> list[AlerteSystemeResponse]:
         await MonitoringEvaluator(self.session, self.settings).run()
         alerts = await self.repo.active()
         # Most severe first, then the most recent.
         alerts.sort(key=lambda a: (_RANG.get(a.niveau, 9), -a.date_creation.timestamp()))
-        return [SystemAlertResponse.model_validate(a) for a in alerts]
+        return [AlerteSystemeResponse.model_validate(a) for a in alerts]
 
-    async def config(self) -> AlertConfigResponse:
-        return AlertConfigResponse.model_validate(await self.repo.config())
+    async def config(self) -> AlerteConfigResponse:
+        return AlerteConfigResponse.model_validate(await self.repo.config())
 
-    async def update_config(self, data: UpdateAlertConfigRequest) -> AlertConfigResponse:
+    async def modifier_config(self, data: UpdateAlerteConfigRequest) -> AlerteConfigResponse:
         config = await self.repo.config(for_update=True)
         before = audit.snapshot(config, _CONFIG_FIELDS)
         for key, value in data.changes().items():
@@ -57,15 +57,15 @@ class MonitoringService:
         await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="AlerteConfig",
                            entite_id=config.id, before=before, after=audit.snapshot(config, _CONFIG_FIELDS),
                            description="Modification des seuils d'alerte")
-        return AlertConfigResponse.model_validate(config)
+        return AlerteConfigResponse.model_validate(config)
 
-    async def acknowledge(self, alert_id: uuid.UUID) -> SystemAlertResponse:
+    async def acquitter(self, alert_id: uuid.UUID) -> AlerteSystemeResponse:
         alert = await self.repo.get(alert_id, for_update=True)
         if alert is None:
             raise NotFound("Alerte système introuvable")
         if alert.acquittee:
             # Idempotent: two operators acknowledging together both succeed; the first one is kept.
-            return SystemAlertResponse.model_validate(alert)
+            return AlerteSystemeResponse.model_validate(alert)
         alert.acquittee = True
         alert.acquittee_par = self.auth.actor_name
         alert.date_acquittement = datetime.now(UTC)
@@ -73,7 +73,7 @@ class MonitoringService:
         await audit.record(self.session, self.auth, action="ACQUITTER", module=MODULE,
                            entite_type="AlerteSysteme", entite_id=alert.id,
                            description=f"Alerte {alert.code} acquittée")
-        return SystemAlertResponse.model_validate(alert)
+        return AlerteSystemeResponse.model_validate(alert)
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -85,10 +85,10 @@ class JournalService:
     """Stored system logs (core/journal.py), newest first."""
 
     def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.repo = JournalRepository(session)
+        self.repo = JournalSystemeRepository(session)
         self.auth = auth
 
-    async def search(self, params: PageParams, *, niveau: NiveauJournal | None, logger: str | None,
+    async def lister(self, params: PageParams, *, niveau: NiveauJournal | None, logger: str | None,
                      request_id: str | None, date_debut: datetime | None,
                      date_fin: datetime | None) -> Page[JournalSystemeResponse]:
         debut, fin = _utc(date_debut), _utc(date_fin)
@@ -115,7 +115,7 @@ class MetricsService:
     """GET /metrics: its own protection instead of a user token, since scrapers hold no OIDC identity."""
 
     def __init__(self, session: AsyncSession, settings: Settings) -> None:
-        self.measures = MeasureRepository(session)
+        self.measures = MesureRepository(session)
         self.settings = settings
 
     def check_access(self, client_host: str | None, authorization: str | None) -> None:

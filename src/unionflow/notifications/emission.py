@@ -8,13 +8,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.models import Membre, Notification, PreferenceMembre
 from unionflow.models.base import utcnow
 from unionflow.notifications.schemas import OBLIGATOIRES, Canal, StatutNotification
 from unionflow.notifications.sources import synchroniser_source
+from unionflow.preferences.repository import PreferenceMembreRepository
 
 S = StatutNotification
 
@@ -60,13 +60,7 @@ class Emetteur:
         self.cree_par = cree_par
 
     async def preferences(self, membre_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, PreferenceMembre]:
-        found: dict[uuid.UUID, PreferenceMembre] = {}
-        ids = list(membre_ids)
-        for start in range(0, len(ids), 500):
-            rows = await self.session.execute(
-                select(PreferenceMembre).where(PreferenceMembre.membre_id.in_(ids[start:start + 500])))
-            found.update({p.membre_id: p for p in rows.scalars()})
-        return found
+        return await PreferenceMembreRepository(self.session).of_membres(membre_ids)
 
     async def emettre_lot(self, membres: Sequence[Membre], type_notification: str,
                           message: Callable[[Membre, Canal], tuple[str, str]], *,

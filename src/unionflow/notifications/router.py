@@ -10,22 +10,22 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_NOTIFICATION_ENVOI, RS_NOTIFICATION_MES, RS_NOTIFICATION_MODELE
 from unionflow.core.routing import area_router
-from unionflow.notifications.modeles import ModeleService
+from unionflow.notifications.modele_service import ModeleService
 from unionflow.notifications.repository import NotificationFilters
 from unionflow.notifications.schemas import (
     CODE_PATTERN,
     Canal,
+    CreateModeleRequest,
     EnvoiGroupe,
     EnvoiResultat,
     MarquageResponse,
-    ModeleCreate,
     ModeleResponse,
-    ModeleUpdate,
     NonLuesResponse,
     NotificationEnvoi,
     NotificationResponse,
     StatutNotification,
     TypeNotification,
+    UpdateModeleRequest,
 )
 from unionflow.notifications.service import NotificationService
 
@@ -70,7 +70,7 @@ async def lister(session: SessionDep, auth: AuthContext = authorize(RS_NOTIFICAT
                  ) -> Page[NotificationResponse]:
     filters = NotificationFilters(statut=statut, canal=canal, type_notification=type_notification,
                                   membre_id=membre_id, organisation_id=organisation_id)
-    return await NotificationService(session, auth).search(filters, params)
+    return await NotificationService(session, auth).lister(filters, params)
 
 
 @router.get("/mes", response_model=Page[NotificationResponse], summary="Mes notifications",
@@ -99,7 +99,7 @@ async def lister_modeles(session: SessionDep, auth: AuthContext = authorize(RS_N
                          code: str | None = Query(None, pattern=CODE_PATTERN),
                          organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
                          ) -> Page[ModeleResponse]:
-    return await ModeleService(session, auth).search(code, organisation_id, params)
+    return await ModeleService(session, auth).lister(code, organisation_id, params)
 
 
 @router.post("/modeles", status_code=201, response_model=ModeleResponse, responses=problems(404, 409),
@@ -107,29 +107,29 @@ async def lister_modeles(session: SessionDep, auth: AuthContext = authorize(RS_N
              description="`organisationId` vide: modèle global (ADMIN/SUPER_ADMIN). Un code par canal et par "
                          "portée (409). Variables `{nom}` simples uniquement (pas de format ni d'accès: 400); "
                          "`{{` et `}}` pour des accolades littérales.")
-async def creer_modele(data: ModeleCreate, session: SessionDep,
+async def creer_modele(data: CreateModeleRequest, session: SessionDep,
                        auth: AuthContext = authorize(RS_NOTIFICATION_MODELE)) -> ModeleResponse:
-    return await ModeleService(session, auth).create(data)
+    return await ModeleService(session, auth).creer(data)
 
 
 @router.get("/modeles/{id}", response_model=ModeleResponse, summary="Consulter un modèle de notification")
 async def get_modele(id: uuid.UUID, session: SessionDep,
                      auth: AuthContext = authorize(RS_NOTIFICATION_MODELE)) -> ModeleResponse:
-    return await ModeleService(session, auth).get(id)
+    return await ModeleService(session, auth).obtenir(id)
 
 
 @router.put("/modeles/{id}", response_model=ModeleResponse, summary="Modifier un modèle de notification",
             description="Libellé, sujet, corps, actif; le code, le canal et la portée ne changent pas.")
-async def modifier_modele(id: uuid.UUID, data: ModeleUpdate, session: SessionDep,
+async def modifier_modele(id: uuid.UUID, data: UpdateModeleRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_NOTIFICATION_MODELE)) -> ModeleResponse:
-    return await ModeleService(session, auth).update(id, data)
+    return await ModeleService(session, auth).modifier(id, data)
 
 
 @router.delete("/modeles/{id}", status_code=204, summary="Supprimer un modèle de notification",
                description="Les notifications déjà créées gardent leur texte.")
 async def supprimer_modele(id: uuid.UUID, session: SessionDep,
                            auth: AuthContext = authorize(RS_NOTIFICATION_MODELE)) -> Response:
-    await ModeleService(session, auth).delete(id)
+    await ModeleService(session, auth).supprimer(id)
     return Response(status_code=204)
 
 
@@ -137,7 +137,7 @@ async def supprimer_modele(id: uuid.UUID, session: SessionDep,
             description="La sienne, ou une de l'organisation gérée.")
 async def get_notification(id: uuid.UUID, session: SessionDep,
                            auth: AuthContext = authorize(RS_NOTIFICATION_MES)) -> NotificationResponse:
-    return await NotificationService(session, auth).get(id)
+    return await NotificationService(session, auth).obtenir(id)
 
 
 @router.put("/{id}/lue", response_model=NotificationResponse, summary="Marquer une de mes notifications comme lue",

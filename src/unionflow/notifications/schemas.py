@@ -118,7 +118,7 @@ class MarquageResponse(OutputModel):
     marquees: int
 
 
-class ModeleCreate(InputModel):
+class CreateModeleRequest(InputModel):
     code: str = Field(pattern=CODE_PATTERN)
     canal: Canal
     organisation_id: uuid.UUID | None = Field(default=None, description="Vide: modèle global (ADMIN)")
@@ -128,7 +128,7 @@ class ModeleCreate(InputModel):
     actif: bool = True
 
 
-class ModeleUpdate(UpdateModel):
+class UpdateModeleRequest(UpdateModel):
     nullable_fields = frozenset({"libelle"})
     libelle: str | None = Field(default=None, max_length=200)
     sujet: str | None = Field(default=None, min_length=1, max_length=200)

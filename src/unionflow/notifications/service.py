@@ -11,6 +11,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
+from unionflow.membres.repository import MembreRepository
 from unionflow.models import Membre, ModeleNotification
 from unionflow.models.base import utcnow
 from unionflow.notifications.emission import Emetteur
@@ -102,12 +103,12 @@ class NotificationService:
         return [await self.envoyer(envoi) for envoi in envois]
 
     # --- staff outbox ----------------------------------------------------------------------------------------
-    async def search(self, filters: NotificationFilters, params: PageParams) -> Page[NotificationResponse]:
+    async def lister(self, filters: NotificationFilters, params: PageParams) -> Page[NotificationResponse]:
         rows, total, exact = await self.repo.search(filters, params)
         return Page[NotificationResponse].build([NotificationResponse.model_validate(r) for r in rows],
                                                 params, total, exact)
 
-    async def get(self, notification_id: uuid.UUID) -> NotificationResponse:
+    async def obtenir(self, notification_id: uuid.UUID) -> NotificationResponse:
         row = await self.repo.get(notification_id)
         if row is None:
             raise NotFound("Notification introuvable")
@@ -119,7 +120,8 @@ class NotificationService:
             raise NotFound("Notification introuvable")
         if row.statut != S.ECHOUEE:
             raise InvalidState("Seule une notification ECHOUEE peut être renvoyée")
-        membre = await self.session.get(Membre, row.membre_id)
+        assert row.membre_id is not None  # a failed delivery always has its addressee
+        membre = await MembreRepository(self.session, None).get(row.membre_id)
         assert membre is not None
         # The member may have fixed their contact details since the failure.
         row.adresse = membre.email if row.canal == Canal.EMAIL else membre.telephone

@@ -6,11 +6,11 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.permissions import GRANTS, Permission
-from unionflow.models import DemandeAide, Membre, MembreOrganisation
+from unionflow.membres.repository import MembreRepository
+from unionflow.models import DemandeAide, Membre
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
 
@@ -18,13 +18,7 @@ from unionflow.notifications.schemas import TypeNotification
 async def membres_avec_roles(session: AsyncSession, organisation_id: uuid.UUID,
                              roles: Iterable[str]) -> list[Membre]:
     """Active members of the organisation holding one of ``roles`` in their membership there."""
-    wanted = frozenset(roles)
-    rows = (await session.execute(
-        select(Membre, MembreOrganisation.roles)
-        .join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
-        .where(MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.statut == "ACTIF")
-        .order_by(Membre.id))).tuples()
-    return [membre for membre, held in rows if not wanted.isdisjoint(held or [])]
+    return await MembreRepository(session, None).actifs_avec_roles(organisation_id, frozenset(roles))
 
 
 async def approbation_en_attente(session: AsyncSession, organisation_id: uuid.UUID, permission: Permission,
@@ -42,7 +36,7 @@ async def approbation_en_attente(session: AsyncSession, organisation_id: uuid.UU
 
 
 async def decision_aide(session: AsyncSession, demande: DemandeAide, auteur: str) -> None:
-    membre = await session.get(Membre, demande.membre_id)
+    membre = await MembreRepository(session, None).get(demande.membre_id)
     if membre is None:
         return
     if demande.statut == "APPROUVEE":

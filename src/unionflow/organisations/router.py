@@ -10,16 +10,16 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ORG_ADMIN, RS_ORG_READ, RS_UNION_ADMIN
 from unionflow.core.routing import area_router
-from unionflow.organisations.lecture import OrganisationLecture
+from unionflow.organisations.lectures import OrganisationLecture
 from unionflow.organisations.repository import OrganisationFilters
 from unionflow.organisations.schemas import (
+    CreateOrganisationRequest,
     MonOrganisationResponse,
-    OrganisationCreate,
     OrganisationResponse,
-    OrganisationUpdate,
     StatutOrganisation,
     SuspensionRequest,
     TypeOrganisation,
+    UpdateOrganisationRequest,
 )
 from unionflow.organisations.service import OrganisationService
 
@@ -31,9 +31,9 @@ router = area_router("/api/organisations", "Organisations")
              description="SUPER_ADMIN/ADMIN créent toute organisation; un ADMIN_ORGANISATION seulement une "
                          "sous-organisation d'une organisation qu'il administre. La hiérarchie va de UNION à "
                          "FEDERATION puis ASSOCIATION (ou MUTUELLE, COOPERATIVE, TONTINE).")
-async def create_organisation(data: OrganisationCreate, session: SessionDep,
+async def create_organisation(data: CreateOrganisationRequest, session: SessionDep,
                               auth: AuthContext = authorize(RS_ORG_ADMIN)) -> OrganisationResponse:
-    return await OrganisationService(session, auth).create(data)
+    return await OrganisationService(session, auth).creer(data)
 
 
 @router.get("", response_model=Page[OrganisationResponse], summary="Lister et rechercher les organisations",
@@ -79,20 +79,20 @@ async def organisation_children(id: uuid.UUID, auth: AuthContext = authorize(RS_
             summary="Modifier une organisation",
             description="Réservé aux administrateurs de l'organisation; la hiérarchie (type, parent) aux "
                         "SUPER_ADMIN/ADMIN.")
-async def update_organisation(id: uuid.UUID, data: OrganisationUpdate, session: SessionDep,
+async def update_organisation(id: uuid.UUID, data: UpdateOrganisationRequest, session: SessionDep,
                               auth: AuthContext = authorize(RS_ORG_ADMIN)) -> OrganisationResponse:
-    return await OrganisationService(session, auth).update(id, data)
+    return await OrganisationService(session, auth).modifier(id, data)
 
 
 @router.post("/{id}/suspendre", response_model=OrganisationResponse, responses=problems(404),
              summary="Suspendre une organisation (motif requis)")
 async def suspend_organisation(id: uuid.UUID, data: SuspensionRequest, session: SessionDep,
                                auth: AuthContext = authorize(RS_UNION_ADMIN)) -> OrganisationResponse:
-    return await OrganisationService(session, auth).set_status(id, StatutOrganisation.SUSPENDUE, data.motif)
+    return await OrganisationService(session, auth).changer_statut(id, StatutOrganisation.SUSPENDUE, data.motif)
 
 
 @router.post("/{id}/reactiver", response_model=OrganisationResponse, responses=problems(404),
              summary="Réactiver une organisation suspendue")
 async def reactivate_organisation(id: uuid.UUID, session: SessionDep,
                                   auth: AuthContext = authorize(RS_UNION_ADMIN)) -> OrganisationResponse:
-    return await OrganisationService(session, auth).set_status(id, StatutOrganisation.ACTIVE, None)
+    return await OrganisationService(session, auth).changer_statut(id, StatutOrganisation.ACTIVE, None)

@@ -41,7 +41,7 @@ COUNTRY_PATTERN = r"^[A-Z]{2}$"
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
 
 
-class OrganisationCreate(InputModel):
+class CreateOrganisationRequest(InputModel):
     nom: str = Field(min_length=2, max_length=200)
     nom_court: str | None = Field(default=None, max_length=50)
     type_organisation: TypeOrganisation
@@ -57,7 +57,7 @@ class OrganisationCreate(InputModel):
                                description="Code devise ISO 4217; absent: la configuration devise.defaut (XOF)")
 
 
-class OrganisationUpdate(UpdateModel):
+class UpdateOrganisationRequest(UpdateModel):
     nullable_fields = frozenset({
         "nom_court", "parent_id", "description", "email", "telephone", "adresse", "ville", "region"})
     nom: str | None = Field(default=None, min_length=2, max_length=200)

@@ -13,11 +13,11 @@ from unionflow.models import Organisation
 from unionflow.organisations.repository import OrganisationRepository
 from unionflow.organisations.schemas import (
     NIVEAU,
-    OrganisationCreate,
+    CreateOrganisationRequest,
     OrganisationResponse,
-    OrganisationUpdate,
     StatutOrganisation,
     TypeOrganisation,
+    UpdateOrganisationRequest,
 )
 
 MODULE = "ORGANISATIONS"
@@ -46,7 +46,7 @@ class OrganisationService:
         if NIVEAU[TypeOrganisation(parent.type_organisation)] >= NIVEAU[TypeOrganisation(type_org)]:
             raise RegleMetier(f"Une organisation {type_org} ne peut pas dépendre d'une {parent.type_organisation}")
 
-    async def create(self, data: OrganisationCreate) -> OrganisationResponse:
+    async def creer(self, data: CreateOrganisationRequest) -> OrganisationResponse:
         # An organisation administrator may only open sub-organisations under one they manage.
         if not self.auth.is_global:
             self.auth.require(Permission.ORGANISATION_MODIFIER, data.parent_id,
@@ -64,7 +64,7 @@ class OrganisationService:
                            organisation_id=organisation.id, description=f"Création de {organisation.nom}")
         return OrganisationResponse.model_validate(organisation)
 
-    async def update(self, organisation_id: uuid.UUID, data: OrganisationUpdate) -> OrganisationResponse:
+    async def modifier(self, organisation_id: uuid.UUID, data: UpdateOrganisationRequest) -> OrganisationResponse:
         organisation = await self._get(organisation_id, for_update=True)
         self.auth.require(Permission.ORGANISATION_MODIFIER, organisation.id,
                           "Vous n'administrez pas cette organisation")
@@ -86,7 +86,7 @@ class OrganisationService:
                            organisation_id=organisation.id)
         return OrganisationResponse.model_validate(organisation)
 
-    async def set_status(self, organisation_id: uuid.UUID, statut: StatutOrganisation,
+    async def changer_statut(self, organisation_id: uuid.UUID, statut: StatutOrganisation,
                          motif: str | None) -> OrganisationResponse:
         organisation = await self._get(organisation_id, for_update=True)
         if organisation.statut == statut.value:

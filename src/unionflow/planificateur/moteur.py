@@ -122,7 +122,7 @@ class Planificateur:
     async def _terminer(self, job: Job, execution_id: uuid.UUID, statut: str, compteurs: Compteurs,
                         erreur: str | None, duree_ms: int) -> None:
         async with self.contexte.sessionmaker() as session:
-            execution = await ExecutionRepository(session).get(execution_id)
+            execution = await ExecutionRepository(session).get_fresh(execution_id)
             if execution is not None:
                 execution.statut, execution.compteurs = statut, compteurs
                 execution.message_erreur = erreur[:2000] if erreur else None

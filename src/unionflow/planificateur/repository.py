@@ -11,15 +11,14 @@ from typing import Any
 from sqlalchemy import Select, delete, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
+from unionflow.core.repository import SystemRepository
 from unionflow.models import ExecutionJob, PlanificationJob
 
 
-class PlanificationRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class PlanificationRepository(SystemRepository[PlanificationJob]):
+    model = PlanificationJob
 
     async def preparer(self, nom: str, prochaine: datetime) -> None:
         """Create the job's row if missing; bring a due date forward when the interval was shortened."""
@@ -59,14 +58,11 @@ class ExecutionFilters:
     jusqua: datetime | None = None
 
 
-class ExecutionRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class ExecutionRepository(SystemRepository[ExecutionJob]):
+    model = ExecutionJob
 
-    def add(self, execution: ExecutionJob) -> None:
-        self.session.add(execution)
-
-    async def get(self, execution_id: uuid.UUID) -> ExecutionJob | None:
+    async def get_fresh(self, execution_id: uuid.UUID) -> ExecutionJob | None:
+        """The run as committed now (another session may have changed it)."""
         return await self.session.get(ExecutionJob, execution_id, populate_existing=True)
 
     async def search(self, filters: ExecutionFilters, params: PageParams) -> tuple[list[ExecutionJob], int, bool]:
@@ -79,7 +75,7 @@ class ExecutionRepository:
             stmt = stmt.where(ExecutionJob.date_debut >= filters.depuis)
         if filters.jusqua is not None:
             stmt = stmt.where(ExecutionJob.date_debut < filters.jusqua)
-        return await paginate(self.session, stmt.order_by(ExecutionJob.date_debut.desc(), ExecutionJob.id), params)
+        return await self.paginate(stmt.order_by(ExecutionJob.date_debut.desc(), ExecutionJob.id), params)
 
     async def delete_finished_before(self, before: datetime) -> int:
         """The run history's retention (``planificateur_retention_jours``); a run still EN_COURS stays."""

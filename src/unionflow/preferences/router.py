@@ -5,7 +5,7 @@ from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_NOTIFICATION_MES
 from unionflow.core.routing import area_router
-from unionflow.preferences.schemas import PreferencesResponse, PreferencesUpdate
+from unionflow.preferences.schemas import PreferencesResponse, UpdatePreferencesRequest
 from unionflow.preferences.service import PreferenceService
 
 router = area_router("/api/preferences", "Préférences")
@@ -16,7 +16,7 @@ router = area_router("/api/preferences", "Préférences")
                         "404 si le compte n'a pas de fiche membre.")
 async def mes_preferences(session: SessionDep,
                           auth: AuthContext = authorize(RS_NOTIFICATION_MES)) -> PreferencesResponse:
-    return await PreferenceService(session, auth).get()
+    return await PreferenceService(session, auth).obtenir()
 
 
 @router.put("/me", response_model=PreferencesResponse, responses=problems(404),
@@ -26,6 +26,6 @@ async def mes_preferences(session: SessionDep,
                         "types de `typesObligatoires` (rappels de cotisation, reçus, annulations et confirmations "
                         "d'inscription, décisions d'aide, webhook désactivé) sont toujours envoyés, sur les canaux "
                         "choisis s'il y en a.")
-async def modifier_preferences(data: PreferencesUpdate, session: SessionDep,
+async def modifier_preferences(data: UpdatePreferencesRequest, session: SessionDep,
                                auth: AuthContext = authorize(RS_NOTIFICATION_MES)) -> PreferencesResponse:
-    return await PreferenceService(session, auth).update(data)
+    return await PreferenceService(session, auth).modifier(data)

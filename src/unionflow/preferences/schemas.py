@@ -21,7 +21,7 @@ class Theme(StrEnum):
     SYSTEME = "SYSTEME"
 
 
-class PreferencesUpdate(UpdateModel):
+class UpdatePreferencesRequest(UpdateModel):
     langue: Langue | None = None
     theme: Theme | None = None
     canaux_par_type: dict[TypeNotification, CanauxDistincts] | None = Field(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
@@ -12,7 +11,8 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound
 from unionflow.models import PreferenceMembre
 from unionflow.notifications.schemas import OBLIGATOIRES
-from unionflow.preferences.schemas import Langue, PreferencesResponse, PreferencesUpdate, Theme
+from unionflow.preferences.repository import PreferenceMembreRepository
+from unionflow.preferences.schemas import Langue, PreferencesResponse, Theme, UpdatePreferencesRequest
 
 MODULE = "PREFERENCES"
 FIELDS = ["langue", "theme", "canaux_par_type", "refus_non_obligatoires"]
@@ -39,15 +39,12 @@ class PreferenceService:
         return self.auth.membre_id
 
     async def _row(self, membre_id: uuid.UUID, *, for_update: bool = False) -> PreferenceMembre | None:
-        stmt = select(PreferenceMembre).where(PreferenceMembre.membre_id == membre_id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+        return await PreferenceMembreRepository(self.session).of_membre(membre_id, for_update=for_update)
 
-    async def get(self) -> PreferencesResponse:
+    async def obtenir(self) -> PreferencesResponse:
         return _dto(await self._row(self._membre_id()))
 
-    async def update(self, data: PreferencesUpdate) -> PreferencesResponse:
+    async def modifier(self, data: UpdatePreferencesRequest) -> PreferencesResponse:
         membre_id = self._membre_id()
         pref = await self._row(membre_id, for_update=True)
         if pref is None:

@@ -36,7 +36,7 @@ BUREAU = "Réservé au bureau de l'organisation (ADMIN_ORGANISATION, PRESIDENT, 
                          "Statut ACTIVE.")
 async def create_proposition(data: CreatePropositionAideRequest, session: SessionDep,
                              auth: AuthContext = authorize(RS_PROPOSITION_AIDE)) -> PropositionAideResponse:
-    return await PropositionAideService(session, auth).create(data)
+    return await PropositionAideService(session, auth).creer(data)
 
 
 @router.get("", response_model=Page[PropositionAideResponse], summary="Lister les propositions d'aide",
@@ -53,7 +53,7 @@ async def list_propositions(session: SessionDep, auth: AuthContext = authorize(R
                             ) -> Page[PropositionAideResponse]:
     filters = PropositionFilters(organisation_id=organisation_id, type=type_, nature=nature, statut=statut,
                                  mes_propositions=mes_propositions)
-    return await PropositionAideService(session, auth).search(filters, params)
+    return await PropositionAideService(session, auth).lister(filters, params)
 
 
 @router.get("/demande/{demandeAideId}", response_model=list[PropositionAideResponse], responses=problems(404),
@@ -72,14 +72,14 @@ async def propositions_for_demande(demandeAideId: uuid.UUID, response: Response,
             summary="Consulter une proposition d'aide")
 async def get_proposition(id: uuid.UUID, session: SessionDep,
                           auth: AuthContext = authorize(RS_PROPOSITION_AIDE)) -> PropositionAideResponse:
-    return await PropositionAideService(session, auth).get(id)
+    return await PropositionAideService(session, auth).obtenir(id)
 
 
 @router.put("/{id}", response_model=PropositionAideResponse, responses=problems(404),
             summary="Modifier sa proposition", description="Par son auteur, tant qu'elle est ACTIVE.")
 async def update_proposition(id: uuid.UUID, data: UpdatePropositionAideRequest, session: SessionDep,
                              auth: AuthContext = authorize(RS_PROPOSITION_AIDE)) -> PropositionAideResponse:
-    return await PropositionAideService(session, auth).update(id, data)
+    return await PropositionAideService(session, auth).modifier(id, data)
 
 
 @router.get("/{id}/correspondances", response_model=list[DemandeAideResponse], responses=problems(404),

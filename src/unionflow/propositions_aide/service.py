@@ -69,7 +69,7 @@ class PropositionAideService:
                            after=audit.snapshot(proposition, fields), description=description)
         return PropositionAideResponse.model_validate(proposition)
 
-    async def create(self, data: CreatePropositionAideRequest) -> PropositionAideResponse:
+    async def creer(self, data: CreatePropositionAideRequest) -> PropositionAideResponse:
         if self.auth.membre_id is None:
             raise RegleMetier("Aucune fiche membre n'est liée à votre compte: impossible de proposer une aide")
         organisation = await self.repo.organisation(data.organisation_id)
@@ -90,17 +90,17 @@ class PropositionAideService:
         return await self._audit(proposition, "CREER", None,
                                  description=f"Proposition d'aide {proposition.numero_reference}")
 
-    async def get(self, proposition_id: uuid.UUID) -> PropositionAideResponse:
+    async def obtenir(self, proposition_id: uuid.UUID) -> PropositionAideResponse:
         return PropositionAideResponse.model_validate(await self._get(proposition_id))
 
-    async def search(self, filters: PropositionFilters, params: PageParams) -> Page[PropositionAideResponse]:
+    async def lister(self, filters: PropositionFilters, params: PageParams) -> Page[PropositionAideResponse]:
         if filters.type is not None:
             await require_code(self.session, TYPE_AIDE_DOMAINE, filters.type, "type", inactif_admis=True)
         rows, total, exact = await self.repo.search(filters, params)
         return Page[PropositionAideResponse].build([PropositionAideResponse.model_validate(r) for r in rows],
                                                    params, total, exact)
 
-    async def update(self, proposition_id: uuid.UUID, data: UpdatePropositionAideRequest) -> PropositionAideResponse:
+    async def modifier(self, proposition_id: uuid.UUID, data: UpdatePropositionAideRequest) -> PropositionAideResponse:
         proposition = await self._get(proposition_id, for_update=True)
         if proposition.membre_id != self.auth.membre_id:
             raise Forbidden("Seul l'auteur modifie sa proposition")

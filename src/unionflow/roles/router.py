@@ -10,7 +10,7 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import set_total_header
 from unionflow.core.roles import RS_ANY_AUTHENTICATED, RS_ORG_ADMIN, RoleOrganisation
 from unionflow.core.routing import area_router
-from unionflow.membres.appartenances import AppartenanceService
+from unionflow.membres.appartenance_service import AppartenanceService
 from unionflow.membres.schemas import AppartenanceResponse
 from unionflow.roles import service
 from unionflow.roles.schemas import RoleResponse
@@ -45,4 +45,4 @@ async def assign_roles(session: SessionDep, roles: list[RoleOrganisation] = Body
                        membre_id: uuid.UUID = Path(alias="membreId"),
                        organisation_id: uuid.UUID = Path(alias="organisationId"),
                        auth: AuthContext = authorize(RS_ORG_ADMIN)) -> AppartenanceResponse:
-    return await AppartenanceService(session, auth).set_roles(membre_id, organisation_id, roles)
+    return await AppartenanceService(session, auth).definir_roles(membre_id, organisation_id, roles)

@@ -18,7 +18,7 @@ from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_i
 from unionflow.core.errors import UnionFlowError
 from unionflow.core.jobs import Avancer, Compteurs, Contexte, EchecJob, EchecTache, Job
 from unionflow.models import Sauvegarde, Tache
-from unionflow.sauvegardes.service import BackupService
+from unionflow.sauvegardes.service import SauvegardeService
 
 
 @dataclass
@@ -32,18 +32,18 @@ async def executer_sauvegarde(engine: AsyncEngine, settings: Settings, *, force:
                               now: datetime | None = None) -> BilanSauvegarde:
     """The backup when due, then the retention; the caller sets the SQLite write intent."""
     async with create_sessionmaker(engine)() as session:
-        service = BackupService(session, None, settings, engine)
+        service = SauvegardeService(session, None, settings, engine)
         bilan = BilanSauvegarde()
         if force or await service.due(now):
             try:
-                backup = await service.start("AUTOMATIQUE")
+                backup = await service.demarrer("AUTOMATIQUE")
             except UnionFlowError as exc:
                 return BilanSauvegarde(erreur=exc.detail)
             await session.commit()
-            await service.finish(backup)
+            await service.terminer(backup)
             await session.commit()
             bilan.sauvegarde = backup
-        bilan.supprimees = await service.prune(now)
+        bilan.supprimees = await service.purger(now)
         await session.commit()
         return bilan
 
@@ -76,13 +76,13 @@ async def sauvegarder(settings: Settings, *, force: bool = False, now: datetime 
 async def sauvegarde_tache(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[dict[str, Any], str]:
     backup_id = uuid.UUID(str(tache.parametres["sauvegardeId"]))
     async with ctx.sessionmaker() as session:
-        service = BackupService(session, None, ctx.settings, ctx.engine)
+        service = SauvegardeService(session, None, ctx.settings, ctx.engine)
         backup = await service.repo.get(backup_id)
         if backup is None or backup.statut != "EN_COURS":
             raise EchecTache("Sauvegarde introuvable ou déjà terminée")
         # No transaction (on SQLite: no write lock) held while the dump runs.
         await session.commit()
-        await service.finish(backup)
+        await service.terminer(backup)
         await session.commit()
     if backup.statut != "TERMINEE":
         raise EchecTache(backup.message_erreur or f"Sauvegarde {backup.statut}")

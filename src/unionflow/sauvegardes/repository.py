@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import uuid
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, select, text
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.inspection import inspect
 
+from unionflow.core.repository import SystemRepository
 from unionflow.models import AlerteConfig, AuditLog, Sauvegarde, SauvegardeConfig
 
 CONFIG_ID = 1
@@ -19,9 +18,10 @@ def row_dict(entity: Any) -> dict[str, Any]:
     return {c.key: getattr(entity, c.key) for c in inspect(entity).mapper.column_attrs}
 
 
-class BackupRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class SauvegardeRepository(SystemRepository[Sauvegarde]):
+    """Backups belong to the installation: the routes' role sets (global roles) decide who reaches them."""
+
+    model = Sauvegarde
 
     async def taille_base(self) -> int:
         """Size of the database in bytes (decides whether a manual backup runs as a background task)."""
@@ -31,16 +31,10 @@ class BackupRepository:
         size = (await self.session.execute(text("PRAGMA page_size"))).scalar_one()
         return int(pages) * int(size)
 
-    async def visible(self) -> list[Sauvegarde]:
+    async def kept(self) -> list[Sauvegarde]:
         stmt = (select(Sauvegarde).where(Sauvegarde.statut != "SUPPRIMEE")
                 .order_by(Sauvegarde.date_creation.desc(), Sauvegarde.id))
         return list((await self.session.execute(stmt)).scalars())
-
-    async def get(self, backup_id: uuid.UUID, *, for_update: bool = False) -> Sauvegarde | None:
-        stmt = select(Sauvegarde).where(Sauvegarde.id == backup_id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def config(self, *, for_update: bool = False) -> SauvegardeConfig:
         stmt = select(SauvegardeConfig).where(SauvegardeConfig.id == CONFIG_ID)
@@ -69,9 +63,6 @@ class BackupRepository:
     async def schema_revision(self) -> str:
         rows = (await self.session.execute(text("SELECT version_num FROM alembic_version"))).scalars()
         return ",".join(sorted(str(r) for r in rows))
-
-    def add(self, backup: Sauvegarde) -> None:
-        self.session.add(backup)
 
     # What a restoration must not take back: the catalogue, the schedules and the audit trail.
 

@@ -13,14 +13,14 @@ from unionflow.core.pagination import set_total_header
 from unionflow.core.roles import RS_MON_READ, RS_MON_WRITE
 from unionflow.core.routing import area_router
 from unionflow.sauvegardes.schemas import (
-    BackupConfigResponse,
-    BackupResponse,
-    CreateBackupRequest,
-    RestoreBackupRequest,
-    RestoreResponse,
-    UpdateBackupConfigRequest,
+    CreateSauvegardeRequest,
+    RestaurationResponse,
+    RestaurerSauvegardeRequest,
+    SauvegardeConfigResponse,
+    SauvegardeResponse,
+    UpdateSauvegardeConfigRequest,
 )
-from unionflow.sauvegardes.service import BackupService
+from unionflow.sauvegardes.service import SauvegardeService
 from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import accepted
 
@@ -32,21 +32,21 @@ def _settings(request: Request) -> Settings:
     return settings
 
 
-def _service(request: Request, session: SessionDep, auth: AuthContext) -> BackupService:
-    return BackupService(session, auth, _settings(request), request.app.state.engine)
+def _service(request: Request, session: SessionDep, auth: AuthContext) -> SauvegardeService:
+    return SauvegardeService(session, auth, _settings(request), request.app.state.engine)
 
 
-@router.get("", response_model=list[BackupResponse], summary="Lister les sauvegardes",
+@router.get("", response_model=list[SauvegardeResponse], summary="Lister les sauvegardes",
             description="Sauvegardes non supprimées, les plus récentes d'abord (X-Total-Count). Les fichiers ne "
                         "sont jamais servis par l'API.")
 async def list_backups(request: Request, response: Response, session: SessionDep,
-                       auth: AuthContext = authorize(RS_MON_READ)) -> list[BackupResponse]:
+                       auth: AuthContext = authorize(RS_MON_READ)) -> list[SauvegardeResponse]:
     backups = await _service(request, session, auth).catalogue()
     set_total_header(response, len(backups))
     return backups
 
 
-@router.post("", response_model=BackupResponse, responses={**problems(503), 202: {
+@router.post("", response_model=SauvegardeResponse, responses={**problems(503), 202: {
                  "model": TacheResponse, "description": "Confiée à une tâche de fond (voir `Location`)"}},
              summary="Créer une sauvegarde",
              description="Sauvegarde réelle: SQLite par l'API de sauvegarde en ligne, PostgreSQL par "
@@ -56,30 +56,30 @@ async def list_backups(request: Request, response: Response, session: SessionDep
                          "créée EN_COURS et terminée par une tâche de fond: 202, `Location: /api/jobs/{id}`, "
                          "`lienResultat` mène à la sauvegarde une fois la tâche TERMINEE.")
 async def create_backup(request: Request, session: SessionDep,
-                        data: CreateBackupRequest | None = Body(None),
-                        auth: AuthContext = authorize(RS_MON_WRITE)) -> BackupResponse | JSONResponse:
-    result = await _service(request, session, auth).create(
+                        data: CreateSauvegardeRequest | None = Body(None),
+                        auth: AuthContext = authorize(RS_MON_WRITE)) -> SauvegardeResponse | JSONResponse:
+    result = await _service(request, session, auth).creer(
         data, seuil_octets=_settings(request).tache_seuil_sauvegarde_octets)
     return accepted(result) if isinstance(result, TacheResponse) else result
 
 
-@router.get("/config", response_model=BackupConfigResponse, summary="Planification des sauvegardes automatiques")
+@router.get("/config", response_model=SauvegardeConfigResponse, summary="Planification des sauvegardes automatiques")
 async def get_backup_config(request: Request, session: SessionDep,
-                            auth: AuthContext = authorize(RS_MON_READ)) -> BackupConfigResponse:
+                            auth: AuthContext = authorize(RS_MON_READ)) -> SauvegardeConfigResponse:
     return await _service(request, session, auth).config()
 
 
-@router.put("/config", response_model=BackupConfigResponse,
+@router.put("/config", response_model=SauvegardeConfigResponse,
             summary="Modifier la planification des sauvegardes automatiques",
             description="Mise à jour partielle (null et corps vide refusés). `heure` HH:MM en UTC; `jourSemaine` "
                         "ISO pour HEBDOMADAIRE. Exécutée par `unionflow jobs sauvegarder` (cron), qui applique "
                         "aussi la rétention aux sauvegardes automatiques et points de restauration.")
-async def update_backup_config(request: Request, data: UpdateBackupConfigRequest, session: SessionDep,
-                               auth: AuthContext = authorize(RS_MON_WRITE)) -> BackupConfigResponse:
-    return await _service(request, session, auth).update_config(data)
+async def update_backup_config(request: Request, data: UpdateSauvegardeConfigRequest, session: SessionDep,
+                               auth: AuthContext = authorize(RS_MON_WRITE)) -> SauvegardeConfigResponse:
+    return await _service(request, session, auth).modifier_config(data)
 
 
-@router.post("/restore", response_model=RestoreResponse, responses=problems(404, 409, 503),
+@router.post("/restore", response_model=RestaurationResponse, responses=problems(404, 409, 503),
              summary="Restaurer la base depuis une sauvegarde",
              description='`confirmation` doit valoir "RESTAURER" (400 sinon). Refusé (409) si la sauvegarde '
                          "n'est pas TERMINEE, si son empreinte SHA-256 ne correspond plus ou si elle vient d'une "
@@ -90,31 +90,31 @@ async def update_backup_config(request: Request, data: UpdateBackupConfigRequest
                          "pris. Le catalogue des sauvegardes, les configurations et le journal d'audit survivent "
                          "à la restauration; les compteurs (numéros de reçu, de membre...) ne reculent jamais, "
                          "aucun numéro déjà délivré n'est réattribué. Audit CRITICAL.")
-async def restore_backup(request: Request, data: RestoreBackupRequest, session: SessionDep,
-                         auth: AuthContext = authorize(RS_MON_WRITE)) -> RestoreResponse:
-    return await _service(request, session, auth).restore(data)
+async def restore_backup(request: Request, data: RestaurerSauvegardeRequest, session: SessionDep,
+                         auth: AuthContext = authorize(RS_MON_WRITE)) -> RestaurationResponse:
+    return await _service(request, session, auth).restaurer(data)
 
 
-@router.post("/restore-point", response_model=BackupResponse, responses=problems(503),
+@router.post("/restore-point", response_model=SauvegardeResponse, responses=problems(503),
              summary="Créer un point de restauration",
              description="Sauvegarde de type POINT_RESTAURATION (soumise à la rétention, contrairement aux "
                          "sauvegardes manuelles).")
 async def create_restore_point(request: Request, session: SessionDep,
-                               auth: AuthContext = authorize(RS_MON_WRITE)) -> BackupResponse:
+                               auth: AuthContext = authorize(RS_MON_WRITE)) -> SauvegardeResponse:
     return await _service(request, session, auth).restore_point()
 
 
-@router.get("/{id}", response_model=BackupResponse, responses=problems(404), summary="Consulter une sauvegarde",
+@router.get("/{id}", response_model=SauvegardeResponse, responses=problems(404), summary="Consulter une sauvegarde",
             description="Y compris une sauvegarde supprimée (historique).")
 async def get_backup(id: uuid.UUID, request: Request, session: SessionDep,
-                     auth: AuthContext = authorize(RS_MON_READ)) -> BackupResponse:
-    return await _service(request, session, auth).get(id)
+                     auth: AuthContext = authorize(RS_MON_READ)) -> SauvegardeResponse:
+    return await _service(request, session, auth).obtenir(id)
 
 
-@router.delete("/{id}", response_model=BackupResponse, responses=problems(404, 409),
+@router.delete("/{id}", response_model=SauvegardeResponse, responses=problems(404, 409),
                summary="Supprimer une sauvegarde",
                description="Supprime le fichier et marque la sauvegarde SUPPRIMEE (conservée pour l'historique). "
                            "409 si elle est déjà supprimée ou en cours.")
 async def delete_backup(id: uuid.UUID, request: Request, session: SessionDep,
-                        auth: AuthContext = authorize(RS_MON_WRITE)) -> BackupResponse:
-    return await _service(request, session, auth).delete(id)
+                        auth: AuthContext = authorize(RS_MON_WRITE)) -> SauvegardeResponse:
+    return await _service(request, session, auth).supprimer(id)

@@ -30,7 +30,7 @@ class Frequence(StrEnum):
     HEBDOMADAIRE = "HEBDOMADAIRE"
 
 
-class BackupResponse(OutputModel):
+class SauvegardeResponse(OutputModel):
     id: uuid.UUID
     nom: str
     description: str | None
@@ -49,25 +49,25 @@ class BackupResponse(OutputModel):
     date_derniere_restauration: datetime | None
 
 
-class CreateBackupRequest(InputModel):
+class CreateSauvegardeRequest(InputModel):
     nom: str | None = Field(None, min_length=1, max_length=150)
     description: str | None = Field(None, max_length=2000)
 
 
-class RestoreBackupRequest(InputModel):
+class RestaurerSauvegardeRequest(InputModel):
     backup_id: uuid.UUID
     confirmation: Literal["RESTAURER"] = Field(description=f'Doit valoir exactement "{CONFIRMATION}"')
 
 
-class RestoreResponse(OutputModel):
+class RestaurationResponse(OutputModel):
     statut: StatutSauvegarde = Field(description="TERMINEE, ou ECHOUEE (la base est alors inchangée)")
     message: str
-    sauvegarde: BackupResponse
-    point_restauration: BackupResponse = Field(description="Sauvegarde de l'état précédant la restauration")
+    sauvegarde: SauvegardeResponse
+    point_restauration: SauvegardeResponse = Field(description="Sauvegarde de l'état précédant la restauration")
     date_restauration: datetime
 
 
-class BackupConfigResponse(OutputModel):
+class SauvegardeConfigResponse(OutputModel):
     actif: bool
     frequence: Frequence
     heure: str = Field(description="HH:MM, UTC")
@@ -79,7 +79,7 @@ class BackupConfigResponse(OutputModel):
     modifie_par: str | None
 
 
-class UpdateBackupConfigRequest(UpdateModel):
+class UpdateSauvegardeConfigRequest(UpdateModel):
     """Partial update: only the fields sent change; null is refused (and not offered by the schema), an empty
     body too (``minProperties``)."""
 
@@ -92,7 +92,7 @@ class UpdateBackupConfigRequest(UpdateModel):
     retention_jours: int | None = Field(None, ge=1, le=3650)
 
     @model_validator(mode="after")
-    def _not_empty(self) -> UpdateBackupConfigRequest:
+    def _not_empty(self) -> UpdateSauvegardeConfigRequest:
         if not self.model_fields_set:
             raise ValueError("aucun champ à modifier")
         return self

@@ -14,21 +14,21 @@ from unionflow.core.permissions import Permission
 from unionflow.models import Sauvegarde
 from unionflow.sauvegardes import schedule
 from unionflow.sauvegardes.engine import BackupFailed, BackupFiles, sha256_file
-from unionflow.sauvegardes.repository import BackupRepository
+from unionflow.sauvegardes.repository import SauvegardeRepository
 from unionflow.sauvegardes.schemas import (
     CONFIRMATION,
-    BackupConfigResponse,
-    BackupResponse,
-    CreateBackupRequest,
-    RestoreBackupRequest,
-    RestoreResponse,
-    UpdateBackupConfigRequest,
+    CreateSauvegardeRequest,
+    RestaurationResponse,
+    RestaurerSauvegardeRequest,
+    SauvegardeConfigResponse,
+    SauvegardeResponse,
+    UpdateSauvegardeConfigRequest,
 )
 from unionflow.taches.schemas import TacheResponse, TypeTache
 from unionflow.taches.service import TacheService
 
 MODULE = "SAUVEGARDES"
-_CONFIG_FIELDS = list(UpdateBackupConfigRequest.model_fields)
+_CONFIG_FIELDS = list(UpdateSauvegardeConfigRequest.model_fields)
 # Kept by a person's explicit decision; retention prunes only what the system made by itself.
 PRUNABLE_TYPES = ("AUTOMATIQUE", "POINT_RESTAURATION")
 
@@ -37,7 +37,7 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-class BackupService:
+class SauvegardeService:
     """``auth`` is None for the scheduled job (audit entries then name "systeme")."""
 
     def __init__(self, session: AsyncSession, auth: AuthContext | None, settings: Settings,
@@ -46,7 +46,7 @@ class BackupService:
         self.auth = auth
         self.settings = settings
         self.engine = engine
-        self.repo = BackupRepository(session)
+        self.repo = SauvegardeRepository(session)
         self.files = BackupFiles(settings)
 
     @property
@@ -61,16 +61,16 @@ class BackupService:
 
     # Reading
 
-    async def catalogue(self) -> list[BackupResponse]:
-        return [BackupResponse.model_validate(b) for b in await self.repo.visible()]
+    async def catalogue(self) -> list[SauvegardeResponse]:
+        return [SauvegardeResponse.model_validate(b) for b in await self.repo.kept()]
 
-    async def get(self, backup_id: uuid.UUID) -> BackupResponse:
-        return BackupResponse.model_validate(await self._get(backup_id))
+    async def obtenir(self, backup_id: uuid.UUID) -> SauvegardeResponse:
+        return SauvegardeResponse.model_validate(await self._get(backup_id))
 
     # Creating: start (row EN_COURS) then finish (file, TERMINEE or ECHOUEE). The scheduled job commits
     # between the two so that a running backup is visible; a request does both in its transaction.
 
-    async def start(self, type_: str, nom: str | None = None, description: str | None = None) -> Sauvegarde:
+    async def demarrer(self, type_: str, nom: str | None = None, description: str | None = None) -> Sauvegarde:
         self.files.ensure_tools()
         now = _now()
         backup_id = uuid.uuid4()
@@ -84,7 +84,7 @@ class BackupService:
         await self.session.flush()
         return backup
 
-    async def finish(self, backup: Sauvegarde, *, record_audit: bool = True) -> Sauvegarde:
+    async def terminer(self, backup: Sauvegarde, *, record_audit: bool = True) -> Sauvegarde:
         try:
             backup.taille_octets, backup.sha256 = await self.files.dump(backup.fichier)
             backup.statut = "TERMINEE"
@@ -104,18 +104,18 @@ class BackupService:
                            after=audit.snapshot(backup, ["nom", "type", "statut", "taille_octets", "sha256"]),
                            description=backup.message_erreur or f"{backup.nom} ({backup.taille_octets} octets)")
 
-    async def create(self, data: CreateBackupRequest | None, type_: str = "MANUELLE",
-                     seuil_octets: int | None = None) -> BackupResponse | TacheResponse:
+    async def creer(self, data: CreateSauvegardeRequest | None, type_: str = "MANUELLE",
+                     seuil_octets: int | None = None) -> SauvegardeResponse | TacheResponse:
         """Inline, or for a database over ``seuil_octets`` a background task finishing the EN_COURS row."""
-        data = data or CreateBackupRequest()
-        backup = await self.start(type_, data.nom, data.description)
+        data = data or CreateSauvegardeRequest()
+        backup = await self.demarrer(type_, data.nom, data.description)
         if self.auth is not None and seuil_octets is not None and await self.repo.taille_base() > seuil_octets:
             return await TacheService(self.session, self.auth).creer(
                 TypeTache.SAUVEGARDE, {"sauvegardeId": str(backup.id)}, None)
-        return BackupResponse.model_validate(await self.finish(backup))
+        return SauvegardeResponse.model_validate(await self.terminer(backup))
 
-    async def restore_point(self) -> BackupResponse:
-        return BackupResponse.model_validate(await self.finish(await self.start("POINT_RESTAURATION")))
+    async def restore_point(self) -> SauvegardeResponse:
+        return SauvegardeResponse.model_validate(await self.terminer(await self.demarrer("POINT_RESTAURATION")))
 
     # Deleting and pruning
 
@@ -129,16 +129,16 @@ class BackupService:
         # Last, so that a failure above leaves the file in place.
         self.files.remove(backup.fichier)
 
-    async def delete(self, backup_id: uuid.UUID) -> BackupResponse:
+    async def supprimer(self, backup_id: uuid.UUID) -> SauvegardeResponse:
         backup = await self._get(backup_id, for_update=True)
         if backup.statut == "SUPPRIMEE":
             raise Conflict("Sauvegarde déjà supprimée")
         if backup.statut == "EN_COURS":
             raise Conflict("Sauvegarde en cours: suppression impossible")
         await self._remove(backup, f"Suppression de {backup.nom}")
-        return BackupResponse.model_validate(backup)
+        return SauvegardeResponse.model_validate(backup)
 
-    async def prune(self, now: datetime | None = None) -> list[Sauvegarde]:
+    async def purger(self, now: datetime | None = None) -> list[Sauvegarde]:
         now = now or _now()
         config = await self.repo.config()
         keep = await self.repo.last_automatic(("TERMINEE",))
@@ -160,19 +160,19 @@ class BackupService:
 
     # Schedule
 
-    async def _config_response(self) -> BackupConfigResponse:
+    async def _config_response(self) -> SauvegardeConfigResponse:
         config = await self.repo.config()
         last = await self.repo.last_automatic(("TERMINEE",))
-        return BackupConfigResponse.model_validate({
+        return SauvegardeConfigResponse.model_validate({
             **{k: getattr(config, k) for k in (*_CONFIG_FIELDS, "date_modification", "modifie_par")},
             "prochaine_execution": schedule.next_slot(config, _now()),
             "derniere_sauvegarde_automatique": last.date_creation if last else None,
         })
 
-    async def config(self) -> BackupConfigResponse:
+    async def config(self) -> SauvegardeConfigResponse:
         return await self._config_response()
 
-    async def update_config(self, data: UpdateBackupConfigRequest) -> BackupConfigResponse:
+    async def modifier_config(self, data: UpdateSauvegardeConfigRequest) -> SauvegardeConfigResponse:
         config = await self.repo.config(for_update=True)
         before = audit.snapshot(config, _CONFIG_FIELDS)
         for key, value in data.changes().items():
@@ -187,7 +187,7 @@ class BackupService:
 
     # Restoring (see docs/monitoring-sauvegardes.md, "Restauration")
 
-    async def restore(self, data: RestoreBackupRequest) -> RestoreResponse:
+    async def restaurer(self, data: RestaurerSauvegardeRequest) -> RestaurationResponse:
         if data.confirmation != CONFIRMATION:
             raise InvalidInput(f'Confirmation requise: envoyer "confirmation": "{CONFIRMATION}"')
         if self.auth is not None:
@@ -222,10 +222,10 @@ class BackupService:
         return response
 
     async def _restore_in_window(self, backup_id: uuid.UUID, nom: str, fichier: str, audit_since: datetime,
-                                 engine: AsyncEngine) -> RestoreResponse:
+                                 engine: AsyncEngine) -> RestaurationResponse:
         # No write runs anywhere now: the restore point holds every acknowledged write, and the counters read
         # here are the highest numbers ever handed out.
-        point = await self.finish(await self.start(
+        point = await self.terminer(await self.demarrer(
             "POINT_RESTAURATION", f"Avant restauration de « {nom} »",
             f"Point de restauration automatique avant la restauration de {backup_id}"), record_audit=False)
         if point.statut != "TERMINEE":
@@ -259,9 +259,10 @@ class BackupService:
                            else "RESTAURATION_ECHEC", module=MODULE, entite_type="Sauvegarde",
                            entite_id=backup_id, severite="CRITICAL", description=message,
                            after={"sauvegarde": str(backup_id), "point_restauration": str(point_id)})
-        return RestoreResponse(statut=statut, message=message, sauvegarde=BackupResponse.model_validate(restored),
-                               point_restauration=BackupResponse.model_validate(point),
-                               date_restauration=restored_at)
+        return RestaurationResponse(statut=statut, message=message,
+                                    sauvegarde=SauvegardeResponse.model_validate(restored),
+                                    point_restauration=SauvegardeResponse.model_validate(point),
+                                    date_restauration=restored_at)
 
 
 def state_name(state: dict[str, list[dict[str, object]]], backup_id: uuid.UUID) -> str:

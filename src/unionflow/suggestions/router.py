@@ -34,7 +34,7 @@ _VISIBILITY = ("Visibilité: membres et bureau de l'organisation (ses idées son
                          "propose une idée; statut SOUMISE.")
 async def create_suggestion(data: CreateSuggestionRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> SuggestionResponse:
-    return await SuggestionService(session, auth).create(data)
+    return await SuggestionService(session, auth).creer(data)
 
 
 @router.get("", response_model=Page[SuggestionResponse], summary="Lister les suggestions",
@@ -53,14 +53,14 @@ async def list_suggestions(
 ) -> Page[SuggestionResponse]:
     filters = SuggestionFilters(organisation_id=organisation_id, statut=statut, categorie=categorie, q=q,
                                 mine=mes_suggestions, tri=tri)
-    return await SuggestionService(session, auth).search(filters, params)
+    return await SuggestionService(session, auth).lister(filters, params)
 
 
 @router.get("/{id}", response_model=SuggestionResponse, responses=problems(404),
             summary="Consulter une suggestion", description=_VISIBILITY)
 async def get_suggestion(id: uuid.UUID, session: SessionDep,
                          auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> SuggestionResponse:
-    return await SuggestionService(session, auth).get(id)
+    return await SuggestionService(session, auth).obtenir(id)
 
 
 @router.put("/{id}", response_model=SuggestionResponse, responses=problems(404),
@@ -68,7 +68,7 @@ async def get_suggestion(id: uuid.UUID, session: SessionDep,
             description="L'auteur seul (403), tant que la suggestion est SOUMISE (400).")
 async def update_suggestion(id: uuid.UUID, data: UpdateSuggestionRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> SuggestionResponse:
-    return await SuggestionService(session, auth).update(id, data)
+    return await SuggestionService(session, auth).modifier(id, data)
 
 
 @router.post("/{id}/vote", response_model=VoteResponse, responses=problems(404),
@@ -77,7 +77,7 @@ async def update_suggestion(id: uuid.UUID, data: UpdateSuggestionRequest, sessio
                          "Votes ouverts tant que la suggestion est SOUMISE ou EN_ETUDE (sinon 400).")
 async def vote_suggestion(id: uuid.UUID, session: SessionDep,
                           auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> VoteResponse:
-    return await SuggestionService(session, auth).toggle_vote(id)
+    return await SuggestionService(session, auth).basculer_vote(id)
 
 
 @router.post("/{id}/statut", response_model=SuggestionResponse, responses=problems(404),
@@ -87,4 +87,4 @@ async def vote_suggestion(id: uuid.UUID, session: SessionDep,
                          "pour RETENUE et REJETEE. Bureau de l'organisation de la suggestion seulement.")
 async def respond_suggestion(id: uuid.UUID, data: ReponseSuggestionRequest, session: SessionDep,
                              auth: AuthContext = authorize(RS_SUGGESTION_STAFF)) -> SuggestionResponse:
-    return await SuggestionService(session, auth).respond(id, data)
+    return await SuggestionService(session, auth).repondre(id, data)

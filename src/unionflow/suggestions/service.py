@@ -61,7 +61,7 @@ class SuggestionService:
     async def _respond(self, suggestion: Suggestion) -> SuggestionResponse:
         return to_response(suggestion, suggestion.id in await self.repo.voted([suggestion.id]))
 
-    async def create(self, data: CreateSuggestionRequest) -> SuggestionResponse:
+    async def creer(self, data: CreateSuggestionRequest) -> SuggestionResponse:
         if self.auth.membre_id is None:
             raise RegleMetier("Aucune fiche membre n'est liée à votre compte: impossible de proposer une idée")
         if not await self.repo.organisation_exists(data.organisation_id):
@@ -79,15 +79,15 @@ class SuggestionService:
                            after=audit.snapshot(suggestion, FIELDS))
         return to_response(suggestion, False)
 
-    async def get(self, suggestion_id: uuid.UUID) -> SuggestionResponse:
+    async def obtenir(self, suggestion_id: uuid.UUID) -> SuggestionResponse:
         return await self._respond(await self._get(suggestion_id))
 
-    async def search(self, filters: SuggestionFilters, params: PageParams) -> Page[SuggestionResponse]:
+    async def lister(self, filters: SuggestionFilters, params: PageParams) -> Page[SuggestionResponse]:
         rows, total, exact = await self.repo.search(filters, params)
         voted = await self.repo.voted([s.id for s in rows])
         return Page[SuggestionResponse].build([to_response(s, s.id in voted) for s in rows], params, total, exact)
 
-    async def update(self, suggestion_id: uuid.UUID, data: UpdateSuggestionRequest) -> SuggestionResponse:
+    async def modifier(self, suggestion_id: uuid.UUID, data: UpdateSuggestionRequest) -> SuggestionResponse:
         suggestion = await self._get(suggestion_id, for_update=True)
         if suggestion.membre_id != self.auth.membre_id:
             raise Forbidden("Seul l'auteur modifie sa suggestion")
@@ -108,7 +108,7 @@ class SuggestionService:
                            after=audit.snapshot(suggestion, FIELDS))
         return await self._respond(suggestion)
 
-    async def toggle_vote(self, suggestion_id: uuid.UUID) -> VoteResponse:
+    async def basculer_vote(self, suggestion_id: uuid.UUID) -> VoteResponse:
         # The row lock serialises the votes of one idea: the stored count always equals the vote rows.
         suggestion = await self._get(suggestion_id, for_update=True)
         membre_id = self.auth.membre_id
@@ -128,7 +128,7 @@ class SuggestionService:
                            after={"nombreVotes": suggestion.nombre_votes})
         return VoteResponse(suggestion_id=suggestion.id, a_vote=not removed, nombre_votes=suggestion.nombre_votes)
 
-    async def respond(self, suggestion_id: uuid.UUID, data: ReponseSuggestionRequest) -> SuggestionResponse:
+    async def repondre(self, suggestion_id: uuid.UUID, data: ReponseSuggestionRequest) -> SuggestionResponse:
         suggestion = await self._get(suggestion_id, for_update=True)
         self.auth.require(Permission.SUGGESTION_TRAITER, suggestion.organisation_id,
                           "Seul le bureau de l'organisation statue sur une suggestion")

@@ -42,7 +42,7 @@ class ExecuteurTaches:
         async with self.ctx.sessionmaker() as session:
             if await maintenance.writes_suspended(session):
                 return None
-            tache = await TacheRepository(session).reclamer(utcnow(), self._bail(), self.hote)
+            tache = await TacheRepository(session, None).reclamer(utcnow(), self._bail(), self.hote)
             await session.commit()
         if tache is None:
             return None
@@ -51,7 +51,7 @@ class ExecuteurTaches:
 
     async def _executer(self, tache: Tache) -> None:
         async def avancer(session: AsyncSession, traites: int, total: int) -> None:
-            await TacheRepository(session).avancer(tache.id, traites, total, self._bail())
+            await TacheRepository(session, None).avancer(tache.id, traites, total, self._bail())
 
         values: dict[str, Any]
         try:
@@ -74,6 +74,6 @@ class ExecuteurTaches:
 
     async def _terminer(self, tache: Tache, values: dict[str, Any]) -> None:
         async with self.ctx.sessionmaker() as session:
-            await TacheRepository(session).terminer(tache.id, values)
+            await TacheRepository(session, None).terminer(tache.id, values)
             await session.commit()
         log.info("task %s (%s) %s", tache.id, tache.type, values["statut"])

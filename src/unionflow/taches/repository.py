@@ -7,14 +7,17 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import ColumnElement, and_, or_, select, true, update
 
 from unionflow.core.auth import AuthContext
+from unionflow.core.repository import ScopedRepository
+from unionflow.core.visibility import EVERY, Shape, Visibility, scope_param
 from unionflow.models import Tache
 from unionflow.taches.schemas import StatutTache
 
 S = StatutTache
+# Bind parameter of the creator rule: the caller's subject.
+SCOPE_SUB = "scope_sub"
 
 
 def _reclamable(now: datetime) -> Any:
@@ -22,18 +25,20 @@ def _reclamable(now: datetime) -> Any:
                and_(Tache.statut == S.EN_COURS.value, Tache.verrouillee_jusqua < now))
 
 
-class TacheRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class TacheRepository(ScopedRepository[Tache]):
+    """A caller sees the tasks he created (global roles: all); the scheduler (``auth=None``) claims any."""
 
-    def add(self, tache: Tache) -> None:
-        self.session.add(tache)
+    model = Tache
 
-    async def visible(self, auth: AuthContext, tache_id: uuid.UUID) -> Tache | None:
-        stmt = select(Tache).where(Tache.id == tache_id)
-        if not auth.is_global:
-            stmt = stmt.where(Tache.cree_par == auth.sub)
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+    @classmethod
+    def visibility(cls, auth: AuthContext | None) -> Visibility:
+        if auth is None or auth.is_global:
+            return EVERY
+        return Visibility(Shape(membre=True), {SCOPE_SUB: auth.sub})
+
+    @classmethod
+    def scope_condition(cls, shape: Shape, values: dict[str, Any] | None = None) -> ColumnElement[bool]:
+        return true() if shape.every else Tache.cree_par == scope_param(SCOPE_SUB, values)
 
     async def reclamer(self, now: datetime, bail: datetime, hote: str) -> Tache | None:
         """The oldest runnable task, now leased to ``hote``; the caller commits."""

@@ -29,7 +29,7 @@ router = area_router("/api/jobs", "Logs & Monitoring")
                         "SUPER_ADMIN/ADMIN seulement (404 pour les autres).")
 async def get_tache(id: uuid.UUID, session: SessionDep,
                     auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> TacheResponse:
-    return await TacheService(session, auth).get(id)
+    return await TacheService(session, auth).obtenir(id)
 
 
 @router.get("/{id}/fichier", response_class=FileResponse, responses={

@@ -40,7 +40,7 @@ class TacheService:
     def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
         self.session = session
         self.auth = auth
-        self.repo = TacheRepository(session)
+        self.repo = TacheRepository(session, auth)
 
     async def creer(self, type_: TypeTache, parametres: dict[str, Any], organisation_id: uuid.UUID | None,
                     total: int | None = None) -> TacheResponse:
@@ -53,7 +53,7 @@ class TacheService:
     async def fichier(self, tache_id: uuid.UUID, settings: Settings) -> tuple[Path, str, str]:
         """The file a finished export task wrote: (path, download name, media type). Same visibility as the
         task; a task still running, failed or producing no file has none (404)."""
-        tache = await self.repo.visible(self.auth, tache_id)
+        tache = await self.repo.get(tache_id)
         if tache is None:
             raise NotFound("Tâche introuvable")
         resultat = tache.resultat or {}
@@ -66,8 +66,8 @@ class TacheService:
             raise NotFound("Fichier de la tâche introuvable (supprimé du serveur)")
         return path, str(resultat["nomFichier"]), MEDIA_TYPES[extension]
 
-    async def get(self, tache_id: uuid.UUID) -> TacheResponse:
-        tache = await self.repo.visible(self.auth, tache_id)
+    async def obtenir(self, tache_id: uuid.UUID) -> TacheResponse:
+        tache = await self.repo.get(tache_id)
         if tache is None:
             raise NotFound("Tâche introuvable")
         return TacheResponse.model_validate(tache)

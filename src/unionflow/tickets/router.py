@@ -39,7 +39,7 @@ _VISIBILITY = ("Visibilité: le demandeur voit ses tickets, le bureau de l'organ
                          "NORMALE 24 h, BASSE 72 h; résolution 1, 3, 7, 14 jours). Fiche membre requise.")
 async def create_ticket(data: CreateTicketRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> TicketResponse:
-    return await TicketService(session, auth).create(data)
+    return await TicketService(session, auth).creer(data)
 
 
 def _filters(statut: StatutTicket | None = None, priorite: Priorite | None = None,
@@ -79,7 +79,7 @@ async def my_tickets(session: SessionDep, auth: AuthContext = authorize(RS_ANY_A
             description=_VISIBILITY)
 async def get_ticket(id: uuid.UUID, session: SessionDep,
                      auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> TicketResponse:
-    return await TicketService(session, auth).get(id)
+    return await TicketService(session, auth).obtenir(id)
 
 
 @router.put("/{id}", response_model=TicketResponse, responses=problems(404), summary="Modifier un ticket",
@@ -88,7 +88,7 @@ async def get_ticket(id: uuid.UUID, session: SessionDep,
                         "SLA recalculées depuis l'ouverture). " + _VISIBILITY)
 async def update_ticket(id: uuid.UUID, data: UpdateTicketRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> TicketResponse:
-    return await TicketService(session, auth).update(id, data)
+    return await TicketService(session, auth).modifier(id, data)
 
 
 @router.put("/{id}/assignation", response_model=TicketResponse, responses=problems(404),
@@ -97,7 +97,7 @@ async def update_ticket(id: uuid.UUID, data: UpdateTicketRequest, session: Sessi
                         "ayant un rôle de bureau actif dans cette organisation.")
 async def assign_ticket(id: uuid.UUID, data: AssignationRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_TICKET_STAFF)) -> TicketResponse:
-    return await TicketService(session, auth).assign(id, data)
+    return await TicketService(session, auth).assigner(id, data)
 
 
 @router.post("/{id}/statut", response_model=TicketResponse, responses=problems(404),
@@ -109,7 +109,7 @@ async def assign_ticket(id: uuid.UUID, data: AssignationRequest, session: Sessio
                          "FERME est final. Le commentaire est ajouté au fil comme réponse publique.")
 async def change_ticket_status(id: uuid.UUID, data: ChangementStatutRequest, session: SessionDep,
                                auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> TicketResponse:
-    return await TicketService(session, auth).change_status(id, data)
+    return await TicketService(session, auth).changer_statut(id, data)
 
 
 @router.get("/{id}/messages", response_model=list[TicketMessageResponse], responses=problems(404),
@@ -127,4 +127,4 @@ async def ticket_messages(id: uuid.UUID, session: SessionDep,
                          "réponse (SLA) et fait passer un ticket OUVERT à EN_COURS. Impossible sur un ticket FERME.")
 async def post_ticket_message(id: uuid.UUID, data: CreateMessageRequest, session: SessionDep,
                               auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> TicketMessageResponse:
-    return await TicketService(session, auth).add_message(id, data)
+    return await TicketService(session, auth).ajouter_message(id, data)

@@ -102,7 +102,7 @@ class TicketService:
         ticket.echeance_premiere_reponse = ticket.created_at + FIRST_RESPONSE[priorite]
         ticket.echeance_resolution = ticket.created_at + RESOLUTION[priorite]
 
-    async def create(self, data: CreateTicketRequest) -> TicketResponse:
+    async def creer(self, data: CreateTicketRequest) -> TicketResponse:
         if self.auth.membre_id is None:
             raise RegleMetier("Aucune fiche membre n'est liée à votre compte: impossible d'ouvrir un ticket")
         if await self.repo.organisation(data.organisation_id) is None:
@@ -125,7 +125,7 @@ class TicketService:
         await self._audit(ticket, "CREER", description=f"Ticket {ticket.numero}")
         return to_response(ticket, now)
 
-    async def get(self, ticket_id: uuid.UUID) -> TicketResponse:
+    async def obtenir(self, ticket_id: uuid.UUID) -> TicketResponse:
         return to_response(await self._get(ticket_id))
 
     async def queue(self, filters: TicketFilters, params: PageParams) -> Page[TicketResponse]:
@@ -138,7 +138,7 @@ class TicketService:
         rows, total, exact = await self.repo.mine(filters, params, now)
         return Page[TicketResponse].build([to_response(t, now) for t in rows], params, total, exact)
 
-    async def update(self, ticket_id: uuid.UUID, data: UpdateTicketRequest) -> TicketResponse:
+    async def modifier(self, ticket_id: uuid.UUID, data: UpdateTicketRequest) -> TicketResponse:
         ticket = await self._get(ticket_id, for_update=True)
         changes = data.model_dump(exclude_unset=True)
         nulls = [k for k, v in changes.items() if v is None]
@@ -165,7 +165,7 @@ class TicketService:
                            after=audit.snapshot(ticket, [*STATE_FIELDS, "sujet", "description"]))
         return to_response(ticket)
 
-    async def assign(self, ticket_id: uuid.UUID, data: AssignationRequest) -> TicketResponse:
+    async def assigner(self, ticket_id: uuid.UUID, data: AssignationRequest) -> TicketResponse:
         ticket = await self._get(ticket_id, for_update=True)
         if not self._is_staff(ticket):
             raise Forbidden("Seul le bureau de l'organisation assigne un ticket")
@@ -193,7 +193,7 @@ class TicketService:
             ticket.date_premiere_reponse = now
         return message
 
-    async def change_status(self, ticket_id: uuid.UUID, data: ChangementStatutRequest) -> TicketResponse:
+    async def changer_statut(self, ticket_id: uuid.UUID, data: ChangementStatutRequest) -> TicketResponse:
         ticket = await self._get(ticket_id, for_update=True)
         staff, requester = self._is_staff(ticket), self._is_requester(ticket)
         current, target = StatutTicket(ticket.statut), data.statut
@@ -242,7 +242,7 @@ class TicketService:
         rows = await self.repo.messages(ticket.id, with_internal=self._is_staff(ticket))
         return [TicketMessageResponse.model_validate(m) for m in rows]
 
-    async def add_message(self, ticket_id: uuid.UUID, data: CreateMessageRequest) -> TicketMessageResponse:
+    async def ajouter_message(self, ticket_id: uuid.UUID, data: CreateMessageRequest) -> TicketMessageResponse:
         ticket = await self._get(ticket_id, for_update=True)
         staff = self._is_staff(ticket)
         if data.interne and not staff:

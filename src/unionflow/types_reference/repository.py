@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import case, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core.pagination import PageParams, paginate
+from unionflow.core.pagination import PageParams
 from unionflow.core.query import contains_ci
+from unionflow.core.repository import SystemRepository
 from unionflow.models import DemandeAide, Document, Evenement, PropositionAide, TypeReference
 
 # Where each domain's codes are stored: an entry is "in use" when one of these columns holds its code.
@@ -28,15 +27,11 @@ class TypeFilters:
     q: str | None = None
 
 
-class TypeReferenceRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class TypeReferenceRepository(SystemRepository[TypeReference]):
+    """Unscoped on purpose: no reference entry is hidden from any caller (the route's role set decides who
+    edits them)."""
 
-    async def get(self, type_id: uuid.UUID, *, for_update: bool = False) -> TypeReference | None:
-        stmt = select(TypeReference).where(TypeReference.id == type_id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+    model = TypeReference
 
     async def search(self, filters: TypeFilters, params: PageParams) -> tuple[list[TypeReference], int, bool]:
         stmt: Any = select(TypeReference)
@@ -47,7 +42,7 @@ class TypeReferenceRepository:
         if filters.q:
             stmt = stmt.where(contains_ci([TypeReference.code, TypeReference.libelle], filters.q))
         stmt = stmt.order_by(TypeReference.domaine, TypeReference.ordre, TypeReference.code)
-        return await paginate(self.session, stmt, params)
+        return await self.paginate(stmt, params)
 
     async def domaines(self) -> list[tuple[str, int, int]]:
         stmt = (select(TypeReference.domaine, func.count(),
@@ -75,9 +70,6 @@ class TypeReferenceRepository:
             if (await self.session.execute(stmt)).first() is not None:
                 return True
         return False
-
-    def add(self, entry: TypeReference) -> None:
-        self.session.add(entry)
 
     async def delete(self, entry: TypeReference) -> None:
         await self.session.delete(entry)

@@ -30,7 +30,7 @@ async def list_types(session: SessionDep, auth: AuthContext = authorize(RS_ANY_A
                      params: PageParams = Depends(paging(100)),
                      domaine: str | None = Query(None, pattern=CODE), actif: bool | None = None,
                      q: str | None = Query(None, max_length=100)) -> Page[TypeReferenceResponse]:
-    return await TypeReferenceService(session, auth).search(TypeFilters(domaine=domaine, actif=actif, q=q), params)
+    return await TypeReferenceService(session, auth).lister(TypeFilters(domaine=domaine, actif=actif, q=q), params)
 
 
 @router.get("/domaines", response_model=list[DomaineResponse], summary="Domaines et nombre d'entrées")
@@ -43,7 +43,7 @@ async def list_domaines(session: SessionDep,
             summary="Consulter un type de référence")
 async def get_type(id: uuid.UUID, session: SessionDep,
                    auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> TypeReferenceResponse:
-    return await TypeReferenceService(session, auth).get(id)
+    return await TypeReferenceService(session, auth).obtenir(id)
 
 
 @router.post("", status_code=201, response_model=TypeReferenceResponse, responses=problems(409),
@@ -53,7 +53,7 @@ async def get_type(id: uuid.UUID, session: SessionDep,
                          "de TYPE_EVENEMENT ou TYPE_DOCUMENT est aussitôt accepté par les événements et documents.")
 async def create_type(data: CreateTypeReferenceRequest, session: SessionDep,
                       auth: AuthContext = authorize(RS_TYPES_REFERENCE_WRITE)) -> TypeReferenceResponse:
-    return await TypeReferenceService(session, auth).create(data)
+    return await TypeReferenceService(session, auth).creer(data)
 
 
 @router.put("/{id}", response_model=TypeReferenceResponse, responses=problems(404),
@@ -63,7 +63,7 @@ async def create_type(data: CreateTypeReferenceRequest, session: SessionDep,
                         "acceptée pour les nouveaux enregistrements; les anciens la gardent.")
 async def update_type(id: uuid.UUID, data: UpdateTypeReferenceRequest, session: SessionDep,
                       auth: AuthContext = authorize(RS_TYPES_REFERENCE_WRITE)) -> TypeReferenceResponse:
-    return await TypeReferenceService(session, auth).update(id, data)
+    return await TypeReferenceService(session, auth).modifier(id, data)
 
 
 @router.delete("/{id}", response_model=TypeReferenceResponse, responses={**problems(404, 409), 204: {
@@ -74,5 +74,5 @@ async def update_type(id: uuid.UUID, data: UpdateTypeReferenceRequest, session: 
                            "supprimée: 200 avec l'entrée (`actif: false`). Sinon supprimée: 204.")
 async def delete_type(id: uuid.UUID, session: SessionDep,
                       auth: AuthContext = authorize(RS_TYPES_REFERENCE_WRITE)) -> TypeReferenceResponse | Response:
-    deactivated = await TypeReferenceService(session, auth).delete(id)
+    deactivated = await TypeReferenceService(session, auth).supprimer(id)
     return deactivated if deactivated is not None else Response(status_code=204)

@@ -52,7 +52,7 @@ class TypeReferenceService:
             raise NotFound("Type de référence introuvable")
         return entry
 
-    async def search(self, filters: TypeFilters, params: PageParams) -> Page[TypeReferenceResponse]:
+    async def lister(self, filters: TypeFilters, params: PageParams) -> Page[TypeReferenceResponse]:
         rows, total, exact = await self.repo.search(filters, params)
         return Page[TypeReferenceResponse].build([TypeReferenceResponse.model_validate(r) for r in rows], params,
                                                  total, exact)
@@ -60,10 +60,10 @@ class TypeReferenceService:
     async def domaines(self) -> list[DomaineResponse]:
         return [DomaineResponse(domaine=d, nombre=n, actifs=a) for d, n, a in await self.repo.domaines()]
 
-    async def get(self, type_id: uuid.UUID) -> TypeReferenceResponse:
+    async def obtenir(self, type_id: uuid.UUID) -> TypeReferenceResponse:
         return TypeReferenceResponse.model_validate(await self._get(type_id))
 
-    async def create(self, data: CreateTypeReferenceRequest) -> TypeReferenceResponse:
+    async def creer(self, data: CreateTypeReferenceRequest) -> TypeReferenceResponse:
         if await self.repo.exists(data.domaine, data.code):
             raise Conflict(f"Le code {data.code} existe déjà dans {data.domaine}")
         entry = TypeReference(**data.model_dump(), systeme=False)
@@ -79,7 +79,7 @@ class TypeReferenceService:
                            description=f"{entry.domaine}/{entry.code}")
         return TypeReferenceResponse.model_validate(entry)
 
-    async def update(self, type_id: uuid.UUID, data: UpdateTypeReferenceRequest) -> TypeReferenceResponse:
+    async def modifier(self, type_id: uuid.UUID, data: UpdateTypeReferenceRequest) -> TypeReferenceResponse:
         entry = await self._get(type_id, for_update=True)
         changes = data.model_dump(exclude_unset=True)
         nulls = [k for k, v in changes.items() if v is None and k != "description"]
@@ -94,7 +94,7 @@ class TypeReferenceService:
                            description=f"{entry.domaine}/{entry.code}")
         return TypeReferenceResponse.model_validate(entry)
 
-    async def delete(self, type_id: uuid.UUID) -> TypeReferenceResponse | None:
+    async def supprimer(self, type_id: uuid.UUID) -> TypeReferenceResponse | None:
         """Delete an unused custom entry (None), or deactivate one in use and return it."""
         entry = await self._get(type_id, for_update=True)
         if entry.systeme:

@@ -50,7 +50,7 @@ async def evenements(auth: AuthContext = authorize(RS_WEBHOOK)) -> list[Evenemen
                          "et à la rotation. " + _SIGNATURE)
 async def create_abonnement(request: Request, data: CreateAbonnementWebhookRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_WEBHOOK)) -> AbonnementWebhookSecretResponse:
-    return await _service(request, session, auth).create(data)
+    return await _service(request, session, auth).creer(data)
 
 
 @router.get("/abonnements", response_model=Page[AbonnementWebhookResponse], summary="Lister les abonnements")
@@ -58,14 +58,14 @@ async def list_abonnements(request: Request, session: SessionDep, auth: AuthCont
                            params: PageParams = Depends(paging(20)),
                            organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
                            ) -> Page[AbonnementWebhookResponse]:
-    return await _service(request, session, auth).search(organisation_id, params)
+    return await _service(request, session, auth).lister(organisation_id, params)
 
 
 @router.get("/abonnements/{id}", response_model=AbonnementWebhookResponse, responses=problems(404),
             summary="Consulter un abonnement")
 async def get_abonnement(id: uuid.UUID, request: Request, session: SessionDep,
                          auth: AuthContext = authorize(RS_WEBHOOK)) -> AbonnementWebhookResponse:
-    return await _service(request, session, auth).get(id)
+    return await _service(request, session, auth).obtenir(id)
 
 
 @router.put("/abonnements/{id}", response_model=AbonnementWebhookResponse, responses=problems(404),
@@ -75,7 +75,7 @@ async def get_abonnement(id: uuid.UUID, request: Request, session: SessionDep,
 async def update_abonnement(id: uuid.UUID, request: Request, data: UpdateAbonnementWebhookRequest,
                             session: SessionDep,
                             auth: AuthContext = authorize(RS_WEBHOOK)) -> AbonnementWebhookResponse:
-    return await _service(request, session, auth).update(id, data)
+    return await _service(request, session, auth).modifier(id, data)
 
 
 @router.post("/abonnements/{id}/secret", response_model=AbonnementWebhookSecretResponse, responses=problems(404),
@@ -83,14 +83,14 @@ async def update_abonnement(id: uuid.UUID, request: Request, data: UpdateAbonnem
              description="L'ancien secret cesse aussitôt de signer; les livraisons suivantes utilisent le nouveau.")
 async def rotate_secret(id: uuid.UUID, request: Request, session: SessionDep,
                         auth: AuthContext = authorize(RS_WEBHOOK)) -> AbonnementWebhookSecretResponse:
-    return await _service(request, session, auth).rotate_secret(id)
+    return await _service(request, session, auth).renouveler_secret(id)
 
 
 @router.delete("/abonnements/{id}", status_code=204, responses=problems(404), summary="Supprimer un abonnement",
                description="Supprime aussi son historique de livraisons.")
 async def delete_abonnement(id: uuid.UUID, request: Request, session: SessionDep,
                             auth: AuthContext = authorize(RS_WEBHOOK)) -> Response:
-    await _service(request, session, auth).delete(id)
+    await _service(request, session, auth).supprimer(id)
     return Response(status_code=204)
 
 
@@ -111,4 +111,4 @@ async def livraisons(id: uuid.UUID, request: Request, session: SessionDep, auth:
                          "peut dédoublonner), envoyée par le prochain passage de `unionflow jobs livrer-webhooks`.")
 async def rejouer(id: uuid.UUID, request: Request, session: SessionDep,
                   auth: AuthContext = authorize(RS_WEBHOOK)) -> LivraisonWebhookResponse:
-    return await _service(request, session, auth).replay(id)
+    return await _service(request, session, auth).rejouer(id)

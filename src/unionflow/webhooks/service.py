@@ -15,7 +15,7 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.models import AbonnementWebhook, LivraisonWebhook
 from unionflow.organisations.repository import OrganisationRepository
-from unionflow.webhooks.repository import WebhookRepository
+from unionflow.webhooks.repository import AbonnementWebhookRepository
 from unionflow.webhooks.schemas import (
     AbonnementWebhookResponse,
     AbonnementWebhookSecretResponse,
@@ -38,14 +38,14 @@ class WebhookService:
         self.session = session
         self.auth = auth
         self.settings = settings
-        self.repo = WebhookRepository(session, auth)
+        self.repo = AbonnementWebhookRepository(session, auth)
 
     def _check_url(self, url: str) -> None:
         if why := motif_url_refusee(url, self.settings.webhook_autoriser_adresses_privees):
             raise RegleMetier(why)
 
     async def _abonnement(self, id: uuid.UUID, *, for_update: bool = False) -> AbonnementWebhook:
-        abonnement = await self.repo.abonnement(id, for_update=for_update)
+        abonnement = await self.repo.get(id, for_update=for_update)
         if abonnement is None:
             raise NotFound("Abonnement webhook introuvable")
         return abonnement
@@ -57,7 +57,7 @@ class WebhookService:
                            after=audit.snapshot(abonnement, _AUDITED) if action != "SUPPRIMER" else None,
                            description=description)
 
-    async def create(self, data: CreateAbonnementWebhookRequest) -> AbonnementWebhookSecretResponse:
+    async def creer(self, data: CreateAbonnementWebhookRequest) -> AbonnementWebhookSecretResponse:
         if not await OrganisationRepository(self.session, self.auth).exists(data.organisation_id):
             raise NotFound("Organisation introuvable")
         self.auth.require(Permission.WEBHOOK_GERER, data.organisation_id)
@@ -71,15 +71,15 @@ class WebhookService:
         await self._audit(abonnement, "CREER", None, f"Abonnement webhook vers {abonnement.url}")
         return AbonnementWebhookSecretResponse.model_validate(abonnement)
 
-    async def search(self, organisation_id: uuid.UUID | None, params: PageParams) -> Page[AbonnementWebhookResponse]:
+    async def lister(self, organisation_id: uuid.UUID | None, params: PageParams) -> Page[AbonnementWebhookResponse]:
         rows, total, exact = await self.repo.abonnements(organisation_id, params)
         return Page[AbonnementWebhookResponse].build([AbonnementWebhookResponse.model_validate(r) for r in rows],
                                                      params, total, exact)
 
-    async def get(self, id: uuid.UUID) -> AbonnementWebhookResponse:
+    async def obtenir(self, id: uuid.UUID) -> AbonnementWebhookResponse:
         return AbonnementWebhookResponse.model_validate(await self._abonnement(id))
 
-    async def update(self, id: uuid.UUID, data: UpdateAbonnementWebhookRequest) -> AbonnementWebhookResponse:
+    async def modifier(self, id: uuid.UUID, data: UpdateAbonnementWebhookRequest) -> AbonnementWebhookResponse:
         abonnement = await self._abonnement(id, for_update=True)
         self.auth.require(Permission.WEBHOOK_GERER, abonnement.organisation_id)
         before = audit.snapshot(abonnement, _AUDITED)
@@ -100,7 +100,7 @@ class WebhookService:
         await self._audit(abonnement, "MODIFIER", before, f"Abonnement webhook vers {abonnement.url}")
         return AbonnementWebhookResponse.model_validate(abonnement)
 
-    async def rotate_secret(self, id: uuid.UUID) -> AbonnementWebhookSecretResponse:
+    async def renouveler_secret(self, id: uuid.UUID) -> AbonnementWebhookSecretResponse:
         abonnement = await self._abonnement(id, for_update=True)
         self.auth.require(Permission.WEBHOOK_GERER, abonnement.organisation_id)
         abonnement.secret = _secret()
@@ -108,7 +108,7 @@ class WebhookService:
         await self._audit(abonnement, "RENOUVELER_SECRET", None, "Nouvelle clé de signature du webhook")
         return AbonnementWebhookSecretResponse.model_validate(abonnement)
 
-    async def delete(self, id: uuid.UUID) -> None:
+    async def supprimer(self, id: uuid.UUID) -> None:
         abonnement = await self._abonnement(id, for_update=True)
         self.auth.require(Permission.WEBHOOK_GERER, abonnement.organisation_id)
         before = audit.snapshot(abonnement, _AUDITED)
@@ -123,7 +123,7 @@ class WebhookService:
         return Page[LivraisonWebhookResponse].build([LivraisonWebhookResponse.model_validate(r) for r in rows],
                                                     params, total, exact)
 
-    async def replay(self, livraison_id: uuid.UUID) -> LivraisonWebhookResponse:
+    async def rejouer(self, livraison_id: uuid.UUID) -> LivraisonWebhookResponse:
         """A new delivery of the same event (same ``id`` in the body, so the receiver can de-duplicate); the
         original keeps its history."""
         origine = await self.repo.livraison(livraison_id)

@@ -12,10 +12,11 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, NotFound
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
-from unionflow.models import ModeleNotification, Organisation
+from unionflow.models import ModeleNotification
 from unionflow.notifications.rendu import placeholders
 from unionflow.notifications.repository import ModeleRepository
-from unionflow.notifications.schemas import ModeleCreate, ModeleResponse, ModeleUpdate
+from unionflow.notifications.schemas import CreateModeleRequest, ModeleResponse, UpdateModeleRequest
+from unionflow.organisations.repository import OrganisationRepository
 
 MODULE = "NOTIFICATIONS"
 FIELDS = ["code", "canal", "organisation_id", "libelle", "sujet", "corps", "actif"]
@@ -46,10 +47,11 @@ class ModeleService:
             raise NotFound("Modèle de notification introuvable")
         return modele
 
-    async def create(self, data: ModeleCreate) -> ModeleResponse:
+    async def creer(self, data: CreateModeleRequest) -> ModeleResponse:
         placeholders(data.sujet)
         placeholders(data.corps)
-        if data.organisation_id is not None and await self.session.get(Organisation, data.organisation_id) is None:
+        organisations = OrganisationRepository(self.session, None)
+        if data.organisation_id is not None and await organisations.get(data.organisation_id) is None:
             raise NotFound("Organisation introuvable")
         self._check_manage(data.organisation_id)
         portee = str(data.organisation_id) if data.organisation_id else "GLOBAL"
@@ -64,15 +66,15 @@ class ModeleService:
                            after=audit.snapshot(modele, FIELDS))
         return _dto(modele)
 
-    async def get(self, modele_id: uuid.UUID) -> ModeleResponse:
+    async def obtenir(self, modele_id: uuid.UUID) -> ModeleResponse:
         return _dto(await self._get(modele_id))
 
-    async def search(self, code: str | None, organisation_id: uuid.UUID | None,
+    async def lister(self, code: str | None, organisation_id: uuid.UUID | None,
                      params: PageParams) -> Page[ModeleResponse]:
         rows, total, exact = await self.repo.search(code, organisation_id, params)
         return Page[ModeleResponse].build([_dto(r) for r in rows], params, total, exact)
 
-    async def update(self, modele_id: uuid.UUID, data: ModeleUpdate) -> ModeleResponse:
+    async def modifier(self, modele_id: uuid.UUID, data: UpdateModeleRequest) -> ModeleResponse:
         modele = await self._get(modele_id, for_update=True)
         self._check_manage(modele.organisation_id)
         changes = data.model_dump(exclude_unset=True)
@@ -89,7 +91,7 @@ class ModeleService:
                            after=audit.snapshot(modele, FIELDS))
         return _dto(modele)
 
-    async def delete(self, modele_id: uuid.UUID) -> None:
+    async def supprimer(self, modele_id: uuid.UUID) -> None:
         modele = await self._get(modele_id, for_update=True)
         self._check_manage(modele.organisation_id)
         before, organisation_id = audit.snapshot(modele, FIELDS), modele.organisation_id

@@ -18,8 +18,8 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import ORGANISATION_ROLES, Role
-from unionflow.membres.access import MEMBRE_READERS, organisations_as
-from unionflow.membres.repository import MembreRepository
+from unionflow.core.visibility import organisations_as
+from unionflow.membres.repository import MEMBRE_READERS, MembreRepository
 from unionflow.membres.schemas import AppartenanceResponse, StatutAppartenance, StatutMembre
 from unionflow.models import Membre, MembreOrganisation, Organisation
 
@@ -77,7 +77,7 @@ class AppartenanceService:
             raise InvalidState("Organisation suspendue: aucune nouvelle appartenance")
         return organisation
 
-    async def attach(self, membre: Membre, organisation: Organisation, roles: list[str],
+    async def rattacher(self, membre: Membre, organisation: Organisation, roles: list[str],
                      existing: MembreOrganisation | None = None, *, audited: bool = True) -> MembreOrganisation:
         """Creates the membership, or reopens an ended one (the pair is unique: history stays in the audit).
         ``audited=False`` when the caller writes one entry for a larger operation."""
@@ -99,7 +99,7 @@ class AppartenanceService:
                            description=f"{membre.numero_membre} rejoint {organisation.nom}")
         return membership
 
-    async def list_for(self, membre_id: uuid.UUID) -> list[AppartenanceResponse]:
+    async def lister(self, membre_id: uuid.UUID) -> list[AppartenanceResponse]:
         membre = await self._membre(membre_id)
         rows = await self.repo.memberships_with_names(membre.id)
         if not (self.auth.is_global or membre.id == self.auth.membre_id):
@@ -108,7 +108,7 @@ class AppartenanceService:
             rows = [(m, nom) for m, nom in rows if m.organisation_id in mine]
         return [response(m, nom) for m, nom in rows]
 
-    async def add(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
+    async def ajouter(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
                   roles_in: Iterable[str] | None) -> AppartenanceResponse:
         roles = normalise_roles(roles_in)
         membre = await self._membre(membre_id, for_update=True)
@@ -118,7 +118,7 @@ class AppartenanceService:
         existing = await self.repo.membership(membre.id, organisation.id, for_update=True)
         if existing is not None and existing.statut != StatutAppartenance.TERMINE:
             raise Conflict("Le membre appartient déjà à cette organisation")
-        membership = await self.attach(membre, organisation, roles, existing)
+        membership = await self.rattacher(membre, organisation, roles, existing)
         return response(membership, organisation.nom)
 
     async def _membership(self, membre: Membre, organisation: Organisation) -> MembreOrganisation:
@@ -141,7 +141,7 @@ class AppartenanceService:
         if await self.repo.count_admins(membership.organisation_id) <= 1:
             raise Conflict("Dernier administrateur de l'organisation: nommez-en un autre d'abord")
 
-    async def set_roles(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
+    async def definir_roles(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
                         roles_in: Iterable[str]) -> AppartenanceResponse:
         roles = normalise_roles(roles_in)
         membre = await self._membre(membre_id)
@@ -162,7 +162,8 @@ class AppartenanceService:
                            description=f"Rôles de {membre.numero_membre} dans {organisation.nom}: {', '.join(roles)}")
         return response(membership, organisation.nom)
 
-    async def end(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, motif: str | None) -> AppartenanceResponse:
+    async def terminer(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
+                       motif: str | None) -> AppartenanceResponse:
         membre = await self._membre(membre_id)
         organisation = await self._organisation(organisation_id)
         self.auth.require(Permission.MEMBRE_GERER, organisation.id,

@@ -15,8 +15,7 @@ from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
-from unionflow.evenements.repository import EvenementRepository, FeedbackRepository, InscriptionRepository
-from unionflow.evenements.rules import MODULE, closing_time, promote_waiting, statut_effectif, webhook_inscription
+from unionflow.evenements.repository import EvenementRepository, FeedbackEvenementRepository, InscriptionRepository
 from unionflow.evenements.schemas import (
     FeedbackPublic,
     FeedbackRequest,
@@ -30,6 +29,7 @@ from unionflow.evenements.schemas import (
     StatutInscription,
     StatutModeration,
 )
+from unionflow.evenements.service import MODULE, closing_time, promote_waiting, statut_effectif, webhook_inscription
 from unionflow.models import Evenement, FeedbackEvenement, InscriptionEvenement
 from unionflow.models.base import utcnow
 from unionflow.webhooks import emission as webhooks
@@ -41,7 +41,7 @@ class InscriptionService:
         self.auth = auth
         self.events = EvenementRepository(session, auth)
         self.repo = InscriptionRepository(session)
-        self.feedbacks = FeedbackRepository(session)
+        self.feedbacks = FeedbackEvenementRepository(session)
 
     def _membre(self) -> uuid.UUID:
         if self.auth.membre_id is None:
@@ -60,7 +60,7 @@ class InscriptionService:
             out.position_liste_attente = await self.repo.position(ins)
         return out
 
-    async def register(self, evenement_id: uuid.UUID) -> InscriptionResponse:
+    async def inscrire(self, evenement_id: uuid.UUID) -> InscriptionResponse:
         # 404 before business rules: the event first, then who may register.
         evt = await self._event(evenement_id, for_update=True)
         membre_id = self._membre()
@@ -93,7 +93,7 @@ class InscriptionService:
             await webhook_inscription(self.session, evt, ins, webhooks.EvenementWebhook.INSCRIPTION_CONFIRMEE)
         return await self._response(ins)
 
-    async def unregister(self, evenement_id: uuid.UUID) -> None:
+    async def desinscrire(self, evenement_id: uuid.UUID) -> None:
         evt = await self._event(evenement_id, for_update=True)
         membre_id = self._membre()
         ins = await self.repo.active_of(evt.id, membre_id)
@@ -132,7 +132,7 @@ class InscriptionService:
                                               evenement_lieu=evt.lieu, evenement_statut=statut_effectif(evt, now)))
         return out
 
-    async def submit_feedback(self, evenement_id: uuid.UUID, data: FeedbackRequest) -> FeedbackResponse:
+    async def soumettre_feedback(self, evenement_id: uuid.UUID, data: FeedbackRequest) -> FeedbackResponse:
         evt = await self._event(evenement_id)
         membre_id = self._membre()
         if evt.statut == StatutEvenement.ANNULE:
@@ -178,13 +178,13 @@ class InscriptionService:
         self._may_moderate(evt)
         return [FeedbackResponse.model_validate(f) for f in await self.feedbacks.pending(evt.id)]
 
-    async def moderate(self, evenement_id: uuid.UUID, feedback_id: uuid.UUID,
+    async def moderer(self, evenement_id: uuid.UUID, feedback_id: uuid.UUID,
                        data: ModerationRequest) -> FeedbackResponse:
         evt = await self._event(evenement_id)
         self._may_moderate(evt)
         if data.statut is StatutModeration.REJETE and not data.motif:
             raise RegleMetier("motif requis pour rejeter un feedback")
-        feedback = await self.feedbacks.get(evt.id, feedback_id)
+        feedback = await self.feedbacks.lock_of_evenement(evt.id, feedback_id)
         if feedback is None:
             raise NotFound("Feedback introuvable")
         if feedback.statut_moderation == data.statut.value:
