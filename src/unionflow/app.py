@@ -23,7 +23,7 @@ from unionflow.clients_api.router import router as clients_api_router
 from unionflow.comptabilite.etats_router import router as comptabilite_etats_router
 from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
-from unionflow.config import Settings, check_production, get_settings
+from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
 from unionflow.core import journal, metrics
 from unionflow.core.db import create_engine, create_sessionmaker, is_sqlite
@@ -36,6 +36,7 @@ from unionflow.core.logs import configure_logging
 from unionflow.core.middleware import RequestContextMiddleware
 from unionflow.core.openapi import install_openapi, operation_id
 from unionflow.core.principal_cache import PrincipalCache, PrincipalListener
+from unionflow.core.production import check_production
 from unionflow.core.routing import allowed_methods
 from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router

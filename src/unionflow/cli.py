@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from unionflow.config import Settings, UnsafeProduction, check_production, get_settings
+from unionflow.config import Settings, get_settings
+from unionflow.core.production import UnsafeProduction, check_production
 
 if TYPE_CHECKING:
     from unionflow.core.journal import JournalWriter

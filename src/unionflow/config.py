@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from functools import lru_cache
 from pathlib import Path
 
@@ -179,64 +178,6 @@ class Settings(BaseSettings):
         """The built-in issuer: ``builtin_issuer`` exactly as configured (an issuer is an opaque string compared
         byte for byte, OIDC Discovery §3), or by default the public base URL without its trailing slash."""
         return self.builtin_issuer or self.public_base_url.rstrip("/")
-
-
-# Secrets and passwords among the settings, checked before a production start.
-SECRET_SETTINGS = ("bootstrap_admin_password", "wave_api_key", "wave_webhook_secret", "metrics_token",
-                   "smtp_password", "sms_gateway_token", "keycloak_admin_client_secret", "s3_secret_key")
-# What an example or default value looks like: the placeholders of deploy/unionflow.env.example and the usual
-# suspects. Compared on the value lower-cased, with "-", "_" and spaces removed.
-PLACEHOLDER_MARKERS = ("changeme", "remplacer", "replaceme", "placeholder", "example", "exemple", "xxxxxx")
-
-
-def is_placeholder(value: str) -> bool:
-    folded = "".join(c for c in value.lower() if c not in "-_ ")
-    return any(marker in folded for marker in PLACEHOLDER_MARKERS)
-
-
-def production_refusals(settings: Settings) -> list[str]:
-    """Why a production start is refused (empty: it may start). With ``UNIONFLOW_ENVIRONMENT=production``, no
-    secret or password may keep an example or default value: the example env file's placeholders are refused,
-    so copying it unchanged cannot give a running service whose administrator password is in the README."""
-    if settings.environment.strip().lower() != "production":
-        return []
-    from sqlalchemy.engine import make_url
-
-    from unionflow.auth.passwords import check_strength
-
-    refusals = []
-    for name in SECRET_SETTINGS:
-        value = getattr(settings, name)
-        if value and is_placeholder(str(value)):
-            refusals.append(f"UNIONFLOW_{name.upper()} holds an example value: set a secret of your own")
-    password = settings.bootstrap_admin_password
-    if password and not is_placeholder(password) and (why := check_strength(password)):
-        refusals.append(f"UNIONFLOW_BOOTSTRAP_ADMIN_PASSWORD is too weak ({why}); or leave it empty to have one "
-                        "generated and shown once")
-    try:
-        database_password = make_url(settings.database_url).password
-    except Exception:  # an unreadable URL fails later with its own message
-        database_password = None
-    if database_password and is_placeholder(str(database_password)):
-        refusals.append("the password in UNIONFLOW_DATABASE_URL (POSTGRES_PASSWORD for compose) holds an example "
-                        "value: set a password of your own")
-    return refusals
-
-
-class UnsafeProduction(RuntimeError):
-    """A production start refused by ``check_production``."""
-
-
-def check_production(settings: Settings) -> None:
-    """Logs every reason at CRITICAL and raises ``UnsafeProduction``: ``unionflow serve``/``worker`` exit 2
-    before touching the database (no administrator is created with an example password), and an application
-    factory started any other way fails to load."""
-    refusals = production_refusals(settings)
-    if refusals:
-        log = logging.getLogger("unionflow.config")
-        for refusal in refusals:
-            log.critical("production start refused: %s", refusal)
-        raise UnsafeProduction("production start refused: " + "; ".join(refusals))
 
 
 @lru_cache

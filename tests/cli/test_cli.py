@@ -99,7 +99,8 @@ def test_production_refuses_to_start_with_the_example_settings(tmp_path):
 
 
 def test_production_refusals_name_each_example_secret():
-    from unionflow.config import Settings, production_refusals
+    from unionflow.config import Settings
+    from unionflow.core.production import production_refusals
 
     base = {"environment": "production", "database_url": "postgresql://u:Vrai-Secret-8213@db/u"}
     assert production_refusals(Settings(**base, bootstrap_admin_password="Un-Vrai-Secret-2026")) == []

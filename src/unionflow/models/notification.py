@@ -4,11 +4,46 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class Canal(StrEnum):
+    EMAIL = "EMAIL"
+    SMS = "SMS"
+    IN_APP = "IN_APP"
+
+
+class StatutNotification(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"
+    ENVOYEE = "ENVOYEE"
+    ECHOUEE = "ECHOUEE"
+    LUE = "LUE"
+
+
+class TypeNotification(StrEnum):
+    INFORMATION = "INFORMATION"
+    INVITATION_EVENEMENT = "INVITATION_EVENEMENT"
+    RAPPEL_COTISATION = "RAPPEL_COTISATION"
+    RECU_PAIEMENT = "RECU_PAIEMENT"
+    EVENEMENT_ANNULE = "EVENEMENT_ANNULE"
+    INSCRIPTION_CONFIRMEE = "INSCRIPTION_CONFIRMEE"
+    # docs/integrations.md: the requester learns the decision on their aid request; the bureau learns that a
+    # decision waits for it; the organisation's administrators that a webhook subscription was disabled.
+    DECISION_AIDE = "DECISION_AIDE"
+    APPROBATION_EN_ATTENTE = "APPROBATION_EN_ATTENTE"
+    WEBHOOK_DESACTIVE = "WEBHOOK_DESACTIVE"
+
+
+# Kinds a member cannot refuse: they concern the member's own obligations, payments or registrations
+# (docs/notifications.md). Preferences still choose their channels.
+OBLIGATOIRES = frozenset({TypeNotification.RAPPEL_COTISATION, TypeNotification.RECU_PAIEMENT,
+                          TypeNotification.EVENEMENT_ANNULE, TypeNotification.INSCRIPTION_CONFIRMEE,
+                          TypeNotification.DECISION_AIDE, TypeNotification.WEBHOOK_DESACTIVE})
 
 
 class Notification(IdMixin, TimestampMixin, Base):

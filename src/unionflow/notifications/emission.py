@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.models import Membre, Notification, PreferenceMembre
 from unionflow.models.base import utcnow
-from unionflow.notifications.schemas import OBLIGATOIRES, Canal, StatutNotification
+from unionflow.models.notification import OBLIGATOIRES, Canal, StatutNotification
 from unionflow.notifications.sources import synchroniser_source
 from unionflow.preferences.repository import PreferenceMembreRepository
 

@@ -2,50 +2,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
-from typing import Annotated, Self
+from typing import Self
 
 from pydantic import Field, model_validator
 
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel, regle_metier
-
-
-class Canal(StrEnum):
-    EMAIL = "EMAIL"
-    SMS = "SMS"
-    IN_APP = "IN_APP"
-
-
-# Each channel once; stated in the schema (uniqueItems) as well as checked by the models that take a list.
-CanauxDistincts = Annotated[list[Canal], Field(json_schema_extra={"uniqueItems": True})]
-
-
-class StatutNotification(StrEnum):
-    EN_ATTENTE = "EN_ATTENTE"
-    ENVOYEE = "ENVOYEE"
-    ECHOUEE = "ECHOUEE"
-    LUE = "LUE"
-
-
-class TypeNotification(StrEnum):
-    INFORMATION = "INFORMATION"
-    INVITATION_EVENEMENT = "INVITATION_EVENEMENT"
-    RAPPEL_COTISATION = "RAPPEL_COTISATION"
-    RECU_PAIEMENT = "RECU_PAIEMENT"
-    EVENEMENT_ANNULE = "EVENEMENT_ANNULE"
-    INSCRIPTION_CONFIRMEE = "INSCRIPTION_CONFIRMEE"
-    # docs/integrations.md: the requester learns the decision on their aid request; the bureau learns that a
-    # decision waits for it; the organisation's administrators that a webhook subscription was disabled.
-    DECISION_AIDE = "DECISION_AIDE"
-    APPROBATION_EN_ATTENTE = "APPROBATION_EN_ATTENTE"
-    WEBHOOK_DESACTIVE = "WEBHOOK_DESACTIVE"
-
-
-# Kinds a member cannot refuse: they concern the member's own obligations, payments or registrations
-# (docs/notifications.md). Preferences still choose their channels.
-OBLIGATOIRES = frozenset({TypeNotification.RAPPEL_COTISATION, TypeNotification.RECU_PAIEMENT,
-                          TypeNotification.EVENEMENT_ANNULE, TypeNotification.INSCRIPTION_CONFIRMEE,
-                          TypeNotification.DECISION_AIDE, TypeNotification.WEBHOOK_DESACTIVE})
+from unionflow.models.notification import Canal, StatutNotification, TypeNotification
+from unionflow.preferences.schemas import CanauxDistincts
 
 CODE_PATTERN = r"^[A-Z][A-Z0-9_]{1,49}$"
 VARIABLE_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,39}$"

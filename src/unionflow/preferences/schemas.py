@@ -2,11 +2,15 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import Field, field_validator
 
 from unionflow.core.schemas import OutputModel, UpdateModel
-from unionflow.notifications.schemas import Canal, CanauxDistincts, TypeNotification
+from unionflow.models.notification import Canal, TypeNotification
+
+# Each channel once; stated in the schema (uniqueItems) as well as checked by the models that take a list.
+CanauxDistincts = Annotated[list[Canal], Field(json_schema_extra={"uniqueItems": True})]
 
 
 class Langue(StrEnum):

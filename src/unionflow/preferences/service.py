@@ -10,7 +10,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound
 from unionflow.models import PreferenceMembre
-from unionflow.notifications.schemas import OBLIGATOIRES
+from unionflow.models.notification import OBLIGATOIRES
 from unionflow.preferences.repository import PreferenceMembreRepository
 from unionflow.preferences.schemas import Langue, PreferencesResponse, Theme, UpdatePreferencesRequest
 
