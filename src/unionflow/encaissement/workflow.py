@@ -23,6 +23,7 @@ from unionflow.core.cache import invalidate
 from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import sequential_number
 from unionflow.encaissement import emission
+from unionflow.encaissement.repository import PaiementSystemRepository
 from unionflow.encaissement.validation_service import COTISATIONS_STATS, MODULE, outstanding, valider
 from unionflow.models import Adhesion, Cotisation, Paiement, PaiementAllocation
 
@@ -31,7 +32,6 @@ from unionflow.models.adhesion import StatutAdhesion as StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation as StatutCotisation
 from unionflow.models.paiement import MethodePaiement as MethodePaiement
 from unionflow.models.paiement import StatutPaiement as StatutPaiement
-from unionflow.paiements.repository import PaiementSystemRepository
 
 __all__ = ["COTISATIONS_STATS", "MODULE", "Cible", "EncaissementService", "MethodePaiement", "StatutAdhesion",
            "StatutCotisation", "StatutPaiement", "outstanding"]

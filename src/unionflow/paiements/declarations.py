@@ -20,12 +20,12 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidState, NotFound
 from unionflow.core.permissions import Permission
+from unionflow.encaissement.repository import PaiementRepository
 from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Adhesion, Cotisation, Paiement
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
-from unionflow.paiements.repository import PaiementRepository
 from unionflow.paiements.schemas import (
     ConfirmationPaiementRequest,
     DeclarationPaiementResponse,

@@ -14,11 +14,11 @@ from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState, NotFound
 from unionflow.documents.storage import Storage
+from unionflow.encaissement.repository import PaiementRepository
 from unionflow.models import Organisation, Paiement
 from unionflow.models.paiement import StatutPaiement
 from unionflow.paiements.pdf import LigneRecu, RecuData, render_recu
 from unionflow.paiements.recu_repository import RecuRepository
-from unionflow.paiements.repository import PaiementRepository
 from unionflow.paiements.schemas import VerificationRecuResponse
 
 log = logging.getLogger("unionflow.recus")

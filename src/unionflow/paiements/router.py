@@ -14,10 +14,10 @@ from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_PAIEMENT_ME, RS_PAIEMENT_READ, RS_TRESORERIE, RS_WAVE_CHECKOUT
 from unionflow.core.routing import area_router
 from unionflow.documents.router import storage_of
+from unionflow.encaissement.repository import PaiementFilters
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.paiements.declarations import DeclarationService
 from unionflow.paiements.recu_service import RecuService
-from unionflow.paiements.repository import PaiementFilters
 from unionflow.paiements.schemas import (
     ConfirmationPaiementRequest,
     CreatePaiementRequest,

@@ -6,24 +6,13 @@ from datetime import datetime
 from pydantic import Field, model_validator
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
+from unionflow.encaissement.schemas import CibleInput
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
 # Methods whose money leaves a trace elsewhere: the treasurer must note it for reconciliation.
 METHODES_AVEC_REFERENCE = {MethodePaiement.VIREMENT, MethodePaiement.CHEQUE, MethodePaiement.WAVE,
                            MethodePaiement.ORANGE_MONEY, MethodePaiement.FREE_MONEY, MethodePaiement.CARTE}
-
-
-class CibleInput(InputModel):
-    cotisation_id: uuid.UUID | None = None
-    adhesion_id: uuid.UUID | None = None
-    montant: Montant | None = Field(default=None, gt=0, max_digits=18, decimal_places=2)
-
-    @model_validator(mode="after")
-    def one_target(self) -> CibleInput:
-        if (self.cotisation_id is None) == (self.adhesion_id is None):
-            raise regle_metier("chaque cible désigne soit cotisationId, soit adhesionId")
-        return self
 
 
 class CreatePaiementRequest(InputModel):

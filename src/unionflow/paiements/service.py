@@ -13,11 +13,11 @@ from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
+from unionflow.encaissement.repository import PaiementFilters, PaiementRepository
 from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Paiement
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.organisations.repository import OrganisationRepository
-from unionflow.paiements.repository import PaiementFilters, PaiementRepository
 from unionflow.paiements.schemas import AllocationResponse, CreatePaiementRequest, MotifRequest, PaiementResponse
 from unionflow.wave.checkout_service import WaveCheckoutService
 from unionflow.wave.repository import WaveCheckoutRepository

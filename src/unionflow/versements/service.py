@@ -19,6 +19,7 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
 from unionflow.demandes_aide.repository import DemandeAideSystemRepository
+from unionflow.encaissement.repository import PaiementRepository
 from unionflow.finance.approbations import versement_service as approbations
 from unionflow.lcbft.detection import evaluer_versement
 from unionflow.models import Versement
@@ -26,7 +27,6 @@ from unionflow.models.demande_aide import StatutDemandeAide
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 from unionflow.notifications import workflow as notices
 from unionflow.organisations.repository import OrganisationRepository
-from unionflow.paiements.repository import PaiementRepository
 from unionflow.versements.repository import VersementFilters, VersementRepository
 from unionflow.versements.schemas import (
     ConfirmerVersementRequest,

@@ -21,10 +21,10 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound, RegleMetier, UpstreamUnavailable
 from unionflow.core.permissions import Permission
+from unionflow.encaissement.repository import PaiementRepository
 from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Paiement, TransactionWave, WaveCheckout, WaveEvenement
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
-from unionflow.paiements.repository import PaiementRepository
 from unionflow.wave import client as wave_protocol
 from unionflow.wave.client import WaveClient, WaveRefused, wave_amount
 from unionflow.wave.repository import WaveCheckoutRepository

@@ -7,8 +7,8 @@ from typing import Any
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
+from unionflow.encaissement.schemas import CibleInput
 from unionflow.models.wave import StatutCompteWave
-from unionflow.paiements.schemas import CibleInput
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 

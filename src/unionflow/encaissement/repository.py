@@ -1,3 +1,9 @@
+"""The payment rows and their allocations (tables ``paiement``, ``paiement_allocation``): the one door to them.
+
+Owned by encaissement, the settlement workflow, rather than by the paiements API area: the workflow, the Wave
+checkout (wave/) and the payments API (paiements/) all write payments, and only a package below all three can hold
+their queries without an import cycle (docs/decisions.md, "Who owns the payment rows")."""
+
 from __future__ import annotations
 
 import uuid
