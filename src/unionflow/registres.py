@@ -34,7 +34,7 @@ JOBS: tuple[Job, ...] = (
 )
 
 EXECUTEURS: dict[TypeTache, Executeur] = {
-    TypeTache.GENERATION_COTISATIONS: cotisations.generation_cotisations,
+    TypeTache.GENERATION_COTISATIONS: cotisations.generation_cotisations_tache,
     TypeTache.SAUVEGARDE: sauvegardes.sauvegarde_tache,
     TypeTache.EXPORT: export.export_tache,
     TypeTache.IMPORT_MEMBRES: imports.import_membres_tache,

@@ -57,7 +57,7 @@ async def marquer_retards(sessionmaker: async_sessionmaker[AsyncSession], today:
     return total
 
 
-async def generation_cotisations(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[dict[str, Any], None]:
+async def generation_cotisations_tache(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[dict[str, Any], None]:
     data = GenererCotisationsRequest.model_validate(tache.parametres)
     async with ctx.sessionmaker() as session:
         organisation = await session.get(Organisation, data.organisation_id)
