@@ -9,9 +9,9 @@ from typing import Any
 import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from unionflow.auth.repository import SigningKeyRepository
 from unionflow.core.db import read_only_session
 from unionflow.models import SigningKey
 
@@ -37,14 +37,11 @@ async def ensure_signing_key(session: AsyncSession) -> SigningKey:
 
 
 async def active_key(session: AsyncSession) -> SigningKey | None:
-    stmt = select(SigningKey).where(SigningKey.active.is_(True)).order_by(
-        SigningKey.created_at.desc(), SigningKey.kid
-    )
-    return (await session.execute(stmt.limit(1))).scalar_one_or_none()
+    return await SigningKeyRepository(session).get_active()
 
 
 async def public_jwks(session: AsyncSession) -> list[dict[str, Any]]:
-    return [dict(k) for k in (await session.execute(select(SigningKey.public_jwk))).scalars()]
+    return await SigningKeyRepository(session).public_jwks()
 
 
 def jwks_loader(sessionmaker: async_sessionmaker[AsyncSession]) -> Any:

@@ -1,13 +1,18 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import Delete, delete, func, select, update
+from sqlalchemy import Delete, Select, case, delete, func, literal, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.core.query import contains_ci
 from unionflow.core.repository import SystemRepository
-from unionflow.models import JetonReinitialisation, LoginThrottle, RefreshToken, UtilisateurLocal
+from unionflow.models import JetonReinitialisation, LoginThrottle, RefreshToken, SigningKey, UtilisateurLocal
+from unionflow.models.base import UTCDateTime
 
 
 async def _deleted(session: AsyncSession, stmt: Delete) -> int:
@@ -25,12 +30,43 @@ class UtilisateurRepository(SystemRepository[UtilisateurLocal]):
         stmt = select(UtilisateurLocal).where(UtilisateurLocal.email == email.strip().lower())
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def by_id(self, user_id: uuid.UUID) -> UtilisateurLocal | None:
-        return await self.session.get(UtilisateurLocal, user_id)
+    async def by_id(self, user_id: uuid.UUID, *, for_update: bool = False) -> UtilisateurLocal | None:
+        return await self.session.get(UtilisateurLocal, user_id, with_for_update=for_update)
 
     async def count(self) -> int:
         return int((await self.session.execute(select(func.count()).select_from(UtilisateurLocal))).scalar_one())
 
+    @staticmethod
+    def _matching(search: str | None) -> Select[Any]:
+        stmt = select(UtilisateurLocal)
+        if search:
+            stmt = stmt.where(contains_ci([UtilisateurLocal.email, UtilisateurLocal.username,
+                                           UtilisateurLocal.prenom, UtilisateurLocal.nom], search))
+        return stmt
+
+    async def search(self, search: str | None, first: int, max_results: int) -> list[UtilisateurLocal]:
+        """One page of the accounts whose e-mail, username or name contains ``search``, by e-mail."""
+        stmt = self._matching(search).order_by(UtilisateurLocal.email, UtilisateurLocal.id)
+        return list((await self.session.execute(stmt.offset(first).limit(max_results))).scalars())
+
+    async def count_matching(self, search: str | None) -> int:
+        stmt = self._matching(search).with_only_columns(func.count())
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def email_or_username_taken(self, email: str | None, username: str | None,
+                                      exclude: uuid.UUID | None) -> bool:
+        """Whether another account (not ``exclude``) already has this e-mail or this username."""
+        conditions = []
+        if email:
+            conditions.append(UtilisateurLocal.email == email)
+        if username:
+            conditions.append(UtilisateurLocal.username == username)
+        if not conditions:
+            return False
+        stmt = select(UtilisateurLocal.id).where(or_(*conditions))
+        if exclude is not None:
+            stmt = stmt.where(UtilisateurLocal.id != exclude)
+        return (await self.session.execute(stmt.limit(1))).first() is not None
 
     async def all_by_email(self) -> list[UtilisateurLocal]:
         """Every local account, by e-mail (``unionflow users list``)."""
@@ -84,9 +120,47 @@ class JetonReinitialisationRepository(SystemRepository[JetonReinitialisation]):
 
 
 class LoginThrottleRepository(SystemRepository[LoginThrottle]):
-    """The retention of the failed-login windows (auth/throttle.py keeps the counters themselves)."""
+    """The failed-attempt windows of auth/throttle.py's database counters, and their retention."""
 
     model = LoginThrottle
 
-    async def delete_started_before(self, before: datetime) -> int:
-        return await _deleted(self.session, delete(LoginThrottle).where(LoginThrottle.window_start < before))
+    async def get_by_key(self, key: str) -> LoginThrottle | None:
+        stmt = select(LoginThrottle).where(LoginThrottle.key == key)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def count_failure(self, key: str, now: datetime, window: int) -> None:
+        """One more failure for ``key``: a new window starts at ``now`` when the last one (``window`` seconds)
+        has expired. One atomic statement: concurrent failures on several workers never lose a count."""
+        expired = LoginThrottle.window_start <= now - timedelta(seconds=window)
+        insert: Any = pg_insert if self.session.get_bind().dialect.name == "postgresql" else sqlite_insert
+        stmt = insert(LoginThrottle).values(key=key, window_start=now, failures=1)
+        stmt = stmt.on_conflict_do_update(index_elements=[LoginThrottle.key], set_={
+            "failures": case((expired, 1), else_=LoginThrottle.failures + 1),
+            "window_start": case((expired, literal(now, UTCDateTime())), else_=LoginThrottle.window_start),
+        })
+        await self.session.execute(stmt)
+
+    async def delete_key(self, key: str) -> None:
+        await self.session.execute(delete(LoginThrottle).where(LoginThrottle.key == key))
+
+    async def delete_started_before(self, before: datetime, *, inclusive: bool = False) -> int:
+        """Expired windows; ``inclusive`` also takes a window that started exactly at ``before``."""
+        started = LoginThrottle.window_start <= before if inclusive else LoginThrottle.window_start < before
+        return await _deleted(self.session, delete(LoginThrottle).where(started))
+
+
+class SigningKeyRepository(SystemRepository[SigningKey]):
+    """The built-in issuer's signing keys (auth/keys.py creates them)."""
+
+    model = SigningKey
+
+    async def get_active(self) -> SigningKey | None:
+        """The newest active key (the one that signs)."""
+        stmt = select(SigningKey).where(SigningKey.active.is_(True)).order_by(
+            SigningKey.created_at.desc(), SigningKey.kid
+        )
+        return (await self.session.execute(stmt.limit(1))).scalar_one_or_none()
+
+    async def public_jwks(self) -> list[dict[str, Any]]:
+        """Every stored key's public JWK (the JWKS the issuer publishes)."""
+        return [dict(k) for k in (await self.session.execute(select(SigningKey.public_jwk))).scalars()]

@@ -13,19 +13,15 @@ import math
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from fastapi import Request
-from sqlalchemy import case, delete, literal, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from unionflow.auth.repository import LoginThrottleRepository
 from unionflow.config import Settings
 from unionflow.core.db import read_only_session, sqlite_write_intent
 from unionflow.core.errors import TooManyRequests, UnionFlowError
-from unionflow.models import LoginThrottle
-from unionflow.models.base import UTCDateTime
 
 T = TypeVar("T")
 PURGE_ONE_IN = 50
@@ -80,40 +76,32 @@ class DatabaseCounters:
 
     async def retry_after(self, key: str, limit: int) -> int | None:
         async with read_only_session(self.sessionmaker) as session:
-            row = (await session.execute(select(LoginThrottle).where(LoginThrottle.key == key))).scalar_one_or_none()
+            row = await LoginThrottleRepository(session).get_by_key(key)
         if row is None or row.failures < limit:
             return None
         left = (row.window_start + timedelta(seconds=self.window) - datetime.now(UTC)).total_seconds()
         return math.ceil(left) if left > 0 else None
 
     async def failure(self, key: str, window: int) -> None:
-        now = datetime.now(UTC)
-        expired = LoginThrottle.window_start <= now - timedelta(seconds=window)
         intent = sqlite_write_intent.set(True)  # BEGIN IMMEDIATE: queue behind other writers, never deadlock
         try:
-            await self._failure(key, window, now, expired)
+            await self._failure(key, window, datetime.now(UTC))
         finally:
             sqlite_write_intent.reset(intent)
 
-    async def _failure(self, key: str, window: int, now: datetime, expired: Any) -> None:
+    async def _failure(self, key: str, window: int, now: datetime) -> None:
         async with self.sessionmaker() as session:
-            insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-            stmt = insert(LoginThrottle).values(key=key, window_start=now, failures=1)
-            # One atomic statement: concurrent failures on several workers never lose a count.
-            stmt = stmt.on_conflict_do_update(index_elements=[LoginThrottle.key], set_={
-                "failures": case((expired, 1), else_=LoginThrottle.failures + 1),
-                "window_start": case((expired, literal(now, UTCDateTime())), else_=LoginThrottle.window_start),
-            })
-            await session.execute(stmt)
+            repository = LoginThrottleRepository(session)
+            await repository.count_failure(key, now, window)
             if secrets.randbelow(PURGE_ONE_IN) == 0:
                 # Spraying random e-mails creates one row each: expired rows are swept now and then.
-                await session.execute(delete(LoginThrottle).where(
-                    LoginThrottle.window_start <= now - timedelta(seconds=max(window, self.window))))
+                await repository.delete_started_before(now - timedelta(seconds=max(window, self.window)),
+                                                       inclusive=True)
             await session.commit()
 
     async def reset(self, key: str, session: AsyncSession) -> None:
         # In the request's own transaction: a second session would wait on SQLite's write lock.
-        await session.execute(delete(LoginThrottle).where(LoginThrottle.key == key))
+        await LoginThrottleRepository(session).delete_key(key)
 
 
 def counter_store(request: Request) -> CounterStore:
