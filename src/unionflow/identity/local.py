@@ -6,13 +6,11 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.auth.repository import RefreshTokenRepository
+from unionflow.auth.repository import RefreshTokenRepository, UtilisateurRepository
 from unionflow.core.errors import Conflict, NotFound
 from unionflow.core.passwords import hash_password, verify_password
-from unionflow.core.query import contains_ci
 from unionflow.core.roles import Role
 from unionflow.identity.provider import IdentityUser, NewUser, RealmRole
 from unionflow.models import UtilisateurLocal
@@ -46,29 +44,20 @@ class LocalProvider:
 
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
-
-    def _filtered(self, search: str | None) -> Any:
-        stmt = select(UtilisateurLocal)
-        if search:
-            stmt = stmt.where(contains_ci([UtilisateurLocal.email, UtilisateurLocal.username,
-                                           UtilisateurLocal.prenom, UtilisateurLocal.nom], search))
-        return stmt
+        self.users = UtilisateurRepository(session)
 
     async def search(self, search: str | None, first: int, max_results: int) -> list[IdentityUser]:
-        stmt = self._filtered(search).order_by(UtilisateurLocal.email, UtilisateurLocal.id)
-        rows = (await self.session.execute(stmt.offset(first).limit(max_results))).scalars()
-        return [_to_identity(u) for u in rows]
+        return [_to_identity(u) for u in await self.users.search(search, first, max_results)]
 
     async def count(self, search: str | None) -> int:
-        stmt = self._filtered(search).with_only_columns(func.count())
-        return int((await self.session.execute(stmt)).scalar_one())
+        return await self.users.count_matching(search)
 
     async def _user(self, user_id: str, *, for_update: bool = False) -> UtilisateurLocal:
         try:
             key = uuid.UUID(user_id)
         except ValueError:
             raise NotFound("Utilisateur introuvable") from None
-        user = await self.session.get(UtilisateurLocal, key, with_for_update=for_update)
+        user = await self.users.by_id(key, for_update=for_update)
         if user is None:
             raise NotFound("Utilisateur introuvable")
         return user
@@ -77,15 +66,7 @@ class LocalProvider:
         return _to_identity(await self._user(user_id))
 
     async def _check_unique(self, email: str | None, username: str | None, exclude: uuid.UUID | None) -> None:
-        conditions = []
-        if email:
-            conditions.append(UtilisateurLocal.email == email)
-        if username:
-            conditions.append(UtilisateurLocal.username == username)
-        stmt = select(UtilisateurLocal.id).where(or_(*conditions))
-        if exclude is not None:
-            stmt = stmt.where(UtilisateurLocal.id != exclude)
-        if conditions and (await self.session.execute(stmt.limit(1))).first() is not None:
+        if await self.users.email_or_username_taken(email, username, exclude):
             raise Conflict("Un utilisateur existe déjà avec cet identifiant ou cet e-mail")
 
     async def create(self, user: NewUser) -> IdentityUser:
@@ -98,7 +79,7 @@ class LocalProvider:
             password_hash=hash_password(user.password) if user.password else None,
             password_changed_at=now if user.password else None,
         )
-        self.session.add(row)
+        self.users.add(row)
         await self.session.flush()
         return _to_identity(row)
 
