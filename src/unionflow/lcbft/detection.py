@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.configuration.service import valeurs
 from unionflow.core import audit, metrics, reference
 from unionflow.core.lot import defauts
+from unionflow.lcbft.repository import DetectionRepository
 from unionflow.lcbft.schemas import TypeAlerte
-from unionflow.models import AlerteLcbFt, AuditLog, DemandeAide, Paiement, ParametresLcbFt, Versement
+from unionflow.models import AlerteLcbFt, AuditLog, Paiement, Versement
 from unionflow.webhooks import emission as webhooks
 
 MODULE = "LCB_FT"
@@ -40,8 +40,7 @@ class Seuils:
 
 async def seuils(session: AsyncSession, organisation_id: uuid.UUID) -> Seuils:
     """The organisation's own thresholds, else the union-wide defaults of the configuration (lcbft.*)."""
-    row = (await session.execute(select(ParametresLcbFt).where(
-        ParametresLcbFt.organisation_id == organisation_id))).scalar_one_or_none()
+    row = await DetectionRepository(session).parametres(organisation_id)
     if row is not None:
         return Seuils(row.seuil_operation, row.seuil_cumul, row.periode_cumul_jours, row.seuil_especes, row.devise,
                       True, row.modifie_par, row.updated_at)
@@ -73,16 +72,12 @@ async def _candidats(session: AsyncSession, paiement: Paiement,
 
     reference_date = paiement.date_paiement or datetime.now(UTC)
     debut = reference_date - timedelta(days=s.periode_cumul_jours)
-    others = (await session.execute(select(func.coalesce(func.sum(Paiement.montant), 0)).where(
-        Paiement.membre_id == paiement.membre_id, Paiement.organisation_id == paiement.organisation_id,
-        Paiement.statut == "VALIDE", Paiement.id != paiement.id,
-        Paiement.date_paiement >= debut, Paiement.date_paiement <= reference_date))).scalar_one()
+    repository = DetectionRepository(session)
+    others = await repository.sum_paiements_valides(paiement, debut, reference_date)
     cumul = Decimal(str(others)) + montant
     if cumul >= s.seuil_cumul:
-        already = (await session.execute(select(func.count()).select_from(AlerteLcbFt).where(
-            AlerteLcbFt.membre_id == paiement.membre_id, AlerteLcbFt.organisation_id == paiement.organisation_id,
-            AlerteLcbFt.type_alerte == TypeAlerte.CUMUL_PERIODE.value, AlerteLcbFt.date_alerte >= debut,
-        ))).scalar_one()
+        already = await repository.count_of_membre_since(paiement.organisation_id, paiement.membre_id,
+                                                         TypeAlerte.CUMUL_PERIODE.value, debut)
         if not already:
             candidates.append((TypeAlerte.CUMUL_PERIODE, s.seuil_cumul, cumul,
                                f"Cumul de {cumul} {paiement.devise} sur {s.periode_cumul_jours} jours ≥ seuil de "
@@ -106,8 +101,7 @@ async def evaluer_paiement(session: AsyncSession, paiement: Paiement) -> list[Al
     if paiement.statut != "VALIDE":
         return []
     s = await seuils(session, paiement.organisation_id)
-    existing = set((await session.execute(select(AlerteLcbFt.type_alerte).where(
-        AlerteLcbFt.paiement_id == paiement.id))).scalars())
+    existing = await DetectionRepository(session).types_of_paiement(paiement.id)
     candidates = [c for c in await _candidats(session, paiement, s) if c[0].value not in existing]
     created = _alertes(paiement, s, candidates)
     session.add_all(created)
@@ -154,11 +148,7 @@ async def evaluer_versement(session: AsyncSession, versement: Versement,
     if membre_id is not None:
         reference = versement.date_execution or datetime.now(UTC)
         debut = reference - timedelta(days=s.periode_cumul_jours)
-        others = (await session.execute(select(func.coalesce(func.sum(Versement.montant), 0))
-                                        .join(DemandeAide, DemandeAide.id == Versement.objet_id).where(
-            DemandeAide.membre_id == membre_id, Versement.organisation_id == versement.organisation_id,
-            Versement.objet_type == "AIDE", Versement.statut == "REUSSI", Versement.id != versement.id,
-            Versement.date_execution >= debut))).scalar_one()
+        others = await DetectionRepository(session).sum_versements_aide(versement, membre_id, debut)
         cumul = Decimal(str(others)) + montant
         if cumul >= s.seuil_cumul:
             candidates.append((TypeAlerte.CUMUL_PERIODE, s.seuil_cumul, cumul,

@@ -8,8 +8,8 @@ from typing import Any
 from sqlalchemy import func, select
 
 from unionflow.core.pagination import PageParams
-from unionflow.core.repository import ScopedRepository
-from unionflow.models import AlerteLcbFt, Organisation, ParametresLcbFt
+from unionflow.core.repository import ScopedRepository, SystemRepository
+from unionflow.models import AlerteLcbFt, DemandeAide, Organisation, Paiement, ParametresLcbFt, Versement
 
 
 @dataclass(frozen=True)
@@ -66,3 +66,47 @@ class LcbFtRepository(ScopedRepository[AlerteLcbFt]):
         stmt = (select(ParametresLcbFt).where(self.in_scope(ParametresLcbFt.organisation_id))
                 .order_by(ParametresLcbFt.organisation_id))
         return list((await self.session.execute(stmt)).scalars())
+
+
+class DetectionRepository(SystemRepository[AlerteLcbFt]):
+    """The screening's reads (lcbft/detection.py), on the system's behalf once a payment or payout is settled.
+    The cumulated amounts read the payments and payouts tables here rather than through their areas'
+    repositories: encaissement and versements call the screening, so lcbft importing them back would be a
+    cycle between areas (docs/decisions.md, issue 18)."""
+
+    model = AlerteLcbFt
+
+    async def parametres(self, organisation_id: uuid.UUID) -> ParametresLcbFt | None:
+        stmt = select(ParametresLcbFt).where(ParametresLcbFt.organisation_id == organisation_id)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def types_of_paiement(self, paiement_id: uuid.UUID) -> set[str]:
+        """The kinds of alert already raised on a payment."""
+        stmt = select(AlerteLcbFt.type_alerte).where(AlerteLcbFt.paiement_id == paiement_id)
+        return set((await self.session.execute(stmt)).scalars())
+
+    async def count_of_membre_since(self, organisation_id: uuid.UUID, membre_id: uuid.UUID | None,
+                                    type_alerte: str, since: datetime) -> int:
+        stmt = select(func.count()).select_from(AlerteLcbFt).where(
+            AlerteLcbFt.membre_id == membre_id, AlerteLcbFt.organisation_id == organisation_id,
+            AlerteLcbFt.type_alerte == type_alerte, AlerteLcbFt.date_alerte >= since)
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def sum_paiements_valides(self, paiement: Paiement, debut: datetime, fin: datetime) -> Any:
+        """What the payment's member paid (VALIDE) in its organisation between ``debut`` and ``fin``, the
+        payment itself excluded."""
+        stmt = select(func.coalesce(func.sum(Paiement.montant), 0)).where(
+            Paiement.membre_id == paiement.membre_id, Paiement.organisation_id == paiement.organisation_id,
+            Paiement.statut == "VALIDE", Paiement.id != paiement.id,
+            Paiement.date_paiement >= debut, Paiement.date_paiement <= fin)
+        return (await self.session.execute(stmt)).scalar_one()
+
+    async def sum_versements_aide(self, versement: Versement, membre_id: uuid.UUID, debut: datetime) -> Any:
+        """What the member received by delivered aid payouts of the organisation since ``debut``, the payout
+        itself excluded."""
+        stmt = (select(func.coalesce(func.sum(Versement.montant), 0))
+                .join(DemandeAide, DemandeAide.id == Versement.objet_id).where(
+            DemandeAide.membre_id == membre_id, Versement.organisation_id == versement.organisation_id,
+            Versement.objet_type == "AIDE", Versement.statut == "REUSSI", Versement.id != versement.id,
+            Versement.date_execution >= debut))
+        return (await self.session.execute(stmt)).scalar_one()
