@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.config import Settings
@@ -14,7 +13,7 @@ from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_i
 from unionflow.core.jobs import Compteurs, Contexte, Job
 from unionflow.models import AlerteSysteme
 from unionflow.monitoring.evaluator import EvaluationResult, MonitoringEvaluator
-from unionflow.monitoring.repository import AlerteSystemeRepository
+from unionflow.monitoring.repository import AlerteSystemeRepository, MesureRepository
 
 EXIT = {"INFO": 0, "WARNING": 1, "CRITICAL": 2}
 
@@ -32,7 +31,7 @@ async def surveiller(settings: Settings, out: Callable[[str], None] = print) -> 
     try:
         async with create_sessionmaker(engine)() as session:
             try:
-                await session.execute(text("SELECT 1"))
+                await MesureRepository(session).ping()
             except Exception as exc:
                 # Nowhere to store this alert: the exit status and stderr are the alert (cron mails it).
                 print(f"CRITICAL BASE_DONNEES_INDISPONIBLE {exc.__class__.__name__}: {exc}", file=sys.stderr)
