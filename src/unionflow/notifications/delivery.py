@@ -16,18 +16,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
-from typing import Any, Protocol
+from typing import Protocol
 
 import httpx
-from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.config import Settings
 from unionflow.core import audit, metrics
 from unionflow.core.db import sqlite_write_intent
-from unionflow.core.outbox import libre, louer
 from unionflow.models import Notification
 from unionflow.models.base import utcnow
+from unionflow.notifications.repository import NotificationSystemRepository
 from unionflow.notifications.schemas import Canal, StatutNotification
 from unionflow.notifications.sources import synchroniser_source
 
@@ -122,29 +121,14 @@ class Bilan:
         return self.envoyees + self.reportees + self.echouees
 
 
-def _dues(now: datetime) -> Any:
-    return (Notification.statut == S.EN_ATTENTE.value, Notification.canal.in_([Canal.EMAIL.value, Canal.SMS.value]),
-            or_(Notification.prochaine_tentative.is_(None), Notification.prochaine_tentative <= now),
-            libre(Notification.verrouillee_jusqua, now))
-
-
 async def compter_dues(session: AsyncSession, now: datetime) -> int:
     """How many rows are due now (the CLI's progress bar total)."""
-    return int((await session.execute(select(func.count()).select_from(Notification).where(*_dues(now))
-                                      )).scalar_one())
+    return await NotificationSystemRepository(session).count_due(now)
 
 
 async def reclamer(session: AsyncSession, limit: int, now: datetime, bail: timedelta) -> list[Notification]:
     """Lease up to ``limit`` due e-mail/SMS rows to this worker. The caller commits."""
-    ids = await louer(session, select(Notification.id).where(*_dues(now))
-                      .order_by(Notification.created_at, Notification.id).limit(limit),
-                      Notification.verrouillee_jusqua, now, bail)
-    if not ids:
-        return []
-    rows = await session.execute(select(Notification).where(Notification.id.in_(ids))
-                                 .order_by(Notification.created_at, Notification.id)
-                                 .execution_options(populate_existing=True))
-    return list(rows.scalars())
+    return await NotificationSystemRepository(session).lease_due(limit, now, bail)
 
 
 class Livreur:
@@ -170,10 +154,7 @@ class Livreur:
             bilan.reportees += 1
         async with self.sessionmaker() as session:
             # A member may have read it in the app meanwhile (LUE): that status stays.
-            await session.execute(update(Notification)
-                                  .where(Notification.id == row_id, Notification.statut == S.EN_ATTENTE.value)
-                                  .values(**values).execution_options(synchronize_session=False))
-            row = await session.get(Notification, row_id, populate_existing=True)
+            row = await NotificationSystemRepository(session).update_pending(row_id, values)
             outcome = (row.canal, row.statut) if row is not None and row.statut == values.get("statut") else None
             if row is not None:
                 await synchroniser_source(session, row)

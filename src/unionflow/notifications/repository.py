@@ -2,15 +2,26 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, false, func, or_, select, update
 
 from unionflow.core.auth import AuthContext
+from unionflow.core.outbox import libre, louer
 from unionflow.core.pagination import PageParams
-from unionflow.core.repository import ScopedRepository
-from unionflow.models import Membre, MembreOrganisation, ModeleNotification, Notification, Organisation
+from unionflow.core.repository import ScopedRepository, SystemRepository
+from unionflow.models import (
+    Membre,
+    MembreOrganisation,
+    ModeleNotification,
+    Notification,
+    NotificationEvenement,
+    Organisation,
+    RappelCotisation,
+)
 from unionflow.models.base import utcnow
+from unionflow.models.notification import Canal, StatutNotification
 
 
 @dataclass(frozen=True)
@@ -128,3 +139,65 @@ class ModeleRepository(ScopedRepository[ModeleNotification]):
 
     async def delete(self, modele: ModeleNotification) -> None:
         await self.session.delete(modele)
+
+
+class NotificationSystemRepository(SystemRepository[Notification]):
+    """The outbox as the delivery worker sees it (notifications/delivery.py), and the mirror of each outcome onto
+    the record that asked for it (notifications/sources.py). The reminder and event-notice rows are updated here
+    rather than through cotisations' and evenements' repositories: both areas emit notifications, so importing
+    them back would be a cycle between areas."""
+
+    model = Notification
+
+    @staticmethod
+    def _due(now: datetime) -> tuple[ColumnElement[bool], ...]:
+        return (Notification.statut == StatutNotification.EN_ATTENTE.value,
+                Notification.canal.in_([Canal.EMAIL.value, Canal.SMS.value]),
+                or_(Notification.prochaine_tentative.is_(None), Notification.prochaine_tentative <= now),
+                libre(Notification.verrouillee_jusqua, now))
+
+    async def count_due(self, now: datetime) -> int:
+        """E-mail and SMS rows waiting to be sent now, not leased by a worker."""
+        stmt = select(func.count()).select_from(Notification).where(*self._due(now))
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def lease_due(self, limit: int, now: datetime, bail: timedelta) -> list[Notification]:
+        """Lease up to ``limit`` due rows, oldest first, until ``now + bail``. The caller commits."""
+        ids = await louer(self.session, select(Notification.id).where(*self._due(now))
+                          .order_by(Notification.created_at, Notification.id).limit(limit),
+                          Notification.verrouillee_jusqua, now, bail)
+        if not ids:
+            return []
+        rows = await self.session.execute(select(Notification).where(Notification.id.in_(ids))
+                                          .order_by(Notification.created_at, Notification.id)
+                                          .execution_options(populate_existing=True))
+        return list(rows.scalars())
+
+    async def update_pending(self, notification_id: uuid.UUID, values: dict[str, object]) -> Notification | None:
+        """Write a delivery outcome on a row still EN_ATTENTE (a row read meanwhile, LUE, keeps its status);
+        returns the row as stored now."""
+        pending = Notification.statut == StatutNotification.EN_ATTENTE.value
+        await self.session.execute(update(Notification).where(Notification.id == notification_id, pending)
+                                   .values(**values).execution_options(synchronize_session=False))
+        return await self.session.get(Notification, notification_id, populate_existing=True)
+
+    async def replace_corps(self, notification_id: uuid.UUID, corps: str) -> None:
+        await self.session.execute(update(Notification).where(Notification.id == notification_id)
+                                   .values(corps=corps))
+
+    async def mark_rappel_envoye(self, rappel_id: uuid.UUID, date_envoi: datetime | None) -> None:
+        await self.session.execute(update(RappelCotisation).where(RappelCotisation.id == rappel_id)
+                                   .values(statut="ENVOYE", date_envoi=date_envoi))
+
+    async def mark_rappel_echec(self, rappel_id: uuid.UUID) -> None:
+        """ECHEC unless another channel of the reminder already got through (ENVOYE stays)."""
+        await self.session.execute(update(RappelCotisation).where(RappelCotisation.id == rappel_id,
+                                                                  RappelCotisation.statut != "ENVOYE")
+                                   .values(statut="ECHEC"))
+
+    async def mark_evenement_envoye(self, notification_evenement_id: uuid.UUID, date_envoi: datetime | None) -> None:
+        """The first delivered channel dates the event notice; later ones leave it."""
+        await self.session.execute(update(NotificationEvenement)
+                                   .where(NotificationEvenement.id == notification_evenement_id,
+                                          NotificationEvenement.date_envoi.is_(None))
+                                   .values(date_envoi=date_envoi))

@@ -3,10 +3,10 @@ dedup and history records of their areas)."""
 
 from __future__ import annotations
 
-from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.models import Notification, NotificationEvenement, RappelCotisation
+from unionflow.models import Notification
+from unionflow.notifications.repository import NotificationSystemRepository
 
 RAPPEL_COTISATION = "RappelCotisation"
 NOTIFICATION_EVENEMENT = "NotificationEvenement"
@@ -17,21 +17,15 @@ async def synchroniser_source(session: AsyncSession, row: Notification) -> None:
     if row.source_id is None:
         return
     delivered = row.statut == "ENVOYEE"
+    repository = NotificationSystemRepository(session)
     if row.source_type == RAPPEL_COTISATION:
         if delivered:
-            await session.execute(update(RappelCotisation).where(RappelCotisation.id == row.source_id)
-                                  .values(statut="ENVOYE", date_envoi=row.date_envoi))
+            await repository.mark_rappel_envoye(row.source_id, row.date_envoi)
         elif row.statut == "ECHOUEE":
             # A reminder counts as delivered if any of its channels got through.
-            await session.execute(update(RappelCotisation).where(RappelCotisation.id == row.source_id,
-                                                                 RappelCotisation.statut != "ENVOYE")
-                                  .values(statut="ECHEC"))
+            await repository.mark_rappel_echec(row.source_id)
     elif row.source_type == JETON_REINITIALISATION and row.statut in ("ENVOYEE", "ECHOUEE"):
         # The body holds a live password-reset link: it leaves the database once the outbox is done with it.
-        await session.execute(update(Notification).where(Notification.id == row.id)
-                              .values(corps="(lien de réinitialisation retiré après traitement)"))
+        await repository.replace_corps(row.id, "(lien de réinitialisation retiré après traitement)")
     elif row.source_type == NOTIFICATION_EVENEMENT and delivered:
-        await session.execute(update(NotificationEvenement)
-                              .where(NotificationEvenement.id == row.source_id,
-                                     NotificationEvenement.date_envoi.is_(None))
-                              .values(date_envoi=row.date_envoi))
+        await repository.mark_evenement_envoye(row.source_id, row.date_envoi)
