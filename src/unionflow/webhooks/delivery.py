@@ -15,19 +15,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import httpx
-from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.db import sqlite_write_intent
-from unionflow.core.outbox import libre, louer
 from unionflow.core.roles import Role
 from unionflow.models import AbonnementWebhook, LivraisonWebhook
 from unionflow.models.base import utcnow
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
 from unionflow.notifications.workflow import membres_avec_roles
+from unionflow.webhooks.repository import LivraisonWebhookSystemRepository
 from unionflow.webhooks.securite import SIGNATURE_HEADER, motif_destination_refusee, signer
 
 EN_ATTENTE, LIVREE, ECHOUEE = "EN_ATTENTE", "LIVREE", "ECHOUEE"
@@ -60,21 +59,7 @@ class Tentative:
 async def reclamer(session: AsyncSession, limit: int, now: datetime,
                    bail: timedelta) -> list[tuple[LivraisonWebhook, str, str]]:
     """Lease due deliveries of active subscriptions: (row, url, secret). The caller commits."""
-    due = (select(LivraisonWebhook.id)
-           .join(AbonnementWebhook, AbonnementWebhook.id == LivraisonWebhook.abonnement_id)
-           .where(LivraisonWebhook.statut == EN_ATTENTE, AbonnementWebhook.actif.is_(True),
-                  or_(LivraisonWebhook.prochaine_tentative.is_(None), LivraisonWebhook.prochaine_tentative <= now),
-                  libre(LivraisonWebhook.verrouillee_jusqua, now))
-           .order_by(LivraisonWebhook.created_at, LivraisonWebhook.id).limit(limit))
-    ids = await louer(session, due, LivraisonWebhook.verrouillee_jusqua, now, bail, lock_of=LivraisonWebhook)
-    if not ids:
-        return []
-    rows = await session.execute(
-        select(LivraisonWebhook, AbonnementWebhook.url, AbonnementWebhook.secret)
-        .join(AbonnementWebhook, AbonnementWebhook.id == LivraisonWebhook.abonnement_id)
-        .where(LivraisonWebhook.id.in_(ids)).order_by(LivraisonWebhook.created_at, LivraisonWebhook.id)
-        .execution_options(populate_existing=True))
-    return [(row, url, secret) for row, url, secret in rows.tuples()]
+    return await LivraisonWebhookSystemRepository(session).lease_due(limit, now, bail)
 
 
 class Livreur:
@@ -108,11 +93,7 @@ class Livreur:
     async def enregistrer(self, row_id: uuid.UUID, tentative: Tentative, bilan: Bilan) -> None:
         now = utcnow()
         async with self.sessionmaker() as session:
-            row = (await session.execute(select(LivraisonWebhook).where(LivraisonWebhook.id == row_id)
-                                         .with_for_update().execution_options(populate_existing=True))).scalar_one()
-            abonnement = (await session.execute(
-                select(AbonnementWebhook).where(AbonnementWebhook.id == row.abonnement_id).with_for_update()
-                .execution_options(populate_existing=True))).scalar_one()
+            row, abonnement = await LivraisonWebhookSystemRepository(session).lock_with_abonnement(row_id)
             row.tentatives += 1
             row.historique = [*row.historique, {"date": now.isoformat(), "codeHttp": tentative.code_http,
                                                 "erreur": tentative.erreur, "dureeMs": tentative.duree_ms}]

@@ -9,12 +9,12 @@ from enum import StrEnum
 from typing import Any
 
 from pydantic_core import to_jsonable_python
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import reference
-from unionflow.models import AbonnementWebhook, LivraisonWebhook
+from unionflow.models import LivraisonWebhook
 from unionflow.models.base import utcnow
+from unionflow.webhooks.repository import LivraisonWebhookSystemRepository
 
 
 class EvenementWebhook(StrEnum):
@@ -52,11 +52,8 @@ async def abonnements(session: AsyncSession, organisation_id: uuid.UUID) -> Abon
     (core/reference.py): read by every payment, changed rarely."""
 
     async def load() -> Abonnes:
-        rows = (await session.execute(
-            select(AbonnementWebhook.id, AbonnementWebhook.evenements)
-            .where(AbonnementWebhook.organisation_id == organisation_id, AbonnementWebhook.actif.is_(True))
-        )).all()
-        return tuple((r.id, frozenset(r.evenements or ())) for r in rows)
+        rows = await LivraisonWebhookSystemRepository(session).active_subscriptions(organisation_id)
+        return tuple((abonnement_id, frozenset(evenements or ())) for abonnement_id, evenements in rows)
 
     return await reference.lire(session, ("webhooks", organisation_id), load)
 

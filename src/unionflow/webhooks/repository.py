@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
+from unionflow.core.outbox import libre, louer
 from unionflow.core.pagination import PageParams
-from unionflow.core.repository import ScopedRepository
+from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import AbonnementWebhook, LivraisonWebhook
 
 
@@ -39,3 +41,48 @@ class AbonnementWebhookRepository(ScopedRepository[AbonnementWebhook]):
 
     async def delete(self, row: AbonnementWebhook) -> None:
         await self.session.delete(row)
+
+
+class LivraisonWebhookSystemRepository(SystemRepository[LivraisonWebhook]):
+    """The delivery outbox as the emitting services and the delivery job see it (webhooks/emission.py,
+    webhooks/delivery.py): every organisation's rows, on the system's behalf."""
+
+    model = LivraisonWebhook
+
+    async def active_subscriptions(self, organisation_id: uuid.UUID) -> list[tuple[uuid.UUID, list[str] | None]]:
+        """(id, events) of the organisation's active subscriptions."""
+        rows = (await self.session.execute(
+            select(AbonnementWebhook.id, AbonnementWebhook.evenements)
+            .where(AbonnementWebhook.organisation_id == organisation_id, AbonnementWebhook.actif.is_(True))
+        )).all()
+        return [(r.id, r.evenements) for r in rows]
+
+    async def lease_due(self, limit: int, now: datetime,
+                        bail: timedelta) -> list[tuple[LivraisonWebhook, str, str]]:
+        """Lease due deliveries of active subscriptions until ``now + bail``, oldest first: (row, url, secret).
+        The caller commits."""
+        due = (select(LivraisonWebhook.id)
+               .join(AbonnementWebhook, AbonnementWebhook.id == LivraisonWebhook.abonnement_id)
+               .where(LivraisonWebhook.statut == "EN_ATTENTE", AbonnementWebhook.actif.is_(True),
+                      or_(LivraisonWebhook.prochaine_tentative.is_(None), LivraisonWebhook.prochaine_tentative <= now),
+                      libre(LivraisonWebhook.verrouillee_jusqua, now))
+               .order_by(LivraisonWebhook.created_at, LivraisonWebhook.id).limit(limit))
+        ids = await louer(self.session, due, LivraisonWebhook.verrouillee_jusqua, now, bail,
+                          lock_of=LivraisonWebhook)
+        if not ids:
+            return []
+        rows = await self.session.execute(
+            select(LivraisonWebhook, AbonnementWebhook.url, AbonnementWebhook.secret)
+            .join(AbonnementWebhook, AbonnementWebhook.id == LivraisonWebhook.abonnement_id)
+            .where(LivraisonWebhook.id.in_(ids)).order_by(LivraisonWebhook.created_at, LivraisonWebhook.id)
+            .execution_options(populate_existing=True))
+        return [(row, url, secret) for row, url, secret in rows.tuples()]
+
+    async def lock_with_abonnement(self, livraison_id: uuid.UUID) -> tuple[LivraisonWebhook, AbonnementWebhook]:
+        """The delivery and its subscription, locked (in that order) and read afresh, to record an attempt."""
+        row = (await self.session.execute(select(LivraisonWebhook).where(LivraisonWebhook.id == livraison_id)
+                                          .with_for_update().execution_options(populate_existing=True))).scalar_one()
+        abonnement = (await self.session.execute(
+            select(AbonnementWebhook).where(AbonnementWebhook.id == row.abonnement_id).with_for_update()
+            .execution_options(populate_existing=True))).scalar_one()
+        return row, abonnement
