@@ -44,8 +44,6 @@ EXCEPTIONS_FICHIERS = frozenset({
 # Files that still build SQL on this branch while the branches `portes` and `argent` move their queries into
 # repositories (issue 18). Nothing may be added here.
 EN_ATTENTE = frozenset({  # emptied at merge
-    "auth/keys.py",
-    "auth/throttle.py",
     "comptabilite/integration.py",
     "configuration/service.py",
     "cotisations/generation.py",
@@ -57,18 +55,11 @@ EN_ATTENTE = frozenset({  # emptied at merge
     "encaissement/suites.py",
     "evenements/service.py",
     "finance/common.py",
-    "identity/local.py",
-    "lcbft/detection.py",
-    "monitoring/jobs.py",
-    "notifications/delivery.py",
     "notifications/emission.py",
-    "notifications/sources.py",
     "notifications/workflow.py",
     "paiements/wave_accounts.py",
     "preferences/service.py",
     "versements/service.py",
-    "webhooks/delivery.py",
-    "webhooks/emission.py",
 })
 
 
