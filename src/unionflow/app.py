@@ -25,6 +25,7 @@ from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
+from unionflow.console.router import install_console
 from unionflow.core import metrics
 from unionflow.core.db import create_engine, create_sessionmaker, is_sqlite
 from unionflow.core.dispatch import install_prefix_dispatch
@@ -204,6 +205,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     install_openapi(app)
     install_docs(app)
+    install_console(app)
     install_prefix_dispatch(app)
     # Added last: outermost, so error responses and CORS answers carry the headers too.
     app.add_middleware(SecurityHeadersMiddleware)
