@@ -1,0 +1,147 @@
+"""A real Chromium (Debian's chromium + chromium-driver) driving a running `unionflow serve` on a scratch database."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.console.helpers import PASSWORD
+from tests.factories import Factory
+from tests.paiements.helpers import cotisation
+from unionflow.auth import keys
+from unionflow.auth.passwords import hash_password
+from unionflow.config import Settings
+from unionflow.core.db import create_engine, create_sessionmaker
+from unionflow.migrations.alembic import upgrade
+from unionflow.models import MembreOrganisation
+
+CHROMIUM = os.environ.get("UNIONFLOW_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("UNIONFLOW_CHROMEDRIVER", "/usr/bin/chromedriver")
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "console"
+
+
+def missing_browser() -> str | None:
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not (Path(path).exists() or shutil.which(path)):
+            return f"{path} absent: tests du navigateur ignorés (apt-get install chromium chromium-driver)"
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class World:
+    base: str
+    emails: dict[str, str]
+    ids: dict[str, str]
+    downloads: Path
+
+
+async def seed(settings: Settings) -> tuple[dict[str, str], dict[str, str]]:
+    from datetime import date
+
+    engine = create_engine(settings)
+    try:
+        async with create_sessionmaker(engine)() as session:
+            await keys.ensure_signing_key(session)
+            await session.commit()
+            make = Factory(session, settings, commit=True)
+            a = await make.organisation(nom="Mutuelle de Pikine")
+            b = await make.organisation(nom="Association de Rufisque")
+            tresorier = await make.actor(["USER"], organisation=a, org_roles=["MEMBRE", "TRESORIER"])
+            membre = await make.actor(["USER"], organisation=a, org_roles=["MEMBRE"])
+            secretaire = await make.actor(["USER"], organisation=a, org_roles=["MEMBRE", "SECRETAIRE"])
+            assert secretaire.membre is not None and membre.membre is not None
+            session.add(MembreOrganisation(membre_id=secretaire.membre.id, organisation_id=b.id,
+                                           roles=["MEMBRE", "SECRETAIRE"], date_debut=date.today()))
+            autre = await make.membre(a, prenom="Ibrahima", nom="Faye")
+            await make.membre(b, prenom="Coumba", nom="Thiam")
+            for actor in (tresorier, membre, secretaire):
+                actor.user.password_hash = hash_password(PASSWORD)
+            due_cash = await cotisation(session, autre, a, 5000, libelle="Cotisation guichet")
+            due_member = await cotisation(session, membre.membre, a, 3000, libelle="Cotisation déclarée")
+            await session.commit()
+            emails = {"tresorier": tresorier.user.email, "membre": membre.user.email,
+                      "secretaire": secretaire.user.email}
+            ids = {"autre": str(autre.id), "due_cash": str(due_cash.id), "due_member": str(due_member.id),
+                   "a": str(a.id), "b": str(b.id)}
+            return emails, ids
+    finally:
+        await engine.dispose()
+
+
+def wait_ready(base: str, server: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if server.poll() is not None:
+            raise RuntimeError("unionflow serve s'est arrêté au démarrage")
+        try:
+            if httpx.get(base + "/health/live", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError("unionflow serve n'a pas démarré à temps")
+
+
+def serve(scratch: Path) -> Iterator[World]:
+    env = {**os.environ, "UNIONFLOW_DATABASE_URL": f"sqlite:///{scratch}/console.db",
+           "UNIONFLOW_DATA_DIR": str(scratch / "data"), "UNIONFLOW_PUBLIC_BASE_URL": "http://127.0.0.1",
+           "UNIONFLOW_ARGON2_TIME_COST": "1", "UNIONFLOW_ARGON2_MEMORY_COST": "1024", "UNIONFLOW_LOG_LEVEL": "WARNING",
+           "UNIONFLOW_BOOTSTRAP_ADMIN_PASSWORD": "Bootstrap-Console-2026!"}
+    env.pop("UNIONFLOW_TEST_DATABASE", None)
+    settings = Settings(database_url=env["UNIONFLOW_DATABASE_URL"], data_dir=env["UNIONFLOW_DATA_DIR"],
+                        public_base_url="http://127.0.0.1", argon2_time_cost=1, argon2_memory_cost=1024)
+    upgrade(settings.database_url)
+    emails, ids = asyncio.run(seed(settings))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    unionflow = str(Path(sys.executable).with_name("unionflow"))
+    server = subprocess.Popen([unionflow, "serve", "--host", "127.0.0.1", "--port", str(port)],  # noqa: S603
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_ready(base, server)
+        yield World(base, emails, ids, scratch / "downloads")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def chrome(downloads: Path) -> Any:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 "--window-size=360,800", "--lang=fr-FR"):
+        options.add_argument(flag)
+    downloads.mkdir(parents=True, exist_ok=True)
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    return driver
+
+
+def transferred(driver: Any) -> int:
+    """Bytes the page cost on the wire (document and every sub-resource), from the browser's own timings."""
+    return int(driver.execute_script(
+        "const n = performance.getEntriesByType('navigation')[0];"
+        "return (n ? n.transferSize : 0) + performance.getEntriesByType('resource')"
+        ".reduce((s, r) => s + r.transferSize, 0);"))
