@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,7 +29,10 @@ from unionflow.models import MembreOrganisation
 
 CHROMIUM = os.environ.get("UNIONFLOW_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("UNIONFLOW_CHROMEDRIVER", "/usr/bin/chromedriver")
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "console"
+# Screenshots and sizes go to docs/console when asked (UNIONFLOW_CONSOLE_CAPTURES=1: refreshing the docs), else
+# to a scratch folder, so that `make test` leaves the working tree clean.
+SHOTS = (Path(__file__).resolve().parents[2] / "docs" / "console" if os.environ.get("UNIONFLOW_CONSOLE_CAPTURES")
+         else Path(tempfile.gettempdir()) / "unionflow-console-captures")
 
 
 def missing_browser() -> str | None:
@@ -112,8 +116,8 @@ def serve(scratch: Path) -> Iterator[World]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     unionflow = str(Path(sys.executable).with_name("unionflow"))
-    server = subprocess.Popen([unionflow, "serve", "--host", "127.0.0.1", "--port", str(port)],  # noqa: S603
-                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server = subprocess.Popen([unionflow, "serve", "--host", "127.0.0.1", "--port", str(port)],
+                              env=env, stdout=subprocess.DEVNULL)
     try:
         wait_ready(base, server)
         yield World(base, emails, ids, scratch / "downloads")
