@@ -143,9 +143,62 @@ def chrome(downloads: Path) -> Any:
     return driver
 
 
+def document_id(driver: Any) -> float:
+    """The current document's identity: ``performance.timeOrigin`` is fixed at its creation, new for the next."""
+    return float(driver.execute_script("return performance.timeOrigin"))
+
+
+def navigated(driver: Any, action: Any, timeout: float = 120.0) -> None:
+    """Do ``action`` (a click, a form submitted by script), then wait until the browser shows a *new* document,
+    completely loaded.
+
+    Why not ``staleness_of(the button)``: that condition polls the old element while Chromium swaps documents,
+    and a command landing in that window fails with a plain ``WebDriverException`` ("unhandled inspector error:
+    Node with given id does not belong to the document"), which the wait does not ignore: the test failed about
+    once in three runs on a loaded machine, where the swap takes longest. Here the condition reads the new
+    document (its ``timeOrigin``, its ``readyState``) and treats an error raised *during* the swap as "not yet",
+    remembering it for the failure message if the page never comes.
+    """
+    from selenium.common.exceptions import InvalidSessionIdException, NoSuchWindowException, WebDriverException
+
+    before = document_id(driver)
+    action()
+    end, last = time.monotonic() + timeout, None
+    while time.monotonic() < end:
+        try:
+            origin, state = driver.execute_script("return [performance.timeOrigin, document.readyState]")
+            if float(origin) != before and state == "complete":
+                return
+        except (InvalidSessionIdException, NoSuchWindowException):
+            raise  # the browser is gone: not a page in transit
+        except WebDriverException as error:
+            last = error  # the old document is being replaced: ask again
+        time.sleep(0.1)
+    raise AssertionError(f"pas de nouvelle page après {timeout:.0f} s (dernière erreur: {last})")
+
+
 def transferred(driver: Any) -> int:
     """Bytes the page cost on the wire (document and every sub-resource), from the browser's own timings."""
     return int(driver.execute_script(
         "const n = performance.getEntriesByType('navigation')[0];"
         "return (n ? n.transferSize : 0) + performance.getEntriesByType('resource')"
         ".reduce((s, r) => s + r.transferSize, 0);"))
+
+
+AXE = Path(__file__).with_name("vendor") / "axe.min.js"
+# axe-core's own impact levels; "serious" and "critical" block a keyboard or screen-reader user.
+BLOCKING = ("serious", "critical")
+
+
+def axe_violations(driver: Any) -> list[dict[str, Any]]:
+    """Runs axe-core (vendored, injected by the driver: the pages' CSP forbids scripts, the DevTools protocol is
+    not subject to it) on the current page; returns every violation (id, impact, help, nodes)."""
+    driver.set_script_timeout(180)
+    driver.execute_script(AXE.read_text(encoding="utf-8"))
+    found: list[dict[str, Any]] = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations.map("
+        "v => ({id: v.id, impact: v.impact, help: v.help,"
+        "            nodes: v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary)}))))"
+        ".catch(e => done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]));")
+    return found

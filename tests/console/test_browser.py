@@ -47,12 +47,8 @@ def sign_in(driver: Any, world: browser.World, who: str) -> None:
 
 def submit(driver: Any, css: str) -> None:
     """Click and wait for the next page (a click returns before the browser has navigated)."""
-    from selenium.webdriver.support import expected_conditions
-    from selenium.webdriver.support.ui import WebDriverWait
-
     button = driver.find_element(*by(css))
-    button.click()
-    WebDriverWait(driver, 60).until(expected_conditions.staleness_of(button))
+    browser.navigated(driver, button.click)
 
 
 def shot(driver: Any, name: str) -> None:
@@ -66,6 +62,7 @@ def shot(driver: Any, name: str) -> None:
 
 def record(name: str, size: int) -> None:
     SIZES[name] = size
+    browser.SHOTS.mkdir(parents=True, exist_ok=True)
     out = browser.SHOTS / "tailles.json"
     known = json.loads(out.read_text()) if out.exists() else {}
     known[name] = size
@@ -92,7 +89,7 @@ def test_treasurer_records_cash_and_downloads_the_receipt(driver, world):
     record("paiement enregistré", browser.transferred(driver))
     shot(driver, "paiement")
     driver.find_element(*by("#recu")).click()
-    end = time.monotonic() + 20
+    end = time.monotonic() + 60  # a download has no page to wait for: wait for the file itself
     while time.monotonic() < end and not list(world.downloads.glob("recu-*.pdf")):
         time.sleep(0.2)
     pdfs = list(world.downloads.glob("recu-*.pdf"))
@@ -155,12 +152,11 @@ def test_member_gets_404_for_another_member_and_csrf_less_post_is_refused(driver
     assert "Page introuvable" in driver.find_element(*by("h1")).text
     shot(driver, "introuvable")
     # A form with no CSRF token, posted from the page itself (same origin, the session cookie goes along).
-    driver.execute_cdp_cmd("Runtime.evaluate", {"expression": (
+    browser.navigated(driver, lambda: driver.execute_cdp_cmd("Runtime.evaluate", {"expression": (
         "const f = document.createElement('form'); f.method = 'post';"
         f"f.action = '/console/moi/cotisations/{world.ids['due_member']}/declarer';"
         "const i = document.createElement('input'); i.name = 'montant'; i.value = '1'; f.appendChild(i);"
-        "document.body.appendChild(f); f.submit();")})
-    time.sleep(1)
+        "document.body.appendChild(f); f.submit();")}))
     assert "CSRF" in driver.page_source
 
 
@@ -173,3 +169,43 @@ def test_works_under_slow_3g(driver, world):
     sign_in(driver, world, "membre")
     assert "Mon compte" in driver.find_element(*by("h1")).text
     record("secondes sous 3G lent (connexion + compte)", round(time.monotonic() - started))
+
+
+def test_main_screens_have_no_serious_accessibility_violation(driver, world):
+    """axe-core on the main screens of each person: no serious or critical violation (labels, contrast,
+    landmarks, language)."""
+    from selenium.webdriver.support.ui import Select
+
+    checked: dict[str, list[dict[str, Any]]] = {}
+
+    def check(name: str) -> None:
+        checked[name] = browser.axe_violations(driver)
+
+    # The checker itself finds what it must: a page without a language and an image without text.
+    driver.get("data:text/html,<html><body><img src='x.png'><p>Sans langue</p></body></html>")
+    assert {"html-has-lang", "image-alt"} <= {v["id"] for v in browser.axe_violations(driver)}
+    driver.get(world.base + "/console/connexion")
+    check("connexion")
+    sign_in(driver, world, "tresorier")
+    check("tableau de bord")
+    driver.get(f"{world.base}/console/membres/{world.ids['autre']}")
+    check("fiche d'un membre")
+    driver.get(f"{world.base}/console/membres/{world.ids['autre']}/encaisser")
+    check("encaisser (formulaire de paiement)")
+    driver.delete_all_cookies()
+    sign_in(driver, world, "secretaire")
+    driver.get(world.base + "/console/contexte?suite=/console/membres")
+    check("organisation et rôle")
+    Select(driver.find_element(*by("#organisation"))).select_by_value(world.ids["a"])
+    submit(driver, "form.carte button")
+    check("liste des membres")
+    driver.get(world.base + "/console/import")
+    check("import")
+    driver.delete_all_cookies()
+    sign_in(driver, world, "membre")
+    check("mon compte")
+    assert len(checked) == 8
+    browser.SHOTS.mkdir(parents=True, exist_ok=True)
+    (browser.SHOTS / "axe.json").write_text(json.dumps(checked, indent=1, ensure_ascii=False) + "\n")
+    failing = {name: [v for v in found if v["impact"] in browser.BLOCKING] for name, found in checked.items()}
+    assert not any(failing.values()), json.dumps(failing, indent=1, ensure_ascii=False)
