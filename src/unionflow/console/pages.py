@@ -65,6 +65,9 @@ STATUTS = {"EN_ATTENTE": "En attente", "VALIDE": "Validé", "ECHOUE": "Échoué"
            "EN_RETARD": "En retard", "ANNULEE": "Annulée", "ACTIF": "Actif", "INACTIF": "Inactif",
            "SUSPENDU": "Suspendu", "RADIE": "Radié", "APPROUVEE": "Approuvée", "REJETEE": "Rejetée",
            "CREER": "Créer", "METTRE_A_JOUR": "Mettre à jour", "INCHANGE": "Inchangé", "REFUSER": "Refuser",
+           "SEUIL_OPERATION": "Seuil par opération", "CUMUL_PERIODE": "Cumul sur la période",
+           "ESPECES_ELEVEES": "Espèces élevées", "EN_COURS": "En cours", "REUSSI": "Réussi", "MANUEL": "Manuel",
+           "COTISATIONS": "Cotisations", "ADHESIONS": "Adhésions", "AIDE": "Aide",
            "ESPECES": "Espèces", "WAVE": "Wave", "VIREMENT": "Virement", "CHEQUE": "Chèque", "AUTRE": "Autre"}
 templates.filters["statut"] = lambda v: STATUTS.get(str(v), str(v))
 
@@ -115,7 +118,8 @@ def error_page(request: Request, status: int, detail: str, ctx: Ctx | None = Non
 
 
 # The menu offers a screen only to whom its page's role set admits (the same check the page makes).
-MENU = (("/tresorerie", "Trésorerie"), ("/declarations", "Déclarations"), ("/membres", "Membres"),
+MENU = (("/tresorerie", "Trésorerie"), ("/declarations", "Déclarations"), ("/versements", "Versements"),
+        ("/alertes", "Alertes"), ("/membres", "Membres"),
         ("/import", "Import"), ("/adhesions", "Adhésions"), ("/moi", "Mon compte"),
         ("/moi/notifications", "Notifications"))
 

@@ -17,7 +17,14 @@ from unionflow.console import services
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.core.errors import InvalidInput, NotFound
 from unionflow.core.permissions import Permission
-from unionflow.core.roles import RS_MEMBRE_READ, RS_MEMBRE_SELF, RS_PAIEMENT_READ, RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.core.roles import (
+    RS_LCB,
+    RS_MEMBRE_READ,
+    RS_MEMBRE_SELF,
+    RS_PAIEMENT_READ,
+    RS_TRESORERIE,
+    RS_TRESORERIE_READ,
+)
 from unionflow.models.paiement import StatutPaiement
 
 METHODES_GUICHET = ("ESPECES", "CHEQUE", "VIREMENT", "AUTRE")
@@ -47,10 +54,25 @@ async def tableau(ctx: Ctx) -> Response:
     today = date.today()
     aujourdhui = await services.paiements(ctx.db, ctx.auth, statut=StatutPaiement.VALIDE, jour=today, size=200)
     declarations = await services.paiements(ctx.db, ctx.auth, statut=StatutPaiement.EN_ATTENTE, size=20)
-    return ctx.render("tresorerie.html", board=board,
+    # Open LCB-FT alerts only for whom the API's RS-LCB admits (not a treasurer alone): not offered otherwise.
+    alertes = await services.alertes_ouvertes(ctx.db, ctx.auth, 5) if RS_LCB.allows(ctx.auth.roles) else None
+    versements = await services.versements_a_approuver(ctx.db, ctx.auth, ctx.request, 5)
+    return ctx.render("tresorerie.html", board=board, alertes=alertes, versements=versements,
                       encaisse_jour=sum((p.montant for p in aujourdhui.content), Decimal(0)),
                       nombre_jour=aujourdhui.total_elements, declarations=declarations,
                       peut_confirmer=ctx.can(Permission.PAIEMENT_ENREGISTRER, board.organisation_id))
+
+
+@page("/alertes", RS_LCB)
+async def alertes(ctx: Ctx) -> Response:
+    found = await services.alertes_ouvertes(ctx.db, ctx.auth)
+    return ctx.render("alertes.html", alertes=found)
+
+
+@page("/versements", RS_TRESORERIE_READ)
+async def versements(ctx: Ctx) -> Response:
+    found = await services.versements_a_approuver(ctx.db, ctx.auth, ctx.request)
+    return ctx.render("versements.html", versements=found)
 
 
 @page("/membres/{id}", RS_MEMBRE_SELF)

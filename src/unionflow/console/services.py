@@ -33,6 +33,9 @@ from unionflow.documents.router import storage_of
 from unionflow.imports.router import MAX_OCTETS
 from unionflow.imports.schemas import ImportMembresResponse
 from unionflow.imports.service import ImportMembresService
+from unionflow.lcbft.schemas import AlerteResponse
+from unionflow.lcbft.service import LcbFtService
+from unionflow.lcbft.service import parse_filters as alerte_filters
 from unionflow.membres.appartenances import AppartenanceService
 from unionflow.membres.repository import MembreFilters
 from unionflow.membres.schemas import AppartenanceResponse, MembreResponse
@@ -51,6 +54,9 @@ from unionflow.paiements.schemas import (
     PaiementResponse,
 )
 from unionflow.paiements.service import PaiementService
+from unionflow.versements.repository import VersementFilters
+from unionflow.versements.schemas import StatutVersement, VersementResponse
+from unionflow.versements.service import VersementService
 
 IMPORT_MAX_OCTETS = MAX_OCTETS
 
@@ -126,6 +132,20 @@ async def rejeter(session: AsyncSession, auth: AuthContext, paiement_id: uuid.UU
 
 async def tableau_tresorerie(session: AsyncSession, auth: AuthContext) -> DashboardOrganisationResponse:
     return await CompteService(session, auth).dashboard_organisation(None)
+
+
+async def alertes_ouvertes(session: AsyncSession, auth: AuthContext, size: int = 50) -> Page[AlerteResponse]:
+    """GET /api/alertes-lcb-ft?traitee=false&organisationId=<active>: the same filters, service and scope."""
+    filters = alerte_filters(None, None, auth.active_organisation_id, None, False)
+    return await LcbFtService(session, auth).search(filters, PageParams(0, size))
+
+
+async def versements_a_approuver(session: AsyncSession, auth: AuthContext, request: Request,
+                                 size: int = 50) -> Page[VersementResponse]:
+    """GET /api/versements?statut=EN_COURS&organisationId=<active>: prepared payouts that a second person of
+    the treasury still has to confirm (nothing has left the account yet)."""
+    filters = VersementFilters(organisation_id=auth.active_organisation_id, statut=StatutVersement.EN_COURS)
+    return await VersementService(session, auth, request.app.state.settings).search(filters, PageParams(0, size))
 
 
 async def paiements(session: AsyncSession, auth: AuthContext, *, statut: StatutPaiement | None = None,
