@@ -145,3 +145,11 @@ async def test_menu_offers_only_the_screens_of_the_role(client, factory, db):
     links = set(re.findall(r'<li><a href="(/console/[a-z/]+)"', board.text))
     assert {"/console/tresorerie", "/console/declarations", "/console/moi"} <= links
     assert "/console/import" not in links
+
+
+async def test_forged_non_ascii_csrf_token_is_the_403_page_not_an_error(client, factory, db):
+    org = await factory.organisation()
+    membre = await factory.actor(organisation=org, org_roles=["MEMBRE"])
+    await sign_in(client, membre, db)
+    forged = await client.post("/console/contexte", data={"csrf": "jéton-forgé", "organisation": str(org.id)})
+    assert forged.status_code == 403 and "CSRF" in forged.text

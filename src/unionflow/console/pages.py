@@ -183,6 +183,8 @@ async def _fresh(request: Request, console: ConsoleSession) -> bool:
         return True
     if not console.refresh_token:
         return False
+    if console.externe:
+        return await _fresh_externe(request, console)
     from unionflow.console import services
 
     async with contextlib.asynccontextmanager(get_session)(request) as db:
@@ -191,6 +193,19 @@ async def _fresh(request: Request, console: ConsoleSession) -> bool:
         return False
     console.access_token, console.refresh_token = tokens.access_token, tokens.refresh_token
     console.expires_at = time.time() + tokens.expires_in
+    return True
+
+
+async def _fresh_externe(request: Request, console: ConsoleSession) -> bool:
+    """At the external provider's token endpoint; the new access token is verified on use like any other."""
+    from unionflow.console import oidc
+
+    tokens = await oidc.refresh(request.app.state.settings, str(console.refresh_token))
+    if tokens is None:
+        return False
+    console.access_token = str(tokens["access_token"])
+    console.refresh_token = str(tokens.get("refresh_token") or console.refresh_token)
+    console.expires_at = time.time() + int(tokens.get("expires_in") or 300)
     return True
 
 

@@ -20,6 +20,14 @@ from unionflow.core.roles import RS_MEMBRE_WRITE, RS_NOTIFICATION_MES, RS_TRESOR
 from unionflow.identity.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 
 
+def external_provider(request: Request) -> str | None:
+    """The name on the « Se connecter avec … » button, when an external provider and our client are set."""
+    from unionflow.console import oidc
+
+    settings = request.app.state.settings
+    return oidc.display_name(settings) if oidc.configured(settings) else None
+
+
 def _suite(value: str | None) -> str:
     # Only a console path: never an open redirect to another site.
     return value if value and value.startswith(PREFIX + "/") and not value.startswith("//") else PREFIX + "/"
@@ -29,7 +37,8 @@ def _suite(value: str | None) -> str:
 async def connexion(request: Request) -> Response:
     token = cookie.login_csrf(request)
     response = render(request, "connexion.html", auth=None, csrf=token,
-                      suite=_suite(request.query_params.get("suite")), erreur=None, email="")
+                      suite=_suite(request.query_params.get("suite")), erreur=None, email="",
+                      externe=external_provider(request))
     cookie.set_login_csrf(request, response, token)
     return response
 
@@ -41,9 +50,9 @@ async def connexion_post(request: Request) -> Response:
     suite = _suite(str(form.get("suite") or ""))
     token = cookie.login_csrf(request)
     if not cookie.same(str(form.get("csrf") or ""), request.cookies.get(cookie.LOGIN_CSRF_COOKIE)):
-        return _login_again(request, token, suite, email, "Formulaire expiré: veuillez recommencer.", 403)
+        return login_again(request, token, suite, email, "Formulaire expiré: veuillez recommencer.", 403)
     if not email or not password:
-        return _login_again(request, token, suite, email, "Saisissez votre e-mail et votre mot de passe.", 400)
+        return login_again(request, token, suite, email, "Saisissez votre e-mail et votre mot de passe.", 400)
     # The same attempt limits as POST /api/auth/token (per e-mail and per address).
     limiter = AttemptLimiter(request, "login")
     by_email, by_ip = limiter.key("email", email), limiter.key("ip", client_ip(request))
@@ -53,10 +62,10 @@ async def connexion_post(request: Request) -> Response:
                 db, [(by_email, limiter.limit), (by_ip, limiter.limit * IP_LIMIT_FACTOR)], [by_email],
                 lambda: services.password_grant(db, request, email, password), services.InvalidGrant)
     except TooManyRequests:
-        return _login_again(request, token, suite, email, "Trop de tentatives: réessayez dans quelques minutes.",
+        return login_again(request, token, suite, email, "Trop de tentatives: réessayez dans quelques minutes.",
                             429)
     except UnionFlowError:
-        return _login_again(request, token, suite, email, "E-mail ou mot de passe incorrect.", 400)
+        return login_again(request, token, suite, email, "E-mail ou mot de passe incorrect.", 400)
     console = ConsoleSession(access_token=tokens.access_token, refresh_token=tokens.refresh_token,
                              expires_at=time.time() + tokens.expires_in)
     response = RedirectResponse(suite, status_code=303)
@@ -65,9 +74,9 @@ async def connexion_post(request: Request) -> Response:
     return response
 
 
-def _login_again(request: Request, token: str, suite: str, email: str, erreur: str, status: int) -> Response:
+def login_again(request: Request, token: str, suite: str, email: str, erreur: str, status: int) -> Response:
     response = render(request, "connexion.html", status, auth=None, csrf=token, suite=suite, erreur=erreur,
-                      email=email)
+                      email=email, externe=external_provider(request))
     cookie.set_login_csrf(request, response, token)
     return response
 
@@ -82,7 +91,11 @@ async def deconnexion(request: Request) -> Response:
     if not cookie.same(str(form.get("csrf") or ""), console.csrf):
         return render(request, "erreur.html", 403, auth=None, code=403, title="Accès refusé",
                       detail="Formulaire expiré ou falsifié (jeton CSRF invalide).")
-    if console.refresh_token:
+    if console.refresh_token and console.externe:
+        from unionflow.console import oidc
+
+        await oidc.revoke(request.app.state.settings, console.refresh_token)
+    elif console.refresh_token:
         async with contextlib.asynccontextmanager(get_session)(request) as db:
             await services.revoke(db, console.refresh_token)
     response = RedirectResponse(PREFIX + "/connexion", status_code=303)

@@ -12,10 +12,17 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
-from unionflow.console import pages_membre, pages_secretaire, pages_session, pages_tresorier  # noqa: F401
+from unionflow.console import (  # noqa: F401
+    pages_membre,
+    pages_oidc,
+    pages_secretaire,
+    pages_session,
+    pages_tresorier,
+)
 from unionflow.console.pages import HERE, PREFIX, ROUTES, error_page
 
 CONSOLE_PUBLIC = frozenset({("GET", PREFIX + "/connexion"), ("POST", PREFIX + "/connexion"),
+                            ("GET", PREFIX + "/connexion/oidc"), ("GET", PREFIX + "/connexion/oidc/retour"),
                             ("POST", PREFIX + "/deconnexion"), ("GET", PREFIX + "/static/{name}")})
 STATIC = {p.name: p for p in (HERE / "static").iterdir() if p.is_file()}
 MEDIA = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml",

@@ -42,6 +42,8 @@ class ConsoleSession:
     csrf: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     organisation_id: str | None = None
     role: str | None = None
+    # Signed in at the external OIDC provider (refresh and revocation go there), not the built-in one.
+    externe: bool = False
 
 
 def _derive(pem: str) -> Fernet:
@@ -69,6 +71,16 @@ async def _key(request: Request, kid: str | None) -> tuple[str, Fernet] | None:
     if kid is None:
         _ACTIVE["kid"] = (time.monotonic() + ACTIVE_KEY_SECONDS, row.kid)
     return row.kid, _FERNETS[row.kid]
+
+
+async def key_for_write(request: Request) -> tuple[str, Fernet] | None:
+    """The active key (id and cipher), for another short-lived console cookie (the OIDC flow's)."""
+    return await _key(request, None)
+
+
+async def key_for_read(request: Request, kid: str) -> Fernet | None:
+    found = await _key(request, kid)
+    return found[1] if found else None
 
 
 async def read(request: Request) -> ConsoleSession | None:
@@ -116,4 +128,5 @@ def set_login_csrf(request: Request, response: Response, token: str) -> None:
 
 
 def same(a: str | None, b: str | None) -> bool:
-    return bool(a) and bool(b) and secrets.compare_digest(str(a), str(b))
+    # Bytes: compare_digest refuses non-ASCII str, and a forged form may carry any character.
+    return bool(a) and bool(b) and secrets.compare_digest(str(a).encode(), str(b).encode())
