@@ -15,6 +15,7 @@ from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.errors import InvalidInput, PayloadTooLarge
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_APPROVE, RS_MEMBRE_READ, RS_MEMBRE_WRITE, RS_READ
+from unionflow.taches.schemas import TacheResponse
 
 # The file travels back in the confirmation form (no server-side store): kept small; the API takes larger ones.
 CONSOLE_IMPORT_MAX = 1024 * 1024
@@ -59,7 +60,9 @@ async def import_post(ctx: Ctx) -> Response:
     if len(contenu) > CONSOLE_IMPORT_MAX:
         raise PayloadTooLarge("Fichier de plus de 1 Mo: importez-le par l'API (POST /api/membres/import), qui le "
                               "confie à une tâche de fond")
-    rapport = await services.importer(ctx.db, ctx.auth, organisation_id, contenu, simulation)
+    rapport = await services.importer(ctx.db, ctx.auth, ctx.request, organisation_id, contenu, simulation)
+    if isinstance(rapport, TacheResponse):  # a large real run: the task's page follows its progress
+        return redirect(f"/taches/{rapport.id}")
     return ctx.render("import.html", rapport=rapport,
                       contenu=base64.b64encode(contenu).decode() if simulation else None)
 

@@ -17,6 +17,7 @@ from unionflow.console import (  # noqa: F401
     pages_oidc,
     pages_secretaire,
     pages_session,
+    pages_taches,
     pages_tresorier,
 )
 from unionflow.console.pages import HERE, PREFIX, ROUTES, error_page

@@ -32,7 +32,7 @@ from unionflow.cotisations.service import CotisationService
 from unionflow.documents.router import storage_of
 from unionflow.imports.router import MAX_OCTETS
 from unionflow.imports.schemas import ImportMembresResponse
-from unionflow.imports.service import ImportMembresService
+from unionflow.imports.service import ImportMembresService, dossier_imports
 from unionflow.lcbft.schemas import AlerteResponse
 from unionflow.lcbft.service import LcbFtService
 from unionflow.lcbft.service import parse_filters as alerte_filters
@@ -54,6 +54,8 @@ from unionflow.paiements.schemas import (
     PaiementResponse,
 )
 from unionflow.paiements.service import PaiementService
+from unionflow.taches.schemas import TacheResponse
+from unionflow.taches.service import TacheService
 from unionflow.versements.repository import VersementFilters
 from unionflow.versements.schemas import StatutVersement, VersementResponse
 from unionflow.versements.service import VersementService
@@ -211,13 +213,25 @@ async def rejeter_adhesion(session: AsyncSession, auth: AuthContext, adhesion_id
     await AdhesionService(session, auth).reject(adhesion_id, motif)
 
 
-async def importer(session: AsyncSession, auth: AuthContext, organisation_id: uuid.UUID, contenu: bytes,
-                   simulation: bool) -> ImportMembresResponse:
-    """Synchronous import only: the console keeps the file in the form, so it is limited to a size whose real run
-    is quick; larger files go through the API (which hands them to a task)."""
-    result = await ImportMembresService(session, auth).importer(organisation_id, contenu, simulation)
-    assert isinstance(result, ImportMembresResponse)
-    return result
+async def importer(session: AsyncSession, auth: AuthContext, request: Request, organisation_id: uuid.UUID,
+                   contenu: bytes, simulation: bool) -> ImportMembresResponse | TacheResponse:
+    """As POST /api/membres/import: the dry run inline; a real run of more than
+    ``UNIONFLOW_TACHE_SEUIL_IMPORT_LIGNES`` lines handed to a background task (its page shows the progress)."""
+    settings = request.app.state.settings
+    return await ImportMembresService(session, auth).importer(organisation_id, contenu, simulation,
+                                                              settings.tache_seuil_import_lignes,
+                                                              dossier_imports(settings.data_dir))
+
+
+async def tache(session: AsyncSession, auth: AuthContext, tache_id: uuid.UUID) -> TacheResponse:
+    """GET /api/jobs/{id}: visible to its creator and SUPER_ADMIN/ADMIN (404 for anyone else)."""
+    return await TacheService(session, auth).get(tache_id)
+
+
+async def fichier_tache(session: AsyncSession, auth: AuthContext, request: Request,
+                        tache_id: uuid.UUID) -> tuple[Any, str, str]:
+    """GET /api/jobs/{id}/fichier: (path, download name, media type) of a finished export."""
+    return await TacheService(session, auth).fichier(tache_id, request.app.state.settings)
 
 
 async def mes_organisations(session: AsyncSession, auth: AuthContext) -> list[AppartenanceResponse]:
