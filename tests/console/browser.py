@@ -12,6 +12,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from unionflow.auth.passwords import hash_password
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.migrations.alembic import upgrade
-from unionflow.models import MembreOrganisation
+from unionflow.models import MembreOrganisation, Versement
 
 CHROMIUM = os.environ.get("UNIONFLOW_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("UNIONFLOW_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -79,6 +80,10 @@ async def seed(settings: Settings) -> tuple[dict[str, str], dict[str, str]]:
                 actor.user.password_hash = hash_password(PASSWORD)
             due_cash = await cotisation(session, autre, a, 5000, libelle="Cotisation guichet")
             due_member = await cotisation(session, membre.membre, a, 3000, libelle="Cotisation déclarée")
+            session.add(Versement(numero="VER-2026-0007", organisation_id=a.id, montant=Decimal("75000"), devise="XOF",
+                                  mode="MANUEL", objet_type="AUTRE", motif="Achat de fournitures",
+                                  beneficiaire_nom="Librairie Clairafrique", statut="EN_COURS",
+                                  cle_idempotence="console-e2e-ver-7", cree_par="Trésorier adjoint"))
             await session.commit()
             emails = {"tresorier": tresorier.user.email, "membre": membre.user.email,
                       "secretaire": secretaire.user.email}
@@ -107,7 +112,10 @@ def serve(scratch: Path) -> Iterator[World]:
     env = {**os.environ, "UNIONFLOW_DATABASE_URL": f"sqlite:///{scratch}/console.db",
            "UNIONFLOW_DATA_DIR": str(scratch / "data"), "UNIONFLOW_PUBLIC_BASE_URL": "http://127.0.0.1",
            "UNIONFLOW_ARGON2_TIME_COST": "1", "UNIONFLOW_ARGON2_MEMORY_COST": "1024", "UNIONFLOW_LOG_LEVEL": "WARNING",
-           "UNIONFLOW_BOOTSTRAP_ADMIN_PASSWORD": "Bootstrap-Console-2026!"}
+           "UNIONFLOW_BOOTSTRAP_ADMIN_PASSWORD": "Bootstrap-Console-2026!",
+           # A real import of more than two lines runs as a task (run by the server's own scheduler, ticking
+           # every second), so that the task page is exercised end to end.
+           "UNIONFLOW_TACHE_SEUIL_IMPORT_LIGNES": "2", "UNIONFLOW_PLANIFICATEUR_TICK_SECONDS": "1"}
     env.pop("UNIONFLOW_TEST_DATABASE", None)
     settings = Settings(database_url=env["UNIONFLOW_DATABASE_URL"], data_dir=env["UNIONFLOW_DATA_DIR"],
                         public_base_url="http://127.0.0.1", argon2_time_cost=1, argon2_memory_cost=1024)
@@ -159,22 +167,32 @@ def navigated(driver: Any, action: Any, timeout: float = 120.0) -> None:
     document (its ``timeOrigin``, its ``readyState``) and treats an error raised *during* the swap as "not yet",
     remembering it for the failure message if the page never comes.
     """
-    from selenium.common.exceptions import InvalidSessionIdException, NoSuchWindowException, WebDriverException
-
     before = document_id(driver)
     action()
+
+    def arrived() -> bool:
+        origin, state = driver.execute_script("return [performance.timeOrigin, document.readyState]")
+        return float(origin) != before and state == "complete"
+
+    until(arrived, timeout, "pas de nouvelle page")
+
+
+def until(condition: Any, timeout: float = 120.0, what: str = "condition non remplie") -> None:
+    """Poll ``condition`` until true. An error raised while the browser swaps documents (a page loading, a page
+    reloading itself) means "not yet", not a failure: it is kept for the message if the time runs out."""
+    from selenium.common.exceptions import InvalidSessionIdException, NoSuchWindowException, WebDriverException
+
     end, last = time.monotonic() + timeout, None
     while time.monotonic() < end:
         try:
-            origin, state = driver.execute_script("return [performance.timeOrigin, document.readyState]")
-            if float(origin) != before and state == "complete":
+            if condition():
                 return
         except (InvalidSessionIdException, NoSuchWindowException):
             raise  # the browser is gone: not a page in transit
         except WebDriverException as error:
-            last = error  # the old document is being replaced: ask again
+            last = error
         time.sleep(0.1)
-    raise AssertionError(f"pas de nouvelle page après {timeout:.0f} s (dernière erreur: {last})")
+    raise AssertionError(f"{what} après {timeout:.0f} s (dernière erreur: {last})")
 
 
 def transferred(driver: Any) -> int:

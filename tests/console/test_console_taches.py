@@ -51,7 +51,7 @@ async def test_large_import_runs_as_a_task_whose_page_shows_progress_and_result(
 
     done = await client.get(real.headers["location"])
     assert "Import de membres — Terminée" in done.text and 'value="100"' in done.text
-    assert "http-equiv" not in done.text and "3 sur 3" in done.text and "<dt>crees</dt><dd>3</dd>" in done.text
+    assert "http-equiv" not in done.text and "3 sur 3" in done.text and "<dt>Créé(e)s</dt><dd>3</dd>" in done.text
     # Someone else (even of the same organisation) does not see the task: the API's 404.
     client.cookies.clear()
     await sign_in(client, curieux, None)

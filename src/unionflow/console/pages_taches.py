@@ -19,6 +19,16 @@ TYPES = {TypeTache.GENERATION_COTISATIONS: "Génération des cotisations", TypeT
 STATUTS = {StatutTache.EN_ATTENTE: "En attente", StatutTache.EN_COURS: "En cours", StatutTache.TERMINEE: "Terminée",
            StatutTache.ECHOUEE: "Échouée"}
 RELOAD_SECONDS = 3
+# The result's counts in French (import report, dues generation, export, backup); other keys shown as named.
+LIBELLES = {"total": "Lignes", "crees": "Créé(e)s", "creees": "Créées", "misAJour": "Mis à jour",
+            "mis_a_jour": "Mis à jour", "inchanges": "Inchangés", "refuses": "Refusées", "ignorees": "Ignorées",
+            "membresActifs": "Membres actifs", "lignes": "Lignes", "taille": "Taille (octets)"}
+
+
+def bilan(resultat: dict[str, object] | None) -> list[tuple[str, object]]:
+    """The result's plain counts and texts (not the booleans nor the lists, such as the refused lines)."""
+    return [(LIBELLES.get(k, k), v) for k, v in (resultat or {}).items()
+            if isinstance(v, int | str) and not isinstance(v, bool)]
 
 
 @page("/taches/{id}", RS_ANY_AUTHENTICATED)
@@ -29,7 +39,7 @@ async def tache(ctx: Ctx) -> Response:
                if found.statut == StatutTache.TERMINEE and found.type == TypeTache.EXPORT else None)
     return ctx.render("tache.html", tache=found, type_=TYPES.get(found.type, found.type),
                       statut_=STATUTS.get(found.statut, found.statut), recharger=RELOAD_SECONDS if en_cours else None,
-                      fichier=fichier)
+                      fichier=fichier, bilan=bilan(found.resultat))
 
 
 @page("/taches/{id}/fichier", RS_ANY_AUTHENTICATED)
