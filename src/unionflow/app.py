@@ -26,6 +26,8 @@ from unionflow.compte.router import compte_router, dashboard_membre_router, dash
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
 from unionflow.core import journal, metrics
+from unionflow.console.router import install_console
+from unionflow.core import metrics
 from unionflow.core.db import create_engine, create_sessionmaker, is_sqlite
 from unionflow.core.dispatch import install_prefix_dispatch
 from unionflow.core.docs import install_docs
@@ -209,6 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router)
     install_openapi(app)
     install_docs(app)
+    install_console(app)
     install_prefix_dispatch(app)
     # Added last: outermost, so error responses and CORS answers carry the headers too.
     app.add_middleware(SecurityHeadersMiddleware)
