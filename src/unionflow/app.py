@@ -25,9 +25,8 @@ from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
-from unionflow.core import journal, metrics
 from unionflow.console.router import install_console
-from unionflow.core import metrics
+from unionflow.core import journal, metrics
 from unionflow.core.db import create_engine, create_sessionmaker, is_sqlite
 from unionflow.core.dispatch import install_prefix_dispatch
 from unionflow.core.docs import install_docs

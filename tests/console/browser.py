@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from unionflow.auth.passwords import hash_password
 
 from tests.console.helpers import PASSWORD
 from tests.factories import Factory
 from tests.paiements.helpers import cotisation
 from unionflow.auth import keys
-from unionflow.auth.passwords import hash_password
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.migrations.alembic import upgrade

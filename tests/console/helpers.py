@@ -6,7 +6,6 @@ import re
 from typing import Any
 
 import httpx
-
 from unionflow.auth.passwords import hash_password
 
 PASSWORD = "Console-Essai-2026!"

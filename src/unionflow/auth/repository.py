@@ -7,7 +7,7 @@ from sqlalchemy import Delete, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.repository import SystemRepository
-from unionflow.models import JetonReinitialisation, LoginThrottle, RefreshToken, UtilisateurLocal
+from unionflow.models import JetonReinitialisation, LoginThrottle, RefreshToken, SigningKey, UtilisateurLocal
 
 
 async def _deleted(session: AsyncSession, stmt: Delete) -> int:
@@ -90,3 +90,18 @@ class LoginThrottleRepository(SystemRepository[LoginThrottle]):
 
     async def delete_started_before(self, before: datetime) -> int:
         return await _deleted(self.session, delete(LoginThrottle).where(LoginThrottle.window_start < before))
+
+
+class CleSignatureRepository(SystemRepository[SigningKey]):
+    """The built-in issuer's signing keys, read on the system's behalf (the console derives its cookie cipher
+    from them)."""
+
+    model = SigningKey
+
+    async def cle_privee(self, kid: str | None) -> tuple[str, str] | None:
+        """(kid, private PEM) of the key ``kid``, or of the newest active key when ``kid`` is None."""
+        stmt = select(SigningKey.kid, SigningKey.private_pem)
+        stmt = stmt.where(SigningKey.kid == kid) if kid is not None else stmt.where(
+            SigningKey.active.is_(True)).order_by(SigningKey.created_at.desc(), SigningKey.kid).limit(1)
+        row = (await self.session.execute(stmt)).first()
+        return (row.kid, row.private_pem) if row is not None else None

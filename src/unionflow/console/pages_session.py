@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
+from unionflow.identity.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 
 from unionflow.console import services
 from unionflow.console import session as cookie
@@ -17,7 +18,6 @@ from unionflow.console.session import ConsoleSession
 from unionflow.core.db import get_session
 from unionflow.core.errors import TooManyRequests, UnionFlowError
 from unionflow.core.roles import RS_MEMBRE_WRITE, RS_NOTIFICATION_MES, RS_TRESORERIE_READ
-from unionflow.identity.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 
 
 def external_provider(request: Request) -> str | None:

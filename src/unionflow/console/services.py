@@ -16,6 +16,9 @@ from typing import Any
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
+from unionflow.membres.appartenances import AppartenanceService
+from unionflow.paiements.recus import RecuService
+from unionflow.paiements.repository import PaiementFilters
 
 from unionflow.adhesions.schemas import AdhesionResponse
 from unionflow.adhesions.service import AdhesionService
@@ -36,7 +39,6 @@ from unionflow.imports.service import ImportMembresService, dossier_imports
 from unionflow.lcbft.schemas import AlerteResponse
 from unionflow.lcbft.service import LcbFtService
 from unionflow.lcbft.service import parse_filters as alerte_filters
-from unionflow.membres.appartenances import AppartenanceService
 from unionflow.membres.repository import MembreFilters
 from unionflow.membres.schemas import AppartenanceResponse, MembreResponse
 from unionflow.membres.service import MembreService
@@ -44,13 +46,11 @@ from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.notifications.schemas import NotificationResponse
 from unionflow.notifications.service import NotificationService
 from unionflow.paiements.declarations import DeclarationService
-from unionflow.paiements.recus import RecuService
-from unionflow.paiements.repository import PaiementFilters
 from unionflow.paiements.schemas import (
     CibleInput,
     ConfirmationPaiementRequest,
+    CreatePaiementRequest,
     MotifRequest,
-    PaiementCreate,
     PaiementResponse,
 )
 from unionflow.paiements.service import PaiementService
@@ -102,7 +102,7 @@ async def _idempotent(session: AsyncSession, auth: AuthContext, operation: str, 
 async def encaisser(session: AsyncSession, auth: AuthContext, key: str, membre_id: uuid.UUID,
                     organisation_id: uuid.UUID, montant: Decimal, methode: str, reference: str | None,
                     cotisations: list[uuid.UUID]) -> uuid.UUID:
-    data = PaiementCreate(membre_id=membre_id, organisation_id=organisation_id, montant=montant,
+    data = CreatePaiementRequest(membre_id=membre_id, organisation_id=organisation_id, montant=montant,
                           methode=MethodePaiement(methode), reference_externe=reference or None,
                           cibles=[CibleInput(cotisation_id=c) for c in cotisations])
     body = await _idempotent(session, auth, "console POST /api/paiements", key, data,
@@ -116,7 +116,7 @@ async def declarer(session: AsyncSession, auth: AuthContext, request: Request, k
                                      reference_paiement=reference or None)
     return await _idempotent(
         session, auth, f"console PUT /api/cotisations/{cotisation_id}/payer", key, data,
-        lambda: CotisationService(session, auth).pay(cotisation_id, data, request.app.state.settings))
+        lambda: CotisationService(session, auth).payer(cotisation_id, data, request.app.state.settings))
 
 
 async def confirmer(session: AsyncSession, auth: AuthContext, key: str, paiement_id: uuid.UUID,
@@ -139,7 +139,7 @@ async def tableau_tresorerie(session: AsyncSession, auth: AuthContext) -> Dashbo
 async def alertes_ouvertes(session: AsyncSession, auth: AuthContext, size: int = 50) -> Page[AlerteResponse]:
     """GET /api/alertes-lcb-ft?traitee=false&organisationId=<active>: the same filters, service and scope."""
     filters = alerte_filters(None, None, auth.active_organisation_id, None, False)
-    return await LcbFtService(session, auth).search(filters, PageParams(0, size))
+    return await LcbFtService(session, auth).lister(filters, PageParams(0, size))
 
 
 async def versements_a_approuver(session: AsyncSession, auth: AuthContext, request: Request,
@@ -147,7 +147,7 @@ async def versements_a_approuver(session: AsyncSession, auth: AuthContext, reque
     """GET /api/versements?statut=EN_COURS&organisationId=<active>: prepared payouts that a second person of
     the treasury still has to confirm (nothing has left the account yet)."""
     filters = VersementFilters(organisation_id=auth.active_organisation_id, statut=StatutVersement.EN_COURS)
-    return await VersementService(session, auth, request.app.state.settings).search(filters, PageParams(0, size))
+    return await VersementService(session, auth, request.app.state.settings).lister(filters, PageParams(0, size))
 
 
 async def paiements(session: AsyncSession, auth: AuthContext, *, statut: StatutPaiement | None = None,
@@ -155,11 +155,11 @@ async def paiements(session: AsyncSession, auth: AuthContext, *, statut: StatutP
                     size: int = 50) -> Page[PaiementResponse]:
     filters = PaiementFilters(membre_id=membre_id, organisation_id=auth.active_organisation_id, statut=statut,
                               methode=None, date_debut=depuis or jour, date_fin=jour)
-    return await PaiementService(session, auth).search(filters, PageParams(0, size))
+    return await PaiementService(session, auth).lister(filters, PageParams(0, size))
 
 
 async def paiement(session: AsyncSession, auth: AuthContext, paiement_id: uuid.UUID) -> PaiementResponse:
-    return await PaiementService(session, auth).get(paiement_id)
+    return await PaiementService(session, auth).obtenir(paiement_id)
 
 
 async def recu_pdf(session: AsyncSession, auth: AuthContext, request: Request,
@@ -168,12 +168,12 @@ async def recu_pdf(session: AsyncSession, auth: AuthContext, request: Request,
 
 
 async def membre(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> MembreResponse:
-    return await MembreService(session, auth).get(membre_id)
+    return await MembreService(session, auth).obtenir(membre_id)
 
 
 async def membres(session: AsyncSession, auth: AuthContext, q: str | None, page: int) -> Page[MembreResponse]:
     filters = MembreFilters(q=q or None, organisation_id=auth.active_organisation_id)
-    return await MembreService(session, auth).search(filters, PageParams(page, 25))
+    return await MembreService(session, auth).lister(filters, PageParams(page, 25))
 
 
 async def appartenances(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> list[AppartenanceResponse]:
@@ -182,7 +182,7 @@ async def appartenances(session: AsyncSession, auth: AuthContext, membre_id: uui
 
 async def cotisations_de(session: AsyncSession, auth: AuthContext,
                          membre_id: uuid.UUID) -> Page[CotisationSummaryResponse]:
-    return await CotisationService(session, auth).of_membre(membre_id, PageParams(0, 100))
+    return await CotisationService(session, auth).lister_du_membre(membre_id, PageParams(0, 100))
 
 
 async def mon_compte(session: AsyncSession, auth: AuthContext) -> CompteAdherentResponse:
@@ -192,7 +192,7 @@ async def mon_compte(session: AsyncSession, auth: AuthContext) -> CompteAdherent
 async def mes_paiements(session: AsyncSession, auth: AuthContext) -> Page[PaiementResponse]:
     filters = PaiementFilters(membre_id=None, organisation_id=None, statut=None, methode=None, date_debut=None,
                               date_fin=None)
-    return await PaiementService(session, auth).mine(filters, PageParams(0, 50))
+    return await PaiementService(session, auth).lister_miens(filters, PageParams(0, 50))
 
 
 async def mes_notifications(session: AsyncSession, auth: AuthContext) -> Page[NotificationResponse]:
@@ -202,15 +202,15 @@ async def mes_notifications(session: AsyncSession, auth: AuthContext) -> Page[No
 async def adhesions_en_attente(session: AsyncSession, auth: AuthContext) -> Page[AdhesionResponse]:
     from unionflow.models.adhesion import StatutAdhesion
 
-    return await AdhesionService(session, auth).list(PageParams(0, 50), statut=StatutAdhesion.EN_ATTENTE)
+    return await AdhesionService(session, auth).lister(PageParams(0, 50), statut=StatutAdhesion.EN_ATTENTE)
 
 
 async def approuver_adhesion(session: AsyncSession, auth: AuthContext, adhesion_id: uuid.UUID) -> None:
-    await AdhesionService(session, auth).approve(adhesion_id, None)
+    await AdhesionService(session, auth).approuver(adhesion_id, None)
 
 
 async def rejeter_adhesion(session: AsyncSession, auth: AuthContext, adhesion_id: uuid.UUID, motif: str) -> None:
-    await AdhesionService(session, auth).reject(adhesion_id, motif)
+    await AdhesionService(session, auth).rejeter(adhesion_id, motif)
 
 
 async def importer(session: AsyncSession, auth: AuthContext, request: Request, organisation_id: uuid.UUID,
@@ -225,7 +225,7 @@ async def importer(session: AsyncSession, auth: AuthContext, request: Request, o
 
 async def tache(session: AsyncSession, auth: AuthContext, tache_id: uuid.UUID) -> TacheResponse:
     """GET /api/jobs/{id}: visible to its creator and SUPER_ADMIN/ADMIN (404 for anyone else)."""
-    return await TacheService(session, auth).get(tache_id)
+    return await TacheService(session, auth).obtenir(tache_id)
 
 
 async def fichier_tache(session: AsyncSession, auth: AuthContext, request: Request,

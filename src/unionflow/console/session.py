@@ -18,12 +18,11 @@ from typing import Any
 from cryptography.fernet import Fernet, InvalidToken
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import Response
 
+from unionflow.auth.repository import CleSignatureRepository
 from unionflow.core.db import read_only_session
-from unionflow.models import SigningKey
 
 COOKIE = "uf_console"
 LOGIN_CSRF_COOKIE = "uf_console_csrf"
@@ -60,17 +59,15 @@ async def _key(request: Request, kid: str | None) -> tuple[str, Fernet] | None:
             kid = cached[1]
     if kid is not None and kid in _FERNETS:
         return kid, _FERNETS[kid]
-    stmt = select(SigningKey.kid, SigningKey.private_pem)
-    stmt = stmt.where(SigningKey.kid == kid) if kid is not None else stmt.where(SigningKey.active.is_(True)).order_by(
-        SigningKey.created_at.desc(), SigningKey.kid).limit(1)
     async with read_only_session(request.app.state.sessionmaker) as session:
-        row = (await session.execute(stmt)).first()
-    if row is None:
+        found = await CleSignatureRepository(session).cle_privee(kid)
+    if found is None:
         return None
-    _FERNETS[row.kid] = _derive(row.private_pem)
+    found_kid, private_pem = found
+    _FERNETS[found_kid] = _derive(private_pem)
     if kid is None:
-        _ACTIVE["kid"] = (time.monotonic() + ACTIVE_KEY_SECONDS, row.kid)
-    return row.kid, _FERNETS[row.kid]
+        _ACTIVE["kid"] = (time.monotonic() + ACTIVE_KEY_SECONDS, found_kid)
+    return found_kid, _FERNETS[found_kid]
 
 
 async def key_for_write(request: Request) -> tuple[str, Fernet] | None:
