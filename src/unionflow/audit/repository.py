@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, false, func, select, true
+from sqlalchemy import ColumnElement, Select, and_, false, func, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.audit.schemas import AuditSortField, SortOrder
@@ -13,6 +13,10 @@ from unionflow.core.pagination import PageParams, paginate
 from unionflow.core.roles import Role
 from unionflow.membres.access import organisations_as
 from unionflow.models import AuditLog
+
+# Audit modules of money (issue 19): what a treasurer reads of his organisation's trail.
+MODULES_ARGENT = frozenset({"PAIEMENTS", "COTISATIONS", "VERSEMENTS", "WAVE", "COMPTABILITE", "FINANCE",
+                            "DEMANDES_AIDE"})
 
 SORT_COLUMNS = {
     AuditSortField.DATE_HEURE: AuditLog.date_heure,
@@ -41,12 +45,19 @@ class AuditRepository:
         self.auth = auth
 
     def _visible(self) -> ColumnElement[bool]:
-        """The union's administrators read the whole trail; an organisation administrator the entries recorded
-        for the organisations they administer (other staff roles do not hold RS-AUDIT)."""
+        """The union's administrators read the whole trail; an organisation administrator and its commissaire aux
+        comptes the entries recorded for their organisations; a treasurer the entries of his organisations'
+        money (``MODULES_ARGENT``). Other staff roles do not hold the audit role sets."""
         if self.auth.is_global:
             return true()
-        orgs = organisations_as(self.auth, {Role.ADMIN_ORGANISATION})
-        return AuditLog.organisation_id.in_(orgs) if orgs else false()
+        whole = organisations_as(self.auth, {Role.ADMIN_ORGANISATION, Role.COMMISSAIRE_AUX_COMPTES})
+        money = organisations_as(self.auth, {Role.TRESORIER}) - whole
+        visible: list[ColumnElement[bool]] = []
+        if whole:
+            visible.append(AuditLog.organisation_id.in_(whole))
+        if money:
+            visible.append(and_(AuditLog.organisation_id.in_(money), AuditLog.module.in_(MODULES_ARGENT)))
+        return or_(*visible) if visible else false()
 
     def _where(self, stmt: Select[Any], filters: AuditFilters) -> Select[Any]:
         stmt = stmt.where(self._visible())

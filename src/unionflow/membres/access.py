@@ -12,4 +12,6 @@ from unionflow.core.visibility import organisations_as
 
 __all__ = ["MEMBRE_READERS", "organisations_as"]
 
-MEMBRE_READERS = frozenset({Role.ADMIN_ORGANISATION, Role.SECRETAIRE, Role.PRESIDENT, Role.TRESORIER})
+# The commissaire aux comptes (extension, issue 19) reads the register to check dues against members.
+MEMBRE_READERS = frozenset({Role.ADMIN_ORGANISATION, Role.SECRETAIRE, Role.PRESIDENT, Role.TRESORIER,
+                            Role.COMMISSAIRE_AUX_COMPTES})
