@@ -20,6 +20,7 @@ from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
 from unionflow.clients_api.router import router as clients_api_router
+from unionflow.comptabilite.deverrouillage_router import router as comptabilite_deverrouillage_router
 from unionflow.comptabilite.etats_router import router as comptabilite_etats_router
 from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
@@ -87,6 +88,7 @@ ROUTERS: list[APIRouter] = [
     organisations_router,
     comptabilite_router,
     comptabilite_etats_router,
+    comptabilite_deverrouillage_router,
     configuration_router,
     lcbft_router,
     parametres_lcbft_router,
