@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -103,3 +104,15 @@ class AuditRepository:
         columns = (AuditLog.module, AuditLog.severite, AuditLog.type_action)
         stmt = self._where(select(*columns, func.count()).select_from(AuditLog), AuditFilters()).group_by(*columns)
         return [(str(m), str(s), str(t), int(n)) for m, s, t, n in (await self.session.execute(stmt)).all()]
+
+
+async def entrees_d_objets(session: AsyncSession, organisation_id: uuid.UUID, entite_type: str,
+                           entite_ids: list[str]) -> list[AuditLog]:
+    """The entries of one organisation about some of its records, for a document its bureau may read (a closing
+    pack names who cancelled and who approved): the caller checked it reads that organisation's books."""
+    if not entite_ids:
+        return []
+    stmt = (select(AuditLog).where(AuditLog.organisation_id == organisation_id, AuditLog.entite_type == entite_type,
+                                   AuditLog.entite_id.in_(entite_ids))
+            .order_by(AuditLog.date_heure, AuditLog.id))
+    return list((await session.execute(stmt)).scalars())

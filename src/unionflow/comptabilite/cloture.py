@@ -73,6 +73,12 @@ class ClotureService:
                                        f"(précédemment: {jj_mm_aaaa(before.date_verrouillage)})")
         return after
 
+    async def poser_verrou(self, organisation_id: uuid.UUID, jusqu_au: date) -> None:
+        """Move the lock forward to ``jusqu_au`` for a closing (year or month) the caller was allowed to make."""
+        verrou = await self.repo.verrou(organisation_id)
+        if verrou is None or verrou.date_verrouillage < jusqu_au:
+            await self._poser(organisation_id, jusqu_au)
+
     async def _poser(self, organisation_id: uuid.UUID, jusqu_au: date) -> None:
         verrou = await self.repo.verrou(organisation_id, for_update=True)
         if verrou is None:

@@ -3,7 +3,7 @@
 from unionflow.models.adhesion import Adhesion
 from unionflow.models.audit import AuditLog
 from unionflow.models.base import Base
-from unionflow.models.cloture import DemandeDeverrouillage, ExerciceComptable, VerrouComptable
+from unionflow.models.cloture import ClotureMensuelle, DemandeDeverrouillage, ExerciceComptable, VerrouComptable
 from unionflow.models.cotisation import Cotisation
 from unionflow.models.document import Document, PieceJointe, TelechargementDocument
 from unionflow.models.evenement import (
@@ -35,6 +35,7 @@ __all__ = [
     "AuditLog",
     "Base",
     "CleIdempotence",
+    "ClotureMensuelle",
     "CompteWave",
     "Compteur",
     "Cotisation",
