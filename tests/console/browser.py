@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from unionflow.auth.passwords import hash_password
+from unionflow.core.passwords import hash_password
 
 from tests.console.helpers import PASSWORD
 from tests.factories import Factory

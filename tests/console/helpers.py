@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import httpx
-from unionflow.auth.passwords import hash_password
+from unionflow.core.passwords import hash_password
 
 PASSWORD = "Console-Essai-2026!"
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')

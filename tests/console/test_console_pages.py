@@ -17,7 +17,7 @@ async def test_sign_in_sets_a_protected_cookie_and_sign_out_revokes(client, fact
     assert anonymous.status_code == 303 and anonymous.headers["location"].startswith("/console/connexion")
     page = await client.get("/console/connexion")
     assert page.status_code == 200 and 'for="email"' in page.text and 'for="password"' in page.text
-    tresorier.user.password_hash = __import__("unionflow.auth.passwords", fromlist=["x"]).hash_password(PASSWORD)
+    tresorier.user.password_hash = __import__("unionflow.core.passwords", fromlist=["x"]).hash_password(PASSWORD)
     await db.flush()
     wrong = await client.post("/console/connexion", data={"csrf": csrf_of(page.text), "email": tresorier.user.email,
                                                           "password": "faux", "suite": "/console/"})
@@ -45,7 +45,7 @@ async def test_sign_in_sets_a_protected_cookie_and_sign_out_revokes(client, fact
 async def test_sign_in_without_the_form_token_is_refused(client, factory, db):
     org = await factory.organisation()
     tresorier = await factory.actor(organisation=org, org_roles=["TRESORIER"])
-    tresorier.user.password_hash = __import__("unionflow.auth.passwords", fromlist=["x"]).hash_password(PASSWORD)
+    tresorier.user.password_hash = __import__("unionflow.core.passwords", fromlist=["x"]).hash_password(PASSWORD)
     await db.flush()
     response = await client.post("/console/connexion", data={"email": tresorier.user.email, "password": PASSWORD})
     assert response.status_code == 403 and "Formulaire expiré" in response.text

@@ -9,7 +9,7 @@ import re
 
 import httpx
 import pytest
-from unionflow.auth.passwords import hash_password
+from unionflow.core.passwords import hash_password
 
 from tests.console.helpers import PASSWORD, csrf_of, sign_in
 from unionflow.app import create_app

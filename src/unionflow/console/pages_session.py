@@ -9,8 +9,8 @@ from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from unionflow.identity.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 
+from unionflow.auth.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 from unionflow.console import services
 from unionflow.console import session as cookie
 from unionflow.console.pages import PREFIX, Ctx, page, public, redirect, render, to_login

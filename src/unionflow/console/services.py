@@ -16,9 +16,6 @@ from typing import Any
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
-from unionflow.membres.appartenances import AppartenanceService
-from unionflow.paiements.recus import RecuService
-from unionflow.paiements.repository import PaiementFilters
 
 from unionflow.adhesions.schemas import AdhesionResponse
 from unionflow.adhesions.service import AdhesionService
@@ -33,12 +30,14 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.cotisations.schemas import CotisationSummaryResponse, PaiementCotisationRequest
 from unionflow.cotisations.service import CotisationService
 from unionflow.documents.router import storage_of
+from unionflow.encaissement.repository import PaiementFilters
 from unionflow.imports.router import MAX_OCTETS
 from unionflow.imports.schemas import ImportMembresResponse
 from unionflow.imports.service import ImportMembresService, dossier_imports
 from unionflow.lcbft.schemas import AlerteResponse
 from unionflow.lcbft.service import LcbFtService
 from unionflow.lcbft.service import parse_filters as alerte_filters
+from unionflow.membres.appartenance_service import AppartenanceService
 from unionflow.membres.repository import MembreFilters
 from unionflow.membres.schemas import AppartenanceResponse, MembreResponse
 from unionflow.membres.service import MembreService
@@ -46,6 +45,7 @@ from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.notifications.schemas import NotificationResponse
 from unionflow.notifications.service import NotificationService
 from unionflow.paiements.declarations import DeclarationService
+from unionflow.paiements.recu_service import RecuService
 from unionflow.paiements.schemas import (
     CibleInput,
     ConfirmationPaiementRequest,
@@ -177,7 +177,7 @@ async def membres(session: AsyncSession, auth: AuthContext, q: str | None, page:
 
 
 async def appartenances(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> list[AppartenanceResponse]:
-    return await AppartenanceService(session, auth).list_for(membre_id)
+    return await AppartenanceService(session, auth).lister(membre_id)
 
 
 async def cotisations_de(session: AsyncSession, auth: AuthContext,
@@ -238,5 +238,5 @@ async def mes_organisations(session: AsyncSession, auth: AuthContext) -> list[Ap
     """The organisations the chooser offers: the caller's memberships (with their roles)."""
     if auth.membre_id is None:
         return []
-    return [a for a in await AppartenanceService(session, auth).list_for(auth.membre_id)
+    return [a for a in await AppartenanceService(session, auth).lister(auth.membre_id)
             if a.organisation_id in auth.memberships]

@@ -316,6 +316,13 @@ def install_openapi(app: FastAPI) -> None:
                     roles = sorted(authorizer.role_set.roles)
                     op["security"] = [{"IdentityProvider": roles}]
                     op["x-role-set"] = authorizer.role_set.name
+                    if authorizer.role_set.extension:
+                        # Roles added to the spec's set (issue 19): stated, so a reader sees the widening.
+                        extension = sorted(authorizer.role_set.extension)
+                        op["x-role-extension"] = extension
+                        op["description"] = (op.get("description") or "") + (
+                            f"\n\nExtension du jeu {authorizer.role_set.name} de la spécification: "
+                            f"{', '.join(extension)}.")
                     op["description"] = (op.get("description") or "") + f"\n\nRôles autorisés: {', '.join(roles)}."
                 else:
                     op["security"] = []

@@ -27,7 +27,9 @@ from unionflow.models import Adhesion, Membre, MembreOrganisation, Organisation,
 # register's export. ``AuthContext.staff_organisations`` answers "any staff role"; the register needs a finer
 # scope (a treasurer reads it, an event organiser does not). Writing it and granting roles are permissions
 # (``Permission.MEMBRE_GERER``, ``Permission.ROLE_ATTRIBUER`` in core/permissions.py).
-MEMBRE_READERS = frozenset({Role.ADMIN_ORGANISATION, Role.SECRETAIRE, Role.PRESIDENT, Role.TRESORIER})
+# The commissaire aux comptes (extension, issue 19) reads the register to check dues against members.
+MEMBRE_READERS = frozenset({Role.ADMIN_ORGANISATION, Role.SECRETAIRE, Role.PRESIDENT, Role.TRESORIER,
+                            Role.COMMISSAIRE_AUX_COMPTES})
 
 @dataclass(frozen=True)
 class MembreFilters:
