@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from unionflow.core.passwords import hash_password
 
 from tests.console.helpers import PASSWORD
 from tests.factories import Factory
@@ -25,6 +24,7 @@ from tests.paiements.helpers import cotisation
 from unionflow.auth import keys
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker
+from unionflow.core.passwords import hash_password
 from unionflow.migrations.alembic import upgrade
 from unionflow.models import MembreOrganisation, Versement
 

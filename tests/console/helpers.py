@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import httpx
+
 from unionflow.core.passwords import hash_password
 
 PASSWORD = "Console-Essai-2026!"

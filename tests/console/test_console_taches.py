@@ -9,10 +9,10 @@ import re
 
 import httpx
 import pytest
-from unionflow.core.passwords import hash_password
 
 from tests.console.helpers import PASSWORD, csrf_of, sign_in
 from unionflow.app import create_app
+from unionflow.core.passwords import hash_password
 from unionflow.planificateur.moteur import Planificateur
 
 

@@ -10,10 +10,10 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-from unionflow.encaissement.workflow import Cible, EncaissementService
 
 from tests.audit.helpers import entry, unique_module
 from tests.paiements.helpers import cotisation
+from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import MembreOrganisation
 
 CAC = "COMMISSAIRE_AUX_COMPTES"
