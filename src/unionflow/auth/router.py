@@ -16,9 +16,10 @@ from unionflow.auth.service import InvalidClient, InvalidGrant, TokenService, Un
 from unionflow.core.auth import SessionDep
 from unionflow.core.errors import RegleMetier, UnionFlowError, problem
 from unionflow.core.openapi import problems
+from unionflow.core.routing import GuardedRoute
 from unionflow.identity.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 
-router = APIRouter(tags=["Authentification"])
+router = APIRouter(tags=["Authentification"], route_class=GuardedRoute)
 
 
 @router.post("/api/auth/token", response_model=TokenResponse, response_model_exclude_none=True,

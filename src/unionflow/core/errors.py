@@ -45,6 +45,14 @@ class RegleMetier(InvalidInput):
     slug, title = "regle-metier", "Règle métier non respectée"
 
 
+class CaractereControle(InvalidInput):
+    """A control character (NUL, U+0001 to U+001F but tab and line ends, DEL) in a text, a path or a query: never
+    text a person typed, and PostgreSQL cannot store NUL. Its own problem type: the schema cannot state it on every
+    string without clashing with the fields' own patterns, the API description does."""
+
+    slug, title = "caractere-controle", "Caractère de contrôle interdit"
+
+
 class InvalidState(UnionFlowError):
     """The action is not allowed in the current state of the resource (spec: 400)."""
 
@@ -305,6 +313,9 @@ def install_error_handlers(app: FastAPI) -> None:
             # Only cross-field rules failed (core.schemas.regle_metier): every field matches the schema.
             detail = "; ".join(f["message"] for f in fields)
             return problem(400, RegleMetier.title, detail, RegleMetier.slug, request.url.path, errors=fields)
+        if fields and all(f["type"] == "caractere_controle" for f in fields):
+            return problem(400, CaractereControle.title, detail, CaractereControle.slug, request.url.path,
+                           errors=fields)
         return problem(400, "Données invalides", detail, "invalid-input", request.url.path, errors=fields)
 
     async def on_http(request: Request, exc: Exception) -> Response:
