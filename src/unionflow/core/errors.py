@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -268,17 +269,35 @@ def _french(err: dict[str, Any]) -> str:
             message = message.removeprefix(prefix)
         return message
     template = _MESSAGES.get(kind)
-    if template is None:
-        return message
+    if template is None or (kind.startswith("decimal") and not message.startswith(("Decimal", "Input"))):
+        return message  # core.schemas' money errors: already French, and they state the limit
     try:
         return template.format(**{k: str(v).replace(" or ", " ou ") for k, v in ctx.items()})
     except (KeyError, IndexError):
-        return template.split(" ({")[0].split(" {")[0]
+        # Our own errors of pydantic's types carry their French message and no context ("au plus deux
+        # décimales"): the message, which states the limit, rather than the template cut before it ("au plus").
+        return message
+
+
+def _json_position(document: Any, position: Any) -> str:
+    """Line and column (from 1) of a character offset in the body FastAPI could not parse."""
+    if not isinstance(position, int):
+        return ""
+    text = document.decode("utf-8", errors="replace") if isinstance(document, bytes) else str(document or "")
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    return f"ligne {line}, colonne {column}"
 
 
 def _field_errors(exc: RequestValidationError) -> list[dict[str, str]]:
     fields = []
     for err in exc.errors():
+        if err.get("type") == "json_invalid":
+            # FastAPI puts the character offset where the field would be ("body", 12): say where, not "12".
+            where = _json_position(exc.body, (err.get("loc") or ("body", None))[-1])
+            fields.append({"field": "body", "type": "json_invalid",
+                           "message": f"JSON invalide ({where})" if where else "JSON invalide"})
+            continue
         loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path", "header", "form")]
         name = ".".join(loc) or str(err.get("loc", ["body"])[0])
         kind = str(err.get("type", ""))
@@ -324,6 +343,10 @@ def install_error_handlers(app: FastAPI) -> None:
             return _method_not_allowed(request, _allowed(request))
         slug, title = _HTTP_TITLES.get(exc.status_code, ("http-error", "Erreur"))
         detail = exc.detail if isinstance(exc.detail, str) else title
+        if exc.status_code == 404 and detail == "Not Found":  # Starlette's router: no route at this address
+            detail = "Aucune ressource à cette adresse."
+        elif exc.status_code in HTTPStatus._value2member_map_ and detail == HTTPStatus(exc.status_code).phrase:
+            detail = title  # another of Starlette's English defaults
         return problem(exc.status_code, title, detail, slug, request.url.path, dict(exc.headers or {}))
 
     async def on_unexpected(request: Request, exc: Exception) -> Response:
