@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from typing import Any
 
@@ -11,6 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from unionflow.core.logs import REQUEST_ID_HEADER, current_request_id
 
@@ -369,4 +371,35 @@ def install_error_handlers(app: FastAPI) -> None:
     # some servers). What is not an outage still answers 500 through on_unexpected.
     for kind in (sa_exc.SQLAlchemyError, OSError, TimeoutError):
         app.add_exception_handler(kind, on_unexpected)
+    # Any other error a route raises (asyncpg's CannotConnectNowError, a bug) is answered by the innermost
+    # middleware (install_error_handlers runs before any other middleware is added), and stops there: the
+    # ``Exception`` handler below is Starlette's outermost middleware, which re-raises after answering, and uvicorn
+    # then closes the kept-alive connection (issue 21). It stays for errors of the middlewares themselves.
+    app.add_middleware(AnswerUnexpectedErrors, handler=on_unexpected)
     app.add_exception_handler(Exception, on_unexpected)
+
+
+class AnswerUnexpectedErrors:
+    def __init__(self, app: ASGIApp, handler: Callable[[Request, Exception], Awaitable[Response]]) -> None:
+        self.app = app
+        self.handler = handler
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as exc:
+            if started:  # nothing else can be answered: the server must end this response
+                raise
+            response = await self.handler(Request(scope, receive), exc)
+            await response(scope, receive, send)
