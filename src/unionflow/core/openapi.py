@@ -51,12 +51,14 @@ _DESCRIPTIONS = {
     405: "Méthode non autorisée: ce chemin concret désigne une autre ressource (un segment littéral à la place "
          "de l'identifiant), qui n'accepte pas cette méthode; en-tête Allow",
     409: "Conflit avec l'état actuel de la ressource",
-    413: "Contenu trop volumineux",
+    413: "Contenu trop volumineux (corps JSON au-delà de UNIONFLOW_MAX_JSON_BODY_BYTES, fichier au-delà de sa limite)",
+    415: "Type de contenu non supporté (Content-Type autre que celui de l'opération)",
     422: "Clé d'idempotence réutilisée avec un autre contenu",
     429: "Trop de tentatives",
     500: "Erreur interne du serveur",
     502: "Service tiers en erreur",
-    503: "Service tiers indisponible",
+    503: "Service momentanément indisponible (base de données, fournisseur d'identité ou service tiers); "
+         "en-tête Retry-After",
 }
 
 AREAS = [
@@ -285,6 +287,8 @@ def install_openapi(app: FastAPI) -> None:
                              routes=app.routes, tags=[{"name": a} for a in AREAS])
         schema = _rename_operations(_unique_schema_names(schema))
         _money_bounds(schema)
+        # Relative to where the schema is served: right behind any proxy or port (issue 21: no servers).
+        schema["servers"] = [{"url": "/", "description": "Ce serveur (adresse du document OpenAPI)"}]
         components = schema.setdefault("components", {})
         components.setdefault("schemas", {})["Problem"] = _PROBLEM_SCHEMA
         components.setdefault("securitySchemes", {})["IdentityProvider"] = {
@@ -303,7 +307,11 @@ def install_openapi(app: FastAPI) -> None:
                 if shadowed_path(info.path, method.lower(), schema["paths"]):
                     codes.add(405)
                 if authorizer:
-                    codes |= {401, 403}
+                    # The authentication layer reads the principal and the signing keys from the database (or the
+                    # external provider): 503 when they cannot answer (issue 21).
+                    codes |= {401, 403, 503}
+                if "requestBody" in op:
+                    codes |= {413, 415}  # core.middleware.RequestGuardMiddleware, core.routing.check_body
                 responses = op.setdefault("responses", {})
                 responses.pop("422", None)
                 _binary_bodies(op)
