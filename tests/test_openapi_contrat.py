@@ -18,3 +18,8 @@ async def test_servers_and_the_statuses_of_the_layers_around_the_operations(clie
                 with_body += 1
                 assert {"413", "415"} <= set(op["responses"]), (method, path)
     assert authenticated > 100 and with_body > 50
+
+
+async def test_every_tag_has_a_description(client):
+    tags = (await client.get("/openapi.json")).json()["tags"]
+    assert len(tags) >= 40 and all(tag.get("description") for tag in tags), [t["name"] for t in tags]
