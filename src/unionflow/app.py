@@ -36,7 +36,7 @@ from unionflow.core.errors import database_unavailable, install_error_handlers
 from unionflow.core.headers import SecurityHeadersMiddleware
 from unionflow.core.journal import JournalWriter
 from unionflow.core.logs import configure_logging
-from unionflow.core.middleware import RequestContextMiddleware
+from unionflow.core.middleware import RequestContextMiddleware, RequestGuardMiddleware
 from unionflow.core.openapi import install_openapi, operation_id
 from unionflow.core.principal_cache import PrincipalCache, PrincipalListener
 from unionflow.core.production import check_production
@@ -147,6 +147,9 @@ membres, adhésions, cotisations, paiements Wave, événements, documents.
 
 Conventions: JSON camelCase, identifiants UUID, dates ISO 8601 avec fuseau, montants décimaux (XOF par défaut).
 Pagination `page` (à partir de 0) et `size` (1 à 200). Erreurs RFC 9457 `application/problem+json`.
+Les caractères de contrôle (U+0000 à U+001F sauf tabulation et fins de ligne, U+007F) sont refusés partout (textes,
+chemins, paramètres): 400 `caractere-controle`. Corps JSON: `Content-Type: application/json` (sinon 415), au plus
+1 Mio par défaut (`UNIONFLOW_MAX_JSON_BODY_BYTES`, sinon 413); les envois de fichiers ont leur propre limite.
 En-têtes `X-Active-Organisation-Id` et `X-Active-Role`: voir docs/authorization.md."""
 
 
@@ -205,9 +208,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.principal_cache = PrincipalCache(settings.principal_cache_seconds,
                                                needs_listener=not is_sqlite(settings.database_url))
 
+    install_error_handlers(app)  # first: its catch-all middleware is the innermost one
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
                            allow_methods=["*"], allow_headers=["*"], expose_headers=["X-Total-Count", "Location"])
+    # Inside the request context (its problems carry the request id and are logged), outside every route.
+    app.add_middleware(RequestGuardMiddleware, max_body_bytes=settings.max_json_body_bytes)
     app.add_middleware(RequestContextMiddleware, engine=app.state.engine)
     install_error_handlers(app, allowed_methods)
     for router in ROUTERS:

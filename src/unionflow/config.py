@@ -93,6 +93,9 @@ class Settings(BaseSettings):
     wave_success_url: str = "https://unionflow.local/paiement/succes"
     wave_error_url: str = "https://unionflow.local/paiement/erreur"
 
+    # Request bodies other than uploads (JSON, forms): larger ones are answered 413 before being read whole.
+    max_json_body_bytes: int = 1024 * 1024
+
     # Documents.
     upload_max_bytes: int = 10 * 1024 * 1024
     storage_backend: str = "local"

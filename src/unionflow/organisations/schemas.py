@@ -59,7 +59,8 @@ class CreateOrganisationRequest(InputModel):
 
 class UpdateOrganisationRequest(UpdateModel):
     nullable_fields = frozenset({
-        "nom_court", "parent_id", "description", "email", "telephone", "adresse", "ville", "region"})
+        "nom_court", "parent_id", "description", "email", "telephone", "adresse", "ville", "region",
+        "logo_document_id"})
     nom: str | None = Field(default=None, min_length=2, max_length=200)
     nom_court: str | None = Field(default=None, max_length=50)
     type_organisation: TypeOrganisation | None = None
