@@ -208,14 +208,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.principal_cache = PrincipalCache(settings.principal_cache_seconds,
                                                needs_listener=not is_sqlite(settings.database_url))
 
-    install_error_handlers(app)  # first: its catch-all middleware is the innermost one
+    install_error_handlers(app, allowed_methods)  # first: its catch-all middleware is the innermost one
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
                            allow_methods=["*"], allow_headers=["*"], expose_headers=["X-Total-Count", "Location"])
     # Inside the request context (its problems carry the request id and are logged), outside every route.
     app.add_middleware(RequestGuardMiddleware, max_body_bytes=settings.max_json_body_bytes)
     app.add_middleware(RequestContextMiddleware, engine=app.state.engine)
-    install_error_handlers(app, allowed_methods)
     for router in ROUTERS:
         app.include_router(router)
     install_openapi(app)

@@ -344,9 +344,10 @@ async def _jobs_sauvegarder(args: argparse.Namespace) -> int:
 
 
 async def _jobs_planifie(nom: str) -> int:
-    """A scheduled job run by hand with the scheduler's own function (planificateur.jobs.JOBS)."""
+    """A scheduled job run by hand with the scheduler's own function (registres.JOBS)."""
     from unionflow.core.db import create_engine, create_sessionmaker
-    from unionflow.planificateur.jobs import JOBS, Contexte
+    from unionflow.core.jobs import Contexte
+    from unionflow.registres import JOBS
 
     settings = get_settings()
     engine = create_engine(settings)

@@ -49,10 +49,11 @@ async def test_an_error_answered_by_a_handler_is_not_raised_to_the_server():
 
     from unionflow.config import Settings
     from unionflow.core.errors import install_error_handlers
+    from unionflow.core.routing import allowed_methods
 
     app = FastAPI()
     app.state.settings = Settings(database_retry_after_seconds=7)
-    install_error_handlers(app)
+    install_error_handlers(app, allowed_methods)
 
     @app.get("/arret")
     async def arret() -> None:
