@@ -20,7 +20,7 @@ from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
 from unionflow.clients_api.router import router as clients_api_router
-from unionflow.comptabilite.cloture_mensuelle_router import router as comptabilite_cloture_mensuelle_router
+from unionflow.clotures.router import router as comptabilite_cloture_mensuelle_router
 from unionflow.comptabilite.deverrouillage_router import router as comptabilite_deverrouillage_router
 from unionflow.comptabilite.etats_router import router as comptabilite_etats_router
 from unionflow.comptabilite.router import router as comptabilite_router

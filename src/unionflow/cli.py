@@ -180,9 +180,8 @@ async def _schema_at_head(engine: Any, stop: asyncio.Event, wait_seconds: float)
     import logging
 
     from alembic.script import ScriptDirectory
-    from sqlalchemy import text
 
-    from unionflow.migrations.alembic import alembic_config
+    from unionflow.migrations.alembic import alembic_config, revisions_courantes
 
     log = logging.getLogger("unionflow.worker")
     heads = set(ScriptDirectory.from_config(alembic_config()).get_heads())
@@ -190,7 +189,7 @@ async def _schema_at_head(engine: Any, stop: asyncio.Event, wait_seconds: float)
     while True:
         try:
             async with engine.connect() as connection:
-                current = set((await connection.execute(text("SELECT version_num FROM alembic_version"))).scalars())
+                current = await revisions_courantes(connection)
         except Exception as exc:  # no table yet, or the database is starting: the same wait
             current = set()
             log.debug("schema revision unreadable: %r", exc)

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from unionflow.core.pagination import PageParams
-from unionflow.core.repository import ScopedRepository
+from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import AlerteLcbFt, Organisation, ParametresLcbFt
 
 
@@ -66,3 +66,15 @@ class LcbFtRepository(ScopedRepository[AlerteLcbFt]):
         stmt = (select(ParametresLcbFt).where(self.in_scope(ParametresLcbFt.organisation_id))
                 .order_by(ParametresLcbFt.organisation_id))
         return list((await self.session.execute(stmt)).scalars())
+
+
+class AlerteLcbFtSystemRepository(SystemRepository[AlerteLcbFt]):
+    """Counts asked on the system's behalf after the caller's permission was checked: the monthly closing learns
+    how many alerts block it, without the treasurer reading them (RS-LCB)."""
+
+    model = AlerteLcbFt
+
+    async def count_ouvertes(self, organisation_id: uuid.UUID) -> int:
+        stmt = select(func.count()).select_from(AlerteLcbFt).where(
+            AlerteLcbFt.organisation_id == organisation_id, AlerteLcbFt.traitee.is_(False))
+        return int((await self.session.execute(stmt)).scalar_one())

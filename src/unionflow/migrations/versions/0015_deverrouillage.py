@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0015_deverrouillage"
-down_revision: str | Sequence[str] | None = "0013_synthese_cotisations"
+down_revision: str | Sequence[str] | None = "0014_identite_emetteur"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -7,9 +7,9 @@ import uuid
 from fastapi import Path, Query
 from fastapi.responses import Response
 
-from unionflow.comptabilite.cloture_mensuelle_dossier import dossier
-from unionflow.comptabilite.cloture_mensuelle_schemas import ClotureMensuelleResponse, CreateClotureMensuelleRequest
-from unionflow.comptabilite.cloture_mensuelle_service import ClotureMensuelleService
+from unionflow.clotures.pdf import dossier
+from unionflow.clotures.schemas import ClotureMensuelleResponse, CreateClotureMensuelleRequest
+from unionflow.clotures.service import ClotureMensuelleService
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems

@@ -24,13 +24,13 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.cloture import ClotureService
-from unionflow.comptabilite.cloture_mensuelle_repository import ClotureMensuelleRepository
-from unionflow.comptabilite.cloture_mensuelle_schemas import (
+from unionflow.clotures.repository import ClotureMensuelleRepository
+from unionflow.clotures.schemas import (
     ClotureMensuelleResponse,
     ControleResponse,
     CreateClotureMensuelleRequest,
 )
+from unionflow.comptabilite.cloture import ClotureService
 from unionflow.comptabilite.ecritures_service import compte_par_defaut, journal_par_defaut
 from unionflow.comptabilite.etats_repository import EtatsRepository
 from unionflow.comptabilite.repository import ComptabiliteRepository
@@ -42,9 +42,9 @@ from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, NotFound, RegleMetier
 from unionflow.core.montants import format_montant
 from unionflow.core.permissions import Permission
-from unionflow.lcbft.cloture_mensuelle_requetes import alertes_ouvertes
+from unionflow.encaissement.repository import PaiementSystemRepository
+from unionflow.lcbft.repository import AlerteLcbFtSystemRepository
 from unionflow.models import ClotureMensuelle
-from unionflow.paiements.cloture_mensuelle_requetes import en_attente_depuis
 
 ZERO = Decimal("0.00")
 DELAI = "comptabilite.cloture.delai_declarations_jours"
@@ -123,10 +123,10 @@ class ClotureMensuelleService:
                              detail=f"Wave {f(data.solde_wave)}, comptabilité {f(livres.wave)}"),
         ]
         avant = datetime.now(UTC) - timedelta(days=delai)
-        attente = await en_attente_depuis(self.session, org, avant)
+        attente = await PaiementSystemRepository(self.session).count_en_attente_depuis(org, avant)
         checks.append(ControleResponse(code="DECLARATIONS", libelle=f"Aucun paiement en attente depuis plus de {delai} "
                                        "jours", ok=attente == 0, detail=f"{attente} en attente"))
-        alertes = await alertes_ouvertes(self.session, org)
+        alertes = await AlerteLcbFtSystemRepository(self.session).count_ouvertes(org)
         checks.append(ControleResponse(code="LCBFT", libelle="Aucune alerte LCB-FT ouverte", ok=alertes == 0,
                                        detail=f"{alertes} alerte(s) ouverte(s)"))
         desequilibrees = await self.repo.ecritures_desequilibrees(org, debut, fin)

@@ -16,8 +16,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.audit.repository import entrees_d_objets
-from unionflow.comptabilite import etats_tableaux
-from unionflow.comptabilite.cloture_mensuelle_service import (
+from unionflow.clotures.service import (
     BANQUE,
     CAISSE,
     WAVE,
@@ -25,13 +24,14 @@ from unionflow.comptabilite.cloture_mensuelle_service import (
     nom_du_mois,
     periode_utc,
 )
+from unionflow.comptabilite import etats_tableaux
 from unionflow.comptabilite.etats import EtatsService
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.core.auth import AuthContext
 from unionflow.core.montants import format_montant
 from unionflow.core.tableaux import Bloc, Colonne, Nature, Tableau, pdf_dossier
+from unionflow.encaissement.repository import PaiementSystemRepository
 from unionflow.models import ClotureMensuelle
-from unionflow.paiements.cloture_mensuelle_requetes import annules_ou_rembourses
 
 M = Nature.MONTANT
 
@@ -75,7 +75,7 @@ def _caisse(c: ClotureMensuelle, organisation: str) -> Tableau:
 
 async def _annulations(session: AsyncSession, c: ClotureMensuelle, organisation: str) -> Tableau:
     debut, fin = periode_utc(c)
-    paiements = await annules_ou_rembourses(session, c.organisation_id, debut, fin)
+    paiements = await PaiementSystemRepository(session).annules_ou_rembourses(c.organisation_id, debut, fin)
     entrees = await entrees_d_objets(session, c.organisation_id, "Paiement", [str(p.id) for p in paiements])
     par: dict[str, str] = {}
     approuve: dict[str, str] = {}
