@@ -1,7 +1,7 @@
 """deverrouillage: requests to move an organisation's lock date back, decided by a second person
 
 Revision ID: 0015_deverrouillage
-Revises: 0013_synthese_cotisations
+Revises: 0014_identite_emetteur
 
 Issue 19, item 2: moving the lock date back (reopening a period) is a request with a reason, approved by a second
 person under another role (comptabilite/deverrouillage.py). The lead re-chains ``down_revision`` at merge.
