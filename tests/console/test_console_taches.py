@@ -13,7 +13,7 @@ import pytest
 from tests.console.helpers import PASSWORD, csrf_of, sign_in
 from unionflow.app import create_app
 from unionflow.core.passwords import hash_password
-from unionflow.planificateur.moteur import Planificateur
+from unionflow.registres import Planificateur
 
 
 @pytest.fixture
