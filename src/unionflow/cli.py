@@ -263,7 +263,7 @@ LONG_STATEMENT_SECONDS = 3600.0
 
 async def _reconstruire_synthese(_: argparse.Namespace) -> int:
     from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_intent
-    from unionflow.cotisations.synthese import reconstruire
+    from unionflow.cotisations.synthese_repository import reconstruire
 
     settings = get_settings()
     engine = create_engine(settings.model_copy(update={"database_statement_timeout_seconds": LONG_STATEMENT_SECONDS}))
@@ -281,7 +281,7 @@ async def _reconstruire_synthese(_: argparse.Namespace) -> int:
 
 async def _compacter_synthese(_: argparse.Namespace) -> int:
     from unionflow.core.db import create_engine, create_sessionmaker
-    from unionflow.cotisations.synthese import compacter_synthese
+    from unionflow.cotisations.synthese_repository import compacter_synthese
 
     engine = create_engine(get_settings())
     try:

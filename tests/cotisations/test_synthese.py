@@ -32,7 +32,7 @@ from unionflow.cotisations.schemas import (
     StatistiquesTypeResponse,
 )
 from unionflow.cotisations.service import today_utc
-from unionflow.cotisations.synthese import compacter, compacter_synthese, reconstruire
+from unionflow.cotisations.synthese_repository import compacter, compacter_synthese, reconstruire
 from unionflow.models import Cotisation, CotisationSynthese, CotisationSyntheseDelta, PaiementAllocation
 from unionflow.registres import JOBS, Planificateur
 
