@@ -8,7 +8,6 @@ from unionflow.audit.schemas import (
     AuditSortField,
     AuditStatistiques,
     CreateAuditLogRequest,
-    Severite,
     SortOrder,
 )
 from unionflow.audit.service import AuditService
@@ -17,6 +16,7 @@ from unionflow.core.db import SessionDep
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_AUDIT, RS_AUDIT_LECTURE
 from unionflow.core.routing import area_router
+from unionflow.models.audit import Severite
 
 router = area_router("/api/audit", "Audit")
 

@@ -32,6 +32,7 @@ from unionflow.core.montants import format_montant
 from unionflow.core.tableaux import Bloc, Colonne, Nature, Tableau, pdf_dossier
 from unionflow.encaissement.repository import PaiementSystemRepository
 from unionflow.models import ClotureMensuelle
+from unionflow.models.paiement import StatutPaiement
 
 M = Nature.MONTANT
 
@@ -84,7 +85,7 @@ async def _annulations(session: AsyncSession, c: ClotureMensuelle, organisation:
             par[e.entite_id] = e.utilisateur or ""
         elif e.entite_id and e.type_action.startswith("APPROUVER"):
             approuve[e.entite_id] = e.utilisateur or ""
-    lignes = [(p.numero_recu, p.updated_at, p.montant, "Annulé" if p.statut == "ANNULE" else "Remboursé",
+    lignes = [(p.numero_recu, p.updated_at, p.montant, "Annulé" if p.statut == StatutPaiement.ANNULE else "Remboursé",
                par.get(str(p.id), "—"), approuve.get(str(p.id), "—"),
                (p.commentaire or "").splitlines()[-1] if p.commentaire else "") for p in paiements]
     return Tableau(

@@ -12,7 +12,8 @@ from unionflow.console import services
 from unionflow.console.pages import PREFIX, Ctx, page
 from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.roles import RS_ANY_AUTHENTICATED
-from unionflow.taches.schemas import StatutTache, TypeTache
+from unionflow.models.planificateur import StatutTache
+from unionflow.taches.schemas import TypeTache
 
 TYPES = {TypeTache.GENERATION_COTISATIONS: "Génération des cotisations", TypeTache.SAUVEGARDE: "Sauvegarde",
          TypeTache.EXPORT: "Export", TypeTache.IMPORT_MEMBRES: "Import de membres"}

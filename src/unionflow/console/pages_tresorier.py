@@ -25,7 +25,8 @@ from unionflow.core.roles import (
     RS_TRESORERIE,
     RS_TRESORERIE_READ,
 )
-from unionflow.models.paiement import StatutPaiement
+from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.paiement import MethodePaiement, StatutPaiement
 
 METHODES_GUICHET = ("ESPECES", "CHEQUE", "VIREMENT", "AUTRE")
 
@@ -84,8 +85,8 @@ async def fiche_membre(ctx: Ctx) -> Response:
     appartenances = await services.appartenances(ctx.db, ctx.auth, membre_id)
     cotisations = await services.cotisations_de(ctx.db, ctx.auth, membre_id)
     paiements = await services.paiements(ctx.db, ctx.auth, membre_id=membre_id)
-    du = sum((c.montant_restant for c in cotisations.content if c.statut not in ("ANNULEE",)), Decimal(0))
-    paye = sum((p.montant for p in paiements.content if p.statut == "VALIDE"), Decimal(0))
+    du = sum((c.montant_restant for c in cotisations.content if c.statut != StatutCotisation.ANNULEE), Decimal(0))
+    paye = sum((p.montant for p in paiements.content if p.statut == StatutPaiement.VALIDE), Decimal(0))
     return ctx.render("membre.html", membre=membre, appartenances=appartenances, cotisations=cotisations.content,
                       paiements=paiements.content, du=du, paye=paye,
                       peut_encaisser=ctx.can(Permission.PAIEMENT_ENREGISTRER))
@@ -97,7 +98,7 @@ async def encaisser(ctx: Ctx) -> Response:
     membre = await services.membre(ctx.db, ctx.auth, membre_id)
     ctx.auth.require(Permission.PAIEMENT_ENREGISTRER, ctx.auth.active_organisation_id)
     cotisations = [c for c in (await services.cotisations_de(ctx.db, ctx.auth, membre_id)).content
-                   if c.montant_restant > 0 and c.statut != "ANNULEE"
+                   if c.montant_restant > 0 and c.statut != StatutCotisation.ANNULEE
                    and c.organisation_id == ctx.auth.active_organisation_id]
     return ctx.render("encaisser.html", membre=membre, cotisations=cotisations, methodes=METHODES_GUICHET,
                       cle=str(uuid.uuid4()))
@@ -135,7 +136,7 @@ async def recu(ctx: Ctx) -> Response:
 @page("/declarations", RS_TRESORERIE_READ)
 async def declarations(ctx: Ctx) -> Response:
     found = await services.paiements(ctx.db, ctx.auth, statut=StatutPaiement.EN_ATTENTE, size=100)
-    rows = [p for p in found.content if p.methode != "WAVE"]
+    rows = [p for p in found.content if p.methode != MethodePaiement.WAVE]
     return ctx.render("declarations.html", declarations=rows, cle=str(uuid.uuid4()),
                       peut_confirmer=ctx.can(Permission.PAIEMENT_ENREGISTRER))
 

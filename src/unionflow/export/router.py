@@ -8,7 +8,6 @@ from fastapi import Depends, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.audit.schemas import Severite
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep, sqlite_write_intent
 from unionflow.core.openapi import problems
@@ -30,9 +29,10 @@ from unionflow.export.repository import (
     Periode,
 )
 from unionflow.export.service import ExportService
-from unionflow.membres.schemas import StatutMembre
 from unionflow.models.adhesion import StatutAdhesion
+from unionflow.models.audit import Severite
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.membre import StatutMembre
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import accepted
