@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import time
 import uuid
-from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -133,7 +132,3 @@ async def contexte_post(ctx: Ctx) -> Response:
     ctx.session.organisation_id, ctx.session.role = organisation, role
     ctx.changed = True
     return RedirectResponse(_suite(ctx.field("suite")) if ctx.field("suite") else PREFIX + "/", status_code=303)
-
-
-def login_url(path: str) -> str:
-    return f"{PREFIX}/connexion?suite={quote(path)}"
