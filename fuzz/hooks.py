@@ -26,6 +26,9 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 # Problem types (``https://unionflow.dev/problems/<slug>``) that refuse schema-valid data for a reason no schema
 # can state; see docs/decisions.md "Contrat: operationIds et fuzz".
 BEYOND_SCHEMA = frozenset({"regle-metier", "invalid-state", "invalid-grant", "invalid-reset-token",
+                           # Control characters, refused in every text (the API description says so): a pattern
+                           # on every string would clash with the fields' own patterns (docs/decisions.md, #21).
+                           "caractere-controle",
                            # 422: the Idempotency-Key was already used with another body (state, not shape).
                            "idempotency-key-reused"})
 

@@ -15,6 +15,7 @@ import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
+from hypothesis import settings as hypothesis_settings
 from sqlalchemy import delete
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -31,6 +32,12 @@ os.environ.setdefault("UNIONFLOW_ARGON2_TIME_COST", "1")
 os.environ.setdefault("UNIONFLOW_ARGON2_MEMORY_COST", "1024")
 # Statistics are asserted right after the writes that change them; the cache has its own test.
 os.environ.setdefault("UNIONFLOW_STATISTICS_CACHE_SECONDS", "0")
+
+# Property tests: a failure prints its example in full (the schemathesis pytest plugin, which blanks Hypothesis's
+# printer, is disabled in pyproject.toml), the blob that replays it (@reproduce_failure), and is saved in the example
+# database (.hypothesis/examples), which the next run replays first.
+hypothesis_settings.register_profile("unionflow", print_blob=True)
+hypothesis_settings.load_profile("unionflow")
 
 PG_ADMIN_URL = os.environ.get("UNIONFLOW_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 BACKEND = os.environ.get("UNIONFLOW_TEST_DATABASE", "sqlite")

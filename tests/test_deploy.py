@@ -93,6 +93,9 @@ def test_systemd_units_for_the_api_and_the_worker():
     assert "PROMETHEUS_MULTIPROC_DIR=/run/unionflow-api" in (ROOT / "deploy/systemd/unionflow-api.service").read_text()
     assert shlex.split(worker["Service"]["ExecStart"])[1:] == ["worker"]
     assert "unionflow-api.service" in worker["Unit"]["After"]
+    # A fresh host has no /etc/unionflow: the documented install creates it (issue 21).
+    doc = (ROOT / "docs" / "operations.md").read_text()
+    assert "install -D -m 0640 -o root -g unionflow deploy/unionflow.env.example /etc/unionflow/unionflow.env" in doc
 
 
 def test_env_example_names_only_known_settings():

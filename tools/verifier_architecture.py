@@ -41,27 +41,6 @@ EXCEPTIONS_FICHIERS = frozenset({
     "status/router.py",  # the SELECT 1 probe of GET /api/status on an autocommit connection
 })
 
-# Files that still build SQL on this branch while the branches `portes` and `argent` move their queries into
-# repositories (issue 18). Nothing may be added here.
-EN_ATTENTE = frozenset({  # emptied at merge
-    "comptabilite/integration.py",
-    "configuration/service.py",
-    "cotisations/generation.py",
-    "cotisations/gestion.py",
-    "cotisations/jobs.py",
-    "cotisations/service.py",
-    "cotisations/synthese.py",
-    "encaissement/service.py",
-    "encaissement/suites.py",
-    "evenements/service.py",
-    "finance/common.py",
-    "notifications/emission.py",
-    "notifications/workflow.py",
-    "paiements/wave_accounts.py",
-    "preferences/service.py",
-    "versements/service.py",
-})
-
 
 def _exempte(relatif: str) -> bool:
     nom = relatif.rsplit("/", 1)[-1]
@@ -102,17 +81,12 @@ def violations_sql(source: str) -> Iterator[tuple[int, str]]:
 
 def verifier_sql() -> list[str]:
     erreurs = []
-    vus = set()
     for chemin in sorted(PAQUET.rglob("*.py")):
         relatif = chemin.relative_to(PAQUET).as_posix()
         if _exempte(relatif):
             continue
         trouvees = list(violations_sql(chemin.read_text(encoding="utf-8")))
-        if relatif in EN_ATTENTE:
-            vus.add(relatif)
-            continue
         erreurs += [f"src/unionflow/{relatif}:{ligne}: {raison} hors d'un repository" for ligne, raison in trouvees]
-    erreurs += [f"EN_ATTENTE: {f} n'existe plus, retirez-le" for f in sorted(EN_ATTENTE - vus)]
     return erreurs
 
 

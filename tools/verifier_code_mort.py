@@ -19,6 +19,7 @@ IGNORER_DECORATEURS = [
     "@router.*", "@*.get", "@*.post", "@*.put", "@*.patch", "@*.delete",  # FastAPI routes
     "@*validator", "@computed_field", "@field_serializer", "@model_serializer",  # pydantic
     "@compiles", "@*.listens_for",  # SQLAlchemy compilers and event hooks
+    "@page", "@public",  # console pages, registered by their decorator (console/pages.py)
 ]
 TOUJOURS = {"variable", "attribute"}  # reported at 100 % only (see above)
 

@@ -20,11 +20,14 @@ from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
 from unionflow.clients_api.router import router as clients_api_router
+from unionflow.clotures.router import router as comptabilite_cloture_mensuelle_router
+from unionflow.comptabilite.deverrouillage_router import router as comptabilite_deverrouillage_router
 from unionflow.comptabilite.etats_router import router as comptabilite_etats_router
 from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
+from unionflow.console.router import install_console
 from unionflow.core import journal, metrics
 from unionflow.core.db import create_engine, create_sessionmaker, is_sqlite
 from unionflow.core.dispatch import install_prefix_dispatch
@@ -33,7 +36,7 @@ from unionflow.core.errors import database_unavailable, install_error_handlers
 from unionflow.core.headers import SecurityHeadersMiddleware
 from unionflow.core.journal import JournalWriter
 from unionflow.core.logs import configure_logging
-from unionflow.core.middleware import RequestContextMiddleware
+from unionflow.core.middleware import RequestContextMiddleware, RequestGuardMiddleware
 from unionflow.core.openapi import install_openapi, operation_id
 from unionflow.core.principal_cache import PrincipalCache, PrincipalListener
 from unionflow.core.production import check_production
@@ -90,6 +93,8 @@ ROUTERS: list[APIRouter] = [
     organisations_router,
     comptabilite_router,
     comptabilite_etats_router,
+    comptabilite_deverrouillage_router,
+    comptabilite_cloture_mensuelle_router,
     configuration_router,
     lcbft_router,
     parametres_lcbft_router,
@@ -142,6 +147,9 @@ membres, adhésions, cotisations, paiements Wave, événements, documents.
 
 Conventions: JSON camelCase, identifiants UUID, dates ISO 8601 avec fuseau, montants décimaux (XOF par défaut).
 Pagination `page` (à partir de 0) et `size` (1 à 200). Erreurs RFC 9457 `application/problem+json`.
+Les caractères de contrôle (U+0000 à U+001F sauf tabulation et fins de ligne, U+007F) sont refusés partout (textes,
+chemins, paramètres): 400 `caractere-controle`. Corps JSON: `Content-Type: application/json` (sinon 415), au plus
+1 Mio par défaut (`UNIONFLOW_MAX_JSON_BODY_BYTES`, sinon 413); les envois de fichiers ont leur propre limite.
 En-têtes `X-Active-Organisation-Id` et `X-Active-Role`: voir docs/authorization.md."""
 
 
@@ -200,15 +208,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.principal_cache = PrincipalCache(settings.principal_cache_seconds,
                                                needs_listener=not is_sqlite(settings.database_url))
 
+    install_error_handlers(app, allowed_methods)  # first: its catch-all middleware is the innermost one
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_credentials=False,
                            allow_methods=["*"], allow_headers=["*"], expose_headers=["X-Total-Count", "Location"])
+    # Inside the request context (its problems carry the request id and are logged), outside every route.
+    app.add_middleware(RequestGuardMiddleware, max_body_bytes=settings.max_json_body_bytes)
     app.add_middleware(RequestContextMiddleware, engine=app.state.engine)
-    install_error_handlers(app, allowed_methods)
     for router in ROUTERS:
         app.include_router(router)
     install_openapi(app)
     install_docs(app)
+    install_console(app)
     install_prefix_dispatch(app)
     # Added last: outermost, so error responses and CORS answers carry the headers too.
     app.add_middleware(SecurityHeadersMiddleware)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from unionflow.config import Settings, get_settings
 from unionflow.core.production import UnsafeProduction, check_production
@@ -149,25 +151,58 @@ async def _list_users(_: argparse.Namespace) -> int:
 
 
 async def _worker(args: argparse.Namespace) -> int:
-    import logging
     import signal
 
     from unionflow.core.db import create_engine
+    from unionflow.core.logs import configure_logging
     from unionflow.registres import Planificateur
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = get_settings()
     check_production(settings)
+    configure_logging(settings)  # as `serve`: JSON when not on a terminal (UNIONFLOW_LOG_FORMAT)
     engine = create_engine(settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     try:
-        await Planificateur(engine, settings).run(stop, once=args.once)
-        return 0
+        if await _schema_at_head(engine, stop, args.schema_wait_seconds):
+            await Planificateur(engine, settings).run(stop, once=args.once)
+            return 0
+        return 1
     finally:
         await engine.dispose()
+
+
+async def _schema_at_head(engine: Any, stop: asyncio.Event, wait_seconds: float) -> bool:
+    """The worker never runs jobs on a schema the API has not migrated yet (systemd's After= orders the starts, not
+    the end of the API's migrations): it waits for the head revision, logging what it waits for."""
+    import logging
+
+    from alembic.script import ScriptDirectory
+
+    from unionflow.migrations.alembic import alembic_config, revisions_courantes
+
+    log = logging.getLogger("unionflow.worker")
+    heads = set(ScriptDirectory.from_config(alembic_config()).get_heads())
+    deadline = asyncio.get_running_loop().time() + wait_seconds
+    while True:
+        try:
+            async with engine.connect() as connection:
+                current = await revisions_courantes(connection)
+        except Exception as exc:  # no table yet, or the database is starting: the same wait
+            current = set()
+            log.debug("schema revision unreadable: %r", exc)
+        if current == heads:
+            return True
+        if stop.is_set() or asyncio.get_running_loop().time() >= deadline:
+            log.error("database schema at %s, not at %s: run `unionflow migrate` (the API does at start)",
+                      sorted(current) or "none", sorted(heads))
+            return False
+        log.warning("database schema at %s, waiting for %s (the API applies the migrations at start)",
+                    sorted(current) or "none", sorted(heads))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 5)
 
 
 async def _reset_password(args: argparse.Namespace) -> int:
@@ -228,7 +263,7 @@ LONG_STATEMENT_SECONDS = 3600.0
 
 async def _reconstruire_synthese(_: argparse.Namespace) -> int:
     from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_intent
-    from unionflow.cotisations.synthese import reconstruire
+    from unionflow.cotisations.synthese_repository import reconstruire
 
     settings = get_settings()
     engine = create_engine(settings.model_copy(update={"database_statement_timeout_seconds": LONG_STATEMENT_SECONDS}))
@@ -246,7 +281,7 @@ async def _reconstruire_synthese(_: argparse.Namespace) -> int:
 
 async def _compacter_synthese(_: argparse.Namespace) -> int:
     from unionflow.core.db import create_engine, create_sessionmaker
-    from unionflow.cotisations.synthese import compacter_synthese
+    from unionflow.cotisations.synthese_repository import compacter_synthese
 
     engine = create_engine(get_settings())
     try:
@@ -307,6 +342,23 @@ async def _jobs_sauvegarder(args: argparse.Namespace) -> int:
     return await sauvegarder(get_settings(), force=args.force)
 
 
+async def _jobs_planifie(nom: str) -> int:
+    """A scheduled job run by hand with the scheduler's own function (registres.JOBS)."""
+    from unionflow.core.db import create_engine, create_sessionmaker
+    from unionflow.core.jobs import Contexte
+    from unionflow.registres import JOBS
+
+    settings = get_settings()
+    engine = create_engine(settings)
+    try:
+        job = next(j for j in JOBS if j.nom == nom)
+        counts = await job.executer(Contexte(engine, create_sessionmaker(engine), settings))
+        print(json.dumps(counts, ensure_ascii=False, default=str))
+        return 0
+    finally:
+        await engine.dispose()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="unionflow", description="UnionFlow union management service")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -348,9 +400,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     worker = sub.add_parser("worker", help="run the periodic jobs on their schedule (exactly once across hosts)")
     worker.add_argument("--once", action="store_true", help="run the jobs due now, wait for them, and exit")
+    worker.add_argument("--schema-wait-seconds", type=float, default=600,
+                        help="wait this long for the API to migrate the schema before giving up (default: 600)")
     worker.set_defaults(func=lambda a: asyncio.run(_worker(a)))
 
-    jobs = sub.add_parser("jobs", help="scheduled jobs (run from cron or a systemd timer)")
+    about_jobs = ("run one scheduled job now, by hand (the worker, or the embedded scheduler on SQLite, runs them "
+                  "on their schedule: no cron needed)")
+    jobs = sub.add_parser("jobs", help=about_jobs, description=about_jobs)
     jobs_sub = jobs.add_subparsers(dest="jobs_command", required=True)
     retards = jobs_sub.add_parser("marquer-retards", help="store EN_RETARD on dues past their due date")
     retards.add_argument("--date", help="reference day YYYY-MM-DD (default: today, UTC)")
@@ -370,6 +426,9 @@ def build_parser() -> argparse.ArgumentParser:
     compaction = jobs_sub.add_parser("compacter-synthese",
                                      help="fold the dues deltas into the statistics summary (cotisation_synthese)")
     compaction.set_defaults(func=lambda a: asyncio.run(_compacter_synthese(a)))
+    purge = jobs_sub.add_parser("nettoyer", help="delete expired tokens, throttle windows, old run history and "
+                                                 "old export files")
+    purge.set_defaults(func=lambda a: asyncio.run(_jobs_planifie("nettoyer")))
 
     cotisations = sub.add_parser("cotisations", help="dues maintenance")
     cotisations_sub = cotisations.add_subparsers(dest="cotisations_command", required=True)

@@ -42,6 +42,16 @@ class Settings(BaseSettings):
     oidc_issuer: str | None = None
     oidc_jwks_url: str | None = None
     oidc_audience: str | None = None
+    # The console's sign-in at that provider (authorization code + PKCE), offered when a client id is set.
+    oidc_client_id: str | None = Field(None, description=(
+        "client id of the console at the external OIDC provider; with `UNIONFLOW_OIDC_ISSUER` set, the sign-in "
+        "page offers « Se connecter avec … » (authorization code + PKCE S256, redirect URI "
+        "`<public URL>/console/connexion/oidc/retour`)"))
+    oidc_client_secret: str | None = Field(None, description=(
+        "secret of that client when the provider registers it as confidential (sent as `client_secret_post`); "
+        "empty for a public client"))
+    oidc_nom: str | None = Field(None, description=(
+        "name of the external provider on the console's sign-in button (default: the issuer's host name)"))
     jwks_cache_seconds: int = 3600
     # Resolved principals (memberships, roles, API clients) are reused this long per worker (0: never cached).
     principal_cache_seconds: float = 5.0
@@ -82,6 +92,9 @@ class Settings(BaseSettings):
     wave_timeout_seconds: float = 10.0
     wave_success_url: str = "https://unionflow.local/paiement/succes"
     wave_error_url: str = "https://unionflow.local/paiement/erreur"
+
+    # Request bodies other than uploads (JSON, forms): larger ones are answered 413 before being read whole.
+    max_json_body_bytes: int = 1024 * 1024
 
     # Documents.
     upload_max_bytes: int = 10 * 1024 * 1024

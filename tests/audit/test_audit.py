@@ -96,8 +96,18 @@ async def test_organisation_admin_sees_only_own_organisations(client, factory, d
     created = await client.post("/api/audit", headers=org_admin.headers, json={"typeAction": "EXPORT", "module": "X"})
     assert created.json()["organisationId"] == str(org.id)
 
+    # Issue 19: the treasurer reads the trail of his organisation's money only; the secretary none of it.
     treasurer = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
-    assert (await client.get("/api/audit", headers=treasurer.headers)).status_code == 403
+    money = await entry(db, module="PAIEMENTS", organisation_id=org.id)
+    seen = await client.get("/api/audit", headers=treasurer.headers, params={"size": 200})
+    assert seen.status_code == 200
+    assert str(money.id) in {r["id"] for r in seen.json()["content"]}
+    assert {r["module"] for r in seen.json()["content"]} <= {"PAIEMENTS", "COTISATIONS", "VERSEMENTS", "WAVE",
+                                                             "COMPTABILITE", "FINANCE", "DEMANDES_AIDE"}
+    assert (await client.post("/api/audit", headers=treasurer.headers, json={"typeAction": "EXPORT", "module": "X"})
+            ).status_code == 403
+    secretary = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "SECRETAIRE"])
+    assert (await client.get("/api/audit", headers=secretary.headers)).status_code == 403
     assert (await client.get("/api/audit")).status_code == 401
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Uuid, bindparam, delete, func, select, text, update
 
@@ -32,8 +32,8 @@ from unionflow.cotisations.schemas import (
     StatistiquesTypeResponse,
 )
 from unionflow.cotisations.service import today_utc
-from unionflow.cotisations.synthese import compacter, compacter_synthese, reconstruire
-from unionflow.models import Cotisation, CotisationSynthese, CotisationSyntheseDelta
+from unionflow.cotisations.synthese_repository import compacter, compacter_synthese, reconstruire
+from unionflow.models import Cotisation, CotisationSynthese, CotisationSyntheseDelta, PaiementAllocation
 from unionflow.registres import JOBS, Planificateur
 
 C = Cotisation.__table__
@@ -198,7 +198,12 @@ async def _apply(client, db, factory, world: World, op: tuple) -> None:
                                     json={"montantDu": str(args[1] + 10_000), "dateEcheance": str(days(args[2]))})
         assert response.status_code in {200, 400, 404}, response.text
     elif kind == "supprimer_sql" and (due := _pick(world, args[0])) is not None:
-        await db.execute(delete(Cotisation).where(Cotisation.id == due))
+        # A due with money allocated to it cannot be deleted (the foreign key of paiement_allocation refuses it):
+        # deleting it here would fail the test on the database's own rule, not on the summary's.
+        paid = (await db.execute(select(func.count()).select_from(PaiementAllocation)
+                                 .where(PaiementAllocation.cotisation_id == due))).scalar_one()
+        if not paid:
+            await db.execute(delete(Cotisation).where(Cotisation.id == due))
     elif kind == "changer_organisation_sql" and (due := _pick(world, args[0])) is not None:
         raw = text("UPDATE cotisation SET organisation_id = :org, type_cotisation = 'EXCEPTIONNELLE' WHERE id = :id")
         await db.execute(raw.bindparams(bindparam("org", type_=Uuid()), bindparam("id", type_=Uuid())),
@@ -246,6 +251,8 @@ async def _assert_statistics(client, db, world: World) -> None:
 
 @PROPERTY
 @given(st.lists(operation, min_size=1, max_size=10))
+# Issue 21: a paid due deleted by SQL failed on the foreign key of its allocation, about one run in two.
+@example(ops=[("creer", 0, "MENSUELLE", Decimal(500), 0, None), ("payer", 0, "partiel"), ("supprimer_sql", 0)])
 async def test_summary_statistics_equal_the_dues_whatever_the_writes(client, factory, db, ops):
     world = await _world(factory)
     for op in ops:

@@ -72,12 +72,14 @@ async def test_members_register_filters_and_global_scope(client, factory):
 async def test_roles_per_export(client, factory):
     d = await build(factory)
     assert (await client.get(f"{BASE}/membres")).status_code == 401
-    # The treasurer handles money, not the register; plain members export nothing.
-    assert (await client.get(f"{BASE}/membres", headers=d.treasurer.headers)).status_code == 403
+    # Issue 19: the treasurer exports the register of the members whose dues he collects (and the trail of his
+    # organisation's money, tests/security/test_combined_roles_lecture.py); plain members export nothing.
+    assert (await client.get(f"{BASE}/membres", headers=d.treasurer.headers)).status_code == 200
+    assert (await client.get(f"{BASE}/membres", headers=d.member.headers)).status_code == 403
     assert (await client.get(f"{BASE}/cotisations", headers=d.member.headers)).status_code == 403
     assert (await client.get(f"{BASE}/cotisations", headers=d.secretary.headers)).status_code == 403
     assert (await client.get(f"{BASE}/adhesions", headers=d.secretary.headers)).status_code == 200
-    assert (await client.get(f"{BASE}/audit", headers=d.treasurer.headers)).status_code == 403
+    assert (await client.get(f"{BASE}/audit", headers=d.secretary.headers)).status_code == 403
     assert (await client.get(f"{BASE}/ecritures", headers=d.secretary.headers)).status_code == 403
 
 
@@ -230,7 +232,7 @@ async def test_large_export_streams_in_batches(client, factory, db):
 
 async def test_register_follows_the_active_organisation(client, factory):
     """Treasurer of Alpha and secretary of Beta: acting for Beta he exports Beta's register; acting for Alpha,
-    where he is treasurer only, the register export is refused."""
+    where he is treasurer (issue 19: the treasurer exports his members), Alpha's register only."""
     from unionflow.models import MembreOrganisation
 
     d = await build(factory)
@@ -241,7 +243,11 @@ async def test_register_follows_the_active_organisation(client, factory):
     response = await client.get(f"{BASE}/membres", headers=both.in_org(d.org_b.id))
     assert response.status_code == 200
     assert {r[12] for r in parse_csv(response.content)[1:]} == {"Association Beta"}
-    assert (await client.get(f"{BASE}/membres", headers=both.in_org(d.org_a.id))).status_code == 403
+    alpha = await client.get(f"{BASE}/membres", headers=both.in_org(d.org_a.id))
+    assert alpha.status_code == 200
+    assert {r[12] for r in parse_csv(alpha.content)[1:]} == {"Association Alpha"}
+    narrowed = await client.get(f"{BASE}/membres", headers=both.in_org(d.org_a.id, "MEMBRE"))
+    assert narrowed.status_code == 403
     response = await client.get(f"{BASE}/cotisations", headers=both.in_org(d.org_a.id))
     assert set(by_first(parse_csv(response.content))) == {"COT-X-1", "COT-X-2", "COT-X-3"}
 

@@ -71,7 +71,8 @@ async def test_roles_route_is_not_captured_by_id(client, factory):
     assert roles.status_code == 200
     names = [r["name"] for r in roles.json()]
     assert set(names) == {"SUPER_ADMIN", "ADMIN", "ADMIN_ORGANISATION", "MEMBRE", "USER", "MODERATEUR",
-                          "TRESORIER", "PRESIDENT", "SECRETAIRE", "ORGANISATEUR_EVENEMENT"}
+                          "TRESORIER", "PRESIDENT", "SECRETAIRE", "ORGANISATEUR_EVENEMENT",
+                          "COMMISSAIRE_AUX_COMPTES"}  # the extension role (issue 19, docs/authorization.md)
 
 
 async def test_unknown_users_are_404(client, factory):

@@ -121,10 +121,10 @@ async def test_job_runs_failures_and_durations(client):
         raise RuntimeError("échec volontaire")
     after = await scrape(client)
     for outcome in ("succes", "echec"):
-        assert value(after, "unionflow_job_runs_total", job="essai-metrics", outcome=outcome) - \
-            value(before, "unionflow_job_runs_total", job="essai-metrics", outcome=outcome) == 1
-    assert value(after, "unionflow_job_duration_seconds_count", job="essai-metrics") - \
-        value(before, "unionflow_job_duration_seconds_count", job="essai-metrics") == 2
+        assert value(after, "unionflow_job_runs_total", job_name="essai-metrics", outcome=outcome) - \
+            value(before, "unionflow_job_runs_total", job_name="essai-metrics", outcome=outcome) == 1
+    assert value(after, "unionflow_job_duration_seconds_count", job_name="essai-metrics") - \
+        value(before, "unionflow_job_duration_seconds_count", job_name="essai-metrics") == 2
 
 
 async def test_lcb_ft_alerts_raised_by_a_large_cash_payment_are_counted(client, factory, db):
@@ -179,3 +179,23 @@ async def test_backup_age_is_measured_at_scrape_time(client, db):
     await db.flush()
     age = value(await scrape(client), "unionflow_sauvegarde_derniere_age_seconds")
     assert 3 * 3600 - 5 < age < 3 * 3600 + 60
+
+
+async def test_no_label_collides_with_the_labels_prometheus_sets_itself(client, db):
+    """A real scrape sets ``job`` and ``instance`` on every series: ours would be renamed ``exported_job`` and the
+    documented queries would return nothing (issue 21)."""
+    with metrics.job_run("essai-etiquettes"):
+        pass
+    labels = {name for (_, pairs) in samples(await scrape(client)) for name, _ in pairs}
+    assert "job_name" in labels and not labels & {"job", "instance"}
+
+
+async def test_the_schema_and_the_docs_are_counted_under_their_route(client, db):
+    before = await scrape(client)
+    for path in ("/openapi.json", "/docs"):
+        assert (await client.get(path)).status_code == 200
+    after = await scrape(client)
+    for path in ("/openapi.json", "/docs"):
+        labels = {"method": "GET", "route": path, "status": "200"}
+        assert value(after, "unionflow_http_requests_total", **labels) - \
+            value(before, "unionflow_http_requests_total", **labels) == 1, path

@@ -106,3 +106,6 @@ async def test_organisation_logo_is_printed(client, factory, db):
     paid = await _pay(client, treasurer, org, member, dues, "5000")
     receipt = await client.get(f"/api/paiements/{paid['id']}/recu", headers=member.headers)
     assert pdf_image_count(receipt.content) == 2  # the logo and the QR code
+    # null removes the logo, as the field's description says (issue 21).
+    removed = await client.put(f"/api/organisations/{org.id}", headers=admin.headers, json={"logoDocumentId": None})
+    assert removed.status_code == 200 and removed.json()["logoDocumentId"] is None, removed.text

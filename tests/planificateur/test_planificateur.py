@@ -249,10 +249,10 @@ async def test_scheduled_runs_are_counted_in_metrics_and_logged(app, client, com
     def delta(name: str, **labels: str) -> float:
         return value(after, name, **labels) - value(before, name, **labels)
 
-    assert delta("unionflow_job_runs_total", job="test-metrics-ok", outcome="succes") == 1
-    assert delta("unionflow_job_runs_total", job="test-metrics-echec", outcome="echec") == 1
-    assert delta("unionflow_job_runs_total", job="test-metrics-echec", outcome="succes") == 0
-    assert delta("unionflow_job_duration_seconds_count", job="test-metrics-ok") == 1
+    assert delta("unionflow_job_runs_total", job_name="test-metrics-ok", outcome="succes") == 1
+    assert delta("unionflow_job_runs_total", job_name="test-metrics-echec", outcome="echec") == 1
+    assert delta("unionflow_job_runs_total", job_name="test-metrics-echec", outcome="succes") == 0
+    assert delta("unionflow_job_duration_seconds_count", job_name="test-metrics-ok") == 1
     lines = {r.job: r for r in caplog.records if r.name == "unionflow.jobs"}  # type: ignore[attr-defined]
     assert lines["test-metrics-ok"].outcome == "succes" and lines["test-metrics-ok"].counts == {"traitees": 3}
     assert lines["test-metrics-echec"].outcome == "echec" and lines["test-metrics-echec"].levelname == "ERROR"

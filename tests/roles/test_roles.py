@@ -114,7 +114,11 @@ def test_openapi_declares_spec_role_sets(app):
                          ("/api/audit/statistiques", "get")):
         op = paths[path][method]
         assert op["x-role-set"] == "RS-AUDIT" and op["tags"] == ["Audit"]
-        assert sorted(op["security"][0]["IdentityProvider"]) == ["ADMIN", "ADMIN_ORGANISATION", "SUPER_ADMIN"]
+        # Issue 19: reading the trail is a declared extension of RS-AUDIT; writing an entry keeps the spec's set.
+        extension = [] if method == "post" and path == "/api/audit" else ["COMMISSAIRE_AUX_COMPTES", "TRESORIER"]
+        assert op.get("x-role-extension", []) == extension
+        assert sorted(op["security"][0]["IdentityProvider"]) == sorted(
+            ["ADMIN", "ADMIN_ORGANISATION", "SUPER_ADMIN", *extension])
     assert paths["/api/membres"]["get"]["tags"] == ["Membres"]
     assert paths["/api/roles"]["get"]["tags"] == ["Rôles"]
 

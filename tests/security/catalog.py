@@ -17,7 +17,7 @@ from unionflow.core.routing import PUBLIC_ROUTES, find_authorizer
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "spec" / "endpoints.json"
 ALL_ROLES = ("SUPER_ADMIN", "ADMIN", "ADMIN_ORGANISATION", "MEMBRE", "USER", "MODERATEUR", "TRESORIER",
-             "PRESIDENT", "SECRETAIRE", "ORGANISATEUR_EVENEMENT")
+             "PRESIDENT", "SECRETAIRE", "ORGANISATEUR_EVENEMENT", "COMMISSAIRE_AUX_COMPTES")
 
 
 def normalise(path: str) -> str:
@@ -31,10 +31,11 @@ class Endpoint:
     declared: frozenset[str] | None  # the route's own role set (None: public)
     spec: frozenset[str] | None  # the spec's roles, when the spec lists the endpoint with roles
     in_spec: bool
+    extension: frozenset[str] = frozenset()  # roles the route adds to the spec's set (documented, issue 19)
 
     @property
     def expected(self) -> frozenset[str]:
-        roles = self.spec if self.spec is not None else self.declared
+        roles = self.spec | self.extension if self.spec is not None else self.declared
         assert roles is not None
         return roles
 
@@ -73,7 +74,8 @@ def guarded_endpoints() -> list[Endpoint]:
             entry = spec.get((method, normalise(path)))
             roles = entry.get("roles") if entry else None
             found.append(Endpoint(method, path, frozenset(authorizer.role_set.roles),
-                                  frozenset(roles) if roles else None, entry is not None))
+                                  frozenset(roles) if roles else None, entry is not None,
+                                  frozenset(authorizer.role_set.extension)))
     return found
 
 

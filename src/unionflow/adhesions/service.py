@@ -30,6 +30,8 @@ from unionflow.encaissement.workflow import Cible, EncaissementService, outstand
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import Adhesion, AuditLog, MembreOrganisation
 from unionflow.models.adhesion import StatutAdhesion
+from unionflow.models.membre import StatutAppartenance
+from unionflow.models.organisation import StatutOrganisation
 from unionflow.models.paiement import MethodePaiement
 from unionflow.notifications import workflow as notices
 from unionflow.paiements.declarations import DeclarationService
@@ -92,13 +94,13 @@ class AdhesionService:
         if data.membre_id != self.auth.membre_id:
             self.auth.require(Permission.ADHESION_INSCRIRE, data.organisation_id,
                               "Seuls les administrateurs de l'organisation inscrivent un autre membre")
-        if organisation.statut != "ACTIVE":
+        if organisation.statut != StatutOrganisation.ACTIVE:
             raise InvalidState(f"L'organisation {organisation.nom} n'accepte pas d'adhésion (statut: "
                                f"{organisation.statut})")
         if await self.repo.open_for(data.membre_id, data.organisation_id) is not None:
             raise Conflict("Une demande d'adhésion de ce membre à cette organisation est déjà en cours")
         existing = await self.membres.membership(data.membre_id, data.organisation_id, for_update=True)
-        if existing is not None and existing.statut == "ACTIF":
+        if existing is not None and existing.statut == StatutAppartenance.ACTIF:
             raise Conflict("Ce membre est déjà membre actif de cette organisation")
         adhesion = Adhesion(
             numero_reference=random_reference("ADH", _now().year), membre_id=data.membre_id,
@@ -144,7 +146,7 @@ class AdhesionService:
 
     async def _organisation_active(self, adhesion: Adhesion, action: str) -> None:
         organisation = await self.repo.organisation(adhesion.organisation_id)
-        if organisation is not None and organisation.statut != "ACTIVE":
+        if organisation is not None and organisation.statut != StatutOrganisation.ACTIVE:
             raise InvalidState(f"L'organisation {organisation.nom} est {organisation.statut}: l'adhésion ne peut "
                                f"pas être {action}")
 
@@ -158,7 +160,7 @@ class AdhesionService:
         if adhesion.statut != StatutAdhesion.EN_ATTENTE:
             raise InvalidState(f"Seule une adhésion en attente peut être approuvée (statut actuel: "
                                f"{adhesion.statut})")
-        if organisation.statut != "ACTIVE":
+        if organisation.statut != StatutOrganisation.ACTIVE:
             raise InvalidState(f"L'organisation {organisation.nom} est {organisation.statut}: l'adhésion ne peut "
                                f"pas être approuvée")
         before = audit.snapshot(adhesion)
@@ -260,7 +262,7 @@ class AdhesionService:
         """The approval made the person an active member; cancelling the unpaid adhesion undoes that (an
         approved adhesion is only created for someone not already active), so he may apply again later."""
         membership = await self.membres.membership(adhesion.membre_id, adhesion.organisation_id, for_update=True)
-        if membership is None or membership.statut != "ACTIF":
+        if membership is None or membership.statut != StatutAppartenance.ACTIF:
             return
         before = audit.snapshot(membership, ["statut", "roles", "date_fin"])
         membership.statut = "TERMINE"

@@ -7,7 +7,7 @@ from pydantic import Field
 from unionflow.core.email import Email
 from unionflow.core.roles import Role
 from unionflow.core.schemas import InputModel, OutputModel
-from unionflow.membres.schemas import StatutAppartenance
+from unionflow.models.membre import StatutAppartenance
 
 
 class AssocierOrganisationRequest(InputModel):

@@ -16,9 +16,9 @@ from unionflow.core.errors import Conflict, InvalidState, NotFound
 from unionflow.core.roles import Role
 from unionflow.membres.appartenance_service import AppartenanceService, normalise_roles
 from unionflow.membres.repository import MembreRepository
-from unionflow.membres.schemas import StatutAppartenance, StatutMembre
 from unionflow.membres.service import insert_membre
 from unionflow.models import Membre, UtilisateurLocal
+from unionflow.models.membre import StatutAppartenance, StatutMembre
 
 
 def names_from(email: str, user: UtilisateurLocal | None) -> tuple[str, str]:

@@ -1,18 +1,23 @@
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import ColumnElement, Select, and_, false, func, or_, select, true
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.audit.schemas import AuditSortField, SortOrder
-from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository
 from unionflow.core.roles import Role
-from unionflow.core.visibility import EVERY, SCOPE_ORGANISATIONS, Shape, Visibility, organisations_as
+from unionflow.core.visibility import organisations_as
 from unionflow.models import AuditLog
+
+# Audit modules of money (issue 19): what a treasurer reads of his organisation's trail.
+MODULES_ARGENT = frozenset({"PAIEMENTS", "COTISATIONS", "VERSEMENTS", "WAVE", "COMPTABILITE", "FINANCE",
+                            "DEMANDES_AIDE"})
 
 SORT_COLUMNS = {
     AuditSortField.DATE_HEURE: AuditLog.date_heure,
@@ -38,14 +43,21 @@ class AuditFilters:
 class AuditRepository(ScopedRepository[AuditLog]):
     model = AuditLog
 
-    @classmethod
-    def visibility(cls, auth: AuthContext | None) -> Visibility:
-        """The union's administrators read the whole trail; an organisation administrator the entries recorded
-        for the organisations they administer (other staff roles do not hold RS-AUDIT)."""
-        if auth is None or auth.is_global:
-            return EVERY
-        orgs = organisations_as(auth, {Role.ADMIN_ORGANISATION})
-        return Visibility(Shape(organisations=bool(orgs)), {SCOPE_ORGANISATIONS: sorted(orgs)})
+    def scope(self) -> ColumnElement[bool]:
+        """The union's administrators read the whole trail; an organisation administrator and its commissaire aux
+        comptes the entries recorded for their organisations; a treasurer the entries of his organisations'
+        money (``MODULES_ARGENT``). Other staff roles do not hold the audit role sets. (The audit trail has no
+        session-free read path, so the rule is written here once, as a condition.)"""
+        if self.auth is None or self.auth.is_global:
+            return true()
+        whole = organisations_as(self.auth, {Role.ADMIN_ORGANISATION, Role.COMMISSAIRE_AUX_COMPTES})
+        money = organisations_as(self.auth, {Role.TRESORIER}) - whole
+        visible: list[ColumnElement[bool]] = []
+        if whole:
+            visible.append(AuditLog.organisation_id.in_(whole))
+        if money:
+            visible.append(and_(AuditLog.organisation_id.in_(money), AuditLog.module.in_(MODULES_ARGENT)))
+        return or_(*visible) if visible else false()
 
     def _where(self, stmt: Select[Any], filters: AuditFilters) -> Select[Any]:
         stmt = stmt.where(self.scope())
@@ -88,3 +100,15 @@ class AuditRepository(ScopedRepository[AuditLog]):
         columns = (AuditLog.module, AuditLog.severite, AuditLog.type_action)
         stmt = self._where(select(*columns, func.count()).select_from(AuditLog), AuditFilters()).group_by(*columns)
         return [(str(m), str(s), str(t), int(n)) for m, s, t, n in (await self.session.execute(stmt)).all()]
+
+
+async def entrees_d_objets(session: AsyncSession, organisation_id: uuid.UUID, entite_type: str,
+                           entite_ids: list[str]) -> list[AuditLog]:
+    """The entries of one organisation about some of its records, for a document its bureau may read (a closing
+    pack names who cancelled and who approved): the caller checked it reads that organisation's books."""
+    if not entite_ids:
+        return []
+    stmt = (select(AuditLog).where(AuditLog.organisation_id == organisation_id, AuditLog.entite_type == entite_type,
+                                   AuditLog.entite_id.in_(entite_ids))
+            .order_by(AuditLog.date_heure, AuditLog.id))
+    return list((await session.execute(stmt)).scalars())

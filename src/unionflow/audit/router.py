@@ -2,25 +2,27 @@ from __future__ import annotations
 
 from fastapi import Depends, Query
 
+from unionflow.audit.repository import MODULES_ARGENT
 from unionflow.audit.schemas import (
     AuditLogResponse,
     AuditSortField,
     AuditStatistiques,
     CreateAuditLogRequest,
-    Severite,
     SortOrder,
 )
 from unionflow.audit.service import AuditService
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.pagination import Page, PageParams, paging
-from unionflow.core.roles import RS_AUDIT
+from unionflow.core.roles import RS_AUDIT, RS_AUDIT_LECTURE
 from unionflow.core.routing import area_router
+from unionflow.models.audit import Severite
 
 router = area_router("/api/audit", "Audit")
 
 _SCOPE = ("SUPER_ADMIN/ADMIN lisent tout le journal; un ADMIN_ORGANISATION seulement les entrées des organisations "
-          "qu'il administre.")
+          "qu'il administre. Extension (issue 19): le COMMISSAIRE_AUX_COMPTES lit les entrées de son organisation, "
+          "le TRESORIER celles de l'argent de son organisation (modules " + ", ".join(sorted(MODULES_ARGENT)) + ").")
 
 
 @router.get("", response_model=Page[AuditLogResponse], summary="Journal d'audit",
@@ -28,7 +30,7 @@ _SCOPE = ("SUPER_ADMIN/ADMIN lisent tout le journal; un ADMIN_ORGANISATION seule
                         "valeur: 400), `sortOrder` asc ou desc. " + _SCOPE)
 async def list_audit(
     session: SessionDep,
-    auth: AuthContext = authorize(RS_AUDIT),
+    auth: AuthContext = authorize(RS_AUDIT_LECTURE),
     params: PageParams = Depends(paging(50)),
     sort_by: AuditSortField = Query(AuditSortField.DATE_HEURE, alias="sortBy"),
     sort_order: SortOrder = Query(SortOrder.DESC, alias="sortOrder"),
@@ -58,7 +60,7 @@ _DATE_OU_DATE_HEURE = {"anyOf": [{"type": "string", "format": "date"}, {"type": 
                          "date-heure sans fuseau est lue en UTC. Tri date/heure décroissante. " + _SCOPE)
 async def search_audit(
     session: SessionDep,
-    auth: AuthContext = authorize(RS_AUDIT),
+    auth: AuthContext = authorize(RS_AUDIT_LECTURE),
     params: PageParams = Depends(paging(50)),
     date_debut: str | None = Query(None, alias="dateDebut", min_length=10, max_length=40,
                                    json_schema_extra=_DATE_OU_DATE_HEURE),
@@ -79,5 +81,6 @@ async def search_audit(
             description="Total, 24 dernières heures, 7 derniers jours, répartition par module, sévérité et type "
                         "d'action, première et dernière entrée; calculés par agrégats sur colonnes indexées "
                         "(aucune ligne chargée). " + _SCOPE)
-async def audit_statistics(session: SessionDep, auth: AuthContext = authorize(RS_AUDIT)) -> AuditStatistiques:
+async def audit_statistics(session: SessionDep,
+                           auth: AuthContext = authorize(RS_AUDIT_LECTURE)) -> AuditStatistiques:
     return await AuditService(session, auth).statistiques()

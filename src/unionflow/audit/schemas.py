@@ -10,16 +10,10 @@ from pydantic import Field, field_validator
 
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, OutputModel, regle_metier
+from unionflow.models.audit import Severite
 
 CODE_PATTERN = r"^[A-Za-z][A-Za-z0-9_.\-]*$"
 MAX_DETAILS_BYTES = 16_384
-
-
-class Severite(StrEnum):
-    INFO = "INFO"
-    WARNING = "WARNING"
-    ERROR = "ERROR"
-    CRITICAL = "CRITICAL"
 
 
 class AuditSortField(StrEnum):

@@ -11,7 +11,6 @@ from unionflow.audit.schemas import (
     AuditSortField,
     AuditStatistiques,
     CreateAuditLogRequest,
-    Severite,
     SortOrder,
 )
 from unionflow.core import audit
@@ -22,6 +21,7 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.core.roles import Role
 from unionflow.core.visibility import organisations_as
 from unionflow.models import AuditLog
+from unionflow.models.audit import Severite
 
 
 def parse_bound(value: str | None, field: str, *, end: bool) -> datetime | None:

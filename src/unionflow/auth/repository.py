@@ -164,3 +164,12 @@ class SigningKeyRepository(SystemRepository[SigningKey]):
     async def public_jwks(self) -> list[dict[str, Any]]:
         """Every stored key's public JWK (the JWKS the issuer publishes)."""
         return [dict(k) for k in (await self.session.execute(select(SigningKey.public_jwk))).scalars()]
+
+    async def cle_privee(self, kid: str | None) -> tuple[str, str] | None:
+        """(kid, private PEM) of the key ``kid``, or of the newest active key when ``kid`` is None (the console
+        derives its cookie cipher from it)."""
+        stmt = select(SigningKey.kid, SigningKey.private_pem)
+        stmt = stmt.where(SigningKey.kid == kid) if kid is not None else stmt.where(
+            SigningKey.active.is_(True)).order_by(SigningKey.created_at.desc(), SigningKey.kid).limit(1)
+        row = (await self.session.execute(stmt)).first()
+        return (row.kid, row.private_pem) if row is not None else None

@@ -17,8 +17,9 @@ from unionflow.auth.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 from unionflow.core.db import SessionDep
 from unionflow.core.errors import RegleMetier, UnionFlowError, problem
 from unionflow.core.openapi import problems
+from unionflow.core.routing import GuardedRoute
 
-router = APIRouter(tags=["Authentification"])
+router = APIRouter(tags=["Authentification"], route_class=GuardedRoute)
 
 
 @router.post("/api/auth/token", response_model=TokenResponse, response_model_exclude_none=True,

@@ -15,6 +15,7 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.cloture_repository import ClotureRepository
+from unionflow.comptabilite.deverrouillage import jj_mm_aaaa, verifier_date_passee
 from unionflow.comptabilite.ecritures_service import compte_par_defaut, journal_par_defaut
 from unionflow.comptabilite.etats_repository import ZERO, EtatsRepository
 from unionflow.comptabilite.etats_schemas import ExerciceResponse, VerrouillageRequest, VerrouillageResponse
@@ -49,10 +50,17 @@ class ClotureService:
         await self._organisation(data.organisation_id)
         self.auth.require(Permission.COMPTABILITE_CLOTURER, data.organisation_id,
                           "Seuls l'administrateur et le trésorier de l'organisation ferment ses périodes comptables")
+        verifier_date_passee(data.date_verrouillage)
         derniere = await self.repo.derniere_annee_close(data.organisation_id)
         if derniere is not None and data.date_verrouillage < date(derniere, 12, 31):
             raise RegleMetier(f"L'exercice {derniere} est clôturé: la date de verrouillage ne peut précéder le "
                                f"31/12/{derniere}")
+        actuel = await self.repo.verrou(data.organisation_id, for_update=True)
+        if actuel is not None and data.date_verrouillage < actuel.date_verrouillage:
+            # Moving the lock back reopens a period: a request approved by a second person (deverrouillage.py).
+            raise RegleMetier(f"Reculer la date de verrouillage (du {jj_mm_aaaa(actuel.date_verrouillage)} au "
+                              f"{jj_mm_aaaa(data.date_verrouillage)}) rouvre une période: demandez la réouverture "
+                              "(POST /api/comptabilite/verrouillage/deverrouillages), qu'une autre personne approuve")
         before = await self.verrou(data.organisation_id)
         await self._poser(data.organisation_id, data.date_verrouillage)
         after = await self.verrou(data.organisation_id)
@@ -60,8 +68,16 @@ class ClotureService:
                            entite_type="VerrouComptable", entite_id=data.organisation_id,
                            organisation_id=data.organisation_id, severite="WARNING",
                            before=before.model_dump(mode="json", by_alias=True),
-                           after=after.model_dump(mode="json", by_alias=True))
+                           after=after.model_dump(mode="json", by_alias=True),
+                           description=f"Verrouillage des comptes jusqu'au {jj_mm_aaaa(data.date_verrouillage)} "
+                                       f"(précédemment: {jj_mm_aaaa(before.date_verrouillage)})")
         return after
+
+    async def poser_verrou(self, organisation_id: uuid.UUID, jusqu_au: date) -> None:
+        """Move the lock forward to ``jusqu_au`` for a closing (year or month) the caller was allowed to make."""
+        verrou = await self.repo.verrou(organisation_id)
+        if verrou is None or verrou.date_verrouillage < jusqu_au:
+            await self._poser(organisation_id, jusqu_au)
 
     async def _poser(self, organisation_id: uuid.UUID, jusqu_au: date) -> None:
         verrou = await self.repo.verrou(organisation_id, for_update=True)

@@ -6,7 +6,7 @@ from typing import Any
 from sqlalchemy import distinct, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.models import EcritureComptable, ExerciceComptable, VerrouComptable
+from unionflow.models import DemandeDeverrouillage, EcritureComptable, ExerciceComptable, VerrouComptable
 
 
 class ClotureRepository:
@@ -37,6 +37,21 @@ class ClotureRepository:
     async def annees_avec_ecritures(self, organisation_id: uuid.UUID) -> list[int]:
         stmt = select(distinct(EcritureComptable.annee)).where(EcritureComptable.organisation_id == organisation_id)
         return [int(a) for a in (await self.session.execute(stmt)).scalars()]
+
+    async def demande_deverrouillage(self, demande_id: uuid.UUID, *,
+                                     for_update: bool = False) -> DemandeDeverrouillage | None:
+        stmt = select(DemandeDeverrouillage).where(DemandeDeverrouillage.id == demande_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def demandes_deverrouillage(self, organisation_id: uuid.UUID,
+                                      statut: str | None = None) -> list[DemandeDeverrouillage]:
+        stmt = select(DemandeDeverrouillage).where(DemandeDeverrouillage.organisation_id == organisation_id)
+        if statut is not None:
+            stmt = stmt.where(DemandeDeverrouillage.statut == statut)
+        stmt = stmt.order_by(DemandeDeverrouillage.date_demande.desc(), DemandeDeverrouillage.id)
+        return list((await self.session.execute(stmt)).scalars())
 
     def add(self, row: Any) -> None:
         self.session.add(row)

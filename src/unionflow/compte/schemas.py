@@ -8,9 +8,9 @@ from pydantic import Field
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.roles import Role
 from unionflow.core.schemas import Montant, OutputModel, Taux
-from unionflow.membres.schemas import StatutAppartenance, StatutMembre
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.membre import StatutAppartenance, StatutMembre
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 
 

@@ -65,6 +65,10 @@ DEFAUTS: dict[str, Definition] = {
         "(XOF)"),
     "finance.approbation.seuil_double": _montant(
         2_000_000, "Approbations: montant à partir duquel deux approbateurs distincts sont requis (XOF)"),
+    # Monthly closing (issue 19, docs/comptabilite-lcbft.md).
+    "comptabilite.cloture.delai_declarations_jours": Definition(
+        TypeValeur.NUMBER, 7, "Clôture mensuelle: un paiement déclaré (en attente) depuis plus de ce nombre de jours "
+        "empêche la clôture du mois", Decimal(0), Decimal(90), decimales=0),
 }
 
 

@@ -104,7 +104,9 @@ class PrefixDispatch:
 
     async def _handle(self, route: BaseRoute, child_scope: Scope, scope: Scope, receive: Receive,
                       send: Send) -> None:
-        # What APIRouter.app does with the route it chose.
+        # What APIRouter.app does with the route it chose: a plain route (/openapi.json, /docs) names itself in the
+        # scope (the request log and metrics read it), an API route's child scope names the route it matched.
+        scope["route"] = route
         _update_scope(scope, child_scope)
         _route_selected(scope=scope, path=getattr(route, "path_format", None), mount=isinstance(route, Mount))
         await route.handle(scope, receive, send)

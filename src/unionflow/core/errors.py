@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -11,6 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from unionflow.core.logs import REQUEST_ID_HEADER, current_request_id
 
@@ -44,6 +46,14 @@ class RegleMetier(InvalidInput):
     it from a request that does not match the published schema."""
 
     slug, title = "regle-metier", "Règle métier non respectée"
+
+
+class CaractereControle(InvalidInput):
+    """A control character (NUL, U+0001 to U+001F but tab and line ends, DEL) in a text, a path or a query: never
+    text a person typed, and PostgreSQL cannot store NUL. Its own problem type: the schema cannot state it on every
+    string without clashing with the fields' own patterns, the API description does."""
+
+    slug, title = "caractere-controle", "Caractère de contrôle interdit"
 
 
 class InvalidState(UnionFlowError):
@@ -271,17 +281,35 @@ def _french(err: dict[str, Any]) -> str:
             message = message.removeprefix(prefix)
         return message
     template = _MESSAGES.get(kind)
-    if template is None:
-        return message
+    if template is None or (kind.startswith("decimal") and not message.startswith(("Decimal", "Input"))):
+        return message  # core.schemas' money errors: already French, and they state the limit
     try:
         return template.format(**{k: str(v).replace(" or ", " ou ") for k, v in ctx.items()})
     except (KeyError, IndexError):
-        return template.split(" ({")[0].split(" {")[0]
+        # Our own errors of pydantic's types carry their French message and no context ("au plus deux
+        # décimales"): the message, which states the limit, rather than the template cut before it ("au plus").
+        return message
+
+
+def _json_position(document: Any, position: Any) -> str:
+    """Line and column (from 1) of a character offset in the body FastAPI could not parse."""
+    if not isinstance(position, int):
+        return ""
+    text = document.decode("utf-8", errors="replace") if isinstance(document, bytes) else str(document or "")
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    return f"ligne {line}, colonne {column}"
 
 
 def _field_errors(exc: RequestValidationError) -> list[dict[str, str]]:
     fields = []
     for err in exc.errors():
+        if err.get("type") == "json_invalid":
+            # FastAPI puts the character offset where the field would be ("body", 12): say where, not "12".
+            where = _json_position(exc.body, (err.get("loc") or ("body", None))[-1])
+            fields.append({"field": "body", "type": "json_invalid",
+                           "message": f"JSON invalide ({where})" if where else "JSON invalide"})
+            continue
         loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path", "header", "form")]
         name = ".".join(loc) or str(err.get("loc", ["body"])[0])
         kind = str(err.get("type", ""))
@@ -313,6 +341,9 @@ def install_error_handlers(app: FastAPI, allowed_methods: Callable[[FastAPI, str
             # Only cross-field rules failed (core.schemas.regle_metier): every field matches the schema.
             detail = "; ".join(f["message"] for f in fields)
             return problem(400, RegleMetier.title, detail, RegleMetier.slug, request.url.path, errors=fields)
+        if fields and all(f["type"] == "caractere_controle" for f in fields):
+            return problem(400, CaractereControle.title, detail, CaractereControle.slug, request.url.path,
+                           errors=fields)
         return problem(400, "Données invalides", detail, "invalid-input", request.url.path, errors=fields)
 
     async def on_http(request: Request, exc: Exception) -> Response:
@@ -321,6 +352,10 @@ def install_error_handlers(app: FastAPI, allowed_methods: Callable[[FastAPI, str
             return _method_not_allowed(request, allowed_methods(request.app, request.url.path))
         slug, title = _HTTP_TITLES.get(exc.status_code, ("http-error", "Erreur"))
         detail = exc.detail if isinstance(exc.detail, str) else title
+        if exc.status_code == 404 and detail == "Not Found":  # Starlette's router: no route at this address
+            detail = "Aucune ressource à cette adresse."
+        elif exc.status_code in HTTPStatus._value2member_map_ and detail == HTTPStatus(exc.status_code).phrase:
+            detail = title  # another of Starlette's English defaults
         return problem(exc.status_code, title, detail, slug, request.url.path, dict(exc.headers or {}))
 
     async def on_unexpected(request: Request, exc: Exception) -> Response:
@@ -343,4 +378,35 @@ def install_error_handlers(app: FastAPI, allowed_methods: Callable[[FastAPI, str
     # some servers). What is not an outage still answers 500 through on_unexpected.
     for kind in (sa_exc.SQLAlchemyError, OSError, TimeoutError):
         app.add_exception_handler(kind, on_unexpected)
+    # Any other error a route raises (asyncpg's CannotConnectNowError, a bug) is answered by the innermost
+    # middleware (install_error_handlers runs before any other middleware is added), and stops there: the
+    # ``Exception`` handler below is Starlette's outermost middleware, which re-raises after answering, and uvicorn
+    # then closes the kept-alive connection (issue 21). It stays for errors of the middlewares themselves.
+    app.add_middleware(AnswerUnexpectedErrors, handler=on_unexpected)
     app.add_exception_handler(Exception, on_unexpected)
+
+
+class AnswerUnexpectedErrors:
+    def __init__(self, app: ASGIApp, handler: Callable[[Request, Exception], Awaitable[Response]]) -> None:
+        self.app = app
+        self.handler = handler
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as exc:
+            if started:  # nothing else can be answered: the server must end this response
+                raise
+            response = await self.handler(Request(scope, receive), exc)
+            await response(scope, receive, send)

@@ -38,8 +38,9 @@ HTTP_DURATION = Histogram("unionflow_http_request_duration_seconds", "Durée des
 DB_POOL_IN_USE = Gauge("unionflow_db_pool_connections_in_use", "Connexions du pool en cours d'utilisation",
                        multiprocess_mode="livesum")
 DB_POOL_SIZE = Gauge("unionflow_db_pool_size", "Taille des pools de connexions", multiprocess_mode="livesum")
-JOB_RUNS = Counter("unionflow_job_runs", "Exécutions de tâches planifiées", ["job", "outcome"])
-JOB_DURATION = Histogram("unionflow_job_duration_seconds", "Durée des tâches planifiées", ["job"],
+# `job_name`, not `job`: Prometheus sets `job` on every scraped series and would keep ours as `exported_job`.
+JOB_RUNS = Counter("unionflow_job_runs", "Exécutions de tâches planifiées", ["job_name", "outcome"])
+JOB_DURATION = Histogram("unionflow_job_duration_seconds", "Durée des tâches planifiées", ["job_name"],
                          buckets=(0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600))
 PAIEMENTS_VALIDES = Counter("unionflow_paiements_valides", "Paiements validés", ["methode"])
 PAIEMENTS_MONTANT = Counter("unionflow_paiements_valides_montant", "Montant des paiements validés (unité monétaire)",

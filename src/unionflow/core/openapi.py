@@ -51,12 +51,14 @@ _DESCRIPTIONS = {
     405: "Méthode non autorisée: ce chemin concret désigne une autre ressource (un segment littéral à la place "
          "de l'identifiant), qui n'accepte pas cette méthode; en-tête Allow",
     409: "Conflit avec l'état actuel de la ressource",
-    413: "Contenu trop volumineux",
+    413: "Contenu trop volumineux (corps JSON au-delà de UNIONFLOW_MAX_JSON_BODY_BYTES, fichier au-delà de sa limite)",
+    415: "Type de contenu non supporté (Content-Type autre que celui de l'opération)",
     422: "Clé d'idempotence réutilisée avec un autre contenu",
     429: "Trop de tentatives",
     500: "Erreur interne du serveur",
     502: "Service tiers en erreur",
-    503: "Service tiers indisponible",
+    503: "Service momentanément indisponible (base de données, fournisseur d'identité ou service tiers); "
+         "en-tête Retry-After",
 }
 
 AREAS = [
@@ -69,6 +71,53 @@ AREAS = [
     "Versements", "Wave Mobile Money", "Événements", "Authentification",
     "Admin - Clients API", "Webhooks",
 ]
+
+
+# One sentence per tag: what the area holds (Redocly and Spectral ask every tag for one; issue 21).
+AREA_DESCRIPTIONS = {
+    "Adhésions": "Demandes d'adhésion d'une personne à une organisation: dépôt, approbation, rejet, frais.",
+    "Admin - Association": "Rattachement d'un compte utilisateur à une organisation.",
+    "Admin - Utilisateurs": "Comptes du fournisseur d'identité intégré: création, rôles, rattachement.",
+    "Alertes LCB-FT": "Alertes de lutte contre le blanchiment et le financement du terrorisme, et leur suivi.",
+    "Analytics": "Indicateurs et séries calculés sur les membres, cotisations et paiements.",
+    "Audit": "Journal d'audit: qui a fait quoi, quand, sur quelle ressource.",
+    "Comptabilité": "Plan comptable, journaux, écritures et états comptables par organisation.",
+    "Compte Adhérent": "Vue d'un adhérent sur son propre compte: cotisations, paiements, situation.",
+    "Configuration": "Paramètres de l'application modifiables par l'administration.",
+    "Cotisations": "Cotisations dues par les membres: création, génération, paiement, statistiques.",
+    "Dashboard": "Tableaux de bord des responsables et de la trésorerie.",
+    "Dashboard Membre": "Tableau de bord d'un membre.",
+    "Demandes d'aide": "Demandes d'aide solidaire des membres et leur instruction.",
+    "Documents": "Envoi, consultation et téléchargement de documents, avec leur visibilité.",
+    "Export": "Exports de données (CSV, PDF), directs ou en tâche de fond.",
+    "Favoris": "Raccourcis enregistrés par chaque utilisateur.",
+    "Feedback": "Retours des utilisateurs sur l'application.",
+    "Finance - Approvals": "Approbations financières à deux personnes.",
+    "Finance - Budgets": "Budgets des organisations et leur suivi.",
+    "Finance - Workflow": "Statistiques des approbations et piste d'audit des finances.",
+    "Logs & Monitoring": "Journaux système, métriques, alertes et exécutions des tâches planifiées.",
+    "Membres": "Membres des organisations: fiche, recherche, statut.",
+    "Messagerie": "Conversations et messages entre utilisateurs.",
+    "Notifications": "Notifications par e-mail et SMS, modèles et envois.",
+    "Organisations": "Organisations de l'union (union, fédérations, associations, mutuelles) et leur hiérarchie.",
+    "Paiements": "Paiements enregistrés, déclarés ou reçus par Wave, reçus et confirmations.",
+    "Paramètres LCB-FT": "Seuils et règles de la surveillance LCB-FT.",
+    "Propositions d'aide": "Propositions d'aide et leur rapprochement avec les demandes d'aide.",
+    "Préférences": "Préférences de chaque utilisateur: langue, thème, canaux de notification.",
+    "Rôles": "Rôles et permissions de l'application.",
+    "Sauvegardes": "Sauvegardes de la base, leur planification et leur restauration.",
+    "Status": "Santé du service et de ses dépendances.",
+    "Suggestions": "Idées proposées à une organisation, votes des membres et décision du bureau.",
+    "Système": "Informations sur l'installation.",
+    "Tickets": "Demandes d'assistance et leur traitement.",
+    "Types de référence": "Listes de valeurs de référence modifiables (types, catégories).",
+    "Versements": "Versements sortants (Wave ou manuels), préparés puis confirmés par une seconde personne.",
+    "Wave Mobile Money": "Paiements Wave: sessions de paiement, webhooks, solde.",
+    "Événements": "Événements des organisations et inscriptions.",
+    "Authentification": "Jetons OAuth 2.0 / OIDC du fournisseur intégré, clés publiques, mot de passe.",
+    "Admin - Clients API": "Clients OAuth 2.0 (client_credentials) des intégrations.",
+    "Webhooks": "Abonnements aux webhooks sortants et leurs livraisons signées.",
+}
 
 
 def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -282,9 +331,11 @@ def install_openapi(app: FastAPI) -> None:
         if app.openapi_schema:
             return app.openapi_schema
         schema = get_openapi(title=app.title, version=app.version, description=app.description,
-                             routes=app.routes, tags=[{"name": a} for a in AREAS])
+                             routes=app.routes, tags=[{"name": a, "description": AREA_DESCRIPTIONS[a]} for a in AREAS])
         schema = _rename_operations(_unique_schema_names(schema))
         _money_bounds(schema)
+        # Relative to where the schema is served: right behind any proxy or port (issue 21: no servers).
+        schema["servers"] = [{"url": "/", "description": "Ce serveur (adresse du document OpenAPI)"}]
         components = schema.setdefault("components", {})
         components.setdefault("schemas", {})["Problem"] = _PROBLEM_SCHEMA
         components.setdefault("securitySchemes", {})["IdentityProvider"] = {
@@ -303,7 +354,11 @@ def install_openapi(app: FastAPI) -> None:
                 if shadowed_path(info.path, method.lower(), schema["paths"]):
                     codes.add(405)
                 if authorizer:
-                    codes |= {401, 403}
+                    # The authentication layer reads the principal and the signing keys from the database (or the
+                    # external provider): 503 when they cannot answer (issue 21).
+                    codes |= {401, 403, 503}
+                if "requestBody" in op:
+                    codes |= {413, 415}  # core.middleware.RequestGuardMiddleware, core.routing.check_body
                 responses = op.setdefault("responses", {})
                 responses.pop("422", None)
                 _binary_bodies(op)
@@ -316,6 +371,13 @@ def install_openapi(app: FastAPI) -> None:
                     roles = sorted(authorizer.role_set.roles)
                     op["security"] = [{"IdentityProvider": roles}]
                     op["x-role-set"] = authorizer.role_set.name
+                    if authorizer.role_set.extension:
+                        # Roles added to the spec's set (issue 19): stated, so a reader sees the widening.
+                        extension = sorted(authorizer.role_set.extension)
+                        op["x-role-extension"] = extension
+                        op["description"] = (op.get("description") or "") + (
+                            f"\n\nExtension du jeu {authorizer.role_set.name} de la spécification: "
+                            f"{', '.join(extension)}.")
                     op["description"] = (op.get("description") or "") + f"\n\nRôles autorisés: {', '.join(roles)}."
                 else:
                     op["security"] = []

@@ -74,7 +74,8 @@ P = Permission
 _BUREAU = (R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE, R.TRESORIER)
 
 # Permission → roles that hold it. SUPER_ADMIN and ADMIN are listed where they hold a permission, explicitly:
-# the table is the policy, nothing is implied.
+# the table is the policy, nothing is implied. COMMISSAIRE_AUX_COMPTES (extension, the external auditor) holds
+# none: he reads (role sets and visibility) and changes nothing.
 GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.ORGANISATION_MODIFIER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
     P.MEMBRE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE}),
@@ -93,7 +94,8 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.FINANCE_DECIDER: frozenset({R.ADMIN_ORGANISATION, R.PRESIDENT}),
     P.COMPTABILITE_ECRIRE: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.LCBFT_TRAITER: frozenset({R.SUPER_ADMIN, R.ADMIN_ORGANISATION}),
-    P.AIDE_DECIDER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION}),
+    # The president decides aid (issue 19): in a mutual the bureau's head grants solidarity, not only the admin.
+    P.AIDE_DECIDER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
     P.EVENEMENT_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
                                   R.ORGANISATEUR_EVENEMENT}),
     P.FEEDBACK_MODERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,

@@ -24,21 +24,31 @@ class Role(StrEnum):
     PRESIDENT = "PRESIDENT"
     SECRETAIRE = "SECRETAIRE"
     ORGANISATEUR_EVENEMENT = "ORGANISATEUR_EVENEMENT"
+    # Extension (issue 19, docs/authorization.md): the organisation's external auditor, read-only.
+    COMMISSAIRE_AUX_COMPTES = "COMMISSAIRE_AUX_COMPTES"
 
 
 R = Role
 GLOBAL_ROLES = frozenset({R.SUPER_ADMIN, R.ADMIN})
-# Roles that act for an organisation (they see its records), as opposed to a member's personal role.
+# Roles that are not in the spec (section 5): documented extensions, added to some role sets (``extension``).
+EXTENSION_ROLES = frozenset({R.COMMISSAIRE_AUX_COMPTES})
+# Roles that act for an organisation (they see its records), as opposed to a member's personal role. The
+# commissaire aux comptes sees them too (read-only: he holds no permission, core/permissions.py).
 ORGANISATION_STAFF_ROLES = frozenset(
-    {R.ADMIN_ORGANISATION, R.TRESORIER, R.PRESIDENT, R.SECRETAIRE, R.ORGANISATEUR_EVENEMENT, R.MODERATEUR}
+    {R.ADMIN_ORGANISATION, R.TRESORIER, R.PRESIDENT, R.SECRETAIRE, R.ORGANISATEUR_EVENEMENT, R.MODERATEUR,
+     R.COMMISSAIRE_AUX_COMPTES}
 )
 ORGANISATION_ROLES = ORGANISATION_STAFF_ROLES | {R.MEMBRE}
+# The staff who work on members' requests (tickets, suggestions): not the external auditor.
+_BUREAU_DE_TRAITEMENT = ORGANISATION_STAFF_ROLES - {R.COMMISSAIRE_AUX_COMPTES}
 
 
 @dataclass(frozen=True, slots=True)
 class RoleSet:
     name: str
     roles: frozenset[Role]
+    # Roles added to a spec set (documented extension, issue 19); ``roles - extension`` is the spec's set.
+    extension: frozenset[Role] = frozenset()
 
     def allows(self, held: frozenset[str]) -> bool:
         return not self.roles.isdisjoint(held)
@@ -46,6 +56,12 @@ class RoleSet:
 
 def _rs(name: str, *roles: Role) -> RoleSet:
     return RoleSet(name, frozenset(roles))
+
+
+def _etendu(base: RoleSet, *roles: Role) -> RoleSet:
+    """A spec set widened by documented extension roles (its name stays the spec's, ``extension`` says what was
+    added; tests/security/test_authorization_matrix.py checks the rest is the spec's)."""
+    return RoleSet(base.name, base.roles | frozenset(roles), frozenset(roles) - base.roles)
 
 
 # Spec section 5, verbatim.
@@ -67,6 +83,10 @@ RS_EVT_READ2 = _rs("RS-EVT-READ2", R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R
                    R.ORGANISATEUR_EVENEMENT, R.MEMBRE)
 RS_EVT_WRITE = _rs("RS-EVT-WRITE", R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
                    R.ORGANISATEUR_EVENEMENT)
+# Extension (issue 19): the journal d'audit is read by the treasurer (entries of his organisation's money, scoped
+# in audit/repository.py) and by the commissaire aux comptes (his organisation's entries); writing an entry
+# (POST /api/audit) keeps the spec's RS-AUDIT.
+RS_AUDIT_LECTURE = _etendu(RS_AUDIT, R.TRESORIER, R.COMMISSAIRE_AUX_COMPTES)
 # Rows of the spec that list roles inline rather than by set name.
 RS_COTISATION_PAYER = _rs("ADMIN,ADMIN_ORGANISATION,MEMBRE,TRESORIER", R.ADMIN, R.ADMIN_ORGANISATION,
                           R.MEMBRE, R.TRESORIER)
@@ -80,11 +100,11 @@ RS_ORG_ADMIN = _rs("RS-ORG-ADMIN", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION)
 RS_ORG_READ = _rs("RS-ORG-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
                   R.TRESORIER, R.ORGANISATEUR_EVENEMENT, R.MEMBRE, R.USER)
 RS_MEMBRE_READ = _rs("RS-MEMBRE-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT,
-                     R.SECRETAIRE, R.TRESORIER)
+                     R.SECRETAIRE, R.TRESORIER, R.COMMISSAIRE_AUX_COMPTES)
 RS_MEMBRE_WRITE = _rs("RS-MEMBRE-WRITE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE)
 RS_TRESORERIE = _rs("RS-TRESORERIE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER)
 RS_TRESORERIE_READ = _rs("RS-TRESORERIE-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER,
-                         R.PRESIDENT)
+                         R.PRESIDENT, R.COMMISSAIRE_AUX_COMPTES)
 RS_UNION_ADMIN = _rs("RS-UNION-ADMIN", R.SUPER_ADMIN, R.ADMIN)
 
 # Cotisations: batch generation of a period's dues (route not in the spec; see docs/decisions.md).
@@ -96,7 +116,7 @@ RS_MEMBRE_SELF = _rs("RS-MEMBRE-SELF", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISAT
 # Paiements, Wave, Versements, Compte Adhérent, dashboards (docs/paiements-wave.md). Visibility inside the
 # routes is scoped by the repositories: members see their own payments, staff their organisations'.
 RS_PAIEMENT_READ = _rs("RS-PAIEMENT-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER,
-                       R.PRESIDENT, R.MEMBRE, R.USER)
+                       R.PRESIDENT, R.MEMBRE, R.USER, R.COMMISSAIRE_AUX_COMPTES)
 RS_PAIEMENT_ME = _rs("RS-PAIEMENT-ME", R.MEMBRE, R.USER, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER)
 RS_WAVE_CHECKOUT = _rs("RS-WAVE-CHECKOUT", R.MEMBRE, R.USER, R.TRESORIER, R.ADMIN_ORGANISATION, R.ADMIN,
                        R.SUPER_ADMIN)
@@ -110,7 +130,8 @@ RS_EVT_MODERATION = _rs("RS-EVT-MODERATION", R.MODERATEUR, R.ADMIN, R.SUPER_ADMI
 # The bureau reads the organisation's finances; the treasurer (and the organisation's administrator) prepares
 # budgets and asks for approvals; the president or the organisation's administrator decides (never the
 # requester: four-eyes rule, checked in the services).
-RS_FINANCE_READ = _rs("RS-FINANCE-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.TRESORIER)
+RS_FINANCE_READ = _rs("RS-FINANCE-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.TRESORIER,
+                      R.COMMISSAIRE_AUX_COMPTES)
 RS_FINANCE_WRITE = _rs("RS-FINANCE-WRITE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER)
 RS_FINANCE_DECIDE = _rs("RS-FINANCE-DECIDE", R.ADMIN_ORGANISATION, R.PRESIDENT)
 RS_PROPOSITION_AIDE = _rs("RS-PROPOSITION-AIDE", R.USER, R.MEMBRE, R.ADMIN, R.SUPER_ADMIN, R.ADMIN_ORGANISATION,
@@ -125,21 +146,23 @@ RS_NOTIFICATION_ENVOI = _rs("RS-NOTIFICATION-ENVOI", R.SUPER_ADMIN, R.ADMIN, R.A
 RS_NOTIFICATION_MODELE = _rs("RS-NOTIFICATION-MODELE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION)
 RS_NOTIFICATION_MES = _rs("RS-NOTIFICATION-MES", *Role)
 # Export and Analytics (docs/export-analytics.md): the bureau of an organisation downloads what it keeps.
-# Members register (personal data): administrators, secretary, president; money: treasurer and president;
+# Members register (personal data): administrators, secretary, president, and the treasurer who collects their
+# dues (issue 19); money: treasurer and president; the commissaire aux comptes reads every export of his
+# organisation;
 # adhesions: both sides of the bureau; the audit trail uses RS-AUDIT. Rows are scoped by the area's rules.
 RS_EXPORT_MEMBRES = _rs("RS-EXPORT-MEMBRES", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE,
-                        R.PRESIDENT)
+                        R.PRESIDENT, R.TRESORIER, R.COMMISSAIRE_AUX_COMPTES)
 RS_EXPORT_TRESORERIE = _rs("RS-EXPORT-TRESORERIE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER,
-                           R.PRESIDENT)
+                           R.PRESIDENT, R.COMMISSAIRE_AUX_COMPTES)
 RS_EXPORT_ADHESIONS = _rs("RS-EXPORT-ADHESIONS", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE,
-                          R.TRESORIER, R.PRESIDENT)
+                          R.TRESORIER, R.PRESIDENT, R.COMMISSAIRE_AUX_COMPTES)
 RS_ANALYTICS = _rs("RS-ANALYTICS", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
-                   R.TRESORIER)
+                   R.TRESORIER, R.COMMISSAIRE_AUX_COMPTES)
 # Tickets, Suggestions, Feedback, Favoris, Messagerie (docs/tickets-suggestions.md): member-facing routes take
 # RS_ANY_AUTHENTICATED and scope rows in their repositories; these sets cover the staff-only routes.
-RS_TICKET_STAFF = _rs("RS-TICKET-STAFF", R.SUPER_ADMIN, R.ADMIN, *ORGANISATION_STAFF_ROLES)
+RS_TICKET_STAFF = _rs("RS-TICKET-STAFF", R.SUPER_ADMIN, R.ADMIN, *_BUREAU_DE_TRAITEMENT)
 RS_FEEDBACK_MODERATION = _rs("RS-FEEDBACK-MODERATION", R.MODERATEUR, R.ADMIN, R.SUPER_ADMIN)
-RS_SUGGESTION_STAFF = _rs("RS-SUGGESTION-STAFF", R.SUPER_ADMIN, R.ADMIN, *ORGANISATION_STAFF_ROLES)
+RS_SUGGESTION_STAFF = _rs("RS-SUGGESTION-STAFF", R.SUPER_ADMIN, R.ADMIN, *_BUREAU_DE_TRAITEMENT)
 # Integrations (docs/integrations.md): API clients are created by the union's administrators; an
 # organisation's administrators manage its webhook subscriptions.
 RS_CLIENT_API = _rs("RS-CLIENT-API", R.SUPER_ADMIN, R.ADMIN)

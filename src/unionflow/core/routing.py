@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
+from urllib.parse import unquote_plus
 
-from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi import APIRouter, FastAPI, Request, Response, params
 from fastapi._compat import ModelField
 from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
@@ -19,6 +21,7 @@ from starlette.routing import BaseRoute
 
 from unionflow.core.auth import Authorizer, authenticate, bearer_scheme
 from unionflow.core.errors import Forbidden, MethodNotAllowed
+from unionflow.core.middleware import control_character
 from unionflow.core.schemas import ISO_DATE_RE, scalar_kinds
 
 # Routes reachable without a bearer token. Anything else must name a role set (tests/test_routes.py).
@@ -141,6 +144,66 @@ def strict_query(dependant: Dependant) -> Callable[[Request], None] | None:
     return check
 
 
+_FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+# A JSON string escape of a forbidden control character (core.middleware.CONTROL_CHARACTERS), its backslash not
+# itself escaped; DEL may also come raw (JSON allows it unescaped), the other raw ones are invalid JSON already.
+_ESCAPED_CONTROL = re.compile(rb"(?<!\\)(?:\\\\)*\\u00(?:0[0-8bcef]|1[0-9a-f]|7f)|\x7f", re.IGNORECASE)
+
+
+def _is_json(media_type: str) -> bool:
+    return media_type == "application/json" or (media_type.startswith("application/") and media_type.endswith("+json"))
+
+
+def body_kind(dependant: Dependant) -> str | None:
+    """``json`` or ``form`` for a route FastAPI parses a body for, None for one that reads it itself."""
+    if not dependant.body_params:
+        return None
+    return "form" if any(isinstance(f.field_info, params.Form) for f in dependant.body_params) else "json"
+
+
+def _control_location(value: Any, path: tuple[str | int, ...] = ()) -> tuple[tuple[str | int, ...], str] | None:
+    """Where the first forbidden control character of a parsed JSON document is (keys included)."""
+    if isinstance(value, str):
+        character = control_character(value)
+        return (path, character) if character else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        if isinstance(key, str) and (character := control_character(key)):
+            return (*path, key), character
+        if (found := _control_location(item, (*path, key))) is not None:
+            return found
+    return None
+
+
+async def check_body(request: Request, kind: str) -> None:
+    """415 for a body of another media type than the route reads; 400 for a control character in it."""
+    if request.headers.get("content-length", "0") == "0" and "transfer-encoding" not in request.headers:
+        return
+    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if not (_is_json(media_type) if kind == "json" else media_type in _FORM_TYPES):
+        expected = "application/json" if kind == "json" else "application/x-www-form-urlencoded"
+        raise HTTPException(415, detail=f"Type de contenu {media_type or 'absent'} non supporté: cette opération "
+                                        f"attend {expected}.")
+    if media_type == "multipart/form-data":
+        return
+    raw = await request.body()  # kept by the request: FastAPI parses the same bytes afterwards
+    if kind == "form":
+        found = control_character(unquote_plus(raw.decode("latin-1"), errors="replace"))
+        location: tuple[tuple[str | int, ...], str] | None = (("body",), found) if found else None
+    elif _ESCAPED_CONTROL.search(raw):
+        try:
+            parsed = json.loads(raw)
+        except ValueError:
+            return  # FastAPI reports where the JSON is invalid
+        found_in = _control_location(parsed)
+        location = (("body", *found_in[0]), found_in[1]) if found_in else None
+    else:
+        location = None
+    if location is not None:
+        raise RequestValidationError([{"type": "caractere_controle", "loc": location[0], "input": None,
+                                       "msg": f"caractère de contrôle interdit ({location[1]})"}])
+
+
 class GuardedRoute(APIRoute):
     """FastAPI parses JSON and form bodies before running dependencies, so a malformed body would answer
     400 before the caller is authenticated. This route re-orders that: 401, then 403, then 400."""
@@ -148,6 +211,7 @@ class GuardedRoute(APIRoute):
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         parse = super().get_route_handler()
         check = strict_query(self.dependant)
+        kind = body_kind(self.dependant)
         uuid_params = {f.alias for f in self.dependant.path_params
                        if uuid.UUID in scalar_kinds(f.field_info.annotation)}
 
@@ -160,6 +224,8 @@ class GuardedRoute(APIRoute):
                     raise MethodNotAllowed(request.method, allowed)
             if check is not None:
                 check(request)
+            if kind is not None:
+                await check_body(request, kind)
             return await parse(request)
 
         authorizer = find_authorizer(self.dependant)

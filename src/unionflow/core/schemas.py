@@ -49,7 +49,8 @@ def _parse_decimal(value: Any) -> Any:
     if isinstance(value, bool):
         raise PydanticCustomError("decimal_type", "doit être un montant décimal, pas un booléen")
     if isinstance(value, str) and not _MONEY_RE.match(value.strip()):
-        raise PydanticCustomError("decimal_parsing", "doit être un nombre décimal (ex. \"2500.00\")")
+        raise PydanticCustomError("decimal_parsing", "doit être un nombre décimal, au plus 16 chiffres avant la "
+                                                     "virgule et deux décimales (ex. \"2500.00\")")
     if isinstance(value, int | float | str):
         try:
             parsed = Decimal(str(value).strip())

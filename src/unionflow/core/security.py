@@ -204,7 +204,12 @@ class TokenVerifier:
         self._verified.put(token, claims)
         return claims
 
-    async def _verify(self, token: str) -> dict[str, Any]:
+    async def verify_id_token(self, token: str, client_id: str) -> dict[str, Any]:
+        """An OpenID Connect id_token of a known issuer (console sign-in): the same keys, algorithms and checks as
+        an access token, its audience being the client it was issued to."""
+        return await self._verify(token, audience=client_id)
+
+    async def _verify(self, token: str, audience: str | None = None) -> dict[str, Any]:
         try:
             header = jwt.get_unverified_header(token)
             unverified = jwt.decode(token, options={"verify_signature": False})
@@ -222,10 +227,11 @@ class TokenVerifier:
                 token,
                 key=key.key,
                 algorithms=[alg],
-                audience=issuer.audience,
+                audience=audience or issuer.audience,
                 issuer=issuer.issuer,
                 leeway=LEEWAY_SECONDS,
-                options={"require": ["exp", "iss", "aud", "sub"], "verify_aud": issuer.audience is not None},
+                options={"require": ["exp", "iss", "aud", "sub"],
+                         "verify_aud": (audience or issuer.audience) is not None},
             )
         except jwt.ExpiredSignatureError as exc:
             raise InvalidToken("Jeton expiré") from exc

@@ -80,20 +80,26 @@ def _texte(value: Any, nature: Nature, devise: str) -> str:
     return str(value)
 
 
-def pdf(tableau: Tableau) -> bytes:
-    doc = FPDF(orientation="L" if tableau.paysage else "P", unit="mm", format="A4")
+def _document(titre: str, organisation: str, paysage: bool) -> FPDF:
+    doc = FPDF(orientation="L" if paysage else "P", unit="mm", format="A4")
     doc.add_font("DejaVu", "", str(FONTS / "DejaVuSans.ttf"))
     doc.add_font("DejaVu", "B", str(FONTS / "DejaVuSans-Bold.ttf"))
-    doc.set_title(f"{tableau.titre} — {tableau.organisation}")
+    doc.set_title(f"{titre} — {organisation}")
     doc.set_creator("UnionFlow")
     doc.set_auto_page_break(auto=True, margin=12)
-    doc.add_page()
-    doc.set_font("DejaVu", "B", 13)
-    doc.multi_cell(doc.epw, 7, tableau.organisation, align="C", new_x="LMARGIN", new_y="NEXT")
-    doc.multi_cell(doc.epw, 7, tableau.titre, align="C", new_x="LMARGIN", new_y="NEXT")
+    return doc
+
+
+def _en_tete(doc: FPDF, organisation: str, titre: str, sous_titre: str, taille: float = 13) -> None:
+    doc.set_font("DejaVu", "B", taille)
+    doc.multi_cell(doc.epw, 7, organisation, align="C", new_x="LMARGIN", new_y="NEXT")
+    doc.multi_cell(doc.epw, 7, titre, align="C", new_x="LMARGIN", new_y="NEXT")
     doc.set_font("DejaVu", "", 9)
-    doc.multi_cell(doc.epw, 5, tableau.sous_titre, align="C", new_x="LMARGIN", new_y="NEXT")
+    doc.multi_cell(doc.epw, 5, sous_titre, align="C", new_x="LMARGIN", new_y="NEXT")
     doc.ln(3)
+
+
+def _table(doc: FPDF, tableau: Tableau) -> None:
     bold = FontFace(emphasis="BOLD")
     aligns = tuple("RIGHT" if c.nature in (Nature.MONTANT, Nature.ENTIER) else "LEFT" for c in tableau.colonnes)
     widths = tuple(c.largeur for c in tableau.colonnes)
@@ -115,6 +121,57 @@ def pdf(tableau: Tableau) -> bytes:
     doc.set_font("DejaVu", "", 8)
     for note in tableau.notes:
         doc.multi_cell(doc.epw, 4.5, note, new_x="LMARGIN", new_y="NEXT")
+
+
+def pdf(tableau: Tableau) -> bytes:
+    doc = _document(tableau.titre, tableau.organisation, tableau.paysage)
+    doc.add_page()
+    _en_tete(doc, tableau.organisation, tableau.titre, tableau.sous_titre)
+    _table(doc, tableau)
+    return bytes(doc.output())
+
+
+def pdf_dossier(titre: str, organisation: str, sous_titre: str, sections: Sequence[Tableau],
+                signataires: Sequence[str]) -> bytes:
+    """Several tables in one document (a closing pack), each under its title; a section in the other orientation
+    starts a page. The document ends with a signature block per signatory (name, date, signature)."""
+    doc = _document(titre, organisation, paysage=False)
+    doc.add_page()
+    _en_tete(doc, organisation, titre, sous_titre, taille=14)
+    paysage = False
+    for i, section in enumerate(sections):
+        if i and section.paysage != paysage:  # a new page only where the orientation changes
+            doc.add_page(orientation="L" if section.paysage else "P")
+        elif i:
+            doc.ln(4)
+        paysage = section.paysage
+        doc.set_font("DejaVu", "B", 11)
+        doc.multi_cell(doc.epw, 6, section.titre, new_x="LMARGIN", new_y="NEXT")
+        doc.set_font("DejaVu", "", 8)
+        if section.sous_titre:
+            doc.multi_cell(doc.epw, 4.5, section.sous_titre, new_x="LMARGIN", new_y="NEXT")
+        doc.ln(1)
+        _table(doc, section)
+    if signataires:
+        if doc.get_y() > doc.eph - 40:
+            doc.add_page(orientation="L" if paysage else "P")
+        doc.ln(6)
+        # Said again above the signatures, which may stand on a page of their own.
+        doc.set_font("DejaVu", "B", 9)
+        doc.multi_cell(doc.epw, 5, f"Vu et arrêté : {titre} — {organisation}", new_x="LMARGIN", new_y="NEXT")
+        doc.ln(2)
+        largeur = doc.epw / len(signataires)
+        y = doc.get_y()
+        for j, qui in enumerate(signataires):
+            x = doc.l_margin + j * largeur
+            doc.set_xy(x, y)
+            doc.set_font("DejaVu", "B", 9)
+            doc.multi_cell(largeur - 6, 5, qui, new_x="LEFT", new_y="NEXT")
+            doc.set_font("DejaVu", "", 8)
+            doc.multi_cell(largeur - 6, 5, "Nom : ………………………………………", new_x="LEFT", new_y="NEXT")
+            doc.multi_cell(largeur - 6, 5, "Date : ……… / ……… / ………………", new_x="LEFT", new_y="NEXT")
+            doc.multi_cell(largeur - 6, 5, "Signature et cachet :", new_x="LEFT", new_y="NEXT")
+            doc.rect(x, doc.get_y() + 1, largeur - 8, 22)
     return bytes(doc.output())
 
 

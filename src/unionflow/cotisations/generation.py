@@ -9,7 +9,6 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from decimal import Decimal
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.cache import invalidate
@@ -18,7 +17,8 @@ from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.cotisations.schemas import GenerationResponse, GenererCotisationsRequest
 from unionflow.cotisations.service import echeance_par_defaut
 from unionflow.encaissement.workflow import COTISATIONS_STATS
-from unionflow.models import Membre, MembreOrganisation, Organisation
+from unionflow.membres.repository import MembreRepository
+from unionflow.models import Organisation
 from unionflow.models.cotisation import StatutCotisation
 
 CHUNK = 500  # rows per INSERT: well under both back ends' bound-parameter limits
@@ -38,10 +38,7 @@ def periode(data: GenererCotisationsRequest) -> str:
 
 
 async def membres_actifs(session: AsyncSession, organisation_id: uuid.UUID) -> list[uuid.UUID]:
-    return list((await session.execute(
-        select(MembreOrganisation.membre_id).join(Membre, Membre.id == MembreOrganisation.membre_id)
-        .where(MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.statut == "ACTIF",
-               Membre.statut == "ACTIF").order_by(MembreOrganisation.membre_id))).scalars())
+    return await MembreRepository(session, None).select_ids_actifs(organisation_id)
 
 
 async def generer(session: AsyncSession, organisation: Organisation, data: GenererCotisationsRequest,

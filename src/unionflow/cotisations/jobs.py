@@ -16,7 +16,7 @@ from unionflow.cotisations import generation
 from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.cotisations.schemas import GenererCotisationsRequest
 from unionflow.cotisations.service import MODULE as MODULE_COTISATIONS
-from unionflow.cotisations.synthese import compacter_synthese
+from unionflow.cotisations.synthese_repository import compacter_synthese
 from unionflow.models import Organisation, Tache
 
 BATCH = 5_000

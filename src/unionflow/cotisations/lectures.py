@@ -33,7 +33,7 @@ from unionflow.cotisations.schemas import (
     StatistiquesTypeResponse,
 )
 from unionflow.cotisations.service import response_data, today_utc
-from unionflow.cotisations.synthese import StatistiquesCotisations, en_direct
+from unionflow.cotisations.synthese_repository import StatistiquesCotisations, en_direct
 from unionflow.encaissement.workflow import COTISATIONS_STATS, StatutCotisation
 from unionflow.models import Cotisation
 
@@ -124,7 +124,7 @@ class CotisationLecture:
             [CotisationSummaryResponse.model_validate(response_data(r, self.today)) for r in rows], params, total,
             exact)
 
-    # --- statistics (summary: cotisations/synthese.py; cache: core/cache.py) ---------------------------------
+    # --- statistics (summary: cotisations/synthese_repository.py; cache: core/cache.py) ------------------------
     async def stats(self) -> StatistiquesResponse:
         if en_direct(self.shape):
             return await self._stats()

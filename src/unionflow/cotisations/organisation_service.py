@@ -6,7 +6,6 @@ import uuid
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
@@ -26,9 +25,9 @@ from unionflow.cotisations.schemas import (
     SyntheseResponse,
 )
 from unionflow.cotisations.service import MODULE, today_utc
-from unionflow.cotisations.synthese import StatistiquesCotisations, en_direct
+from unionflow.cotisations.synthese_repository import StatistiquesCotisations, en_direct
 from unionflow.encaissement.workflow import COTISATIONS_STATS
-from unionflow.membres.repository import membre_visible
+from unionflow.membres.repository import MembreRepository, membre_visible
 from unionflow.models import Cotisation, Membre, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.rappel_cotisation import StatutRappel
@@ -108,8 +107,7 @@ class CotisationOrganisationService:
             if await membre_visible(self.session, self.auth, membre_id) is None:
                 raise NotFound(f"Membre introuvable: {membre_id}")
         # Lock the members so that two simultaneous calls cannot both remind the same dues.
-        membres = {m.id: m for m in (await self.session.execute(
-            select(Membre).where(Membre.id.in_(ids)).order_by(Membre.id).with_for_update())).scalars()}
+        membres = await MembreRepository(self.session, None).lock_membres(ids)
         already = await self.repo.reminded_today(ids)
         sent: list[RappelResponse] = []
         duplicates = without = 0

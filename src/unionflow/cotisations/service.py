@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.adhesions.schemas import RecuResponse
@@ -40,8 +40,8 @@ from unionflow.encaissement.workflow import (
     Cible,
     EncaissementService,
 )
-from unionflow.membres.repository import membre_visible
-from unionflow.models import Cotisation, Membre, MembreOrganisation
+from unionflow.membres.repository import MembreRepository, membre_visible
+from unionflow.models import Cotisation, Membre
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.declarations import DeclarationService
@@ -121,10 +121,8 @@ class CotisationService:
                 raise NotFound("Membre introuvable")
             if not own or data.organisation_id not in self.auth.member_organisations:
                 raise Forbidden("Seuls les responsables de l'organisation créent les cotisations d'un membre")
-        active = await self.session.scalar(select(MembreOrganisation.id).where(
-            MembreOrganisation.membre_id == data.membre_id,
-            MembreOrganisation.organisation_id == data.organisation_id, MembreOrganisation.statut == "ACTIF"))
-        if active is None:
+        if not await MembreRepository(self.session, None).has_active_membership(data.membre_id,
+                                                                                data.organisation_id):
             raise RegleMetier("Ce membre n'est pas membre actif de cette organisation")
         values = data.model_dump()
         values["devise"] = data.devise or organisation.devise

@@ -1,6 +1,6 @@
 """SQL of the dues summary (``cotisation_synthese``, docs/architecture.md "Statistics of dues") as plain text per
 dialect, importing nothing from the application: migration 0013 runs the rebuild as its backfill, the bench's
-loader after its COPY, the CLI and the compaction job through ``cotisations/synthese.py``.
+loader after its COPY, the CLI and the compaction job through ``cotisations/synthese_repository.py``.
 
 The summary holds one row per bucket (organisation, type, stored status, year, month, due date) with the count
 and the sums of the dues in it. Triggers on ``cotisation`` (migration 0013) never touch it: they append signed

@@ -27,7 +27,8 @@ VISIBILITE = ("Visibilité: ADMIN/SUPER_ADMIN toutes les demandes; le bureau d'u
               "TRESORIER, PRESIDENT, SECRETAIRE...) celles de ses organisations; un membre les siennes. Une demande "
               "hors périmètre → 404.")
 LISTE = "Tableau trié par date de soumission décroissante; total dans `X-Total-Count`. "
-DECISION = ("Décision réservée à ADMIN, SUPER_ADMIN et à l'ADMIN_ORGANISATION de l'organisation de la demande "
+DECISION = ("Décision réservée à ADMIN, SUPER_ADMIN, à l'ADMIN_ORGANISATION et au PRESIDENT de l'organisation de la "
+            "demande "
             "(contrôle du service: un USER/MEMBRE reçoit 403, comme le demandeur lui-même). Seule une demande SOUMISE "
             "se décide, sinon 400; la décision est définitive.")
 

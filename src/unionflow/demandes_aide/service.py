@@ -123,7 +123,8 @@ class DemandeAideService:
 
     def _check_decider(self, demande: DemandeAide) -> None:
         self.auth.require(Permission.AIDE_DECIDER, demande.organisation_id,
-                          "Seuls ADMIN, SUPER_ADMIN et l'ADMIN_ORGANISATION de l'organisation décident d'une aide")
+                          "Seuls ADMIN, SUPER_ADMIN, l'ADMIN_ORGANISATION et le PRESIDENT de l'organisation "
+                          "décident d'une aide")
         if demande.membre_id == self.auth.membre_id:
             raise Forbidden("Nul ne décide de sa propre demande d'aide")
 

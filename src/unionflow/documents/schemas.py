@@ -2,30 +2,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.models.document import TypeEntite, VisibiliteDocument
 from unionflow.types_reference.schemas import code_du_domaine
 
 TYPE_DOCUMENT_DOMAINE = "TYPE_DOCUMENT"
-
-
-class VisibiliteDocument(StrEnum):
-    PRIVE = "PRIVE"
-    ORGANISATION = "ORGANISATION"
-
-
-class TypeEntite(StrEnum):
-    ADHESION = "ADHESION"
-    MEMBRE = "MEMBRE"
-    DEMANDE_AIDE = "DEMANDE_AIDE"
-    EVENEMENT = "EVENEMENT"
-    PAIEMENT = "PAIEMENT"
-    TICKET = "TICKET"
-    COTISATION = "COTISATION"
-    ORGANISATION = "ORGANISATION"
 
 
 class CreateDocumentRequest(InputModel):

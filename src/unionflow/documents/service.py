@@ -21,12 +21,12 @@ from unionflow.documents.schemas import (
     DocumentResponse,
     PieceJointeResponse,
     TelechargementResponse,
-    VisibiliteDocument,
 )
 from unionflow.documents.storage import Storage
 from unionflow.documents.upload import UploadForm
 from unionflow.models import Document, PieceJointe, TelechargementDocument
 from unionflow.models.base import utcnow
+from unionflow.models.document import TypeEntite, VisibiliteDocument
 from unionflow.types_reference.service import require_code
 
 MODULE = "DOCUMENTS"
@@ -136,7 +136,7 @@ class DocumentService:
         if target is None:
             raise RegleMetier(f"Le type {data.type_entite.value} n'est pas disponible sur cette installation")
         own = target.membre_id is not None and target.membre_id == self.auth.membre_id
-        member_of = (data.type_entite.value == "ORGANISATION"
+        member_of = (data.type_entite is TypeEntite.ORGANISATION
                      and target.organisation_id in self.auth.member_organisations)
         if not (own or member_of or staff_sees(self.auth, target.organisation_id)):
             # Outside the caller's reach the entity is as good as missing.

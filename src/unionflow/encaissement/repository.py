@@ -182,3 +182,23 @@ class PaiementSystemRepository(SystemRepository[Paiement]):
                 .execution_options(populate_existing=True))
             found.update({a.id: a for a in rows.scalars()})
         return found
+
+    # --- what the monthly closing (clotures/) asks of the payments, after checking its permission ------------
+    async def count_en_attente_depuis(self, organisation_id: uuid.UUID, avant: datetime) -> int:
+        """Payments still waiting for the treasury (declared, or a Wave session never settled) since before
+        ``avant``."""
+        stmt = select(func.count()).select_from(Paiement).where(
+            Paiement.organisation_id == organisation_id, Paiement.statut == StatutPaiement.EN_ATTENTE.value,
+            Paiement.created_at < avant)
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def annules_ou_rembourses(self, organisation_id: uuid.UUID, debut: datetime,
+                                    fin: datetime) -> list[Paiement]:
+        """Payments cancelled or refunded between ``debut`` (inclusive) and ``fin`` (exclusive): their last
+        change."""
+        stmt = (select(Paiement)
+                .where(Paiement.organisation_id == organisation_id,
+                       Paiement.statut.in_([StatutPaiement.ANNULE.value, StatutPaiement.REMBOURSE.value]),
+                       Paiement.updated_at >= debut, Paiement.updated_at < fin)
+                .order_by(Paiement.updated_at, Paiement.numero_recu))
+        return list((await self.session.execute(stmt)).scalars())

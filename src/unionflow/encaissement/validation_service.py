@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures_service import comptes_paiement, date_ecriture_paiement, ecriture_paiement
@@ -26,15 +25,13 @@ from unionflow.core.lot import Lot, defauts
 from unionflow.core.numbering import next_values
 from unionflow.encaissement import emission
 from unionflow.lcbft.detection import alertes_nouveau_paiement, donnees_webhook
+from unionflow.membres.repository import MembreRepository
 from unionflow.models import (
     Adhesion,
     AuditLog,
     Cotisation,
-    Membre,
-    Organisation,
     Paiement,
     PaiementAllocation,
-    PreferenceMembre,
 )
 from unionflow.models.base import utcnow
 from unionflow.webhooks import emission as webhooks
@@ -70,14 +67,9 @@ def _applique(target: Cotisation | Adhesion, part: Decimal, paiement: Paiement) 
 
 async def destinataire(session: AsyncSession, paiement: Paiement) -> emission.Destinataire:
     """The member, the organisation's name and the member's preferences, in one read: what the receipt
-    notification needs (none if the member is gone). Read here, on the payment's path, as one statement: part
-    of the declared SQL exception of the one-statement payment write."""
-    found = (await session.execute(
-        select(Membre, Organisation.nom, PreferenceMembre).select_from(Membre)
-        .join(Organisation, Organisation.id == paiement.organisation_id)
-        .outerjoin(PreferenceMembre, PreferenceMembre.membre_id == Membre.id)
-        .where(Membre.id == paiement.membre_id))).first()
-    return (found[0], found[1], found[2]) if found is not None else None
+    notification needs (none if the member is gone). One statement on the payment's path, through the member's
+    repository (unscoped: the payment is already permitted)."""
+    return await MembreRepository(session, None).get_destinataire(paiement.membre_id, paiement.organisation_id)
 
 
 def numero_recu(annee: int, valeur: int) -> str:

@@ -8,12 +8,11 @@ from fastapi import Depends, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.audit.schemas import Severite
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep, sqlite_write_intent
 from unionflow.core.openapi import problems
 from unionflow.core.roles import (
-    RS_AUDIT,
+    RS_AUDIT_LECTURE,
     RS_EXPORT_ADHESIONS,
     RS_EXPORT_MEMBRES,
     RS_EXPORT_TRESORERIE,
@@ -30,9 +29,10 @@ from unionflow.export.repository import (
     Periode,
 )
 from unionflow.export.service import ExportService
-from unionflow.membres.schemas import StatutMembre
 from unionflow.models.adhesion import StatutAdhesion
+from unionflow.models.audit import Severite
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.membre import StatutMembre
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import accepted
@@ -180,12 +180,13 @@ async def export_ecritures(
 
 @router.get("/audit", response_class=StreamingResponse, responses=FILE_RESPONSES,
             summary="Exporter le journal d'audit d'une période",
-            description="Entrées visibles comme dans /api/audit (ADMIN_ORGANISATION: ses organisations), période "
+            description="Entrées visibles comme dans /api/audit (ADMIN_ORGANISATION, COMMISSAIRE_AUX_COMPTES: ses "
+                        "organisations; TRESORIER: l'argent de son organisation), période "
                         "en jours UTC inclus, `module`, `severite`. Utilisateurs et adresses IP: audit WARNING."
                         + PERIODE + COMMON)
 async def export_audit(
     request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
-    auth: AuthContext = authorize(RS_AUDIT),
+    auth: AuthContext = authorize(RS_AUDIT_LECTURE),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     date_debut: date | None = Query(None, alias="dateDebut"),
     date_fin: date | None = Query(None, alias="dateFin"),

@@ -10,8 +10,9 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ANY_AUTHENTICATED
 from unionflow.core.routing import area_router
-from unionflow.favoris.schemas import CreateFavoriRequest, FavoriResponse, FavoriStatut, TypeCible
+from unionflow.favoris.schemas import CreateFavoriRequest, FavoriResponse, FavoriStatut
 from unionflow.favoris.service import FavoriService
+from unionflow.models.favori import TypeCible
 
 router = area_router("/api/favoris", "Favoris")
 

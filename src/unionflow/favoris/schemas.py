@@ -2,18 +2,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, OutputModel
-
-
-class TypeCible(StrEnum):
-    EVENEMENT = "EVENEMENT"
-    ORGANISATION = "ORGANISATION"
-    DOCUMENT = "DOCUMENT"
-    MEMBRE = "MEMBRE"
+from unionflow.models.favori import TypeCible
 
 
 class CreateFavoriRequest(InputModel):

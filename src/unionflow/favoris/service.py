@@ -12,8 +12,9 @@ from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, NotFound
 from unionflow.core.pagination import Page, PageParams
 from unionflow.favoris.repository import FavoriRepository
-from unionflow.favoris.schemas import CreateFavoriRequest, FavoriResponse, FavoriStatut, TypeCible
+from unionflow.favoris.schemas import CreateFavoriRequest, FavoriResponse, FavoriStatut
 from unionflow.models import Favori
+from unionflow.models.favori import TypeCible
 
 MODULE = "FAVORIS"
 LABELS = {TypeCible.EVENEMENT: "Événement", TypeCible.ORGANISATION: "Organisation",

@@ -11,14 +11,9 @@ from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ANY_AUTHENTICATED, RS_FEEDBACK_MODERATION
 from unionflow.core.routing import area_router
 from unionflow.feedback.repository import FeedbackFilters
-from unionflow.feedback.schemas import (
-    CreateFeedbackRequest,
-    FeedbackResponse,
-    FeedbackStatistiques,
-    TraitementRequest,
-    TypeFeedback,
-)
+from unionflow.feedback.schemas import CreateFeedbackRequest, FeedbackResponse, FeedbackStatistiques, TraitementRequest
 from unionflow.feedback.service import FeedbackService
+from unionflow.models.feedback import TypeFeedback
 
 router = area_router("/api/feedback", "Feedback")
 

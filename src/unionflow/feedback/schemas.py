@@ -2,18 +2,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import Field
 
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, OutputModel
-
-
-class TypeFeedback(StrEnum):
-    BUG = "BUG"
-    AMELIORATION = "AMELIORATION"
-    AUTRE = "AUTRE"
+from unionflow.models.feedback import TypeFeedback
 
 
 class CreateFeedbackRequest(InputModel):

@@ -26,6 +26,7 @@ ROLE_DESCRIPTIONS = {
     Role.PRESIDENT: "Président d'une organisation",
     Role.SECRETAIRE: "Secrétaire d'une organisation",
     Role.ORGANISATEUR_EVENEMENT: "Organisateur d'événements",
+    Role.COMMISSAIRE_AUX_COMPTES: "Commissaire aux comptes d'une organisation (lecture seule, extension)",
 }
 
 _FIELDS = {"email", "first_name", "last_name", "enabled", "email_verified"}

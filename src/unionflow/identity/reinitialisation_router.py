@@ -7,6 +7,7 @@ from fastapi import APIRouter, Request, Response
 from unionflow.auth.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
+from unionflow.core.routing import GuardedRoute
 from unionflow.identity.reinitialisation import JetonInvalide, ReinitialisationService
 from unionflow.identity.schemas import (
     CreateDemandeReinitialisationRequest,
@@ -14,7 +15,7 @@ from unionflow.identity.schemas import (
     DemandeReinitialisationResponse,
 )
 
-router = APIRouter(tags=["Authentification"])
+router = APIRouter(tags=["Authentification"], route_class=GuardedRoute)
 
 REPONSE = ("Si un compte correspond à cette adresse, un e-mail contenant un lien de réinitialisation vient de "
            "lui être envoyé.")

@@ -34,6 +34,8 @@ from unionflow.imports.repository import ImportRepository
 from unionflow.imports.schemas import ActionImport, ImportMembresResponse, LigneImportResponse
 from unionflow.membres.appartenance_service import normalise_roles
 from unionflow.models import Membre, MembreOrganisation, Organisation
+from unionflow.models.membre import StatutAppartenance
+from unionflow.models.organisation import StatutOrganisation
 from unionflow.taches.schemas import TacheResponse, TypeTache
 from unionflow.taches.service import TacheService
 
@@ -85,7 +87,7 @@ class ImportMembresService:
         if self.auth is not None:
             self.auth.require(Permission.MEMBRE_GERER, organisation.id,
                               "Seuls le secrétariat et l'administration de l'organisation importent ses membres")
-        if organisation.statut != "ACTIVE":
+        if organisation.statut != StatutOrganisation.ACTIVE:
             raise InvalidState("Organisation suspendue: aucune inscription possible")
         return organisation
 
@@ -220,7 +222,7 @@ class ImportMembresService:
                 continue
             changes = [c for c in CHAMPS if c in d.valeurs and d.valeurs[c] != getattr(d.membre, c)]
             d.motifs = [f"{c.replace('_', ' ')} modifié" for c in changes]
-            d.adhere = appartenance is None or appartenance.statut != "ACTIF"
+            d.adhere = appartenance is None or appartenance.statut != StatutAppartenance.ACTIF
             if d.adhere:
                 d.motifs.append("adhésion à l'organisation")
             elif appartenance is not None and d.roles is not None and sorted(appartenance.roles or []) != d.roles:

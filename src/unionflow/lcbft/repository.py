@@ -10,6 +10,8 @@ from sqlalchemy import func, select
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import AlerteLcbFt, DemandeAide, Organisation, Paiement, ParametresLcbFt, Versement
+from unionflow.models.paiement import StatutPaiement
+from unionflow.models.versement import ObjetVersement, StatutVersement
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ class DetectionRepository(SystemRepository[AlerteLcbFt]):
         payment itself excluded."""
         stmt = select(func.coalesce(func.sum(Paiement.montant), 0)).where(
             Paiement.membre_id == paiement.membre_id, Paiement.organisation_id == paiement.organisation_id,
-            Paiement.statut == "VALIDE", Paiement.id != paiement.id,
+            Paiement.statut == StatutPaiement.VALIDE, Paiement.id != paiement.id,
             Paiement.date_paiement >= debut, Paiement.date_paiement <= fin)
         return (await self.session.execute(stmt)).scalar_one()
 
@@ -107,6 +109,19 @@ class DetectionRepository(SystemRepository[AlerteLcbFt]):
         stmt = (select(func.coalesce(func.sum(Versement.montant), 0))
                 .join(DemandeAide, DemandeAide.id == Versement.objet_id).where(
             DemandeAide.membre_id == membre_id, Versement.organisation_id == versement.organisation_id,
-            Versement.objet_type == "AIDE", Versement.statut == "REUSSI", Versement.id != versement.id,
+            Versement.objet_type == ObjetVersement.AIDE, Versement.statut == StatutVersement.REUSSI,
+            Versement.id != versement.id,
             Versement.date_execution >= debut))
         return (await self.session.execute(stmt)).scalar_one()
+
+
+class AlerteLcbFtSystemRepository(SystemRepository[AlerteLcbFt]):
+    """Counts asked on the system's behalf after the caller's permission was checked: the monthly closing learns
+    how many alerts block it, without the treasurer reading them (RS-LCB)."""
+
+    model = AlerteLcbFt
+
+    async def count_ouvertes(self, organisation_id: uuid.UUID) -> int:
+        stmt = select(func.count()).select_from(AlerteLcbFt).where(
+            AlerteLcbFt.organisation_id == organisation_id, AlerteLcbFt.traitee.is_(False))
+        return int((await self.session.execute(stmt)).scalar_one())

@@ -8,17 +8,13 @@ from pydantic import Field
 
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, Montant, OutputModel
+from unionflow.models.lcbft import Decision
 
 
 class TypeAlerte(StrEnum):
     SEUIL_OPERATION = "SEUIL_OPERATION"
     CUMUL_PERIODE = "CUMUL_PERIODE"
     ESPECES_ELEVEES = "ESPECES_ELEVEES"
-
-
-class Decision(StrEnum):
-    SANS_SUITE = "SANS_SUITE"
-    DECLARATION_SOUPCON = "DECLARATION_SOUPCON"
 
 
 class TraiterAlerteRequest(InputModel):

@@ -20,7 +20,6 @@ from unionflow.lcbft.detection import MODULE, evaluer_paiement, seuils
 from unionflow.lcbft.repository import AlerteFilters, LcbFtRepository
 from unionflow.lcbft.schemas import (
     AlerteResponse,
-    Decision,
     NonTraiteesResponse,
     ParametresLcbFtRequest,
     ParametresLcbFtResponse,
@@ -28,6 +27,7 @@ from unionflow.lcbft.schemas import (
     TypeAlerte,
 )
 from unionflow.models import AlerteLcbFt, ParametresLcbFt
+from unionflow.models.lcbft import Decision
 
 __all__ = ["LcbFtService", "evaluer_paiement", "parse_filters"]
 

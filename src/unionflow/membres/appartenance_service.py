@@ -20,8 +20,10 @@ from unionflow.core.permissions import Permission
 from unionflow.core.roles import ORGANISATION_ROLES, Role
 from unionflow.core.visibility import organisations_as
 from unionflow.membres.repository import MEMBRE_READERS, MembreRepository
-from unionflow.membres.schemas import AppartenanceResponse, StatutAppartenance, StatutMembre
+from unionflow.membres.schemas import AppartenanceResponse
 from unionflow.models import Membre, MembreOrganisation, Organisation
+from unionflow.models.membre import StatutAppartenance, StatutMembre
+from unionflow.models.organisation import StatutOrganisation
 
 MODULE = "MEMBRES"
 
@@ -73,7 +75,7 @@ class AppartenanceService:
         if set(roles) - {Role.MEMBRE.value}:
             self.auth.require(Permission.ROLE_ATTRIBUER, organisation.id,
                               "Seul un administrateur de l'organisation attribue des rôles autres que MEMBRE")
-        if organisation.statut != "ACTIVE":
+        if organisation.statut != StatutOrganisation.ACTIVE:
             raise InvalidState("Organisation suspendue: aucune nouvelle appartenance")
         return organisation
 

@@ -21,13 +21,22 @@ from unionflow.core.visibility import (
     organisations_as,
     scope_param,
 )
-from unionflow.models import Adhesion, Membre, MembreOrganisation, Organisation, UtilisateurLocal
+from unionflow.models import (
+    Adhesion,
+    Membre,
+    MembreOrganisation,
+    Organisation,
+    PreferenceMembre,
+    UtilisateurLocal,
+)
 
 # Who keeps an organisation's member register (reads it): the read scope of the member rule below and of the
 # register's export. ``AuthContext.staff_organisations`` answers "any staff role"; the register needs a finer
 # scope (a treasurer reads it, an event organiser does not). Writing it and granting roles are permissions
 # (``Permission.MEMBRE_GERER``, ``Permission.ROLE_ATTRIBUER`` in core/permissions.py).
-MEMBRE_READERS = frozenset({Role.ADMIN_ORGANISATION, Role.SECRETAIRE, Role.PRESIDENT, Role.TRESORIER})
+# The commissaire aux comptes (extension, issue 19) reads the register to check dues against members.
+MEMBRE_READERS = frozenset({Role.ADMIN_ORGANISATION, Role.SECRETAIRE, Role.PRESIDENT, Role.TRESORIER,
+                            Role.COMMISSAIRE_AUX_COMPTES})
 
 @dataclass(frozen=True)
 class MembreFilters:
@@ -144,6 +153,37 @@ class MembreRepository(ScopedRepository[Membre]):
                 .order_by(Membre.id))
         return [membre for membre, held in (await self.session.execute(stmt)).tuples()
                 if not roles.isdisjoint(held or [])]
+
+    async def select_ids_actifs(self, organisation_id: uuid.UUID) -> list[uuid.UUID]:
+        """Ids of the active members with an active membership of the organisation, in id order (unscoped: dues
+        generation covers every active member, whoever asks)."""
+        stmt = (select(MembreOrganisation.membre_id).join(Membre, Membre.id == MembreOrganisation.membre_id)
+                .where(MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.statut == "ACTIF",
+                       Membre.statut == "ACTIF").order_by(MembreOrganisation.membre_id))
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def has_active_membership(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> bool:
+        stmt = select(MembreOrganisation.id).where(
+            MembreOrganisation.membre_id == membre_id, MembreOrganisation.organisation_id == organisation_id,
+            MembreOrganisation.statut == "ACTIF")
+        return await self.session.scalar(stmt) is not None
+
+    async def lock_membres(self, membre_ids: list[uuid.UUID]) -> dict[uuid.UUID, Membre]:
+        """The members' rows, locked in id order (no deadlock between two callers), by id."""
+        stmt = select(Membre).where(Membre.id.in_(membre_ids)).order_by(Membre.id).with_for_update()
+        return {m.id: m for m in (await self.session.execute(stmt)).scalars()}
+
+    async def get_destinataire(self, membre_id: uuid.UUID, organisation_id: uuid.UUID
+                               ) -> tuple[Membre, str, PreferenceMembre | None] | None:
+        """The member, the organisation's name and the member's preferences in ONE statement (the receipt
+        notification of the payment write path, docs/architecture.md "Payment write path"; its round trips are
+        counted by tests/encaissement/test_allers_retours.py). None if the member is gone."""
+        found = (await self.session.execute(
+            select(Membre, Organisation.nom, PreferenceMembre).select_from(Membre)
+            .join(Organisation, Organisation.id == organisation_id)
+            .outerjoin(PreferenceMembre, PreferenceMembre.membre_id == Membre.id)
+            .where(Membre.id == membre_id))).first()
+        return (found[0], found[1], found[2]) if found is not None else None
 
     async def count_admins(self, organisation_id: uuid.UUID) -> int:
         """Active memberships holding ADMIN_ORGANISATION (roles is a JSON list: its text contains the quoted name

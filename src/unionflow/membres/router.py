@@ -25,13 +25,13 @@ from unionflow.membres.schemas import (
     CreateMembreRequest,
     FinAppartenance,
     MembreResponse,
-    StatutMembre,
     StatutRequest,
     UpdateMembreRequest,
     UpdateProfilRequest,
     UpdateRolesRequest,
 )
 from unionflow.membres.service import MembreService
+from unionflow.models.membre import StatutMembre
 
 router = area_router("/api/membres", "Membres")
 

@@ -2,23 +2,16 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from enum import StrEnum
 
 from pydantic import Field, field_validator
 
 from unionflow.core.email import Email
 from unionflow.core.roles import Role, RoleOrganisation
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel, regle_metier
+from unionflow.models.membre import Genre, StatutAppartenance, StatutMembre
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 COUNTRY_PATTERN = r"^[A-Z]{2}$"
-
-
-class StatutMembre(StrEnum):
-    ACTIF = "ACTIF"
-    INACTIF = "INACTIF"
-    SUSPENDU = "SUSPENDU"
-    RADIE = "RADIE"
 
 
 S = StatutMembre
@@ -30,17 +23,6 @@ TRANSITIONS: dict[StatutMembre, frozenset[StatutMembre]] = {
     S.RADIE: frozenset(),
 }
 MOTIF_REQUIS = frozenset({S.SUSPENDU, S.RADIE})
-
-
-class StatutAppartenance(StrEnum):
-    ACTIF = "ACTIF"
-    SUSPENDU = "SUSPENDU"  # follows the member's suspension
-    TERMINE = "TERMINE"
-
-
-class Genre(StrEnum):
-    MASCULIN = "MASCULIN"
-    FEMININ = "FEMININ"
 
 
 def _past(value: date | None) -> date | None:

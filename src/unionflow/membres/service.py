@@ -23,13 +23,12 @@ from unionflow.membres.schemas import (
     TRANSITIONS,
     CreateMembreRequest,
     MembreResponse,
-    StatutAppartenance,
-    StatutMembre,
     StatutRequest,
     UpdateMembreRequest,
     UpdateProfilRequest,
 )
 from unionflow.models import Membre, MembreOrganisation
+from unionflow.models.membre import StatutAppartenance, StatutMembre
 
 MODULE = "MEMBRES"
 _FIELDS = ["prenom", "nom", "email", "telephone", "date_naissance", "genre", "profession", "adresse", "ville",

@@ -2,21 +2,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import Field, model_validator
 
 from unionflow.core.schemas import InputModel, OutputModel, regle_metier
-
-
-class TypeConversation(StrEnum):
-    DIRECTE = "DIRECTE"
-    GROUPE = "GROUPE"
-
-
-class TypeMessage(StrEnum):
-    TEXTE = "TEXTE"
-    VOCAL = "VOCAL"
+from unionflow.models.messagerie import TypeConversation, TypeMessage
 
 
 class CreateConversationRequest(InputModel):

@@ -26,11 +26,10 @@ from unionflow.messagerie.schemas import (
     MessageResponse,
     NonLusResponse,
     ParticipantResponse,
-    TypeConversation,
-    TypeMessage,
 )
 from unionflow.models import Conversation, ConversationParticipant, MessageConversation
 from unionflow.models.base import utcnow
+from unionflow.models.messagerie import TypeConversation, TypeMessage
 
 MODULE = "MESSAGERIE"
 

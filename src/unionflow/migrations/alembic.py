@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -25,3 +26,10 @@ def upgrade(url: str | None = None, revision: str = "heads") -> None:
 
 def downgrade(url: str | None = None, revision: str = "base") -> None:
     command.downgrade(alembic_config(url), revision)
+
+
+async def revisions_courantes(connection: Any) -> set[str]:
+    """The revisions the database is at (raises while it has no ``alembic_version`` table yet)."""
+    from sqlalchemy import text
+
+    return set((await connection.execute(text("SELECT version_num FROM alembic_version"))).scalars())

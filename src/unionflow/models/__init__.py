@@ -3,7 +3,7 @@
 from unionflow.models.adhesion import Adhesion
 from unionflow.models.audit import AuditLog
 from unionflow.models.base import Base
-from unionflow.models.cloture import ExerciceComptable, VerrouComptable
+from unionflow.models.cloture import ClotureMensuelle, DemandeDeverrouillage, ExerciceComptable, VerrouComptable
 from unionflow.models.cotisation import Cotisation
 from unionflow.models.document import Document, PieceJointe, TelechargementDocument
 from unionflow.models.evenement import (
@@ -30,9 +30,11 @@ __all__ = [
     "AuditLog",
     "Base",
     "CleIdempotence",
+    "ClotureMensuelle",
     "CompteWave",
     "Compteur",
     "Cotisation",
+    "DemandeDeverrouillage",
     "Document",
     "Evenement",
     "ExerciceComptable",

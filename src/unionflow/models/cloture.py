@@ -43,3 +43,60 @@ class ExerciceComptable(IdMixin, Base):
     date_cloture: Mapped[datetime] = mapped_column(default=utcnow)
 
     __table_args__ = (UniqueConstraint("organisation_id", "annee"),)
+
+
+class StatutDeverrouillage(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"
+    APPROUVEE = "APPROUVEE"
+    REJETEE = "REJETEE"
+    ANNULEE = "ANNULEE"
+
+
+class DemandeDeverrouillage(IdMixin, Base):
+    """A request to move an organisation's lock date back (reopen a period), asked by one person and decided by
+    a second one under another role (issue 19); the lock moves only when it is approved."""
+
+    __tablename__ = "demande_deverrouillage"
+
+    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"), index=True)
+    date_actuelle: Mapped[date]  # the lock date when the request was made
+    date_demandee: Mapped[date]  # the earlier lock date asked for
+    motif: Mapped[str] = mapped_column(String(1000))
+    statut: Mapped[str] = mapped_column(String(20), default=StatutDeverrouillage.EN_ATTENTE.value)
+    demande_par: Mapped[str] = mapped_column(String(254))
+    demande_par_sub: Mapped[str] = mapped_column(String(255))
+    role_demandeur: Mapped[str] = mapped_column(String(40))
+    date_demande: Mapped[datetime] = mapped_column(default=utcnow)
+    decide_par: Mapped[str | None] = mapped_column(String(254))
+    decide_par_sub: Mapped[str | None] = mapped_column(String(255))
+    role_decideur: Mapped[str | None] = mapped_column(String(40))
+    commentaire: Mapped[str | None] = mapped_column(String(1000))
+    date_decision: Mapped[datetime | None]
+
+
+class ClotureMensuelle(IdMixin, Base):
+    """A month closed by an organisation's treasurer (issue 19, item 3): the checklist the service verified,
+    with the figures it compared, recorded as they were; the month is then locked (reopening: deverrouillage)."""
+
+    __tablename__ = "cloture_mensuelle"
+
+    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"))
+    annee: Mapped[int]
+    mois: Mapped[int]
+    date_fin: Mapped[date]
+    caisse_comptee: Mapped[Decimal]
+    caisse_comptable: Mapped[Decimal]
+    ecart_caisse: Mapped[Decimal]
+    compte_ecart: Mapped[str | None] = mapped_column(String(20))
+    motif_ecart: Mapped[str | None] = mapped_column(String(500))
+    ecriture_ecart_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("ecriture_comptable.id"))
+    banque_releve: Mapped[Decimal]
+    banque_comptable: Mapped[Decimal]
+    wave_releve: Mapped[Decimal]
+    wave_comptable: Mapped[Decimal]
+    delai_declarations_jours: Mapped[int]
+    cloturee_par: Mapped[str] = mapped_column(String(254))
+    cloturee_par_sub: Mapped[str] = mapped_column(String(255))
+    date_cloture: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (UniqueConstraint("organisation_id", "annee", "mois"),)

@@ -4,11 +4,28 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+
+
+class VisibiliteDocument(StrEnum):
+    PRIVE = "PRIVE"
+    ORGANISATION = "ORGANISATION"
+
+
+class TypeEntite(StrEnum):
+    ADHESION = "ADHESION"
+    MEMBRE = "MEMBRE"
+    DEMANDE_AIDE = "DEMANDE_AIDE"
+    EVENEMENT = "EVENEMENT"
+    PAIEMENT = "PAIEMENT"
+    TICKET = "TICKET"
+    COTISATION = "COTISATION"
+    ORGANISATION = "ORGANISATION"
 
 
 class Document(IdMixin, TimestampMixin, Base):

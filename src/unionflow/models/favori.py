@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, utcnow
+
+
+class TypeCible(StrEnum):
+    EVENEMENT = "EVENEMENT"
+    ORGANISATION = "ORGANISATION"
+    DOCUMENT = "DOCUMENT"
+    MEMBRE = "MEMBRE"
 
 
 class Favori(IdMixin, Base):

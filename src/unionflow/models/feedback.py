@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, utcnow
+
+
+class TypeFeedback(StrEnum):
+    BUG = "BUG"
+    AMELIORATION = "AMELIORATION"
+    AUTRE = "AUTRE"
 
 
 class Feedback(IdMixin, Base):

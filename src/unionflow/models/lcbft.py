@@ -5,11 +5,17 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 from decimal import Decimal
+from enum import StrEnum
 
 from sqlalchemy import Boolean, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+
+
+class Decision(StrEnum):
+    SANS_SUITE = "SANS_SUITE"
+    DECLARATION_SOUPCON = "DECLARATION_SOUPCON"
 
 
 class ParametresLcbFt(IdMixin, TimestampMixin, Base):

@@ -2,11 +2,30 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
+from enum import StrEnum
 
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class StatutMembre(StrEnum):
+    ACTIF = "ACTIF"
+    INACTIF = "INACTIF"
+    SUSPENDU = "SUSPENDU"
+    RADIE = "RADIE"
+
+
+class StatutAppartenance(StrEnum):
+    ACTIF = "ACTIF"
+    SUSPENDU = "SUSPENDU"  # follows the member's suspension
+    TERMINE = "TERMINE"
+
+
+class Genre(StrEnum):
+    MASCULIN = "MASCULIN"
+    FEMININ = "FEMININ"
 
 
 class Membre(IdMixin, TimestampMixin, Base):

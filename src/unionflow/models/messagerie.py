@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+
+
+class TypeConversation(StrEnum):
+    DIRECTE = "DIRECTE"
+    GROUPE = "GROUPE"
+
+
+class TypeMessage(StrEnum):
+    TEXTE = "TEXTE"
+    VOCAL = "VOCAL"
 
 
 class Conversation(IdMixin, TimestampMixin, Base):

@@ -3,11 +3,36 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import BigInteger, Boolean, Float, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, utcnow
+
+
+class NiveauAlerte(StrEnum):
+    INFO = "INFO"
+    WARNING = "WARNING"
+    CRITICAL = "CRITICAL"
+
+
+class TypeSauvegarde(StrEnum):
+    MANUELLE = "MANUELLE"
+    AUTOMATIQUE = "AUTOMATIQUE"
+    POINT_RESTAURATION = "POINT_RESTAURATION"
+
+
+class StatutSauvegarde(StrEnum):
+    EN_COURS = "EN_COURS"
+    TERMINEE = "TERMINEE"
+    ECHOUEE = "ECHOUEE"
+    SUPPRIMEE = "SUPPRIMEE"
+
+
+class Frequence(StrEnum):
+    QUOTIDIENNE = "QUOTIDIENNE"
+    HEBDOMADAIRE = "HEBDOMADAIRE"
 
 
 class AlerteSysteme(IdMixin, Base):

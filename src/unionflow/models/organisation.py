@@ -1,11 +1,26 @@
 from __future__ import annotations
 
 import uuid
+from enum import StrEnum
 
 from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class TypeOrganisation(StrEnum):
+    UNION = "UNION"
+    FEDERATION = "FEDERATION"
+    ASSOCIATION = "ASSOCIATION"
+    MUTUELLE = "MUTUELLE"
+    COOPERATIVE = "COOPERATIVE"
+    TONTINE = "TONTINE"
+
+
+class StatutOrganisation(StrEnum):
+    ACTIVE = "ACTIVE"
+    SUSPENDUE = "SUSPENDUE"
 
 
 class Organisation(IdMixin, TimestampMixin, Base):

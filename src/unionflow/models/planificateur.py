@@ -5,12 +5,26 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, utcnow
+
+
+class StatutExecution(StrEnum):
+    EN_COURS = "EN_COURS"
+    REUSSIE = "REUSSIE"
+    ECHOUEE = "ECHOUEE"
+
+
+class StatutTache(StrEnum):
+    EN_ATTENTE = "EN_ATTENTE"
+    EN_COURS = "EN_COURS"
+    TERMINEE = "TERMINEE"
+    ECHOUEE = "ECHOUEE"
 
 
 class PlanificationJob(Base):

@@ -5,11 +5,24 @@ from __future__ import annotations
 import uuid
 from datetime import date, datetime
 from decimal import Decimal
+from enum import StrEnum
 
 from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class NatureProposition(StrEnum):
+    FINANCIERE = "FINANCIERE"  # an amount of money (montant required)
+    MATERIELLE = "MATERIELLE"  # goods: food, clothes, school supplies...
+    SERVICE = "SERVICE"  # time or skills: transport, care, paperwork...
+
+
+class StatutProposition(StrEnum):
+    ACTIVE = "ACTIVE"
+    RESERVEE = "RESERVEE"
+    CLOTUREE = "CLOTUREE"
 
 
 class PropositionAide(IdMixin, TimestampMixin, Base):

@@ -4,11 +4,30 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+
+
+class StatutSuggestion(StrEnum):
+    SOUMISE = "SOUMISE"
+    EN_ETUDE = "EN_ETUDE"
+    RETENUE = "RETENUE"
+    REJETEE = "REJETEE"
+    REALISEE = "REALISEE"
+
+
+class CategorieSuggestion(StrEnum):
+    SERVICES = "SERVICES"
+    EVENEMENTS = "EVENEMENTS"
+    COTISATIONS = "COTISATIONS"
+    COMMUNICATION = "COMMUNICATION"
+    FONCTIONNEMENT = "FONCTIONNEMENT"
+    APPLICATION = "APPLICATION"
+    AUTRE = "AUTRE"
 
 
 class Suggestion(IdMixin, TimestampMixin, Base):

@@ -4,11 +4,42 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+
+
+class Priorite(StrEnum):
+    BASSE = "BASSE"
+    NORMALE = "NORMALE"
+    HAUTE = "HAUTE"
+    URGENTE = "URGENTE"
+
+
+class StatutTicket(StrEnum):
+    OUVERT = "OUVERT"
+    EN_COURS = "EN_COURS"
+    RESOLU = "RESOLU"
+    FERME = "FERME"
+
+
+class CategorieTicket(StrEnum):
+    ADHESION = "ADHESION"
+    COTISATION = "COTISATION"
+    PAIEMENT = "PAIEMENT"
+    EVENEMENT = "EVENEMENT"
+    COMPTE = "COMPTE"
+    DOCUMENT = "DOCUMENT"
+    TECHNIQUE = "TECHNIQUE"
+    AUTRE = "AUTRE"
+
+
+class Destinataire(StrEnum):
+    ORGANISATION = "ORGANISATION"
+    UNION = "UNION"
 
 
 class Ticket(IdMixin, TimestampMixin, Base):

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.models import AlerteConfig, AlerteSysteme
+from unionflow.models.monitoring import Frequence
 from unionflow.monitoring.repository import FAILED_LOGIN_ACTIONS, AlerteSystemeRepository, MesureRepository
 
 log = logging.getLogger("unionflow.monitoring")
@@ -160,7 +161,7 @@ class MonitoringEvaluator:
         schedule = await self.measures.backup_config()
         if schedule is None or not schedule.actif:
             return Mesure("SAUVEGARDE_EN_RETARD", False)
-        period = 24 if schedule.frequence == "QUOTIDIENNE" else 7 * 24
+        period = 24 if schedule.frequence == Frequence.QUOTIDIENNE else 7 * 24
         seuil = period + BACKUP_GRACE_HOURS
         last = await self.measures.last_backup(statut="TERMINEE", type_="AUTOMATIQUE")
         reference = last.date_creation if last else (schedule.date_modification or now)

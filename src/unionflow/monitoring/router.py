@@ -13,11 +13,11 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import RS_MON_READ, RS_MON_WRITE
 from unionflow.core.routing import GuardedRoute, area_router
+from unionflow.models.journal import NiveauJournal
 from unionflow.monitoring.schemas import (
     AlerteConfigResponse,
     AlerteSystemeResponse,
     JournalSystemeResponse,
-    NiveauJournal,
     UpdateAlerteConfigRequest,
 )
 from unionflow.monitoring.service import JournalService, MetricsService, MonitoringService

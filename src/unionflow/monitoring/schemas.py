@@ -2,18 +2,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 from pydantic import ConfigDict, Field, model_validator
 
 from unionflow.core.schemas import OutputModel, UpdateModel
-
-
-class NiveauAlerte(StrEnum):
-    INFO = "INFO"
-    WARNING = "WARNING"
-    CRITICAL = "CRITICAL"
+from unionflow.models.journal import NiveauJournal
+from unionflow.models.monitoring import NiveauAlerte
 
 
 class AlerteSystemeResponse(OutputModel):
@@ -76,14 +71,6 @@ class UpdateAlerteConfigRequest(UpdateModel):
 
     def changes(self) -> dict[str, Any]:
         return self.model_dump(exclude_unset=True)
-
-
-class NiveauJournal(StrEnum):
-    DEBUG = "DEBUG"
-    INFO = "INFO"
-    WARNING = "WARNING"
-    ERROR = "ERROR"
-    CRITICAL = "CRITICAL"
 
 
 class JournalSystemeResponse(OutputModel):

@@ -13,13 +13,13 @@ from unionflow.core import audit, metrics
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidToken, NotFound, RegleMetier, Unauthenticated
 from unionflow.core.pagination import Page, PageParams
+from unionflow.models.journal import NiveauJournal
 from unionflow.monitoring.evaluator import MODULE, MonitoringEvaluator
 from unionflow.monitoring.repository import AlerteSystemeRepository, JournalSystemeRepository, MesureRepository
 from unionflow.monitoring.schemas import (
     AlerteConfigResponse,
     AlerteSystemeResponse,
     JournalSystemeResponse,
-    NiveauJournal,
     UpdateAlerteConfigRequest,
 )
 

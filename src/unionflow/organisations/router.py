@@ -10,15 +10,14 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ORG_ADMIN, RS_ORG_READ, RS_UNION_ADMIN
 from unionflow.core.routing import area_router
+from unionflow.models.organisation import StatutOrganisation, TypeOrganisation
 from unionflow.organisations.lectures import OrganisationLecture
 from unionflow.organisations.repository import OrganisationFilters
 from unionflow.organisations.schemas import (
     CreateOrganisationRequest,
     MonOrganisationResponse,
     OrganisationResponse,
-    StatutOrganisation,
     SuspensionRequest,
-    TypeOrganisation,
     UpdateOrganisationRequest,
 )
 from unionflow.organisations.service import OrganisationService

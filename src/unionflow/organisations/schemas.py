@@ -2,23 +2,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import Field
 
 from unionflow.core.email import Email
 from unionflow.core.roles import Role
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
-
-
-class TypeOrganisation(StrEnum):
-    UNION = "UNION"
-    FEDERATION = "FEDERATION"
-    ASSOCIATION = "ASSOCIATION"
-    MUTUELLE = "MUTUELLE"
-    COOPERATIVE = "COOPERATIVE"
-    TONTINE = "TONTINE"
-
+from unionflow.models.organisation import StatutOrganisation, TypeOrganisation
 
 # Depth in the union's hierarchy: a parent must sit strictly above its child.
 NIVEAU = {
@@ -29,11 +19,6 @@ NIVEAU = {
     TypeOrganisation.COOPERATIVE: 2,
     TypeOrganisation.TONTINE: 2,
 }
-
-
-class StatutOrganisation(StrEnum):
-    ACTIVE = "ACTIVE"
-    SUSPENDUE = "SUSPENDUE"
 
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
@@ -59,7 +44,8 @@ class CreateOrganisationRequest(InputModel):
 
 class UpdateOrganisationRequest(UpdateModel):
     nullable_fields = frozenset({
-        "nom_court", "parent_id", "description", "email", "telephone", "adresse", "ville", "region"})
+        "nom_court", "parent_id", "description", "email", "telephone", "adresse", "ville", "region",
+        "logo_document_id"})
     nom: str | None = Field(default=None, min_length=2, max_length=200)
     nom_court: str | None = Field(default=None, max_length=50)
     type_organisation: TypeOrganisation | None = None

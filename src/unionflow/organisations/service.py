@@ -10,13 +10,12 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.models import Organisation
+from unionflow.models.organisation import StatutOrganisation, TypeOrganisation
 from unionflow.organisations.repository import OrganisationRepository
 from unionflow.organisations.schemas import (
     NIVEAU,
     CreateOrganisationRequest,
     OrganisationResponse,
-    StatutOrganisation,
-    TypeOrganisation,
     UpdateOrganisationRequest,
 )
 

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
+from typing import Annotated
 
-from fastapi import Depends, Header, Query, Request
+from fastapi import Body, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from unionflow.core.auth import AuthContext, authorize
@@ -170,11 +171,14 @@ async def sync_paiement(id: uuid.UUID, session: SessionDep, request: Request,
              description="Trésorerie de l'organisation (permission paiement.enregistrer, 403 sinon). Un paiement "
                          "EN_ATTENTE déclaré par un membre (hors Wave, 400 sinon: Wave confirme lui-même) devient "
                          "VALIDE par le circuit d'encaissement: cotisation ou adhésion réglée, reçu, écriture "
-                         "comptable. 400 si la cible a été annulée entre-temps. En-tête Idempotency-Key recommandé.")
-async def confirm_paiement(id: uuid.UUID, data: ConfirmationPaiementRequest, session: SessionDep,
+                         "comptable. 400 si la cible a été annulée entre-temps. En-tête Idempotency-Key recommandé. "
+                         "Corps facultatif: sans corps, la date de réception est maintenant et sans référence.")
+async def confirm_paiement(id: uuid.UUID, session: SessionDep,
+                           data: Annotated[ConfirmationPaiementRequest | None, Body()] = None,
                            auth: AuthContext = authorize(RS_TRESORERIE),
                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    return await idem.run(auth, lambda: DeclarationService(session, auth).confirmer(id, data))
+    confirmation = data or ConfirmationPaiementRequest()
+    return await idem.run(auth, lambda: DeclarationService(session, auth).confirmer(id, confirmation))
 
 
 @router.post("/{id}/rejeter", response_model=PaiementResponse, responses=problems(404),

@@ -13,8 +13,9 @@ from unionflow.core.jobs import Job
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_MON_READ
 from unionflow.core.routing import area_router
+from unionflow.models.planificateur import StatutExecution
 from unionflow.planificateur.repository import ExecutionFilters
-from unionflow.planificateur.schemas import ExecutionJobResponse, PlanificationJobResponse, StatutExecution
+from unionflow.planificateur.schemas import ExecutionJobResponse, PlanificationJobResponse
 from unionflow.planificateur.service import PlanificateurService
 
 

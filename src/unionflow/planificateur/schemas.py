@@ -2,17 +2,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import Field
 
 from unionflow.core.schemas import OutputModel
-
-
-class StatutExecution(StrEnum):
-    EN_COURS = "EN_COURS"
-    REUSSIE = "REUSSIE"
-    ECHOUEE = "ECHOUEE"
+from unionflow.models.planificateur import StatutExecution
 
 
 class ExecutionJobResponse(OutputModel):

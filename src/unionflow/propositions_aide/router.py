@@ -11,14 +11,13 @@ from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import RS_PROPOSITION_AIDE, RS_PROPOSITION_AIDE_GESTION
 from unionflow.core.routing import area_router
 from unionflow.demandes_aide.schemas import DemandeAideResponse
+from unionflow.models.proposition_aide import NatureProposition, StatutProposition
 from unionflow.propositions_aide.repository import PropositionFilters
 from unionflow.propositions_aide.schemas import (
     CloturerRequest,
     CreatePropositionAideRequest,
     LierRequest,
-    NatureProposition,
     PropositionAideResponse,
-    StatutProposition,
     UpdatePropositionAideRequest,
 )
 from unionflow.propositions_aide.service import PropositionAideService

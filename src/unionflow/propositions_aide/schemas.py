@@ -2,25 +2,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from enum import StrEnum
 
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
 from unionflow.demandes_aide.schemas import TypeAide
+from unionflow.models.proposition_aide import NatureProposition, StatutProposition
 from unionflow.types_reference.schemas import code_du_domaine
-
-
-class NatureProposition(StrEnum):
-    FINANCIERE = "FINANCIERE"  # an amount of money (montant required)
-    MATERIELLE = "MATERIELLE"  # goods: food, clothes, school supplies...
-    SERVICE = "SERVICE"  # time or skills: transport, care, paperwork...
-
-
-class StatutProposition(StrEnum):
-    ACTIVE = "ACTIVE"
-    RESERVEE = "RESERVEE"
-    CLOTUREE = "CLOTUREE"
 
 
 class CreatePropositionAideRequest(InputModel):

@@ -21,12 +21,11 @@ from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
 from unionflow.demandes_aide.schemas import TYPE_AIDE_DOMAINE, DemandeAideResponse
 from unionflow.models import PropositionAide
+from unionflow.models.proposition_aide import NatureProposition, StatutProposition
 from unionflow.propositions_aide.repository import OUVERTES, PropositionAideRepository, PropositionFilters
 from unionflow.propositions_aide.schemas import (
     CreatePropositionAideRequest,
-    NatureProposition,
     PropositionAideResponse,
-    StatutProposition,
     UpdatePropositionAideRequest,
 )
 from unionflow.types_reference.service import require_code

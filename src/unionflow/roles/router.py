@@ -37,7 +37,8 @@ async def get_role(request: Request, code: str = Path(max_length=50),
 @router.put("/membres/{membreId}/organisations/{organisationId}", response_model=AppartenanceResponse,
             responses=problems(404, 409), summary="Attribuer les rôles d'un membre dans une organisation",
             description="Corps: tableau des rôles d'organisation (ADMIN_ORGANISATION, MEMBRE, MODERATEUR, TRESORIER, "
-                        "PRESIDENT, SECRETAIRE, ORGANISATEUR_EVENEMENT); tout autre rôle: 400. MEMBRE est toujours "
+                        "PRESIDENT, SECRETAIRE, ORGANISATEUR_EVENEMENT, et l'extension COMMISSAIRE_AUX_COMPTES: "
+                        "contrôleur en lecture seule); tout autre rôle: 400. MEMBRE est toujours "
                         "inclus. Par SUPER_ADMIN/ADMIN ou l'ADMIN_ORGANISATION de l'organisation; le membre doit y "
                         "avoir une appartenance en cours. 409 si l'organisation perdrait son dernier administrateur. "
                         "Journalisé (WARNING).")

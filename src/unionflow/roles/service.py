@@ -22,10 +22,15 @@ LIBELLES: dict[Role, tuple[str, str]] = {
     R.MEMBRE: ("Membre", "Membre d'une organisation: sa fiche, ses cotisations, ses paiements, les événements."),
     R.USER: ("Utilisateur", "Compte authentifié sans appartenance: consulte sa fiche et l'annuaire, peut adhérer."),
     R.MODERATEUR: ("Modérateur", "Modère les contenus (avis, messages) et suit la supervision."),
-    R.TRESORIER: ("Trésorier", "Tient les finances de son organisation: cotisations, encaissements, versements."),
-    R.PRESIDENT: ("Président", "Dirige son organisation: consulte le registre et les finances, valide."),
+    R.TRESORIER: ("Trésorier", "Tient les finances de son organisation: cotisations, encaissements, versements; "
+                               "lit le journal d'audit de son argent, exporte ses membres."),
+    R.PRESIDENT: ("Président", "Dirige son organisation: consulte le registre et les finances, décide des aides, "
+                               "approuve les gros versements et les réouvertures de période."),
     R.SECRETAIRE: ("Secrétaire", "Tient le registre des membres et l'organisation des événements."),
     R.ORGANISATEUR_EVENEMENT: ("Organisateur d'événement", "Crée et gère les événements de son organisation."),
+    R.COMMISSAIRE_AUX_COMPTES: ("Commissaire aux comptes", "Extension: contrôle les comptes de son organisation en "
+                                                           "lecture seule (livres, journal d'audit, reçus, états, "
+                                                           "exports); ne modifie rien."),
 }
 
 

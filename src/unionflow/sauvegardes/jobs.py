@@ -18,6 +18,7 @@ from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_i
 from unionflow.core.errors import UnionFlowError
 from unionflow.core.jobs import Avancer, Compteurs, Contexte, EchecJob, EchecTache, Job
 from unionflow.models import Sauvegarde, Tache
+from unionflow.models.monitoring import StatutSauvegarde
 from unionflow.sauvegardes.service import SauvegardeService
 
 
@@ -62,7 +63,7 @@ async def sauvegarder(settings: Settings, *, force: bool = False, now: datetime 
         if backup is not None:
             out(f"sauvegarde {backup.id} {backup.statut} {backup.taille_octets or 0} octets"
                 + (f": {backup.message_erreur}" if backup.message_erreur else ""))
-            status = 0 if backup.statut == "TERMINEE" else 1
+            status = 0 if backup.statut == StatutSauvegarde.TERMINEE else 1
         else:
             out("aucune sauvegarde due")
         for pruned in bilan.supprimees:
@@ -78,13 +79,13 @@ async def sauvegarde_tache(ctx: Contexte, tache: Tache, avancer: Avancer) -> tup
     async with ctx.sessionmaker() as session:
         service = SauvegardeService(session, None, ctx.settings, ctx.engine)
         backup = await service.repo.get(backup_id)
-        if backup is None or backup.statut != "EN_COURS":
+        if backup is None or backup.statut != StatutSauvegarde.EN_COURS:
             raise EchecTache("Sauvegarde introuvable ou déjà terminée")
         # No transaction (on SQLite: no write lock) held while the dump runs.
         await session.commit()
         await service.terminer(backup)
         await session.commit()
-    if backup.statut != "TERMINEE":
+    if backup.statut != StatutSauvegarde.TERMINEE:
         raise EchecTache(backup.message_erreur or f"Sauvegarde {backup.statut}")
     return ({"sauvegardeId": str(backup.id), "statut": backup.statut, "tailleOctets": backup.taille_octets,
              "sha256": backup.sha256}, f"/api/backups/{backup.id}")
@@ -95,7 +96,7 @@ async def _sauvegarder(ctx: Contexte) -> Compteurs:
     compteurs = {"sauvegardes": int(bilan.sauvegarde is not None), "supprimees": len(bilan.supprimees)}
     if bilan.erreur:
         raise EchecJob(bilan.erreur, compteurs)
-    if bilan.sauvegarde is not None and bilan.sauvegarde.statut != "TERMINEE":
+    if bilan.sauvegarde is not None and bilan.sauvegarde.statut != StatutSauvegarde.TERMINEE:
         raise EchecJob(bilan.sauvegarde.message_erreur or f"Sauvegarde {bilan.sauvegarde.statut}", compteurs)
     return compteurs
 

@@ -2,32 +2,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
+from unionflow.models.monitoring import Frequence, StatutSauvegarde, TypeSauvegarde
 
 CONFIRMATION = "RESTAURER"
-
-
-class TypeSauvegarde(StrEnum):
-    MANUELLE = "MANUELLE"
-    AUTOMATIQUE = "AUTOMATIQUE"
-    POINT_RESTAURATION = "POINT_RESTAURATION"
-
-
-class StatutSauvegarde(StrEnum):
-    EN_COURS = "EN_COURS"
-    TERMINEE = "TERMINEE"
-    ECHOUEE = "ECHOUEE"
-    SUPPRIMEE = "SUPPRIMEE"
-
-
-class Frequence(StrEnum):
-    QUOTIDIENNE = "QUOTIDIENNE"
-    HEBDOMADAIRE = "HEBDOMADAIRE"
 
 
 class SauvegardeResponse(OutputModel):

@@ -12,6 +12,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, NotFound
 from unionflow.core.permissions import Permission
 from unionflow.models import Sauvegarde
+from unionflow.models.monitoring import StatutSauvegarde
 from unionflow.sauvegardes import schedule
 from unionflow.sauvegardes.engine import BackupFailed, BackupFiles, sha256_file
 from unionflow.sauvegardes.repository import SauvegardeRepository
@@ -77,7 +78,8 @@ class SauvegardeService:
         libelle = {"MANUELLE": "Sauvegarde manuelle", "AUTOMATIQUE": "Sauvegarde automatique",
                    "POINT_RESTAURATION": "Point de restauration"}[type_]
         backup = Sauvegarde(id=backup_id, nom=nom or f"{libelle} du {now:%Y-%m-%d %H:%M} UTC",
-                            description=description, type=type_, statut="EN_COURS", moteur=self.files.moteur,
+                            description=description, type=type_, statut=StatutSauvegarde.EN_COURS,
+                            moteur=self.files.moteur,
                             fichier=f"{backup_id}{self.files.extension}", cree_par=self.actor, date_creation=now,
                             revision_schema=await self.repo.schema_revision())
         self.repo.add(backup)
@@ -87,9 +89,9 @@ class SauvegardeService:
     async def terminer(self, backup: Sauvegarde, *, record_audit: bool = True) -> Sauvegarde:
         try:
             backup.taille_octets, backup.sha256 = await self.files.dump(backup.fichier)
-            backup.statut = "TERMINEE"
+            backup.statut = StatutSauvegarde.TERMINEE
         except BackupFailed as exc:
-            backup.statut, backup.message_erreur = "ECHOUEE", str(exc)
+            backup.statut, backup.message_erreur = StatutSauvegarde.ECHOUEE, str(exc)
         backup.date_fin = _now()
         await self.session.flush()
         if record_audit:
@@ -97,7 +99,7 @@ class SauvegardeService:
         return backup
 
     async def _audit_backup(self, backup: Sauvegarde) -> None:
-        ok = backup.statut == "TERMINEE"
+        ok = backup.statut == StatutSauvegarde.TERMINEE
         await audit.record(self.session, self.auth, action="SAUVEGARDER" if ok else "SAUVEGARDE_ECHEC",
                            module=MODULE, entite_type="Sauvegarde", entite_id=backup.id,
                            severite="INFO" if ok else "ERROR",
@@ -120,7 +122,7 @@ class SauvegardeService:
     # Deleting and pruning
 
     async def _remove(self, backup: Sauvegarde, description: str) -> None:
-        backup.statut = "SUPPRIMEE"
+        backup.statut = StatutSauvegarde.SUPPRIMEE
         backup.date_suppression = _now()
         backup.supprime_par = self.actor
         await self.session.flush()
@@ -131,9 +133,9 @@ class SauvegardeService:
 
     async def supprimer(self, backup_id: uuid.UUID) -> SauvegardeResponse:
         backup = await self._get(backup_id, for_update=True)
-        if backup.statut == "SUPPRIMEE":
+        if backup.statut == StatutSauvegarde.SUPPRIMEE:
             raise Conflict("Sauvegarde déjà supprimée")
-        if backup.statut == "EN_COURS":
+        if backup.statut == StatutSauvegarde.EN_COURS:
             raise Conflict("Sauvegarde en cours: suppression impossible")
         await self._remove(backup, f"Suppression de {backup.nom}")
         return SauvegardeResponse.model_validate(backup)
@@ -141,7 +143,7 @@ class SauvegardeService:
     async def purger(self, now: datetime | None = None) -> list[Sauvegarde]:
         now = now or _now()
         config = await self.repo.config()
-        keep = await self.repo.last_automatic(("TERMINEE",))
+        keep = await self.repo.last_automatic((StatutSauvegarde.TERMINEE,))
         pruned = []
         for backup in await self.repo.expired(now - timedelta(days=config.retention_jours), PRUNABLE_TYPES):
             if keep is not None and backup.id == keep.id:
@@ -155,14 +157,14 @@ class SauvegardeService:
         config = await self.repo.config(for_update=True)
         if not config.actif:
             return False
-        last = await self.repo.last_automatic(("TERMINEE", "EN_COURS"))
+        last = await self.repo.last_automatic((StatutSauvegarde.TERMINEE, StatutSauvegarde.EN_COURS))
         return last is None or last.date_creation < schedule.last_slot(config, now)
 
     # Schedule
 
     async def _config_response(self) -> SauvegardeConfigResponse:
         config = await self.repo.config()
-        last = await self.repo.last_automatic(("TERMINEE",))
+        last = await self.repo.last_automatic((StatutSauvegarde.TERMINEE,))
         return SauvegardeConfigResponse.model_validate({
             **{k: getattr(config, k) for k in (*_CONFIG_FIELDS, "date_modification", "modifie_par")},
             "prochaine_execution": schedule.next_slot(config, _now()),
@@ -194,7 +196,7 @@ class SauvegardeService:
             self.auth.require(Permission.SAUVEGARDE_RESTAURER, None,
                               "Seuls les administrateurs de l'union restaurent une sauvegarde")
         backup = await self._get(data.backup_id)
-        if backup.statut != "TERMINEE":
+        if backup.statut != StatutSauvegarde.TERMINEE:
             raise Conflict(f"Seule une sauvegarde TERMINEE se restaure (statut {backup.statut})")
         if backup.moteur != self.files.moteur:
             raise Conflict(f"Sauvegarde {backup.moteur} incompatible avec la base {self.files.moteur}")
@@ -228,7 +230,7 @@ class SauvegardeService:
         point = await self.terminer(await self.demarrer(
             "POINT_RESTAURATION", f"Avant restauration de « {nom} »",
             f"Point de restauration automatique avant la restauration de {backup_id}"), record_audit=False)
-        if point.statut != "TERMINEE":
+        if point.statut != StatutSauvegarde.TERMINEE:
             raise Conflict(f"Point de restauration impossible, restauration annulée: {point.message_erreur}")
         point_id = point.id
         state = await self.repo.preserved_state(audit_since)
@@ -241,13 +243,13 @@ class SauvegardeService:
         restored_at = _now()
         try:
             await self.files.restore(fichier, maintenance.copy_sqlite_flag)
-            statut, message = "TERMINEE", f"Base restaurée depuis « {state_name(state, backup_id)} »"
+            statut, message = StatutSauvegarde.TERMINEE, f"Base restaurée depuis « {state_name(state, backup_id)} »"
         except BackupFailed as exc:
-            statut, message = "ECHOUEE", f"Restauration échouée, base inchangée: {exc}"
+            statut, message = StatutSauvegarde.ECHOUEE, f"Restauration échouée, base inchangée: {exc}"
         # Pooled connections may cache statements prepared against the replaced tables.
         await engine.dispose()
         for values in state["sauvegarde"]:
-            if values["id"] == backup_id and statut == "TERMINEE":
+            if values["id"] == backup_id and statut == StatutSauvegarde.TERMINEE:
                 values["date_derniere_restauration"] = restored_at
         await self.repo.put_back(state, audit_since)
         # Numbers never go back; the reference-data version goes forward: workers drop what they cached.
@@ -255,7 +257,7 @@ class SauvegardeService:
         restored = await self._get(backup_id)
         point = await self._get(point_id)
         await self._audit_backup(point)
-        await audit.record(self.session, self.auth, action="RESTAURER" if statut == "TERMINEE"
+        await audit.record(self.session, self.auth, action="RESTAURER" if statut == StatutSauvegarde.TERMINEE
                            else "RESTAURATION_ECHEC", module=MODULE, entite_type="Sauvegarde",
                            entite_id=backup_id, severite="CRITICAL", description=message,
                            after={"sauvegarde": str(backup_id), "point_restauration": str(point_id)})

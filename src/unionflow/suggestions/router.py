@@ -10,12 +10,11 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ANY_AUTHENTICATED, RS_SUGGESTION_STAFF
 from unionflow.core.routing import area_router
+from unionflow.models.suggestion import CategorieSuggestion, StatutSuggestion
 from unionflow.suggestions.repository import SuggestionFilters
 from unionflow.suggestions.schemas import (
-    CategorieSuggestion,
     CreateSuggestionRequest,
     ReponseSuggestionRequest,
-    StatutSuggestion,
     SuggestionResponse,
     UpdateSuggestionRequest,
     VoteResponse,

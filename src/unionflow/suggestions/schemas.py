@@ -2,29 +2,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
-
-
-class StatutSuggestion(StrEnum):
-    SOUMISE = "SOUMISE"
-    EN_ETUDE = "EN_ETUDE"
-    RETENUE = "RETENUE"
-    REJETEE = "REJETEE"
-    REALISEE = "REALISEE"
-
-
-class CategorieSuggestion(StrEnum):
-    SERVICES = "SERVICES"
-    EVENEMENTS = "EVENEMENTS"
-    COTISATIONS = "COTISATIONS"
-    COMMUNICATION = "COMMUNICATION"
-    FONCTIONNEMENT = "FONCTIONNEMENT"
-    APPLICATION = "APPLICATION"
-    AUTRE = "AUTRE"
+from unionflow.models.suggestion import CategorieSuggestion, StatutSuggestion
 
 
 class CreateSuggestionRequest(InputModel):

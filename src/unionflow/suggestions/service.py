@@ -17,11 +17,11 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.models import Suggestion, SuggestionVote
 from unionflow.models.base import utcnow
+from unionflow.models.suggestion import StatutSuggestion
 from unionflow.suggestions.repository import SuggestionFilters, SuggestionRepository
 from unionflow.suggestions.schemas import (
     CreateSuggestionRequest,
     ReponseSuggestionRequest,
-    StatutSuggestion,
     SuggestionResponse,
     UpdateSuggestionRequest,
     VoteResponse,

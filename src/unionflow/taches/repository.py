@@ -13,7 +13,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.repository import ScopedRepository
 from unionflow.core.visibility import EVERY, Shape, Visibility, scope_param
 from unionflow.models import Tache
-from unionflow.taches.schemas import StatutTache
+from unionflow.models.planificateur import StatutTache
 
 S = StatutTache
 # Bind parameter of the creator rule: the caller's subject.

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from unionflow.core.schemas import OutputModel
+from unionflow.models.planificateur import StatutTache
 
 
 class TypeTache(StrEnum):
@@ -15,13 +16,6 @@ class TypeTache(StrEnum):
     SAUVEGARDE = "SAUVEGARDE"
     EXPORT = "EXPORT"
     IMPORT_MEMBRES = "IMPORT_MEMBRES"
-
-
-class StatutTache(StrEnum):
-    EN_ATTENTE = "EN_ATTENTE"
-    EN_COURS = "EN_COURS"
-    TERMINEE = "TERMINEE"
-    ECHOUEE = "ECHOUEE"
 
 
 class TacheResponse(OutputModel):

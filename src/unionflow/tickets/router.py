@@ -10,15 +10,13 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_ANY_AUTHENTICATED, RS_TICKET_STAFF
 from unionflow.core.routing import area_router
+from unionflow.models.ticket import CategorieTicket, Priorite, StatutTicket
 from unionflow.tickets.repository import TicketFilters
 from unionflow.tickets.schemas import (
     AssignationRequest,
-    CategorieTicket,
     ChangementStatutRequest,
     CreateMessageRequest,
     CreateTicketRequest,
-    Priorite,
-    StatutTicket,
     TicketMessageResponse,
     TicketResponse,
     UpdateTicketRequest,

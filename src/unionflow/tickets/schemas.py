@@ -2,41 +2,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
-
-
-class Priorite(StrEnum):
-    BASSE = "BASSE"
-    NORMALE = "NORMALE"
-    HAUTE = "HAUTE"
-    URGENTE = "URGENTE"
-
-
-class StatutTicket(StrEnum):
-    OUVERT = "OUVERT"
-    EN_COURS = "EN_COURS"
-    RESOLU = "RESOLU"
-    FERME = "FERME"
-
-
-class CategorieTicket(StrEnum):
-    ADHESION = "ADHESION"
-    COTISATION = "COTISATION"
-    PAIEMENT = "PAIEMENT"
-    EVENEMENT = "EVENEMENT"
-    COMPTE = "COMPTE"
-    DOCUMENT = "DOCUMENT"
-    TECHNIQUE = "TECHNIQUE"
-    AUTRE = "AUTRE"
-
-
-class Destinataire(StrEnum):
-    ORGANISATION = "ORGANISATION"
-    UNION = "UNION"
+from unionflow.models.ticket import CategorieTicket, Destinataire, Priorite, StatutTicket
 
 
 class CreateTicketRequest(InputModel):

@@ -21,15 +21,14 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.models import Ticket, TicketMessage
 from unionflow.models.base import utcnow
+from unionflow.models.organisation import TypeOrganisation
+from unionflow.models.ticket import Destinataire, Priorite, StatutTicket
 from unionflow.tickets.repository import TicketFilters, TicketRepository
 from unionflow.tickets.schemas import (
     AssignationRequest,
     ChangementStatutRequest,
     CreateMessageRequest,
     CreateTicketRequest,
-    Destinataire,
-    Priorite,
-    StatutTicket,
     TicketMessageResponse,
     TicketResponse,
     UpdateTicketRequest,
@@ -85,7 +84,7 @@ class TicketService:
         current = await self.repo.organisation(organisation_id)
         seen: set[uuid.UUID] = set()
         while current is not None and current.id not in seen:
-            if current.type_organisation == "UNION":
+            if current.type_organisation == TypeOrganisation.UNION:
                 return current.id
             seen.add(current.id)
             current = await self.repo.organisation(current.parent_id) if current.parent_id else None

@@ -6,10 +6,10 @@ from typing import Any
 
 from pydantic import Field
 
-from unionflow.audit.schemas import Severite
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import Montant, OutputModel, Taux
 from unionflow.finance.approbations.schemas import StatutApprobation, TypeObjetApprobation
+from unionflow.models.audit import Severite
 
 
 class Volume(OutputModel):

@@ -2,10 +2,12 @@
 
 A caller who sees dues by organisation (global roles, organisation staff) gets the figures of the summary rows plus
 the deltas not yet compacted, grouped exactly like ``CotisationRepository.aggregate_stmt`` (stored status, and
-whether the due date has passed, so EN_RETARD stays derived by the one rule of ``gestion.statistics``). Staff who
-are also members add their own dues outside their organisations, aggregated directly (a handful of rows). A
-caller who sees only their own dues keeps the direct aggregate. Statements are built once per visibility shape
-and filter combination, with named parameters, and run on a session or a read connection alike.
+whether the due date has passed, so EN_RETARD stays derived by the one rule of
+``organisation_service.statistics``). Staff who are also members add their own dues outside their organisations,
+aggregated directly (a handful of rows). A caller who sees only their own dues keeps the direct aggregate.
+Statements are built once per visibility shape and filter combination, with named parameters, and run on a
+session or a read connection alike. The repository of the summary tables, which cotisations owns: statements,
+compaction and rebuild.
 """
 
 from __future__ import annotations

@@ -1,0 +1,52 @@
+"""Monthly closing (issue 19, item 3): JSON shapes."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+
+from pydantic import Field
+
+from unionflow.core.schemas import InputModel, Montant, OutputModel
+
+
+class CreateClotureMensuelleRequest(InputModel):
+    organisation_id: uuid.UUID
+    annee: int = Field(ge=2000, le=2100)
+    mois: int = Field(ge=1, le=12)
+    caisse_comptee: Montant = Field(description="Espèces comptées en caisse au dernier jour du mois (≥ 0)")
+    compte_ecart: str | None = Field(default=None, pattern=r"^[1-9][0-9]{1,9}$",
+                                     description="Compte où passer l'écart de caisse (ex. 658 manquant, 758 excédent); "
+                                                 "obligatoire s'il y a un écart")
+    motif_ecart: str | None = Field(default=None, min_length=5, max_length=500,
+                                    description="Raison de l'écart de caisse; obligatoire s'il y a un écart")
+    solde_banque: Montant = Field(description="Solde du relevé bancaire au dernier jour du mois (compte 521)")
+    solde_wave: Montant = Field(description="Solde Wave au dernier jour du mois (compte 5215)")
+
+
+class ControleResponse(OutputModel):
+    code: str
+    libelle: str
+    ok: bool
+    detail: str
+
+
+class ClotureMensuelleResponse(OutputModel):
+    id: uuid.UUID
+    organisation_id: uuid.UUID
+    annee: int
+    mois: int
+    date_fin: date
+    caisse_comptee: Montant
+    caisse_comptable: Montant
+    ecart_caisse: Montant
+    compte_ecart: str | None
+    motif_ecart: str | None
+    ecriture_ecart_id: uuid.UUID | None
+    banque_releve: Montant
+    banque_comptable: Montant
+    wave_releve: Montant
+    wave_comptable: Montant
+    delai_declarations_jours: int
+    cloturee_par: str
+    date_cloture: datetime

@@ -1,0 +1,208 @@
+"""Monthly closing of an organisation's books (issue 19, item 3).
+
+The treasurer counts the cash, reads the bank statement and the Wave balance at the month's last day and asks to
+close; the service verifies the checklist and records it with the figures it compared:
+- cash counted = balance of 571 Caisse, or the difference is booked (journal CAI, dated the last day) to the
+  account the treasurer names, with his reason;
+- bank statement = balance of 521, Wave balance = balance of 5215 (a difference is a missing entry: book it first);
+- no payment pending (declared, or a Wave session not settled) for longer than
+  ``comptabilite.cloture.delai_declarations_jours``;
+- no open LCB-FT alert of the organisation;
+- every entry of the month balanced.
+Any failed check refuses the closing (400, each check in ``controles``) and writes nothing. Otherwise the month is
+recorded and locked (lock date = its last day): its figures no longer change, and it reopens only through a
+reopening request decided by a second person (deverrouillage.py).
+"""
+
+from __future__ import annotations
+
+import calendar
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.clotures.repository import ClotureMensuelleRepository
+from unionflow.clotures.schemas import (
+    ClotureMensuelleResponse,
+    ControleResponse,
+    CreateClotureMensuelleRequest,
+)
+from unionflow.comptabilite.cloture import ClotureService
+from unionflow.comptabilite.ecritures_service import compte_par_defaut, journal_par_defaut
+from unionflow.comptabilite.etats_repository import EtatsRepository
+from unionflow.comptabilite.repository import ComptabiliteRepository
+from unionflow.comptabilite.service import MODULE, Ligne, poster_ecriture
+from unionflow.configuration.service import valeur
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.db import flush_unique
+from unionflow.core.errors import Conflict, NotFound, RegleMetier
+from unionflow.core.montants import format_montant
+from unionflow.core.permissions import Permission
+from unionflow.encaissement.repository import PaiementSystemRepository
+from unionflow.lcbft.repository import AlerteLcbFtSystemRepository
+from unionflow.models import ClotureMensuelle
+
+ZERO = Decimal("0.00")
+DELAI = "comptabilite.cloture.delai_declarations_jours"
+CAISSE, BANQUE, WAVE = "571", "521", "5215"
+MOIS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre",
+        "décembre")
+
+
+def nom_du_mois(annee: int, mois: int) -> str:
+    return f"{MOIS[mois - 1]} {annee}"
+
+
+def bornes(annee: int, mois: int) -> tuple[date, date]:
+    return date(annee, mois, 1), date(annee, mois, calendar.monthrange(annee, mois)[1])
+
+
+@dataclass
+class Releve:
+    """What the treasurer states and what the books say, for the checks."""
+
+    caisse: Decimal
+    banque: Decimal
+    wave: Decimal
+
+
+class ClotureMensuelleService:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+        self.repo = ClotureMensuelleRepository(session)
+        self.compta = ComptabiliteRepository(session, auth)
+
+    async def _organisation(self, organisation_id: uuid.UUID) -> None:
+        # The books' bureau (and its commissaire aux comptes) only; anyone else: 404.
+        if (await self.compta.organisation(organisation_id) is None
+                or not self.compta.can_see_entries(organisation_id)):
+            raise NotFound("Organisation introuvable")
+
+    async def lister(self, organisation_id: uuid.UUID) -> list[ClotureMensuelleResponse]:
+        await self._organisation(organisation_id)
+        return [ClotureMensuelleResponse.model_validate(c) for c in await self.repo.de_l_organisation(organisation_id)]
+
+    async def get(self, cloture_id: uuid.UUID) -> ClotureMensuelle:
+        cloture = await self.repo.get(cloture_id)
+        if cloture is None or not self.compta.can_see_entries(cloture.organisation_id):
+            raise NotFound("Clôture mensuelle introuvable")
+        return cloture
+
+    async def soldes(self, organisation_id: uuid.UUID, fin: date) -> Releve:
+        """Balances (debit − credit) of the cash, bank and Wave accounts at the end of ``fin``."""
+        found = {s.numero: s.debit_periode - s.credit_periode
+                 for s in await EtatsRepository(self.session).soldes(organisation_id, None, fin)
+                 if s.numero in (CAISSE, BANQUE, WAVE)}
+        return Releve(*(Decimal(found.get(n, ZERO)).quantize(ZERO) for n in (CAISSE, BANQUE, WAVE)))
+
+    async def controles(self, data: CreateClotureMensuelleRequest, livres: Releve,
+                        delai: int) -> list[ControleResponse]:
+        org = data.organisation_id
+        debut, fin = bornes(data.annee, data.mois)
+        ecart = data.caisse_comptee - livres.caisse
+        devise = "XOF"
+
+        def f(montant: Decimal) -> str:
+            return format_montant(montant, devise)
+        checks = [
+            ControleResponse(
+                code="CAISSE", libelle="Caisse comptée contre le compte 571", ok=ecart == 0 or bool(
+                    data.compte_ecart and data.motif_ecart),
+                detail=f"comptée {f(data.caisse_comptee)}, comptabilité {f(livres.caisse)}, écart {f(ecart)}"
+                       + ("" if ecart == 0 or (data.compte_ecart and data.motif_ecart)
+                          else ": indiquez compteEcart et motifEcart")),
+            ControleResponse(code="BANQUE", libelle="Relevé bancaire contre le compte 521",
+                             ok=data.solde_banque == livres.banque,
+                             detail=f"relevé {f(data.solde_banque)}, comptabilité {f(livres.banque)}"),
+            ControleResponse(code="WAVE", libelle="Solde Wave contre le compte 5215", ok=data.solde_wave == livres.wave,
+                             detail=f"Wave {f(data.solde_wave)}, comptabilité {f(livres.wave)}"),
+        ]
+        avant = datetime.now(UTC) - timedelta(days=delai)
+        attente = await PaiementSystemRepository(self.session).count_en_attente_depuis(org, avant)
+        checks.append(ControleResponse(code="DECLARATIONS", libelle=f"Aucun paiement en attente depuis plus de {delai} "
+                                       "jours", ok=attente == 0, detail=f"{attente} en attente"))
+        alertes = await AlerteLcbFtSystemRepository(self.session).count_ouvertes(org)
+        checks.append(ControleResponse(code="LCBFT", libelle="Aucune alerte LCB-FT ouverte", ok=alertes == 0,
+                                       detail=f"{alertes} alerte(s) ouverte(s)"))
+        desequilibrees = await self.repo.ecritures_desequilibrees(org, debut, fin)
+        checks.append(ControleResponse(code="EQUILIBRE", libelle="Toutes les écritures du mois équilibrées",
+                                       ok=not desequilibrees,
+                                       detail=", ".join(desequilibrees) or "toutes équilibrées"))
+        return checks
+
+    async def cloturer(self, data: CreateClotureMensuelleRequest) -> ClotureMensuelleResponse:
+        org = data.organisation_id
+        await self._organisation(org)
+        self.auth.require(Permission.COMPTABILITE_CLOTURER, org,
+                          "Seuls l'administrateur et le trésorier de l'organisation clôturent un mois")
+        fin = bornes(data.annee, data.mois)[1]
+        if fin >= datetime.now(UTC).date():
+            raise RegleMetier(f"Le mois de {nom_du_mois(data.annee, data.mois)} n'est pas terminé: il se clôture à "
+                              f"partir du {fin + timedelta(days=1):%d/%m/%Y}")
+        if data.caisse_comptee < 0:
+            raise RegleMetier("caisseComptee: un montant positif ou nul est attendu")
+        if await self.repo.du_mois(org, data.annee, data.mois) is not None:
+            raise Conflict(f"Le mois de {nom_du_mois(data.annee, data.mois)} est déjà clôturé")
+        delai = int(await valeur(self.session, DELAI))
+        livres = await self.soldes(org, fin)
+        checks = await self.controles(data, livres, delai)
+        if not all(c.ok for c in checks):
+            raise RegleMetier("Clôture impossible: " + "; ".join(f"{c.libelle} ({c.detail})" for c in checks
+                                                                 if not c.ok),
+                              extra={"controles": [c.model_dump(mode="json", by_alias=True) for c in checks]})
+        ecart = (data.caisse_comptee - livres.caisse).quantize(ZERO)
+        cloture = ClotureMensuelle(
+            organisation_id=org, annee=data.annee, mois=data.mois, date_fin=fin, caisse_comptee=data.caisse_comptee,
+            caisse_comptable=livres.caisse, ecart_caisse=ecart, compte_ecart=data.compte_ecart if ecart else None,
+            motif_ecart=data.motif_ecart if ecart else None, banque_releve=data.solde_banque,
+            banque_comptable=livres.banque, wave_releve=data.solde_wave, wave_comptable=livres.wave,
+            delai_declarations_jours=delai, cloturee_par=self.auth.actor_name, cloturee_par_sub=self.auth.sub,
+            date_cloture=datetime.now(UTC))
+        # Claims the month first: a concurrent closing of the same month gets 409 and books nothing.
+        await flush_unique(self.session, f"Le mois de {nom_du_mois(data.annee, data.mois)} est déjà clôturé", cloture)
+        if ecart:
+            cloture.ecriture_ecart_id = await self._ecart(data, fin, ecart)
+        await ClotureService(self.session, self.auth).poser_verrou(org, fin)
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="CLOTURER_MOIS", module=MODULE,
+                           entite_type="ClotureMensuelle", entite_id=cloture.id, organisation_id=org,
+                           severite="WARNING", after=audit.snapshot(cloture, [
+                               "annee", "mois", "caisse_comptee", "caisse_comptable", "ecart_caisse", "compte_ecart",
+                               "banque_releve", "banque_comptable", "wave_releve", "wave_comptable"]),
+                           description=f"Clôture du mois de {nom_du_mois(data.annee, data.mois)}; comptes verrouillés "
+                                       f"jusqu'au {fin:%d/%m/%Y}")
+        return ClotureMensuelleResponse.model_validate(cloture)
+
+    async def _ecart(self, data: CreateClotureMensuelleRequest, fin: date, ecart: Decimal) -> uuid.UUID:
+        """Book the cash difference on the month's last day: a shortage debits the named account, a surplus
+        credits it; 571 moves the other way."""
+        assert data.compte_ecart is not None and data.motif_ecart is not None
+        org = data.organisation_id
+        compte = await self.compta.compte_by_numero(org, data.compte_ecart)
+        if compte is None or not compte.actif or data.compte_ecart == CAISSE:
+            raise RegleMetier(f"compteEcart: {data.compte_ecart} n'est pas un compte actif de l'organisation "
+                              "(autre que 571)")
+        caisse = await compte_par_defaut(self.session, org, CAISSE)
+        montant = abs(ecart)
+        manquant = ecart < 0
+        lignes = [Ligne(compte, debit=montant if manquant else ZERO, credit=ZERO if manquant else montant,
+                        libelle=data.motif_ecart),
+                  Ligne(caisse, debit=ZERO if manquant else montant, credit=montant if manquant else ZERO,
+                        libelle="Caisse comptée")]
+        ecriture = await poster_ecriture(
+            self.session, journal=await journal_par_defaut(self.session, org, "CAI"), date_ecriture=fin,
+            libelle=f"Écart de caisse {nom_du_mois(data.annee, data.mois)}: {data.motif_ecart}", lignes=lignes,
+            piece_reference=f"CAISSE-{data.annee}-{data.mois:02d}", cree_par=self.auth.actor_name, strict=True)
+        return ecriture.id
+
+
+def periode_utc(cloture: ClotureMensuelle) -> tuple[datetime, datetime]:
+    debut, fin = bornes(cloture.annee, cloture.mois)
+    return (datetime.combine(debut, time.min, tzinfo=UTC),
+            datetime.combine(fin + timedelta(days=1), time.min, tzinfo=UTC))
+

@@ -1,0 +1,1 @@
+"""The web console (docs/console.md): server-rendered French pages over the same services as the API."""

@@ -1,0 +1,267 @@
+"""How a console page runs: the session cookie → the API's own ``AuthContext`` → the route's role set → the page.
+
+``@page(path, RS_X)`` is the console's ``authorize(RS_X)``: the one visible place a page states who may open
+it. The caller is resolved by ``core.auth.authenticate`` itself, with the access token of the session and the
+chosen organisation/role as the ``X-Active-Organisation-Id`` / ``X-Active-Role`` headers the API reads, so a page
+sees exactly what the same person sees through the API. Errors of the services become French pages with the
+API's status (404 for a record out of sight, 403 for an action not permitted).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi.security import HTTPAuthorizationCredentials
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from unionflow.console import session as cookie
+from unionflow.console.session import ConsoleSession
+from unionflow.core.auth import AuthContext, authenticate
+from unionflow.core.db import get_session
+from unionflow.core.errors import RegleMetier, Unauthenticated, UnionFlowError
+from unionflow.core.permissions import Permission
+from unionflow.core.roles import RoleSet
+
+PREFIX = "/console"
+HERE = Path(__file__).parent
+templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]),
+                        trim_blocks=True, lstrip_blocks=True)
+# Refresh the access token a little before it expires, so a page never fails half-way on an expired token.
+REFRESH_MARGIN_SECONDS = 30
+
+
+def montant(value: Any, devise: str = "XOF") -> str:
+    """12 500 FCFA: French grouping with a narrow no-break space; XOF is written FCFA as on the receipts."""
+    amount = Decimal(str(value or 0))
+    text = f"{amount:,.0f}" if amount == amount.to_integral() else f"{amount:,.2f}"
+    text = text.replace(",", "\u202f").replace(".", ",")
+    return f"{text}\u00a0{'FCFA' if devise == 'XOF' else devise}"
+
+
+def jour(value: Any) -> str:
+    if value is None:
+        return "—"
+    return str(value.strftime("%d/%m/%Y %H:%M") if hasattr(value, "hour") else value.strftime("%d/%m/%Y"))
+
+
+templates.filters["montant"] = montant
+templates.filters["jour"] = jour
+
+STATUTS = {"EN_ATTENTE": "En attente", "VALIDE": "Validé", "ECHOUE": "Échoué", "EXPIRE": "Expiré",
+           "ANNULE": "Annulé", "REMBOURSE": "Remboursé", "PAYEE": "Payée", "PARTIELLEMENT_PAYEE": "Partiellement payée",
+           "EN_RETARD": "En retard", "ANNULEE": "Annulée", "ACTIF": "Actif", "INACTIF": "Inactif",
+           "SUSPENDU": "Suspendu", "RADIE": "Radié", "APPROUVEE": "Approuvée", "REJETEE": "Rejetée",
+           "CREER": "Créer", "METTRE_A_JOUR": "Mettre à jour", "INCHANGE": "Inchangé", "REFUSER": "Refuser",
+           "SEUIL_OPERATION": "Seuil par opération", "CUMUL_PERIODE": "Cumul sur la période",
+           "ESPECES_ELEVEES": "Espèces élevées", "EN_COURS": "En cours", "REUSSI": "Réussi", "MANUEL": "Manuel",
+           "COTISATIONS": "Cotisations", "ADHESIONS": "Adhésions", "AIDE": "Aide",
+           "ESPECES": "Espèces", "WAVE": "Wave", "VIREMENT": "Virement", "CHEQUE": "Chèque", "AUTRE": "Autre"}
+templates.filters["statut"] = lambda v: STATUTS.get(str(v), str(v))
+
+
+@dataclass
+class Ctx:
+    """What a page handler gets: the request, the caller as the API sees him, the request's transaction."""
+
+    request: Request
+    auth: AuthContext
+    db: AsyncSession
+    session: ConsoleSession
+    form: FormData | None = None
+    changed: bool = field(default=False)
+
+    def can(self, permission: Permission, organisation_id: uuid.UUID | None = None) -> bool:
+        return self.auth.can(permission, organisation_id or self.auth.active_organisation_id)
+
+    def render(self, template: str, status: int = 200, **values: Any) -> HTMLResponse:
+        return render(self.request, template, status, ctx=self, auth=self.auth, csrf=self.session.csrf,
+                      menu=menu(self.auth), **values)
+
+    def field(self, name: str) -> str:
+        value = self.form.get(name) if self.form is not None else None
+        return value.strip() if isinstance(value, str) else ""
+
+
+def render(request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
+    html = templates.get_template(template).render(request=request, prefix=PREFIX, **values)
+    response = HTMLResponse(html, status_code=status)
+    # Pages hold personal data: never stored by a shared PC's browser cache or a proxy.
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Content-Security-Policy"] = CSP
+    return response
+
+
+# No script runs on a page, no style comes from elsewhere, forms post only to the console.
+CSP = ("default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'")
+
+TITLES = {400: "Demande invalide", 403: "Accès refusé", 404: "Page introuvable", 409: "Conflit"}
+
+
+def error_page(request: Request, status: int, detail: str, ctx: Ctx | None = None) -> HTMLResponse:
+    values: dict[str, Any] = {"code": status, "title": TITLES.get(status, "Erreur"), "detail": detail}
+    if ctx is not None:
+        return ctx.render("erreur.html", status, **values)
+    return render(request, "erreur.html", status, auth=None, **values)
+
+
+# The menu offers a screen only to whom its page's role set admits (the same check the page makes).
+MENU = (("/tresorerie", "Trésorerie"), ("/declarations", "Déclarations"), ("/versements", "Versements"),
+        ("/alertes", "Alertes"), ("/membres", "Membres"),
+        ("/import", "Import"), ("/adhesions", "Adhésions"), ("/moi", "Mon compte"),
+        ("/moi/notifications", "Notifications"))
+
+
+def menu(auth: AuthContext) -> list[tuple[str, str]]:
+    return [(path, label) for path, label in MENU
+            if (set_ := ROLE_SETS.get(("GET", PREFIX + path))) is not None and set_.allows(auth.roles)
+            and (path != "/moi" or auth.membre_id is not None)]
+
+
+ROUTES: list[Route] = []
+# Role set of each page, by path and method (tests/console check that every page but sign-in names one).
+ROLE_SETS: dict[tuple[str, str], RoleSet] = {}
+Handler = Callable[[Ctx], Awaitable[Response]]
+
+
+def page(path: str, role_set: RoleSet, methods: tuple[str, ...] = ("GET",)) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        async def endpoint(request: Request) -> Response:
+            return await run(request, role_set, handler)
+
+        ROUTES.append(Route(PREFIX + path, endpoint, methods=list(methods), name="console-" + handler.__name__))
+        for method in methods:
+            ROLE_SETS[(method, PREFIX + path)] = role_set
+        return handler
+
+    return register
+
+
+def public(path: str, methods: tuple[str, ...] = ("GET",)) -> Callable[[Callable[[Request], Awaitable[Response]]],
+                                                                       Callable[[Request], Awaitable[Response]]]:
+    def register(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        ROUTES.append(Route(PREFIX + path, handler, methods=list(methods), name="console-" + handler.__name__))
+        return handler
+
+    return register
+
+
+def to_login(request: Request) -> RedirectResponse:
+    suite = request.url.path if request.method == "GET" else PREFIX + "/"
+    response = RedirectResponse(f"{PREFIX}/connexion?suite={quote(suite)}", status_code=303)
+    cookie.clear(request, response)
+    return response
+
+
+def _as_api_request(request: Request, console: ConsoleSession) -> Request:
+    """The request as the API would receive it: the session's choices as the two headers ``resolve_context``
+    reads (and nothing the browser sent under those names)."""
+    headers = [(k, v) for k, v in request.scope["headers"]
+               if k not in (b"x-active-organisation-id", b"x-active-role", b"authorization")]
+    if console.organisation_id:
+        headers.append((b"x-active-organisation-id", console.organisation_id.encode()))
+    if console.role:
+        headers.append((b"x-active-role", console.role.encode()))
+    return Request({**request.scope, "headers": headers, "state": {}})
+
+
+async def _fresh(request: Request, console: ConsoleSession) -> bool:
+    """Refresh the access token through the token service when it is about to expire. False: signed out."""
+    if console.expires_at - REFRESH_MARGIN_SECONDS > time.time():
+        return True
+    if not console.refresh_token:
+        return False
+    if console.externe:
+        return await _fresh_externe(request, console)
+    from unionflow.console import services
+
+    async with contextlib.asynccontextmanager(get_session)(request) as db:
+        tokens = await services.refresh_grant(db, request, console.refresh_token)
+    if tokens is None:
+        return False
+    console.access_token, console.refresh_token = tokens.access_token, tokens.refresh_token
+    console.expires_at = time.time() + tokens.expires_in
+    return True
+
+
+async def _fresh_externe(request: Request, console: ConsoleSession) -> bool:
+    """At the external provider's token endpoint; the new access token is verified on use like any other."""
+    from unionflow.console import oidc
+
+    tokens = await oidc.refresh(request.app.state.settings, str(console.refresh_token))
+    if tokens is None:
+        return False
+    console.access_token = str(tokens["access_token"])
+    console.refresh_token = str(tokens.get("refresh_token") or console.refresh_token)
+    console.expires_at = time.time() + int(tokens.get("expires_in") or 300)
+    return True
+
+
+async def context_of(request: Request, console: ConsoleSession) -> AuthContext:
+    credentials = HTTPAuthorizationCredentials(scheme="Bearer", credentials=console.access_token)
+    return await authenticate(_as_api_request(request, console), credentials)
+
+
+async def run(request: Request, role_set: RoleSet, handler: Handler) -> Response:
+    console = await cookie.read(request)
+    if console is None:
+        return to_login(request)
+    refreshed = console.expires_at - REFRESH_MARGIN_SECONDS <= time.time()
+    if not await _fresh(request, console):
+        return to_login(request)
+    try:
+        auth = await context_of(request, console)
+    except Unauthenticated:
+        return to_login(request)
+    except UnionFlowError as error:
+        # The chosen organisation or role is no longer held (membership ended): back to the default context.
+        console.organisation_id = console.role = None
+        refused = error_page(request, error.status, error.detail)
+        await cookie.write(request, refused, console, request.app.state.settings.refresh_token_ttl_seconds)
+        return refused
+    response = await _page(request, console, auth, role_set, handler)
+    if refreshed or getattr(request.state, "console_changed", False):
+        await cookie.write(request, response, console, request.app.state.settings.refresh_token_ttl_seconds)
+    return response
+
+
+async def _page(request: Request, console: ConsoleSession, auth: AuthContext, role_set: RoleSet,
+                handler: Handler) -> Response:
+    form = await request.form() if request.method == "POST" else None
+    if form is not None and not cookie.same(str(form.get("csrf") or ""), console.csrf):
+        return error_page(request, 403, "Formulaire expiré ou falsifié (jeton CSRF invalide): rechargez la page "
+                                        "et recommencez.")
+    if not role_set.allows(auth.roles):
+        held = frozenset().union(*auth.memberships.values()) if auth.memberships else frozenset()
+        if any(auth.needs_active_organisation(held, role) for role in role_set.roles):
+            return RedirectResponse(f"{PREFIX}/contexte?suite={quote(request.url.path)}", status_code=303)
+        return error_page(request, 403, "Votre rôle ne donne pas accès à cette page.")
+    try:
+        async with contextlib.asynccontextmanager(get_session)(request) as db:
+            ctx = Ctx(request, auth, db, console, form)
+            response = await handler(ctx)
+            if ctx.changed:
+                request.state.console_changed = True
+            return response
+    except RegleMetier as error:
+        if "X-Active-Organisation-Id" in error.detail:
+            return RedirectResponse(f"{PREFIX}/contexte?suite={quote(request.url.path)}", status_code=303)
+        return error_page(request, error.status, error.detail, Ctx(request, auth, None, console))  # type: ignore[arg-type]
+    except UnionFlowError as error:
+        return error_page(request, error.status, error.detail, Ctx(request, auth, None, console))  # type: ignore[arg-type]
+
+
+def redirect(path: str) -> RedirectResponse:
+    return RedirectResponse(PREFIX + path, status_code=303)

@@ -1,0 +1,157 @@
+"""Treasurer: the day's board, a member's page, cash at the counter with its receipt, declarations to confirm.
+
+Role sets are the API's for the same data (``RS_TRESORERIE_READ`` for the board, ``RS_TRESORERIE`` to record,
+``RS_PAIEMENT_READ`` for a payment and its receipt, ``RS_MEMBRE_SELF`` for a member, out of sight → 404);
+actions are offered only when ``auth.can`` grants their permission, and the services refuse them when forced.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from starlette.responses import Response
+
+from unionflow.console import services
+from unionflow.console.pages import Ctx, page, redirect
+from unionflow.core.errors import InvalidInput, NotFound
+from unionflow.core.permissions import Permission
+from unionflow.core.roles import (
+    RS_LCB,
+    RS_MEMBRE_READ,
+    RS_MEMBRE_SELF,
+    RS_PAIEMENT_READ,
+    RS_TRESORERIE,
+    RS_TRESORERIE_READ,
+)
+from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.paiement import MethodePaiement, StatutPaiement
+
+METHODES_GUICHET = ("ESPECES", "CHEQUE", "VIREMENT", "AUTRE")
+
+
+def parse_id(value: str) -> uuid.UUID:
+    """A malformed id in a console URL is a page that does not exist (the API answers 404 likewise)."""
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        raise NotFound("Page introuvable") from None
+
+
+def parse_montant(value: str) -> Decimal:
+    try:
+        amount = Decimal(value.replace("\u202f", "").replace(" ", "").replace(",", "."))
+    except InvalidOperation:
+        raise InvalidInput("Montant invalide: saisissez un nombre, par exemple 5000") from None
+    if not amount.is_finite() or amount <= 0:
+        raise InvalidInput("Le montant doit être positif")
+    return amount
+
+
+@page("/tresorerie", RS_TRESORERIE_READ)
+async def tableau(ctx: Ctx) -> Response:
+    board = await services.tableau_tresorerie(ctx.db, ctx.auth)
+    today = date.today()
+    aujourdhui = await services.paiements(ctx.db, ctx.auth, statut=StatutPaiement.VALIDE, jour=today, size=200)
+    declarations = await services.paiements(ctx.db, ctx.auth, statut=StatutPaiement.EN_ATTENTE, size=20)
+    # Open LCB-FT alerts only for whom the API's RS-LCB admits (not a treasurer alone): not offered otherwise.
+    alertes = await services.alertes_ouvertes(ctx.db, ctx.auth, 5) if RS_LCB.allows(ctx.auth.roles) else None
+    versements = await services.versements_a_approuver(ctx.db, ctx.auth, ctx.request, 5)
+    return ctx.render("tresorerie.html", board=board, alertes=alertes, versements=versements,
+                      encaisse_jour=sum((p.montant for p in aujourdhui.content), Decimal(0)),
+                      nombre_jour=aujourdhui.total_elements, declarations=declarations,
+                      peut_confirmer=ctx.can(Permission.PAIEMENT_ENREGISTRER, board.organisation_id))
+
+
+@page("/alertes", RS_LCB)
+async def alertes(ctx: Ctx) -> Response:
+    found = await services.alertes_ouvertes(ctx.db, ctx.auth)
+    return ctx.render("alertes.html", alertes=found)
+
+
+@page("/versements", RS_TRESORERIE_READ)
+async def versements(ctx: Ctx) -> Response:
+    found = await services.versements_a_approuver(ctx.db, ctx.auth, ctx.request)
+    return ctx.render("versements.html", versements=found)
+
+
+@page("/membres/{id}", RS_MEMBRE_SELF)
+async def fiche_membre(ctx: Ctx) -> Response:
+    membre_id = parse_id(ctx.request.path_params["id"])
+    membre = await services.membre(ctx.db, ctx.auth, membre_id)
+    if membre.id == ctx.auth.membre_id and not RS_MEMBRE_READ.allows(ctx.auth.roles):
+        return redirect("/moi")  # A member's own page is his account.
+    appartenances = await services.appartenances(ctx.db, ctx.auth, membre_id)
+    cotisations = await services.cotisations_de(ctx.db, ctx.auth, membre_id)
+    paiements = await services.paiements(ctx.db, ctx.auth, membre_id=membre_id)
+    du = sum((c.montant_restant for c in cotisations.content if c.statut != StatutCotisation.ANNULEE), Decimal(0))
+    paye = sum((p.montant for p in paiements.content if p.statut == StatutPaiement.VALIDE), Decimal(0))
+    return ctx.render("membre.html", membre=membre, appartenances=appartenances, cotisations=cotisations.content,
+                      paiements=paiements.content, du=du, paye=paye,
+                      peut_encaisser=ctx.can(Permission.PAIEMENT_ENREGISTRER))
+
+
+@page("/membres/{id}/encaisser", RS_TRESORERIE)
+async def encaisser(ctx: Ctx) -> Response:
+    membre_id = parse_id(ctx.request.path_params["id"])
+    membre = await services.membre(ctx.db, ctx.auth, membre_id)
+    ctx.auth.require(Permission.PAIEMENT_ENREGISTRER, ctx.auth.active_organisation_id)
+    cotisations = [c for c in (await services.cotisations_de(ctx.db, ctx.auth, membre_id)).content
+                   if c.montant_restant > 0 and c.statut != StatutCotisation.ANNULEE
+                   and c.organisation_id == ctx.auth.active_organisation_id]
+    return ctx.render("encaisser.html", membre=membre, cotisations=cotisations, methodes=METHODES_GUICHET,
+                      cle=str(uuid.uuid4()))
+
+
+@page("/membres/{id}/encaisser", RS_TRESORERIE, methods=("POST",))
+async def encaisser_post(ctx: Ctx) -> Response:
+    membre_id = parse_id(ctx.request.path_params["id"])
+    organisation_id = ctx.auth.active_organisation_id
+    if organisation_id is None:
+        raise InvalidInput("Choisissez l'organisation pour laquelle vous encaissez")
+    assert ctx.form is not None
+    cibles = [parse_id(str(v)) for v in ctx.form.getlist("cotisation")]
+    if not cibles:
+        raise InvalidInput("Cochez au moins une cotisation à régler")
+    paiement_id = await services.encaisser(
+        ctx.db, ctx.auth, ctx.field("idempotency_key"), membre_id, organisation_id, parse_montant(ctx.field("montant")),
+        ctx.field("methode") or "ESPECES", ctx.field("reference"), cibles)
+    return redirect(f"/paiements/{paiement_id}")
+
+
+@page("/paiements/{id}", RS_PAIEMENT_READ)
+async def paiement(ctx: Ctx) -> Response:
+    found = await services.paiement(ctx.db, ctx.auth, parse_id(ctx.request.path_params["id"]))
+    return ctx.render("paiement.html", paiement=found)
+
+
+@page("/paiements/{id}/recu", RS_PAIEMENT_READ)
+async def recu(ctx: Ctx) -> Response:
+    numero, pdf = await services.recu_pdf(ctx.db, ctx.auth, ctx.request, parse_id(ctx.request.path_params["id"]))
+    return Response(pdf, media_type="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="recu-{numero}.pdf"', "Cache-Control": "no-store"})
+
+
+@page("/declarations", RS_TRESORERIE_READ)
+async def declarations(ctx: Ctx) -> Response:
+    found = await services.paiements(ctx.db, ctx.auth, statut=StatutPaiement.EN_ATTENTE, size=100)
+    rows = [p for p in found.content if p.methode != MethodePaiement.WAVE]
+    return ctx.render("declarations.html", declarations=rows, cle=str(uuid.uuid4()),
+                      peut_confirmer=ctx.can(Permission.PAIEMENT_ENREGISTRER))
+
+
+@page("/declarations/{id}/confirmer", RS_TRESORERIE, methods=("POST",))
+async def confirmer(ctx: Ctx) -> Response:
+    await services.confirmer(ctx.db, ctx.auth, ctx.field("idempotency_key"), parse_id(ctx.request.path_params["id"]),
+                             ctx.field("reference"))
+    return redirect(f"/paiements/{ctx.request.path_params['id']}")
+
+
+@page("/declarations/{id}/rejeter", RS_TRESORERIE, methods=("POST",))
+async def rejeter(ctx: Ctx) -> Response:
+    motif = ctx.field("motif")
+    if len(motif) < 3:
+        raise InvalidInput("Indiquez le motif du rejet (3 caractères au moins)")
+    await services.rejeter(ctx.db, ctx.auth, parse_id(ctx.request.path_params["id"]), motif)
+    return redirect("/declarations")

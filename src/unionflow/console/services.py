@@ -1,0 +1,242 @@
+"""Every call of the console into the domain services, in one place.
+
+The console writes no rule: it calls the same services as the API, with the same ``AuthContext``, so the same
+repositories scope the rows (404) and the same permissions refuse the actions (403). Money operations go through
+the same idempotence table as the API (``core.idempotence``), under the key generated in the form.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.requests import Request
+
+from unionflow.adhesions.schemas import AdhesionResponse
+from unionflow.adhesions.service import AdhesionService
+from unionflow.auth.repository import RefreshTokenRepository
+from unionflow.auth.schemas import TokenResponse
+from unionflow.auth.service import InvalidGrant, TokenService
+from unionflow.compte.schemas import CompteAdherentResponse, DashboardOrganisationResponse
+from unionflow.compte.service import CompteService
+from unionflow.core.auth import AuthContext
+from unionflow.core.idempotence import Idempotence, fingerprint
+from unionflow.core.pagination import Page, PageParams
+from unionflow.cotisations.schemas import CotisationSummaryResponse, PaiementCotisationRequest
+from unionflow.cotisations.service import CotisationService
+from unionflow.documents.router import storage_of
+from unionflow.encaissement.repository import PaiementFilters
+from unionflow.imports.router import MAX_OCTETS
+from unionflow.imports.schemas import ImportMembresResponse
+from unionflow.imports.service import ImportMembresService, dossier_imports
+from unionflow.lcbft.schemas import AlerteResponse
+from unionflow.lcbft.service import LcbFtService
+from unionflow.lcbft.service import parse_filters as alerte_filters
+from unionflow.membres.appartenance_service import AppartenanceService
+from unionflow.membres.repository import MembreFilters
+from unionflow.membres.schemas import AppartenanceResponse, MembreResponse
+from unionflow.membres.service import MembreService
+from unionflow.models.paiement import MethodePaiement, StatutPaiement
+from unionflow.notifications.schemas import NotificationResponse
+from unionflow.notifications.service import NotificationService
+from unionflow.paiements.declarations import DeclarationService
+from unionflow.paiements.recu_service import RecuService
+from unionflow.paiements.schemas import (
+    CibleInput,
+    ConfirmationPaiementRequest,
+    CreatePaiementRequest,
+    MotifRequest,
+    PaiementResponse,
+)
+from unionflow.paiements.service import PaiementService
+from unionflow.taches.schemas import TacheResponse
+from unionflow.taches.service import TacheService
+from unionflow.versements.repository import VersementFilters
+from unionflow.versements.schemas import StatutVersement, VersementResponse
+from unionflow.versements.service import VersementService
+
+IMPORT_MAX_OCTETS = MAX_OCTETS
+
+
+# --- identity (the built-in provider's token service, server side) ---------------------------------------------
+
+async def password_grant(session: AsyncSession, request: Request, email: str, password: str) -> TokenResponse:
+    return await TokenService(session, request.app.state.settings).password_grant(email, password)
+
+
+async def refresh_grant(session: AsyncSession, request: Request, refresh_token: str) -> TokenResponse | None:
+    result = await TokenService(session, request.app.state.settings).refresh_grant(refresh_token)
+    return None if isinstance(result, InvalidGrant) else result
+
+
+async def revoke(session: AsyncSession, refresh_token: str) -> None:
+    """Sign-out ends the refresh token's whole family (its rotations included)."""
+    tokens = RefreshTokenRepository(session)
+    stored = await tokens.by_hash_for_update(hashlib.sha256(refresh_token.encode()).hexdigest())
+    if stored is not None:
+        await tokens.revoke_family(stored.family_id, datetime.now(UTC))
+
+
+# --- idempotent money operations ---------------------------------------------------------------------------------
+
+async def _idempotent(session: AsyncSession, auth: AuthContext, operation: str, key: str, body: BaseModel,
+                      call: Any) -> dict[str, Any]:
+    """Run ``call`` once per form key; a resubmitted form (double click, reload) gets the first answer back."""
+    dumped = body.model_dump(mode="json", by_alias=True)
+    idem = Idempotence(session, auth, operation, key, fingerprint({"body": dumped}))
+    replay = await idem.begin()
+    if replay is not None:
+        stored: dict[str, Any] = replay.body
+        return stored
+    result = await call()
+    answer = await idem.finish(201, result.model_dump(mode="json", by_alias=True))
+    done: dict[str, Any] = answer.body
+    return done
+
+
+async def encaisser(session: AsyncSession, auth: AuthContext, key: str, membre_id: uuid.UUID,
+                    organisation_id: uuid.UUID, montant: Decimal, methode: str, reference: str | None,
+                    cotisations: list[uuid.UUID]) -> uuid.UUID:
+    data = CreatePaiementRequest(membre_id=membre_id, organisation_id=organisation_id, montant=montant,
+                          methode=MethodePaiement(methode), reference_externe=reference or None,
+                          cibles=[CibleInput(cotisation_id=c) for c in cotisations])
+    body = await _idempotent(session, auth, "console POST /api/paiements", key, data,
+                             lambda: PaiementService(session, auth).enregistrer(data))
+    return uuid.UUID(body["id"])
+
+
+async def declarer(session: AsyncSession, auth: AuthContext, request: Request, key: str, cotisation_id: uuid.UUID,
+                   montant: Decimal, methode: str, reference: str | None) -> dict[str, Any]:
+    data = PaiementCotisationRequest(montant=montant, methode_paiement=MethodePaiement(methode),
+                                     reference_paiement=reference or None)
+    return await _idempotent(
+        session, auth, f"console PUT /api/cotisations/{cotisation_id}/payer", key, data,
+        lambda: CotisationService(session, auth).payer(cotisation_id, data, request.app.state.settings))
+
+
+async def confirmer(session: AsyncSession, auth: AuthContext, key: str, paiement_id: uuid.UUID,
+                    reference: str | None) -> None:
+    data = ConfirmationPaiementRequest(reference_externe=reference or None)
+    await _idempotent(session, auth, f"console POST /api/paiements/{paiement_id}/confirmer", key, data,
+                      lambda: DeclarationService(session, auth).confirmer(paiement_id, data))
+
+
+async def rejeter(session: AsyncSession, auth: AuthContext, paiement_id: uuid.UUID, motif: str) -> None:
+    await DeclarationService(session, auth).rejeter(paiement_id, MotifRequest(motif=motif))
+
+
+# --- reads ---------------------------------------------------------------------------------------------------------
+
+async def tableau_tresorerie(session: AsyncSession, auth: AuthContext) -> DashboardOrganisationResponse:
+    return await CompteService(session, auth).dashboard_organisation(None)
+
+
+async def alertes_ouvertes(session: AsyncSession, auth: AuthContext, size: int = 50) -> Page[AlerteResponse]:
+    """GET /api/alertes-lcb-ft?traitee=false&organisationId=<active>: the same filters, service and scope."""
+    filters = alerte_filters(None, None, auth.active_organisation_id, None, False)
+    return await LcbFtService(session, auth).lister(filters, PageParams(0, size))
+
+
+async def versements_a_approuver(session: AsyncSession, auth: AuthContext, request: Request,
+                                 size: int = 50) -> Page[VersementResponse]:
+    """GET /api/versements?statut=EN_COURS&organisationId=<active>: prepared payouts that a second person of
+    the treasury still has to confirm (nothing has left the account yet)."""
+    filters = VersementFilters(organisation_id=auth.active_organisation_id, statut=StatutVersement.EN_COURS)
+    return await VersementService(session, auth, request.app.state.settings).lister(filters, PageParams(0, size))
+
+
+async def paiements(session: AsyncSession, auth: AuthContext, *, statut: StatutPaiement | None = None,
+                    membre_id: uuid.UUID | None = None, jour: date | None = None, depuis: date | None = None,
+                    size: int = 50) -> Page[PaiementResponse]:
+    filters = PaiementFilters(membre_id=membre_id, organisation_id=auth.active_organisation_id, statut=statut,
+                              methode=None, date_debut=depuis or jour, date_fin=jour)
+    return await PaiementService(session, auth).lister(filters, PageParams(0, size))
+
+
+async def paiement(session: AsyncSession, auth: AuthContext, paiement_id: uuid.UUID) -> PaiementResponse:
+    return await PaiementService(session, auth).obtenir(paiement_id)
+
+
+async def recu_pdf(session: AsyncSession, auth: AuthContext, request: Request,
+                   paiement_id: uuid.UUID) -> tuple[str, bytes]:
+    return await RecuService(session, auth, request.app.state.settings).pdf(paiement_id, storage_of(request))
+
+
+async def membre(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> MembreResponse:
+    return await MembreService(session, auth).obtenir(membre_id)
+
+
+async def membres(session: AsyncSession, auth: AuthContext, q: str | None, page: int) -> Page[MembreResponse]:
+    filters = MembreFilters(q=q or None, organisation_id=auth.active_organisation_id)
+    return await MembreService(session, auth).lister(filters, PageParams(page, 25))
+
+
+async def appartenances(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> list[AppartenanceResponse]:
+    return await AppartenanceService(session, auth).lister(membre_id)
+
+
+async def cotisations_de(session: AsyncSession, auth: AuthContext,
+                         membre_id: uuid.UUID) -> Page[CotisationSummaryResponse]:
+    return await CotisationService(session, auth).lister_du_membre(membre_id, PageParams(0, 100))
+
+
+async def mon_compte(session: AsyncSession, auth: AuthContext) -> CompteAdherentResponse:
+    return await CompteService(session, auth).compte(None)
+
+
+async def mes_paiements(session: AsyncSession, auth: AuthContext) -> Page[PaiementResponse]:
+    filters = PaiementFilters(membre_id=None, organisation_id=None, statut=None, methode=None, date_debut=None,
+                              date_fin=None)
+    return await PaiementService(session, auth).lister_miens(filters, PageParams(0, 50))
+
+
+async def mes_notifications(session: AsyncSession, auth: AuthContext) -> Page[NotificationResponse]:
+    return await NotificationService(session, auth).mine(PageParams(0, 50), False)
+
+
+async def adhesions_en_attente(session: AsyncSession, auth: AuthContext) -> Page[AdhesionResponse]:
+    from unionflow.models.adhesion import StatutAdhesion
+
+    return await AdhesionService(session, auth).lister(PageParams(0, 50), statut=StatutAdhesion.EN_ATTENTE)
+
+
+async def approuver_adhesion(session: AsyncSession, auth: AuthContext, adhesion_id: uuid.UUID) -> None:
+    await AdhesionService(session, auth).approuver(adhesion_id, None)
+
+
+async def rejeter_adhesion(session: AsyncSession, auth: AuthContext, adhesion_id: uuid.UUID, motif: str) -> None:
+    await AdhesionService(session, auth).rejeter(adhesion_id, motif)
+
+
+async def importer(session: AsyncSession, auth: AuthContext, request: Request, organisation_id: uuid.UUID,
+                   contenu: bytes, simulation: bool) -> ImportMembresResponse | TacheResponse:
+    """As POST /api/membres/import: the dry run inline; a real run of more than
+    ``UNIONFLOW_TACHE_SEUIL_IMPORT_LIGNES`` lines handed to a background task (its page shows the progress)."""
+    settings = request.app.state.settings
+    return await ImportMembresService(session, auth).importer(organisation_id, contenu, simulation,
+                                                              settings.tache_seuil_import_lignes,
+                                                              dossier_imports(settings.data_dir))
+
+
+async def tache(session: AsyncSession, auth: AuthContext, tache_id: uuid.UUID) -> TacheResponse:
+    """GET /api/jobs/{id}: visible to its creator and SUPER_ADMIN/ADMIN (404 for anyone else)."""
+    return await TacheService(session, auth).obtenir(tache_id)
+
+
+async def fichier_tache(session: AsyncSession, auth: AuthContext, request: Request,
+                        tache_id: uuid.UUID) -> tuple[Any, str, str]:
+    """GET /api/jobs/{id}/fichier: (path, download name, media type) of a finished export."""
+    return await TacheService(session, auth).fichier(tache_id, request.app.state.settings)
+
+
+async def mes_organisations(session: AsyncSession, auth: AuthContext) -> list[AppartenanceResponse]:
+    """The organisations the chooser offers: the caller's memberships (with their roles)."""
+    if auth.membre_id is None:
+        return []
+    return [a for a in await AppartenanceService(session, auth).lister(auth.membre_id)
+            if a.organisation_id in auth.memberships]

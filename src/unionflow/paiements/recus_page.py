@@ -1,0 +1,135 @@
+"""The receipt verification page (issue 19, item 4): what a person who scanned the QR code reads in a browser.
+
+The route ``GET /api/recus/verifier/{numero}`` answers JSON to programs and this page to browsers (content
+negotiation on ``Accept``, ``veut_html``). The page says the same as the JSON — organisation, number, amount,
+date, valid or cancelled/refunded — and nothing about the member. Self-contained (inline style, no script, no
+external resource) so it opens on a cheap phone with a poor connection.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from html import escape
+
+from unionflow.paiements.schemas import VerificationRecuResponse
+
+# No script, no external resource: the page's own inline style only.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+ETATS = {
+    "VALIDE": ("Reçu valide", "Ce paiement a bien été enregistré par l'organisation et tient toujours.", "ok"),
+    "ANNULE": ("Reçu annulé", "Ce reçu est authentique mais le paiement a été annulé: il ne vaut plus "
+                              "quittance.", "ko"),
+    "REMBOURSE": ("Reçu remboursé", "Ce reçu est authentique mais le paiement a été remboursé: il ne vaut plus "
+                                    "quittance.", "ko"),
+}
+LIBELLES = {"VALIDE": "Valide", "ANNULE": "Annulé", "REMBOURSE": "Remboursé"}
+_MOIS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+         "novembre", "décembre")
+
+
+def _q(accept: str) -> dict[str, float]:
+    """Media ranges of an Accept header with their quality (absent: 1; unreadable: 0)."""
+    ranges: dict[str, float] = {}
+    for part in accept.split(","):
+        media, *params = [p.strip() for p in part.split(";")]
+        if not media:
+            continue
+        q = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        ranges[media.lower()] = max(q, ranges.get(media.lower(), 0.0))
+    return ranges
+
+
+def veut_html(accept: str | None) -> bool:
+    """A browser names text/html; a program asks for JSON or anything (``*/*``, no header): JSON, as before."""
+    ranges = _q(accept or "")
+    html = ranges.get("text/html", 0.0)
+    json = max(ranges.get("application/json", 0.0), ranges.get("application/problem+json", 0.0))
+    return html > 0 and html >= json
+
+
+def montant_fcfa(montant: object, devise: str) -> str:
+    text = f"{montant}"
+    entier, _, decimales = text.partition(".")
+    groupe = f"{int(entier):,}".replace(",", "\u202f")
+    if decimales.strip("0"):
+        groupe += "," + decimales.rstrip("0")
+    return f"{groupe}\u00a0{'FCFA' if devise == 'XOF' else escape(devise)}"
+
+
+def date_longue(value: datetime) -> str:
+    # In UTC, as the printed receipt says (the union's countries keep UTC all year).
+    utc = value.astimezone(UTC) if value.tzinfo else value
+    return f"{utc.day} {_MOIS[utc.month - 1]} {utc.year} à {utc:%H:%M} (UTC)"
+
+
+def _document(titre: str, corps: str, classe: str) -> str:
+    return f"""<!DOCTYPE html>
+<html lang="fr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>{escape(titre)} — UnionFlow</title>
+<style>
+body {{ margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: #f3f4f6;
+       color: #111827; }}
+main {{ max-width: 28rem; margin: 0 auto; padding: 1.5rem 1rem; }}
+.carte {{ background: #fff; border-radius: .75rem; box-shadow: 0 1px 3px rgba(0,0,0,.12); overflow: hidden; }}
+.bandeau {{ padding: 1.25rem 1rem; color: #fff; }}
+.ok .bandeau {{ background: #047857; }}
+.ko .bandeau {{ background: #b91c1c; }}
+.inconnu .bandeau {{ background: #4b5563; }}
+.bandeau h1 {{ margin: 0; font-size: 1.5rem; }}
+.bandeau p {{ margin: .5rem 0 0; font-size: 1rem; line-height: 1.4; }}
+dl {{ margin: 0; padding: 1rem; display: grid; grid-template-columns: auto 1fr; gap: .75rem 1rem; }}
+dt {{ color: #4b5563; }}
+dd {{ margin: 0; font-weight: 600; overflow-wrap: anywhere; }}
+.montant {{ font-size: 1.25rem; }}
+footer {{ padding: 1rem; font-size: .85rem; color: #4b5563; border-top: 1px solid #e5e7eb; line-height: 1.4; }}
+</style>
+</head>
+<body>
+<main class="{classe}">
+<div class="carte">
+{corps}
+</div>
+</main>
+</body>
+</html>
+"""
+
+
+def page_recu(recu: VerificationRecuResponse) -> str:
+    titre, explication, classe = ETATS.get(recu.statut.value, (f"Reçu {recu.statut.value}", "", "ko"))
+    corps = f"""<div class="bandeau">
+<h1>{escape(titre)}</h1>
+<p>{escape(explication)}</p>
+</div>
+<dl>
+<dt>Organisation</dt><dd>{escape(recu.organisation)}</dd>
+<dt>Reçu n°</dt><dd>{escape(recu.numero_recu)}</dd>
+<dt>Montant</dt><dd class="montant">{montant_fcfa(recu.montant, recu.devise)}</dd>
+<dt>Date du paiement</dt><dd>{escape(date_longue(recu.date_paiement))}</dd>
+<dt>État</dt><dd>{escape(LIBELLES.get(recu.statut.value, recu.statut.value))}</dd>
+</dl>
+<footer>Vérification faite auprès de l'organisation avec la clé imprimée dans le QR code du reçu. Pour des
+raisons de confidentialité, cette page ne donne aucune information sur le membre: comparez le numéro et le
+montant avec ceux du reçu papier.</footer>"""
+    return _document(titre, corps, classe)
+
+
+def page_introuvable() -> str:
+    corps = """<div class="bandeau">
+<h1>Reçu introuvable</h1>
+<p>Aucun reçu ne correspond à ce numéro et à cette clé de vérification.</p>
+</div>
+<footer>Vérifiez que le QR code a été lu en entier. Un reçu dont le lien a été modifié, ou un faux reçu, ne peut
+pas être vérifié: adressez-vous au trésorier de l'organisation qui l'a émis.</footer>"""
+    return _document("Reçu introuvable", corps, "inconnu")
