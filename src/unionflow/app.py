@@ -29,6 +29,7 @@ from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
 from unionflow.console.router import install_console
 from unionflow.core import journal, metrics
+from unionflow.core.arret import DRAIN, DrainMiddleware
 from unionflow.core.db import create_engine, create_sessionmaker, is_sqlite
 from unionflow.core.dispatch import install_prefix_dispatch
 from unionflow.core.docs import install_docs
@@ -174,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if not database_unavailable(exc):
                 raise
             log.warning("database unavailable at start-up: %r", exc)
+        DRAIN.install()  # SIGTERM under uvicorn: refuse new requests (503) while the running ones finish
         stop = asyncio.Event()
         tasks = []
         if settings.log_retention_days > 0:
@@ -221,6 +223,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_docs(app)
     install_console(app)
     install_prefix_dispatch(app)
+    app.add_middleware(DrainMiddleware)  # outside every route and guard: a stopping process reads no body
     # Added last: outermost, so error responses and CORS answers carry the headers too.
     app.add_middleware(SecurityHeadersMiddleware)
     return app
