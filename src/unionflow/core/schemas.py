@@ -162,6 +162,28 @@ def scalar_kinds(annotation: Any) -> set[type]:
     return {annotation} if isinstance(annotation, type) else set()
 
 
+# Input strings are trimmed (``str_strip_whitespace``: Python's ``str.strip``, every Unicode space, no-break space
+# included) before their length and pattern are checked: "SN " is "SN", "ab\u00a0" is "ab" (too short for
+# minLength 3). JSON Schema cannot say so; each constrained string states it (issue 21, finding 9).
+TRIM_NOTE = "Espaces de début et de fin (insécables compris) retirés avant validation et enregistrement."
+TRIM_EXTENSION = "x-trimmed"
+
+
+def _state_trimming(target: dict[str, Any]) -> None:
+    constraints = ("minLength", "maxLength", "pattern", "format")
+    for prop in target.get("properties", {}).values():
+        branches = prop.get("anyOf", [prop])
+        if not any(b.get("type") == "string" and any(c in b for c in constraints) for b in branches):
+            continue
+        if prop.get("format") == "decimal" or any(b.get("format") == "decimal" for b in branches):
+            continue  # money: its own parser and description (_parse_decimal)
+        prop[TRIM_EXTENSION] = True
+        description = prop.get("description", "")
+        if TRIM_NOTE not in description:
+            separator = "" if not description else " " if description.endswith(".") else ". "
+            prop["description"] = f"{description}{separator}{TRIM_NOTE}"
+
+
 class InputModel(BaseModel):
     """Client input. Server-managed fields (status, numbers, paid amounts, approver, timestamps) are
     simply absent from input models, and ``extra='forbid'`` turns any attempt to send them into 400.
@@ -173,6 +195,12 @@ class InputModel(BaseModel):
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="forbid", str_strip_whitespace=True
     )
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        schema: dict[str, Any] = handler(core_schema)
+        _state_trimming(handler.resolve_ref_schema(schema))
+        return schema
 
     @field_validator("*", mode="before")
     @classmethod
@@ -209,7 +237,7 @@ class UpdateModel(InputModel):
 
     @classmethod
     def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
-        schema: dict[str, Any] = handler(core_schema)
+        schema: dict[str, Any] = super().__get_pydantic_json_schema__(core_schema, handler)
         target = handler.resolve_ref_schema(schema)
         for name, field in cls.model_fields.items():
             if name in cls.nullable_fields:
