@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
-from unionflow.core.schemas import money_pattern
+from unionflow.core.schemas import money_branches, money_pattern
 
 _PROBLEM_SCHEMA = {
     "type": "object",
@@ -306,8 +306,12 @@ def _money_bounds(node: Any) -> None:
     """An optional money field's bounds reach the schema as pydantic's own keys (``ge``, ``max_digits``):
     turn them into the pattern a string schema can state, and drop what JSON Schema does not know."""
     if isinstance(node, dict):
-        if node.get("format") == "decimal" and any(k in node for k in _PYDANTIC_ONLY):
-            node["pattern"] = money_pattern(node)
+        decimal = node.get("format") == "decimal" or any(b.get("format") == "decimal" for b in node.get("oneOf", ()))
+        if decimal and any(k in node for k in _PYDANTIC_ONLY):
+            if "oneOf" in node:  # input: string or number, both bounded
+                node["oneOf"] = money_branches(money_pattern(node))
+            else:
+                node["pattern"] = money_pattern(node)
             for key in _PYDANTIC_ONLY:
                 node.pop(key, None)
         for value in node.values():

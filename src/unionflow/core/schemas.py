@@ -76,6 +76,10 @@ _NON_NEGATIVE = r"^(0*\d{1,16}(\.\d{1,2})?|-0+(\.0{1,2})?)$"
 POSITIVE_MONEY_PATTERN = r"^(0*[1-9]\d{0,15}(\.\d{1,2})?|0+\.(0[1-9]|[1-9]\d?))$"
 
 
+NUMBER_NOTE = ("En entrée: une chaîne décimale ou un nombre JSON (deux décimales au plus, lu sans passer par un "
+               "flottant); en sortie toujours une chaîne.")
+
+
 class _DecimalString:
     """JSON schema of a two-decimal string, with the field's lower bound turned into the pattern."""
 
@@ -88,8 +92,24 @@ class _DecimalString:
         while bounds.get("type") != "decimal" and "schema" in bounds:
             bounds = bounds["schema"]
         pattern = self.pattern or money_pattern(bounds)
-        return {"type": "string", "format": "decimal", "pattern": pattern, "examples": ["2500.00"],
-                "description": self.description}
+        string = {"type": "string", "format": "decimal", "pattern": pattern}
+        if handler.mode == "serialization":  # answers always carry the string
+            return {**string, "examples": ["2500.00"], "description": self.description}
+        return {"oneOf": money_branches(pattern), "examples": ["2500.00"],
+                "description": f"{self.description} {NUMBER_NOTE}"}
+
+
+def money_branches(pattern: str) -> list[dict[str, Any]]:
+    """What an input money field accepts: the decimal string of ``pattern``, or a JSON number (issue 21, finding
+    10: clients written against the spec, whose amounts are numbers, send them) within the same bounds."""
+    number: dict[str, Any] = {"type": "number", "multipleOf": 0.01, "exclusiveMaximum": 1e16}
+    if pattern == POSITIVE_MONEY_PATTERN:
+        number["exclusiveMinimum"] = 0
+    elif pattern == _NON_NEGATIVE:
+        number["minimum"] = 0
+    else:
+        number["exclusiveMinimum"] = -1e16
+    return [{"type": "string", "format": "decimal", "pattern": pattern}, number]
 
 
 def money_pattern(bounds: dict[str, Any]) -> str:
@@ -123,8 +143,7 @@ def _decimal_string(description: str, positive: bool = False) -> Any:
 
 # Every money field on the wire: always "2500.00" on output; on input a decimal string or a JSON number
 # (clients written against the first API send numbers), at most two decimals.
-Montant = _decimal_string("Montant décimal, deux décimales, en chaîne (ex. \"2500.00\"); "
-                          "un nombre JSON est aussi accepté en entrée")
+Montant = _decimal_string("Montant décimal, deux décimales, en chaîne (ex. \"2500.00\").")
 # For parameters, where a bound on ``Montant`` cannot reach the schema's pattern.
 MontantPositif = _decimal_string("Montant strictement positif, deux décimales au plus (ex. \"2500.00\")",
                                  positive=True)
