@@ -60,3 +60,20 @@ async def test_every_business_rule_is_in_its_operation_description(client, app):
                 missing.append(f"{method} {route.path}: regle-metier")
             missing += [f"{method} {route.path}: {w}" for w in words if w not in description]
     assert not missing, "\n".join(missing)
+
+
+async def test_request_fields_with_a_default_stay_optional_for_generated_clients(client):
+    # Issue 21, finding 13: openapi-typescript (defaultNonNullable, its default) types a property carrying
+    # `default` as always present, so `{nom, typeOrganisation}` without `pays` did not compile under tsc --strict
+    # (TS2741). Request-only schemas state their defaults as `x-default` and in the description instead.
+    schema = (await client.get("/openapi.json")).json()
+    pays = schema["components"]["schemas"]["CreateOrganisationRequest"]["properties"]["pays"]
+    assert "default" not in pays and pays["x-default"] == "SN" and "Défaut: `\"SN\"`" in pays["description"]
+    assert "pays" not in schema["components"]["schemas"]["CreateOrganisationRequest"].get("required", [])
+    bodies = {ref.rsplit("/", 1)[1] for ops in schema["paths"].values() for op in ops.values()
+              for content in op.get("requestBody", {}).get("content", {}).values()
+              if (ref := content["schema"].get("$ref"))}
+    carrying = [f"{name}.{field}" for name in bodies
+                for field, prop in schema["components"]["schemas"][name].get("properties", {}).items()
+                if "default" in prop and field not in schema["components"]["schemas"][name].get("required", [])]
+    assert not carrying, carrying
