@@ -73,8 +73,11 @@ async def test_operation_ids_schema_names_and_binary_bodies_are_client_ready(cli
     # Money: a decimal string with a pattern, on input (bounds become the pattern) and on output.
     cotisation = schema["components"]["schemas"]["CotisationResponse"]["properties"]["montantDu"]
     assert cotisation["type"] == "string" and cotisation["format"] == "decimal" and "pattern" in cotisation
+    # On input a JSON number too, within the same bounds (issue 21, finding 10).
     update = schema["components"]["schemas"]["UpdateAdhesionRequest"]["properties"]["fraisAdhesion"]
-    assert re.fullmatch(update["pattern"], "2500.00") and not re.fullmatch(update["pattern"], "-1")
+    string, number = update["oneOf"]
+    assert re.fullmatch(string["pattern"], "2500.00") and not re.fullmatch(string["pattern"], "-1")
+    assert number == {"type": "number", "multipleOf": 0.01, "minimum": 0, "exclusiveMaximum": 1e16}
     assert "ge" not in update and "max_digits" not in update
     # An analytics route naming an organisation declares the 404 it answers for an unknown one.
     analytics = [op for path, ops in schema["paths"].items() if path.startswith("/api/analytics")

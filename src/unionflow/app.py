@@ -29,6 +29,7 @@ from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
 from unionflow.console.router import install_console
 from unionflow.core import journal, metrics
+from unionflow.core.arret import DRAIN, DrainMiddleware
 from unionflow.core.db import create_engine, create_sessionmaker, is_sqlite
 from unionflow.core.dispatch import install_prefix_dispatch
 from unionflow.core.docs import install_docs
@@ -150,6 +151,8 @@ Pagination `page` (à partir de 0) et `size` (1 à 200). Erreurs RFC 9457 `appli
 Les caractères de contrôle (U+0000 à U+001F sauf tabulation et fins de ligne, U+007F) sont refusés partout (textes,
 chemins, paramètres): 400 `caractere-controle`. Corps JSON: `Content-Type: application/json` (sinon 415), au plus
 1 Mio par défaut (`UNIONFLOW_MAX_JSON_BODY_BYTES`, sinon 413); les envois de fichiers ont leur propre limite.
+Les textes reçus sont rognés (espaces de début et de fin, insécables compris) avant d'être validés: `minLength`,
+`maxLength` et `pattern` s'appliquent au texte rogné (champs marqués `x-trimmed: true`).
 En-têtes `X-Active-Organisation-Id` et `X-Active-Role`: voir docs/authorization.md."""
 
 
@@ -174,6 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if not database_unavailable(exc):
                 raise
             log.warning("database unavailable at start-up: %r", exc)
+        DRAIN.install()  # SIGTERM under uvicorn: refuse new requests (503) while the running ones finish
         stop = asyncio.Event()
         tasks = []
         if settings.log_retention_days > 0:
@@ -221,6 +225,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_docs(app)
     install_console(app)
     install_prefix_dispatch(app)
+    app.add_middleware(DrainMiddleware)  # outside every route and guard: a stopping process reads no body
     # Added last: outermost, so error responses and CORS answers carry the headers too.
     app.add_middleware(SecurityHeadersMiddleware)
     return app

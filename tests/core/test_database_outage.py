@@ -27,6 +27,7 @@ from tests.factories import Actor, Factory
 from unionflow.app import create_app
 from unionflow.auth import keys
 from unionflow.config import Settings
+from unionflow.core import db as core_db
 from unionflow.migrations.alembic import upgrade
 
 TIMEOUT = 1.5  # connect, pool and statement timeouts of the app under test
@@ -200,6 +201,25 @@ async def test_frozen_database_answers_503_within_the_timeouts(running: Running)
     await asyncio.sleep(0.2)
     assert (await r.client.get("/api/organisations", headers=r.actor.headers)).status_code == 200
     assert (await r.client.get("/health/ready")).status_code == 200
+
+
+async def test_idle_connection_on_a_frozen_database_answers_503_within_one_timeout(running: Running,
+                                                                                 monkeypatch: pytest.MonkeyPatch):
+    # Issue 21, finding 16: the idle ping of a pooled connection waited out the statement timeout, then SQLAlchemy
+    # closed it, opened another to the frozen server (connect timeout) and ran the request there: 17.5 s with the
+    # defaults. The ping now has its own timeout (min(connect, statement + 0.5)) and a timed-out ping is the 503.
+    r = running
+    assert (await r.client.get("/api/organisations", headers=r.actor.headers)).status_code == 200
+    monkeypatch.setattr(core_db, "PING_IF_IDLE_SECONDS", 0.0)  # every pooled connection counts as idle
+    frozen = r.server.freeze()
+    try:
+        read, took = await _timed(r.client.get("/api/organisations", headers=r.actor.headers))
+    finally:
+        r.server.thaw(frozen)
+    _assert_unavailable(read)
+    assert took < TIMEOUT + 1.0, took  # before: ping 2.0 s + reconnect 1.5 s (+ close) at least
+    await asyncio.sleep(0.2)
+    assert (await r.client.get("/api/organisations", headers=r.actor.headers)).status_code == 200
 
 
 async def test_worker_without_signing_keys_answers_503_and_fetches_them_after_recovery(running: Running,

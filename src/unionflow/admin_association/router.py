@@ -20,7 +20,9 @@ router = area_router("/api/admin", "Admin - Association")
                          "créée (ou rouverte) ACTIF avec `roles` (défaut MEMBRE); sur une appartenance en cours, "
                          "`roles` fourni remplace les rôles, omis les laisse. Idempotent: un appel répété ne change "
                          "rien (`modifie: false`, aucune entrée d'audit). 404 organisation inconnue; 400 membre "
-                         "suspendu ou radié.")
+                         "suspendu ou radié. 400 `regle-metier`: rôles non attribuables dans une organisation "
+                         "(seuls les rôles d'organisation: MEMBRE et les rôles du bureau; pas ADMIN, SUPER_ADMIN, "
+                         "USER).")
 async def associer_organisation(request: Request, data: AssocierOrganisationRequest, session: SessionDep,
                                 auth: AuthContext = authorize(RS_SA)) -> AssociationResponse:
     return await AssociationService(session, auth, request.app.state.settings.issuer).associer(data)

@@ -26,6 +26,7 @@ SCOPE = (" Périmètre: ADMIN/SUPER_ADMIN toutes les organisations, membres du b
          "`organisationId` restreint à une organisation (hors périmètre ou inconnue: 404). Agrégats SQL, "
          "montants décimaux exacts.")
 ORG = Query(None, alias="organisationId")
+PERIODE = " 400 `regle-metier` si `dateDebut` est postérieure à `dateFin`."
 DEVISE = Query("XOF", pattern=r"^[A-Z]{3}$", description="Seules les lignes dans cette devise sont sommées")
 
 
@@ -73,7 +74,7 @@ async def paiements(session: SessionDep, auth: AuthContext = authorize(RS_ANALYT
             summary="Entonnoir des adhésions",
             description="Demandes déposées dans la période (date de demande, bornes incluses): soumises, en "
                         "attente, approuvées (un jour), rejetées, payées, annulées; taux d'approbation et de "
-                        "paiement; frais encaissés." + SCOPE)
+                        "paiement; frais encaissés." + SCOPE + PERIODE)
 async def entonnoir_adhesions(session: SessionDep, auth: AuthContext = authorize(RS_ANALYTICS),
                               date_debut: date | None = Query(None, alias="dateDebut"),
                               date_fin: date | None = Query(None, alias="dateFin"),
@@ -85,7 +86,7 @@ async def entonnoir_adhesions(session: SessionDep, auth: AuthContext = authorize
 @router.get("/evenements/participation", response_model=ParticipationEvenements,
             summary="Participation aux événements",
             description="Événements organisés commençant dans la période (jours UTC inclus): taux de remplissage "
-                        "des événements à capacité, liste d'attente, note moyenne des avis publiés." + SCOPE)
+                        "des événements à capacité, liste d'attente, note moyenne des avis publiés." + SCOPE + PERIODE)
 async def participation_evenements(session: SessionDep, auth: AuthContext = authorize(RS_ANALYTICS),
                                    date_debut: date | None = Query(None, alias="dateDebut"),
                                    date_fin: date | None = Query(None, alias="dateFin"),

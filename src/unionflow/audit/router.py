@@ -42,7 +42,8 @@ async def list_audit(
              description="Utilisateur, adresse IP, user agent, rôle actif et date/heure sont fixés par le serveur. "
                          "`typeAction` et `module` sont mis en majuscules. L'entrée d'un ADMIN_ORGANISATION est "
                          "rattachée à son organisation active (400 s'il en administre plusieurs sans "
-                         "X-Active-Organisation-Id).")
+                         "X-Active-Organisation-Id). 400 `regle-metier`: `details` au-delà de 16 384 octets "
+                         "(sérialisé en JSON).")
 async def create_audit(data: CreateAuditLogRequest, session: SessionDep,
                        auth: AuthContext = authorize(RS_AUDIT)) -> AuditLogResponse:
     return await AuditService(session, auth).creer(data)

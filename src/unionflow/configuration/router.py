@@ -35,7 +35,8 @@ async def get_configuration(session: SessionDep, cle: str,
             summary="Modifier une entrée",
             description="Modifie une clé définie (404 sinon: une clé que rien ne lit n'est pas créée). `valeur` est "
                         "validée contre le type de la clé et ses bornes (400): jours entiers, montants à deux "
-                        "décimales au plus, devise ISO 4217. Journalisé avec valeurs avant/après.")
+                        "décimales au plus, devise ISO 4217. Journalisé avec valeurs avant/après. 400 "
+                        "`regle-metier`: `valeur` null (obligatoire), de mauvais type ou hors bornes.")
 async def put_configuration(data: UpdateConfigurationRequest, session: SessionDep,
                             cle: str = Path(max_length=100, pattern=CLE_PATTERN),
                             auth: AuthContext = authorize(RS_CONF)) -> ConfigurationResponse:

@@ -64,13 +64,19 @@ def _install_sqlite_hooks(engine: AsyncEngine) -> None:
 PING_IF_IDLE_SECONDS = 10.0
 
 
-def _install_idle_ping(engine: AsyncEngine) -> None:
+def _install_idle_ping(engine: AsyncEngine, timeout: float) -> None:
     """Check a pooled connection before use only when it sat idle, instead of ``pool_pre_ping`` on every checkout.
 
     With asyncpg, SQLAlchemy's pre-ping is three round trips (BEGIN, ``;``, ROLLBACK): a quarter of a worker's
     CPU on an authenticated read (bench, docs/performance.md). Connections that idle are the ones a database
     restart or a firewall silently breaks; one that served a request seconds ago is checked by use, and a
     failure there still invalidates the whole pool (SQLAlchemy's disconnect handling), as before.
+
+    The ping has its own ``timeout``. A ping that times out means a frozen server: the connection is dropped and
+    the request fails at once (503). Not a ``DisconnectionError`` there: SQLAlchemy would close the connection
+    politely, open a new one to the same frozen server and run the request on it, three waits in a row (17.5 s
+    seen with the default timeouts where docs/operations.md promises 10.5 s, issue 21 finding 16). A ping that
+    fails otherwise (the server restarted and closed the connection) reconnects once, as SQLAlchemy does.
     """
 
     @event.listens_for(engine.sync_engine, "checkin")
@@ -79,13 +85,18 @@ def _install_idle_ping(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "checkout")
     def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
-        checked_in_at = record.info.get("checked_in_at")
+        checked_in_at = record.info.pop("checked_in_at", None)
         if checked_in_at is None or time.monotonic() - checked_in_at < PING_IF_IDLE_SECONDS:
             return
+        driver = record.driver_connection
         try:
-            dbapi_connection.ping()
+            # One round trip outside any transaction (this connection has none open at checkout).
+            dbapi_connection.await_(driver.fetchrow(";", timeout=timeout))
+        except TimeoutError as exc:
+            driver.terminate()  # no polite close either: the server would not answer it
+            raise TimeoutError(f"base de données muette: pas de réponse au ping en {timeout:g} s") from exc
         except Exception as exc:
-            # The pool discards this connection and checks out (or opens) another one.
+            # The pool discards this connection and opens another one (once).
             raise DisconnectionError("idle pooled connection is gone") from exc
 
 
@@ -138,7 +149,9 @@ def create_engine(settings: Settings, url: str | None = None, pool_size: int | N
             "server_settings": {"statement_timeout": str(statement_ms), "synchronous_commit": "on"},
         },
     )
-    _install_idle_ping(engine)
+    # A ping answers in milliseconds; waiting for it longer than for a connection to open would only delay the 503.
+    _install_idle_ping(engine, min(settings.database_connect_timeout_seconds,
+                                   settings.database_statement_timeout_seconds + 0.5))
     _install_timeout_invalidation(engine)
     return engine
 

@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
-from unionflow.core.schemas import money_pattern
+from unionflow.core.schemas import money_branches, money_pattern
 
 _PROBLEM_SCHEMA = {
     "type": "object",
@@ -306,8 +306,12 @@ def _money_bounds(node: Any) -> None:
     """An optional money field's bounds reach the schema as pydantic's own keys (``ge``, ``max_digits``):
     turn them into the pattern a string schema can state, and drop what JSON Schema does not know."""
     if isinstance(node, dict):
-        if node.get("format") == "decimal" and any(k in node for k in _PYDANTIC_ONLY):
-            node["pattern"] = money_pattern(node)
+        decimal = node.get("format") == "decimal" or any(b.get("format") == "decimal" for b in node.get("oneOf", ()))
+        if decimal and any(k in node for k in _PYDANTIC_ONLY):
+            if "oneOf" in node:  # input: string or number, both bounded
+                node["oneOf"] = money_branches(money_pattern(node))
+            else:
+                node["pattern"] = money_pattern(node)
             for key in _PYDANTIC_ONLY:
                 node.pop(key, None)
         for value in node.values():
@@ -315,6 +319,57 @@ def _money_bounds(node: Any) -> None:
     elif isinstance(node, list):
         for value in node:
             _money_bounds(value)
+
+
+def _refs(node: Any, found: set[str]) -> set[str]:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            found.add(ref.rsplit("/", 1)[1])
+        for value in node.values():
+            _refs(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _refs(value, found)
+    return found
+
+
+def _reachable(roots: set[str], schemas: dict[str, Any]) -> set[str]:
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in schemas:
+            continue
+        seen.add(name)
+        todo += _refs(schemas[name], set())
+    return seen
+
+
+def _request_defaults(schema: dict[str, Any]) -> None:
+    """A request field with a default is optional, but ``openapi-typescript`` (``defaultNonNullable``, on by
+    default) types every property carrying ``default`` as present, so a client omitting ``pays`` did not compile
+    (issue 21, finding 13). In request-only schemas the default is stated in the description and as
+    ``x-default`` instead of the ``default`` annotation; the server still applies it."""
+    schemas = schema.get("components", {}).get("schemas", {})
+    bodies: set[str] = set()
+    answers: set[str] = set()
+    for ops in schema.get("paths", {}).values():
+        for op in ops.values():
+            _refs(op.get("requestBody", {}), bodies)
+            _refs(op.get("responses", {}), answers)
+    for name in _reachable(bodies, schemas) - _reachable(answers, schemas):
+        required = set(schemas[name].get("required", ()))
+        for field, prop in schemas[name].get("properties", {}).items():
+            if "default" not in prop or field in required:
+                continue
+            default = prop.pop("default")
+            prop["x-default"] = default
+            if default is not None:
+                note = f"Défaut: `{json.dumps(default, ensure_ascii=False)}`."
+                description = prop.get("description", "")
+                separator = "" if not description else " " if description.endswith(".") else ". "
+                prop["description"] = f"{description}{separator}{note}"
 
 
 def _binary_bodies(op: dict[str, Any]) -> None:
@@ -334,6 +389,7 @@ def install_openapi(app: FastAPI) -> None:
                              routes=app.routes, tags=[{"name": a, "description": AREA_DESCRIPTIONS[a]} for a in AREAS])
         schema = _rename_operations(_unique_schema_names(schema))
         _money_bounds(schema)
+        _request_defaults(schema)
         # Relative to where the schema is served: right behind any proxy or port (issue 21: no servers).
         schema["servers"] = [{"url": "/", "description": "Ce serveur (adresse du document OpenAPI)"}]
         components = schema.setdefault("components", {})

@@ -76,6 +76,10 @@ _NON_NEGATIVE = r"^(0*\d{1,16}(\.\d{1,2})?|-0+(\.0{1,2})?)$"
 POSITIVE_MONEY_PATTERN = r"^(0*[1-9]\d{0,15}(\.\d{1,2})?|0+\.(0[1-9]|[1-9]\d?))$"
 
 
+NUMBER_NOTE = ("En entrée: une chaîne décimale ou un nombre JSON (deux décimales au plus, lu sans passer par un "
+               "flottant); en sortie toujours une chaîne.")
+
+
 class _DecimalString:
     """JSON schema of a two-decimal string, with the field's lower bound turned into the pattern."""
 
@@ -88,8 +92,24 @@ class _DecimalString:
         while bounds.get("type") != "decimal" and "schema" in bounds:
             bounds = bounds["schema"]
         pattern = self.pattern or money_pattern(bounds)
-        return {"type": "string", "format": "decimal", "pattern": pattern, "examples": ["2500.00"],
-                "description": self.description}
+        string = {"type": "string", "format": "decimal", "pattern": pattern}
+        if handler.mode == "serialization":  # answers always carry the string
+            return {**string, "examples": ["2500.00"], "description": self.description}
+        return {"oneOf": money_branches(pattern), "examples": ["2500.00"],
+                "description": f"{self.description} {NUMBER_NOTE}"}
+
+
+def money_branches(pattern: str) -> list[dict[str, Any]]:
+    """What an input money field accepts: the decimal string of ``pattern``, or a JSON number (issue 21, finding
+    10: clients written against the spec, whose amounts are numbers, send them) within the same bounds."""
+    number: dict[str, Any] = {"type": "number", "multipleOf": 0.01, "exclusiveMaximum": 1e16}
+    if pattern == POSITIVE_MONEY_PATTERN:
+        number["exclusiveMinimum"] = 0
+    elif pattern == _NON_NEGATIVE:
+        number["minimum"] = 0
+    else:
+        number["exclusiveMinimum"] = -1e16
+    return [{"type": "string", "format": "decimal", "pattern": pattern}, number]
 
 
 def money_pattern(bounds: dict[str, Any]) -> str:
@@ -123,8 +143,7 @@ def _decimal_string(description: str, positive: bool = False) -> Any:
 
 # Every money field on the wire: always "2500.00" on output; on input a decimal string or a JSON number
 # (clients written against the first API send numbers), at most two decimals.
-Montant = _decimal_string("Montant décimal, deux décimales, en chaîne (ex. \"2500.00\"); "
-                          "un nombre JSON est aussi accepté en entrée")
+Montant = _decimal_string("Montant décimal, deux décimales, en chaîne (ex. \"2500.00\").")
 # For parameters, where a bound on ``Montant`` cannot reach the schema's pattern.
 MontantPositif = _decimal_string("Montant strictement positif, deux décimales au plus (ex. \"2500.00\")",
                                  positive=True)
@@ -162,6 +181,28 @@ def scalar_kinds(annotation: Any) -> set[type]:
     return {annotation} if isinstance(annotation, type) else set()
 
 
+# Input strings are trimmed (``str_strip_whitespace``: Python's ``str.strip``, every Unicode space, no-break space
+# included) before their length and pattern are checked: "SN " is "SN", "ab\u00a0" is "ab" (too short for
+# minLength 3). JSON Schema cannot say so; each constrained string states it (issue 21, finding 9).
+TRIM_NOTE = "Espaces de début et de fin (insécables compris) retirés avant validation et enregistrement."
+TRIM_EXTENSION = "x-trimmed"
+
+
+def _state_trimming(target: dict[str, Any]) -> None:
+    constraints = ("minLength", "maxLength", "pattern", "format")
+    for prop in target.get("properties", {}).values():
+        branches = prop.get("anyOf", [prop])
+        if not any(b.get("type") == "string" and any(c in b for c in constraints) for b in branches):
+            continue
+        if prop.get("format") == "decimal" or any(b.get("format") == "decimal" for b in branches):
+            continue  # money: its own parser and description (_parse_decimal)
+        prop[TRIM_EXTENSION] = True
+        description = prop.get("description", "")
+        if TRIM_NOTE not in description:
+            separator = "" if not description else " " if description.endswith(".") else ". "
+            prop["description"] = f"{description}{separator}{TRIM_NOTE}"
+
+
 class InputModel(BaseModel):
     """Client input. Server-managed fields (status, numbers, paid amounts, approver, timestamps) are
     simply absent from input models, and ``extra='forbid'`` turns any attempt to send them into 400.
@@ -173,6 +214,12 @@ class InputModel(BaseModel):
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="forbid", str_strip_whitespace=True
     )
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        schema: dict[str, Any] = handler(core_schema)
+        _state_trimming(handler.resolve_ref_schema(schema))
+        return schema
 
     @field_validator("*", mode="before")
     @classmethod
@@ -209,7 +256,7 @@ class UpdateModel(InputModel):
 
     @classmethod
     def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
-        schema: dict[str, Any] = handler(core_schema)
+        schema: dict[str, Any] = super().__get_pydantic_json_schema__(core_schema, handler)
         target = handler.resolve_ref_schema(schema)
         for name, field in cls.model_fields.items():
             if name in cls.nullable_fields:

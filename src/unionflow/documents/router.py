@@ -62,7 +62,8 @@ def storage_of(request: Request) -> Storage:
              summary="Créer un document (métadonnées)",
              description="Fiche sans contenu (référence d'archive papier, document à téléverser). organisationId "
                          "facultatif: le document est alors visible des responsables de cette organisation; "
-                         "visibilite ORGANISATION (réservée à ses responsables) le partage avec tous ses membres.")
+                         "visibilite ORGANISATION (réservée à ses responsables) le partage avec tous ses membres. "
+                         "400 `regle-metier`: `visibilite` ORGANISATION exige `organisationId`.")
 async def create_document(data: CreateDocumentRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_WRITE)) -> DocumentResponse:
     return await DocumentService(session, auth).creer(data)
@@ -96,7 +97,9 @@ async def attach_document(data: CreatePieceJointeRequest, session: SessionDep,
                          "`upload_max_bytes` (413 au-delà, sans lire tout le corps). Type vérifié sur le contenu "
                          "(PDF, PNG, JPEG, GIF, WebP, DOCX, XLSX, ODT, ODS, texte UTF-8, CSV); exécutable ou "
                          "extension trompeuse: 400. Le nom du client n'est qu'une métadonnée nettoyée; le fichier "
-                         "est stocké sous un nom généré. Document privé sauf `organisationId`/`visibilite`.")
+                         "est stocké sous un nom généré. Document privé sauf `organisationId`/`visibilite`. "
+                         "400 `regle-metier`: `visibilite` ORGANISATION exige `organisationId`; type de fichier "
+                         "refusé (exécutable, macros, extension trompeuse).")
 async def upload_document(request: Request, session: SessionDep,
                           auth: AuthContext = authorize(RS_WRITE)) -> DocumentResponse:
     storage = storage_of(request)

@@ -29,7 +29,8 @@ _PRIVATE = "Seuls les participants actuels y accèdent (ADMIN compris: sinon 404
              summary="Ouvrir une conversation",
              description="Entre membres actifs d'une même organisation (l'appelant compris). DIRECTE: un seul "
                          "autre participant; si la conversation de la paire existe déjà dans cette organisation, "
-                         "elle est renvoyée avec le code 200. GROUPE: titre requis.")
+                         "elle est renvoyée avec le code 200. GROUPE: titre requis. 400 `regle-metier` sinon "
+                         "(DIRECTE avec un nombre d'autres participants différent de un, GROUPE sans titre).")
 async def create_conversation(data: CreateConversationRequest, response: Response, session: SessionDep,
                               auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> ConversationResponse:
     conversation, created = await MessagerieService(session, auth).creer(data)
@@ -91,7 +92,9 @@ async def conversation_messages(id: uuid.UUID, session: SessionDep,
              responses=problems(404), summary="Envoyer un message",
              description="Texte (`contenu`) ou note vocale (`documentId` d'un document audio OGG/Opus, MP3, "
                          "M4A/AAC ou WAV téléversé par l'appelant via /api/documents/upload, `dureeSecondes` "
-                         "facultative); les participants peuvent alors télécharger ce document. " + _PRIVATE)
+                         "facultative); les participants peuvent alors télécharger ce document. 400 `regle-metier`: "
+                         "`contenu` ou `documentId`, l'un des deux exactement; `dureeSecondes` seulement pour une "
+                         "note vocale. " + _PRIVATE)
 async def post_message(id: uuid.UUID, data: CreateMessageRequest, session: SessionDep,
                        auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> MessageResponse:
     return await MessagerieService(session, auth).envoyer(id, data)

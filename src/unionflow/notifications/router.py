@@ -38,7 +38,9 @@ ENVOI = ("Une ligne par membre et par canal, EN_ATTENTE jusqu'à sa livraison pa
          "`refuseesParPreference`. Sans adresse pour un canal: ligne ECHOUEE (`sansAdresse`). `codeModele`: "
          "modèle de l'organisation, sinon global; variables {prenom} {nom} {nomComplet} {numeroMembre} "
          "{organisation} {date} plus `variables`. Membres: membres ACTIFS de l'organisation (404 sinon); "
-         "l'appelant doit gérer l'organisation (403).")
+         "l'appelant doit gérer l'organisation (403). 400 `regle-metier`: donner soit `membreIds`, soit "
+         "`tousMembresActifs: true` (l'un des deux); `codeModele` exclut `sujet` et `corps`, sans `codeModele` "
+         "`sujet` et `corps` sont requis; une variable du modèle sans valeur est refusée.")
 
 
 @router.post("", status_code=201, response_model=EnvoiResultat, responses=problems(404),
@@ -52,7 +54,8 @@ async def envoyer(data: NotificationEnvoi, session: SessionDep,
              summary="Envoyer plusieurs notifications en une fois",
              description="`envois`: 1 à 50 envois (même forme que POST /api/notifications), traités dans une seule "
                          "transaction: un envoi invalide annule tout le lot. Réponse: un bilan par envoi, dans "
-                         "l'ordre.")
+                         "l'ordre. Chaque envoi suit les règles de POST /api/notifications (400 `regle-metier`: "
+                         "`membreIds` ou `tousMembresActifs`; `codeModele` exclut `sujet` et `corps`).")
 async def envoyer_groupees(data: EnvoiGroupe, session: SessionDep,
                            auth: AuthContext = authorize(RS_NOTIFICATION_ENVOI)) -> list[EnvoiResultat]:
     return await NotificationService(session, auth).envoyer_groupe(data.envois)

@@ -56,6 +56,7 @@ async def list_paiements(session: SessionDep, auth: AuthContext = authorize(RS_P
                          "dans l'ordre donné (montant par cible optionnel, jamais au-delà du reste dû); le total "
                          "ne peut dépasser le reste dû. referenceExterne obligatoire sauf ESPECES/AUTRE. "
                          "Deux lignes de `cibles` pour la même cotisation s'additionnent. "
+                         "400 `regle-metier`: chaque cible désigne exactement un de `cotisationId` et `adhesionId`. "
                          "En-tête Idempotency-Key recommandé.")
 async def create_paiement(data: CreatePaiementRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_TRESORERIE),
@@ -83,7 +84,9 @@ async def get_by_receipt(numeroRecu: str, session: SessionDep,
              description="Ouvre une session Wave Checkout pour ce qui reste dû sur les cibles (ou le montant "
                          "indiqué par cible). Un membre paie pour lui-même; le trésorier peut ouvrir une session "
                          "pour un membre de son organisation. 409 si un paiement Wave est déjà en cours sur une "
-                         "cible. Wave injoignable → 503, en erreur → 502, et rien n'est créé.")
+                         "cible. Wave injoignable → 503, en erreur → 502, et rien n'est créé. "
+                         "400 `regle-metier`: chaque cible désigne exactement un de `cotisationId` et "
+                         "`adhesionId`; Wave n'accepte que des montants XOF entiers.")
 async def wave_checkout(data: CreateWaveCheckoutRequest, session: SessionDep, request: Request,
                         auth: AuthContext = authorize(RS_WAVE_CHECKOUT),
                         idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:

@@ -43,7 +43,8 @@ async def list_versements(session: SessionDep, request: Request, auth: AuthConte
                          "enregistrée dès maintenant. Pour COTISATIONS/ADHESIONS, le montant ne peut dépasser ce "
                          "qui a été encaissé à ce titre et pas encore versé (400). AIDE: `objetId` = la demande "
                          "d'aide, qui doit être APPROUVEE; les versements EN_COURS ou REUSSI pour elle ne dépassent "
-                         "jamais le montant accordé (400).")
+                         "jamais le montant accordé (400). 400 `regle-metier`: un versement Wave exige "
+                         "`beneficiaireTelephone` et un montant entier en XOF.")
 async def create_versement(data: CreateVersementRequest, session: SessionDep, request: Request,
                            auth: AuthContext = authorize(RS_TRESORERIE),
                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:

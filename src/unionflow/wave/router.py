@@ -78,7 +78,9 @@ async def list_transactions(session: SessionDep, auth: AuthContext = authorize(R
 
 
 @router.get("/solde", response_model=SoldeWaveResponse, responses=problems(404, 502, 503),
-            summary="Solde du compte Wave de l'organisation (lu chez Wave)")
+            summary="Solde du compte Wave de l'organisation (lu chez Wave)",
+            description="400 `regle-metier` sans organisation: préciser `organisationId` ou l'en-tête "
+                        "X-Active-Organisation-Id.")
 async def solde(session: SessionDep, request: Request, auth: AuthContext = authorize(RS_TRESORERIE),
                 organisation_id: uuid.UUID | None = Query(None, alias="organisationId")) -> SoldeWaveResponse:
     return await CompteWaveService(session, auth, request.app.state.settings).solde(organisation_id)

@@ -1,0 +1,79 @@
+"""Every business rule answered 400 ``regle-metier`` is stated in its operation's description (issue 21,
+finding 11): derived for the rules of the request models (a validator calling ``regle_metier``), listed for the
+rules the services check."""
+
+from __future__ import annotations
+
+import inspect
+import typing
+
+from pydantic import BaseModel
+
+from unionflow.core.routing import api_routes
+
+# Rules checked by services (not visible in the request model): operation -> words its description must carry.
+SERVICE_RULES = {
+    ("GET", "/api/wave/solde"): ["organisationId"],
+    ("GET", "/api/analytics/adhesions/entonnoir"): ["dateDebut", "dateFin"],
+    ("GET", "/api/analytics/evenements/participation"): ["dateDebut", "dateFin"],
+    ("POST", "/api/documents"): ["ORGANISATION", "organisationId"],
+    ("POST", "/api/documents/upload"): ["ORGANISATION", "organisationId"],
+    ("PUT", "/api/configuration/{cle}"): ["`valeur` null"],
+    ("POST", "/api/admin/associer-organisation"): ["rôles non attribuables"],
+    ("POST", "/api/notifications"): ["membreIds", "tousMembresActifs", "codeModele", "sujet", "corps"],
+    ("POST", "/api/paiements"): ["cotisationId", "adhesionId"],
+    ("POST", "/api/paiements/wave/checkout"): ["cotisationId", "adhesionId"],
+}
+
+
+def _models(annotation: object, seen: set[type]) -> set[type]:
+    found: set[type] = set()
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if annotation in seen:
+            return found
+        seen.add(annotation)
+        found.add(annotation)
+        for field in annotation.model_fields.values():
+            found |= _models(field.annotation, seen)
+    for arg in typing.get_args(annotation):
+        found |= _models(arg, seen)
+    return found
+
+
+def _has_model_rule(route: object) -> bool:
+    body = getattr(route, "body_field", None)
+    if body is None:
+        return False
+    return any("regle_metier(" in inspect.getsource(model) for model in _models(body.field_info.annotation, set())
+               if model.__module__.startswith("unionflow."))
+
+
+async def test_every_business_rule_is_in_its_operation_description(client, app):
+    paths = (await client.get("/openapi.json")).json()["paths"]
+    missing = []
+    for info in api_routes(app):
+        route = info
+        for method in info.methods - {"HEAD"}:
+            description = paths[info.path][method.lower()].get("description", "")
+            words = SERVICE_RULES.get((method, route.path), [])
+            if (words or _has_model_rule(info.route)) and "regle-metier" not in description:
+                missing.append(f"{method} {route.path}: regle-metier")
+            missing += [f"{method} {route.path}: {w}" for w in words if w not in description]
+    assert not missing, "\n".join(missing)
+
+
+async def test_request_fields_with_a_default_stay_optional_for_generated_clients(client):
+    # Issue 21, finding 13: openapi-typescript (defaultNonNullable, its default) types a property carrying
+    # `default` as always present, so `{nom, typeOrganisation}` without `pays` did not compile under tsc --strict
+    # (TS2741). Request-only schemas state their defaults as `x-default` and in the description instead.
+    schema = (await client.get("/openapi.json")).json()
+    pays = schema["components"]["schemas"]["CreateOrganisationRequest"]["properties"]["pays"]
+    assert "default" not in pays and pays["x-default"] == "SN" and "Défaut: `\"SN\"`" in pays["description"]
+    assert "pays" not in schema["components"]["schemas"]["CreateOrganisationRequest"].get("required", [])
+    bodies = {ref.rsplit("/", 1)[1] for ops in schema["paths"].values() for op in ops.values()
+              for content in op.get("requestBody", {}).get("content", {}).values()
+              if (ref := content["schema"].get("$ref"))}
+    carrying = [f"{name}.{field}" for name in bodies
+                for field, prop in schema["components"]["schemas"][name].get("properties", {}).items()
+                if "default" in prop and field not in schema["components"]["schemas"][name].get("required", [])]
+    assert not carrying, carrying
