@@ -12,32 +12,20 @@ import uuid
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from unionflow.comptabilite.cloture_repository import ClotureRepository
-from unionflow.comptabilite.deverrouillage import jj_mm_aaaa, verifier_date_passee
+from unionflow.comptabilite.deverrouillage import VerrouServiceBase, jj_mm_aaaa, verifier_date_passee
 from unionflow.comptabilite.ecritures_service import compte_par_defaut, journal_par_defaut
 from unionflow.comptabilite.etats_repository import ZERO, EtatsRepository
 from unionflow.comptabilite.etats_schemas import ExerciceResponse, VerrouillageRequest, VerrouillageResponse
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.service import MODULE, Ligne, poster_ecriture
 from unionflow.core import audit
-from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
-from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
+from unionflow.core.errors import Conflict, InvalidState, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.models import ExerciceComptable, VerrouComptable
 
 
-class ClotureService:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
-        self.session = session
-        self.auth = auth
-        self.repo = ClotureRepository(session)
-
-    async def _organisation(self, organisation_id: uuid.UUID) -> None:
-        if await ComptabiliteRepository(self.session, self.auth).organisation(organisation_id) is None:
-            raise NotFound("Organisation introuvable")
+class ClotureService(VerrouServiceBase):
 
     async def verrou(self, organisation_id: uuid.UUID) -> VerrouillageResponse:
         await self._organisation(organisation_id)

@@ -48,7 +48,10 @@ def verifier_date_passee(jusqu_au: date) -> None:
                           f"le {jj_mm_aaaa(today)})")
 
 
-class DeverrouillageService:
+class VerrouServiceBase:
+    """What the lock (cloture.py) and its reopenings share: the request's session and caller, the lock's
+    repository, and the organisation check (an organisation the caller cannot see is a 404)."""
+
     def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
         self.session = session
         self.auth = auth
@@ -57,6 +60,9 @@ class DeverrouillageService:
     async def _organisation(self, organisation_id: uuid.UUID) -> None:
         if await ComptabiliteRepository(self.session, self.auth).organisation(organisation_id) is None:
             raise NotFound("Organisation introuvable")
+
+
+class DeverrouillageService(VerrouServiceBase):
 
     async def _get(self, demande_id: uuid.UUID, *, for_update: bool = False) -> DemandeDeverrouillage:
         demande = await self.repo.demande_deverrouillage(demande_id, for_update=for_update)
