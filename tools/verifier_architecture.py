@@ -6,8 +6,10 @@
    the owning area's repository (``repository.py`` or ``<sujet>_repository.py``).
 2. Every top-level package of src/unionflow is named in a layer of the import-linter contract (pyproject.toml),
    so that a new area cannot escape the layers unnoticed.
+3. Every class named ``*Repository`` derives, directly or through another repository of the package, from
+   ``core.repository.ScopedRepository`` or ``SystemRepository``: a reader sees whether its rows are scoped.
 
-Exit status 0 when both hold; otherwise each violation is printed as ``path:line: reason`` and the status is 1.
+Exit status 0 when all hold; otherwise each violation is printed as ``path:line: reason`` and the status is 1.
 """
 
 from __future__ import annotations
@@ -101,14 +103,63 @@ def verifier_couches() -> list[str]:
             for nom in sorted(presents - nommes)]
 
 
+BASES_REPOSITORY = frozenset({"ScopedRepository", "SystemRepository"})
+
+
+def _nom_base(node: ast.expr) -> str:
+    """``ScopedRepository`` of ``ScopedRepository[Model]``, ``repository.SystemRepository``, or a plain name."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def classes_repository(source: str) -> Iterator[tuple[int, str, list[str]]]:
+    """(line, name, base names) of every class whose name ends in ``Repository``."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef) and node.name.endswith("Repository"):
+            yield node.lineno, node.name, [_nom_base(b) for b in node.bases]
+
+
+def violations_bases(classes: list[tuple[str, str, list[str]]]) -> list[str]:
+    """Classes (where, name, bases) that reach neither base through their chain of repositories (a base named
+    like a class of the package is followed through every class of that name)."""
+    bases_de: dict[str, list[list[str]]] = {}
+    for _, nom, bases in classes:
+        bases_de.setdefault(nom, []).append(bases)
+
+    def derive(nom: str, vus: frozenset[str]) -> bool:
+        if nom in BASES_REPOSITORY:
+            return True
+        if nom in vus:
+            return False
+        return any(derive(base, vus | {nom}) for bases in bases_de.get(nom, []) for base in bases)
+
+    return [f"{ou}: {nom} ne dérive ni de ScopedRepository ni de SystemRepository (core/repository.py)"
+            for ou, nom, bases in classes if not any(derive(base, frozenset({nom})) for base in bases)]
+
+
+def verifier_repositories() -> list[str]:
+    classes = []
+    for chemin in sorted(PAQUET.rglob("*.py")):
+        relatif = chemin.relative_to(PAQUET).as_posix()
+        if relatif == "core/repository.py":
+            continue  # the bases themselves and their private parent
+        classes += [(f"src/unionflow/{relatif}:{ligne}", nom, bases)
+                    for ligne, nom, bases in classes_repository(chemin.read_text(encoding="utf-8"))]
+    return violations_bases(classes)
+
+
 def main() -> int:
-    erreurs = verifier_sql() + verifier_couches()
+    erreurs = verifier_sql() + verifier_couches() + verifier_repositories()
     for erreur in erreurs:
         print(erreur)
     if erreurs:
         print(f"{len(erreurs)} violation(s) des règles d'architecture (docs/architecture.md, « Couches »)")
         return 1
-    print("Architecture: pas de SQL hors des repositories, chaque paquet dans une couche")
+    print("Architecture: pas de SQL hors des repositories, chaque paquet dans une couche, "
+          "chaque repository sur une base")
     return 0
 
 

@@ -15,12 +15,12 @@ from unionflow.core.jobs import Executeur, Job
 from unionflow.cotisations import jobs as cotisations
 from unionflow.export import jobs as export
 from unionflow.imports import jobs as imports
+from unionflow.models.planificateur import TypeTache
 from unionflow.monitoring import jobs as monitoring
 from unionflow.notifications import jobs as notifications
 from unionflow.planificateur import jobs as planificateur
 from unionflow.planificateur import moteur
 from unionflow.sauvegardes import jobs as sauvegardes
-from unionflow.taches.schemas import TypeTache
 from unionflow.webhooks import jobs as webhooks
 
 JOBS: tuple[Job, ...] = (

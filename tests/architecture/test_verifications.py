@@ -51,8 +51,25 @@ def test_declared_exceptions() -> None:
         assert not verifier._exempte(chemin), chemin
 
 
+def _sans_base(source: str) -> list[str]:
+    classes = [("m.py:" + str(ligne), nom, bases) for ligne, nom, bases in verifier.classes_repository(source)]
+    return [erreur.split(": ", 1)[1].split(" ", 1)[0] for erreur in verifier.violations_bases(classes)]
+
+
+def test_every_repository_derives_from_one_of_the_two_bases() -> None:
+    source = ("class MesureRepository:\n    pass\n"
+              "class A(ScopedRepository[Membre]):\n    pass\n"
+              "class B(repository.SystemRepository[X]):\n    pass\n"
+              "class CRepository(A):\n    pass\n"
+              "class DRepository(Generic[M]):\n    pass\n"
+              "class ERepository(DRepository):\n    pass\n"
+              "class Helper:\n    pass\n")
+    assert _sans_base(source) == ["MesureRepository", "DRepository", "ERepository"]
+
+
 def test_the_tree_passes_every_check() -> None:
     assert verifier.verifier_sql() == []
+    assert verifier.verifier_repositories() == []
     assert verifier.verifier_couches() == []
     contrats = subprocess.run([str(Path(sys.executable).parent / "lint-imports"), "--no-cache"], cwd=RACINE,
                               capture_output=True, text=True, check=False)

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.analytics.sql import year_month
 from unionflow.core.auth import AuthContext
+from unionflow.core.repository import ScopedRepository
 from unionflow.core.visibility import staff_sees
 from unionflow.models import (
     Adhesion,
@@ -25,6 +26,7 @@ from unionflow.models import (
 )
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.evenement import StatutEvenement, StatutInscription, StatutModeration
 from unionflow.models.paiement import StatutPaiement
 
 UNPAID = (StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD)
@@ -46,14 +48,18 @@ def _count_if(condition: ColumnElement[bool]) -> Any:
     return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
 
 
-class AnalyticsRepository:
+class AnalyticsRepository(ScopedRepository[Organisation]):
     """Scope: SUPER_ADMIN/ADMIN every organisation, or the one asked for; organisation staff the organisations
     they act for (``staff_organisations``), or the one of them asked for. Members' own rows do not count:
-    indicators describe organisations."""
+    indicators describe organisations. Scoped (``ScopedRepository``) on the organisations the caller reads;
+    ``in_scope`` applies that rule to each aggregated table's organisation column (a read-only reporting
+    exception to one door per table: docs/architecture.md)."""
+
+    model = Organisation
+    auth: AuthContext
 
     def __init__(self, session: AsyncSession, auth: AuthContext, organisation_id: uuid.UUID | None) -> None:
-        self.session = session
-        self.auth = auth
+        super().__init__(session, auth)
         self.organisation_id = organisation_id
 
     async def organisation_visible(self) -> bool:
@@ -63,7 +69,10 @@ class AnalyticsRepository:
             return self.organisation_id in self.auth.staff_organisations
         return await self.session.get(Organisation, self.organisation_id) is not None
 
-    def scope(self, column: Any) -> ColumnElement[bool]:
+    def scope(self) -> ColumnElement[bool]:
+        return self.in_scope(Organisation.id)
+
+    def in_scope(self, column: Any) -> ColumnElement[bool]:
         if self.organisation_id is not None:
             return column == self.organisation_id if staff_sees(self.auth, self.organisation_id) else false()
         if self.auth.is_global:
@@ -75,7 +84,7 @@ class AnalyticsRepository:
         """(active memberships on 1 January, memberships started per month, memberships ended per month)."""
         debut, fin = date(annee, 1, 1), date(annee + 1, 1, 1)
         mo = MembreOrganisation
-        scoped = self.scope(mo.organisation_id)
+        scoped = self.in_scope(mo.organisation_id)
         effectif = select(func.count()).select_from(mo).where(
             scoped, mo.date_debut < debut, or_(mo.date_fin.is_(None), mo.date_fin >= debut))
         result: list[dict[str, int]] = []
@@ -92,7 +101,7 @@ class AnalyticsRepository:
         key = year_month(c.date_echeance).label("mois")
         stmt = (select(key, func.count().label("nombre"), _sum(c.montant_du).label("du"),
                        _sum(c.montant_paye).label("paye"))
-                .where(self.scope(c.organisation_id), c.statut != StatutCotisation.ANNULEE, c.devise == devise,
+                .where(self.in_scope(c.organisation_id), c.statut != StatutCotisation.ANNULEE, c.devise == devise,
                        c.date_echeance >= date(annee, 1, 1), c.date_echeance < date(annee + 1, 1, 1))
                 .group_by(key))
         return list((await self.session.execute(stmt)).all())
@@ -101,7 +110,7 @@ class AnalyticsRepository:
         p = Paiement
         key = year_month(p.date_paiement).label("mois")
         stmt = (select(key, p.methode, func.count().label("nombre"), _sum(p.montant).label("montant"))
-                .where(self.scope(p.organisation_id), p.statut == StatutPaiement.VALIDE, p.devise == devise,
+                .where(self.in_scope(p.organisation_id), p.statut == StatutPaiement.VALIDE, p.devise == devise,
                        p.date_paiement >= utc_day(date(annee, 1, 1)), p.date_paiement < utc_day(date(annee + 1, 1, 1)))
                 .group_by(key, p.methode))
         return list((await self.session.execute(stmt)).all())
@@ -116,7 +125,7 @@ class AnalyticsRepository:
             _count_if(a.statut == StatutAdhesion.PAYEE).label("payees"),
             _count_if(a.statut == StatutAdhesion.ANNULEE).label("annulees"),
             _sum(a.montant_paye, a.devise == devise).label("frais"),
-        ).where(self.scope(a.organisation_id))
+        ).where(self.in_scope(a.organisation_id))
         if debut is not None:
             stmt = stmt.where(a.date_demande >= debut)
         if fin is not None:
@@ -125,7 +134,7 @@ class AnalyticsRepository:
 
     def _events(self, debut: date | None, fin: date | None) -> list[ColumnElement[bool]]:
         e = Evenement
-        where = [self.scope(e.organisation_id)]
+        where = [self.in_scope(e.organisation_id)]
         if debut is not None:
             where.append(e.date_debut >= utc_day(debut))
         if fin is not None:
@@ -134,21 +143,21 @@ class AnalyticsRepository:
 
     async def events(self, debut: date | None, fin: date | None) -> tuple[Any, Any, Any]:
         e, i, f = Evenement, InscriptionEvenement, FeedbackEvenement
-        live = e.statut != "ANNULE"
+        live = e.statut != StatutEvenement.ANNULE
         where = self._events(debut, fin)
         totals = select(
-            _count_if(live).label("evenements"), _count_if(e.statut == "ANNULE").label("annules"),
+            _count_if(live).label("evenements"), _count_if(e.statut == StatutEvenement.ANNULE).label("annules"),
             _sum(e.capacite_max, and_(live, e.capacite_max.is_not(None))).label("capacite"),
         ).where(*where)
-        confirmed = i.statut == "CONFIRMEE"
+        confirmed = i.statut == StatutInscription.CONFIRMEE
         registrations = select(
             _count_if(confirmed).label("confirmes"),
             _count_if(and_(confirmed, e.capacite_max.is_not(None))).label("sur_capacite"),
-            _count_if(i.statut == "EN_ATTENTE").label("attente"),
+            _count_if(i.statut == StatutInscription.EN_ATTENTE).label("attente"),
         ).select_from(i).join(e, e.id == i.evenement_id).where(*where, live)
         feedback = (select(func.avg(f.note).label("moyenne"), func.count(f.id).label("avis"))
                     .select_from(f).join(e, e.id == f.evenement_id)
-                    .where(*where, live, f.statut_moderation == "PUBLIE"))
+                    .where(*where, live, f.statut_moderation == StatutModeration.PUBLIE))
         return ((await self.session.execute(totals)).one(), (await self.session.execute(registrations)).one(),
                 (await self.session.execute(feedback)).one())
 
@@ -160,7 +169,7 @@ class AnalyticsRepository:
                         for label, days in TRANCHES], else_=literal(TRANCHE_MAX)).label("tranche")
         stmt = (select(bucket, func.count().label("nombre"), func.count(func.distinct(c.membre_id)).label("membres"),
                        _sum(c.montant_du - c.montant_paye).label("reste"))
-                .where(self.scope(c.organisation_id), c.statut.in_(UNPAID), c.devise == devise,
+                .where(self.in_scope(c.organisation_id), c.statut.in_(UNPAID), c.devise == devise,
                        c.date_echeance < today)
                 .group_by(bucket))
         return list((await self.session.execute(stmt)).all())
@@ -169,5 +178,5 @@ class AnalyticsRepository:
         c = Cotisation
         stmt = select(func.count().label("nombre"), func.count(func.distinct(c.membre_id)).label("membres"),
                       _sum(c.montant_du - c.montant_paye).label("reste")).where(
-            self.scope(c.organisation_id), c.statut.in_(UNPAID), c.devise == devise, c.date_echeance < today)
+            self.in_scope(c.organisation_id), c.statut.in_(UNPAID), c.devise == devise, c.date_echeance < today)
         return (await self.session.execute(stmt)).one()

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.audit.schemas import AuditSortField, SortOrder
 from unionflow.core.pagination import PageParams
-from unionflow.core.repository import ScopedRepository
+from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.core.roles import Role
 from unionflow.core.visibility import organisations_as
 from unionflow.models import AuditLog
@@ -100,6 +100,21 @@ class AuditRepository(ScopedRepository[AuditLog]):
         columns = (AuditLog.module, AuditLog.severite, AuditLog.type_action)
         stmt = self._where(select(*columns, func.count()).select_from(AuditLog), AuditFilters()).group_by(*columns)
         return [(str(m), str(s), str(t), int(n)) for m, s, t, n in (await self.session.execute(stmt)).all()]
+
+
+class AuditSystemRepository(SystemRepository[AuditLog]):
+    """Counts over the whole journal on the system's behalf (the monitoring evaluator): no row reaches a caller."""
+
+    model = AuditLog
+
+    async def count_since(self, since: datetime, *, severities: tuple[str, ...] = (),
+                          actions: tuple[str, ...] = ()) -> int:
+        stmt = select(func.count()).select_from(AuditLog).where(AuditLog.date_heure >= since)
+        if severities:
+            stmt = stmt.where(AuditLog.severite.in_(severities))
+        if actions:
+            stmt = stmt.where(AuditLog.type_action.in_(actions))
+        return int((await self.session.execute(stmt)).scalar_one())
 
 
 async def entrees_d_objets(session: AsyncSession, organisation_id: uuid.UUID, entite_type: str,

@@ -140,6 +140,11 @@ class LoginThrottleRepository(SystemRepository[LoginThrottle]):
         })
         await self.session.execute(stmt)
 
+    async def failures_since(self, since: datetime) -> list[tuple[str, int]]:
+        """(key, failures) of the windows started since ``since`` (the monitoring's failed-login measure)."""
+        stmt = select(LoginThrottle.key, LoginThrottle.failures).where(LoginThrottle.window_start >= since)
+        return [(k, int(f or 0)) for k, f in (await self.session.execute(stmt)).all()]
+
     async def delete_key(self, key: str) -> None:
         await self.session.execute(delete(LoginThrottle).where(LoginThrottle.key == key))
 

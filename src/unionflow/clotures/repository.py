@@ -1,4 +1,7 @@
-"""Monthly closings and the balance check of a month's entries. Callers have checked the organisation is visible."""
+"""Monthly closings and the balance check of a month's entries.
+
+Unscoped (``SystemRepository``): the closing workflow reads and writes them after ``ClotureService`` loaded the
+organisation through its scoped repository and asked the permission."""
 
 from __future__ import annotations
 
@@ -6,17 +9,13 @@ import uuid
 from datetime import date
 
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.core.repository import SystemRepository
 from unionflow.models import ClotureMensuelle, EcritureComptable, LigneEcriture
 
 
-class ClotureMensuelleRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
-
-    async def get(self, cloture_id: uuid.UUID) -> ClotureMensuelle | None:
-        return await self.session.get(ClotureMensuelle, cloture_id)
+class ClotureMensuelleRepository(SystemRepository[ClotureMensuelle]):
+    model = ClotureMensuelle
 
     async def du_mois(self, organisation_id: uuid.UUID, annee: int, mois: int) -> ClotureMensuelle | None:
         stmt = select(ClotureMensuelle).where(ClotureMensuelle.organisation_id == organisation_id,
@@ -39,6 +38,3 @@ class ClotureMensuelleRepository:
                 .having(func.sum(LigneEcriture.debit) != func.sum(LigneEcriture.credit))
                 .order_by(EcritureComptable.numero_piece))
         return [str(n) for n in (await self.session.execute(stmt)).scalars()]
-
-    def add(self, row: ClotureMensuelle) -> None:
-        self.session.add(row)

@@ -1,19 +1,22 @@
+"""Lock dates, closed years and reopening requests of the books.
+
+Unscoped (``SystemRepository``): posting (``ecritures_service``), ``date_comptable`` and the reopening workflow
+read them after the caller's organisation was checked (scoped repository + permission) or on the system's behalf."""
+
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from sqlalchemy import distinct, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.core.repository import SystemRepository
 from unionflow.models import DemandeDeverrouillage, EcritureComptable, ExerciceComptable, VerrouComptable
 
 
-class ClotureRepository:
+class ClotureRepository(SystemRepository[VerrouComptable]):
     """Lock dates and closed years. Callers have checked the organisation is visible to them."""
 
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+    model = VerrouComptable
 
     async def verrou(self, organisation_id: uuid.UUID, *, for_update: bool = False) -> VerrouComptable | None:
         stmt = select(VerrouComptable).where(VerrouComptable.organisation_id == organisation_id)
@@ -52,6 +55,3 @@ class ClotureRepository:
             stmt = stmt.where(DemandeDeverrouillage.statut == statut)
         stmt = stmt.order_by(DemandeDeverrouillage.date_demande.desc(), DemandeDeverrouillage.id)
         return list((await self.session.execute(stmt)).scalars())
-
-    def add(self, row: Any) -> None:
-        self.session.add(row)

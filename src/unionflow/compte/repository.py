@@ -19,9 +19,12 @@ from unionflow.models import (
     Paiement,
     PaiementAllocation,
 )
+from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.membre import StatutAppartenance
+from unionflow.models.paiement import StatutPaiement
 
 ZERO = Decimal("0")
-OPEN_DUES = ("EN_ATTENTE", "PARTIELLEMENT_PAYEE", "EN_RETARD")
+OPEN_DUES = (StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD)
 
 
 def dec(value: Any) -> Decimal:
@@ -53,13 +56,14 @@ class CompteRepository(SystemRepository[Cotisation]):
         reste = Cotisation.montant_du - Cotisation.montant_paye
         is_open = Cotisation.statut.in_(OPEN_DUES)
         overdue = and_(is_open, Cotisation.date_echeance < today)
+        vivante = Cotisation.statut != StatutCotisation.ANNULEE
         stmt = select(
-            func.count().filter(Cotisation.statut != "ANNULEE"),
-            func.count().filter(Cotisation.statut == "PAYEE"),
+            func.count().filter(vivante),
+            func.count().filter(Cotisation.statut == StatutCotisation.PAYEE),
             func.count().filter(is_open),
             func.count().filter(overdue),
-            func.coalesce(func.sum(case((Cotisation.statut != "ANNULEE", Cotisation.montant_du), else_=0)), 0),
-            func.coalesce(func.sum(case((Cotisation.statut != "ANNULEE", Cotisation.montant_paye), else_=0)), 0),
+            func.coalesce(func.sum(case((vivante, Cotisation.montant_du), else_=0)), 0),
+            func.coalesce(func.sum(case((vivante, Cotisation.montant_paye), else_=0)), 0),
             func.coalesce(func.sum(case((is_open, reste), else_=0)), 0),
             func.coalesce(func.sum(case((overdue, reste), else_=0)), 0),
         ).where(Cotisation.membre_id == membre_id)
@@ -89,11 +93,11 @@ class CompteRepository(SystemRepository[Cotisation]):
     async def payment_totals(self, membre_id: uuid.UUID,
                              organisation_id: uuid.UUID | None = None) -> tuple[Decimal, Decimal, int]:
         """(total paid, credit, number of pending payments) — only confirmed payments count as money."""
-        valid = Paiement.statut == "VALIDE"
+        valid = Paiement.statut == StatutPaiement.VALIDE
         stmt = select(
             func.coalesce(func.sum(case((valid, Paiement.montant), else_=0)), 0),
             func.coalesce(func.sum(case((valid, Paiement.montant_non_affecte), else_=0)), 0),
-            func.count().filter(Paiement.statut == "EN_ATTENTE"),
+            func.count().filter(Paiement.statut == StatutPaiement.EN_ATTENTE),
         ).where(Paiement.membre_id == membre_id)
         if organisation_id:
             stmt = stmt.where(Paiement.organisation_id == organisation_id)
@@ -112,7 +116,8 @@ class CompteRepository(SystemRepository[Cotisation]):
 
     async def active_members(self, organisation_id: uuid.UUID) -> int:
         return int((await self.session.execute(select(func.count()).where(
-            MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.statut == "ACTIF"))).scalar_one())
+            MembreOrganisation.organisation_id == organisation_id,
+            MembreOrganisation.statut == StatutAppartenance.ACTIF))).scalar_one())
 
     async def collected(self, organisation_id: uuid.UUID, start: datetime, end: datetime) -> tuple[Decimal, Decimal]:
         """(dues, adhesion fees) collected by confirmed payments dated in [start, end)."""
@@ -123,7 +128,7 @@ class CompteRepository(SystemRepository[Cotisation]):
                 func.coalesce(func.sum(case((PaiementAllocation.adhesion_id.is_not(None),
                                              PaiementAllocation.montant), else_=0)), 0))
             .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
-            .where(Paiement.organisation_id == organisation_id, Paiement.statut == "VALIDE",
+            .where(Paiement.organisation_id == organisation_id, Paiement.statut == StatutPaiement.VALIDE,
                    Paiement.date_paiement >= start, Paiement.date_paiement < end))
         row = (await self.session.execute(stmt)).one()
         return dec(row[0]), dec(row[1])
@@ -132,7 +137,7 @@ class CompteRepository(SystemRepository[Cotisation]):
         reste = Cotisation.montant_du - Cotisation.montant_paye
         is_open = Cotisation.statut.in_(OPEN_DUES)
         overdue = and_(is_open, Cotisation.date_echeance < today)
-        due_by_now = and_(Cotisation.statut != "ANNULEE", Cotisation.date_echeance <= today,
+        due_by_now = and_(Cotisation.statut != StatutCotisation.ANNULEE, Cotisation.date_echeance <= today,
                           func.extract("year", Cotisation.date_echeance) == year)
         stmt = select(
             func.coalesce(func.sum(case((due_by_now, Cotisation.montant_du), else_=0)), 0),
@@ -147,4 +152,4 @@ class CompteRepository(SystemRepository[Cotisation]):
 
     async def pending_payments(self, organisation_id: uuid.UUID) -> int:
         return int((await self.session.execute(select(func.count()).where(
-            Paiement.organisation_id == organisation_id, Paiement.statut == "EN_ATTENTE"))).scalar_one())
+            Paiement.organisation_id == organisation_id, Paiement.statut == StatutPaiement.EN_ATTENTE))).scalar_one())

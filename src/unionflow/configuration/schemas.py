@@ -1,20 +1,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import Field, JsonValue
 
 from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.models.configuration import TypeValeur
 
 CLE_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$"
-
-
-class TypeValeur(StrEnum):
-    STRING = "STRING"
-    NUMBER = "NUMBER"
-    BOOLEAN = "BOOLEAN"
-    JSON = "JSON"
 
 
 class UpdateConfigurationRequest(InputModel):

@@ -17,12 +17,13 @@ from pydantic import JsonValue
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.configuration.repository import ConfigurationEntryRepository
-from unionflow.configuration.schemas import CLE_PATTERN, ConfigurationResponse, TypeValeur, UpdateConfigurationRequest
+from unionflow.configuration.schemas import CLE_PATTERN, ConfigurationResponse, UpdateConfigurationRequest
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidInput, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.models import ConfigurationEntry
+from unionflow.models.configuration import TypeValeur
 
 MODULE = "CONFIGURATION"
 MAX_TEXT = 10_000

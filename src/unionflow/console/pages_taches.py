@@ -12,8 +12,7 @@ from unionflow.console import services
 from unionflow.console.pages import PREFIX, Ctx, page
 from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.roles import RS_ANY_AUTHENTICATED
-from unionflow.models.planificateur import StatutTache
-from unionflow.taches.schemas import TypeTache
+from unionflow.models.planificateur import StatutTache, TypeTache
 
 TYPES = {TypeTache.GENERATION_COTISATIONS: "Génération des cotisations", TypeTache.SAUVEGARDE: "Sauvegarde",
          TypeTache.EXPORT: "Export", TypeTache.IMPORT_MEMBRES: "Import de membres"}

@@ -25,6 +25,7 @@ from unionflow.core.principal_cache import PrincipalCache, is_missing
 from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role, RoleSet
 from unionflow.core.security import TokenVerifier, realm_roles
 from unionflow.models import ClientApi, Membre, MembreOrganisation, Organisation
+from unionflow.models.membre import StatutAppartenance
 
 T = TypeVar("T")
 
@@ -157,7 +158,8 @@ _CLIENT = select(ClientApi.actif, ClientApi.roles, ClientApi.organisation_ids).w
     ClientApi.client_id == bindparam("client_id"))
 _MEMBER_COLUMNS = select(Membre.id, Membre.user_iss, Membre.user_sub, MembreOrganisation.organisation_id,
                          MembreOrganisation.roles).outerjoin(
-    MembreOrganisation, (MembreOrganisation.membre_id == Membre.id) & (MembreOrganisation.statut == "ACTIF"))
+    MembreOrganisation,
+    (MembreOrganisation.membre_id == Membre.id) & (MembreOrganisation.statut == StatutAppartenance.ACTIF))
 # A member is linked to a person, (issuer, subject): never to a subject alone, which another issuer may give to
 # someone else.
 _LINKED = (Membre.user_iss == bindparam("iss")) & (Membre.user_sub == bindparam("sub"))

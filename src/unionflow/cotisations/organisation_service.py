@@ -30,12 +30,13 @@ from unionflow.encaissement.workflow import COTISATIONS_STATS
 from unionflow.membres.repository import MembreRepository, membre_visible
 from unionflow.models import Cotisation, Membre, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.planificateur import TypeTache
 from unionflow.models.rappel_cotisation import StatutRappel
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
 from unionflow.notifications.sources import RAPPEL_COTISATION
 from unionflow.organisations.repository import OrganisationRepository
-from unionflow.taches.schemas import TacheResponse, TypeTache
+from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import TacheService
 
 S = StatutCotisation

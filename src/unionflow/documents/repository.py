@@ -19,6 +19,7 @@ from unionflow.models import (
     PieceJointe,
     TelechargementDocument,
 )
+from unionflow.models.document import TypeEntite, VisibiliteDocument
 
 # Target tables of attachments. Areas built on other branches (aid requests, tickets) are found by table
 # name once their models are installed; until then that type answers 400.
@@ -66,7 +67,7 @@ class DocumentRepository(ScopedRepository[Document]):
             staff = scope_param(SCOPE_ORGANISATIONS, values, expanding=True)
             conditions.append(exists().where(PieceJointe.document_id == Document.id,
                                              PieceJointe.organisation_id.in_(staff)))
-            conditions.append((Document.visibilite == "ORGANISATION") & Document.organisation_id.in_(
+            conditions.append((Document.visibilite == VisibiliteDocument.ORGANISATION) & Document.organisation_id.in_(
                 scope_param(SCOPE_MEMBRES_DE, values, expanding=True)))
         if shape.membre:
             # Voice notes: the current participants of a conversation hear the audio sent in it.
@@ -104,9 +105,9 @@ class DocumentRepository(ScopedRepository[Document]):
         row = (await self.session.execute(select(*columns).where(table.c.id == entite_id))).mappings().first()
         if row is None:
             raise LookupError(type_entite)
-        if type_entite == "ORGANISATION":
+        if type_entite == TypeEntite.ORGANISATION:
             return Target(organisation_id=entite_id, membre_id=None)
-        if type_entite == "MEMBRE":
+        if type_entite == TypeEntite.MEMBRE:
             return Target(organisation_id=None, membre_id=entite_id)
         return Target(organisation_id=row.get("organisation_id"), membre_id=row.get("membre_id"))
 

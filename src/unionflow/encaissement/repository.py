@@ -192,6 +192,13 @@ class PaiementSystemRepository(SystemRepository[Paiement]):
             Paiement.created_at < avant)
         return int((await self.session.execute(stmt)).scalar_one())
 
+    async def count_wave_en_attente_avant(self, avant: datetime) -> int:
+        """Wave payments of every organisation still pending since before ``avant`` (the monitoring's measure)."""
+        stmt = select(func.count()).select_from(Paiement).where(
+            Paiement.methode == MethodePaiement.WAVE, Paiement.statut == StatutPaiement.EN_ATTENTE,
+            Paiement.created_at < avant)
+        return int((await self.session.execute(stmt)).scalar_one())
+
     async def annules_ou_rembourses(self, organisation_id: uuid.UUID, debut: datetime,
                                     fin: datetime) -> list[Paiement]:
         """Payments cancelled or refunded between ``debut`` (inclusive) and ``fin`` (exclusive): their last

@@ -19,7 +19,7 @@ from unionflow.models import (
     Membre,
     Organisation,
 )
-from unionflow.models.evenement import Visibilite
+from unionflow.models.evenement import StatutEvenement, StatutInscription, StatutModeration, Visibilite
 
 SORT_COLUMNS = {
     "dateDebut": Evenement.date_debut,
@@ -32,7 +32,7 @@ SORT_COLUMNS = {
 def effective_status(now: datetime) -> ColumnElement[str]:
     """EN_COURS and TERMINE follow from the clock, so no scheduler has to flip rows at the right minute."""
     return case(
-        (Evenement.statut == "ANNULE", literal("ANNULE")),
+        (Evenement.statut == StatutEvenement.ANNULE, literal("ANNULE")),
         (Evenement.date_fin <= now, literal("TERMINE")),
         (Evenement.date_debut <= now, literal("EN_COURS")),
         else_=Evenement.statut,
@@ -40,7 +40,7 @@ def effective_status(now: datetime) -> ColumnElement[str]:
 
 
 def active(now: datetime) -> ColumnElement[bool]:
-    return (Evenement.statut != "ANNULE") & (Evenement.date_fin > now)
+    return (Evenement.statut != StatutEvenement.ANNULE) & (Evenement.date_fin > now)
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ class EvenementRepository(ScopedRepository[Evenement]):
                      sort: str = "dateDebut", direction: str = "asc") -> tuple[list[Evenement], int, bool]:
         stmt = self.select()
         if filters.public_only:
-            stmt = stmt.where(Evenement.visibilite == "PUBLIC")
+            stmt = stmt.where(Evenement.visibilite == Visibilite.PUBLIC)
         if filters.only_active or filters.upcoming:
             stmt = stmt.where(active(now))
         if filters.upcoming:
@@ -111,7 +111,8 @@ class EvenementRepository(ScopedRepository[Evenement]):
         if not ids:
             return {}
         stmt = (select(InscriptionEvenement.evenement_id, InscriptionEvenement.statut, func.count())
-                .where(InscriptionEvenement.evenement_id.in_(ids), InscriptionEvenement.statut != "ANNULEE")
+                .where(InscriptionEvenement.evenement_id.in_(ids),
+                       InscriptionEvenement.statut != StatutInscription.ANNULEE)
                 .group_by(InscriptionEvenement.evenement_id, InscriptionEvenement.statut))
         raw: dict[uuid.UUID, dict[str, int]] = {}
         for evt_id, statut, n in (await self.session.execute(stmt)).all():
@@ -151,17 +152,18 @@ class EvenementRepository(ScopedRepository[Evenement]):
     async def stats_fill(self) -> tuple[int, int]:
         """(total capacity, confirmed registrations) over non-cancelled events with a capacity."""
         confirmed = (select(func.count()).where(InscriptionEvenement.evenement_id == Evenement.id,
-                                                InscriptionEvenement.statut == "CONFIRMEE")
+                                                InscriptionEvenement.statut == StatutInscription.CONFIRMEE)
                      .correlate(Evenement).scalar_subquery())
         stmt = (select(func.coalesce(func.sum(Evenement.capacite_max), 0), func.coalesce(func.sum(confirmed), 0))
-                .where(self._managed(), Evenement.capacite_max.is_not(None), Evenement.statut != "ANNULE"))
+                .where(self._managed(), Evenement.capacite_max.is_not(None),
+                       Evenement.statut != StatutEvenement.ANNULE))
         capacity, filled = (await self.session.execute(stmt)).one()
         return int(capacity), int(filled)
 
     async def stats_feedback(self) -> tuple[float | None, int]:
         stmt = (select(func.avg(FeedbackEvenement.note), func.count(FeedbackEvenement.id))
                 .join(Evenement, Evenement.id == FeedbackEvenement.evenement_id)
-                .where(self._managed(), FeedbackEvenement.statut_moderation == "PUBLIE"))
+                .where(self._managed(), FeedbackEvenement.statut_moderation == StatutModeration.PUBLIE))
         avg, n = (await self.session.execute(stmt)).one()
         return (float(avg) if avg is not None else None), int(n)
 
@@ -175,17 +177,18 @@ class InscriptionRepository(SystemRepository[InscriptionEvenement]):
     async def active_of(self, evenement_id: uuid.UUID, membre_id: uuid.UUID) -> InscriptionEvenement | None:
         stmt = select(InscriptionEvenement).where(InscriptionEvenement.evenement_id == evenement_id,
                                                   InscriptionEvenement.membre_id == membre_id,
-                                                  InscriptionEvenement.statut != "ANNULEE")
+                                                  InscriptionEvenement.statut != StatutInscription.ANNULEE)
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def count_confirmed(self, evenement_id: uuid.UUID) -> int:
         stmt = select(func.count()).where(InscriptionEvenement.evenement_id == evenement_id,
-                                          InscriptionEvenement.statut == "CONFIRMEE")
+                                          InscriptionEvenement.statut == StatutInscription.CONFIRMEE)
         return int((await self.session.execute(stmt)).scalar_one())
 
     def _queue(self, evenement_id: uuid.UUID) -> Select[Any]:
         return (select(InscriptionEvenement)
-                .where(InscriptionEvenement.evenement_id == evenement_id, InscriptionEvenement.statut == "EN_ATTENTE")
+                .where(InscriptionEvenement.evenement_id == evenement_id,
+                       InscriptionEvenement.statut == StatutInscription.EN_ATTENTE)
                 .order_by(InscriptionEvenement.date_inscription, InscriptionEvenement.id))
 
     async def waiting(self, evenement_id: uuid.UUID, limit: int | None = None) -> list[InscriptionEvenement]:
@@ -197,7 +200,7 @@ class InscriptionRepository(SystemRepository[InscriptionEvenement]):
     async def position(self, inscription: InscriptionEvenement) -> int:
         stmt = select(func.count()).where(
             InscriptionEvenement.evenement_id == inscription.evenement_id,
-            InscriptionEvenement.statut == "EN_ATTENTE",
+            InscriptionEvenement.statut == StatutInscription.EN_ATTENTE,
             or_(InscriptionEvenement.date_inscription < inscription.date_inscription,
                 (InscriptionEvenement.date_inscription == inscription.date_inscription)
                 & (InscriptionEvenement.id <= inscription.id)))
@@ -205,14 +208,14 @@ class InscriptionRepository(SystemRepository[InscriptionEvenement]):
 
     async def all_active(self, evenement_id: uuid.UUID) -> list[InscriptionEvenement]:
         stmt = select(InscriptionEvenement).where(InscriptionEvenement.evenement_id == evenement_id,
-                                                  InscriptionEvenement.statut != "ANNULEE")
+                                                  InscriptionEvenement.statut != StatutInscription.ANNULEE)
         return list((await self.session.execute(stmt)).scalars())
 
     async def participants(self, evenement_id: uuid.UUID, params: PageParams) -> tuple[list[Any], int, bool]:
         stmt = (select(InscriptionEvenement, Membre)
                 .join(Membre, Membre.id == InscriptionEvenement.membre_id)
                 .where(InscriptionEvenement.evenement_id == evenement_id,
-                       InscriptionEvenement.statut == "CONFIRMEE")
+                       InscriptionEvenement.statut == StatutInscription.CONFIRMEE)
                 .order_by(Membre.nom, Membre.prenom, Membre.id))
         rows = list((await self.session.execute(stmt.offset(params.offset).limit(params.size))).all())
         total = int((await self.session.execute(
@@ -229,7 +232,7 @@ class InscriptionRepository(SystemRepository[InscriptionEvenement]):
     async def has_confirmed(self, evenement_id: uuid.UUID, membre_id: uuid.UUID) -> bool:
         stmt = select(InscriptionEvenement.id).where(InscriptionEvenement.evenement_id == evenement_id,
                                                      InscriptionEvenement.membre_id == membre_id,
-                                                     InscriptionEvenement.statut == "CONFIRMEE")
+                                                     InscriptionEvenement.statut == StatutInscription.CONFIRMEE)
         return (await self.session.execute(stmt.limit(1))).scalar_one_or_none() is not None
 
     async def membre(self, membre_id: uuid.UUID) -> Membre | None:
@@ -257,13 +260,13 @@ class FeedbackEvenementRepository(SystemRepository[FeedbackEvenement]):
     async def published(self, evenement_id: uuid.UUID) -> list[tuple[FeedbackEvenement, Membre]]:
         stmt = (select(FeedbackEvenement, Membre).join(Membre, Membre.id == FeedbackEvenement.membre_id)
                 .where(FeedbackEvenement.evenement_id == evenement_id,
-                       FeedbackEvenement.statut_moderation == "PUBLIE")
+                       FeedbackEvenement.statut_moderation == StatutModeration.PUBLIE)
                 .order_by(FeedbackEvenement.created_at.desc(), FeedbackEvenement.id))
         return [(f, m) for f, m in (await self.session.execute(stmt)).all()]
 
     async def pending(self, evenement_id: uuid.UUID) -> list[FeedbackEvenement]:
         stmt = (select(FeedbackEvenement)
                 .where(FeedbackEvenement.evenement_id == evenement_id,
-                       FeedbackEvenement.statut_moderation == "EN_ATTENTE")
+                       FeedbackEvenement.statut_moderation == StatutModeration.EN_ATTENTE)
                 .order_by(FeedbackEvenement.created_at, FeedbackEvenement.id))
         return list((await self.session.execute(stmt)).scalars())

@@ -85,11 +85,20 @@ class AuditExportFilters:
     severite: str | None = None
 
 
-class ExportRepository:
+class ExportRepository(ScopedRepository[Organisation]):
+    """Scoped (``ScopedRepository``): its own rows are the organisations the caller reads; each export statement
+    takes the rule of the area that owns its rows (``_scope``). A read-only reporting exception to one door per
+    table (docs/architecture.md): the joins stream in batches and are counted before they run."""
+
+    model = Organisation
+    auth: AuthContext
+
     def __init__(self, session: AsyncSession, auth: AuthContext, today: date) -> None:
-        self.session = session
-        self.auth = auth
+        super().__init__(session, auth)
         self.today = today
+
+    def scope(self) -> ColumnElement[bool]:
+        return self.in_scope(Organisation.id)
 
     def _scope(self, repository: type[ScopedRepository[Any]]) -> ColumnElement[bool]:
         """The owning area's rule (its repository's ``scope()``), applied to this caller."""

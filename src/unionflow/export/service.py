@@ -41,7 +41,8 @@ from unionflow.export.repository import (
     Periode,
 )
 from unionflow.models.cotisation import StatutCotisation
-from unionflow.taches.schemas import TacheResponse, TypeTache
+from unionflow.models.planificateur import TypeTache
+from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import TacheService
 
 # Export name (as in the file name and the audit entry) → its filters and the ExportService method.

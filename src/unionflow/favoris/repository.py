@@ -13,6 +13,7 @@ from unionflow.documents.repository import DocumentRepository
 from unionflow.evenements.repository import EvenementRepository
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import Favori
+from unionflow.models.favori import TypeCible
 from unionflow.organisations.repository import OrganisationRepository
 
 # Bind parameter of the owner rule: the caller's subject.
@@ -49,13 +50,13 @@ class FavoriRepository(ScopedRepository[Favori]):
 
     async def label(self, type_cible: str, cible_id: uuid.UUID) -> str | None:
         """The target's display name if the caller may see it, else None."""
-        if type_cible == "EVENEMENT":
+        if type_cible == TypeCible.EVENEMENT:
             evenement = await EvenementRepository(self.session, self.auth).get(cible_id)
             return evenement.titre if evenement else None
-        if type_cible == "ORGANISATION":
+        if type_cible == TypeCible.ORGANISATION:
             organisation = await OrganisationRepository(self.session, self.auth).get(cible_id)
             return organisation.nom if organisation else None
-        if type_cible == "DOCUMENT":
+        if type_cible == TypeCible.DOCUMENT:
             document = await DocumentRepository(self.session, self.auth).get(cible_id)
             return document.nom_fichier if document else None
         membre = await MembreRepository(self.session, self.auth).get(cible_id)

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import insert, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.core.repository import SystemRepository
 from unionflow.models import Membre, MembreOrganisation, Organisation
 
 CHUNK = 1000
@@ -19,9 +19,11 @@ def _chunks(values: list[Any]) -> Iterable[list[Any]]:
         yield values[i:i + CHUNK]
 
 
-class ImportRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class ImportRepository(SystemRepository[Membre]):
+    """Unscoped (``SystemRepository``): the import runs after ``ImportService`` checked the caller may import into
+    the organisation (scoped read + permission), often in a background task without a caller."""
+
+    model = Membre
 
     async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
         return await self.session.get(Organisation, organisation_id)

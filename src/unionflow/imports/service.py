@@ -36,7 +36,8 @@ from unionflow.membres.appartenance_service import normalise_roles
 from unionflow.models import Membre, MembreOrganisation, Organisation
 from unionflow.models.membre import StatutAppartenance
 from unionflow.models.organisation import StatutOrganisation
-from unionflow.taches.schemas import TacheResponse, TypeTache
+from unionflow.models.planificateur import TypeTache
+from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import TacheService
 
 MODULE = "MEMBRES"

@@ -19,8 +19,10 @@ from unionflow.configuration.service import valeurs
 from unionflow.core import audit, metrics, reference
 from unionflow.core.lot import defauts
 from unionflow.lcbft.repository import DetectionRepository
-from unionflow.lcbft.schemas import TypeAlerte
 from unionflow.models import AlerteLcbFt, AuditLog, Paiement, Versement
+from unionflow.models.lcbft import TypeAlerte
+from unionflow.models.paiement import MethodePaiement, StatutPaiement
+from unionflow.models.versement import StatutVersement
 from unionflow.webhooks import emission as webhooks
 
 MODULE = "LCB_FT"
@@ -66,7 +68,7 @@ async def _candidats(session: AsyncSession, paiement: Paiement,
     if montant >= s.seuil_operation:
         candidates.append((TypeAlerte.SEUIL_OPERATION, s.seuil_operation, None,
                            f"Opération de {montant} {paiement.devise} ≥ seuil de {s.seuil_operation}"))
-    if paiement.methode == "ESPECES" and montant >= s.seuil_especes:
+    if paiement.methode == MethodePaiement.ESPECES and montant >= s.seuil_especes:
         candidates.append((TypeAlerte.ESPECES_ELEVEES, s.seuil_especes, None,
                            f"Versement en espèces de {montant} {paiement.devise} ≥ seuil de {s.seuil_especes}"))
 
@@ -98,7 +100,7 @@ def _alertes(paiement: Paiement, s: Seuils,
 async def evaluer_paiement(session: AsyncSession, paiement: Paiement) -> list[AlerteLcbFt]:
     """Raise the alerts a validated payment calls for; returns the alerts created by this call (none for a
     payment already screened: one alert per payment and kind, whoever calls twice)."""
-    if paiement.statut != "VALIDE":
+    if paiement.statut != StatutPaiement.VALIDE:
         return []
     s = await seuils(session, paiement.organisation_id)
     existing = await DetectionRepository(session).types_of_paiement(paiement.id)
@@ -136,7 +138,7 @@ async def evaluer_versement(session: AsyncSession, versement: Versement,
     """Raise the alerts a delivered payout calls for: the per-operation threshold, and for a payout to a
     member (aid) the cumulated amount that member received by payouts over the period. Called once, on the
     payout's transition to REUSSI; the alert names the payout number."""
-    if versement.statut != "REUSSI":
+    if versement.statut != StatutVersement.REUSSI:
         return []
     s = await seuils(session, versement.organisation_id)
     montant = versement.montant

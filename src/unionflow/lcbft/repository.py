@@ -125,3 +125,8 @@ class AlerteLcbFtSystemRepository(SystemRepository[AlerteLcbFt]):
         stmt = select(func.count()).select_from(AlerteLcbFt).where(
             AlerteLcbFt.organisation_id == organisation_id, AlerteLcbFt.traitee.is_(False))
         return int((await self.session.execute(stmt)).scalar_one())
+
+    async def count_non_traitees(self) -> int:
+        """Unprocessed alerts of every organisation (the monitoring's measure)."""
+        stmt = select(func.count()).select_from(AlerteLcbFt).where(AlerteLcbFt.traitee.is_(False))
+        return int((await self.session.execute(stmt)).scalar_one())

@@ -2,19 +2,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 
 from pydantic import Field
 
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, Montant, OutputModel
-from unionflow.models.lcbft import Decision
-
-
-class TypeAlerte(StrEnum):
-    SEUIL_OPERATION = "SEUIL_OPERATION"
-    CUMUL_PERIODE = "CUMUL_PERIODE"
-    ESPECES_ELEVEES = "ESPECES_ELEVEES"
+from unionflow.models.lcbft import Decision, TypeAlerte
 
 
 class TraiterAlerteRequest(InputModel):

@@ -29,6 +29,7 @@ from unionflow.models import (
     PreferenceMembre,
     UtilisateurLocal,
 )
+from unionflow.models.membre import StatutAppartenance, StatutMembre
 
 # Who keeps an organisation's member register (reads it): the read scope of the member rule below and of the
 # register's export. ``AuthContext.staff_organisations`` answers "any staff role"; the register needs a finer
@@ -149,7 +150,8 @@ class MembreRepository(ScopedRepository[Membre]):
         who is told of a pending decision is not the caller's choice)."""
         stmt = (select(Membre, MembreOrganisation.roles)
                 .join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
-                .where(MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.statut == "ACTIF")
+                .where(MembreOrganisation.organisation_id == organisation_id,
+                       MembreOrganisation.statut == StatutAppartenance.ACTIF)
                 .order_by(Membre.id))
         return [membre for membre, held in (await self.session.execute(stmt)).tuples()
                 if not roles.isdisjoint(held or [])]
@@ -158,14 +160,15 @@ class MembreRepository(ScopedRepository[Membre]):
         """Ids of the active members with an active membership of the organisation, in id order (unscoped: dues
         generation covers every active member, whoever asks)."""
         stmt = (select(MembreOrganisation.membre_id).join(Membre, Membre.id == MembreOrganisation.membre_id)
-                .where(MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.statut == "ACTIF",
-                       Membre.statut == "ACTIF").order_by(MembreOrganisation.membre_id))
+                .where(MembreOrganisation.organisation_id == organisation_id,
+                       MembreOrganisation.statut == StatutAppartenance.ACTIF,
+                       Membre.statut == StatutMembre.ACTIF).order_by(MembreOrganisation.membre_id))
         return list((await self.session.execute(stmt)).scalars())
 
     async def has_active_membership(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> bool:
         stmt = select(MembreOrganisation.id).where(
             MembreOrganisation.membre_id == membre_id, MembreOrganisation.organisation_id == organisation_id,
-            MembreOrganisation.statut == "ACTIF")
+            MembreOrganisation.statut == StatutAppartenance.ACTIF)
         return await self.session.scalar(stmt) is not None
 
     async def lock_membres(self, membre_ids: list[uuid.UUID]) -> dict[uuid.UUID, Membre]:
@@ -190,7 +193,7 @@ class MembreRepository(ScopedRepository[Membre]):
         on both back ends)."""
         stmt = select(func.count()).select_from(MembreOrganisation).where(
             MembreOrganisation.organisation_id == organisation_id,
-            MembreOrganisation.statut == "ACTIF",
+            MembreOrganisation.statut == StatutAppartenance.ACTIF,
             cast(MembreOrganisation.roles, String).like(f'%"{Role.ADMIN_ORGANISATION.value}"%'),
         )
         return int((await self.session.execute(stmt)).scalar_one())

@@ -18,6 +18,7 @@ from unionflow.models import (
     MessageConversation,
     Organisation,
 )
+from unionflow.models.membre import StatutAppartenance
 
 P = ConversationParticipant
 M = MessageConversation
@@ -95,7 +96,7 @@ class ConversationRepository(ScopedRepository[Conversation]):
     async def active_members(self, organisation_id: uuid.UUID, membre_ids: set[uuid.UUID]) -> set[uuid.UUID]:
         stmt = select(MembreOrganisation.membre_id).where(MembreOrganisation.organisation_id == organisation_id,
                                                           MembreOrganisation.membre_id.in_(membre_ids),
-                                                          MembreOrganisation.statut == "ACTIF")
+                                                          MembreOrganisation.statut == StatutAppartenance.ACTIF)
         return set((await self.session.execute(stmt)).scalars())
 
     async def organisation_exists(self, organisation_id: uuid.UUID) -> bool:

@@ -1,9 +1,18 @@
 from __future__ import annotations
 
+from enum import StrEnum
+
 from sqlalchemy import String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
+
+
+class TypeValeur(StrEnum):
+    STRING = "STRING"
+    NUMBER = "NUMBER"
+    BOOLEAN = "BOOLEAN"
+    JSON = "JSON"
 
 
 class ConfigurationEntry(IdMixin, TimestampMixin, Base):

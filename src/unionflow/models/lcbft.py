@@ -18,6 +18,12 @@ class Decision(StrEnum):
     DECLARATION_SOUPCON = "DECLARATION_SOUPCON"
 
 
+class TypeAlerte(StrEnum):
+    SEUIL_OPERATION = "SEUIL_OPERATION"
+    CUMUL_PERIODE = "CUMUL_PERIODE"
+    ESPECES_ELEVEES = "ESPECES_ELEVEES"
+
+
 class ParametresLcbFt(IdMixin, TimestampMixin, Base):
     __tablename__ = "parametres_lcb_ft"
 

@@ -100,6 +100,18 @@ class ModeleNotification(IdMixin, TimestampMixin, Base):
     __table_args__ = (UniqueConstraint("code", "canal", "portee", name="uq_modele_notification_code_canal_portee"),)
 
 
+class Langue(StrEnum):
+    FR = "fr"
+    EN = "en"
+    WO = "wo"
+
+
+class Theme(StrEnum):
+    CLAIR = "CLAIR"
+    SOMBRE = "SOMBRE"
+    SYSTEME = "SYSTEME"
+
+
 class PreferenceMembre(IdMixin, TimestampMixin, Base):
     """The connected member's settings; absent row = defaults."""
 

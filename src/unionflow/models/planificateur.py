@@ -27,6 +27,13 @@ class StatutTache(StrEnum):
     ECHOUEE = "ECHOUEE"
 
 
+class TypeTache(StrEnum):
+    GENERATION_COTISATIONS = "GENERATION_COTISATIONS"
+    SAUVEGARDE = "SAUVEGARDE"
+    EXPORT = "EXPORT"
+    IMPORT_MEMBRES = "IMPORT_MEMBRES"
+
+
 class PlanificationJob(Base):
     """One row per periodic job: when it is next due, and which host holds it while it runs. Claiming a run is
     one conditional UPDATE on this row, so among any number of schedulers exactly one wins each due slot."""

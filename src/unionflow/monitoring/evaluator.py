@@ -19,11 +19,17 @@ from pathlib import Path
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.audit.repository import AuditSystemRepository
+from unionflow.auth.repository import LoginThrottleRepository
 from unionflow.config import Settings
 from unionflow.core import audit
+from unionflow.encaissement.repository import PaiementSystemRepository
+from unionflow.lcbft.repository import AlerteLcbFtSystemRepository
 from unionflow.models import AlerteConfig, AlerteSysteme
-from unionflow.models.monitoring import Frequence
+from unionflow.models.audit import Severite
+from unionflow.models.monitoring import Frequence, StatutSauvegarde, TypeSauvegarde
 from unionflow.monitoring.repository import FAILED_LOGIN_ACTIONS, AlerteSystemeRepository, MesureRepository
+from unionflow.sauvegardes.repository import SauvegardeRepository
 
 log = logging.getLogger("unionflow.monitoring")
 
@@ -64,6 +70,12 @@ class MonitoringEvaluator:
         self.settings = settings
         self.alerts = AlerteSystemeRepository(session)
         self.measures = MesureRepository(session)
+        # The measures over other areas' tables, each asked of the table's owner.
+        self.throttle = LoginThrottleRepository(session)
+        self.audit = AuditSystemRepository(session)
+        self.paiements = PaiementSystemRepository(session)
+        self.lcbft = AlerteLcbFtSystemRepository(session)
+        self.sauvegardes = SauvegardeRepository(session)
 
     async def run(self, *, force: bool = False, now: datetime | None = None) -> EvaluationResult:
         now = now or datetime.now(UTC)
@@ -128,24 +140,24 @@ class MonitoringEvaluator:
         # Each failure increments one counter per dimension (e-mail, client IP, …): summing per dimension
         # and taking the largest sum counts every failure once.
         per_dimension: dict[str, int] = {}
-        for key, failures in await self.measures.throttle_failures(since):
+        for key, failures in await self.throttle.failures_since(since):
             dimension = key.rsplit(":", 1)[0]
             per_dimension[dimension] = per_dimension.get(dimension, 0) + failures
-        audited = await self.measures.audit_count(since, actions=FAILED_LOGIN_ACTIONS)
+        audited = await self.audit.count_since(since, actions=FAILED_LOGIN_ACTIONS)
         count = max([audited, *per_dimension.values()])
         seuil = config.seuil_echecs_connexion_heure
         return Mesure("ECHECS_CONNEXION", count > seuil, "WARNING", "Échecs de connexion anormaux",
                       f"{count} échecs de connexion dans la dernière heure (seuil {seuil}).", count, seuil)
 
     async def _audit_errors(self, config: AlerteConfig, now: datetime) -> Mesure:
-        count = await self.measures.audit_count(now - timedelta(hours=1), severities=("ERROR", "CRITICAL"))
+        count = await self.audit.count_since(now - timedelta(hours=1), severities=(Severite.ERROR, Severite.CRITICAL))
         seuil = config.seuil_erreurs_audit_heure
         return Mesure("ERREURS_AUDIT", count > seuil, "WARNING", "Erreurs dans le journal d'audit",
                       f"{count} entrées d'audit ERROR/CRITICAL dans la dernière heure (seuil {seuil}).", count, seuil)
 
     async def _stuck_wave(self, config: AlerteConfig, now: datetime) -> Mesure:
         delai = config.delai_paiement_wave_heures
-        count = await self.measures.stuck_wave_payments(now - timedelta(hours=delai))
+        count = await self.paiements.count_wave_en_attente_avant(now - timedelta(hours=delai))
         seuil = config.seuil_paiements_wave_bloques
         return Mesure("PAIEMENTS_WAVE_BLOQUES", count > seuil, "WARNING", "Paiements Wave bloqués",
                       f"{count} paiement(s) Wave EN_ATTENTE depuis plus de {delai} h (seuil {seuil}).", count, seuil)
@@ -153,17 +165,17 @@ class MonitoringEvaluator:
     async def _lcb_ft(self, config: AlerteConfig, now: datetime) -> Mesure:
         seuil = config.seuil_alertes_lcb_ft_non_traitees
         # The anti-money-laundering area may not be installed: no table, nothing unprocessed.
-        count = await self.measures.unprocessed_lcb_ft() if await self.measures.has_table("alerte_lcb_ft") else 0
+        count = await self.lcbft.count_non_traitees() if await self.measures.has_table("alerte_lcb_ft") else 0
         return Mesure("ALERTES_LCB_FT_NON_TRAITEES", count > seuil, "WARNING", "Alertes LCB-FT non traitées",
                       f"{count} alerte(s) LCB-FT non traitée(s) (seuil {seuil}).", count, seuil)
 
     async def _backup_overdue(self, config: AlerteConfig, now: datetime) -> Mesure:
-        schedule = await self.measures.backup_config()
+        schedule = await self.sauvegardes.config_existante()
         if schedule is None or not schedule.actif:
             return Mesure("SAUVEGARDE_EN_RETARD", False)
         period = 24 if schedule.frequence == Frequence.QUOTIDIENNE else 7 * 24
         seuil = period + BACKUP_GRACE_HOURS
-        last = await self.measures.last_backup(statut="TERMINEE", type_="AUTOMATIQUE")
+        last = await self.sauvegardes.derniere(statut=StatutSauvegarde.TERMINEE, type_=TypeSauvegarde.AUTOMATIQUE)
         reference = last.date_creation if last else (schedule.date_modification or now)
         age = round((now - reference).total_seconds() / 3600, 2)
         depuis = f"depuis {age} h" if last else f"aucune depuis l'activation il y a {age} h"

@@ -8,21 +8,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, func, inspect, or_, select, text, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Select, inspect, or_, select, text, update
 
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import SystemRepository
-from unionflow.models import (
-    AlerteConfig,
-    AlerteSysteme,
-    AuditLog,
-    JournalSysteme,
-    LoginThrottle,
-    Paiement,
-    Sauvegarde,
-    SauvegardeConfig,
-)
+from unionflow.models import AlerteConfig, AlerteSysteme, JournalSysteme
 
 CONFIG_ID = 1
 # Audit actions that other areas may use for a refused login, in addition to the throttle counters.
@@ -65,53 +55,21 @@ class AlerteSystemeRepository(SystemRepository[AlerteSysteme]):
         return {a.code: a for a in (await self.session.execute(stmt)).scalars()}
 
 
-class MesureRepository:
-    """Read-only measurements of the live system, on the system's behalf (the evaluator, GET /api/monitoring):
-    counts over other areas' tables; no row is returned to a caller, so no scope applies."""
+class MesureRepository(SystemRepository[AlerteSysteme]):
+    """Measures of the database itself, on the system's behalf (the evaluator, ``unionflow jobs surveiller``):
+    a ping and whether a table exists. The measures over other areas' tables are asked of their owners'
+    repositories (auth, audit, encaissement, lcbft, sauvegardes); ``model`` is the area's alert table."""
 
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+    model = AlerteSysteme
 
     async def ping(self) -> None:
         await self.session.execute(text("SELECT 1"))
-
-    async def throttle_failures(self, since: datetime) -> list[tuple[str, int]]:
-        stmt = select(LoginThrottle.key, LoginThrottle.failures).where(LoginThrottle.window_start >= since)
-        return [(k, int(f or 0)) for k, f in (await self.session.execute(stmt)).all()]
-
-    async def audit_count(self, since: datetime, *, severities: tuple[str, ...] = (),
-                          actions: tuple[str, ...] = ()) -> int:
-        stmt = select(func.count()).select_from(AuditLog).where(AuditLog.date_heure >= since)
-        if severities:
-            stmt = stmt.where(AuditLog.severite.in_(severities))
-        if actions:
-            stmt = stmt.where(AuditLog.type_action.in_(actions))
-        return int((await self.session.execute(stmt)).scalar_one())
-
-    async def stuck_wave_payments(self, older_than: datetime) -> int:
-        stmt = select(func.count()).select_from(Paiement).where(
-            Paiement.methode == "WAVE", Paiement.statut == "EN_ATTENTE", Paiement.created_at < older_than)
-        return int((await self.session.execute(stmt)).scalar_one())
 
     async def has_table(self, name: str) -> bool:
         def check(sync_session: Any) -> bool:
             return bool(inspect(sync_session.connection()).has_table(name))
 
         return bool(await self.session.run_sync(check))
-
-    async def unprocessed_lcb_ft(self) -> int:
-        stmt = text("SELECT count(*) FROM alerte_lcb_ft WHERE traitee = :traitee").bindparams(traitee=False)
-        return int((await self.session.execute(stmt)).scalar_one())
-
-    async def last_backup(self, *, statut: str, type_: str | None = None) -> Sauvegarde | None:
-        stmt = select(Sauvegarde).where(Sauvegarde.statut == statut)
-        if type_:
-            stmt = stmt.where(Sauvegarde.type == type_)
-        stmt = stmt.order_by(Sauvegarde.date_creation.desc()).limit(1)
-        return (await self.session.execute(stmt)).scalar_one_or_none()
-
-    async def backup_config(self) -> SauvegardeConfig | None:
-        return await self.session.get(SauvegardeConfig, CONFIG_ID)
 
 
 class JournalSystemeRepository(SystemRepository[JournalSysteme]):

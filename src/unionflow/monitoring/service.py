@@ -14,14 +14,16 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidToken, NotFound, RegleMetier, Unauthenticated
 from unionflow.core.pagination import Page, PageParams
 from unionflow.models.journal import NiveauJournal
+from unionflow.models.monitoring import StatutSauvegarde
 from unionflow.monitoring.evaluator import MODULE, MonitoringEvaluator
-from unionflow.monitoring.repository import AlerteSystemeRepository, JournalSystemeRepository, MesureRepository
+from unionflow.monitoring.repository import AlerteSystemeRepository, JournalSystemeRepository
 from unionflow.monitoring.schemas import (
     AlerteConfigResponse,
     AlerteSystemeResponse,
     JournalSystemeResponse,
     UpdateAlerteConfigRequest,
 )
+from unionflow.sauvegardes.repository import SauvegardeRepository
 
 _RANG = {"CRITICAL": 0, "WARNING": 1, "INFO": 2}
 _CONFIG_FIELDS = list(UpdateAlerteConfigRequest.model_fields)
@@ -115,7 +117,7 @@ class MetricsService:
     """GET /metrics: its own protection instead of a user token, since scrapers hold no OIDC identity."""
 
     def __init__(self, session: AsyncSession, settings: Settings) -> None:
-        self.measures = MesureRepository(session)
+        self.sauvegardes = SauvegardeRepository(session)
         self.settings = settings
 
     def check_access(self, client_host: str | None, authorization: str | None) -> None:
@@ -134,7 +136,7 @@ class MetricsService:
     async def render(self) -> bytes:
         age = GaugeMetricFamily("unionflow_sauvegarde_derniere_age_seconds",
                                 "Âge de la dernière sauvegarde terminée (+Inf: aucune)")
-        last = await self.measures.last_backup(statut="TERMINEE")
+        last = await self.sauvegardes.derniere(statut=StatutSauvegarde.TERMINEE)
         taken = (last.date_fin or last.date_creation) if last is not None else None
         age.add_metric([], (datetime.now(UTC) - taken).total_seconds() if taken else float("inf"))
         return metrics.render([age])

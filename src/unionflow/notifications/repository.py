@@ -21,7 +21,9 @@ from unionflow.models import (
     RappelCotisation,
 )
 from unionflow.models.base import utcnow
+from unionflow.models.membre import StatutAppartenance, StatutMembre
 from unionflow.models.notification import Canal, StatutNotification
+from unionflow.models.rappel_cotisation import StatutRappel
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,9 @@ class NotificationRepository(ScopedRepository[Notification]):
     async def active_members(self, organisation_id: uuid.UUID,
                              membre_ids: list[uuid.UUID] | None) -> list[Membre]:
         stmt = (select(Membre).join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
-                .where(MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.statut == "ACTIF",
-                       Membre.statut == "ACTIF"))
+                .where(MembreOrganisation.organisation_id == organisation_id,
+                       MembreOrganisation.statut == StatutAppartenance.ACTIF,
+                       Membre.statut == StatutMembre.ACTIF))
         if membre_ids is not None:
             stmt = stmt.where(Membre.id.in_(membre_ids))
         return list((await self.session.execute(stmt.order_by(Membre.id))).scalars())
@@ -192,7 +195,7 @@ class NotificationSystemRepository(SystemRepository[Notification]):
     async def mark_rappel_echec(self, rappel_id: uuid.UUID) -> None:
         """ECHEC unless another channel of the reminder already got through (ENVOYE stays)."""
         await self.session.execute(update(RappelCotisation).where(RappelCotisation.id == rappel_id,
-                                                                  RappelCotisation.statut != "ENVOYE")
+                                                                  RappelCotisation.statut != StatutRappel.ENVOYE)
                                    .values(statut="ECHEC"))
 
     async def mark_evenement_envoye(self, notification_evenement_id: uuid.UUID, date_envoi: datetime | None) -> None:

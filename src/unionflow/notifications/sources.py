@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.models import Notification
+from unionflow.models.notification import StatutNotification
 from unionflow.notifications.repository import NotificationSystemRepository
 
 RAPPEL_COTISATION = "RappelCotisation"
@@ -16,15 +17,16 @@ JETON_REINITIALISATION = "JetonReinitialisation"
 async def synchroniser_source(session: AsyncSession, row: Notification) -> None:
     if row.source_id is None:
         return
-    delivered = row.statut == "ENVOYEE"
+    delivered = row.statut == StatutNotification.ENVOYEE
     repository = NotificationSystemRepository(session)
     if row.source_type == RAPPEL_COTISATION:
         if delivered:
             await repository.mark_rappel_envoye(row.source_id, row.date_envoi)
-        elif row.statut == "ECHOUEE":
+        elif row.statut == StatutNotification.ECHOUEE:
             # A reminder counts as delivered if any of its channels got through.
             await repository.mark_rappel_echec(row.source_id)
-    elif row.source_type == JETON_REINITIALISATION and row.statut in ("ENVOYEE", "ECHOUEE"):
+    elif row.source_type == JETON_REINITIALISATION and row.statut in (StatutNotification.ENVOYEE,
+                                                                      StatutNotification.ECHOUEE):
         # The body holds a live password-reset link: it leaves the database once the outbox is done with it.
         await repository.replace_corps(row.id, "(lien de réinitialisation retiré après traitement)")
     elif row.source_type == NOTIFICATION_EVENEMENT and delivered:

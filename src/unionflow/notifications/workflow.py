@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core.permissions import GRANTS, Permission
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import DemandeAide, Membre
+from unionflow.models.demande_aide import StatutDemandeAide
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
 
@@ -39,7 +40,7 @@ async def decision_aide(session: AsyncSession, demande: DemandeAide, auteur: str
     membre = await MembreRepository(session, None).get(demande.membre_id)
     if membre is None:
         return
-    if demande.statut == "APPROUVEE":
+    if demande.statut == StatutDemandeAide.APPROUVEE:
         sujet = f"Demande d'aide {demande.numero_reference} approuvée"
         corps = (f"Votre demande d'aide « {demande.titre} » est approuvée pour {demande.montant_accorde} "
                  f"{demande.devise}. Le versement vous sera communiqué par le trésorier.")

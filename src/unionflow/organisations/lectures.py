@@ -19,6 +19,7 @@ from unionflow.core.query import contains_ci
 from unionflow.core.read_paging import paginate_rows
 from unionflow.core.visibility import Shape
 from unionflow.models import MembreOrganisation, Organisation
+from unionflow.models.membre import StatutAppartenance
 from unionflow.organisations.repository import OrganisationFilters, OrganisationRepository
 from unionflow.organisations.schemas import MonOrganisationResponse, OrganisationResponse
 
@@ -45,7 +46,7 @@ def _base(shape: Shape, used: frozenset[str]) -> Select[Any]:
 
 
 MINE = (select(*COLUMNS, M.c.roles).select_from(T.join(M, M.c.organisation_id == T.c.id))
-        .where(M.c.membre_id == bindparam("membre_id"), M.c.statut == "ACTIF").order_by(T.c.nom))
+        .where(M.c.membre_id == bindparam("membre_id"), M.c.statut == StatutAppartenance.ACTIF).order_by(T.c.nom))
 
 
 @dataclass

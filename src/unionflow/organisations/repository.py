@@ -10,6 +10,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.repository import ScopedRepository
 from unionflow.core.visibility import EVERY, SCOPE_ORGANISATIONS, Shape, Visibility, scope_param
 from unionflow.models import Document, Organisation
+from unionflow.models.organisation import StatutOrganisation
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class OrganisationRepository(ScopedRepository[Organisation]):
     def scope_condition(cls, shape: Shape, values: dict[str, Any] | None = None) -> ColumnElement[bool]:
         if shape.every:
             return true()
-        active = Organisation.statut == "ACTIVE"
+        active = Organisation.statut == StatutOrganisation.ACTIVE
         if shape.organisations:
             return or_(active, Organisation.id.in_(scope_param(SCOPE_ORGANISATIONS, values, expanding=True)))
         return active

@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from unionflow.config import Settings
 from unionflow.core.jobs import Executeur, Job
+from unionflow.models.planificateur import TypeTache
 from unionflow.planificateur.moteur import Planificateur
-from unionflow.taches.schemas import TypeTache
 
 
 @contextlib.asynccontextmanager

@@ -30,9 +30,9 @@ from unionflow.core.jobs import Compteurs, Contexte, EchecJob, Executeur, Job
 from unionflow.core.metrics import job_run
 from unionflow.models import ExecutionJob
 from unionflow.models.base import utcnow
+from unionflow.models.planificateur import TypeTache
 from unionflow.planificateur.repository import ExecutionRepository, PlanificationRepository
 from unionflow.taches.executeurs import ExecuteurTaches
-from unionflow.taches.schemas import TypeTache
 
 log = logging.getLogger("unionflow.planificateur")
 

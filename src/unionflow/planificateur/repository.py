@@ -15,6 +15,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import SystemRepository
 from unionflow.models import ExecutionJob, PlanificationJob
+from unionflow.models.planificateur import StatutExecution
 
 
 class PlanificationRepository(SystemRepository[PlanificationJob]):
@@ -79,6 +80,7 @@ class ExecutionRepository(SystemRepository[ExecutionJob]):
 
     async def delete_finished_before(self, before: datetime) -> int:
         """The run history's retention (``planificateur_retention_jours``); a run still EN_COURS stays."""
-        stmt = delete(ExecutionJob).where(ExecutionJob.date_debut < before, ExecutionJob.statut != "EN_COURS")
+        stmt = delete(ExecutionJob).where(ExecutionJob.date_debut < before,
+                                          ExecutionJob.statut != StatutExecution.EN_COURS)
         result = await self.session.execute(stmt.execution_options(synchronize_session=False))
         return int(getattr(result, "rowcount", 0) or 0)

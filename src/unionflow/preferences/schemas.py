@@ -1,28 +1,15 @@
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
 from typing import Annotated
 
 from pydantic import Field, field_validator
 
 from unionflow.core.schemas import OutputModel, UpdateModel
-from unionflow.models.notification import Canal, TypeNotification
+from unionflow.models.notification import Canal, Langue, Theme, TypeNotification
 
 # Each channel once; stated in the schema (uniqueItems) as well as checked by the models that take a list.
 CanauxDistincts = Annotated[list[Canal], Field(json_schema_extra={"uniqueItems": True})]
-
-
-class Langue(StrEnum):
-    FR = "fr"
-    EN = "en"
-    WO = "wo"
-
-
-class Theme(StrEnum):
-    CLAIR = "CLAIR"
-    SOMBRE = "SOMBRE"
-    SYSTEME = "SYSTEME"
 
 
 class UpdatePreferencesRequest(UpdateModel):

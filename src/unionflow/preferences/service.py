@@ -10,9 +10,9 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound
 from unionflow.models import PreferenceMembre
-from unionflow.models.notification import OBLIGATOIRES
+from unionflow.models.notification import OBLIGATOIRES, Langue, Theme
 from unionflow.preferences.repository import PreferenceMembreRepository
-from unionflow.preferences.schemas import Langue, PreferencesResponse, Theme, UpdatePreferencesRequest
+from unionflow.preferences.schemas import PreferencesResponse, UpdatePreferencesRequest
 
 MODULE = "PREFERENCES"
 FIELDS = ["langue", "theme", "canaux_par_type", "refus_non_obligatoires"]

@@ -14,9 +14,12 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository
 from unionflow.models import DemandeAide, Organisation, PropositionAide
+from unionflow.models.demande_aide import StatutDemandeAide, UrgenceDemandeAide
+from unionflow.models.proposition_aide import StatutProposition
 
-OUVERTES = ("SOUMISE", "APPROUVEE")
-URGENCE = case({"CRITIQUE": 0, "ELEVEE": 1, "NORMALE": 2, "FAIBLE": 3}, value=DemandeAide.urgence, else_=4)
+OUVERTES = (StatutDemandeAide.SOUMISE, StatutDemandeAide.APPROUVEE)
+U = UrgenceDemandeAide
+URGENCE = case({U.CRITIQUE: 0, U.ELEVEE: 1, U.NORMALE: 2, U.FAIBLE: 3}, value=DemandeAide.urgence, else_=4)
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,7 @@ class PropositionAideRepository(ScopedRepository[PropositionAide]):
         clauses: list[ColumnElement[bool]] = [super().scope()]
         if self.auth.member_organisations:
             clauses.append(and_(PropositionAide.organisation_id.in_(self.auth.member_organisations),
-                                PropositionAide.statut == "ACTIVE"))
+                                PropositionAide.statut == StatutProposition.ACTIVE))
         return or_(*clauses)
 
     async def search(self, filters: PropositionFilters, params: PageParams
@@ -65,7 +68,7 @@ class PropositionAideRepository(ScopedRepository[PropositionAide]):
 
     def _demande_libre(self) -> ColumnElement[bool]:
         linked = select(PropositionAide.id).where(PropositionAide.demande_aide_id == DemandeAide.id,
-                                                  PropositionAide.statut == "RESERVEE")
+                                                  PropositionAide.statut == StatutProposition.RESERVEE)
         return ~linked.exists()
 
     async def demandes_correspondantes(self, proposition: PropositionAide, limit: int) -> list[DemandeAide]:
@@ -82,7 +85,8 @@ class PropositionAideRepository(ScopedRepository[PropositionAide]):
         today = date.today()
         stmt = (select(PropositionAide)
                 .where(PropositionAide.organisation_id == demande.organisation_id,
-                       PropositionAide.type_aide == demande.type_aide, PropositionAide.statut == "ACTIVE",
+                       PropositionAide.type_aide == demande.type_aide,
+                       PropositionAide.statut == StatutProposition.ACTIVE,
                        PropositionAide.membre_id != demande.membre_id,
                        or_(PropositionAide.disponible_jusqu_au.is_(None),
                            PropositionAide.disponible_jusqu_au >= today))
@@ -97,5 +101,5 @@ class PropositionAideRepository(ScopedRepository[PropositionAide]):
 
     async def reservee_pour(self, demande_id: uuid.UUID) -> PropositionAide | None:
         stmt = select(PropositionAide).where(PropositionAide.demande_aide_id == demande_id,
-                                             PropositionAide.statut == "RESERVEE")
+                                             PropositionAide.statut == StatutProposition.RESERVEE)
         return (await self.session.execute(stmt)).scalars().first()

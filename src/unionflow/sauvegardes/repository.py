@@ -10,6 +10,7 @@ from sqlalchemy.inspection import inspect
 
 from unionflow.core.repository import SystemRepository
 from unionflow.models import AlerteConfig, AuditLog, Sauvegarde, SauvegardeConfig
+from unionflow.models.monitoring import StatutSauvegarde, TypeSauvegarde
 
 CONFIG_ID = 1
 
@@ -32,7 +33,7 @@ class SauvegardeRepository(SystemRepository[Sauvegarde]):
         return int(pages) * int(size)
 
     async def kept(self) -> list[Sauvegarde]:
-        stmt = (select(Sauvegarde).where(Sauvegarde.statut != "SUPPRIMEE")
+        stmt = (select(Sauvegarde).where(Sauvegarde.statut != StatutSauvegarde.SUPPRIMEE)
                 .order_by(Sauvegarde.date_creation.desc(), Sauvegarde.id))
         return list((await self.session.execute(stmt)).scalars())
 
@@ -48,14 +49,26 @@ class SauvegardeRepository(SystemRepository[Sauvegarde]):
             await self.session.flush()
         return row
 
+    async def config_existante(self) -> SauvegardeConfig | None:
+        """The schedule row if it exists, without recreating it (the monitoring only reads)."""
+        return await self.session.get(SauvegardeConfig, CONFIG_ID)
+
+    async def derniere(self, *, statut: str, type_: str | None = None) -> Sauvegarde | None:
+        """The latest backup in ``statut`` (and of ``type_``), for the monitoring's measures and metrics."""
+        stmt = select(Sauvegarde).where(Sauvegarde.statut == statut)
+        if type_:
+            stmt = stmt.where(Sauvegarde.type == type_)
+        stmt = stmt.order_by(Sauvegarde.date_creation.desc()).limit(1)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
     async def last_automatic(self, statuts: tuple[str, ...]) -> Sauvegarde | None:
-        stmt = (select(Sauvegarde).where(Sauvegarde.type == "AUTOMATIQUE", Sauvegarde.statut.in_(statuts))
+        stmt = (select(Sauvegarde).where(Sauvegarde.type == TypeSauvegarde.AUTOMATIQUE, Sauvegarde.statut.in_(statuts))
                 .order_by(Sauvegarde.date_creation.desc()).limit(1))
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def expired(self, before: datetime, types: tuple[str, ...]) -> list[Sauvegarde]:
         stmt = (select(Sauvegarde).where(Sauvegarde.type.in_(types),
-                                         Sauvegarde.statut.in_(("TERMINEE", "ECHOUEE")),
+                                         Sauvegarde.statut.in_((StatutSauvegarde.TERMINEE, StatutSauvegarde.ECHOUEE)),
                                          Sauvegarde.date_creation < before)
                 .order_by(Sauvegarde.date_creation).with_for_update())
         return list((await self.session.execute(stmt)).scalars())

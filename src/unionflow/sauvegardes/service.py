@@ -12,7 +12,8 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, NotFound
 from unionflow.core.permissions import Permission
 from unionflow.models import Sauvegarde
-from unionflow.models.monitoring import StatutSauvegarde
+from unionflow.models.monitoring import StatutSauvegarde, TypeSauvegarde
+from unionflow.models.planificateur import TypeTache
 from unionflow.sauvegardes import schedule
 from unionflow.sauvegardes.engine import BackupFailed, BackupFiles, sha256_file
 from unionflow.sauvegardes.repository import SauvegardeRepository
@@ -25,13 +26,13 @@ from unionflow.sauvegardes.schemas import (
     SauvegardeResponse,
     UpdateSauvegardeConfigRequest,
 )
-from unionflow.taches.schemas import TacheResponse, TypeTache
+from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import TacheService
 
 MODULE = "SAUVEGARDES"
 _CONFIG_FIELDS = list(UpdateSauvegardeConfigRequest.model_fields)
 # Kept by a person's explicit decision; retention prunes only what the system made by itself.
-PRUNABLE_TYPES = ("AUTOMATIQUE", "POINT_RESTAURATION")
+PRUNABLE_TYPES = (TypeSauvegarde.AUTOMATIQUE, TypeSauvegarde.POINT_RESTAURATION)
 
 
 def _now() -> datetime:

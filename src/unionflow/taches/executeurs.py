@@ -18,9 +18,8 @@ from unionflow.core import maintenance
 from unionflow.core.jobs import Contexte, EchecTache, Executeur
 from unionflow.models import Tache
 from unionflow.models.base import utcnow
-from unionflow.models.planificateur import StatutTache
+from unionflow.models.planificateur import StatutTache, TypeTache
 from unionflow.taches.repository import TacheRepository
-from unionflow.taches.schemas import TypeTache
 
 log = logging.getLogger("unionflow.taches")
 S = StatutTache

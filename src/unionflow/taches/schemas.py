@@ -2,20 +2,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 from pydantic import Field
 
 from unionflow.core.schemas import OutputModel
-from unionflow.models.planificateur import StatutTache
-
-
-class TypeTache(StrEnum):
-    GENERATION_COTISATIONS = "GENERATION_COTISATIONS"
-    SAUVEGARDE = "SAUVEGARDE"
-    EXPORT = "EXPORT"
-    IMPORT_MEMBRES = "IMPORT_MEMBRES"
+from unionflow.models.planificateur import StatutTache, TypeTache
 
 
 class TacheResponse(OutputModel):

@@ -13,6 +13,8 @@ from unionflow.core.query import contains_ci
 from unionflow.core.repository import ScopedRepository
 from unionflow.core.roles import ORGANISATION_STAFF_ROLES
 from unionflow.models import Membre, MembreOrganisation, Organisation, Ticket, TicketMessage
+from unionflow.models.membre import StatutAppartenance
+from unionflow.models.ticket import StatutTicket
 
 _PRIORITY_RANK = case({"URGENTE": 0, "HAUTE": 1, "NORMALE": 2, "BASSE": 3}, value=Ticket.priorite, else_=4)
 
@@ -56,7 +58,7 @@ class TicketRepository(ScopedRepository[Ticket]):
         if filters.non_assigne:
             stmt = stmt.where(Ticket.assigne_membre_id.is_(None))
         if filters.sla_depasse:
-            open_ = Ticket.statut.in_(("OUVERT", "EN_COURS"))
+            open_ = Ticket.statut.in_((StatutTicket.OUVERT, StatutTicket.EN_COURS))
             stmt = stmt.where(or_(
                 and_(Ticket.date_premiere_reponse.is_(None), Ticket.echeance_premiere_reponse < now, open_),
                 Ticket.date_premiere_reponse > Ticket.echeance_premiere_reponse,
@@ -87,7 +89,7 @@ class TicketRepository(ScopedRepository[Ticket]):
     async def is_staff_member(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> bool:
         stmt = select(MembreOrganisation.roles).where(MembreOrganisation.membre_id == membre_id,
                                                       MembreOrganisation.organisation_id == organisation_id,
-                                                      MembreOrganisation.statut == "ACTIF")
+                                                      MembreOrganisation.statut == StatutAppartenance.ACTIF)
         roles = (await self.session.execute(stmt)).scalar_one_or_none()
         return bool(roles) and not ORGANISATION_STAFF_ROLES.isdisjoint(roles or ())
 

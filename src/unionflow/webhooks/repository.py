@@ -9,6 +9,7 @@ from unionflow.core.outbox import libre, louer
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import AbonnementWebhook, LivraisonWebhook
+from unionflow.models.integration import StatutLivraison
 
 
 class AbonnementWebhookRepository(ScopedRepository[AbonnementWebhook]):
@@ -63,7 +64,7 @@ class LivraisonWebhookSystemRepository(SystemRepository[LivraisonWebhook]):
         The caller commits."""
         due = (select(LivraisonWebhook.id)
                .join(AbonnementWebhook, AbonnementWebhook.id == LivraisonWebhook.abonnement_id)
-               .where(LivraisonWebhook.statut == "EN_ATTENTE", AbonnementWebhook.actif.is_(True),
+               .where(LivraisonWebhook.statut == StatutLivraison.EN_ATTENTE, AbonnementWebhook.actif.is_(True),
                       or_(LivraisonWebhook.prochaine_tentative.is_(None), LivraisonWebhook.prochaine_tentative <= now),
                       libre(LivraisonWebhook.verrouillee_jusqua, now))
                .order_by(LivraisonWebhook.created_at, LivraisonWebhook.id).limit(limit))

@@ -64,7 +64,7 @@ class ApprobationRepository(ScopedRepository[Approbation]):
     async def courantes(self, type_objet: str, objet_id: uuid.UUID, *, for_update: bool = False) -> list[Approbation]:
         """Requests about one object that are not cancelled, newest first."""
         stmt = (select(Approbation).where(Approbation.type_objet == type_objet, Approbation.objet_id == objet_id,
-                                          Approbation.statut != "ANNULEE")
+                                          Approbation.statut != StatutApprobation.ANNULEE)
                 .order_by(Approbation.date_demande.desc(), Approbation.id))
         if for_update:
             stmt = stmt.with_for_update()

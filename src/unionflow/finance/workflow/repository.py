@@ -15,6 +15,7 @@ from unionflow.core.pagination import PageParams, paginate
 from unionflow.core.repository import ScopedRepository
 from unionflow.finance.service import MODULE
 from unionflow.models import Approbation, AuditLog, DecisionApprobation
+from unionflow.models.finance import StatutApprobation, TypeDecision
 
 
 @dataclass(frozen=True)
@@ -70,18 +71,18 @@ class WorkflowRepository(ScopedRepository[Approbation]):
     async def delai_moyen(self, periode: Periode) -> Decimal | None:
         stmt = (select(func.avg(self._secondes(Approbation.date_demande, Approbation.date_decision)))
                 .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id),
-                       Approbation.statut.in_(["APPROUVEE", "REJETEE"])))
+                       Approbation.statut.in_([StatutApprobation.APPROUVEE, StatutApprobation.REJETEE])))
         value = (await self.session.execute(stmt)).scalar_one()
         return None if value is None else Decimal(str(value))
 
     async def en_attente_avant(self, periode: Periode, limite: datetime) -> int:
         stmt = (select(func.count()).select_from(Approbation)
                 .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id),
-                       Approbation.statut == "EN_ATTENTE", Approbation.date_demande < limite))
+                       Approbation.statut == StatutApprobation.EN_ATTENTE, Approbation.date_demande < limite))
         return int((await self.session.execute(stmt)).scalar_one())
 
     async def par_approbateur(self, periode: Periode) -> list[tuple[str, int, int, Decimal, Decimal | None]]:
-        oui = DecisionApprobation.decision == "APPROUVEE"
+        oui = DecisionApprobation.decision == TypeDecision.APPROUVEE
         stmt = (select(DecisionApprobation.approbateur,
                        func.sum(case((oui, 1), else_=0)), func.sum(case((oui, 0), else_=1)),
                        func.coalesce(func.sum(case((oui, Approbation.montant), else_=0)), 0),
