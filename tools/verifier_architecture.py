@@ -115,18 +115,18 @@ def _nom_base(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def classes_repository(source: str) -> Iterator[tuple[int, str, list[str]]]:
-    """(line, name, base names) of every class whose name ends in ``Repository``."""
+def classes(source: str) -> Iterator[tuple[int, str, list[str]]]:
+    """(line, name, base names) of every class of a module (bases are followed through any class)."""
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ClassDef) and node.name.endswith("Repository"):
+        if isinstance(node, ast.ClassDef):
             yield node.lineno, node.name, [_nom_base(b) for b in node.bases]
 
 
-def violations_bases(classes: list[tuple[str, str, list[str]]]) -> list[str]:
-    """Classes (where, name, bases) that reach neither base through their chain of repositories (a base named
-    like a class of the package is followed through every class of that name)."""
+def violations_bases(trouvees: list[tuple[str, str, list[str]]]) -> list[str]:
+    """The classes named ``*Repository`` among ``trouvees`` (where, name, bases) that reach neither base through
+    their parents (a parent named like a class of the package is followed through every class of that name)."""
     bases_de: dict[str, list[list[str]]] = {}
-    for _, nom, bases in classes:
+    for _, nom, bases in trouvees:
         bases_de.setdefault(nom, []).append(bases)
 
     def derive(nom: str, vus: frozenset[str]) -> bool:
@@ -137,18 +137,19 @@ def violations_bases(classes: list[tuple[str, str, list[str]]]) -> list[str]:
         return any(derive(base, vus | {nom}) for bases in bases_de.get(nom, []) for base in bases)
 
     return [f"{ou}: {nom} ne dérive ni de ScopedRepository ni de SystemRepository (core/repository.py)"
-            for ou, nom, bases in classes if not any(derive(base, frozenset({nom})) for base in bases)]
+            for ou, nom, bases in trouvees
+            if nom.endswith("Repository") and not any(derive(base, frozenset({nom})) for base in bases)]
 
 
 def verifier_repositories() -> list[str]:
-    classes = []
+    trouvees = []
     for chemin in sorted(PAQUET.rglob("*.py")):
         relatif = chemin.relative_to(PAQUET).as_posix()
         if relatif == "core/repository.py":
             continue  # the bases themselves and their private parent
-        classes += [(f"src/unionflow/{relatif}:{ligne}", nom, bases)
-                    for ligne, nom, bases in classes_repository(chemin.read_text(encoding="utf-8"))]
-    return violations_bases(classes)
+        trouvees += [(f"src/unionflow/{relatif}:{ligne}", nom, bases)
+                     for ligne, nom, bases in classes(chemin.read_text(encoding="utf-8"))]
+    return violations_bases(trouvees)
 
 
 def main() -> int:

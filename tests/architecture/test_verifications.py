@@ -52,7 +52,7 @@ def test_declared_exceptions() -> None:
 
 
 def _sans_base(source: str) -> list[str]:
-    classes = [("m.py:" + str(ligne), nom, bases) for ligne, nom, bases in verifier.classes_repository(source)]
+    classes = [("m.py:" + str(ligne), nom, bases) for ligne, nom, bases in verifier.classes(source)]
     return [erreur.split(": ", 1)[1].split(" ", 1)[0] for erreur in verifier.violations_bases(classes)]
 
 
@@ -63,7 +63,9 @@ def test_every_repository_derives_from_one_of_the_two_bases() -> None:
               "class CRepository(A):\n    pass\n"
               "class DRepository(Generic[M]):\n    pass\n"
               "class ERepository(DRepository):\n    pass\n"
-              "class Helper:\n    pass\n")
+              "class Helper:\n    pass\n"
+              "class _Base(SystemRepository[Y]):\n    pass\n"
+              "class FRepository(_Base):\n    pass\n")
     assert _sans_base(source) == ["MesureRepository", "DRepository", "ERepository"]
 
 
