@@ -8,6 +8,9 @@
    so that a new area cannot escape the layers unnoticed.
 3. Every class named ``*Repository`` derives, directly or through another repository of the package, from
    ``core.repository.ScopedRepository`` or ``SystemRepository``: a reader sees whether its rows are scoped.
+4. One door per table: every model of src/unionflow/models has one owning area (``PROPRIETAIRES``), and a module
+   that may hold SQL (repositories, ``lectures.py``) imports only its own area's models, apart from the reads
+   listed with their reason in ``LECTURES_CROISEES`` (the one list of exceptions; docs/architecture.md).
 
 Exit status 0 when all hold; otherwise each violation is printed as ``path:line: reason`` and the status is 1.
 """
@@ -152,15 +155,172 @@ def verifier_repositories() -> list[str]:
     return violations_bases(trouvees)
 
 
+# Owning area of every model (table): its repository is the table's one door.
+PROPRIETAIRES = {modele: zone for zone, modeles in {
+    "adhesions": ("Adhesion",),
+    "audit": ("AuditLog",),
+    "auth": ("LoginThrottle", "SigningKey", "RefreshToken", "UtilisateurLocal", "JetonReinitialisation"),
+    "clients_api": ("ClientApi",),
+    "clotures": ("ClotureMensuelle",),
+    "comptabilite": ("CompteComptable", "JournalComptable", "EcritureComptable", "LigneEcriture", "ExerciceComptable",
+                     "VerrouComptable", "DemandeDeverrouillage"),
+    "configuration": ("ConfigurationEntry",),
+    "core": ("ResultatCache", "CleIdempotence", "Maintenance", "Compteur"),
+    "cotisations": ("Cotisation", "CotisationSynthese", "CotisationSyntheseDelta", "RappelCotisation"),
+    "demandes_aide": ("DemandeAide",),
+    "documents": ("Document", "PieceJointe", "TelechargementDocument"),
+    "encaissement": ("Paiement", "PaiementAllocation"),
+    "evenements": ("Evenement", "InscriptionEvenement", "FeedbackEvenement", "NotificationEvenement"),
+    "favoris": ("Favori",),
+    "feedback": ("Feedback",),
+    "finance": ("Budget", "LigneBudget", "Approbation", "DecisionApprobation"),
+    "lcbft": ("AlerteLcbFt", "ParametresLcbFt"),
+    "membres": ("Membre", "MembreOrganisation"),
+    "messagerie": ("Conversation", "ConversationParticipant", "MessageConversation"),
+    "monitoring": ("AlerteSysteme", "AlerteConfig", "JournalSysteme"),
+    "notifications": ("Notification", "ModeleNotification"),
+    "organisations": ("Organisation",),
+    "planificateur": ("PlanificationJob", "ExecutionJob"),
+    "preferences": ("PreferenceMembre",),
+    "propositions_aide": ("PropositionAide",),
+    "sauvegardes": ("Sauvegarde", "SauvegardeConfig"),
+    "suggestions": ("Suggestion", "SuggestionVote"),
+    "taches": ("Tache",),
+    "tickets": ("Ticket", "TicketMessage"),
+    "types_reference": ("TypeReference",),
+    "versements": ("Versement",),
+    "wave": ("CompteWave", "WaveCheckout", "WaveEvenement", "TransactionWave"),
+    "webhooks": ("AbonnementWebhook", "LivraisonWebhook"),
+}.items() for modele in modeles}
+
+_AFFICHAGE = "joins a parent row's name or fields to the owner's read, in the same statement"
+_PORTEE = "the area's visibility rule is written on another area's rows (memberships, participants)"
+_RAPPORT = "read-only reporting: aggregates over the caller's organisations, no row written"
+_PAR_ID = "a parent row looked up by id (organisation, member): to move to the owner's repository"
+# Reads of other areas' tables that remain, by module (path under src/unionflow) → (models, reason). A new one
+# fails the check until it moves to the owner's repository or is listed here with its reason.
+LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
+    "adhesions/repository.py": (frozenset({"Organisation"}), f"{_AFFICHAGE} (adhesion + its organisation); {_PAR_ID}"),
+    "analytics/repository.py": (frozenset({"Adhesion", "Cotisation", "Evenement", "FeedbackEvenement",
+                                           "InscriptionEvenement", "MembreOrganisation", "Organisation", "Paiement"}),
+                                _RAPPORT),
+    "comptabilite/repository.py": (frozenset({"Organisation"}), f"{_PORTEE} (organisations whose books one reads)"),
+    "compte/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "MembreOrganisation", "Organisation",
+                                        "Paiement", "PaiementAllocation"}),
+                             f"{_RAPPORT} (the member's account and dashboards)"),
+    "documents/repository.py": (frozenset({"ConversationParticipant", "MessageConversation", "Organisation"}),
+                                f"{_PORTEE} (a voice note is seen by the conversation's participants); {_PAR_ID}"),
+    "encaissement/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "Organisation"}),
+                                   "payment path: dues and adhesions locked with the payment in one lock order, the "
+                                   "payer read for manual entry and receipts (round trips counted by tests)"),
+    "evenements/repository.py": (frozenset({"Membre", "Organisation"}),
+                                 f"{_AFFICHAGE} (organisation names, registrants ordered by name); {_PAR_ID}"),
+    "export/repository.py": (frozenset({"Adhesion", "AuditLog", "CompteComptable", "Cotisation", "EcritureComptable",
+                                        "JournalComptable", "LigneEcriture", "Membre", "MembreOrganisation",
+                                        "Organisation", "Paiement"}),
+                             f"{_RAPPORT}: export statements streamed in batches, each scoped by its owner's rule"),
+    "finance/approbations/repository.py": (frozenset({"DemandeAide", "Organisation", "Versement"}),
+                                           "versements and demandes_aide call finance's approvals: finance "
+                                           "importing them back would be a cycle between areas; " + _PORTEE),
+    "finance/budgets/repository.py": (frozenset({"CompteComptable", "EcritureComptable", "LigneEcriture",
+                                                 "Organisation"}),
+                                      f"{_RAPPORT} (a budget's execution sums the ledger lines); {_PORTEE}"),
+    "finance/workflow/repository.py": (frozenset({"AuditLog"}), f"{_RAPPORT} (the approvals' audit trail)"),
+    "imports/repository.py": (frozenset({"Membre", "MembreOrganisation", "Organisation"}),
+                              "bulk door of the member import: lookups by chunks of keys and batched inserts "
+                              "(bench-import measures it)"),
+    "lcbft/repository.py": (frozenset({"DemandeAide", "Organisation", "Paiement", "Versement"}),
+                            "encaissement and versements call the screening: lcbft importing their repositories "
+                            "for the cumulated amounts would be a cycle between areas; " + _PAR_ID),
+    "membres/repository.py": (frozenset({"Adhesion", "Organisation", "PreferenceMembre", "UtilisateurLocal"}),
+                              "the one member-visibility rule counts adhesions; get_destinataire reads member, "
+                              "organisation name and preferences in ONE statement on the payment path (round "
+                              "trips counted by tests); " + _PAR_ID),
+    "notifications/repository.py": (frozenset({"NotificationEvenement", "RappelCotisation"}),
+                                    "the outbox acknowledges its sources (reminder sent, event notice sent); "
+                                    "cotisations and evenements emit through notifications, so importing them "
+                                    "back would be a cycle between areas"),
+    "organisations/lectures.py": (frozenset({"MembreOrganisation"}),
+                                  f"{_PORTEE} (session-free read path: the caller's organisations)"),
+    "organisations/repository.py": (frozenset({"Document"}), "the logo candidate: a document of the organisation"),
+    "paiements/recu_repository.py": (frozenset({"Adhesion", "Cotisation", "Document", "Organisation", "Paiement",
+                                                "PaiementAllocation"}),
+                                     f"{_AFFICHAGE} (a receipt renders its payment, allocations and logo)"),
+    "propositions_aide/repository.py": (frozenset({"DemandeAide", "Organisation"}),
+                                        f"matching offers to open aid requests in one query; {_PAR_ID}"),
+    "sauvegardes/repository.py": (frozenset({"AlerteConfig", "AuditLog"}),
+                                  "a restore keeps the audit trail and the alert settings written since the backup"),
+    "suggestions/repository.py": (frozenset({"Membre", "Organisation"}), _PAR_ID),
+    "tickets/repository.py": (frozenset({"Membre", "MembreOrganisation", "Organisation"}),
+                              f"{_PORTEE} (the caller's roles in the ticket's organisation); {_PAR_ID}"),
+    "types_reference/repository.py": (frozenset({"DemandeAide", "Document", "Evenement", "PropositionAide"}),
+                                      "a reference type in use (counted on the columns that name it) is not deleted"),
+}
+
+
+def _zone(relatif: str) -> str:
+    return relatif.split("/", 1)[0]
+
+
+def modeles_importes(source: str) -> Iterator[tuple[int, str]]:
+    """(line, name) of every name imported from unionflow.models or one of its modules."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[:2] == ["unionflow", "models"]:
+            for nom in node.names:
+                yield node.lineno, nom.name
+
+
+def tables_du_paquet() -> set[str]:
+    """Names of the model classes (a ``__tablename__`` in their body) of src/unionflow/models."""
+    noms = set()
+    for chemin in (PAQUET / "models").glob("*.py"):
+        for node in ast.walk(ast.parse(chemin.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and any(
+                    isinstance(e, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__tablename__"
+                                                      for t in e.targets) for e in node.body):
+                noms.add(node.name)
+    return noms
+
+
+def violations_portes(relatif: str, source: str) -> list[str]:
+    """Other areas' models imported by one module that may hold SQL, minus its listed exceptions."""
+    permis = LECTURES_CROISEES.get(relatif, (frozenset(), ""))[0]
+    return [f"src/unionflow/{relatif}:{ligne}: lit {nom}, table de {PROPRIETAIRES[nom]} (une porte par table: "
+            f"passer par son repository, ou LECTURES_CROISEES avec la raison)"
+            for ligne, nom in modeles_importes(source)
+            if nom in PROPRIETAIRES and PROPRIETAIRES[nom] != _zone(relatif) and nom not in permis]
+
+
+def verifier_portes() -> list[str]:
+    tables = tables_du_paquet()
+    erreurs = [f"src/unionflow/models: {nom} n'a pas de zone propriétaire (PROPRIETAIRES)"
+               for nom in sorted(tables - PROPRIETAIRES.keys())]
+    erreurs += [f"tools/verifier_architecture.py: PROPRIETAIRES nomme {nom}, absent des modèles"
+                for nom in sorted(PROPRIETAIRES.keys() - tables)]
+    for chemin in sorted(PAQUET.rglob("*.py")):
+        relatif = chemin.relative_to(PAQUET).as_posix()
+        nom = chemin.name
+        if relatif.startswith(EXCEPTIONS_DOSSIERS) or not (
+                nom in EXCEPTIONS_NOMS or nom.endswith("_repository.py")):
+            continue
+        erreurs += violations_portes(relatif, chemin.read_text(encoding="utf-8"))
+    for relatif, (permis, _) in sorted(LECTURES_CROISEES.items()):
+        chemin = PAQUET / relatif
+        lus = {n for _, n in modeles_importes(chemin.read_text(encoding="utf-8"))} if chemin.exists() else set()
+        erreurs += [f"tools/verifier_architecture.py: LECTURES_CROISEES[{relatif!r}] nomme {nom}, qu'il ne lit plus"
+                    for nom in sorted(permis - lus)]
+    return erreurs
+
+
 def main() -> int:
-    erreurs = verifier_sql() + verifier_couches() + verifier_repositories()
+    erreurs = verifier_sql() + verifier_couches() + verifier_repositories() + verifier_portes()
     for erreur in erreurs:
         print(erreur)
     if erreurs:
         print(f"{len(erreurs)} violation(s) des règles d'architecture (docs/architecture.md, « Couches »)")
         return 1
     print("Architecture: pas de SQL hors des repositories, chaque paquet dans une couche, "
-          "chaque repository sur une base")
+          "chaque repository sur une base, une porte par table")
     return 0
 
 

@@ -69,9 +69,27 @@ def test_every_repository_derives_from_one_of_the_two_bases() -> None:
     assert _sans_base(source) == ["MesureRepository", "DRepository", "ERepository"]
 
 
+def test_a_repository_reads_only_its_own_area_tables_or_a_listed_exception() -> None:
+    source = ("from unionflow.models import Ticket, Paiement\n"
+              "from unionflow.models.membre import Membre, StatutAppartenance\n")
+    trouvees = verifier.violations_portes("tickets/repository.py", source)
+    # Ticket is its own; Membre is a listed read of tickets; Paiement is not; an enum is no table.
+    assert [e.split(": ", 1)[1].split(",")[0] for e in trouvees] == ["lit Paiement"]
+    assert verifier.violations_portes("favoris/repository.py", source) != []
+    assert verifier.violations_portes("encaissement/repository.py", "from unionflow.models import Paiement\n") == []
+
+
+def test_every_table_has_one_owner_and_every_exception_says_why() -> None:
+    assert verifier.tables_du_paquet() == set(verifier.PROPRIETAIRES)
+    for relatif, (modeles, raison) in verifier.LECTURES_CROISEES.items():
+        assert raison and modeles, relatif
+        assert all(verifier.PROPRIETAIRES[m] != relatif.split("/")[0] for m in modeles), relatif
+
+
 def test_the_tree_passes_every_check() -> None:
     assert verifier.verifier_sql() == []
     assert verifier.verifier_repositories() == []
+    assert verifier.verifier_portes() == []
     assert verifier.verifier_couches() == []
     contrats = subprocess.run([str(Path(sys.executable).parent / "lint-imports"), "--no-cache"], cwd=RACINE,
                               capture_output=True, text=True, check=False)

@@ -1,4 +1,4 @@
-"""Monthly closings and the balance check of a month's entries.
+"""Monthly closings (the balance check of a month's entries is asked of comptabilite's ``EtatsRepository``).
 
 Unscoped (``SystemRepository``): the closing workflow reads and writes them after ``ClotureService`` loaded the
 organisation through its scoped repository and asked the permission."""
@@ -6,12 +6,11 @@ organisation through its scoped repository and asked the permission."""
 from __future__ import annotations
 
 import uuid
-from datetime import date
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from unionflow.core.repository import SystemRepository
-from unionflow.models import ClotureMensuelle, EcritureComptable, LigneEcriture
+from unionflow.models import ClotureMensuelle
 
 
 class ClotureMensuelleRepository(SystemRepository[ClotureMensuelle]):
@@ -26,15 +25,3 @@ class ClotureMensuelleRepository(SystemRepository[ClotureMensuelle]):
         stmt = (select(ClotureMensuelle).where(ClotureMensuelle.organisation_id == organisation_id)
                 .order_by(ClotureMensuelle.annee.desc(), ClotureMensuelle.mois.desc()))
         return list((await self.session.execute(stmt)).scalars())
-
-    async def ecritures_desequilibrees(self, organisation_id: uuid.UUID, debut: date, fin: date) -> list[str]:
-        """Numbers of the month's entries whose debits and credits differ (posting refuses them; this reads what
-        the database holds, whatever wrote it)."""
-        stmt = (select(EcritureComptable.numero_piece)
-                .join(LigneEcriture, LigneEcriture.ecriture_id == EcritureComptable.id)
-                .where(EcritureComptable.organisation_id == organisation_id,
-                       EcritureComptable.date_ecriture >= debut, EcritureComptable.date_ecriture <= fin)
-                .group_by(EcritureComptable.id, EcritureComptable.numero_piece)
-                .having(func.sum(LigneEcriture.debit) != func.sum(LigneEcriture.credit))
-                .order_by(EcritureComptable.numero_piece))
-        return [str(n) for n in (await self.session.execute(stmt)).scalars()]

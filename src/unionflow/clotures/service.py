@@ -129,7 +129,7 @@ class ClotureMensuelleService:
         alertes = await AlerteLcbFtSystemRepository(self.session).count_ouvertes(org)
         checks.append(ControleResponse(code="LCBFT", libelle="Aucune alerte LCB-FT ouverte", ok=alertes == 0,
                                        detail=f"{alertes} alerte(s) ouverte(s)"))
-        desequilibrees = await self.repo.ecritures_desequilibrees(org, debut, fin)
+        desequilibrees = await EtatsRepository(self.session).ecritures_desequilibrees(org, debut, fin)
         checks.append(ControleResponse(code="EQUILIBRE", libelle="Toutes les écritures du mois équilibrées",
                                        ok=not desequilibrees,
                                        detail=", ".join(desequilibrees) or "toutes équilibrées"))

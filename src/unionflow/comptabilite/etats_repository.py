@@ -112,3 +112,15 @@ class EtatsRepository(SystemRepository[EcritureComptable]):
                                                   EcritureComptable.date_ecriture >= debut,
                                                   EcritureComptable.date_ecriture <= fin).limit(1)
         return (await self.session.execute(stmt)).scalar_one_or_none() is not None
+
+    async def ecritures_desequilibrees(self, organisation_id: uuid.UUID, debut: date, fin: date) -> list[str]:
+        """Numbers of the month's entries whose debits and credits differ (posting refuses them; this reads what
+        the database holds, whatever wrote it)."""
+        stmt = (select(EcritureComptable.numero_piece)
+                .join(LigneEcriture, LigneEcriture.ecriture_id == EcritureComptable.id)
+                .where(EcritureComptable.organisation_id == organisation_id,
+                       EcritureComptable.date_ecriture >= debut, EcritureComptable.date_ecriture <= fin)
+                .group_by(EcritureComptable.id, EcritureComptable.numero_piece)
+                .having(func.sum(LigneEcriture.debit) != func.sum(LigneEcriture.credit))
+                .order_by(EcritureComptable.numero_piece))
+        return [str(n) for n in (await self.session.execute(stmt)).scalars()]

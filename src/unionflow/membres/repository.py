@@ -198,6 +198,33 @@ class MembreRepository(ScopedRepository[Membre]):
         )
         return int((await self.session.execute(stmt)).scalar_one())
 
+    async def noms(self, membre_ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
+        """"Prénom Nom" by id, unscoped: the caller shows the names of people it already reaches (participants
+        of a conversation it takes part in)."""
+        if not membre_ids:
+            return {}
+        stmt = select(Membre.id, Membre.prenom, Membre.nom).where(Membre.id.in_(membre_ids))
+        return {i: f"{p} {n}" for i, p, n in (await self.session.execute(stmt)).all()}
+
+    async def actifs(self, organisation_id: uuid.UUID, membre_ids: list[uuid.UUID] | None) -> list[Membre]:
+        """The active members with an active membership of the organisation (among ``membre_ids`` if given), in
+        id order; unscoped: the caller (a notification sent for the organisation) asked its permission."""
+        stmt = (select(Membre).join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
+                .where(MembreOrganisation.organisation_id == organisation_id,
+                       MembreOrganisation.statut == StatutAppartenance.ACTIF,
+                       Membre.statut == StatutMembre.ACTIF))
+        if membre_ids is not None:
+            stmt = stmt.where(Membre.id.in_(membre_ids))
+        return list((await self.session.execute(stmt.order_by(Membre.id))).scalars())
+
+    async def actifs_parmi(self, organisation_id: uuid.UUID, membre_ids: set[uuid.UUID]) -> set[uuid.UUID]:
+        """Those of ``membre_ids`` with an active membership of the organisation (unscoped, like
+        ``has_active_membership``)."""
+        stmt = select(MembreOrganisation.membre_id).where(MembreOrganisation.organisation_id == organisation_id,
+                                                          MembreOrganisation.membre_id.in_(membre_ids),
+                                                          MembreOrganisation.statut == StatutAppartenance.ACTIF)
+        return set((await self.session.execute(stmt)).scalars())
+
 
 
 async def membre_visible(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> Membre | None:

@@ -10,15 +10,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository
 from unionflow.core.visibility import SCOPE_MEMBRE, Shape, Visibility, scope_param
-from unionflow.models import (
-    Conversation,
-    ConversationParticipant,
-    Membre,
-    MembreOrganisation,
-    MessageConversation,
-    Organisation,
-)
-from unionflow.models.membre import StatutAppartenance
+from unionflow.models import Conversation, ConversationParticipant, MessageConversation
 
 P = ConversationParticipant
 M = MessageConversation
@@ -53,12 +45,12 @@ class ConversationRepository(ScopedRepository[Conversation]):
                                           Conversation.cle_directe == key)
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def participants(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, list[tuple[ConversationParticipant, str]]]:
-        stmt = (select(P, Membre.prenom, Membre.nom).join(Membre, Membre.id == P.membre_id)
-                .where(P.conversation_id.in_(ids), P.date_depart.is_(None)).order_by(P.date_ajout, P.id))
-        found: dict[uuid.UUID, list[tuple[ConversationParticipant, str]]] = {i: [] for i in ids}
-        for participant, prenom, nom in (await self.session.execute(stmt)).all():
-            found[participant.conversation_id].append((participant, f"{prenom} {nom}"))
+    async def participants(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, list[ConversationParticipant]]:
+        """The current participants of each conversation, in order of arrival (their names: membres)."""
+        stmt = (select(P).where(P.conversation_id.in_(ids), P.date_depart.is_(None)).order_by(P.date_ajout, P.id))
+        found: dict[uuid.UUID, list[ConversationParticipant]] = {i: [] for i in ids}
+        for participant in (await self.session.execute(stmt)).scalars():
+            found[participant.conversation_id].append(participant)
         return found
 
     async def participant(self, conversation_id: uuid.UUID, membre_id: uuid.UUID) -> ConversationParticipant | None:
@@ -86,18 +78,3 @@ class ConversationRepository(ScopedRepository[Conversation]):
     async def latest_message_at(self, conversation_id: uuid.UUID) -> datetime | None:
         stmt = select(func.max(M.created_at)).where(M.conversation_id == conversation_id)
         return (await self.session.execute(stmt)).scalar_one_or_none()
-
-    async def names(self, membre_ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
-        if not membre_ids:
-            return {}
-        stmt = select(Membre.id, Membre.prenom, Membre.nom).where(Membre.id.in_(membre_ids))
-        return {i: f"{p} {n}" for i, p, n in (await self.session.execute(stmt)).all()}
-
-    async def active_members(self, organisation_id: uuid.UUID, membre_ids: set[uuid.UUID]) -> set[uuid.UUID]:
-        stmt = select(MembreOrganisation.membre_id).where(MembreOrganisation.organisation_id == organisation_id,
-                                                          MembreOrganisation.membre_id.in_(membre_ids),
-                                                          MembreOrganisation.statut == StatutAppartenance.ACTIF)
-        return set((await self.session.execute(stmt)).scalars())
-
-    async def organisation_exists(self, organisation_id: uuid.UUID) -> bool:
-        return await self.session.get(Organisation, organisation_id) is not None

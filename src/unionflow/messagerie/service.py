@@ -17,6 +17,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.documents.repository import DocumentRepository
+from unionflow.membres.repository import MembreRepository
 from unionflow.messagerie.repository import ConversationRepository
 from unionflow.messagerie.schemas import (
     AddParticipantsRequest,
@@ -30,6 +31,7 @@ from unionflow.messagerie.schemas import (
 from unionflow.models import Conversation, ConversationParticipant, MessageConversation
 from unionflow.models.base import utcnow
 from unionflow.models.messagerie import TypeConversation, TypeMessage
+from unionflow.organisations.repository import OrganisationRepository
 
 MODULE = "MESSAGERIE"
 
@@ -39,6 +41,9 @@ class MessagerieService:
         self.session = session
         self.auth = auth
         self.repo = ConversationRepository(session, auth)
+        # Names and memberships of the people the caller already reaches (its conversations' participants),
+        # read from their owner, membres, without the register's scope.
+        self.membres = MembreRepository(session, None)
 
     @property
     def _me(self) -> uuid.UUID:
@@ -55,11 +60,12 @@ class MessagerieService:
     async def _responses(self, conversations: list[Conversation]) -> list[ConversationResponse]:
         ids = [c.id for c in conversations]
         participants = await self.repo.participants(ids)
+        names = await self.membres.noms({p.membre_id for rows in participants.values() for p in rows})
         unread = await self.repo.unread(ids)
         return [ConversationResponse(
             id=c.id, organisation_id=c.organisation_id, type=TypeConversation(c.type_conversation), titre=c.titre,
-            participants=[ParticipantResponse(membre_id=p.membre_id, nom=name, date_ajout=p.date_ajout)
-                          for p, name in participants[c.id]],
+            participants=[ParticipantResponse(membre_id=p.membre_id, nom=names.get(p.membre_id, ""),
+                                              date_ajout=p.date_ajout) for p in participants[c.id]],
             cree_par_membre_id=c.cree_par_membre_id, dernier_message_at=c.dernier_message_at,
             non_lus=unread.get(c.id, 0), created_at=c.created_at) for c in conversations]
 
@@ -67,7 +73,7 @@ class MessagerieService:
         return (await self._responses([conversation]))[0]
 
     async def _check_members(self, organisation_id: uuid.UUID, membre_ids: set[uuid.UUID]) -> None:
-        missing = membre_ids - await self.repo.active_members(organisation_id, membre_ids)
+        missing = membre_ids - await self.membres.actifs_parmi(organisation_id, membre_ids)
         if missing:
             raise RegleMetier("Ne sont pas membres actifs de l'organisation: "
                                + ", ".join(sorted(str(m) for m in missing)))
@@ -80,7 +86,7 @@ class MessagerieService:
     async def creer(self, data: CreateConversationRequest) -> tuple[ConversationResponse, bool]:
         """The conversation and whether it was created (False: the pair's existing DIRECTE conversation)."""
         me = self._me
-        if not await self.repo.organisation_exists(data.organisation_id):
+        if not await OrganisationRepository(self.session, None).exists(data.organisation_id):
             raise NotFound("Organisation introuvable")
         if data.organisation_id not in self.auth.member_organisations:
             raise RegleMetier("organisationId: vous n'êtes pas membre actif de cette organisation")
@@ -160,7 +166,7 @@ class MessagerieService:
     async def messages(self, conversation_id: uuid.UUID, params: PageParams) -> Page[MessageResponse]:
         conversation = await self._get(conversation_id)
         rows, total, exact = await self.repo.messages(conversation.id, params)
-        names = await self.repo.names({m.auteur_membre_id for m in rows})
+        names = await self.membres.noms({m.auteur_membre_id for m in rows})
         return Page[MessageResponse].build([self._message(m, names) for m in rows], params, total, exact)
 
     @staticmethod
@@ -202,7 +208,7 @@ class MessagerieService:
                            entite_id=conversation.id, organisation_id=conversation.organisation_id,
                            after={"messageId": message.id, "type": message.type_message,
                                   "documentId": message.document_id})
-        return self._message(message, await self.repo.names({me}))
+        return self._message(message, await self.membres.noms({me}))
 
     async def marquer_lu(self, conversation_id: uuid.UUID) -> ConversationResponse:
         conversation = await self._get(conversation_id)

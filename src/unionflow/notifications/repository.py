@@ -12,16 +12,12 @@ from unionflow.core.outbox import libre, louer
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import (
-    Membre,
-    MembreOrganisation,
     ModeleNotification,
     Notification,
     NotificationEvenement,
-    Organisation,
     RappelCotisation,
 )
 from unionflow.models.base import utcnow
-from unionflow.models.membre import StatutAppartenance, StatutMembre
 from unionflow.models.notification import Canal, StatutNotification
 from unionflow.models.rappel_cotisation import StatutRappel
 
@@ -95,19 +91,6 @@ class NotificationRepository(ScopedRepository[Notification]):
             update(Notification).where(Notification.membre_id == membre_id, Notification.date_lecture.is_(None))
             .values(statut="LUE", date_lecture=now, updated_at=now).execution_options(synchronize_session=False))
         return int(result.rowcount or 0)  # type: ignore[attr-defined]
-
-    async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
-        return await self.session.get(Organisation, organisation_id)
-
-    async def active_members(self, organisation_id: uuid.UUID,
-                             membre_ids: list[uuid.UUID] | None) -> list[Membre]:
-        stmt = (select(Membre).join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
-                .where(MembreOrganisation.organisation_id == organisation_id,
-                       MembreOrganisation.statut == StatutAppartenance.ACTIF,
-                       Membre.statut == StatutMembre.ACTIF))
-        if membre_ids is not None:
-            stmt = stmt.where(Membre.id.in_(membre_ids))
-        return list((await self.session.execute(stmt.order_by(Membre.id))).scalars())
 
 
 class ModeleRepository(ScopedRepository[ModeleNotification]):

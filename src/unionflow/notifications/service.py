@@ -26,6 +26,7 @@ from unionflow.notifications.schemas import (
     NotificationResponse,
     StatutNotification,
 )
+from unionflow.organisations.repository import OrganisationRepository
 
 MODULE = "NOTIFICATIONS"
 S = StatutNotification
@@ -44,13 +45,13 @@ class NotificationService:
         allowed = SYSTEME | data.variables.keys()
         if data.sujet is not None and data.corps is not None:
             self._check_placeholders(data.sujet, data.corps, allowed)
-        organisation = await self.repo.organisation(data.organisation_id)
+        organisation = await OrganisationRepository(self.session, None).get(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
         self.auth.require(Permission.NOTIFICATION_ENVOYER, organisation.id,
                           "Vous n'écrivez qu'au nom d'une organisation que vous gérez")
         ids = sorted(set(data.membre_ids)) if data.membre_ids else None
-        membres = await self.repo.active_members(organisation.id, ids)
+        membres = await MembreRepository(self.session, None).actifs(organisation.id, ids)
         if ids is not None and len(membres) != len(ids):
             missing = sorted(str(i) for i in set(ids) - {m.id for m in membres})
             raise NotFound("Membre(s) introuvable(s) parmi les membres actifs de l'organisation: "
