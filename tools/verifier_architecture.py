@@ -200,7 +200,7 @@ _PAR_ID = "a parent row looked up by id (organisation, member): to move to the o
 # Reads of other areas' tables that remain, by module (path under src/unionflow) → (models, reason). A new one
 # fails the check until it moves to the owner's repository or is listed here with its reason.
 LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
-    "adhesions/repository.py": (frozenset({"Organisation"}), f"{_AFFICHAGE} (adhesion + its organisation); {_PAR_ID}"),
+    "adhesions/repository.py": (frozenset({"Organisation"}), f"{_AFFICHAGE} (adhesion + its organisation)"),
     "analytics/repository.py": (frozenset({"Adhesion", "Cotisation", "Evenement", "FeedbackEvenement",
                                            "InscriptionEvenement", "MembreOrganisation", "Organisation", "Paiement"}),
                                 _RAPPORT),
@@ -208,13 +208,12 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "compte/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "MembreOrganisation", "Organisation",
                                         "Paiement", "PaiementAllocation"}),
                              f"{_RAPPORT} (the member's account and dashboards)"),
-    "documents/repository.py": (frozenset({"ConversationParticipant", "MessageConversation", "Organisation"}),
-                                f"{_PORTEE} (a voice note is seen by the conversation's participants); {_PAR_ID}"),
+    "documents/repository.py": (frozenset({"ConversationParticipant", "MessageConversation"}),
+                                f"{_PORTEE} (a voice note is seen by the conversation's participants)"),
     "encaissement/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "Organisation"}),
                                    "payment path: dues and adhesions locked with the payment in one lock order, the "
                                    "payer read for manual entry and receipts (round trips counted by tests)"),
-    "evenements/repository.py": (frozenset({"Membre", "Organisation"}),
-                                 f"{_AFFICHAGE} (organisation names, registrants ordered by name); {_PAR_ID}"),
+    "evenements/repository.py": (frozenset({"Membre"}), f"{_AFFICHAGE} (registrants with their names, in name order)"),
     "export/repository.py": (frozenset({"Adhesion", "AuditLog", "CompteComptable", "Cotisation", "EcritureComptable",
                                         "JournalComptable", "LigneEcriture", "Membre", "MembreOrganisation",
                                         "Organisation", "Paiement"}),
@@ -229,9 +228,9 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "imports/repository.py": (frozenset({"Membre", "MembreOrganisation", "Organisation"}),
                               "bulk door of the member import: lookups by chunks of keys and batched inserts "
                               "(bench-import measures it)"),
-    "lcbft/repository.py": (frozenset({"DemandeAide", "Organisation", "Paiement", "Versement"}),
+    "lcbft/repository.py": (frozenset({"DemandeAide", "Paiement", "Versement"}),
                             "encaissement and versements call the screening: lcbft importing their repositories "
-                            "for the cumulated amounts would be a cycle between areas; " + _PAR_ID),
+                            "for the cumulated amounts would be a cycle between areas"),
     "membres/repository.py": (frozenset({"Adhesion", "Organisation", "PreferenceMembre", "UtilisateurLocal"}),
                               "the one member-visibility rule counts adhesions; get_destinataire reads member, "
                               "organisation name and preferences in ONE statement on the payment path (round "
@@ -246,13 +245,12 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "paiements/recu_repository.py": (frozenset({"Adhesion", "Cotisation", "Document", "Organisation", "Paiement",
                                                 "PaiementAllocation"}),
                                      f"{_AFFICHAGE} (a receipt renders its payment, allocations and logo)"),
-    "propositions_aide/repository.py": (frozenset({"DemandeAide", "Organisation"}),
-                                        f"matching offers to open aid requests in one query; {_PAR_ID}"),
+    "propositions_aide/repository.py": (frozenset({"DemandeAide"}),
+                                        "matching offers to open aid requests in one query"),
     "sauvegardes/repository.py": (frozenset({"AlerteConfig", "AuditLog"}),
                                   "a restore keeps the audit trail and the alert settings written since the backup"),
-    "suggestions/repository.py": (frozenset({"Membre", "Organisation"}), _PAR_ID),
-    "tickets/repository.py": (frozenset({"Membre", "MembreOrganisation", "Organisation"}),
-                              f"{_PORTEE} (the caller's roles in the ticket's organisation); {_PAR_ID}"),
+    "tickets/repository.py": (frozenset({"MembreOrganisation"}),
+                              f"{_PORTEE} (the caller's roles in the ticket's organisation)"),
     "types_reference/repository.py": (frozenset({"DemandeAide", "Document", "Evenement", "PropositionAide"}),
                                       "a reference type in use (counted on the columns that name it) is not deleted"),
 }

@@ -71,9 +71,9 @@ def test_every_repository_derives_from_one_of_the_two_bases() -> None:
 
 def test_a_repository_reads_only_its_own_area_tables_or_a_listed_exception() -> None:
     source = ("from unionflow.models import Ticket, Paiement\n"
-              "from unionflow.models.membre import Membre, StatutAppartenance\n")
+              "from unionflow.models.membre import MembreOrganisation, StatutAppartenance\n")
     trouvees = verifier.violations_portes("tickets/repository.py", source)
-    # Ticket is its own; Membre is a listed read of tickets; Paiement is not; an enum is no table.
+    # Ticket is its own; MembreOrganisation is a listed read of tickets; Paiement is not; an enum is no table.
     assert [e.split(": ", 1)[1].split(",")[0] for e in trouvees] == ["lit Paiement"]
     assert verifier.violations_portes("favoris/repository.py", source) != []
     assert verifier.violations_portes("encaissement/repository.py", "from unionflow.models import Paiement\n") == []

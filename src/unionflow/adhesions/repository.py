@@ -67,6 +67,3 @@ class AdhesionRepository(ScopedRepository[Adhesion]):
                 .where(self.scope())
                 .group_by(Adhesion.statut))
         return list((await self.session.execute(stmt)).all())
-
-    async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
-        return await self.session.get(Organisation, organisation_id)

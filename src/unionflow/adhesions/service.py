@@ -34,6 +34,7 @@ from unionflow.models.membre import StatutAppartenance
 from unionflow.models.organisation import StatutOrganisation
 from unionflow.models.paiement import MethodePaiement
 from unionflow.notifications import workflow as notices
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.declarations import DeclarationService
 from unionflow.webhooks import emission as webhooks
 
@@ -84,7 +85,7 @@ class AdhesionService:
 
     # --- creation and edition -------------------------------------------------------------------------------
     async def creer(self, data: CreateAdhesionRequest) -> AdhesionResponse:
-        organisation = await self.repo.organisation(data.organisation_id)
+        organisation = await OrganisationRepository(self.session, None).get(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
         # A member applies for himself; staff enrol only members they can see (404 otherwise, as
@@ -145,7 +146,7 @@ class AdhesionService:
         return adhesion
 
     async def _organisation_active(self, adhesion: Adhesion, action: str) -> None:
-        organisation = await self.repo.organisation(adhesion.organisation_id)
+        organisation = await OrganisationRepository(self.session, None).get(adhesion.organisation_id)
         if organisation is not None and organisation.statut != StatutOrganisation.ACTIVE:
             raise InvalidState(f"L'organisation {organisation.nom} est {organisation.statut}: l'adhésion ne peut "
                                f"pas être {action}")
@@ -294,7 +295,7 @@ class AdhesionService:
         return self._page(await self.repo.search(params, membre_id=membre_id), params)
 
     async def of_organisation(self, organisation_id: uuid.UUID, params: PageParams) -> Page[AdhesionResponse]:
-        if await self.repo.organisation(organisation_id) is None:
+        if await OrganisationRepository(self.session, None).get(organisation_id) is None:
             raise NotFound("Organisation introuvable")
         return self._page(await self.repo.search(params, organisation_id=organisation_id), params)
 

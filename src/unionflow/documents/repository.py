@@ -15,7 +15,6 @@ from unionflow.models import (
     ConversationParticipant,
     Document,
     MessageConversation,
-    Organisation,
     PieceJointe,
     TelechargementDocument,
 )
@@ -110,10 +109,6 @@ class DocumentRepository(ScopedRepository[Document]):
         if type_entite == TypeEntite.MEMBRE:
             return Target(organisation_id=None, membre_id=entite_id)
         return Target(organisation_id=row.get("organisation_id"), membre_id=row.get("membre_id"))
-
-    async def organisation_exists(self, organisation_id: uuid.UUID) -> bool:
-        stmt = select(Organisation.id).where(Organisation.id == organisation_id)
-        return (await self.session.execute(stmt)).scalar_one_or_none() is not None
 
     async def count_download(self, document_id: uuid.UUID, when: datetime) -> None:
         # One atomic increment: concurrent downloads never lose a count.

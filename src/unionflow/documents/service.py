@@ -27,6 +27,7 @@ from unionflow.documents.upload import UploadForm
 from unionflow.models import Document, PieceJointe, TelechargementDocument
 from unionflow.models.base import utcnow
 from unionflow.models.document import TypeEntite, VisibiliteDocument
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.types_reference.service import require_code
 
 MODULE = "DOCUMENTS"
@@ -62,7 +63,7 @@ class DocumentService:
             if visibilite is VisibiliteDocument.ORGANISATION:
                 raise RegleMetier("organisationId requis pour un document de visibilité ORGANISATION")
             return
-        if not await self.repo.organisation_exists(organisation_id):
+        if not await OrganisationRepository(self.session, None).exists(organisation_id):
             raise NotFound("Organisation introuvable")
         # Members may address a document to their organisation's staff; only staff publish to all members.
         if visibilite is VisibiliteDocument.ORGANISATION:

@@ -17,7 +17,6 @@ from unionflow.models import (
     FeedbackEvenement,
     InscriptionEvenement,
     Membre,
-    Organisation,
 )
 from unionflow.models.evenement import StatutEvenement, StatutInscription, StatutModeration, Visibilite
 
@@ -118,16 +117,6 @@ class EvenementRepository(ScopedRepository[Evenement]):
         for evt_id, statut, n in (await self.session.execute(stmt)).all():
             raw.setdefault(evt_id, {})[statut] = int(n)
         return {k: Counts(v.get("CONFIRMEE", 0), v.get("EN_ATTENTE", 0)) for k, v in raw.items()}
-
-    async def organisation_names(self, ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
-        if not ids:
-            return {}
-        rows = await self.session.execute(select(Organisation.id, Organisation.nom).where(Organisation.id.in_(ids)))
-        return {i: n for i, n in rows.all()}
-
-    async def organisation_exists(self, organisation_id: uuid.UUID) -> bool:
-        stmt = select(Organisation.id).where(Organisation.id == organisation_id)
-        return (await self.session.execute(stmt)).scalar_one_or_none() is not None
 
     def add(self, row: Any) -> None:
         self.session.add(row)
@@ -234,9 +223,6 @@ class InscriptionRepository(SystemRepository[InscriptionEvenement]):
                                                      InscriptionEvenement.membre_id == membre_id,
                                                      InscriptionEvenement.statut == StatutInscription.CONFIRMEE)
         return (await self.session.execute(stmt.limit(1))).scalar_one_or_none() is not None
-
-    async def membre(self, membre_id: uuid.UUID) -> Membre | None:
-        return await self.session.get(Membre, membre_id)
 
     def add(self, row: Any) -> None:
         self.session.add(row)

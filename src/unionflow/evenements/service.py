@@ -30,12 +30,14 @@ from unionflow.evenements.schemas import (
     PagedResponseEvenementMobileDTO,
     StatistiquesEvenements,
 )
+from unionflow.membres.repository import MembreRepository
 from unionflow.models import Evenement as EvenementRow
 from unionflow.models import InscriptionEvenement, NotificationEvenement
 from unionflow.models.base import utcnow
 from unionflow.models.evenement import StatutEvenement, StatutInscription
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.sources import NOTIFICATION_EVENEMENT
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.types_reference.service import require_code
 from unionflow.webhooks import emission as webhooks
 
@@ -70,7 +72,7 @@ async def notifier(session: AsyncSession, evt: EvenementRow, membre_id: uuid.UUI
     notice = NotificationEvenement(id=uuid.uuid4(), evenement_id=evt.id, membre_id=membre_id,
                                    type_notification=kind, message=message)
     repo.add(notice)
-    membre = await repo.membre(membre_id)
+    membre = await MembreRepository(session, None).get(membre_id)
     assert membre is not None
     await Emetteur(session, None).emettre(membre, kind, f"{_SUJETS.get(kind, 'Événement')}: {evt.titre}", message,
                                           organisation_id=evt.organisation_id,
@@ -140,13 +142,13 @@ class EvenementService:
 
     async def dto(self, evt: EvenementRow) -> EvenementMobileDTO:
         counts = (await self.repo.counts([evt.id])).get(evt.id, Counts())
-        names = await self.repo.organisation_names({evt.organisation_id})
+        names = await OrganisationRepository(self.session, None).noms({evt.organisation_id})
         return to_dto(evt, counts, utcnow(), names.get(evt.organisation_id))
 
     async def _page(self, rows: list[EvenementRow], params: PageParams, total: int,
                     exact: bool) -> PagedResponseEvenementMobileDTO:
         counts = await self.repo.counts([r.id for r in rows])
-        names = await self.repo.organisation_names({r.organisation_id for r in rows})
+        names = await OrganisationRepository(self.session, None).noms({r.organisation_id for r in rows})
         now = utcnow()
         content = [to_dto(r, counts.get(r.id, Counts()), now, names.get(r.organisation_id)) for r in rows]
         return PagedResponseEvenementMobileDTO.build(content, params, total, exact)  # type: ignore[return-value]
@@ -159,7 +161,7 @@ class EvenementService:
         organisation_id = requested or self.auth.active_organisation_id
         if organisation_id is None:
             raise RegleMetier("organisationId requis (aucune organisation active)")
-        if not await self.repo.organisation_exists(organisation_id):
+        if not await OrganisationRepository(self.session, None).exists(organisation_id):
             raise NotFound("Organisation organisatrice introuvable")
         self.auth.require(Permission.EVENEMENT_GERER, organisation_id,
                           "Vous n'organisez pas d'événements pour cette organisation")

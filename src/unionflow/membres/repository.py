@@ -231,3 +231,9 @@ async def membre_visible(session: AsyncSession, auth: AuthContext, membre_id: uu
     """The member if the caller may see him (``MembreRepository``'s rule), else None (404): the one check other
     areas (adhesions, cotisations, paiements, ...) make before acting on a member named in a request."""
     return await MembreRepository(session, auth).get(membre_id)
+
+
+async def nom_affiche(session: AsyncSession, auth: AuthContext) -> str:
+    """How the caller is shown to others (ticket and suggestion authors): their member name, else their login."""
+    membre = await MembreRepository(session, None).get(auth.membre_id) if auth.membre_id else None
+    return f"{membre.prenom} {membre.nom}" if membre else auth.actor_name

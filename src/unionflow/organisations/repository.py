@@ -60,3 +60,10 @@ class OrganisationRepository(ScopedRepository[Organisation]):
         """The one place that locks an organisation row: money checked against an organisation's balance
         (payouts) is checked one transaction at a time."""
         return await self.get_for_update(organisation_id)
+
+    async def noms(self, ids: set[uuid.UUID]) -> dict[uuid.UUID, str]:
+        """Names by id, unscoped: the caller shows the organisation of rows it already reaches (its events)."""
+        if not ids:
+            return {}
+        rows = await self.session.execute(select(Organisation.id, Organisation.nom).where(Organisation.id.in_(ids)))
+        return {i: n for i, n in rows.all()}

@@ -13,7 +13,7 @@ from sqlalchemy import ColumnElement, and_, case, false, or_, select, true
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository
-from unionflow.models import DemandeAide, Organisation, PropositionAide
+from unionflow.models import DemandeAide, PropositionAide
 from unionflow.models.demande_aide import StatutDemandeAide, UrgenceDemandeAide
 from unionflow.models.proposition_aide import StatutProposition
 
@@ -62,9 +62,6 @@ class PropositionAideRepository(ScopedRepository[PropositionAide]):
         if filters.statut:
             stmt = stmt.where(PropositionAide.statut == filters.statut)
         return await self.paginate(stmt.order_by(PropositionAide.created_at.desc(), PropositionAide.id), params)
-
-    async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
-        return await self.session.get(Organisation, organisation_id)
 
     def _demande_libre(self) -> ColumnElement[bool]:
         linked = select(PropositionAide.id).where(PropositionAide.demande_aide_id == DemandeAide.id,

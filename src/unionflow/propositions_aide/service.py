@@ -22,6 +22,7 @@ from unionflow.core.visibility import staff_sees
 from unionflow.demandes_aide.schemas import TYPE_AIDE_DOMAINE, DemandeAideResponse
 from unionflow.models import PropositionAide
 from unionflow.models.proposition_aide import NatureProposition, StatutProposition
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.propositions_aide.repository import OUVERTES, PropositionAideRepository, PropositionFilters
 from unionflow.propositions_aide.schemas import (
     CreatePropositionAideRequest,
@@ -71,7 +72,7 @@ class PropositionAideService:
     async def creer(self, data: CreatePropositionAideRequest) -> PropositionAideResponse:
         if self.auth.membre_id is None:
             raise RegleMetier("Aucune fiche membre n'est liée à votre compte: impossible de proposer une aide")
-        organisation = await self.repo.organisation(data.organisation_id)
+        organisation = await OrganisationRepository(self.session, None).get(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
         if data.organisation_id not in self.auth.member_organisations:

@@ -10,7 +10,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.query import contains_ci
 from unionflow.core.repository import ScopedRepository
-from unionflow.models import Membre, Organisation, Suggestion, SuggestionVote
+from unionflow.models import Suggestion, SuggestionVote
 
 
 @dataclass(frozen=True)
@@ -74,11 +74,3 @@ class SuggestionRepository(ScopedRepository[Suggestion]):
     async def count_votes(self, suggestion_id: uuid.UUID) -> int:
         stmt = select(func.count()).select_from(SuggestionVote).where(SuggestionVote.suggestion_id == suggestion_id)
         return int((await self.session.execute(stmt)).scalar_one())
-
-    async def organisation_exists(self, organisation_id: uuid.UUID) -> bool:
-        return await self.session.get(Organisation, organisation_id) is not None
-
-    async def display_name(self) -> str:
-        """How the caller is shown to others: their member name, not their login e-mail."""
-        membre = await self.session.get(Membre, self.auth.membre_id) if self.auth.membre_id else None
-        return f"{membre.prenom} {membre.nom}" if membre else self.auth.actor_name

@@ -15,9 +15,11 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
+from unionflow.membres.repository import nom_affiche
 from unionflow.models import Suggestion, SuggestionVote
 from unionflow.models.base import utcnow
 from unionflow.models.suggestion import StatutSuggestion
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.suggestions.repository import SuggestionFilters, SuggestionRepository
 from unionflow.suggestions.schemas import (
     CreateSuggestionRequest,
@@ -64,11 +66,11 @@ class SuggestionService:
     async def creer(self, data: CreateSuggestionRequest) -> SuggestionResponse:
         if self.auth.membre_id is None:
             raise RegleMetier("Aucune fiche membre n'est liée à votre compte: impossible de proposer une idée")
-        if not await self.repo.organisation_exists(data.organisation_id):
+        if not await OrganisationRepository(self.session, None).exists(data.organisation_id):
             raise NotFound("Organisation introuvable")
         if data.organisation_id not in self.auth.member_organisations:
             raise RegleMetier("organisationId: vous n'êtes pas membre actif de cette organisation")
-        name = await self.repo.display_name()
+        name = await nom_affiche(self.session, self.auth)
         suggestion = Suggestion(organisation_id=data.organisation_id, membre_id=self.auth.membre_id,
                                 auteur_nom=name, titre=data.titre, description=data.description,
                                 categorie=data.categorie.value, statut=S.SOUMISE.value, nombre_votes=0)
@@ -142,7 +144,7 @@ class SuggestionService:
         suggestion.statut = data.statut.value
         if data.reponse:
             suggestion.reponse = data.reponse
-            suggestion.repondu_par = await self.repo.display_name()
+            suggestion.repondu_par = await nom_affiche(self.session, self.auth)
             suggestion.date_reponse = utcnow()
         await self.session.flush()
         await audit.record(self.session, self.auth, action=f"STATUT_{data.statut.value}", module=MODULE,

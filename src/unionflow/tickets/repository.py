@@ -12,7 +12,7 @@ from unionflow.core.pagination import PageParams
 from unionflow.core.query import contains_ci
 from unionflow.core.repository import ScopedRepository
 from unionflow.core.roles import ORGANISATION_STAFF_ROLES
-from unionflow.models import Membre, MembreOrganisation, Organisation, Ticket, TicketMessage
+from unionflow.models import MembreOrganisation, Ticket, TicketMessage
 from unionflow.models.membre import StatutAppartenance
 from unionflow.models.ticket import StatutTicket
 
@@ -83,17 +83,9 @@ class TicketRepository(ScopedRepository[Ticket]):
             stmt = stmt.where(TicketMessage.interne.is_(False))
         return list((await self.session.execute(stmt.order_by(TicketMessage.created_at, TicketMessage.id))).scalars())
 
-    async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
-        return await self.session.get(Organisation, organisation_id)
-
     async def is_staff_member(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> bool:
         stmt = select(MembreOrganisation.roles).where(MembreOrganisation.membre_id == membre_id,
                                                       MembreOrganisation.organisation_id == organisation_id,
                                                       MembreOrganisation.statut == StatutAppartenance.ACTIF)
         roles = (await self.session.execute(stmt)).scalar_one_or_none()
         return bool(roles) and not ORGANISATION_STAFF_ROLES.isdisjoint(roles or ())
-
-    async def display_name(self) -> str:
-        """How the caller is shown to others: their member name, not their login e-mail."""
-        membre = await self.session.get(Membre, self.auth.membre_id) if self.auth.membre_id else None
-        return f"{membre.prenom} {membre.nom}" if membre else self.auth.actor_name

@@ -19,10 +19,12 @@ from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
+from unionflow.membres.repository import nom_affiche
 from unionflow.models import Ticket, TicketMessage
 from unionflow.models.base import utcnow
 from unionflow.models.organisation import TypeOrganisation
 from unionflow.models.ticket import Destinataire, Priorite, StatutTicket
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.tickets.repository import TicketFilters, TicketRepository
 from unionflow.tickets.schemas import (
     AssignationRequest,
@@ -81,13 +83,14 @@ class TicketService:
 
     async def _union_of(self, organisation_id: uuid.UUID) -> uuid.UUID:
         """The UNION organisation at the top of the requester's organisation's hierarchy."""
-        current = await self.repo.organisation(organisation_id)
+        current = await OrganisationRepository(self.session, None).get(organisation_id)
         seen: set[uuid.UUID] = set()
         while current is not None and current.id not in seen:
             if current.type_organisation == TypeOrganisation.UNION:
                 return current.id
             seen.add(current.id)
-            current = await self.repo.organisation(current.parent_id) if current.parent_id else None
+            current = (await OrganisationRepository(self.session, None).get(current.parent_id)
+                       if current.parent_id else None)
         raise RegleMetier("Votre organisation n'est rattachée à aucune union: adressez le ticket à l'organisation")
 
     async def _audit(self, ticket: Ticket, action: str, before: dict[str, object] | None = None,
@@ -104,7 +107,7 @@ class TicketService:
     async def creer(self, data: CreateTicketRequest) -> TicketResponse:
         if self.auth.membre_id is None:
             raise RegleMetier("Aucune fiche membre n'est liée à votre compte: impossible d'ouvrir un ticket")
-        if await self.repo.organisation(data.organisation_id) is None:
+        if await OrganisationRepository(self.session, None).get(data.organisation_id) is None:
             raise NotFound("Organisation introuvable")
         if data.organisation_id not in self.auth.member_organisations:
             raise RegleMetier("organisationId: vous n'êtes pas membre actif de cette organisation")
@@ -114,7 +117,8 @@ class TicketService:
         ticket = Ticket(
             numero=await sequential_number(self.session, "TCK", now.year), organisation_id=handler,
             organisation_origine_id=data.organisation_id, destinataire=data.destinataire.value,
-            membre_id=self.auth.membre_id, demandeur_sub=self.auth.sub, demandeur_nom=await self.repo.display_name(),
+            membre_id=self.auth.membre_id, demandeur_sub=self.auth.sub,
+            demandeur_nom=await nom_affiche(self.session, self.auth),
             sujet=data.sujet, description=data.description, categorie=data.categorie.value,
             priorite=data.priorite.value, statut=StatutTicket.OUVERT.value, nombre_reouvertures=0,
             created_at=now, updated_at=now)
@@ -183,7 +187,7 @@ class TicketService:
         return to_response(ticket)
 
     async def _post(self, ticket: Ticket, contenu: str, *, staff: bool, interne: bool) -> TicketMessage:
-        now, name = utcnow(), await self.repo.display_name()
+        now, name = utcnow(), await nom_affiche(self.session, self.auth)
         message = TicketMessage(ticket_id=ticket.id, auteur_sub=self.auth.sub, auteur_nom=name,
                                 auteur_membre_id=self.auth.membre_id, par_equipe=staff, interne=interne,
                                 contenu=contenu, created_at=now)
