@@ -228,9 +228,10 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "imports/repository.py": (frozenset({"Membre", "MembreOrganisation", "Organisation"}),
                               "bulk door of the member import: lookups by chunks of keys and batched inserts "
                               "(bench-import measures it)"),
-    "lcbft/repository.py": (frozenset({"DemandeAide", "Paiement", "Versement"}),
+    "lcbft/repository.py": (frozenset({"DemandeAide", "Organisation", "Paiement", "Versement"}),
                             "encaissement and versements call the screening: lcbft importing their repositories "
-                            "for the cumulated amounts would be a cycle between areas"),
+                            "for the cumulated amounts would be a cycle between areas; " + _PORTEE
+                            + " (the organisations whose thresholds one reads)"),
     "membres/repository.py": (frozenset({"Adhesion", "Organisation", "PreferenceMembre", "UtilisateurLocal"}),
                               "the one member-visibility rule counts adhesions; get_destinataire reads member, "
                               "organisation name and preferences in ONE statement on the payment path (round "

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
-from unionflow.models import AlerteLcbFt, DemandeAide, Paiement, ParametresLcbFt, Versement
+from unionflow.models import AlerteLcbFt, DemandeAide, Organisation, Paiement, ParametresLcbFt, Versement
 from unionflow.models.paiement import StatutPaiement
 from unionflow.models.versement import ObjetVersement, StatutVersement
 
@@ -28,6 +28,10 @@ class LcbFtRepository(ScopedRepository[AlerteLcbFt]):
     scope: alerts are organisation records)."""
 
     model = AlerteLcbFt
+
+    async def organisation(self, organisation_id: uuid.UUID) -> Organisation | None:
+        stmt = select(Organisation).where(Organisation.id == organisation_id, self.in_scope(Organisation.id))
+        return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def alerte(self, alerte_id: uuid.UUID, *, for_update: bool = False) -> AlerteLcbFt | None:
         return await self.get(alerte_id, for_update=for_update)

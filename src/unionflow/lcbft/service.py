@@ -28,7 +28,6 @@ from unionflow.lcbft.schemas import (
 )
 from unionflow.models import AlerteLcbFt, ParametresLcbFt
 from unionflow.models.lcbft import Decision
-from unionflow.organisations.repository import OrganisationRepository
 
 __all__ = ["LcbFtService", "evaluer_paiement", "parse_filters"]
 
@@ -105,7 +104,7 @@ class LcbFtService:
     # Thresholds
 
     async def _organisation(self, organisation_id: uuid.UUID) -> None:
-        if await OrganisationRepository(self.session, None).get(organisation_id) is None:
+        if await self.repo.organisation(organisation_id) is None:
             raise NotFound("Organisation introuvable")
 
     async def parametres(self, organisation_id: uuid.UUID) -> ParametresLcbFtResponse:
