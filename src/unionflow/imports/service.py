@@ -260,8 +260,9 @@ class ImportMembresService:
                         + _enumerer(lignes))
         autres = [f"{m.prenom} {m.nom} ({m.numero_membre})" for m in membres if m is not d.membre]
         if autres:
-            avis.append("téléphone partagé avec " + _enumerer(autres[:3] + ([f"{len(autres) - 3} autre(s)"]
-                                                                            if len(autres) > 3 else [])))
+            reste = len(autres) - 3
+            avis.append("téléphone partagé avec " + _enumerer(autres[:3] + ([f"{reste} autre" + "s" * (reste > 1)]
+                                                                            if reste > 0 else [])))
         return avis
 
     async def _comparer(self, organisation_id: uuid.UUID, existants: list[Decision]) -> None:
