@@ -50,7 +50,7 @@ async def test_dry_run_reports_each_line_and_the_real_run_does_the_same(client, 
     actions = {line["ligne"]: line["action"] for line in report["lignes"]}
     assert actions == {2: "CREER", 3: "METTRE_A_JOUR", 4: "REFUSER", 5: "REFUSER", 6: "REFUSER", 7: "REFUSER"}
     reasons = {line["ligne"]: " | ".join(line["motifs"]) for line in report["lignes"]}
-    assert "ville modifié" in reasons[3]
+    assert "ville modifiée" in reasons[3]
     assert "genre" in reasons[5] and "date de naissance" in reasons[5]
     assert "doublon de la ligne 2" in reasons[6] and "rôles" in reasons[7]
     assert (report["simulation"], report["crees"], report["misAJour"], report["refuses"]) == (True, 1, 1, 4)

@@ -53,7 +53,7 @@ async def test_import_over_the_threshold_runs_as_a_task(small_threshold, committ
     resultat = done["resultat"]
     assert (resultat["total"], resultat["crees"], resultat["refuses"], resultat["simulation"]) == (1003, 1001, 2, False)
     assert [(lg["ligne"], lg["action"]) for lg in resultat["lignes"]] == [(1003, "REFUSER"), (1004, "REFUSER")]
-    assert resultat["lignes"][0]["motifs"] == ["doublon de la ligne 2 (email)"]
+    assert resultat["lignes"][0]["motifs"] == ["doublon de la ligne 2 (e-mail)"]
     await committed_db.rollback()
     assert (await committed_db.execute(created)).scalar_one() == 1001
     assert list(dossier_imports(settings.data_dir).iterdir()) == []

@@ -172,7 +172,7 @@ async def test_my_profile(client, factory):
     me = await client.get("/api/membres/me", headers=member.headers)
     assert me.status_code == 200 and me.json()["id"] == str(member.membre.id) and me.json()["compteLie"]
     updated = await client.put("/api/membres/me", headers=member.headers,
-                               json={"telephone": "+22507070707", "ville": "Abidjan", "pays": "CI"})
+                               json={"telephone": "+2250707070707", "ville": "Abidjan", "pays": "CI"})
     assert updated.status_code == 200 and updated.json()["ville"] == "Abidjan"
     for forbidden in ({"nom": "Autre"}, {"email": "x@example.sn"}, {"statut": "ACTIF"}):
         assert (await client.put("/api/membres/me", headers=member.headers, json=forbidden)).status_code == 400

@@ -12,6 +12,7 @@ from unionflow.console import services
 from unionflow.console.pages import PREFIX, Ctx, page
 from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.roles import RS_ANY_AUTHENTICATED
+from unionflow.imports.schemas import ImportMembresResponse
 from unionflow.models.planificateur import StatutTache, TypeTache
 
 TYPES = {TypeTache.GENERATION_COTISATIONS: "Génération des cotisations", TypeTache.SAUVEGARDE: "Sauvegarde",
@@ -37,9 +38,12 @@ async def tache(ctx: Ctx) -> Response:
     en_cours = found.statut in (StatutTache.EN_ATTENTE, StatutTache.EN_COURS)
     fichier = (f"{PREFIX}/taches/{found.id}/fichier"
                if found.statut == StatutTache.TERMINEE and found.type == TypeTache.EXPORT else None)
+    # A finished import lists its refused and flagged lines as the dry run does (_lignes_import.html).
+    rapport = (ImportMembresResponse.model_validate(found.resultat)
+               if found.type == TypeTache.IMPORT_MEMBRES and found.resultat else None)
     return ctx.render("tache.html", tache=found, type_=TYPES.get(found.type, found.type),
                       statut_=STATUTS.get(found.statut, found.statut), recharger=RELOAD_SECONDS if en_cours else None,
-                      fichier=fichier, bilan=bilan(found.resultat))
+                      fichier=fichier, bilan=bilan(found.resultat), rapport=rapport)
 
 
 @page("/taches/{id}/fichier", RS_ANY_AUTHENTICATED)

@@ -9,7 +9,7 @@ from sqlalchemy import ColumnElement, Select, case, func, literal, or_, select, 
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
-from unionflow.core.query import contains_ci
+from unionflow.core.query import contient
 from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.core.visibility import EVERY, SCOPE_ORGANISATIONS, Shape, Visibility, scope_param
 from unionflow.models import (
@@ -92,7 +92,7 @@ class EvenementRepository(ScopedRepository[Evenement]):
         if filters.type_evenement:
             stmt = stmt.where(Evenement.type_evenement == filters.type_evenement)
         if filters.q:
-            stmt = stmt.where(contains_ci([Evenement.titre, Evenement.description, Evenement.lieu], filters.q))
+            stmt = stmt.where(contient(Evenement.recherche, filters.q))
         column = SORT_COLUMNS[sort]
         order = column.desc() if direction == "desc" else column.asc()
         tie = Evenement.id.desc() if direction == "desc" else Evenement.id.asc()

@@ -109,7 +109,8 @@ async def public_evenements(session: SessionDep,
 
 
 @router.get("/recherche", response_model=PagedResponseEvenementMobileDTO, summary="Rechercher des événements",
-            description="Recherche `q` (insensible à la casse) dans titre, description et lieu, sur tous les "
+            description="Recherche `q` (sans tenir compte des accents ni de la casse; chaque mot doit y figurer) "
+                        "dans titre, description et lieu, sur tous les "
                         "événements visibles (y compris passés et annulés), triés par date de début.")
 async def search_evenements(session: SessionDep, auth: AuthContext = authorize(RS_EVT_READ2),
                             q: str | None = Query(None, max_length=100),

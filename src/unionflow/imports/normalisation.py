@@ -1,4 +1,5 @@
-"""What people type in a members file, brought to what the API stores: E.164 phones from local numbers,
+"""What people type in a members file, brought to what the API stores: E.164 phones from local numbers
+(core/telephone.py, the rule the member API applies too),
 French dates, "F"/"H" for gender, roles separated by commas. Each line is then checked like a member record."""
 
 from __future__ import annotations
@@ -9,11 +10,9 @@ from typing import Any
 
 from pydantic import ValidationError, field_validator
 
+from unionflow.core.telephone import normaliser
 from unionflow.membres.schemas import _MembreFields
 
-# Calling codes of the countries the union works in (UEMOA and neighbours); others must be typed with "+".
-INDICATIFS = {"SN": "221", "CI": "225", "ML": "223", "BF": "226", "NE": "227", "TG": "228", "BJ": "229",
-              "GW": "245", "GN": "224", "MR": "222", "GM": "220", "CM": "237"}
 GENRES = {"M": "MASCULIN", "H": "MASCULIN", "HOMME": "MASCULIN", "MASCULIN": "MASCULIN", "F": "FEMININ",
           "FEMME": "FEMININ", "FEMININ": "FEMININ", "FÉMININ": "FEMININ"}
 LIBELLES = {"prenom": "prénom", "nom": "nom", "email": "e-mail", "telephone": "téléphone", "genre": "genre",
@@ -34,24 +33,12 @@ class LigneMembre(_MembreFields):
         return value
 
 
-def telephone(brut: str, pays: str) -> str:
-    chiffres = re.sub(r"[\s.\-()/]", "", brut)
-    if chiffres.startswith("00"):
-        return "+" + chiffres[2:]
-    if chiffres.startswith("+"):
-        return chiffres
-    indicatif = INDICATIFS.get(pays)
-    if indicatif and chiffres.isdigit():
-        return "+" + (chiffres if chiffres.startswith(indicatif) and len(chiffres) > 9 else indicatif + chiffres)
-    return chiffres
-
-
 def preparer(ligne: dict[str, str], pays: str) -> dict[str, Any]:
     data: dict[str, Any] = {k: v for k, v in ligne.items() if k not in ("numero_membre", "roles")}
     if "email" in data:
         data["email"] = data["email"].lower()
     if "telephone" in data:
-        data["telephone"] = telephone(data["telephone"], pays)
+        data["telephone"] = normaliser(data["telephone"], pays)
     if "genre" in data:
         data["genre"] = GENRES.get(data["genre"].upper(), data["genre"])
     if "pays" in data:
@@ -73,6 +60,8 @@ def motifs(exc: ValidationError) -> list[str]:
         kind = err.get("type", "")
         if champ == "email":
             raison = "adresse e-mail invalide"
+        elif champ == "telephone" and kind == "regle_metier":
+            raison = str(err["msg"])  # the country's rule and what was received (core/telephone.py)
         elif champ == "telephone":
             raison = "numéro invalide (format international, ex. +221771234567)"
         elif champ == "genre":

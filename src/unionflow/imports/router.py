@@ -28,7 +28,10 @@ MAX_OCTETS = 25 * 1024 * 1024
              description="Fichier CSV (`;` ou `,`, UTF-8 ou Windows-1252) ou XLSX, première ligne d'en-têtes: "
              "prénom, nom, email, téléphone, genre, date de naissance (JJ/MM/AAAA), profession, adresse, ville, "
              "pays, rôles (séparés par des virgules), numéro membre. Un membre déjà connu (numéro membre, puis "
-             "e-mail, puis téléphone) est mis à jour et inscrit dans l'organisation au lieu d'être dupliqué; un "
+             "e-mail, puis téléphone avec le même prénom et nom) est mis à jour et inscrit dans l'organisation au "
+             "lieu d'être dupliqué; un téléphone partagé (une famille) est accepté et signalé dans "
+             "`avertissements` (extension, issue 20); un numéro national impossible pour son pays (ex. "
+             "Sénégal: 9 chiffres commençant par 7 ou 3) refuse la ligne avec la raison; un "
              "membre appartenant seulement à d'autres organisations est refusé (il adhère lui-même). "
              "`simulation=true` (défaut) rend le compte rendu ligne par ligne (CREER, METTRE_A_JOUR, INCHANGE, "
              "REFUSER et pourquoi) sans rien enregistrer; `simulation=false` importe: réimporter le même fichier "
@@ -37,7 +40,7 @@ MAX_OCTETS = 25 * 1024 * 1024
              "lignes (5000) devient une tâche de fond: 202, en-tête `Location: /api/jobs/{id}` et la tâche en corps; "
              "le fichier est conservé sous le répertoire de données jusqu'à la fin de la tâche, importé par lots "
              "de 500 lignes (chaque lot validé avec la progression); `resultat` = la réponse 200 ci-dessus, dont "
-             "`lignes` ne garde que les lignes refusées. La simulation reste synchrone.")
+             "`lignes` ne garde que les lignes refusées ou signalées. La simulation reste synchrone.")
 async def importer_membres(request: Request, session: SessionDep, fichier: UploadFile = File(...),
                            organisation_id: uuid.UUID = Form(..., alias="organisationId"),
                            simulation: bool = Form(True),

@@ -20,6 +20,9 @@ class LigneImportResponse(OutputModel):
     numero_membre: str | None = None
     nom: str | None = None
     motifs: list[str] = Field(default_factory=list, description="Pourquoi la ligne est refusée, ou ce qui change")
+    avertissements: list[str] = Field(
+        default_factory=list, description="Extension (issue 20): ce qui mérite un regard sans bloquer la ligne, "
+                                          "ex. un téléphone partagé avec une autre ligne ou un membre déjà inscrit")
 
 
 class ImportMembresResponse(OutputModel):

@@ -37,16 +37,34 @@ from unionflow.models import Membre, MembreOrganisation, Organisation
 from unionflow.models.membre import StatutAppartenance
 from unionflow.models.organisation import StatutOrganisation
 from unionflow.models.planificateur import TypeTache
+from unionflow.models.texte import cle_de, cle_recherche
 from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import TacheService
 
 MODULE = "MEMBRES"
 CHAMPS = ("prenom", "nom", "email", "telephone", "date_naissance", "genre", "profession", "adresse", "ville",
           "pays")
+# Keys a line is matched on with a known member, in this order (a phone only with the same name).
+CLES = ("numero_membre", "email", "telephone")
+DOUBLONS = {"numero_membre": "numéro membre", "email": "e-mail", "telephone": "téléphone et nom"}
+# "<field> modifié(e)" in the report, agreed with the field's gender.
+MODIFIES = {"prenom": "prénom modifié", "nom": "nom modifié", "email": "e-mail modifié",
+            "telephone": "téléphone modifié", "date_naissance": "date de naissance modifiée",
+            "genre": "genre modifié", "profession": "profession modifiée", "adresse": "adresse modifiée",
+            "ville": "ville modifiée", "pays": "pays modifié"}
 # Lines imported (and committed) per chunk by the background task.
 LOT = 500
 # (session, lines done, lines in all): called after each chunk; the task's runner commits there.
 Avancement = Callable[[AsyncSession, int, int], Awaitable[None]]
+
+
+def _nom(prenom: str | None, nom: str | None) -> str | None:
+    """A person's name compared without accents nor case ("Élodie DIOP" is "elodie diop"), None if incomplete."""
+    return cle_recherche(prenom, nom) if prenom and nom else None
+
+
+def _enumerer(elements: list[str]) -> str:
+    return elements[0] if len(elements) == 1 else ", ".join(elements[:-1]) + " et " + elements[-1]
 
 
 def dossier_imports(data_dir: Path) -> Path:
@@ -70,6 +88,7 @@ class Decision:
     membre: Membre | None = None
     motifs: list[str] = field(default_factory=list)
     adhere: bool = False
+    avertissements: list[str] = field(default_factory=list)
 
 
 class ImportMembresService:
@@ -78,8 +97,11 @@ class ImportMembresService:
         self.auth = auth
         self.droits = droits
         self.repo = ImportRepository(session)
-        # First line of each key (numéro, e-mail, phone) across all chunks: a duplicate is refused in any chunk.
+        # First line of each key (numéro, e-mail, phone with name) across all chunks: a duplicate is refused in
+        # any chunk.
         self._vus: dict[tuple[str, str], int] = {}
+        # Lines of each phone across all chunks: a shared phone is flagged on every line after the first chunk's.
+        self._telephones: dict[str, list[int]] = {}
 
     async def _organisation(self, organisation_id: uuid.UUID) -> Organisation:
         organisation = await self.repo.organisation(organisation_id)
@@ -133,7 +155,8 @@ class ImportMembresService:
 
     async def importer_par_lots(self, organisation_id: uuid.UUID, contenu: bytes, avancement: Avancement,
                                 tache_id: uuid.UUID) -> ImportMembresResponse:
-        """The background task's import, ``LOT`` lines at a time; the report keeps the refused lines only."""
+        """The background task's import, ``LOT`` lines at a time; the report keeps the refused and flagged lines
+        only."""
         organisation = await self._organisation(organisation_id)
         lignes = lire(contenu)
         toutes: list[Decision] = []
@@ -142,7 +165,8 @@ class ImportMembresService:
             decisions = await self._decider(organisation.id, organisation.pays or "SN", lignes[debut:debut + LOT],
                                             premiere=debut + 2)
             await self._appliquer(organisation.id, decisions)
-            refusees += [lg for lg in self._rapport(decisions, False).lignes if lg.action is ActionImport.REFUSER]
+            refusees += [lg for lg in self._rapport(decisions, False).lignes
+                         if lg.action is ActionImport.REFUSER or lg.avertissements]
             # Only what the counts need is kept: the chunk's members may be released.
             toutes += [Decision(d.ligne, d.action) for d in decisions]
             await avancement(self.session, min(debut + LOT, len(lignes)), len(lignes))
@@ -180,36 +204,67 @@ class ImportMembresService:
         return decisions
 
     async def _rapprocher(self, organisation_id: uuid.UUID, decisions: list[Decision]) -> None:
-        """Match each line with a known member (numéro, then e-mail, then phone), refuse duplicates in the file."""
+        """Match each line with a known member (numéro, then e-mail, then phone with the same name) and refuse
+        duplicates in the file. A phone alone identifies no one: families share one, so lines and members
+        sharing a phone are allowed and flagged (``avertissements``), not refused."""
         valides = [d for d in decisions if d.action is not ActionImport.REFUSER]
-        cles = {c: {str(d.valeurs[c]) for d in valides if c in d.valeurs}
-                for c in ("numero_membre", "email", "telephone")}
+        cles = {c: {str(d.valeurs[c]) for d in valides if c in d.valeurs} for c in CLES}
         connus = {c: await self.repo.membres_par(getattr(Membre, c), cles[c]) for c in cles}
-        vus = self._vus
         for d in valides:
-            refus: list[str] = []
-            for c in ("numero_membre", "email", "telephone"):
-                if c in d.valeurs:
-                    premiere = vus.setdefault((c, str(d.valeurs[c])), d.ligne)
-                    if premiere != d.ligne:
-                        refus.append(f"doublon de la ligne {premiere} ({c.replace('_', ' ')})")
+            if "telephone" in d.valeurs:
+                self._telephones.setdefault(str(d.valeurs["telephone"]), []).append(d.ligne)
+        for d in valides:
+            refus = self._doublons(d)
             candidats = {c: connus[c].get(str(d.valeurs[c]), []) for c in cles if c in d.valeurs}
             if "numero_membre" in d.valeurs and not candidats["numero_membre"]:
                 refus.append(f"numéro membre inconnu: {d.valeurs['numero_membre']}")
-            if len(candidats.get("telephone", [])) > 1 and not (candidats.get("numero_membre")
-                                                                 or candidats.get("email")):
-                refus.append("plusieurs membres ont ce téléphone: précisez le numéro membre ou l'e-mail")
-            trouves = {m.id: m for c in ("numero_membre", "email", "telephone") for m in candidats.get(c, [])[:1]}
+            nom = _nom(d.valeurs.get("prenom"), d.valeurs.get("nom"))
+            meme_nom = [m for m in candidats.get("telephone", []) if nom is None or _nom(m.prenom, m.nom) == nom]
+            if len(meme_nom) > 1 and not (candidats.get("numero_membre") or candidats.get("email")):
+                refus.append("plusieurs membres de ce nom ont ce téléphone: précisez le numéro membre ou l'e-mail")
+            trouves = {m.id: m for m in [*candidats.get("numero_membre", [])[:1], *candidats.get("email", [])[:1],
+                                         *meme_nom[:1]]}
             if len(trouves) > 1:
-                refus.append("le numéro, l'e-mail et le téléphone désignent des membres différents")
+                refus.append("le numéro membre, l'e-mail et le téléphone désignent des membres différents")
             if refus:
                 d.action, d.motifs = ActionImport.REFUSER, refus
                 continue
             d.membre = next(iter(trouves.values()), None)
             if d.membre is None and not ("prenom" in d.valeurs and "nom" in d.valeurs):
                 d.action, d.motifs = ActionImport.REFUSER, ["prénom et nom obligatoires pour un nouveau membre"]
+                continue
+            d.avertissements = self._partages(d, candidats.get("telephone", []))
         await self._comparer(organisation_id, [d for d in valides if d.membre is not None
                                                and d.action is not ActionImport.REFUSER])
+
+    def _doublons(self, d: Decision) -> list[str]:
+        """The same numéro or e-mail, or the same phone with the same name, on an earlier line (any chunk)."""
+        refus = []
+        for c in CLES:
+            if c in d.valeurs:
+                valeur = str(d.valeurs[c])
+                if c == "telephone":
+                    valeur += "|" + (_nom(d.valeurs.get("prenom"), d.valeurs.get("nom")) or "")
+                premiere = self._vus.setdefault((c, valeur), d.ligne)
+                if premiere != d.ligne:
+                    refus.append(f"doublon de la ligne {premiere} ({DOUBLONS[c]})")
+        return refus
+
+    def _partages(self, d: Decision, membres: list[Membre]) -> list[str]:
+        """Who else has the line's phone: other lines of the file, members already registered."""
+        if "telephone" not in d.valeurs:
+            return []
+        avis = []
+        lignes = [str(n) for n in self._telephones.get(str(d.valeurs["telephone"]), []) if n != d.ligne]
+        if lignes:
+            avis.append("téléphone partagé avec " + ("la ligne " if len(lignes) == 1 else "les lignes ")
+                        + _enumerer(lignes))
+        autres = [f"{m.prenom} {m.nom} ({m.numero_membre})" for m in membres if m is not d.membre]
+        if autres:
+            reste = len(autres) - 3
+            avis.append("téléphone partagé avec " + _enumerer(autres[:3] + ([f"{reste} autre" + "s" * (reste > 1)]
+                                                                            if reste > 0 else [])))
+        return avis
 
     async def _comparer(self, organisation_id: uuid.UUID, existants: list[Decision]) -> None:
         appartenances = await self.repo.appartenances(organisation_id, {d.membre.id for d in existants if d.membre})
@@ -217,12 +272,12 @@ class ImportMembresService:
             assert d.membre is not None
             appartenance = appartenances.get(d.membre.id)
             if appartenance is None and not (self.droits and self.droits.toutes_organisations):
-                d.action = ActionImport.REFUSER
+                d.action, d.avertissements = ActionImport.REFUSER, []
                 d.motifs = ["ce membre appartient à une autre organisation: il rejoint la vôtre par une demande "
                             "d'adhésion"]
                 continue
             changes = [c for c in CHAMPS if c in d.valeurs and d.valeurs[c] != getattr(d.membre, c)]
-            d.motifs = [f"{c.replace('_', ' ')} modifié" for c in changes]
+            d.motifs = [MODIFIES[c] for c in changes]
             d.adhere = appartenance is None or appartenance.statut != StatutAppartenance.ACTIF
             if d.adhere:
                 d.motifs.append("adhésion à l'organisation")
@@ -239,7 +294,8 @@ class ImportMembresService:
             for i, d in enumerate(nouveaux):
                 membre_id = uuid.uuid4()
                 d.valeurs["numero_membre"] = f"MBR-{today.year}-{premier + i:06d}"
-                membres.append({**{c: d.valeurs.get(c) for c in CHAMPS}, "id": membre_id, "statut": "ACTIF",
+                valeurs = {c: d.valeurs.get(c) for c in CHAMPS}
+                membres.append({**valeurs, "id": membre_id, "statut": "ACTIF", "recherche": cle_de(Membre, valeurs),
                                 "numero_membre": d.valeurs["numero_membre"], "created_at": now, "updated_at": now})
                 adhesions.append(self._appartenance(membre_id, organisation_id, d.roles, now, today))
         try:
@@ -284,7 +340,8 @@ class ImportMembresService:
                                       numero_membre=(d.membre.numero_membre if d.membre
                                                      else d.valeurs.get("numero_membre")),
                                       nom=" ".join(str(d.valeurs[c]) for c in ("prenom", "nom") if c in d.valeurs)
-                                      or None, motifs=d.motifs) for d in decisions]
+                                      or None, motifs=d.motifs, avertissements=d.avertissements)
+                  for d in decisions]
         compte = {a: sum(d.action is a for d in decisions) for a in ActionImport}
         return ImportMembresResponse(simulation=simulation, total=len(decisions), crees=compte[ActionImport.CREER],
                                      mis_a_jour=compte[ActionImport.METTRE_A_JOUR],

@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
-from unionflow.core.query import contains_ci
+from unionflow.core.query import contient
 from unionflow.core.repository import ScopedRepository
 from unionflow.core.roles import Role
 from unionflow.core.visibility import (
@@ -86,7 +86,7 @@ class MembreRepository(ScopedRepository[Membre]):
     async def search(self, filters: MembreFilters, params: PageParams) -> tuple[list[Membre], int, bool]:
         stmt = self.select()
         if filters.q:
-            stmt = stmt.where(contains_ci([Membre.nom, Membre.prenom, Membre.email, Membre.telephone], filters.q))
+            stmt = stmt.where(contient(Membre.recherche, filters.q))
         if filters.statut:
             stmt = stmt.where(Membre.statut == filters.statut)
         if filters.email:

@@ -52,8 +52,9 @@ async def create_membre(data: CreateMembreRequest, session: SessionDep,
 
 
 @router.get("", response_model=Page[MembreResponse], summary="Lister et rechercher les membres",
-            description="`q` cherche dans nom, prénom, e-mail et téléphone (sans casse). Tri: nom, prénom. "
-                        + _VISIBILITY)
+            description="`q` cherche dans nom, prénom, e-mail et téléphone sans tenir compte des accents ni de "
+                        "la casse (« élodie » trouve « Élodie »); chaque mot de `q` doit y figurer. Tri: nom, "
+                        "prénom. " + _VISIBILITY)
 async def list_membres(
     session: SessionDep,
     auth: AuthContext = authorize(RS_MEMBRE_READ),

@@ -141,9 +141,9 @@ class MembreService:
                      action: str) -> MembreResponse:
         if membre.statut == StatutMembre.RADIE:
             raise InvalidState("La fiche d'un membre radié est figée")
-        for required in ("prenom", "nom"):
+        for required, libelle in (("prenom", "Le prénom"), ("nom", "Le nom")):
             if required in changes and changes[required] is None:
-                raise RegleMetier(f"{required} ne peut pas être vide")
+                raise RegleMetier(f"{libelle} ne peut pas être vide")
         if "email" in changes:
             changes["email"] = await self._check_email(changes["email"], membre.id)
         before = audit.snapshot(membre, _FIELDS)

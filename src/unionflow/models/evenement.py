@@ -11,6 +11,7 @@ from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, Integer, Str
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+from unionflow.models.texte import colonne_recherche
 
 
 class StatutEvenement(StrEnum):
@@ -78,6 +79,8 @@ class Evenement(IdMixin, TimestampMixin, Base):
     statut: Mapped[str] = mapped_column(String(20), default="PLANIFIE", index=True)
     motif_annulation: Mapped[str | None] = mapped_column(String(500))
     cree_par: Mapped[str | None] = mapped_column(String(254))
+    # Searched by the list's free text without accents nor case (models/texte.py).
+    recherche: Mapped[str] = colonne_recherche("titre", "description", "lieu")
 
     __table_args__ = (
         CheckConstraint("date_fin > date_debut", name="dates"),

@@ -8,6 +8,7 @@ from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
+from unionflow.models.texte import colonne_recherche
 
 
 class StatutMembre(StrEnum):
@@ -49,6 +50,8 @@ class Membre(IdMixin, TimestampMixin, Base):
     # `sub`), never the subject alone (two issuers may give the same subject to two people). Both or neither.
     user_iss: Mapped[str | None] = mapped_column(String(255))
     user_sub: Mapped[str | None] = mapped_column(String(255))
+    # Searched by the register's free text without accents nor case (models/texte.py).
+    recherche: Mapped[str] = colonne_recherche("prenom", "nom", "email", "telephone")
 
     __table_args__ = (Index("ix_membre_nom_prenom", "nom", "prenom"),
                       UniqueConstraint("user_iss", "user_sub"))

@@ -7,6 +7,7 @@ from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
+from unionflow.models.texte import colonne_recherche
 
 
 class TypeOrganisation(StrEnum):
@@ -44,5 +45,7 @@ class Organisation(IdMixin, TimestampMixin, Base):
     # An image document of the organisation printed on its receipts and statements. No foreign key: a
     # document removed later leaves receipts printable without the logo (documents reference organisations).
     logo_document_id: Mapped[uuid.UUID | None]
+    # Searched by the list's free text without accents nor case (models/texte.py).
+    recherche: Mapped[str] = colonne_recherche("nom", "nom_court", "ville")
 
     __table_args__ = (Index("ix_organisation_nom_lower", "nom"),)

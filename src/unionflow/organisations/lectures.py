@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound
 from unionflow.core.pagination import Page, PageParams
-from unionflow.core.query import contains_ci
+from unionflow.core.query import contient
 from unionflow.core.read_paging import paginate_rows
 from unionflow.core.visibility import Shape
 from unionflow.models import MembreOrganisation, Organisation
@@ -25,7 +25,8 @@ from unionflow.organisations.schemas import MonOrganisationResponse, Organisatio
 
 T = Organisation.__table__
 M = MembreOrganisation.__table__
-COLUMNS = tuple(T.c)
+# The search key (models/texte.py) is searched, never shown.
+COLUMNS = tuple(c for c in T.c if c.key != "recherche")
 BY_NAME = (T.c.nom, T.c.id)
 # Filters compared for equality, as named parameters ``f_<column>``.
 EQUALITY = ("type_organisation", "statut", "parent_id", "region", "pays")
@@ -67,7 +68,7 @@ class OrganisationLecture:
         base = _base(seen.shape, frozenset(name.removeprefix("f_") for name in values))
         if filters.q:
             # Free text: not prebuilt (its pattern is a bound value; the compiled form is still cached).
-            base = base.where(contains_ci([T.c.nom, T.c.nom_court, T.c.ville], filters.q))
+            base = base.where(contient(T.c.recherche, filters.q))
         rows, total, exact = await paginate_rows(self.connection, base, BY_NAME, T.c.id, {**seen.values, **values},
                                                  params, prebuilt=not filters.q)
         return Page[OrganisationResponse].build([OrganisationResponse.model_validate(r) for r in rows], params,

@@ -37,7 +37,8 @@ async def create_organisation(data: CreateOrganisationRequest, session: SessionD
 
 @router.get("", response_model=Page[OrganisationResponse], summary="Lister et rechercher les organisations",
             description="Annuaire de l'union: organisations actives (et suspendues dont on est membre); "
-                        "SUPER_ADMIN/ADMIN voient tout. Recherche `q` sur nom, sigle et ville.")
+                        "SUPER_ADMIN/ADMIN voient tout. Recherche `q` sur nom, sigle et ville, "
+                        "sans tenir compte des accents ni de la casse (chaque mot doit y figurer).")
 async def list_organisations(
     auth: AuthContext = authorize(RS_ORG_READ), *, connection: ReadConnection,
     params: PageParams = Depends(paging(20)),
