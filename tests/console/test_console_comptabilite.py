@@ -8,8 +8,8 @@ from datetime import date, timedelta
 
 from sqlalchemy import select
 
-from unionflow.models import ClotureMensuelle, DemandeDeverrouillage, VerrouComptable
 from tests.console.helpers import sign_in
+from unionflow.models import ClotureMensuelle, DemandeDeverrouillage, VerrouComptable
 
 
 async def _as(client, actor, db) -> str:
@@ -33,7 +33,8 @@ async def test_treasurer_downloads_statements_as_pdf_and_xlsx(client, factory, d
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     assert 'filename="balance-generale-2026-06-30.pdf"' in pdf.headers["content-disposition"]
     xlsx = await client.get("/console/comptabilite/etat?etat=journal&format=xlsx")
-    assert xlsx.status_code == 200 and xlsx.content.startswith(b"PK") and "spreadsheetml" in xlsx.headers["content-type"]
+    assert xlsx.status_code == 200 and xlsx.content.startswith(b"PK")
+    assert "spreadsheetml" in xlsx.headers["content-type"]
     bilan = await client.get("/console/comptabilite/etat?etat=bilan&format=pdf")
     assert bilan.status_code == 200 and bilan.content.startswith(b"%PDF")
     assert (await client.get("/console/comptabilite/etat?etat=secret&format=pdf")).status_code == 404
