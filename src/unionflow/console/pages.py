@@ -124,6 +124,7 @@ def error_page(request: Request, status: int, detail: str, ctx: Ctx | None = Non
 # The menu offers a screen only to whom its page's role set admits (the same check the page makes).
 MENU = (("/tresorerie", "Trésorerie"), ("/declarations", "Déclarations"), ("/versements", "Versements"),
         ("/aides", "Aides"), ("/comptabilite", "Comptabilité"), ("/clotures", "Clôtures"),
+        ("/cotisations/generer", "Génération"), ("/exports", "Exports"),
         ("/alertes", "Alertes"), ("/membres", "Membres"),
         ("/import", "Import"), ("/adhesions", "Adhésions"), ("/evenements", "Événements"), ("/moi", "Mon compte"),
         ("/moi/notifications", "Notifications"))

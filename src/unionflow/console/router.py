@@ -20,6 +20,7 @@ from unionflow.console import (  # noqa: F401
     pages_secretaire,
     pages_session,
     pages_taches,
+    pages_travaux,
     pages_tresorier,
     pages_versements,
 )
