@@ -141,3 +141,5 @@ async def test_aid_decided_by_the_president_then_paid_out_by_the_treasury(client
     assert paid.status_code == 303, paid.text
     versement = (await db.execute(select(Versement))).scalar_one()
     assert versement.objet_type == "AIDE" and str(versement.objet_id) == demande_id and versement.statut == "EN_COURS"
+    after = await client.get("/console/aides")
+    assert "Aucune aide accordée en attente de versement" in after.text  # the whole grant is now carried

@@ -22,6 +22,8 @@ from unionflow.models.demande_aide import StatutDemandeAide
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 from unionflow.versements.schemas import CreateVersementRequest
 
+# Each card carries its decision or payout form (~1 KB): at most 15 per list keeps the page under 30 KB.
+MAX_CARTES = 15
 OBJETS = {"COTISATIONS": "Reversement de cotisations", "ADHESIONS": "Reversement de frais d'adhésion",
           "AIDE": "Aide accordée", "AUTRE": "Autre dépense"}
 
@@ -35,14 +37,20 @@ def invalid(error: ValidationError) -> InvalidInput:
 
 @page("/versements", RS_TRESORERIE_READ)
 async def versements(ctx: Ctx) -> Response:
-    en_cours = await services_finance.versements(ctx.db, ctx.auth, ctx.request, StatutVersement.EN_COURS.value)
-    historique = await services_finance.versements(ctx.db, ctx.auth, ctx.request, None, 30)
+    # Each payout to confirm carries its forms (~1 KB): 15 of them and 20 past ones keep the page under 30 KB.
+    try:
+        numero = max(0, int(ctx.request.query_params.get("page", "0")))
+    except ValueError:
+        numero = 0
+    en_cours = await services_finance.versements(ctx.db, ctx.auth, ctx.request, StatutVersement.EN_COURS.value, 15,
+                                                 numero)
+    historique = await services_finance.versements(ctx.db, ctx.auth, ctx.request, None, 20)
     approbations = await services_finance.approbations_versements(ctx.db, ctx.auth)
     org = ctx.auth.active_organisation_id
     return ctx.render(
         "versements.html", versements=en_cours, historique=[v for v in historique.content
                                                               if v.statut != StatutVersement.EN_COURS],
-        approbations=approbations, objets=OBJETS, cle=str(uuid.uuid4()),
+        approbations=approbations, objets=OBJETS, cle=str(uuid.uuid4()), numero=numero,
         peut_preparer=ctx.can(Permission.VERSEMENT_INITIER) and org is not None,
         peut_confirmer=ctx.can(Permission.VERSEMENT_CONFIRMER),
         peut_decider=RS_FINANCE_DECIDE.allows(ctx.auth.roles) and ctx.can(Permission.FINANCE_DECIDER))
@@ -100,8 +108,13 @@ async def decider_approbation(ctx: Ctx) -> Response:
 
 @page("/aides", RS_AIDE)
 async def aides(ctx: Ctx) -> Response:
-    soumises = await services_finance.demandes_aide(ctx.db, ctx.auth, StatutDemandeAide.SOUMISE)
+    soumises = (await services_finance.demandes_aide(ctx.db, ctx.auth, StatutDemandeAide.SOUMISE))[:MAX_CARTES]
     approuvees = await services_finance.demandes_aide(ctx.db, ctx.auth, StatutDemandeAide.APPROUVEE)
+    engage = (await services_finance.aides_versees(ctx.db, ctx.auth, ctx.request)
+              if RS_TRESORERIE_READ.allows(ctx.auth.roles) else {})
+    # A granted aid whose payouts already carry the whole grant has nothing left to pay: not listed.
+    approuvees = [d for d in approuvees
+                  if engage.get(d.id, Decimal(0)) < (d.montant_accorde or Decimal(0))][:MAX_CARTES]
     noms: dict[uuid.UUID, str] = {}
     for d in soumises + approuvees:
         if d.membre_id not in noms:
@@ -110,7 +123,7 @@ async def aides(ctx: Ctx) -> Response:
     return ctx.render("aides.html", soumises=[(d, ctx.can(Permission.AIDE_DECIDER, d.organisation_id)
                                                and d.membre_id != ctx.auth.membre_id) for d in soumises],
                       approuvees=[(d, ctx.can(Permission.VERSEMENT_INITIER, d.organisation_id)) for d in approuvees],
-                      noms=noms, cle=str(uuid.uuid4()))
+                      noms=noms, engage=engage, cle=str(uuid.uuid4()))
 
 
 @page("/aides/{id}/{decision:str}", RS_AIDE, methods=("POST",))

@@ -56,10 +56,10 @@ def _versements(session: AsyncSession, auth: AuthContext, request: Request) -> V
 
 
 async def versements(session: AsyncSession, auth: AuthContext, request: Request, statut: str | None,
-                     size: int = 50) -> Page[VersementResponse]:
+                     size: int = 50, page: int = 0) -> Page[VersementResponse]:
     """GET /api/versements?organisationId=<active>[&statut=]: newest first, as the API lists them."""
     filters = VersementFilters(organisation_id=auth.active_organisation_id, statut=statut)
-    return await _versements(session, auth, request).lister(filters, PageParams(0, size))
+    return await _versements(session, auth, request).lister(filters, PageParams(page, size))
 
 
 async def preparer_versement(session: AsyncSession, auth: AuthContext, request: Request, key: str,
@@ -106,8 +106,20 @@ async def decider_approbation(session: AsyncSession, auth: AuthContext, approbat
 async def demandes_aide(session: AsyncSession, auth: AuthContext,
                         statut: StatutDemandeAide) -> list[DemandeAideResponse]:
     """GET /api/demandes-aide/search?statut=: those the caller sees (staff: his organisations), of the active one."""
-    rows, _ = await DemandeAideService(session, auth).lister(DemandeFilters(statut=statut.value), PageParams(0, 100))
+    rows, _ = await DemandeAideService(session, auth).lister(DemandeFilters(statut=statut.value), PageParams(0, 50))
     return [d for d in rows if auth.active_organisation_id in (None, d.organisation_id)]
+
+
+async def aides_versees(session: AsyncSession, auth: AuthContext, request: Request) -> dict[uuid.UUID, Decimal]:
+    """Per aid request, what its payouts (being paid or paid: EN_COURS, REUSSI) already carry: GET
+    /api/versements?objetType=AIDE. Shown beside each granted aid; the payouts service checks the cap itself."""
+    filters = VersementFilters(organisation_id=auth.active_organisation_id, objet_type="AIDE")
+    found = await _versements(session, auth, request).lister(filters, PageParams(0, 200))
+    engage: dict[uuid.UUID, Decimal] = {}
+    for v in found.content:
+        if v.objet_id is not None and v.statut in ("EN_COURS", "REUSSI"):
+            engage[v.objet_id] = engage.get(v.objet_id, Decimal(0)) + v.montant
+    return engage
 
 
 async def demande_aide(session: AsyncSession, auth: AuthContext, demande_id: uuid.UUID) -> DemandeAideResponse:
