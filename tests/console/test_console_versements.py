@@ -143,3 +143,22 @@ async def test_aid_decided_by_the_president_then_paid_out_by_the_treasury(client
     assert versement.objet_type == "AIDE" and str(versement.objet_id) == demande_id and versement.statut == "EN_COURS"
     after = await client.get("/console/aides")
     assert "Aucune aide accordée en attente de versement" in after.text  # the whole grant is now carried
+
+
+async def test_approval_of_another_organisation_is_the_404_page_and_a_tokenless_post_is_refused(client, factory, db):
+    org, other = await factory.organisation(), await factory.organisation()
+    tresorier = await factory.actor(organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    csrf = await sign_in(client, tresorier, db)
+    await _prepare(client, csrf, "600000", "Quincaillerie Sandaga")
+    approbation = (await db.execute(select(Approbation))).scalar_one()
+    versement = (await db.execute(select(Versement))).scalar_one()
+    no_token = await client.post(f"/console/versements/{versement.id}/annuler", data={"motif": "sans jeton"})
+    assert no_token.status_code == 403 and "CSRF" in no_token.text
+    president = await factory.actor(organisation=other, org_roles=["MEMBRE", "PRESIDENT"])
+    csrf = await _as(client, president, db)
+    assert approbation.numero not in (await client.get("/console/versements")).text
+    forced = await client.post(f"/console/approbations/{approbation.id}/approuver", data={"csrf": csrf})
+    assert forced.status_code == 404 and "Page introuvable" in forced.text
+    await db.refresh(approbation)
+    await db.refresh(versement)
+    assert approbation.statut == "EN_ATTENTE" and versement.statut == "EN_COURS"

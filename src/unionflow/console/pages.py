@@ -133,12 +133,16 @@ MENU = (("/tresorerie", "Trésorerie"), ("/declarations", "Déclarations"), ("/v
 MENU_PERMISSIONS = {"/aides": (Permission.AIDE_DECIDER, Permission.VERSEMENT_INITIER)}
 
 
+def _offered(auth: AuthContext, path: str) -> bool:
+    set_ = ROLE_SETS.get(("GET", PREFIX + path))
+    if set_ is None or not set_.allows(auth.roles) or (path == "/moi" and auth.membre_id is None):
+        return False
+    needed = MENU_PERMISSIONS.get(path)
+    return needed is None or any(auth.can(p, auth.active_organisation_id) for p in needed)
+
+
 def menu(auth: AuthContext) -> list[tuple[str, str]]:
-    return [(path, label) for path, label in MENU
-            if (set_ := ROLE_SETS.get(("GET", PREFIX + path))) is not None and set_.allows(auth.roles)
-            and (path != "/moi" or auth.membre_id is not None)
-            and all(not needed or any(auth.can(p, auth.active_organisation_id) for p in needed)
-                    for needed in (MENU_PERMISSIONS.get(path),))]
+    return [(path, label) for path, label in MENU if _offered(auth, path)]
 
 
 ROUTES: list[Route] = []

@@ -33,7 +33,8 @@ MOIS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août
 
 def _organisation(ctx: Ctx) -> uuid.UUID:
     if ctx.auth.active_organisation_id is None:
-        raise InvalidInput("Choisissez l'organisation dont vous tenez les comptes (X-Active-Organisation-Id)")
+        # The console's chooser answers this one (pages._page redirects to /console/contexte).
+        raise RegleMetier("Organisation active requise (X-Active-Organisation-Id)")
     return ctx.auth.active_organisation_id
 
 

@@ -15,7 +15,7 @@ from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_comptabilite import parse_date
 from unionflow.console.pages_tresorier import parse_montant
 from unionflow.console.pages_versements import invalid
-from unionflow.core.errors import Forbidden, InvalidInput, NotFound
+from unionflow.core.errors import Forbidden, InvalidInput, NotFound, RegleMetier
 from unionflow.core.roles import RS_COTISATION_GENERER, RS_EXPORT_MEMBRES, RS_EXPORT_TRESORERIE
 from unionflow.cotisations.schemas import GenererCotisationsRequest
 from unionflow.export.formats import FormatExport
@@ -30,7 +30,8 @@ EXPORTS = {"membres": ("Registre des membres", RS_EXPORT_MEMBRES),
 
 def _organisation(ctx: Ctx) -> uuid.UUID:
     if ctx.auth.active_organisation_id is None:
-        raise InvalidInput("Choisissez d'abord l'organisation (Organisation et rôle actifs)")
+        # The console's chooser answers this one (pages._page redirects to /console/contexte).
+        raise RegleMetier("Organisation active requise (X-Active-Organisation-Id)")
     return ctx.auth.active_organisation_id
 
 

@@ -15,7 +15,7 @@ from starlette.responses import Response
 from unionflow.console import services, services_finance
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id, parse_montant
-from unionflow.core.errors import InvalidInput
+from unionflow.core.errors import InvalidInput, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_AIDE, RS_FINANCE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.models.demande_aide import StatutDemandeAide
@@ -59,8 +59,8 @@ async def versements(ctx: Ctx) -> Response:
 @page("/versements", RS_TRESORERIE, methods=("POST",))
 async def preparer(ctx: Ctx) -> Response:
     organisation_id = ctx.auth.active_organisation_id
-    if organisation_id is None:
-        raise InvalidInput("Choisissez l'organisation pour laquelle vous versez")
+    if organisation_id is None:  # the console's chooser answers this one (pages._page)
+        raise RegleMetier("Organisation active requise (X-Active-Organisation-Id)")
     objet_id = parse_id(ctx.field("objet_id")) if ctx.field("objet_id") else None
     try:
         data = CreateVersementRequest(
@@ -68,8 +68,10 @@ async def preparer(ctx: Ctx) -> Response:
             mode=ModeVersement(ctx.field("mode") or "MANUEL"), objet_type=ObjetVersement(ctx.field("objet_type")),
             objet_id=objet_id, motif=ctx.field("motif"), beneficiaire_nom=ctx.field("beneficiaire_nom"),
             beneficiaire_telephone=ctx.field("beneficiaire_telephone") or None)
-    except ValueError as error:  # ValidationError, or an unknown mode/objet in a forged form
-        raise invalid(error) if isinstance(error, ValidationError) else InvalidInput(str(error)) from None
+    except ValidationError as error:
+        raise invalid(error) from None
+    except ValueError:  # an unknown mode or object in a forged form
+        raise InvalidInput("Mode ou objet du versement inconnu") from None
     versement_id = await services_finance.preparer_versement(ctx.db, ctx.auth, ctx.request,
                                                              ctx.field("idempotency_key"), data)
     return redirect(f"/versements#versement-{versement_id}")
