@@ -185,6 +185,9 @@ def test_works_under_slow_3g(driver, world):
 NEW_SCREENS = (("/aides", "aides"), ("/comptabilite", "comptabilité (états, verrouillage)"),
                ("/clotures", "clôture mensuelle"), ("/evenements", "événements"),
                ("/cotisations/generer", "génération des cotisations"), ("/exports", "exports"))
+# Screenshot file name of each (ASCII).
+SHOT_NAMES = {"/aides": "aides", "/comptabilite": "comptabilite", "/clotures": "clotures",
+              "/evenements": "evenements", "/cotisations/generer": "generation", "/exports": "exports"}
 
 
 def test_main_screens_have_no_serious_accessibility_violation(driver, world):
@@ -217,6 +220,7 @@ def test_main_screens_have_no_serious_accessibility_violation(driver, world):
         check(name)
         record(name, browser.transferred(driver))
         assert SIZES[name] < 30_000, (name, SIZES[name])
+        shot(driver, SHOT_NAMES[path])
     driver.delete_all_cookies()
     sign_in(driver, world, "secretaire")
     driver.get(world.base + "/console/contexte?suite=/console/membres")
