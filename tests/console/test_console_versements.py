@@ -162,3 +162,29 @@ async def test_approval_of_another_organisation_is_the_404_page_and_a_tokenless_
     await db.refresh(approbation)
     await db.refresh(versement)
     assert approbation.statut == "EN_ATTENTE" and versement.statut == "EN_COURS"
+
+
+async def test_president_decides_another_approval_request_showing_who_asked(client, factory, db):
+    org = await factory.organisation()
+    tresorier = await factory.actor(organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    president = await factory.actor(organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    asked = await client.post("/api/finance/approbations", headers=tresorier.headers, json={
+        "organisationId": str(org.id), "typeObjet": "AUTRE", "montant": "250000",
+        "motif": "Achat d'un ordinateur pour le secrétariat"})
+    assert asked.status_code == 201, asked.text
+    approbation_id = asked.json()["id"]
+    csrf = await _as(client, tresorier, db)
+    page = await client.get("/console/versements")
+    assert "Achat d&#39;un ordinateur" in page.text and f"/approbations/{approbation_id}/rejeter" not in page.text
+    csrf = await _as(client, president, db)
+    page = await client.get("/console/versements")
+    assert f"/approbations/{approbation_id}/rejeter" in page.text and "Demandée par <strong>" in page.text
+    without = await client.post(f"/console/approbations/{approbation_id}/rejeter", data={"csrf": csrf})
+    assert without.status_code == 400 and "motif du rejet" in without.text
+    rejected = await client.post(f"/console/approbations/{approbation_id}/rejeter",
+                                 data={"csrf": csrf, "commentaire": "Pas prévu au budget"})
+    assert rejected.status_code == 303, rejected.text
+    approbation = await db.get(Approbation, uuid.UUID(approbation_id))
+    await db.refresh(approbation)
+    assert approbation.statut == "REJETEE"
+    assert "Achat d&#39;un ordinateur" not in (await client.get("/console/versements")).text

@@ -18,8 +18,9 @@ METHODES_DECLAREES = ("ESPECES", "VIREMENT", "CHEQUE", "AUTRE")
 async def moi(ctx: Ctx) -> Response:
     compte = await services.mon_compte(ctx.db, ctx.auth)
     paiements = await services.mes_paiements(ctx.db, ctx.auth)
-    return ctx.render("moi.html", compte=compte, paiements=paiements.content, cle=str(uuid.uuid4()),
-                      wave=RS_WAVE_CHECKOUT.allows(ctx.auth.roles), form_action=WAVE_LAUNCH_ORIGIN)
+    wave = RS_WAVE_CHECKOUT.allows(ctx.auth.roles)
+    return ctx.render("moi.html", compte=compte, paiements=paiements.content, cle=str(uuid.uuid4()), wave=wave,
+                      form_action=WAVE_LAUNCH_ORIGIN if wave and compte.cotisations_a_payer else None)
 
 
 @page("/moi/cotisations/{id}/declarer", RS_COTISATION_PAYER)

@@ -46,11 +46,12 @@ async def versements(ctx: Ctx) -> Response:
                                                  numero)
     historique = await services_finance.versements(ctx.db, ctx.auth, ctx.request, None, 20)
     approbations = await services_finance.approbations_versements(ctx.db, ctx.auth)
+    autres = await services_finance.autres_approbations(ctx.db, ctx.auth)
     org = ctx.auth.active_organisation_id
     return ctx.render(
         "versements.html", versements=en_cours, historique=[v for v in historique.content
                                                               if v.statut != StatutVersement.EN_COURS],
-        approbations=approbations, objets=OBJETS, cle=str(uuid.uuid4()), numero=numero,
+        approbations=approbations, autres=autres, objets=OBJETS, cle=str(uuid.uuid4()), numero=numero,
         peut_preparer=ctx.can(Permission.VERSEMENT_INITIER) and org is not None,
         peut_confirmer=ctx.can(Permission.VERSEMENT_CONFIRMER),
         peut_decider=RS_FINANCE_DECIDE.allows(ctx.auth.roles) and ctx.can(Permission.FINANCE_DECIDER))

@@ -92,6 +92,14 @@ async def approbations_versements(session: AsyncSession, auth: AuthContext) -> d
     return latest
 
 
+async def autres_approbations(session: AsyncSession, auth: AuthContext) -> list[ApprobationResponse]:
+    """GET /api/finance/approbations?statut=EN_ATTENTE: the pending requests about an aid disbursement or another
+    expense (those about a payout are shown with their payout)."""
+    filters = ApprobationFilters(organisation_id=auth.active_organisation_id, statut="EN_ATTENTE")
+    found = await ApprobationService(session, auth).lister(filters, PageParams(0, 15))
+    return [a for a in found.content if a.type_objet != "VERSEMENT"]
+
+
 async def decider_approbation(session: AsyncSession, auth: AuthContext, approbation_id: uuid.UUID, approuver: bool,
                               commentaire: str | None) -> None:
     service = ApprobationService(session, auth)
