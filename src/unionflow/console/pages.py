@@ -87,8 +87,12 @@ class Ctx:
         return self.auth.can(permission, organisation_id or self.auth.active_organisation_id)
 
     def render(self, template: str, status: int = 200, **values: Any) -> HTMLResponse:
-        return render(self.request, template, status, ctx=self, auth=self.auth, csrf=self.session.csrf,
-                      menu=menu(self.auth), **values)
+        response = render(self.request, template, status, ctx=self, auth=self.auth, csrf=self.session.csrf,
+                          menu=menu(self.auth), **values)
+        if values.get("form_action"):  # a form whose post is redirected to a named outside origin (Wave)
+            response.headers["Content-Security-Policy"] = CSP.replace(
+                "form-action 'self'", f"form-action 'self' {values['form_action']}")
+        return response
 
     def field(self, name: str) -> str:
         value = self.form.get(name) if self.form is not None else None
@@ -119,15 +123,26 @@ def error_page(request: Request, status: int, detail: str, ctx: Ctx | None = Non
 
 # The menu offers a screen only to whom its page's role set admits (the same check the page makes).
 MENU = (("/tresorerie", "Trésorerie"), ("/declarations", "Déclarations"), ("/versements", "Versements"),
+        ("/aides", "Aides"), ("/comptabilite", "Comptabilité"), ("/clotures", "Clôtures"),
+        ("/cotisations/generer", "Génération"), ("/exports", "Exports"),
         ("/alertes", "Alertes"), ("/membres", "Membres"),
-        ("/import", "Import"), ("/adhesions", "Adhésions"), ("/moi", "Mon compte"),
+        ("/import", "Import"), ("/adhesions", "Adhésions"), ("/evenements", "Événements"), ("/moi", "Mon compte"),
         ("/moi/notifications", "Notifications"))
+# Screens whose page admits members too (as the API's role set does) but that are work for whoever holds one of
+# these permissions: the menu offers them only then (the page itself stays open to the role set).
+MENU_PERMISSIONS = {"/aides": (Permission.AIDE_DECIDER, Permission.VERSEMENT_INITIER)}
+
+
+def _offered(auth: AuthContext, path: str) -> bool:
+    set_ = ROLE_SETS.get(("GET", PREFIX + path))
+    if set_ is None or not set_.allows(auth.roles) or (path == "/moi" and auth.membre_id is None):
+        return False
+    needed = MENU_PERMISSIONS.get(path)
+    return needed is None or any(auth.can(p, auth.active_organisation_id) for p in needed)
 
 
 def menu(auth: AuthContext) -> list[tuple[str, str]]:
-    return [(path, label) for path, label in MENU
-            if (set_ := ROLE_SETS.get(("GET", PREFIX + path))) is not None and set_.allows(auth.roles)
-            and (path != "/moi" or auth.membre_id is not None)]
+    return [(path, label) for path, label in MENU if _offered(auth, path)]
 
 
 ROUTES: list[Route] = []

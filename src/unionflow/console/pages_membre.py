@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import uuid
 
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
-from unionflow.console import services
+from unionflow.console import services, services_finance
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id, parse_montant
-from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_COTISATION_PAYER, RS_NOTIFICATION_MES
+from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_COTISATION_PAYER, RS_NOTIFICATION_MES, RS_WAVE_CHECKOUT
 
 METHODES_DECLAREES = ("ESPECES", "VIREMENT", "CHEQUE", "AUTRE")
 
@@ -18,7 +18,9 @@ METHODES_DECLAREES = ("ESPECES", "VIREMENT", "CHEQUE", "AUTRE")
 async def moi(ctx: Ctx) -> Response:
     compte = await services.mon_compte(ctx.db, ctx.auth)
     paiements = await services.mes_paiements(ctx.db, ctx.auth)
-    return ctx.render("moi.html", compte=compte, paiements=paiements.content)
+    wave = RS_WAVE_CHECKOUT.allows(ctx.auth.roles)
+    return ctx.render("moi.html", compte=compte, paiements=paiements.content, cle=str(uuid.uuid4()), wave=wave,
+                      form_action=WAVE_LAUNCH_ORIGIN if wave and compte.cotisations_a_payer else None)
 
 
 @page("/moi/cotisations/{id}/declarer", RS_COTISATION_PAYER)
@@ -49,3 +51,22 @@ async def declarer_post(ctx: Ctx) -> Response:
 async def notifications(ctx: Ctx) -> Response:
     found = await services.mes_notifications(ctx.db, ctx.auth)
     return ctx.render("notifications.html", notifications=found.content)
+
+
+# Where Wave's checkout pages live: the page holding the "Payer par Wave" form allows its post to be redirected
+# there (CSP ``form-action`` also governs the redirect that follows a form post).
+WAVE_LAUNCH_ORIGIN = "https://pay.wave.com"
+
+
+@page("/moi/cotisations/{id}/wave", RS_WAVE_CHECKOUT, methods=("POST",))
+async def payer_wave(ctx: Ctx) -> Response:
+    """POST /api/paiements/wave/checkout for this dues (what remains owed), then off to Wave's launch URL. The
+    payment stays EN_ATTENTE, and nothing is credited, until Wave's signed webhook confirms it."""
+    cotisation_id = parse_id(ctx.request.path_params["id"])
+    compte = await services.mon_compte(ctx.db, ctx.auth)
+    cotisation = next((c for c in compte.cotisations_a_payer if c.id == cotisation_id), None)
+    if cotisation is None:
+        return await _not_found(ctx)
+    url = await services_finance.payer_wave(ctx.db, ctx.auth, ctx.request, ctx.field("idempotency_key"),
+                                            cotisation.organisation_id, cotisation_id)
+    return RedirectResponse(url, status_code=303)

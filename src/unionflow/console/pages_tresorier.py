@@ -70,12 +70,6 @@ async def alertes(ctx: Ctx) -> Response:
     return ctx.render("alertes.html", alertes=found)
 
 
-@page("/versements", RS_TRESORERIE_READ)
-async def versements(ctx: Ctx) -> Response:
-    found = await services.versements_a_approuver(ctx.db, ctx.auth, ctx.request)
-    return ctx.render("versements.html", versements=found)
-
-
 @page("/membres/{id}", RS_MEMBRE_SELF)
 async def fiche_membre(ctx: Ctx) -> Response:
     membre_id = parse_id(ctx.request.path_params["id"])

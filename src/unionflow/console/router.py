@@ -13,12 +13,16 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
 from unionflow.console import (  # noqa: F401
+    pages_comptabilite,
+    pages_evenements,
     pages_membre,
     pages_oidc,
     pages_secretaire,
     pages_session,
     pages_taches,
+    pages_travaux,
     pages_tresorier,
+    pages_versements,
 )
 from unionflow.console.pages import HERE, PREFIX, ROUTES, error_page
 

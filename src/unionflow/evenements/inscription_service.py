@@ -121,6 +121,17 @@ class InscriptionService:
                                        date_confirmation=i.date_confirmation) for i, m in rows]
         return Page[ParticipantResponse].build(content, params, total, exact)
 
+    async def liste_attente(self, evenement_id: uuid.UUID) -> list[ParticipantResponse]:
+        """The waiting list, in promotion order: for the organisers of the event (the console's event page;
+        the API's participants route lists the confirmed ones only)."""
+        evt = await self._event(evenement_id)
+        self.auth.require(Permission.EVENEMENT_GERER, evt.organisation_id,
+                          "Seuls les responsables de l'organisation organisatrice voient la liste d'attente")
+        return [ParticipantResponse(inscription_id=i.id, membre_id=m.id, numero_membre=m.numero_membre,
+                                    prenom=m.prenom, nom=m.nom, date_inscription=i.date_inscription,
+                                    date_confirmation=i.date_confirmation)
+                for i, m in await self.repo.waiting_with_members(evt.id)]
+
     async def mine(self) -> list[MonInscriptionResponse]:
         if self.auth.membre_id is None:
             return []

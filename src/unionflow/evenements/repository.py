@@ -186,6 +186,11 @@ class InscriptionRepository(SystemRepository[InscriptionEvenement]):
             stmt = stmt.limit(limit)
         return list((await self.session.execute(stmt)).scalars())
 
+    async def waiting_with_members(self, evenement_id: uuid.UUID) -> list[tuple[InscriptionEvenement, Membre]]:
+        """The waiting list in promotion order (first come first served), with each member."""
+        stmt = self._queue(evenement_id).add_columns(Membre).join(Membre, Membre.id == InscriptionEvenement.membre_id)
+        return [(i, m) for i, m in (await self.session.execute(stmt)).all()]
+
     async def position(self, inscription: InscriptionEvenement) -> int:
         stmt = select(func.count()).where(
             InscriptionEvenement.evenement_id == inscription.evenement_id,

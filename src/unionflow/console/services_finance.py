@@ -1,0 +1,237 @@
+"""The console's calls into payouts, aid requests, finance approvals, accounting statements, the lock and its
+reopenings, the monthly closing and Wave checkout: the same services as the API, with the same ``AuthContext``.
+
+Nothing here decides who may do what: each service asks its permission (403) and its repository scopes the rows
+(404). Money operations (payouts, Wave checkout) pass through the API's idempotence table under the form's key.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.requests import Request
+
+from unionflow.clotures.pdf import dossier
+from unionflow.clotures.schemas import ClotureMensuelleResponse, CreateClotureMensuelleRequest
+from unionflow.clotures.service import ClotureMensuelleService
+from unionflow.comptabilite import etats_tableaux
+from unionflow.comptabilite.cloture import ClotureService
+from unionflow.comptabilite.deverrouillage import DeverrouillageService
+from unionflow.comptabilite.deverrouillage_schemas import CreateDeverrouillageRequest, DeverrouillageResponse
+from unionflow.comptabilite.etats import EtatsService
+from unionflow.comptabilite.etats_schemas import VerrouillageRequest, VerrouillageResponse
+from unionflow.console.services import _idempotent
+from unionflow.core import tableaux
+from unionflow.core.auth import AuthContext
+from unionflow.core.pagination import Page, PageParams
+from unionflow.demandes_aide.repository import DemandeFilters
+from unionflow.demandes_aide.schemas import DemandeAideResponse
+from unionflow.demandes_aide.service import DemandeAideService
+from unionflow.finance.approbations.repository import ApprobationFilters
+from unionflow.finance.approbations.schemas import ApprobationResponse
+from unionflow.finance.approbations.service import ApprobationService
+from unionflow.models.demande_aide import StatutDemandeAide
+from unionflow.paiements.schemas import CibleInput
+from unionflow.versements.repository import VersementFilters
+from unionflow.versements.schemas import (
+    ConfirmerVersementRequest,
+    CreateVersementRequest,
+    MotifRequest,
+    VersementResponse,
+)
+from unionflow.versements.service import VersementService
+from unionflow.wave.checkout_service import WaveCheckoutService
+from unionflow.wave.schemas import CreateWaveCheckoutRequest
+
+# --- payouts and their approvals --------------------------------------------------------------------------------
+
+
+def _versements(session: AsyncSession, auth: AuthContext, request: Request) -> VersementService:
+    return VersementService(session, auth, request.app.state.settings)
+
+
+async def versements(session: AsyncSession, auth: AuthContext, request: Request, statut: str | None,
+                     size: int = 50, page: int = 0) -> Page[VersementResponse]:
+    """GET /api/versements?organisationId=<active>[&statut=]: newest first, as the API lists them."""
+    filters = VersementFilters(organisation_id=auth.active_organisation_id, statut=statut)
+    return await _versements(session, auth, request).lister(filters, PageParams(page, size))
+
+
+async def preparer_versement(session: AsyncSession, auth: AuthContext, request: Request, key: str,
+                             data: CreateVersementRequest) -> uuid.UUID:
+    body = await _idempotent(session, auth, "console POST /api/versements", key, data,
+                             lambda: _versements(session, auth, request).creer(data))
+    return uuid.UUID(body["id"])
+
+
+async def confirmer_versement(session: AsyncSession, auth: AuthContext, request: Request, key: str,
+                              versement_id: uuid.UUID, reference: str | None) -> None:
+    data = ConfirmerVersementRequest(reference_externe=reference or None)
+    await _idempotent(session, auth, f"console POST /api/versements/{versement_id}/confirmer", key, data,
+                      lambda: _versements(session, auth, request).confirmer(versement_id, data))
+
+
+async def annuler_versement(session: AsyncSession, auth: AuthContext, request: Request, versement_id: uuid.UUID,
+                            motif: str) -> None:
+    await _versements(session, auth, request).annuler(versement_id, MotifRequest(motif=motif))
+
+
+async def approbations_versements(session: AsyncSession, auth: AuthContext) -> dict[uuid.UUID, ApprobationResponse]:
+    """GET /api/finance/approbations?typeObjet=VERSEMENT: the latest approval request of each payout."""
+    filters = ApprobationFilters(organisation_id=auth.active_organisation_id, type_objet="VERSEMENT")
+    found = await ApprobationService(session, auth).lister(filters, PageParams(0, 100))
+    latest: dict[uuid.UUID, ApprobationResponse] = {}
+    for a in sorted(found.content, key=lambda a: a.date_demande):
+        if a.objet_id is not None:
+            latest[a.objet_id] = a
+    return latest
+
+
+async def autres_approbations(session: AsyncSession, auth: AuthContext) -> list[ApprobationResponse]:
+    """GET /api/finance/approbations?statut=EN_ATTENTE: the pending requests about an aid disbursement or another
+    expense (those about a payout are shown with their payout)."""
+    filters = ApprobationFilters(organisation_id=auth.active_organisation_id, statut="EN_ATTENTE")
+    found = await ApprobationService(session, auth).lister(filters, PageParams(0, 15))
+    return [a for a in found.content if a.type_objet != "VERSEMENT"]
+
+
+async def decider_approbation(session: AsyncSession, auth: AuthContext, approbation_id: uuid.UUID, approuver: bool,
+                              commentaire: str | None) -> None:
+    service = ApprobationService(session, auth)
+    if approuver:
+        await service.approuver(approbation_id, commentaire)
+    else:
+        await service.rejeter(approbation_id, commentaire or "")
+
+
+# --- aid requests -----------------------------------------------------------------------------------------------
+
+async def demandes_aide(session: AsyncSession, auth: AuthContext,
+                        statut: StatutDemandeAide) -> list[DemandeAideResponse]:
+    """GET /api/demandes-aide/search?statut=: those the caller sees (staff: his organisations), of the active one."""
+    rows, _ = await DemandeAideService(session, auth).lister(DemandeFilters(statut=statut.value), PageParams(0, 50))
+    return [d for d in rows if auth.active_organisation_id in (None, d.organisation_id)]
+
+
+async def aides_versees(session: AsyncSession, auth: AuthContext, request: Request) -> dict[uuid.UUID, Decimal]:
+    """Per aid request, what its payouts (being paid or paid: EN_COURS, REUSSI) already carry: GET
+    /api/versements?objetType=AIDE. Shown beside each granted aid; the payouts service checks the cap itself."""
+    filters = VersementFilters(organisation_id=auth.active_organisation_id, objet_type="AIDE")
+    found = await _versements(session, auth, request).lister(filters, PageParams(0, 200))
+    engage: dict[uuid.UUID, Decimal] = {}
+    for v in found.content:
+        if v.objet_id is not None and v.statut in ("EN_COURS", "REUSSI"):
+            engage[v.objet_id] = engage.get(v.objet_id, Decimal(0)) + v.montant
+    return engage
+
+
+async def demande_aide(session: AsyncSession, auth: AuthContext, demande_id: uuid.UUID) -> DemandeAideResponse:
+    return await DemandeAideService(session, auth).obtenir(demande_id)
+
+
+async def decider_aide(session: AsyncSession, auth: AuthContext, demande_id: uuid.UUID, approuver: bool,
+                       motif: str | None, montant: Decimal | None) -> None:
+    statut = StatutDemandeAide.APPROUVEE if approuver else StatutDemandeAide.REJETEE
+    await DemandeAideService(session, auth).decider(demande_id, statut, motif, montant)
+
+
+# --- Wave checkout (member) -------------------------------------------------------------------------------------
+
+async def payer_wave(session: AsyncSession, auth: AuthContext, request: Request, key: str, organisation_id: uuid.UUID,
+                     cotisation_id: uuid.UUID) -> str:
+    """POST /api/paiements/wave/checkout for one dues of the caller; returns Wave's launch URL."""
+    data = CreateWaveCheckoutRequest(organisation_id=organisation_id, cibles=[CibleInput(cotisation_id=cotisation_id)])
+    service = WaveCheckoutService(session, auth, request.app.state.settings)
+    body = await _idempotent(session, auth, "console POST /api/paiements/wave/checkout", key, data,
+                             lambda: service.payer(data))
+    return str(body["waveLaunchUrl"])
+
+
+# --- statements, lock, reopenings, monthly closing --------------------------------------------------------------
+
+ETATS: dict[str, tuple[str, Callable[[Any], tableaux.Tableau]]] = {
+    "balance": ("balance-generale", etats_tableaux.balance), "journal": ("journal", etats_tableaux.journal),
+    "grand-livre": ("grand-livre", etats_tableaux.grand_livre), "bilan": ("bilan", etats_tableaux.bilan),
+    "compte-resultat": ("compte-de-resultat", etats_tableaux.compte_resultat)}
+
+
+async def etat(session: AsyncSession, auth: AuthContext, nom: str, organisation_id: uuid.UUID, debut: date | None,
+               fin: date | None, fmt: str) -> tuple[bytes, str, str]:
+    """GET /api/comptabilite/etats/{nom}?format=pdf|xlsx: (content, media type, file name)."""
+    service = EtatsService(session, auth)
+    if nom == "bilan":
+        found: Any = await service.bilan(organisation_id, fin)
+    elif nom == "grand-livre":
+        found = await service.grand_livre(organisation_id, debut, fin, None)
+    elif nom == "journal":
+        found = await service.journal(organisation_id, debut, fin, None)
+    elif nom == "compte-resultat":
+        found = await service.compte_resultat(organisation_id, debut, fin)
+    else:
+        found = await service.balance(organisation_id, debut, fin)
+    fichier, tableau = ETATS[nom]
+    table = tableau(found)
+    if fmt == "xlsx":
+        content, media = tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE
+    else:
+        content, media = tableaux.pdf(table), "application/pdf"
+    return content, media, f"{fichier}-{getattr(found, 'date_fin', date.today()):%Y-%m-%d}.{fmt}"
+
+
+async def verrou(session: AsyncSession, auth: AuthContext, organisation_id: uuid.UUID) -> VerrouillageResponse:
+    return await ClotureService(session, auth).verrou(organisation_id)
+
+
+async def verrouiller(session: AsyncSession, auth: AuthContext, organisation_id: uuid.UUID, jusqu_au: date) -> None:
+    await ClotureService(session, auth).verrouiller(VerrouillageRequest(organisation_id=organisation_id,
+                                                                        date_verrouillage=jusqu_au))
+
+
+async def deverrouillages(session: AsyncSession, auth: AuthContext,
+                          organisation_id: uuid.UUID) -> list[DeverrouillageResponse]:
+    return await DeverrouillageService(session, auth).lister(organisation_id)
+
+
+async def demander_deverrouillage(session: AsyncSession, auth: AuthContext, organisation_id: uuid.UUID,
+                                  jusqu_au: date, motif: str) -> None:
+    await DeverrouillageService(session, auth).demander(CreateDeverrouillageRequest(
+        organisation_id=organisation_id, date_verrouillage=jusqu_au, motif=motif))
+
+
+async def decider_deverrouillage(session: AsyncSession, auth: AuthContext, demande_id: uuid.UUID, decision: str,
+                                 commentaire: str | None) -> None:
+    service = DeverrouillageService(session, auth)
+    if decision == "approuver":
+        await service.approuver(demande_id, commentaire)
+    elif decision == "rejeter":
+        await service.rejeter(demande_id, commentaire or "")
+    else:
+        await service.annuler(demande_id)
+
+
+async def clotures(session: AsyncSession, auth: AuthContext,
+                   organisation_id: uuid.UUID) -> list[ClotureMensuelleResponse]:
+    return await ClotureMensuelleService(session, auth).lister(organisation_id)
+
+
+async def soldes_livres(session: AsyncSession, auth: AuthContext, organisation_id: uuid.UUID,
+                        fin: date) -> dict[str, Decimal]:
+    """What the books say at the month's end (cash 571, bank 521, Wave 5215): shown beside the closing form.
+    Called after ``clotures`` (which answers 404 for an organisation whose books the caller does not see)."""
+    livres = await ClotureMensuelleService(session, auth).soldes(organisation_id, fin)
+    return {"caisse": livres.caisse, "banque": livres.banque, "wave": livres.wave}
+
+
+async def cloturer_mois(session: AsyncSession, auth: AuthContext, data: CreateClotureMensuelleRequest) -> None:
+    await ClotureMensuelleService(session, auth).cloturer(data)
+
+
+async def dossier_cloture(session: AsyncSession, auth: AuthContext, cloture_id: uuid.UUID) -> tuple[bytes, str]:
+    service = ClotureMensuelleService(session, auth)
+    cloture = await service.get(cloture_id)
+    return await dossier(session, auth, cloture), f"cloture-{cloture.annee}-{cloture.mois:02d}.pdf"
