@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from datetime import date, datetime
 from typing import Any
@@ -12,7 +13,7 @@ from unionflow.models.wave import SourceReleveWave, StatutLigneReleveWave
 
 class ImporterReleveWaveRequest(InputModel):
     organisation_id: uuid.UUID
-    date: date = Field(description="Jour demandé à Wave (GET /v1/transactions?date=...), toutes ses pages")
+    date: dt.date = Field(description="Jour demandé à Wave (GET /v1/transactions?date=...), toutes ses pages")
 
 
 class ReleveWaveResponse(OutputModel):
