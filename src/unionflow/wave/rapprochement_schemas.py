@@ -3,12 +3,20 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from datetime import date, datetime
+from enum import StrEnum
 from typing import Any
 
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel
 from unionflow.models.wave import SourceReleveWave, StatutLigneReleveWave
+
+
+class TypeOperationWave(StrEnum):
+    """What an operation of ours absent from Wave's statement is (computed for the response)."""
+
+    PAIEMENT = "PAIEMENT"
+    VERSEMENT = "VERSEMENT"
 
 
 class ImporterReleveWaveRequest(InputModel):
@@ -54,7 +62,7 @@ class LigneReleveWaveResponse(OutputModel):
 
 
 class OperationAbsenteResponse(OutputModel):
-    type_operation: str = Field(description="PAIEMENT (encaissement Wave) ou VERSEMENT")
+    type_operation: TypeOperationWave = Field(description="PAIEMENT (encaissement Wave) ou VERSEMENT")
     paiement_id: uuid.UUID | None
     versement_id: uuid.UUID | None
     reference_wave: str | None

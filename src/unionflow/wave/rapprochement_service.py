@@ -40,6 +40,7 @@ from unionflow.wave.rapprochement_schemas import (
     RapprochementWaveResponse,
     ReleveWaveDetailResponse,
     ReleveWaveResponse,
+    TypeOperationWave,
     absentes,
 )
 from unionflow.wave.service import client_for_organisation
@@ -274,7 +275,8 @@ class RapprochementWaveService:
             if cible is None or cible in seen or cible in (paiements if op.type_transaction == RECU else versements):
                 continue
             seen.add(cible)
-            result.append({"type_operation": "PAIEMENT" if op.type_transaction == RECU else "VERSEMENT",
+            result.append({"type_operation": TypeOperationWave.PAIEMENT if op.type_transaction == RECU
+                           else TypeOperationWave.VERSEMENT,
                            "paiement_id": str(op.paiement_id) if op.type_transaction == RECU else None,
                            "versement_id": None if op.type_transaction == RECU else str(op.versement_id),
                            "reference_wave": op.reference_wave,

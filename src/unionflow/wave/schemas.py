@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from pydantic import Field
@@ -58,6 +59,13 @@ class TransactionWaveResponse(OutputModel):
     created_at: datetime
 
 
+class OrigineMontant(StrEnum):
+    """Where the ``montant`` of a Wave balance comes from (computed for the response)."""
+
+    WAVE = "WAVE"
+    COMPTABLE = "COMPTABLE"
+
+
 class SoldeWaveResponse(OutputModel):
     organisation_id: uuid.UUID
     compte_wave_id: uuid.UUID | None = Field(description="None: compte de l'union configuré sur le serveur")
@@ -65,7 +73,8 @@ class SoldeWaveResponse(OutputModel):
                                          "de l'organisation: voir `origineMontant`")
     devise: str
     # Extension (issue 20): the organisation's own figures beside Wave's.
-    origine_montant: str = Field(description="WAVE (lu chez Wave) ou COMPTABLE (compte 5215 de l'organisation)")
+    origine_montant: OrigineMontant = Field(
+        description="WAVE (lu chez Wave) ou COMPTABLE (compte 5215 de l'organisation)")
     compte_partage: bool = Field(description="L'organisation utilise le compte Wave partagé de l'union")
     solde_comptable: Montant = Field(description="Solde du compte 5215 Wave de l'organisation")
     solde_wave: Montant | None = Field(description="Solde lu chez Wave; null sur le compte partagé pour les rôles "

@@ -27,6 +27,7 @@ from unionflow.wave.repository import CompteWaveRepository, CompteWaveSystemRepo
 from unionflow.wave.schemas import (
     CompteWaveResponse,
     CreateCompteWaveRequest,
+    OrigineMontant,
     SoldeWaveResponse,
     TransactionWaveResponse,
     UpdateCompteWaveRequest,
@@ -34,6 +35,8 @@ from unionflow.wave.schemas import (
 
 MODULE = "WAVE"
 COMPTE_WAVE = TRESORERIE["WAVE"][0]
+PARTAGE_MASQUE = ("Compte Wave partagé de l'union: son solde est celui de toutes les organisations et n'est pas "
+                  "communiqué; montant = solde comptable de l'organisation (compte 5215)")
 PUBLIC_FIELDS = ["libelle", "numero_telephone", "statut"]
 
 
@@ -160,14 +163,13 @@ class CompteWaveService:
             # The union's shared account holds every organisation's money: its balance is not theirs to see.
             return SoldeWaveResponse(
                 organisation_id=org_id, compte_wave_id=None, montant=solde_comptable, devise="XOF",
-                origine_montant="COMPTABLE", compte_partage=True, solde_comptable=solde_comptable, solde_wave=None,
-                ecart=None, message="Compte Wave partagé de l'union: son solde est celui de toutes les organisations "
-                                    "et n'est pas communiqué; montant = solde comptable de l'organisation (5215)")
+                origine_montant=OrigineMontant.COMPTABLE, compte_partage=True, solde_comptable=solde_comptable,
+                solde_wave=None, ecart=None, message=PARTAGE_MASQUE)
         remote = await client.balance()
         solde_wave = Decimal(str(remote.get("amount", "0")))
         return SoldeWaveResponse(
             organisation_id=org_id, compte_wave_id=compte_id, montant=solde_wave,
-            devise=str(remote.get("currency", "XOF")), origine_montant="WAVE", compte_partage=partage,
+            devise=str(remote.get("currency", "XOF")), origine_montant=OrigineMontant.WAVE, compte_partage=partage,
             solde_comptable=solde_comptable, solde_wave=solde_wave,
             ecart=None if partage else solde_comptable - solde_wave,
             message="Compte Wave partagé de l'union: le solde Wave est celui de toutes les organisations"
