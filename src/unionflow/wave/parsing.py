@@ -58,11 +58,6 @@ class LigneWave:
     session_checkout_id: str | None
     est_annulation: bool
 
-    @property
-    def montant_brut(self) -> Decimal:
-        """What our payment (positive) or payout (negative) moved, before Wave's fee."""
-        return self.montant + self.frais
-
 
 def montant(value: Any, champ: str) -> Decimal:
     texte = str(value).replace("\u202f", "").replace("\xa0", "").replace(" ", "")
