@@ -138,3 +138,36 @@ async def test_solde_on_the_shared_account_answers_the_organisation_figures(clie
                               params={"organisationId": str(org.id)})).json()
     assert union["origineMontant"] == "WAVE" and union["soldeWave"] == f"{wave.balance}.00"
     assert union["comptePartage"] is True and union["ecart"] is None
+
+
+async def test_payout_on_the_shared_account_and_other_organisations_lines(client, factory, db, wave):
+    org = await factory.organisation()
+    treasurer = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "ADMIN_ORGANISATION"])
+    member = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
+    dues = await cotisation(db, member.membre, org, 20000)
+    assert (await client.post("/api/paiements", headers=treasurer.headers, json={
+        "membreId": str(member.membre.id), "organisationId": str(org.id), "montant": "20000", "methode": "ESPECES",
+        "cibles": [{"cotisationId": str(dues.id)}]})).status_code == 201
+    wave.payout_fee = 100
+    payout = (await client.post("/api/versements", headers=treasurer.headers, json={
+        "organisationId": str(org.id), "montant": "15000", "mode": "WAVE", "objetType": "COTISATIONS",
+        "motif": "Reversement à la fédération", "beneficiaireNom": "Fédération de Dakar",
+        "beneficiaireTelephone": "+221770000001"})).json()
+    confirmed = await client.post(f"/api/versements/{payout['id']}/confirmer", headers=president.headers)
+    assert confirmed.json()["statut"] == "REUSSI", confirmed.text
+    # Another organisation's Wave payment on the same shared account.
+    other = await factory.organisation()
+    other_member = await factory.actor(["USER"], organisation=other, org_roles=["MEMBRE"])
+    await _pay(client, wave, other_member, other, await cotisation(db, other_member.membre, other, 3000))
+
+    releve = (await client.post("/api/wave/releves/depuis-wave", headers=treasurer.headers, json={
+        "organisationId": str(org.id), "date": datetime.now(UTC).date().isoformat()})).json()
+    assert (releve["compteWaveId"], releve["nombreLignes"], releve["lignesAutresOrganisations"]) == (None, 1, 1)
+    result = (await client.post(f"/api/wave/releves/{releve['id']}/rapprocher",
+                                headers={**treasurer.headers, **_key()})).json()
+    assert (result["lignesRapprochees"], result["lignesInconnues"], result["operationsAbsentes"]) == (1, 0, 0)
+    assert result["fraisComptabilises"] == "100.00" and result["comptePartage"] is True and result["ecart"] is None
+    ligne = (await client.get(f"/api/wave/releves/{releve['id']}/lignes", headers=treasurer.headers)).json()
+    assert ligne["content"][0]["versementId"] == payout["id"] and ligne["content"][0]["montant"] == "-15100.00"
+    assert [(lg.debit, lg.credit) for lg in await _frais_6317(db, org)] == [(Decimal("100.00"), Decimal("0.00"))]
