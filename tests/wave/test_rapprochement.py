@@ -171,3 +171,20 @@ async def test_payout_on_the_shared_account_and_other_organisations_lines(client
     ligne = (await client.get(f"/api/wave/releves/{releve['id']}/lignes", headers=treasurer.headers)).json()
     assert ligne["content"][0]["versementId"] == payout["id"] and ligne["content"][0]["montant"] == "-15100.00"
     assert [(lg.debit, lg.credit) for lg in await _frais_6317(db, org)] == [(Decimal("100.00"), Decimal("0.00"))]
+
+
+async def test_a_line_with_another_amount_books_nothing_and_is_not_also_absent(client, factory, db, wave):
+    org = await factory.organisation()
+    treasurer = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    member = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
+    paid = await _pay(client, wave, member, org, await cotisation(db, member.membre, org, 2500))
+    csv_text = ("transaction_id,timestamp,transaction_type,amount,fee,currency,client_reference\n"
+                f"{paid['transaction_id']},{paid['when_completed']},api_checkout,\"2 375,00\",25,XOF,"
+                f"{paid['client_reference']}\n")
+    releve = (await client.post("/api/wave/releves", headers=treasurer.headers, data={"organisationId": str(org.id)},
+                                files={"fichier": ("wave.csv", csv_text.encode(), "text/csv")})).json()
+    result = (await client.post(f"/api/wave/releves/{releve['id']}/rapprocher",
+                                headers={**treasurer.headers, **_key()})).json()
+    assert (result["lignesMontantDifferent"], result["operationsAbsentes"], result["fraisComptabilises"]) == (
+        1, 0, "0.00")
+    assert await _frais_6317(db, org) == []

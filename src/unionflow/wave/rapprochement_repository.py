@@ -117,11 +117,13 @@ class ReleveWaveSystemRepository(SystemRepository[ReleveWave]):
         return list(rows.scalars())
 
     async def rapprochees(self, organisation_id: uuid.UUID) -> tuple[set[uuid.UUID], set[uuid.UUID]]:
-        """Payments and payouts some statement line of the organisation was matched to."""
+        """Payments and payouts some statement line of the organisation names (matched, or matched with another
+        amount: that one is listed as such, not also as absent)."""
         rows = await self.session.execute(
             select(LigneReleveWave.paiement_id, LigneReleveWave.versement_id).where(
                 LigneReleveWave.organisation_id == organisation_id,
-                LigneReleveWave.statut == StatutLigneReleveWave.RAPPROCHEE))
+                LigneReleveWave.statut.in_([StatutLigneReleveWave.RAPPROCHEE,
+                                            StatutLigneReleveWave.MONTANT_DIFFERENT])))
         paiements: set[uuid.UUID] = set()
         versements: set[uuid.UUID] = set()
         for row in rows:
