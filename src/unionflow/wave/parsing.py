@@ -17,7 +17,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from unionflow.core.errors import RegleMetier
-from unionflow.imports.parsing import cle
+from unionflow.imports.parsing import cle, decoder
 
 MAX_LIGNES = 50_000
 # Accepted header spellings (compared without case, accents, spaces or punctuation) → Wave's field.
@@ -121,18 +121,9 @@ def ligne(fields: Mapping[str, Any], ou: str) -> LigneWave:
                         or str(fields.get("transaction_type") or "").endswith(("_refund", "_reversal"))))
 
 
-def _decoder(contenu: bytes) -> str:
-    for encodage in ("utf-8-sig", "cp1252"):
-        try:
-            return contenu.decode(encodage)
-        except UnicodeDecodeError:
-            continue
-    raise RegleMetier("Encodage du fichier non reconnu (UTF-8 ou Windows-1252)")
-
-
 def lire_csv(contenu: bytes) -> list[LigneWave]:
     """The statement's lines, in file order; 400 (règle métier) naming the line and the field that is wrong."""
-    texte = _decoder(contenu)
+    texte = decoder(contenu)
     premiere = texte.split("\n", 1)[0]
     rows = list(csv.reader(io.StringIO(texte), delimiter=";" if premiere.count(";") > premiere.count(",") else ","))
     if not rows:
