@@ -43,6 +43,7 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("TransactionWaveResponse", "typeTransaction"): "valeur transmise par Wave",
     ("TransactionWaveResponse", "statut"): "statut transmis par Wave",
     ("GET /api/wave/transactions", "typeTransaction"): "valeur transmise par Wave",
+    ("LigneReleveWaveResponse", "typeTransaction"): "type de transaction du relevé Wave, tel que Wave l'écrit",
     # Facts about a request or a file, not a choice: the HTTP method a logged request used, a MIME type.
     ("JournalSystemeResponse", "methode"): "méthode HTTP telle que reçue",
     ("DocumentResponse", "typeMime"): "type MIME du fichier",

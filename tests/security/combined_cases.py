@@ -27,6 +27,8 @@ from unionflow.models import (
     Notification,
     Organisation,
     PropositionAide,
+    RapprochementWave,
+    ReleveWave,
     Ticket,
     Versement,
 )
@@ -210,3 +212,13 @@ async def webhook_gerer(w: World) -> Call:
         return await scalar(w.db, select(AbonnementWebhook.description).where(
             AbonnementWebhook.id == abonnement.id)) == "Revue"
     return Call(f"/api/webhooks/abonnements/{abonnement.id}", {"description": "Revue"}, done)
+
+
+async def wave_rapprocher(w: World) -> Call:
+    releve = await _add(w, ReleveWave(organisation_id=w.org.id, source="CSV", empreinte=uuid.uuid4().hex,
+                                      nombre_lignes=0, lignes_deja_connues=0, lignes_autres_organisations=0,
+                                      importe_par="Trésorier"))
+
+    async def done() -> bool:
+        return await _count(w, RapprochementWave, RapprochementWave.releve_id == releve.id) > 0
+    return Call(f"/api/wave/releves/{releve.id}/rapprocher", None, done)

@@ -220,6 +220,7 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.PROPOSITION_AIDE_GERER: ("POST", "/api/propositions-aide/{id}/cloturer", more.proposition_aide_gerer),
     P.NOTIFICATION_MODELE_GERER: ("POST", "/api/notifications/modeles", more.notification_modele_gerer),
     P.WEBHOOK_GERER: ("PUT", "/api/webhooks/abonnements/{id}", more.webhook_gerer),
+    P.WAVE_RAPPROCHER: ("POST", "/api/wave/releves/{id}/rapprocher", more.wave_rapprocher),
 }
 
 

@@ -42,6 +42,15 @@ class FakeWave:
     requests: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     url: str = ""
+    # Balance & Reconciliation API: the fee Wave keeps (percent of a payment received, flat on a payout), lines
+    # Wave has that we do not (``extra_transactions``), transactions we have that Wave lacks (``hidden``), the
+    # page size of GET /v1/transactions and the balance before the first transaction.
+    fee_percent: int = 0
+    payout_fee: int = 0
+    extra_transactions: list[dict[str, Any]] = field(default_factory=list)
+    hidden: set[str] = field(default_factory=set)
+    page_size: int = 50
+    opening: int = 1_000_000
 
     def reset(self) -> None:
         with self.lock:
@@ -52,6 +61,11 @@ class FakeWave:
             self.failing_mobiles.clear()
             self.requests.clear()
             self.balance = 1_000_000
+            self.fee_percent = self.payout_fee = 0
+            self.extra_transactions.clear()
+            self.hidden.clear()
+            self.page_size = 50
+            self.opening = 1_000_000
 
     # -- test controls --
     def complete(self, checkout_id: str, *, amount: str | None = None) -> dict[str, Any]:
@@ -62,7 +76,8 @@ class FakeWave:
                      transaction_id=f"T_{uuid.uuid4().hex[:12].upper()}", when_completed=_now())
             if amount is not None:
                 s["amount"] = amount
-            self.balance += int(s["amount"])
+            s["fee"] = str(int(s["amount"]) * self.fee_percent // 100)
+            self.balance += int(s["amount"]) - int(s["fee"])
             return dict(s)
 
     def fail(self, checkout_id: str) -> dict[str, Any]:
@@ -172,7 +187,8 @@ class FakeWave:
                 if failed else None,
             }
             if not failed:
-                self.balance -= amount
+                payout["fee"] = str(self.payout_fee)
+                self.balance -= amount + self.payout_fee
             self.payouts[pid] = payout
             self.idempotency[key] = (raw.decode(), pid)
             return JSONResponse(payout)
@@ -190,6 +206,40 @@ class FakeWave:
             return denied
         return JSONResponse({"amount": str(self.balance), "currency": "XOF"})
 
+    def _transactions(self) -> list[dict[str, Any]]:
+        """Every wallet transaction Wave knows, oldest first, with the running balance."""
+        items = [{"timestamp": s["when_completed"], "transaction_id": s["transaction_id"],
+                  "transaction_type": "api_checkout", "amount": str(int(s["amount"]) - int(s.get("fee") or 0)),
+                  "fee": str(s.get("fee") or 0), "currency": "XOF", "is_reversal": False,
+                  "client_reference": s["client_reference"], "checkout_api_session_id": s["id"],
+                  "counterparty_mobile": "+221770000000"}
+                 for s in self.sessions.values() if s["transaction_id"]]
+        items += [{"timestamp": p["timestamp"], "transaction_id": f"T_{p['id'][3:15].upper()}",
+                   "transaction_type": "api_payout", "amount": str(-int(p["receive_amount"]) - int(p["fee"])),
+                   "fee": p["fee"], "currency": "XOF", "client_reference": p["client_reference"],
+                   "counterparty_mobile": p["mobile"], "counterparty_name": p["name"]}
+                  for p in self.payouts.values() if p["status"] == "succeeded"]
+        items += [dict(t) for t in self.extra_transactions]
+        items = sorted((t for t in items if t["transaction_id"] not in self.hidden), key=lambda t: t["timestamp"])
+        running = self.opening
+        for item in items:
+            running += int(item["amount"])
+            item["balance"] = str(running)
+        return items
+
+    async def list_transactions(self, request: Request) -> Response:
+        if (denied := self._guard(request)) is not None:
+            return denied
+        day = request.query_params.get("date") or _now()[:10]
+        with self.lock:
+            items = [t for t in self._transactions() if t["timestamp"][:10] == day]
+        start = int(request.query_params.get("after") or 0)
+        page = items[start:start + self.page_size]
+        more = start + self.page_size < len(items)
+        return JSONResponse({"page_info": {"start_cursor": str(start) if start else None,
+                                           "end_cursor": str(start + len(page)), "has_next_page": more},
+                             "date": day, "items": page})
+
     def app(self) -> Starlette:
         return Starlette(routes=[
             Route("/v1/checkout/sessions", self.create_session, methods=["POST"]),
@@ -199,6 +249,7 @@ class FakeWave:
             Route("/v1/payout", self.create_payout, methods=["POST"]),
             Route("/v1/payout/{id}", self.get_payout, methods=["GET"]),
             Route("/v1/balance", self.get_balance, methods=["GET"]),
+            Route("/v1/transactions", self.list_transactions, methods=["GET"]),
         ])
 
 

@@ -5,6 +5,7 @@
   needs;
 - the reversal of a cancelled or refunded payment: ``extourner_paiement``;
 - a delivered payout: ``comptabiliser_versement``;
+- the fee Wave kept on one transaction of its statement: ``comptabiliser_frais_wave``;
 - the closing entry of a fiscal year is posted by comptabilite/cloture.py.
 
 One entry per payment (``ecriture_comptable.paiement_id`` is unique): debit the treasury account of the payment
@@ -250,4 +251,38 @@ async def comptabiliser_versement(session: AsyncSession, versement: Versement,
     await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
                        entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
                        description=f"Comptabilisation du versement {versement.numero}")
+    return ecriture
+
+
+# Wave's fees (issue 20): SYSCOHADA révisé 6317 "Frais sur instruments monnaie électronique" (under 631 Frais
+# bancaires), against the Wave treasury account.
+CHARGE_FRAIS_WAVE = "6317"
+
+
+async def comptabiliser_frais_wave(session: AsyncSession, *, organisation_id: uuid.UUID, transaction_id: str,
+                                   frais: Decimal, date_operation: date, libelle: str,
+                                   auth: AuthContext | None = None) -> EcritureComptable:
+    """Book the fee Wave kept on one transaction of its statement: debit 6317, credit the Wave account (a fee Wave
+    gives back, negative, is booked the other way). The piece reference names the Wave transaction, so booking the
+    same transaction again returns the entry already booked."""
+    if frais == ZERO:
+        raise InvalidState("Aucun frais à comptabiliser")
+    piece = f"FRAIS-WAVE-{transaction_id}"[:100]
+    existing = await ComptabiliteSystemRepository(session).premiere_ecriture_de_piece(organisation_id, piece)
+    if existing is not None:
+        return existing
+    numero_tresorerie, code_journal = TRESORERIE["WAVE"]
+    charge = await compte_par_defaut(session, organisation_id, CHARGE_FRAIS_WAVE, auth)
+    tresorerie = await compte_par_defaut(session, organisation_id, numero_tresorerie, auth)
+    montant = abs(frais)
+    debit, credit = (charge, tresorerie) if frais > ZERO else (tresorerie, charge)
+    lignes = [Ligne(debit, debit=montant, credit=ZERO, libelle=libelle[:300]),
+              Ligne(credit, debit=ZERO, credit=montant, libelle=f"Wave {transaction_id}"[:300])]
+    ecriture = await poster_ecriture(
+        session, journal=await journal_par_defaut(session, organisation_id, code_journal),
+        date_ecriture=date_operation, libelle=f"Frais Wave {transaction_id}: {libelle}"[:300], lignes=lignes,
+        piece_reference=piece, cree_par=auth.actor_name if auth else "systeme")
+    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
+                       entite_id=ecriture.id, organisation_id=organisation_id, after=audit.snapshot(ecriture),
+                       description=f"Frais Wave de la transaction {transaction_id}: {frais}")
     return ecriture

@@ -160,6 +160,17 @@ class ComptabiliteSystemRepository(SystemRepository[EcritureComptable]):
             EcritureComptable.organisation_id == organisation_id, EcritureComptable.piece_reference == piece)
             .order_by(EcritureComptable.created_at).limit(1))).scalar_one_or_none()
 
+    async def solde_numero(self, organisation_id: uuid.UUID, numero: str, jusqu_au: date | None = None) -> Decimal:
+        """Debit minus credit of the lines posted to the organisation's account ``numero`` (entries dated up to
+        ``jusqu_au`` when given; 0 if none)."""
+        solde = func.coalesce(func.sum(LigneEcriture.debit), 0) - func.coalesce(func.sum(LigneEcriture.credit), 0)
+        stmt = (select(solde).join(CompteComptable, CompteComptable.id == LigneEcriture.compte_id)
+                .where(CompteComptable.organisation_id == organisation_id, CompteComptable.numero_compte == numero))
+        if jusqu_au is not None:
+            stmt = stmt.join(EcritureComptable, EcritureComptable.id == LigneEcriture.ecriture_id).where(
+                EcritureComptable.date_ecriture <= jusqu_au)
+        return Decimal(str((await self.session.execute(stmt)).scalar_one()))
+
     async def lignes_avec_comptes(self, ecriture_id: uuid.UUID) -> list[tuple[LigneEcriture, CompteComptable]]:
         rows = await self.session.execute(
             select(LigneEcriture, CompteComptable).join(CompteComptable, CompteComptable.id == LigneEcriture.compte_id)

@@ -56,6 +56,8 @@ COMPTES_PAR_DEFAUT = {
     "6582": "Cotisations reversées",
     "6583": "Droits d'adhésion reversés",
     "6588": "Autres charges diverses",
+    # SYSCOHADA révisé 631 Frais bancaires → 6317: the fees Wave keeps on each transaction (issue 20).
+    "6317": "Frais sur instruments monnaie électronique",
 }
 JOURNAUX_PAR_DEFAUT = {
     "CAI": ("Journal de caisse", "CAISSE"),

@@ -37,7 +37,7 @@ def _champs(entetes: list[str]) -> list[str | None]:
     return champs
 
 
-def _texte(contenu: bytes) -> str:
+def decoder(contenu: bytes) -> str:
     for encodage in ("utf-8-sig", "cp1252"):
         try:
             return contenu.decode(encodage)
@@ -47,7 +47,7 @@ def _texte(contenu: bytes) -> str:
 
 
 def _lignes_csv(contenu: bytes) -> list[list[str]]:
-    texte = _texte(contenu)
+    texte = decoder(contenu)
     premiere = texte.split("\n", 1)[0]
     delimiter = ";" if premiere.count(";") >= premiere.count(",") else ","
     return [row for row in csv.reader(io.StringIO(texte), delimiter=delimiter)]

@@ -21,7 +21,15 @@ from unionflow.models.organisation import Organisation
 from unionflow.models.paiement import Paiement, PaiementAllocation
 from unionflow.models.rappel_cotisation import RappelCotisation
 from unionflow.models.versement import Versement
-from unionflow.models.wave import CompteWave, TransactionWave, WaveCheckout, WaveEvenement
+from unionflow.models.wave import (
+    CompteWave,
+    LigneReleveWave,
+    RapprochementWave,
+    ReleveWave,
+    TransactionWave,
+    WaveCheckout,
+    WaveEvenement,
+)
 
 __all__ = [
     "Adhesion",
@@ -40,6 +48,7 @@ __all__ = [
     "ExerciceComptable",
     "FeedbackEvenement",
     "InscriptionEvenement",
+    "LigneReleveWave",
     "LoginThrottle",
     "Membre",
     "MembreOrganisation",
@@ -49,7 +58,9 @@ __all__ = [
     "PaiementAllocation",
     "PieceJointe",
     "RappelCotisation",
+    "RapprochementWave",
     "RefreshToken",
+    "ReleveWave",
     "Sauvegarde",
     "SauvegardeConfig",
     "SigningKey",

@@ -43,7 +43,7 @@ class WaveClient:
         self.timeout = settings.wave_timeout_seconds
 
     async def _call(self, method: str, path: str, json: dict[str, Any] | None = None,
-                    idempotency_key: str | None = None) -> dict[str, Any]:
+                    idempotency_key: str | None = None, params: dict[str, str] | None = None) -> dict[str, Any]:
         if not self.api_key:
             raise UpstreamUnavailable("Wave n'est pas configuré (clé API absente)")
         headers = {"Authorization": f"Bearer {self.api_key}"}
@@ -51,7 +51,7 @@ class WaveClient:
             headers["Idempotency-Key"] = idempotency_key
         try:
             async with httpx.AsyncClient(base_url=self.base_url, timeout=self.timeout) as http:
-                response = await http.request(method, path, json=json, headers=headers)
+                response = await http.request(method, path, json=json, headers=headers, params=params)
         except httpx.HTTPError as exc:
             log.warning("Wave unreachable on %s %s: %s", method, path, exc)
             raise UpstreamUnavailable("Wave est injoignable, réessayez plus tard") from exc
@@ -97,6 +97,12 @@ class WaveClient:
 
     async def balance(self) -> dict[str, Any]:
         return await self._call("GET", "/v1/balance")
+
+    async def transactions(self, day: str, after: str | None = None) -> dict[str, Any]:
+        """One page of the wallet's transactions of ``day`` (YYYY-MM-DD): ``{page_info: {end_cursor,
+        has_next_page}, date, items}``; the next page is asked with ``after`` = the previous ``end_cursor``."""
+        params = {"date": day, **({"after": after} if after else {})}
+        return await self._call("GET", "/v1/transactions", params=params)
 
 
 # ---- webhook signatures --------------------------------------------------------------------------------------

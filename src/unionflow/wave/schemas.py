@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from pydantic import Field
@@ -58,11 +59,28 @@ class TransactionWaveResponse(OutputModel):
     created_at: datetime
 
 
+class OrigineMontant(StrEnum):
+    """Where the ``montant`` of a Wave balance comes from (computed for the response)."""
+
+    WAVE = "WAVE"
+    COMPTABLE = "COMPTABLE"
+
+
 class SoldeWaveResponse(OutputModel):
     organisation_id: uuid.UUID
     compte_wave_id: uuid.UUID | None = Field(description="None: compte de l'union configuré sur le serveur")
-    montant: Montant
+    montant: Montant = Field(description="Le solde Wave quand l'appelant peut le voir, sinon le solde comptable "
+                                         "de l'organisation: voir `origineMontant`")
     devise: str
+    # Extension (issue 20): the organisation's own figures beside Wave's.
+    origine_montant: OrigineMontant = Field(
+        description="WAVE (lu chez Wave) ou COMPTABLE (compte 5215 de l'organisation)")
+    compte_partage: bool = Field(description="L'organisation utilise le compte Wave partagé de l'union")
+    solde_comptable: Montant = Field(description="Solde du compte 5215 Wave de l'organisation")
+    solde_wave: Montant | None = Field(description="Solde lu chez Wave; null sur le compte partagé pour les rôles "
+                                                   "d'organisation (c'est l'argent de toutes les organisations)")
+    ecart: Montant | None = Field(description="soldeComptable − soldeWave, compte propre seulement")
+    message: str | None = None
 
 
 class CreateWaveCheckoutRequest(InputModel):

@@ -9,6 +9,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.ecritures_service import TRESORERIE
+from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
@@ -25,12 +27,16 @@ from unionflow.wave.repository import CompteWaveRepository, CompteWaveSystemRepo
 from unionflow.wave.schemas import (
     CompteWaveResponse,
     CreateCompteWaveRequest,
+    OrigineMontant,
     SoldeWaveResponse,
     TransactionWaveResponse,
     UpdateCompteWaveRequest,
 )
 
 MODULE = "WAVE"
+COMPTE_WAVE = TRESORERIE["WAVE"][0]
+PARTAGE_MASQUE = ("Compte Wave partagé de l'union: son solde est celui de toutes les organisations et n'est pas "
+                  "communiqué; montant = solde comptable de l'organisation (compte 5215)")
 PUBLIC_FIELDS = ["libelle", "numero_telephone", "statut"]
 
 
@@ -150,13 +156,24 @@ class CompteWaveService:
             raise NotFound("Organisation introuvable")
         assert self.settings is not None
         client, compte_id = await client_for_organisation(self.session, self.settings, org_id)
-        if compte_id is None and not self.auth.is_global:
+        # The organisation's own figures: its Wave account in its books (5215).
+        solde_comptable = await ComptabiliteSystemRepository(self.session).solde_numero(org_id, COMPTE_WAVE)
+        partage = compte_id is None
+        if partage and not self.auth.is_global:
             # The union's shared account holds every organisation's money: its balance is not theirs to see.
-            raise NotFound("Cette organisation n'a pas de compte Wave propre")
+            return SoldeWaveResponse(
+                organisation_id=org_id, compte_wave_id=None, montant=solde_comptable, devise="XOF",
+                origine_montant=OrigineMontant.COMPTABLE, compte_partage=True, solde_comptable=solde_comptable,
+                solde_wave=None, ecart=None, message=PARTAGE_MASQUE)
         remote = await client.balance()
-        return SoldeWaveResponse(organisation_id=org_id, compte_wave_id=compte_id,
-                                 montant=Decimal(str(remote.get("amount", "0"))),
-                                 devise=str(remote.get("currency", "XOF")))
+        solde_wave = Decimal(str(remote.get("amount", "0")))
+        return SoldeWaveResponse(
+            organisation_id=org_id, compte_wave_id=compte_id, montant=solde_wave,
+            devise=str(remote.get("currency", "XOF")), origine_montant=OrigineMontant.WAVE, compte_partage=partage,
+            solde_comptable=solde_comptable, solde_wave=solde_wave,
+            ecart=None if partage else solde_comptable - solde_wave,
+            message="Compte Wave partagé de l'union: le solde Wave est celui de toutes les organisations"
+            if partage else None)
 
 
 async def envoyer_payout(session: AsyncSession, settings: Settings, versement: Versement) -> dict[str, Any]:
