@@ -62,7 +62,8 @@ class DeclarationService:
             checkout = await WaveCheckoutService(self.session, self.auth, self.settings).ouvrir(
                 target.membre_id, target.organisation_id, [cible])
             return DeclarationPaiementResponse(
-                paiement_id=checkout.paiement_id, reference_declaration=checkout.numero_recu, statut=StatutPaiement.EN_ATTENTE, montant=checkout.montant,
+                paiement_id=checkout.paiement_id, reference_declaration=checkout.numero_recu,
+                statut=StatutPaiement.EN_ATTENTE, montant=checkout.montant,
                 devise=checkout.devise, methode=methode, wave_launch_url=checkout.wave_launch_url,
                 checkout_id=checkout.checkout_id, expires_at=checkout.expires_at,
                 message="Session Wave ouverte: le paiement sera pris en compte quand Wave l'aura confirmé")
@@ -85,7 +86,8 @@ class DeclarationService:
                            description=f"Paiement de {montant} {paiement.devise} déclaré pour "
                                        f"{target.numero_reference}, en attente de confirmation")
         return DeclarationPaiementResponse(
-            paiement_id=paiement.id, reference_declaration=paiement.reference_declaration, statut=paiement.statut, montant=paiement.montant.quantize(CENT),
+            paiement_id=paiement.id, reference_declaration=paiement.reference_declaration, statut=paiement.statut,
+            montant=paiement.montant.quantize(CENT),
             devise=paiement.devise,
             methode=paiement.methode,
             message="Paiement déclaré: il sera pris en compte après confirmation par la trésorerie")
