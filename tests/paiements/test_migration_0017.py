@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from sqlalchemy import insert, select, text
+from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.conftest import BACKEND, scratch_pg_database
@@ -21,6 +21,7 @@ from unionflow.core.db import async_url
 from unionflow.migrations.alembic import downgrade, upgrade
 
 BEFORE = "0016_cloture_mensuelle"
+MEMBRE = uuid.uuid4()
 
 
 @pytest.fixture
@@ -36,8 +37,10 @@ async def _load(url: str, orgs: list[dict], paiements: list[dict], audits: list[
     engine = create_async_engine(async_url(url))
     try:
         async with engine.begin() as conn:
-            if conn.dialect.name == "postgresql":
-                await conn.execute(text("SET LOCAL session_replication_role = replica"))  # no member rows
+            now = datetime.now(UTC)
+            await conn.execute(insert(models.Membre.__table__).values(
+                id=MEMBRE, numero_membre="MBR-2026-000001", prenom="Awa", nom="Diop", statut="ACTIF",
+                created_at=now, updated_at=now))
             organisation = models.Organisation.__table__
             paiement = models.Paiement.__table__
             audit = models.AuditLog.__table__
@@ -77,7 +80,7 @@ def test_existing_organisations_get_codes_and_receipts_keep_their_numbers(empty_
     confirmed = uuid.uuid4()
 
     def paiement(pid: uuid.UUID, numero: str, statut: str, par: str) -> dict:
-        return {"id": pid, "numero_recu": numero, "membre_id": uuid.uuid4(), "organisation_id": org_ids[0],
+        return {"id": pid, "numero_recu": numero, "membre_id": MEMBRE, "organisation_id": org_ids[0],
                 "montant": Decimal("1000"), "montant_non_affecte": Decimal("0"), "devise": "XOF",
                 "methode": "ESPECES", "statut": statut, "enregistre_par": par, "cle_verification": uuid.uuid4().hex,
                 "created_at": now, "updated_at": now}
