@@ -34,6 +34,7 @@ from unionflow.models import (
     PaiementAllocation,
 )
 from unionflow.models.base import utcnow
+from unionflow.models.paiement import MethodePaiement
 from unionflow.organisations.repository import SerieOrganisationRepository
 from unionflow.webhooks import emission as webhooks
 
@@ -98,7 +99,7 @@ async def code_serie(session: AsyncSession, organisation_id: uuid.UUID) -> str:
 def _recu_par(auth: AuthContext | None, paiement: Paiement, nouveau: bool) -> str:
     """Who received the money: the person recording it or confirming the member's declaration; Wave when it
     confirmed a checkout (whoever asked for the synchronisation)."""
-    if not nouveau and paiement.methode == "WAVE":
+    if not nouveau and paiement.methode == MethodePaiement.WAVE:
         return "Wave"
     return auth.actor_name if auth is not None else "systeme"
 
