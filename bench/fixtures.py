@@ -7,7 +7,7 @@ import random
 import urllib.error
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 ADMIN_EMAIL = "bench-admin@bench.unionflow.local"
@@ -64,6 +64,22 @@ class Pools:
     # (id, amount still due) of unpaid dues, for the write path
     unpaid: list[tuple[str, str]]
     pending_adhesions: list[str]
+    # organisation of each unpaid dues (PostgreSQL pools): S5_pay_pg_orgs spreads its payments over them
+    organisation_of: dict[str, str] = field(default_factory=dict)
+
+
+def spread_over_organisations(unpaid: list[tuple[str, str]], organisation_of: dict[str, str]
+                              ) -> list[tuple[str, str]]:
+    """``unpaid`` reordered round-robin over their organisations (first seen first): consecutive payments, hence
+    concurrent ones, belong to different organisations as long as there are dues left in several of them."""
+    queues: dict[str, list[tuple[str, str]]] = {}
+    for item in unpaid:
+        queues.setdefault(organisation_of.get(item[0], ""), []).append(item)
+    spread: list[tuple[str, str]] = []
+    rounds = max((len(q) for q in queues.values()), default=0)
+    for i in range(rounds):
+        spread += [q[i] for q in queues.values() if i < len(q)]
+    return spread
 
 
 async def pg_pools(dsn: str, unpaid: int, adhesions: int) -> Pools:
@@ -74,16 +90,18 @@ async def pg_pools(dsn: str, unpaid: int, adhesions: int) -> Pools:
         cot = [str(r[0]) for r in await conn.fetch(
             "SELECT id FROM cotisation TABLESAMPLE SYSTEM (1) REPEATABLE (42) LIMIT 5000")]
         orgs = [str(r[0]) for r in await conn.fetch("SELECT id FROM organisation WHERE statut = 'ACTIVE'")]
-        due = [(str(r[0]), str(r[1])) for r in await conn.fetch(
-            "SELECT id, montant_du - montant_paye FROM cotisation WHERE statut IN ('EN_ATTENTE', 'EN_RETARD') "
-            "LIMIT $1", unpaid)]
+        rows = await conn.fetch(
+            "SELECT id, montant_du - montant_paye, organisation_id FROM cotisation "
+            "WHERE statut IN ('EN_ATTENTE', 'EN_RETARD') LIMIT $1", unpaid)
+        due = [(str(r[0]), str(r[1])) for r in rows]
+        organisation_of = {str(r[0]): str(r[2]) for r in rows}
         random.Random(3).shuffle(due)
         adh = [str(r[0]) for r in await conn.fetch(
             "SELECT id FROM adhesion WHERE statut = 'EN_ATTENTE' LIMIT $1", adhesions)]
         random.Random(4).shuffle(adh)
     finally:
         await conn.close()
-    return Pools(cot, orgs, due, adh)
+    return Pools(cot, orgs, due, adh, organisation_of)
 
 
 def sqlite_pools(path: str) -> Pools:

@@ -3,13 +3,13 @@ SQL, so that the S5 ratios measure the service's overhead rather than the work i
 references skip.
 
 A bench payment (``PUT /api/cotisations/{id}/payer`` ``{"montant": <due>}``, cash, by ADMIN, with an
-``Idempotency-Key``) writes: the key (reserved, then its stored answer), the payment with the next gap-free
-receipt number (counter ``REC-<year>``), its allocation, the dues' balance and status, the accounting entry
-(debit 571 cash, credit 7061 dues) numbered by its journal's counter, with its two lines, the member's receipt
-notification, three audit entries (payment validated, dues paid, entry created) and the purge of the cached
-dues statistics; it reads the member's LCB-FT cumulated amount (an alert row only above the thresholds, never
-with the bench's amounts) and the member's name, address and preferences for the notification. Default accounts
-and journal are opened on an organisation's first payment and kept in process memory, as the service does.
+``Idempotency-Key``) writes: the key (reserved, then its stored answer), the payment with the next gap-free receipt
+number (counter ``REC-<organisation>-<year>``, issue 19), its allocation, the dues' balance and status, the
+accounting entry (debit 571 cash, credit 7061 dues) numbered by its journal's counter, with its two lines, the
+member's receipt notification, three audit entries (payment validated, dues paid, entry created) and the purge of
+the cached dues statistics; it reads the member's LCB-FT cumulated amount (an alert row only above the thresholds,
+never with the bench's amounts) and the member's name, address and preferences for the notification. Default
+accounts and journal are opened on an organisation's first payment and kept in process memory, as the service does.
 
 An approval writes: the adhesion's status, the applicant's membership (insert or reactivation) and two audit
 entries, after checking the organisation is active.
@@ -47,7 +47,9 @@ class Lignes:
                  comptes: dict[str, Any], now: datetime) -> None:
         self.now = now
         self.pid, self.aid, self.eid = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
-        self.recu = f"REC-{now.year}-{recu_n:06d}"
+        # Issue 19: one receipt series per organisation (counter REC-<organisation id>-<year>); the number shows
+        # the organisation (the service prints its code; here the start of its id, unique enough for the bench).
+        self.recu = f"REC-{str(row['organisation_id']).replace('-', '')[:8].upper()}-{now.year}-{recu_n:06d}"
         self.piece = f"CAI-{now.year}-{ecr_n:06d}"
         self.ecr_n = ecr_n
         due, deja = Decimal(str(row["montant_du"])), Decimal(str(row["montant_paye"]))
@@ -148,7 +150,7 @@ async def pay_pg(conn: Any, comptes: ComptesPg, cid: uuid.UUID, montant: Decimal
             raise ValueError("Cotisation déjà réglée")
         org = row["organisation_id"]
         accounts, journal = await comptes.get(conn, org)
-        ecr, rec = f"ECR-{journal}-{now.year}", f"REC-{now.year}"
+        ecr, rec = f"ECR-{journal}-{now.year}", f"REC-{org}-{now.year}"
         numbers = {r["nom"]: r["valeur"] for r in await conn.fetch(
             "WITH verrou AS (SELECT nom FROM compteur WHERE nom = ANY($1::varchar[]) ORDER BY nom FOR UPDATE) "
             "UPDATE compteur SET valeur = compteur.valeur + 1 FROM verrou WHERE compteur.nom = verrou.nom "
@@ -312,7 +314,8 @@ async def pay_sqlite(conn: Any, comptes: ComptesSqlite, cid: str, montant: Decim
         raise ValueError("Cotisation déjà réglée")
     org = row["organisation_id"]
     accounts, journal = await comptes.get(conn, org)
-    ecr_n, rec_n = await _next(conn, f"ECR-{journal}-{now.year}"), await _next(conn, f"REC-{now.year}")
+    ecr_n = await _next(conn, f"ECR-{journal}-{now.year}")
+    rec_n = await _next(conn, f"REC-{uuid.UUID(str(org))}-{now.year}")
     cur = await conn.execute(
         "SELECT coalesce(sum(montant), 0) FROM paiement WHERE membre_id = ? AND organisation_id = ? AND "
         "statut = 'VALIDE' AND date_paiement >= ? AND date_paiement <= ?",

@@ -18,7 +18,17 @@ from typing import Any
 from bench import report
 from bench.config import ROOT, SCALES, SQLITE_SCALE, WORK_DIR, pg_database, pg_url
 from bench.datagen import build_sqlite, ensure_pg
-from bench.fixtures import ADMIN_EMAIL, MEMBER_EMAIL, Pools, ensure_users, pg_pools, probe, sqlite_pools, token
+from bench.fixtures import (
+    ADMIN_EMAIL,
+    MEMBER_EMAIL,
+    Pools,
+    ensure_users,
+    pg_pools,
+    probe,
+    spread_over_organisations,
+    sqlite_pools,
+    token,
+)
 from bench.procs import Server, cpu_seconds, drive, rss_kb, start_reference, start_service
 
 T0 = time.monotonic()
@@ -39,7 +49,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--warmup", type=float, default=float(env("BENCH_WARMUP", "2")))
     p.add_argument("--soak", type=float, default=float(env("BENCH_SOAK", "180")), help="soak seconds (0: skip)")
     p.add_argument("--only", default=env("BENCH_ONLY", ""),
-                   help="comma-separated groups: refs,app,sqlite,soak (default: all)")
+                   help="comma-separated groups: refs,app,sqlite,soak (default: all); s5: only the PostgreSQL "
+                        "payment scenarios S5_pay_pg and S5_pay_pg_orgs")
     p.add_argument("--rebuild", action="store_true", help="rebuild the database even if its marker matches")
     return p.parse_args(argv)
 
@@ -112,7 +123,7 @@ class Bench:
 
     def slice(self, items: list[Any], part: int) -> list[Any]:
         """Disjoint write targets: 0 the service's S5, 1 the like-for-like reference, 2 the soak (payments) or
-        the minimal reference (adhesions), 3 the minimal payment reference."""
+        the minimal reference (adhesions), 3 the minimal payment reference, 4 S5_pay_pg_orgs."""
         budget = self.write_budget()
         return items[part * budget:(part + 1) * budget]
 
@@ -170,11 +181,18 @@ class Bench:
                  "GET /api/audit/statistiques")
         self.run("member_own_dues", server, [["GET", "/api/cotisations/mes-cotisations", member, None]],
                  "GET /api/cotisations/mes-cotisations (MEMBRE token)")
-        self.run("S5_pay_pg", server, _pay_requests(self.slice(pools.unpaid, 0), "/api/cotisations/{}/payer", admin),
-                 "PUT /api/cotisations/{id}/payer", once=True)
+        self.payments(server, pools, admin)
         self.run("S5_approve_pg", server, [["POST", f"/api/adhesions/{a}/approuver", admin, None]
                                            for a in self.slice(pools.pending_adhesions, 0)],
                  "POST /api/adhesions/{id}/approuver", once=True)
+
+    def payments(self, server: Server, pools: Pools, admin: dict[str, str]) -> None:
+        self.run("S5_pay_pg", server, _pay_requests(self.slice(pools.unpaid, 0), "/api/cotisations/{}/payer", admin),
+                 "PUT /api/cotisations/{id}/payer", once=True)
+        # Issue 19: each organisation numbers its own receipts; concurrent payments of different organisations
+        # must not queue on one counter row.
+        self.run("S5_pay_pg_orgs", server, _pay_orgs_requests(pools, self.slice(pools.unpaid, 4), admin),
+                 "PUT /api/cotisations/{id}/payer, round-robin over the organisations", once=True)
 
     def soak(self, server: Server, pools: Pools, admin: dict[str, str], writes: list[list[Any]]) -> None:
         """Mixed traffic for --soak seconds: reads of every present endpoint, ~10 % writes, worker RSS sampled."""
@@ -278,18 +296,18 @@ class Bench:
         WORK_DIR.mkdir(parents=True, exist_ok=True)
         database = pg_database(self.scale)
         dsn = pg_url(database)
-        need_pg = bool(self.groups & {"refs", "app", "soak"})
+        need_pg = bool(self.groups & {"refs", "app", "soak", "s5"})
         if need_pg:
             self.meta["data"] = asyncio.run(ensure_pg(self.scale, database, log, force=self.args.rebuild))
             asyncio.run(ensure_users(dsn))
-            pools = asyncio.run(pg_pools(dsn, unpaid=4 * self.write_budget(), adhesions=3 * self.write_budget()))
+            pools = asyncio.run(pg_pools(dsn, unpaid=5 * self.write_budget(), adhesions=3 * self.write_budget()))
             budget = self.write_budget()
-            short = len(pools.unpaid) < 4 * budget or len(pools.pending_adhesions) < 3 * budget
+            short = len(pools.unpaid) < 5 * budget or len(pools.pending_adhesions) < 3 * budget
             if short and self.meta["data"]["reused"]:
                 log("earlier runs used up the unpaid dues / pending adhesions: rebuilding the data")
                 self.meta["data"] = asyncio.run(ensure_pg(self.scale, database, log, force=True))
                 asyncio.run(ensure_users(dsn))
-                pools = asyncio.run(pg_pools(dsn, unpaid=4 * self.write_budget(),
+                pools = asyncio.run(pg_pools(dsn, unpaid=5 * self.write_budget(),
                                              adhesions=3 * self.write_budget()))
             log(f"pools: {len(pools.cotisations)} dues, {len(pools.unpaid)} unpaid, "
                 f"{len(pools.pending_adhesions)} pending adhesions")
@@ -297,13 +315,15 @@ class Bench:
                 self.references(pools, dsn)
             if self.scale.name == "large" and "app" in self.groups:
                 self.list_at_default_scale()
-            if self.groups & {"app", "soak"}:
+            if self.groups & {"app", "soak", "s5"}:
                 svc = start_service("app-pg", dsn, self.args.workers)
                 try:
                     admin = {"Authorization": "Bearer " + token(svc.base, ADMIN_EMAIL)}
                     member = {"Authorization": "Bearer " + token(svc.base, MEMBER_EMAIL)}
                     if "app" in self.groups:
                         self.app_scenarios(svc, pools, admin, member)
+                    elif "s5" in self.groups:
+                        self.payments(svc, pools, admin)
                     if "soak" in self.groups and self.args.soak > 0:
                         self.soak_running(svc, pools, admin)
                 finally:
@@ -338,6 +358,11 @@ def _pay_requests(unpaid: list[tuple[str, str]], path: str, headers: dict[str, s
     # Every payment carries an Idempotency-Key, as a client retrying safely does (docs/paiements-wave.md).
     return [["PUT", path.format(cid), {**headers, "Idempotency-Key": f"bench-{cid}"}, json.dumps({"montant": amount})]
             for cid, amount in unpaid]
+
+
+def _pay_orgs_requests(pools: Pools, unpaid: list[tuple[str, str]], headers: dict[str, str]) -> list[list[Any]]:
+    return _pay_requests(spread_over_organisations(unpaid, pools.organisation_of), "/api/cotisations/{}/payer",
+                         headers)
 
 
 def _thirds(items: list[Any]) -> list[list[Any]]:

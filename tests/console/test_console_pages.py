@@ -73,6 +73,7 @@ async def test_treasurer_records_cash_and_downloads_the_receipt(client, factory,
     assert replay.headers["location"] == location
     payment = await client.get(location)
     assert payment.status_code == 200 and "Télécharger le reçu" in payment.text and "5\u202f000" in payment.text
+    assert f"<dt>Reçu par</dt><dd>{tresorier.user.email}</dd>" in payment.text  # issue 19
     pdf = await client.get(location + "/recu")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     assert pdf.headers["content-disposition"].startswith("attachment")

@@ -69,7 +69,10 @@ async def test_full_wave_path(client, factory, db, wave):
 
     receipt = await client.get(f"/api/paiements/{body['paiementId']}/recu", headers=member.headers)
     assert receipt.status_code == 200 and receipt.headers["content-type"] == "application/pdf"
-    assert receipt.content.startswith(b"%PDF") and body["numeroRecu"] in pdf_text(receipt.content)
+    # Issue 19: the checkout only had its DEC- reference; the receipt number came with Wave's confirmation.
+    assert body["numeroRecu"].startswith("DEC-") and detail["numeroRecu"].startswith("REC-")
+    assert detail["referenceDeclaration"] == body["numeroRecu"] and detail["recuPar"] == "Wave"
+    assert receipt.content.startswith(b"%PDF") and detail["numeroRecu"] in pdf_text(receipt.content)
 
     actions = set((await db.execute(select(AuditLog.type_action).where(
         AuditLog.entite_id.in_([body["paiementId"], str(dues.id), str(adh.id)])))).scalars())
@@ -83,7 +86,7 @@ async def test_full_wave_path(client, factory, db, wave):
     dash = dashboard.json()
     assert dash["cotisations"]["nombreAPayer"] == 0 and dash["aJour"] is True
     assert dash["cotisations"]["montantPaye"] == "5000.00"
-    assert dash["derniersPaiements"][0]["numeroRecu"] == body["numeroRecu"]
+    assert dash["derniersPaiements"][0]["numeroRecu"] == detail["numeroRecu"]
 
 
 async def test_failed_event_after_success_is_ignored(client, factory, db, wave):

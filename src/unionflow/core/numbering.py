@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import secrets
+import unicodedata
+import uuid
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -11,6 +14,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.models import Compteur
 
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on phones
+# Receipts: one gap-free series per organisation and year (issue 19, docs/decisions.md "séries par organisation").
+PREFIXE_RECU = "REC"
+# A payment not yet received (declared by the member, Wave checkout open) has this reference, outside the receipt
+# series: it gets its receipt number only when the money is confirmed.
+PREFIXE_DECLARATION = "DEC"
+SIGLE_MAX = 8
+_MOTS_VIDES = frozenset({"DE", "DU", "DES", "LA", "LE", "LES", "L", "D", "ET", "POUR", "EN", "AU", "AUX", "A"})
 
 
 async def next_value(session: AsyncSession, name: str) -> int:
@@ -88,3 +98,39 @@ async def raise_to(session: AsyncSession, floors: dict[str, int]) -> None:
             await session.execute(insert(Compteur).values(nom=name, valeur=floor))
         elif current[name] < floor:
             await session.execute(update(Compteur).where(Compteur.nom == name).values(valeur=floor))
+
+
+def _ascii(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().upper()
+
+
+def sigle(nom_court: str | None, nom: str) -> str:
+    """The organisation's short code printed in its numbers (``REC-MUSAD-2026-000001``): its short name when it
+    has one, else the initials of its name (stop words left out); ASCII capitals and digits, at most 8."""
+    court = re.sub(r"[^A-Z0-9]", "", _ascii(nom_court or ""))
+    if court:
+        return court[:SIGLE_MAX]
+    mots = [m for m in re.split(r"[^A-Z0-9]+", _ascii(nom)) if m]
+    initiales = "".join(m[0] for m in mots if m not in _MOTS_VIDES)
+    if len(initiales) >= 2:
+        return initiales[:SIGLE_MAX]
+    return ("".join(mots)[:4] or "ORG").ljust(2, "X")
+
+
+def sigles_candidats(base: str) -> list[str]:
+    """``base``, then ``base2``, ``base3``…: the first one no other organisation holds is the organisation's."""
+    return [base] + [f"{base[:SIGLE_MAX]}{n}" for n in range(2, 100)]
+
+
+def compteur_recus(organisation_id: uuid.UUID, annee: int) -> str:
+    """The counter row of an organisation's receipts for a year: payments of different organisations never wait
+    on the same row."""
+    return f"{PREFIXE_RECU}-{organisation_id}-{annee}"
+
+
+def numero_recu(code: str, annee: int, valeur: int) -> str:
+    return f"{PREFIXE_RECU}-{code}-{annee}-{valeur:06d}"
+
+
+def reference_declaration(annee: int) -> str:
+    return random_reference(PREFIXE_DECLARATION, annee)

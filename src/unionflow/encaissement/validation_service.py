@@ -18,11 +18,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures_service import comptes_paiement, date_ecriture_paiement, ecriture_paiement
 from unionflow.comptabilite.service import compteur_ecriture
-from unionflow.core import audit, metrics
+from unionflow.core import audit, metrics, reference
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import purges
 from unionflow.core.lot import Lot, defauts
-from unionflow.core.numbering import next_values
+from unionflow.core.numbering import compteur_recus, next_values, numero_recu
 from unionflow.encaissement import emission
 from unionflow.lcbft.detection import alertes_nouveau_paiement, donnees_webhook
 from unionflow.membres.repository import MembreRepository
@@ -34,6 +34,8 @@ from unionflow.models import (
     PaiementAllocation,
 )
 from unionflow.models.base import utcnow
+from unionflow.models.paiement import MethodePaiement
+from unionflow.organisations.repository import SerieOrganisationRepository
 from unionflow.webhooks import emission as webhooks
 
 MODULE = "PAIEMENTS"
@@ -72,15 +74,42 @@ async def destinataire(session: AsyncSession, paiement: Paiement) -> emission.De
     return await MembreRepository(session, None).get_destinataire(paiement.membre_id, paiement.organisation_id)
 
 
-def numero_recu(annee: int, valeur: int) -> str:
-    return f"REC-{annee}-{valeur:06d}"
+class _SansCode(Exception):
+    """The organisation has no series code yet: nothing to keep in the worker's cache."""
+
+
+async def code_serie(session: AsyncSession, organisation_id: uuid.UUID) -> str:
+    """The organisation's code in its receipt numbers: from the worker's cache (a code never changes once
+    stored), else one read; given here, once, to an organisation that has none yet (its first receipt) — and
+    then not cached, since this transaction may still roll back."""
+    repo = SerieOrganisationRepository(session)
+
+    async def stocke() -> str:
+        code = await repo.code_serie(organisation_id)
+        if code is None:
+            raise _SansCode
+        return code
+
+    try:
+        return await reference.lire(session, ("code_serie", organisation_id), stocke)
+    except _SansCode:
+        return await repo.attribuer_code_serie(organisation_id)
+
+
+def _recu_par(auth: AuthContext | None, paiement: Paiement, nouveau: bool) -> str:
+    """Who received the money: the person recording it or confirming the member's declaration; Wave when it
+    confirmed a checkout (whoever asked for the synchronisation)."""
+    if not nouveau and paiement.methode == MethodePaiement.WAVE:
+        return "Wave"
+    return auth.actor_name if auth is not None else "systeme"
 
 
 async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Paiement, plan: Plan, *,
                   nouveau: bool) -> None:
     """Apply ``plan`` and book ``paiement`` (statut VALIDE). ``nouveau``: the payment is created by this call
-    (not yet in the session; it gets its receipt number here); else it is a pending payment, locked, whose
-    changes the caller made on the ORM object."""
+    (not yet in the session); else it is a pending payment, locked, whose changes the caller made on the ORM
+    object. Either way it gets here its official receipt number, in its organisation's series, if it has none
+    yet (a declaration only had its DEC- reference)."""
     allocations = [PaiementAllocation(
         id=uuid.uuid4(), paiement_id=paiement.id, montant=part,
         cotisation_id=target.id if isinstance(target, Cotisation) else None,
@@ -92,12 +121,17 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
     date_ecriture = date_ecriture_paiement(refs, paiement)
     compteur = compteur_ecriture(refs.journal, date_ecriture.year)
     annee_recu = datetime.now(UTC).year
-    recu = f"REC-{annee_recu}"
-    # Both gap-free counters in one statement; their row locks are held until commit, as before.
-    numeros = await next_values(session, compteur, *([recu] if nouveau else []))
+    numeroter = nouveau or not paiement.a_un_recu
+    code = await code_serie(session, paiement.organisation_id) if numeroter else ""
+    recu = compteur_recus(paiement.organisation_id, annee_recu)
+    # Both gap-free counters of the organisation in one statement; their row locks are held until commit, so a
+    # rollback gives the numbers back; payments of other organisations lock other rows.
+    numeros = await next_values(session, compteur, *([recu] if numeroter else []))
+    if numeroter:
+        paiement.numero_recu = numero_recu(code, annee_recu, numeros[recu])
+    paiement.recu_par = _recu_par(auth, paiement, nouveau)
     lot = Lot()
     if nouveau:
-        paiement.numero_recu = numero_recu(annee_recu, numeros[recu])
         lot.ajouter(paiement)
     lot.ajouter(*allocations)
 

@@ -21,7 +21,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
 from unionflow.core.errors import InvalidState, NotFound, RegleMetier
-from unionflow.core.numbering import sequential_number
+from unionflow.core.numbering import reference_declaration
 from unionflow.encaissement import emission
 from unionflow.encaissement.repository import PaiementSystemRepository
 from unionflow.encaissement.validation_service import COTISATIONS_STATS, MODULE, outstanding, valider
@@ -161,7 +161,7 @@ class EncaissementService:
             id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id, montant=montant, devise=devise,
             methode=methode, statut=StatutPaiement.VALIDE.value, reference_externe=reference_externe,
             commentaire=commentaire, date_paiement=date_paiement or now, created_at=now, updated_at=now,
-            enregistre_par=self.auth.actor_name if self.auth else "systeme")
+            enregistre_par=self.auth.actor_name if self.auth else "systeme", reference_declaration=None)
         await valider(self.session, self.auth, paiement, plan, nouveau=True)
         return paiement
 
@@ -295,8 +295,11 @@ class EncaissementService:
     async def _new_paiement(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, montant: Decimal, devise: str,
                             methode: str, reference_externe: str | None, commentaire: str | None,
                             statut: StatutPaiement, date_paiement: datetime | None = None) -> Paiement:
+        # Not money yet: a reference outside the receipt series (random, so no counter to wait on); the official
+        # receipt number comes with the confirmation (``valider``), and a rejection consumes none.
+        reference = reference_declaration(_now().year)
         paiement = Paiement(
-            numero_recu=await sequential_number(self.session, "REC", _now().year),
+            numero_recu=reference, reference_declaration=reference,
             membre_id=membre_id, organisation_id=organisation_id, montant=montant, devise=devise,
             methode=methode, statut=statut, reference_externe=reference_externe, commentaire=commentaire,
             date_paiement=date_paiement, enregistre_par=self.auth.actor_name if self.auth else "systeme",

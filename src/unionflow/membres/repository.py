@@ -106,6 +106,16 @@ class MembreRepository(ScopedRepository[Membre]):
             stmt = stmt.with_for_update()
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
+    async def noms_par_email(self, emails: list[str]) -> dict[str, str]:
+        """"Prénom Nom" of the members with these e-mails (keys as given): a receipt names the person who
+        received the money rather than his login (issue 19)."""
+        wanted = {e.lower(): e for e in emails if e and "@" in e}
+        if not wanted:
+            return {}
+        rows = await self.session.execute(select(Membre.email, Membre.prenom, Membre.nom)
+                                          .where(Membre.email.in_(list(wanted))))
+        return {wanted[email]: f"{prenom} {nom}".strip() for email, prenom, nom in rows.all() if email in wanted}
+
     async def email_taken(self, email: str, exclude: uuid.UUID | None = None) -> bool:
         stmt = select(Membre.id).where(Membre.email == email.lower())
         if exclude is not None:

@@ -29,6 +29,9 @@ class Organisation(IdMixin, TimestampMixin, Base):
 
     nom: Mapped[str] = mapped_column(String(200))
     nom_court: Mapped[str | None] = mapped_column(String(50))
+    # Short code printed in the organisation's receipt numbers (REC-<code>-<year>-<n>), given once (at its first
+    # receipt or by migration 0017) and never changed, so that its numbers stay what they were.
+    code_serie: Mapped[str | None] = mapped_column(String(12), unique=True)
     # UNION > FEDERATION > ASSOCIATION (and peers such as MUTUELLE, COOPERATIVE, TONTINE).
     type_organisation: Mapped[str] = mapped_column(String(30), index=True)
     statut: Mapped[str] = mapped_column(String(20), default="ACTIVE", index=True)

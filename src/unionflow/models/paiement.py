@@ -51,11 +51,23 @@ class Paiement(IdMixin, TimestampMixin, Base):
     statut: Mapped[str] = mapped_column(String(20), default="EN_ATTENTE")
     reference_externe: Mapped[str | None] = mapped_column(String(100))
     date_paiement: Mapped[datetime | None]
+    # Who entered the payment: the treasurer at the counter, or the member who declared it.
     enregistre_par: Mapped[str | None] = mapped_column(String(254))
+    # Who received the money (issue 19): the treasurer who recorded it, or who confirmed the member's declaration;
+    # "Wave" for money Wave confirmed. None on rows older than the column and on payments not received.
+    recu_par: Mapped[str | None] = mapped_column(String(254))
+    # A payment declared by the member (or a Wave checkout) has its own reference, outside the receipt series;
+    # ``numero_recu`` holds it until the money is confirmed, then the official receipt number.
+    reference_declaration: Mapped[str | None] = mapped_column(String(40), unique=True)
     commentaire: Mapped[str | None] = mapped_column(Text)
     # Printed in the receipt's QR code: proves the holder read the receipt, so the public verification route
     # cannot be used to enumerate receipt numbers.
     cle_verification: Mapped[str] = mapped_column(String(32), default=lambda: secrets.token_urlsafe(12))
+
+    @property
+    def a_un_recu(self) -> bool:
+        """Whether it holds an official receipt number (a declaration not confirmed only has its reference)."""
+        return self.numero_recu is not None and self.numero_recu != self.reference_declaration
 
     __table_args__ = (
         Index("ix_paiement_organisation_date", "organisation_id", "date_paiement"),

@@ -4,10 +4,12 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, or_, select, true
+from sqlalchemy import ColumnElement, or_, select, true, update
+from sqlalchemy.exc import IntegrityError
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.repository import ScopedRepository
+from unionflow.core.numbering import sigle, sigles_candidats
+from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.core.visibility import EVERY, SCOPE_ORGANISATIONS, Shape, Visibility, scope_param
 from unionflow.models import Document, Organisation
 from unionflow.models.organisation import StatutOrganisation
@@ -67,3 +69,38 @@ class OrganisationRepository(ScopedRepository[Organisation]):
             return {}
         rows = await self.session.execute(select(Organisation.id, Organisation.nom).where(Organisation.id.in_(ids)))
         return {i: n for i, n in rows.all()}
+
+class SerieOrganisationRepository(SystemRepository[Organisation]):
+    """The organisation's code in its receipt numbers (issue 19, "séries par organisation"). Unscoped: asked by
+    the payment write path, whose permission was checked on the payment."""
+
+    model = Organisation
+
+    async def code_serie(self, organisation_id: uuid.UUID) -> str | None:
+        stmt = select(Organisation.code_serie).where(Organisation.id == organisation_id)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def attribuer_code_serie(self, organisation_id: uuid.UUID) -> str:
+        """Give the organisation its code, once: its sigle, or the sigle followed by 2, 3… when another
+        organisation already holds it. A concurrent twin (same organisation, or another one taking the same
+        code) is settled by the unique constraint in a savepoint, then the code actually stored is read."""
+        row = (await self.session.execute(select(Organisation.nom, Organisation.nom_court, Organisation.code_serie)
+                                          .where(Organisation.id == organisation_id))).one()
+        if row.code_serie:
+            return str(row.code_serie)
+        candidats = sigles_candidats(sigle(row.nom_court, row.nom))
+        pris = set((await self.session.execute(select(Organisation.code_serie)
+                                               .where(Organisation.code_serie.in_(candidats)))).scalars())
+        for code in (c for c in candidats if c not in pris):
+            try:
+                async with self.session.begin_nested():
+                    await self.session.execute(
+                        update(Organisation).where(Organisation.id == organisation_id,
+                                                   Organisation.code_serie.is_(None))
+                        .values(code_serie=code).execution_options(synchronize_session=False))
+            except IntegrityError:
+                continue
+            stored = await self.code_serie(organisation_id)
+            if stored:
+                return stored
+        raise RuntimeError(f"aucun code de série libre pour l'organisation {organisation_id}")

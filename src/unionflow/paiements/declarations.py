@@ -62,7 +62,8 @@ class DeclarationService:
             checkout = await WaveCheckoutService(self.session, self.auth, self.settings).ouvrir(
                 target.membre_id, target.organisation_id, [cible])
             return DeclarationPaiementResponse(
-                paiement_id=checkout.paiement_id, statut=StatutPaiement.EN_ATTENTE, montant=checkout.montant,
+                paiement_id=checkout.paiement_id, reference_declaration=checkout.numero_recu,
+                statut=StatutPaiement.EN_ATTENTE, montant=checkout.montant,
                 devise=checkout.devise, methode=methode, wave_launch_url=checkout.wave_launch_url,
                 checkout_id=checkout.checkout_id, expires_at=checkout.expires_at,
                 message="Session Wave ouverte: le paiement sera pris en compte quand Wave l'aura confirmé")
@@ -85,7 +86,8 @@ class DeclarationService:
                            description=f"Paiement de {montant} {paiement.devise} déclaré pour "
                                        f"{target.numero_reference}, en attente de confirmation")
         return DeclarationPaiementResponse(
-            paiement_id=paiement.id, statut=paiement.statut, montant=paiement.montant.quantize(CENT),
+            paiement_id=paiement.id, reference_declaration=paiement.reference_declaration, statut=paiement.statut,
+            montant=paiement.montant.quantize(CENT),
             devise=paiement.devise,
             methode=paiement.methode,
             message="Paiement déclaré: il sera pris en compte après confirmation par la trésorerie")
@@ -117,10 +119,13 @@ class DeclarationService:
         await audit.record(self.session, self.auth, action="CONFIRMER", module=MODULE, entite_type="Paiement",
                            entite_id=paiement.id, organisation_id=paiement.organisation_id,
                            before={"statut": StatutPaiement.EN_ATTENTE.value}, after={"statut": paiement.statut},
-                           description=f"Paiement déclaré {paiement.numero_recu} confirmé par la trésorerie")
+                           description=f"Paiement déclaré {paiement.reference_declaration or ''} confirmé par la "
+                                       f"trésorerie: reçu {paiement.numero_recu}")
         return await PaiementService(self.session, self.auth).response(paiement)
 
     async def rejeter(self, paiement_id: uuid.UUID, data: MotifRequest) -> PaiementResponse:
+        """Nothing was received: no receipt number is used (the declaration keeps its DEC- reference) and the
+        receipt download answers a problem (paiements/recu_service.py)."""
         paiement = await self._declaration(paiement_id)
         paiement = await EncaissementService(self.session, self.auth).clore(paiement.id, StatutPaiement.ANNULE)
         paiement.commentaire = "\n".join(filter(None, [paiement.commentaire, f"Rejeté: {data.motif}"]))
@@ -128,5 +133,6 @@ class DeclarationService:
         await audit.record(self.session, self.auth, action="REJETER", module=MODULE, entite_type="Paiement",
                            entite_id=paiement.id, organisation_id=paiement.organisation_id,
                            before={"statut": StatutPaiement.EN_ATTENTE.value}, after={"statut": paiement.statut},
-                           description=f"Paiement déclaré {paiement.numero_recu} rejeté: {data.motif}")
+                           description=f"Paiement déclaré {paiement.numero_recu} rejeté (aucun reçu émis): "
+                                       f"{data.motif}")
         return await PaiementService(self.session, self.auth).response(paiement)

@@ -54,7 +54,10 @@ class RecuData:
     date: datetime
     lignes: list[LigneRecu]
     non_affecte: Decimal
-    enregistre_par: str | None
+    # Who received the money (the treasurer who recorded or confirmed it) and, when it is someone else, who
+    # declared it (the member): names where known, else the login (issue 19).
+    recu_par: str | None
+    declare_par: str | None
     verification_url: str
 
 
@@ -132,7 +135,9 @@ def render_recu(data: RecuData) -> bytes:
          f"({format_montant(data.montant, data.devise)}).", 9, "B")
     pdf.ln(6)
     pdf.set_font("DejaVu", "", 8)
-    signataire = f"Enregistré par : {data.enregistre_par}" if data.enregistre_par else ""
+    if data.declare_par:
+        text(f"Déclaré par : {data.declare_par}", 8)
+    signataire = f"Reçu par : {data.recu_par}" if data.recu_par else ""
     pdf.cell(width / 2, 5, signataire)
     pdf.cell(width / 2, 5, "Le trésorier (signature et cachet)", align="R", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(14)

@@ -15,6 +15,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState, NotFound
 from unionflow.documents.storage import Storage
 from unionflow.encaissement.repository import PaiementRepository
+from unionflow.membres.repository import MembreRepository
 from unionflow.models import Organisation, Paiement
 from unionflow.models.paiement import StatutPaiement
 from unionflow.paiements.pdf import LigneRecu, RecuData, render_recu
@@ -53,6 +54,10 @@ class RecuService:
             raise NotFound("Paiement introuvable")
         if paiement.statut in SANS_RECU:
             raise InvalidState("Aucun reçu: ce paiement n'a pas été encaissé")
+        if not paiement.a_un_recu:
+            # A rejected declaration: nothing was received, no receipt number was ever given (issue 19).
+            raise InvalidState(f"Aucun reçu: la déclaration {paiement.reference_declaration} a été rejetée sans "
+                               f"encaissement; ce qui était dû reste dû")
         membre = await paiements.membre(paiement.membre_id)
         organisation = await paiements.organisation(paiement.organisation_id)
         assert membre is not None and organisation is not None
@@ -66,8 +71,21 @@ class RecuService:
             numero_membre=membre.numero_membre, montant=paiement.montant, devise=paiement.devise,
             methode=paiement.methode, statut=paiement.statut, reference=paiement.reference_externe,
             date=paiement.date_paiement or paiement.created_at, lignes=lignes,
-            non_affecte=paiement.montant_non_affecte, enregistre_par=paiement.enregistre_par,
+            non_affecte=paiement.montant_non_affecte, **await self._personnes(paiement),
             verification_url=verification_url(self.settings, paiement)))
+
+    async def _personnes(self, paiement: Paiement) -> dict[str, str | None]:
+        """Who received the money and, if someone else, who declared it — by name when they are members. Rows
+        older than ``recu_par`` were received by whoever recorded them."""
+        recu_par = paiement.recu_par or paiement.enregistre_par
+        declare_par = paiement.enregistre_par if paiement.enregistre_par != recu_par else None
+        noms = await MembreRepository(self.session, None).noms_par_email(
+            [p for p in (recu_par, declare_par) if p])
+        if declare_par and paiement.reference_declaration:
+            declare_par = f"{noms.get(declare_par, declare_par)} (déclaration {paiement.reference_declaration})"
+        elif declare_par:
+            declare_par = noms.get(declare_par, declare_par)
+        return {"recu_par": noms.get(recu_par, recu_par) if recu_par else None, "declare_par": declare_par}
 
     async def _logo(self, organisation: Organisation, storage: Storage) -> bytes | None:
         document = await self.repo.logo(organisation)
@@ -82,9 +100,19 @@ class RecuService:
         if found is None or not hmac.compare_digest(found[0].cle_verification.encode(), cle.encode()):
             raise NotFound("Reçu introuvable ou clé de vérification incorrecte")
         paiement, organisation = found
-        if paiement.statut in SANS_RECU:
+        if paiement.statut in SANS_RECU or not paiement.a_un_recu:
             raise NotFound("Reçu introuvable ou clé de vérification incorrecte")
         return VerificationRecuResponse(
             numero_recu=paiement.numero_recu, authentique=True, statut=paiement.statut,
             valide=paiement.statut == StatutPaiement.VALIDE, montant=paiement.montant, devise=paiement.devise,
-            date_paiement=paiement.date_paiement or paiement.created_at, organisation=organisation)
+            date_paiement=paiement.date_paiement or paiement.created_at, organisation=organisation,
+            recu_par=await self._recu_par_public(paiement))
+
+    async def _recu_par_public(self, paiement: Paiement) -> str | None:
+        """The receiver's name for the public page: never a login or an e-mail."""
+        recu_par = paiement.recu_par or paiement.enregistre_par
+        if not recu_par or recu_par == "systeme":
+            return None
+        if "@" not in recu_par:
+            return recu_par if recu_par == "Wave" else None
+        return (await MembreRepository(self.session, None).noms_par_email([recu_par])).get(recu_par)

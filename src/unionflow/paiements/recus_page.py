@@ -106,6 +106,10 @@ footer {{ padding: 1rem; font-size: .85rem; color: #4b5563; border-top: 1px soli
 """
 
 
+def _recu_par(recu: VerificationRecuResponse) -> str:
+    return f"\n<dt>Reçu par</dt><dd>{escape(recu.recu_par)}</dd>" if recu.recu_par else ""
+
+
 def page_recu(recu: VerificationRecuResponse) -> str:
     titre, explication, classe = ETATS.get(recu.statut.value, (f"Reçu {recu.statut.value}", "", "ko"))
     corps = f"""<div class="bandeau">
@@ -117,7 +121,7 @@ def page_recu(recu: VerificationRecuResponse) -> str:
 <dt>Reçu n°</dt><dd>{escape(recu.numero_recu)}</dd>
 <dt>Montant</dt><dd class="montant">{montant_fcfa(recu.montant, recu.devise)}</dd>
 <dt>Date du paiement</dt><dd>{escape(date_longue(recu.date_paiement))}</dd>
-<dt>État</dt><dd>{escape(LIBELLES.get(recu.statut.value, recu.statut.value))}</dd>
+<dt>État</dt><dd>{escape(LIBELLES.get(recu.statut.value, recu.statut.value))}</dd>{_recu_par(recu)}
 </dl>
 <footer>Vérification faite auprès de l'organisation avec la clé imprimée dans le QR code du reçu. Pour des
 raisons de confidentialité, cette page ne donne aucune information sur le membre: comparez le numéro et le

@@ -119,7 +119,9 @@ async def get_paiement(id: uuid.UUID, session: SessionDep,
                         "de l'organisation désigné par `logoDocumentId`), membre, lignes payées avec le reste à payer "
                         "après ce paiement, total en FCFA et en lettres, mode de paiement en clair, QR code vers "
                         "`GET /api/recus/verifier/{numero}?cle=…`. Un membre télécharge les siens. Pas de reçu pour "
-                        "un paiement non encaissé (400).")
+                        "un paiement non encaissé (400), ni pour une déclaration rejetée (400, problem+json). Le "
+                        "reçu nomme qui a reçu l'argent (« Reçu par », le trésorier) et, s'il diffère, qui l'a "
+                        "déclaré (issue 19).")
 async def download_recu(id: uuid.UUID, request: Request, session: SessionDep,
                         auth: AuthContext = authorize(RS_PAIEMENT_READ)) -> Response:
     numero, pdf = await RecuService(session, auth, request.app.state.settings).pdf(id, storage_of(request))
@@ -175,7 +177,10 @@ async def sync_paiement(id: uuid.UUID, session: SessionDep, request: Request,
                          "EN_ATTENTE déclaré par un membre (hors Wave, 400 sinon: Wave confirme lui-même) devient "
                          "VALIDE par le circuit d'encaissement: cotisation ou adhésion réglée, reçu, écriture "
                          "comptable. 400 si la cible a été annulée entre-temps. En-tête Idempotency-Key recommandé. "
-                         "Corps facultatif: sans corps, la date de réception est maintenant et sans référence.")
+                         "Corps facultatif: sans corps, la date de réception est maintenant et sans référence. "
+                         "Issue 19: c'est ici que le paiement reçoit son numéro de reçu officiel, dans la série de "
+                         "l'organisation (il n'avait que sa référence DEC-…), et `recuPar` nomme le trésorier qui "
+                         "confirme; `enregistrePar` reste le membre qui a déclaré.")
 async def confirm_paiement(id: uuid.UUID, session: SessionDep,
                            data: Annotated[ConfirmationPaiementRequest | None, Body()] = None,
                            auth: AuthContext = authorize(RS_TRESORERIE),
@@ -187,7 +192,9 @@ async def confirm_paiement(id: uuid.UUID, session: SessionDep,
 @router.post("/{id}/rejeter", response_model=PaiementResponse, responses=problems(404),
              summary="Rejeter un paiement déclaré par un membre",
              description="Trésorerie de l'organisation (permission paiement.enregistrer). Le paiement déclaré "
-                         "EN_ATTENTE passe à ANNULE avec le motif; la cotisation ou l'adhésion reste due.")
+                         "EN_ATTENTE passe à ANNULE avec le motif; la cotisation ou l'adhésion reste due. Aucun "
+                         "numéro de reçu n'est consommé (la déclaration garde sa référence DEC-…) et aucun reçu "
+                         "n'existe: son téléchargement répond 400 (issue 19).")
 async def reject_paiement(id: uuid.UUID, data: MotifRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_TRESORERIE)) -> PaiementResponse:
     return await DeclarationService(session, auth).rejeter(id, data)

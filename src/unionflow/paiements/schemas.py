@@ -49,7 +49,10 @@ class AllocationResponse(OutputModel):
 
 class PaiementResponse(OutputModel):
     id: uuid.UUID
-    numero_recu: str
+    numero_recu: str = Field(description="Numéro de reçu officiel, dans la série de l'organisation "
+                                         "(REC-<code>-<année>-<n>; REC-<année>-<n> avant l'issue 19). Un paiement "
+                                         "déclaré non encore confirmé, ou rejeté, n'a pas de reçu: ce champ porte "
+                                         "alors sa référence de déclaration (DEC-…), hors de la série des reçus")
     membre_id: uuid.UUID
     organisation_id: uuid.UUID
     montant: Montant
@@ -59,7 +62,14 @@ class PaiementResponse(OutputModel):
     statut: StatutPaiement
     reference_externe: str | None
     date_paiement: datetime | None
-    enregistre_par: str | None
+    enregistre_par: str | None = Field(description="Qui a saisi le paiement: le trésorier au guichet, ou le "
+                                                   "membre qui l'a déclaré")
+    recu_par: str | None = Field(default=None, description=(
+        "Extension (issue 19): qui a reçu l'argent — le trésorier qui l'a enregistré ou qui a confirmé la "
+        "déclaration du membre; « Wave » pour un paiement Wave confirmé par Wave. Absent tant que rien n'est reçu"))
+    reference_declaration: str | None = Field(default=None, description=(
+        "Extension (issue 19): référence propre d'un paiement déclaré par le membre (DEC-<année>-…), hors de la "
+        "série des reçus; il ne reçoit un numéro de reçu qu'à sa confirmation"))
     commentaire: str | None
     allocations: list[AllocationResponse]
     wave_checkout_id: str | None = None
@@ -81,6 +91,10 @@ class VerificationRecuResponse(OutputModel):
     devise: str
     date_paiement: datetime
     organisation: str
+    recu_par: str | None = Field(default=None, description=(
+        "Extension (issue 19): nom de la personne qui a reçu l'argent pour l'organisation (le trésorier qui l'a "
+        "enregistré ou a confirmé la déclaration), ou « Wave »; jamais une adresse e-mail: absent si le nom "
+        "n'est pas connu"))
 
 
 class ConfirmationPaiementRequest(InputModel):
@@ -100,6 +114,9 @@ class DeclarationPaiementResponse(OutputModel):
     """A payment a member declared or started: pending, never a receipt, nothing paid until confirmed."""
 
     paiement_id: uuid.UUID
+    reference_declaration: str | None = Field(default=None, description=(
+        "Extension (issue 19): référence de la déclaration (DEC-…), hors de la série des reçus; le numéro de reçu "
+        "officiel n'est attribué qu'à la confirmation par la trésorerie (ou par Wave)"))
     statut: StatutPaiement = Field(description="Toujours EN_ATTENTE: rien n'est encaissé à ce stade")
     montant: Montant
     devise: str

@@ -1,7 +1,7 @@
 """wave_releve, wave_releve_ligne, wave_rapprochement: Wave statements, their lines and their reconciliations
 
-Revision ID: 0017_wave_rapprochement
-Revises: 0016_cloture_mensuelle
+Revision ID: 0019_wave_rapprochement
+Revises: 0018_recus_series_organisation
 
 Issue 20, item 4 (wave/rapprochement_service.py). The lead re-chains at merge.
 """
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0017_wave_rapprochement"
-down_revision: str | Sequence[str] | None = "0016_cloture_mensuelle"
+revision: str = "0019_wave_rapprochement"
+down_revision: str | Sequence[str] | None = "0018_recus_series_organisation"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
