@@ -189,7 +189,8 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "tickets": ("Ticket", "TicketMessage"),
     "types_reference": ("TypeReference",),
     "versements": ("Versement",),
-    "wave": ("CompteWave", "WaveCheckout", "WaveEvenement", "TransactionWave"),
+    "wave": ("CompteWave", "WaveCheckout", "WaveEvenement", "TransactionWave", "ReleveWave", "LigneReleveWave",
+             "RapprochementWave"),
     "webhooks": ("AbonnementWebhook", "LivraisonWebhook"),
 }.items() for modele in modeles}
 
