@@ -68,6 +68,8 @@ class Permission(StrEnum):
     WEBHOOK_GERER = "webhook.gerer"
     PROPOSITION_AIDE_GERER = "proposition_aide.gerer"
     NOTIFICATION_MODELE_GERER = "notification_modele.gerer"
+    # Money undone (issue 19): the second person who approves a cancellation, refund or reversal
+    ANNULATION_APPROUVER = "annulation.approuver"
 
 
 P = Permission
@@ -111,6 +113,9 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.WEBHOOK_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION}),
     P.PROPOSITION_AIDE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU}),
     P.NOTIFICATION_MODELE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION}),
+    # Asking to undo money is paiement.annuler / versement.initier / comptabilite.ecrire; approving it takes a
+    # second person of the bureau who handles money or heads it (never the requester nor who recorded it).
+    P.ANNULATION_APPROUVER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.TRESORIER}),
 }
 
 

@@ -127,31 +127,6 @@ async def download_recu(id: uuid.UUID, request: Request, session: SessionDep,
                     headers={"Content-Disposition": f'attachment; filename="recu-{numero}.pdf"'})
 
 
-@router.post("/{id}/annuler", response_model=PaiementResponse, responses=problems(404, 422, 502, 503),
-             summary="Annuler un paiement (saisie erronée ou session Wave en attente)",
-             description="Trésorerie de l'organisation. Paiement manuel validé → ANNULE, les cotisations et "
-                         "adhésions réglées reviennent à leur état antérieur (audit WARNING). Paiement Wave en "
-                         "attente → session expirée chez Wave puis ANNULE. Paiement Wave encaissé: utiliser "
-                         "/rembourser.")
-async def cancel_paiement(id: uuid.UUID, data: MotifRequest, session: SessionDep, request: Request,
-                          auth: AuthContext = authorize(RS_TRESORERIE),
-                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    service = PaiementService(session, auth, request.app.state.settings)
-    return await idem.run(auth, lambda: service.annuler(id, data))
-
-
-@router.post("/{id}/rembourser", response_model=PaiementResponse, responses=problems(404, 422, 502, 503),
-             summary="Rembourser un paiement validé",
-             description="Trésorerie de l'organisation. Paiement Wave: remboursement demandé à Wave d'abord "
-                         "(échec → 502/503, rien ne change); manuel: argent rendu hors système. Statut REMBOURSE, "
-                         "affectations reprises (audit WARNING).")
-async def refund_paiement(id: uuid.UUID, data: MotifRequest, session: SessionDep, request: Request,
-                          auth: AuthContext = authorize(RS_TRESORERIE),
-                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    service = PaiementService(session, auth, request.app.state.settings)
-    return await idem.run(auth, lambda: service.rembourser(id, data))
-
-
 @router.post("/{id}/wave/expirer", response_model=PaiementResponse, responses=problems(404, 502, 503),
              summary="Abandonner une session Wave en attente",
              description="Expire la session chez Wave puis passe le paiement à EXPIRE. Si Wave révèle que le "
