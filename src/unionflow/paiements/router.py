@@ -127,6 +127,22 @@ async def download_recu(id: uuid.UUID, request: Request, session: SessionDep,
                     headers={"Content-Disposition": f'attachment; filename="recu-{numero}.pdf"'})
 
 
+@router.get("/{id}/recu-remboursement", response_class=Response, responses={
+    200: {"content": {"application/pdf": {}}, "description": "Reçu de remboursement PDF"}, **problems(404)},
+            summary="Télécharger le reçu de remboursement PDF",
+            description="Extension (issue 19), hors spécification. Paiement remboursé après approbation par une "
+                        "seconde personne: reçu numéroté dans sa propre série (`RMB-<année>-…`) avec la date du "
+                        "remboursement, le montant en chiffres et en lettres, le motif, le reçu d'origine, qui a "
+                        "demandé et qui a approuvé, et les lignes de signature du membre et du trésorier. Un "
+                        "membre télécharge les siens. 400 si le paiement n'a pas été remboursé.")
+async def download_recu_remboursement(id: uuid.UUID, request: Request, session: SessionDep,
+                                      auth: AuthContext = authorize(RS_PAIEMENT_READ)) -> Response:
+    service = RecuService(session, auth, request.app.state.settings)
+    numero, pdf = await service.pdf_remboursement(id, storage_of(request))
+    return Response(pdf, media_type="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="remboursement-{numero}.pdf"'})
+
+
 @router.post("/{id}/wave/expirer", response_model=PaiementResponse, responses=problems(404, 502, 503),
              summary="Abandonner une session Wave en attente",
              description="Expire la session chez Wave puis passe le paiement à EXPIRE. Si Wave révèle que le "

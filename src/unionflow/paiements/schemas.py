@@ -81,6 +81,13 @@ class VerificationRecuResponse(OutputModel):
     devise: str
     date_paiement: datetime
     organisation: str
+    # Issue 19 (extension): a cancelled or refunded receipt says who asked, who approved and why.
+    motif_annulation: str | None = None
+    demande_par: str | None = Field(default=None, description="Annulé/remboursé: qui l'a demandé")
+    approuve_par: str | None = Field(default=None, description="Annulé/remboursé: qui l'a approuvé")
+    date_annulation: datetime | None = None
+    numero_remboursement: str | None = Field(default=None, description="Remboursé: numéro du reçu de "
+                                                                         "remboursement (série RMB)")
 
 
 class ConfirmationPaiementRequest(InputModel):
