@@ -35,9 +35,12 @@ class DemandeAnnulationSystemRepository(SystemRepository[DemandeAnnulation]):
 
     async def en_attente(self, *, paiement_id: uuid.UUID | None = None, versement_id: uuid.UUID | None = None,
                          ecriture_id: uuid.UUID | None = None) -> DemandeAnnulation | None:
-        stmt = self.select().where(DemandeAnnulation.statut == StatutDemandeAnnulation.EN_ATTENTE.value, or_(
-            DemandeAnnulation.paiement_id == paiement_id, DemandeAnnulation.versement_id == versement_id,
-            DemandeAnnulation.ecriture_id == ecriture_id))
+        # Only the ids given: ``column == None`` would read as IS NULL and match every other kind of request.
+        objets = [column == value for column, value in ((DemandeAnnulation.paiement_id, paiement_id),
+                                                        (DemandeAnnulation.versement_id, versement_id),
+                                                        (DemandeAnnulation.ecriture_id, ecriture_id))
+                  if value is not None]
+        stmt = self.select().where(DemandeAnnulation.statut == StatutDemandeAnnulation.EN_ATTENTE.value, or_(*objets))
         return (await self.session.execute(stmt.limit(1))).scalar_one_or_none()
 
     async def approuvee_du_paiement(self, paiement_id: uuid.UUID) -> DemandeAnnulation | None:
