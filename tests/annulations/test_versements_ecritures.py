@@ -81,7 +81,7 @@ async def test_manual_entry_reversed_on_approval_and_automatic_entries_refused(c
 
 
 async def test_member_is_told_declaration_confirmed_or_rejected_and_aid_paid(client, factory, db):
-    org, tresorier, second, president, membre = await _org(factory)
+    org, tresorier, second, _, membre = await _org(factory)
     for montant, action in (("1000", "confirmer"), ("2000", "rejeter")):
         dues = await cotisation(db, membre.membre, org, montant)
         declared = await client.put(f"/api/cotisations/{dues.id}/payer", headers=membre.headers,
