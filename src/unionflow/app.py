@@ -16,6 +16,7 @@ from unionflow import __version__
 from unionflow.adhesions.router import router as adhesions_router
 from unionflow.admin_association.router import router as admin_association_router
 from unionflow.analytics.router import router as analytics_router
+from unionflow.annulations.router import routers as annulations_routers
 from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
@@ -138,6 +139,8 @@ ROUTERS: list[APIRouter] = [
     clients_api_router,
     webhooks_router,
     creer_planificateur_router(JOBS),
+    # Money undone by two people (issue 19): spec undo paths of paiements/versements and /api/annulations.
+    *annulations_routers,
     taches_router,
     monitoring_logs_router,
     monitoring_metrics_router,

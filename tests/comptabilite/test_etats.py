@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from openpyxl import load_workbook
 
+from tests.annulations.helpers import defaire
 from tests.comptabilite.helpers import compte, ecriture, journal
 from tests.paiements.helpers import cotisation
 from tests.pdf import pdf_text
@@ -22,6 +23,8 @@ async def _activite(client, factory, db, seed: int):
     rng = random.Random(seed)
     org = await factory.organisation(nom="Fédération des mutuelles de Kaolack")
     treasurer = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    # Undoing a payment takes a second person (issue 19): the president approves.
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
     encaisse = {"571": Decimal(0), "521": Decimal(0)}
     cotisations = Decimal(0)
     for _ in range(rng.randint(3, 6)):
@@ -37,8 +40,7 @@ async def _activite(client, factory, db, seed: int):
         paid = await client.post("/api/paiements", headers=treasurer.headers, json=body)
         assert paid.status_code == 201, paid.text
         if rng.random() < 0.3:
-            cancelled = await client.post(f"/api/paiements/{paid.json()['id']}/annuler", headers=treasurer.headers,
-                                          json={"motif": "Erreur de saisie"})
+            cancelled = await defaire(client, f"/api/paiements/{paid.json()['id']}/annuler", treasurer, president)
             assert cancelled.status_code == 200, cancelled.text
             continue
         encaisse["571" if methode == "ESPECES" else "521"] += montant

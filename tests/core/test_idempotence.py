@@ -21,6 +21,9 @@ MONEY_OPERATIONS = [
     ("post", "/api/paiements/wave/checkout"),
     ("post", "/api/versements"),
     ("post", "/api/versements/{id}/confirmer"),
+    ("post", "/api/versements/{id}/annuler"),
+    ("post", "/api/annulations/{id}/approuver"),
+    ("post", "/api/comptabilite/ecritures/{id}/contrepasser"),
 ]
 
 
@@ -90,8 +93,16 @@ async def test_refund_retried_answers_the_stored_refund(client, factory, db):
     motif = {"motif": "Cotisation payée deux fois"}
     first = await client.post(f"/api/paiements/{paid['id']}/rembourser", headers=headers, json=motif)
     retry = await client.post(f"/api/paiements/{paid['id']}/rembourser", headers=headers, json=motif)
-    assert first.status_code == retry.status_code == 200, first.text
-    assert retry.json()["statut"] == "REMBOURSE"
+    # The request (issue 19: a second person approves) is opened once; the retry answers it again.
+    assert first.status_code == retry.status_code == 202, first.text
+    assert retry.json() == first.json() and retry.json()["statut"] == "EN_ATTENTE"
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    approve = {**president.headers, "Idempotency-Key": "rembourse-1-ok"}
+    url = f"/api/annulations/{first.json()['id']}/approuver"
+    done = await client.post(url, headers=approve, json={})
+    again = await client.post(url, headers=approve, json={})
+    assert done.status_code == again.status_code == 200, done.text
+    assert again.json() == done.json() and done.json()["numeroRemboursement"].startswith("RMB-")
     # Without the key, a second refund of the same payment is refused: it is no longer validated.
     assert (await client.post(f"/api/paiements/{paid['id']}/rembourser", headers=treasurer.headers,
                               json=motif)).status_code == 400

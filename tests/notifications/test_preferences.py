@@ -17,8 +17,10 @@ async def test_defaults_update_and_validation(client, factory):
     defaults = await client.get(URL, headers=member.headers)
     assert defaults.status_code == 200
     assert defaults.json() == {"langue": "fr", "theme": "SYSTEME", "canauxParType": {}, "refusNonObligatoires": False,
-                               "typesObligatoires": ["DECISION_AIDE", "EVENEMENT_ANNULE", "INSCRIPTION_CONFIRMEE",
-                                                     "RAPPEL_COTISATION", "RECU_PAIEMENT", "WEBHOOK_DESACTIVE"],
+                               "typesObligatoires": ["AIDE_VERSEE", "DECISION_AIDE", "DECLARATION_REJETEE",
+                                                     "EVENEMENT_ANNULE", "INSCRIPTION_CONFIRMEE", "PAIEMENT_ANNULE",
+                                                     "PAIEMENT_REMBOURSE", "RAPPEL_COTISATION", "RECU_PAIEMENT",
+                                                     "WEBHOOK_DESACTIVE"],
                                "updatedAt": None}
     updated = await client.put(URL, headers=member.headers, json={
         "langue": "wo", "theme": "SOMBRE", "canauxParType": {"INFORMATION": ["SMS", "IN_APP"]}})

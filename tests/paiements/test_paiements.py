@@ -4,6 +4,7 @@ import uuid
 
 from sqlalchemy import func, select
 
+from tests.annulations.helpers import defaire
 from tests.paiements.helpers import adhesion, cotisation
 from tests.pdf import pdf_text
 from unionflow.models import AuditLog, CleIdempotence, Paiement
@@ -163,9 +164,10 @@ async def test_cancel_manual_payment_reverses_dues_and_adhesion(client, factory,
     forbidden = await client.post(f"/api/paiements/{paid['id']}/annuler", headers=member.headers,
                                   json={"motif": "Erreur de saisie"})
     assert forbidden.status_code == 403
-    cancelled = await client.post(f"/api/paiements/{paid['id']}/annuler", headers=treasurer.headers,
-                                  json={"motif": "Erreur de saisie"})
-    assert cancelled.status_code == 200 and cancelled.json()["statut"] == "ANNULE"
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    cancelled = await defaire(client, f"/api/paiements/{paid['id']}/annuler", treasurer, president)
+    assert cancelled.status_code == 200 and cancelled.json()["statut"] == "APPROUVEE"
+    assert (await client.get(f"/api/paiements/{paid['id']}", headers=treasurer.headers)).json()["statut"] == "ANNULE"
     await db.refresh(dues)
     await db.refresh(adh)
     assert (dues.statut, dues.montant_paye) == ("EN_ATTENTE", 0)
@@ -175,7 +177,8 @@ async def test_cancel_manual_payment_reverses_dues_and_adhesion(client, factory,
     assert twice.status_code == 400
     warning = (await db.execute(select(AuditLog).where(AuditLog.entite_id == paid["id"],
                                                        AuditLog.type_action == "PAIEMENT_ANNULE"))).scalar_one()
-    assert warning.severite == "WARNING" and warning.utilisateur == treasurer.user.email
+    # Carried out by the second person, who approved it.
+    assert warning.severite == "WARNING" and warning.utilisateur == president.user.email
     receipt = await client.get(f"/api/paiements/{paid['id']}/recu", headers=member.headers)
     assert receipt.status_code == 200 and "ANNULÉ" in pdf_text(receipt.content)
     # The dues can be paid again.

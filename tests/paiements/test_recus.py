@@ -7,6 +7,7 @@ import io
 
 from PIL import Image
 
+from tests.annulations.helpers import defaire
 from tests.documents.helpers import upload
 from tests.paiements.helpers import cotisation
 from tests.pdf import pdf_image_count, pdf_page_image, pdf_text
@@ -78,8 +79,9 @@ async def test_qr_code_link_verifies_the_receipt_without_member_data(client, fac
     assert wrong_key.status_code == unknown.status_code == 404
     assert wrong_key.json()["detail"] == unknown.json()["detail"]
 
-    cancelled = await client.post(f"/api/paiements/{paid['id']}/annuler", headers=treasurer.headers,
-                                  json={"motif": "Saisie en double"})
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    cancelled = await defaire(client, f"/api/paiements/{paid['id']}/annuler", treasurer, president,
+                              "Saisie en double")
     assert cancelled.status_code == 200, cancelled.text
     after = (await client.get(path)).json()
     assert after["authentique"] is True and after["valide"] is False and after["statut"] == "ANNULE"

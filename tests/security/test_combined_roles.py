@@ -33,6 +33,7 @@ from unionflow.models import (
     CompteWave,
     Cotisation,
     DemandeAide,
+    DemandeAnnulation,
     Evenement,
     Membre,
     MembreOrganisation,
@@ -72,8 +73,29 @@ async def paiement_annuler(w: World) -> Call:
     await w.db.flush()
 
     async def done() -> bool:
-        return await scalar(w.db, select(Paiement.statut).where(Paiement.id == paiement.id)) == "ANNULE"
+        # Issue 19: the action is the request (a second person approves, case annulation.approuver).
+        return await scalar(w.db, select(func.count()).select_from(DemandeAnnulation).where(
+            DemandeAnnulation.paiement_id == paiement.id)) == 1
     return Call(f"/api/paiements/{paiement.id}/annuler", {"motif": "Saisie erronée"}, done)
+
+
+async def annulation_approuver(w: World) -> Call:
+    """A pending request to cancel a payment recorded by the system, asked by someone else than the caller."""
+    due = await cotisation(w.db, w.owner, w.org, 5000)
+    paiement = await EncaissementService(w.db, None).enregistrer(
+        membre_id=w.owner.id, organisation_id=w.org.id, montant=Decimal("5000"), methode="ESPECES",
+        cibles=[Cible(cotisation_id=due.id)])
+    demande = DemandeAnnulation(
+        organisation_id=w.org.id, type_annulation="ANNULATION_PAIEMENT", paiement_id=paiement.id,
+        membre_id=w.owner.id, reference=paiement.numero_recu, montant=paiement.montant, devise="XOF",
+        motif="Saisie erronée", statut="EN_ATTENTE", demande_par="autre@example.sn", demande_par_sub="autre",
+        date_demande=datetime.now(UTC))
+    w.db.add(demande)
+    await w.db.flush()
+
+    async def done() -> bool:
+        return await scalar(w.db, select(Paiement.statut).where(Paiement.id == paiement.id)) == "ANNULE"
+    return Call(f"/api/annulations/{demande.id}/approuver", {}, done)
 
 
 async def cotisation_gerer(w: World) -> Call:
@@ -221,6 +243,7 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.NOTIFICATION_MODELE_GERER: ("POST", "/api/notifications/modeles", more.notification_modele_gerer),
     P.WEBHOOK_GERER: ("PUT", "/api/webhooks/abonnements/{id}", more.webhook_gerer),
     P.WAVE_RAPPROCHER: ("POST", "/api/wave/releves/{id}/rapprocher", more.wave_rapprocher),
+    P.ANNULATION_APPROUVER: ("POST", "/api/annulations/{id}/approuver", annulation_approuver),
 }
 
 

@@ -95,7 +95,12 @@ async def test_manual_payout_cancel_and_visibility(client, factory, db, wave):
     assert done.json()["statut"] == "REUSSI" and done.json()["referenceExterne"] == "VIR-BICIS-889"
     cancel_done = await client.post(f"/api/versements/{body['id']}/annuler", headers=treasurer.headers,
                                     json={"motif": "Erreur"})
-    assert cancel_done.status_code == 400
+    # A delivered payout is undone only on a second person's approval (issue 19): the request waits.
+    assert cancel_done.status_code == 202 and cancel_done.json()["statut"] == "EN_ATTENTE"
+    confirmer_approves = await client.post(f"/api/annulations/{cancel_done.json()['id']}/approuver",
+                                           headers=president.headers, json={})
+    assert confirmer_approves.status_code == 403
+    assert (await client.get(f"/api/versements/{body['id']}", headers=treasurer.headers)).json()["statut"] == "REUSSI"
     other = (await client.post("/api/versements", headers=treasurer.headers, json=_payout(org, "1000"))).json()
     cancelled = await client.post(f"/api/versements/{other['id']}/annuler", headers=treasurer.headers,
                                   json={"motif": "Bénéficiaire erroné"})

@@ -224,9 +224,17 @@ async def test_expire_then_sync_and_refund(client, factory, db, wave):
     member_refund = await client.post(f"/api/paiements/{second['paiementId']}/rembourser",
                                       headers=member.headers, json={"motif": "Double paiement"})
     assert member_refund.status_code == 403
-    refunded = await client.post(f"/api/paiements/{second['paiementId']}/rembourser",
-                                 headers=treasurer.headers, json={"motif": "Double paiement"})
-    assert refunded.status_code == 200 and refunded.json()["statut"] == "REMBOURSE", refunded.text
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    asked = await client.post(f"/api/paiements/{second['paiementId']}/rembourser",
+                              headers=treasurer.headers, json={"motif": "Double paiement"})
+    assert asked.status_code == 202, asked.text
+    # Nothing goes to Wave before a second person approves (issue 19).
+    assert wave.sessions[second["checkoutId"]]["payment_status"] != "refunded"
+    refunded = await client.post(f"/api/annulations/{asked.json()['id']}/approuver", headers=president.headers,
+                                 json={})
+    assert refunded.status_code == 200, refunded.text
+    detail = (await client.get(f"/api/paiements/{second['paiementId']}", headers=treasurer.headers)).json()
+    assert detail["statut"] == "REMBOURSE"
     assert wave.sessions[second["checkoutId"]]["payment_status"] == "refunded"
     await db.refresh(dues)
     assert (dues.statut, dues.montant_paye) == ("EN_ATTENTE", 0)
@@ -290,10 +298,16 @@ async def test_refund_refused_by_wave_changes_nothing(client, factory, db, wave)
         "organisationId": str(org.id), "cibles": [{"cotisationId": str(dues.id)}]})).json()
     raw, headers = signed_webhook(SECRET, completed_event(wave.complete(body["checkoutId"])))
     await client.post(WEBHOOK, content=raw, headers=headers)
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    asked = await client.post(f"/api/paiements/{body['paiementId']}/rembourser", headers=treasurer.headers,
+                              json={"motif": "Demande du membre"})
+    assert asked.status_code == 202, asked.text
     wave.fail_next.append(500)
-    refused = await client.post(f"/api/paiements/{body['paiementId']}/rembourser", headers=treasurer.headers,
-                                json={"motif": "Demande du membre"})
+    refused = await client.post(f"/api/annulations/{asked.json()['id']}/approuver", headers=president.headers,
+                                json={})
     assert refused.status_code == 502
+    still = await client.get(f"/api/annulations/{asked.json()['id']}", headers=treasurer.headers)
+    assert still.json()["statut"] == "EN_ATTENTE"
     cancel = await client.post(f"/api/paiements/{body['paiementId']}/annuler", headers=treasurer.headers,
                                json={"motif": "Erreur"})
     assert cancel.status_code == 400

@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
+from tests.annulations.helpers import defaire
 from tests.cotisations.helpers import cotisation, treasury
 from tests.evenements.helpers import create_event
 from unionflow.models import AbonnementWebhook, LivraisonWebhook, Notification, ParametresLcbFt
@@ -59,8 +60,9 @@ async def test_payment_emits_receipt_payment_and_dues_events_then_refund(client,
     assert f"{partial.numero_reference}: reste dû 6 000 FCFA" in recu.corps
     assert f"{full.numero_reference}: soldé" in recu.corps
 
-    refunded = await client.post(f"/api/paiements/{paiement['id']}/rembourser", headers=treasurer.headers,
-                                 json={"motif": "Double paiement"})
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    refunded = await defaire(client, f"/api/paiements/{paiement['id']}/rembourser", treasurer, president,
+                             "Double paiement")
     assert refunded.status_code == 200, refunded.text
     assert [e.evenement for e in await _events(db, sub)][-1] == "paiement.rembourse"
 

@@ -30,6 +30,7 @@ from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.core.auth import AuthContext
 from unionflow.core.montants import format_montant
 from unionflow.core.tableaux import Bloc, Colonne, Nature, Tableau, pdf_dossier
+from unionflow.encaissement.annulation_repository import DemandeAnnulationSystemRepository
 from unionflow.encaissement.repository import PaiementSystemRepository
 from unionflow.models import ClotureMensuelle
 from unionflow.models.paiement import StatutPaiement
@@ -85,9 +86,16 @@ async def _annulations(session: AsyncSession, c: ClotureMensuelle, organisation:
             par[e.entite_id] = e.utilisateur or ""
         elif e.entite_id and e.type_action.startswith("APPROUVER"):
             approuve[e.entite_id] = e.utilisateur or ""
-    lignes = [(p.numero_recu, p.updated_at, p.montant, "Annulé" if p.statut == StatutPaiement.ANNULE else "Remboursé",
-               par.get(str(p.id), "—"), approuve.get(str(p.id), "—"),
-               (p.commentaire or "").splitlines()[-1] if p.commentaire else "") for p in paiements]
+    # Issue 19: undone on a request approved by a second person; the request says who asked, who approved, why.
+    demandes = DemandeAnnulationSystemRepository(session)
+    lignes = []
+    for p in paiements:
+        d = await demandes.approuvee_du_paiement(p.id)
+        lignes.append((p.numero_recu, p.updated_at, p.montant,
+                       "Annulé" if p.statut == StatutPaiement.ANNULE else "Remboursé",
+                       d.demande_par if d else par.get(str(p.id), "—"),
+                       (d.decide_par or "—") if d else approuve.get(str(p.id), "—"),
+                       d.motif if d else (p.commentaire or "").splitlines()[-1] if p.commentaire else ""))
     return Tableau(
         titre="6. Annulations et remboursements du mois", organisation=organisation, sous_titre="",
         colonnes=[Colonne("Reçu", largeur=1.6), Colonne("Date", Nature.DATE, 1.1), Colonne("Montant", M, 1.3),

@@ -286,3 +286,32 @@ async def comptabiliser_frais_wave(session: AsyncSession, *, organisation_id: uu
                        entite_id=ecriture.id, organisation_id=organisation_id, after=audit.snapshot(ecriture),
                        description=f"Frais Wave de la transaction {transaction_id}: {frais}")
     return ecriture
+
+
+async def contrepasser(session: AsyncSession, original: EcritureComptable, libelle: str, piece: str,
+                       auth: AuthContext | None) -> EcritureComptable:
+    """The mirror of ``original`` (debits and credits swapped), dated today in the same journal: the undoing of a
+    delivered payout or of a manual entry, approved by a second person (annulations/service.py)."""
+    books = ComptabiliteSystemRepository(session)
+    lignes = [Ligne(compte, debit=ligne.credit, credit=ligne.debit, libelle=f"Contrepassation: {ligne.libelle or ''}"
+                    [:300]) for ligne, compte in await books.lignes_avec_comptes(original.id)]
+    journal = await books.journal(original.journal_id)
+    assert journal is not None
+    ecriture = await poster_ecriture(session, journal=journal, date_ecriture=datetime.now(UTC).date(),
+                                     libelle=libelle[:300], lignes=lignes, piece_reference=piece[:100],
+                                     cree_par=auth.actor_name if auth else "systeme")
+    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
+                       entite_id=ecriture.id, organisation_id=original.organisation_id, severite="WARNING",
+                       after=audit.snapshot(ecriture), description=f"Contrepassation de {original.numero_piece}")
+    return ecriture
+
+
+async def extourner_versement(session: AsyncSession, versement: Versement, motif: str,
+                              auth: AuthContext | None) -> EcritureComptable | None:
+    """Book the cancellation of a delivered payout: the mirror of its entry (the money is back in the treasury)."""
+    original = await ComptabiliteSystemRepository(session).premiere_ecriture_de_piece(versement.organisation_id,
+                                                                                      versement.numero)
+    if original is None:
+        return None
+    return await contrepasser(session, original, f"Annulation du versement {versement.numero}: {motif}",
+                              f"ANN-{versement.numero}", auth)

@@ -66,6 +66,9 @@ DEFAUTS: dict[str, Definition] = {
         "(XOF)"),
     "finance.approbation.seuil_double": _montant(
         2_000_000, "Approbations: montant à partir duquel deux approbateurs distincts sont requis (XOF)"),
+    "finance.approbation.seuil_annulation": _montant(
+        500_000, "Annulations: montant à partir duquel l'annulation, le remboursement ou la contrepassation doit "
+        "d'abord être approuvé par le circuit d'approbation de l'organisation (XOF)"),
     # Monthly closing (issue 19, docs/comptabilite-lcbft.md).
     "comptabilite.cloture.delai_declarations_jours": Definition(
         TypeValeur.NUMBER, 7, "Clôture mensuelle: un paiement déclaré (en attente) depuis plus de ce nombre de jours "

@@ -126,15 +126,17 @@ class IdempotentRequest:
     key: str | None
     empreinte: str
 
-    async def run(self, auth: AuthContext, call: Callable[[], Awaitable[BaseModel]], status: int = 200) -> JSONResponse:
-        """Answer from the stored response for a replayed key, else run ``call`` once and store its answer."""
+    async def run(self, auth: AuthContext, call: Callable[[], Awaitable[BaseModel]],
+                  status: int | Callable[[BaseModel], int] = 200) -> JSONResponse:
+        """Answer from the stored response for a replayed key, else run ``call`` once and store its answer.
+        ``status`` may depend on the answer (a request that only opened a pending one answers 202)."""
         idem = Idempotence(self.session, auth, self.operation, self.key, self.empreinte)
         replay = await idem.begin()
         if replay is not None:
             return as_response(replay)
         result = await call()
         body = jsonable_encoder(result.model_dump(mode="json", by_alias=True))
-        return as_response(await idem.finish(status, body))
+        return as_response(await idem.finish(status(result) if callable(status) else status, body))
 
 
 async def _idempotent_request(request: Request, session: SessionDep,

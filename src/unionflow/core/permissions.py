@@ -70,6 +70,8 @@ class Permission(StrEnum):
     NOTIFICATION_MODELE_GERER = "notification_modele.gerer"
     # Wave statements: import, match, book Wave's fees (issue 20)
     WAVE_RAPPROCHER = "wave.rapprocher"
+    # Money undone (issue 19): the second person who approves a cancellation, refund or reversal
+    ANNULATION_APPROUVER = "annulation.approuver"
 
 
 P = Permission
@@ -114,6 +116,9 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.PROPOSITION_AIDE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU}),
     P.NOTIFICATION_MODELE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION}),
     P.WAVE_RAPPROCHER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    # Asking to undo money is paiement.annuler / versement.initier / comptabilite.ecrire; approving it takes a
+    # second person of the bureau who handles money or heads it (never the requester nor who recorded it).
+    P.ANNULATION_APPROUVER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.TRESORIER}),
 }
 
 

@@ -167,6 +167,9 @@ RS_SUGGESTION_STAFF = _rs("RS-SUGGESTION-STAFF", R.SUPER_ADMIN, R.ADMIN, *_BUREA
 # organisation's administrators manage its webhook subscriptions.
 RS_CLIENT_API = _rs("RS-CLIENT-API", R.SUPER_ADMIN, R.ADMIN)
 RS_WEBHOOK = _rs("RS-WEBHOOK", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION)
+# Money undone (issue 19): the second person who approves a cancellation, refund or reversal (annulation.approuver).
+RS_ANNULATION_DECIDE = _rs("RS-ANNULATION-DECIDE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT,
+                           R.TRESORIER)
 
 
 # A role given inside an organisation: the OpenAPI lists only the roles an organisation can grant, so clients

@@ -127,3 +127,7 @@ __all__ += ["JournalSysteme"]
 from unionflow.models.cotisation_synthese import CotisationSynthese, CotisationSyntheseDelta  # noqa: E402
 
 __all__ += ["CotisationSynthese", "CotisationSyntheseDelta"]
+
+from unionflow.models.annulation import DemandeAnnulation  # noqa: E402
+
+__all__ += ["DemandeAnnulation"]

@@ -36,6 +36,8 @@ class TypeObjetApprobation(StrEnum):
     VERSEMENT = "VERSEMENT"  # a payout (versement) of the organisation
     AIDE = "AIDE"  # the disbursement of an approved aid request
     AUTRE = "AUTRE"  # any other expense, described by the motif
+    # Extension (issue 19): money undone above the threshold; opened by the undo request only
+    ANNULATION = "ANNULATION"
 
 
 class Budget(IdMixin, TimestampMixin, Base):

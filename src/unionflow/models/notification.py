@@ -37,13 +37,20 @@ class TypeNotification(StrEnum):
     DECISION_AIDE = "DECISION_AIDE"
     APPROBATION_EN_ATTENTE = "APPROBATION_EN_ATTENTE"
     WEBHOOK_DESACTIVE = "WEBHOOK_DESACTIVE"
+    # Extension (issue 19, item 7): the member learns every change of what he owes or was paid.
+    DECLARATION_REJETEE = "DECLARATION_REJETEE"
+    PAIEMENT_ANNULE = "PAIEMENT_ANNULE"
+    PAIEMENT_REMBOURSE = "PAIEMENT_REMBOURSE"
+    AIDE_VERSEE = "AIDE_VERSEE"
 
 
 # Kinds a member cannot refuse: they concern the member's own obligations, payments or registrations
 # (docs/notifications.md). Preferences still choose their channels.
 OBLIGATOIRES = frozenset({TypeNotification.RAPPEL_COTISATION, TypeNotification.RECU_PAIEMENT,
                           TypeNotification.EVENEMENT_ANNULE, TypeNotification.INSCRIPTION_CONFIRMEE,
-                          TypeNotification.DECISION_AIDE, TypeNotification.WEBHOOK_DESACTIVE})
+                          TypeNotification.DECISION_AIDE, TypeNotification.WEBHOOK_DESACTIVE,
+                          TypeNotification.DECLARATION_REJETEE, TypeNotification.PAIEMENT_ANNULE,
+                          TypeNotification.PAIEMENT_REMBOURSE, TypeNotification.AIDE_VERSEE})
 
 
 class Notification(IdMixin, TimestampMixin, Base):

@@ -10,7 +10,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.permissions import GRANTS, Permission
 from unionflow.membres.repository import MembreRepository
-from unionflow.models import DemandeAide, Membre
+from unionflow.models import DemandeAide, DemandeAnnulation, Membre, Paiement, Versement
+from unionflow.models.annulation import TypeAnnulation
 from unionflow.models.demande_aide import StatutDemandeAide
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
@@ -51,3 +52,46 @@ async def decision_aide(session: AsyncSession, demande: DemandeAide, auteur: str
     await Emetteur(session, auteur).emettre(membre, TypeNotification.DECISION_AIDE.value, sujet, corps,
                                             organisation_id=demande.organisation_id,
                                             source=("DemandeAide", demande.id))
+
+
+async def avis_membre(session: AsyncSession, membre_id: uuid.UUID, organisation_id: uuid.UUID, type_notification:
+                      TypeNotification, sujet: str, corps: str, source: tuple[str, uuid.UUID], auteur: str) -> None:
+    """One notice to the member concerned, in his channel (issue 19, item 7: what he owes or was paid changed)."""
+    membre = await MembreRepository(session, None).get(membre_id)
+    if membre is not None:
+        await Emetteur(session, auteur).emettre(membre, type_notification.value, sujet, corps,
+                                                organisation_id=organisation_id, source=source)
+
+
+async def paiement_annule_ou_rembourse(session: AsyncSession, demande: DemandeAnnulation, auteur: str) -> None:
+    assert demande.membre_id is not None and demande.paiement_id is not None
+    rembourse = demande.type_annulation == TypeAnnulation.REMBOURSEMENT_PAIEMENT
+    montant = f"{demande.montant:,.0f}".replace(",", " ") + (" FCFA" if demande.devise == "XOF" else
+                                                              f" {demande.devise}")
+    if rembourse:
+        sujet = f"Paiement {demande.reference} remboursé"
+        corps = (f"Votre paiement de {montant} (reçu {demande.reference}) vous a été remboursé. Reçu de "
+                 f"remboursement n° {demande.numero_remboursement}. Motif: {demande.motif}. Les cotisations qu'il "
+                 "réglait sont de nouveau dues.")
+    else:
+        sujet = f"Paiement {demande.reference} annulé"
+        corps = (f"Votre paiement de {montant} (reçu {demande.reference}) a été annulé et le reçu ne vaut plus "
+                 f"quittance. Motif: {demande.motif}. Les cotisations qu'il réglait sont de nouveau dues.")
+    await avis_membre(session, demande.membre_id, demande.organisation_id,
+                      TypeNotification.PAIEMENT_REMBOURSE if rembourse else TypeNotification.PAIEMENT_ANNULE,
+                      sujet, corps, ("Paiement", demande.paiement_id), auteur)
+
+
+async def aide_versee(session: AsyncSession, demande: DemandeAide, versement: Versement, auteur: str) -> None:
+    await avis_membre(session, demande.membre_id, demande.organisation_id, TypeNotification.AIDE_VERSEE,
+                      f"Aide {demande.numero_reference} versée",
+                      f"L'aide « {demande.titre} » vous a été versée: {versement.montant} {versement.devise} "
+                      f"({'Wave' if versement.mode == 'WAVE' else 'versement manuel'}, versement {versement.numero}).",
+                      ("Versement", versement.id), auteur)
+
+
+async def declaration_rejetee(session: AsyncSession, paiement: Paiement, motif: str, auteur: str) -> None:
+    await avis_membre(session, paiement.membre_id, paiement.organisation_id, TypeNotification.DECLARATION_REJETEE,
+                      "Paiement déclaré non reçu",
+                      f"La trésorerie n'a pas constaté le paiement de {paiement.montant} {paiement.devise} que vous "
+                      f"avez déclaré: il est rejeté et reste dû. Motif: {motif}", ("Paiement", paiement.id), auteur)

@@ -26,6 +26,7 @@ from unionflow.models import Adhesion, Cotisation, Paiement
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
+from unionflow.notifications import workflow as notices
 from unionflow.paiements.schemas import (
     ConfirmationPaiementRequest,
     DeclarationPaiementResponse,
@@ -135,4 +136,5 @@ class DeclarationService:
                            before={"statut": StatutPaiement.EN_ATTENTE.value}, after={"statut": paiement.statut},
                            description=f"Paiement déclaré {paiement.numero_recu} rejeté (aucun reçu émis): "
                                        f"{data.motif}")
+        await notices.declaration_rejetee(self.session, paiement, data.motif, self.auth.actor_name)
         return await PaiementService(self.session, self.auth).response(paiement)

@@ -23,6 +23,7 @@ from fpdf.fonts import FontFace
 from unionflow.core.libelles import METHODE_PAIEMENT
 from unionflow.core.montants import format_montant, montant_en_lettres
 from unionflow.models.paiement import StatutPaiement
+from unionflow.paiements.pdf_remboursement import AnnulationRecu, bloc_annulation
 
 log = logging.getLogger("unionflow.recus")
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
@@ -59,6 +60,8 @@ class RecuData:
     recu_par: str | None
     declare_par: str | None
     verification_url: str
+    # Cancelled or refunded: who asked, who approved and why (issue 19), printed under the title.
+    annulation: AnnulationRecu | None = None
 
 
 def methode_libelle(methode: str) -> str:
@@ -108,6 +111,8 @@ def render_recu(data: RecuData) -> bytes:
     text(f"REÇU DE PAIEMENT N° {data.numero}", 12, "B", "C", 7)
     if data.statut != StatutPaiement.VALIDE:
         text(STATUT_LIBELLE.get(data.statut, data.statut), 12, "B", "C", 7)
+    if data.annulation is not None:
+        bloc_annulation(pdf, data.annulation)
     pdf.ln(2)
     text(f"Reçu de : {data.membre} — membre n° {data.numero_membre}")
     text(f"Date : {data.date.strftime('%d/%m/%Y à %H:%M')} (UTC)")

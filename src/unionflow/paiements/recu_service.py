@@ -14,11 +14,14 @@ from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState, NotFound
 from unionflow.documents.storage import Storage
+from unionflow.encaissement.annulation_repository import DemandeAnnulationSystemRepository
 from unionflow.encaissement.repository import PaiementRepository
 from unionflow.membres.repository import MembreRepository
-from unionflow.models import Organisation, Paiement
+from unionflow.models import DemandeAnnulation, Organisation, Paiement
+from unionflow.models.annulation import TypeAnnulation
 from unionflow.models.paiement import StatutPaiement
-from unionflow.paiements.pdf import LigneRecu, RecuData, render_recu
+from unionflow.paiements.pdf import FONTS, LigneRecu, RecuData, methode_libelle, render_recu
+from unionflow.paiements.pdf_remboursement import AnnulationRecu, RemboursementData, render_remboursement
 from unionflow.paiements.recu_repository import RecuRepository
 from unionflow.paiements.schemas import VerificationRecuResponse
 
@@ -31,6 +34,15 @@ LOGO_MAX_BYTES = 2 * 1024 * 1024
 def verification_url(settings: Settings, paiement: Paiement) -> str:
     base = settings.public_base_url.rstrip("/")
     return f"{base}/api/recus/verifier/{quote(paiement.numero_recu)}?cle={quote(paiement.cle_verification)}"
+
+
+def annulation_recu(demande: DemandeAnnulation | None) -> AnnulationRecu | None:
+    if demande is None or demande.decide_par is None or demande.date_decision is None:
+        return None
+    return AnnulationRecu(
+        rembourse=demande.type_annulation == TypeAnnulation.REMBOURSEMENT_PAIEMENT, motif=demande.motif,
+        demande_par=demande.demande_par, date_demande=demande.date_demande, approuve_par=demande.decide_par,
+        date_decision=demande.date_decision, numero_remboursement=demande.numero_remboursement)
 
 
 def adresse(organisation: Organisation) -> list[str]:
@@ -72,7 +84,34 @@ class RecuService:
             methode=paiement.methode, statut=paiement.statut, reference=paiement.reference_externe,
             date=paiement.date_paiement or paiement.created_at, lignes=lignes,
             non_affecte=paiement.montant_non_affecte, **await self._personnes(paiement),
-            verification_url=verification_url(self.settings, paiement)))
+            verification_url=verification_url(self.settings, paiement),
+            annulation=annulation_recu(await self._annulation(paiement))))
+
+    async def _annulation(self, paiement: Paiement) -> DemandeAnnulation | None:
+        if paiement.statut not in (StatutPaiement.ANNULE, StatutPaiement.REMBOURSE):
+            return None
+        return await DemandeAnnulationSystemRepository(self.session).approuvee_du_paiement(paiement.id)
+
+    async def pdf_remboursement(self, paiement_id: uuid.UUID, storage: Storage) -> tuple[str, bytes]:
+        """The refund receipt (series RMB) of a payment refunded with a second person's approval."""
+        paiements = PaiementRepository(self.session, self.auth)
+        paiement = await paiements.get(paiement_id)
+        if paiement is None:
+            raise NotFound("Paiement introuvable")
+        demande = await self._annulation(paiement)
+        annulation = annulation_recu(demande)
+        if demande is None or annulation is None or demande.numero_remboursement is None:
+            raise InvalidState("Aucun reçu de remboursement: ce paiement n'a pas été remboursé")
+        membre = await paiements.membre(paiement.membre_id)
+        organisation = await paiements.organisation(paiement.organisation_id)
+        assert membre is not None and organisation is not None
+        return demande.numero_remboursement, render_remboursement(RemboursementData(
+            numero=demande.numero_remboursement, organisation=organisation.nom,
+            organisation_adresse=adresse(organisation), logo=await self._logo(organisation, storage),
+            membre=f"{membre.prenom} {membre.nom}", numero_membre=membre.numero_membre,
+            recu_origine=paiement.numero_recu, date_paiement=paiement.date_paiement or paiement.created_at,
+            montant=paiement.montant, devise=paiement.devise, methode=paiement.methode,
+            annulation=annulation), str(FONTS), methode_libelle(paiement.methode))
 
     async def _personnes(self, paiement: Paiement) -> dict[str, str | None]:
         """Who received the money and, if someone else, who declared it — by name when they are members. Rows
@@ -106,7 +145,17 @@ class RecuService:
             numero_recu=paiement.numero_recu, authentique=True, statut=paiement.statut,
             valide=paiement.statut == StatutPaiement.VALIDE, montant=paiement.montant, devise=paiement.devise,
             date_paiement=paiement.date_paiement or paiement.created_at, organisation=organisation,
-            recu_par=await self._recu_par_public(paiement))
+            recu_par=await self._recu_par_public(paiement),
+            **self._annulation_publique(annulation_recu(await self._annulation(paiement))))
+
+    @staticmethod
+    def _annulation_publique(annulation: AnnulationRecu | None) -> dict[str, object]:
+        """Who asked, who approved and why a receipt no longer holds (staff names, nothing about the member)."""
+        if annulation is None:
+            return {}
+        return {"motif_annulation": annulation.motif, "demande_par": annulation.demande_par,
+                "approuve_par": annulation.approuve_par, "date_annulation": annulation.date_decision,
+                "numero_remboursement": annulation.numero_remboursement}
 
     async def _recu_par_public(self, paiement: Paiement) -> str | None:
         """The receiver's name for the public page: never a login or an e-mail."""

@@ -122,11 +122,23 @@ def page_recu(recu: VerificationRecuResponse) -> str:
 <dt>Montant</dt><dd class="montant">{montant_fcfa(recu.montant, recu.devise)}</dd>
 <dt>Date du paiement</dt><dd>{escape(date_longue(recu.date_paiement))}</dd>
 <dt>État</dt><dd>{escape(LIBELLES.get(recu.statut.value, recu.statut.value))}</dd>{_recu_par(recu)}
-</dl>
+{_annulation(recu)}</dl>
 <footer>Vérification faite auprès de l'organisation avec la clé imprimée dans le QR code du reçu. Pour des
 raisons de confidentialité, cette page ne donne aucune information sur le membre: comparez le numéro et le
 montant avec ceux du reçu papier.</footer>"""
     return _document(titre, corps, classe)
+
+
+def _annulation(recu: VerificationRecuResponse) -> str:
+    """Cancelled or refunded (issue 19): when, who asked, who approved, why, and the refund receipt."""
+    if recu.approuve_par is None or recu.date_annulation is None:
+        return ""
+    rows = [("Annulé le" if recu.numero_remboursement is None else "Remboursé le", date_longue(recu.date_annulation)),
+            ("Demandé par", recu.demande_par or ""), ("Approuvé par", recu.approuve_par),
+            ("Motif", recu.motif_annulation or "")]
+    if recu.numero_remboursement:
+        rows.append(("Reçu de remboursement", recu.numero_remboursement))
+    return "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>\n" for k, v in rows)
 
 
 def page_introuvable() -> str:

@@ -129,29 +129,20 @@ async def download_recu(id: uuid.UUID, request: Request, session: SessionDep,
                     headers={"Content-Disposition": f'attachment; filename="recu-{numero}.pdf"'})
 
 
-@router.post("/{id}/annuler", response_model=PaiementResponse, responses=problems(404, 422, 502, 503),
-             summary="Annuler un paiement (saisie erronée ou session Wave en attente)",
-             description="Trésorerie de l'organisation. Paiement manuel validé → ANNULE, les cotisations et "
-                         "adhésions réglées reviennent à leur état antérieur (audit WARNING). Paiement Wave en "
-                         "attente → session expirée chez Wave puis ANNULE. Paiement Wave encaissé: utiliser "
-                         "/rembourser.")
-async def cancel_paiement(id: uuid.UUID, data: MotifRequest, session: SessionDep, request: Request,
-                          auth: AuthContext = authorize(RS_TRESORERIE),
-                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    service = PaiementService(session, auth, request.app.state.settings)
-    return await idem.run(auth, lambda: service.annuler(id, data))
-
-
-@router.post("/{id}/rembourser", response_model=PaiementResponse, responses=problems(404, 422, 502, 503),
-             summary="Rembourser un paiement validé",
-             description="Trésorerie de l'organisation. Paiement Wave: remboursement demandé à Wave d'abord "
-                         "(échec → 502/503, rien ne change); manuel: argent rendu hors système. Statut REMBOURSE, "
-                         "affectations reprises (audit WARNING).")
-async def refund_paiement(id: uuid.UUID, data: MotifRequest, session: SessionDep, request: Request,
-                          auth: AuthContext = authorize(RS_TRESORERIE),
-                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    service = PaiementService(session, auth, request.app.state.settings)
-    return await idem.run(auth, lambda: service.rembourser(id, data))
+@router.get("/{id}/recu-remboursement", response_class=Response, responses={
+    200: {"content": {"application/pdf": {}}, "description": "Reçu de remboursement PDF"}, **problems(404)},
+            summary="Télécharger le reçu de remboursement PDF",
+            description="Extension (issue 19), hors spécification. Paiement remboursé après approbation par une "
+                        "seconde personne: reçu numéroté dans sa propre série (`RMB-<année>-…`) avec la date du "
+                        "remboursement, le montant en chiffres et en lettres, le motif, le reçu d'origine, qui a "
+                        "demandé et qui a approuvé, et les lignes de signature du membre et du trésorier. Un "
+                        "membre télécharge les siens. 400 si le paiement n'a pas été remboursé.")
+async def download_recu_remboursement(id: uuid.UUID, request: Request, session: SessionDep,
+                                      auth: AuthContext = authorize(RS_PAIEMENT_READ)) -> Response:
+    service = RecuService(session, auth, request.app.state.settings)
+    numero, pdf = await service.pdf_remboursement(id, storage_of(request))
+    return Response(pdf, media_type="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="remboursement-{numero}.pdf"'})
 
 
 @router.post("/{id}/wave/expirer", response_model=PaiementResponse, responses=problems(404, 502, 503),

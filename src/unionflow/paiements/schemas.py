@@ -95,6 +95,13 @@ class VerificationRecuResponse(OutputModel):
         "Extension (issue 19): nom de la personne qui a reçu l'argent pour l'organisation (le trésorier qui l'a "
         "enregistré ou a confirmé la déclaration), ou « Wave »; jamais une adresse e-mail: absent si le nom "
         "n'est pas connu"))
+    # Issue 19 (extension): a cancelled or refunded receipt says who asked, who approved and why.
+    motif_annulation: str | None = None
+    demande_par: str | None = Field(default=None, description="Annulé/remboursé: qui l'a demandé")
+    approuve_par: str | None = Field(default=None, description="Annulé/remboursé: qui l'a approuvé")
+    date_annulation: datetime | None = None
+    numero_remboursement: str | None = Field(default=None, description="Remboursé: numéro du reçu de "
+                                                                         "remboursement (série RMB)")
 
 
 class ConfirmationPaiementRequest(InputModel):

@@ -1,4 +1,5 @@
-"""Payments: reading (scoped), manual entry by the treasurer, cancellation and refund, receipts."""
+"""Payments: reading (scoped), manual entry by the treasurer, closing a pending one (undoing validated money:
+annulations/service.py)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import InvalidState, NotFound, RegleMetier
+from unionflow.core.errors import NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
 from unionflow.encaissement.repository import PaiementFilters, PaiementRepository
 from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Paiement
-from unionflow.models.paiement import MethodePaiement, StatutPaiement
+from unionflow.models.paiement import StatutPaiement
 from unionflow.organisations.repository import OrganisationRepository
-from unionflow.paiements.schemas import AllocationResponse, CreatePaiementRequest, MotifRequest, PaiementResponse
+from unionflow.paiements.schemas import AllocationResponse, CreatePaiementRequest, PaiementResponse
 from unionflow.wave.checkout_service import WaveCheckoutService
 from unionflow.wave.repository import WaveCheckoutRepository
 
@@ -105,35 +106,12 @@ class PaiementService:
                     for c in data.cibles])
         return await self.response(paiement)
 
-    async def _managed(self, paiement_id: uuid.UUID) -> Paiement:
-        paiement = await self._get(paiement_id)
-        # A member sees his own payment but only the treasury may undo it.
-        self.auth.require(Permission.PAIEMENT_ANNULER, paiement.organisation_id,
-                          "Seule la trésorerie de l'organisation annule ou rembourse un paiement")
-        return paiement
-
-    async def annuler(self, paiement_id: uuid.UUID, data: MotifRequest) -> PaiementResponse:
-        paiement = await self._managed(paiement_id)
-        encaissement = EncaissementService(self.session, self.auth)
-        if paiement.statut == StatutPaiement.EN_ATTENTE:
-            await self._wave().expirer_session(paiement)
-            paiement = await encaissement.clore(paiement.id, StatutPaiement.ANNULE)
-        elif paiement.methode == MethodePaiement.WAVE and (await self.checkouts.by_paiements([paiement.id])):
-            raise InvalidState("Un paiement Wave encaissé ne s'annule pas: utilisez le remboursement")
-        else:
-            paiement = await encaissement.reverser(paiement.id, StatutPaiement.ANNULE, data.motif)
-        return await self.response(paiement)
-
-    async def rembourser(self, paiement_id: uuid.UUID, data: MotifRequest) -> PaiementResponse:
-        paiement = await self._managed(paiement_id)
-        if paiement.statut != StatutPaiement.VALIDE:
-            raise InvalidState(f"Seul un paiement validé peut être remboursé (statut: {paiement.statut})")
-        checkout = await self.checkouts.lock_by_paiement(paiement.id)
-        if checkout is not None:
-            await self._wave().rembourser_session(paiement, checkout)
-        paiement = await EncaissementService(self.session, self.auth).reverser(
-            paiement.id, StatutPaiement.REMBOURSE, data.motif)
-        return await self.response(paiement)
+    async def annuler_en_attente(self, paiement: Paiement) -> PaiementResponse:
+        """A pending payment (declaration or Wave session) is not money yet: closing it is one step, the Wave
+        session expired first. Validated money is undone by two people (annulations/service.py)."""
+        await self._wave().expirer_session(paiement)
+        return await self.response(await EncaissementService(self.session, self.auth).clore(paiement.id,
+                                                                                           StatutPaiement.ANNULE))
 
     async def expirer_wave(self, paiement_id: uuid.UUID) -> PaiementResponse:
         return await self.response(await self._wave().expirer(paiement_id))

@@ -17,7 +17,6 @@ from unionflow.versements.repository import VersementFilters
 from unionflow.versements.schemas import (
     ConfirmerVersementRequest,
     CreateVersementRequest,
-    MotifRequest,
     VersementResponse,
 )
 from unionflow.versements.service import VersementService
@@ -73,10 +72,3 @@ async def confirm_versement(id: uuid.UUID, session: SessionDep, request: Request
                             idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     service = VersementService(session, auth, request.app.state.settings)
     return await idem.run(auth, lambda: service.confirmer(id, data or ConfirmerVersementRequest()))
-
-
-@router.post("/{id}/annuler", response_model=VersementResponse, responses=problems(404),
-             summary="Annuler un versement pas encore envoyé")
-async def cancel_versement(id: uuid.UUID, data: MotifRequest, session: SessionDep, request: Request,
-                           auth: AuthContext = authorize(RS_TRESORERIE)) -> VersementResponse:
-    return await VersementService(session, auth, request.app.state.settings).annuler(id, data)

@@ -131,6 +131,9 @@ class VersementService:
         if versement.objet_type == ObjetVersement.AIDE and versement.objet_id is not None:
             demande = await self.demandes.lock_for_organisation(versement.objet_id, versement.organisation_id)
             membre_id = demande.membre_id if demande is not None else None
+            if demande is not None:
+                # The member learns his aid was paid (issue 19, item 7).
+                await notices.aide_versee(self.session, demande, versement, self.auth.actor_name)
         await evaluer_versement(self.session, versement, membre_id)
 
     async def confirmer(self, versement_id: uuid.UUID, data: ConfirmerVersementRequest) -> VersementResponse:

@@ -81,6 +81,8 @@ class ApprobationService:
 
     async def _objet(self, data: CreateApprobationRequest, organisation_id: uuid.UUID) -> Decimal:
         """Check the object the request is about and give the amount to approve."""
+        if data.type_objet is TypeObjetApprobation.ANNULATION:
+            raise RegleMetier("typeObjet: ANNULATION est ouverte par la demande d'annulation elle-même")
         if data.type_objet is TypeObjetApprobation.AUTRE:
             if data.montant is None:
                 raise RegleMetier("montant: obligatoire")

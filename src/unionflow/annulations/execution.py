@@ -1,0 +1,115 @@
+"""What an approved request to undo money does, in the approver's transaction (annulations/service.py): the
+reversal through the one workflow of each kind of money, the refund receipt's number, the member's notice."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.comptabilite.ecritures_service import contrepasser, extourner_versement
+from unionflow.comptabilite.repository import ComptabiliteSystemRepository
+from unionflow.config import Settings
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import InvalidState, RegleMetier
+from unionflow.core.numbering import sequential_number
+from unionflow.encaissement.repository import PaiementSystemRepository
+from unionflow.encaissement.workflow import EncaissementService
+from unionflow.models import DemandeAnnulation, EcritureComptable
+from unionflow.models.annulation import TypeAnnulation
+from unionflow.models.paiement import StatutPaiement
+from unionflow.models.versement import StatutVersement
+from unionflow.notifications import workflow as notices
+from unionflow.versements.repository import VersementRepository
+from unionflow.wave.checkout_service import WaveCheckoutService
+from unionflow.wave.repository import WaveCheckoutRepository
+
+T = TypeAnnulation
+# The refund receipts' own gap-free series (issue 19, item 4): RMB-<year>-000001.
+SERIE_REMBOURSEMENT = "RMB"
+# Pieces the system posts for money it tracks elsewhere: undone through their payment or payout, never here.
+PIECES_AUTOMATIQUES = ("EXT-", "ANN-", "CTP-", "VER-")
+
+
+def contrepassable(ecriture: EcritureComptable) -> None:
+    """Only a manual entry is reversed as such: a payment's or a payout's entry follows its money."""
+    if ecriture.paiement_id is not None:
+        raise RegleMetier("Cette écriture comptabilise un paiement: demandez l'annulation ou le remboursement du "
+                          "paiement")
+    if (ecriture.piece_reference or "").startswith(PIECES_AUTOMATIQUES):
+        raise RegleMetier("Cette écriture suit un versement ou une extourne: elle ne se contrepasse pas à la main")
+
+
+async def auteurs(session: AsyncSession, demande: DemandeAnnulation) -> set[str]:
+    """Who recorded or confirmed the money the request undoes: they may ask, never approve."""
+    noms: list[str | None] = []
+    if demande.paiement_id is not None:
+        paiement = await PaiementSystemRepository(session).get(demande.paiement_id)
+        noms = [paiement.enregistre_par] if paiement else []
+    elif demande.versement_id is not None:
+        versement = await VersementRepository(session, None).get(demande.versement_id)
+        noms = [versement.cree_par, versement.confirme_par] if versement else []
+    elif demande.ecriture_id is not None:
+        ecriture = await ComptabiliteSystemRepository(session).get(demande.ecriture_id)
+        noms = [ecriture.cree_par] if ecriture else []
+    return {nom for nom in noms if nom}
+
+
+async def executer(session: AsyncSession, auth: AuthContext, settings: Settings | None,
+                   demande: DemandeAnnulation) -> None:
+    kind = T(demande.type_annulation)
+    if kind is T.ANNULATION_PAIEMENT:
+        assert demande.paiement_id is not None
+        await EncaissementService(session, auth).reverser(demande.paiement_id, StatutPaiement.ANNULE, demande.motif)
+    elif kind is T.REMBOURSEMENT_PAIEMENT:
+        await _rembourser(session, auth, settings, demande)
+    elif kind is T.ANNULATION_VERSEMENT:
+        await _annuler_versement(session, auth, demande)
+    else:
+        assert demande.ecriture_id is not None
+        original = await ComptabiliteSystemRepository(session).get(demande.ecriture_id)
+        assert original is not None
+        await contrepasser(session, original, f"Contrepassation de {original.numero_piece}: {demande.motif}",
+                           f"CTP-{original.numero_piece}", auth)
+
+
+async def _rembourser(session: AsyncSession, auth: AuthContext, settings: Settings | None,
+                      demande: DemandeAnnulation) -> None:
+    assert demande.paiement_id is not None
+    paiement = await PaiementSystemRepository(session).get_for_update(demande.paiement_id)
+    assert paiement is not None
+    if paiement.statut != StatutPaiement.VALIDE:
+        raise InvalidState(f"Seul un paiement validé peut être remboursé (statut: {paiement.statut})")
+    checkout = await WaveCheckoutRepository(session).lock_by_paiement(paiement.id)
+    if checkout is not None:
+        # Wave first: if it refuses (502/503) the transaction rolls back and the request stays pending.
+        assert settings is not None
+        await WaveCheckoutService(session, auth, settings).rembourser_session(paiement, checkout)
+    await EncaissementService(session, auth).reverser(paiement.id, StatutPaiement.REMBOURSE, demande.motif)
+    demande.numero_remboursement = await sequential_number(session, SERIE_REMBOURSEMENT, datetime.now(UTC).year)
+
+
+async def _annuler_versement(session: AsyncSession, auth: AuthContext, demande: DemandeAnnulation) -> None:
+    assert demande.versement_id is not None
+    versement = await VersementRepository(session, None).get(demande.versement_id, for_update=True)
+    assert versement is not None
+    if versement.statut != StatutVersement.REUSSI:
+        raise InvalidState(f"Seul un versement exécuté s'annule ainsi (statut: {versement.statut})")
+    before = audit.snapshot(versement, ["statut", "motif_echec"])
+    versement.statut = StatutVersement.ANNULE
+    versement.motif_echec = f"Annulé après exécution: {demande.motif}"[:500]
+    await session.flush()
+    await extourner_versement(session, versement, demande.motif, auth)
+    await audit.record(session, auth, action="ANNULER_VERSEMENT", module="VERSEMENTS", entite_type="Versement",
+                       entite_id=versement.id, organisation_id=versement.organisation_id, before=before,
+                       after=audit.snapshot(versement, ["statut", "motif_echec"]), severite="WARNING",
+                       description=f"Versement {versement.numero} annulé: demandé par {demande.demande_par}, "
+                                   f"approuvé par {auth.actor_name}. Motif: {demande.motif}")
+
+
+async def avertir_membre(session: AsyncSession, demande: DemandeAnnulation, auteur: str) -> None:
+    """The member whose payment was cancelled or refunded is told, with the reason (issue 19, item 7)."""
+    if demande.membre_id is None:
+        return
+    await notices.paiement_annule_ou_rembourse(session, demande, auteur)
