@@ -169,7 +169,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "cotisations": ("Cotisation", "CotisationSynthese", "CotisationSyntheseDelta", "RappelCotisation"),
     "demandes_aide": ("DemandeAide",),
     "documents": ("Document", "PieceJointe", "TelechargementDocument"),
-    "encaissement": ("Paiement", "PaiementAllocation"),
+    "encaissement": ("Paiement", "PaiementAllocation", "DemandeAnnulation"),
     "evenements": ("Evenement", "InscriptionEvenement", "FeedbackEvenement", "NotificationEvenement"),
     "favoris": ("Favori",),
     "feedback": ("Feedback",),

@@ -46,7 +46,7 @@ async def auteurs(session: AsyncSession, demande: DemandeAnnulation) -> set[str]
     noms: list[str | None] = []
     if demande.paiement_id is not None:
         paiement = await PaiementSystemRepository(session).get(demande.paiement_id)
-        noms = [paiement.enregistre_par] if paiement else []
+        noms = [paiement.enregistre_par, paiement.recu_par] if paiement else []
     elif demande.versement_id is not None:
         versement = await VersementRepository(session, None).get(demande.versement_id)
         noms = [versement.cree_par, versement.confirme_par] if versement else []
