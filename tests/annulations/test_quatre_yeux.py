@@ -92,6 +92,24 @@ async def test_who_recorded_the_money_cannot_approve_its_undoing(client, factory
     assert ok.status_code == 200, ok.text
 
 
+async def test_who_confirmed_a_declaration_cannot_approve_its_undoing(client, factory, db):
+    """The member declared, a treasurer confirmed (he received the money): he is one of its authors too."""
+    org, tresorier, second, president, membre = await _org(factory)
+    dues = await cotisation(db, membre.membre, org, "1500")
+    declared = await client.put(f"/api/cotisations/{dues.id}/payer", headers=membre.headers,
+                                json={"montant": "1500", "methodePaiement": "ESPECES"})
+    pid = declared.json()["declaration"]["paiementId"]
+    confirmed = await client.post(f"/api/paiements/{pid}/confirmer", headers=second.headers, json={})
+    assert confirmed.status_code == 200, confirmed.text
+    asked = await client.post(f"/api/paiements/{pid}/annuler", headers=tresorier.headers, json={"motif": "Doublon"})
+    assert asked.status_code == 202, asked.text
+    receiver = await client.post(f"/api/annulations/{asked.json()['id']}/approuver", headers=second.headers,
+                                 json={})
+    assert receiver.status_code == 403, receiver.text
+    ok = await client.post(f"/api/annulations/{asked.json()['id']}/approuver", headers=president.headers, json={})
+    assert ok.status_code == 200, ok.text
+
+
 async def test_rejected_refund_moves_nothing_and_an_approved_one_issues_a_refund_receipt(client, factory, db):
     org, tresorier, second, _, membre = await _org(factory)
     paiement, dues = await _paiement(client, db, org, tresorier, membre, "4000", "VIREMENT")

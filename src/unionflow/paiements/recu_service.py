@@ -6,6 +6,7 @@ from __future__ import annotations
 import hmac
 import logging
 import uuid
+from dataclasses import replace
 from urllib.parse import quote
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -85,7 +86,18 @@ class RecuService:
             date=paiement.date_paiement or paiement.created_at, lignes=lignes,
             non_affecte=paiement.montant_non_affecte, **await self._personnes(paiement),
             verification_url=verification_url(self.settings, paiement),
-            annulation=annulation_recu(await self._annulation(paiement))))
+            annulation=await self._annulation_nommee(paiement)))
+
+    async def _annulation_nommee(self, paiement: Paiement) -> AnnulationRecu | None:
+        """The approved request undoing the payment, its people by name where they are members (the e-mail
+        otherwise, as for the receiver)."""
+        annulation = annulation_recu(await self._annulation(paiement))
+        if annulation is None:
+            return None
+        noms = await MembreRepository(self.session, None).noms_par_email([annulation.demande_par,
+                                                                           annulation.approuve_par])
+        return replace(annulation, demande_par=noms.get(annulation.demande_par, annulation.demande_par),
+                       approuve_par=noms.get(annulation.approuve_par, annulation.approuve_par))
 
     async def _annulation(self, paiement: Paiement) -> DemandeAnnulation | None:
         if paiement.statut not in (StatutPaiement.ANNULE, StatutPaiement.REMBOURSE):
@@ -99,7 +111,7 @@ class RecuService:
         if paiement is None:
             raise NotFound("Paiement introuvable")
         demande = await self._annulation(paiement)
-        annulation = annulation_recu(demande)
+        annulation = await self._annulation_nommee(paiement)
         if demande is None or annulation is None or demande.numero_remboursement is None:
             raise InvalidState("Aucun reçu de remboursement: ce paiement n'a pas été remboursé")
         membre = await paiements.membre(paiement.membre_id)
@@ -146,15 +158,19 @@ class RecuService:
             valide=paiement.statut == StatutPaiement.VALIDE, montant=paiement.montant, devise=paiement.devise,
             date_paiement=paiement.date_paiement or paiement.created_at, organisation=organisation,
             recu_par=await self._recu_par_public(paiement),
-            **self._annulation_publique(annulation_recu(await self._annulation(paiement))))
+            **self._annulation_publique(await self._annulation_nommee(paiement)))
 
     @staticmethod
     def _annulation_publique(annulation: AnnulationRecu | None) -> dict[str, object]:
-        """Who asked, who approved and why a receipt no longer holds (staff names, nothing about the member)."""
+        """Who asked, who approved and why a receipt no longer holds: staff by name, like the receiver (never a
+        login or an e-mail: absent when no name is known; the audit trail keeps the accounts), nothing about the
+        member."""
         if annulation is None:
             return {}
-        return {"motif_annulation": annulation.motif, "demande_par": annulation.demande_par,
-                "approuve_par": annulation.approuve_par, "date_annulation": annulation.date_decision,
+        def nom(personne: str) -> str | None:
+            return None if "@" in personne else personne
+        return {"motif_annulation": annulation.motif, "demande_par": nom(annulation.demande_par),
+                "approuve_par": nom(annulation.approuve_par), "date_annulation": annulation.date_decision,
                 "numero_remboursement": annulation.numero_remboursement}
 
     async def _recu_par_public(self, paiement: Paiement) -> str | None:
