@@ -197,10 +197,10 @@ async def check_body(request: Request, kind: str) -> None:
                                         f"attend {expected}.")
     if media_type == "multipart/form-data":
         # Parsed once here: FastAPI reads the same form (Starlette keeps it on the request) afterwards.
-        location = _form_control_location(await request.form())
-        if location is not None:
-            raise RequestValidationError([{"type": "caractere_controle", "loc": location[0], "input": None,
-                                           "msg": f"caractère de contrôle interdit ({location[1]})"}])
+        in_form = _form_control_location(await request.form())
+        if in_form is not None:
+            raise RequestValidationError([{"type": "caractere_controle", "loc": in_form[0], "input": None,
+                                           "msg": f"caractère de contrôle interdit ({in_form[1]})"}])
         return
     raw = await request.body()  # kept by the request: FastAPI parses the same bytes afterwards
     if kind == "form":
