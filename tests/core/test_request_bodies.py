@@ -135,3 +135,13 @@ async def test_control_characters_in_multipart_text_fields_are_400(client, facto
                                  data={"organisationId": str(org.id), "simulation": "false"},
                                  files={"fichier": ("m.csv", with_control, "text/csv")})
     assert "ligne 2, colonne 2" in _french_400(response)["detail"]
+
+
+def test_the_fuzz_generates_nul_again():
+    """The fuzz hid finding 7 with ``allow-x00 = false`` ("the API refuses NUL bytes", which nothing did): now that
+    the API refuses them with its own 400, the fuzz must send them, so a 500 on NUL is found again."""
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).parents[2] / "fuzz" / "schemathesis.toml").read_text(encoding="utf-8"))
+    assert config["generation"]["allow-x00"] is True
