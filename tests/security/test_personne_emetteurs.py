@@ -108,3 +108,18 @@ async def test_an_idempotency_key_is_not_replayed_to_the_same_subject_of_another
     paid = (await db.execute(select(func.count()).select_from(Paiement)
                              .where(Paiement.membre_id == member.membre.id))).scalar_one()
     assert paid == 2
+
+
+async def test_an_account_is_ones_own_only_from_its_own_issuer(jwks, deux, factory):  # noqa: F811
+    """Administering local accounts: a super administrator of the external issuer whose ``sub`` equals a local
+    super administrator's id is another person, so that account is not "his own" (no 409), while its owner still
+    cannot disable himself nor drop his own SUPER_ADMIN role."""
+    a = await factory.actor(["SUPER_ADMIN"], with_membre=False)
+    b = _twin(jwks, a, ["SUPER_ADMIN"])
+    url = f"/api/admin/users/{a.user.id}"
+    assert (await deux.put(url, headers=a.headers, json={"enabled": False})).status_code == 409
+    assert (await deux.put(f"{url}/roles", headers=a.headers, json=["ADMIN"])).status_code == 409
+    roles = await deux.put(f"{url}/roles", headers=b, json=["SUPER_ADMIN", "ADMIN"])
+    assert roles.status_code == 200, roles.text
+    disabled = await deux.put(url, headers=b, json={"enabled": False})
+    assert disabled.status_code == 200 and disabled.json()["enabled"] is False
