@@ -16,13 +16,12 @@ from fastapi._compat import ModelField
 from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute, iter_route_contexts
-from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.routing import BaseRoute
 
 from unionflow.core.auth import Authorizer, authenticate, bearer_scheme
 from unionflow.core.errors import Forbidden, MethodNotAllowed
-from unionflow.core.middleware import control_character
+from unionflow.core.middleware import control_character, form_control_location
 from unionflow.core.schemas import ISO_DATE_RE, scalar_kinds
 
 # Routes reachable without a bearer token. Anything else must name a role set (tests/test_routes.py).
@@ -176,16 +175,6 @@ def _control_location(value: Any, path: tuple[str | int, ...] = ()) -> tuple[tup
     return None
 
 
-def _form_control_location(form: FormData) -> tuple[tuple[str | int, ...], str] | None:
-    """The first forbidden control character of a multipart form, in a field name or a text field's value;
-    a file part is the route's to read (its contents and its name, which is sanitized where it is kept)."""
-    for name, value in form.multi_items():
-        text = value if isinstance(value, str) else ""
-        if (character := control_character(name) or control_character(text)) is not None:
-            return ("body", name), character
-    return None
-
-
 async def check_body(request: Request, kind: str) -> None:
     """415 for a body of another media type than the route reads; 400 for a control character in it."""
     if request.headers.get("content-length", "0") == "0" and "transfer-encoding" not in request.headers:
@@ -197,7 +186,7 @@ async def check_body(request: Request, kind: str) -> None:
                                         f"attend {expected}.")
     if media_type == "multipart/form-data":
         # Parsed once here: FastAPI reads the same form (Starlette keeps it on the request) afterwards.
-        in_form = _form_control_location(await request.form())
+        in_form = form_control_location(await request.form())
         if in_form is not None:
             raise RequestValidationError([{"type": "caractere_controle", "loc": in_form[0], "input": None,
                                            "msg": f"caractère de contrôle interdit ({in_form[1]})"}])
