@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-sqlite test-postgresql lint typecheck layers bench bench-import clean fuzz fuzz-ci
+.PHONY: run test test-sqlite test-postgresql lint typecheck layers contrat bench bench-import clean fuzz fuzz-ci
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,7 @@ run: $(STAMP)
 
 ## Lint, type-check, a short fuzz, then the whole suite on SQLite and again on PostgreSQL (throwaway database).
 ## The pytest summaries come last on purpose: CI reads the final pytest summary line to count the tests run.
-test: $(STAMP) lint typecheck layers fuzz-ci test-sqlite test-postgresql
+test: $(STAMP) lint typecheck layers contrat fuzz-ci test-sqlite test-postgresql
 
 test-sqlite: $(STAMP)
 	UNIONFLOW_TEST_DATABASE=sqlite $(BIN)/pytest
@@ -40,6 +40,24 @@ layers: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+## Contract linters on the served OpenAPI (tools/contrat, versions pinned in its package-lock.json): Redocly
+## (recommended-strict, 0 finding but the listed ones), Spectral (spectral:oas, fails on a warning) and
+## openapi-typescript types with their defaults compiling the README's example under tsc --strict. Needs node >= 20
+## and npm; without npm it says so and is skipped (as the console's browser tests without chromium).
+CONTRAT := tools/contrat
+$(CONTRAT)/node_modules/.installed: $(CONTRAT)/package-lock.json
+	cd $(CONTRAT) && npm ci --prefer-offline --no-audit --no-fund
+	touch $@
+
+contrat: $(STAMP)
+	@if ! command -v npm >/dev/null; then echo "contrat: npm absent, contract linters skipped"; exit 0; fi; \
+	$(MAKE) --no-print-directory $(CONTRAT)/node_modules/.installed && mkdir -p $(CONTRAT)/build && \
+	$(BIN)/python $(CONTRAT)/openapi.py $(CONTRAT)/build/openapi.json && cd $(CONTRAT) && \
+	npx --no-install redocly lint build/openapi.json --config redocly-lint.yaml && \
+	npx --no-install spectral lint build/openapi.json --ruleset .spectral.yaml --fail-severity warn && \
+	npx --no-install openapi-typescript build/openapi.json --output build/unionflow.d.ts && \
+	npx --no-install tsc --project tsconfig.json && echo "contrat: Redocly, Spectral and tsc --strict clean"
 
 ## Schemathesis against a live server on a scratch database, per role (SUPER_ADMIN, ADMIN, TRESORIER, MEMBRE),
 ## positive and negative data, every check. Accepted findings: fuzz/schemathesis.toml.

@@ -106,3 +106,13 @@ def test_env_example_names_only_known_settings():
     names = {line.lstrip("# ").split("=", 1)[0] for line in lines if "=" in line and not line.startswith("# ")}
     names |= {line[2:].split("=", 1)[0] for line in lines if line.startswith("# UNIONFLOW_") and "=" in line}
     assert names and names <= known, names - known
+
+
+def test_the_readme_first_steps_say_port_password_and_jq():
+    """A fresh clone followed as a new user (issue 21, finding 18): the port can be changed, ``$PASSWORD`` is set
+    by the example itself (read without echo), and ``jq``, which the example pipes into, is named as needed."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    steps = readme.split("## First steps", 1)[1].split("\n## ", 1)[0]
+    assert "UNIONFLOW_PORT=" in steps and "BASE=" in steps
+    assert "read -rsp" in steps and "PASSWORD" in steps
+    assert "`jq`" in steps and "| jq" in steps

@@ -178,3 +178,31 @@ def test_member_links_gain_the_builtin_issuer_and_keep_their_memberships(empty_d
     assert asyncio.run(_sql(url, [("SELECT count(*) FROM membre_organisation", {})])) == [(1,)]
     assert asyncio.run(_sql(url, [("SELECT user_sub FROM membre ORDER BY numero_membre", {})])) == [(sub,), (None,)]
     upgrade(url)
+
+
+def test_rows_tied_to_a_person_gain_the_builtin_issuer(empty_database_url):
+    """0017 prefixes the subjects stored by owned rows with the built-in issuer (the person key of core.auth),
+    leaves an already keyed value alone, and its downgrade gives the subjects back."""
+    from unionflow.config import get_settings
+    from unionflow.core.auth import person_key
+
+    url = empty_database_url
+    upgrade(url, "0016_cloture_mensuelle")
+    sub, now = str(uuid.uuid4()), datetime.now(UTC)
+    asyncio.run(_sql(url, [
+        (insert(models.Favori.__table__), {"id": uuid.uuid4(), "utilisateur_sub": sub, "type_cible": "MEMBRE",
+                                           "cible_id": uuid.uuid4(), "created_at": now}),
+        (insert(models.CleIdempotence.__table__), {"id": uuid.uuid4(), "cle": "k", "appelant": sub, "operation": "o",
+                                                   "empreinte": "e", "created_at": now}),
+    ]))
+    upgrade(url)
+    keyed = person_key(get_settings().issuer, sub)
+    assert asyncio.run(_sql(url, [("SELECT utilisateur_sub FROM favori", {})])) == [(keyed,)]
+    assert asyncio.run(_sql(url, [("SELECT appelant FROM cle_idempotence", {})])) == [(keyed,)]
+    long_key = person_key("https://idp.example/" + "r" * 200, "s" * 255)
+    asyncio.run(_sql(url, [("UPDATE cle_idempotence SET cle = 'k2'", {}), (insert(models.CleIdempotence.__table__), {
+        "id": uuid.uuid4(), "cle": "k", "appelant": long_key, "operation": "o", "empreinte": "e", "created_at": now})]))
+    downgrade(url, "0016_cloture_mensuelle")
+    assert asyncio.run(_sql(url, [("SELECT appelant FROM cle_idempotence ORDER BY cle", {})])) == [
+        ("s" * 255,), (sub,)]
+    upgrade(url)

@@ -48,8 +48,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("JournalSystemeResponse", "methode"): "méthode HTTP telle que reçue",
     ("DocumentResponse", "typeMime"): "type MIME du fichier",
     ("TelechargementResponse", "typeMime"): "type MIME du fichier",
-    # Not ours: FastAPI's validation error model.
-    ("ValidationError", "type"): "modèle FastAPI",
 }
 
 

@@ -152,8 +152,9 @@ membres, adhésions, cotisations, paiements Wave, événements, documents.
 Conventions: JSON camelCase, identifiants UUID, dates ISO 8601 avec fuseau, montants décimaux (XOF par défaut).
 Pagination `page` (à partir de 0) et `size` (1 à 200). Erreurs RFC 9457 `application/problem+json`.
 Les caractères de contrôle (U+0000 à U+001F sauf tabulation et fins de ligne, U+007F) sont refusés partout (textes,
-chemins, paramètres): 400 `caractere-controle`. Corps JSON: `Content-Type: application/json` (sinon 415), au plus
-1 Mio par défaut (`UNIONFLOW_MAX_JSON_BODY_BYTES`, sinon 413); les envois de fichiers ont leur propre limite.
+champs de formulaire, cellules d'un fichier importé, chemins, paramètres): 400 `caractere-controle`.
+Corps JSON: `Content-Type: application/json` (sinon 415), au plus 1 Mio par défaut (`UNIONFLOW_MAX_JSON_BODY_BYTES`,
+sinon 413); les envois de fichiers ont leur propre limite.
 Les textes reçus sont rognés (espaces de début et de fin, insécables compris) avant d'être validés: `minLength`,
 `maxLength` et `pattern` s'appliquent au texte rogné (champs marqués `x-trimmed: true`).
 En-têtes `X-Active-Organisation-Id` et `X-Active-Role`: voir docs/authorization.md."""

@@ -196,3 +196,25 @@ def test_every_console_page_names_a_role_set_or_is_public(app):
     missing = [f"{m} {p}" for m, p in console if (m, p) not in ROLE_SETS and (m, p) not in CONSOLE_PUBLIC]
     assert not missing, missing
     assert not any(p.startswith("/console") for p in app.openapi()["paths"])
+
+
+async def test_a_control_character_in_a_console_form_is_refused_and_nothing_is_recorded(client, factory, db):
+    """The console's forms are text a person typed, like the API's bodies: a control character (a NUL, which
+    PostgreSQL cannot store) is a French 400 page on both databases, before the page's action runs."""
+    org = await factory.organisation()
+    tresorier = await factory.actor(organisation=org, org_roles=["TRESORIER"])
+    membre = await factory.membre(org)
+    due = await cotisation(db, membre, org, 5000)
+    csrf = await sign_in(client, tresorier, db)
+    fiche = await client.get(f"/console/membres/{membre.id}")
+    key = KEY.search(fiche.text)
+    response = await client.post(f"/console/membres/{membre.id}/encaisser", data={
+        "csrf": csrf, "idempotency_key": key.group(1) if key else "k-nul", "cotisation": str(due.id),
+        "montant": "5000", "methode": "ESPECES", "reference": "BORD\u0000-1"})
+    assert response.status_code == 400 and "contrôle" in response.text and "U+0000" in response.text
+    assert "Aucun paiement" in (await client.get(f"/console/membres/{membre.id}")).text
+    await client.post("/console/deconnexion", data={"csrf": csrf})
+    page = await client.get("/console/connexion")
+    refused = await client.post("/console/connexion", data={
+        "csrf": csrf_of(page.text), "email": "a\u0000@b.sn", "password": "x", "suite": "/console/"})
+    assert refused.status_code == 400 and "contrôle" in refused.text

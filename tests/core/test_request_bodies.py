@@ -114,3 +114,34 @@ async def test_uploads_keep_their_own_limit(client, factory):
     big = PDF_BYTES + b"%" * (2 * 1024 * 1024)  # over the JSON limit, under the upload limit
     response = await upload(client, member.headers, big)
     assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize("text", ["ab\u0000", "a\u0001b", "x\u007f"])
+async def test_control_characters_in_multipart_text_fields_are_400(client, factory, text):
+    """Uploads and imports read multipart forms, which neither the JSON check nor the middleware sees (their bodies
+    are the routes' own): their text fields are refused alike, and nothing is stored."""
+    org = await factory.organisation()
+    member = await factory.actor(["USER"], organisation=org)
+    _french_400(await upload(client, member.headers, PDF_BYTES, description=text))
+    assert (await client.get("/api/documents/mes-documents", headers=member.headers)).json() == []
+    secretary = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "SECRETAIRE"])
+    csv = "Prénom;Nom;E-mail\r\nAwa;Diop;awa@x.example\r\n".encode()
+    response = await client.post("/api/membres/import", headers=secretary.headers,
+                                 data={"organisationId": str(org.id), "simulation": text},
+                                 files={"fichier": ("m.csv", csv, "text/csv")})
+    _french_400(response, "simulation")
+    with_control = f"Prénom;Nom;E-mail\r\nAwa;Di{text}op;awa@x.example\r\n".encode()
+    response = await client.post("/api/membres/import", headers=secretary.headers,
+                                 data={"organisationId": str(org.id), "simulation": "false"},
+                                 files={"fichier": ("m.csv", with_control, "text/csv")})
+    assert "ligne 2, colonne 2" in _french_400(response)["detail"]
+
+
+def test_the_fuzz_generates_nul_again():
+    """The fuzz hid finding 7 with ``allow-x00 = false`` ("the API refuses NUL bytes", which nothing did): now that
+    the API refuses them with its own 400, the fuzz must send them, so a 500 on NUL is found again."""
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).parents[2] / "fuzz" / "schemathesis.toml").read_text(encoding="utf-8"))
+    assert config["generation"]["allow-x00"] is True

@@ -16,7 +16,7 @@ async def _member(factory, org=None, roles=None):
     return org, await factory.actor(["USER"], organisation=org, org_roles=roles or ["MEMBRE"])
 
 
-async def test_download_is_recorded_and_served_with_safe_headers(client, factory, db):
+async def test_download_is_recorded_and_served_with_safe_headers(client, factory, db, settings):
     _, member = await _member(factory)
     doc = (await upload(client, member.headers, PDF_BYTES, filename="Reçu été 2026.pdf")).json()
     first = await client.post(f"/api/documents/{doc['id']}/telechargement", headers=member.headers)
@@ -38,7 +38,7 @@ async def test_download_is_recorded_and_served_with_safe_headers(client, factory
 
     rows = (await db.execute(select(TelechargementDocument).where(
         TelechargementDocument.document_id == uuid.UUID(doc["id"])))).scalars().all()
-    assert len(rows) == 2 and all(r.utilisateur_sub == str(member.user.id) for r in rows)
+    assert len(rows) == 2 and all(r.utilisateur_sub.split(" ") == [settings.issuer, str(member.user.id)] for r in rows)
     assert (await db.execute(select(AuditLog).where(AuditLog.entite_id == doc["id"],
                                                     AuditLog.type_action == "TELECHARGER"))).scalars().all()
     meta = (await client.get(f"/api/documents/{doc['id']}", headers=member.headers)).json()

@@ -154,7 +154,7 @@ class AnnulationService:
     async def _ouvrir(self, demande: DemandeAnnulation) -> DemandeAnnulationResponse:
         demande.statut = S.EN_ATTENTE.value
         demande.demande_par = self.auth.actor_name
-        demande.demande_par_sub = self.auth.sub
+        demande.demande_par_sub = self.auth.personne
         demande.date_demande = datetime.now(UTC)
         self.repo.add(demande)
         await self.session.flush()
@@ -204,7 +204,7 @@ class AnnulationService:
                           "annulation")
         if demande.statut != S.EN_ATTENTE:
             raise InvalidState(f"Demande d'annulation déjà {demande.statut}")
-        if demande.demande_par_sub == self.auth.sub:
+        if demande.demande_par_sub == self.auth.personne:
             raise Forbidden("Principe des quatre yeux: on ne décide pas de sa propre demande d'annulation")
         return demande
 
@@ -243,7 +243,7 @@ class AnnulationService:
     def _decision(self, demande: DemandeAnnulation, statut: StatutDemandeAnnulation, commentaire: str | None) -> None:
         demande.statut = statut.value
         demande.decide_par = self.auth.actor_name
-        demande.decide_par_sub = self.auth.sub
+        demande.decide_par_sub = self.auth.personne
         demande.commentaire = commentaire
         demande.date_decision = datetime.now(UTC)
 
@@ -263,7 +263,7 @@ class AnnulationService:
 
     async def retirer(self, demande_id: uuid.UUID) -> DemandeAnnulationResponse:
         demande = await self._get(demande_id, for_update=True)
-        if demande.demande_par_sub != self.auth.sub:
+        if demande.demande_par_sub != self.auth.personne:
             raise Forbidden("Seul le demandeur retire sa demande d'annulation")
         if demande.statut != S.EN_ATTENTE:
             raise InvalidState(f"Demande d'annulation déjà {demande.statut}")

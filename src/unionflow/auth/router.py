@@ -88,12 +88,16 @@ def _client_credentials(request: Request, client_id: str | None, client_secret: 
     return client_id, client_secret
 
 
-@router.get("/api/auth/jwks", response_model=Jwks, summary="Clés publiques (JWKS) de l'émetteur intégré")
+@router.get("/api/auth/jwks", response_model=Jwks, summary="Clés publiques (JWKS) de l'émetteur intégré",
+            description="Clés RSA publiques (RFC 7517) avec lesquelles vérifier les jetons de l'émetteur intégré; "
+                        "une clé retirée y reste le temps que ses jetons expirent. Public.")
 async def jwks(session: SessionDep) -> Jwks:
     return Jwks(keys=await keys.public_jwks(session))
 
 
-@router.get("/.well-known/openid-configuration", summary="Document de découverte OIDC de l'émetteur intégré")
+@router.get("/.well-known/openid-configuration", summary="Document de découverte OIDC de l'émetteur intégré",
+            description="Émetteur, points d'accès du jeton et des clés, types d'autorisation acceptés (OpenID "
+                        "Connect Discovery 1.0). Public.")
 async def discovery(request: Request) -> dict[str, Any]:
     settings = request.app.state.settings
     base = settings.public_base_url.rstrip("/")

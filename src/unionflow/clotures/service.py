@@ -161,7 +161,7 @@ class ClotureMensuelleService:
             caisse_comptable=livres.caisse, ecart_caisse=ecart, compte_ecart=data.compte_ecart if ecart else None,
             motif_ecart=data.motif_ecart if ecart else None, banque_releve=data.solde_banque,
             banque_comptable=livres.banque, wave_releve=data.solde_wave, wave_comptable=livres.wave,
-            delai_declarations_jours=delai, cloturee_par=self.auth.actor_name, cloturee_par_sub=self.auth.sub,
+            delai_declarations_jours=delai, cloturee_par=self.auth.actor_name, cloturee_par_sub=self.auth.personne,
             date_cloture=datetime.now(UTC))
         # Claims the month first: a concurrent closing of the same month gets 409 and books nothing.
         await flush_unique(self.session, f"Le mois de {nom_du_mois(data.annee, data.mois)} est déjà clôturé", cloture)

@@ -101,7 +101,7 @@ class DeverrouillageService(VerrouServiceBase):
         demande = DemandeDeverrouillage(
             organisation_id=org, date_actuelle=verrou.date_verrouillage, date_demandee=data.date_verrouillage,
             motif=data.motif, statut=S.EN_ATTENTE.value, demande_par=self.auth.actor_name,
-            demande_par_sub=self.auth.sub, role_demandeur=role, date_demande=datetime.now(UTC))
+            demande_par_sub=self.auth.personne, role_demandeur=role, date_demande=datetime.now(UTC))
         self.repo.add(demande)
         await self.session.flush()
         await audit.record(self.session, self.auth, action="DEMANDER_DEVERROUILLAGE", module=MODULE,
@@ -143,7 +143,7 @@ class DeverrouillageService(VerrouServiceBase):
         before = audit.snapshot(demande, ETAT)
         demande.statut = statut.value
         demande.decide_par = self.auth.actor_name
-        demande.decide_par_sub = self.auth.sub
+        demande.decide_par_sub = self.auth.personne
         demande.role_decideur = role
         demande.commentaire = commentaire
         demande.date_decision = datetime.now(UTC)
@@ -185,7 +185,7 @@ class DeverrouillageService(VerrouServiceBase):
 
     async def annuler(self, demande_id: uuid.UUID) -> DeverrouillageResponse:
         demande = await self._get(demande_id, for_update=True)
-        if demande.demande_par_sub != self.auth.sub:
+        if demande.demande_par_sub != self.auth.personne:
             raise Forbidden("Seul le demandeur retire sa demande de réouverture")
         if demande.statut != S.EN_ATTENTE:
             raise InvalidState(f"Demande de réouverture déjà {demande.statut}")

@@ -32,6 +32,7 @@ from unionflow.console.session import ConsoleSession
 from unionflow.core.auth import AuthContext, authenticate
 from unionflow.core.db import get_session
 from unionflow.core.errors import RegleMetier, Unauthenticated, UnionFlowError
+from unionflow.core.middleware import form_control_location
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RoleSet
 
@@ -258,6 +259,10 @@ async def _page(request: Request, console: ConsoleSession, auth: AuthContext, ro
     if form is not None and not cookie.same(str(form.get("csrf") or ""), console.csrf):
         return error_page(request, 403, "Formulaire expiré ou falsifié (jeton CSRF invalide): rechargez la page "
                                         "et recommencez.")
+    if form is not None and (found := form_control_location(form)) is not None:
+        # As the API's bodies (core/routing.py): PostgreSQL cannot store NUL, SQLite would; no one types them.
+        return error_page(request, 400, f"Caractère de contrôle interdit ({found[1]}) dans le champ "
+                                        f"« {found[0][-1]} »: retapez le texte sans le coller depuis un autre outil.")
     if not role_set.allows(auth.roles):
         held = frozenset().union(*auth.memberships.values()) if auth.memberships else frozenset()
         if any(auth.needs_active_organisation(held, role) for role in role_set.roles):

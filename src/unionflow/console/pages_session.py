@@ -16,6 +16,7 @@ from unionflow.console.pages import PREFIX, Ctx, page, public, redirect, render,
 from unionflow.console.session import ConsoleSession
 from unionflow.core.db import get_session
 from unionflow.core.errors import TooManyRequests, UnionFlowError
+from unionflow.core.middleware import form_control_location
 from unionflow.core.roles import RS_MEMBRE_WRITE, RS_NOTIFICATION_MES, RS_TRESORERIE_READ
 
 
@@ -52,6 +53,8 @@ async def connexion_post(request: Request) -> Response:
         return login_again(request, token, suite, email, "Formulaire expiré: veuillez recommencer.", 403)
     if not email or not password:
         return login_again(request, token, suite, email, "Saisissez votre e-mail et votre mot de passe.", 400)
+    if form_control_location(form) is not None:  # as the API's token endpoint (PostgreSQL cannot store NUL)
+        return login_again(request, token, suite, "", "Caractère de contrôle interdit dans le formulaire.", 400)
     # The same attempt limits as POST /api/auth/token (per e-mail and per address).
     limiter = AttemptLimiter(request, "login")
     by_email, by_ip = limiter.key("email", email), limiter.key("ip", client_ip(request))

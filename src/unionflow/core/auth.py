@@ -45,6 +45,14 @@ ACTIVE_ORGANISATION_REQUIRED = ("Vous êtes membre de plusieurs organisations: p
                                 "agissez avec l'en-tête X-Active-Organisation-Id")
 
 
+def person_key(issuer: str | None, sub: str) -> str:
+    """A person, (issuer, subject), as one text: ``"<issuer> <subject>"``. An issuer is a URL, which holds no
+    space, so two issuers never give one key to two people even when their subjects collide (documents, favourites,
+    tickets, feedback, approvals, tasks and idempotency keys store it; migration 0021_durcir_personne). A context
+    without issuer (built by the code, never from a token) keys by its subject alone."""
+    return f"{issuer} {sub}" if issuer else sub
+
+
 @dataclass(frozen=True)
 class AuthContext:
     """``sub`` with ``issuer`` names the person: two issuers may give one subject to two people."""
@@ -122,6 +130,11 @@ class AuthContext:
         """Caller of several organisations, no active one, no active role: ``wanted`` is among ``held``."""
         return (self.active_organisation_id is None and self.active_role is None and len(self.memberships) > 1
                 and wanted in held)
+
+    @property
+    def personne(self) -> str:
+        """The person as one text (``person_key``): what a row tied to its owner stores and is compared with."""
+        return person_key(self.issuer, self.sub)
 
     @property
     def actor_name(self) -> str:

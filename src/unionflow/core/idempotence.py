@@ -77,7 +77,7 @@ class Idempotence:
 
     async def _stored(self) -> CleIdempotence | None:
         return (await self.session.execute(select(CleIdempotence).where(
-            CleIdempotence.appelant == self.auth.sub, CleIdempotence.operation == self.operation,
+            CleIdempotence.appelant == self.auth.personne, CleIdempotence.operation == self.operation,
             CleIdempotence.cle == self.key))).scalar_one_or_none()
 
     def _replay(self, row: CleIdempotence) -> Reponse:
@@ -94,7 +94,7 @@ class Idempotence:
         the stored answer read."""
         if self.key is None:
             return None
-        row = CleIdempotence(id=uuid.uuid4(), cle=self.key, appelant=self.auth.sub, operation=self.operation,
+        row = CleIdempotence(id=uuid.uuid4(), cle=self.key, appelant=self.auth.personne, operation=self.operation,
                              empreinte=self.hash, created_at=utcnow())
         reserved = (await self.session.execute(_RESERVER, {
             "id": row.id, "cle": row.cle, "appelant": row.appelant, "operation": row.operation,

@@ -10,6 +10,7 @@ import time
 from typing import Any
 from urllib.parse import unquote_plus
 
+from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -83,6 +84,16 @@ def control_character(text: str) -> str | None:
     """The first forbidden control character of ``text`` as ``U+0000``, or None."""
     found = CONTROL_CHARACTERS.search(text)
     return f"U+{ord(found.group()):04X}" if found else None
+
+
+def form_control_location(form: FormData) -> tuple[tuple[str | int, ...], str] | None:
+    """The first forbidden control character of a form (API routes, console pages), in a field name or a text
+    field's value; a file part is the route's to read (its contents, and its name, sanitized where it is kept)."""
+    for name, value in form.multi_items():
+        text = value if isinstance(value, str) else ""
+        if (character := control_character(name) or control_character(text)) is not None:
+            return ("body", name), character
+    return None
 
 
 def _content_type(scope: Scope) -> str:

@@ -379,6 +379,15 @@ def _binary_bodies(op: dict[str, Any]) -> None:
                 content["schema"] = {"type": "string", "format": "binary"}
 
 
+def _drop_unreferenced(schemas: dict[str, Any], schema: dict[str, Any], names: tuple[str, ...]) -> None:
+    """FastAPI's 422 models, in order: every 422 became a 400 problem (core/errors.py), nothing refers to them."""
+    for name in names:
+        ref = f'"#/components/schemas/{name}"'
+        if name in schemas and ref not in json.dumps({k: v for k, v in schema.items() if k != "components"}) \
+                and ref not in json.dumps({k: v for k, v in schemas.items() if k != name}):
+            del schemas[name]
+
+
 def install_openapi(app: FastAPI) -> None:
     from unionflow.core.routing import api_routes
 
@@ -437,6 +446,9 @@ def install_openapi(app: FastAPI) -> None:
                     op["description"] = (op.get("description") or "") + f"\n\nRôles autorisés: {', '.join(roles)}."
                 else:
                     op["security"] = []
+        _drop_unreferenced(components.get("schemas", {}), schema, ("HTTPValidationError", "ValidationError"))
+        # The project's licence (pyproject.toml); no contact: each union that deploys it is its own (decisions).
+        schema["info"]["license"] = {"name": "MIT", "identifier": "MIT"}
         app.openapi_schema = schema
         return schema
 

@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute
 
 from unionflow.core.auth import Authorizer, authenticate, bearer_scheme
 from unionflow.core.errors import Forbidden, MethodNotAllowed
-from unionflow.core.middleware import control_character
+from unionflow.core.middleware import control_character, form_control_location
 from unionflow.core.schemas import ISO_DATE_RE, scalar_kinds
 
 # Routes reachable without a bearer token. Anything else must name a role set (tests/test_routes.py).
@@ -185,6 +185,11 @@ async def check_body(request: Request, kind: str) -> None:
         raise HTTPException(415, detail=f"Type de contenu {media_type or 'absent'} non supporté: cette opération "
                                         f"attend {expected}.")
     if media_type == "multipart/form-data":
+        # Parsed once here: FastAPI reads the same form (Starlette keeps it on the request) afterwards.
+        in_form = form_control_location(await request.form())
+        if in_form is not None:
+            raise RequestValidationError([{"type": "caractere_controle", "loc": in_form[0], "input": None,
+                                           "msg": f"caractère de contrôle interdit ({in_form[1]})"}])
         return
     raw = await request.body()  # kept by the request: FastAPI parses the same bytes afterwards
     if kind == "form":

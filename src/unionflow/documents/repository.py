@@ -28,7 +28,8 @@ ENTITY_TABLES = {
 }
 
 
-# Bind parameters of the document rule beyond the shared ones: the caller's subject, his member organisations.
+# Bind parameters of the document rule beyond the shared ones: the caller (core.auth.person_key), his member
+# organisations.
 SCOPE_SUB = "scope_sub"
 SCOPE_MEMBRES_DE = "scope_membres_de"
 
@@ -52,7 +53,7 @@ class DocumentRepository(ScopedRepository[Document]):
             return EVERY
         return Visibility(Shape(organisations=bool(auth.staff_organisations or auth.member_organisations),
                                 membre=auth.membre_id is not None),
-                          {SCOPE_SUB: auth.sub, SCOPE_ORGANISATIONS: sorted(auth.staff_organisations),
+                          {SCOPE_SUB: auth.personne, SCOPE_ORGANISATIONS: sorted(auth.staff_organisations),
                            SCOPE_MEMBRES_DE: sorted(auth.member_organisations), SCOPE_MEMBRE: auth.membre_id})
 
     @classmethod
@@ -78,7 +79,7 @@ class DocumentRepository(ScopedRepository[Document]):
         return or_(*conditions)
 
     async def mine(self) -> list[Document]:
-        stmt = (select(Document).where(Document.proprietaire_sub == self.auth.sub)
+        stmt = (select(Document).where(Document.proprietaire_sub == self.auth.personne)
                 .order_by(Document.created_at.desc(), Document.id))
         return list((await self.session.execute(stmt)).scalars())
 
@@ -115,10 +116,10 @@ class DocumentRepository(ScopedRepository[Document]):
         await self.session.execute(update(Document).where(Document.id == document_id).values(
             nombre_telechargements=Document.nombre_telechargements + 1, date_dernier_telechargement=when))
 
-    async def download_ticket(self, document_id: uuid.UUID, ticket_id: uuid.UUID, sub: str,
+    async def download_ticket(self, document_id: uuid.UUID, ticket_id: uuid.UUID, personne: str,
                               not_before: datetime) -> TelechargementDocument | None:
         stmt = select(TelechargementDocument).where(
             TelechargementDocument.id == ticket_id, TelechargementDocument.document_id == document_id,
-            TelechargementDocument.utilisateur_sub == sub,
+            TelechargementDocument.utilisateur_sub == personne,
             TelechargementDocument.date_telechargement >= not_before)
         return (await self.session.execute(stmt)).scalar_one_or_none()

@@ -84,7 +84,7 @@ class DocumentService:
         await self._check_organisation(data.organisation_id, data.visibilite)
         doc = Document(nom_fichier=sanitize_filename(data.nom_fichier), description=data.description,
                        type_document=data.type_document, visibilite=data.visibilite.value,
-                       organisation_id=data.organisation_id, proprietaire_sub=self.auth.sub,
+                       organisation_id=data.organisation_id, proprietaire_sub=self.auth.personne,
                        proprietaire_membre_id=self.auth.membre_id, nombre_telechargements=0)
         return await self._record_creation(doc)
 
@@ -109,8 +109,9 @@ class DocumentService:
         key = uuid.uuid4().hex
         await storage.put(key, form.file.path, form.file.size, form.file.sha256, kind.mime)
         doc = Document(nom_fichier=name, description=description, type_document=type_document,
-                       visibilite=visibilite.value, organisation_id=organisation_id, proprietaire_sub=self.auth.sub,
-                       proprietaire_membre_id=self.auth.membre_id, cle_stockage=key, backend_stockage=storage.backend,
+                       visibilite=visibilite.value, organisation_id=organisation_id,
+                       proprietaire_sub=self.auth.personne, proprietaire_membre_id=self.auth.membre_id,
+                       cle_stockage=key, backend_stockage=storage.backend,
                        type_mime=kind.mime, taille_octets=form.file.size, hash_sha256=form.file.sha256,
                        nombre_telechargements=0)
         try:
@@ -127,7 +128,7 @@ class DocumentService:
 
     async def rattacher(self, data: CreatePieceJointeRequest) -> PieceJointeResponse:
         doc = await self._get(data.document_id)
-        if doc.proprietaire_sub != self.auth.sub:
+        if doc.proprietaire_sub != self.auth.personne:
             self.auth.require(Permission.DOCUMENT_GERER, doc.organisation_id,
                               "Seul le propriétaire du document (ou un responsable de son organisation) l'attache")
         try:
@@ -163,7 +164,7 @@ class DocumentService:
         if doc.cle_stockage is None or doc.type_mime is None or doc.taille_octets is None or not doc.hash_sha256:
             raise InvalidState("Ce document n'a pas de contenu téléversé")
         now = utcnow()
-        ticket = TelechargementDocument(document_id=doc.id, utilisateur_sub=self.auth.sub,
+        ticket = TelechargementDocument(document_id=doc.id, utilisateur_sub=self.auth.personne,
                                         utilisateur=self.auth.actor_name, membre_id=self.auth.membre_id,
                                         ip_address=self.auth.ip_address, date_telechargement=now)
         self.repo.add(ticket)
@@ -184,7 +185,8 @@ class DocumentService:
         doc = await self._get(document_id)
         if doc.cle_stockage is None:
             raise InvalidState("Ce document n'a pas de contenu téléversé")
-        ticket = await self.repo.download_ticket(doc.id, ticket_id, self.auth.sub, utcnow() - DOWNLOAD_TICKET_TTL)
+        ticket = await self.repo.download_ticket(doc.id, ticket_id, self.auth.personne,
+                                                 utcnow() - DOWNLOAD_TICKET_TTL)
         if ticket is None:
             raise InvalidState("Téléchargement non enregistré ou expiré: appelez d'abord POST "
                                f"/api/documents/{doc.id}/telechargement")

@@ -16,7 +16,8 @@ from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartParser, parse_options_header
 from starlette.requests import Request
 
-from unionflow.core.errors import InvalidInput, PayloadTooLarge
+from unionflow.core.errors import CaractereControle, InvalidInput, PayloadTooLarge
+from unionflow.core.middleware import control_character
 from unionflow.documents.content import HEAD_BYTES
 
 FORM_OVERHEAD = 64 * 1024  # boundaries, part headers and the small text fields
@@ -121,7 +122,11 @@ class _Receiver:
             self.form.file.head = bytes(self._head)
             self.form.file.sha256 = self._digest.hexdigest()
         elif self._name:
-            self.form.fields[self._name] = self._buffer.decode("utf-8", "replace").strip()
+            text = self._buffer.decode("utf-8", "replace")
+            if (character := control_character(text)) is not None:
+                # As in JSON bodies (core/routing.py): PostgreSQL cannot store NUL, no one types the others.
+                raise CaractereControle(f"Caractère de contrôle interdit ({character}) dans le champ {self._name}")
+            self.form.fields[self._name] = text.strip()
 
     def _write_pending(self) -> None:
         if self._out is None:

@@ -41,7 +41,7 @@ def appelant(parametres: dict[str, Any]) -> AuthContext:
         roles=frozenset(a["roles"]), membre_id=uuid.UUID(a["membreId"]) if a["membreId"] else None,
         memberships={uuid.UUID(org): frozenset(roles) for org, roles in a["memberships"].items()},
         active_organisation_id=uuid.UUID(a["activeOrganisationId"]) if a["activeOrganisationId"] else None,
-        active_role=a["activeRole"])
+        active_role=a["activeRole"], issuer=a.get("issuer"))  # absent from tasks queued before 0017
 
 
 def filtres(parametres: dict[str, Any]) -> Any:

@@ -61,7 +61,7 @@ def parametres_tache(auth: AuthContext, name: str, fmt: FormatExport, filters: A
         "export": name, "format": fmt.value, "date": today.isoformat(),
         "filtres": TypeAdapter(type(filters)).dump_python(filters, mode="json"),
         "appelant": {
-            "sub": auth.sub, "email": auth.email, "username": auth.username,
+            "sub": auth.sub, "issuer": auth.issuer, "email": auth.email, "username": auth.username,
             "realmRoles": sorted(auth.realm_roles), "roles": sorted(auth.roles),
             "membreId": str(auth.membre_id) if auth.membre_id else None,
             "memberships": {str(org): sorted(roles) for org, roles in auth.memberships.items()},

@@ -31,7 +31,7 @@ class FavoriRepository(ScopedRepository[Favori]):
     def visibility(cls, auth: AuthContext | None) -> Visibility:
         if auth is None:
             return EVERY
-        return Visibility(Shape(membre=True), {SCOPE_SUB: auth.sub})
+        return Visibility(Shape(membre=True), {SCOPE_SUB: auth.personne})
 
     @classmethod
     def scope_condition(cls, shape: Shape, values: dict[str, Any] | None = None) -> ColumnElement[bool]:

@@ -38,7 +38,7 @@ class FavoriService:
             raise NotFound(f"{LABELS[data.type_cible]} introuvable")
         if await self.repo.find(data.type_cible.value, data.cible_id) is not None:
             raise Conflict("Déjà dans vos favoris")
-        favori = Favori(utilisateur_sub=self.auth.sub, type_cible=data.type_cible.value, cible_id=data.cible_id)
+        favori = Favori(utilisateur_sub=self.auth.personne, type_cible=data.type_cible.value, cible_id=data.cible_id)
         # A double click racing with itself meets the unique constraint: same answer as above.
         await flush_unique(self.session, "Déjà dans vos favoris", favori)
         await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Favori",

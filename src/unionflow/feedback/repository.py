@@ -36,7 +36,7 @@ class FeedbackRepository(ScopedRepository[Feedback]):
     def visibility(cls, auth: AuthContext | None) -> Visibility:
         if auth is None or RS_FEEDBACK_MODERATION.allows(auth.roles):
             return EVERY
-        return Visibility(Shape(membre=True), {SCOPE_SUB: auth.sub})
+        return Visibility(Shape(membre=True), {SCOPE_SUB: auth.personne})
 
     @classmethod
     def scope_condition(cls, shape: Shape, values: dict[str, Any] | None = None) -> ColumnElement[bool]:
@@ -44,7 +44,7 @@ class FeedbackRepository(ScopedRepository[Feedback]):
 
     async def search(self, filters: FeedbackFilters, params: PageParams) -> tuple[list[Feedback], int, bool]:
         stmt: Any = select(Feedback).where(
-            Feedback.auteur_sub == self.auth.sub if filters.mine else self.scope())
+            Feedback.auteur_sub == self.auth.personne if filters.mine else self.scope())
         if filters.type:
             stmt = stmt.where(Feedback.type_feedback == filters.type)
         if filters.traite is not None:

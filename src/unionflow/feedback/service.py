@@ -38,7 +38,8 @@ class FeedbackService:
     async def creer(self, data: CreateFeedbackRequest) -> FeedbackResponse:
         feedback = Feedback(type_feedback=data.type.value, note=data.note, message=data.message,
                             contexte=data.contexte, version_application=data.version_application,
-                            auteur_sub=self.auth.sub, auteur_nom=self.auth.actor_name, membre_id=self.auth.membre_id,
+                            auteur_sub=self.auth.personne, auteur_nom=self.auth.actor_name,
+                            membre_id=self.auth.membre_id,
                             organisation_id=self.auth.active_organisation_id, traite=False)
         self.repo.add(feedback)
         await self.session.flush()

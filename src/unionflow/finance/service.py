@@ -29,6 +29,6 @@ def verifier_decideur(auth: AuthContext, organisation_id: uuid.UUID, demandeur_s
                  "Seuls le PRESIDENT et l'ADMIN_ORGANISATION de l'organisation décident")
     roles = auth.roles_in(organisation_id)
     held = [role for role in DECIDEURS if role in roles]
-    if demandeur_sub is not None and demandeur_sub == auth.sub:
+    if demandeur_sub is not None and demandeur_sub == auth.personne:
         raise Forbidden("Principe des quatre yeux: on ne décide pas de sa propre demande")
     return held[0]

@@ -23,7 +23,11 @@ _UPSTREAM = (502, 503)
 
 
 def _service(request: Request, session: SessionDep, auth: AuthContext) -> AdminUserService:
-    return AdminUserService(session, auth, identity_provider(request, session))
+    provider = identity_provider(request, session)
+    settings = request.app.state.settings
+    # The issuer of the tokens of the accounts this provider holds: "your own account" is (issuer, subject).
+    issuer = settings.issuer if provider.kind == "builtin" else settings.oidc_issuer
+    return AdminUserService(session, auth, provider, issuer)
 
 
 @router.get("", response_model=Page[UserResponse], responses=problems(*_UPSTREAM),

@@ -55,10 +55,16 @@ def _check_password(password: str, field: str) -> None:
 
 
 class AdminUserService:
-    def __init__(self, session: AsyncSession, auth: AuthContext, provider: IdentityProvider) -> None:
+    def __init__(self, session: AsyncSession, auth: AuthContext, provider: IdentityProvider,
+                 issuer: str | None = None) -> None:
         self.session = session
         self.auth = auth
         self.provider = provider
+        self.issuer = issuer  # of the provider's accounts' tokens
+
+    def _own_account(self, user_id: str) -> bool:
+        """The caller's own account: same subject from the provider's issuer, never the same subject alone."""
+        return user_id == self.auth.sub and self.auth.issuer == self.issuer
 
     async def _record(self, action: str, user_id: str, *, before: dict[str, Any] | None = None,
                       after: dict[str, Any] | None = None, severite: str = "INFO",
@@ -104,7 +110,7 @@ class AdminUserService:
         username = changes.pop("username", None)
         if username is not None and username.lower() != before.username.lower():
             raise RegleMetier("L'identifiant de connexion (username) ne peut pas être modifié")
-        if changes.get("enabled") is False and user_id == self.auth.sub:
+        if changes.get("enabled") is False and self._own_account(user_id):
             raise Conflict("Vous ne pouvez pas désactiver votre propre compte")
         if "email" in changes and changes["email"] is not None:
             changes["email"] = str(changes["email"]).lower()
@@ -130,7 +136,7 @@ class AdminUserService:
     async def definir_roles(self, user_id: str, roles: list[str]) -> list[str]:
         wanted = _check_roles(roles)
         current = [r for r in await self.provider.user_roles(check_user_id(user_id)) if r in UNIONFLOW_ROLES]
-        if user_id == self.auth.sub and Role.SUPER_ADMIN.value not in wanted:
+        if self._own_account(user_id) and Role.SUPER_ADMIN.value not in wanted:
             raise Conflict("Vous ne pouvez pas retirer votre propre rôle SUPER_ADMIN")
         added = [r for r in wanted if r not in current]
         removed = [r for r in current if r not in wanted]

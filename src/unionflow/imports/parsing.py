@@ -8,7 +8,8 @@ import io
 import unicodedata
 from collections.abc import Mapping
 
-from unionflow.core.errors import RegleMetier
+from unionflow.core.errors import CaractereControle, RegleMetier
+from unionflow.core.middleware import control_character
 
 # Accepted header spellings → field.
 COLONNES: Mapping[str, str] = {
@@ -75,6 +76,16 @@ def _lignes_xlsx(contenu: bytes) -> list[list[str]]:
     return [[_cellule(v) for v in row] for row in sheet.iter_rows(values_only=True)]
 
 
+def _refuser_controles(lignes: list[list[str]]) -> None:
+    """A control character in a cell (NUL and the other C0 but tab and line ends, DEL) refuses the file, as in a
+    JSON body: PostgreSQL cannot store NUL, SQLite would, and no one types them (a damaged or binary file)."""
+    for numero, valeurs in enumerate(lignes, start=1):
+        for colonne, valeur in enumerate(valeurs, start=1):
+            if (caractere := control_character(str(valeur))) is not None:
+                raise CaractereControle(f"Caractère de contrôle interdit ({caractere}) ligne {numero}, "
+                                        f"colonne {colonne} du fichier")
+
+
 def lire(contenu: bytes) -> list[dict[str, str]]:
     """Rows as ``{field: text}`` (unknown columns ignored), blank rows skipped; line numbers follow the file."""
     lignes = _lignes_xlsx(contenu) if contenu.startswith(XLSX_MAGIC) else _lignes_csv(contenu)
@@ -83,6 +94,7 @@ def lire(contenu: bytes) -> list[dict[str, str]]:
     champs = _champs([str(e) for e in lignes[0]])
     if len(lignes) - 1 > MAX_LIGNES:
         raise RegleMetier(f"Au plus {MAX_LIGNES} lignes par fichier")
+    _refuser_controles(lignes)
     resultat = []
     for valeurs in lignes[1:]:
         ligne = {c: v.strip() for c, v in zip(champs, valeurs, strict=False) if c is not None and v and v.strip()}

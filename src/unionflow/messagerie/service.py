@@ -188,7 +188,7 @@ class MessagerieService:
             document = await DocumentRepository(self.session, self.auth).get(data.document_id)
             if document is None:
                 raise NotFound("Document introuvable")
-            if document.proprietaire_sub != self.auth.sub:
+            if document.proprietaire_sub != self.auth.personne:
                 raise RegleMetier("documentId: une note vocale est un document que vous avez téléversé")
             if not (document.type_mime or "").startswith("audio/"):
                 raise RegleMetier("documentId: le document n'est pas un fichier audio (OGG/Opus, MP3, M4A/AAC, WAV)")

@@ -11,7 +11,7 @@ from enum import StrEnum
 from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from unionflow.models.base import Base, IdMixin, utcnow
+from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, utcnow
 
 
 class TypeAnnulation(StrEnum):
@@ -46,12 +46,12 @@ class DemandeAnnulation(IdMixin, Base):
     motif: Mapped[str] = mapped_column(String(500))
     statut: Mapped[str] = mapped_column(String(20), default=StatutDemandeAnnulation.EN_ATTENTE.value)
     demande_par: Mapped[str] = mapped_column(String(254))
-    demande_par_sub: Mapped[str] = mapped_column(String(255))
+    demande_par_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
     date_demande: Mapped[datetime] = mapped_column(default=utcnow)
     # Above the threshold, the organisation's approval workflow (finance/approbations) decides first.
     approbation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("approbation.id"))
     decide_par: Mapped[str | None] = mapped_column(String(254))
-    decide_par_sub: Mapped[str | None] = mapped_column(String(255))
+    decide_par_sub: Mapped[str | None] = mapped_column(String(PERSON_KEY_LENGTH))
     commentaire: Mapped[str | None] = mapped_column(String(1000))
     date_decision: Mapped[datetime | None]
     # Refunds: the refund receipt's number in its own gap-free series (RMB-<year>-…), given on approval.

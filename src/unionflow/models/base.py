@@ -19,6 +19,9 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
+# A person as one text, "<issuer> <subject>" (core.auth.person_key): an issuer URL and a subject of 255 each.
+PERSON_KEY_LENGTH = 511
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)

@@ -10,7 +10,7 @@ from enum import StrEnum
 from sqlalchemy import ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from unionflow.models.base import Base, IdMixin, utcnow
+from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, utcnow
 
 
 class VerrouComptable(Base):
@@ -64,11 +64,13 @@ class DemandeDeverrouillage(IdMixin, Base):
     motif: Mapped[str] = mapped_column(String(1000))
     statut: Mapped[str] = mapped_column(String(20), default=StatutDeverrouillage.EN_ATTENTE.value)
     demande_par: Mapped[str] = mapped_column(String(254))
-    demande_par_sub: Mapped[str] = mapped_column(String(255))
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    demande_par_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
     role_demandeur: Mapped[str] = mapped_column(String(40))
     date_demande: Mapped[datetime] = mapped_column(default=utcnow)
     decide_par: Mapped[str | None] = mapped_column(String(254))
-    decide_par_sub: Mapped[str | None] = mapped_column(String(255))
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    decide_par_sub: Mapped[str | None] = mapped_column(String(PERSON_KEY_LENGTH))
     role_decideur: Mapped[str | None] = mapped_column(String(40))
     commentaire: Mapped[str | None] = mapped_column(String(1000))
     date_decision: Mapped[datetime | None]
@@ -96,7 +98,8 @@ class ClotureMensuelle(IdMixin, Base):
     wave_comptable: Mapped[Decimal]
     delai_declarations_jours: Mapped[int]
     cloturee_par: Mapped[str] = mapped_column(String(254))
-    cloturee_par_sub: Mapped[str] = mapped_column(String(255))
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    cloturee_par_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
     date_cloture: Mapped[datetime] = mapped_column(default=utcnow)
 
     __table_args__ = (UniqueConstraint("organisation_id", "annee", "mois"),)

@@ -9,7 +9,7 @@ from enum import StrEnum
 from sqlalchemy import BigInteger, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, TimestampMixin, utcnow
 
 
 class VisibiliteDocument(StrEnum):
@@ -37,7 +37,8 @@ class Document(IdMixin, TimestampMixin, Base):
     # PRIVE (owner, ADMIN, staff of attached entities' organisations) or ORGANISATION (also that organisation).
     visibilite: Mapped[str] = mapped_column(String(20), default="PRIVE")
     organisation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organisation.id"), index=True)
-    proprietaire_sub: Mapped[str] = mapped_column(String(255), index=True)
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    proprietaire_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH), index=True)
     proprietaire_membre_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("membre.id"))
     # Content (absent for a metadata-only document): generated storage key, detected type, size, digest.
     cle_stockage: Mapped[str | None] = mapped_column(String(100), unique=True)
@@ -70,7 +71,8 @@ class TelechargementDocument(IdMixin, Base):
     __tablename__ = "telechargement_document"
 
     document_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("document.id"), index=True)
-    utilisateur_sub: Mapped[str] = mapped_column(String(255))
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    utilisateur_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
     utilisateur: Mapped[str] = mapped_column(String(254))
     membre_id: Mapped[uuid.UUID | None]
     ip_address: Mapped[str | None] = mapped_column(String(64))

@@ -9,7 +9,7 @@ from enum import StrEnum
 from sqlalchemy import Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from unionflow.models.base import Base, IdMixin, utcnow
+from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, utcnow
 
 
 class TypeCible(StrEnum):
@@ -23,7 +23,8 @@ class Favori(IdMixin, Base):
     __tablename__ = "favori"
 
     # Per account (subject), not per member record: administrators without one keep favourites too.
-    utilisateur_sub: Mapped[str] = mapped_column(String(255))
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    utilisateur_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
     # EVENEMENT, ORGANISATION, DOCUMENT, MEMBRE; no foreign key (several target tables), visibility is
     # re-checked on every read.
     type_cible: Mapped[str] = mapped_column(String(20))

@@ -9,7 +9,7 @@ from enum import StrEnum
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from unionflow.models.base import Base, IdMixin, utcnow
+from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, utcnow
 
 
 class TypeFeedback(StrEnum):
@@ -26,7 +26,8 @@ class Feedback(IdMixin, Base):
     message: Mapped[str] = mapped_column(Text)
     contexte: Mapped[str | None] = mapped_column(String(200))
     version_application: Mapped[str | None] = mapped_column(String(50))
-    auteur_sub: Mapped[str] = mapped_column(String(255), index=True)
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    auteur_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH), index=True)
     auteur_nom: Mapped[str] = mapped_column(String(254))
     membre_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("membre.id"))
     organisation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organisation.id"))

@@ -10,7 +10,7 @@ from enum import StrEnum
 from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, TimestampMixin, utcnow
 
 
 class StatutBudget(StrEnum):
@@ -55,7 +55,8 @@ class Budget(IdMixin, TimestampMixin, Base):
     statut: Mapped[str] = mapped_column(String(20), default="BROUILLON")
     cree_par: Mapped[str] = mapped_column(String(254))
     soumis_par: Mapped[str | None] = mapped_column(String(254))
-    soumis_par_sub: Mapped[str | None] = mapped_column(String(255))
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    soumis_par_sub: Mapped[str | None] = mapped_column(String(PERSON_KEY_LENGTH))
     date_soumission: Mapped[datetime | None]
     approuve_par: Mapped[str | None] = mapped_column(String(254))
     date_approbation: Mapped[datetime | None]
@@ -102,7 +103,8 @@ class Approbation(IdMixin, TimestampMixin, Base):
     niveaux_requis: Mapped[int] = mapped_column(Integer)
     niveau_atteint: Mapped[int] = mapped_column(Integer, default=0)
     demande_par: Mapped[str] = mapped_column(String(254))
-    demande_par_sub: Mapped[str] = mapped_column(String(255))
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    demande_par_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
     date_demande: Mapped[datetime] = mapped_column(default=utcnow)
     date_decision: Mapped[datetime | None]
     motif_annulation: Mapped[str | None] = mapped_column(String(1000))
@@ -134,7 +136,8 @@ class DecisionApprobation(IdMixin, Base):
     # APPROUVEE or REJETEE
     decision: Mapped[str] = mapped_column(String(20))
     approbateur: Mapped[str] = mapped_column(String(254))
-    approbateur_sub: Mapped[str] = mapped_column(String(255))
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    approbateur_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
     role: Mapped[str | None] = mapped_column(String(50))
     commentaire: Mapped[str | None] = mapped_column(String(1000))
     date_decision: Mapped[datetime] = mapped_column(default=utcnow)

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import JSON, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from unionflow.models.base import Base, IdMixin, utcnow
+from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, utcnow
 
 
 class CleIdempotence(IdMixin, Base):
@@ -17,7 +17,8 @@ class CleIdempotence(IdMixin, Base):
     __tablename__ = "cle_idempotence"
 
     cle: Mapped[str] = mapped_column(String(200))
-    appelant: Mapped[str] = mapped_column(String(255))
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    appelant: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
     operation: Mapped[str] = mapped_column(String(100))
     empreinte: Mapped[str] = mapped_column(String(64))  # SHA-256 of the canonical request body
     statut_reponse: Mapped[int | None] = mapped_column(Integer)

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from unionflow.models.base import Base, IdMixin, utcnow
+from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, utcnow
 
 
 class StatutExecution(StrEnum):
@@ -95,7 +95,8 @@ class Tache(IdMixin, Base):
     resultat: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     lien_resultat: Mapped[str | None] = mapped_column(String(300))
     message_erreur: Mapped[str | None] = mapped_column(Text)
-    cree_par: Mapped[str] = mapped_column(String(254))  # token subject of the creator
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    cree_par: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
     organisation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organisation.id", ondelete="CASCADE"))
     date_creation: Mapped[datetime] = mapped_column(default=utcnow)
     date_debut: Mapped[datetime | None]

@@ -9,7 +9,7 @@ from enum import StrEnum
 from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, TimestampMixin, utcnow
 
 
 class Priorite(StrEnum):
@@ -54,7 +54,8 @@ class Ticket(IdMixin, TimestampMixin, Base):
     organisation_origine_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"))
     destinataire: Mapped[str] = mapped_column(String(20))  # ORGANISATION, UNION
     membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id"), index=True)
-    demandeur_sub: Mapped[str] = mapped_column(String(255))
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    demandeur_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
     demandeur_nom: Mapped[str] = mapped_column(String(254))
     sujet: Mapped[str] = mapped_column(String(200))
     description: Mapped[str] = mapped_column(Text)
@@ -81,7 +82,8 @@ class TicketMessage(IdMixin, Base):
     __tablename__ = "ticket_message"
 
     ticket_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("ticket.id", ondelete="CASCADE"))
-    auteur_sub: Mapped[str] = mapped_column(String(255))
+    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
+    auteur_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
     auteur_nom: Mapped[str] = mapped_column(String(254))
     auteur_membre_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("membre.id"))
     # Written by the handling staff (not the requester): counts as the first response.

@@ -39,12 +39,16 @@ async def _database_state(request: Request) -> str:
         return "DOWN"
 
 
-@probes.get("/health/live", summary="Sonde de vivacité", include_in_schema=True)
+@probes.get("/health/live", summary="Sonde de vivacité", include_in_schema=True,
+            description="200 `{\"status\": \"UP\"}` tant que le processus répond, sans toucher la base: un "
+                        "orchestrateur ne redémarre pas le service pour une base indisponible. Public.")
 async def live() -> dict[str, str]:
     return {"status": "UP"}
 
 
-@probes.get("/health/ready", summary="Sonde de disponibilité (vérifie la base de données)")
+@probes.get("/health/ready", summary="Sonde de disponibilité (vérifie la base de données)",
+            description="200 quand la base répond, 503 sinon (`database`: UP ou DOWN): un répartiteur cesse d'envoyer "
+                        "des requêtes à une instance qui ne peut pas les servir. Public.")
 async def ready(request: Request) -> JSONResponse:
     state = await _database_state(request)
     return JSONResponse({"status": state, "database": state}, status_code=200 if state == "UP" else 503)

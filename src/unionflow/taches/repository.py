@@ -34,7 +34,7 @@ class TacheRepository(ScopedRepository[Tache]):
     def visibility(cls, auth: AuthContext | None) -> Visibility:
         if auth is None or auth.is_global:
             return EVERY
-        return Visibility(Shape(membre=True), {SCOPE_SUB: auth.sub})
+        return Visibility(Shape(membre=True), {SCOPE_SUB: auth.personne})
 
     @classmethod
     def scope_condition(cls, shape: Shape, values: dict[str, Any] | None = None) -> ColumnElement[bool]:

@@ -46,7 +46,7 @@ class TacheService:
     async def creer(self, type_: TypeTache, parametres: dict[str, Any], organisation_id: uuid.UUID | None,
                     total: int | None = None) -> TacheResponse:
         tache = Tache(type=type_.value, statut=StatutTache.EN_ATTENTE.value, progression=0, traites=0,
-                      total=total, parametres=parametres, cree_par=self.auth.sub, organisation_id=organisation_id)
+                      total=total, parametres=parametres, cree_par=self.auth.personne, organisation_id=organisation_id)
         self.repo.add(tache)
         await self.session.flush()
         return TacheResponse.model_validate(tache)

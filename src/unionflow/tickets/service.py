@@ -117,7 +117,7 @@ class TicketService:
         ticket = Ticket(
             numero=await sequential_number(self.session, "TCK", now.year), organisation_id=handler,
             organisation_origine_id=data.organisation_id, destinataire=data.destinataire.value,
-            membre_id=self.auth.membre_id, demandeur_sub=self.auth.sub,
+            membre_id=self.auth.membre_id, demandeur_sub=self.auth.personne,
             demandeur_nom=await nom_affiche(self.session, self.auth),
             sujet=data.sujet, description=data.description, categorie=data.categorie.value,
             priorite=data.priorite.value, statut=StatutTicket.OUVERT.value, nombre_reouvertures=0,
@@ -188,7 +188,7 @@ class TicketService:
 
     async def _post(self, ticket: Ticket, contenu: str, *, staff: bool, interne: bool) -> TicketMessage:
         now, name = utcnow(), await nom_affiche(self.session, self.auth)
-        message = TicketMessage(ticket_id=ticket.id, auteur_sub=self.auth.sub, auteur_nom=name,
+        message = TicketMessage(ticket_id=ticket.id, auteur_sub=self.auth.personne, auteur_nom=name,
                                 auteur_membre_id=self.auth.membre_id, par_equipe=staff, interne=interne,
                                 contenu=contenu, created_at=now)
         self.repo.add(message)

@@ -43,10 +43,10 @@ class ApprobationRepository(ScopedRepository[Approbation]):
             # What the caller may still decide: pending, in an organisation they sit for, neither requested
             # nor already approved at a lower level by them.
             mine = select(DecisionApprobation.id).where(DecisionApprobation.approbation_id == Approbation.id,
-                                                        DecisionApprobation.approbateur_sub == self.auth.sub)
+                                                        DecisionApprobation.approbateur_sub == self.auth.personne)
             stmt = stmt.where(Approbation.statut == StatutApprobation.EN_ATTENTE,
                               Approbation.organisation_id.in_(self.auth.staff_organisations),
-                              Approbation.demande_par_sub != self.auth.sub, ~mine.exists())
+                              Approbation.demande_par_sub != self.auth.personne, ~mine.exists())
         order = Approbation.date_demande.asc() if filters.a_decider else Approbation.date_demande.desc()
         return await self.paginate(stmt.order_by(order, Approbation.id), params)
 

@@ -52,7 +52,7 @@ async def ouvrir(session: AsyncSession, auth: AuthContext, *, organisation_id: u
         numero=await sequential_number(session, "APP", datetime.now(UTC).year), organisation_id=organisation_id,
         type_objet=type_objet.value, objet_id=objet_id, montant=montant, devise=devise, motif=motif,
         statut=StatutApprobation.EN_ATTENTE.value, niveaux_requis=niveaux, niveau_atteint=0,
-        demande_par=auth.actor_name, demande_par_sub=auth.sub, date_demande=datetime.now(UTC), decisions=[])
+        demande_par=auth.actor_name, demande_par_sub=auth.personne, date_demande=datetime.now(UTC), decisions=[])
     session.add(approbation)
     await session.flush()
     await audit.record(session, auth, action="CREER", module=MODULE, entite_type="Approbation",
@@ -137,13 +137,14 @@ class ApprobationService:
         role = verifier_decideur(self.auth, approbation.organisation_id, approbation.demande_par_sub)
         if approbation.statut != StatutApprobation.EN_ATTENTE:
             raise InvalidState(f"Demande d'approbation déjà {approbation.statut}")
-        if any(d.approbateur_sub == self.auth.sub for d in approbation.decisions):
+        if any(d.approbateur_sub == self.auth.personne for d in approbation.decisions):
             raise Forbidden("Vous avez déjà approuvé un niveau: le niveau suivant revient à une autre personne")
         before = audit.snapshot(approbation, ETAT)
         now = datetime.now(UTC)
         niveau = approbation.niveau_atteint + 1
         approbation.decisions.append(DecisionApprobation(
-            niveau=niveau, decision=decision.value, approbateur=self.auth.actor_name, approbateur_sub=self.auth.sub,
+            niveau=niveau, decision=decision.value, approbateur=self.auth.actor_name,
+            approbateur_sub=self.auth.personne,
             role=role, commentaire=commentaire, date_decision=now))
         if decision is StatutApprobation.REJETEE:
             approbation.statut = decision.value
@@ -171,7 +172,7 @@ class ApprobationService:
 
     async def annuler(self, approbation_id: uuid.UUID, motif: str) -> ApprobationResponse:
         approbation = await self._get(approbation_id, for_update=True)
-        if approbation.demande_par_sub != self.auth.sub and not self.auth.is_global:
+        if approbation.demande_par_sub != self.auth.personne and not self.auth.is_global:
             raise Forbidden("Seul le demandeur retire sa demande d'approbation")
         if approbation.statut != StatutApprobation.EN_ATTENTE:
             raise InvalidState(f"Demande d'approbation déjà {approbation.statut}")

@@ -189,7 +189,7 @@ class BudgetService:
         if not budget.lignes:
             raise InvalidState("Un budget sans ligne ne se soumet pas")
         budget.statut = StatutBudget.SOUMIS.value
-        budget.soumis_par, budget.soumis_par_sub = self.auth.actor_name, self.auth.sub
+        budget.soumis_par, budget.soumis_par_sub = self.auth.actor_name, self.auth.personne
         budget.date_soumission = datetime.now(UTC)
         budget.commentaire = None
         return await self._transition(budget, "SOUMETTRE")
