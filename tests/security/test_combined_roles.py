@@ -85,8 +85,9 @@ async def cotisation_gerer(w: World) -> Call:
 
 
 async def cotisation_generer(w: World) -> Call:
-    body = {"organisationId": str(w.org.id), "typeCotisation": "MENSUELLE", "annee": 2026, "mois": 5,
-            "montant": "1000", "dateEcheance": "2026-05-31"}
+    annee = date.today().year + 1  # memberships start today; dues follow them (issue 20)
+    body = {"organisationId": str(w.org.id), "typeCotisation": "MENSUELLE", "annee": annee, "mois": 5,
+            "montant": "1000", "dateEcheance": f"{annee}-05-31"}
 
     async def done() -> bool:
         return await scalar(w.db, select(func.count()).select_from(Cotisation).where(

@@ -68,6 +68,8 @@ class Permission(StrEnum):
     WEBHOOK_GERER = "webhook.gerer"
     PROPOSITION_AIDE_GERER = "proposition_aide.gerer"
     NOTIFICATION_MODELE_GERER = "notification_modele.gerer"
+    # Issue 20: the treasury cancels dues (one, a selection, a generated batch) with a reason.
+    COTISATION_ANNULER = "cotisation.annuler"
 
 
 P = Permission
@@ -111,6 +113,7 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.WEBHOOK_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION}),
     P.PROPOSITION_AIDE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU}),
     P.NOTIFICATION_MODELE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION}),
+    P.COTISATION_ANNULER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
 }
 
 

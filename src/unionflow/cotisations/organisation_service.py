@@ -14,7 +14,7 @@ from unionflow.core.cache import cached
 from unionflow.core.errors import NotFound
 from unionflow.core.permissions import Permission
 from unionflow.cotisations import generation
-from unionflow.cotisations.generation import audit_after, membres_actifs, periode
+from unionflow.cotisations.generation import audit_after, membres_actifs, motif_avant_adhesion, periode
 from unionflow.cotisations.repository import OPEN, CotisationFilters, CotisationRepository, statut_effectif
 from unionflow.cotisations.schemas import (
     GenerationResponse,
@@ -83,21 +83,23 @@ class CotisationOrganisationService:
             raise NotFound("Organisation introuvable")
         self.auth.require(Permission.COTISATION_GENERER, organisation.id,
                           "Seuls les responsables de l'organisation génèrent ses cotisations")
-        membres = await membres_actifs(self.session, organisation.id)
-        if seuil is not None and len(membres) > seuil:
+        appeles = await membres_actifs(self.session, organisation.id, data)
+        nombre = len(appeles.membres)
+        if seuil is not None and nombre > seuil:
             tache = await TacheService(self.session, self.auth).creer(
-                TypeTache.GENERATION_COTISATIONS, data.model_dump(mode="json"), organisation.id, len(membres))
+                TypeTache.GENERATION_COTISATIONS, data.model_dump(mode="json"), organisation.id, nombre)
             await audit.record(self.session, self.auth, action="GENERER", module=MODULE,
                                entite_type="Organisation", entite_id=organisation.id,
                                organisation_id=organisation.id,
-                               description=f"Génération {periode(data)} pour {len(membres)} membre(s) actif(s) "
-                                           f"confiée à la tâche {tache.id}",
-                               after={"tache": tache.id, "membresActifs": len(membres)})
+                               description=f"Génération {periode(data)} pour {nombre} membre(s) actif(s) "
+                                           f"confiée à la tâche {tache.id}{motif_avant_adhesion(data)}",
+                               after={"tache": tache.id, "membresActifs": nombre,
+                                      "avantAdhesion": data.avant_adhesion, "motif": data.motif})
             return tache
-        bilan = await generation.generer(self.session, organisation, data, membres)
+        bilan = await generation.generer(self.session, organisation, data, appeles)
         await audit.record(self.session, self.auth, action="GENERER", module=MODULE, entite_type="Organisation",
-                           entite_id=organisation.id, organisation_id=organisation.id, description=bilan.message,
-                           after=audit_after(data, bilan))
+                           entite_id=organisation.id, organisation_id=organisation.id,
+                           description=bilan.message + motif_avant_adhesion(data), after=audit_after(data, bilan))
         return bilan
 
     # --- reminders -------------------------------------------------------------------------------------------
