@@ -11,7 +11,6 @@ from unionflow.cotisations.jobs import compter_retards, marquer_retards, marquer
 from unionflow.cotisations.service import today_utc
 from unionflow.models import AuditLog, Cotisation, MembreOrganisation, RappelCotisation
 
-
 # Next year: the factory's memberships start today and dues follow the membership (issue 20).
 NEXT = today_utc().year + 1
 

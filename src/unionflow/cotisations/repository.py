@@ -177,3 +177,42 @@ class CotisationSystemRepository(SystemRepository[Cotisation]):
         insert = pg_insert if self.session.get_bind().dialect.name == "postgresql" else sqlite_insert
         stmt = insert(Cotisation).values(rows).on_conflict_do_nothing(index_elements=["cle_generation"])
         return len((await self.session.execute(stmt.returning(Cotisation.id))).all())
+
+
+class AnnulationRepository(CotisationRepository):
+    """Dues cancelled by the treasury (issue 20): a selection locked row by row, or a generated batch in one
+    UPDATE. Both are scoped: a dues the caller cannot see is not found."""
+
+    async def lock_many(self, ids: list[uuid.UUID]) -> list[Cotisation]:
+        stmt = (self._select().where(Cotisation.id.in_(ids)).order_by(Cotisation.id).with_for_update()
+                .execution_options(populate_existing=True))
+        return list((await self.session.execute(stmt)).scalars())
+
+    def _lot(self, organisation_id: uuid.UUID, type_cotisation: str, annee: int, mois: int | None
+             ) -> ColumnElement[bool]:
+        periode = Cotisation.mois.is_(None) if mois is None else Cotisation.mois == mois
+        return and_(self.scope(), Cotisation.organisation_id == organisation_id,
+                    Cotisation.type_cotisation == type_cotisation, Cotisation.annee == annee, periode,
+                    Cotisation.cle_generation.is_not(None))
+
+    async def lot_resume(self, organisation_id: uuid.UUID, type_cotisation: str, annee: int, mois: int | None
+                         ) -> tuple[int, int, list[str]]:
+        """(dues in the batch, already cancelled, references of up to 20 that received money)."""
+        where = self._lot(organisation_id, type_cotisation, annee, mois)
+        nombre, annulees = (await self.session.execute(select(
+            func.count(), func.count().filter(Cotisation.statut == S.ANNULEE)).where(where))).one()
+        payees = (await self.session.execute(
+            select(Cotisation.numero_reference).where(where, Cotisation.montant_paye > 0)
+            .order_by(Cotisation.numero_reference).limit(20))).scalars()
+        return int(nombre), int(annulees), list(payees)
+
+    async def annuler_lot(self, organisation_id: uuid.UUID, type_cotisation: str, annee: int, mois: int | None
+                          ) -> list[uuid.UUID]:
+        """Cancel the batch's dues still unpaid and not cancelled; ``montant_paye = 0`` in the UPDATE itself so a
+        payment committed meanwhile is never cancelled under the treasurer's feet. Returns their ids."""
+        where = and_(self._lot(organisation_id, type_cotisation, annee, mois), Cotisation.statut != S.ANNULEE,
+                     Cotisation.montant_paye == 0)
+        result = await self.session.execute(
+            update(Cotisation).where(where).values(statut=S.ANNULEE.value, updated_at=datetime.now(UTC))
+            .returning(Cotisation.id).execution_options(synchronize_session=False))
+        return list(result.scalars())

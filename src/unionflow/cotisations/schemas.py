@@ -189,3 +189,35 @@ class SyntheseResponse(ResultatCalcule):
     montant_restant: Montant
     montant_en_retard: Montant
     prochaine_echeance: date | None
+
+
+class LotGenereRequest(InputModel):
+    """A batch made by POST /api/cotisations/generer: the organisation, the type and the period it was asked for."""
+
+    organisation_id: uuid.UUID
+    type_cotisation: TypeCotisation
+    annee: int = Annee
+    mois: int | None = Mois
+
+
+class AnnulerCotisationsRequest(InputModel):
+    """Exactly one of ``cotisation_ids`` (one dues or a selection) and ``lot`` (a whole generated batch)."""
+
+    cotisation_ids: list[uuid.UUID] | None = Field(default=None, min_length=1, max_length=1000)
+    lot: LotGenereRequest | None = None
+    motif: str = Field(min_length=3, max_length=500, description="Raison de l'annulation, journalisée")
+
+    @model_validator(mode="after")
+    def _une_cible(self) -> AnnulerCotisationsRequest:
+        if (self.cotisation_ids is None) == (self.lot is None):
+            raise regle_metier("Précisez soit cotisationIds (une ou plusieurs cotisations), soit lot (une "
+                               "génération entière), pas les deux")
+        if not self.motif.strip():
+            raise regle_metier("Le motif de l'annulation est obligatoire")
+        return self
+
+
+class AnnulationResponse(OutputModel):
+    annulees: int = Field(description="Cotisations passées à ANNULEE par cet appel")
+    deja_annulees: int = Field(description="Cotisations qui l'étaient déjà (rien de changé)")
+    cotisation_ids: list[uuid.UUID] = Field(description="Cotisations annulées par cet appel")
