@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.cotisations.helpers import BASE, cotisation, treasury
+from tests.cotisations.helpers import BASE, cotisation, days, treasury
 from unionflow.models import AuditLog, Cotisation, MembreOrganisation
 
 REGLE = "https://unionflow.dev/problems/regle-metier"
@@ -169,3 +169,28 @@ async def test_dues_with_money_are_not_cancelled_and_a_batch_goes_whole(client, 
     hidden = await client.post(f"{BASE}/annulation", headers=stranger.headers,
                                json={"cotisationIds": [str(june[b.membre.id].id)], "motif": "Erreur"})
     assert hidden.status_code == 404
+
+
+async def test_dashboard_account_and_summary_read_one_computation(client, factory, db):
+    org, treasurer, a, _b = await treasury(factory)
+    other_org = await factory.organisation()
+    await cotisation(factory, a.membre, org, montant="2500", echeance=days(-40))
+    await cotisation(factory, a.membre, org, montant="2500", echeance=days(-10), montant_paye=Decimal("1000"),
+                     statut="PARTIELLEMENT_PAYEE")
+    await cotisation(factory, a.membre, org, montant="2500", echeance=days(15))
+    await cotisation(factory, a.membre, org, montant="2500", echeance=days(45))
+    await cotisation(factory, a.membre, org, montant="2500", montant_paye=Decimal("2500"), statut="PAYEE",
+                     echeance=days(-70))
+    await cotisation(factory, a.membre, org, montant="2500", statut="ANNULEE", echeance=days(5))
+    await cotisation(factory, a.membre, other_org, montant="1000", echeance=days(3))
+    summary = (await client.get(f"{BASE}/mes-cotisations/synthese", headers=a.headers)).json()
+    dashboard = (await client.get("/api/dashboard/membre/me", headers=a.headers)).json()["cotisations"]
+    account = (await client.get("/api/compte-adherent/me", headers=a.headers)).json()["cotisations"]
+    assert summary["nombreCotisations"] == 6  # the cancelled one is not owed, so not counted
+    shared = ("nombreAPayer", "nombreEnRetard", "nombrePayees", "montantDu", "montantPaye", "montantRestant",
+              "montantEnRetard", "prochaineEcheance")
+    for name in shared:
+        assert summary[name] == dashboard[name] == account[name], (name, summary, dashboard, account)
+    assert dashboard["nombreTotal"] == account["nombreTotal"] == summary["nombreCotisations"]
+    assert summary["prochaineEcheance"] == str(days(3)) and summary["nombreEnRetard"] == 2
+    assert Decimal(summary["montantRestant"]) == Decimal("10000") and Decimal(summary["montantEnRetard"]) == 4000

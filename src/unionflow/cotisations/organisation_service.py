@@ -15,7 +15,12 @@ from unionflow.core.errors import NotFound
 from unionflow.core.permissions import Permission
 from unionflow.cotisations import generation
 from unionflow.cotisations.generation import audit_after, membres_actifs, motif_avant_adhesion, periode
-from unionflow.cotisations.repository import OPEN, CotisationFilters, CotisationRepository, statut_effectif
+from unionflow.cotisations.repository import (
+    OPEN,
+    CotisationRepository,
+    SituationRepository,
+    statut_effectif,
+)
 from unionflow.cotisations.schemas import (
     GenerationResponse,
     GenererCotisationsRequest,
@@ -171,15 +176,10 @@ class CotisationOrganisationService:
                             StatistiquesPeriodeResponse, compute)
 
     async def synthese(self) -> SyntheseResponse:
-        rows = await self.repo.aggregate(CotisationFilters(), own_only=True) if self.auth.membre_id else []
-        figures = statistics(rows)
-        counts = figures["par_statut"]
-        unpaid = [r for r in rows if r.statut in (S.EN_ATTENTE, S.PARTIELLEMENT_PAYEE, S.EN_RETARD)]
-        return SyntheseResponse(
-            nombre_cotisations=figures["nombre_total"],
-            nombre_a_payer=counts[S.EN_ATTENTE] + counts[S.PARTIELLEMENT_PAYEE] + counts[S.EN_RETARD],
-            nombre_en_retard=counts[S.EN_RETARD], nombre_payees=counts[S.PAYEE],
-            montant_du=figures["montant_du"], montant_paye=figures["montant_collecte"],
-            montant_restant=figures["montant_restant"], montant_en_retard=figures["montant_en_retard"],
-            prochaine_echeance=min((r.premiere_echeance for r in unpaid), default=None),
-        )
+        """The member's own dues, by the one computation the dashboard and the compte adhérent read (issue 20)."""
+        if self.auth.membre_id is None:
+            return SyntheseResponse(nombre_cotisations=0, nombre_a_payer=0, nombre_en_retard=0, nombre_payees=0,
+                                    montant_du=ZERO, montant_paye=ZERO, montant_restant=ZERO,
+                                    montant_en_retard=ZERO, prochaine_echeance=None)
+        figures = await SituationRepository(self.session).situation(self.auth.membre_id, self.today)
+        return SyntheseResponse(nombre_cotisations=figures.pop("nombre_total"), **figures)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, and_, case, func, or_, select, update
@@ -216,3 +217,40 @@ class AnnulationRepository(CotisationRepository):
             update(Cotisation).where(where).values(statut=S.ANNULEE.value, updated_at=datetime.now(UTC))
             .returning(Cotisation.id).execution_options(synchronize_session=False))
         return list(result.scalars())
+
+
+class SituationRepository(SystemRepository[Cotisation]):
+    """The one aggregate behind what a member sees of his dues (issue 20, item 7): the member dashboard, the
+    compte adhérent and the dues summary read these figures and nothing else. Unscoped: callers pass the
+    connected member's own id."""
+
+    model = Cotisation
+
+    async def situation(self, membre_id: uuid.UUID, today: date,
+                        organisation_id: uuid.UUID | None = None) -> dict[str, Any]:
+        live = Cotisation.statut != S.ANNULEE
+        is_open = Cotisation.statut.in_(UNPAID)
+        late = and_(is_open, Cotisation.date_echeance < today)
+        reste = Cotisation.montant_du - Cotisation.montant_paye
+        stmt = select(
+            func.count().filter(live), func.count().filter(Cotisation.statut == S.PAYEE),
+            func.count().filter(is_open), func.count().filter(late),
+            func.coalesce(func.sum(case((live, Cotisation.montant_du), else_=0)), 0),
+            func.coalesce(func.sum(case((live, Cotisation.montant_paye), else_=0)), 0),
+            func.coalesce(func.sum(case((is_open, reste), else_=0)), 0),
+            func.coalesce(func.sum(case((late, reste), else_=0)), 0),
+            # The next unpaid due date from today: a past one is an arrear, not what comes next.
+            func.min(case((and_(is_open, Cotisation.date_echeance >= today), Cotisation.date_echeance))),
+        ).where(Cotisation.membre_id == membre_id)
+        if organisation_id is not None:
+            stmt = stmt.where(Cotisation.organisation_id == organisation_id)
+        row = (await self.session.execute(stmt)).one()
+        cent = Decimal("0.01")
+        prochaine = row[8]
+        if isinstance(prochaine, str):  # SQLite returns the aggregate of a CASE as text
+            prochaine = date.fromisoformat(prochaine)
+        return {"nombre_total": int(row[0]), "nombre_payees": int(row[1]), "nombre_a_payer": int(row[2]),
+                "nombre_en_retard": int(row[3]), "montant_du": Decimal(str(row[4])).quantize(cent),
+                "montant_paye": Decimal(str(row[5])).quantize(cent),
+                "montant_restant": Decimal(str(row[6])).quantize(cent),
+                "montant_en_retard": Decimal(str(row[7])).quantize(cent), "prochaine_echeance": prochaine}
