@@ -172,7 +172,7 @@ async def test_dues_with_money_are_not_cancelled_and_a_batch_goes_whole(client, 
 
 
 async def test_dashboard_account_and_summary_read_one_computation(client, factory, db):
-    org, treasurer, a, _b = await treasury(factory)
+    org, _treasurer, a, _b = await treasury(factory)
     other_org = await factory.organisation()
     await cotisation(factory, a.membre, org, montant="2500", echeance=days(-40))
     await cotisation(factory, a.membre, org, montant="2500", echeance=days(-10), montant_paye=Decimal("1000"),

@@ -12,14 +12,15 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import cached
 from unionflow.core.errors import NotFound
+from unionflow.core.montants import format_montant
 from unionflow.core.permissions import Permission
 from unionflow.cotisations import generation
 from unionflow.cotisations.generation import audit_after, membres_actifs, motif_avant_adhesion, periode
+from unionflow.cotisations.rappels import LIEN_MEMBRE, texte_detaille, texte_sms
 from unionflow.cotisations.repository import (
     OPEN,
     CotisationRepository,
     SituationRepository,
-    statut_effectif,
 )
 from unionflow.cotisations.schemas import (
     GenerationResponse,
@@ -29,12 +30,13 @@ from unionflow.cotisations.schemas import (
     StatistiquesPeriodeResponse,
     SyntheseResponse,
 )
-from unionflow.cotisations.service import MODULE, today_utc
+from unionflow.cotisations.service import MODULE, restant, today_utc
 from unionflow.cotisations.synthese_repository import StatistiquesCotisations, en_direct
 from unionflow.encaissement.workflow import COTISATIONS_STATS
 from unionflow.membres.repository import MembreRepository, membre_visible
 from unionflow.models import Cotisation, Membre, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.notification import Canal
 from unionflow.models.rappel_cotisation import StatutRappel
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
@@ -108,7 +110,8 @@ class CotisationOrganisationService:
         return bilan
 
     # --- reminders -------------------------------------------------------------------------------------------
-    async def rappels(self, membre_ids: list[uuid.UUID]) -> RappelsGroupesResponse:
+    async def rappels(self, membre_ids: list[uuid.UUID], base_url: str) -> RappelsGroupesResponse:
+        """``base_url``: the service's public address, for the short link the SMS carries."""
         ids = sorted(set(membre_ids))
         for membre_id in ids:
             if await membre_visible(self.session, self.auth, membre_id) is None:
@@ -116,6 +119,7 @@ class CotisationOrganisationService:
         # Lock the members so that two simultaneous calls cannot both remind the same dues.
         membres = await MembreRepository(self.session, None).lock_membres(ids)
         already = await self.repo.reminded_today(ids)
+        lien = base_url.rstrip("/") + LIEN_MEMBRE
         sent: list[RappelResponse] = []
         duplicates = without = 0
         for membre_id in ids:
@@ -127,40 +131,35 @@ class CotisationOrganisationService:
             if not fresh:
                 duplicates += 1
                 continue
-            rappel = self._rappel(membres[membre_id], fresh)
-            self.repo.add(rappel)
-            await self.session.flush()
-            await audit.record(self.session, self.auth, action="RAPPELER", module=MODULE,
-                               entite_type="RappelCotisation", entite_id=rappel.id,
-                               organisation_id=fresh[0].organisation_id, description=rappel.message,
-                               after={"membreId": membre_id, "cotisationIds": rappel.cotisation_ids,
-                                      "canal": rappel.canal})
-            await Emetteur(self.session, self.auth.actor_name).emettre(
-                membres[membre_id], TypeNotification.RAPPEL_COTISATION.value,
-                f"Rappel: {len(fresh)} cotisation(s) à régler ({rappel.montant_total} {rappel.devise})",
-                rappel.message, organisation_id=fresh[0].organisation_id, source=(RAPPEL_COTISATION, rappel.id))
-            sent.append(RappelResponse.model_validate(rappel))
+            sent.append(await self._rappeler(membres[membre_id], fresh, lien))
         return RappelsGroupesResponse(envoyes=len(sent), deja_envoyes_aujourdhui=duplicates, sans_impaye=without,
                                       rappels=sent)
 
-    def _rappel(self, membre: Membre, dues: list[Cotisation]) -> RappelCotisation:
-        total = sum((c.montant_du - (c.montant_paye or ZERO) for c in dues), ZERO)
+    async def _rappeler(self, membre: Membre, dues: list[Cotisation], lien: str) -> RappelResponse:
+        total = sum((restant(c.statut, c.montant_du, c.montant_paye or ZERO) for c in dues), ZERO)
         devise = dues[0].devise
-        lines = "; ".join(
-            f"{c.numero_reference} ({c.libelle or c.type_cotisation}, échéance {c.date_echeance.isoformat()}, "
-            f"reste {c.montant_du - (c.montant_paye or ZERO)} {c.devise}, "
-            f"{statut_effectif(c.statut, c.date_echeance, self.today)})" for c in dues)
-        message = (f"Bonjour {membre.prenom} {membre.nom}, {len(dues)} cotisation(s) restent à régler pour un "
-                   f"total de {total} {devise}: {lines}.")
-        if membre.email:
-            canal, destinataire = "EMAIL", membre.email
-        elif membre.telephone:
-            canal, destinataire = "SMS", membre.telephone
-        else:
-            canal, destinataire = "IN_APP", None
-        return RappelCotisation(membre_id=membre.id, date_rappel=self.today, cotisation_ids=[str(c.id) for c in dues],
-                                montant_total=total, devise=devise, canal=canal, destinataire=destinataire,
-                                message=message, statut=StatutRappel.EN_ATTENTE, demande_par=self.auth.actor_name)
+        sms = texte_sms(len(dues), total, devise, lien)
+        details = texte_detaille(membre.prenom, membre.nom, dues, total, devise, self.today, lien)
+        canal, destinataire = (("EMAIL", membre.email) if membre.email else ("SMS", membre.telephone)
+                               if membre.telephone else ("IN_APP", None))
+        rappel = RappelCotisation(membre_id=membre.id, date_rappel=self.today,
+                                  cotisation_ids=[str(c.id) for c in dues], montant_total=total, devise=devise,
+                                  canal=canal, destinataire=destinataire,
+                                  message=sms if canal == "SMS" else details, statut=StatutRappel.EN_ATTENTE,
+                                  demande_par=self.auth.actor_name)
+        self.repo.add(rappel)
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="RAPPELER", module=MODULE,
+                           entite_type="RappelCotisation", entite_id=rappel.id,
+                           organisation_id=dues[0].organisation_id, description=details,
+                           after={"membreId": membre.id, "cotisationIds": rappel.cotisation_ids, "canal": canal})
+        sujet = f"Rappel: {len(dues)} cotisation(s) à régler ({format_montant(total, devise)})"
+        # One SMS (the count, the total, a link); the details go by e-mail and to the in-app inbox.
+        await Emetteur(self.session, self.auth.actor_name).emettre_lot(
+            [membre], TypeNotification.RAPPEL_COTISATION.value,
+            lambda _m, c: (sujet, sms if c is Canal.SMS else details), organisation_id=dues[0].organisation_id,
+            source=(RAPPEL_COTISATION, rappel.id))
+        return RappelResponse.model_validate(rappel)
 
     # --- statistics (/statistiques and /stats: cotisations/lectures.py) ----------------------------------------
     async def periode(self, annee: int, mois: int | None) -> StatistiquesPeriodeResponse:

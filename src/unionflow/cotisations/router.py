@@ -174,11 +174,16 @@ async def public_cotisations(auth: AuthContext = authorize(RS_READ), *, session:
                          "cotisations impayées visibles par l'appelant, enregistré comme notification EN_ATTENTE "
                          "de livraison (canal EMAIL, sinon SMS, sinon IN_APP). Une cotisation n'est rappelée qu'une "
                          "fois par jour: un second appel le même jour ne renvoie rien deux fois. 404 si un membre "
-                         "est inconnu ou hors périmètre (un MEMBRE ne peut se rappeler qu'à lui-même).")
-async def grouped_reminders(session: SessionDep, auth: AuthContext = authorize(RS_WRITE),
+                         "est inconnu ou hors périmètre (un MEMBRE ne peut se rappeler qu'à lui-même). "
+                         "Extension (issue 20): le SMS tient en un message (au plus 160 caractères GSM-7): "
+                         "nombre de cotisations, total au format « 2 500 FCFA » et lien court vers la page du membre (/console/moi); le détail "
+                         "(référence, échéance jj/mm/aaaa, reste, statut en clair) va par e-mail et dans "
+                         "l'application.")
+async def grouped_reminders(request: Request, session: SessionDep, auth: AuthContext = authorize(RS_WRITE),
                             membre_ids: list[uuid.UUID] = Body(min_length=1, max_length=500),
                             ) -> RappelsGroupesResponse:
-    return await CotisationOrganisationService(session, auth).rappels(membre_ids)
+    base_url = request.app.state.settings.public_base_url
+    return await CotisationOrganisationService(session, auth).rappels(membre_ids, base_url)
 
 
 @router.get("/recherche", response_model=Page[CotisationSummaryResponse], summary="Rechercher des cotisations",
