@@ -176,9 +176,9 @@ async def public_cotisations(auth: AuthContext = authorize(RS_READ), *, session:
                          "fois par jour: un second appel le même jour ne renvoie rien deux fois. 404 si un membre "
                          "est inconnu ou hors périmètre (un MEMBRE ne peut se rappeler qu'à lui-même). "
                          "Extension (issue 20): le SMS tient en un message (au plus 160 caractères GSM-7): "
-                         "nombre de cotisations, total au format « 2 500 FCFA » et lien court vers la page du membre (/console/moi); le détail "
-                         "(référence, échéance jj/mm/aaaa, reste, statut en clair) va par e-mail et dans "
-                         "l'application.")
+                         "nombre de cotisations, total au format « 2 500 FCFA » et lien court vers la page du "
+                         "membre (/console/moi); le détail (référence, échéance jj/mm/aaaa, reste, statut en "
+                         "clair) va par e-mail et dans l'application.")
 async def grouped_reminders(request: Request, session: SessionDep, auth: AuthContext = authorize(RS_WRITE),
                             membre_ids: list[uuid.UUID] = Body(min_length=1, max_length=500),
                             ) -> RappelsGroupesResponse:
