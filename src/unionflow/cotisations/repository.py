@@ -116,9 +116,6 @@ class CotisationRepository(ScopedRepository[Cotisation]):
         ).order_by(Cotisation.date_echeance, Cotisation.id)
         return list((await self.session.execute(stmt)).scalars())
 
-    async def aggregate(self, filters: CotisationFilters, *, own_only: bool = False) -> list[Any]:
-        return list((await self.session.execute(self.aggregate_stmt(filters, own_only=own_only))).all())
-
     def aggregate_stmt(self, filters: CotisationFilters, *, own_only: bool = False) -> Select[Any]:
         """One row per (stored status, past due?) with counts and sums: a single GROUP BY, no row loaded."""
         echu = case((Cotisation.date_echeance < self.today, 1), else_=0).label("echu")
