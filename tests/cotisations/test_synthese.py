@@ -169,6 +169,8 @@ async def _apply(client, db, factory, world: World, op: tuple) -> None:
     admin = world.admin.headers
     if kind == "creer":
         org, type_cotisation, montant, offset, mois = args
+        # A periodic type names its period (issue 20): a month for MENSUELLE, none for ANNUELLE.
+        mois = {"MENSUELLE": mois or 1, "ANNUELLE": None}.get(type_cotisation, mois)
         response = await client.post(BASE, headers=admin, json={
             "membreId": str(world.members[org].membre.id), "organisationId": str(world.orgs[org].id),
             "typeCotisation": type_cotisation, "annee": 2026, "mois": mois, "montantDu": str(montant),
