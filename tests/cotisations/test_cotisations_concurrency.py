@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -48,8 +49,9 @@ async def test_parallel_generation_creates_each_dues_once(client, committed_fact
     treasurer = await committed_factory.actor(["USER"], organisation=org, org_roles=["TRESORIER"])
     for _ in range(5):
         await committed_factory.membre(org)
-    body = {"organisationId": str(org.id), "typeCotisation": "MENSUELLE", "annee": 2026, "mois": 6,
-            "montant": "1500", "dateEcheance": "2026-06-30"}
+    annee = date.today().year + 1  # memberships start today; dues follow them (issue 20)
+    body = {"organisationId": str(org.id), "typeCotisation": "MENSUELLE", "annee": annee, "mois": 6,
+            "montant": "1500", "dateEcheance": f"{annee}-06-30"}
     responses = await asyncio.gather(*[
         client.post(f"{BASE}/generer", headers=treasurer.headers, json=body) for _ in range(3)])
     assert all(r.status_code == 200 for r in responses), [r.text for r in responses]

@@ -11,10 +11,13 @@ from unionflow.cotisations.jobs import compter_retards, marquer_retards, marquer
 from unionflow.cotisations.service import today_utc
 from unionflow.models import AuditLog, Cotisation, MembreOrganisation, RappelCotisation
 
+# Next year: the factory's memberships start today and dues follow the membership (issue 20).
+NEXT = today_utc().year + 1
+
 
 def _generation(org, **extra):
-    body = {"organisationId": str(org.id), "typeCotisation": "MENSUELLE", "annee": 2026, "mois": 4,
-            "montant": "2500", "dateEcheance": "2026-04-30"}
+    body = {"organisationId": str(org.id), "typeCotisation": "MENSUELLE", "annee": NEXT, "mois": 4,
+            "montant": "2500", "dateEcheance": f"{NEXT}-04-30"}
     body.update(extra)
     return body
 
@@ -64,7 +67,10 @@ async def test_generation_permissions_and_validation(client, factory):
                               json=_generation(org, montant="0"))).status_code == 400
     assert (await client.post(f"{BASE}/generer", headers=admin.headers,
                               json=_generation(org, typeCotisation="X"))).status_code == 400
-    ok = await client.post(f"{BASE}/generer", headers=admin.headers, json=_generation(org, mois=None))
+    no_month = await client.post(f"{BASE}/generer", headers=admin.headers, json=_generation(org, mois=None))
+    assert no_month.status_code == 400 and "mois" in no_month.json()["detail"], no_month.text
+    ok = await client.post(f"{BASE}/generer", headers=admin.headers,
+                           json=_generation(org, mois=None, typeCotisation="ANNUELLE"))
     assert ok.status_code == 200 and ok.json()["creees"] == 3
 
 

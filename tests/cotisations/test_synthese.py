@@ -39,6 +39,8 @@ from unionflow.registres import JOBS, Planificateur
 C = Cotisation.__table__
 KEY = ("organisation_id", "type_cotisation", "statut", "annee", "mois", "date_echeance")
 TYPES = ("MENSUELLE", "ANNUELLE", "SOLIDARITE")
+# Generated periods are next year's: memberships start today and dues follow them (issue 20).
+NEXT_YEAR = today_utc().year + 1
 STATUTS = ("EN_ATTENTE", "PARTIELLEMENT_PAYEE", "PAYEE", "EN_RETARD", "ANNULEE")
 PROPERTY = settings(max_examples=20, deadline=None, phases=[Phase.explicit, Phase.generate],
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -167,6 +169,8 @@ async def _apply(client, db, factory, world: World, op: tuple) -> None:
     admin = world.admin.headers
     if kind == "creer":
         org, type_cotisation, montant, offset, mois = args
+        # A periodic type names its period (issue 20): a month for MENSUELLE, none for ANNUELLE.
+        mois = {"MENSUELLE": mois or 1, "ANNUELLE": None}.get(type_cotisation, mois)
         response = await client.post(BASE, headers=admin, json={
             "membreId": str(world.members[org].membre.id), "organisationId": str(world.orgs[org].id),
             "typeCotisation": type_cotisation, "annee": 2026, "mois": mois, "montantDu": str(montant),
@@ -215,7 +219,7 @@ async def _apply(client, db, factory, world: World, op: tuple) -> None:
     elif kind == "generer":
         org, mois, montant, offset = args
         response = await client.post(f"{BASE}/generer", headers=admin, json={
-            "organisationId": str(world.orgs[org].id), "typeCotisation": "MENSUELLE", "annee": 2026,
+            "organisationId": str(world.orgs[org].id), "typeCotisation": "MENSUELLE", "annee": NEXT_YEAR,
             "mois": mois, "montant": str(montant), "dateEcheance": str(days(offset))})
         assert response.status_code == 200, response.text
         world.dues.extend((await db.execute(select(C.c.id).where(C.c.organisation_id == world.orgs[org].id,

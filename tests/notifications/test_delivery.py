@@ -51,7 +51,7 @@ async def test_grouped_dues_reminder_arrives_in_the_mailbox(app, client, factory
     assert mailbox.ids().count(str(queued.id)) == 1
     message = next(m for m in mailbox.messages if m["X-UnionFlow-Notification"] == str(queued.id))
     assert message["To"] == a.membre.email and message["From"] == "Union <secretariat@union.sn>"
-    assert "cotisation" in message["Subject"] and "3000" in message.get_payload(decode=True).decode()
+    assert "cotisation" in message["Subject"] and "3\u00a0000\u00a0FCFA" in message.get_payload(decode=True).decode()
     row = await _row(db, queued.id)
     assert row.statut == "ENVOYEE" and row.tentatives == 1 and row.date_envoi is not None
     assert row.verrouillee_jusqua is None and row.derniere_erreur is None

@@ -107,13 +107,22 @@ async def cotisation_gerer(w: World) -> Call:
 
 
 async def cotisation_generer(w: World) -> Call:
-    body = {"organisationId": str(w.org.id), "typeCotisation": "MENSUELLE", "annee": 2026, "mois": 5,
-            "montant": "1000", "dateEcheance": "2026-05-31"}
+    annee = date.today().year + 1  # memberships start today; dues follow them (issue 20)
+    body = {"organisationId": str(w.org.id), "typeCotisation": "MENSUELLE", "annee": annee, "mois": 5,
+            "montant": "1000", "dateEcheance": f"{annee}-05-31"}
 
     async def done() -> bool:
         return await scalar(w.db, select(func.count()).select_from(Cotisation).where(
             Cotisation.organisation_id == w.org.id, Cotisation.mois == 5)) > 0
     return Call("/api/cotisations/generer", body, done)
+
+
+async def cotisation_annuler(w: World) -> Call:
+    due = await cotisation(w.db, w.owner, w.org, 5000)
+
+    async def done() -> bool:
+        return await scalar(w.db, select(Cotisation.statut).where(Cotisation.id == due.id)) == "ANNULEE"
+    return Call("/api/cotisations/annulation", {"cotisationIds": [str(due.id)], "motif": "Générée à tort"}, done)
 
 
 async def _applicant(w: World) -> Membre:
@@ -218,6 +227,7 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.PAIEMENT_ANNULER: ("POST", "/api/paiements/{id}/annuler", paiement_annuler),
     P.COTISATION_GERER: ("PUT", "/api/cotisations/{id}", cotisation_gerer),
     P.COTISATION_GENERER: ("POST", "/api/cotisations/generer", cotisation_generer),
+    P.COTISATION_ANNULER: ("POST", "/api/cotisations/annulation", cotisation_annuler),
     P.ADHESION_DECIDER: ("POST", "/api/adhesions/{id}/approuver", adhesion_decider),
     P.ADHESION_ANNULER: ("DELETE", "/api/adhesions/{id}", adhesion_annuler),
     P.ADHESION_INSCRIRE: ("POST", "/api/adhesions", adhesion_inscrire),

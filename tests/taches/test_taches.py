@@ -20,8 +20,10 @@ from unionflow.taches.repository import TacheRepository
 
 
 def _generation(org) -> dict:
-    return {"organisationId": str(org.id), "typeCotisation": "MENSUELLE", "annee": 2026, "mois": 5,
-            "montant": "2500", "dateEcheance": str(date(2026, 5, 31))}
+    # Next year: memberships start today and dues follow the membership (issue 20).
+    annee = date.today().year + 1
+    return {"organisationId": str(org.id), "typeCotisation": "MENSUELLE", "annee": annee, "mois": 5,
+            "montant": "2500", "dateEcheance": str(date(annee, 5, 31))}
 
 
 @pytest.fixture
@@ -65,8 +67,9 @@ async def test_generation_over_the_threshold_runs_as_a_task(small_threshold, com
 
     done = (await client.get(location, headers=treasurer.headers)).json()
     assert done["statut"] == "TERMINEE" and done["progression"] == 100 and done["traites"] == 3
-    assert done["resultat"] == {"membresActifs": 3, "creees": 3, "ignorees": 0,
-                                "message": "3 cotisation(s) créée(s), 0 déjà existante(s) pour 05/2026"}
+    assert done["resultat"] == {"membresActifs": 3, "creees": 3, "ignorees": 0, "horsAdhesion": 0,
+                                "message": f"3 cotisation(s) créée(s), 0 déjà existante(s) pour "
+                                           f"05/{date.today().year + 1}"}
     assert done["dateDebut"] is not None and done["dateFin"] is not None
     await _refresh(committed_db)
     assert (await committed_db.execute(select(func.count()).select_from(Cotisation)

@@ -51,29 +51,6 @@ class CompteRepository(SystemRepository[Cotisation]):
             .where(MembreOrganisation.membre_id == membre_id).order_by(Organisation.nom))
         return [(m, o) for m, o in rows.all()]
 
-    async def dues_totals(self, membre_id: uuid.UUID, today: date,
-                          organisation_id: uuid.UUID | None = None) -> dict[str, Any]:
-        reste = Cotisation.montant_du - Cotisation.montant_paye
-        is_open = Cotisation.statut.in_(OPEN_DUES)
-        overdue = and_(is_open, Cotisation.date_echeance < today)
-        vivante = Cotisation.statut != StatutCotisation.ANNULEE
-        stmt = select(
-            func.count().filter(vivante),
-            func.count().filter(Cotisation.statut == StatutCotisation.PAYEE),
-            func.count().filter(is_open),
-            func.count().filter(overdue),
-            func.coalesce(func.sum(case((vivante, Cotisation.montant_du), else_=0)), 0),
-            func.coalesce(func.sum(case((vivante, Cotisation.montant_paye), else_=0)), 0),
-            func.coalesce(func.sum(case((is_open, reste), else_=0)), 0),
-            func.coalesce(func.sum(case((overdue, reste), else_=0)), 0),
-        ).where(Cotisation.membre_id == membre_id)
-        if organisation_id:
-            stmt = stmt.where(Cotisation.organisation_id == organisation_id)
-        row = (await self.session.execute(stmt)).one()
-        return {"nombre_total": row[0], "nombre_payees": row[1], "nombre_a_payer": row[2], "nombre_en_retard": row[3],
-                "montant_du": dec(row[4]), "montant_paye": dec(row[5]), "montant_restant": dec(row[6]),
-                "montant_en_retard": dec(row[7])}
-
     async def open_dues(self, membre_id: uuid.UUID, organisation_id: uuid.UUID | None = None,
                         limit: int = 50, from_date: date | None = None) -> list[Cotisation]:
         stmt = select(Cotisation).where(Cotisation.membre_id == membre_id, Cotisation.statut.in_(OPEN_DUES))

@@ -23,6 +23,8 @@ class SyntheseCotisations(OutputModel):
     montant_paye: Montant
     montant_restant: Montant
     montant_en_retard: Montant
+    prochaine_echeance: date | None = Field(default=None, description=(
+        "Prochaine échéance impayée à partir d'aujourd'hui (une échéance passée est un retard)"))
 
 
 class CotisationLigne(OutputModel):

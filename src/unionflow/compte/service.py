@@ -23,6 +23,8 @@ from unionflow.compte.schemas import (
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound, RegleMetier
 from unionflow.core.visibility import staff_sees
+from unionflow.cotisations.repository import SituationRepository
+from unionflow.cotisations.service import today_utc
 from unionflow.models import Adhesion, Cotisation, Membre
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation
@@ -62,8 +64,8 @@ class CompteService:
         membre = await self._membre()
         if organisation_id is not None and organisation_id not in self.auth.member_organisations:
             raise NotFound("Organisation introuvable")
-        today = date.today()
-        totals = await self.repo.dues_totals(membre.id, today, organisation_id)
+        today = today_utc()
+        totals = await SituationRepository(self.session).situation(membre.id, today, organisation_id)
         adhesions = [_adhesion(a) for a in await self.repo.adhesions(membre.id, organisation_id)]
         frais_restants = sum((a.reste_a_payer for a in adhesions), ZERO)
         total_paye, credit, pending = await self.repo.payment_totals(membre.id, organisation_id)
@@ -80,8 +82,8 @@ class CompteService:
 
     async def dashboard_membre(self) -> DashboardMembreResponse:
         membre = await self._membre()
-        today = date.today()
-        totals = await self.repo.dues_totals(membre.id, today)
+        today = today_utc()
+        totals = await SituationRepository(self.session).situation(membre.id, today)
         open_dues = [_ligne(c, today) for c in await self.repo.open_dues(membre.id, limit=200)]
         adhesions = [_adhesion(a) for a in await self.repo.adhesions(membre.id)]
         _, credit, _ = await self.repo.payment_totals(membre.id)

@@ -72,6 +72,8 @@ class Permission(StrEnum):
     WAVE_RAPPROCHER = "wave.rapprocher"
     # Money undone (issue 19): the second person who approves a cancellation, refund or reversal
     ANNULATION_APPROUVER = "annulation.approuver"
+    # Issue 20: the treasury cancels dues (one, a selection, a generated batch) with a reason.
+    COTISATION_ANNULER = "cotisation.annuler"
 
 
 P = Permission
@@ -119,6 +121,7 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     # Asking to undo money is paiement.annuler / versement.initier / comptabilite.ecrire; approving it takes a
     # second person of the bureau who handles money or heads it (never the requester nor who recorded it).
     P.ANNULATION_APPROUVER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.TRESORIER}),
+    P.COTISATION_ANNULER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
 }
 
 

@@ -63,11 +63,11 @@ async def generation_cotisations_tache(ctx: Contexte, tache: Tache, avancer: Ava
         organisation = await session.get(Organisation, data.organisation_id)
         if organisation is None:
             raise EchecTache("Organisation introuvable (supprimée depuis la demande)")
-        membres = await generation.membres_actifs(session, organisation.id)
-        bilan = await generation.generer(session, organisation, data, membres, avancer, commit_each_chunk=True)
+        appeles = await generation.membres_actifs(session, organisation.id, data)
+        bilan = await generation.generer(session, organisation, data, appeles, avancer, commit_each_chunk=True)
         await audit.record(session, None, action="GENERER", module=MODULE_COTISATIONS, entite_type="Organisation",
                            entite_id=organisation.id, organisation_id=organisation.id,
-                           description=f"{bilan.message} (tâche {tache.id})",
+                           description=f"{bilan.message} (tâche {tache.id}){generation.motif_avant_adhesion(data)}",
                            after={**generation.audit_after(data, bilan), "tache": tache.id})
         await session.commit()
     return bilan.model_dump(mode="json", by_alias=True), None

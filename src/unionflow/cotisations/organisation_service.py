@@ -12,10 +12,16 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import cached
 from unionflow.core.errors import NotFound
+from unionflow.core.montants import format_montant
 from unionflow.core.permissions import Permission
 from unionflow.cotisations import generation
-from unionflow.cotisations.generation import audit_after, membres_actifs, periode
-from unionflow.cotisations.repository import OPEN, CotisationFilters, CotisationRepository, statut_effectif
+from unionflow.cotisations.generation import audit_after, membres_actifs, motif_avant_adhesion, periode
+from unionflow.cotisations.rappels import LIEN_MEMBRE, texte_detaille, texte_sms
+from unionflow.cotisations.repository import (
+    OPEN,
+    CotisationRepository,
+    SituationRepository,
+)
 from unionflow.cotisations.schemas import (
     GenerationResponse,
     GenererCotisationsRequest,
@@ -24,12 +30,13 @@ from unionflow.cotisations.schemas import (
     StatistiquesPeriodeResponse,
     SyntheseResponse,
 )
-from unionflow.cotisations.service import MODULE, today_utc
+from unionflow.cotisations.service import MODULE, restant, today_utc
 from unionflow.cotisations.synthese_repository import StatistiquesCotisations, en_direct
 from unionflow.encaissement.workflow import COTISATIONS_STATS
 from unionflow.membres.repository import MembreRepository, membre_visible
 from unionflow.models import Cotisation, Membre, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.notification import Canal
 from unionflow.models.planificateur import TypeTache
 from unionflow.models.rappel_cotisation import StatutRappel
 from unionflow.notifications.emission import Emetteur
@@ -84,25 +91,28 @@ class CotisationOrganisationService:
             raise NotFound("Organisation introuvable")
         self.auth.require(Permission.COTISATION_GENERER, organisation.id,
                           "Seuls les responsables de l'organisation génèrent ses cotisations")
-        membres = await membres_actifs(self.session, organisation.id)
-        if seuil is not None and len(membres) > seuil:
+        appeles = await membres_actifs(self.session, organisation.id, data)
+        nombre = len(appeles.membres)
+        if seuil is not None and nombre > seuil:
             tache = await TacheService(self.session, self.auth).creer(
-                TypeTache.GENERATION_COTISATIONS, data.model_dump(mode="json"), organisation.id, len(membres))
+                TypeTache.GENERATION_COTISATIONS, data.model_dump(mode="json"), organisation.id, nombre)
             await audit.record(self.session, self.auth, action="GENERER", module=MODULE,
                                entite_type="Organisation", entite_id=organisation.id,
                                organisation_id=organisation.id,
-                               description=f"Génération {periode(data)} pour {len(membres)} membre(s) actif(s) "
-                                           f"confiée à la tâche {tache.id}",
-                               after={"tache": tache.id, "membresActifs": len(membres)})
+                               description=f"Génération {periode(data)} pour {nombre} membre(s) actif(s) "
+                                           f"confiée à la tâche {tache.id}{motif_avant_adhesion(data)}",
+                               after={"tache": tache.id, "membresActifs": nombre,
+                                      "avantAdhesion": data.avant_adhesion, "motif": data.motif})
             return tache
-        bilan = await generation.generer(self.session, organisation, data, membres)
+        bilan = await generation.generer(self.session, organisation, data, appeles)
         await audit.record(self.session, self.auth, action="GENERER", module=MODULE, entite_type="Organisation",
-                           entite_id=organisation.id, organisation_id=organisation.id, description=bilan.message,
-                           after=audit_after(data, bilan))
+                           entite_id=organisation.id, organisation_id=organisation.id,
+                           description=bilan.message + motif_avant_adhesion(data), after=audit_after(data, bilan))
         return bilan
 
     # --- reminders -------------------------------------------------------------------------------------------
-    async def rappels(self, membre_ids: list[uuid.UUID]) -> RappelsGroupesResponse:
+    async def rappels(self, membre_ids: list[uuid.UUID], base_url: str) -> RappelsGroupesResponse:
+        """``base_url``: the service's public address, for the short link the SMS carries."""
         ids = sorted(set(membre_ids))
         for membre_id in ids:
             if await membre_visible(self.session, self.auth, membre_id) is None:
@@ -110,6 +120,7 @@ class CotisationOrganisationService:
         # Lock the members so that two simultaneous calls cannot both remind the same dues.
         membres = await MembreRepository(self.session, None).lock_membres(ids)
         already = await self.repo.reminded_today(ids)
+        lien = base_url.rstrip("/") + LIEN_MEMBRE
         sent: list[RappelResponse] = []
         duplicates = without = 0
         for membre_id in ids:
@@ -121,40 +132,35 @@ class CotisationOrganisationService:
             if not fresh:
                 duplicates += 1
                 continue
-            rappel = self._rappel(membres[membre_id], fresh)
-            self.repo.add(rappel)
-            await self.session.flush()
-            await audit.record(self.session, self.auth, action="RAPPELER", module=MODULE,
-                               entite_type="RappelCotisation", entite_id=rappel.id,
-                               organisation_id=fresh[0].organisation_id, description=rappel.message,
-                               after={"membreId": membre_id, "cotisationIds": rappel.cotisation_ids,
-                                      "canal": rappel.canal})
-            await Emetteur(self.session, self.auth.actor_name).emettre(
-                membres[membre_id], TypeNotification.RAPPEL_COTISATION.value,
-                f"Rappel: {len(fresh)} cotisation(s) à régler ({rappel.montant_total} {rappel.devise})",
-                rappel.message, organisation_id=fresh[0].organisation_id, source=(RAPPEL_COTISATION, rappel.id))
-            sent.append(RappelResponse.model_validate(rappel))
+            sent.append(await self._rappeler(membres[membre_id], fresh, lien))
         return RappelsGroupesResponse(envoyes=len(sent), deja_envoyes_aujourdhui=duplicates, sans_impaye=without,
                                       rappels=sent)
 
-    def _rappel(self, membre: Membre, dues: list[Cotisation]) -> RappelCotisation:
-        total = sum((c.montant_du - (c.montant_paye or ZERO) for c in dues), ZERO)
+    async def _rappeler(self, membre: Membre, dues: list[Cotisation], lien: str) -> RappelResponse:
+        total = sum((restant(c.statut, c.montant_du, c.montant_paye or ZERO) for c in dues), ZERO)
         devise = dues[0].devise
-        lines = "; ".join(
-            f"{c.numero_reference} ({c.libelle or c.type_cotisation}, échéance {c.date_echeance.isoformat()}, "
-            f"reste {c.montant_du - (c.montant_paye or ZERO)} {c.devise}, "
-            f"{statut_effectif(c.statut, c.date_echeance, self.today)})" for c in dues)
-        message = (f"Bonjour {membre.prenom} {membre.nom}, {len(dues)} cotisation(s) restent à régler pour un "
-                   f"total de {total} {devise}: {lines}.")
-        if membre.email:
-            canal, destinataire = "EMAIL", membre.email
-        elif membre.telephone:
-            canal, destinataire = "SMS", membre.telephone
-        else:
-            canal, destinataire = "IN_APP", None
-        return RappelCotisation(membre_id=membre.id, date_rappel=self.today, cotisation_ids=[str(c.id) for c in dues],
-                                montant_total=total, devise=devise, canal=canal, destinataire=destinataire,
-                                message=message, statut=StatutRappel.EN_ATTENTE, demande_par=self.auth.actor_name)
+        sms = texte_sms(len(dues), total, devise, lien)
+        details = texte_detaille(membre.prenom, membre.nom, dues, total, devise, self.today, lien)
+        canal, destinataire = ((Canal.EMAIL, membre.email) if membre.email else (Canal.SMS, membre.telephone)
+                               if membre.telephone else (Canal.IN_APP, None))
+        rappel = RappelCotisation(membre_id=membre.id, date_rappel=self.today,
+                                  cotisation_ids=[str(c.id) for c in dues], montant_total=total, devise=devise,
+                                  canal=canal, destinataire=destinataire,
+                                  message=sms if canal == Canal.SMS else details, statut=StatutRappel.EN_ATTENTE,
+                                  demande_par=self.auth.actor_name)
+        self.repo.add(rappel)
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="RAPPELER", module=MODULE,
+                           entite_type="RappelCotisation", entite_id=rappel.id,
+                           organisation_id=dues[0].organisation_id, description=details,
+                           after={"membreId": membre.id, "cotisationIds": rappel.cotisation_ids, "canal": canal})
+        sujet = f"Rappel: {len(dues)} cotisation(s) à régler ({format_montant(total, devise)})"
+        # One SMS (the count, the total, a link); the details go by e-mail and to the in-app inbox.
+        await Emetteur(self.session, self.auth.actor_name).emettre_lot(
+            [membre], TypeNotification.RAPPEL_COTISATION.value,
+            lambda _m, c: (sujet, sms if c is Canal.SMS else details), organisation_id=dues[0].organisation_id,
+            source=(RAPPEL_COTISATION, rappel.id))
+        return RappelResponse.model_validate(rappel)
 
     # --- statistics (/statistiques and /stats: cotisations/lectures.py) ----------------------------------------
     async def periode(self, annee: int, mois: int | None) -> StatistiquesPeriodeResponse:
@@ -170,15 +176,10 @@ class CotisationOrganisationService:
                             StatistiquesPeriodeResponse, compute)
 
     async def synthese(self) -> SyntheseResponse:
-        rows = await self.repo.aggregate(CotisationFilters(), own_only=True) if self.auth.membre_id else []
-        figures = statistics(rows)
-        counts = figures["par_statut"]
-        unpaid = [r for r in rows if r.statut in (S.EN_ATTENTE, S.PARTIELLEMENT_PAYEE, S.EN_RETARD)]
-        return SyntheseResponse(
-            nombre_cotisations=figures["nombre_total"],
-            nombre_a_payer=counts[S.EN_ATTENTE] + counts[S.PARTIELLEMENT_PAYEE] + counts[S.EN_RETARD],
-            nombre_en_retard=counts[S.EN_RETARD], nombre_payees=counts[S.PAYEE],
-            montant_du=figures["montant_du"], montant_paye=figures["montant_collecte"],
-            montant_restant=figures["montant_restant"], montant_en_retard=figures["montant_en_retard"],
-            prochaine_echeance=min((r.premiere_echeance for r in unpaid), default=None),
-        )
+        """The member's own dues, by the one computation the dashboard and the compte adhérent read (issue 20)."""
+        if self.auth.membre_id is None:
+            return SyntheseResponse(nombre_cotisations=0, nombre_a_payer=0, nombre_en_retard=0, nombre_payees=0,
+                                    montant_du=ZERO, montant_paye=ZERO, montant_restant=ZERO,
+                                    montant_en_retard=ZERO, prochaine_echeance=None)
+        figures = await SituationRepository(self.session).situation(self.auth.membre_id, self.today)
+        return SyntheseResponse(nombre_cotisations=figures.pop("nombre_total"), **figures)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, and_, case, func, or_, select, update
@@ -115,9 +116,6 @@ class CotisationRepository(ScopedRepository[Cotisation]):
         ).order_by(Cotisation.date_echeance, Cotisation.id)
         return list((await self.session.execute(stmt)).scalars())
 
-    async def aggregate(self, filters: CotisationFilters, *, own_only: bool = False) -> list[Any]:
-        return list((await self.session.execute(self.aggregate_stmt(filters, own_only=own_only))).all())
-
     def aggregate_stmt(self, filters: CotisationFilters, *, own_only: bool = False) -> Select[Any]:
         """One row per (stored status, past due?) with counts and sums: a single GROUP BY, no row loaded."""
         echu = case((Cotisation.date_echeance < self.today, 1), else_=0).label("echu")
@@ -177,3 +175,79 @@ class CotisationSystemRepository(SystemRepository[Cotisation]):
         insert = pg_insert if self.session.get_bind().dialect.name == "postgresql" else sqlite_insert
         stmt = insert(Cotisation).values(rows).on_conflict_do_nothing(index_elements=["cle_generation"])
         return len((await self.session.execute(stmt.returning(Cotisation.id))).all())
+
+
+class AnnulationRepository(CotisationRepository):
+    """Dues cancelled by the treasury (issue 20): a selection locked row by row, or a generated batch in one
+    UPDATE. Both are scoped: a dues the caller cannot see is not found."""
+
+    async def lock_many(self, ids: list[uuid.UUID]) -> list[Cotisation]:
+        stmt = (self._select().where(Cotisation.id.in_(ids)).order_by(Cotisation.id).with_for_update()
+                .execution_options(populate_existing=True))
+        return list((await self.session.execute(stmt)).scalars())
+
+    def _lot(self, organisation_id: uuid.UUID, type_cotisation: str, annee: int, mois: int | None
+             ) -> ColumnElement[bool]:
+        periode = Cotisation.mois.is_(None) if mois is None else Cotisation.mois == mois
+        return and_(self.scope(), Cotisation.organisation_id == organisation_id,
+                    Cotisation.type_cotisation == type_cotisation, Cotisation.annee == annee, periode,
+                    Cotisation.cle_generation.is_not(None))
+
+    async def lot_resume(self, organisation_id: uuid.UUID, type_cotisation: str, annee: int, mois: int | None
+                         ) -> tuple[int, int, list[str]]:
+        """(dues in the batch, already cancelled, references of up to 20 that received money)."""
+        where = self._lot(organisation_id, type_cotisation, annee, mois)
+        nombre, annulees = (await self.session.execute(select(
+            func.count(), func.count().filter(Cotisation.statut == S.ANNULEE)).where(where))).one()
+        payees = (await self.session.execute(
+            select(Cotisation.numero_reference).where(where, Cotisation.montant_paye > 0)
+            .order_by(Cotisation.numero_reference).limit(20))).scalars()
+        return int(nombre), int(annulees), list(payees)
+
+    async def annuler_lot(self, organisation_id: uuid.UUID, type_cotisation: str, annee: int, mois: int | None
+                          ) -> list[uuid.UUID]:
+        """Cancel the batch's dues still unpaid and not cancelled; ``montant_paye = 0`` in the UPDATE itself so a
+        payment committed meanwhile is never cancelled under the treasurer's feet. Returns their ids."""
+        where = and_(self._lot(organisation_id, type_cotisation, annee, mois), Cotisation.statut != S.ANNULEE,
+                     Cotisation.montant_paye == 0)
+        result = await self.session.execute(
+            update(Cotisation).where(where).values(statut=S.ANNULEE.value, updated_at=datetime.now(UTC))
+            .returning(Cotisation.id).execution_options(synchronize_session=False))
+        return list(result.scalars())
+
+
+class SituationRepository(SystemRepository[Cotisation]):
+    """The one aggregate behind what a member sees of his dues (issue 20, item 7): the member dashboard, the
+    compte adhérent and the dues summary read these figures and nothing else. Unscoped: callers pass the
+    connected member's own id."""
+
+    model = Cotisation
+
+    async def situation(self, membre_id: uuid.UUID, today: date,
+                        organisation_id: uuid.UUID | None = None) -> dict[str, Any]:
+        live = Cotisation.statut != S.ANNULEE
+        is_open = Cotisation.statut.in_(UNPAID)
+        late = and_(is_open, Cotisation.date_echeance < today)
+        reste = Cotisation.montant_du - Cotisation.montant_paye
+        stmt = select(
+            func.count().filter(live), func.count().filter(Cotisation.statut == S.PAYEE),
+            func.count().filter(is_open), func.count().filter(late),
+            func.coalesce(func.sum(case((live, Cotisation.montant_du), else_=0)), 0),
+            func.coalesce(func.sum(case((live, Cotisation.montant_paye), else_=0)), 0),
+            func.coalesce(func.sum(case((is_open, reste), else_=0)), 0),
+            func.coalesce(func.sum(case((late, reste), else_=0)), 0),
+            # The next unpaid due date from today: a past one is an arrear, not what comes next.
+            func.min(case((and_(is_open, Cotisation.date_echeance >= today), Cotisation.date_echeance))),
+        ).where(Cotisation.membre_id == membre_id)
+        if organisation_id is not None:
+            stmt = stmt.where(Cotisation.organisation_id == organisation_id)
+        row = (await self.session.execute(stmt)).one()
+        cent = Decimal("0.01")
+        prochaine = row[8]
+        if isinstance(prochaine, str):  # SQLite returns the aggregate of a CASE as text
+            prochaine = date.fromisoformat(prochaine)
+        return {"nombre_total": int(row[0]), "nombre_payees": int(row[1]), "nombre_a_payer": int(row[2]),
+                "nombre_en_retard": int(row[3]), "montant_du": Decimal(str(row[4])).quantize(cent),
+                "montant_paye": Decimal(str(row[5])).quantize(cent),
+                "montant_restant": Decimal(str(row[6])).quantize(cent),
+                "montant_en_retard": Decimal(str(row[7])).quantize(cent), "prochaine_echeance": prochaine}

@@ -10,12 +10,24 @@ from unionflow.core.db import ReadConnection, ReadSession, SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header
-from unionflow.core.roles import RS_ADMIN, RS_COTISATION_GENERER, RS_COTISATION_PAYER, RS_ME, RS_READ, RS_WRITE
+from unionflow.core.roles import (
+    RS_ADMIN,
+    RS_COTISATION_GENERER,
+    RS_COTISATION_PAYER,
+    RS_ME,
+    RS_READ,
+    RS_TRESORERIE,
+    RS_WRITE,
+)
 from unionflow.core.routing import area_router
+from unionflow.cotisations.annulation import AnnulationService
 from unionflow.cotisations.lectures import CotisationLecture
 from unionflow.cotisations.organisation_service import CotisationOrganisationService
+from unionflow.cotisations.periodes import REGLE
 from unionflow.cotisations.repository import CotisationFilters
 from unionflow.cotisations.schemas import (
+    AnnulationResponse,
+    AnnulerCotisationsRequest,
     CotisationPayeeResponse,
     CotisationPublicResponse,
     CotisationResponse,
@@ -59,7 +71,7 @@ async def list_cotisations(auth: AuthContext = authorize(RS_READ), *, connection
              description="Responsables de l'organisation pour tout membre actif de celle-ci; un membre peut "
                          "enregistrer une cotisation pour lui-même dans une de ses organisations (contribution "
                          "volontaire). 404 si le membre ou l'organisation n'existe pas; 400 si le membre n'est pas "
-                         "membre actif de l'organisation.")
+                         "membre actif de l'organisation. Période (issue 20): " + REGLE)
 async def create_cotisation(data: CreateCotisationRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_WRITE)) -> CotisationResponse:
     return await CotisationService(session, auth).creer(data)
@@ -74,7 +86,13 @@ async def create_cotisation(data: CreateCotisationRequest, session: SessionDep,
                          "Réservé aux ADMIN, ADMIN_ORGANISATION et TRESORIER de cette organisation (403 sinon). "
                          "Au-delà de `UNIONFLOW_TACHE_SEUIL_COTISATIONS` membres actifs (2000), la génération "
                          "devient une tâche de fond: 202, en-tête `Location: /api/jobs/{id}` et la tâche en corps "
-                         "(progression, puis `resultat` = la réponse 200 ci-dessus).")
+                         "(progression, puis `resultat` = la réponse 200 ci-dessus). Extension (issue 20): les "
+                         "cotisations suivent l'adhésion — un membre n'est appelé que pour une période que son "
+                         "adhésion couvre (commencée au plus tard le dernier jour de la période, pas terminée avant "
+                         "son premier jour; `horsAdhesion` compte les autres); s'il a adhéré après l'échéance, "
+                         "l'échéance de sa cotisation est le jour de son adhésion. `avantAdhesion`=true (avec "
+                         "`motif`, journalisé) appelle aussi les adhésions commencées après la période. Période: "
+                         + REGLE)
 async def generate_cotisations(request: Request, data: GenererCotisationsRequest, session: SessionDep,
                                auth: AuthContext = authorize(RS_COTISATION_GENERER)
                                ) -> GenerationResponse | JSONResponse:
@@ -83,6 +101,25 @@ async def generate_cotisations(request: Request, data: GenererCotisationsRequest
     if isinstance(result, TacheResponse):
         return accepted(result)
     return result
+
+
+@router.post("/annulation", response_model=AnnulationResponse, responses=problems(404, 409),
+             summary="Annuler des cotisations (une, une sélection ou une génération)",
+             description="Route propre à UnionFlow (issue 20, docs/decisions.md). Corps: `motif` (obligatoire) et "
+                         "soit `cotisationIds` (1 à 1000), soit `lot` (`organisationId`, `typeCotisation`, `annee`, "
+                         "`mois`: toutes les cotisations créées par POST /api/cotisations/generer pour cette "
+                         "période). Permission cotisation.annuler (trésorier, administrateur de l'organisation; "
+                         "403 sinon). Une cotisation annulée ne doit plus rien (`montantRestant` 0) et sort des "
+                         "retards, taux de recouvrement et statistiques. Tout ou rien: 409 avec la raison si une "
+                         "cotisation visée a reçu de l'argent ou est réservée par un paiement en attente (le "
+                         "paiement s'annule ou se rembourse d'abord); 404 si une cotisation est invisible ou si le "
+                         "lot est vide. Déjà annulées: comptées dans `dejaAnnulees`, rien ne change. Journal: "
+                         "ANNULER_COTISATION, une entrée par cotisation d'une sélection, une pour un lot. "
+                         "`Idempotency-Key` accepté. Ni l'un ni l'autre, ou les deux: 400 `regle-metier`.")
+async def cancel_cotisations(data: AnnulerCotisationsRequest, session: SessionDep,
+                             auth: AuthContext = authorize(RS_TRESORERIE),
+                             idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    return await idem.run(auth, lambda: AnnulationService(session, auth).annuler(data))
 
 
 @router.get("/en-retard", response_model=Page[CotisationSummaryResponse], summary="Cotisations en retard",
@@ -137,11 +174,16 @@ async def public_cotisations(auth: AuthContext = authorize(RS_READ), *, session:
                          "cotisations impayées visibles par l'appelant, enregistré comme notification EN_ATTENTE "
                          "de livraison (canal EMAIL, sinon SMS, sinon IN_APP). Une cotisation n'est rappelée qu'une "
                          "fois par jour: un second appel le même jour ne renvoie rien deux fois. 404 si un membre "
-                         "est inconnu ou hors périmètre (un MEMBRE ne peut se rappeler qu'à lui-même).")
-async def grouped_reminders(session: SessionDep, auth: AuthContext = authorize(RS_WRITE),
+                         "est inconnu ou hors périmètre (un MEMBRE ne peut se rappeler qu'à lui-même). "
+                         "Extension (issue 20): le SMS tient en un message (au plus 160 caractères GSM-7): "
+                         "nombre de cotisations, total au format « 2 500 FCFA » et lien court vers la page du "
+                         "membre (/console/moi); le détail (référence, échéance jj/mm/aaaa, reste, statut en "
+                         "clair) va par e-mail et dans l'application.")
+async def grouped_reminders(request: Request, session: SessionDep, auth: AuthContext = authorize(RS_WRITE),
                             membre_ids: list[uuid.UUID] = Body(min_length=1, max_length=500),
                             ) -> RappelsGroupesResponse:
-    return await CotisationOrganisationService(session, auth).rappels(membre_ids)
+    base_url = request.app.state.settings.public_base_url
+    return await CotisationOrganisationService(session, auth).rappels(membre_ids, base_url)
 
 
 @router.get("/recherche", response_model=Page[CotisationSummaryResponse], summary="Rechercher des cotisations",

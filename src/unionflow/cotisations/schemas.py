@@ -3,11 +3,12 @@ from __future__ import annotations
 import uuid
 from datetime import date, datetime
 
-from pydantic import AwareDatetime, Field
+from pydantic import AwareDatetime, Field, model_validator
 
 from unionflow.adhesions.schemas import CURRENCY_PATTERN, RecuResponse
 from unionflow.core.cache import ResultatCalcule
-from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel
+from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel, regle_metier
+from unionflow.cotisations.periodes import erreur_periode
 from unionflow.models.cotisation import StatutCotisation, TypeCotisation
 from unionflow.models.paiement import MethodePaiement
 from unionflow.models.rappel_cotisation import StatutRappel
@@ -36,6 +37,12 @@ class CreateCotisationRequest(InputModel):
     date_echeance: date | None = Field(default=None, description=ECHEANCE_PAR_DEFAUT)
     observations: str | None = Field(default=None, max_length=5000)
 
+    @model_validator(mode="after")
+    def _periode(self) -> CreateCotisationRequest:
+        if (erreur := erreur_periode(self.type_cotisation, self.mois)) is not None:
+            raise regle_metier(erreur)
+        return self
+
 
 class UpdateCotisationRequest(UpdateModel):
     nullable_fields = frozenset({"libelle", "observations"})
@@ -61,6 +68,21 @@ class GenererCotisationsRequest(InputModel):
     montant: Montant = MONTANT_POSITIF
     date_echeance: date | None = Field(default=None, description=ECHEANCE_PAR_DEFAUT)
     libelle: str | None = Field(default=None, max_length=200)
+    # Extension (issue 20): dues follow the membership unless the treasurer asks otherwise, with a reason.
+    avant_adhesion: bool = Field(default=False, description=(
+        "Vrai: génère aussi pour les membres dont l'adhésion commence après la fin de la période (rattrapage "
+        "décidé par l'organisation); exige `motif`, journalisé. Faux (défaut): seules les adhésions qui couvrent "
+        "la période sont appelées."))
+    motif: str | None = Field(default=None, min_length=3, max_length=500,
+                              description="Raison d'une génération avant adhésion (obligatoire avec avantAdhesion)")
+
+    @model_validator(mode="after")
+    def _regles(self) -> GenererCotisationsRequest:
+        if (erreur := erreur_periode(self.type_cotisation, self.mois)) is not None:
+            raise regle_metier(erreur)
+        if self.avant_adhesion and not (self.motif or "").strip():
+            raise regle_metier("Générer avant l'adhésion exige un motif (champ motif)")
+        return self
 
 
 class CotisationPublicResponse(OutputModel):
@@ -105,9 +127,11 @@ class CotisationPayeeResponse(CotisationResponse):
 
 
 class GenerationResponse(OutputModel):
-    membres_actifs: int
+    membres_actifs: int = Field(description="Membres actifs appelés pour la période (adhésion couvrant la période)")
     creees: int
     ignorees: int = Field(description="Cotisations déjà générées pour ce membre et cette période")
+    hors_adhesion: int = Field(default=0, description=(
+        "Membres actifs non appelés: adhésion commencée après la fin de la période ou terminée avant son début"))
     message: str
 
 
@@ -165,3 +189,35 @@ class SyntheseResponse(ResultatCalcule):
     montant_restant: Montant
     montant_en_retard: Montant
     prochaine_echeance: date | None
+
+
+class LotGenereRequest(InputModel):
+    """A batch made by POST /api/cotisations/generer: the organisation, the type and the period it was asked for."""
+
+    organisation_id: uuid.UUID
+    type_cotisation: TypeCotisation
+    annee: int = Annee
+    mois: int | None = Mois
+
+
+class AnnulerCotisationsRequest(InputModel):
+    """Exactly one of ``cotisation_ids`` (one dues or a selection) and ``lot`` (a whole generated batch)."""
+
+    cotisation_ids: list[uuid.UUID] | None = Field(default=None, min_length=1, max_length=1000)
+    lot: LotGenereRequest | None = None
+    motif: str = Field(min_length=3, max_length=500, description="Raison de l'annulation, journalisée")
+
+    @model_validator(mode="after")
+    def _une_cible(self) -> AnnulerCotisationsRequest:
+        if (self.cotisation_ids is None) == (self.lot is None):
+            raise regle_metier("Précisez soit cotisationIds (une ou plusieurs cotisations), soit lot (une "
+                               "génération entière), pas les deux")
+        if not self.motif.strip():
+            raise regle_metier("Le motif de l'annulation est obligatoire")
+        return self
+
+
+class AnnulationResponse(OutputModel):
+    annulees: int = Field(description="Cotisations passées à ANNULEE par cet appel")
+    deja_annulees: int = Field(description="Cotisations qui l'étaient déjà (rien de changé)")
+    cotisation_ids: list[uuid.UUID] = Field(description="Cotisations annulées par cet appel")

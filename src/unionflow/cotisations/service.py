@@ -63,6 +63,11 @@ async def echeance_par_defaut(session: AsyncSession, annee: int, mois: int | Non
     return date(annee, mois or 1, jour)
 
 
+def restant(statut: str, montant_du: Decimal, montant_paye: Decimal) -> Decimal:
+    """What is still owed: nothing on a cancelled dues (issue 20), never below zero."""
+    return ZERO if statut == S.ANNULEE else max(montant_du - montant_paye, ZERO)
+
+
 def response_data(c: Cotisation | Row[Any], today: date) -> dict[str, object]:
     """From an ORM object or a row of the read path (cotisations/lectures.py): same attribute names."""
     statut = statut_effectif(c.statut, c.date_echeance, today)
@@ -72,7 +77,8 @@ def response_data(c: Cotisation | Row[Any], today: date) -> dict[str, object]:
         "id": c.id, "numero_reference": c.numero_reference, "organisation_id": c.organisation_id,
         "membre_id": c.membre_id, "type_cotisation": c.type_cotisation, "libelle": c.libelle, "annee": c.annee,
         "mois": c.mois, "date_echeance": c.date_echeance, "statut": statut, "statut_enregistre": c.statut,
-        "montant_du": c.montant_du, "montant_paye": c.montant_paye, "montant_restant": max(c.montant_du - paid, ZERO),
+        "montant_du": c.montant_du, "montant_paye": c.montant_paye,
+        "montant_restant": restant(c.statut, c.montant_du, paid),
         "devise": c.devise, "en_retard": late, "jours_retard": (today - c.date_echeance).days if late else 0,
         "date_paiement": c.date_paiement, "methode_paiement": c.methode_paiement,
         "reference_paiement": c.reference_paiement, "observations": c.observations,

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from sqlalchemy import ColumnElement, String, cast, exists, false, func, or_, select, true
@@ -166,14 +167,17 @@ class MembreRepository(ScopedRepository[Membre]):
         return [membre for membre, held in (await self.session.execute(stmt)).tuples()
                 if not roles.isdisjoint(held or [])]
 
-    async def select_ids_actifs(self, organisation_id: uuid.UUID) -> list[uuid.UUID]:
-        """Ids of the active members with an active membership of the organisation, in id order (unscoped: dues
-        generation covers every active member, whoever asks)."""
-        stmt = (select(MembreOrganisation.membre_id).join(Membre, Membre.id == MembreOrganisation.membre_id)
+    async def select_adhesions_actives(self, organisation_id: uuid.UUID
+                                       ) -> list[tuple[uuid.UUID, date, date | None]]:
+        """(member id, membership start, membership end) of the active members with an active membership, in id
+        order (unscoped: dues generation covers every active member, whoever asks, and compares each membership
+        with the period, issue 20)."""
+        stmt = (select(MembreOrganisation.membre_id, MembreOrganisation.date_debut, MembreOrganisation.date_fin)
+                .join(Membre, Membre.id == MembreOrganisation.membre_id)
                 .where(MembreOrganisation.organisation_id == organisation_id,
-                       MembreOrganisation.statut == StatutAppartenance.ACTIF,
-                       Membre.statut == StatutMembre.ACTIF).order_by(MembreOrganisation.membre_id))
-        return list((await self.session.execute(stmt)).scalars())
+                       MembreOrganisation.statut == StatutAppartenance.ACTIF, Membre.statut == StatutMembre.ACTIF)
+                .order_by(MembreOrganisation.membre_id))
+        return [(m, debut, fin) for m, debut, fin in (await self.session.execute(stmt)).all()]
 
     async def has_active_membership(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> bool:
         stmt = select(MembreOrganisation.id).where(

@@ -1,0 +1,49 @@
+"""Texts of a dues reminder (issue 20, item 7): one SMS — the number of dues, the total as "2 500 FCFA" and a
+short link to the member's page — and the details (each dues, its due date, what remains) for e-mail and the
+in-app inbox."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from decimal import Decimal
+
+from unionflow.core.libelles import STATUT_COTISATION, libelle
+from unionflow.core.montants import NBSP, format_montant
+from unionflow.cotisations.repository import statut_effectif
+from unionflow.cotisations.service import restant
+from unionflow.models import Cotisation
+from unionflow.notifications.gsm import tient_en_un_sms
+
+LIEN_MEMBRE = "/console/moi"  # the member's page: his dues, what he owes and how to pay
+
+
+def montant_sms(value: Decimal, devise: str) -> str:
+    # The formatter of receipts and statements; its no-break spaces are not in GSM-7, plain spaces are.
+    return format_montant(value, devise).replace(NBSP, " ")
+
+
+def _cotisations(nombre: int) -> str:
+    return f"{nombre} cotisation{'s' if nombre > 1 else ''} à régler"
+
+
+def texte_sms(nombre: int, total: Decimal, devise: str, lien: str) -> str:
+    """At most 160 GSM-7 characters: the first wording that fits, the link kept unless the configured address is
+    too long for any (then the member is sent to the application)."""
+    debut = f"Rappel: {_cotisations(nombre)}, {montant_sms(total, devise)} au total."
+    for texte in (f"{debut} Détails et paiement: {lien}", f"{debut} Détails: {lien}", f"{debut} {lien}",
+                  f"{debut} Détails dans l'application."):
+        if tient_en_un_sms(texte):
+            return texte
+    return f"Rappel: {_cotisations(nombre)}."[:160]
+
+
+def texte_detaille(prenom: str, nom: str, dues: Sequence[Cotisation], total: Decimal, devise: str, today: date,
+                   lien: str) -> str:
+    lignes = "\n".join(
+        f"- {c.numero_reference} ({c.libelle or c.type_cotisation}): échéance {c.date_echeance:%d/%m/%Y}, reste "
+        f"{format_montant(restant(c.statut, c.montant_du, c.montant_paye or Decimal(0)), c.devise)}, "
+        f"{(libelle(STATUT_COTISATION, statut_effectif(c.statut, c.date_echeance, today)) or '').lower()}"
+        for c in dues)
+    return (f"Bonjour {prenom} {nom},\n{_cotisations(len(dues)).capitalize()} pour un total de "
+            f"{format_montant(total, devise)}:\n{lignes}\nDétails et paiement: {lien}")
