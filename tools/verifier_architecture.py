@@ -36,6 +36,9 @@ CONSTRUCTEURS = frozenset({
 # Methods that send a statement, on a receiver whose name says it is a session or a connection.
 EXECUTIONS = frozenset({"execute", "scalar", "scalars", "stream", "stream_scalars", "exec_driver_sql"})
 RECEPTEURS = ("session", "conn")
+# A row read by primary key is a query too (``session.get(Membre, id)`` skips the owner's door and its scope); only
+# on a receiver named exactly ``session``, so that a dict such as ``par_session.get(...)`` is not taken for one.
+LECTURES_PAR_CLE = frozenset({"get", "get_one"})
 
 # Declared exceptions, each with its reason in docs/architecture.md ("Layers"): paths relative to src/unionflow.
 EXCEPTIONS_DOSSIERS = ("core/", "migrations/", "models/")
@@ -82,6 +85,9 @@ def violations_sql(source: str) -> Iterator[tuple[int, str]]:
             recepteur = _recepteur(node.func.value)
             if any(r in recepteur for r in RECEPTEURS):
                 yield node.lineno, f"exécute une requête ({recepteur}.{node.func.attr})"
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in LECTURES_PAR_CLE and _recepteur(node.func.value) == "session":
+            yield node.lineno, f"lit une ligne par sa clé (session.{node.func.attr})"
 
 
 def verifier_sql() -> list[str]:

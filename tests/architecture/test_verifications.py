@@ -37,10 +37,16 @@ def test_statement_builders_and_executions_are_caught() -> None:
         "exécute une requête (conn.scalars)"]
 
 
-def test_types_and_primary_key_loads_are_not_sql() -> None:
+def test_types_and_a_dict_named_after_a_session_are_not_sql() -> None:
     source = ("from sqlalchemy import Select\nfrom sqlalchemy.ext.asyncio import AsyncSession\n"
-              "async def f(session, stmt: Select):\n    await session.get(object, 1)\n    repo.execute()\n")
+              "async def f(session, stmt: Select):\n    par_session.get('x')\n    repo.execute()\n")
     assert _raisons(source) == []
+
+
+def test_a_primary_key_load_is_a_query_too() -> None:
+    # session.get(Membre, id) would skip the owner's door and its scope (issue 18, one door per table).
+    assert _raisons("async def f(self, i):\n    await self.session.get(Membre, i)\n") == [
+        "lit une ligne par sa clé (session.get)"]
 
 
 def test_declared_exceptions() -> None:

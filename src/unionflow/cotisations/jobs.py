@@ -17,7 +17,8 @@ from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.cotisations.schemas import GenererCotisationsRequest
 from unionflow.cotisations.service import MODULE as MODULE_COTISATIONS
 from unionflow.cotisations.synthese_repository import compacter_synthese
-from unionflow.models import Organisation, Tache
+from unionflow.models import Tache
+from unionflow.organisations.repository import OrganisationRepository
 
 BATCH = 5_000
 
@@ -60,7 +61,7 @@ async def marquer_retards(sessionmaker: async_sessionmaker[AsyncSession], today:
 async def generation_cotisations_tache(ctx: Contexte, tache: Tache, avancer: Avancer) -> tuple[dict[str, Any], None]:
     data = GenererCotisationsRequest.model_validate(tache.parametres)
     async with ctx.sessionmaker() as session:
-        organisation = await session.get(Organisation, data.organisation_id)
+        organisation = await OrganisationRepository(session, None).get(data.organisation_id)
         if organisation is None:
             raise EchecTache("Organisation introuvable (supprimée depuis la demande)")
         appeles = await generation.membres_actifs(session, organisation.id, data)

@@ -41,7 +41,7 @@ from unionflow.encaissement.workflow import (
     EncaissementService,
 )
 from unionflow.membres.repository import MembreRepository, membre_visible
-from unionflow.models import Cotisation, Membre
+from unionflow.models import Cotisation
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.declarations import DeclarationService
@@ -118,7 +118,7 @@ class CotisationService:
         organisation = await OrganisationRepository(self.session, self.auth).get(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
-        if await self.session.get(Membre, data.membre_id) is None:
+        if await MembreRepository(self.session, None).get(data.membre_id) is None:
             raise NotFound("Membre introuvable")
         if not self.auth.can(Permission.COTISATION_GERER, data.organisation_id):
             # A member may record a dues of their own (voluntary contribution) in one of their organisations.
