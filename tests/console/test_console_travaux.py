@@ -27,7 +27,8 @@ async def tuned(settings):
     await app.state.principal_engine.dispose()
 
 
-GENERATION = {"type": "MENSUELLE", "annee": "2026", "mois": "4", "montant": "2500", "echeance": "2026-04-30"}
+# Next year: generation charges only members whose membership has started (issue 20), and the factory's start today.
+GENERATION = {"type": "MENSUELLE", "annee": "2027", "mois": "4", "montant": "2500", "echeance": "2027-04-30"}
 
 
 async def test_small_generation_answers_at_once_and_a_second_run_creates_nothing(client, factory, db):
