@@ -167,7 +167,7 @@ async def _run(client, w: Org, kind: str, who: int, n: int):
 @PROPERTY
 @given(steps=st.lists(step, min_size=4, max_size=15))
 # Every kind of step at least once, in an order where most succeed: the bureau's month in organisation 0, the
-# auditor and the member trying to write in organisation 1.
+# auditor and the member trying to write in organisation 1, the requester and the recorder trying to approve.
 @example(steps=[("especes", 0, 0, 0), ("virement", 0, 1, 1), ("declarer", 0, 4, 2), ("confirmer", 0, 0, 0),
                 ("declarer", 0, 4, 3), ("rejeter", 0, 1, 1), ("rembourser", 0, 0, 0), ("approuver", 0, 2, 0),
                 ("annuler", 0, 1, 1), ("refuser", 0, 2, 1), ("preparer", 0, 0, 0), ("envoyer", 0, 1, 0),
@@ -175,6 +175,7 @@ async def _run(client, w: Org, kind: str, who: int, n: int):
                 ("cloturer", 0, 1, 0), ("saisir", 0, 0, 0), ("verrouiller", 0, 0, 3), ("rouvrir", 0, 0, 1),
                 ("decider_reouverture", 0, 2, 0), ("saisir", 0, 1, 0), ("especes", 1, 5, 0), ("especes", 1, 0, 0),
                 ("annuler", 1, 4, 0), ("rembourser", 1, 1, 0), ("approuver", 1, 5, 0), ("approuver", 1, 4, 0),
+                ("approuver", 1, 1, 0), ("approuver", 1, 0, 0), ("approuver", 1, 3, 0),
                 ("verrouiller", 1, 5, 1), ("rouvrir", 1, 4, 0), ("cloturer", 1, 5, 0), ("saisir", 1, 4, 0)])
 async def test_internal_controls_hold_after_every_step(client, factory, db, steps):
     monde = Monde(orgs=[await _org(client, factory, db), await _org(client, factory, db)])
