@@ -21,11 +21,12 @@ from unionflow.models import (
     DemandeAnnulation,
     DemandeDeverrouillage,
     EcritureComptable,
+    JournalComptable,
     LigneEcriture,
     Organisation,
     Paiement,
-    Versement,
     VerrouComptable,
+    Versement,
 )
 
 FRESH = {"populate_existing": True}
@@ -158,10 +159,11 @@ async def _series(db, w: Org, paiements: list[Paiement], demandes: list[DemandeA
     per_journal: dict[tuple[Any, int], list[int]] = defaultdict(list)
     for e in await _rows(db, EcritureComptable, w.org.id):
         per_journal[(e.journal_id, e.annee)].append(e.sequence)
+    journaux = {j.id: j for j in await _rows(db, JournalComptable, w.org.id)}
     for (journal_id, annee), sequences in per_journal.items():
         assert sorted(sequences) == list(range(1, len(sequences) + 1)), (journal_id, sorted(sequences))
-        name = compteur_ecriture(type("J", (), {"id": journal_id})(), annee)  # type: ignore[arg-type]
-        assert await _counter(db, name) == len(sequences), (journal_id, annee)
+        counter = await _counter(db, compteur_ecriture(journaux[journal_id], annee))
+        assert counter == len(sequences), (journaux[journal_id].code, annee, counter, len(sequences))
 
 
 async def _month_totals(db, w: Org, cloture: ClotureMensuelle) -> dict[Any, tuple[Decimal, Decimal]]:
