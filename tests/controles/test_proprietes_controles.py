@@ -43,7 +43,9 @@ KINDS = ("especes", "virement", "declarer", "confirmer", "rejeter", "annuler", "
          "cloturer", "saisir")
 # Mostly the bureau (who can act), sometimes the member, the auditor or the other organisation's treasurer.
 person = st.one_of(st.integers(0, 3), st.integers(0, 6))
-step = st.tuples(st.sampled_from(KINDS), st.integers(0, 1), person, st.integers(0, 9))
+# The steps that open paths for others (money in, a request, a lock or a closing) are drawn twice as often.
+kind = st.sampled_from((*KINDS, "especes", "annuler", "rembourser", "approuver", "verrouiller", "cloturer"))
+step = st.tuples(kind, st.integers(0, 1), person, st.integers(0, 9))
 
 
 async def _org(client, factory, db) -> Org:
@@ -168,19 +170,19 @@ async def _run(client, w: Org, headers, kind: str, n: int):
 
 @PROPERTY
 @given(steps=st.lists(step, min_size=4, max_size=15))
-# Every kind of step at least once, in an order where most succeed: the bureau's month in organisation 0, the
-# auditor and the member trying to write in organisation 1, the requester and the recorder trying to approve,
-# each organisation's treasurer trying to act on the other one.
+# Every kind of step at least once, in an order where most succeed: the bureau's month in organisation 0 (with
+# the admin trying to move the lock back alone after the closings), the auditor and the member trying to write in
+# organisation 1, the requester and the recorder trying to approve, each treasurer acting on the other one.
 @example(steps=[("especes", 0, 0, 0), ("virement", 0, 1, 1), ("declarer", 0, 4, 2), ("confirmer", 0, 0, 0),
                 ("declarer", 0, 4, 3), ("rejeter", 0, 1, 1), ("rembourser", 0, 0, 0), ("approuver", 0, 2, 0),
                 ("annuler", 0, 1, 1), ("refuser", 0, 2, 1), ("preparer", 0, 0, 0), ("envoyer", 0, 1, 0),
-                ("annuler_versement", 0, 0, 0), ("approuver", 0, 3, 2), ("cloturer", 0, 0, 1),
-                ("cloturer", 0, 1, 0), ("saisir", 0, 0, 0), ("verrouiller", 0, 0, 3), ("rouvrir", 0, 0, 1),
+                ("annuler_versement", 0, 0, 0), ("approuver", 0, 3, 2), ("cloturer", 0, 0, 1), ("cloturer", 0, 1, 0),
+                ("saisir", 0, 0, 0), ("verrouiller", 0, 3, 0), ("verrouiller", 0, 0, 3), ("rouvrir", 0, 0, 1),
                 ("decider_reouverture", 0, 2, 0), ("saisir", 0, 1, 0), ("especes", 1, 5, 0), ("especes", 1, 0, 0),
                 ("annuler", 1, 4, 0), ("rembourser", 1, 1, 0), ("approuver", 1, 5, 0), ("approuver", 1, 4, 0),
-                ("approuver", 1, 1, 0), ("approuver", 1, 0, 0), ("approuver", 1, 3, 0),
-                ("verrouiller", 1, 5, 1), ("rouvrir", 1, 4, 0), ("cloturer", 1, 5, 0), ("saisir", 1, 4, 0),
-                ("especes", 1, 6, 1), ("annuler", 0, 6, 0), ("approuver", 0, 6, 0), ("cloturer", 1, 6, 0)])
+                ("approuver", 1, 1, 0), ("approuver", 1, 0, 0), ("approuver", 1, 3, 0), ("verrouiller", 1, 5, 1),
+                ("rouvrir", 1, 4, 0), ("cloturer", 1, 5, 0), ("saisir", 1, 4, 0), ("especes", 1, 6, 1),
+                ("annuler", 0, 6, 0), ("approuver", 0, 6, 0), ("cloturer", 1, 6, 0)])
 async def test_internal_controls_hold_after_every_step(client, factory, db, steps):
     monde = Monde(orgs=[await _org(client, factory, db), await _org(client, factory, db)])
     for w in monde.orgs:
