@@ -13,8 +13,9 @@ from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState, RegleMetier
-from unionflow.core.numbering import sequential_number
+from unionflow.core.numbering import compteur_remboursements, next_value, numero_remboursement
 from unionflow.encaissement.repository import PaiementSystemRepository
+from unionflow.encaissement.validation_service import code_serie
 from unionflow.encaissement.workflow import EncaissementService
 from unionflow.models import DemandeAnnulation, EcritureComptable
 from unionflow.models.annulation import TypeAnnulation
@@ -26,8 +27,6 @@ from unionflow.wave.checkout_service import WaveCheckoutService
 from unionflow.wave.repository import WaveCheckoutRepository
 
 T = TypeAnnulation
-# The refund receipts' own gap-free series (issue 19, item 4): RMB-<year>-000001.
-SERIE_REMBOURSEMENT = "RMB"
 # Pieces the system posts for money it tracks elsewhere: undone through their payment or payout, never here.
 PIECES_AUTOMATIQUES = ("EXT-", "ANN-", "CTP-", "VER-")
 
@@ -87,7 +86,12 @@ async def _rembourser(session: AsyncSession, auth: AuthContext, settings: Settin
         assert settings is not None
         await WaveCheckoutService(session, auth, settings).rembourser_session(paiement, checkout)
     await EncaissementService(session, auth).reverser(paiement.id, StatutPaiement.REMBOURSE, demande.motif)
-    demande.numero_remboursement = await sequential_number(session, SERIE_REMBOURSEMENT, datetime.now(UTC).year)
+    # The refund receipt's number in the organisation's own gap-free series (issue 19, items 4 and 5), as its
+    # receipts: RMB-<code>-<year>-NNNNNN; the counter row is the organisation's, locked until commit.
+    annee = datetime.now(UTC).year
+    code = await code_serie(session, paiement.organisation_id)
+    valeur = await next_value(session, compteur_remboursements(paiement.organisation_id, annee))
+    demande.numero_remboursement = numero_remboursement(code, annee, valeur)
 
 
 async def _annuler_versement(session: AsyncSession, auth: AuthContext, demande: DemandeAnnulation) -> None:

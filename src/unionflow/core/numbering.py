@@ -19,6 +19,8 @@ PREFIXE_RECU = "REC"
 # A payment not yet received (declared by the member, Wave checkout open) has this reference, outside the receipt
 # series: it gets its receipt number only when the money is confirmed.
 PREFIXE_DECLARATION = "DEC"
+# Refund receipts: their own gap-free series per organisation and year, RMB-<code>-<year>-NNNNNN.
+PREFIXE_REMBOURSEMENT = "RMB"
 SIGLE_MAX = 8
 _MOTS_VIDES = frozenset({"DE", "DU", "DES", "LA", "LE", "LES", "L", "D", "ET", "POUR", "EN", "AU", "AUX", "A"})
 
@@ -130,6 +132,16 @@ def compteur_recus(organisation_id: uuid.UUID, annee: int) -> str:
 
 def numero_recu(code: str, annee: int, valeur: int) -> str:
     return f"{PREFIXE_RECU}-{code}-{annee}-{valeur:06d}"
+
+
+def compteur_remboursements(organisation_id: uuid.UUID, annee: int) -> str:
+    """The counter row of an organisation's refund receipts for a year (issue 19: each organisation keeps its own
+    gap-free series, refund receipts included)."""
+    return f"{PREFIXE_REMBOURSEMENT}-{organisation_id}-{annee}"
+
+
+def numero_remboursement(code: str, annee: int, valeur: int) -> str:
+    return f"{PREFIXE_REMBOURSEMENT}-{code}-{annee}-{valeur:06d}"
 
 
 def reference_declaration(annee: int) -> str:

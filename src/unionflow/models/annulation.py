@@ -54,7 +54,8 @@ class DemandeAnnulation(IdMixin, Base):
     decide_par_sub: Mapped[str | None] = mapped_column(String(PERSON_KEY_LENGTH))
     commentaire: Mapped[str | None] = mapped_column(String(1000))
     date_decision: Mapped[datetime | None]
-    # Refunds: the refund receipt's number in its own gap-free series (RMB-<year>-…), given on approval.
+    # Refunds: the refund receipt's number in the organisation's own gap-free series (RMB-<code>-<year>-…), given
+    # on approval.
     numero_remboursement: Mapped[str | None] = mapped_column(String(40), unique=True)
 
     __table_args__ = (Index("ix_demande_annulation_statut", "organisation_id", "statut"),)

@@ -133,10 +133,11 @@ async def download_recu(id: uuid.UUID, request: Request, session: SessionDep,
     200: {"content": {"application/pdf": {}}, "description": "Reçu de remboursement PDF"}, **problems(404)},
             summary="Télécharger le reçu de remboursement PDF",
             description="Extension (issue 19), hors spécification. Paiement remboursé après approbation par une "
-                        "seconde personne: reçu numéroté dans sa propre série (`RMB-<année>-…`) avec la date du "
-                        "remboursement, le montant en chiffres et en lettres, le motif, le reçu d'origine, qui a "
-                        "demandé et qui a approuvé, et les lignes de signature du membre et du trésorier. Un "
-                        "membre télécharge les siens. 400 si le paiement n'a pas été remboursé.")
+                        "seconde personne: reçu numéroté dans la série propre à l'organisation "
+                        "(`RMB-<code>-<année>-…`) avec la date du remboursement, le montant en chiffres et en "
+                        "lettres, le motif, le reçu d'origine, qui a demandé et qui a approuvé, et les lignes de "
+                        "signature du membre et du trésorier. Un membre télécharge les siens. 400 si le paiement "
+                        "n'a pas été remboursé.")
 async def download_recu_remboursement(id: uuid.UUID, request: Request, session: SessionDep,
                                       auth: AuthContext = authorize(RS_PAIEMENT_READ)) -> Response:
     service = RecuService(session, auth, request.app.state.settings)
