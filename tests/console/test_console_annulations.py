@@ -43,7 +43,7 @@ async def _ask(client, csrf, paiement, verbe="rembourser", motif="Double encaiss
 
 
 async def test_a_refund_asked_by_one_treasurer_is_approved_by_the_president_never_by_the_asker(client, factory, db):
-    org, awa, ibou, president, _, paiement = await _setup(client, factory, db)
+    _, awa, ibou, president, _, paiement = await _setup(client, factory, db)
     csrf = await _as(client, ibou, db)
     await _ask(client, csrf, paiement)
     demande = (await db.execute(select(DemandeAnnulation))).scalar_one()
