@@ -121,3 +121,26 @@ async def test_a_member_is_refused_the_screen_and_every_forced_post(client, fact
     await db.refresh(paiement)
     assert demande.statut == "EN_ATTENTE" and paiement.statut == "VALIDE"
     assert (await db.execute(select(DemandeAnnulation))).scalars().all() == [demande]
+
+
+async def test_the_requests_page_stays_under_30_kb(client, factory, db):
+    org, awa, ibou, president, membre, _ = await _setup(client, factory, db)
+    for i in range(20):  # more than the page shows (15 pending cards, 20 decided rows)
+        dues = await cotisation(db, membre.membre, org, 1000 + i)
+        paid = (await client.post("/api/paiements", headers=awa.headers, json={
+            "membreId": str(membre.membre.id), "organisationId": str(org.id), "montant": str(1000 + i),
+            "methode": "ESPECES", "cibles": [{"cotisationId": str(dues.id)}]})).json()
+        asked = await client.post(f"/api/paiements/{paid['id']}/rembourser", json={
+            "motif": f"Versé deux fois au guichet de Thiès ({i})"},
+            headers={**ibou.headers, "Idempotency-Key": str(uuid.uuid4())})
+        assert asked.status_code == 202, asked.text
+        if i % 4 == 0:
+            assert (await client.post(f"/api/annulations/{asked.json()['id']}/rejeter", headers=president.headers,
+                                      json={"commentaire": "Pas de double versement au cahier"})).status_code == 200
+    await _as(client, president, db)
+    sizes = {}
+    for path in ("/console/annulations", f"/console/paiements/{paid['id']}"):
+        page = await client.get(path)
+        sizes[path] = len(page.content) + sum(len(k) + len(v) + 4 for k, v in page.headers.items())
+        assert page.status_code == 200 and sizes[path] < 30 * 1024, (path, sizes[path])
+    print(f"poids annulations: {sizes}")  # the figures of docs/console.md (pytest -s)

@@ -107,3 +107,25 @@ async def test_auditor_and_president_read_only_and_a_member_is_refused(client, f
     await _as(client, membre, db)
     assert (await client.get("/console/wave/releves")).status_code == 403
     assert (await client.get(f"/console/wave/releves/{releve.id}")).status_code == 403
+
+
+async def test_a_large_statement_page_stays_under_30_kb(client, factory, db, wave):  # noqa: F811
+    org = await factory.organisation()
+    tresorier = await factory.actor(organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    csrf = await _as(client, tresorier, db)
+    rows = "".join(f"{NOW};T_POIDS{i:05d};merchant_payment;990;10;{990 * (i + 1)};XOF;REF-{i}\n" for i in range(150))
+    entete = CSV.split("\n", 1)[0] + "\n"
+    imported = await client.post("/console/wave/releves", data={"csrf": csrf}, files={
+        "fichier": ("gros.csv", (entete + rows).encode(), "text/csv")})
+    assert imported.status_code == 303, imported.text
+    detail = await client.get(imported.headers["location"])
+    await client.post(imported.headers["location"] + "/rapprocher", data={
+        "csrf": csrf, "idempotency_key": KEY.search(detail.text).group(1)})
+    for path in (imported.headers["location"], imported.headers["location"] + "?page=4", "/console/wave/releves"):
+        page = await client.get(path)
+        size = len(page.content) + sum(len(k) + len(v) + 4 for k, v in page.headers.items())
+        assert page.status_code == 200 and size < 30 * 1024, (path, size)
+        print(f"poids {path.rsplit('/', 1)[-1]}: {size}")  # the figures of docs/console.md (pytest -s)
+    assert "Suivantes" in (await client.get(imported.headers["location"])).text
+    assert "T_POIDS00149" in (await client.get(imported.headers["location"] + "?page=4")).text or \
+        "T_POIDS00000" in (await client.get(imported.headers["location"] + "?page=4")).text

@@ -115,8 +115,9 @@ async def releve(session: AsyncSession, auth: AuthContext, releve_id: uuid.UUID)
 
 
 async def lignes(session: AsyncSession, auth: AuthContext, releve_id: uuid.UUID,
-                 statut: StatutLigneReleveWave | None, size: int) -> Page[LigneReleveWaveResponse]:
-    return await RapprochementWaveService(session, auth).lignes(releve_id, PageParams(0, size), statut)
+                 statut: StatutLigneReleveWave | None, size: int, page: int = 0) -> Page[LigneReleveWaveResponse]:
+    """GET /api/wave/releves/{id}/lignes[?statut=]."""
+    return await RapprochementWaveService(session, auth).lignes(releve_id, PageParams(page, size), statut)
 
 
 class _Rapprochement(BaseModel):
