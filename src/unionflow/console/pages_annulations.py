@@ -67,8 +67,8 @@ async def liste(ctx: Ctx) -> Response:
     cartes = [(d, d.demande_par != moi and RS_ANNULATION_DECIDE.allows(ctx.auth.roles)
                and ctx.can(Permission.ANNULATION_APPROUVER, d.organisation_id),
                d.demande_par == moi and RS_TRESORERIE.allows(ctx.auth.roles)) for d in en_attente[:MAX_CARTES]]
-    return ctx.render("annulations.html", cartes=cartes, total=len(en_attente), passees=passees, types=TYPES, cle=str(uuid.uuid4()),
-                      fait=ctx.request.query_params.get("fait"))
+    return ctx.render("annulations.html", cartes=cartes, total=len(en_attente), passees=passees, types=TYPES,
+                      cle=str(uuid.uuid4()), fait=ctx.request.query_params.get("fait"))
 
 
 async def _decider(ctx: Ctx, decision: str) -> Response:
