@@ -5,6 +5,7 @@ then the result (the generation's counts, the export's file to download)."""
 from __future__ import annotations
 
 import asyncio
+from datetime import date, timedelta
 
 import httpx
 import pytest
@@ -27,7 +28,11 @@ async def tuned(settings):
     await app.state.principal_engine.dispose()
 
 
-GENERATION = {"type": "MENSUELLE", "annee": "2026", "mois": "4", "montant": "2500", "echeance": "2026-04-30"}
+# The current month: since issue 20 a generation calls only members whose membership covers the period, and the
+# factory's members joined today.
+_MOIS = date.today().replace(day=1)
+GENERATION = {"type": "MENSUELLE", "annee": str(_MOIS.year), "mois": str(_MOIS.month), "montant": "2500",
+              "echeance": (_MOIS + timedelta(days=27)).isoformat()}
 
 
 async def test_small_generation_answers_at_once_and_a_second_run_creates_nothing(client, factory, db):
