@@ -69,7 +69,8 @@ STATUTS = {"EN_ATTENTE": "En attente", "VALIDE": "Validé", "ECHOUE": "Échoué"
            "SEUIL_OPERATION": "Seuil par opération", "CUMUL_PERIODE": "Cumul sur la période",
            "ESPECES_ELEVEES": "Espèces élevées", "EN_COURS": "En cours", "REUSSI": "Réussi", "MANUEL": "Manuel",
            "COTISATIONS": "Cotisations", "ADHESIONS": "Adhésions", "AIDE": "Aide",
-           "ESPECES": "Espèces", "WAVE": "Wave", "VIREMENT": "Virement", "CHEQUE": "Chèque", "AUTRE": "Autre"}
+           "ESPECES": "Espèces", "WAVE": "Wave", "VIREMENT": "Virement", "CHEQUE": "Chèque", "AUTRE": "Autre",
+           "RETIREE": "Retirée"}
 templates.filters["statut"] = lambda v: STATUTS.get(str(v), str(v))
 
 
@@ -124,6 +125,7 @@ def error_page(request: Request, status: int, detail: str, ctx: Ctx | None = Non
 
 # The menu offers a screen only to whom its page's role set admits (the same check the page makes).
 MENU = (("/tresorerie", "Trésorerie"), ("/declarations", "Déclarations"), ("/versements", "Versements"),
+        ("/annulations", "Annulations"), ("/wave/releves", "Wave"),
         ("/aides", "Aides"), ("/comptabilite", "Comptabilité"), ("/clotures", "Clôtures"),
         ("/cotisations/generer", "Génération"), ("/exports", "Exports"),
         ("/alertes", "Alertes"), ("/membres", "Membres"),

@@ -13,7 +13,7 @@ from decimal import Decimal, InvalidOperation
 
 from starlette.responses import Response
 
-from unionflow.console import services
+from unionflow.console import services, services_annulations
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.core.errors import InvalidInput, NotFound
 from unionflow.core.permissions import Permission
@@ -82,8 +82,9 @@ async def fiche_membre(ctx: Ctx) -> Response:
     du = sum((c.montant_restant for c in cotisations.content if c.statut != StatutCotisation.ANNULEE), Decimal(0))
     paye = sum((p.montant for p in paiements.content if p.statut == StatutPaiement.VALIDE), Decimal(0))
     return ctx.render("membre.html", membre=membre, appartenances=appartenances, cotisations=cotisations.content,
-                      paiements=paiements.content, du=du, paye=paye,
-                      peut_encaisser=ctx.can(Permission.PAIEMENT_ENREGISTRER))
+                      paiements=paiements.content, du=du, paye=paye, cle=str(uuid.uuid4()),
+                      peut_encaisser=ctx.can(Permission.PAIEMENT_ENREGISTRER),
+                      peut_annuler=RS_TRESORERIE.allows(ctx.auth.roles) and ctx.can(Permission.COTISATION_ANNULER))
 
 
 @page("/membres/{id}/encaisser", RS_TRESORERIE)
@@ -117,7 +118,13 @@ async def encaisser_post(ctx: Ctx) -> Response:
 @page("/paiements/{id}", RS_PAIEMENT_READ)
 async def paiement(ctx: Ctx) -> Response:
     found = await services.paiement(ctx.db, ctx.auth, parse_id(ctx.request.path_params["id"]))
-    return ctx.render("paiement.html", paiement=found)
+    # Undoing (issue 19): asked by the treasury (paiement.annuler), approved on /console/annulations.
+    peut_demander = RS_TRESORERIE.allows(ctx.auth.roles) and ctx.can(Permission.PAIEMENT_ANNULER,
+                                                                      found.organisation_id)
+    demande = (await services_annulations.demande_en_attente(ctx.db, ctx.auth, found.id)
+               if RS_TRESORERIE_READ.allows(ctx.auth.roles) else None)
+    return ctx.render("paiement.html", paiement=found, peut_demander=peut_demander, demande=demande,
+                      cle=str(uuid.uuid4()))
 
 
 @page("/paiements/{id}/recu", RS_PAIEMENT_READ)

@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
 from unionflow.console import (  # noqa: F401
+    pages_annulations,
     pages_comptabilite,
     pages_evenements,
     pages_membre,
@@ -23,6 +24,7 @@ from unionflow.console import (  # noqa: F401
     pages_travaux,
     pages_tresorier,
     pages_versements,
+    pages_wave,
 )
 from unionflow.console.pages import HERE, PREFIX, ROUTES, error_page
 
