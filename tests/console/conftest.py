@@ -1,8 +1,28 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
+from tests.console import browser
 from tests.console.browser import missing_browser
+
+
+@pytest.fixture(scope="module")
+def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[browser.World]:
+    """A running `unionflow serve` on a scratch database, one per browser test module."""
+    yield from browser.serve(tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1]))
+
+
+@pytest.fixture
+def driver(world: browser.World) -> Iterator[Any]:
+    """A fresh Chromium per test (its own cookies and downloads folder)."""
+    chrome = browser.chrome(world.downloads)
+    try:
+        yield chrome
+    finally:
+        chrome.quit()
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

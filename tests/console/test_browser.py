@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,20 +17,6 @@ from tests.console.helpers import PASSWORD
 REASON = browser.missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 SIZES: dict[str, int] = {}
-
-
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[browser.World]:
-    yield from browser.serve(tmp_path_factory.mktemp("console-e2e"))
-
-
-@pytest.fixture
-def driver(world: browser.World) -> Iterator[Any]:
-    chrome = browser.chrome(world.downloads)
-    try:
-        yield chrome
-    finally:
-        chrome.quit()
 
 
 def by(css: str) -> tuple[str, str]:

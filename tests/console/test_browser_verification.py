@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -20,20 +19,6 @@ from tests.console.helpers import PASSWORD
 
 REASON = browser.missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
-
-
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[browser.World]:
-    yield from browser.serve(tmp_path_factory.mktemp("verification-e2e"))
-
-
-@pytest.fixture
-def driver(world: browser.World) -> Iterator[Any]:
-    chrome = browser.chrome(world.downloads)
-    try:
-        yield chrome
-    finally:
-        chrome.quit()
 
 
 def _cash_payment(world: browser.World) -> dict[str, Any]:

@@ -10,23 +10,19 @@ number, amount, date and organisation without showing the member's data.
 from __future__ import annotations
 
 import io
-import logging
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from pathlib import Path
 
 import qrcode
-from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from unionflow.core.libelles import METHODE_PAIEMENT
 from unionflow.core.montants import format_montant, montant_en_lettres
 from unionflow.models.paiement import StatutPaiement
+from unionflow.paiements.pdf_commun import document_a5, entete
 from unionflow.paiements.pdf_remboursement import AnnulationRecu, bloc_annulation
 
-log = logging.getLogger("unionflow.recus")
-FONTS = Path(__file__).resolve().parent.parent / "fonts"
 STATUT_LIBELLE = {"VALIDE": "PAYÉ", "ANNULE": "ANNULÉ", "REMBOURSE": "REMBOURSÉ"}
 
 
@@ -77,36 +73,10 @@ def _qr_png(url: str) -> io.BytesIO:
 
 
 def render_recu(data: RecuData) -> bytes:
-    pdf = FPDF(unit="mm", format=(148, 210))  # A5 portrait
-    pdf.add_font("DejaVu", "", str(FONTS / "DejaVuSans.ttf"))
-    pdf.add_font("DejaVu", "B", str(FONTS / "DejaVuSans-Bold.ttf"))
-    pdf.set_title(f"Reçu {data.numero}")
-    pdf.set_author(data.organisation)
-    pdf.set_creator("UnionFlow")
-    pdf.set_auto_page_break(auto=True, margin=12)
-    pdf.add_page()
+    pdf, text = document_a5(f"Reçu {data.numero}", data.organisation)
     width = pdf.epw
-
-    def text(value: str, size: float = 9, style: str = "", align: str = "L", height: float = 5) -> None:
-        pdf.set_font("DejaVu", style, size)
-        pdf.multi_cell(width, height, value, align=align, new_x="LMARGIN", new_y="NEXT")
-
-    top = pdf.get_y()
-    if data.logo:
-        # A logo that is not a readable PNG/JPEG must not cost the member their receipt.
-        try:
-            pdf.image(io.BytesIO(data.logo), x=pdf.l_margin, y=top, h=18)
-        except Exception as exc:  # fpdf/Pillow raise many types for damaged images
-            log.warning("logo not printed on receipt %s: %s", data.numero, exc)
-    pdf.image(_qr_png(data.verification_url), x=pdf.w - pdf.r_margin - 24, y=top, w=24)
-    pdf.set_xy(pdf.l_margin + 22, top)
-    pdf.set_font("DejaVu", "B", 12)
-    pdf.multi_cell(width - 48, 6, data.organisation, align="C", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("DejaVu", "", 8)
-    for adresse in data.organisation_adresse:
-        pdf.set_x(pdf.l_margin + 22)
-        pdf.multi_cell(width - 48, 4, adresse, align="C", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_y(max(pdf.get_y(), top + 26))
+    entete(pdf, numero=data.numero, organisation=data.organisation, adresse=data.organisation_adresse,
+           logo=data.logo, qr=_qr_png(data.verification_url))
 
     text(f"REÇU DE PAIEMENT N° {data.numero}", 12, "B", "C", 7)
     if data.statut != StatutPaiement.VALIDE:

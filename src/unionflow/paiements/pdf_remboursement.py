@@ -4,8 +4,6 @@ receipt, numbered in its own series (RMB), that the member signs when the money 
 
 from __future__ import annotations
 
-import io
-import logging
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -13,8 +11,8 @@ from decimal import Decimal
 from fpdf import FPDF
 
 from unionflow.core.montants import format_montant, montant_en_lettres
+from unionflow.paiements.pdf_commun import document_a5, entete
 
-log = logging.getLogger("unionflow.recus")
 FORMAT = "%d/%m/%Y à %H:%M"
 
 
@@ -63,34 +61,11 @@ def bloc_annulation(pdf: FPDF, annulation: AnnulationRecu) -> None:
     pdf.set_draw_color(0, 0, 0)
 
 
-def render_remboursement(data: RemboursementData, fonts: str, methode_libelle: str) -> bytes:
-    pdf = FPDF(unit="mm", format=(148, 210))  # A5 portrait, like the receipt it refers to
-    pdf.add_font("DejaVu", "", f"{fonts}/DejaVuSans.ttf")
-    pdf.add_font("DejaVu", "B", f"{fonts}/DejaVuSans-Bold.ttf")
-    pdf.set_title(f"Reçu de remboursement {data.numero}")
-    pdf.set_author(data.organisation)
-    pdf.set_creator("UnionFlow")
-    pdf.add_page()
+def render_remboursement(data: RemboursementData, methode_libelle: str) -> bytes:
+    pdf, text = document_a5(f"Reçu de remboursement {data.numero}", data.organisation)  # A5, like its receipt
     width = pdf.epw
-
-    def text(value: str, size: float = 9, style: str = "", align: str = "L", height: float = 5) -> None:
-        pdf.set_font("DejaVu", style, size)
-        pdf.multi_cell(width, height, value, align=align, new_x="LMARGIN", new_y="NEXT")
-
-    top = pdf.get_y()
-    if data.logo:
-        try:
-            pdf.image(io.BytesIO(data.logo), x=pdf.l_margin, y=top, h=18)
-        except Exception as exc:  # a damaged logo must not cost the member his refund receipt
-            log.warning("logo not printed on refund receipt %s: %s", data.numero, exc)
-    pdf.set_xy(pdf.l_margin + 22, top)
-    pdf.set_font("DejaVu", "B", 12)
-    pdf.multi_cell(width - 44, 6, data.organisation, align="C", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("DejaVu", "", 8)
-    for adresse in data.organisation_adresse:
-        pdf.set_x(pdf.l_margin + 22)
-        pdf.multi_cell(width - 44, 4, adresse, align="C", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_y(max(pdf.get_y(), top + 24))
+    entete(pdf, numero=data.numero, organisation=data.organisation, adresse=data.organisation_adresse,
+           logo=data.logo)
     text(f"REÇU DE REMBOURSEMENT N° {data.numero}", 12, "B", "C", 7)
     pdf.ln(3)
     a = data.annulation

@@ -21,7 +21,7 @@ from unionflow.membres.repository import MembreRepository
 from unionflow.models import DemandeAnnulation, Organisation, Paiement
 from unionflow.models.annulation import TypeAnnulation
 from unionflow.models.paiement import StatutPaiement
-from unionflow.paiements.pdf import FONTS, LigneRecu, RecuData, methode_libelle, render_recu
+from unionflow.paiements.pdf import LigneRecu, RecuData, methode_libelle, render_recu
 from unionflow.paiements.pdf_remboursement import AnnulationRecu, RemboursementData, render_remboursement
 from unionflow.paiements.recu_repository import RecuRepository
 from unionflow.paiements.schemas import VerificationRecuResponse
@@ -123,7 +123,7 @@ class RecuService:
             membre=f"{membre.prenom} {membre.nom}", numero_membre=membre.numero_membre,
             recu_origine=paiement.numero_recu, date_paiement=paiement.date_paiement or paiement.created_at,
             montant=paiement.montant, devise=paiement.devise, methode=paiement.methode,
-            annulation=annulation), str(FONTS), methode_libelle(paiement.methode))
+            annulation=annulation), methode_libelle(paiement.methode))
 
     async def _personnes(self, paiement: Paiement) -> dict[str, str | None]:
         """Who received the money and, if someone else, who declared it — by name when they are members. Rows
