@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-sqlite test-postgresql lint typecheck layers contrat bench bench-import clean fuzz fuzz-ci
+.PHONY: run test test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation clean fuzz fuzz-ci
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -74,6 +74,11 @@ bench: $(STAMP)
 ## A member import of 100,000 generated lines on a fresh PostgreSQL database (bench/results/*-import.*).
 bench-import: $(STAMP)
 	$(BIN)/python -m bench.import_membres --lines $${BENCH_IMPORT_LINES:-100000}
+
+## The monthly dues generation for 100,000 active members on a fresh PostgreSQL database
+## (bench/results/*-generation.*).
+bench-generation: $(STAMP)
+	$(BIN)/python -m bench.generation_cotisations --membres $${BENCH_GENERATION_MEMBRES:-100000}
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import time
 import uuid
 from datetime import UTC, datetime
@@ -76,7 +77,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.import_membres", description=__doc__)
     parser.add_argument("--lines", type=int, default=100_000)
     args = parser.parse_args()
+    # The machine is shared: the load around the run says how far its figures can be compared.
+    before = ", ".join(f"{v:.2f}" for v in os.getloadavg())
     result = asyncio.run(run(args.lines))
+    result["load_average"] = {"before": before, "after": ", ".join(f"{v:.2f}" for v in os.getloadavg())}
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)
     (RESULTS_DIR / f"{stamp}-import.json").write_text(json.dumps(result, indent=2, ensure_ascii=False))
@@ -84,6 +88,8 @@ def main() -> None:
           "|---|---|---|"]
     for step in ("dry_run", "import", "reimport"):
         md.append(f"| {step} | {result[step]} | {result[f'{step}_counts']} |")
+    md += ["", f"Load average (1, 5, 15 min) before / after: {result['load_average']['before']} / "
+               f"{result['load_average']['after']}."]
     (RESULTS_DIR / f"{stamp}-import.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
 
