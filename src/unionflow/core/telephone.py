@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from unionflow.core.schemas import regle_metier
+
 # Calling codes of the countries the union works in (UEMOA and neighbours); others must be typed with "+".
 INDICATIFS = {"SN": "221", "CI": "225", "ML": "223", "BF": "226", "NE": "227", "TG": "228", "BJ": "229",
               "GW": "245", "GN": "224", "MR": "222", "GM": "220", "CM": "237"}
@@ -74,3 +76,12 @@ def normaliser(brut: str, pays: str) -> str:
     if chiffres.startswith(indicatif) and motif_invalide(national) and not motif_invalide("+" + chiffres):
         return "+" + chiffres
     return national
+
+
+def verifier_national(value: str | None) -> str | None:
+    """Pydantic field validator of every phone a request carries (member, organisation, Wave account, payout
+    beneficiary): a number its country's numbering plan rules out ("+22177123") is refused with the reason, 400
+    ``regle-metier`` (a per-country rule a JSON Schema pattern would state without saying why)."""
+    if value is not None and (motif := motif_invalide(value)):
+        raise regle_metier(motif)
+    return value

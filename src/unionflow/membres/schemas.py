@@ -8,7 +8,7 @@ from pydantic import Field, field_validator
 from unionflow.core.email import Email
 from unionflow.core.roles import Role, RoleOrganisation
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel, regle_metier
-from unionflow.core.telephone import motif_invalide
+from unionflow.core.telephone import verifier_national
 from unionflow.models.membre import Genre, StatutAppartenance, StatutMembre
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
@@ -33,14 +33,6 @@ def _past(value: date | None) -> date | None:
     return value
 
 
-def _national(value: str | None) -> str | None:
-    """A number its country's numbering plan rules out ("+22177123") is refused with the reason (core/telephone.py):
-    a per-country rule a JSON Schema pattern would state without saying why."""
-    if value is not None and (motif := motif_invalide(value)):
-        raise regle_metier(motif)
-    return value
-
-
 TELEPHONE = ("E.164, ex. +221771234567; le numéro national est vérifié pour les pays de la sous-région (longueur, "
              "premiers chiffres: sinon 400 regle-metier avec la raison)")
 
@@ -57,7 +49,7 @@ class _MembreFields(InputModel):
     pays: str | None = Field(default=None, pattern=COUNTRY_PATTERN, description="ISO 3166-1 alpha-2")
 
     _naissance = field_validator("date_naissance")(_past)
-    _telephone = field_validator("telephone")(_national)
+    _telephone = field_validator("telephone")(verifier_national)
 
 
 class CreateMembreRequest(_MembreFields):
@@ -83,7 +75,7 @@ class UpdateProfilRequest(InputModel):
     ville: str | None = Field(default=None, max_length=100)
     pays: str | None = Field(default=None, pattern=COUNTRY_PATTERN)
 
-    _telephone = field_validator("telephone")(_national)
+    _telephone = field_validator("telephone")(verifier_national)
 
 
 class StatutRequest(InputModel):

@@ -3,11 +3,12 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from unionflow.core.email import Email
 from unionflow.core.roles import Role
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
+from unionflow.core.telephone import verifier_national
 from unionflow.models.organisation import StatutOrganisation, TypeOrganisation
 
 # Depth in the union's hierarchy: a parent must sit strictly above its child.
@@ -24,6 +25,8 @@ NIVEAU = {
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 COUNTRY_PATTERN = r"^[A-Z]{2}$"
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
+TELEPHONE = ("E.164, ex. +221771234567; le numéro national est vérifié pour les pays de la sous-région (sinon 400 "
+             "regle-metier avec la raison)")
 
 
 class CreateOrganisationRequest(InputModel):
@@ -33,13 +36,15 @@ class CreateOrganisationRequest(InputModel):
     parent_id: uuid.UUID | None = None
     description: str | None = Field(default=None, max_length=5000)
     email: Email | None = None
-    telephone: str | None = Field(default=None, pattern=PHONE_PATTERN, description="Format E.164, ex. +221771234567")
+    telephone: str | None = Field(default=None, pattern=PHONE_PATTERN, description=TELEPHONE)
     adresse: str | None = Field(default=None, max_length=300)
     ville: str | None = Field(default=None, max_length=100)
     region: str | None = Field(default=None, max_length=100)
     pays: str = Field(default="SN", pattern=COUNTRY_PATTERN, description="Code pays ISO 3166-1 alpha-2")
     devise: str | None = Field(default=None, pattern=CURRENCY_PATTERN,
                                description="Code devise ISO 4217; absent: la configuration devise.defaut (XOF)")
+
+    _telephone = field_validator("telephone")(verifier_national)
 
 
 class UpdateOrganisationRequest(UpdateModel):
@@ -52,7 +57,7 @@ class UpdateOrganisationRequest(UpdateModel):
     parent_id: uuid.UUID | None = None
     description: str | None = Field(default=None, max_length=5000)
     email: Email | None = None
-    telephone: str | None = Field(default=None, pattern=PHONE_PATTERN)
+    telephone: str | None = Field(default=None, pattern=PHONE_PATTERN, description=TELEPHONE)
     adresse: str | None = Field(default=None, max_length=300)
     ville: str | None = Field(default=None, max_length=100)
     region: str | None = Field(default=None, max_length=100)
@@ -61,6 +66,8 @@ class UpdateOrganisationRequest(UpdateModel):
     logo_document_id: uuid.UUID | None = Field(
         default=None, description="Document image (PNG ou JPEG) de l'organisation imprimé sur ses reçus et états; "
                                   "null retire le logo")
+
+    _telephone = field_validator("telephone")(verifier_national)
 
 
 class SuspensionRequest(InputModel):

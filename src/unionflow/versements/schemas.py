@@ -3,9 +3,10 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
+from unionflow.core.telephone import verifier_national
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
@@ -21,7 +22,11 @@ class CreateVersementRequest(InputModel):
     motif: str = Field(min_length=3, max_length=500)
     beneficiaire_nom: str = Field(min_length=2, max_length=200)
     beneficiaire_telephone: str | None = Field(default=None, pattern=PHONE_PATTERN,
-                                               description="E.164; obligatoire pour un versement Wave")
+                                               description="E.164 (numéro national vérifié: sinon 400 "
+                                                           "regle-metier avec la raison); obligatoire pour un "
+                                                           "versement Wave")
+
+    _telephone = field_validator("beneficiaire_telephone")(verifier_national)
 
     @model_validator(mode="after")
     def wave_needs_phone(self) -> CreateVersementRequest:

@@ -5,9 +5,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
+from unionflow.core.telephone import verifier_national
 from unionflow.encaissement.schemas import CibleInput
 from unionflow.models.wave import StatutCompteWave
 
@@ -17,11 +18,14 @@ PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 class CreateCompteWaveRequest(InputModel):
     organisation_id: uuid.UUID
     libelle: str = Field(min_length=2, max_length=200)
-    numero_telephone: str = Field(pattern=PHONE_PATTERN, description="Numéro du compte marchand, E.164")
+    numero_telephone: str = Field(pattern=PHONE_PATTERN, description=(
+        "Numéro du compte marchand, E.164 (numéro national vérifié: sinon 400 regle-metier avec la raison)"))
     cle_api: str | None = Field(default=None, min_length=8, max_length=500,
                                 description="Clé API Wave Business (jamais renvoyée)")
     secret_webhook: str | None = Field(default=None, min_length=8, max_length=500,
                                        description="Secret de signature des webhooks (jamais renvoyé)")
+
+    _telephone = field_validator("numero_telephone")(verifier_national)
 
 
 class UpdateCompteWaveRequest(UpdateModel):
@@ -31,6 +35,8 @@ class UpdateCompteWaveRequest(UpdateModel):
     cle_api: str | None = Field(default=None, min_length=8, max_length=500)
     secret_webhook: str | None = Field(default=None, min_length=8, max_length=500)
     statut: StatutCompteWave | None = None
+
+    _telephone = field_validator("numero_telephone")(verifier_national)
 
 
 class CompteWaveResponse(OutputModel):
