@@ -9,7 +9,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core.query import contains_ci
+from unionflow.core.query import contient
 from unionflow.core.repository import SystemRepository
 from unionflow.models import JetonReinitialisation, LoginThrottle, RefreshToken, SigningKey, UtilisateurLocal
 from unionflow.models.base import UTCDateTime
@@ -40,8 +40,7 @@ class UtilisateurRepository(SystemRepository[UtilisateurLocal]):
     def _matching(search: str | None) -> Select[Any]:
         stmt = select(UtilisateurLocal)
         if search:
-            stmt = stmt.where(contains_ci([UtilisateurLocal.email, UtilisateurLocal.username,
-                                           UtilisateurLocal.prenom, UtilisateurLocal.nom], search))
+            stmt = stmt.where(contient(UtilisateurLocal.recherche, search))
         return stmt
 
     async def search(self, search: str | None, first: int, max_results: int) -> list[UtilisateurLocal]:

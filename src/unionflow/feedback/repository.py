@@ -7,7 +7,7 @@ from sqlalchemy import ColumnElement, func, select, true
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
-from unionflow.core.query import contains_ci
+from unionflow.core.query import contient
 from unionflow.core.repository import ScopedRepository
 from unionflow.core.roles import RS_FEEDBACK_MODERATION
 from unionflow.core.visibility import EVERY, Shape, Visibility, scope_param
@@ -52,7 +52,7 @@ class FeedbackRepository(ScopedRepository[Feedback]):
         if filters.note is not None:
             stmt = stmt.where(Feedback.note == filters.note)
         if filters.q:
-            stmt = stmt.where(contains_ci([Feedback.message, Feedback.contexte], filters.q))
+            stmt = stmt.where(contient(Feedback.recherche, filters.q))
         return await self.paginate(stmt.order_by(Feedback.created_at.desc(), Feedback.id), params)
 
     async def statistics(self) -> tuple[int, int, float | None, int, dict[str, int]]:

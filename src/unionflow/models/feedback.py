@@ -10,6 +10,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, utcnow
+from unionflow.models.texte import colonne_recherche
 
 
 class TypeFeedback(StrEnum):
@@ -36,6 +37,8 @@ class Feedback(IdMixin, Base):
     date_traitement: Mapped[datetime | None]
     commentaire_traitement: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Searched by the list's free text without accents nor case (models/texte.py, issue 20).
+    recherche: Mapped[str] = colonne_recherche("message", "contexte")
 
     __table_args__ = (
         CheckConstraint("note IS NULL OR (note BETWEEN 1 AND 5)", name="note_range"),

@@ -9,6 +9,7 @@ from sqlalchemy import JSON, Boolean, ForeignKey, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+from unionflow.models.texte import colonne_recherche
 
 
 class UtilisateurLocal(IdMixin, TimestampMixin, Base):
@@ -27,6 +28,8 @@ class UtilisateurLocal(IdMixin, TimestampMixin, Base):
     # only allow that change (core/auth.py, docs/identity.md).
     password_change_required: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     last_login_at: Mapped[datetime | None]
+    # Searched by the accounts list's free text without accents nor case (models/texte.py, issue 20).
+    recherche: Mapped[str] = colonne_recherche("email", "username", "prenom", "nom")
 
 
 class SigningKey(Base):

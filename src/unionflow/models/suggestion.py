@@ -10,6 +10,7 @@ from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
+from unionflow.models.texte import colonne_recherche
 
 
 class StatutSuggestion(StrEnum):
@@ -46,6 +47,8 @@ class Suggestion(IdMixin, TimestampMixin, Base):
     reponse: Mapped[str | None] = mapped_column(Text)
     repondu_par: Mapped[str | None] = mapped_column(String(254))
     date_reponse: Mapped[datetime | None]
+    # Searched by the list's free text without accents nor case (models/texte.py, issue 20).
+    recherche: Mapped[str] = colonne_recherche("titre", "description")
 
     __table_args__ = (
         Index("ix_suggestion_organisation_votes", "organisation_id", "nombre_votes"),

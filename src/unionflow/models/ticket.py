@@ -10,6 +10,7 @@ from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, TimestampMixin, utcnow
+from unionflow.models.texte import colonne_recherche
 
 
 class Priorite(StrEnum):
@@ -71,6 +72,8 @@ class Ticket(IdMixin, TimestampMixin, Base):
     date_fermeture: Mapped[datetime | None]
     nombre_reouvertures: Mapped[int] = mapped_column(default=0)
     resolution: Mapped[str | None] = mapped_column(Text)
+    # Searched by the list's free text without accents nor case (models/texte.py, issue 20).
+    recherche: Mapped[str] = colonne_recherche("numero", "sujet", "description")
 
     __table_args__ = (
         Index("ix_ticket_organisation_statut", "organisation_id", "statut", "created_at"),

@@ -8,7 +8,7 @@ from sqlalchemy import ColumnElement, delete, false, func, or_, select, true
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
-from unionflow.core.query import contains_ci
+from unionflow.core.query import contient
 from unionflow.core.repository import ScopedRepository
 from unionflow.models import Suggestion, SuggestionVote
 
@@ -52,7 +52,7 @@ class SuggestionRepository(ScopedRepository[Suggestion]):
         if filters.mine:
             stmt = stmt.where(Suggestion.membre_id == self.auth.membre_id if self.auth.membre_id else false())
         if filters.q:
-            stmt = stmt.where(contains_ci([Suggestion.titre, Suggestion.description], filters.q))
+            stmt = stmt.where(contient(Suggestion.recherche, filters.q))
         if filters.tri == "DATE":
             stmt = stmt.order_by(Suggestion.created_at.desc(), Suggestion.id)
         else:

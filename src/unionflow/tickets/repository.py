@@ -9,7 +9,7 @@ from sqlalchemy import ColumnElement, Select, and_, case, false, or_, select
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
-from unionflow.core.query import contains_ci
+from unionflow.core.query import contains_ci, contient
 from unionflow.core.repository import ScopedRepository
 from unionflow.core.roles import ORGANISATION_STAFF_ROLES
 from unionflow.models import MembreOrganisation, Ticket, TicketMessage
@@ -65,7 +65,9 @@ class TicketRepository(ScopedRepository[Ticket]):
                 and_(open_, Ticket.echeance_resolution < now),
             ))
         if filters.q:
-            stmt = stmt.where(contains_ci([Ticket.numero, Ticket.sujet, Ticket.description], filters.q))
+            # Words without accents nor case; a pasted number ("TCK-2026-000123") as typed, since the word
+            # search joins digit groups (phones are typed in groups).
+            stmt = stmt.where(or_(contient(Ticket.recherche, filters.q), contains_ci([Ticket.numero], filters.q)))
         if filters.tri == "DATE":
             return stmt.order_by(Ticket.created_at.desc(), Ticket.id)
         return stmt.order_by(_PRIORITY_RANK, Ticket.created_at, Ticket.id)
