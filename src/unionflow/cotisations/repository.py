@@ -204,12 +204,24 @@ class AnnulationRepository(CotisationRepository):
             .order_by(Cotisation.numero_reference).limit(20))).scalars()
         return int(nombre), int(annulees), list(payees)
 
-    async def annuler_lot(self, organisation_id: uuid.UUID, type_cotisation: str, annee: int, mois: int | None
-                          ) -> list[uuid.UUID]:
-        """Cancel the batch's dues still unpaid and not cancelled; ``montant_paye = 0`` in the UPDATE itself so a
-        payment committed meanwhile is never cancelled under the treasurer's feet. Returns their ids."""
+    async def du_lot(self, organisation_id: uuid.UUID, type_cotisation: str, annee: int, mois: int | None,
+                     ids: list[uuid.UUID]) -> list[Cotisation]:
+        """Those of ``ids`` that belong to the batch and are not cancelled, by reference."""
+        if not ids:
+            return []
+        stmt = self._select().where(self._lot(organisation_id, type_cotisation, annee, mois),
+                                    Cotisation.statut != S.ANNULEE, Cotisation.id.in_(ids))
+        return list((await self.session.execute(stmt.order_by(Cotisation.numero_reference))).scalars())
+
+    async def annuler_lot(self, organisation_id: uuid.UUID, type_cotisation: str, annee: int, mois: int | None,
+                          exclues: list[uuid.UUID] | None = None) -> list[uuid.UUID]:
+        """Cancel the batch's dues still unpaid and not cancelled, but ``exclues`` (reserved by a pending payment);
+        ``montant_paye = 0`` in the UPDATE itself so a payment committed meanwhile is never cancelled under the
+        treasurer's feet. Returns their ids."""
         where = and_(self._lot(organisation_id, type_cotisation, annee, mois), Cotisation.statut != S.ANNULEE,
                      Cotisation.montant_paye == 0)
+        if exclues:
+            where = and_(where, Cotisation.id.not_in(exclues))
         result = await self.session.execute(
             update(Cotisation).where(where).values(statut=S.ANNULEE.value, updated_at=datetime.now(UTC))
             .returning(Cotisation.id).execution_options(synchronize_session=False))

@@ -217,7 +217,19 @@ class AnnulerCotisationsRequest(InputModel):
         return self
 
 
+class CotisationRefuseeResponse(OutputModel):
+    """A dues the cancellation left alone, and why (extension, issue 20)."""
+
+    cotisation_id: uuid.UUID
+    numero_reference: str
+    paiement_id: uuid.UUID = Field(description="Le paiement en attente qui la réserve")
+    motif: str
+
+
 class AnnulationResponse(OutputModel):
     annulees: int = Field(description="Cotisations passées à ANNULEE par cet appel")
     deja_annulees: int = Field(description="Cotisations qui l'étaient déjà (rien de changé)")
     cotisation_ids: list[uuid.UUID] = Field(description="Cotisations annulées par cet appel")
+    refusees: list[CotisationRefuseeResponse] = Field(default_factory=list, description=(
+        "Extension (issue 20): cotisations NON annulées parce qu'un paiement en attente (déclaration d'un membre, "
+        "session Wave ouverte) les réserve, avec la raison; les autres cotisations visées sont annulées"))

@@ -164,6 +164,20 @@ class PaiementSystemRepository(SystemRepository[Paiement]):
             select(PaiementAllocation).where(PaiementAllocation.paiement_id == paiement_id)
             .order_by(PaiementAllocation.id))).scalars())
 
+    async def cotisations_reservees(self, organisation_id: uuid.UUID) -> dict[uuid.UUID, tuple[uuid.UUID, str]]:
+        """Dues of the organisation that a pending payment (a member's declaration, an open Wave session)
+        reserves: dues id -> (payment id, method). What the treasury's cancellation leaves alone (issue 20)."""
+        stmt = (select(PaiementAllocation.cotisation_id, Paiement.id, Paiement.methode)
+                .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
+                .where(Paiement.organisation_id == organisation_id,
+                       Paiement.statut == StatutPaiement.EN_ATTENTE.value,
+                       PaiementAllocation.cotisation_id.is_not(None))
+                .order_by(Paiement.created_at, Paiement.id))
+        reservees: dict[uuid.UUID, tuple[uuid.UUID, str]] = {}
+        for cotisation_id, paiement_id, methode in (await self.session.execute(stmt)).all():
+            reservees.setdefault(cotisation_id, (paiement_id, methode))
+        return reservees
+
     async def lock_cibles(self, cotisation_ids: list[uuid.UUID],
                           adhesion_ids: list[uuid.UUID]) -> dict[uuid.UUID, Cotisation | Adhesion]:
         """The dues and adhesions a payment settles, locked in id order (dues first) so that two payments of
