@@ -73,3 +73,24 @@ async def test_member_and_secretary_are_refused_and_csrf_is_required(client, fac
         assert forced.status_code == 403
     await db.refresh(due)
     assert due.statut == "EN_ATTENTE"
+
+
+async def test_a_dues_reserved_by_a_declaration_is_left_and_the_page_says_so(client, factory, db):
+    org = await factory.organisation()
+    tresorier = await factory.actor(organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    membre = await factory.actor(organisation=org, org_roles=["MEMBRE"])
+    reserved, free = [await cotisation(db, membre.membre, org, m) for m in (1000, 2000)]
+    declared = await client.put(f"/api/cotisations/{reserved.id}/payer", headers=membre.headers,
+                                json={"montant": "1000", "methodePaiement": "ESPECES"})
+    assert declared.status_code == 200, declared.text
+    csrf = await _as(client, tresorier, db)
+    page = await client.get(f"/console/membres/{membre.membre.id}")
+    done = await client.post("/console/cotisations/annuler", data={
+        "csrf": csrf, "idempotency_key": KEY.search(page.text).group(1), "membre_id": str(membre.membre.id),
+        "cotisation": [str(reserved.id), str(free.id)], "motif": "Membre parti en janvier"})
+    assert done.status_code == 303 and done.headers["location"].endswith("?fait=reservees&refusees=1"), done.text
+    for row in (reserved, free):
+        await db.refresh(row)
+    assert (reserved.statut, free.statut) == ("EN_ATTENTE", "ANNULEE")
+    shown = await client.get(done.headers["location"].removeprefix("http://testserver"))
+    assert "1 cotisation(s) non annulée(s): un paiement en attente" in shown.text, shown.text

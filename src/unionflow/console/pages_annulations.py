@@ -98,12 +98,14 @@ async def decider(ctx: Ctx) -> Response:
 
 @page("/cotisations/annuler", RS_TRESORERIE, methods=("POST",))
 async def annuler_cotisations(ctx: Ctx) -> Response:
-    """From a member's page: cancel one dues or the ticked ones, with a reason (all or nothing, as the API)."""
+    """From a member's page: cancel one dues or the ticked ones, with a reason (all or nothing for money received,
+    as the API; a dues a pending payment reserves is left and the page says so)."""
     assert ctx.form is not None
     ids = sorted({parse_id(str(v)) for v in ctx.form.getlist("cotisation")})
     if not ids:
         raise InvalidInput("Cochez au moins une cotisation à annuler")
     motif = _motif(ctx, "de l'annulation")
-    await annulations.annuler_cotisations(ctx.db, ctx.auth, ctx.field("idempotency_key"), ids, motif)
+    result = await annulations.annuler_cotisations(ctx.db, ctx.auth, ctx.field("idempotency_key"), ids, motif)
     retour = ctx.field("membre_id")
-    return redirect(f"/membres/{parse_id(retour)}?fait=annulees" if retour else "/tresorerie")
+    fait = f"reservees&refusees={len(result.refusees)}" if result.refusees else "annulees"
+    return redirect(f"/membres/{parse_id(retour)}?fait={fait}" if retour else "/tresorerie")
