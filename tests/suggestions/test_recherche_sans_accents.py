@@ -1,5 +1,5 @@
 """Issue 20, item 8: the free text of the suggestions and feedback lists ignores accents and case on both back
-ends, as the members' does (models/texte.py, migration 0030_bench_recherche_listes)."""
+ends, as the members' does (models/texte.py, migration 0022_recherche_listes)."""
 
 from __future__ import annotations
 

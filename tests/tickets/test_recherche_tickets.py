@@ -1,5 +1,5 @@
 """Issue 20, item 8: the tickets queue's free text (number, subject, description) ignores accents and case on
-both back ends (models/texte.py, migration 0030_bench_recherche_listes)."""
+both back ends (models/texte.py, migration 0022_recherche_listes)."""
 
 from __future__ import annotations
 

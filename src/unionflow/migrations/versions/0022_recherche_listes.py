@@ -1,6 +1,6 @@
 """recherche: the search key without accents nor case on ticket, suggestion, feedback and utilisateur_local
 
-Revision ID: 0030_bench_recherche_listes
+Revision ID: 0022_recherche_listes
 Revises: 0021_durcir_personne
 
 Issue 20, item 8: the free-text filter of every list (tickets, suggestions, feedback, local accounts) ignores accents
@@ -15,7 +15,7 @@ from alembic import op
 
 from unionflow.models.texte import cle_recherche
 
-revision: str = "0030_bench_recherche_listes"
+revision: str = "0022_recherche_listes"
 down_revision: str | Sequence[str] | None = "0021_durcir_personne"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

@@ -1,4 +1,4 @@
-"""Migration 0030_bench_recherche_listes on a database that already holds local accounts and feedback: their search
+"""Migration 0022_recherche_listes on a database that already holds local accounts and feedback: their search
 keys are backfilled (accents and case removed), so the lists find the rows written before the upgrade; the
 downgrade drops the columns and a new upgrade computes them again."""
 
@@ -19,14 +19,14 @@ from unionflow.core.db import async_url
 from unionflow.migrations.alembic import downgrade, upgrade
 
 BEFORE = "0021_durcir_personne"
-REVISION = "0030_bench_recherche_listes"
+REVISION = "0022_recherche_listes"
 USER, FEEDBACK = uuid.uuid4(), uuid.uuid4()
 
 
 @pytest.fixture
 def empty_database_url(tmp_path) -> Iterator[str]:
     if BACKEND != "postgresql":
-        yield f"sqlite:///{tmp_path / 'migration-0030.db'}"
+        yield f"sqlite:///{tmp_path / 'migration-0022.db'}"
         return
     with scratch_pg_database("unionflow_migr30") as url:
         yield url
