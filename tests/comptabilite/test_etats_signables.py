@@ -116,9 +116,11 @@ async def test_balance_sheet_flags_a_cash_account_in_credit(client, factory, db)
     assert alerte["code"] == "SOLDE_CREDITEUR_TRESORERIE" and alerte["numeroCompte"] == "571"
     assert Decimal(str(alerte["solde"])) == Decimal("-592500")
     assert alerte["message"].replace("\u00a0", " ") == "Solde créditeur anormal : 571 Caisse −592 500 FCFA"
-    text = pdf_text((await client.get(f"/api/comptabilite/etats/bilan?organisationId={org.id}&format=pdf",
-                                      headers=treasurer.headers)).content)
-    assert "ATTENTION : Solde créditeur anormal : 571 Caisse −592 500 FCFA" in text
+    content = (await client.get(f"/api/comptabilite/etats/bilan?organisationId={org.id}&format=pdf",
+                                headers=treasurer.headers)).content
+    assert "ATTENTION : Solde créditeur anormal : 571 Caisse −592 500 FCFA" in pdf_text(content)
+    if os.environ.get("UNIONFLOW_KEEP_PAGES"):
+        _keep(content, "bilan-alerte", 1)
 
 
 async def test_no_warning_when_treasury_is_in_debit(client, factory, db):
