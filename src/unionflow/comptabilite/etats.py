@@ -132,7 +132,7 @@ class EtatsService:
         _, entete = await self._entete(organisation_id, debut, fin)
         soldes = {s.compte_id: s for s in await self.repo.soldes(organisation_id, debut, fin)}
         mouvements = await self.repo.mouvements(organisation_id, debut, fin, compte_id)
-        payes = await pieces(self.session, self.auth, (m.paiement_id for m in mouvements))
+        payes = await pieces(self.session, organisation_id, (m.paiement_id for m in mouvements))
         comptes = []
         for cid, s in soldes.items():
             if compte_id is not None and cid != compte_id:
@@ -160,7 +160,7 @@ class EtatsService:
         comptes = await self.compta.comptes_by_ids({lg.compte_id for e in ecritures for lg in e.lignes})
         codes = await self.compta.journal_codes({e.journal_id for e in ecritures})
         reponses = [ecriture_response(e, comptes, codes[e.journal_id]) for e in ecritures]
-        payes = await pieces(self.session, self.auth, (e.paiement_id for e in ecritures))
+        payes = await pieces(self.session, organisation_id, (e.paiement_id for e in ecritures))
         for e, r in zip(ecritures, reponses, strict=True):
             piece = payes.get(e.paiement_id) if e.paiement_id else None
             for lg in r.lignes:

@@ -15,9 +15,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core.auth import AuthContext
+from unionflow.comptabilite.pieces_repository import PiecesRepository
 from unionflow.core.libelles import METHODE_EN_MOTS
-from unionflow.encaissement.repository import PaiementRepository
 
 _CODE = re.compile(r"\((" + "|".join(METHODE_EN_MOTS) + r")\)")
 # Beyond this many dues, the periods are given as a range with their count.
@@ -44,9 +43,8 @@ def _periode(annee: Any, mois: Any) -> str:
 
 
 def objet(allocations: Sequence[tuple[Any, ...]]) -> str:
-    """Allocation rows of ``PaiementRepository.allocations``: (cotisation_id, adhesion_id, montant, reference,
-    libelle, annee, mois)."""
-    periodes = [_periode(a[5], a[6]) for a in allocations if a[0] is not None and a[5] is not None]
+    """Allocation rows of ``PiecesRepository.allocations``: (cotisation_id, adhesion_id, annee, mois)."""
+    periodes = [_periode(a[2], a[3]) for a in allocations if a[0] is not None and a[2] is not None]
     parts = []
     if len(periodes) == 1:
         parts.append(f"Cotisation {periodes[0]}")
@@ -59,14 +57,14 @@ def objet(allocations: Sequence[tuple[Any, ...]]) -> str:
     return " + ".join(parts) or "Avance sur cotisations"
 
 
-async def pieces(session: AsyncSession, auth: AuthContext, paiement_ids: Iterable[uuid.UUID | None]
+async def pieces(session: AsyncSession, organisation_id: uuid.UUID, paiement_ids: Iterable[uuid.UUID | None]
                  ) -> dict[uuid.UUID, Piece]:
-    """The payments behind entries, read through the payments' own repository (the caller's scope)."""
+    """The payments behind an organisation's entries (whose visibility the caller checked)."""
     ids = sorted({i for i in paiement_ids if i is not None})
     if not ids:
         return {}
-    repo = PaiementRepository(session, auth)
-    payeurs = await repo.payeurs(ids)
+    repo = PiecesRepository(session)
+    payeurs = await repo.payeurs(organisation_id, ids)
     allocations = await repo.allocations(list(payeurs))
     return {pid: Piece(objet(allocations.get(pid, [])), membre, recu, METHODE_EN_MOTS.get(methode, methode.lower()))
             for pid, (recu, methode, membre) in payeurs.items()}

@@ -82,7 +82,7 @@ def signatures(doc: FPDF, arrete: str, signataires: Sequence[str]) -> None:
     if not signataires:
         return
     if doc.get_y() > doc.h - doc.b_margin - 48:
-        doc.add_page(orientation=doc.cur_orientation)
+        doc.add_page(orientation="L" if doc.w > doc.h else "P")  # keeps the last page's orientation
     doc.ln(6)
     # Said again above the signatures, which may stand on a page of their own.
     doc.set_font("DejaVu", "B", 9)

@@ -90,17 +90,6 @@ class PaiementRepository(ScopedRepository[Paiement]):
             result.setdefault(row[0], []).append(tuple(row[1:]))
         return result
 
-    async def payeurs(self, paiement_ids: list[uuid.UUID]) -> dict[uuid.UUID, tuple[str, str, str]]:
-        """Per payment: receipt number, method code and the member's full name (accounting statements name who
-        paid on each ledger line, issue 20)."""
-        if not paiement_ids:
-            return {}
-        stmt = (select(Paiement.id, Paiement.numero_recu, Paiement.methode, Membre.prenom, Membre.nom)
-                .join(Membre, Membre.id == Paiement.membre_id)
-                .where(Paiement.id.in_(paiement_ids), self.scope()))
-        return {r[0]: (r[1], str(r[2]), f"{r[3]} {r[4]}".strip())
-                for r in (await self.session.execute(stmt)).all()}
-
     async def encaisse(self, organisation_id: uuid.UUID, *, cotisations: bool) -> Decimal:
         """Collected by the organisation: confirmed allocations to dues (``cotisations``) or to adhesion fees."""
         column = PaiementAllocation.cotisation_id if cotisations else PaiementAllocation.adhesion_id
