@@ -13,6 +13,7 @@ from pathlib import Path
 from tests.comptabilite.helpers import ecriture, journal
 from tests.paiements.helpers import cotisation
 from tests.pdf import pdf_page_image, pdf_text
+from unionflow.comptabilite import libelles_pieces
 
 TODAY = datetime.now(UTC).date()
 ETATS = {"balance": "Balance générale", "grand-livre": "Grand livre", "journal": "Journal", "bilan": "Bilan",
@@ -37,7 +38,9 @@ async def _mutuelle(client, factory, db, paiements: int):
     return org, treasurer, recus
 
 
-async def test_ledger_and_journal_lines_name_the_member_and_the_receipt(client, factory, db):
+async def test_ledger_and_journal_lines_name_the_member_and_the_receipt(client, factory, db, monkeypatch):
+    # One payment per read: the batching of large ledgers (libelles_pieces.LOT_IDS) takes the same path.
+    monkeypatch.setattr(libelles_pieces, "LOT_IDS", 1)
     org, treasurer, recus = await _mutuelle(client, factory, db, 2)
     url = f"/api/comptabilite/etats/%s?organisationId={org.id}"
     ledger = (await client.get(url % "grand-livre", headers=treasurer.headers)).json()
@@ -128,3 +131,16 @@ async def test_no_warning_when_treasury_is_in_debit(client, factory, db):
     bilan = (await client.get(f"/api/comptabilite/etats/bilan?organisationId={org.id}",
                               headers=treasurer.headers)).json()
     assert bilan["alertes"] == []
+
+
+def test_object_of_a_payment_in_words():
+    c, a = object(), object()
+    assert libelles_pieces.objet([(c, None, 2026, 3)]) == "Cotisation 03/2026"
+    assert libelles_pieces.objet([(c, None, 2026, 1), (c, None, 2026, 2)]) == "Cotisations 01/2026, 02/2026"
+    six = [(c, None, 2026, m) for m in range(1, 7)]
+    assert libelles_pieces.objet(six) == "Cotisations 01/2026 à 06/2026 (6)"
+    annuelle_et_adhesion = [(c, None, 2026, None), (None, a, None, None)]
+    assert libelles_pieces.objet(annuelle_et_adhesion) == "Cotisation 2026 + Droits d'adhésion"
+    assert libelles_pieces.objet([]) == "Avance sur cotisations"
+    assert libelles_pieces.codes_en_mots("Extourne: Reçu REC-1 (ESPECES)") == "Extourne: Reçu REC-1 (espèces)"
+    assert libelles_pieces.codes_en_mots("Versement VER-1 (WAVE)") == "Versement VER-1 (Wave)"

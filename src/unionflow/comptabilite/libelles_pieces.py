@@ -19,6 +19,7 @@ from unionflow.comptabilite.pieces_repository import PiecesRepository
 from unionflow.core.libelles import METHODE_EN_MOTS
 
 _CODE = re.compile(r"\((" + "|".join(METHODE_EN_MOTS) + r")\)")
+LOT_IDS = 5000
 # Beyond this many dues, the periods are given as a range with their count.
 MAX_PERIODES = 3
 
@@ -64,8 +65,13 @@ async def pieces(session: AsyncSession, organisation_id: uuid.UUID, paiement_ids
     if not ids:
         return {}
     repo = PiecesRepository(session)
-    payeurs = await repo.payeurs(organisation_id, ids)
-    allocations = await repo.allocations(list(payeurs))
+    payeurs: dict[uuid.UUID, tuple[str, str, str]] = {}
+    allocations: dict[uuid.UUID, list[tuple[Any, ...]]] = {}
+    # A year's ledger of a large mutual holds more payments than a statement may bind parameters (asyncpg: 32 767).
+    for i in range(0, len(ids), LOT_IDS):
+        lot = await repo.payeurs(organisation_id, ids[i:i + LOT_IDS])
+        payeurs.update(lot)
+        allocations.update(await repo.allocations(list(lot)))
     return {pid: Piece(objet(allocations.get(pid, [])), membre, recu, METHODE_EN_MOTS.get(methode, methode.lower()))
             for pid, (recu, methode, membre) in payeurs.items()}
 
