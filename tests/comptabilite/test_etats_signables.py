@@ -4,11 +4,14 @@ member and the receipt, and the balance sheet flags a treasury account in credit
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
+
+from openpyxl import load_workbook
 
 from tests.comptabilite.helpers import ecriture, journal
 from tests.paiements.helpers import cotisation
@@ -57,6 +60,11 @@ async def test_ledger_and_journal_lines_name_the_member_and_the_receipt(client, 
     journal_etat = (await client.get(url % "journal", headers=treasurer.headers)).json()
     labels = [lg["libelle"] for e in journal_etat["ecritures"] for lg in e["lignes"]]
     assert f"Cotisation 01/{TODAY.year} — Awa Diop — {recus[0][0]} (espèces)" in labels
+    assert f"Encaissement {recus[0][0]} — Awa Diop" in [e["libelle"] for e in journal_etat["ecritures"]]
+    xlsx = await client.get(url % "grand-livre" + "&format=xlsx", headers=treasurer.headers)
+    sheet = load_workbook(io.BytesIO(xlsx.content)).active
+    assert sheet["A2"].value.endswith(f"par {treasurer.user.email}")
+    assert any(c.value == f"Cotisation 02/{TODAY.year} — Awa Diop — {recus[1][0]} (espèces)" for c in sheet["D"])
     text = pdf_text((await client.get(url % "journal" + "&format=pdf", headers=treasurer.headers)).content)
     assert "Awa Diop" in text and recus[1][0] in text and "(ESPECES)" not in text
 

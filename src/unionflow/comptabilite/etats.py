@@ -163,6 +163,8 @@ class EtatsService:
         payes = await pieces(self.session, organisation_id, (e.paiement_id for e in ecritures))
         for e, r in zip(ecritures, reponses, strict=True):
             piece = payes.get(e.paiement_id) if e.paiement_id else None
+            if piece is not None:
+                r.libelle = f"{r.libelle} — {piece.membre}"
             for lg in r.lignes:
                 if lg.libelle is not None or piece is not None:
                     lg.libelle = libelle_ligne(lg.libelle or lg.libelle_compte, piece,

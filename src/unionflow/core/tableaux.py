@@ -154,7 +154,9 @@ def xlsx(tableau: Tableau) -> bytes:
     sheet.title = tableau.titre[:31]
     n = len(tableau.colonnes)
     sheet.append([_excel(tableau.titre)])
-    sheet.append([_excel(f"{tableau.organisation} — {tableau.sous_titre}")])
+    edition = EnTeteEtat(tableau.organisation, tableau.titre, tableau.sous_titre, tableau.edite_par,
+                         tableau.edite_le).edition
+    sheet.append([_excel(f"{tableau.organisation} — {tableau.sous_titre} — {edition}")])
     sheet["A1"].font = Font(bold=True, size=13)
     header_row = 4
     sheet.append([])
