@@ -212,6 +212,9 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
                                            "InscriptionEvenement", "MembreOrganisation", "Organisation", "Paiement"}),
                                 _RAPPORT),
     "comptabilite/repository.py": (frozenset({"Organisation"}), f"{_PORTEE} (organisations whose books one reads)"),
+    "comptabilite/pieces_repository.py": (frozenset({"Cotisation", "Membre", "Paiement", "PaiementAllocation"}),
+                                         f"{_AFFICHAGE} (ledger lines name the payer and the receipt); encaissement "
+                                         "posts through comptabilite, importing it back would be a cycle"),
     "compte/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "MembreOrganisation", "Organisation",
                                         "Paiement", "PaiementAllocation"}),
                              f"{_RAPPORT} (the member's account and dashboards)"),

@@ -127,7 +127,8 @@ async def test_closing_books_the_cash_difference_locks_the_month_and_prints_the_
     for expected in ("Dossier de clôture", "Mutuelle des transporteurs de Kaolack", "Contrôles vérifiés",
                      "Comptage de caisse", "Écart passé au compte 658", "Billet de 2 000 F rendu en trop",
                      "Balance du mois", "Journal du mois", "Extrait du grand livre", annule.numero_recu,
-                     "adjoint@example.sn", "saisie en double", "Le trésorier", "Le président", "Signature"):
+                     "adjoint@example.sn", "saisie en double", "Le Trésorier", "Le Président", "Signature",
+                     "Page 1 / ", "Édité le "):
         assert expected in text, expected
     image = pdf_page_image(pack.content)
     assert image.getbbox() is not None and len(set(image.convert("L").getdata())) > 2

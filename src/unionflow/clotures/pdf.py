@@ -10,7 +10,6 @@ statements are those of ``EtatsService`` (same figures as the statements' routes
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -130,8 +129,7 @@ async def dossier(session: AsyncSession, auth: AuthContext, c: ClotureMensuelle)
         extrait.titre, extrait.blocs = "5. Extrait du grand livre: trésorerie (571, 521, 5215)", blocs
         tableaux.append(extrait)
     tableaux.append(await _annulations(session, c, organisation))
-    genere = datetime.now(UTC)
     return pdf_dossier(
         f"Dossier de clôture — {nom_du_mois(c.annee, c.mois)}", organisation,
-        f"Période du {debut:%d/%m/%Y} au {fin:%d/%m/%Y} — édité le {genere:%d/%m/%Y à %H:%M} UTC",
-        tableaux, ["Le trésorier", "Le président"])
+        f"Période du {debut:%d/%m/%Y} au {fin:%d/%m/%Y}", tableaux, ["Le Trésorier", "Le Président"],
+        edite_par=auth.actor_name)

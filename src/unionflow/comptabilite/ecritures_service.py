@@ -42,6 +42,7 @@ from unionflow.comptabilite.service import (
 from unionflow.core import audit, reference
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState
+from unionflow.core.libelles import METHODE_EN_MOTS
 from unionflow.core.lot import defauts
 from unionflow.models import (
     AuditLog,
@@ -186,7 +187,7 @@ def ecriture_paiement(refs: ComptesPaiement, paiement: Paiement, allocations: li
     audit entry, to be written with the payment (core/lot.py): the one way a payment's entry is posted."""
     numero_tresorerie, _ = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
     lignes = [Ligne(refs.comptes[numero_tresorerie], debit=paiement.montant, credit=ZERO,
-                    libelle=f"Reçu {paiement.numero_recu} ({paiement.methode})")]
+                    libelle=f"Reçu {paiement.numero_recu} ({METHODE_EN_MOTS.get(paiement.methode, paiement.methode)})")]
     lignes += [Ligne(refs.comptes[numero], debit=ZERO, credit=montant, libelle=libelle)
                for numero, montant, libelle in _repartition(paiement, allocations)]
     total = verifier_ecriture(refs.journal, lignes)

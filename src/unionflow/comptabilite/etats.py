@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.etats_repository import ZERO, EtatsRepository, SoldeCompte
 from unionflow.comptabilite.etats_schemas import (
+    AlerteBilan,
     BalanceGeneraleResponse,
     BilanResponse,
     CompteGrandLivre,
@@ -32,10 +33,12 @@ from unionflow.comptabilite.etats_schemas import (
     RubriqueEtat,
     TotauxBalance,
 )
+from unionflow.comptabilite.libelles_pieces import libelle_ligne, pieces
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.service import ecriture_response
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, NotFound, RegleMetier
+from unionflow.core.montants import format_montant
 from unionflow.models import Organisation
 
 
@@ -51,6 +54,26 @@ def _credit_net(s: SoldeCompte) -> Decimal:
 def _rubrique(titre: str, postes: Iterable[tuple[SoldeCompte, Decimal]]) -> RubriqueEtat:
     lignes = [PosteEtat(numero_compte=s.numero, libelle=s.libelle, montant=m) for s, m in postes if m != ZERO]
     return RubriqueEtat(rubrique=titre, postes=lignes, total=sum((p.montant for p in lignes), ZERO))
+
+
+# Class-5 accounts whose credit balance is normal: short-term bank credit (SYSCOHADA 56 "Banques, crédits de
+# trésorerie et d'escompte"). Cash, Wave and bank accounts (57, 5215, 52) in credit are what an auditor flags.
+CREDITEUR_NORMAL = ("56",)
+
+
+def alertes_tresorerie(soldes: Iterable[SoldeCompte], devise: str) -> list[AlerteBilan]:
+    """A treasury account with a credit balance: money paid out that the books never saw come in."""
+    alertes = []
+    for s in soldes:
+        solde = _net(s)
+        if s.classe != 5 or solde >= ZERO or s.numero.startswith(CREDITEUR_NORMAL):
+            continue
+        message = f"Solde créditeur anormal : {s.numero} {s.libelle} −{format_montant(-solde, devise)}"
+        if s.numero.startswith("52") and not s.numero.startswith("5215"):
+            message += " (découvert bancaire : joindre l'autorisation de la banque)"
+        alertes.append(AlerteBilan(code="SOLDE_CREDITEUR_TRESORERIE", numero_compte=s.numero, libelle=s.libelle,
+                                   solde=solde, message=message))
+    return alertes
 
 
 def _select(soldes: list[SoldeCompte], keep: Callable[[SoldeCompte], bool],
@@ -109,6 +132,7 @@ class EtatsService:
         _, entete = await self._entete(organisation_id, debut, fin)
         soldes = {s.compte_id: s for s in await self.repo.soldes(organisation_id, debut, fin)}
         mouvements = await self.repo.mouvements(organisation_id, debut, fin, compte_id)
+        payes = await pieces(self.session, organisation_id, (m.paiement_id for m in mouvements))
         comptes = []
         for cid, s in soldes.items():
             if compte_id is not None and cid != compte_id:
@@ -117,9 +141,11 @@ class EtatsService:
             ouverture, lignes = solde, []
             for m in (m for m in mouvements if m.compte_id == cid):
                 solde += m.debit - m.credit
-                lignes.append(MouvementGrandLivre(date_ecriture=m.date_ecriture, numero_piece=m.numero_piece,
-                                                  code_journal=m.code_journal, libelle=m.libelle, debit=m.debit,
-                                                  credit=m.credit, solde=solde))
+                piece = payes.get(m.paiement_id) if m.paiement_id else None
+                lignes.append(MouvementGrandLivre(
+                    date_ecriture=m.date_ecriture, numero_piece=m.numero_piece, code_journal=m.code_journal,
+                    libelle=libelle_ligne(m.libelle, piece, s.classe), debit=m.debit, credit=m.credit, solde=solde,
+                    piece_reference=m.piece_reference, membre=piece.membre if piece else None))
             comptes.append(CompteGrandLivre(compte_id=cid, numero_compte=s.numero, libelle=s.libelle,
                                             solde_ouverture=ouverture, mouvements=lignes,
                                             total_debit=s.debit_periode, total_credit=s.credit_periode,
@@ -134,6 +160,15 @@ class EtatsService:
         comptes = await self.compta.comptes_by_ids({lg.compte_id for e in ecritures for lg in e.lignes})
         codes = await self.compta.journal_codes({e.journal_id for e in ecritures})
         reponses = [ecriture_response(e, comptes, codes[e.journal_id]) for e in ecritures]
+        payes = await pieces(self.session, organisation_id, (e.paiement_id for e in ecritures))
+        for e, r in zip(ecritures, reponses, strict=True):
+            piece = payes.get(e.paiement_id) if e.paiement_id else None
+            if piece is not None:
+                r.libelle = f"{r.libelle} — {piece.membre}"
+            for lg in r.lignes:
+                if lg.libelle is not None or piece is not None:
+                    lg.libelle = libelle_ligne(lg.libelle or lg.libelle_compte, piece,
+                                               int(lg.numero_compte[:1]) if lg.numero_compte[:1].isdigit() else 0)
         return JournalEtatResponse(**entete, ecritures=reponses,
                                    total_debit=sum((r.total_debit for r in reponses), ZERO),
                                    total_credit=sum((r.total_credit for r in reponses), ZERO))
@@ -164,7 +199,8 @@ class EtatsService:
         total_passif = sum((r.total for r in passif), ZERO)
         return BilanResponse(**entete, actif=[r for r in actif if r.postes],
                              passif=[r for r in passif if r.postes or r is en_cours], total_actif=total_actif,
-                             total_passif=total_passif, equilibre=total_actif == total_passif)
+                             total_passif=total_passif, equilibre=total_actif == total_passif,
+                             alertes=alertes_tresorerie(soldes, entete["devise"]))
 
     async def compte_resultat(self, organisation_id: uuid.UUID, debut: date | None, fin: date | None
                               ) -> CompteResultatResponse:

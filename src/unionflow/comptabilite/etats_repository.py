@@ -42,6 +42,8 @@ class Mouvement:
     libelle: str
     debit: Decimal
     credit: Decimal
+    piece_reference: str | None = None
+    paiement_id: uuid.UUID | None = None
 
 
 def _dec(value: Any) -> Decimal:
@@ -88,13 +90,14 @@ class EtatsRepository(SystemRepository[EcritureComptable]):
         stmt = (self._lines(organisation_id)
                 .add_columns(LigneEcriture.compte_id, EcritureComptable.date_ecriture, EcritureComptable.numero_piece,
                              JournalComptable.code, func.coalesce(LigneEcriture.libelle, EcritureComptable.libelle),
-                             LigneEcriture.debit, LigneEcriture.credit)
+                             LigneEcriture.debit, LigneEcriture.credit, EcritureComptable.piece_reference,
+                             EcritureComptable.paiement_id)
                 .where(EcritureComptable.date_ecriture >= debut, EcritureComptable.date_ecriture <= fin)
                 .order_by(CompteComptable.numero_compte, EcritureComptable.date_ecriture,
                           EcritureComptable.numero_piece, LigneEcriture.ordre))
         if compte_id is not None:
             stmt = stmt.where(LigneEcriture.compte_id == compte_id)
-        return [Mouvement(r[0], r[1], r[2], r[3], r[4], _dec(r[5]), _dec(r[6]))
+        return [Mouvement(r[0], r[1], r[2], r[3], r[4], _dec(r[5]), _dec(r[6]), r[7], r[8])
                 for r in (await self.session.execute(stmt)).all()]
 
     async def ecritures(self, organisation_id: uuid.UUID, debut: date, fin: date,

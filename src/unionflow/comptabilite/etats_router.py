@@ -50,10 +50,12 @@ FIN = Query(None, alias="dateFin", description="Dernier jour inclus (AAAA-MM-JJ)
 FORMAT = Query(FormatEtat.JSON, alias="format")
 
 
-def _rendre(etat: OutputModel, fmt: FormatEtat, nom: str, tableau: Callable[[Any], tableaux.Tableau]) -> Any:
+def _rendre(etat: OutputModel, fmt: FormatEtat, nom: str, tableau: Callable[[Any], tableaux.Tableau],
+            auth: AuthContext) -> Any:
     if fmt is FormatEtat.JSON:
         return etat
     table = tableau(etat)
+    table.edite_par = auth.actor_name
     if fmt is FormatEtat.PDF:
         content, media = tableaux.pdf(table), "application/pdf"
     else:
@@ -69,7 +71,7 @@ async def balance(session: SessionDep, organisation_id: uuid.UUID = ORG, date_de
                   date_fin: date | None = FIN, fmt: FormatEtat = FORMAT,
                   auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await EtatsService(session, auth).balance(organisation_id, date_debut, date_fin)
-    return _rendre(etat, fmt, "balance-generale", etats_tableaux.balance)
+    return _rendre(etat, fmt, "balance-generale", etats_tableaux.balance, auth)
 
 
 @router.get("/etats/grand-livre", response_model=GrandLivreResponse, responses={**BINAIRES, **problems(404)},
@@ -80,7 +82,7 @@ async def grand_livre(session: SessionDep, organisation_id: uuid.UUID = ORG, dat
                       compte_id: uuid.UUID | None = Query(None, alias="compteId"),
                       auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await EtatsService(session, auth).grand_livre(organisation_id, date_debut, date_fin, compte_id)
-    return _rendre(etat, fmt, "grand-livre", etats_tableaux.grand_livre)
+    return _rendre(etat, fmt, "grand-livre", etats_tableaux.grand_livre, auth)
 
 
 @router.get("/etats/journal", response_model=JournalEtatResponse, responses={**BINAIRES, **problems(404)},
@@ -91,7 +93,7 @@ async def journal(session: SessionDep, organisation_id: uuid.UUID = ORG, date_de
                   journal_id: uuid.UUID | None = Query(None, alias="journalId"),
                   auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await EtatsService(session, auth).journal(organisation_id, date_debut, date_fin, journal_id)
-    return _rendre(etat, fmt, "journal", etats_tableaux.journal)
+    return _rendre(etat, fmt, "journal", etats_tableaux.journal, auth)
 
 
 @router.get("/etats/bilan", response_model=BilanResponse, responses={**BINAIRES, **problems(404)},
@@ -101,7 +103,7 @@ async def journal(session: SessionDep, organisation_id: uuid.UUID = ORG, date_de
 async def bilan(session: SessionDep, organisation_id: uuid.UUID = ORG, date_fin: date | None = FIN,
                 fmt: FormatEtat = FORMAT, auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await EtatsService(session, auth).bilan(organisation_id, date_fin)
-    return _rendre(etat, fmt, "bilan", etats_tableaux.bilan)
+    return _rendre(etat, fmt, "bilan", etats_tableaux.bilan, auth)
 
 
 @router.get("/etats/compte-resultat", response_model=CompteResultatResponse,
@@ -112,7 +114,7 @@ async def compte_resultat(session: SessionDep, organisation_id: uuid.UUID = ORG,
                           date_fin: date | None = FIN, fmt: FormatEtat = FORMAT,
                           auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await EtatsService(session, auth).compte_resultat(organisation_id, date_debut, date_fin)
-    return _rendre(etat, fmt, "compte-de-resultat", etats_tableaux.compte_resultat)
+    return _rendre(etat, fmt, "compte-de-resultat", etats_tableaux.compte_resultat, auth)
 
 
 @router.get("/verrouillage", response_model=VerrouillageResponse, responses=problems(404),

@@ -64,6 +64,9 @@ class MouvementGrandLivre(OutputModel):
     debit: Montant
     credit: Montant
     solde: Montant = Field(description="Solde cumulé après la ligne (débiteur positif, créditeur négatif)")
+    piece_reference: str | None = Field(None, description="Extension: référence de la pièce (numéro du reçu d'un "
+                                                          "encaissement)")
+    membre: str | None = Field(None, description="Extension: le membre qui a payé (écriture d'un encaissement)")
 
 
 class CompteGrandLivre(OutputModel):
@@ -99,12 +102,25 @@ class RubriqueEtat(OutputModel):
     total: Montant
 
 
+class AlerteBilan(OutputModel):
+    code: str = Field(description="SOLDE_CREDITEUR_TRESORERIE: un compte de classe 5 (caisse, banque, Wave) au "
+                                  "solde créditeur")
+    numero_compte: str
+    libelle: str
+    solde: Montant = Field(description="Solde du compte (négatif: créditeur)")
+    message: str
+
+
 class BilanResponse(EnteteEtat):
     actif: list[RubriqueEtat]
     passif: list[RubriqueEtat]
     total_actif: Montant
     total_passif: Montant
     equilibre: bool
+    alertes: list[AlerteBilan] = Field(
+        default_factory=list,
+        description="Extension: anomalies qu'un commissaire aux comptes relève (une caisse ou un compte Wave ne "
+                    "peut être créditeur; un découvert bancaire doit être autorisé), aussi imprimées sur le PDF")
 
 
 class CompteResultatResponse(EnteteEtat):

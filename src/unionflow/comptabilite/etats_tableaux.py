@@ -15,20 +15,24 @@ from unionflow.comptabilite.etats_schemas import (
     RubriqueEtat,
 )
 from unionflow.core.montants import montant_en_lettres
+from unionflow.core.pdf_etats import SIGNATAIRES_ETATS
 from unionflow.core.tableaux import Bloc, Colonne, Nature, Tableau
 
 M = Nature.MONTANT
 
 
 def _periode(e: EnteteEtat) -> str:
-    debut = f"du {e.date_debut:%d/%m/%Y} " if e.date_debut else ""
-    return f"{debut}au {e.date_fin:%d/%m/%Y} — calculé le {e.calcule_le:%d/%m/%Y %H:%M} UTC"
+    if e.date_debut is None:
+        return f"Situation au {e.date_fin:%d/%m/%Y}"
+    return f"Période du {e.date_debut:%d/%m/%Y} au {e.date_fin:%d/%m/%Y}"
 
 
 def _tableau(e: EnteteEtat, titre: str, colonnes: list[Colonne], blocs: list[Bloc], notes: list[str] | None = None,
              paysage: bool = False) -> Tableau:
+    # Dated by the computation it prints; the caller names who printed it (``edite_par``).
     return Tableau(titre=titre, organisation=e.organisation, sous_titre=_periode(e), colonnes=colonnes, blocs=blocs,
-                   notes=notes or [], devise=e.devise, paysage=paysage)
+                   notes=notes or [], devise=e.devise, paysage=paysage, edite_le=e.calcule_le,
+                   signataires=SIGNATAIRES_ETATS)
 
 
 def balance(e: BalanceGeneraleResponse) -> Tableau:
@@ -46,8 +50,9 @@ def balance(e: BalanceGeneraleResponse) -> Tableau:
 
 
 def grand_livre(e: GrandLivreResponse) -> Tableau:
-    colonnes = [Colonne("Date", Nature.DATE, 1.1), Colonne("Pièce", largeur=1.6), Colonne("Journal", largeur=0.8),
-                Colonne("Libellé", largeur=3.2), Colonne("Débit", M, 1.4), Colonne("Crédit", M, 1.4),
+    # The label names the member and the receipt of a payment's lines: the widest column.
+    colonnes = [Colonne("Date", Nature.DATE, 1), Colonne("Pièce", largeur=1.5), Colonne("Journal", largeur=0.7),
+                Colonne("Libellé", largeur=4.4), Colonne("Débit", M, 1.3), Colonne("Crédit", M, 1.3),
                 Colonne("Solde", M, 1.4)]
     blocs = []
     for c in e.comptes:
@@ -62,8 +67,8 @@ def grand_livre(e: GrandLivreResponse) -> Tableau:
 
 
 def journal(e: JournalEtatResponse) -> Tableau:
-    colonnes = [Colonne("Date", Nature.DATE, 1.1), Colonne("Pièce", largeur=1.6), Colonne("Compte", largeur=1),
-                Colonne("Libellé", largeur=3.4), Colonne("Débit", M, 1.4), Colonne("Crédit", M, 1.4)]
+    colonnes = [Colonne("Date", Nature.DATE, 1), Colonne("Pièce", largeur=1.5), Colonne("Compte", largeur=0.8),
+                Colonne("Libellé", largeur=4.4), Colonne("Débit", M, 1.3), Colonne("Crédit", M, 1.3)]
     blocs = [Bloc(f"{ec.numero_piece} — {ec.libelle}",
                   [(ec.date_ecriture, ec.numero_piece, lg.numero_compte, lg.libelle or lg.libelle_compte, lg.debit,
                     lg.credit) for lg in ec.lignes]) for ec in e.ecritures]
@@ -84,7 +89,9 @@ def bilan(e: BilanResponse) -> Tableau:
     blocs = [Bloc("ACTIF", []), *_rubriques(e.actif), Bloc(None, [], ("", "TOTAL ACTIF", e.total_actif)),
              Bloc("PASSIF", []), *_rubriques(e.passif), Bloc(None, [], ("", "TOTAL PASSIF", e.total_passif))]
     note = "Bilan équilibré (total actif = total passif)." if e.equilibre else "ATTENTION : bilan déséquilibré."
-    return _tableau(e, "Bilan", _colonnes_postes(), blocs, [note])
+    # An auditor's first question: cash cannot be negative; each one is said on the printed statement.
+    alertes = [f"ATTENTION : {a.message}" for a in e.alertes]
+    return _tableau(e, "Bilan", _colonnes_postes(), blocs, [*alertes, note])
 
 
 def compte_resultat(e: CompteResultatResponse) -> Tableau:

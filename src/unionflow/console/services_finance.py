@@ -176,6 +176,7 @@ async def etat(session: AsyncSession, auth: AuthContext, nom: str, organisation_
         found = await service.balance(organisation_id, debut, fin)
     fichier, tableau = ETATS[nom]
     table = tableau(found)
+    table.edite_par = auth.actor_name
     if fmt == "xlsx":
         content, media = tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE
     else:

@@ -15,6 +15,12 @@ METHODE_PAIEMENT: Mapping[str, str] = {
     "CARTE": "Carte bancaire",
     "AUTRE": "Autre moyen de paiement",
 }
+# The same inside a sentence or a ledger line ("Reçu REC-1 (espèces)"): lower case except brand names.
+METHODE_EN_MOTS: Mapping[str, str] = {
+    "ESPECES": "espèces", "WAVE": "Wave", "VIREMENT": "virement bancaire", "CHEQUE": "chèque",
+    "ORANGE_MONEY": "Orange Money", "FREE_MONEY": "Free Money", "CARTE": "carte bancaire",
+    "AUTRE": "autre moyen de paiement",
+}
 STATUT_PAIEMENT: Mapping[str, str] = {
     "EN_ATTENTE": "En attente", "VALIDE": "Validé", "ECHOUE": "Échoué", "EXPIRE": "Expiré", "ANNULE": "Annulé",
     "REMBOURSE": "Remboursé",

@@ -9,15 +9,15 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
-from pathlib import Path
 from typing import Any
 
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
 from unionflow.core.montants import format_montant
+from unionflow.core.pdf_etats import FONTS as FONTS
+from unionflow.core.pdf_etats import DocumentEtat, EnTeteEtat, signatures
 
-FONTS = Path(__file__).resolve().parent.parent / "fonts"
 XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 FORMAT_FCFA = '#,##0 "FCFA";-#,##0 "FCFA";"-"'
 FORMAT_MONTANT = "#,##0.00"
@@ -56,6 +56,10 @@ class Tableau:
     notes: list[str] = field(default_factory=list)
     devise: str = "XOF"
     paysage: bool = False
+    # Printed heading of every page (core/pdf_etats.py) and the signatories at the end of the PDF.
+    edite_par: str = ""
+    edite_le: datetime | None = None
+    signataires: Sequence[str] = ()
 
 
 def excel_number_format(nature: Nature, devise: str) -> str | None:
@@ -78,25 +82,6 @@ def _texte(value: Any, nature: Nature, devise: str) -> str:
     if isinstance(value, date):
         return value.strftime("%d/%m/%Y")
     return str(value)
-
-
-def _document(titre: str, organisation: str, paysage: bool) -> FPDF:
-    doc = FPDF(orientation="L" if paysage else "P", unit="mm", format="A4")
-    doc.add_font("DejaVu", "", str(FONTS / "DejaVuSans.ttf"))
-    doc.add_font("DejaVu", "B", str(FONTS / "DejaVuSans-Bold.ttf"))
-    doc.set_title(f"{titre} — {organisation}")
-    doc.set_creator("UnionFlow")
-    doc.set_auto_page_break(auto=True, margin=12)
-    return doc
-
-
-def _en_tete(doc: FPDF, organisation: str, titre: str, sous_titre: str, taille: float = 13) -> None:
-    doc.set_font("DejaVu", "B", taille)
-    doc.multi_cell(doc.epw, 7, organisation, align="C", new_x="LMARGIN", new_y="NEXT")
-    doc.multi_cell(doc.epw, 7, titre, align="C", new_x="LMARGIN", new_y="NEXT")
-    doc.set_font("DejaVu", "", 9)
-    doc.multi_cell(doc.epw, 5, sous_titre, align="C", new_x="LMARGIN", new_y="NEXT")
-    doc.ln(3)
 
 
 def _table(doc: FPDF, tableau: Tableau) -> None:
@@ -124,20 +109,22 @@ def _table(doc: FPDF, tableau: Tableau) -> None:
 
 
 def pdf(tableau: Tableau) -> bytes:
-    doc = _document(tableau.titre, tableau.organisation, tableau.paysage)
+    """A statement: its heading and "Page n / N" on every page, the table, its notes, the signature blocks."""
+    doc = DocumentEtat(EnTeteEtat(tableau.organisation, tableau.titre, tableau.sous_titre, tableau.edite_par,
+                                  tableau.edite_le), tableau.paysage)
     doc.add_page()
-    _en_tete(doc, tableau.organisation, tableau.titre, tableau.sous_titre)
     _table(doc, tableau)
+    signatures(doc, f"{tableau.titre} — {tableau.organisation}", tableau.signataires)
     return bytes(doc.output())
 
 
 def pdf_dossier(titre: str, organisation: str, sous_titre: str, sections: Sequence[Tableau],
-                signataires: Sequence[str]) -> bytes:
+                signataires: Sequence[str], edite_par: str = "") -> bytes:
     """Several tables in one document (a closing pack), each under its title; a section in the other orientation
-    starts a page. The document ends with a signature block per signatory (name, date, signature)."""
-    doc = _document(titre, organisation, paysage=False)
+    starts a page. The pack's heading and page numbers are on every page; it ends with a signature block per
+    signatory (name, date, signature)."""
+    doc = DocumentEtat(EnTeteEtat(organisation, titre, sous_titre, edite_par))
     doc.add_page()
-    _en_tete(doc, organisation, titre, sous_titre, taille=14)
     paysage = False
     for i, section in enumerate(sections):
         if i and section.paysage != paysage:  # a new page only where the orientation changes
@@ -152,26 +139,7 @@ def pdf_dossier(titre: str, organisation: str, sous_titre: str, sections: Sequen
             doc.multi_cell(doc.epw, 4.5, section.sous_titre, new_x="LMARGIN", new_y="NEXT")
         doc.ln(1)
         _table(doc, section)
-    if signataires:
-        if doc.get_y() > doc.eph - 40:
-            doc.add_page(orientation="L" if paysage else "P")
-        doc.ln(6)
-        # Said again above the signatures, which may stand on a page of their own.
-        doc.set_font("DejaVu", "B", 9)
-        doc.multi_cell(doc.epw, 5, f"Vu et arrêté : {titre} — {organisation}", new_x="LMARGIN", new_y="NEXT")
-        doc.ln(2)
-        largeur = doc.epw / len(signataires)
-        y = doc.get_y()
-        for j, qui in enumerate(signataires):
-            x = doc.l_margin + j * largeur
-            doc.set_xy(x, y)
-            doc.set_font("DejaVu", "B", 9)
-            doc.multi_cell(largeur - 6, 5, qui, new_x="LEFT", new_y="NEXT")
-            doc.set_font("DejaVu", "", 8)
-            doc.multi_cell(largeur - 6, 5, "Nom : ………………………………………", new_x="LEFT", new_y="NEXT")
-            doc.multi_cell(largeur - 6, 5, "Date : ……… / ……… / ………………", new_x="LEFT", new_y="NEXT")
-            doc.multi_cell(largeur - 6, 5, "Signature et cachet :", new_x="LEFT", new_y="NEXT")
-            doc.rect(x, doc.get_y() + 1, largeur - 8, 22)
+    signatures(doc, f"{titre} — {organisation}", signataires)
     return bytes(doc.output())
 
 
@@ -186,7 +154,9 @@ def xlsx(tableau: Tableau) -> bytes:
     sheet.title = tableau.titre[:31]
     n = len(tableau.colonnes)
     sheet.append([_excel(tableau.titre)])
-    sheet.append([_excel(f"{tableau.organisation} — {tableau.sous_titre}")])
+    edition = EnTeteEtat(tableau.organisation, tableau.titre, tableau.sous_titre, tableau.edite_par,
+                         tableau.edite_le).edition
+    sheet.append([_excel(f"{tableau.organisation} — {tableau.sous_titre} — {edition}")])
     sheet["A1"].font = Font(bold=True, size=13)
     header_row = 4
     sheet.append([])

@@ -65,6 +65,16 @@ class Column:
         return raw
 
 
+@dataclass(frozen=True)
+class Ventilation:
+    """Totals by status instead of one grand total (issue 20): the money collected apart from what was cancelled,
+    refunded or never received. ``colonne``: index of the status code in a transformed row; ``groupes``: the
+    label of each totals row, the status codes it sums and what the status column of that row says."""
+
+    colonne: int
+    groupes: Sequence[tuple[str, frozenset[str], str]]
+
+
 @dataclass
 class ExportPlan:
     """What the service decided: the scoped statement, its columns, and how many rows it had when audited."""
@@ -76,6 +86,7 @@ class ExportPlan:
     transform: Callable[[Sequence[Any]], Sequence[Any]]
     rows: int
     generated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    ventilation: Ventilation | None = None
 
     @property
     def filename(self) -> str:
@@ -215,6 +226,56 @@ def _xlsx_totals(sheet: Any, columns: Sequence[Column], last_row: int) -> list[A
     return cells
 
 
+class Sommes:
+    """Per totals row of the plan's ``ventilation``: the count and the sum of every money column, as the rows
+    stream by (exact Decimals; the rows below the data carry values, not formulas, so that what Excel shows is
+    what the API computed)."""
+
+    def __init__(self, plan: ExportPlan) -> None:
+        self.plan = plan
+        self.montants = [i for i, c in enumerate(plan.columns) if c.kind is Kind.DECIMAL]
+        groupes = plan.ventilation.groupes if plan.ventilation else []
+        self.totaux = [[Decimal(0)] * len(self.montants) for _ in groupes]
+        self.nombres = [0] * len(groupes)
+
+    def ajouter(self, values: Sequence[Any]) -> None:
+        if self.plan.ventilation is None:
+            return
+        statut = values[self.plan.ventilation.colonne]
+        for g, (_, statuts, _) in enumerate(self.plan.ventilation.groupes):
+            if statut in statuts:
+                self.nombres[g] += 1
+                for k, i in enumerate(self.montants):
+                    self.totaux[g][k] += Decimal(values[i] or 0)
+
+    def lignes(self) -> list[list[Any]]:
+        """One row per group: its label first, "<what> — n ligne(s)" in the status column, the sums."""
+        assert self.plan.ventilation is not None
+        rows = []
+        for g, (libelle, _, quoi) in enumerate(self.plan.ventilation.groupes):
+            row: list[Any] = [None] * len(self.plan.columns)
+            row[0] = libelle
+            row[self.plan.ventilation.colonne] = f"{quoi} — {self.nombres[g]} ligne(s)"
+            for k, i in enumerate(self.montants):
+                row[i] = self.totaux[g][k].quantize(CENTIMES)
+            rows.append(row)
+        return rows
+
+
+def _xlsx_total_row(sheet: Any, columns: Sequence[Column], values: Sequence[Any]) -> list[Any]:
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.styles import Font
+
+    cells = []
+    for value, column in zip(values, columns, strict=True):
+        cell = WriteOnlyCell(sheet, value=value)
+        cell.font = Font(bold=True)
+        if column.kind is Kind.DECIMAL:
+            cell.number_format = FORMAT_FCFA
+        cells.append(cell)
+    return cells
+
+
 async def xlsx_body(plan: ExportPlan, sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[bytes]:
     """openpyxl's write-only mode spills rows to a temporary file as they are appended; the zip is assembled
     at the end (in a worker thread) and sent in chunks."""
@@ -229,11 +290,17 @@ async def xlsx_body(plan: ExportPlan, sessionmaker: async_sessionmaker[AsyncSess
     sheet.freeze_panes = "A2"
     sheet.append(_xlsx_header(sheet, plan.columns))
     rows = 1
+    sommes = Sommes(plan)
     async for row in stream_rows(sessionmaker, plan.statement):
-        sheet.append(_xlsx_row(sheet, plan.transform(row), plan.columns))
+        values = plan.transform(row)
+        sheet.append(_xlsx_row(sheet, values, plan.columns))
+        sommes.ajouter(values)
         rows += 1
     sheet.auto_filter.ref = f"A1:{get_column_letter(len(plan.columns))}{rows}"
-    if any(c.kind is Kind.DECIMAL for c in plan.columns) and rows < XLSX_MAX_ROWS:
+    if plan.ventilation is not None:
+        for ligne in sommes.lignes():
+            sheet.append(_xlsx_total_row(sheet, plan.columns, ligne))
+    elif any(c.kind is Kind.DECIMAL for c in plan.columns) and rows < XLSX_MAX_ROWS:
         sheet.append(_xlsx_totals(sheet, plan.columns, rows))
     with tempfile.TemporaryFile() as spool:
         await anyio.to_thread.run_sync(workbook.save, spool)

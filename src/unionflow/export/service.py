@@ -29,7 +29,7 @@ from unionflow.core.libelles import (
 )
 from unionflow.cotisations.repository import statut_effectif
 from unionflow.cotisations.service import today_utc
-from unionflow.export.formats import XLSX_MAX_ROWS, Column, ExportPlan, FormatExport, Kind
+from unionflow.export.formats import XLSX_MAX_ROWS, Column, ExportPlan, FormatExport, Kind, Ventilation
 from unionflow.export.repository import (
     AdhesionExportFilters,
     AuditExportFilters,
@@ -97,6 +97,14 @@ PAIEMENT_COLUMNS = [
     Column("Montant non affecté", D), Column("Devise"), Column("Référence externe"), Column("Enregistré par"),
     Column("Commentaire"),
 ]
+# Issue 20: the workbook's "Total" is the money collected (validated payments); cancelled and refunded receipts
+# are totalled apart, and what was never received (pending, failed, expired) is not collected money.
+VENTILATION_PAIEMENTS = Ventilation(colonne=7, groupes=(
+    ("Total", frozenset({"VALIDE"}), "Encaissé (validés)"),
+    ("Annulés", frozenset({"ANNULE"}), "Annulés, hors total"),
+    ("Remboursés", frozenset({"REMBOURSE"}), "Remboursés, hors total"),
+    ("Non encaissés", frozenset({"EN_ATTENTE", "ECHOUE", "EXPIRE"}), "En attente, échoués ou expirés, hors total"),
+))
 ADHESION_COLUMNS = [
     Column("Référence"), Column("Organisation"), Column("Numéro membre"), Column("Nom"), Column("Prénom"),
     Column("Date de demande", DT), Column("Statut", labels=STATUT_ADHESION), Column("Frais d'adhésion", D),
@@ -156,12 +164,14 @@ class ExportService:
 
     async def _plan(self, name: str, fmt: FormatExport, columns: list[Column], statement: Select[Any],
                     filters: Any, *, entite: str, transform: Callable[[Sequence[Any]], Sequence[Any]] = _same,
-                    personal: bool = False, organisation_id: uuid.UUID | None = None) -> ExportPlan | TacheResponse:
+                    personal: bool = False, organisation_id: uuid.UUID | None = None,
+                    ventilation: Ventilation | None = None) -> ExportPlan | TacheResponse:
         rows = await self.repo.count(statement)
         if fmt is FormatExport.XLSX and rows > XLSX_MAX_ROWS:
             raise RegleMetier(f"{rows} lignes dépassent la limite d'une feuille Excel ({XLSX_MAX_ROWS}); "
                                "exportez en CSV ou restreignez les filtres")
-        plan = ExportPlan(name=name, fmt=fmt, columns=columns, statement=statement, transform=transform, rows=rows)
+        plan = ExportPlan(name=name, fmt=fmt, columns=columns, statement=statement, transform=transform, rows=rows,
+                          ventilation=ventilation)
         if not self.auditer:
             return plan
         after: dict[str, Any] = {"export": name, "format": fmt.value, "fichier": plan.filename, "lignes": rows,
@@ -200,7 +210,7 @@ class ExportService:
     async def paiements(self, f: PaiementExportFilters, fmt: FormatExport) -> ExportPlan | TacheResponse:
         check_periode(f.periode)
         return await self._plan("paiements", fmt, PAIEMENT_COLUMNS, self.repo.paiements(f), f, entite="Paiement",
-                                organisation_id=f.organisation_id)
+                                organisation_id=f.organisation_id, ventilation=VENTILATION_PAIEMENTS)
 
     async def adhesions(self, f: AdhesionExportFilters, fmt: FormatExport) -> ExportPlan | TacheResponse:
         check_periode(f.periode)
