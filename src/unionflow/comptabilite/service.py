@@ -50,6 +50,11 @@ COMPTES_PAR_DEFAUT = {
     "4191": "Membres, avances reçues",
     "7061": "Cotisations",
     "7062": "Droits d'adhésion",
+    # Issue 20: income per kind (comptabilite/produits.py, the defaults an organisation may change).
+    "7063": "Cotisations exceptionnelles",
+    "7064": "Cotisations de solidarité",
+    "7066": "Participations aux manifestations",
+    "7581": "Dons et libéralités reçus",
     "131": "Résultat net : excédent",
     "139": "Résultat net : déficit",
     "6581": "Aides et secours accordés",
