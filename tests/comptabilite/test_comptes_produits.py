@@ -96,8 +96,9 @@ async def test_organisation_remaps_and_next_payment_follows(client, factory, db)
         {"nature": "COTISATION_EXCEPTIONNELLE", "numeroCompte": "7068"}]})
     assert changed.status_code == 200, changed.text
     choix = {c["nature"]: c for c in changed.json()}
-    assert (choix["COTISATION_EXCEPTIONNELLE"]["numeroCompte"], choix["COTISATION_EXCEPTIONNELLE"]["parDefaut"],
-            choix["COTISATION_EXCEPTIONNELLE"]["libelleCompte"]) == ("7068", False, "Contributions aux travaux du siège")
+    exceptionnelle = choix["COTISATION_EXCEPTIONNELLE"]
+    assert (exceptionnelle["numeroCompte"], exceptionnelle["parDefaut"], exceptionnelle["libelleCompte"]) == (
+        "7068", False, "Contributions aux travaux du siège")
     assert (choix["COTISATION"]["numeroCompte"], choix["COTISATION"]["parDefaut"]) == ("7061", True)
     audit = (await db.execute(select(AuditLog).where(AuditLog.entite_type == "CompteProduit"))).scalars().all()
     assert len(audit) == 1 and audit[0].organisation_id == org.id
@@ -131,3 +132,14 @@ async def test_mapping_is_per_organisation_and_hidden_outside(client, factory, d
                                                                                "numeroCompte": "7011"}]})
     assert unknown.status_code == 400
     assert uuid.UUID(str(other.id))
+
+
+async def test_a_chosen_account_cannot_be_deactivated(client, factory, db):
+    org, tresorier, _ = await _org(factory)
+    cree = await compte(client, tresorier.headers, org.id, "7588", "Dons affectés")
+    url = f"/api/comptabilite/comptes-produits?organisationId={org.id}"
+    assert (await client.put(url, headers=tresorier.headers, json={"comptes": [
+        {"nature": "DON", "numeroCompte": "7588"}]})).status_code == 200
+    refused = await client.put(f"/api/comptabilite/comptes/{cree['id']}", headers=tresorier.headers,
+                               json={"actif": False})
+    assert refused.status_code == 400 and "DON" in refused.json()["detail"], refused.text

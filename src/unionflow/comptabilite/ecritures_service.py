@@ -11,8 +11,9 @@
 One entry per payment (``ecriture_comptable.paiement_id`` is unique): debit the treasury account of the payment
 method, credit each allocation to the income account of its kind (comptabilite/produits.py: periodic dues,
 exceptional and solidarity contributions, adhesion fees; an organisation may choose its own), a donation or an
-event fee to its kind's account, and the unallocated remainder of a dues payment to members' advances. Default accounts and journals are created
-on first use, SYSCOHADA-like, so an organisation that never opened its books still gets correct ones.
+event fee to its kind's account, and the unallocated remainder of a dues payment to members' advances. Default
+accounts and journals are created on first use, SYSCOHADA-like, so an organisation that never opened its books
+still gets correct ones.
 A delivered payout is booked once: debit the expense of its object (aid, dues or fees passed on, other),
 credit the treasury account it left from, so books and treasury agree in both directions.
 """

@@ -22,10 +22,6 @@ class NatureRecette(StrEnum):
     EVENEMENT = "EVENEMENT"  # participation aux événements
 
 
-# Kinds received at the counter without dues nor adhesion (``paiement.nature``).
-NATURES_SANS_CIBLE = frozenset({NatureRecette.DON, NatureRecette.EVENEMENT})
-
-
 class CompteProduit(IdMixin, TimestampMixin, Base):
     """An organisation's choice of income account for one kind; without a row the default account is used
     (comptabilite/produits.py). The number, not the account's id, is kept: the payment path reads accounts by

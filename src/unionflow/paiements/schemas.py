@@ -38,7 +38,7 @@ class CreatePaiementRequest(InputModel):
 
 
 class NatureRecetteGuichet(StrEnum):
-    """The kinds of income received at the counter without dues nor adhesion (models/recette.NATURES_SANS_CIBLE)."""
+    """The kinds of income received at the counter without dues nor adhesion (``paiement.nature``)."""
 
     DON = NatureRecette.DON.value
     EVENEMENT = NatureRecette.EVENEMENT.value
