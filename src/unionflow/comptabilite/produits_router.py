@@ -37,7 +37,8 @@ async def lire_comptes_produits(session: SessionDep, auth: AuthContext = authori
                         "plan de l'organisation, ou null pour revenir au compte par défaut; les natures non listées "
                         "ne changent pas. Les encaissements suivants créditent le compte choisi (les écritures déjà "
                         "passées ne changent pas). Réservé à l'administrateur et au trésorier de l'organisation "
-                        "(sinon 403); audité. " + NATURES)
+                        "(sinon 403); audité. 400 `regle-metier`: une nature listée deux fois; compte absent du plan, "
+                        "hors classe 7 ou inactif. " + NATURES)
 async def definir_comptes_produits(data: UpdateComptesProduitsRequest, session: SessionDep,
                                    auth: AuthContext = authorize(RS_TRESORERIE),
                                    organisation_id: uuid.UUID = Query(alias="organisationId"),

@@ -74,7 +74,10 @@ async def create_paiement(data: CreatePaiementRequest, session: SessionDep,
                          "série REC de l'organisation et une écriture créditant le compte de produits de la nature "
                          "(`GET /api/comptabilite/comptes-produits`); jamais d'avoir. Saisie par le trésorier ou "
                          "l'administrateur de l'organisation; annulation et remboursement par les demandes "
-                         "d'annulation à deux personnes, comme tout paiement. En-tête Idempotency-Key recommandé.")
+                         "d'annulation à deux personnes, comme tout paiement. 400 `regle-metier`: `evenementId` "
+                         "obligatoire pour EVENEMENT et interdit pour DON; `referenceExterne` obligatoire sauf "
+                         "ESPECES/AUTRE; événement d'une autre organisation, annulé ou gratuit, ou montant qui "
+                         "n'est pas un multiple du prix. En-tête Idempotency-Key recommandé.")
 async def create_recette(data: CreateRecetteRequest, session: SessionDep,
                          auth: AuthContext = authorize(RS_TRESORERIE),
                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
