@@ -56,6 +56,10 @@ async def test_donation_gives_a_receipt_and_credits_donations(client, factory, d
     text = pdf_text(pdf.content)
     assert "Don" in text and "Avoir" not in text and don["numeroRecu"] in text
 
+    # A donation pays no dues and is no credit: the member's account is unchanged.
+    compte = (await client.get("/api/compte-adherent/me", headers=membre.headers)).json()
+    assert (compte["totalPaye"], compte["credit"]) == ("0.00", "0.00")
+
     # A plain member does not record money; an event id is refused for a donation.
     assert (await client.post(URL, headers=membre.headers, json=_body(org, membre, "DON", "100"))).status_code == 403
     evt = await _evenement(db, org)
