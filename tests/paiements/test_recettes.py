@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.annulations.helpers import defaire
+from tests.annulations.helpers import defaire, notifications
 from tests.comptabilite.test_comptes_produits import credits
 from tests.pdf import pdf_text
 from unionflow.models import EcritureComptable, Evenement, Paiement
@@ -55,6 +55,9 @@ async def test_donation_gives_a_receipt_and_credits_donations(client, factory, d
     assert pdf.status_code == 200, pdf.text
     text = pdf_text(pdf.content)
     assert "Don" in text and "Avoir" not in text and don["numeroRecu"] in text
+
+    recus = [n for n in await notifications(client, membre) if n["typeNotification"] == "RECU_PAIEMENT"]
+    assert len(recus) == 1 and "a bien reçu votre don de 150 000 FCFA" in recus[0]["corps"], recus
 
     # A donation pays no dues and is no credit: the member's account is unchanged.
     compte = (await client.get("/api/compte-adherent/me", headers=membre.headers)).json()
