@@ -169,7 +169,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "clients_api": ("ClientApi",),
     "clotures": ("ClotureMensuelle",),
     "comptabilite": ("CompteComptable", "JournalComptable", "EcritureComptable", "LigneEcriture", "ExerciceComptable",
-                     "VerrouComptable", "DemandeDeverrouillage"),
+                     "VerrouComptable", "DemandeDeverrouillage", "CompteProduit"),
     "configuration": ("ConfigurationEntry",),
     "core": ("ResultatCache", "CleIdempotence", "Maintenance", "Compteur"),
     "cotisations": ("Cotisation", "CotisationSynthese", "CotisationSyntheseDelta", "RappelCotisation"),

@@ -24,6 +24,7 @@ from unionflow.clients_api.router import router as clients_api_router
 from unionflow.clotures.router import router as comptabilite_cloture_mensuelle_router
 from unionflow.comptabilite.deverrouillage_router import router as comptabilite_deverrouillage_router
 from unionflow.comptabilite.etats_router import router as comptabilite_etats_router
+from unionflow.comptabilite.produits_router import router as comptabilite_produits_router
 from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
@@ -95,6 +96,7 @@ ROUTERS: list[APIRouter] = [
     organisations_router,
     comptabilite_router,
     comptabilite_etats_router,
+    comptabilite_produits_router,
     comptabilite_deverrouillage_router,
     comptabilite_cloture_mensuelle_router,
     configuration_router,

@@ -40,7 +40,7 @@ MEMBRE, AUDITEUR, ETRANGER = 4, 5, 6  # 6: the other organisation's treasurer ac
 NAMES = (*ROLES[:4], "MEMBRE", ROLES[5], "TRESORIER de l'autre organisation")
 KINDS = ("especes", "virement", "declarer", "confirmer", "rejeter", "annuler", "rembourser", "approuver",
          "refuser", "preparer", "envoyer", "annuler_versement", "verrouiller", "rouvrir", "decider_reouverture",
-         "cloturer", "saisir")
+         "cloturer", "saisir", "don")
 # Mostly the bureau (who can act), sometimes the member, the auditor or the other organisation's treasurer.
 person = st.one_of(st.integers(0, 3), st.integers(0, 6))
 # The steps that open paths for others (money in, a request, a lock or a closing) are drawn twice as often.
@@ -141,6 +141,13 @@ async def _run(client, w: Org, headers, kind: str, n: int):
         return await _payer(client, w, headers, kind, n)
     if kind == "declarer":
         return await _declarer(client, w, headers, n)
+    if kind == "don":  # issue 20: money in for no dues, undone like any payment
+        answer = await client.post("/api/paiements/recettes", headers=headers, json={
+            "nature": "DON", "membreId": str(w.people[MEMBRE].membre.id), "organisationId": str(w.org.id),
+            "montant": str(1000 * (n % 3 + 1)), "methode": "ESPECES"})
+        if answer.status_code == 201:
+            w.paid.append(answer.json()["id"])
+        return answer
     if kind in ("confirmer", "rejeter"):
         target = _pick(w.declared, n)
         body = {"motif": "Aucun versement constaté"} if kind == "rejeter" else {}
@@ -182,7 +189,8 @@ async def _run(client, w: Org, headers, kind: str, n: int):
                 ("annuler", 1, 4, 0), ("rembourser", 1, 1, 0), ("approuver", 1, 5, 0), ("approuver", 1, 4, 0),
                 ("approuver", 1, 1, 0), ("approuver", 1, 0, 0), ("approuver", 1, 3, 0), ("verrouiller", 1, 5, 1),
                 ("rouvrir", 1, 4, 0), ("cloturer", 1, 5, 0), ("saisir", 1, 4, 0), ("especes", 1, 6, 1),
-                ("annuler", 0, 6, 0), ("approuver", 0, 6, 0), ("cloturer", 1, 6, 0)])
+                ("annuler", 0, 6, 0), ("approuver", 0, 6, 0), ("cloturer", 1, 6, 0), ("don", 1, 4, 0),
+                ("don", 1, 0, 1), ("annuler", 1, 0, 2), ("approuver", 1, 2, 2)])
 async def test_internal_controls_hold_after_every_step(client, factory, db, steps):
     monde = Monde(orgs=[await _org(client, factory, db), await _org(client, factory, db)])
     for w in monde.orgs:

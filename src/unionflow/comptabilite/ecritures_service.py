@@ -9,9 +9,11 @@
 - the closing entry of a fiscal year is posted by comptabilite/cloture.py.
 
 One entry per payment (``ecriture_comptable.paiement_id`` is unique): debit the treasury account of the payment
-method, credit dues income and adhesion-fee income by the
-allocations, and the unallocated remainder to members' advances. Default accounts and journals are created
-on first use, SYSCOHADA-like, so an organisation that never opened its books still gets correct ones.
+method, credit each allocation to the income account of its kind (comptabilite/produits.py: periodic dues,
+exceptional and solidarity contributions, adhesion fees; an organisation may choose its own), a donation or an
+event fee to its kind's account, and the unallocated remainder of a dues payment to members' advances. Default
+accounts and journals are created on first use, SYSCOHADA-like, so an organisation that never opened its books
+still gets correct ones.
 A delivered payout is booked once: debit the expense of its object (aid, dues or fees passed on, other),
 credit the treasury account it left from, so books and treasury agree in both directions.
 """
@@ -19,13 +21,15 @@ credit the treasury account it left from, so books and treasury agree in both di
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.cloture_repository import ClotureRepository
+from unionflow.comptabilite.produits import LIBELLE_NATURE, compte_produit, produits_organisation
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import (
     COMPTES_PAR_DEFAUT,
@@ -54,6 +58,7 @@ from unionflow.models import (
     PaiementAllocation,
     Versement,
 )
+from unionflow.models.recette import NatureRecette
 from unionflow.models.versement import StatutVersement
 
 ZERO = Decimal("0")
@@ -120,31 +125,55 @@ class ComptesPaiement:
     comptes: dict[str, CompteRef]
     journal: JournalRef
     verrou: date | None
+    # Issue 20: the organisation's income account per kind (its choices only) and each allocation's kind.
+    produits: Mapping[str, str] = field(default_factory=dict)
+    natures: Mapping[uuid.UUID, str] = field(default_factory=dict)
 
 
-def _repartition(paiement: Paiement, allocations: list[PaiementAllocation]) -> list[tuple[str, Decimal, str]]:
-    cotisations = sum((a.montant for a in allocations if a.cotisation_id is not None), ZERO)
-    adhesions = sum((a.montant for a in allocations if a.adhesion_id is not None), ZERO)
-    return [(numero, montant, libelle) for numero, montant, libelle in (
-        ("7061", cotisations, "Cotisations"), ("7062", adhesions, "Droits d'adhésion"),
-        ("4191", paiement.montant - cotisations - adhesions, "Trop-perçu en attente d'affectation"))
-        if montant > ZERO]
+def _repartition(paiement: Paiement, allocations: list[PaiementAllocation], produits: Mapping[str, str] | None = None,
+                 natures: Mapping[uuid.UUID, str] | None = None) -> list[tuple[str, Decimal, str]]:
+    """The credit lines: each allocation to the income account of its kind (``natures``: allocation id → kind,
+    comptabilite/produits.py), the rest to the payment's own kind (a donation, an event fee) or, for a dues
+    payment, to members' advances (4191). One line per account."""
+    produits, natures = produits or {}, natures or {}
+    lignes: dict[str, tuple[Decimal, str]] = {}
+
+    def crediter(numero: str, montant: Decimal, libelle: str) -> None:
+        before, libelle_avant = lignes.get(numero, (ZERO, ""))
+        if libelle_avant and libelle not in libelle_avant:
+            libelle = f"{libelle_avant} et {libelle[0].lower()}{libelle[1:]}"
+        lignes[numero] = (before + montant, libelle)
+
+    for allocation in allocations:
+        nature = natures.get(allocation.id) or (
+            NatureRecette.ADHESION if allocation.adhesion_id is not None else NatureRecette.COTISATION)
+        crediter(compte_produit(produits, nature), allocation.montant, LIBELLE_NATURE[NatureRecette(nature)])
+    reste = paiement.montant - sum((a.montant for a in allocations), ZERO)
+    if reste > ZERO:
+        if paiement.nature:
+            crediter(compte_produit(produits, paiement.nature), reste, LIBELLE_NATURE[NatureRecette(paiement.nature)])
+        else:
+            crediter("4191", reste, "Trop-perçu en attente d'affectation")
+    return [(numero, montant, libelle) for numero, (montant, libelle) in lignes.items() if montant > ZERO]
 
 
 async def comptes_paiement(session: AsyncSession, paiement: Paiement, allocations: list[PaiementAllocation],
-                           auth: AuthContext | None = None) -> ComptesPaiement:
+                           auth: AuthContext | None = None,
+                           natures: Mapping[uuid.UUID, str] | None = None) -> ComptesPaiement:
     """The accounts, journal and lock date a payment's entry needs. Read from the worker's cache when they are
     all there and active; otherwise through ``compte_par_defaut`` / ``journal_par_defaut``, which open or
-    reactivate them (a change of reference data: that transaction then bypasses the cache)."""
+    reactivate them (a change of reference data: that transaction then bypasses the cache). ``natures``: each
+    allocation's kind of income (default: dues COTISATION, adhesion ADHESION)."""
     org = paiement.organisation_id
     numero_tresorerie, code_journal = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
-    needed = [numero_tresorerie, *(numero for numero, _, _ in _repartition(paiement, allocations))]
+    produits = await produits_organisation(session, org)
+    needed = [numero_tresorerie, *(numero for numero, _, _ in _repartition(paiement, allocations, produits, natures))]
 
     books = ComptabiliteSystemRepository(session)
 
     async def load_comptes() -> dict[str, CompteRef]:
         return {c.numero_compte: CompteRef(c.id, c.organisation_id, c.numero_compte, c.actif)
-                for c in await books.comptes(org, list(COMPTES_PAR_DEFAUT))}
+                for c in await books.comptes(org, [*COMPTES_PAR_DEFAUT, *produits.values()])}
 
     async def load_journaux() -> dict[str, JournalRef]:
         return {j.code: JournalRef(j.id, j.organisation_id, j.code, j.actif) for j in await books.journaux(org)}
@@ -171,7 +200,7 @@ async def comptes_paiement(session: AsyncSession, paiement: Paiement, allocation
         journal = JournalRef(found_journal.id, found_journal.organisation_id, found_journal.code,
                              found_journal.actif)
     verrou = await reference.lire(session, ("verrou", org), load_verrou)
-    return ComptesPaiement(comptes, journal, verrou)
+    return ComptesPaiement(comptes, journal, verrou, produits, dict(natures or {}))
 
 
 def date_ecriture_paiement(refs: ComptesPaiement, paiement: Paiement) -> date:
@@ -189,7 +218,7 @@ def ecriture_paiement(refs: ComptesPaiement, paiement: Paiement, allocations: li
     lignes = [Ligne(refs.comptes[numero_tresorerie], debit=paiement.montant, credit=ZERO,
                     libelle=f"Reçu {paiement.numero_recu} ({METHODE_EN_MOTS.get(paiement.methode, paiement.methode)})")]
     lignes += [Ligne(refs.comptes[numero], debit=ZERO, credit=montant, libelle=libelle)
-               for numero, montant, libelle in _repartition(paiement, allocations)]
+               for numero, montant, libelle in _repartition(paiement, allocations, refs.produits, refs.natures)]
     total = verifier_ecriture(refs.journal, lignes)
     ecriture, rows = construire_ecriture(
         journal=refs.journal, date_ecriture=date_ecriture, sequence=sequence,

@@ -14,6 +14,7 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.cloture_repository import ClotureRepository
+from unionflow.comptabilite.produits_repository import CompteProduitRepository
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.schemas import (
     TYPE_PAR_CLASSE,
@@ -50,6 +51,11 @@ COMPTES_PAR_DEFAUT = {
     "4191": "Membres, avances reçues",
     "7061": "Cotisations",
     "7062": "Droits d'adhésion",
+    # Issue 20: income per kind (comptabilite/produits.py, the defaults an organisation may change).
+    "7063": "Cotisations exceptionnelles",
+    "7064": "Cotisations de solidarité",
+    "7066": "Participations aux manifestations",
+    "7581": "Dons et libéralités reçus",
     "131": "Résultat net : excédent",
     "139": "Résultat net : déficit",
     "6581": "Aides et secours accordés",
@@ -260,6 +266,11 @@ class ComptabiliteService:
         if compte.numero_compte in COMPTES_PAR_DEFAUT:
             raise RegleMetier(f"Le compte {compte.numero_compte} reçoit les écritures automatiques des encaissements "
                                "et des versements: il ne peut pas être désactivé, sinon l'argent reçu serait refusé")
+        natures = [nature for nature, numero in (await CompteProduitRepository(self.session).choix(
+            compte.organisation_id)).items() if numero == compte.numero_compte]
+        if natures:
+            raise RegleMetier(f"Le compte {compte.numero_compte} reçoit les recettes de nature {', '.join(natures)}: "
+                              "choisissez d'abord un autre compte (PUT /api/comptabilite/comptes-produits)")
         solde = await self.repo.solde(compte.id)
         if solde != ZERO:
             raise RegleMetier(f"Le compte {compte.numero_compte} a un solde de {_q(solde)}: soldez-le par une "

@@ -69,10 +69,11 @@ class CompteRepository(SystemRepository[Cotisation]):
 
     async def payment_totals(self, membre_id: uuid.UUID,
                              organisation_id: uuid.UUID | None = None) -> tuple[Decimal, Decimal, int]:
-        """(total paid, credit, number of pending payments) — only confirmed payments count as money."""
+        """(total paid, credit, number of pending payments) — only confirmed payments count as money; a donation or
+        an event fee (``nature``, issue 20) pays no dues: not in the total paid."""
         valid = Paiement.statut == StatutPaiement.VALIDE
         stmt = select(
-            func.coalesce(func.sum(case((valid, Paiement.montant), else_=0)), 0),
+            func.coalesce(func.sum(case((valid & Paiement.nature.is_(None), Paiement.montant), else_=0)), 0),
             func.coalesce(func.sum(case((valid, Paiement.montant_non_affecte), else_=0)), 0),
             func.count().filter(Paiement.statut == StatutPaiement.EN_ATTENTE),
         ).where(Paiement.membre_id == membre_id)

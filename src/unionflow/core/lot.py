@@ -40,15 +40,18 @@ T = TypeVar("T", bound=Base)
 def _column_values(obj: Base) -> dict[str, Any]:
     """Every column of a new ORM object, Python-side defaults applied to the object itself (so that reading
     it afterwards never needs the database)."""
-    mapper = inspect(obj).mapper
+    state = inspect(obj)
     values: dict[str, Any] = {}
-    for attr in mapper.column_attrs:
+    for attr in state.mapper.column_attrs:
         column = attr.columns[0]
         value = getattr(obj, attr.key)
         if value is None and column.default is not None:
             default = column.default
             value = default.arg(None) if callable(getattr(default, "arg", None)) else getattr(default, "arg", None)
             set_committed_value(obj, attr.key, value)
+        elif value is None and attr.key not in state.dict:
+            # A nullable column the constructor never named: known to be NULL, not "to load" once persistent.
+            set_committed_value(obj, attr.key, None)
         values[column.key] = value
     return values
 

@@ -21,6 +21,9 @@ from unionflow.webhooks import emission as webhooks
 METHODES = {"WAVE": "Wave", "ESPECES": "espèces", "VIREMENT": "virement", "CHEQUE": "chèque",
             "ORANGE_MONEY": "Orange Money", "FREE_MONEY": "Free Money", "CARTE": "carte bancaire", "AUTRE": "autre"}
 
+# What the notice says was received (issue 20): a donation or an event fee is not "a payment" of dues.
+OBJET_RECU = {"DON": "votre don", "EVENEMENT": "votre participation à l'événement"}
+
 
 def _montant(value: Decimal, devise: str) -> str:
     # 15000.00 XOF → "15 000 FCFA": the way a member reads an amount in UEMOA countries.
@@ -53,7 +56,8 @@ async def lignes_paiement_valide(session: AsyncSession, paiement: Paiement, dest
         sujet = f"Reçu {paiement.numero_recu} — {_montant(paiement.montant, paiement.devise)}"
         corps = "\n".join([
             f"Bonjour {membre.prenom} {membre.nom},",
-            f"{nom} a bien reçu votre paiement de {_montant(paiement.montant, paiement.devise)} "
+            f"{nom} a bien reçu {OBJET_RECU.get(paiement.nature or '', 'votre paiement')} de "
+            f"{_montant(paiement.montant, paiement.devise)} "
             f"({METHODES.get(paiement.methode, paiement.methode)}) le {quand}.",
             f"Reçu n° {paiement.numero_recu}.", *lignes])
         rows += Emetteur(session, auteur).lignes(membre, pref, TypeNotification.RECU_PAIEMENT.value,

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures_service import comptes_paiement, date_ecriture_paiement, ecriture_paiement
+from unionflow.comptabilite.produits import nature_cible
 from unionflow.comptabilite.service import compteur_ecriture
 from unionflow.core import audit, metrics, reference
 from unionflow.core.auth import AuthContext
@@ -114,8 +115,10 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
         id=uuid.uuid4(), paiement_id=paiement.id, montant=part,
         cotisation_id=target.id if isinstance(target, Cotisation) else None,
         adhesion_id=target.id if isinstance(target, Adhesion) else None) for target, part in plan]
-    paiement.montant_non_affecte = paiement.montant - sum((part for _, part in plan), ZERO)
-    refs = await comptes_paiement(session, paiement, allocations, auth)
+    # A donation or an event fee (``paiement.nature``) is income, not the member's credit.
+    paiement.montant_non_affecte = ZERO if paiement.nature else paiement.montant - sum((part for _, part in plan), ZERO)
+    natures = {allocation.id: nature_cible(target) for allocation, (target, _) in zip(allocations, plan, strict=True)}
+    refs = await comptes_paiement(session, paiement, allocations, auth, natures=natures)
     # Read before the counters: their row locks are held until commit, the time spent after them is the queue.
     dest = await destinataire(session, paiement)
     date_ecriture = date_ecriture_paiement(refs, paiement)

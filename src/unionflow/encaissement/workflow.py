@@ -307,3 +307,23 @@ class EncaissementService:
         self.paiements.add(paiement)
         await self.session.flush()
         return paiement
+
+    async def recevoir(self, *, membre_id: uuid.UUID, organisation_id: uuid.UUID, montant: Decimal, methode: str,
+                       nature: str, evenement_id: uuid.UUID | None = None, devise: str = "XOF",
+                       reference_externe: str | None = None, date_paiement: datetime | None = None,
+                       commentaire: str | None = None) -> Paiement:
+        """Record money received now for no dues nor adhesion (issue 20): a donation (DON) or an event fee
+        (EVENEMENT). Same receipt series, same one-statement write and entry as a dues payment; the whole amount
+        is income of its kind (comptabilite/produits.py), never the member's credit. Undone like any payment
+        (``reverser``: it has no allocation to take back)."""
+        if montant <= ZERO:
+            raise RegleMetier("Le montant doit être strictement positif")
+        now = _now()
+        paiement = Paiement(
+            id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id, montant=montant, devise=devise,
+            methode=methode, statut=StatutPaiement.VALIDE.value, reference_externe=reference_externe,
+            commentaire=commentaire, date_paiement=date_paiement or now, created_at=now, updated_at=now,
+            enregistre_par=self.auth.actor_name if self.auth else "systeme", reference_declaration=None,
+            nature=nature, evenement_id=evenement_id)
+        await valider(self.session, self.auth, paiement, [], nouveau=True)
+        return paiement

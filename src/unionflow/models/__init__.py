@@ -20,6 +20,7 @@ from unionflow.models.monitoring import AlerteConfig, AlerteSysteme, Sauvegarde,
 from unionflow.models.organisation import Organisation
 from unionflow.models.paiement import Paiement, PaiementAllocation
 from unionflow.models.rappel_cotisation import RappelCotisation
+from unionflow.models.recette import CompteProduit
 from unionflow.models.versement import Versement
 from unionflow.models.wave import (
     CompteWave,
@@ -39,6 +40,7 @@ __all__ = [
     "Base",
     "CleIdempotence",
     "ClotureMensuelle",
+    "CompteProduit",
     "CompteWave",
     "Compteur",
     "Cotisation",

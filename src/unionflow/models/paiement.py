@@ -60,6 +60,11 @@ class Paiement(IdMixin, TimestampMixin, Base):
     # ``numero_recu`` holds it until the money is confirmed, then the official receipt number.
     reference_declaration: Mapped[str | None] = mapped_column(String(40), unique=True)
     commentaire: Mapped[str | None] = mapped_column(Text)
+    # Issue 20: money received for no dues nor adhesion — DON or EVENEMENT (models/recette.NatureRecette); None for
+    # dues and adhesion payments, whose allocations carry their kind. ``evenement_id``: the event an EVENEMENT
+    # fee was paid for.
+    nature: Mapped[str | None] = mapped_column(String(30))
+    evenement_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("evenement.id"), index=True)
     # Printed in the receipt's QR code: proves the holder read the receipt, so the public verification route
     # cannot be used to enumerate receipt numbers.
     cle_verification: Mapped[str] = mapped_column(String(32), default=lambda: secrets.token_urlsafe(12))

@@ -23,6 +23,7 @@ from unionflow.models.annulation import TypeAnnulation
 from unionflow.models.paiement import StatutPaiement
 from unionflow.paiements.pdf import LigneRecu, RecuData, methode_libelle, render_recu
 from unionflow.paiements.pdf_remboursement import AnnulationRecu, RemboursementData, render_remboursement
+from unionflow.paiements.recette_service import ligne_recette
 from unionflow.paiements.recu_repository import RecuRepository
 from unionflow.paiements.schemas import VerificationRecuResponse
 
@@ -78,6 +79,8 @@ class RecuService:
         restes = await self.repo.reste_apres(paiement)
         lignes = [LigneRecu(reference=a[3] or "", libelle=a[4] or "", montant=a[2],
                             reste_du=restes.get(a[0] or a[1])) for a in allocations]
+        if paiement.nature:
+            lignes.append(await ligne_recette(self.session, self.auth, paiement))
         return paiement.numero_recu, render_recu(RecuData(
             numero=paiement.numero_recu, organisation=organisation.nom, organisation_adresse=adresse(organisation),
             logo=await self._logo(organisation, storage), membre=f"{membre.prenom} {membre.nom}",

@@ -18,10 +18,12 @@ from unionflow.documents.router import storage_of
 from unionflow.encaissement.repository import PaiementFilters
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.paiements.declarations import DeclarationService
+from unionflow.paiements.recette_service import RecetteService
 from unionflow.paiements.recu_service import RecuService
 from unionflow.paiements.schemas import (
     ConfirmationPaiementRequest,
     CreatePaiementRequest,
+    CreateRecetteRequest,
     MotifRequest,
     PaiementResponse,
 )
@@ -62,6 +64,24 @@ async def create_paiement(data: CreatePaiementRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_TRESORERIE),
                           idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     return await idem.run(auth, lambda: PaiementService(session, auth).enregistrer(data), 201)
+
+
+@router.post("/recettes", status_code=201, response_model=PaiementResponse, responses=problems(404, 422),
+             summary="Encaisser un don ou une participation à un événement (extension)",
+             description="Extension (issue 20). Recette reçue au guichet sans cotisation ni adhésion: `nature` DON "
+                         "(dons et libéralités) ou EVENEMENT (participation à l'événement `evenementId`, dont le "
+                         "prix — ou un multiple, pour plusieurs participants — est le montant dû). Un reçu dans la "
+                         "série REC de l'organisation et une écriture créditant le compte de produits de la nature "
+                         "(`GET /api/comptabilite/comptes-produits`); jamais d'avoir. Saisie par le trésorier ou "
+                         "l'administrateur de l'organisation; annulation et remboursement par les demandes "
+                         "d'annulation à deux personnes, comme tout paiement. 400 `regle-metier`: `evenementId` "
+                         "obligatoire pour EVENEMENT et interdit pour DON; `referenceExterne` obligatoire sauf "
+                         "ESPECES/AUTRE; événement d'une autre organisation, annulé ou gratuit, ou montant qui "
+                         "n'est pas un multiple du prix. En-tête Idempotency-Key recommandé.")
+async def create_recette(data: CreateRecetteRequest, session: SessionDep,
+                         auth: AuthContext = authorize(RS_TRESORERIE),
+                         idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    return await idem.run(auth, lambda: RecetteService(session, auth).encaisser(data), 201)
 
 
 @router.get("/mes-paiements", response_model=Page[PaiementResponse], summary="Paiements du membre connecté")

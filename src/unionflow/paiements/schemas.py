@@ -2,12 +2,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from enum import StrEnum
 
 from pydantic import Field, model_validator
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
 from unionflow.encaissement.schemas import CibleInput
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
+from unionflow.models.recette import NatureRecette
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
 # Methods whose money leaves a trace elsewhere: the treasurer must note it for reconciliation.
@@ -32,6 +34,41 @@ class CreatePaiementRequest(InputModel):
             raise regle_metier(f"referenceExterne est obligatoire pour la méthode {self.methode}")
         if self.date_paiement is not None and self.date_paiement.tzinfo is None:
             raise ValueError("datePaiement doit porter un fuseau horaire")
+        return self
+
+
+class NatureRecetteGuichet(StrEnum):
+    """The kinds of income received at the counter without dues nor adhesion (``paiement.nature``)."""
+
+    DON = NatureRecette.DON.value
+    EVENEMENT = NatureRecette.EVENEMENT.value
+
+
+class CreateRecetteRequest(InputModel):
+    """Extension (issue 20): a donation or an event fee received at the counter."""
+
+    nature: NatureRecetteGuichet
+    membre_id: uuid.UUID = Field(description="Le membre qui donne ou qui paie sa participation")
+    organisation_id: uuid.UUID
+    evenement_id: uuid.UUID | None = Field(default=None, description="Obligatoire pour EVENEMENT, interdit pour DON")
+    montant: Montant = Field(gt=0, max_digits=18, decimal_places=2, description=(
+        "EVENEMENT: le prix de l'événement, ou un multiple (plusieurs participants)"))
+    devise: str = Field(default="XOF", pattern=CURRENCY_PATTERN)
+    methode: MethodePaiement
+    reference_externe: str | None = Field(default=None, max_length=100)
+    date_paiement: datetime | None = Field(default=None, description="Date de réception (défaut: maintenant)")
+    commentaire: str | None = Field(default=None, max_length=2000)
+
+    @model_validator(mode="after")
+    def coherente(self) -> CreateRecetteRequest:
+        if self.methode in METHODES_AVEC_REFERENCE and not self.reference_externe:
+            raise regle_metier(f"referenceExterne est obligatoire pour la méthode {self.methode}")
+        if self.date_paiement is not None and self.date_paiement.tzinfo is None:
+            raise ValueError("datePaiement doit porter un fuseau horaire")
+        if self.nature == NatureRecetteGuichet.EVENEMENT and self.evenement_id is None:
+            raise regle_metier("evenementId est obligatoire pour une participation à un événement")
+        if self.nature == NatureRecetteGuichet.DON and self.evenement_id is not None:
+            raise regle_metier("evenementId ne s'emploie qu'avec la nature EVENEMENT")
         return self
 
 
@@ -72,6 +109,11 @@ class PaiementResponse(OutputModel):
         "série des reçus; il ne reçoit un numéro de reçu qu'à sa confirmation"))
     commentaire: str | None
     allocations: list[AllocationResponse]
+    nature: NatureRecetteGuichet | None = Field(default=None, description=(
+        "Extension (issue 20): DON ou EVENEMENT pour une recette encaissée sans cotisation ni adhésion "
+        "(`POST /api/paiements/recettes`); absent pour un paiement de cotisations ou d'adhésion"))
+    evenement_id: uuid.UUID | None = Field(default=None, description=(
+        "Extension (issue 20): l'événement dont la participation a été payée (nature EVENEMENT)"))
     wave_checkout_id: str | None = None
     wave_launch_url: str | None = None
     wave_expires_at: datetime | None = None
