@@ -1,7 +1,7 @@
 """recettes: income account per kind of income, and money received for a donation or an event fee
 
-Revision ID: 0030_recettes_comptes_produits
-Revises: 0021_durcir_personne
+Revision ID: 0023_comptes_produits
+Revises: 0022_recherche_listes
 
 Issue 20, item 5: ``compte_produit`` holds an organisation's choice of income account per kind of income (no row:
 the default account); ``paiement.nature`` (DON, EVENEMENT) and ``paiement.evenement_id`` record money received at
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0030_recettes_comptes_produits"
-down_revision: str | Sequence[str] | None = "0021_durcir_personne"
+revision: str = "0023_comptes_produits"
+down_revision: str | Sequence[str] | None = "0022_recherche_listes"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
