@@ -1,0 +1,74 @@
+"""The federation's roll-up (issue 20 item 6, docs/federation.md). Extensions to the published interface."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+
+from fastapi import Query, Request
+from fastapi.responses import JSONResponse
+
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
+from unionflow.core.openapi import problems
+from unionflow.core.roles import RS_FINANCE_READ, RS_TRESORERIE
+from unionflow.core.routing import area_router
+from unionflow.federation.schemas import ConsolidationResponse, CreateQuotePartRequest, EtatsConsolidesResponse
+from unionflow.federation.service import FederationService
+from unionflow.versements.schemas import VersementResponse
+
+router = area_router("/api/federations", "Organisations")
+
+LECTEURS = (" Extension (issue 20). Périmètre: la fédération et toutes les organisations sous elle (`parentId`, "
+            "récursivement). Lu par ADMIN/SUPER_ADMIN et par qui agit dans la fédération, ou une organisation "
+            "au-dessus, comme administrateur, président, trésorier ou commissaire aux comptes; le bureau d'une "
+            "mutuelle membre reçoit 403 (la consolidation montre ses mutuelles sœurs); une organisation invisible "
+            "404. Période par défaut: du 1er janvier de l'année de `dateFin` à `dateFin` (aujourd'hui); 400 "
+            "`regle-metier` si `dateDebut` suit `dateFin`.")
+DEBUT = Query(None, alias="dateDebut", description="Premier jour inclus (AAAA-MM-JJ)")
+FIN = Query(None, alias="dateFin", description="Dernier jour inclus (AAAA-MM-JJ); défaut: aujourd'hui")
+
+
+@router.get("/{id}/consolidation", response_model=ConsolidationResponse, responses=problems(403, 404),
+            summary="Chiffres consolidés d'une fédération",
+            description="Par organisation du périmètre et au total: adhésions actives, cotisations et droits "
+                        "d'adhésion encaissés sur la période (paiements confirmés), cotisations en retard à "
+                        "`dateFin` (ou aujourd'hui), soldes des comptes de trésorerie (classe 5) à `dateFin`."
+                        + LECTEURS)
+async def get_consolidation(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_FINANCE_READ),
+                            date_debut: date | None = DEBUT, date_fin: date | None = FIN) -> ConsolidationResponse:
+    return await FederationService(session, auth).consolidation(id, date_debut, date_fin)
+
+
+@router.get("/{id}/etats-consolides", response_model=EtatsConsolidesResponse, responses=problems(403, 404),
+            summary="Balance et compte de résultat consolidés d'une fédération",
+            description="Σ des organisations du périmètre − éliminations = consolidé, pour chaque compte et chaque "
+                        "colonne. Éliminations: les lignes hors trésorerie des écritures des quotes-parts versées "
+                        "ET reçues dans le périmètre (6584 chez le payeur, 7584 chez la fédération) et de leurs "
+                        "annulations; leur effet sur le résultat est nul. Le compte de résultat exclut les "
+                        "écritures de clôture." + LECTEURS)
+async def get_etats_consolides(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_FINANCE_READ),
+                               date_debut: date | None = DEBUT, date_fin: date | None = FIN
+                               ) -> EtatsConsolidesResponse:
+    return await FederationService(session, auth).etats(id, date_debut, date_fin)
+
+
+@router.post("/quotes-parts", status_code=201, response_model=VersementResponse, responses=problems(404, 422),
+             summary="Préparer la quote-part versée à la fédération",
+             description="Extension (issue 20). Un versement (objet QUOTE_PART) de l'organisation membre à son "
+                         "organisation parente, préparé par sa trésorerie (`versement.initier`), puis confirmé par "
+                         "une autre personne (`POST /api/versements/{id}/confirmer`, approbation au-delà du seuil "
+                         "`finance.approbation.seuil_versement`) comme tout versement. À la confirmation, une seule "
+                         "opération comptabilisée des deux côtés: chez le payeur débit 6584 « Quotes-parts versées "
+                         "à la fédération » / crédit sa trésorerie (521 manuel, 5215 Wave); chez la fédération un "
+                         "reçu de SA série (`numeroRecuDestinataire`) et débit de sa trésorerie / crédit 7584 "
+                         "« Quotes-parts reçues des organisations membres ». Les deux écritures portent le numéro "
+                         "du versement en référence de pièce. Annulation après exécution: "
+                         "`POST /api/versements/{id}/annuler` (quatre yeux), qui contrepasse les deux côtés. 400 "
+                         "`regle-metier`: organisation sans parente, versement Wave sans numéro de la fédération.")
+async def create_quote_part(data: CreateQuotePartRequest, session: SessionDep, request: Request,
+                            auth: AuthContext = authorize(RS_TRESORERIE),
+                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    service = FederationService(session, auth, request.app.state.settings)
+    return await idem.run(auth, lambda: service.verser_quote_part(data), 201)
