@@ -9,6 +9,7 @@ from datetime import date, datetime
 from pydantic import Field, model_validator
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
+from unionflow.models.organisation import TypeOrganisation
 from unionflow.models.versement import ModeVersement
 from unionflow.versements.schemas import PHONE_PATTERN
 
@@ -43,7 +44,7 @@ class ChiffresOrganisation(OutputModel):
 
     organisation_id: uuid.UUID | None
     nom: str
-    type_organisation: str | None
+    type_organisation: TypeOrganisation | None
     parent_id: uuid.UUID | None
     membres_actifs: int
     cotisations_encaissees: Montant = Field(description="Paiements confirmés affectés à des cotisations, période")
