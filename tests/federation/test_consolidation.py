@@ -188,3 +188,17 @@ async def test_cancelled_quote_part_is_reversed_on_both_sides_after_a_second_app
     assert lignes["6584"]["debitConsolide"] == lignes["6584"]["creditConsolide"] == "0.00"
     assert lignes["7584"]["debitConsolide"] == lignes["7584"]["creditConsolide"] == "0.00"
     assert etats["resultat"]["eliminations"] == "0.00"
+
+
+async def test_federation_dashboard_counts_its_network_beside_its_own_figures(client, factory, db):
+    r = await reseau(factory)
+    answer = await client.get("/api/dashboard/organisation", headers=r.tresorier_federation.headers,
+                              params={"organisationId": str(r.federation.id)})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["nombreMembres"] == 2  # its own bureau: its books and members stay its own
+    assert body["reseau"] == {"nombreOrganisations": 2, "nombreMembres": 9,
+                              "consolidation": f"/api/federations/{r.federation.id}/consolidation"}
+    mutual = (await client.get("/api/dashboard/organisation", headers=r.tresorier.headers,
+                               params={"organisationId": str(r.mutuelle.id)})).json()
+    assert mutual["nombreMembres"] == 5 and mutual["reseau"] is None
