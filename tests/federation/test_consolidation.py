@@ -4,12 +4,14 @@ consolidation."""
 
 from __future__ import annotations
 
+import os
 import uuid
 from datetime import date, timedelta
 from decimal import Decimal
 
 from tests.federation.helpers import lignes_de_piece, payer, reseau
 from tests.paiements.helpers import cotisation
+from tests.pdf import pdf_page_image, pdf_text
 
 
 async def test_federation_bureau_sees_members_dues_arrears_and_treasuries_of_its_mutuals(client, factory, db):
@@ -202,3 +204,23 @@ async def test_federation_dashboard_counts_its_network_beside_its_own_figures(cl
     mutual = (await client.get("/api/dashboard/organisation", headers=r.tresorier.headers,
                                params={"organisationId": str(r.mutuelle.id)})).json()
     assert mutual["nombreMembres"] == 5 and mutual["reseau"] is None
+
+
+async def test_consolidated_statements_print_as_pdf_and_xlsx(client, factory, db):
+    r = await reseau(factory)
+    await payer(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000")
+    qp = await _quote_part(client, r, "2000")
+    await client.post(f"/api/versements/{qp['id']}/confirmer", headers=r.second.headers,
+                      json={"referenceExterne": "VIR-QP-1"})
+    path = f"/api/federations/{r.federation.id}/etats-consolides"
+    printed = await client.get(path, headers=r.tresorier_federation.headers, params={"format": "pdf"})
+    assert printed.status_code == 200 and printed.content.startswith(b"%PDF"), printed.text[:200]
+    assert printed.headers["content-type"] == "application/pdf"
+    text = pdf_text(printed.content)
+    assert "États consolidés" in text and r.federation.nom in text and "Éliminations" in text
+    assert qp["numero"] in text  # the eliminated piece is named
+    if os.environ.get("UNIONFLOW_PDF_PNG"):
+        pdf_page_image(printed.content).save(os.environ["UNIONFLOW_PDF_PNG"])
+    book = await client.get(path, headers=r.tresorier_federation.headers, params={"format": "xlsx"})
+    assert book.status_code == 200 and book.content.startswith(b"PK")
+    assert (await client.get(path, headers=r.tresorier.headers, params={"format": "pdf"})).status_code == 403

@@ -52,13 +52,13 @@ def balance_consolidee(soldes: Iterable[list[SoldeCompte]], eliminations: list[E
 
 
 def _postes(cumul: dict[str, tuple[str, int, Decimal, Decimal]], elim: dict[str, Elimination],
-            classes: tuple[int, ...], sens: int) -> list[PosteResultat]:
-    """Income-statement lines of ``classes``: ``sens`` 1 = charges (debit − credit), −1 = produits."""
+            classes: tuple[int, ...], produits: bool) -> list[PosteResultat]:
+    """Income-statement lines of ``classes``: charges are debit − credit, produits credit − debit."""
     postes = []
     for numero in sorted(n for n, v in cumul.items() if v[1] in classes):
         libelle, _, debit, credit = cumul[numero]
         e = elim.get(numero, Elimination(numero, ZERO, ZERO))
-        montant, retire = sens * (debit - credit), sens * (e.debit - e.credit)
+        montant, retire = (credit - debit, e.credit - e.debit) if produits else (debit - credit, e.debit - e.credit)
         if montant != ZERO or retire != ZERO:
             postes.append(PosteResultat(numero_compte=numero, libelle=libelle, cumule=montant, eliminations=retire,
                                         consolide=montant - retire))
@@ -90,8 +90,8 @@ def etats_consolides(federation: Organisation, organisations: list[Organisation]
                                  for name in TotauxConsolides.model_fields})
     cumul = _comptes(resultats.values())
     elim = {e.numero_compte: e for e in eliminations}
-    charges = _postes(cumul, elim, (6, 8), 1)
-    produits = _postes(cumul, elim, (7,), -1)
+    charges = _postes(cumul, elim, (6, 8), False)
+    produits = _postes(cumul, elim, (7,), True)
     total_charges = _total("Total des charges", charges)
     total_produits = _total("Total des produits", produits)
     resultat = PosteResultat(numero_compte="", libelle="Résultat (excédent ou déficit)",

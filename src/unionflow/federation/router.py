@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
+from typing import Any
 
 from fastapi import Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
+from unionflow.comptabilite.etats_router import BINAIRES
+from unionflow.comptabilite.etats_schemas import FormatEtat
+from unionflow.core import tableaux
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_FINANCE_READ, RS_TRESORERIE
 from unionflow.core.routing import area_router
+from unionflow.federation import pdf
 from unionflow.federation.schemas import ConsolidationResponse, CreateQuotePartRequest, EtatsConsolidesResponse
 from unionflow.federation.service import FederationService
 from unionflow.versements.schemas import VersementResponse
@@ -41,17 +46,26 @@ async def get_consolidation(id: uuid.UUID, session: SessionDep, auth: AuthContex
     return await FederationService(session, auth).consolidation(id, date_debut, date_fin)
 
 
-@router.get("/{id}/etats-consolides", response_model=EtatsConsolidesResponse, responses=problems(403, 404),
+@router.get("/{id}/etats-consolides", response_model=EtatsConsolidesResponse,
+            responses={**BINAIRES, **problems(403, 404)},
             summary="Balance et compte de résultat consolidés d'une fédération",
             description="Σ des organisations du périmètre − éliminations = consolidé, pour chaque compte et chaque "
                         "colonne. Éliminations: les lignes hors trésorerie des écritures des quotes-parts versées "
                         "ET reçues dans le périmètre (6584 chez le payeur, 7584 chez la fédération) et de leurs "
                         "annulations; leur effet sur le résultat est nul. Le compte de résultat exclut les "
-                        "écritures de clôture." + LECTEURS)
+                        "écritures de clôture. `format`: `json` (défaut), `pdf` (paysage, à signer) ou `xlsx`."
+                        + LECTEURS)
 async def get_etats_consolides(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_FINANCE_READ),
-                               date_debut: date | None = DEBUT, date_fin: date | None = FIN
-                               ) -> EtatsConsolidesResponse:
-    return await FederationService(session, auth).etats(id, date_debut, date_fin)
+                               date_debut: date | None = DEBUT, date_fin: date | None = FIN,
+                               fmt: FormatEtat = Query(FormatEtat.JSON, alias="format")) -> Any:
+    etat = await FederationService(session, auth).etats(id, date_debut, date_fin)
+    if fmt is FormatEtat.JSON:
+        return etat
+    table = pdf.etats_consolides(etat)
+    content, media = ((tableaux.pdf(table), "application/pdf") if fmt is FormatEtat.PDF
+                      else (tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE))
+    filename = f"etats-consolides-{etat.date_fin:%Y-%m-%d}.{fmt.value}"
+    return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 @router.post("/quotes-parts", status_code=201, response_model=VersementResponse, responses=problems(404, 422),
