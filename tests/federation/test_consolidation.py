@@ -224,3 +224,35 @@ async def test_consolidated_statements_print_as_pdf_and_xlsx(client, factory, db
     book = await client.get(path, headers=r.tresorier_federation.headers, params={"format": "xlsx"})
     assert book.status_code == 200 and book.content.startswith(b"PK")
     assert (await client.get(path, headers=r.tresorier.headers, params={"format": "pdf"})).status_code == 403
+
+
+async def test_wave_quote_part_goes_to_the_federation_number_and_lands_in_its_wave_account(client, factory, db,
+                                                                                          wave):
+    r = await reseau(factory)
+    r.federation.telephone = "+221770000042"
+    await db.flush()
+    await payer(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000")
+    created = await client.post("/api/federations/quotes-parts", headers=r.tresorier.headers, json={
+        "organisationId": str(r.mutuelle.id), "montant": "1500", "mode": "WAVE", "motif": "Quote-part de mars"})
+    assert created.status_code == 201, created.text
+    qp = created.json()
+    assert qp["beneficiaireTelephone"] == "+221770000042"
+    done = await client.post(f"/api/versements/{qp['id']}/confirmer", headers=r.second.headers)
+    assert done.status_code == 200 and done.json()["statut"] == "REUSSI", done.text
+    sent = [req for req in wave.requests if req[1] == "/v1/payout"]
+    assert len(sent) == 1
+    amount = Decimal("1500.00")
+    assert await lignes_de_piece(db, r.mutuelle, qp["numero"]) == {"6584": (amount, 0), "5215": (0, amount)}
+    assert await lignes_de_piece(db, r.federation, qp["numero"]) == {"5215": (amount, 0), "7584": (0, amount)}
+
+
+async def test_quote_part_replayed_with_its_idempotency_key_is_prepared_once(client, factory, db):
+    r = await reseau(factory)
+    body = {"organisationId": str(r.mutuelle.id), "montant": "2000", "mode": "MANUEL", "motif": "Quote-part"}
+    headers = {**r.tresorier.headers, "Idempotency-Key": f"qp-{uuid.uuid4()}"}
+    first = await client.post("/api/federations/quotes-parts", headers=headers, json=body)
+    again = await client.post("/api/federations/quotes-parts", headers=headers, json=body)
+    assert first.status_code == again.status_code == 201, again.text
+    assert first.json()["id"] == again.json()["id"]
+    listed = await client.get("/api/versements", headers=r.tresorier.headers, params={"objetType": "QUOTE_PART"})
+    assert listed.json()["totalElements"] == 1, listed.text
