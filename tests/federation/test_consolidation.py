@@ -98,7 +98,8 @@ async def test_quote_part_is_one_operation_booked_on_both_sides(client, factory,
                              json={"referenceExterne": "VIR-QP-1"})
     assert done.status_code == 200 and done.json()["statut"] == "REUSSI", done.text
     recu = done.json()["numeroRecuDestinataire"]
-    assert recu and recu.startswith("REC-") and recu.endswith("-000001"), recu  # the federation's first receipt
+    # The federation's first quote-part receipt, in its own series (its payment receipts keep theirs gap-free).
+    assert recu and recu.startswith("QPR-") and recu.endswith("-000001"), recu
     two = Decimal("2000.00")
     assert await lignes_de_piece(db, r.mutuelle, qp["numero"]) == {"6584": (two, 0), "521": (0, two)}
     assert await lignes_de_piece(db, r.federation, qp["numero"]) == {"521": (two, 0), "7584": (0, two)}

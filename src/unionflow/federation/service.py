@@ -37,13 +37,12 @@ from unionflow.models import Organisation
 from unionflow.models.versement import ModeVersement, ObjetVersement
 from unionflow.organisations.repository import ArborescenceRepository, OrganisationRepository
 from unionflow.versements.quote_part_repository import QuotePartRepository
-from unionflow.versements.schemas import CreateVersementRequest, VersementResponse
+from unionflow.versements.schemas import PHONE_PATTERN, CreateVersementRequest, VersementResponse
 from unionflow.versements.service import VersementService
 
 ZERO = Decimal("0")
 # Roles that read a federation's consolidation where they act (in it or above it).
 ROLES_CONSOLIDATION = (Role.ADMIN_ORGANISATION, Role.PRESIDENT, Role.TRESORIER, Role.COMMISSAIRE_AUX_COMPTES)
-TELEPHONE_E164 = r"^\+[1-9]\d{6,14}$"
 
 
 def periode(debut: date | None, fin: date | None) -> tuple[date, date]:
@@ -142,7 +141,7 @@ class FederationService:
 
 
 def _e164(telephone: str | None) -> str | None:
-    return telephone if telephone and re.fullmatch(TELEPHONE_E164, telephone) else None
+    return telephone if telephone and re.fullmatch(PHONE_PATTERN, telephone) else None
 
 
 def _solde(s: SoldeCompte) -> Decimal:
