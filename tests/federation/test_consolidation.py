@@ -162,6 +162,11 @@ async def test_consolidated_statements_eliminate_the_quote_part(client, factory,
     assert body["piecesEliminees"] == [qp["numero"]]
     par_org = {o["organisationId"]: o["resultat"] for o in body["resultatsParOrganisation"]}
     assert par_org == {str(r.federation.id): "2000.00", str(r.mutuelle.id): "8000.00", str(r.soeur.id): "4000.00"}
+    # The balance sheet: Σ of each organisation's own, balanced, its result the consolidated one.
+    bilan = body["bilan"]
+    assert bilan["equilibre"] and bilan["totalActif"] == bilan["totalPassif"] == "14000.00"
+    assert {p["numeroCompte"]: p["montant"] for r in bilan["actif"] for p in r["postes"]} == {"521": "14000.00"}
+    assert [r["total"] for r in bilan["passif"] if r["rubrique"].startswith("Résultat")] == ["14000.00"]
     # Seen from the mutual alone, the quote-part is a real expense: nothing to eliminate.
     seul = (await client.get(f"/api/federations/{r.mutuelle.id}/etats-consolides",
                              headers=r.tresorier.headers)).json()

@@ -6,7 +6,8 @@ second person or left pending, some cancelled after delivery (request, then appr
 (a) every account of the consolidated trial balance: cumulated = Σ of each organisation's own trial balance
     (GET /api/comptabilite/etats/balance), and consolidated = cumulated − eliminations, debit and credit;
 (b) eliminations balance (Σ debits = Σ credits) and are exactly the delivered quote-parts (and their reversals):
-    they net to zero on the result, and the consolidated result is Σ of the organisations' results;
+    they net to zero on the result, and the consolidated result is Σ of the organisations' results; the
+    consolidated balance sheet balances and its assets are Σ of the organisations' own bilans;
 (c) the consolidated figures' total is Σ of the organisations' (members, dues collected, treasuries), and the
     consolidated treasury equals the trial balance's class 5.
 Through the real app. No shrinking (each step is HTTP); a failing example is printed as drawn with every step's
@@ -109,7 +110,7 @@ async def test_consolidated_is_the_sum_of_organisations_minus_eliminations(clien
 
     # (a) per account: cumulated = Σ organisations' own balances; consolidated = cumulated − eliminations.
     somme: dict[str, list[Decimal]] = {}
-    resultats = ZERO
+    resultats = actifs = ZERO
     for n in noeuds:
         own = await client.get("/api/comptabilite/etats/balance", headers=superadmin.headers,
                                params={"organisationId": str(n.org.id)})
@@ -121,6 +122,9 @@ async def test_consolidated_is_the_sum_of_organisations_minus_eliminations(clien
         cr = (await client.get("/api/comptabilite/etats/compte-resultat", headers=superadmin.headers,
                                params={"organisationId": str(n.org.id)})).json()
         resultats += _d(cr["resultat"])
+        bilan = (await client.get("/api/comptabilite/etats/bilan", headers=superadmin.headers,
+                                  params={"organisationId": str(n.org.id)})).json()
+        actifs += _d(bilan["totalActif"])
     lignes = {lg["numeroCompte"]: lg for lg in body["balance"]}
     assert set(lignes) == set(somme)
     for numero, lg in lignes.items():
@@ -141,6 +145,9 @@ async def test_consolidated_is_the_sum_of_organisations_minus_eliminations(clien
     assert net == delivered
     if charge:
         assert _d(charge["debitConsolide"]) == _d(charge["creditConsolide"])  # nothing left between them
+
+    # The balance sheet is Σ of the organisations' (nothing between them at the end: the quote-part is settled).
+    assert body["bilan"]["equilibre"] and _d(body["bilan"]["totalActif"]) == actifs
 
     # (c) the figures' total is the sum of the organisations'; treasury = class 5 of the balance.
     figures = (await client.get(f"/api/federations/{federation.id}/consolidation",

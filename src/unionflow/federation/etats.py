@@ -14,8 +14,10 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from unionflow.comptabilite.etats_repository import SoldeCompte
+from unionflow.comptabilite.etats_schemas import PosteEtat, RubriqueEtat
 from unionflow.federation.repository import Elimination
 from unionflow.federation.schemas import (
+    BilanConsolide,
     EtatsConsolidesResponse,
     LigneConsolidee,
     PosteResultat,
@@ -78,10 +80,57 @@ def _resultat_organisation(organisation: Organisation, soldes: list[SoldeCompte]
                                 produits=produits, resultat=produits - charges)
 
 
+ACTIF = ("Actif immobilisé", "Stocks", "Créances", "Trésorerie-actif")
+PASSIF = ("Fonds associatifs, réserves et résultats affectés", "Résultat de l'exercice en cours (excédent ou déficit)",
+          "Dettes", "Trésorerie-passif")
+
+
+def _rubrique_de(s: SoldeCompte, net: Decimal) -> tuple[str, Decimal] | None:
+    """Where one organisation's account goes in its bilan (comptabilite/etats.py's rule), with its amount."""
+    if s.classe == 1:
+        return PASSIF[0], -net
+    if s.classe in (2, 3):
+        return ACTIF[s.classe - 2], net
+    if s.classe in (4, 5):
+        if net > 0:
+            return ACTIF[s.classe - 2], net
+        return (PASSIF[2] if s.classe == 4 else PASSIF[3]), -net
+    return None  # classes 6-8: the result
+
+
+def bilan_consolide(cumuls: Iterable[list[SoldeCompte]]) -> BilanConsolide:
+    postes: dict[str, dict[str, tuple[str, Decimal]]] = {r: {} for r in (*ACTIF, *PASSIF)}
+    resultat = ZERO
+    for soldes in cumuls:
+        for s in soldes:
+            net = s.debit_avant + s.debit_periode - s.credit_avant - s.credit_periode
+            if s.classe in (6, 7, 8):
+                resultat -= net
+                continue
+            place = _rubrique_de(s, net)
+            if place is None or place[1] == ZERO:
+                continue
+            libelle, montant = postes[place[0]].get(s.numero, (s.libelle, ZERO))
+            postes[place[0]][s.numero] = (libelle, montant + place[1])
+
+    def rubrique(titre: str) -> RubriqueEtat:
+        lignes = [PosteEtat(numero_compte=n, libelle=lib, montant=m) for n, (lib, m) in sorted(postes[titre].items())]
+        if titre == PASSIF[1]:
+            return RubriqueEtat(rubrique=titre, postes=[], total=resultat)
+        return RubriqueEtat(rubrique=titre, postes=lignes, total=sum((p.montant for p in lignes), ZERO))
+
+    actif = [rubrique(t) for t in ACTIF]
+    passif = [rubrique(t) for t in PASSIF]
+    total_actif, total_passif = sum((r.total for r in actif), ZERO), sum((r.total for r in passif), ZERO)
+    return BilanConsolide(actif=[r for r in actif if r.postes], passif=[r for r in passif if r.postes
+                                                                       or r.rubrique == PASSIF[1]],
+                          total_actif=total_actif, total_passif=total_passif, equilibre=total_actif == total_passif)
+
+
 def etats_consolides(federation: Organisation, organisations: list[Organisation],
                      balances: dict[uuid.UUID, list[SoldeCompte]], resultats: dict[uuid.UUID, list[SoldeCompte]],
-                     eliminations: list[Elimination], numeros: list[str], *, debut: date, fin: date
-                     ) -> EtatsConsolidesResponse:
+                     cumuls: dict[uuid.UUID, list[SoldeCompte]], eliminations: list[Elimination],
+                     numeros: list[str], *, debut: date, fin: date) -> EtatsConsolidesResponse:
     """The trial balance takes every entry of the period; the income statement leaves out the year-end closing
     entries (as each organisation's own statement does). Class 8 (hors activités ordinaires) is read as a charge
     when debit, which the per-organisation results follow too."""
@@ -104,4 +153,4 @@ def etats_consolides(federation: Organisation, organisations: list[Organisation]
         charges=charges, produits=produits, total_charges=total_charges, total_produits=total_produits,
         resultat=resultat, resultats_par_organisation=[_resultat_organisation(o, resultats[o.id])
                                                       for o in organisations],
-        pieces_eliminees=numeros, calcule_le=datetime.now(UTC))
+        bilan=bilan_consolide(cumuls.values()), pieces_eliminees=numeros, calcule_le=datetime.now(UTC))

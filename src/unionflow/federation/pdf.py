@@ -1,5 +1,6 @@
 """The consolidated statements as a printable table (PDF) and a workbook (XLSX), through core/tableaux.py like
-each organisation's statements: the trial balance with its « Éliminations » columns, then the income statement."""
+each organisation's statements: the trial balance with its « Éliminations » columns, the income statement, then
+the balance sheet."""
 
 from __future__ import annotations
 
@@ -33,11 +34,21 @@ def etats_consolides(e: EtatsConsolidesResponse) -> Tableau:
     produits = Bloc("Compte de résultat — produits", [_poste(p, True) for p in e.produits],
                     _poste(e.total_produits, True))
     resultat = Bloc(None, [_poste(e.resultat, e.resultat.consolide >= 0)])
+    # The balance sheet at the end of the period in the consolidated columns: assets debit, liabilities credit.
+    b = e.bilan
+    actif = Bloc(f"Bilan consolidé au {e.date_fin:%d/%m/%Y} — actif",
+                 [(p.numero_compte, f"{r.rubrique}: {p.libelle}", "", "", "", "", p.montant, "")
+                  for r in b.actif for p in r.postes], ("TOTAL", "Total de l'actif", "", "", "", "", b.total_actif, ""))
+    passif = Bloc(f"Bilan consolidé au {e.date_fin:%d/%m/%Y} — passif",
+                  [(p.numero_compte, f"{r.rubrique}: {p.libelle}", "", "", "", "", "", p.montant)
+                   for r in b.passif for p in r.postes]
+                  + [("", r.rubrique, "", "", "", "", "", r.total) for r in b.passif if not r.postes],
+                  ("TOTAL", "Total du passif", "", "", "", "", "", b.total_passif))
     notes = [f"Périmètre: {len(e.perimetre)} organisation(s). Consolidé = Σ des organisations − éliminations.",
              "Éliminations: quotes-parts versées et reçues dans le périmètre (6584 / 7584) — pièces "
              + (", ".join(e.pieces_eliminees) or "aucune") + "."]
     return Tableau(titre="États consolidés", organisation=e.federation,
                    sous_titre=f"du {e.date_debut:%d/%m/%Y} au {e.date_fin:%d/%m/%Y} — calculé le "
                               f"{e.calcule_le:%d/%m/%Y %H:%M} UTC",
-                   colonnes=colonnes, blocs=[balance, charges, produits, resultat], notes=notes, devise=e.devise,
-                   paysage=True)
+                   colonnes=colonnes, blocs=[balance, charges, produits, resultat, actif, passif], notes=notes,
+                   devise=e.devise, paysage=True)

@@ -48,12 +48,14 @@ async def get_consolidation(id: uuid.UUID, session: SessionDep, auth: AuthContex
 
 @router.get("/{id}/etats-consolides", response_model=EtatsConsolidesResponse,
             responses={**BINAIRES, **problems(403, 404)},
-            summary="Balance et compte de résultat consolidés d'une fédération",
+            summary="Balance, compte de résultat et bilan consolidés d'une fédération",
             description="Σ des organisations du périmètre − éliminations = consolidé, pour chaque compte et chaque "
                         "colonne. Éliminations: les lignes hors trésorerie des écritures des quotes-parts versées "
                         "ET reçues dans le périmètre (6584 chez le payeur, 7584 chez la fédération) et de leurs "
                         "annulations; leur effet sur le résultat est nul. Le compte de résultat exclut les "
-                        "écritures de clôture. `format`: `json` (défaut), `pdf` (paysage, à signer) ou `xlsx`."
+                        "écritures de clôture. `bilan`: à `dateFin`, les comptes de chaque organisation classés "
+                        "comme dans son propre bilan puis sommés (aucune créance ni dette entre organisations: rien "
+                        "à éliminer). `format`: `json` (défaut), `pdf` (paysage, à signer) ou `xlsx`."
                         + LECTEURS)
 async def get_etats_consolides(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_FINANCE_READ),
                                date_debut: date | None = DEBUT, date_fin: date | None = FIN,

@@ -8,6 +8,7 @@ from datetime import date, datetime
 
 from pydantic import Field, model_validator
 
+from unionflow.comptabilite.etats_schemas import RubriqueEtat
 from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
 from unionflow.models.organisation import TypeOrganisation
 from unionflow.models.versement import ModeVersement
@@ -106,6 +107,19 @@ class PosteResultat(OutputModel):
     consolide: Montant
 
 
+class BilanConsolide(OutputModel):
+    """Balance sheet of the network at `dateFin`: each organisation's accounts classified as in its own bilan (a
+    bank overdraft of one is not netted against another's cash), summed per heading and account. No elimination:
+    a quote-part leaves no claim nor debt between organisations (both sides are booked at once), and its charge and
+    product cancel out in the result."""
+
+    actif: list[RubriqueEtat]
+    passif: list[RubriqueEtat]
+    total_actif: Montant
+    total_passif: Montant
+    equilibre: bool
+
+
 class EtatsConsolidesResponse(OutputModel):
     """Consolidated trial balance and income statement of a federation for a period (SYCEBNL: « excédent » or
     « déficit »)."""
@@ -125,5 +139,6 @@ class EtatsConsolidesResponse(OutputModel):
     resultat: PosteResultat = Field(description="Produits − charges: excédent si positif; ses éliminations sont "
                                                 "nulles (une quote-part est une charge ici, un produit là)")
     resultats_par_organisation: list[ResultatOrganisation]
+    bilan: BilanConsolide
     pieces_eliminees: list[str] = Field(description="Numéros des quotes-parts internes au périmètre (pièces)")
     calcule_le: datetime

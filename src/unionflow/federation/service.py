@@ -110,10 +110,11 @@ class FederationService:
         etats = EtatsRepository(self.session)
         balances = {o.id: await etats.soldes(o.id, debut, fin) for o in organisations}
         resultats = {o.id: await etats.soldes(o.id, debut, fin, sans_cloture=True) for o in organisations}
+        cumuls = {o.id: await etats.soldes(o.id, None, fin) for o in organisations}
         numeros = await QuotePartRepository(self.session).internes(ids)
         pieces = [*numeros, *(f"ANN-{n}" for n in numeros)]
         eliminations = await ConsolidationRepository(self.session).eliminations(ids, pieces, debut, fin)
-        return etats_consolides(federation, organisations, balances, resultats, eliminations, numeros,
+        return etats_consolides(federation, organisations, balances, resultats, cumuls, eliminations, numeros,
                                 debut=debut, fin=fin)
 
     async def verser_quote_part(self, data: CreateQuotePartRequest) -> VersementResponse:
