@@ -103,6 +103,13 @@ async def test_quote_part_is_one_operation_booked_on_both_sides(client, factory,
     two = Decimal("2000.00")
     assert await lignes_de_piece(db, r.mutuelle, qp["numero"]) == {"6584": (two, 0), "521": (0, two)}
     assert await lignes_de_piece(db, r.federation, qp["numero"]) == {"521": (two, 0), "7584": (0, two)}
+    # The federation's bureau lists what it received; the mutual's treasurer does not read the federation's list.
+    recues = await client.get(f"/api/federations/{r.federation.id}/quotes-parts",
+                              headers=r.president_federation.headers)
+    assert recues.status_code == 200, recues.text
+    assert [(q["numero"], q["numeroRecuDestinataire"]) for q in recues.json()["content"]] == [(qp["numero"], recu)]
+    assert (await client.get(f"/api/federations/{r.federation.id}/quotes-parts",
+                             headers=r.tresorier.headers)).status_code == 403
     # The federation's treasurer finds it in his books (the mutual's side stays the mutual's).
     books = await client.get("/api/comptabilite/etats/balance", headers=r.tresorier_federation.headers,
                              params={"organisationId": str(r.federation.id)})

@@ -6,7 +6,7 @@ import uuid
 from datetime import date
 from typing import Any
 
-from fastapi import Query, Request
+from fastapi import Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from unionflow.comptabilite.etats_router import BINAIRES
@@ -16,6 +16,7 @@ from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
+from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_FINANCE_READ, RS_TRESORERIE
 from unionflow.core.routing import area_router
 from unionflow.federation import pdf
@@ -68,6 +69,16 @@ async def get_etats_consolides(id: uuid.UUID, session: SessionDep, auth: AuthCon
                       else (tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE))
     filename = f"etats-consolides-{etat.date_fin:%Y-%m-%d}.{fmt.value}"
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@router.get("/{id}/quotes-parts", response_model=Page[VersementResponse], responses=problems(403, 404),
+            summary="Quotes-parts reçues par une fédération",
+            description="Les versements QUOTE_PART dont elle est la destinataire, tous statuts (EN_COURS: annoncées; "
+                        "REUSSI: reçues, avec leur reçu `numeroRecuDestinataire`; ANNULE), du plus récent au plus "
+                        "ancien." + LECTEURS.split(" Période")[0])
+async def list_quotes_parts(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_FINANCE_READ),
+                            params: PageParams = Depends(paging(20))) -> Page[VersementResponse]:
+    return await FederationService(session, auth).quotes_parts_recues(id, params)
 
 
 @router.post("/quotes-parts", status_code=201, response_model=VersementResponse, responses=problems(404, 422),

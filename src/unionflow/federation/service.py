@@ -22,6 +22,7 @@ from unionflow.compte.repository import CompteRepository
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, NotFound, RegleMetier
+from unionflow.core.pagination import Page, PageParams
 from unionflow.core.roles import Role
 from unionflow.core.visibility import organisations_as, staff_sees
 from unionflow.federation.etats import etats_consolides
@@ -116,6 +117,13 @@ class FederationService:
         eliminations = await ConsolidationRepository(self.session).eliminations(ids, pieces, debut, fin)
         return etats_consolides(federation, organisations, balances, resultats, cumuls, eliminations, numeros,
                                 debut=debut, fin=fin)
+
+    async def quotes_parts_recues(self, federation_id: uuid.UUID, params: PageParams) -> Page[VersementResponse]:
+        """What the federation's bureau sees of its members' payouts: the quote-parts paid to it."""
+        federation, _ = await self.perimetre(federation_id)
+        rows, total, exact = await QuotePartRepository(self.session).recues(federation.id, params)
+        return Page[VersementResponse].build([VersementResponse.model_validate(r) for r in rows], params, total,
+                                             exact)
 
     async def verser_quote_part(self, data: CreateQuotePartRequest) -> VersementResponse:
         """A quote-part to the payer's federation: a payout of object QUOTE_PART (four-eyes confirmation and

@@ -7,6 +7,7 @@ from collections.abc import Collection
 
 from sqlalchemy import select
 
+from unionflow.core.pagination import PageParams
 from unionflow.core.repository import SystemRepository
 from unionflow.models import Versement
 from unionflow.models.versement import ObjetVersement, StatutVersement
@@ -29,3 +30,11 @@ class QuotePartRepository(SystemRepository[Versement]):
                        Versement.statut.in_((StatutVersement.REUSSI, StatutVersement.ANNULE)))
                 .order_by(Versement.numero))
         return [str(n) for n in (await self.session.execute(stmt)).scalars()]
+
+    async def recues(self, destinataire_id: uuid.UUID, params: PageParams) -> tuple[list[Versement], int, bool]:
+        """Quote-parts paid to ``destinataire_id`` (every status: pending ones announce money to come), newest
+        first."""
+        stmt = (select(Versement).where(Versement.objet_type == ObjetVersement.QUOTE_PART,
+                                        Versement.organisation_destinataire_id == destinataire_id)
+                .order_by(Versement.created_at.desc(), Versement.id))
+        return await self.paginate(stmt, params)
