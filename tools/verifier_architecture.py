@@ -228,6 +228,8 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
                                         "JournalComptable", "LigneEcriture", "Membre", "MembreOrganisation",
                                         "Organisation", "Paiement"}),
                              f"{_RAPPORT}: export statements streamed in batches, each scoped by its owner's rule"),
+    "federation/repository.py": (frozenset({"CompteComptable", "EcritureComptable", "LigneEcriture"}),
+                                 f"{_RAPPORT} (the federation's consolidation sums the ledger lines it eliminates)"),
     "finance/approbations/repository.py": (frozenset({"DemandeAide", "Organisation", "Versement"}),
                                            "versements and demandes_aide call finance's approvals: finance "
                                            "importing them back would be a cycle between areas; " + _PORTEE),

@@ -51,6 +51,7 @@ from unionflow.documents.router import router as documents_router
 from unionflow.evenements.router import router as evenements_router
 from unionflow.export.router import router as export_router
 from unionflow.favoris.router import router as favoris_router
+from unionflow.federation.router import router as federation_router
 from unionflow.feedback.router import router as feedback_router
 from unionflow.finance.approbations.router import router as finance_approbations_router
 from unionflow.finance.budgets.router import router as finance_budgets_router
@@ -94,6 +95,7 @@ ROUTERS: list[APIRouter] = [
     status_router,
     systeme_router,
     organisations_router,
+    federation_router,
     comptabilite_router,
     comptabilite_etats_router,
     comptabilite_produits_router,

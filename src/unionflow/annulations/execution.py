@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.ecritures_federation import extourner_quote_part_recue
 from unionflow.comptabilite.ecritures_service import contrepasser, extourner_versement
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.config import Settings
@@ -105,6 +106,8 @@ async def _annuler_versement(session: AsyncSession, auth: AuthContext, demande: 
     versement.motif_echec = f"Annulé après exécution: {demande.motif}"[:500]
     await session.flush()
     await extourner_versement(session, versement, demande.motif, auth)
+    # A quote-part is undone on both sides: the federation's receipt entry is reversed too (docs/federation.md).
+    await extourner_quote_part_recue(session, versement, demande.motif, auth)
     await audit.record(session, auth, action="ANNULER_VERSEMENT", module="VERSEMENTS", entite_type="Versement",
                        entite_id=versement.id, organisation_id=versement.organisation_id, before=before,
                        after=audit.snapshot(versement, ["statut", "motif_echec"]), severite="WARNING",

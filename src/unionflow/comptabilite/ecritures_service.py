@@ -75,7 +75,8 @@ TRESORERIE = {
     "FREE_MONEY": ("5217", "MM"),
 }
 # Payout: object → expense account; mode → (treasury account, journal code).
-CHARGE_VERSEMENT = {"AIDE": "6581", "COTISATIONS": "6582", "ADHESIONS": "6583", "AUTRE": "6588"}
+CHARGE_VERSEMENT = {"AIDE": "6581", "COTISATIONS": "6582", "ADHESIONS": "6583", "AUTRE": "6588",
+                    "QUOTE_PART": "6584"}
 TRESORERIE_VERSEMENT = {"WAVE": ("5215", "MM"), "MANUEL": ("521", "BQ")}
 async def compte_par_defaut(session: AsyncSession, organisation_id: uuid.UUID, numero: str,
                             auth: AuthContext | None = None) -> CompteComptable:

@@ -64,6 +64,10 @@ COMPTES_PAR_DEFAUT = {
     "6588": "Autres charges diverses",
     # SYSCOHADA révisé 631 Frais bancaires → 6317: the fees Wave keeps on each transaction (issue 20).
     "6317": "Frais sur instruments monnaie électronique",
+    # Issue 20 (federation): the quote-part a member organisation pays its federation, on both sides
+    # (docs/federation.md); dedicated accounts so that consolidation finds and eliminates them.
+    "6584": "Quotes-parts versées à la fédération",
+    "7584": "Quotes-parts reçues des organisations membres",
 }
 JOURNAUX_PAR_DEFAUT = {
     "CAI": ("Journal de caisse", "CAISSE"),

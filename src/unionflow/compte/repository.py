@@ -97,6 +97,14 @@ class CompteRepository(SystemRepository[Cotisation]):
             MembreOrganisation.organisation_id == organisation_id,
             MembreOrganisation.statut == StatutAppartenance.ACTIF))).scalar_one())
 
+    async def active_members_in(self, organisation_ids: list[uuid.UUID]) -> int:
+        """Active memberships of several organisations (a federation's network)."""
+        if not organisation_ids:
+            return 0
+        return int((await self.session.execute(select(func.count()).where(
+            MembreOrganisation.organisation_id.in_(organisation_ids),
+            MembreOrganisation.statut == StatutAppartenance.ACTIF))).scalar_one())
+
     async def collected(self, organisation_id: uuid.UUID, start: datetime, end: datetime) -> tuple[Decimal, Decimal]:
         """(dues, adhesion fees) collected by confirmed payments dated in [start, end)."""
         stmt = (

@@ -111,6 +111,14 @@ class DashboardMembreResponse(ResultatCalcule):
     genere_le: datetime
 
 
+class ReseauOrganisation(OutputModel):
+    """Extension (issue 20 item 6): the organisations under this one (a federation's mutuals), counted."""
+
+    nombre_organisations: int = Field(description="Organisations sous celle-ci (récursivement)")
+    nombre_membres: int = Field(description="Adhésions actives de l'organisation ET de celles sous elle")
+    consolidation: str = Field(description="Chiffres consolidés: GET de ce chemin (bureau de la fédération)")
+
+
 class DashboardOrganisationResponse(ResultatCalcule):
     organisation_id: uuid.UUID
     nom: str
@@ -124,4 +132,7 @@ class DashboardOrganisationResponse(ResultatCalcule):
     montant_en_retard: Montant
     nombre_membres_en_retard: int
     paiements_en_attente: int
+    reseau: ReseauOrganisation | None = Field(
+        default=None, description="Extension (issue 20): pour une organisation qui en a d'autres sous elle (une "
+                                  "fédération), son réseau; `nombreMembres` ci-dessus reste le sien")
     genere_le: datetime

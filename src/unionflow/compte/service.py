@@ -18,6 +18,7 @@ from unionflow.compte.schemas import (
     MembershipLigne,
     MembreResume,
     PaiementLigne,
+    ReseauOrganisation,
     SyntheseCotisations,
 )
 from unionflow.core.auth import AuthContext
@@ -28,6 +29,7 @@ from unionflow.cotisations.service import today_utc
 from unionflow.models import Adhesion, Cotisation, Membre
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.organisations.repository import ArborescenceRepository
 
 OUVERTES = frozenset({StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD})
 
@@ -121,4 +123,16 @@ class CompteService:
             encaisse_cotisations_annee=dues_year, encaisse_adhesions_annee=fees_year, taux_recouvrement=rate,
             nombre_cotisations_en_retard=dues["nombre_en_retard"], montant_en_retard=dues["montant_en_retard"],
             nombre_membres_en_retard=dues["membres_en_retard"],
-            paiements_en_attente=await self.repo.pending_payments(org_id), genere_le=now, calcule_le=now)
+            paiements_en_attente=await self.repo.pending_payments(org_id), reseau=await self._reseau(org_id),
+            genere_le=now, calcule_le=now)
+
+    async def _reseau(self, organisation_id: uuid.UUID) -> ReseauOrganisation | None:
+        """A federation's own figures stay its own (its books, its members); its network is counted beside them,
+        with the path of the consolidated figures (docs/federation.md)."""
+        descendants = [o.id for o in await ArborescenceRepository(self.session).descendants(organisation_id)]
+        if not descendants:
+            return None
+        return ReseauOrganisation(
+            nombre_organisations=len(descendants),
+            nombre_membres=await self.repo.active_members_in([organisation_id, *descendants]),
+            consolidation=f"/api/federations/{organisation_id}/consolidation")

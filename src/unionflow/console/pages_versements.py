@@ -25,7 +25,7 @@ from unionflow.versements.schemas import CreateVersementRequest
 # Each card carries its decision or payout form (~1 KB): at most 15 per list keeps the page under 30 KB.
 MAX_CARTES = 15
 OBJETS = {"COTISATIONS": "Reversement de cotisations", "ADHESIONS": "Reversement de frais d'adhésion",
-          "AIDE": "Aide accordée", "AUTRE": "Autre dépense"}
+          "AIDE": "Aide accordée", "AUTRE": "Autre dépense", "QUOTE_PART": "Quote-part versée à la fédération"}
 
 
 def invalid(error: ValidationError) -> InvalidInput:

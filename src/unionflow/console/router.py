@@ -16,6 +16,7 @@ from unionflow.console import (  # noqa: F401
     pages_annulations,
     pages_comptabilite,
     pages_evenements,
+    pages_federation,
     pages_membre,
     pages_oidc,
     pages_secretaire,

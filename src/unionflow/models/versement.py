@@ -30,6 +30,9 @@ class ObjetVersement(StrEnum):
     ADHESIONS = "ADHESIONS"
     AIDE = "AIDE"
     AUTRE = "AUTRE"
+    # Issue 20: the share a member organisation pays its federation (organisation_destinataire_id), booked on
+    # both sides (docs/federation.md).
+    QUOTE_PART = "QUOTE_PART"
 
 
 class Versement(IdMixin, TimestampMixin, Base):
@@ -58,5 +61,10 @@ class Versement(IdMixin, TimestampMixin, Base):
     motif_echec: Mapped[str | None] = mapped_column(Text)
     cree_par: Mapped[str] = mapped_column(String(254))
     confirme_par: Mapped[str | None] = mapped_column(String(254))
+    # A quote-part (QUOTE_PART): the organisation receiving it (the payer's federation) and the receipt number
+    # given in ITS series when the payout is delivered (docs/federation.md).
+    organisation_destinataire_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organisation.id"),
+                                                                           index=True)
+    numero_recu_destinataire: Mapped[str | None] = mapped_column(String(40))
 
     __table_args__ = (Index("ix_versement_organisation_statut", "organisation_id", "statut"),)

@@ -104,3 +104,36 @@ class SerieOrganisationRepository(SystemRepository[Organisation]):
             if stored:
                 return stored
         raise RuntimeError(f"aucun code de série libre pour l'organisation {organisation_id}")
+
+
+class ArborescenceRepository(SystemRepository[Organisation]):
+    """The tree of organisations (``parent_id``), unscoped: the federation's consolidation reads every descendant,
+    suspended ones included (their money still counts), after its service checked the caller may read the root."""
+
+    model = Organisation
+
+    async def descendants(self, racine_id: uuid.UUID) -> list[Organisation]:
+        """Every organisation under ``racine_id``, level by level (a few levels: union, federation, mutual); a
+        cycle, which the service refuses when parents are set, would still stop here."""
+        vus: set[uuid.UUID] = {racine_id}
+        trouvees: list[Organisation] = []
+        niveau = [racine_id]
+        while niveau:
+            stmt = self.select().where(Organisation.parent_id.in_(niveau)).order_by(Organisation.nom, Organisation.id)
+            enfants = [o for o in (await self.session.execute(stmt)).scalars() if o.id not in vus]
+            vus.update(o.id for o in enfants)
+            trouvees += enfants
+            niveau = [o.id for o in enfants]
+        return trouvees
+
+    async def ancetres(self, organisation_id: uuid.UUID) -> list[uuid.UUID]:
+        """The parents of ``organisation_id`` up to the root, nearest first."""
+        chaine: list[uuid.UUID] = []
+        courant: uuid.UUID | None = organisation_id
+        while courant is not None and courant not in chaine and len(chaine) < 20:
+            parent = (await self.session.execute(select(Organisation.parent_id)
+                                                 .where(Organisation.id == courant))).scalar_one_or_none()
+            if parent is not None:
+                chaine.append(parent)
+            courant = parent
+        return chaine

@@ -66,5 +66,9 @@ class VersementResponse(OutputModel):
     motif_echec: str | None
     cree_par: str
     confirme_par: str | None
+    organisation_destinataire_id: uuid.UUID | None = Field(
+        default=None, description="Extension (issue 20): la fédération qui reçoit une quote-part (QUOTE_PART)")
+    numero_recu_destinataire: str | None = Field(
+        default=None, description="Extension (issue 20): le reçu de la quote-part dans la série de la fédération")
     created_at: datetime
     updated_at: datetime

@@ -27,6 +27,7 @@ from unionflow.models.demande_aide import StatutDemandeAide
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 from unionflow.notifications import workflow as notices
 from unionflow.organisations.repository import OrganisationRepository
+from unionflow.versements.quote_part import comptabiliser_quote_part
 from unionflow.versements.repository import VersementFilters, VersementRepository
 from unionflow.versements.schemas import (
     ConfirmerVersementRequest,
@@ -64,7 +65,10 @@ class VersementService:
         rows, total, exact = await self.repo.search(filters, params)
         return Page[VersementResponse].build([VersementResponse.model_validate(r) for r in rows], params, total, exact)
 
-    async def creer(self, data: CreateVersementRequest) -> VersementResponse:
+    async def creer(self, data: CreateVersementRequest, *,
+                    destinataire_id: uuid.UUID | None = None) -> VersementResponse:
+        """``destinataire_id``: the federation receiving a quote-part (federation/service.py, the only caller
+        that gives it)."""
         if not staff_sees(self.auth, data.organisation_id):
             raise NotFound("Organisation introuvable")
         self.auth.require(Permission.VERSEMENT_INITIER, data.organisation_id,
@@ -82,6 +86,8 @@ class VersementService:
                                    f"au titre des {data.objet_type.lower()}")
         if data.objet_type == ObjetVersement.AIDE:
             await self._check_aide(data)
+        if (data.objet_type == ObjetVersement.QUOTE_PART) != (destinataire_id is not None):
+            raise RegleMetier("Une quote-part se verse à la fédération par POST /api/federations/quotes-parts")
         compte_id = None
         if data.mode == ModeVersement.WAVE:
             _, compte_id = await client_for_organisation(self.session, self.settings, organisation.id)
@@ -91,7 +97,7 @@ class VersementService:
             objet_type=data.objet_type, objet_id=data.objet_id, motif=data.motif,
             beneficiaire_nom=data.beneficiaire_nom, beneficiaire_telephone=data.beneficiaire_telephone,
             statut=StatutVersement.EN_COURS, cle_idempotence=f"ver-{uuid.uuid4().hex}", compte_wave_id=compte_id,
-            cree_par=self.auth.actor_name)
+            cree_par=self.auth.actor_name, organisation_destinataire_id=destinataire_id)
         self.repo.add(versement)
         await self.session.flush()
         await approbations.demander_pour_versement(self.session, self.auth, versement)
@@ -127,6 +133,7 @@ class VersementService:
     async def _book(self, versement: Versement) -> None:
         """Money that left is booked and screened in the same transaction as its status."""
         await comptabiliser_versement(self.session, versement, self.auth)
+        await comptabiliser_quote_part(self.session, versement, self.auth)
         membre_id = None
         if versement.objet_type == ObjetVersement.AIDE and versement.objet_id is not None:
             demande = await self.demandes.lock_for_organisation(versement.objet_id, versement.organisation_id)
