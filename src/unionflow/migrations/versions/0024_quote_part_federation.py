@@ -1,7 +1,7 @@
 """federation_quote_part: a payout may be a quote-part paid to the payer's federation
 
-Revision ID: 0030_federation_quote_part
-Revises: 0021_durcir_personne
+Revision ID: 0024_quote_part_federation
+Revises: 0023_comptes_produits
 
 Issue 20 item 6: the share a member organisation pays its federation is one payout booked on both sides. The payout
 names the organisation receiving it and keeps the receipt number given in that organisation's series.
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0030_federation_quote_part"
-down_revision: str | Sequence[str] | None = "0021_durcir_personne"
+revision: str = "0024_quote_part_federation"
+down_revision: str | Sequence[str] | None = "0023_comptes_produits"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
