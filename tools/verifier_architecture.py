@@ -175,7 +175,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "cotisations": ("Cotisation", "CotisationSynthese", "CotisationSyntheseDelta", "RappelCotisation"),
     "demandes_aide": ("DemandeAide",),
     "documents": ("Document", "PieceJointe", "TelechargementDocument"),
-    "encaissement": ("Paiement", "PaiementAllocation", "DemandeAnnulation"),
+    "encaissement": ("Paiement", "PaiementAllocation", "DemandeAnnulation", "MouvementAvoir"),
     "evenements": ("Evenement", "InscriptionEvenement", "FeedbackEvenement", "NotificationEvenement"),
     "favoris": ("Favori",),
     "feedback": ("Feedback",),
@@ -220,6 +220,9 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "encaissement/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "Organisation"}),
                                    "payment path: dues and adhesions locked with the payment in one lock order, the "
                                    "payer read for manual entry and receipts (round trips counted by tests)"),
+    "encaissement/avoir_repository.py": (frozenset({"Cotisation"}),
+                                         "payment path: a credit application locks the dues it pays in the payment's "
+                                         "lock order (payment, then dues), like lock_cibles"),
     "evenements/repository.py": (frozenset({"Membre"}), f"{_AFFICHAGE} (registrants with their names, in name order)"),
     "export/repository.py": (frozenset({"Adhesion", "AuditLog", "CompteComptable", "Cotisation", "EcritureComptable",
                                         "JournalComptable", "LigneEcriture", "Membre", "MembreOrganisation",

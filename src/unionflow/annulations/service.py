@@ -28,6 +28,7 @@ from unionflow.encaissement.annulation_repository import (
     DemandeAnnulationRepository,
     DemandeAnnulationSystemRepository,
 )
+from unionflow.encaissement.avoir_service import verifier_reversible
 from unionflow.encaissement.repository import PaiementRepository, PaiementSystemRepository
 from unionflow.finance.approbations import service as approbations
 from unionflow.finance.approbations.repository import ApprobationRepository
@@ -104,6 +105,8 @@ class AnnulationService:
         await self.session.refresh(paiement)
         if paiement.statut != StatutPaiement.VALIDE:
             raise InvalidState(f"Seul un paiement validé peut être annulé ou remboursé (statut: {paiement.statut})")
+        # Refused at once when its credit already paid dues (checked again when carried out).
+        await verifier_reversible(self.session, paiement)
         await self._aucune_en_attente(paiement_id=paiement.id)
         return await self._ouvrir(DemandeAnnulation(
             organisation_id=paiement.organisation_id, type_annulation=type_annulation.value, paiement_id=paiement.id,

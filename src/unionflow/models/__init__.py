@@ -18,7 +18,7 @@ from unionflow.models.identite import Compteur, LoginThrottle, RefreshToken, Sig
 from unionflow.models.membre import Membre, MembreOrganisation
 from unionflow.models.monitoring import AlerteConfig, AlerteSysteme, Sauvegarde, SauvegardeConfig
 from unionflow.models.organisation import Organisation
-from unionflow.models.paiement import Paiement, PaiementAllocation
+from unionflow.models.paiement import MouvementAvoir, Paiement, PaiementAllocation
 from unionflow.models.rappel_cotisation import RappelCotisation
 from unionflow.models.versement import Versement
 from unionflow.models.wave import (
@@ -52,6 +52,7 @@ __all__ = [
     "LoginThrottle",
     "Membre",
     "MembreOrganisation",
+    "MouvementAvoir",
     "NotificationEvenement",
     "Organisation",
     "Paiement",
