@@ -167,3 +167,38 @@ async def test_cancelled_advance_takes_its_credit_back(client, factory, db):
     total = (await db.execute(select(func.sum(MouvementAvoir.montant)).where(
         MouvementAvoir.membre_id == member.membre.id))).scalar_one()
     assert Decimal(total) == 0
+
+
+async def _checkout(client, member, org, dues) -> dict:
+    response = await client.post("/api/paiements/wave/checkout", headers=member.headers, json={
+        "organisationId": str(org.id), "cibles": [{"cotisationId": str(dues.id)}]})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+async def test_counter_expires_an_open_wave_checkout_first(client, factory, db, wave):
+    org, treasurer, _, member = await _setup(factory)
+    dues = await cotisation(db, member.membre, org, 2500)
+    checkout = await _checkout(client, member, org, dues)
+    response = await client.post("/api/paiements", headers=treasurer.headers,
+                                 json=_avance(org, member, "2500", [{"cotisationId": str(dues.id)}]))
+    assert response.status_code == 201, response.text
+    assert wave.sessions[checkout["checkoutId"]]["checkout_status"] == "expired"
+    pending = (await client.get(f"/api/paiements/{checkout['paiementId']}", headers=treasurer.headers)).json()
+    assert pending["statut"] == "EXPIRE"
+    await db.refresh(dues)
+    assert dues.statut == "PAYEE" and dues.montant_paye == Decimal("2500")
+
+
+async def test_counter_refuses_dues_wave_already_paid(client, factory, db, wave):
+    org, treasurer, _, member = await _setup(factory)
+    dues = await cotisation(db, member.membre, org, 2500)
+    checkout = await _checkout(client, member, org, dues)
+    wave.complete(checkout["checkoutId"])
+    response = await client.post("/api/paiements", headers=treasurer.headers,
+                                 json=_avance(org, member, "2500", [{"cotisationId": str(dues.id)}]))
+    assert response.status_code == 409, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert "vient d'aboutir" in response.json()["detail"]
+    await db.refresh(dues)
+    assert dues.montant_paye == 0

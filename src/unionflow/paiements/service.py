@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import NotFound, RegleMetier
+from unionflow.core.errors import Conflict, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
@@ -105,6 +105,7 @@ class PaiementService:
             raise NotFound("Membre introuvable")
         if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
             raise RegleMetier("datePaiement ne peut pas être dans le futur")
+        await self._liberer_sessions_wave(data)
         paiement = await EncaissementService(self.session, self.auth).enregistrer(
             membre_id=data.membre_id, organisation_id=data.organisation_id, montant=data.montant,
             methode=data.methode, devise=data.devise, reference_externe=data.reference_externe,
@@ -112,6 +113,19 @@ class PaiementService:
             cibles=[Cible(cotisation_id=c.cotisation_id, adhesion_id=c.adhesion_id, montant=c.montant)
                     for c in data.cibles], avance=data.avance)
         return await self.response(paiement)
+
+    async def _liberer_sessions_wave(self, data: CreatePaiementRequest) -> None:
+        """A dues with an open Wave session is not paid at the counter before that session is expired at Wave
+        (issue 20: never both paid)."""
+        cotisations = [c.cotisation_id for c in data.cibles if c.cotisation_id]
+        adhesions = [c.adhesion_id for c in data.cibles if c.adhesion_id]
+        if not cotisations and not adhesions:
+            return
+        if self.settings is None:
+            if await self.repo.pending_wave_overlapping(data.membre_id, cotisations, adhesions):
+                raise Conflict("Un paiement Wave est en cours pour ces cibles: expirez-le avant d'encaisser")
+            return
+        await self._wave().liberer_pour_guichet(data.membre_id, cotisations, adhesions)
 
     async def annuler_en_attente(self, paiement: Paiement) -> PaiementResponse:
         """A pending payment (declaration or Wave session) is not money yet: closing it is one step, the Wave
