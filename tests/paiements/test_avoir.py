@@ -202,3 +202,36 @@ async def test_counter_refuses_dues_wave_already_paid(client, factory, db, wave)
     assert "vient d'aboutir" in response.json()["detail"]
     await db.refresh(dues)
     assert dues.montant_paye == 0
+
+
+async def test_credit_is_paid_back_by_two_people_never_above_the_balance(client, factory, db):
+    org, treasurer, president, member = await _setup(factory)
+    paid = await client.post("/api/paiements", headers=treasurer.headers,
+                             json=_avance(org, member, "5000", avance=True))
+    assert paid.status_code == 201
+    body = {"membreId": str(member.membre.id), "organisationId": str(org.id), "motif": "Départ du membre"}
+    too_much = await client.post("/api/avoirs/rembourser", headers=treasurer.headers, json={**body, "montant": "6000"})
+    assert too_much.status_code == 400 and "dépasse" in too_much.json()["detail"]
+    first = await client.post("/api/avoirs/rembourser", headers=treasurer.headers, json={**body, "montant": "3000"})
+    second = await client.post("/api/avoirs/rembourser", headers=treasurer.headers, json={**body, "montant": "3000"})
+    assert first.status_code == second.status_code == 202, first.text
+    assert first.json()["typeAnnulation"] == "REMBOURSEMENT_AVOIR"
+    assert (await _avoir(client, treasurer, org, member))["solde"] == "5000.00"  # nothing moves before approval
+    own = await client.post(f"/api/annulations/{first.json()['id']}/approuver", headers=treasurer.headers, json={})
+    assert own.status_code == 403
+    approved = await client.post(f"/api/annulations/{first.json()['id']}/approuver", headers=president.headers,
+                                 json={})
+    assert approved.status_code == 200, approved.text
+    assert approved.json()["numeroRemboursement"].startswith("RMB-")
+    assert (await _avoir(client, treasurer, org, member))["solde"] == "2000.00"
+    assert await solde_compte(db, org, "4191") == Decimal("2000")
+    assert await solde_compte(db, org, "571") == Decimal("-2000")  # 5000 in (debit), 3000 out (credit)
+    # The balance is read again at approval: the second request no longer fits.
+    late = await client.post(f"/api/annulations/{second.json()['id']}/approuver", headers=president.headers,
+                             json={})
+    assert late.status_code == 400 and "dépasse" in late.json()["detail"], late.text
+    assert (await _avoir(client, treasurer, org, member))["solde"] == "2000.00"
+    # Its credit partly paid back, the payment itself is no longer undone.
+    refused = await client.post(f"/api/paiements/{paid.json()['id']}/annuler", headers=treasurer.headers,
+                                json={"motif": "Erreur de saisie"})
+    assert refused.status_code == 400

@@ -55,3 +55,26 @@ async def comptabiliser_imputation(session: AsyncSession, paiement: Paiement,
                        entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
                        description=f"Imputation de l'avoir du reçu {paiement.numero_recu}: {total}")
     return ecriture
+
+
+async def comptabiliser_remboursement_avoir(session: AsyncSession, parts: list[tuple[Paiement, Decimal]],
+                                            numero: str, motif: str, auth: AuthContext | None) -> EcritureComptable:
+    """Credit paid back to the member: debit 4191, credit the treasury each part of it came in through (the
+    method of the payment that created it), in that treasury's journal; the piece is the refund receipt (RMB)."""
+    org = parts[0][0].organisation_id
+    total = sum((montant for _, montant in parts), ZERO)
+    lignes = [Ligne(await compte_par_defaut(session, org, AVANCES_MEMBRES, auth), debit=total, credit=ZERO,
+                    libelle=f"Avoir remboursé ({numero})")]
+    for paiement, montant in parts:
+        numero_tresorerie, _ = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
+        lignes.append(Ligne(await compte_par_defaut(session, org, numero_tresorerie, auth), debit=ZERO,
+                            credit=montant, libelle=f"Avoir du reçu {paiement.numero_recu} remboursé"[:300]))
+    code_journal = TRESORERIE.get(parts[0][0].methode, TRESORERIE["AUTRE"])[1]
+    ecriture = await poster_ecriture(
+        session, journal=await journal_par_defaut(session, org, code_journal),
+        date_ecriture=datetime.now(UTC).date(), libelle=f"Remboursement d'avoir {numero}: {motif}"[:300],
+        lignes=lignes, piece_reference=numero[:100], cree_par=auth.actor_name if auth else "systeme")
+    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
+                       entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
+                       description=f"Remboursement d'avoir {numero}: {total}")
+    return ecriture

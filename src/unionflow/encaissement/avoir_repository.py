@@ -40,10 +40,10 @@ class MouvementAvoirRepository(SystemRepository[MouvementAvoir]):
         return found
 
     async def utilise(self, paiement_id: uuid.UUID) -> Decimal:
-        """What of this payment's credit was applied to dues (a positive amount)."""
+        """What of this payment's credit was applied to dues or paid back (a positive amount)."""
         stmt = select(func.coalesce(func.sum(MouvementAvoir.montant), 0)).where(
             MouvementAvoir.paiement_id == paiement_id,
-            MouvementAvoir.type_mouvement == TypeMouvementAvoir.IMPUTATION)
+            MouvementAvoir.type_mouvement.in_((TypeMouvementAvoir.IMPUTATION, TypeMouvementAvoir.REMBOURSEMENT)))
         return ZERO - Decimal((await self.session.execute(stmt)).scalar_one())
 
     async def lock_credits(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> list[Paiement]:

@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures_avoir import comptabiliser_imputation
+from unionflow.comptabilite.ecritures_avoir import comptabiliser_imputation, comptabiliser_remboursement_avoir
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
@@ -45,8 +45,9 @@ async def verifier_reversible(session: AsyncSession, paiement: Paiement) -> None
     settles what the credit paid (docs/decisions.md, issue 20 avoir)."""
     utilise = await MouvementAvoirRepository(session).utilise(paiement.id)
     if utilise > ZERO:
-        raise RegleMetier(f"L'avoir du reçu {paiement.numero_recu} a déjà servi à payer {utilise} "
-                          f"{paiement.devise} de cotisations: ce paiement ne peut plus être annulé ni remboursé")
+        raise RegleMetier(f"L'avoir du reçu {paiement.numero_recu} a déjà servi ({utilise} {paiement.devise} "
+                          f"de cotisations payées ou d'avoir remboursé): ce paiement ne peut plus être annulé ni "
+                          f"remboursé")
 
 
 def extourner(session: AsyncSession, auth: AuthContext | None, paiement: Paiement, motif: str) -> None:
@@ -114,6 +115,33 @@ class AvoirService:
         if faites:
             await invalidate(self.session, COTISATIONS_STATS)
         return faites
+
+    async def rembourser(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, montant: Decimal, numero: str,
+                         motif: str) -> None:
+        """Pay ``montant`` of the member's credit back (an approved request, annulations/), from the oldest
+        money first; refused when the credit, read under the lock of the payments holding it, is smaller."""
+        credits = await self.mouvements.lock_credits(membre_id, organisation_id)
+        solde = sum((p.montant_non_affecte for p in credits), ZERO)
+        if montant > solde:
+            raise RegleMetier(f"Le remboursement demandé ({montant}) dépasse l'avoir du membre ({solde})")
+        parts: list[tuple[Paiement, Decimal]] = []
+        reste = montant
+        for paiement in credits:
+            part = min(paiement.montant_non_affecte, reste)
+            if part > ZERO:
+                paiement.montant_non_affecte -= part
+                parts.append((paiement, part))
+                reste -= part
+        ecriture = await comptabiliser_remboursement_avoir(self.session, parts, numero, motif, self.auth)
+        for paiement, part in parts:
+            self.session.add(MouvementAvoir(
+                membre_id=membre_id, organisation_id=organisation_id, paiement_id=paiement.id,
+                type_mouvement=TypeMouvementAvoir.REMBOURSEMENT, montant=-part, ecriture_id=ecriture.id,
+                libelle=f"Avoir remboursé ({numero}): {motif}"[:300], cree_par=_auteur(self.auth)))
+        await audit.record(self.session, self.auth, action="REMBOURSER_AVOIR", module=MODULE, entite_type="Membre",
+                           entite_id=membre_id, organisation_id=organisation_id, severite="WARNING",
+                           description=f"Avoir remboursé {montant} ({numero}): {motif}")
+        await self.session.flush()
 
     async def _appliquer(self, paiement: Paiement, cotisation: Cotisation, part: Decimal) -> None:
         before = audit.snapshot(cotisation, ["statut", "montant_paye"])

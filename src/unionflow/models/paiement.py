@@ -92,6 +92,7 @@ class TypeMouvementAvoir(StrEnum):
     CREATION = "CREATION"  # money received that nothing was left to pay for (advance, overpayment)
     IMPUTATION = "IMPUTATION"  # credit applied to dues or an adhesion fee
     EXTOURNE = "EXTOURNE"  # the payment that created it was cancelled or refunded
+    REMBOURSEMENT = "REMBOURSEMENT"  # paid back to the member (four eyes, annulations/)
 
 
 class MouvementAvoir(IdMixin, Base):
