@@ -170,7 +170,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "clotures": ("ClotureMensuelle",),
     "comptabilite": ("CompteComptable", "JournalComptable", "EcritureComptable", "LigneEcriture", "ExerciceComptable",
                      "VerrouComptable", "DemandeDeverrouillage"),
-    "configuration": ("ConfigurationEntry",),
+    "configuration": ("ConfigurationEntry", "ConfigurationOrganisation"),
     "core": ("ResultatCache", "CleIdempotence", "Maintenance", "Compteur"),
     "cotisations": ("Cotisation", "CotisationSynthese", "CotisationSyntheseDelta", "RappelCotisation"),
     "demandes_aide": ("DemandeAide",),
@@ -220,6 +220,9 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "encaissement/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "Organisation"}),
                                    "payment path: dues and adhesions locked with the payment in one lock order, the "
                                    "payer read for manual entry and receipts (round trips counted by tests)"),
+    "configuration/repository.py": (frozenset({"Organisation"}),
+                                    "configuration sits below organisations (which read devise.defaut): the "
+                                    "existence of the organisation a setting is given for"),
     "encaissement/avoir_repository.py": (frozenset({"Cotisation"}),
                                          "payment path: a credit application locks the dues it pays in the payment's "
                                          "lock order (payment, then dues), like lock_cibles"),

@@ -5,6 +5,7 @@ application takes — the payments holding the credit, then the dues it pays, in
 from __future__ import annotations
 
 import uuid
+from datetime import date
 from decimal import Decimal
 
 from sqlalchemy import func, select
@@ -56,7 +57,16 @@ class MouvementAvoirRepository(SystemRepository[MouvementAvoir]):
             .execution_options(populate_existing=True))
         return list((await self.session.execute(stmt)).scalars())
 
-    async def lock_dues_ouvertes(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> list[Cotisation]:
+    async def titulaires(self, organisation_id: uuid.UUID | None) -> list[tuple[uuid.UUID, uuid.UUID]]:
+        """(member, organisation) of every credit held now, of one organisation or all."""
+        stmt = (select(Paiement.membre_id, Paiement.organisation_id).distinct()
+                .where(Paiement.statut == StatutPaiement.VALIDE, Paiement.montant_non_affecte > 0))
+        if organisation_id is not None:
+            stmt = stmt.where(Paiement.organisation_id == organisation_id)
+        return [(row[0], row[1]) for row in await self.session.execute(stmt)]
+
+    async def lock_dues_ouvertes(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
+                                 echues_au: date | None = None) -> list[Cotisation]:
         """The member's dues still owing, oldest due date first (then reference), locked; dues reserved by a
         pending payment (a Wave checkout, a declaration) are left to it: never both paid. A one-door exception
         like ``lock_cibles``: the order of these locks is the payment's."""
@@ -67,7 +77,8 @@ class MouvementAvoirRepository(SystemRepository[MouvementAvoir]):
         stmt = (select(Cotisation).where(
             Cotisation.membre_id == membre_id, Cotisation.organisation_id == organisation_id,
             Cotisation.statut.not_in((StatutCotisation.ANNULEE, StatutCotisation.PAYEE)),
-            Cotisation.montant_du > Cotisation.montant_paye, Cotisation.id.not_in(reserved))
+            Cotisation.montant_du > Cotisation.montant_paye, Cotisation.id.not_in(reserved),
+            *([Cotisation.date_echeance <= echues_au] if echues_au is not None else []))
             .order_by(Cotisation.date_echeance, Cotisation.numero_reference).with_for_update()
             .execution_options(populate_existing=True))
         return list((await self.session.execute(stmt)).scalars())

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures_avoir import comptabiliser_imputation, comptabiliser_remboursement_avoir
+from unionflow.configuration.organisation_service import valeur_organisation
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
@@ -33,6 +35,7 @@ from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.paiement import TypeMouvementAvoir
 
 ZERO = Decimal("0")
+IMPUTATION_AUTOMATIQUE = "cotisations.avoir.imputation_automatique"
 
 
 def _auteur(auth: AuthContext | None) -> str:
@@ -57,6 +60,21 @@ def extourner(session: AsyncSession, auth: AuthContext | None, paiement: Paiemen
             membre_id=paiement.membre_id, organisation_id=paiement.organisation_id, paiement_id=paiement.id,
             type_mouvement=TypeMouvementAvoir.EXTOURNE, montant=-paiement.montant_non_affecte,
             libelle=f"Reçu {paiement.numero_recu} {paiement.statut}: {motif}"[:300], cree_par=_auteur(auth)))
+
+
+async def imputer_automatiquement(session: AsyncSession, organisation_id: uuid.UUID | None, jour: date) -> int:
+    """Apply, on the system's behalf, the credit of every member of the organisations whose setting
+    ``cotisations.avoir.imputation_automatique`` is on, to their dues due by ``jour`` (generation of dues,
+    daily job). Returns how many dues were paid by credit."""
+    service = AvoirService(session, None)
+    actives: dict[uuid.UUID, bool] = {}
+    count = 0
+    for membre_id, org_id in await service.mouvements.titulaires(organisation_id):
+        if org_id not in actives:
+            actives[org_id] = bool(await valeur_organisation(session, org_id, IMPUTATION_AUTOMATIQUE))
+        if actives[org_id]:
+            count += len(await service.imputer(membre_id, org_id, echues_au=jour))
+    return count
 
 
 @dataclass(frozen=True)
@@ -90,14 +108,16 @@ class AvoirService:
     async def historique(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> list[MouvementAvoir]:
         return await self.mouvements.du_membre(membre_id, organisation_id)
 
-    async def imputer(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> list[Imputation]:
+    async def imputer(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
+                      echues_au: date | None = None) -> list[Imputation]:
         """Apply the member's credit to his dues, oldest due date first, from the oldest money first, as far as
         it goes. Called after the permission was asked (route) or by the system (dues falling due, per the
-        organisation's setting). Nothing to apply is not an error: the result is empty."""
+        organisation's setting: ``echues_au``, only dues due by then). Nothing to apply is not an error: the
+        result is empty."""
         credits = await self.mouvements.lock_credits(membre_id, organisation_id)
         if not credits:
             return []
-        dues = [d for d in await self.mouvements.lock_dues_ouvertes(membre_id, organisation_id)
+        dues = [d for d in await self.mouvements.lock_dues_ouvertes(membre_id, organisation_id, echues_au)
                 if d.devise == credits[0].devise]
         faites: list[Imputation] = []
         for paiement in credits:

@@ -1,11 +1,13 @@
-"""avoir: the ledger of members' credit (advances, overpayments, applications, reversals)
+"""avoir: the ledger of members' credit (advances, overpayments, applications, reversals); per-organisation settings
 
 Revision ID: 0030_avoir_mouvements
 Revises: 0021_durcir_personne
 
 Issue 20, item 2: one credit account per member and organisation, a sum of signed movements. Existing valid
 payments with an unallocated amount get their CREATION movement, so the ledger starts equal to the
-payments' ``montant_non_affecte`` and the 4191 balance. The lead re-chains ``down_revision`` at merge.
+payments' ``montant_non_affecte`` and the 4191 balance. ``configuration_organisation``: an organisation's own value
+of a setting that may differ per organisation (``cotisations.avoir.imputation_automatique``). The lead re-chains
+``down_revision`` at merge.
 """
 import uuid
 from collections.abc import Sequence
@@ -51,6 +53,21 @@ def upgrade() -> None:
     op.create_index(op.f("ix_mouvement_avoir_paiement_id"), T, ["paiement_id"])
     op.create_index("ix_mouvement_avoir_membre_org", T, ["membre_id", "organisation_id", "created_at"])
     _reprendre_credits()
+    op.create_table(
+        "configuration_organisation",
+        sa.Column("id", sa.Uuid(), nullable=False),
+        sa.Column("organisation_id", sa.Uuid(), nullable=False),
+        sa.Column("cle", sa.String(length=100), nullable=False),
+        sa.Column("valeur", sa.Text(), nullable=False),
+        sa.Column("type_valeur", sa.String(length=10), nullable=False),
+        sa.Column("modifie_par", sa.String(length=254), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(["organisation_id"], ["organisation.id"],
+                                name=op.f("fk_configuration_organisation_organisation_id_organisation")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_configuration_organisation")),
+        sa.UniqueConstraint("organisation_id", "cle", name="uq_configuration_organisation_cle"),
+    )
 
 
 def _reprendre_credits() -> None:
@@ -77,6 +94,7 @@ def _reprendre_credits() -> None:
 
 
 def downgrade() -> None:
+    op.drop_table("configuration_organisation")
     op.drop_index("ix_mouvement_avoir_membre_org", table_name=T)
     op.drop_index(op.f("ix_mouvement_avoir_paiement_id"), table_name=T)
     op.drop_table(T)
