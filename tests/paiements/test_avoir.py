@@ -123,7 +123,7 @@ async def test_treasurer_applies_credit_to_oldest_dues_first(client, factory, db
     assert receipt["avoirCree"] == "6000.00" and receipt["avoirUtilise"] == "6000.00"
     assert receipt["montantNonAffecte"] == "0.00"
     pdf = pdf_text((await client.get(f"/api/paiements/{paid.json()['id']}/recu", headers=member.headers)).content)
-    assert "Avoir utilisé" in pdf
+    assert "Avoir utilisé sur" in pdf and oldest.numero_reference in pdf
 
     nothing = await client.post("/api/avoirs/imputer", headers=treasurer.headers, json=body)
     assert nothing.status_code == 200 and nothing.json()["imputations"] == []
@@ -225,6 +225,8 @@ async def test_credit_is_paid_back_by_two_people_never_above_the_balance(client,
     assert approved.json()["numeroRemboursement"].startswith("RMB-")
     assert (await _avoir(client, treasurer, org, member))["solde"] == "2000.00"
     assert await solde_compte(db, org, "4191") == Decimal("2000")
+    pdf = pdf_text((await client.get(f"/api/paiements/{paid.json()['id']}/recu", headers=member.headers)).content)
+    assert f"Avoir remboursé ({approved.json()['numeroRemboursement']})" in pdf and "Avoir restant" in pdf
     assert await solde_compte(db, org, "571") == Decimal("-2000")  # 5000 in (debit), 3000 out (credit)
     # The balance is read again at approval: the second request no longer fits.
     late = await client.post(f"/api/annulations/{second.json()['id']}/approuver", headers=president.headers,

@@ -58,7 +58,8 @@ class RecuData:
     verification_url: str
     # Cancelled or refunded: who asked, who approved and why (issue 19), printed under the title.
     annulation: AnnulationRecu | None = None
-    # Issue 20: what this receipt's credit (``non_affecte``: the credit it created) paid since, dues by dues.
+    # Issue 20: what became of this receipt's credit (``non_affecte``: the credit it created) since: (what, amount),
+    # e.g. ("utilisé sur COT-2026-…", 2 500), ("remboursé (RMB-…)", 1 000).
     avoir_utilise: list[tuple[str, Decimal]] = field(default_factory=list)
 
 
@@ -112,11 +113,11 @@ def render_recu(data: RecuData) -> bytes:
          f"({format_montant(data.montant, data.devise)}).", 9, "B")
     if data.non_affecte > 0:
         text(f"Avoir créé : {format_montant(data.non_affecte, data.devise)}", 8, "B")
-        for reference, montant in data.avoir_utilise:
-            text(f"Avoir utilisé : {format_montant(montant, data.devise)} sur {reference}", 8)
-        reste = data.non_affecte - sum((m for _, m in data.avoir_utilise), Decimal(0))
+        for quoi, montant in data.avoir_utilise:
+            text(f"Avoir {quoi} : {format_montant(montant, data.devise)}", 8)
+        restant = data.non_affecte - sum((m for _, m in data.avoir_utilise), Decimal(0))
         if data.statut == StatutPaiement.VALIDE:
-            text(f"Avoir restant : {format_montant(reste, data.devise)}", 8)
+            text(f"Avoir restant : {format_montant(restant, data.devise)}", 8)
     pdf.ln(6)
     pdf.set_font("DejaVu", "", 8)
     if data.declare_par:

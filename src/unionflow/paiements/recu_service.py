@@ -88,7 +88,8 @@ class RecuService:
             numero_membre=membre.numero_membre, montant=paiement.montant, devise=paiement.devise,
             methode=paiement.methode, statut=paiement.statut, reference=paiement.reference_externe,
             date=paiement.date_paiement or paiement.created_at, lignes=lignes,
-            non_affecte=avoir_cree, avoir_utilise=[(ref, montant) for ref, _, montant in utilise],
+            non_affecte=avoir_cree, avoir_utilise=[(f"utilisé sur {ref}", montant) for ref, _, montant in utilise]
+            + await _avoir_rembourse(self.session, paiement),
             **await self._personnes(paiement),
             verification_url=verification_url(self.settings, paiement),
             annulation=await self._annulation_nommee(paiement)))
@@ -198,6 +199,13 @@ async def _avoir_du_recu(session: AsyncSession, paiement: Paiement, allocations:
     utilise = [(references.get(m.cotisation_id, ""), m.cotisation_id, -m.montant) for m in mouvements
                if m.type_mouvement == TypeMouvementAvoir.IMPUTATION and m.cotisation_id is not None]
     return (cree if mouvements else paiement.montant_non_affecte), utilise
+
+
+async def _avoir_rembourse(session: AsyncSession, paiement: Paiement) -> list[tuple[str, Decimal]]:
+    """The parts of this receipt's credit paid back to the member, with their refund number."""
+    mouvements = (await MouvementAvoirRepository(session).du_paiement([paiement.id]))[paiement.id]
+    return [(m.libelle.split(":")[0].replace("Avoir remboursé", "remboursé"), -m.montant) for m in mouvements
+            if m.type_mouvement == TypeMouvementAvoir.REMBOURSEMENT]
 
 
 def _hors_imputations(allocations: list[tuple[Any, ...]],
