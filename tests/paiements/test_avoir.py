@@ -225,6 +225,8 @@ async def test_credit_is_paid_back_by_two_people_never_above_the_balance(client,
     assert approved.json()["numeroRemboursement"].startswith("RMB-")
     assert (await _avoir(client, treasurer, org, member))["solde"] == "2000.00"
     assert await solde_compte(db, org, "4191") == Decimal("2000")
+    account = (await client.get("/api/compte-adherent/me", headers=member.headers)).json()
+    assert account["credit"] == "2000.00" and account["totalPaye"] == "2000.00"  # 5000 received, 3000 given back
     pdf = pdf_text((await client.get(f"/api/paiements/{paid.json()['id']}/recu", headers=member.headers)).content)
     assert f"Avoir remboursé ({approved.json()['numeroRemboursement']})" in pdf and "Avoir restant" in pdf
     assert await solde_compte(db, org, "571") == Decimal("-2000")  # 5000 in (debit), 3000 out (credit)
