@@ -117,19 +117,20 @@ class AvoirService:
         credits = await self.mouvements.lock_credits(membre_id, organisation_id)
         if not credits:
             return []
-        dues = [d for d in await self.mouvements.lock_dues_ouvertes(membre_id, organisation_id, echues_au)
-                if d.devise == credits[0].devise]
+        ouvertes = await self.mouvements.lock_dues_ouvertes(membre_id, organisation_id, echues_au)
         faites: list[Imputation] = []
         for paiement in credits:
             parts: list[tuple[Cotisation, Decimal]] = []
-            while paiement.montant_non_affecte > ZERO and dues:
-                cotisation = dues[0]
+            # Credit pays dues of its own currency only.
+            for cotisation in [d for d in ouvertes if d.devise == paiement.devise]:
+                if paiement.montant_non_affecte == ZERO:
+                    break
                 part = min(outstanding(cotisation), paiement.montant_non_affecte)
+                if part == ZERO:
+                    continue
                 await self._appliquer(paiement, cotisation, part)
                 parts.append((cotisation, part))
                 faites.append(Imputation(paiement, cotisation, part))
-                if outstanding(cotisation) == ZERO:
-                    dues.pop(0)
             if parts:
                 await self._comptabiliser(paiement, parts)
         if faites:
