@@ -69,6 +69,7 @@ from unionflow.monitoring.router import metrics_router as monitoring_metrics_rou
 from unionflow.monitoring.router import router as monitoring_router
 from unionflow.notifications.router import router as notifications_router
 from unionflow.organisations.router import router as organisations_router
+from unionflow.paiements.avoir_router import router as avoirs_router
 from unionflow.paiements.recu_router import router as recus_router
 from unionflow.paiements.router import router as paiements_router
 from unionflow.planificateur.integre import planificateur_integre
@@ -113,6 +114,7 @@ ROUTERS: list[APIRouter] = [
     roles_router,
     audit_router,
     paiements_router,
+    avoirs_router,
     recus_router,
     compte_router,
     dashboard_membre_router,

@@ -3,6 +3,7 @@ reversal through the one workflow of each kind of money, the refund receipt's nu
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,6 +16,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState, RegleMetier
 from unionflow.core.numbering import compteur_remboursements, next_value, numero_remboursement
+from unionflow.encaissement.avoir_service import AvoirService
 from unionflow.encaissement.repository import PaiementSystemRepository
 from unionflow.encaissement.validation_service import code_serie
 from unionflow.encaissement.workflow import EncaissementService
@@ -66,6 +68,12 @@ async def executer(session: AsyncSession, auth: AuthContext, settings: Settings 
         await _rembourser(session, auth, settings, demande)
     elif kind is T.ANNULATION_VERSEMENT:
         await _annuler_versement(session, auth, demande)
+    elif kind is T.REMBOURSEMENT_AVOIR:
+        assert demande.membre_id is not None
+        numero = await _numero_remboursement(session, demande.organisation_id)
+        await AvoirService(session, auth).rembourser(demande.membre_id, demande.organisation_id, demande.montant,
+                                                     numero, demande.motif)
+        demande.numero_remboursement = numero
     else:
         assert demande.ecriture_id is not None
         original = await ComptabiliteSystemRepository(session).get(demande.ecriture_id)
@@ -87,12 +95,16 @@ async def _rembourser(session: AsyncSession, auth: AuthContext, settings: Settin
         assert settings is not None
         await WaveCheckoutService(session, auth, settings).rembourser_session(paiement, checkout)
     await EncaissementService(session, auth).reverser(paiement.id, StatutPaiement.REMBOURSE, demande.motif)
-    # The refund receipt's number in the organisation's own gap-free series (issue 19, items 4 and 5), as its
-    # receipts: RMB-<code>-<year>-NNNNNN; the counter row is the organisation's, locked until commit.
+    demande.numero_remboursement = await _numero_remboursement(session, paiement.organisation_id)
+
+
+async def _numero_remboursement(session: AsyncSession, organisation_id: uuid.UUID) -> str:
+    """The refund receipt's number in the organisation's own gap-free series (issue 19, items 4 and 5), as its
+    receipts: RMB-<code>-<year>-NNNNNN; the counter row is the organisation's, locked until commit."""
     annee = datetime.now(UTC).year
-    code = await code_serie(session, paiement.organisation_id)
-    valeur = await next_value(session, compteur_remboursements(paiement.organisation_id, annee))
-    demande.numero_remboursement = numero_remboursement(code, annee, valeur)
+    code = await code_serie(session, organisation_id)
+    valeur = await next_value(session, compteur_remboursements(organisation_id, annee))
+    return numero_remboursement(code, annee, valeur)
 
 
 async def _annuler_versement(session: AsyncSession, auth: AuthContext, demande: DemandeAnnulation) -> None:
@@ -117,6 +129,6 @@ async def _annuler_versement(session: AsyncSession, auth: AuthContext, demande: 
 
 async def avertir_membre(session: AsyncSession, demande: DemandeAnnulation, auteur: str) -> None:
     """The member whose payment was cancelled or refunded is told, with the reason (issue 19, item 7)."""
-    if demande.membre_id is None:
+    if demande.membre_id is None or demande.paiement_id is None:
         return
     await notices.paiement_annule_ou_rembourse(session, demande, auteur)

@@ -15,6 +15,7 @@ from unionflow.annulations.schemas import (
     ContrepasserEcritureRequest,
     DemandeAnnulationResponse,
     RejeterAnnulationRequest,
+    RembourserAvoirRequest,
 )
 from unionflow.annulations.service import AnnulationService
 from unionflow.core.auth import AuthContext, authorize
@@ -31,8 +32,9 @@ from unionflow.versements.schemas import VersementResponse
 paiements = area_router("/api/paiements", "Paiements")
 versements = area_router("/api/versements", "Versements")
 ecritures = area_router("/api/comptabilite/ecritures", "Comptabilité")
+avoirs = area_router("/api/avoirs", "Paiements")
 router = area_router("/api/annulations", "Paiements")
-routers = (paiements, versements, ecritures, router)
+routers = (paiements, versements, ecritures, avoirs, router)
 
 QUATRE_YEUX = ("Quatre yeux (issue 19, extension du comportement): une personne demande avec un motif, une seconde "
                "personne détenant `annulation.approuver` (trésorier, président, administrateur de l'organisation) "
@@ -106,6 +108,21 @@ async def reverse_ecriture(data: ContrepasserEcritureRequest, session: SessionDe
                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     service = AnnulationService(session, auth)
     return await idem.run(auth, lambda: service.contrepasser_ecriture(ecriture_id, data.motif), 202)
+
+
+@avoirs.post("/rembourser", status_code=202, response_model=DemandeAnnulationResponse,
+             responses=problems(403, 404, 409, 422), summary="Demander le remboursement de l'avoir d'un membre",
+             description="Extension (issue 20). Trésorerie de l'organisation (permission paiement.annuler): ouvre "
+                         "une demande REMBOURSEMENT_AVOIR (202), au plus l'avoir du membre (400). À l'approbation "
+                         "par une seconde personne, l'avoir est relu sous verrou (400 s'il ne suffit plus), le "
+                         "remboursement est pris sur l'argent le plus ancien, numéroté dans la série RMB de "
+                         "l'organisation et comptabilisé débit 4191 / crédit de la trésorerie par laquelle l'argent "
+                         "était entré. " + QUATRE_YEUX)
+async def rembourser_avoir(data: RembourserAvoirRequest, session: SessionDep, request: Request,
+                           auth: AuthContext = authorize(RS_TRESORERIE),
+                           idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    service = AnnulationService(session, auth, request.app.state.settings)
+    return await idem.run(auth, lambda: service.rembourser_avoir(data), 202)
 
 
 @router.get("", response_model=list[DemandeAnnulationResponse],

@@ -15,6 +15,13 @@ class ContrepasserEcritureRequest(InputModel):
     motif: str = Field(min_length=3, max_length=500, description="Pourquoi l'écriture doit être contrepassée")
 
 
+class RembourserAvoirRequest(InputModel):
+    membre_id: uuid.UUID
+    organisation_id: uuid.UUID
+    montant: Montant = Field(gt=0, max_digits=18, decimal_places=2, description="Au plus l'avoir du membre")
+    motif: str = Field(min_length=3, max_length=500)
+
+
 class ApprouverAnnulationRequest(InputModel):
     commentaire: str | None = Field(default=None, max_length=1000)
 

@@ -17,17 +17,18 @@ from datetime import UTC, datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.annulations import execution
-from unionflow.annulations.schemas import DemandeAnnulationResponse
+from unionflow.annulations.schemas import DemandeAnnulationResponse, RembourserAvoirRequest
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound
+from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.encaissement.annulation_repository import (
     DemandeAnnulationRepository,
     DemandeAnnulationSystemRepository,
 )
+from unionflow.encaissement.avoir_service import AvoirService, verifier_reversible
 from unionflow.encaissement.repository import PaiementRepository, PaiementSystemRepository
 from unionflow.finance.approbations import service as approbations
 from unionflow.finance.approbations.repository import ApprobationRepository
@@ -51,9 +52,11 @@ MODULE = "ANNULATIONS"
 SEUIL = "finance.approbation.seuil_annulation"
 # The noun of each kind in audit actions: DEMANDER_ANNULATION, APPROUVER_REMBOURSEMENT, REJETER_CONTREPASSATION...
 NOM = {T.ANNULATION_PAIEMENT: "ANNULATION", T.REMBOURSEMENT_PAIEMENT: "REMBOURSEMENT",
-       T.ANNULATION_VERSEMENT: "ANNULATION_VERSEMENT", T.CONTREPASSATION_ECRITURE: "CONTREPASSATION"}
+       T.ANNULATION_VERSEMENT: "ANNULATION_VERSEMENT", T.CONTREPASSATION_ECRITURE: "CONTREPASSATION",
+       T.REMBOURSEMENT_AVOIR: "REMBOURSEMENT_AVOIR"}
 LIBELLE = {T.ANNULATION_PAIEMENT: "Annulation du paiement", T.REMBOURSEMENT_PAIEMENT: "Remboursement du paiement",
-           T.ANNULATION_VERSEMENT: "Annulation du versement", T.CONTREPASSATION_ECRITURE: "Contrepassation de"}
+           T.ANNULATION_VERSEMENT: "Annulation du versement", T.CONTREPASSATION_ECRITURE: "Contrepassation de",
+           T.REMBOURSEMENT_AVOIR: "Remboursement de l'avoir"}
 ETAT = ["statut", "decide_par", "commentaire", "date_decision", "numero_remboursement"]
 
 
@@ -104,6 +107,8 @@ class AnnulationService:
         await self.session.refresh(paiement)
         if paiement.statut != StatutPaiement.VALIDE:
             raise InvalidState(f"Seul un paiement validé peut être annulé ou remboursé (statut: {paiement.statut})")
+        # Refused at once when its credit already paid dues (checked again when carried out).
+        await verifier_reversible(self.session, paiement)
         await self._aucune_en_attente(paiement_id=paiement.id)
         return await self._ouvrir(DemandeAnnulation(
             organisation_id=paiement.organisation_id, type_annulation=type_annulation.value, paiement_id=paiement.id,
@@ -144,6 +149,23 @@ class AnnulationService:
             organisation_id=ecriture.organisation_id, type_annulation=T.CONTREPASSATION_ECRITURE.value,
             ecriture_id=ecriture.id, reference=ecriture.numero_piece, montant=ecriture.montant_total,
             devise="XOF", motif=motif))
+
+    async def rembourser_avoir(self, data: RembourserAvoirRequest) -> DemandeAnnulationResponse:
+        """Ask to pay a member's credit back (issue 20): nothing moves before a second person approves, and the
+        balance is checked again then, under the lock of the payments holding it."""
+        avoirs = AvoirService(self.session, self.auth)
+        await avoirs.verifier_acces(data.membre_id, data.organisation_id, imputer=False)
+        self.auth.require(Permission.PAIEMENT_ANNULER, data.organisation_id,
+                          "Seule la trésorerie de l'organisation demande le remboursement d'un avoir")
+        solde = await avoirs.solde(data.membre_id, data.organisation_id)
+        if data.montant > solde:
+            raise RegleMetier(f"Le montant demandé ({data.montant}) dépasse l'avoir du membre ({solde})")
+        membre = await PaiementRepository(self.session, self.auth).membre(data.membre_id)
+        assert membre is not None
+        return await self._ouvrir(DemandeAnnulation(
+            organisation_id=data.organisation_id, type_annulation=T.REMBOURSEMENT_AVOIR.value,
+            membre_id=data.membre_id, reference=f"AVOIR-{membre.numero_membre}"[:40], montant=data.montant,
+            devise="XOF", motif=data.motif))
 
     async def _aucune_en_attente(self, **objet: uuid.UUID) -> None:
         pending = await self.system.en_attente(**objet)

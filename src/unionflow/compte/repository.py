@@ -15,13 +15,14 @@ from unionflow.models import (
     Cotisation,
     Membre,
     MembreOrganisation,
+    MouvementAvoir,
     Organisation,
     Paiement,
     PaiementAllocation,
 )
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.membre import StatutAppartenance
-from unionflow.models.paiement import StatutPaiement
+from unionflow.models.paiement import StatutPaiement, TypeMouvementAvoir
 
 ZERO = Decimal("0")
 OPEN_DUES = (StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD)
@@ -69,8 +70,9 @@ class CompteRepository(SystemRepository[Cotisation]):
 
     async def payment_totals(self, membre_id: uuid.UUID,
                              organisation_id: uuid.UUID | None = None) -> tuple[Decimal, Decimal, int]:
-        """(total paid, credit, number of pending payments) — only confirmed payments count as money; a donation or
-        an event fee (``nature``, issue 20) pays no dues: not in the total paid."""
+        """(total paid, credit, number of pending payments) — only confirmed payments count as money, less the
+        credit paid back to the member; a donation or an event fee (``nature``, issue 20) pays no dues: not in the
+        total paid."""
         valid = Paiement.statut == StatutPaiement.VALIDE
         stmt = select(
             func.coalesce(func.sum(case((valid & Paiement.nature.is_(None), Paiement.montant), else_=0)), 0),
@@ -80,7 +82,11 @@ class CompteRepository(SystemRepository[Cotisation]):
         if organisation_id:
             stmt = stmt.where(Paiement.organisation_id == organisation_id)
         row = (await self.session.execute(stmt)).one()
-        return dec(row[0]), dec(row[1]), int(row[2])
+        rendu = select(func.coalesce(func.sum(MouvementAvoir.montant), 0)).where(
+            MouvementAvoir.membre_id == membre_id, MouvementAvoir.type_mouvement == TypeMouvementAvoir.REMBOURSEMENT)
+        if organisation_id:
+            rendu = rendu.where(MouvementAvoir.organisation_id == organisation_id)
+        return dec(row[0]) + dec((await self.session.execute(rendu)).scalar_one()), dec(row[1]), int(row[2])
 
     async def last_payments(self, membre_id: uuid.UUID, limit: int,
                             organisation_id: uuid.UUID | None = None) -> list[Paiement]:

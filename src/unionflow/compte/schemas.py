@@ -73,7 +73,8 @@ class CompteAdherentResponse(OutputModel):
     cotisations_a_payer: list[CotisationLigne]
     adhesions: list[AdhesionLigne]
     frais_adhesion_restants: Montant
-    total_paye: Montant = Field(description="Somme des paiements validés")
+    total_paye: Montant = Field(description="Somme des paiements validés, moins l'avoir remboursé au membre "
+                                            "(issue 20)")
     paiements_en_attente: int
     credit: Montant = Field(description="Montants reçus non affectés (montantNonAffecte des paiements validés)")
     solde: Montant = Field(description="credit − (reste dû sur cotisations + frais d'adhésion approuvés); "

@@ -3,10 +3,13 @@ to the installation: read on the system's behalf by every area, written behind C
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable
 
+from sqlalchemy import select
+
 from unionflow.core.repository import SystemRepository
-from unionflow.models import ConfigurationEntry
+from unionflow.models import ConfigurationEntry, ConfigurationOrganisation, Organisation
 
 
 class ConfigurationEntryRepository(SystemRepository[ConfigurationEntry]):
@@ -22,3 +25,28 @@ class ConfigurationEntryRepository(SystemRepository[ConfigurationEntry]):
     async def by_cles(self, cles: Iterable[str]) -> dict[str, ConfigurationEntry]:
         stmt = self.select().where(ConfigurationEntry.cle.in_(list(cles)))
         return {e.cle: e for e in (await self.session.execute(stmt)).scalars()}
+
+
+class ConfigurationOrganisationRepository(SystemRepository[ConfigurationOrganisation]):
+    """An organisation's own values of the settings that may differ per organisation: read on the system's
+    behalf (the dues job, the settlement workflow), written after the caller's permission was checked."""
+
+    model = ConfigurationOrganisation
+
+    async def get_by_cle(self, organisation_id: uuid.UUID, cle: str, *,
+                         for_update: bool = False) -> ConfigurationOrganisation | None:
+        stmt = self.select().where(ConfigurationOrganisation.organisation_id == organisation_id,
+                                   ConfigurationOrganisation.cle == cle)
+        if for_update:
+            stmt = stmt.with_for_update()
+        row: ConfigurationOrganisation | None = (await self.session.execute(stmt)).scalar_one_or_none()
+        return row
+
+    async def of_organisation(self, organisation_id: uuid.UUID) -> dict[str, ConfigurationOrganisation]:
+        stmt = self.select().where(ConfigurationOrganisation.organisation_id == organisation_id)
+        return {e.cle: e for e in (await self.session.execute(stmt)).scalars()}
+
+    async def organisation_existe(self, organisation_id: uuid.UUID) -> bool:
+        """Whether the organisation exists (configuration sits below organisations: it cannot call its door)."""
+        stmt = select(Organisation.id).where(Organisation.id == organisation_id)
+        return (await self.session.execute(stmt)).first() is not None

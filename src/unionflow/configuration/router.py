@@ -1,13 +1,22 @@
 from __future__ import annotations
 
+import uuid
+
 from fastapi import Path
 
-from unionflow.configuration.schemas import CLE_PATTERN, ConfigurationResponse, UpdateConfigurationRequest
+from unionflow.configuration.organisation_service import ConfigurationOrganisationService
+from unionflow.configuration.schemas import (
+    CLE_PATTERN,
+    ConfigurationOrganisationResponse,
+    ConfigurationResponse,
+    UpdateConfigurationOrganisationRequest,
+    UpdateConfigurationRequest,
+)
 from unionflow.configuration.service import ConfigurationService
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
-from unionflow.core.roles import RS_CONF
+from unionflow.core.roles import RS_CONF, RS_TRESORERIE
 from unionflow.core.routing import area_router
 
 router = area_router("/api/configuration", "Configuration")
@@ -41,3 +50,30 @@ async def put_configuration(data: UpdateConfigurationRequest, session: SessionDe
                             cle: str = Path(max_length=100, pattern=CLE_PATTERN),
                             auth: AuthContext = authorize(RS_CONF)) -> ConfigurationResponse:
     return await ConfigurationService(session, auth).definir(cle, data)
+
+
+ORGANISATION = Path(alias="organisationId")
+
+
+@router.get("/organisations/{organisationId}", response_model=list[ConfigurationOrganisationResponse],
+            responses=problems(404), summary="Paramètres propres à une organisation",
+            description="Extension (issue 20). Bureau de l'organisation: les clés réglables par organisation "
+                        "(`cotisations.avoir.imputation_automatique`) avec leur valeur effective — propre à "
+                        "l'organisation (`propre: true`) ou celle de l'installation.")
+async def list_configuration_organisation(session: SessionDep, organisation_id: uuid.UUID = ORGANISATION,
+                                          auth: AuthContext = authorize(RS_TRESORERIE)
+                                          ) -> list[ConfigurationOrganisationResponse]:
+    return await ConfigurationOrganisationService(session, auth).lister(organisation_id)
+
+
+@router.put("/organisations/{organisationId}/{cle}", response_model=ConfigurationOrganisationResponse,
+            responses=problems(400, 403, 404), summary="Régler un paramètre pour une organisation",
+            description="Extension (issue 20). Permission configuration_organisation.gerer (administrateur ou "
+                        "trésorier de l'organisation, 403 sinon); 404 pour une clé non réglable par organisation; "
+                        "valeur validée contre le type de la clé (400). Journalisé avec valeurs avant/après.")
+async def put_configuration_organisation(data: UpdateConfigurationOrganisationRequest, session: SessionDep,
+                                         organisation_id: uuid.UUID = ORGANISATION,
+                                         cle: str = Path(max_length=100, pattern=CLE_PATTERN),
+                                         auth: AuthContext = authorize(RS_TRESORERIE)
+                                         ) -> ConfigurationOrganisationResponse:
+    return await ConfigurationOrganisationService(session, auth).definir(organisation_id, cle, data)

@@ -26,3 +26,17 @@ class ConfigurationResponse(OutputModel):
     par_defaut: bool = Field(description="true: valeur intégrée jamais modifiée")
     modifie_par: str | None = None
     date_modification: datetime | None = None
+
+
+class UpdateConfigurationOrganisationRequest(InputModel):
+    valeur: JsonValue = Field(description="Valeur du type de la clé (BOOLEAN: true ou false)")
+
+
+class ConfigurationOrganisationResponse(OutputModel):
+    cle: str
+    valeur: JsonValue = Field(description="Valeur effective pour l'organisation")
+    type: TypeValeur
+    description: str | None
+    propre: bool = Field(description="true: valeur propre à l'organisation; false: celle de l'installation")
+    modifie_par: str | None = None
+    date_modification: datetime | None = None

@@ -39,6 +39,8 @@ class Definition:
     pattern: str | None = None
     # NUMBER only: 0 for counts and days, 2 for amounts.
     decimales: int | None = None
+    # Issue 20: an organisation may hold its own value (``valeur_organisation``).
+    par_organisation: bool = False
 
 
 def _montant(defaut: int, description: str) -> Definition:
@@ -70,6 +72,10 @@ DEFAUTS: dict[str, Definition] = {
         500_000, "Annulations: montant à partir duquel l'annulation, le remboursement ou la contrepassation doit "
         "d'abord être approuvé par le circuit d'approbation de l'organisation (XOF)"),
     # Monthly closing (issue 19, docs/comptabilite-lcbft.md).
+    # Members' credit (issue 20, docs/adhesions-cotisations.md "Avoir"): per organisation.
+    "cotisations.avoir.imputation_automatique": Definition(
+        TypeValeur.BOOLEAN, False, "Avoir: imputé automatiquement sur les cotisations échues (à leur génération et "
+        "chaque jour), les plus anciennes d'abord; sinon par la trésorerie seulement", par_organisation=True),
     "comptabilite.cloture.delai_declarations_jours": Definition(
         TypeValeur.NUMBER, 7, "Clôture mensuelle: un paiement déclaré (en attente) depuis plus de ce nombre de jours "
         "empêche la clôture du mois", Decimal(0), Decimal(90), decimales=0),

@@ -81,8 +81,14 @@ async def fiche_membre(ctx: Ctx) -> Response:
     paiements = await services.paiements(ctx.db, ctx.auth, membre_id=membre_id)
     du = sum((c.montant_restant for c in cotisations.content if c.statut != StatutCotisation.ANNULEE), Decimal(0))
     paye = sum((p.montant for p in paiements.content if p.statut == StatutPaiement.VALIDE), Decimal(0))
+    # Issue 20: the member's credit with the organisation the treasury acts for, and its application.
+    org = ctx.auth.active_organisation_id
+    tresorerie = org is not None and RS_TRESORERIE.allows(ctx.auth.roles)
+    avoir = (await services.avoir(ctx.db, ctx.auth, membre_id, org)
+             if tresorerie and org is not None and ctx.can(Permission.PAIEMENT_ENREGISTRER, org) else None)
     return ctx.render("membre.html", membre=membre, appartenances=appartenances, cotisations=cotisations.content,
-                      paiements=paiements.content, du=du, paye=paye, cle=str(uuid.uuid4()),
+                      paiements=paiements.content, du=du, paye=paye, cle=str(uuid.uuid4()), avoir=avoir,
+                      peut_imputer=avoir is not None and ctx.can(Permission.AVOIR_IMPUTER, org),
                       peut_encaisser=ctx.can(Permission.PAIEMENT_ENREGISTRER),
                       peut_annuler=RS_TRESORERIE.allows(ctx.auth.roles) and ctx.can(Permission.COTISATION_ANNULER))
 
@@ -113,6 +119,16 @@ async def encaisser_post(ctx: Ctx) -> Response:
         ctx.db, ctx.auth, ctx.field("idempotency_key"), membre_id, organisation_id, parse_montant(ctx.field("montant")),
         ctx.field("methode") or "ESPECES", ctx.field("reference"), cibles)
     return redirect(f"/paiements/{paiement_id}")
+
+
+@page("/membres/{id}/avoir/imputer", RS_TRESORERIE, methods=("POST",))
+async def imputer_avoir(ctx: Ctx) -> Response:
+    membre_id = parse_id(ctx.request.path_params["id"])
+    organisation_id = ctx.auth.active_organisation_id
+    if organisation_id is None:
+        raise InvalidInput("Choisissez l'organisation pour laquelle vous imputez l'avoir")
+    await services.imputer_avoir(ctx.db, ctx.auth, ctx.field("idempotency_key"), membre_id, organisation_id)
+    return redirect(f"/membres/{membre_id}?fait=avoir")
 
 
 @page("/paiements/{id}", RS_PAIEMENT_READ)

@@ -44,6 +44,8 @@ from unionflow.membres.service import MembreService
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.notifications.schemas import NotificationResponse
 from unionflow.notifications.service import NotificationService
+from unionflow.paiements.avoir_schemas import AvoirResponse, ImputerAvoirRequest
+from unionflow.paiements.avoir_service import AvoirApiService
 from unionflow.paiements.declarations import DeclarationService
 from unionflow.paiements.recu_service import RecuService
 from unionflow.paiements.schemas import (
@@ -240,3 +242,17 @@ async def mes_organisations(session: AsyncSession, auth: AuthContext) -> list[Ap
         return []
     return [a for a in await AppartenanceService(session, auth).lister(auth.membre_id)
             if a.organisation_id in auth.memberships]
+
+
+async def avoir(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID,
+                organisation_id: uuid.UUID) -> AvoirResponse:
+    """The member's credit with the organisation (issue 20), as ``GET /api/avoirs`` gives it."""
+    return await AvoirApiService(session, auth).obtenir(membre_id, organisation_id)
+
+
+async def imputer_avoir(session: AsyncSession, auth: AuthContext, key: str, membre_id: uuid.UUID,
+                        organisation_id: uuid.UUID) -> dict[str, Any]:
+    """``POST /api/avoirs/imputer``: the same service, the form's key as Idempotency-Key."""
+    data = ImputerAvoirRequest(membre_id=membre_id, organisation_id=organisation_id)
+    return await _idempotent(session, auth, "console POST /api/avoirs/imputer", key, data,
+                             lambda: AvoirApiService(session, auth).imputer(data))

@@ -74,6 +74,10 @@ class Permission(StrEnum):
     ANNULATION_APPROUVER = "annulation.approuver"
     # Issue 20: the treasury cancels dues (one, a selection, a generated batch) with a reason.
     COTISATION_ANNULER = "cotisation.annuler"
+    # Issue 20: the treasury applies a member's credit (avoir) to his oldest dues.
+    AVOIR_IMPUTER = "avoir.imputer"
+    # Issue 20: an organisation's own value of the settings that may differ per organisation.
+    CONFIGURATION_ORGANISATION_GERER = "configuration_organisation.gerer"
 
 
 P = Permission
@@ -122,6 +126,8 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     # second person of the bureau who handles money or heads it (never the requester nor who recorded it).
     P.ANNULATION_APPROUVER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.TRESORIER}),
     P.COTISATION_ANNULER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.AVOIR_IMPUTER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.CONFIGURATION_ORGANISATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
 }
 
 

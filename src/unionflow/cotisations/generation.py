@@ -23,6 +23,7 @@ from unionflow.cotisations.periodes import bornes
 from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.cotisations.schemas import GenerationResponse, GenererCotisationsRequest
 from unionflow.cotisations.service import echeance_par_defaut
+from unionflow.encaissement.avoir_service import imputer_automatiquement
 from unionflow.encaissement.workflow import COTISATIONS_STATS
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import Organisation
@@ -97,6 +98,8 @@ async def generer(session: AsyncSession, organisation: Organisation, data: Gener
     skipped = len(membres) - created
     if created:
         await invalidate(session, COTISATIONS_STATS)
+        # Issue 20: where the organisation says so, members' credit pays the dues already due.
+        await imputer_automatiquement(session, organisation.id, now.date())
     message = (f"{created} cotisation(s) créée(s), {skipped} déjà existante(s) pour {periode(data)}" if created
                else f"Rien à créer: les cotisations {type_cot} {periode(data)} existent déjà pour les "
                     f"{len(membres)} membre(s) appelé(s)")

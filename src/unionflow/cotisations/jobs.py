@@ -17,6 +17,7 @@ from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.cotisations.schemas import GenererCotisationsRequest
 from unionflow.cotisations.service import MODULE as MODULE_COTISATIONS
 from unionflow.cotisations.synthese_repository import compacter_synthese
+from unionflow.encaissement.avoir_service import imputer_automatiquement
 from unionflow.models import Tache
 from unionflow.organisations.repository import OrganisationRepository
 
@@ -74,8 +75,18 @@ async def generation_cotisations_tache(ctx: Contexte, tache: Tache, avancer: Ava
     return bilan.model_dump(mode="json", by_alias=True), None
 
 
+async def imputer_avoirs(sessionmaker: async_sessionmaker[AsyncSession], today: date | None = None) -> int:
+    """Issue 20: members' credit pays their dues fallen due, in the organisations whose setting
+    ``cotisations.avoir.imputation_automatique`` is on (oldest dues first)."""
+    async with sessionmaker() as session:
+        count = await imputer_automatiquement(session, None, today or datetime.now(UTC).date())
+        await session.commit()
+    return count
+
+
 async def _marquer_retards(ctx: Contexte) -> Compteurs:
-    return {"marquees": await marquer_retards(ctx.sessionmaker)}
+    return {"avoirs_imputes": await imputer_avoirs(ctx.sessionmaker),
+            "marquees": await marquer_retards(ctx.sessionmaker)}
 
 
 async def _compacter_synthese(ctx: Contexte) -> Compteurs:

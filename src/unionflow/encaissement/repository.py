@@ -100,6 +100,13 @@ class PaiementRepository(ScopedRepository[Paiement]):
                    column.is_not(None), self.scope()))).scalar_one()
         return Decimal(str(collected))
 
+    async def numeros_recus(self, paiement_ids: list[uuid.UUID]) -> dict[uuid.UUID, str]:
+        if not paiement_ids:
+            return {}
+        rows = await self.session.execute(select(Paiement.id, Paiement.numero_recu)
+                                          .where(Paiement.id.in_(paiement_ids)))
+        return {row[0]: row[1] for row in rows}
+
     async def membre(self, membre_id: uuid.UUID) -> Membre | None:
         return await self.session.get(Membre, membre_id)
 

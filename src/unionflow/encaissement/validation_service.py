@@ -31,11 +31,12 @@ from unionflow.models import (
     Adhesion,
     AuditLog,
     Cotisation,
+    MouvementAvoir,
     Paiement,
     PaiementAllocation,
 )
 from unionflow.models.base import utcnow
-from unionflow.models.paiement import MethodePaiement
+from unionflow.models.paiement import MethodePaiement, TypeMouvementAvoir
 from unionflow.organisations.repository import SerieOrganisationRepository
 from unionflow.webhooks import emission as webhooks
 
@@ -66,6 +67,18 @@ def _applique(target: Cotisation | Adhesion, part: Decimal, paiement: Paiement) 
     elif covered:
         values["statut"] = "PAYEE"
     return values
+
+
+def mouvement_creation(paiement: Paiement, auth: AuthContext | None) -> MouvementAvoir | None:
+    """The movement of a payment being validated whose money was not all allocated (an advance at the counter,
+    a late Wave confirmation): written with the payment (core/lot.py)."""
+    if paiement.montant_non_affecte <= ZERO:
+        return None
+    return MouvementAvoir(
+        id=uuid.uuid4(), membre_id=paiement.membre_id, organisation_id=paiement.organisation_id,
+        paiement_id=paiement.id, type_mouvement=TypeMouvementAvoir.CREATION, montant=paiement.montant_non_affecte,
+        libelle=f"Avoir créé par le reçu {paiement.numero_recu}",
+        cree_par=auth.actor_name if auth is not None else "systeme", created_at=utcnow())
 
 
 async def destinataire(session: AsyncSession, paiement: Paiement) -> emission.Destinataire:
@@ -137,6 +150,8 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
     if nouveau:
         lot.ajouter(paiement)
     lot.ajouter(*allocations)
+    # The credit it leaves (advance, overpayment) enters the member's credit ledger with it.
+    lot.ajouter(*filter(None, [mouvement_creation(paiement, auth)]))
 
     changed: list[tuple[Cotisation | Adhesion, dict[str, object]]] = []
     for target, part in plan:

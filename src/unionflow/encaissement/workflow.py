@@ -22,6 +22,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
 from unionflow.core.errors import InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import reference_declaration
+from unionflow.encaissement import avoir_service as avoirs
 from unionflow.encaissement import emission
 from unionflow.encaissement.repository import PaiementSystemRepository
 from unionflow.encaissement.validation_service import COTISATIONS_STATS, MODULE, outstanding, valider
@@ -98,8 +99,9 @@ class EncaissementService:
         return list(merged.values())
 
     def _plan(self, cibles: list[Cible], targets: dict[uuid.UUID, Cotisation | Adhesion],
-              montant: Decimal, strict: bool) -> list[tuple[Cotisation | Adhesion, Decimal]]:
-        """Split ``montant`` over the targets in the order given, never beyond what each still owes."""
+              montant: Decimal, strict: bool, avance: bool = False) -> list[tuple[Cotisation | Adhesion, Decimal]]:
+        """Split ``montant`` over the targets in the order given, never beyond what each still owes.
+        ``avance``: what is left over becomes the member's credit instead of being refused."""
         plan: list[tuple[Cotisation | Adhesion, Decimal]] = []
         planned: dict[uuid.UUID, Decimal] = {}
         remaining = montant
@@ -121,7 +123,7 @@ class EncaissementService:
                 plan.append((target, part))
                 planned[target_id] = planned.get(target_id, ZERO) + part
                 remaining -= part
-        if strict and remaining > ZERO:
+        if strict and not avance and remaining > ZERO:
             raise RegleMetier(f"Le montant ({montant}) dépasse le total restant dû ({montant - remaining})")
         return plan
 
@@ -138,23 +140,25 @@ class EncaissementService:
         date_paiement: datetime | None = None,
         commentaire: str | None = None,
         verrouillees: dict[uuid.UUID, Cotisation | Adhesion] | None = None,
+        avance: bool = False,
     ) -> Paiement:
         """Record a payment received now (cash, transfer, cheque, confirmed mobile money) and apply it.
         ``verrouillees``: the targets, when the caller has already read them with their row lock (the lock is
-        what makes the checks below hold until commit)."""
+        what makes the checks below hold until commit). ``avance``: the treasury records an advance — no
+        target, or more than the targets owe — kept as the member's credit (avoir)."""
         if montant <= ZERO:
             raise RegleMetier("Le montant doit être strictement positif")
-        if not cibles:
+        if not cibles and not avance:
             raise RegleMetier("Un paiement doit régler au moins une cotisation ou une adhésion")
         wanted = {c.cotisation_id or c.adhesion_id for c in cibles}
         targets = (verrouillees if verrouillees is not None and wanted <= verrouillees.keys()
-                   else await self._lock_targets(cibles))
+                   else await self._lock_targets(cibles) if cibles else {})
         for target in targets.values():
             if target.membre_id != membre_id or target.organisation_id != organisation_id:
                 raise RegleMetier(f"{target.numero_reference} n'appartient pas à ce membre et cette organisation")
             if target.devise != devise:
                 raise RegleMetier(f"Devise {devise} différente de celle de {target.numero_reference}")
-        plan = self._plan(cibles, targets, montant, strict=True)
+        plan = self._plan(cibles, targets, montant, strict=True, avance=avance)
         now = _now()
         # Numbered, written and booked by ``valider``, in one round trip with everything it entails.
         paiement = Paiement(
@@ -255,6 +259,7 @@ class EncaissementService:
         await self.session.refresh(paiement)
         if paiement.statut != StatutPaiement.VALIDE:
             raise InvalidState(f"Seul un paiement validé peut être annulé ou remboursé (statut: {paiement.statut})")
+        await avoirs.verifier_reversible(self.session, paiement)
         allocations = await self.paiements.allocations_of(paiement.id)
         targets = await self._lock_targets([Cible(cotisation_id=a.cotisation_id, adhesion_id=a.adhesion_id)
                                             for a in allocations])
@@ -279,7 +284,8 @@ class EncaissementService:
                                before=before, after=audit.snapshot(target, ["statut", "montant_paye"]),
                                severite="WARNING")
         paiement.statut = statut
-        # A reversed payment leaves no credit behind.
+        # A reversed payment leaves no credit behind: the ledger says so too.
+        avoirs.extourner(self.session, self.auth, paiement, motif)
         paiement.montant_non_affecte = ZERO
         paiement.commentaire = "\n".join(filter(None, [paiement.commentaire, f"{statut}: {motif}"]))
         await self.session.flush()

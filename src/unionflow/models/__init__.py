@@ -18,7 +18,7 @@ from unionflow.models.identite import Compteur, LoginThrottle, RefreshToken, Sig
 from unionflow.models.membre import Membre, MembreOrganisation
 from unionflow.models.monitoring import AlerteConfig, AlerteSysteme, Sauvegarde, SauvegardeConfig
 from unionflow.models.organisation import Organisation
-from unionflow.models.paiement import Paiement, PaiementAllocation
+from unionflow.models.paiement import MouvementAvoir, Paiement, PaiementAllocation
 from unionflow.models.rappel_cotisation import RappelCotisation
 from unionflow.models.recette import CompteProduit
 from unionflow.models.versement import Versement
@@ -54,6 +54,7 @@ __all__ = [
     "LoginThrottle",
     "Membre",
     "MembreOrganisation",
+    "MouvementAvoir",
     "NotificationEvenement",
     "Organisation",
     "Paiement",
@@ -77,13 +78,13 @@ __all__ = [
 ]
 # Accounting, configuration, LCB-FT, aid requests.
 from unionflow.models.comptabilite import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
-from unionflow.models.configuration import ConfigurationEntry
+from unionflow.models.configuration import ConfigurationEntry, ConfigurationOrganisation
 from unionflow.models.demande_aide import DemandeAide
 from unionflow.models.lcbft import AlerteLcbFt, ParametresLcbFt
 from unionflow.models.notification import ModeleNotification, Notification, PreferenceMembre  # notifications
 
-__all__ += ["AlerteLcbFt", "CompteComptable", "ConfigurationEntry", "DemandeAide", "EcritureComptable",
-            "JournalComptable", "LigneEcriture", "ParametresLcbFt"]
+__all__ += ["AlerteLcbFt", "CompteComptable", "ConfigurationEntry", "ConfigurationOrganisation", "DemandeAide",
+            "EcritureComptable", "JournalComptable", "LigneEcriture", "ParametresLcbFt"]
 # Finance (budgets, approvals) and propositions d'aide.
 from unionflow.models.finance import Approbation, Budget, DecisionApprobation, LigneBudget  # noqa: E402
 from unionflow.models.proposition_aide import PropositionAide  # noqa: E402

@@ -19,6 +19,7 @@ class TypeAnnulation(StrEnum):
     REMBOURSEMENT_PAIEMENT = "REMBOURSEMENT_PAIEMENT"  # money given back: a refund receipt is issued
     ANNULATION_VERSEMENT = "ANNULATION_VERSEMENT"  # a delivered (manual) payout that did not happen or came back
     CONTREPASSATION_ECRITURE = "CONTREPASSATION_ECRITURE"  # a manual accounting entry reversed
+    REMBOURSEMENT_AVOIR = "REMBOURSEMENT_AVOIR"  # a member's credit (avoir) paid back (issue 20)
 
 
 class StatutDemandeAnnulation(StrEnum):

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
+import uuid
 from enum import StrEnum
 
-from sqlalchemy import String, Text
+from sqlalchemy import ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
@@ -26,3 +27,18 @@ class ConfigurationEntry(IdMixin, TimestampMixin, Base):
     type_valeur: Mapped[str] = mapped_column(String(10))
     description: Mapped[str | None] = mapped_column(String(500))
     modifie_par: Mapped[str | None] = mapped_column(String(254))
+
+
+class ConfigurationOrganisation(IdMixin, TimestampMixin, Base):
+    """An organisation's own value of a setting that may differ per organisation (issue 20); absent: the
+    installation's value (``ConfigurationEntry`` or the built-in default)."""
+
+    __tablename__ = "configuration_organisation"
+
+    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"))
+    cle: Mapped[str] = mapped_column(String(100))
+    valeur: Mapped[str] = mapped_column(Text)
+    type_valeur: Mapped[str] = mapped_column(String(10))
+    modifie_par: Mapped[str | None] = mapped_column(String(254))
+
+    __table_args__ = (UniqueConstraint("organisation_id", "cle", name="uq_configuration_organisation_cle"),)

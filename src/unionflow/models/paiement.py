@@ -9,7 +9,7 @@ from enum import StrEnum
 from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from unionflow.models.base import Base, IdMixin, TimestampMixin
+from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
 
 
 class MethodePaiement(StrEnum):
@@ -89,3 +89,37 @@ class PaiementAllocation(IdMixin, Base):
     cotisation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cotisation.id"), index=True)
     adhesion_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("adhesion.id"), index=True)
     montant: Mapped[Decimal]
+
+
+class TypeMouvementAvoir(StrEnum):
+    """What moved a member's credit (avoir) with one organisation (issue 20, item 2)."""
+
+    CREATION = "CREATION"  # money received that nothing was left to pay for (advance, overpayment)
+    IMPUTATION = "IMPUTATION"  # credit applied to dues or an adhesion fee
+    EXTOURNE = "EXTOURNE"  # the payment that created it was cancelled or refunded
+    REMBOURSEMENT = "REMBOURSEMENT"  # paid back to the member (four eyes, annulations/)
+
+
+class MouvementAvoir(IdMixin, Base):
+    """One movement of a member's credit with an organisation, signed (+ created, − used or undone): the
+    credit is their sum, per payment and per (member, organisation), and equals the payments' unallocated
+    amounts (``Paiement.montant_non_affecte``) and the 4191 balance. Rows are never changed nor deleted."""
+
+    __tablename__ = "mouvement_avoir"
+
+    membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id"))
+    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"))
+    # The payment whose unallocated money this is: the receipt the movement refers to.
+    paiement_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("paiement.id"), index=True)
+    type_mouvement: Mapped[str] = mapped_column(String(20))
+    montant: Mapped[Decimal]
+    cotisation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("cotisation.id"))
+    adhesion_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("adhesion.id"))
+    # The accounting entry of an application (debit 4191 / credit income); none for the others, whose money is
+    # in the payment's own entry and its reversal.
+    ecriture_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("ecriture_comptable.id"))
+    libelle: Mapped[str] = mapped_column(String(300))
+    cree_par: Mapped[str] = mapped_column(String(254))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (Index("ix_mouvement_avoir_membre_org", "membre_id", "organisation_id", "created_at"),)

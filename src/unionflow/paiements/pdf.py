@@ -10,7 +10,7 @@ number, amount, date and organisation without showing the member's data.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
@@ -58,6 +58,9 @@ class RecuData:
     verification_url: str
     # Cancelled or refunded: who asked, who approved and why (issue 19), printed under the title.
     annulation: AnnulationRecu | None = None
+    # Issue 20: what became of this receipt's credit (``non_affecte``: the credit it created) since: (what, amount),
+    # e.g. ("utilisé sur COT-2026-…", 2 500), ("remboursé (RMB-…)", 1 000).
+    avoir_utilise: list[tuple[str, Decimal]] = field(default_factory=list)
 
 
 def methode_libelle(methode: str) -> str:
@@ -99,7 +102,7 @@ def render_recu(data: RecuData) -> bytes:
             reste = "—" if ligne.reste_du is None else format_montant(ligne.reste_du, data.devise)
             table.row((ligne.reference, ligne.libelle, format_montant(ligne.montant, data.devise), reste))
         if data.non_affecte > 0:
-            table.row(("", "Avoir (montant non affecté)", format_montant(data.non_affecte, data.devise), "—"))
+            table.row(("", "Avoir créé (avance, trop-perçu)", format_montant(data.non_affecte, data.devise), "—"))
         total_reste = sum((ligne.reste_du or Decimal(0) for ligne in data.lignes), Decimal(0))
         row = table.row(style=bold)
         row.cell("TOTAL", colspan=2)
@@ -108,6 +111,13 @@ def render_recu(data: RecuData) -> bytes:
     pdf.ln(3)
     text(f"Arrêté le présent reçu à la somme de : {montant_en_lettres(data.montant, data.devise)} "
          f"({format_montant(data.montant, data.devise)}).", 9, "B")
+    if data.non_affecte > 0:
+        text(f"Avoir créé : {format_montant(data.non_affecte, data.devise)}", 8, "B")
+        for quoi, montant in data.avoir_utilise:
+            text(f"Avoir {quoi} : {format_montant(montant, data.devise)}", 8)
+        restant = data.non_affecte - sum((m for _, m in data.avoir_utilise), Decimal(0))
+        if data.statut == StatutPaiement.VALIDE:
+            text(f"Avoir restant : {format_montant(restant, data.devise)}", 8)
     pdf.ln(6)
     pdf.set_font("DejaVu", "", 8)
     if data.declare_par:

@@ -7,6 +7,8 @@ import hmac
 import logging
 import uuid
 from dataclasses import replace
+from decimal import Decimal
+from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -16,11 +18,12 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState, NotFound
 from unionflow.documents.storage import Storage
 from unionflow.encaissement.annulation_repository import DemandeAnnulationSystemRepository
+from unionflow.encaissement.avoir_repository import MouvementAvoirRepository
 from unionflow.encaissement.repository import PaiementRepository
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import DemandeAnnulation, Organisation, Paiement
 from unionflow.models.annulation import TypeAnnulation
-from unionflow.models.paiement import StatutPaiement
+from unionflow.models.paiement import StatutPaiement, TypeMouvementAvoir
 from unionflow.paiements.pdf import LigneRecu, RecuData, methode_libelle, render_recu
 from unionflow.paiements.pdf_remboursement import AnnulationRecu, RemboursementData, render_remboursement
 from unionflow.paiements.recette_service import ligne_recette
@@ -77,8 +80,9 @@ class RecuService:
         assert membre is not None and organisation is not None
         allocations = (await paiements.allocations([paiement.id])).get(paiement.id, [])
         restes = await self.repo.reste_apres(paiement)
+        avoir_cree, utilise = await _avoir_du_recu(self.session, paiement, allocations)
         lignes = [LigneRecu(reference=a[3] or "", libelle=a[4] or "", montant=a[2],
-                            reste_du=restes.get(a[0] or a[1])) for a in allocations]
+                            reste_du=restes.get(a[0] or a[1])) for a in _hors_imputations(allocations, utilise)]
         if paiement.nature:
             lignes.append(await ligne_recette(self.session, self.auth, paiement))
         return paiement.numero_recu, render_recu(RecuData(
@@ -87,7 +91,9 @@ class RecuService:
             numero_membre=membre.numero_membre, montant=paiement.montant, devise=paiement.devise,
             methode=paiement.methode, statut=paiement.statut, reference=paiement.reference_externe,
             date=paiement.date_paiement or paiement.created_at, lignes=lignes,
-            non_affecte=paiement.montant_non_affecte, **await self._personnes(paiement),
+            non_affecte=avoir_cree, avoir_utilise=[(f"utilisé sur {ref}", montant) for ref, _, montant in utilise]
+            + await _avoir_rembourse(self.session, paiement),
+            **await self._personnes(paiement),
             verification_url=verification_url(self.settings, paiement),
             annulation=await self._annulation_nommee(paiement)))
 
@@ -184,3 +190,38 @@ class RecuService:
         if "@" not in recu_par:
             return recu_par if recu_par == "Wave" else None
         return (await MembreRepository(self.session, None).noms_par_email([recu_par])).get(recu_par)
+
+
+async def _avoir_du_recu(session: AsyncSession, paiement: Paiement, allocations: list[tuple[Any, ...]],
+                         ) -> tuple[Decimal, list[tuple[str, uuid.UUID, Decimal]]]:
+    """The credit this receipt created (from the credit ledger, so a cancelled or refunded receipt keeps its line)
+    and what it paid since: (dues reference, dues id, amount) per application (issue 20)."""
+    mouvements = (await MouvementAvoirRepository(session).du_paiement([paiement.id]))[paiement.id]
+    cree = sum((m.montant for m in mouvements if m.type_mouvement == TypeMouvementAvoir.CREATION), Decimal(0))
+    references = {a[0]: a[3] or "" for a in allocations if a[0] is not None}
+    utilise = [(references.get(m.cotisation_id, ""), m.cotisation_id, -m.montant) for m in mouvements
+               if m.type_mouvement == TypeMouvementAvoir.IMPUTATION and m.cotisation_id is not None]
+    return (cree if mouvements else paiement.montant_non_affecte), utilise
+
+
+async def _avoir_rembourse(session: AsyncSession, paiement: Paiement) -> list[tuple[str, Decimal]]:
+    """The parts of this receipt's credit paid back to the member, with their refund number."""
+    mouvements = (await MouvementAvoirRepository(session).du_paiement([paiement.id]))[paiement.id]
+    return [(m.libelle.split(":")[0].replace("Avoir remboursé", "remboursé"), -m.montant) for m in mouvements
+            if m.type_mouvement == TypeMouvementAvoir.REMBOURSEMENT]
+
+
+def _hors_imputations(allocations: list[tuple[Any, ...]],
+                      utilise: list[tuple[str, uuid.UUID, Decimal]]) -> list[tuple[Any, ...]]:
+    """The allocations made when the money was received: those its credit made later are listed apart."""
+    a_retirer: dict[uuid.UUID, Decimal] = {}
+    for _, cotisation_id, montant in utilise:
+        a_retirer[cotisation_id] = a_retirer.get(cotisation_id, Decimal(0)) + montant
+    gardees = []
+    for allocation in allocations:
+        retire = min(a_retirer.get(allocation[0], Decimal(0)), allocation[2])
+        if retire > 0:
+            a_retirer[allocation[0]] -= retire
+        if allocation[2] - retire > 0:
+            gardees.append((*allocation[:2], allocation[2] - retire, *allocation[3:]))
+    return gardees

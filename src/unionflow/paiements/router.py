@@ -52,18 +52,23 @@ async def list_paiements(session: SessionDep, auth: AuthContext = authorize(RS_P
     return await PaiementService(session, auth).lister(filters, params)
 
 
-@router.post("", status_code=201, response_model=PaiementResponse, responses=problems(404, 422),
+@router.post("", status_code=201, response_model=PaiementResponse, responses=problems(404, 409, 422),
              summary="Enregistrer un paiement manuel (espèces, virement, chèque, ...)",
              description="Saisi par le trésorier ou l'administrateur de l'organisation; réparti sur les cibles "
                          "dans l'ordre donné (montant par cible optionnel, jamais au-delà du reste dû); le total "
                          "ne peut dépasser le reste dû. referenceExterne obligatoire sauf ESPECES/AUTRE. "
                          "Deux lignes de `cibles` pour la même cotisation s'additionnent. "
                          "400 `regle-metier`: chaque cible désigne exactement un de `cotisationId` et `adhesionId`. "
-                         "En-tête Idempotency-Key recommandé.")
-async def create_paiement(data: CreatePaiementRequest, session: SessionDep,
+                         "Extension (issue 20): `avance: true` enregistre une avance — `cibles` peut être vide et le "
+                         "montant dépasser le reste dû; l'excédent devient l'avoir du membre (`avoirCree`, reçu "
+                         "« Avoir créé »). Une cible réservée par une session Wave ouverte: la session est d'abord "
+                         "expirée chez Wave (paiement Wave EXPIRE); si Wave l'a payée ou refuse de l'expirer, 409 "
+                         "avec la raison et rien n'est encaissé. En-tête Idempotency-Key recommandé.")
+async def create_paiement(data: CreatePaiementRequest, session: SessionDep, request: Request,
                           auth: AuthContext = authorize(RS_TRESORERIE),
                           idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    return await idem.run(auth, lambda: PaiementService(session, auth).enregistrer(data), 201)
+    settings = request.app.state.settings
+    return await idem.run(auth, lambda: PaiementService(session, auth, settings).enregistrer(data), 201)
 
 
 @router.post("/recettes", status_code=201, response_model=PaiementResponse, responses=problems(404, 422),

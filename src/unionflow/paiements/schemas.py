@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from decimal import Decimal
 from enum import StrEnum
 
 from pydantic import Field, model_validator
@@ -26,10 +27,18 @@ class CreatePaiementRequest(InputModel):
     reference_externe: str | None = Field(default=None, max_length=100)
     date_paiement: datetime | None = Field(default=None, description="Date de réception (défaut: maintenant)")
     commentaire: str | None = Field(default=None, max_length=2000)
-    cibles: list[CibleInput] = Field(min_length=1, max_length=50)
+    cibles: list[CibleInput] = Field(default_factory=list, max_length=50, description=(
+        "Cotisations et adhésions réglées, dans l'ordre. Au moins une, sauf pour une avance (`avance`)"))
+    avance: bool = Field(default=False, description=(
+        "Extension (issue 20): la trésorerie enregistre une avance. Le montant peut dépasser le reste dû des "
+        "cibles, et `cibles` peut être vide: ce qui ne paie rien devient l'avoir du membre (compte 4191), "
+        "indiqué sur le reçu (« Avoir créé »). Sans `avance`, un montant supérieur au reste dû est refusé (400)"))
 
     @model_validator(mode="after")
     def reference_when_traceable(self) -> CreatePaiementRequest:
+        if not self.cibles and not self.avance:
+            raise regle_metier("cibles doit contenir au moins une cotisation ou une adhésion, sauf pour une "
+                               "avance (avance=true)")
         if self.methode in METHODES_AVEC_REFERENCE and not self.reference_externe:
             raise regle_metier(f"referenceExterne est obligatoire pour la méthode {self.methode}")
         if self.date_paiement is not None and self.date_paiement.tzinfo is None:
@@ -114,6 +123,12 @@ class PaiementResponse(OutputModel):
         "(`POST /api/paiements/recettes`); absent pour un paiement de cotisations ou d'adhésion"))
     evenement_id: uuid.UUID | None = Field(default=None, description=(
         "Extension (issue 20): l'événement dont la participation a été payée (nature EVENEMENT)"))
+    avoir_cree: Montant = Field(default=Decimal("0"), description=(
+        "Extension (issue 20): la part du paiement devenue avoir du membre (avance, trop-perçu), même si elle a "
+        "servi depuis ou si le paiement a été annulé"))
+    avoir_utilise: Montant = Field(default=Decimal("0"), description=(
+        "Extension (issue 20): ce que cet avoir a payé depuis (imputations sur des cotisations, comprises dans "
+        "`allocations`). Reste: `montantNonAffecte`"))
     wave_checkout_id: str | None = None
     wave_launch_url: str | None = None
     wave_expires_at: datetime | None = None

@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
+from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import NotFound, RegleMetier
+from unionflow.core.errors import Conflict, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
+from unionflow.encaissement.avoir_repository import MouvementAvoirRepository
 from unionflow.encaissement.repository import PaiementFilters, PaiementRepository
 from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Paiement
-from unionflow.models.paiement import StatutPaiement
+from unionflow.models.paiement import StatutPaiement, TypeMouvementAvoir
 from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.schemas import AllocationResponse, CreatePaiementRequest, PaiementResponse
 from unionflow.wave.checkout_service import WaveCheckoutService
@@ -40,6 +42,7 @@ class PaiementService:
         ids = [p.id for p in paiements]
         allocations = await self.repo.allocations(ids)
         checkouts = await self.checkouts.by_paiements(ids)
+        avoirs = await MouvementAvoirRepository(self.session).du_paiement(ids)
         result = []
         for p in paiements:
             checkout = checkouts.get(p.id)
@@ -53,6 +56,10 @@ class PaiementService:
                 allocations=[AllocationResponse(cotisation_id=a[0], adhesion_id=a[1], montant=a[2],
                                                 numero_reference=a[3], libelle=a[4])
                              for a in allocations.get(p.id, [])],
+                avoir_cree=sum((m.montant for m in avoirs[p.id] if m.type_mouvement == TypeMouvementAvoir.CREATION),
+                               Decimal("0")),
+                avoir_utilise=Decimal("0") - sum((m.montant for m in avoirs[p.id]
+                                    if m.type_mouvement == TypeMouvementAvoir.IMPUTATION), Decimal("0")),
                 wave_checkout_id=checkout.checkout_id if checkout else None,
                 wave_launch_url=checkout.launch_url if checkout and p.statut == StatutPaiement.EN_ATTENTE else None,
                 wave_expires_at=checkout.when_expires if checkout else None,
@@ -98,13 +105,27 @@ class PaiementService:
             raise NotFound("Membre introuvable")
         if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
             raise RegleMetier("datePaiement ne peut pas être dans le futur")
+        await self._liberer_sessions_wave(data)
         paiement = await EncaissementService(self.session, self.auth).enregistrer(
             membre_id=data.membre_id, organisation_id=data.organisation_id, montant=data.montant,
             methode=data.methode, devise=data.devise, reference_externe=data.reference_externe,
             date_paiement=data.date_paiement, commentaire=data.commentaire,
             cibles=[Cible(cotisation_id=c.cotisation_id, adhesion_id=c.adhesion_id, montant=c.montant)
-                    for c in data.cibles])
+                    for c in data.cibles], avance=data.avance)
         return await self.response(paiement)
+
+    async def _liberer_sessions_wave(self, data: CreatePaiementRequest) -> None:
+        """A dues with an open Wave session is not paid at the counter before that session is expired at Wave
+        (issue 20: never both paid)."""
+        cotisations = [c.cotisation_id for c in data.cibles if c.cotisation_id]
+        adhesions = [c.adhesion_id for c in data.cibles if c.adhesion_id]
+        if not cotisations and not adhesions:
+            return
+        if self.settings is None:
+            if await self.repo.pending_wave_overlapping(data.membre_id, cotisations, adhesions):
+                raise Conflict("Un paiement Wave est en cours pour ces cibles: expirez-le avant d'encaisser")
+            return
+        await self._wave().liberer_pour_guichet(data.membre_id, cotisations, adhesions)
 
     async def annuler_en_attente(self, paiement: Paiement) -> PaiementResponse:
         """A pending payment (declaration or Wave session) is not money yet: closing it is one step, the Wave

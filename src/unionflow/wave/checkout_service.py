@@ -21,7 +21,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidInput, InvalidState, NotFound, RegleMetier, UpstreamUnavailable
 from unionflow.core.permissions import Permission
-from unionflow.encaissement.repository import PaiementRepository
+from unionflow.encaissement.repository import PaiementRepository, PaiementSystemRepository
 from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Paiement, TransactionWave, WaveCheckout, WaveEvenement
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
@@ -270,6 +270,26 @@ class WaveCheckoutService:
         self._journal("EXPIRATION", "expired", organisation_id=checkout.organisation_id, paiement_id=paiement.id,
                       reference=checkout.checkout_id, montant=checkout.montant)
         return False
+
+    async def liberer_pour_guichet(self, membre_id: uuid.UUID, cotisation_ids: list[uuid.UUID],
+                                   adhesion_ids: list[uuid.UUID]) -> None:
+        """Before the counter takes money for these targets (issue 20): every open Wave session reserving one of
+        them is expired at Wave and closed (EXPIRE). If Wave says it was paid, or will not expire it, the counter
+        is refused with the reason: a dues is never paid twice (the Wave money is applied by its webhook or by
+        the synchronisation, whichever comes)."""
+        for pending_id in await self.repo.pending_wave_overlapping(membre_id, cotisation_ids, adhesion_ids):
+            paiement = await PaiementSystemRepository(self.session).get_for_update(pending_id)
+            assert paiement is not None
+            try:
+                paye = await self.expirer_session(paiement)
+            except WaveRefused as exc:
+                raise Conflict(f"Un paiement Wave est en cours pour ces cibles et Wave refuse de l'expirer "
+                               f"({exc}): attendez son issue ou synchronisez-le",
+                               extra={"paiementId": str(pending_id)}) from exc
+            if paye:
+                raise Conflict("Un paiement Wave de ces cibles vient d'aboutir chez Wave: rien n'est encaissé au "
+                               "guichet; synchronisez le paiement Wave", extra={"paiementId": str(pending_id)})
+            await EncaissementService(self.session, self.auth).clore(paiement.id, StatutPaiement.EXPIRE)
 
     async def expirer(self, paiement_id: uuid.UUID) -> Paiement:
         paiement, _ = await self._own_pending(paiement_id)

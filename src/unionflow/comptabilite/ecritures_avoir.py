@@ -1,0 +1,80 @@
+"""The entry of a member's credit (avoir) applied to dues or an adhesion fee (issue 20, item 2).
+
+The money was booked when it was received: treasury debited, 4191 "Membres, avances reçues" credited (the
+payment's entry, ecritures_service.py). Applying it moves no money: debit 4191, credit the income of what it
+pays. Undoing a payment whose credit is still whole is the mirror of its entry (``extourner_paiement``);
+paying the credit back debits 4191 against the treasury (annulations/).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.comptabilite.ecritures_service import TRESORERIE, compte_par_defaut, journal_par_defaut
+from unionflow.comptabilite.repository import ComptabiliteSystemRepository
+from unionflow.comptabilite.service import MODULE, Ligne, poster_ecriture
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.models import Adhesion, Cotisation, EcritureComptable, Paiement
+
+ZERO = Decimal("0")
+AVANCES_MEMBRES = "4191"
+
+
+def compte_produit(cible: Cotisation | Adhesion) -> str:
+    """The income account of what a credit pays: the ONE place that chooses it for an application (income
+    accounts per kind of income, issue 20 item 5, plug in here)."""
+    return "7061" if isinstance(cible, Cotisation) else "7062"
+
+
+async def comptabiliser_imputation(session: AsyncSession, paiement: Paiement,
+                                   parts: list[tuple[Cotisation | Adhesion, Decimal]],
+                                   auth: AuthContext | None) -> EcritureComptable:
+    """Debit 4191 by what ``paiement``'s credit pays now, credit each target's income account; in the journal
+    of the payment's own entry (where the credit was booked), dated today."""
+    org = paiement.organisation_id
+    books = ComptabiliteSystemRepository(session)
+    original = await books.ecriture_du_paiement(paiement.id)
+    journal = await books.journal(original.journal_id) if original is not None else None
+    if journal is None:
+        journal = await journal_par_defaut(session, org, TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])[1])
+    total = sum((montant for _, montant in parts), ZERO)
+    lignes = [Ligne(await compte_par_defaut(session, org, AVANCES_MEMBRES, auth), debit=total, credit=ZERO,
+                    libelle=f"Avoir du reçu {paiement.numero_recu} utilisé")]
+    for cible, montant in parts:
+        lignes.append(Ligne(await compte_par_defaut(session, org, compte_produit(cible), auth), debit=ZERO,
+                            credit=montant, libelle=f"{cible.numero_reference} payée par avoir"[:300]))
+    ecriture = await poster_ecriture(
+        session, journal=journal, date_ecriture=datetime.now(UTC).date(),
+        libelle=f"Imputation de l'avoir du reçu {paiement.numero_recu}"[:300], lignes=lignes,
+        piece_reference=f"AVR-{paiement.numero_recu}"[:100], cree_par=auth.actor_name if auth else "systeme")
+    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
+                       entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
+                       description=f"Imputation de l'avoir du reçu {paiement.numero_recu}: {total}")
+    return ecriture
+
+
+async def comptabiliser_remboursement_avoir(session: AsyncSession, parts: list[tuple[Paiement, Decimal]],
+                                            numero: str, motif: str, auth: AuthContext | None) -> EcritureComptable:
+    """Credit paid back to the member: debit 4191, credit the treasury each part of it came in through (the
+    method of the payment that created it), in that treasury's journal; the piece is the refund receipt (RMB)."""
+    org = parts[0][0].organisation_id
+    total = sum((montant for _, montant in parts), ZERO)
+    lignes = [Ligne(await compte_par_defaut(session, org, AVANCES_MEMBRES, auth), debit=total, credit=ZERO,
+                    libelle=f"Avoir remboursé ({numero})")]
+    for paiement, montant in parts:
+        numero_tresorerie, _ = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
+        lignes.append(Ligne(await compte_par_defaut(session, org, numero_tresorerie, auth), debit=ZERO,
+                            credit=montant, libelle=f"Avoir du reçu {paiement.numero_recu} remboursé"[:300]))
+    code_journal = TRESORERIE.get(parts[0][0].methode, TRESORERIE["AUTRE"])[1]
+    ecriture = await poster_ecriture(
+        session, journal=await journal_par_defaut(session, org, code_journal),
+        date_ecriture=datetime.now(UTC).date(), libelle=f"Remboursement d'avoir {numero}: {motif}"[:300],
+        lignes=lignes, piece_reference=numero[:100], cree_par=auth.actor_name if auth else "systeme")
+    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
+                       entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
+                       description=f"Remboursement d'avoir {numero}: {total}")
+    return ecriture
