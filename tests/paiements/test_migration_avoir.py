@@ -1,4 +1,4 @@
-"""Migration 0030_avoir_mouvements on a database that already holds credit (a late Wave confirmation): each valid
+"""Migration 0025_avoir_mouvements on a database that already holds credit (a late Wave confirmation): each valid
 payment with an unallocated amount gets its CREATION movement, so the ledger starts equal to the payments' credit;
 cancelled payments and payments without credit get none. Down and up again gives the same ledger."""
 

@@ -1,7 +1,7 @@
 """avoir: the ledger of members' credit (advances, overpayments, applications, reversals); per-organisation settings
 
-Revision ID: 0030_avoir_mouvements
-Revises: 0021_durcir_personne
+Revision ID: 0025_avoir_mouvements
+Revises: 0024_quote_part_federation
 
 Issue 20, item 2: one credit account per member and organisation, a sum of signed movements. Existing valid
 payments with an unallocated amount get their CREATION movement, so the ledger starts equal to the
@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0030_avoir_mouvements"
-down_revision: str | Sequence[str] | None = "0021_durcir_personne"
+revision: str = "0025_avoir_mouvements"
+down_revision: str | Sequence[str] | None = "0024_quote_part_federation"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
