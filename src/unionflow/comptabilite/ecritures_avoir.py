@@ -14,6 +14,7 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures_service import TRESORERIE, compte_par_defaut, journal_par_defaut
+from unionflow.comptabilite.produits import compte_produit, nature_cible, produits_organisation
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import MODULE, Ligne, poster_ecriture
 from unionflow.core import audit
@@ -22,12 +23,6 @@ from unionflow.models import Adhesion, Cotisation, EcritureComptable, Paiement
 
 ZERO = Decimal("0")
 AVANCES_MEMBRES = "4191"
-
-
-def compte_produit(cible: Cotisation | Adhesion) -> str:
-    """The income account of what a credit pays: the ONE place that chooses it for an application (income
-    accounts per kind of income, issue 20 item 5, plug in here)."""
-    return "7061" if isinstance(cible, Cotisation) else "7062"
 
 
 async def comptabiliser_imputation(session: AsyncSession, paiement: Paiement,
@@ -42,10 +37,13 @@ async def comptabiliser_imputation(session: AsyncSession, paiement: Paiement,
     if journal is None:
         journal = await journal_par_defaut(session, org, TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])[1])
     total = sum((montant for _, montant in parts), ZERO)
+    # The same income account a payment of that dues would credit: the organisation's choice per kind of income.
+    choix = await produits_organisation(session, org)
     lignes = [Ligne(await compte_par_defaut(session, org, AVANCES_MEMBRES, auth), debit=total, credit=ZERO,
                     libelle=f"Avoir du reçu {paiement.numero_recu} utilisé")]
     for cible, montant in parts:
-        lignes.append(Ligne(await compte_par_defaut(session, org, compte_produit(cible), auth), debit=ZERO,
+        numero = compte_produit(choix, nature_cible(cible))
+        lignes.append(Ligne(await compte_par_defaut(session, org, numero, auth), debit=ZERO,
                             credit=montant, libelle=f"{cible.numero_reference} payée par avoir"[:300]))
     ecriture = await poster_ecriture(
         session, journal=journal, date_ecriture=datetime.now(UTC).date(),
