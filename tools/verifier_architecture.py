@@ -193,6 +193,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "suggestions": ("Suggestion", "SuggestionVote"),
     "taches": ("Tache",),
     "tickets": ("Ticket", "TicketMessage"),
+    "tresoreries": ("Tresorerie",),
     "types_reference": ("TypeReference",),
     "versements": ("Versement",),
     "wave": ("CompteWave", "WaveCheckout", "WaveEvenement", "TransactionWave", "ReleveWave", "LigneReleveWave",

@@ -224,19 +224,22 @@ async def extourner_paiement(session: AsyncSession, paiement: Paiement, motif: s
     return ecriture
 
 
-async def comptabiliser_versement(session: AsyncSession, versement: Versement,
-                                  auth: AuthContext | None = None) -> EcritureComptable:
-    """Book a delivered payout (REUSSI): debit the expense of its object, credit the treasury it left from.
-    Called once, on the transition to REUSSI under the payout's row lock; the piece reference is the payout
-    number, so a second call returns the entry already booked."""
+async def comptabiliser_versement(session: AsyncSession, versement: Versement, auth: AuthContext | None = None,
+                                  *, tresorerie: tuple[str, str] | None = None) -> EcritureComptable:
+    """Book a delivered payout (REUSSI): debit the expense of its object (or the counterpart account chosen at its
+    creation, ``versement.compte_charge``), credit the treasury it left from (``tresorerie``: its account and
+    journal code, issue 20; by default the account of its mode). Called once, on the transition to REUSSI under
+    the payout's row lock; the piece reference is the payout number, so a second call returns the entry already
+    booked."""
     if versement.statut != StatutVersement.REUSSI:
         raise InvalidState(f"Seul un versement réussi est comptabilisé (statut: {versement.statut})")
     org = versement.organisation_id
     existing = await ComptabiliteSystemRepository(session).premiere_ecriture_de_piece(org, versement.numero)
     if existing is not None:
         return existing
-    numero_tresorerie, code_journal = TRESORERIE_VERSEMENT.get(versement.mode, TRESORERIE_VERSEMENT["MANUEL"])
-    charge = CHARGE_VERSEMENT.get(versement.objet_type, CHARGE_VERSEMENT["AUTRE"])
+    numero_tresorerie, code_journal = tresorerie or TRESORERIE_VERSEMENT.get(versement.mode,
+                                                                              TRESORERIE_VERSEMENT["MANUEL"])
+    charge = versement.compte_charge or CHARGE_VERSEMENT.get(versement.objet_type, CHARGE_VERSEMENT["AUTRE"])
     lignes = [
         Ligne(await compte_par_defaut(session, org, charge, auth), debit=versement.montant, credit=ZERO,
               libelle=f"{versement.beneficiaire_nom}: {versement.motif}"[:300]),

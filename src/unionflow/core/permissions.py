@@ -74,6 +74,8 @@ class Permission(StrEnum):
     ANNULATION_APPROUVER = "annulation.approuver"
     # Issue 20: the treasury cancels dues (one, a selection, a generated batch) with a reason.
     COTISATION_ANNULER = "cotisation.annuler"
+    # Issue 20, item 3: declare the treasuries, move money between them, enter the opening balances.
+    TRESORERIE_GERER = "tresorerie.gerer"
 
 
 P = Permission
@@ -122,6 +124,7 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     # second person of the bureau who handles money or heads it (never the requester nor who recorded it).
     P.ANNULATION_APPROUVER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.TRESORIER}),
     P.COTISATION_ANNULER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.TRESORERIE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
 }
 
 

@@ -20,6 +20,7 @@ from unionflow.models.monitoring import AlerteConfig, AlerteSysteme, Sauvegarde,
 from unionflow.models.organisation import Organisation
 from unionflow.models.paiement import Paiement, PaiementAllocation
 from unionflow.models.rappel_cotisation import RappelCotisation
+from unionflow.models.tresorerie import Tresorerie
 from unionflow.models.versement import Versement
 from unionflow.models.wave import (
     CompteWave,
@@ -66,6 +67,7 @@ __all__ = [
     "SigningKey",
     "TelechargementDocument",
     "TransactionWave",
+    "Tresorerie",
     "TypeReference",
     "UtilisateurLocal",
     "VerrouComptable",

@@ -22,6 +22,14 @@ class CreateVersementRequest(InputModel):
     beneficiaire_nom: str = Field(min_length=2, max_length=200)
     beneficiaire_telephone: str | None = Field(default=None, pattern=PHONE_PATTERN,
                                                description="E.164; obligatoire pour un versement Wave")
+    tresorerie_id: uuid.UUID | None = Field(
+        default=None, description="Extension (issue 20): la trésorerie d'où l'argent sort (par défaut celle du mode: "
+                                  "Wave pour WAVE, la banque par défaut pour MANUEL); un versement WAVE sort d'une "
+                                  "trésorerie WAVE")
+    compte_charge: str | None = Field(
+        default=None, pattern=r"^[26][0-9]{1,7}$",
+        description="Extension (issue 20): compte de contrepartie, classe 2 (immobilisation) ou 6 (charge), actif "
+                    "dans le plan comptable de l'organisation; par défaut la charge de l'objet (6581-6588)")
 
     @model_validator(mode="after")
     def wave_needs_phone(self) -> CreateVersementRequest:
@@ -61,5 +69,8 @@ class VersementResponse(OutputModel):
     motif_echec: str | None
     cree_par: str
     confirme_par: str | None
+    tresorerie_id: uuid.UUID | None = Field(description="Extension (issue 20): trésorerie d'où l'argent sort")
+    compte_charge: str | None = Field(description="Extension (issue 20): compte de contrepartie choisi (null: la "
+                                                  "charge par défaut de l'objet)")
     created_at: datetime
     updated_at: datetime
