@@ -212,7 +212,10 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "analytics/repository.py": (frozenset({"Adhesion", "Cotisation", "Evenement", "FeedbackEvenement",
                                            "InscriptionEvenement", "MembreOrganisation", "Organisation", "Paiement"}),
                                 _RAPPORT),
-    "comptabilite/repository.py": (frozenset({"Organisation"}), f"{_PORTEE} (organisations whose books one reads)"),
+    "comptabilite/repository.py": (frozenset({"Organisation", "Tresorerie"}),
+                                   f"{_PORTEE} (organisations whose books one reads); the payment path reads the "
+                                   "treasuries (cached, core/reference.py) to debit the right class-5 account: "
+                                   "tresoreries posts through comptabilite, importing it back would be a cycle"),
     "compte/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "MembreOrganisation", "Organisation",
                                         "Paiement", "PaiementAllocation"}),
                              f"{_RAPPORT} (the member's account and dashboards)"),

@@ -26,6 +26,7 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.cloture_repository import ClotureRepository
+from unionflow.comptabilite.ecritures_tresorerie import tresorerie_du_paiement, tresoreries_actives
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import (
     COMPTES_PAR_DEFAUT,
@@ -119,6 +120,8 @@ class ComptesPaiement:
     comptes: dict[str, CompteRef]
     journal: JournalRef
     verrou: date | None
+    # Issue 20: the class-5 account of the treasury the money enters (None: the method's standard account).
+    numero_tresorerie: str | None = None
 
 
 def _repartition(paiement: Paiement, allocations: list[PaiementAllocation]) -> list[tuple[str, Decimal, str]]:
@@ -137,13 +140,20 @@ async def comptes_paiement(session: AsyncSession, paiement: Paiement, allocation
     reactivate them (a change of reference data: that transaction then bypasses the cache)."""
     org = paiement.organisation_id
     numero_tresorerie, code_journal = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
+    tresoreries = await tresoreries_actives(session, org)
+    tresorerie = tresorerie_du_paiement(tresoreries, paiement)
+    if tresorerie is not None:
+        # The payment names the treasury it entered (issue 20); its entry debits that treasury's account.
+        paiement.tresorerie_id = tresorerie.id
+        numero_tresorerie = tresorerie.numero_compte
     needed = [numero_tresorerie, *(numero for numero, _, _ in _repartition(paiement, allocations))]
 
     books = ComptabiliteSystemRepository(session)
 
     async def load_comptes() -> dict[str, CompteRef]:
+        numeros = [*COMPTES_PAR_DEFAUT, *(t.numero_compte for t in tresoreries)]
         return {c.numero_compte: CompteRef(c.id, c.organisation_id, c.numero_compte, c.actif)
-                for c in await books.comptes(org, list(COMPTES_PAR_DEFAUT))}
+                for c in await books.comptes(org, numeros)}
 
     async def load_journaux() -> dict[str, JournalRef]:
         return {j.code: JournalRef(j.id, j.organisation_id, j.code, j.actif) for j in await books.journaux(org)}
@@ -170,7 +180,7 @@ async def comptes_paiement(session: AsyncSession, paiement: Paiement, allocation
         journal = JournalRef(found_journal.id, found_journal.organisation_id, found_journal.code,
                              found_journal.actif)
     verrou = await reference.lire(session, ("verrou", org), load_verrou)
-    return ComptesPaiement(comptes, journal, verrou)
+    return ComptesPaiement(comptes, journal, verrou, numero_tresorerie)
 
 
 def date_ecriture_paiement(refs: ComptesPaiement, paiement: Paiement) -> date:
@@ -184,7 +194,7 @@ def ecriture_paiement(refs: ComptesPaiement, paiement: Paiement, allocations: li
                       ) -> tuple[EcritureComptable, list[LigneEcriture], AuditLog]:
     """The entry of a payment being validated now (it has none: it was new or pending), its lines and its
     audit entry, to be written with the payment (core/lot.py): the one way a payment's entry is posted."""
-    numero_tresorerie, _ = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
+    numero_tresorerie = refs.numero_tresorerie or TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])[0]
     lignes = [Ligne(refs.comptes[numero_tresorerie], debit=paiement.montant, credit=ZERO,
                     libelle=f"Reçu {paiement.numero_recu} ({paiement.methode})")]
     lignes += [Ligne(refs.comptes[numero], debit=ZERO, credit=montant, libelle=libelle)

@@ -17,9 +17,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import MODULE, Ligne, classe_de, poster_ecriture
-from unionflow.core import audit
+from unionflow.core import audit, reference
 from unionflow.core.auth import AuthContext
-from unionflow.models import CompteComptable, EcritureComptable, JournalComptable
+from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, Paiement
 
 ZERO = Decimal("0")
 COMPTE_VIREMENTS = ("585", "Virements de fonds")
@@ -121,3 +121,100 @@ async def comptabiliser_virement_interne(
                            entite_id=ecriture.id, organisation_id=organisation_id, after=audit.snapshot(ecriture),
                            description=f"Comptabilisation du virement interne {numero}")
     return sortie, entree
+
+
+# Payment method → the type of treasury the money enters (the standard accounts of ``ecritures_service.TRESORERIE``
+# when the organisation declared none of that type).
+TYPE_PAR_METHODE = {"ESPECES": "CAISSE", "AUTRE": "CAISSE", "VIREMENT": "BANQUE", "CHEQUE": "BANQUE",
+                    "CARTE": "BANQUE", "WAVE": "WAVE", "ORANGE_MONEY": "ORANGE_MONEY", "FREE_MONEY": "FREE_MONEY"}
+
+
+@dataclass(frozen=True)
+class TresorerieRef:
+    """What the payment path needs of an active treasury, as a plain value (cached, core/reference.py)."""
+
+    id: uuid.UUID
+    type_tresorerie: str
+    numero_compte: str
+    par_defaut: bool
+
+
+async def tresoreries_actives(session: AsyncSession, organisation_id: uuid.UUID) -> tuple[TresorerieRef, ...]:
+    async def load() -> tuple[TresorerieRef, ...]:
+        rows = sorted(await ComptabiliteSystemRepository(session).tresoreries(organisation_id),
+                      key=lambda t: (t.created_at, t.numero_compte))
+        return tuple(TresorerieRef(t.id, t.type_tresorerie, t.numero_compte, t.par_defaut) for t in rows)
+    return await reference.lire(session, ("tresoreries", organisation_id), load)
+
+
+def tresorerie_du_paiement(tresoreries: tuple[TresorerieRef, ...], paiement: Paiement) -> TresorerieRef | None:
+    """The treasury a payment enters: the one it names (still active), else the default active one of its
+    method's type (marked default, else the oldest); None when the organisation declared none of that type (the
+    method's standard account is debited, the one its default treasury will map to)."""
+    if paiement.tresorerie_id is not None:
+        named = next((t for t in tresoreries if t.id == paiement.tresorerie_id), None)
+        if named is not None:
+            return named
+    genre = TYPE_PAR_METHODE.get(paiement.methode, "CAISSE")
+    candidates = [t for t in tresoreries if t.type_tresorerie == genre]
+    return next((t for t in candidates if t.par_defaut), candidates[0] if candidates else None)
+
+
+# Opening balances ("à-nouveaux", issue 20): journal AN, the net of the balances against the report à nouveau
+# (SYSCOHADA/SYCEBNL 121 créditeur when the opening assets exceed the debts, 129 débiteur otherwise).
+JOURNAL_A_NOUVEAUX = ("AN", "Journal des à-nouveaux", "OPERATIONS_DIVERSES")
+REPORT_CREDITEUR = ("121", "Report à nouveau créditeur")
+REPORT_DEBITEUR = ("129", "Report à nouveau débiteur")
+
+
+@dataclass(frozen=True)
+class SoldeOuverture:
+    numero_compte: str
+    libelle: str
+    montant: Decimal  # debit balance > 0, credit balance < 0
+
+
+def piece_a_nouveaux(annee: int) -> str:
+    return f"AN-{annee}"
+
+
+async def autres_ecritures_de_l_exercice(session: AsyncSession, organisation_id: uuid.UUID, jour: date
+                                         ) -> list[EcritureComptable]:
+    """Entries of the fiscal year of ``jour`` (calendar year) other than its opening entry."""
+    rows = await ComptabiliteSystemRepository(session).ecritures_entre(
+        organisation_id, date(jour.year, 1, 1), date(jour.year, 12, 31))
+    return [e for e in rows if e.piece_reference != piece_a_nouveaux(jour.year)]
+
+
+async def a_nouveaux_existants(session: AsyncSession, organisation_id: uuid.UUID, annee: int
+                               ) -> EcritureComptable | None:
+    return await ComptabiliteSystemRepository(session).premiere_ecriture_de_piece(organisation_id,
+                                                                                  piece_a_nouveaux(annee))
+
+
+async def comptabiliser_a_nouveaux(session: AsyncSession, *, organisation_id: uuid.UUID, jour: date,
+                                   soldes: list[SoldeOuverture], motif: str | None,
+                                   auth: AuthContext) -> EcritureComptable:
+    """One balanced entry in journal AN dated ``jour``: each account at its opening balance, the net against the
+    report à nouveau (121 or 129). A closed period is refused (strict)."""
+    lignes: list[Ligne] = []
+    for s in soldes:
+        compte = await ouvrir_compte(session, organisation_id, s.numero_compte, s.libelle, auth)
+        sens = (s.montant, ZERO) if s.montant > ZERO else (ZERO, -s.montant)
+        lignes.append(Ligne(compte, debit=sens[0], credit=sens[1], libelle=f"À-nouveau {s.libelle}"[:300]))
+    net = sum((s.montant for s in soldes), ZERO)
+    if net != ZERO:
+        numero, libelle = REPORT_CREDITEUR if net > ZERO else REPORT_DEBITEUR
+        report = await ouvrir_compte(session, organisation_id, numero, libelle, auth)
+        lignes.append(Ligne(report, debit=-net if net < ZERO else ZERO, credit=net if net > ZERO else ZERO,
+                            libelle=libelle))
+    journal = await ouvrir_journal(session, organisation_id, *JOURNAL_A_NOUVEAUX)
+    ecriture = await poster_ecriture(
+        session, journal=journal, date_ecriture=jour, libelle=f"À-nouveaux au {jour:%d/%m/%Y}"
+        + (f": {motif}" if motif else ""), lignes=lignes, piece_reference=piece_a_nouveaux(jour.year),
+        cree_par=auth.actor_name, strict=True)
+    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
+                       entite_id=ecriture.id, organisation_id=organisation_id, after=audit.snapshot(ecriture),
+                       description=f"À-nouveaux de l'exercice {jour.year} au {jour:%d/%m/%Y}"
+                                   + (f" (motif: {motif})" if motif else ""))
+    return ecriture

@@ -25,6 +25,10 @@ class CreatePaiementRequest(InputModel):
     date_paiement: datetime | None = Field(default=None, description="Date de réception (défaut: maintenant)")
     commentaire: str | None = Field(default=None, max_length=2000)
     cibles: list[CibleInput] = Field(min_length=1, max_length=50)
+    tresorerie_id: uuid.UUID | None = Field(
+        default=None, description="Extension (issue 20): la trésorerie où l'argent entre, du type de la méthode "
+                                  "(caisse pour ESPECES/AUTRE, banque pour VIREMENT/CHEQUE/CARTE, Wave…); par défaut "
+                                  "la trésorerie par défaut de ce type")
 
     @model_validator(mode="after")
     def reference_when_traceable(self) -> CreatePaiementRequest:

@@ -20,6 +20,7 @@ from unionflow.models import Paiement
 from unionflow.models.paiement import StatutPaiement
 from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.schemas import AllocationResponse, CreatePaiementRequest, PaiementResponse
+from unionflow.tresoreries.service import tresorerie_d_entree
 from unionflow.wave.checkout_service import WaveCheckoutService
 from unionflow.wave.repository import WaveCheckoutRepository
 
@@ -98,10 +99,12 @@ class PaiementService:
             raise NotFound("Membre introuvable")
         if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
             raise RegleMetier("datePaiement ne peut pas être dans le futur")
+        if data.tresorerie_id is not None:
+            await tresorerie_d_entree(self.session, data.organisation_id, data.tresorerie_id, data.methode)
         paiement = await EncaissementService(self.session, self.auth).enregistrer(
             membre_id=data.membre_id, organisation_id=data.organisation_id, montant=data.montant,
             methode=data.methode, devise=data.devise, reference_externe=data.reference_externe,
-            date_paiement=data.date_paiement, commentaire=data.commentaire,
+            date_paiement=data.date_paiement, commentaire=data.commentaire, tresorerie_id=data.tresorerie_id,
             cibles=[Cible(cotisation_id=c.cotisation_id, adhesion_id=c.adhesion_id, montant=c.montant)
                     for c in data.cibles])
         return await self.response(paiement)

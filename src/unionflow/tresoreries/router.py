@@ -13,7 +13,10 @@ from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
+from unionflow.tresoreries.ouverture_service import ANouveauxService
 from unionflow.tresoreries.schemas import (
+    ANouveauxResponse,
+    CreateANouveauxRequest,
     CreateTresorerieRequest,
     CreateVirementInterneRequest,
     TresorerieResponse,
@@ -63,6 +66,22 @@ async def create_virement_interne(data: CreateVirementInterneRequest, session: S
                                   idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     service = TresorerieService(session, auth)
     return await idem.run(auth, lambda: service.virer(data), 201)
+
+
+@router.post("/a-nouveaux", status_code=201, response_model=ANouveauxResponse, responses=problems(404, 409),
+             summary="Saisir les soldes d'ouverture (à-nouveaux)",
+             description=EXTENSION + "Pour une organisation qui démarre en cours d'année: une écriture équilibrée au "
+                         "journal AN datée `dateDebut`, chaque trésorerie et compte de bilan (classes 1 à 5) à son "
+                         "solde (débiteur > 0, créditeur < 0), la différence en report à nouveau (121 créditeur ou "
+                         "129 débiteur). Une fois par organisation et exercice (409 ensuite: corriger par "
+                         "contrepassation); si l'exercice a déjà d'autres écritures, `motif` est obligatoire (400). "
+                         "Une caisse n'ouvre jamais sous zéro, une banque pas au-delà de son découvert. "
+                         "En-tête `Idempotency-Key`. " + GERER)
+async def create_a_nouveaux(data: CreateANouveauxRequest, session: SessionDep,
+                            auth: AuthContext = authorize(RS_TRESORERIE),
+                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    service = ANouveauxService(session, auth)
+    return await idem.run(auth, lambda: service.saisir(data), 201)
 
 
 @router.get("/{id}", response_model=TresorerieResponse, responses=problems(404),

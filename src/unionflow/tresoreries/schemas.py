@@ -66,3 +66,39 @@ class VirementInterneResponse(OutputModel):
     solde_source: Montant
     solde_destination: Montant
     effectue_par: str
+
+
+class SoldeTresorerieInput(InputModel):
+    tresorerie_id: uuid.UUID
+    montant: Montant = Field(max_digits=18, decimal_places=2,
+                             description="Solde d'ouverture (négatif: découvert d'une banque, dans sa limite)")
+
+
+class SoldeCompteInput(InputModel):
+    numero_compte: str = Field(pattern=r"^[1-5][0-9]{1,7}$", description="Compte de bilan (classes 1 à 5) existant")
+    montant: Montant = Field(max_digits=18, decimal_places=2, description="Solde débiteur > 0, créditeur < 0")
+
+
+class CreateANouveauxRequest(InputModel):
+    organisation_id: uuid.UUID
+    date_debut: date = Field(description="Date de démarrage dans UnionFlow: date de l'écriture d'à-nouveaux")
+    tresoreries: list[SoldeTresorerieInput] = Field(default_factory=list, max_length=50)
+    comptes: list[SoldeCompteInput] = Field(default_factory=list, max_length=200)
+    motif: str | None = Field(default=None, min_length=3, max_length=500,
+                              description="Obligatoire si l'exercice a déjà d'autres écritures")
+
+
+class LigneANouveauxResponse(OutputModel):
+    numero_compte: str
+    debit: Montant
+    credit: Montant
+
+
+class ANouveauxResponse(OutputModel):
+    ecriture_id: uuid.UUID
+    organisation_id: uuid.UUID
+    numero_piece: str
+    date_ecriture: date
+    montant_total: Montant
+    lignes: list[LigneANouveauxResponse]
+    saisi_par: str

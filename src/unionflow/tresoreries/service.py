@@ -16,6 +16,7 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures_tresorerie import (
+    TYPE_PAR_METHODE,
     CoteVirement,
     comptabiliser_virement_interne,
     ouvrir_compte,
@@ -104,6 +105,17 @@ async def tresorerie_de_sortie(session: AsyncSession, organisation_id: uuid.UUID
         raise NotFound("Trésorerie introuvable dans cette organisation")
     if not tresorerie.actif:
         raise InvalidState(f"La trésorerie « {tresorerie.nom} » est désactivée")
+    return tresorerie
+
+
+async def tresorerie_d_entree(session: AsyncSession, organisation_id: uuid.UUID, tresorerie_id: uuid.UUID,
+                              methode: str) -> Tresorerie:
+    """The treasury a counter payment names: active, of the organisation, of the method's type."""
+    tresorerie = await tresorerie_de_sortie(session, organisation_id, tresorerie_id, T.CAISSE, None)
+    attendu = TYPE_PAR_METHODE.get(methode, T.CAISSE)
+    if tresorerie.type_tresorerie != attendu:
+        raise RegleMetier(f"Un paiement {methode} entre dans une trésorerie {attendu}, pas dans "
+                          f"« {tresorerie.nom} » ({tresorerie.type_tresorerie})")
     return tresorerie
 
 

@@ -1,4 +1,4 @@
-"""tresor: the organisation's treasuries; a payout names its treasury and its counterpart account
+"""tresor: the organisation's treasuries; payments and payouts name their treasury, a payout its counterpart
 
 Revision ID: 0030_tresor_tresoreries
 Revises: 0021_durcir_personne
@@ -43,9 +43,15 @@ def upgrade() -> None:
         batch.add_column(sa.Column("tresorerie_id", sa.Uuid(), nullable=True))
         batch.add_column(sa.Column("compte_charge", sa.String(length=20), nullable=True))
         batch.create_foreign_key(op.f("fk_versement_tresorerie_id_tresorerie"), T, ["tresorerie_id"], ["id"])
+    with op.batch_alter_table("paiement") as batch:
+        batch.add_column(sa.Column("tresorerie_id", sa.Uuid(), nullable=True))
+        batch.create_foreign_key(op.f("fk_paiement_tresorerie_id_tresorerie"), T, ["tresorerie_id"], ["id"])
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("paiement") as batch:
+        batch.drop_constraint(op.f("fk_paiement_tresorerie_id_tresorerie"), type_="foreignkey")
+        batch.drop_column("tresorerie_id")
     with op.batch_alter_table("versement") as batch:
         batch.drop_constraint(op.f("fk_versement_tresorerie_id_tresorerie"), type_="foreignkey")
         batch.drop_column("compte_charge")
