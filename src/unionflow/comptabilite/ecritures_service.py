@@ -26,7 +26,11 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.cloture_repository import ClotureRepository
-from unionflow.comptabilite.ecritures_tresorerie import tresorerie_du_paiement, tresoreries_actives
+from unionflow.comptabilite.ecritures_tresorerie import (
+    compte_tresorerie_par_defaut,
+    tresorerie_du_paiement,
+    tresoreries_actives,
+)
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import (
     COMPTES_PAR_DEFAUT,
@@ -285,6 +289,8 @@ async def comptabiliser_frais_wave(session: AsyncSession, *, organisation_id: uu
     if existing is not None:
         return existing
     numero_tresorerie, code_journal = TRESORERIE["WAVE"]
+    # The organisation's Wave treasury when it declared one (issue 20), else the standard Wave account.
+    numero_tresorerie = await compte_tresorerie_par_defaut(session, organisation_id, "WAVE") or numero_tresorerie
     charge = await compte_par_defaut(session, organisation_id, CHARGE_FRAIS_WAVE, auth)
     tresorerie = await compte_par_defaut(session, organisation_id, numero_tresorerie, auth)
     montant = abs(frais)

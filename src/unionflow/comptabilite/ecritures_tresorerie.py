@@ -147,6 +147,15 @@ async def tresoreries_actives(session: AsyncSession, organisation_id: uuid.UUID)
     return await reference.lire(session, ("tresoreries", organisation_id), load)
 
 
+async def compte_tresorerie_par_defaut(session: AsyncSession, organisation_id: uuid.UUID, type_tresorerie: str
+                                      ) -> str | None:
+    """The account of the organisation's default active treasury of a type (None: none declared)."""
+    candidates = [t for t in await tresoreries_actives(session, organisation_id)
+                  if t.type_tresorerie == type_tresorerie]
+    choisie = next((t for t in candidates if t.par_defaut), candidates[0] if candidates else None)
+    return choisie.numero_compte if choisie is not None else None
+
+
 def tresorerie_du_paiement(tresoreries: tuple[TresorerieRef, ...], paiement: Paiement) -> TresorerieRef | None:
     """The treasury a payment enters: the one it names (still active), else the default active one of its
     method's type (marked default, else the oldest); None when the organisation declared none of that type (the
