@@ -170,11 +170,12 @@ def test_works_under_slow_3g(driver, world):
 NEW_SCREENS = (("/aides", "aides"), ("/comptabilite", "comptabilité (états, verrouillage)"),
                ("/clotures", "clôture mensuelle"), ("/evenements", "événements"),
                ("/cotisations/generer", "génération des cotisations"), ("/exports", "exports"),
-               ("/annulations", "annulations et remboursements"), ("/wave/releves", "rapprochement Wave"))
+               ("/annulations", "annulations et remboursements"), ("/wave/releves", "rapprochement Wave"),
+               ("/tresoreries", "trésoreries et virements internes"))
 # Screenshot file name of each (ASCII).
 SHOT_NAMES = {"/aides": "aides", "/comptabilite": "comptabilite", "/clotures": "clotures",
               "/evenements": "evenements", "/cotisations/generer": "generation", "/exports": "exports",
-              "/annulations": "annulations", "/wave/releves": "releves-wave"}
+              "/annulations": "annulations", "/wave/releves": "releves-wave", "/tresoreries": "tresoreries"}
 
 
 def test_main_screens_have_no_serious_accessibility_violation(driver, world):
