@@ -32,6 +32,7 @@ async def test_paiement_dans_la_tresorerie_nommee_ou_par_defaut(client, factory,
     assert by_default.status_code == 201, by_default.text
     named = await _payer(client, db, org, treasurer, member, "2000", tresorerieId=antenne["id"])
     assert named.status_code == 201, named.text
+    assert named.json()["tresorerieId"] == antenne["id"] and by_default.json()["tresorerieId"] == siege["id"]
     wrong = await _payer(client, db, org, treasurer, member, "1000", tresorerieId=banque["id"])
     assert wrong.status_code == 400 and "CAISSE" in wrong.json()["detail"]
 

@@ -77,6 +77,9 @@ class PaiementResponse(OutputModel):
     commentaire: str | None
     allocations: list[AllocationResponse]
     wave_checkout_id: str | None = None
+    tresorerie_id: uuid.UUID | None = Field(default=None, description=(
+        "Extension (issue 20): la trésorerie où l'argent est entré (null: pas encore reçu, ou reçu avant toute "
+        "trésorerie déclarée de ce type, sur le compte standard de la méthode)"))
     wave_launch_url: str | None = None
     wave_expires_at: datetime | None = None
     created_at: datetime

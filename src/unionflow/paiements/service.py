@@ -49,7 +49,7 @@ class PaiementService:
                 montant=p.montant, montant_non_affecte=p.montant_non_affecte, devise=p.devise, methode=p.methode,
                 statut=p.statut, reference_externe=p.reference_externe, date_paiement=p.date_paiement,
                 enregistre_par=p.enregistre_par, recu_par=p.recu_par, reference_declaration=p.reference_declaration,
-                commentaire=p.commentaire, created_at=p.created_at,
+                commentaire=p.commentaire, created_at=p.created_at, tresorerie_id=p.tresorerie_id,
                 updated_at=p.updated_at,
                 allocations=[AllocationResponse(cotisation_id=a[0], adhesion_id=a[1], montant=a[2],
                                                 numero_reference=a[3], libelle=a[4])
