@@ -163,6 +163,9 @@ async def test_virement_interne_par_585(client, factory, db):
     same = await client.post("/api/tresoreries/virements-internes", headers=treasurer.headers,
                              json={**body, "destinationId": caisse["id"]})
     assert same.status_code == 400
+    future = await client.post("/api/tresoreries/virements-internes", headers=treasurer.headers,
+                               json={**body, "montant": "100", "dateOperation": "2999-01-01"})
+    assert future.status_code == 400 and "futur" in future.json()["detail"]
     forbidden = await client.post("/api/tresoreries/virements-internes", headers=member.headers, json=body)
     assert forbidden.status_code == 403
     audit = (await db.execute(select(AuditLog).where(AuditLog.type_action == "VIRER",

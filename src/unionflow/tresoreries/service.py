@@ -237,6 +237,9 @@ class TresorerieService:
         self._exiger(data.organisation_id)
         if data.source_id == data.destination_id:
             raise RegleMetier("La trésorerie de destination doit différer de la source")
+        if data.date_operation is not None and data.date_operation > datetime.now(UTC).date():
+            # The balance checked is today's: money cannot be moved on a day that has not come.
+            raise RegleMetier("dateOperation ne peut pas être dans le futur")
         verrouillees = await self.system.verrouiller([data.source_id, data.destination_id])
         source, destination = verrouillees.get(data.source_id), verrouillees.get(data.destination_id)
         for tresorerie, role in ((source, "source"), (destination, "de destination")):
