@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
+from tests.finance.helpers import seuils
 from tests.tresoreries.helpers import declarer, encaisser, lignes_de_piece, org_avec_encaissement, solde, versement
 from unionflow.models import AuditLog, CompteComptable, Versement
 
@@ -119,12 +120,20 @@ async def test_versement_sans_tresorerie_cree_la_banque_par_defaut(client, facto
 
 async def test_compte_de_contrepartie_classe_2_ou_6(client, factory, db):
     org, treasurer, president, _ = await org_avec_encaissement(client, factory, db, "200000", methode="VIREMENT")
+    await seuils(client, factory, versement="100000")
+    chef = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
     made = await client.post("/api/comptabilite/comptes", headers=treasurer.headers, json={
         "organisationId": str(org.id), "numeroCompte": "2313", "libelle": "Bâtiments, travaux"})
     assert made.status_code in (200, 201), made.text
     created = await client.post("/api/versements", headers=treasurer.headers,
                                 json=versement(org, "120000", compteCharge="2313", motif="Travaux du local"))
     assert created.status_code == 201 and created.json()["compteCharge"] == "2313"
+    # The approver sees where the money is booked.
+    [approbation] = (await client.get("/api/finance/approbations", headers=chef.headers, params={
+        "typeObjet": "VERSEMENT", "objetId": created.json()["id"]})).json()["content"]
+    assert "imputation au compte 2313" in approbation["motif"]
+    decided = await client.post(f"/api/finance/approbations/{approbation['id']}/approuver", headers=chef.headers)
+    assert decided.status_code == 200, decided.text
     assert (await client.post(f"/api/versements/{created.json()['id']}/confirmer", headers=president.headers,
                               json={"referenceExterne": "VIR-OUT-1"})).status_code == 200
     assert await lignes_de_piece(db, org, created.json()["numero"]) == [
