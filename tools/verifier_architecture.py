@@ -193,6 +193,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "suggestions": ("Suggestion", "SuggestionVote"),
     "taches": ("Tache",),
     "tickets": ("Ticket", "TicketMessage"),
+    "tresoreries": ("Tresorerie",),
     "types_reference": ("TypeReference",),
     "versements": ("Versement",),
     "wave": ("CompteWave", "WaveCheckout", "WaveEvenement", "TransactionWave", "ReleveWave", "LigneReleveWave",
@@ -211,7 +212,10 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "analytics/repository.py": (frozenset({"Adhesion", "Cotisation", "Evenement", "FeedbackEvenement",
                                            "InscriptionEvenement", "MembreOrganisation", "Organisation", "Paiement"}),
                                 _RAPPORT),
-    "comptabilite/repository.py": (frozenset({"Organisation"}), f"{_PORTEE} (organisations whose books one reads)"),
+    "comptabilite/repository.py": (frozenset({"Organisation", "Tresorerie"}),
+                                   f"{_PORTEE} (organisations whose books one reads); the payment path reads the "
+                                   "treasuries (cached, core/reference.py) to debit the right class-5 account: "
+                                   "tresoreries posts through comptabilite, importing it back would be a cycle"),
     "comptabilite/pieces_repository.py": (frozenset({"Cotisation", "Membre", "Paiement", "PaiementAllocation"}),
                                          f"{_AFFICHAGE} (ledger lines name the payer and the receipt); encaissement "
                                          "posts through comptabilite, importing it back would be a cycle"),

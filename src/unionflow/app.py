@@ -85,6 +85,7 @@ from unionflow.suggestions.router import router as suggestions_router
 from unionflow.systeme.router import router as systeme_router
 from unionflow.taches.router import router as taches_router
 from unionflow.tickets.router import router as tickets_router
+from unionflow.tresoreries.router import router as tresoreries_router
 from unionflow.types_reference.router import router as types_reference_router
 from unionflow.versements.router import router as versements_router
 from unionflow.wave.router import router as wave_router
@@ -120,6 +121,7 @@ ROUTERS: list[APIRouter] = [
     dashboard_membre_router,
     dashboard_router,
     versements_router,
+    tresoreries_router,
     wave_router,
     evenements_router,
     documents_router,

@@ -171,11 +171,13 @@ NEW_SCREENS = (("/aides", "aides"), ("/comptabilite", "comptabilité (états, ve
                ("/clotures", "clôture mensuelle"), ("/evenements", "événements"),
                ("/cotisations/generer", "génération des cotisations"), ("/exports", "exports"),
                ("/annulations", "annulations et remboursements"), ("/wave/releves", "rapprochement Wave"),
-               ("/federation", "fédération (consolidation)"))
+               ("/federation", "fédération (consolidation)"),
+               ("/tresoreries", "trésoreries et virements internes"))
 # Screenshot file name of each (ASCII).
 SHOT_NAMES = {"/aides": "aides", "/comptabilite": "comptabilite", "/clotures": "clotures",
               "/evenements": "evenements", "/cotisations/generer": "generation", "/exports": "exports",
-              "/annulations": "annulations", "/wave/releves": "releves-wave", "/federation": "federation"}
+              "/annulations": "annulations", "/wave/releves": "releves-wave", "/federation": "federation",
+              "/tresoreries": "tresoreries"}
 
 
 def test_main_screens_have_no_serious_accessibility_violation(driver, world):

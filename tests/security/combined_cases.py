@@ -30,6 +30,7 @@ from unionflow.models import (
     RapprochementWave,
     ReleveWave,
     Ticket,
+    Tresorerie,
     Versement,
 )
 
@@ -222,3 +223,11 @@ async def wave_rapprocher(w: World) -> Call:
     async def done() -> bool:
         return await _count(w, RapprochementWave, RapprochementWave.releve_id == releve.id) > 0
     return Call(f"/api/wave/releves/{releve.id}/rapprocher", None, done)
+
+
+async def tresorerie_gerer(w: World) -> Call:
+    body = {"organisationId": str(w.org.id), "type": "CAISSE", "nom": "Caisse du siège", "numeroCompte": "5711"}
+
+    async def done() -> bool:
+        return await _count(w, Tresorerie, Tresorerie.organisation_id == w.org.id) > 0
+    return Call("/api/tresoreries", body, done)

@@ -253,6 +253,7 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.NOTIFICATION_MODELE_GERER: ("POST", "/api/notifications/modeles", more.notification_modele_gerer),
     P.WEBHOOK_GERER: ("PUT", "/api/webhooks/abonnements/{id}", more.webhook_gerer),
     P.WAVE_RAPPROCHER: ("POST", "/api/wave/releves/{id}/rapprocher", more.wave_rapprocher),
+    P.TRESORERIE_GERER: ("POST", "/api/tresoreries", more.tresorerie_gerer),
     P.ANNULATION_APPROUVER: ("POST", "/api/annulations/{id}/approuver", annulation_approuver),
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
+from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -25,9 +26,13 @@ from unionflow.models.annulation import TypeAnnulation
 from unionflow.models.paiement import StatutPaiement
 from unionflow.models.versement import StatutVersement
 from unionflow.notifications import workflow as notices
+from unionflow.tresoreries.repository import TresorerieSystemRepository
+from unionflow.tresoreries.service import verifier_sortie
 from unionflow.versements.repository import VersementRepository
 from unionflow.wave.checkout_service import WaveCheckoutService
 from unionflow.wave.repository import WaveCheckoutRepository
+
+ZERO = Decimal("0")
 
 T = TypeAnnulation
 # Pieces the system posts for money it tracks elsewhere: undone through their payment or payout, never here.
@@ -63,6 +68,7 @@ async def executer(session: AsyncSession, auth: AuthContext, settings: Settings 
     kind = T(demande.type_annulation)
     if kind is T.ANNULATION_PAIEMENT:
         assert demande.paiement_id is not None
+        await _sortie_possible(session, demande.paiement_id)
         await EncaissementService(session, auth).reverser(demande.paiement_id, StatutPaiement.ANNULE, demande.motif)
     elif kind is T.REMBOURSEMENT_PAIEMENT:
         await _rembourser(session, auth, settings, demande)
@@ -71,8 +77,14 @@ async def executer(session: AsyncSession, auth: AuthContext, settings: Settings 
     elif kind is T.REMBOURSEMENT_AVOIR:
         assert demande.membre_id is not None
         numero = await _numero_remboursement(session, demande.organisation_id)
-        await AvoirService(session, auth).rembourser(demande.membre_id, demande.organisation_id, demande.montant,
-                                                     numero, demande.motif)
+        sorties = await AvoirService(session, auth).rembourser(demande.membre_id, demande.organisation_id,
+                                                               demande.montant, numero, demande.motif)
+        # The refund is booked out of the treasuries the credit came in through: none may end below its floor
+        # (a cash box below zero, a bank beyond its overdraft): checked on the balance after it, under the lock.
+        for tresorerie_id in sorted(sorties):
+            tresorerie = await TresorerieSystemRepository(session).get(tresorerie_id)
+            if tresorerie is not None:
+                await verifier_sortie(session, tresorerie, ZERO)
         demande.numero_remboursement = numero
     else:
         assert demande.ecriture_id is not None
@@ -82,6 +94,18 @@ async def executer(session: AsyncSession, auth: AuthContext, settings: Settings 
                            f"CTP-{original.numero_piece}", auth)
 
 
+async def _sortie_possible(session: AsyncSession, paiement_id: uuid.UUID) -> None:
+    """Undoing a payment takes its money back out of the treasury it entered (the reversal credits that account):
+    a cash box never goes below zero for it, a bank only within its overdraft (issue 20). Payments booked before
+    treasuries name none and are not checked."""
+    paiement = await PaiementSystemRepository(session).get(paiement_id)
+    if paiement is None or paiement.tresorerie_id is None or paiement.statut != StatutPaiement.VALIDE:
+        return
+    tresorerie = await TresorerieSystemRepository(session).get(paiement.tresorerie_id)
+    if tresorerie is not None:
+        await verifier_sortie(session, tresorerie, paiement.montant)
+
+
 async def _rembourser(session: AsyncSession, auth: AuthContext, settings: Settings | None,
                       demande: DemandeAnnulation) -> None:
     assert demande.paiement_id is not None
@@ -89,6 +113,7 @@ async def _rembourser(session: AsyncSession, auth: AuthContext, settings: Settin
     assert paiement is not None
     if paiement.statut != StatutPaiement.VALIDE:
         raise InvalidState(f"Seul un paiement validé peut être remboursé (statut: {paiement.statut})")
+    await _sortie_possible(session, paiement.id)
     checkout = await WaveCheckoutRepository(session).lock_by_paiement(paiement.id)
     if checkout is not None:
         # Wave first: if it refuses (502/503) the transaction rolls back and the request stays pending.

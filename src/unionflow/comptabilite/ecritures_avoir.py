@@ -14,6 +14,7 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures_service import TRESORERIE, compte_par_defaut, journal_par_defaut
+from unionflow.comptabilite.ecritures_tresorerie import tresorerie_du_paiement, tresoreries_actives
 from unionflow.comptabilite.produits import compte_produit, nature_cible, produits_organisation
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import MODULE, Ligne, poster_ecriture
@@ -63,8 +64,12 @@ async def comptabiliser_remboursement_avoir(session: AsyncSession, parts: list[t
     total = sum((montant for _, montant in parts), ZERO)
     lignes = [Ligne(await compte_par_defaut(session, org, AVANCES_MEMBRES, auth), debit=total, credit=ZERO,
                     libelle=f"Avoir remboursé ({numero})")]
+    tresoreries = await tresoreries_actives(session, org)
     for paiement, montant in parts:
-        numero_tresorerie, _ = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
+        # Out of the account the payment's own entry debited: its treasury's, else its method's standard one.
+        tresorerie = tresorerie_du_paiement(tresoreries, paiement)
+        numero_tresorerie = (tresorerie.numero_compte if tresorerie is not None
+                             else TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])[0])
         lignes.append(Ligne(await compte_par_defaut(session, org, numero_tresorerie, auth), debit=ZERO,
                             credit=montant, libelle=f"Avoir du reçu {paiement.numero_recu} remboursé"[:300]))
     code_journal = TRESORERIE.get(parts[0][0].methode, TRESORERIE["AUTRE"])[1]

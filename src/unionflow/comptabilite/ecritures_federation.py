@@ -21,6 +21,7 @@ from unionflow.comptabilite.ecritures_service import (
     contrepasser,
     journal_par_defaut,
 )
+from unionflow.comptabilite.ecritures_tresorerie import compte_tresorerie_par_defaut
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import MODULE, Ligne, poster_ecriture
 from unionflow.core import audit
@@ -51,6 +52,9 @@ async def comptabiliser_quote_part_recue(session: AsyncSession, versement: Verse
     if existing is not None:
         return existing
     numero_tresorerie, code_journal = TRESORERIE_VERSEMENT.get(versement.mode, TRESORERIE_VERSEMENT["MANUEL"])
+    # Into the federation's default treasury of that kind when it declared one (issue 20, treasuries).
+    declaree = await compte_tresorerie_par_defaut(session, org, "WAVE" if versement.mode == "WAVE" else "BANQUE")
+    numero_tresorerie = declaree or numero_tresorerie
     recu = versement.numero_recu_destinataire or versement.numero
     lignes = [
         Ligne(await compte_par_defaut(session, org, numero_tresorerie, auth), debit=versement.montant, credit=ZERO,

@@ -29,6 +29,11 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.cloture_repository import ClotureRepository
+from unionflow.comptabilite.ecritures_tresorerie import (
+    compte_tresorerie_par_defaut,
+    tresorerie_du_paiement,
+    tresoreries_actives,
+)
 from unionflow.comptabilite.produits import LIBELLE_NATURE, compte_produit, produits_organisation
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import (
@@ -129,6 +134,8 @@ class ComptesPaiement:
     # Issue 20: the organisation's income account per kind (its choices only) and each allocation's kind.
     produits: Mapping[str, str] = field(default_factory=dict)
     natures: Mapping[uuid.UUID, str] = field(default_factory=dict)
+    # Issue 20: the class-5 account of the treasury the money enters (None: the method's standard account).
+    numero_tresorerie: str | None = None
 
 
 def _repartition(paiement: Paiement, allocations: list[PaiementAllocation], produits: Mapping[str, str] | None = None,
@@ -168,13 +175,20 @@ async def comptes_paiement(session: AsyncSession, paiement: Paiement, allocation
     org = paiement.organisation_id
     numero_tresorerie, code_journal = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
     produits = await produits_organisation(session, org)
+    tresoreries = await tresoreries_actives(session, org)
+    tresorerie = tresorerie_du_paiement(tresoreries, paiement)
+    if tresorerie is not None:
+        # The payment names the treasury it entered (issue 20); its entry debits that treasury's account.
+        paiement.tresorerie_id = tresorerie.id
+        numero_tresorerie = tresorerie.numero_compte
     needed = [numero_tresorerie, *(numero for numero, _, _ in _repartition(paiement, allocations, produits, natures))]
 
     books = ComptabiliteSystemRepository(session)
 
     async def load_comptes() -> dict[str, CompteRef]:
+        numeros = [*COMPTES_PAR_DEFAUT, *(t.numero_compte for t in tresoreries)]
         return {c.numero_compte: CompteRef(c.id, c.organisation_id, c.numero_compte, c.actif)
-                for c in await books.comptes(org, [*COMPTES_PAR_DEFAUT, *produits.values()])}
+                for c in await books.comptes(org, [*numeros, *produits.values()])}
 
     async def load_journaux() -> dict[str, JournalRef]:
         return {j.code: JournalRef(j.id, j.organisation_id, j.code, j.actif) for j in await books.journaux(org)}
@@ -201,7 +215,7 @@ async def comptes_paiement(session: AsyncSession, paiement: Paiement, allocation
         journal = JournalRef(found_journal.id, found_journal.organisation_id, found_journal.code,
                              found_journal.actif)
     verrou = await reference.lire(session, ("verrou", org), load_verrou)
-    return ComptesPaiement(comptes, journal, verrou, produits, dict(natures or {}))
+    return ComptesPaiement(comptes, journal, verrou, produits, dict(natures or {}), numero_tresorerie)
 
 
 def date_ecriture_paiement(refs: ComptesPaiement, paiement: Paiement) -> date:
@@ -215,7 +229,7 @@ def ecriture_paiement(refs: ComptesPaiement, paiement: Paiement, allocations: li
                       ) -> tuple[EcritureComptable, list[LigneEcriture], AuditLog]:
     """The entry of a payment being validated now (it has none: it was new or pending), its lines and its
     audit entry, to be written with the payment (core/lot.py): the one way a payment's entry is posted."""
-    numero_tresorerie, _ = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
+    numero_tresorerie = refs.numero_tresorerie or TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])[0]
     lignes = [Ligne(refs.comptes[numero_tresorerie], debit=paiement.montant, credit=ZERO,
                     libelle=f"Reçu {paiement.numero_recu} ({METHODE_EN_MOTS.get(paiement.methode, paiement.methode)})")]
     lignes += [Ligne(refs.comptes[numero], debit=ZERO, credit=montant, libelle=libelle)
@@ -255,19 +269,22 @@ async def extourner_paiement(session: AsyncSession, paiement: Paiement, motif: s
     return ecriture
 
 
-async def comptabiliser_versement(session: AsyncSession, versement: Versement,
-                                  auth: AuthContext | None = None) -> EcritureComptable:
-    """Book a delivered payout (REUSSI): debit the expense of its object, credit the treasury it left from.
-    Called once, on the transition to REUSSI under the payout's row lock; the piece reference is the payout
-    number, so a second call returns the entry already booked."""
+async def comptabiliser_versement(session: AsyncSession, versement: Versement, auth: AuthContext | None = None,
+                                  *, tresorerie: tuple[str, str] | None = None) -> EcritureComptable:
+    """Book a delivered payout (REUSSI): debit the expense of its object (or the counterpart account chosen at its
+    creation, ``versement.compte_charge``), credit the treasury it left from (``tresorerie``: its account and
+    journal code, issue 20; by default the account of its mode). Called once, on the transition to REUSSI under
+    the payout's row lock; the piece reference is the payout number, so a second call returns the entry already
+    booked."""
     if versement.statut != StatutVersement.REUSSI:
         raise InvalidState(f"Seul un versement réussi est comptabilisé (statut: {versement.statut})")
     org = versement.organisation_id
     existing = await ComptabiliteSystemRepository(session).premiere_ecriture_de_piece(org, versement.numero)
     if existing is not None:
         return existing
-    numero_tresorerie, code_journal = TRESORERIE_VERSEMENT.get(versement.mode, TRESORERIE_VERSEMENT["MANUEL"])
-    charge = CHARGE_VERSEMENT.get(versement.objet_type, CHARGE_VERSEMENT["AUTRE"])
+    numero_tresorerie, code_journal = tresorerie or TRESORERIE_VERSEMENT.get(versement.mode,
+                                                                              TRESORERIE_VERSEMENT["MANUEL"])
+    charge = versement.compte_charge or CHARGE_VERSEMENT.get(versement.objet_type, CHARGE_VERSEMENT["AUTRE"])
     lignes = [
         Ligne(await compte_par_defaut(session, org, charge, auth), debit=versement.montant, credit=ZERO,
               libelle=f"{versement.beneficiaire_nom}: {versement.motif}"[:300]),
@@ -303,6 +320,8 @@ async def comptabiliser_frais_wave(session: AsyncSession, *, organisation_id: uu
     if existing is not None:
         return existing
     numero_tresorerie, code_journal = TRESORERIE["WAVE"]
+    # The organisation's Wave treasury when it declared one (issue 20), else the standard Wave account.
+    numero_tresorerie = await compte_tresorerie_par_defaut(session, organisation_id, "WAVE") or numero_tresorerie
     charge = await compte_par_defaut(session, organisation_id, CHARGE_FRAIS_WAVE, auth)
     tresorerie = await compte_par_defaut(session, organisation_id, numero_tresorerie, auth)
     montant = abs(frais)

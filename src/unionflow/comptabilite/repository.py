@@ -18,7 +18,14 @@ from sqlalchemy.exc import IntegrityError
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
-from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture, Organisation
+from unionflow.models import (
+    CompteComptable,
+    EcritureComptable,
+    JournalComptable,
+    LigneEcriture,
+    Organisation,
+    Tresorerie,
+)
 
 
 class ComptabiliteRepository(ScopedRepository[EcritureComptable]):
@@ -176,6 +183,18 @@ class ComptabiliteSystemRepository(SystemRepository[EcritureComptable]):
             select(LigneEcriture, CompteComptable).join(CompteComptable, CompteComptable.id == LigneEcriture.compte_id)
             .where(LigneEcriture.ecriture_id == ecriture_id).order_by(LigneEcriture.id))
         return [(ligne, compte) for ligne, compte in rows.all()]
+
+    async def ecritures_entre(self, organisation_id: uuid.UUID, debut: date, fin: date) -> list[EcritureComptable]:
+        """The organisation's entries dated in [debut, fin] (opening balances: is the period still untouched?)."""
+        return list((await self.session.execute(self.select().where(
+            EcritureComptable.organisation_id == organisation_id, EcritureComptable.date_ecriture >= debut,
+            EcritureComptable.date_ecriture <= fin).order_by(EcritureComptable.date_ecriture))).scalars())
+
+    async def tresoreries(self, organisation_id: uuid.UUID) -> list[Tresorerie]:
+        """The organisation's active treasuries: which class-5 account a payment debits (cached by the caller)."""
+        rows = await self.session.execute(select(Tresorerie).where(Tresorerie.organisation_id == organisation_id,
+                                                                   Tresorerie.actif))
+        return list(rows.scalars())
 
     async def ajouter_unique(self, row: CompteComptable | JournalComptable) -> bool:
         """Insert a default account or journal; False when a concurrent transaction inserted it first (the caller

@@ -23,6 +23,7 @@ from unionflow.console import (  # noqa: F401
     pages_session,
     pages_taches,
     pages_travaux,
+    pages_tresoreries,
     pages_tresorier,
     pages_versements,
     pages_wave,

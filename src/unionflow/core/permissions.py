@@ -78,6 +78,8 @@ class Permission(StrEnum):
     AVOIR_IMPUTER = "avoir.imputer"
     # Issue 20: an organisation's own value of the settings that may differ per organisation.
     CONFIGURATION_ORGANISATION_GERER = "configuration_organisation.gerer"
+    # Issue 20, item 3: declare the treasuries, move money between them, enter the opening balances.
+    TRESORERIE_GERER = "tresorerie.gerer"
 
 
 P = Permission
@@ -128,6 +130,7 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.COTISATION_ANNULER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.AVOIR_IMPUTER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.CONFIGURATION_ORGANISATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.TRESORERIE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
 }
 
 

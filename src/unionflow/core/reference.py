@@ -36,7 +36,8 @@ from unionflow.models import Compteur
 
 VERSION = "version.donnees_reference"
 TABLES = frozenset({"compte_comptable", "journal_comptable", "verrou_comptable", "parametres_lcb_ft",
-                    "configuration_entry", "abonnement_webhook", "compte_produit"})
+                    "configuration_entry", "abonnement_webhook", "compte_produit",
+                    "tresorerie"})
 # New rows here change nothing cached: readers take a missing account or journal as "look in the database"
 # (``rafraichir``), so the first payment of each organisation, which opens them, invalidates no worker.
 INSERTS_SANS_VERSION = frozenset({"compte_comptable", "journal_comptable"})

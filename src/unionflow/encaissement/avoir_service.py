@@ -138,9 +138,10 @@ class AvoirService:
         return faites
 
     async def rembourser(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, montant: Decimal, numero: str,
-                         motif: str) -> None:
+                         motif: str) -> set[uuid.UUID]:
         """Pay ``montant`` of the member's credit back (an approved request, annulations/), from the oldest
-        money first; refused when the credit, read under the lock of the payments holding it, is smaller."""
+        money first; refused when the credit, read under the lock of the payments holding it, is smaller.
+        Returns the treasuries the money leaves (the caller checks none goes below its floor)."""
         credits = await self.mouvements.lock_credits(membre_id, organisation_id)
         solde = sum((p.montant_non_affecte for p in credits), ZERO)
         if montant > solde:
@@ -163,6 +164,7 @@ class AvoirService:
                            entite_id=membre_id, organisation_id=organisation_id, severite="WARNING",
                            description=f"Avoir remboursé {montant} ({numero}): {motif}")
         await self.session.flush()
+        return {paiement.tresorerie_id for paiement, _ in parts if paiement.tresorerie_id is not None}
 
     async def _appliquer(self, paiement: Paiement, cotisation: Cotisation, part: Decimal) -> None:
         before = audit.snapshot(cotisation, ["statut", "montant_paye"])

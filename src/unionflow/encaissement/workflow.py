@@ -141,6 +141,7 @@ class EncaissementService:
         commentaire: str | None = None,
         verrouillees: dict[uuid.UUID, Cotisation | Adhesion] | None = None,
         avance: bool = False,
+        tresorerie_id: uuid.UUID | None = None,
     ) -> Paiement:
         """Record a payment received now (cash, transfer, cheque, confirmed mobile money) and apply it.
         ``verrouillees``: the targets, when the caller has already read them with their row lock (the lock is
@@ -165,7 +166,8 @@ class EncaissementService:
             id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id, montant=montant, devise=devise,
             methode=methode, statut=StatutPaiement.VALIDE.value, reference_externe=reference_externe,
             commentaire=commentaire, date_paiement=date_paiement or now, created_at=now, updated_at=now,
-            enregistre_par=self.auth.actor_name if self.auth else "systeme", reference_declaration=None)
+            enregistre_par=self.auth.actor_name if self.auth else "systeme", reference_declaration=None,
+            tresorerie_id=tresorerie_id)
         await valider(self.session, self.auth, paiement, plan, nouveau=True)
         return paiement
 

@@ -21,6 +21,7 @@ from unionflow.models.organisation import Organisation
 from unionflow.models.paiement import MouvementAvoir, Paiement, PaiementAllocation
 from unionflow.models.rappel_cotisation import RappelCotisation
 from unionflow.models.recette import CompteProduit
+from unionflow.models.tresorerie import Tresorerie
 from unionflow.models.versement import Versement
 from unionflow.models.wave import (
     CompteWave,
@@ -69,6 +70,7 @@ __all__ = [
     "SigningKey",
     "TelechargementDocument",
     "TransactionWave",
+    "Tresorerie",
     "TypeReference",
     "UtilisateurLocal",
     "VerrouComptable",

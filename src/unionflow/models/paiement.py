@@ -67,6 +67,9 @@ class Paiement(IdMixin, TimestampMixin, Base):
     evenement_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("evenement.id"), index=True)
     # Printed in the receipt's QR code: proves the holder read the receipt, so the public verification route
     # cannot be used to enumerate receipt numbers.
+    # Issue 20, item 3: the treasury the money entered (None: booked on the method's standard account before
+    # any treasury of that type was declared).
+    tresorerie_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("tresorerie.id"))
     cle_verification: Mapped[str] = mapped_column(String(32), default=lambda: secrets.token_urlsafe(12))
 
     @property

@@ -33,6 +33,10 @@ class CreatePaiementRequest(InputModel):
         "Extension (issue 20): la trésorerie enregistre une avance. Le montant peut dépasser le reste dû des "
         "cibles, et `cibles` peut être vide: ce qui ne paie rien devient l'avoir du membre (compte 4191), "
         "indiqué sur le reçu (« Avoir créé »). Sans `avance`, un montant supérieur au reste dû est refusé (400)"))
+    tresorerie_id: uuid.UUID | None = Field(
+        default=None, description="Extension (issue 20): la trésorerie où l'argent entre, du type de la méthode "
+                                  "(caisse pour ESPECES/AUTRE, banque pour VIREMENT/CHEQUE/CARTE, Wave…); par défaut "
+                                  "la trésorerie par défaut de ce type")
 
     @model_validator(mode="after")
     def reference_when_traceable(self) -> CreatePaiementRequest:
@@ -130,6 +134,9 @@ class PaiementResponse(OutputModel):
         "Extension (issue 20): ce que cet avoir a payé depuis (imputations sur des cotisations, comprises dans "
         "`allocations`). Reste: `montantNonAffecte`"))
     wave_checkout_id: str | None = None
+    tresorerie_id: uuid.UUID | None = Field(default=None, description=(
+        "Extension (issue 20): la trésorerie où l'argent est entré (null: pas encore reçu, ou reçu avant toute "
+        "trésorerie déclarée de ce type, sur le compte standard de la méthode)"))
     wave_launch_url: str | None = None
     wave_expires_at: datetime | None = None
     created_at: datetime

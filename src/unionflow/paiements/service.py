@@ -22,6 +22,7 @@ from unionflow.models import Paiement
 from unionflow.models.paiement import StatutPaiement, TypeMouvementAvoir
 from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.schemas import AllocationResponse, CreatePaiementRequest, PaiementResponse
+from unionflow.tresoreries.service import tresorerie_d_entree
 from unionflow.wave.checkout_service import WaveCheckoutService
 from unionflow.wave.repository import WaveCheckoutRepository
 
@@ -52,6 +53,7 @@ class PaiementService:
                 statut=p.statut, reference_externe=p.reference_externe, date_paiement=p.date_paiement,
                 enregistre_par=p.enregistre_par, recu_par=p.recu_par, reference_declaration=p.reference_declaration,
                 commentaire=p.commentaire, created_at=p.created_at, nature=p.nature, evenement_id=p.evenement_id,
+                tresorerie_id=p.tresorerie_id,
                 updated_at=p.updated_at,
                 allocations=[AllocationResponse(cotisation_id=a[0], adhesion_id=a[1], montant=a[2],
                                                 numero_reference=a[3], libelle=a[4])
@@ -105,11 +107,13 @@ class PaiementService:
             raise NotFound("Membre introuvable")
         if data.date_paiement is not None and data.date_paiement > datetime.now(UTC):
             raise RegleMetier("datePaiement ne peut pas être dans le futur")
+        if data.tresorerie_id is not None:
+            await tresorerie_d_entree(self.session, data.organisation_id, data.tresorerie_id, data.methode)
         await self._liberer_sessions_wave(data)
         paiement = await EncaissementService(self.session, self.auth).enregistrer(
             membre_id=data.membre_id, organisation_id=data.organisation_id, montant=data.montant,
             methode=data.methode, devise=data.devise, reference_externe=data.reference_externe,
-            date_paiement=data.date_paiement, commentaire=data.commentaire,
+            date_paiement=data.date_paiement, commentaire=data.commentaire, tresorerie_id=data.tresorerie_id,
             cibles=[Cible(cotisation_id=c.cotisation_id, adhesion_id=c.adhesion_id, montant=c.montant)
                     for c in data.cibles], avance=data.avance)
         return await self.response(paiement)

@@ -10,6 +10,8 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures_service import comptabiliser_versement
+from unionflow.comptabilite.ecritures_tresorerie import JOURNAUX_TRESORERIE
+from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
@@ -22,11 +24,13 @@ from unionflow.demandes_aide.repository import DemandeAideSystemRepository
 from unionflow.encaissement.repository import PaiementRepository
 from unionflow.finance.approbations import versement_service as approbations
 from unionflow.lcbft.detection import evaluer_versement
-from unionflow.models import Versement
+from unionflow.models import Tresorerie, Versement
 from unionflow.models.demande_aide import StatutDemandeAide
+from unionflow.models.tresorerie import TypeTresorerie
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 from unionflow.notifications import workflow as notices
 from unionflow.organisations.repository import OrganisationRepository
+from unionflow.tresoreries.service import tresorerie_de_sortie, verifier_sortie
 from unionflow.versements.quote_part import comptabiliser_quote_part
 from unionflow.versements.repository import VersementFilters, VersementRepository
 from unionflow.versements.schemas import (
@@ -42,6 +46,8 @@ MODULE = "VERSEMENTS"
 # Wave's payout status → ours.
 WAVE_STATUS = {"succeeded": StatutVersement.REUSSI, "failed": StatutVersement.ECHOUE,
                "reversed": StatutVersement.ECHOUE, "processing": StatutVersement.EN_COURS}
+# The treasury a payout leaves from when it names none (issue 20): today's accounts, 5215 and 521.
+TRESORERIE_PAR_MODE = {ModeVersement.WAVE: TypeTresorerie.WAVE, ModeVersement.MANUEL: TypeTresorerie.BANQUE}
 
 
 class VersementService:
@@ -86,6 +92,12 @@ class VersementService:
                                    f"au titre des {data.objet_type.lower()}")
         if data.objet_type == ObjetVersement.AIDE:
             await self._check_aide(data)
+        tresorerie = await tresorerie_de_sortie(self.session, organisation.id, data.tresorerie_id,
+                                                TRESORERIE_PAR_MODE[data.mode], self.auth)
+        if data.mode == ModeVersement.WAVE and tresorerie.type_tresorerie != TypeTresorerie.WAVE:
+            raise RegleMetier(f"Un versement Wave sort d'une trésorerie Wave, pas de « {tresorerie.nom} »")
+        if data.compte_charge is not None:
+            await self._check_compte_charge(organisation.id, data.compte_charge)
         if (data.objet_type == ObjetVersement.QUOTE_PART) != (destinataire_id is not None):
             raise RegleMetier("Une quote-part se verse à la fédération par POST /api/federations/quotes-parts")
         compte_id = None
@@ -97,7 +109,8 @@ class VersementService:
             objet_type=data.objet_type, objet_id=data.objet_id, motif=data.motif,
             beneficiaire_nom=data.beneficiaire_nom, beneficiaire_telephone=data.beneficiaire_telephone,
             statut=StatutVersement.EN_COURS, cle_idempotence=f"ver-{uuid.uuid4().hex}", compte_wave_id=compte_id,
-            cree_par=self.auth.actor_name, organisation_destinataire_id=destinataire_id)
+            cree_par=self.auth.actor_name, organisation_destinataire_id=destinataire_id, tresorerie_id=tresorerie.id,
+            compte_charge=data.compte_charge)
         self.repo.add(versement)
         await self.session.flush()
         await approbations.demander_pour_versement(self.session, self.auth, versement)
@@ -111,6 +124,17 @@ class VersementService:
             "en attente de confirmation.", ("Versement", versement.id), self.auth.actor_name,
             sauf=self.auth.membre_id)
         return VersementResponse.model_validate(versement)
+
+    async def _check_compte_charge(self, organisation_id: uuid.UUID, numero: str) -> None:
+        """The chosen counterpart: an active account of the organisation's chart, class 2 (equipment bought) or
+        class 6 (an expense)."""
+        compte = await ComptabiliteSystemRepository(self.session).compte_by_numero(organisation_id, numero)
+        if compte is None:
+            raise RegleMetier(f"Le compte {numero} n'existe pas dans le plan comptable de l'organisation")
+        if not compte.actif:
+            raise RegleMetier(f"Le compte {numero} est inactif")
+        if compte.classe not in (2, 6):
+            raise RegleMetier(f"Le compte {numero} n'est ni une immobilisation (classe 2) ni une charge (classe 6)")
 
     async def _check_aide(self, data: CreateVersementRequest) -> None:
         """An aid is paid only once granted, and never beyond what was granted (pending payouts included)."""
@@ -130,9 +154,18 @@ class VersementService:
             raise InvalidState(f"Le versement dépasse l'aide accordée: {accorde} {demande.devise} accordés, "
                                f"{engage} déjà versés ou en cours, reste {max(accorde - engage, Decimal('0'))}")
 
-    async def _book(self, versement: Versement) -> None:
+    async def _tresorerie(self, versement: Versement) -> Tresorerie | None:
+        """The payout's treasury (None: a payout created before treasuries, booked as it always was)."""
+        if versement.tresorerie_id is None:
+            return None
+        return await tresorerie_de_sortie(self.session, versement.organisation_id, versement.tresorerie_id,
+                                          TRESORERIE_PAR_MODE[ModeVersement(versement.mode)], self.auth)
+
+    async def _book(self, versement: Versement, tresorerie: Tresorerie | None) -> None:
         """Money that left is booked and screened in the same transaction as its status."""
-        await comptabiliser_versement(self.session, versement, self.auth)
+        compte = None if tresorerie is None else (
+            tresorerie.numero_compte, JOURNAUX_TRESORERIE[tresorerie.type_tresorerie][0])
+        await comptabiliser_versement(self.session, versement, self.auth, tresorerie=compte)
         await comptabiliser_quote_part(self.session, versement, self.auth)
         membre_id = None
         if versement.objet_type == ObjetVersement.AIDE and versement.objet_id is not None:
@@ -152,6 +185,10 @@ class VersementService:
         if versement.cree_par == self.auth.actor_name and not self.auth.is_global:
             raise Forbidden("Un versement est confirmé par une autre personne que celle qui l'a créé")
         await approbations.exiger_approbation(self.session, self.auth, versement)
+        tresorerie = await self._tresorerie(versement)
+        if tresorerie is not None:
+            # Before anything is sent: a cash box never goes below zero, a bank only within its overdraft.
+            await verifier_sortie(self.session, tresorerie, versement.montant)
         before = audit.snapshot(versement, ["statut", "payout_id", "reference_externe"])
         if versement.mode == ModeVersement.MANUEL:
             if not data.reference_externe:
@@ -164,7 +201,7 @@ class VersementService:
         versement.confirme_par = self.auth.actor_name
         await self.session.flush()
         if versement.statut == StatutVersement.REUSSI:
-            await self._book(versement)
+            await self._book(versement, tresorerie)
         await audit.record(self.session, self.auth, action=f"VERSEMENT_{versement.statut}", module=MODULE,
                            entite_type="Versement", entite_id=versement.id, organisation_id=versement.organisation_id,
                            before=before, severite="WARNING" if versement.statut == StatutVersement.ECHOUE else "INFO",

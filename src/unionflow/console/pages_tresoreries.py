@@ -1,0 +1,64 @@
+"""The organisation's treasuries in the console (issue 20): each cash box, bank and Wave account with its balance in
+the books, and a form for an internal transfer (cash deposited at the bank, Wave withdrawn to cash), through the
+same service as the API. Role sets are the API's; the form is offered to whoever holds ``tresorerie.gerer``."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from starlette.responses import Response
+
+from unionflow.console import services_tresoreries as tresoreries
+from unionflow.console.pages import Ctx, page, redirect
+from unionflow.console.pages_tresorier import parse_id
+from unionflow.core.errors import InvalidInput
+from unionflow.core.permissions import Permission
+from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
+
+TYPES = {"CAISSE": "Caisse", "BANQUE": "Banque", "WAVE": "Wave", "ORANGE_MONEY": "Orange Money",
+         "FREE_MONEY": "Free Money"}
+
+
+def _numero_vir(value: str) -> str:
+    """The transfer number shown after a redirect, only if it looks like one (nothing else is echoed)."""
+    return value if re.fullmatch(r"VIR-\d{4}-\d{6}", value) else ""
+
+
+def _organisation(ctx: Ctx) -> uuid.UUID:
+    organisation_id = ctx.auth.active_organisation_id
+    if organisation_id is None:
+        raise InvalidInput("Choisissez l'organisation dont vous consultez les trésoreries")
+    return organisation_id
+
+
+@page("/tresoreries", RS_TRESORERIE_READ)
+async def liste(ctx: Ctx) -> Response:
+    organisation_id = _organisation(ctx)
+    found = await tresoreries.tresoreries(ctx.db, ctx.auth, organisation_id)
+    return ctx.render("tresoreries.html", tresoreries=found, types=TYPES, cle=str(uuid.uuid4()),
+                      fait=_numero_vir(ctx.request.query_params.get("fait", "")),
+                      peut_virer=RS_TRESORERIE.allows(ctx.auth.roles)
+                      and ctx.can(Permission.TRESORERIE_GERER, organisation_id)
+                      and sum(1 for t in found if t.actif) >= 2)
+
+
+@page("/tresoreries/virements", RS_TRESORERIE, methods=("POST",))
+async def virer(ctx: Ctx) -> Response:
+    organisation_id = _organisation(ctx)
+    try:
+        montant = Decimal(ctx.field("montant").replace(" ", "").replace(",", "."))
+    except InvalidOperation:
+        raise InvalidInput("Montant invalide: un nombre, par exemple 15000") from None
+    if montant <= 0 or montant != montant.quantize(Decimal("0.01")):
+        raise InvalidInput("Le montant doit être positif, à deux décimales au plus")
+    try:
+        jour = date.fromisoformat(ctx.field("date")) if ctx.field("date") else None
+    except ValueError:
+        raise InvalidInput("Date invalide") from None
+    numero = await tresoreries.virer(ctx.db, ctx.auth, ctx.field("idempotency_key"), organisation_id,
+                                     parse_id(ctx.field("source")), parse_id(ctx.field("destination")), montant,
+                                     jour, ctx.field("libelle"))
+    return redirect(f"/tresoreries?fait={numero}")

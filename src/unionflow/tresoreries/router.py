@@ -1,0 +1,100 @@
+"""Treasuries (extension, issue 20 item 3): docs/finance.md, "Trésoreries"."""
+
+from __future__ import annotations
+
+import uuid
+
+from fastapi import Query
+from fastapi.responses import JSONResponse
+
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
+from unionflow.core.openapi import problems
+from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.core.routing import area_router
+from unionflow.tresoreries.ouverture_service import ANouveauxService
+from unionflow.tresoreries.schemas import (
+    ANouveauxResponse,
+    CreateANouveauxRequest,
+    CreateTresorerieRequest,
+    CreateVirementInterneRequest,
+    TresorerieResponse,
+    UpdateTresorerieRequest,
+    VirementInterneResponse,
+)
+from unionflow.tresoreries.service import TresorerieService
+
+router = area_router("/api/tresoreries", "Comptabilité")
+
+EXTENSION = "Extension (issue 20): hors de l'interface publiée. "
+GERER = ("Permission `tresorerie.gerer`: ADMIN, et l'ADMIN_ORGANISATION ou le TRESORIER de l'organisation (sinon "
+         "403); une organisation invisible répond 404.")
+SOLDE = ("`solde` = solde du compte de classe 5 de la trésorerie dans les livres (débit - crédit, toutes années). "
+         "Une caisse ne passe jamais sous zéro; une banque seulement dans la limite de son découvert autorisé "
+         "(`decouvertAutorise`; null = non contrôlé, cas des trésoreries créées par défaut).")
+
+
+@router.get("", response_model=list[TresorerieResponse], responses=problems(404),
+            summary="Lister les trésoreries d'une organisation",
+            description=EXTENSION + "Caisses, banques et comptes mobile money déclarés, avec leur solde. " + SOLDE)
+async def list_tresoreries(session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE_READ),
+                           organisation_id: uuid.UUID = Query(alias="organisationId")) -> list[TresorerieResponse]:
+    return await TresorerieService(session, auth).lister(organisation_id)
+
+
+@router.post("", status_code=201, response_model=TresorerieResponse, responses=problems(404, 409),
+             summary="Déclarer une trésorerie",
+             description=EXTENSION + "Type CAISSE (compte 57…), BANQUE (52…, hors 5215-5217), WAVE (5215…), "
+                         "ORANGE_MONEY (5216…), FREE_MONEY (5217…); le compte est créé dans le plan comptable s'il "
+                         "manque; un compte par trésorerie (409). `parDefaut`: la trésorerie utilisée quand un "
+                         "mouvement n'en nomme pas (une par type). Sans déclaration, une caisse 571, une banque 521 "
+                         "et un compte Wave 5215 sont créés à la première utilisation. " + GERER)
+async def create_tresorerie(data: CreateTresorerieRequest, session: SessionDep,
+                            auth: AuthContext = authorize(RS_TRESORERIE)) -> TresorerieResponse:
+    return await TresorerieService(session, auth).creer(data)
+
+
+@router.post("/virements-internes", status_code=201, response_model=VirementInterneResponse,
+             responses=problems(404), summary="Virer des fonds entre deux trésoreries",
+             description=EXTENSION + "Dépôt de la caisse à la banque, retrait Wave vers la caisse… Deux écritures "
+                         "par le compte 585 « Virements de fonds »: sortie (débit 585, crédit source) au journal de la "
+                         "source, entrée (débit destination, crédit 585) au journal de la destination. La source ne "
+                         "passe jamais sous zéro (400 avec le solde). En-tête `Idempotency-Key`. " + GERER)
+async def create_virement_interne(data: CreateVirementInterneRequest, session: SessionDep,
+                                  auth: AuthContext = authorize(RS_TRESORERIE),
+                                  idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    service = TresorerieService(session, auth)
+    return await idem.run(auth, lambda: service.virer(data), 201)
+
+
+@router.post("/a-nouveaux", status_code=201, response_model=ANouveauxResponse, responses=problems(404, 409),
+             summary="Saisir les soldes d'ouverture (à-nouveaux)",
+             description=EXTENSION + "Pour une organisation qui démarre en cours d'année: une écriture équilibrée au "
+                         "journal AN datée `dateDebut`, chaque trésorerie et compte de bilan (classes 1 à 5) à son "
+                         "solde (débiteur > 0, créditeur < 0), la différence en report à nouveau (121 créditeur ou "
+                         "129 débiteur). Une fois par organisation et exercice (409 ensuite: corriger par "
+                         "contrepassation); si l'exercice a déjà d'autres écritures, `motif` est obligatoire (400). "
+                         "Une caisse n'ouvre jamais sous zéro, une banque pas au-delà de son découvert. "
+                         "En-tête `Idempotency-Key`. " + GERER)
+async def create_a_nouveaux(data: CreateANouveauxRequest, session: SessionDep,
+                            auth: AuthContext = authorize(RS_TRESORERIE),
+                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    service = ANouveauxService(session, auth)
+    return await idem.run(auth, lambda: service.saisir(data), 201)
+
+
+@router.get("/{id}", response_model=TresorerieResponse, responses=problems(404),
+            summary="Consulter une trésorerie", description=EXTENSION + SOLDE)
+async def get_tresorerie(id: uuid.UUID, session: SessionDep,
+                         auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> TresorerieResponse:
+    return await TresorerieService(session, auth).obtenir(id)
+
+
+@router.put("/{id}", response_model=TresorerieResponse, responses=problems(404, 409),
+            summary="Modifier une trésorerie",
+            description=EXTENSION + "Nom, découvert autorisé (banque), `actif`, `parDefaut`. Le compte ne change "
+                        "jamais (les écritures y renvoient). Désactiver exige un solde nul (400). " + GERER)
+async def update_tresorerie(id: uuid.UUID, data: UpdateTresorerieRequest, session: SessionDep,
+                            auth: AuthContext = authorize(RS_TRESORERIE)) -> TresorerieResponse:
+    return await TresorerieService(session, auth).modifier(id, data)
