@@ -1,7 +1,7 @@
 """tresor: the organisation's treasuries; payments and payouts name their treasury, a payout its counterpart
 
-Revision ID: 0030_tresor_tresoreries
-Revises: 0021_durcir_personne
+Revision ID: 0026_tresoreries
+Revises: 0025_avoir_mouvements
 
 Issue 20, item 3 (docs/decisions.md, "Issue 20 — trésoreries (tresor)"). The lead re-chains ``down_revision``.
 """
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0030_tresor_tresoreries"
-down_revision: str | Sequence[str] | None = "0021_durcir_personne"
+revision: str = "0026_tresoreries"
+down_revision: str | Sequence[str] | None = "0025_avoir_mouvements"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
