@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
@@ -45,7 +45,11 @@ async def _check(db, org_id) -> None:
             assert (d.type_annulation == "REMBOURSEMENT_PAIEMENT") == (p.statut == "REMBOURSE")
     for d in demandes:
         if d.statut != "APPROUVEE":
-            assert payments[d.paiement_id].statut == "VALIDE" and d.numero_remboursement is None
+            assert d.numero_remboursement is None
+        # A pending request is on money still valid. A rejected or withdrawn one may sit on a payment that a later
+        # request, approved, undid: only the pending ones say anything about the payment's status now.
+        if d.statut == "EN_ATTENTE":
+            assert payments[d.paiement_id].statut == "VALIDE", d.id
     numbers = [d.numero_remboursement for d in demandes if d.numero_remboursement]
     assert len(numbers) == len(set(numbers))
     validated = sum((p.montant for p in payments.values() if p.statut == "VALIDE"), Decimal(0))
@@ -58,6 +62,11 @@ async def _check(db, org_id) -> None:
 
 @PROPERTY
 @given(steps=scenario)
+# Found by the search (about 1 run in 3 drew it): a refund rejected, then a cancellation of the same payment approved;
+# the rejected request stays on a payment no longer valid, which is right.
+@example(steps=[("payer", 1, 2), ("rembourser", 1, 1), ("rembourser", 2, 4), ("approuver", 1, 3), ("rejeter", 1, 8),
+                ("rembourser", 1, 7), ("rejeter", 0, 5), ("payer", 2, 3), ("annuler", 0, 7), ("approuver", 2, 0),
+                ("rejeter", 2, 4), ("approuver", 2, 5), ("payer", 2, 1), ("rejeter", 2, 7)])
 async def test_nothing_undone_by_one_person_and_books_agree(client, factory, db, steps):
     org = await factory.organisation()
     people = [await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", role])
