@@ -152,3 +152,32 @@ def test_object_of_a_payment_in_words():
     assert libelles_pieces.objet([]) == "Avance sur cotisations"
     assert libelles_pieces.codes_en_mots("Extourne: Reçu REC-1 (ESPECES)") == "Extourne: Reçu REC-1 (espèces)"
     assert libelles_pieces.codes_en_mots("Versement VER-1 (WAVE)") == "Versement VER-1 (Wave)"
+
+
+async def test_bank_within_its_declared_overdraft_is_listed_as_authorised(client, factory, db):
+    """A bank treasury declared with an overdraft: in credit within it, the bilan lists it as authorised (the auditor
+    still sees it, with its limit); beyond it, as abnormal."""
+    org, treasurer, _ = await _mutuelle(client, factory, db, 1)
+    bank = await client.post("/api/tresoreries", headers=treasurer.headers, json={
+        "organisationId": str(org.id), "type": "BANQUE", "nom": "CBAO", "numeroCompte": "5211",
+        "decouvertAutorise": "100000"})
+    assert bank.status_code == 201, bank.text
+    comptes = {c["numeroCompte"]: c["id"] for c in (await client.get(
+        f"/api/comptabilite/comptes?organisationId={org.id}", headers=treasurer.headers)).json()}
+    created = await client.post("/api/comptabilite/comptes", headers=treasurer.headers, json={
+        "organisationId": str(org.id), "numeroCompte": "6222", "libelle": "Locations de bâtiments"})
+    comptes.setdefault("6222", created.json().get("id"))
+    od = await journal(client, treasurer.headers, org.id, "OD", "OPERATIONS_DIVERSES")
+
+    async def depense(montant: str) -> list[dict]:
+        posted = await client.post("/api/comptabilite/ecritures", headers=treasurer.headers, json=ecriture(
+            od["id"], [(comptes["6222"], montant, "0"), (comptes["5211"], "0", montant)], TODAY.isoformat()))
+        assert posted.status_code == 200, posted.text
+        return (await client.get(f"/api/comptabilite/etats/bilan?organisationId={org.id}",
+                                 headers=treasurer.headers)).json()["alertes"]
+
+    (alerte,) = await depense("60000")
+    assert alerte["code"] == "DECOUVERT_AUTORISE" and alerte["numeroCompte"] == "5211"
+    assert "plafond déclaré 100" in alerte["message"].replace("\u00a0", " ")
+    (alerte,) = await depense("50000")
+    assert alerte["code"] == "SOLDE_CREDITEUR_TRESORERIE" and Decimal(str(alerte["solde"])) == Decimal("-110000")

@@ -10,7 +10,7 @@ fund accounts and the income statement of that year still shows what happened in
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
@@ -34,7 +34,7 @@ from unionflow.comptabilite.etats_schemas import (
     TotauxBalance,
 )
 from unionflow.comptabilite.libelles_pieces import libelle_ligne, pieces
-from unionflow.comptabilite.repository import ComptabiliteRepository
+from unionflow.comptabilite.repository import ComptabiliteRepository, ComptabiliteSystemRepository
 from unionflow.comptabilite.service import ecriture_response
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, NotFound, RegleMetier
@@ -61,12 +61,22 @@ def _rubrique(titre: str, postes: Iterable[tuple[SoldeCompte, Decimal]]) -> Rubr
 CREDITEUR_NORMAL = ("56",)
 
 
-def alertes_tresorerie(soldes: Iterable[SoldeCompte], devise: str) -> list[AlerteBilan]:
-    """A treasury account with a credit balance: money paid out that the books never saw come in."""
+def alertes_tresorerie(soldes: Iterable[SoldeCompte], devise: str,
+                       decouverts: Mapping[str, Decimal] | None = None) -> list[AlerteBilan]:
+    """A treasury account with a credit balance: money paid out that the books never saw come in. A bank within
+    the overdraft its treasury declares (``decouverts``: account → authorised overdraft) is still listed, as
+    authorised, so the auditor sees it and its limit."""
     alertes = []
     for s in soldes:
         solde = _net(s)
         if s.classe != 5 or solde >= ZERO or s.numero.startswith(CREDITEUR_NORMAL):
+            continue
+        plafond = (decouverts or {}).get(s.numero)
+        if plafond is not None and -solde <= plafond:
+            alertes.append(AlerteBilan(
+                code="DECOUVERT_AUTORISE", numero_compte=s.numero, libelle=s.libelle, solde=solde,
+                message=f"Découvert bancaire autorisé : {s.numero} {s.libelle} −{format_montant(-solde, devise)} "
+                        f"(plafond déclaré {format_montant(plafond, devise)})"))
             continue
         message = f"Solde créditeur anormal : {s.numero} {s.libelle} −{format_montant(-solde, devise)}"
         if s.numero.startswith("52") and not s.numero.startswith("5215"):
@@ -200,7 +210,14 @@ class EtatsService:
         return BilanResponse(**entete, actif=[r for r in actif if r.postes],
                              passif=[r for r in passif if r.postes or r is en_cours], total_actif=total_actif,
                              total_passif=total_passif, equilibre=total_actif == total_passif,
-                             alertes=alertes_tresorerie(soldes, entete["devise"]))
+                             alertes=alertes_tresorerie(soldes, entete["devise"],
+                                                        await self._decouverts(organisation_id)))
+
+    async def _decouverts(self, organisation_id: uuid.UUID) -> dict[str, Decimal]:
+        """The authorised overdraft of each bank treasury the organisation declares (issue 20, treasuries)."""
+        return {t.numero_compte: t.decouvert_autorise
+                for t in await ComptabiliteSystemRepository(self.session).tresoreries(organisation_id)
+                if t.decouvert_autorise is not None}
 
     async def compte_resultat(self, organisation_id: uuid.UUID, debut: date | None, fin: date | None
                               ) -> CompteResultatResponse:

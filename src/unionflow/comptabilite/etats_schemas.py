@@ -104,7 +104,8 @@ class RubriqueEtat(OutputModel):
 
 class AlerteBilan(OutputModel):
     code: str = Field(description="SOLDE_CREDITEUR_TRESORERIE: un compte de classe 5 (caisse, banque, Wave) au "
-                                  "solde créditeur")
+                                  "solde créditeur; DECOUVERT_AUTORISE: une banque à découvert dans la limite que "
+                                  "sa trésorerie déclare (listée pour le commissaire aux comptes)")
     numero_compte: str
     libelle: str
     solde: Montant = Field(description="Solde du compte (négatif: créditeur)")
