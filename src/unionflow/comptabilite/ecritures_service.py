@@ -31,6 +31,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.comptabilite.cloture_repository import ClotureRepository
 from unionflow.comptabilite.ecritures_tresorerie import (
     compte_tresorerie_par_defaut,
+    ouvrir_compte,
+    ouvrir_journal,
     tresorerie_du_paiement,
     tresoreries_actives,
 )
@@ -43,7 +45,6 @@ from unionflow.comptabilite.service import (
     CompteRef,
     JournalRef,
     Ligne,
-    classe_de,
     construire_ecriture,
     poster_ecriture,
     verifier_ecriture,
@@ -85,43 +86,15 @@ CHARGE_VERSEMENT = {"AIDE": "6581", "COTISATIONS": "6582", "ADHESIONS": "6583", 
 TRESORERIE_VERSEMENT = {"WAVE": ("5215", "MM"), "MANUEL": ("521", "BQ")}
 async def compte_par_defaut(session: AsyncSession, organisation_id: uuid.UUID, numero: str,
                             auth: AuthContext | None = None) -> CompteComptable:
-    books = ComptabiliteSystemRepository(session)
-    compte = await books.compte_by_numero(organisation_id, numero)
-    if compte is not None:
-        if not compte.actif:
-            # Money received is never refused: a default account found inactive (created so before the rule
-            # that forbids it) is reactivated, visibly, rather than blocking the collection.
-            compte.actif = True
-            await session.flush()
-            await audit.record(session, auth, action="REACTIVER", module=MODULE, entite_type="CompteComptable",
-                               entite_id=compte.id, organisation_id=organisation_id, severite="WARNING",
-                               before={"actif": False}, after={"actif": True},
-                               description=f"Compte {numero} réactivé: il reçoit les écritures automatiques")
-        return compte
-    classe, type_compte = classe_de(numero)
-    compte = CompteComptable(organisation_id=organisation_id, numero_compte=numero,
-                             libelle=COMPTES_PAR_DEFAUT[numero], classe=classe, type_compte=type_compte, actif=True)
-    # Two first payments of an organisation may race to open the same account: the loser re-reads it.
-    if not await books.ajouter_unique(compte):
-        found = await books.compte_by_numero(organisation_id, numero)
-        assert found is not None
-        return found
-    return compte
+    """The organisation's account ``numero`` for an automatic entry: opened from the default chart on first use.
+    Money received is never refused: a default account found inactive (created so before the rule that forbids
+    it) is reactivated, visibly, rather than blocking the collection."""
+    return await ouvrir_compte(session, organisation_id, numero, COMPTES_PAR_DEFAUT.get(numero), auth,
+                               raison="il reçoit les écritures automatiques")
 
 
 async def journal_par_defaut(session: AsyncSession, organisation_id: uuid.UUID, code: str) -> JournalComptable:
-    books = ComptabiliteSystemRepository(session)
-    journal = await books.journal_by_code(organisation_id, code)
-    if journal is not None:
-        return journal
-    libelle, type_journal = JOURNAUX_PAR_DEFAUT[code]
-    journal = JournalComptable(organisation_id=organisation_id, code=code, libelle=libelle,
-                               type_journal=type_journal, actif=True)
-    if not await books.ajouter_unique(journal):
-        found = await books.journal_by_code(organisation_id, code)
-        assert found is not None
-        return found
-    return journal
+    return await ouvrir_journal(session, organisation_id, code, *JOURNAUX_PAR_DEFAUT[code])
 
 
 @dataclass(frozen=True)

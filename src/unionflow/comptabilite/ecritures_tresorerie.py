@@ -19,6 +19,7 @@ from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import MODULE, Ligne, classe_de, poster_ecriture
 from unionflow.core import audit, reference
 from unionflow.core.auth import AuthContext
+from unionflow.core.errors import InvalidState
 from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, Paiement
 
 ZERO = Decimal("0")
@@ -33,9 +34,10 @@ JOURNAUX_TRESORERIE = {
 }
 
 
-async def ouvrir_compte(session: AsyncSession, organisation_id: uuid.UUID, numero: str, libelle: str,
-                        auth: AuthContext | None) -> CompteComptable:
-    """The organisation's account ``numero``, created (or reactivated, visibly) when a treasury needs it."""
+async def ouvrir_compte(session: AsyncSession, organisation_id: uuid.UUID, numero: str, libelle: str | None,
+                        auth: AuthContext | None, *, raison: str = "une trésorerie y est rattachée") -> CompteComptable:
+    """The organisation's account ``numero``, reactivated (visibly, with ``raison``) if found inactive, else created
+    with ``libelle`` (None: an account only the organisation's chart can give — refused when absent)."""
     books = ComptabiliteSystemRepository(session)
     compte = await books.compte_by_numero(organisation_id, numero)
     if compte is not None:
@@ -45,11 +47,14 @@ async def ouvrir_compte(session: AsyncSession, organisation_id: uuid.UUID, numer
             await audit.record(session, auth, action="REACTIVER", module=MODULE, entite_type="CompteComptable",
                                entite_id=compte.id, organisation_id=organisation_id, severite="WARNING",
                                before={"actif": False}, after={"actif": True},
-                               description=f"Compte {numero} réactivé: une trésorerie y est rattachée")
+                               description=f"Compte {numero} réactivé: {raison}")
         return compte
+    if libelle is None:
+        raise InvalidState(f"Le compte {numero} n'existe pas dans le plan comptable de l'organisation")
     classe, type_compte = classe_de(numero)
     compte = CompteComptable(organisation_id=organisation_id, numero_compte=numero, libelle=libelle[:200],
                              classe=classe, type_compte=type_compte, actif=True)
+    # Two first movements of an organisation may race to open the same account: the loser re-reads it.
     if not await books.ajouter_unique(compte):
         found = await books.compte_by_numero(organisation_id, numero)
         assert found is not None

@@ -160,16 +160,22 @@ class EncaissementService:
             if target.devise != devise:
                 raise RegleMetier(f"Devise {devise} différente de celle de {target.numero_reference}")
         plan = self._plan(cibles, targets, montant, strict=True, avance=avance)
-        now = _now()
         # Numbered, written and booked by ``valider``, in one round trip with everything it entails.
-        paiement = Paiement(
+        paiement = self._recu_maintenant(membre_id, organisation_id, montant, devise, methode, reference_externe,
+                                         commentaire, date_paiement, tresorerie_id=tresorerie_id)
+        await valider(self.session, self.auth, paiement, plan, nouveau=True)
+        return paiement
+
+    def _recu_maintenant(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, montant: Decimal, devise: str,
+                         methode: str, reference_externe: str | None, commentaire: str | None,
+                         date_paiement: datetime | None, **extra: object) -> Paiement:
+        """A payment received now (VALIDE), not yet numbered nor written: ``valider`` does both."""
+        now = _now()
+        return Paiement(
             id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id, montant=montant, devise=devise,
             methode=methode, statut=StatutPaiement.VALIDE.value, reference_externe=reference_externe,
             commentaire=commentaire, date_paiement=date_paiement or now, created_at=now, updated_at=now,
-            enregistre_par=self.auth.actor_name if self.auth else "systeme", reference_declaration=None,
-            tresorerie_id=tresorerie_id)
-        await valider(self.session, self.auth, paiement, plan, nouveau=True)
-        return paiement
+            enregistre_par=self.auth.actor_name if self.auth else "systeme", reference_declaration=None, **extra)
 
     async def preparer(
         self,
@@ -326,12 +332,7 @@ class EncaissementService:
         (``reverser``: it has no allocation to take back)."""
         if montant <= ZERO:
             raise RegleMetier("Le montant doit être strictement positif")
-        now = _now()
-        paiement = Paiement(
-            id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id, montant=montant, devise=devise,
-            methode=methode, statut=StatutPaiement.VALIDE.value, reference_externe=reference_externe,
-            commentaire=commentaire, date_paiement=date_paiement or now, created_at=now, updated_at=now,
-            enregistre_par=self.auth.actor_name if self.auth else "systeme", reference_declaration=None,
-            nature=nature, evenement_id=evenement_id)
+        paiement = self._recu_maintenant(membre_id, organisation_id, montant, devise, methode, reference_externe,
+                                         commentaire, date_paiement, nature=nature, evenement_id=evenement_id)
         await valider(self.session, self.auth, paiement, [], nouveau=True)
         return paiement
