@@ -232,6 +232,9 @@ async def test_consolidated_statements_print_as_pdf_and_xlsx(client, factory, db
     text = pdf_text(printed.content)
     assert "États consolidés" in text and r.federation.nom in text and "Éliminations" in text
     assert qp["numero"] in text  # the eliminated piece is named
+    # Fit to sign like each organisation's statements: page numbers, who printed it, the three signatories.
+    assert "Page 1 / " in text and "Édité le" in text
+    assert all(s.upper() in text.upper() for s in ("Le Trésorier", "Le Président", "Le Commissaire aux comptes"))
     if os.environ.get("UNIONFLOW_PDF_PNG"):
         pdf_page_image(printed.content).save(os.environ["UNIONFLOW_PDF_PNG"])
     book = await client.get(path, headers=r.tresorier_federation.headers, params={"format": "xlsx"})

@@ -10,7 +10,6 @@ from starlette.responses import Response
 
 from unionflow.console.pages import Ctx, page
 from unionflow.console.pages_comptabilite import _organisation, parse_date
-from unionflow.core import tableaux
 from unionflow.core.errors import NotFound
 from unionflow.core.roles import RS_FINANCE_READ
 from unionflow.federation import pdf
@@ -39,9 +38,7 @@ async def etats_consolides(ctx: Ctx) -> Response:
         raise NotFound("État introuvable")
     debut, fin = _periode(ctx)
     etat = await FederationService(ctx.db, ctx.auth).etats(_organisation(ctx), debut, fin)
-    table = pdf.etats_consolides(etat)
-    content, media = ((tableaux.pdf(table), "application/pdf") if fmt == "pdf"
-                      else (tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE))
+    content, media, filename = pdf.rendre(etat, fmt, ctx.auth.actor_name)
     return Response(content, media_type=media, headers={
-        "Content-Disposition": f'attachment; filename="etats-consolides-{etat.date_fin:%Y-%m-%d}.{fmt}"',
+        "Content-Disposition": f'attachment; filename="{filename}"',
         "Cache-Control": "no-store"})

@@ -4,6 +4,8 @@ the balance sheet."""
 
 from __future__ import annotations
 
+from unionflow.core import tableaux
+from unionflow.core.pdf_etats import SIGNATAIRES_ETATS
 from unionflow.core.tableaux import Bloc, Colonne, Nature, Tableau
 from unionflow.federation.schemas import EtatsConsolidesResponse, PosteResultat
 
@@ -17,7 +19,7 @@ def _poste(p: PosteResultat, credit: bool = False) -> tuple[object, ...]:
     return (p.numero_compte, p.libelle, p.cumule, "", p.eliminations, "", p.consolide, "")
 
 
-def etats_consolides(e: EtatsConsolidesResponse) -> Tableau:
+def etats_consolides(e: EtatsConsolidesResponse, edite_par: str = "") -> Tableau:
     colonnes = [Colonne("Compte", largeur=1.0), Colonne("Intitulé", largeur=3.0),
                 Colonne("Débit cumulé", M, 1.4), Colonne("Crédit cumulé", M, 1.4),
                 Colonne("Éliminations débit", M, 1.4), Colonne("Éliminations crédit", M, 1.4),
@@ -48,7 +50,17 @@ def etats_consolides(e: EtatsConsolidesResponse) -> Tableau:
              "Éliminations: quotes-parts versées et reçues dans le périmètre (6584 / 7584) — pièces "
              + (", ".join(e.pieces_eliminees) or "aucune") + "."]
     return Tableau(titre="États consolidés", organisation=e.federation,
-                   sous_titre=f"du {e.date_debut:%d/%m/%Y} au {e.date_fin:%d/%m/%Y} — calculé le "
-                              f"{e.calcule_le:%d/%m/%Y %H:%M} UTC",
+                   sous_titre=f"Période du {e.date_debut:%d/%m/%Y} au {e.date_fin:%d/%m/%Y}",
                    colonnes=colonnes, blocs=[balance, charges, produits, resultat, actif, passif], notes=notes,
-                   devise=e.devise, paysage=True)
+                   devise=e.devise, paysage=True, edite_par=edite_par, edite_le=e.calcule_le,
+                   # Signed like each organisation's statements, by the federation's officers and its auditor.
+                   signataires=SIGNATAIRES_ETATS)
+
+
+def rendre(e: EtatsConsolidesResponse, fmt: str, edite_par: str) -> tuple[bytes, str, str]:
+    """(content, media type, file name) of the consolidated statements as ``pdf`` or ``xlsx``: one rendering for
+    the API and the console."""
+    table = etats_consolides(e, edite_par)
+    content, media = ((tableaux.pdf(table), "application/pdf") if fmt == "pdf"
+                      else (tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE))
+    return content, media, f"etats-consolides-{e.date_fin:%Y-%m-%d}.{fmt}"

@@ -11,7 +11,6 @@ from fastapi.responses import JSONResponse, Response
 
 from unionflow.comptabilite.etats_router import BINAIRES
 from unionflow.comptabilite.etats_schemas import FormatEtat
-from unionflow.core import tableaux
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
@@ -64,10 +63,7 @@ async def get_etats_consolides(id: uuid.UUID, session: SessionDep, auth: AuthCon
     etat = await FederationService(session, auth).etats(id, date_debut, date_fin)
     if fmt is FormatEtat.JSON:
         return etat
-    table = pdf.etats_consolides(etat)
-    content, media = ((tableaux.pdf(table), "application/pdf") if fmt is FormatEtat.PDF
-                      else (tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE))
-    filename = f"etats-consolides-{etat.date_fin:%Y-%m-%d}.{fmt.value}"
+    content, media, filename = pdf.rendre(etat, fmt.value, auth.actor_name)
     return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
