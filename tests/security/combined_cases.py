@@ -14,18 +14,23 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.factories import Factory
+from tests.paiements.helpers import cotisation
 from unionflow.models import (
     AbonnementWebhook,
     AlerteLcbFt,
     Budget,
     CompteComptable,
+    ConfigurationOrganisation,
+    Cotisation,
     Document,
     Evenement,
     FeedbackEvenement,
     Membre,
     ModeleNotification,
+    MouvementAvoir,
     Notification,
     Organisation,
+    Paiement,
     PropositionAide,
     RapprochementWave,
     ReleveWave,
@@ -231,3 +236,25 @@ async def tresorerie_gerer(w: World) -> Call:
     async def done() -> bool:
         return await _count(w, Tresorerie, Tresorerie.organisation_id == w.org.id) > 0
     return Call("/api/tresoreries", body, done)
+
+
+async def avoir_imputer(w: World) -> Call:
+    # The owner holds 5,000 of credit (an advance recorded earlier) and owes one dues of 5,000.
+    due = await cotisation(w.db, w.owner, w.org, 5000)
+    avance = await _add(w, Paiement(numero_recu=_ref("REC"), membre_id=w.owner.id, organisation_id=w.org.id,
+                                    montant=Decimal("5000"), montant_non_affecte=Decimal("5000"), methode="ESPECES",
+                                    statut="VALIDE", date_paiement=datetime.now(UTC)))
+    await _add(w, MouvementAvoir(membre_id=w.owner.id, organisation_id=w.org.id, paiement_id=avance.id,
+                                 type_mouvement="CREATION", montant=Decimal("5000"), libelle="Avance",
+                                 cree_par="Trésorier"))
+
+    async def done() -> bool:
+        return bool(await scalar(w.db, select(Cotisation.montant_paye).where(Cotisation.id == due.id)))
+    return Call("/api/avoirs/imputer", {"membreId": str(w.owner.id), "organisationId": str(w.org.id)}, done)
+
+
+async def configuration_organisation_gerer(w: World) -> Call:
+    async def done() -> bool:
+        return await _count(w, ConfigurationOrganisation, ConfigurationOrganisation.organisation_id == w.org.id) > 0
+    return Call(f"/api/configuration/organisations/{w.org.id}/cotisations.avoir.imputation_automatique",
+                {"valeur": True}, done)
