@@ -54,6 +54,7 @@ MODIFIES = {"prenom": "prénom modifié", "nom": "nom modifié", "email": "e-mai
             "ville": "ville modifiée", "pays": "pays modifié"}
 # Lines imported (and committed) per chunk by the background task.
 LOT = 500
+GROS_IMPORT = 1000
 # (session, lines done, lines in all): called after each chunk; the task's runner commits there.
 Avancement = Callable[[AsyncSession, int, int], Awaitable[None]]
 
@@ -97,6 +98,7 @@ class ImportMembresService:
         self.auth = auth
         self.droits = droits
         self.repo = ImportRepository(session)
+        self._depuis_analyse = 0
         # First line of each key (numéro, e-mail, phone with name) across all chunks: a duplicate is refused in
         # any chunk.
         self._vus: dict[tuple[str, str], int] = {}
@@ -303,6 +305,12 @@ class ImportMembresService:
                 await self.repo.inserer(Membre, membres)
                 await self.repo.inserer(MembreOrganisation, adhesions)
                 await self._mettre_a_jour(organisation_id, decisions, now, today)
+            # Every GROS_IMPORT new members (a large file, or a task's batches added up), the planner's statistics
+            # follow, so that the next lookups (this import's later batches, the next import) use the indexes.
+            self._depuis_analyse += len(membres)
+            if self._depuis_analyse >= GROS_IMPORT:
+                await self.repo.rafraichir_statistiques()
+                self._depuis_analyse = 0
         except IntegrityError as exc:
             raise Conflict("Un membre du fichier a été enregistré entre-temps (e-mail déjà utilisé): relancez "
                            "l'import, les lignes déjà importées seront reconnues") from exc
