@@ -17,8 +17,7 @@ from unionflow.comptabilite.ecritures_service import TRESORERIE, compte_par_defa
 from unionflow.comptabilite.ecritures_tresorerie import tresorerie_du_paiement, tresoreries_actives
 from unionflow.comptabilite.produits import compte_produit, nature_cible, produits_organisation
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
-from unionflow.comptabilite.service import MODULE, Ligne, poster_ecriture
-from unionflow.core import audit
+from unionflow.comptabilite.service import Ligne, poster_automatique
 from unionflow.core.auth import AuthContext
 from unionflow.models import Adhesion, Cotisation, EcritureComptable, Paiement
 
@@ -46,14 +45,11 @@ async def comptabiliser_imputation(session: AsyncSession, paiement: Paiement,
         numero = compte_produit(choix, nature_cible(cible))
         lignes.append(Ligne(await compte_par_defaut(session, org, numero, auth), debit=ZERO,
                             credit=montant, libelle=f"{cible.numero_reference} payée par avoir"[:300]))
-    ecriture = await poster_ecriture(
-        session, journal=journal, date_ecriture=datetime.now(UTC).date(),
-        libelle=f"Imputation de l'avoir du reçu {paiement.numero_recu}"[:300], lignes=lignes,
-        piece_reference=f"AVR-{paiement.numero_recu}"[:100], cree_par=auth.actor_name if auth else "systeme")
-    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
-                       entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
-                       description=f"Imputation de l'avoir du reçu {paiement.numero_recu}: {total}")
-    return ecriture
+    return await poster_automatique(
+        session, auth, journal=journal, date_ecriture=datetime.now(UTC).date(),
+        libelle=f"Imputation de l'avoir du reçu {paiement.numero_recu}", lignes=lignes,
+        piece_reference=f"AVR-{paiement.numero_recu}",
+        description=f"Imputation de l'avoir du reçu {paiement.numero_recu}: {total}")
 
 
 async def comptabiliser_remboursement_avoir(session: AsyncSession, parts: list[tuple[Paiement, Decimal]],
@@ -73,11 +69,7 @@ async def comptabiliser_remboursement_avoir(session: AsyncSession, parts: list[t
         lignes.append(Ligne(await compte_par_defaut(session, org, numero_tresorerie, auth), debit=ZERO,
                             credit=montant, libelle=f"Avoir du reçu {paiement.numero_recu} remboursé"[:300]))
     code_journal = TRESORERIE.get(parts[0][0].methode, TRESORERIE["AUTRE"])[1]
-    ecriture = await poster_ecriture(
-        session, journal=await journal_par_defaut(session, org, code_journal),
-        date_ecriture=datetime.now(UTC).date(), libelle=f"Remboursement d'avoir {numero}: {motif}"[:300],
-        lignes=lignes, piece_reference=numero[:100], cree_par=auth.actor_name if auth else "systeme")
-    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
-                       entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
-                       description=f"Remboursement d'avoir {numero}: {total}")
-    return ecriture
+    return await poster_automatique(
+        session, auth, journal=await journal_par_defaut(session, org, code_journal),
+        date_ecriture=datetime.now(UTC).date(), libelle=f"Remboursement d'avoir {numero}: {motif}", lignes=lignes,
+        piece_reference=numero, description=f"Remboursement d'avoir {numero}: {total}")

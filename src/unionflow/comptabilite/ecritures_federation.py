@@ -23,8 +23,7 @@ from unionflow.comptabilite.ecritures_service import (
 )
 from unionflow.comptabilite.ecritures_tresorerie import compte_tresorerie_par_defaut
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
-from unionflow.comptabilite.service import MODULE, Ligne, poster_ecriture
-from unionflow.core import audit
+from unionflow.comptabilite.service import Ligne, poster_automatique
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState
 from unionflow.models import EcritureComptable, Versement
@@ -62,15 +61,11 @@ async def comptabiliser_quote_part_recue(session: AsyncSession, versement: Verse
         Ligne(await compte_par_defaut(session, org, PRODUIT_QUOTE_PART, auth), debit=ZERO, credit=versement.montant,
               libelle=f"{payeur}: reçu {recu}"[:300]),
     ]
-    ecriture = await poster_ecriture(
-        session, journal=await journal_par_defaut(session, org, code_journal),
+    return await poster_automatique(
+        session, auth, journal=await journal_par_defaut(session, org, code_journal),
         date_ecriture=(versement.date_execution or datetime.now(UTC)).date(),
-        libelle=f"Quote-part de {payeur} ({versement.numero}, reçu {recu})"[:300], lignes=lignes,
-        piece_reference=versement.numero, cree_par=auth.actor_name if auth else "systeme")
-    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
-                       entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
-                       description=f"Quote-part {versement.numero} reçue de {payeur}, reçu {recu}")
-    return ecriture
+        libelle=f"Quote-part de {payeur} ({versement.numero}, reçu {recu})", lignes=lignes,
+        piece_reference=versement.numero, description=f"Quote-part {versement.numero} reçue de {payeur}, reçu {recu}")
 
 
 async def extourner_quote_part_recue(session: AsyncSession, versement: Versement, motif: str,

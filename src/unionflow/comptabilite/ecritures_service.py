@@ -46,7 +46,7 @@ from unionflow.comptabilite.service import (
     JournalRef,
     Ligne,
     construire_ecriture,
-    poster_ecriture,
+    poster_automatique,
     verifier_ecriture,
 )
 from unionflow.core import audit, reference
@@ -231,15 +231,11 @@ async def extourner_paiement(session: AsyncSession, paiement: Paiement, motif: s
               for ligne, compte in await books.lignes_avec_comptes(original.id)]
     journal = await books.journal(original.journal_id)
     assert journal is not None
-    ecriture = await poster_ecriture(
-        session, journal=journal, date_ecriture=datetime.now(UTC).date(),
-        libelle=f"Extourne {paiement.numero_recu} ({paiement.statut}): {motif}"[:300],
-        lignes=lignes, piece_reference=f"EXT-{paiement.numero_recu}",
-        cree_par=auth.actor_name if auth else "systeme")
-    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
-                       entite_id=ecriture.id, organisation_id=paiement.organisation_id, severite="WARNING",
-                       after=audit.snapshot(ecriture), description=f"Extourne du paiement {paiement.numero_recu}")
-    return ecriture
+    return await poster_automatique(
+        session, auth, journal=journal, date_ecriture=datetime.now(UTC).date(),
+        libelle=f"Extourne {paiement.numero_recu} ({paiement.statut}): {motif}", lignes=lignes,
+        piece_reference=f"EXT-{paiement.numero_recu}", severite="WARNING",
+        description=f"Extourne du paiement {paiement.numero_recu}")
 
 
 async def comptabiliser_versement(session: AsyncSession, versement: Versement, auth: AuthContext | None = None,
@@ -264,15 +260,11 @@ async def comptabiliser_versement(session: AsyncSession, versement: Versement, a
         Ligne(await compte_par_defaut(session, org, numero_tresorerie, auth), debit=ZERO, credit=versement.montant,
               libelle=f"Versement {versement.numero} ({versement.mode})"),
     ]
-    ecriture = await poster_ecriture(
-        session, journal=await journal_par_defaut(session, org, code_journal),
+    return await poster_automatique(
+        session, auth, journal=await journal_par_defaut(session, org, code_journal),
         date_ecriture=(versement.date_execution or datetime.now(UTC)).date(),
-        libelle=f"Versement {versement.numero}: {versement.motif}"[:300], lignes=lignes,
-        piece_reference=versement.numero, cree_par=auth.actor_name if auth else "systeme")
-    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
-                       entite_id=ecriture.id, organisation_id=org, after=audit.snapshot(ecriture),
-                       description=f"Comptabilisation du versement {versement.numero}")
-    return ecriture
+        libelle=f"Versement {versement.numero}: {versement.motif}", lignes=lignes, piece_reference=versement.numero,
+        description=f"Comptabilisation du versement {versement.numero}")
 
 
 # Wave's fees (issue 20): SYSCOHADA révisé 6317 "Frais sur instruments monnaie électronique" (under 631 Frais
@@ -301,14 +293,10 @@ async def comptabiliser_frais_wave(session: AsyncSession, *, organisation_id: uu
     debit, credit = (charge, tresorerie) if frais > ZERO else (tresorerie, charge)
     lignes = [Ligne(debit, debit=montant, credit=ZERO, libelle=libelle[:300]),
               Ligne(credit, debit=ZERO, credit=montant, libelle=f"Wave {transaction_id}"[:300])]
-    ecriture = await poster_ecriture(
-        session, journal=await journal_par_defaut(session, organisation_id, code_journal),
-        date_ecriture=date_operation, libelle=f"Frais Wave {transaction_id}: {libelle}"[:300], lignes=lignes,
-        piece_reference=piece, cree_par=auth.actor_name if auth else "systeme")
-    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
-                       entite_id=ecriture.id, organisation_id=organisation_id, after=audit.snapshot(ecriture),
-                       description=f"Frais Wave de la transaction {transaction_id}: {frais}")
-    return ecriture
+    return await poster_automatique(
+        session, auth, journal=await journal_par_defaut(session, organisation_id, code_journal),
+        date_ecriture=date_operation, libelle=f"Frais Wave {transaction_id}: {libelle}", lignes=lignes,
+        piece_reference=piece, description=f"Frais Wave de la transaction {transaction_id}: {frais}")
 
 
 async def contrepasser(session: AsyncSession, original: EcritureComptable, libelle: str, piece: str,
@@ -320,13 +308,9 @@ async def contrepasser(session: AsyncSession, original: EcritureComptable, libel
                     [:300]) for ligne, compte in await books.lignes_avec_comptes(original.id)]
     journal = await books.journal(original.journal_id)
     assert journal is not None
-    ecriture = await poster_ecriture(session, journal=journal, date_ecriture=datetime.now(UTC).date(),
-                                     libelle=libelle[:300], lignes=lignes, piece_reference=piece[:100],
-                                     cree_par=auth.actor_name if auth else "systeme")
-    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
-                       entite_id=ecriture.id, organisation_id=original.organisation_id, severite="WARNING",
-                       after=audit.snapshot(ecriture), description=f"Contrepassation de {original.numero_piece}")
-    return ecriture
+    return await poster_automatique(session, auth, journal=journal, date_ecriture=datetime.now(UTC).date(),
+                                    libelle=libelle, lignes=lignes, piece_reference=piece, severite="WARNING",
+                                    description=f"Contrepassation de {original.numero_piece}")
 
 
 async def extourner_versement(session: AsyncSession, versement: Versement, motif: str,

@@ -195,6 +195,20 @@ async def poster_ecriture(session: AsyncSession, *, journal: JournalComptable, d
     return ecriture
 
 
+async def poster_automatique(session: AsyncSession, auth: AuthContext | None, *, journal: JournalComptable,
+                             date_ecriture: date, libelle: str, lignes: list[Ligne], piece_reference: str,
+                             description: str, severite: str = "INFO") -> EcritureComptable:
+    """An entry the system posts on someone's behalf (a reversal, a payout, Wave's fee, a credit applied…) and the
+    audit entry naming who caused it: the one way the automatic entries are written."""
+    ecriture = await poster_ecriture(session, journal=journal, date_ecriture=date_ecriture, libelle=libelle[:300],
+                                     lignes=lignes, piece_reference=piece_reference[:100],
+                                     cree_par=auth.actor_name if auth else "systeme")
+    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
+                       entite_id=ecriture.id, organisation_id=ecriture.organisation_id, severite=severite,
+                       after=audit.snapshot(ecriture), description=description)
+    return ecriture
+
+
 def ecriture_response(ecriture: EcritureComptable, comptes: dict[uuid.UUID, CompteComptable],
                       code_journal: str) -> EcritureComptableResponse:
     lignes = [LigneEcritureResponse(id=lg.id, compte_id=lg.compte_id, numero_compte=comptes[lg.compte_id].numero_compte,
