@@ -85,11 +85,16 @@ async def test_restore_under_concurrent_payments_loses_nothing_and_reissues_no_r
     restore_done = asyncio.Event()
     flowing = asyncio.Event()  # restore while writes are flowing
     after_restore = 0
+    loop = asyncio.get_running_loop()
+    spans: list[tuple[float, float, int]] = []  # (start, end, status) of every write
+    window: list[float] = []  # start and end of the restore request
 
     async def writer() -> None:
         nonlocal after_restore
         while after_restore < 3 * WRITERS:
+            start = loop.time()
             response = await pay()
+            spans.append((start, loop.time(), response.status_code))
             if response.status_code == 201:
                 acknowledged.append(response.json())
                 if len(acknowledged) >= 2 * WRITERS:
@@ -102,10 +107,12 @@ async def test_restore_under_concurrent_payments_loses_nothing_and_reissues_no_r
 
     async def restorer() -> Any:
         await flowing.wait()
+        window.append(loop.time())
         try:
             return await t.client.post("/api/backups/restore", headers=admin.headers,
                                        json={"backupId": backup["id"], "confirmation": "RESTAURER"})
         finally:
+            window.append(loop.time())
             restore_done.set()
 
     results = await asyncio.wait_for(asyncio.gather(restorer(), *(writer() for _ in range(WRITERS))), 300)
@@ -132,7 +139,12 @@ async def test_restore_under_concurrent_payments_loses_nothing_and_reissues_no_r
         assert response.status_code == 503, response.text
         assert response.headers["content-type"].startswith("application/problem+json")
         assert int(response.headers["retry-after"]) > 0
-    assert refused, "no write was attempted during the maintenance window"
+    # Writes were in flight while the restore ran: refused (503 above) or held until the window closed and then
+    # acknowledged (kept above). Which of the two depends on lock scheduling: on SQLite a writer queued on the
+    # single write lock before the flag went up may only get it after the window (asserting a refusal failed
+    # about once in ten runs); the gate's refusal itself is tested deterministically in tests/core/test_maintenance.py.
+    debut, fin = window
+    assert any(start < fin and end > debut for start, end, _ in spans), "no write in flight during the restore"
 
     # No receipt number was handed out twice, across the restore.
     numbers = [p["numeroRecu"] for p in acknowledged]
