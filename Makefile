@@ -22,11 +22,15 @@ run: $(STAMP)
 ## The pytest summaries come last on purpose: CI reads the final pytest summary line to count the tests run.
 test: $(STAMP) lint typecheck layers contrat fuzz-ci test-sqlite test-postgresql
 
+## pytest-xdist: one process per core, each with its own database (tests/conftest.py); UNIONFLOW_TEST_WORKERS=0
+## runs in one process (a debugger, -x on the first failure).
+PARALLEL := -n $${UNIONFLOW_TEST_WORKERS:-auto} --dist worksteal
+
 test-sqlite: $(STAMP)
-	UNIONFLOW_TEST_DATABASE=sqlite $(BIN)/pytest
+	UNIONFLOW_TEST_DATABASE=sqlite $(BIN)/pytest $(PARALLEL)
 
 test-postgresql: $(STAMP)
-	UNIONFLOW_TEST_DATABASE=postgresql $(BIN)/pytest
+	UNIONFLOW_TEST_DATABASE=postgresql $(BIN)/pytest $(PARALLEL)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests fuzz tools $(wildcard bench)

@@ -42,7 +42,7 @@ LECTURES_PAR_CLE = frozenset({"get", "get_one"})
 
 # Declared exceptions, each with its reason in docs/architecture.md ("Layers"): paths relative to src/unionflow.
 EXCEPTIONS_DOSSIERS = ("core/", "migrations/", "models/")
-EXCEPTIONS_NOMS = ("repository.py", "lectures.py", "lecture.py")
+EXCEPTIONS_NOMS = ("repository.py", "lectures.py")
 EXCEPTIONS_FICHIERS = frozenset({
     "export/formats.py",  # streams, in batches, the statement the export's repository built
     "sauvegardes/engine.py",  # PRAGMA integrity_check on the backup file through sqlite3, not the application's tables

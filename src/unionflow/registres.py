@@ -41,7 +41,7 @@ EXECUTEURS: dict[TypeTache, Executeur] = {
 }
 
 
-class Planificateur(moteur.Planificateur):
+class Planificateur(moteur.MoteurPlanificateur):
     """The scheduler with the application's jobs (or the given ones) and every task executor: what
     ``unionflow worker`` and the in-process scheduler run."""
 

@@ -13,7 +13,7 @@ from tests.cotisations.helpers import cotisation, days, treasury
 from tests.notifications.helpers import sms_gateway
 from unionflow.cotisations.rappels import LIEN_MEMBRE, montant_sms, texte_sms
 from unionflow.models import Notification
-from unionflow.notifications.delivery import Livreur
+from unionflow.notifications.delivery import LivreurNotifications
 from unionflow.notifications.gsm import septets
 
 BASES = st.sampled_from(["http://127.0.0.1:8000", "https://unionflow.sn", "https://app.mutuelle-des-enseignants.ci",
@@ -60,7 +60,7 @@ async def test_reminder_by_sms_through_the_gateway_and_details_in_the_app(app, c
                                                           Notification.canal == "SMS"))).scalar_one()
     tuned = settings.model_copy(update={"notification_backoff_seconds": 0, "notification_lot": 10})
     with sms_gateway() as (received, url):
-        await Livreur(app.state.sessionmaker, tuned.model_copy(update={"sms_gateway_url": url})).run()
+        await LivreurNotifications(app.state.sessionmaker, tuned.model_copy(update={"sms_gateway_url": url})).run()
     mine = [r["body"]["message"] for r in received if r["body"]["reference"] == str(queued.id)]
     assert len(mine) == 1, received
     sms = mine[0]

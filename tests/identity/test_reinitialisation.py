@@ -16,7 +16,7 @@ from unionflow.app import create_app
 from unionflow.core.passwords import hash_password
 from unionflow.models import AuditLog, JetonReinitialisation, Notification, RefreshToken
 from unionflow.models.base import utcnow
-from unionflow.notifications.delivery import Livreur
+from unionflow.notifications.delivery import LivreurNotifications
 
 DEMANDE = "/api/auth/mot-de-passe-oublie"
 RESET = "/api/auth/reinitialiser-mot-de-passe"
@@ -33,7 +33,7 @@ async def _account(factory, db, password: str = "ancien-secret-123", *, with_mem
 async def _deliver(app, settings) -> list:
     with smtp_server() as (mailbox, port):
         tuned = settings.model_copy(update={"smtp_host": "127.0.0.1", "smtp_port": port, "smtp_starttls": False})
-        await Livreur(app.state.sessionmaker, tuned).run()
+        await LivreurNotifications(app.state.sessionmaker, tuned).run()
     return mailbox.messages
 
 

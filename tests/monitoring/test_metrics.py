@@ -17,7 +17,7 @@ from tests.notifications.helpers import envoi, sms_gateway, smtp_server, staff
 from tests.paiements.helpers import cotisation
 from unionflow.core import metrics
 from unionflow.models import AlerteLcbFt, Sauvegarde
-from unionflow.notifications.delivery import Livreur
+from unionflow.notifications.delivery import LivreurNotifications
 
 
 def samples(text: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
@@ -156,7 +156,7 @@ async def test_notifications_delivered_and_given_up_are_counted(app, client, fac
         assert sent.status_code in (200, 201), sent.text
     before = await scrape(client)
     with sms_gateway(status=400) as (_received, url), smtp_server() as (_mailbox, port):
-        bilan = await Livreur(app.state.sessionmaker, settings.model_copy(update={
+        bilan = await LivreurNotifications(app.state.sessionmaker, settings.model_copy(update={
             "sms_gateway_url": url, "smtp_host": "127.0.0.1", "smtp_port": port, "smtp_starttls": False,
             "notification_backoff_seconds": 600})).run()
     assert bilan.envoyees >= 1 and bilan.echouees >= 1

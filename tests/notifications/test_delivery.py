@@ -13,7 +13,7 @@ from tests.cotisations.helpers import cotisation, days, treasury
 from tests.evenements.helpers import create_event
 from tests.notifications.helpers import BASE, envoi, free_port, sms_gateway, smtp_server, staff
 from unionflow.models import AuditLog, Notification, NotificationEvenement, RappelCotisation
-from unionflow.notifications.delivery import Livreur
+from unionflow.notifications.delivery import LivreurNotifications
 
 
 def _settings(settings, port=None, **values):
@@ -24,7 +24,7 @@ def _settings(settings, port=None, **values):
 
 
 async def _run(app, settings, **kw):
-    return await Livreur(app.state.sessionmaker, settings).run(**kw)
+    return await LivreurNotifications(app.state.sessionmaker, settings).run(**kw)
 
 
 async def _row(db, notification_id) -> Notification:
@@ -178,7 +178,7 @@ async def test_concurrent_workers_never_send_twice(app, committed_factory, commi
     await committed_db.commit()
     with smtp_server() as (mailbox, port):
         config = _settings(settings, port, notification_lot=3)
-        bilans = await asyncio.gather(*(Livreur(app.state.sessionmaker, config).run() for _ in range(3)))
+        bilans = await asyncio.gather(*(LivreurNotifications(app.state.sessionmaker, config).run() for _ in range(3)))
     ids = mailbox.ids()
     assert len(ids) == 24 and len(set(ids)) == 24
     assert sum(b.envoyees for b in bilans) == 24 and sum(1 for b in bilans if b.envoyees) >= 2

@@ -16,9 +16,9 @@ from unionflow.evenements.schemas import (
     TYPE_EVENEMENT_DOMAINE,
     Evenement,
     EvenementMobileDTO,
+    EvenementsParticipantResponse,
     InscriptionResponse,
     MonInscriptionResponse,
-    ParticipantResponse,
 )
 from unionflow.evenements.service import EvenementService
 from unionflow.types_reference.repository import TypeFilters
@@ -52,12 +52,12 @@ async def desinscrire(session: AsyncSession, auth: AuthContext, evenement_id: uu
 
 
 async def participants(session: AsyncSession, auth: AuthContext,
-                       evenement_id: uuid.UUID) -> list[ParticipantResponse]:
+                       evenement_id: uuid.UUID) -> list[EvenementsParticipantResponse]:
     return (await InscriptionService(session, auth).participants(evenement_id, PageParams(0, 200))).content
 
 
 async def liste_attente(session: AsyncSession, auth: AuthContext,
-                        evenement_id: uuid.UUID) -> list[ParticipantResponse]:
+                        evenement_id: uuid.UUID) -> list[EvenementsParticipantResponse]:
     return await InscriptionService(session, auth).liste_attente(evenement_id)
 
 

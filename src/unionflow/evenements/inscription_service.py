@@ -17,14 +17,14 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.evenements.repository import EvenementRepository, FeedbackEvenementRepository, InscriptionRepository
 from unionflow.evenements.schemas import (
+    EvenementsFeedbackResponse,
+    EvenementsParticipantResponse,
     FeedbackPublic,
     FeedbackRequest,
-    FeedbackResponse,
     FeedbacksEvenementResponse,
     InscriptionResponse,
     ModerationRequest,
     MonInscriptionResponse,
-    ParticipantResponse,
     StatutEvenement,
     StatutInscription,
     StatutModeration,
@@ -113,21 +113,21 @@ class InscriptionService:
                            after={"statut": ins.statut}, organisation_id=evt.organisation_id)
         await webhook_inscription(self.session, evt, ins, webhooks.EvenementWebhook.INSCRIPTION_ANNULEE)
 
-    async def participants(self, evenement_id: uuid.UUID, params: PageParams) -> Page[ParticipantResponse]:
+    async def participants(self, evenement_id: uuid.UUID, params: PageParams) -> Page[EvenementsParticipantResponse]:
         await self._event(evenement_id)
         rows, total, exact = await self.repo.participants(evenement_id, params)
-        content = [ParticipantResponse(inscription_id=i.id, membre_id=m.id, numero_membre=m.numero_membre,
+        content = [EvenementsParticipantResponse(inscription_id=i.id, membre_id=m.id, numero_membre=m.numero_membre,
                                        prenom=m.prenom, nom=m.nom, date_inscription=i.date_inscription,
                                        date_confirmation=i.date_confirmation) for i, m in rows]
-        return Page[ParticipantResponse].build(content, params, total, exact)
+        return Page[EvenementsParticipantResponse].build(content, params, total, exact)
 
-    async def liste_attente(self, evenement_id: uuid.UUID) -> list[ParticipantResponse]:
+    async def liste_attente(self, evenement_id: uuid.UUID) -> list[EvenementsParticipantResponse]:
         """The waiting list, in promotion order: for the organisers of the event (the console's event page;
         the API's participants route lists the confirmed ones only)."""
         evt = await self._event(evenement_id)
         self.auth.require(Permission.EVENEMENT_GERER, evt.organisation_id,
                           "Seuls les responsables de l'organisation organisatrice voient la liste d'attente")
-        return [ParticipantResponse(inscription_id=i.id, membre_id=m.id, numero_membre=m.numero_membre,
+        return [EvenementsParticipantResponse(inscription_id=i.id, membre_id=m.id, numero_membre=m.numero_membre,
                                     prenom=m.prenom, nom=m.nom, date_inscription=i.date_inscription,
                                     date_confirmation=i.date_confirmation)
                 for i, m in await self.repo.waiting_with_members(evt.id)]
@@ -143,7 +143,7 @@ class InscriptionService:
                                               evenement_lieu=evt.lieu, evenement_statut=statut_effectif(evt, now)))
         return out
 
-    async def soumettre_feedback(self, evenement_id: uuid.UUID, data: FeedbackRequest) -> FeedbackResponse:
+    async def soumettre_feedback(self, evenement_id: uuid.UUID, data: FeedbackRequest) -> EvenementsFeedbackResponse:
         evt = await self._event(evenement_id)
         membre_id = self._membre()
         if evt.statut == StatutEvenement.ANNULE:
@@ -163,7 +163,7 @@ class InscriptionService:
                            entite_type="FeedbackEvenement", entite_id=feedback.id,
                            after=audit.snapshot(feedback, ["note", "statut_moderation"]),
                            organisation_id=evt.organisation_id)
-        return FeedbackResponse.model_validate(feedback)
+        return EvenementsFeedbackResponse.model_validate(feedback)
 
     async def published_feedbacks(self, evenement_id: uuid.UUID) -> FeedbacksEvenementResponse:
         await self._event(evenement_id)
@@ -184,13 +184,13 @@ class InscriptionService:
         self.auth.require(Permission.FEEDBACK_MODERER, evt.organisation_id,
                           "Seuls les modérateurs et les responsables de l'organisation organisatrice modèrent")
 
-    async def pending_feedbacks(self, evenement_id: uuid.UUID) -> list[FeedbackResponse]:
+    async def pending_feedbacks(self, evenement_id: uuid.UUID) -> list[EvenementsFeedbackResponse]:
         evt = await self._event(evenement_id)
         self._may_moderate(evt)
-        return [FeedbackResponse.model_validate(f) for f in await self.feedbacks.pending(evt.id)]
+        return [EvenementsFeedbackResponse.model_validate(f) for f in await self.feedbacks.pending(evt.id)]
 
     async def moderer(self, evenement_id: uuid.UUID, feedback_id: uuid.UUID,
-                       data: ModerationRequest) -> FeedbackResponse:
+                       data: ModerationRequest) -> EvenementsFeedbackResponse:
         evt = await self._event(evenement_id)
         self._may_moderate(evt)
         if data.statut is StatutModeration.REJETE and not data.motif:
@@ -210,4 +210,4 @@ class InscriptionService:
                            entite_type="FeedbackEvenement", entite_id=feedback.id, before=before,
                            after=audit.snapshot(feedback, ["statut_moderation", "motif_moderation"]),
                            organisation_id=evt.organisation_id)
-        return FeedbackResponse.model_validate(feedback)
+        return EvenementsFeedbackResponse.model_validate(feedback)

@@ -25,14 +25,14 @@ from unionflow.evenements.schemas import (
     Direction,
     Evenement,
     EvenementMobileDTO,
+    EvenementsFeedbackResponse,
+    EvenementsParticipantResponse,
     FeedbackRequest,
-    FeedbackResponse,
     FeedbacksEvenementResponse,
     InscriptionResponse,
     ModerationRequest,
     MonInscriptionResponse,
     PagedResponseEvenementMobileDTO,
-    ParticipantResponse,
     SortField,
     StatistiquesEvenements,
 )
@@ -202,20 +202,20 @@ async def unregister(id: uuid.UUID, session: SessionDep,
     return Response(status_code=204)
 
 
-@router.get("/{id}/participants", response_model=Page[ParticipantResponse], responses=problems(404),
+@router.get("/{id}/participants", response_model=Page[EvenementsParticipantResponse], responses=problems(404),
             summary="Participants confirmés", description="Inscriptions CONFIRMEE, par nom. " + VISIBILITE)
 async def participants(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_EVT_READ2),
-                       params: PageParams = Depends(paging(50))) -> Page[ParticipantResponse]:
+                       params: PageParams = Depends(paging(50))) -> Page[EvenementsParticipantResponse]:
     return await InscriptionService(session, auth).participants(id, params)
 
 
-@router.post("/{id}/feedback", status_code=201, response_model=FeedbackResponse, responses=problems(404, 409),
+@router.post("/{id}/feedback", status_code=201, response_model=EvenementsFeedbackResponse, responses=problems(404, 409),
              summary="Donner son avis sur un événement",
              description="Note 1 à 5 et commentaire. Seulement un participant confirmé, après la fin de "
                          "l'événement (400 sinon), une fois (409). Une note seule est publiée (PUBLIE); avec un "
                          "commentaire elle attend la modération (EN_ATTENTE).")
 async def submit_feedback(id: uuid.UUID, data: FeedbackRequest, session: SessionDep,
-                          auth: AuthContext = authorize(RS_EVT_INSCRIPTION)) -> FeedbackResponse:
+                          auth: AuthContext = authorize(RS_EVT_INSCRIPTION)) -> EvenementsFeedbackResponse:
     return await InscriptionService(session, auth).soumettre_feedback(id, data)
 
 
@@ -227,22 +227,23 @@ async def feedbacks(id: uuid.UUID, session: SessionDep,
     return await InscriptionService(session, auth).published_feedbacks(id)
 
 
-@router.get("/{id}/feedbacks/moderation", response_model=list[FeedbackResponse], responses=problems(404),
+@router.get("/{id}/feedbacks/moderation", response_model=list[EvenementsFeedbackResponse], responses=problems(404),
             summary="Feedbacks en attente de modération",
             description="Pour les MODERATEUR (rôle de l'union), ADMIN et responsables de l'organisation.")
 async def pending_feedbacks(id: uuid.UUID, response: Response, session: SessionDep,
-                            auth: AuthContext = authorize(RS_EVT_MODERATION)) -> list[FeedbackResponse]:
+                            auth: AuthContext = authorize(RS_EVT_MODERATION)) -> list[EvenementsFeedbackResponse]:
     rows = await InscriptionService(session, auth).pending_feedbacks(id)
     set_total_header(response, len(rows))
     return rows
 
 
-@router.put("/{id}/feedbacks/{feedbackId}/moderation", response_model=FeedbackResponse, responses=problems(404),
+@router.put("/{id}/feedbacks/{feedbackId}/moderation", response_model=EvenementsFeedbackResponse,
+            responses=problems(404),
             summary="Modérer un feedback",
             description="statut PUBLIE, REJETE ou EN_ATTENTE; règle métier (400 `regle-metier`): `motif` est "
                         "requis pour REJETE. Pour les MODERATEUR (rôle de "
                         "l'union), ADMIN et responsables de l'organisation organisatrice.")
 async def moderate_feedback(id: uuid.UUID, feedbackId: uuid.UUID, data: ModerationRequest,
                             session: SessionDep,
-                            auth: AuthContext = authorize(RS_EVT_MODERATION)) -> FeedbackResponse:
+                            auth: AuthContext = authorize(RS_EVT_MODERATION)) -> EvenementsFeedbackResponse:
     return await InscriptionService(session, auth).moderer(id, feedbackId, data)

@@ -113,7 +113,7 @@ class MonInscriptionResponse(InscriptionResponse):
     evenement_statut: StatutEvenement
 
 
-class ParticipantResponse(OutputModel):
+class EvenementsParticipantResponse(OutputModel):
     inscription_id: uuid.UUID
     membre_id: uuid.UUID
     numero_membre: str
@@ -133,7 +133,7 @@ class ModerationRequest(InputModel):
     motif: str | None = Field(default=None, max_length=500)
 
 
-class FeedbackResponse(OutputModel):
+class EvenementsFeedbackResponse(OutputModel):
     id: uuid.UUID
     evenement_id: uuid.UUID
     membre_id: uuid.UUID

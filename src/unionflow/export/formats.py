@@ -66,7 +66,7 @@ class Column:
 
 
 @dataclass(frozen=True)
-class Ventilation:
+class VentilationExport:
     """Totals by status instead of one grand total (issue 20): the money collected apart from what was cancelled,
     refunded or never received. ``colonne``: index of the status code in a transformed row; ``groupes``: the
     label of each totals row, the status codes it sums and what the status column of that row says."""
@@ -86,7 +86,7 @@ class ExportPlan:
     transform: Callable[[Sequence[Any]], Sequence[Any]]
     rows: int
     generated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
-    ventilation: Ventilation | None = None
+    ventilation: VentilationExport | None = None
 
     @property
     def filename(self) -> str:

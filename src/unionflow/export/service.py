@@ -29,7 +29,7 @@ from unionflow.core.libelles import (
 )
 from unionflow.cotisations.repository import statut_effectif
 from unionflow.cotisations.service import today_utc
-from unionflow.export.formats import XLSX_MAX_ROWS, Column, ExportPlan, FormatExport, Kind, Ventilation
+from unionflow.export.formats import XLSX_MAX_ROWS, Column, ExportPlan, FormatExport, Kind, VentilationExport
 from unionflow.export.repository import (
     AdhesionExportFilters,
     AuditExportFilters,
@@ -99,7 +99,7 @@ PAIEMENT_COLUMNS = [
 ]
 # Issue 20: the workbook's "Total" is the money collected (validated payments); cancelled and refunded receipts
 # are totalled apart, and what was never received (pending, failed, expired) is not collected money.
-VENTILATION_PAIEMENTS = Ventilation(colonne=7, groupes=(
+VENTILATION_PAIEMENTS = VentilationExport(colonne=7, groupes=(
     ("Total", frozenset({"VALIDE"}), "Encaissé (validés)"),
     ("Annulés", frozenset({"ANNULE"}), "Annulés, hors total"),
     ("Remboursés", frozenset({"REMBOURSE"}), "Remboursés, hors total"),
@@ -165,7 +165,7 @@ class ExportService:
     async def _plan(self, name: str, fmt: FormatExport, columns: list[Column], statement: Select[Any],
                     filters: Any, *, entite: str, transform: Callable[[Sequence[Any]], Sequence[Any]] = _same,
                     personal: bool = False, organisation_id: uuid.UUID | None = None,
-                    ventilation: Ventilation | None = None) -> ExportPlan | TacheResponse:
+                    ventilation: VentilationExport | None = None) -> ExportPlan | TacheResponse:
         rows = await self.repo.count(statement)
         if fmt is FormatExport.XLSX and rows > XLSX_MAX_ROWS:
             raise RegleMetier(f"{rows} lignes dépassent la limite d'une feuille Excel ({XLSX_MAX_ROWS}); "

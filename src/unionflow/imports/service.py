@@ -81,7 +81,7 @@ class Droits:
 
 
 @dataclass
-class Decision:
+class DecisionImport:
     ligne: int
     action: ActionImport
     valeurs: dict[str, Any] = field(default_factory=dict)
@@ -132,7 +132,7 @@ class ImportMembresService:
             await self._auditer(organisation, contenu, decisions, f"Import de membres ({len(decisions)} lignes)")
         return self._rapport(decisions, simulation)
 
-    async def _auditer(self, organisation: Organisation, contenu: bytes, decisions: list[Decision] | None,
+    async def _auditer(self, organisation: Organisation, contenu: bytes, decisions: list[DecisionImport] | None,
                        description: str, **extra: Any) -> None:
         comptes = ({a.value: sum(d.action is a for d in decisions) for a in ActionImport}
                    if decisions is not None else {})
@@ -161,7 +161,7 @@ class ImportMembresService:
         only."""
         organisation = await self._organisation(organisation_id)
         lignes = lire(contenu)
-        toutes: list[Decision] = []
+        toutes: list[DecisionImport] = []
         refusees: list[LigneImportResponse] = []
         for debut in range(0, len(lignes), LOT):
             decisions = await self._decider(organisation.id, organisation.pays or "SN", lignes[debut:debut + LOT],
@@ -170,7 +170,7 @@ class ImportMembresService:
             refusees += [lg for lg in self._rapport(decisions, False).lignes
                          if lg.action is ActionImport.REFUSER or lg.avertissements]
             # Only what the counts need is kept: the chunk's members may be released.
-            toutes += [Decision(d.ligne, d.action) for d in decisions]
+            toutes += [DecisionImport(d.ligne, d.action) for d in decisions]
             await avancement(self.session, min(debut + LOT, len(lignes)), len(lignes))
         await self._auditer(organisation, contenu, toutes, f"Import de membres ({len(toutes)} lignes, tâche "
                                                            f"{tache_id})", tache=str(tache_id))
@@ -178,14 +178,14 @@ class ImportMembresService:
         return rapport.model_copy(update={"lignes": refusees})
 
     async def _decider(self, organisation_id: uuid.UUID, pays: str, lignes: list[dict[str, str]],
-                       premiere: int = 2) -> list[Decision]:
+                       premiere: int = 2) -> list[DecisionImport]:
         assert self.droits is not None
         peut_attribuer = self.droits.attribuer_roles
-        decisions: list[Decision] = []
+        decisions: list[DecisionImport] = []
         for numero, brute in enumerate(lignes, start=premiere):
             if not brute:
                 continue
-            decision = Decision(numero, ActionImport.CREER)
+            decision = DecisionImport(numero, ActionImport.CREER)
             try:
                 decision.valeurs = LigneMembre.model_validate(preparer(brute, pays)).model_dump(exclude_none=True)
             except ValidationError as exc:
@@ -205,7 +205,7 @@ class ImportMembresService:
         await self._rapprocher(organisation_id, decisions)
         return decisions
 
-    async def _rapprocher(self, organisation_id: uuid.UUID, decisions: list[Decision]) -> None:
+    async def _rapprocher(self, organisation_id: uuid.UUID, decisions: list[DecisionImport]) -> None:
         """Match each line with a known member (numéro, then e-mail, then phone with the same name) and refuse
         duplicates in the file. A phone alone identifies no one: families share one, so lines and members
         sharing a phone are allowed and flagged (``avertissements``), not refused."""
@@ -239,7 +239,7 @@ class ImportMembresService:
         await self._comparer(organisation_id, [d for d in valides if d.membre is not None
                                                and d.action is not ActionImport.REFUSER])
 
-    def _doublons(self, d: Decision) -> list[str]:
+    def _doublons(self, d: DecisionImport) -> list[str]:
         """The same numéro or e-mail, or the same phone with the same name, on an earlier line (any chunk)."""
         refus = []
         for c in CLES:
@@ -252,7 +252,7 @@ class ImportMembresService:
                     refus.append(f"doublon de la ligne {premiere} ({DOUBLONS[c]})")
         return refus
 
-    def _partages(self, d: Decision, membres: list[Membre]) -> list[str]:
+    def _partages(self, d: DecisionImport, membres: list[Membre]) -> list[str]:
         """Who else has the line's phone: other lines of the file, members already registered."""
         if "telephone" not in d.valeurs:
             return []
@@ -268,7 +268,7 @@ class ImportMembresService:
                                                                             if reste > 0 else [])))
         return avis
 
-    async def _comparer(self, organisation_id: uuid.UUID, existants: list[Decision]) -> None:
+    async def _comparer(self, organisation_id: uuid.UUID, existants: list[DecisionImport]) -> None:
         appartenances = await self.repo.appartenances(organisation_id, {d.membre.id for d in existants if d.membre})
         for d in existants:
             assert d.membre is not None
@@ -287,7 +287,7 @@ class ImportMembresService:
                 d.motifs.append("rôles modifiés")
             d.action = ActionImport.METTRE_A_JOUR if d.motifs else ActionImport.INCHANGE
 
-    async def _appliquer(self, organisation_id: uuid.UUID, decisions: list[Decision]) -> None:
+    async def _appliquer(self, organisation_id: uuid.UUID, decisions: list[DecisionImport]) -> None:
         now, today = datetime.now(UTC), date.today()
         nouveaux = [d for d in decisions if d.action is ActionImport.CREER]
         membres, adhesions = [], []
@@ -315,7 +315,7 @@ class ImportMembresService:
             raise Conflict("Un membre du fichier a été enregistré entre-temps (e-mail déjà utilisé): relancez "
                            "l'import, les lignes déjà importées seront reconnues") from exc
 
-    async def _mettre_a_jour(self, organisation_id: uuid.UUID, decisions: list[Decision], now: datetime,
+    async def _mettre_a_jour(self, organisation_id: uuid.UUID, decisions: list[DecisionImport], now: datetime,
                              today: date) -> None:
         a_jour = [d for d in decisions if d.action is ActionImport.METTRE_A_JOUR and d.membre is not None]
         appartenances = await self.repo.appartenances(organisation_id, {d.membre.id for d in a_jour if d.membre})
@@ -343,7 +343,7 @@ class ImportMembresService:
                 "updated_at": now}
 
     @staticmethod
-    def _rapport(decisions: list[Decision], simulation: bool) -> ImportMembresResponse:
+    def _rapport(decisions: list[DecisionImport], simulation: bool) -> ImportMembresResponse:
         lignes = [LigneImportResponse(ligne=d.ligne, action=d.action,
                                       numero_membre=(d.membre.numero_membre if d.membre
                                                      else d.valeurs.get("numero_membre")),

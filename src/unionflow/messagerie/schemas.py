@@ -46,7 +46,7 @@ class CreateMessageRequest(InputModel):
         return self
 
 
-class ParticipantResponse(OutputModel):
+class MessagerieParticipantResponse(OutputModel):
     membre_id: uuid.UUID
     nom: str
     date_ajout: datetime
@@ -57,7 +57,7 @@ class ConversationResponse(OutputModel):
     organisation_id: uuid.UUID
     type: TypeConversation
     titre: str | None
-    participants: list[ParticipantResponse]
+    participants: list[MessagerieParticipantResponse]
     cree_par_membre_id: uuid.UUID
     dernier_message_at: datetime | None
     non_lus: int = Field(description="Messages des autres participants après votre dernière lecture")

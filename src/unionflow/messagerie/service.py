@@ -25,8 +25,8 @@ from unionflow.messagerie.schemas import (
     CreateConversationRequest,
     CreateMessageRequest,
     MessageResponse,
+    MessagerieParticipantResponse,
     NonLusResponse,
-    ParticipantResponse,
 )
 from unionflow.models import Conversation, ConversationParticipant, MessageConversation
 from unionflow.models.base import utcnow
@@ -64,7 +64,7 @@ class MessagerieService:
         unread = await self.repo.unread(ids)
         return [ConversationResponse(
             id=c.id, organisation_id=c.organisation_id, type=TypeConversation(c.type_conversation), titre=c.titre,
-            participants=[ParticipantResponse(membre_id=p.membre_id, nom=names.get(p.membre_id, ""),
+            participants=[MessagerieParticipantResponse(membre_id=p.membre_id, nom=names.get(p.membre_id, ""),
                                               date_ajout=p.date_ajout) for p in participants[c.id]],
             cree_par_membre_id=c.cree_par_membre_id, dernier_message_at=c.dernier_message_at,
             non_lus=unread.get(c.id, 0), created_at=c.created_at) for c in conversations]

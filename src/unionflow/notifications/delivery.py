@@ -111,7 +111,7 @@ class SmsGatewayTransport:
 
 
 @dataclass
-class Bilan:
+class BilanEnvoi:
     envoyees: int = 0
     reportees: int = 0
     echouees: int = 0
@@ -131,7 +131,7 @@ async def reclamer(session: AsyncSession, limit: int, now: datetime, bail: timed
     return await NotificationSystemRepository(session).lease_due(limit, now, bail)
 
 
-class Livreur:
+class LivreurNotifications:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings,
                  transports: dict[str, Transport] | None = None) -> None:
         self.sessionmaker = sessionmaker
@@ -139,7 +139,7 @@ class Livreur:
         self.transports: dict[str, Transport] = transports or {
             Canal.EMAIL.value: SmtpTransport(settings), Canal.SMS.value: SmsGatewayTransport(settings)}
 
-    async def _record(self, row_id: uuid.UUID, tentatives: int, error: DeliveryError | None, bilan: Bilan) -> None:
+    async def _record(self, row_id: uuid.UUID, tentatives: int, error: DeliveryError | None, bilan: BilanEnvoi) -> None:
         now = utcnow()
         values: dict[str, object] = {"tentatives": tentatives, "verrouillee_jusqua": None, "updated_at": now}
         if error is None:
@@ -162,7 +162,7 @@ class Livreur:
         if outcome is not None:
             metrics.notification_traitee(*outcome)
 
-    async def lot(self, bilan: Bilan) -> int:
+    async def lot(self, bilan: BilanEnvoi) -> int:
         async with self.sessionmaker() as session:
             rows = await reclamer(session, self.settings.notification_lot, utcnow(),
                                   timedelta(seconds=self.settings.notification_bail_seconds))
@@ -176,11 +176,11 @@ class Livreur:
             await self._record(row.id, row.tentatives + 1, error, bilan)
         return len(rows)
 
-    async def run(self, max_lots: int | None = None, avancement: Callable[[int], object] | None = None) -> Bilan:
+    async def run(self, max_lots: int | None = None, avancement: Callable[[int], object] | None = None) -> BilanEnvoi:
         """``avancement`` receives the number of rows handled by each batch."""
         token = sqlite_write_intent.set(True)
         try:
-            bilan = Bilan()
+            bilan = BilanEnvoi()
             lots = 0
             while (max_lots is None or lots < max_lots) and (handled := await self.lot(bilan)):
                 lots += 1
@@ -202,5 +202,5 @@ class Livreur:
 
 async def envoyer_notifications(sessionmaker: async_sessionmaker[AsyncSession], settings: Settings,
                                 max_lots: int | None = None, avancement: Callable[[int], object] | None = None
-                                ) -> Bilan:
-    return await Livreur(sessionmaker, settings).run(max_lots, avancement)
+                                ) -> BilanEnvoi:
+    return await LivreurNotifications(sessionmaker, settings).run(max_lots, avancement)

@@ -20,7 +20,7 @@ S = StatutNotification
 
 
 @dataclass
-class Bilan:
+class BilanEmission:
     destinataires: int = 0
     refusees: int = 0
     sans_adresse: int = 0
@@ -65,10 +65,10 @@ class Emetteur:
     async def emettre_lot(self, membres: Sequence[Membre], type_notification: str,
                           message: Callable[[Membre, Canal], tuple[str, str]], *,
                           organisation_id: uuid.UUID | None, canaux: Sequence[Canal] | None = None,
-                          source: tuple[str, uuid.UUID] | None = None, code_modele: str | None = None) -> Bilan:
+                          source: tuple[str, uuid.UUID] | None = None, code_modele: str | None = None) -> BilanEmission:
         """``message(membre, canal)`` gives (sujet, corps). Rows are added to the session, not committed."""
         prefs = await self.preferences([m.id for m in membres])
-        bilan = Bilan(destinataires=len(membres))
+        bilan = BilanEmission(destinataires=len(membres))
         for membre in membres:
             rows = self.lignes(membre, prefs.get(membre.id), type_notification, message,
                                organisation_id=organisation_id, canaux=canaux, source=source, code_modele=code_modele)
@@ -113,6 +113,6 @@ class Emetteur:
 
     async def emettre(self, membre: Membre, type_notification: str, sujet: str, corps: str, *,
                       organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID] | None = None,
-                      canaux: Sequence[Canal] | None = None) -> Bilan:
+                      canaux: Sequence[Canal] | None = None) -> BilanEmission:
         return await self.emettre_lot([membre], type_notification, lambda _m, _c: (sujet, corps),
                                       organisation_id=organisation_id, canaux=canaux, source=source)

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from unionflow.config import Settings
 from unionflow.core.jobs import Executeur, Job
 from unionflow.models.planificateur import TypeTache
-from unionflow.planificateur.moteur import Planificateur
+from unionflow.planificateur.moteur import MoteurPlanificateur
 
 
 @contextlib.asynccontextmanager
@@ -23,7 +23,7 @@ async def planificateur_integre(engine: AsyncEngine, settings: Settings, jobs: S
         yield
         return
     stop = asyncio.Event()
-    task = asyncio.create_task(Planificateur(engine, settings, jobs, executeurs).run(stop), name="planificateur")
+    task = asyncio.create_task(MoteurPlanificateur(engine, settings, jobs, executeurs).run(stop), name="planificateur")
     try:
         yield
     finally:

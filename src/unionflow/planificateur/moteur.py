@@ -48,7 +48,7 @@ def nom_hote() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-class Planificateur:
+class MoteurPlanificateur:
     """The scheduler of the given jobs and task executors; ``unionflow.registres.Planificateur`` is this one with
     every job and executor of the application."""
 

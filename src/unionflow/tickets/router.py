@@ -15,10 +15,10 @@ from unionflow.tickets.repository import TicketFilters
 from unionflow.tickets.schemas import (
     AssignationRequest,
     ChangementStatutRequest,
-    CreateMessageRequest,
     CreateTicketRequest,
     TicketMessageResponse,
     TicketResponse,
+    TicketsCreateMessageRequest,
     UpdateTicketRequest,
 )
 from unionflow.tickets.service import REOPEN_DAYS, TicketService
@@ -123,6 +123,6 @@ async def ticket_messages(id: uuid.UUID, session: SessionDep,
              description="Le demandeur et le bureau répondent; `interne: true` (bureau seulement) écrit une note "
                          "invisible du demandeur. La première réponse publique du bureau date la première "
                          "réponse (SLA) et fait passer un ticket OUVERT à EN_COURS. Impossible sur un ticket FERME.")
-async def post_ticket_message(id: uuid.UUID, data: CreateMessageRequest, session: SessionDep,
+async def post_ticket_message(id: uuid.UUID, data: TicketsCreateMessageRequest, session: SessionDep,
                               auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> TicketMessageResponse:
     return await TicketService(session, auth).ajouter_message(id, data)

@@ -41,7 +41,7 @@ class ChangementStatutRequest(InputModel):
         description="Ajouté au fil comme réponse publique; requis pour RESOLU (la résolution) et la réouverture")
 
 
-class CreateMessageRequest(InputModel):
+class TicketsCreateMessageRequest(InputModel):
     contenu: str = Field(min_length=1, max_length=10000)
     interne: bool = Field(default=False, description="Note interne du bureau, invisible du demandeur")
 

@@ -29,10 +29,10 @@ from unionflow.tickets.repository import TicketFilters, TicketRepository
 from unionflow.tickets.schemas import (
     AssignationRequest,
     ChangementStatutRequest,
-    CreateMessageRequest,
     CreateTicketRequest,
     TicketMessageResponse,
     TicketResponse,
+    TicketsCreateMessageRequest,
     UpdateTicketRequest,
 )
 
@@ -245,7 +245,7 @@ class TicketService:
         rows = await self.repo.messages(ticket.id, with_internal=self._is_staff(ticket))
         return [TicketMessageResponse.model_validate(m) for m in rows]
 
-    async def ajouter_message(self, ticket_id: uuid.UUID, data: CreateMessageRequest) -> TicketMessageResponse:
+    async def ajouter_message(self, ticket_id: uuid.UUID, data: TicketsCreateMessageRequest) -> TicketMessageResponse:
         ticket = await self._get(ticket_id, for_update=True)
         staff = self._is_staff(ticket)
         if data.interne and not staff:

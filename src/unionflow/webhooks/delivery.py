@@ -33,7 +33,7 @@ EN_ATTENTE, LIVREE, ECHOUEE = "EN_ATTENTE", "LIVREE", "ECHOUEE"
 
 
 @dataclass
-class Bilan:
+class BilanLivraison:
     livrees: int = 0
     reportees: int = 0
     echouees: int = 0
@@ -62,7 +62,7 @@ async def reclamer(session: AsyncSession, limit: int, now: datetime,
     return await LivraisonWebhookSystemRepository(session).lease_due(limit, now, bail)
 
 
-class Livreur:
+class LivreurWebhooks:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings,
                  http: httpx.AsyncClient) -> None:
         self.sessionmaker = sessionmaker
@@ -90,7 +90,7 @@ class Livreur:
         s = self.settings
         return timedelta(seconds=min(s.webhook_backoff_seconds * 2 ** (tentatives - 1), s.webhook_backoff_max_seconds))
 
-    async def enregistrer(self, row_id: uuid.UUID, tentative: Tentative, bilan: Bilan) -> None:
+    async def enregistrer(self, row_id: uuid.UUID, tentative: Tentative, bilan: BilanLivraison) -> None:
         now = utcnow()
         async with self.sessionmaker() as session:
             row, abonnement = await LivraisonWebhookSystemRepository(session).lock_with_abonnement(row_id)
@@ -117,7 +117,7 @@ class Livreur:
                     bilan.abonnements_desactives += 1
             await session.commit()
 
-    async def lot(self, bilan: Bilan) -> int:
+    async def lot(self, bilan: BilanLivraison) -> int:
         async with self.sessionmaker() as session:
             claimed = await reclamer(session, self.settings.webhook_lot, utcnow(),
                                      timedelta(seconds=self.settings.webhook_bail_seconds))
@@ -126,10 +126,10 @@ class Livreur:
             await self.enregistrer(row.id, await self.envoyer(row, url, secret), bilan)
         return len(claimed)
 
-    async def run(self, max_lots: int | None = None) -> Bilan:
+    async def run(self, max_lots: int | None = None) -> BilanLivraison:
         token = sqlite_write_intent.set(True)
         try:
-            bilan = Bilan()
+            bilan = BilanLivraison()
             lots = 0
             while (max_lots is None or lots < max_lots) and await self.lot(bilan):
                 lots += 1
@@ -168,10 +168,10 @@ async def desactiver(session: AsyncSession, abonnement: AbonnementWebhook, derni
 
 
 async def livrer_webhooks(sessionmaker: async_sessionmaker[AsyncSession], settings: Settings,
-                          max_lots: int | None = None, http: httpx.AsyncClient | None = None) -> Bilan:
+                          max_lots: int | None = None, http: httpx.AsyncClient | None = None) -> BilanLivraison:
     """The job. Redirects are not followed: a receiver moving must be re-registered (and a redirect to an
     internal address would bypass the destination check)."""
     if http is not None:
-        return await Livreur(sessionmaker, settings, http).run(max_lots)
+        return await LivreurWebhooks(sessionmaker, settings, http).run(max_lots)
     async with httpx.AsyncClient(timeout=settings.webhook_timeout_seconds, follow_redirects=False) as client:
-        return await Livreur(sessionmaker, settings, client).run(max_lots)
+        return await LivreurWebhooks(sessionmaker, settings, client).run(max_lots)

@@ -24,7 +24,7 @@ class BudgetFilters:
 
 
 @dataclass(frozen=True)
-class Mouvement:
+class MouvementBudget:
     compte_id: uuid.UUID
     numero_compte: str
     debit: Decimal
@@ -63,7 +63,7 @@ class BudgetRepository(ScopedRepository[Budget]):
         rows = await self.session.execute(select(CompteComptable).where(CompteComptable.id.in_(ids)))
         return {c.id: c for c in rows.scalars()}
 
-    async def mouvements(self, organisation_id: uuid.UUID, debut: date, fin: date) -> list[Mouvement]:
+    async def mouvements(self, organisation_id: uuid.UUID, debut: date, fin: date) -> list[MouvementBudget]:
         """Debit and credit totals per account over the period, summed by the database."""
         stmt = (
             select(CompteComptable.id, CompteComptable.numero_compte,
@@ -75,7 +75,8 @@ class BudgetRepository(ScopedRepository[Budget]):
                    EcritureComptable.date_ecriture >= debut, EcritureComptable.date_ecriture <= fin)
             .group_by(CompteComptable.id, CompteComptable.numero_compte)
         )
-        return [Mouvement(r[0], r[1], Decimal(r[2]), Decimal(r[3])) for r in (await self.session.execute(stmt)).all()]
+        rows = (await self.session.execute(stmt)).all()
+        return [MouvementBudget(r[0], r[1], Decimal(r[2]), Decimal(r[3])) for r in rows]
 
     def add(self, budget: Budget) -> None:
         self.session.add(budget)

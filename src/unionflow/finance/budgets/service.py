@@ -18,7 +18,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
-from unionflow.finance.budgets.repository import BudgetFilters, BudgetRepository, Mouvement
+from unionflow.finance.budgets.repository import BudgetFilters, BudgetRepository, MouvementBudget
 from unionflow.finance.budgets.schemas import (
     BudgetResponse,
     CreateBudgetRequest,
@@ -51,7 +51,7 @@ def _response(budget: Budget, comptes: dict[uuid.UUID, str]) -> BudgetResponse:
         "total_recettes_prevues": total[NatureLigneBudget.RECETTE]})
 
 
-def _couvre(ligne: LigneBudget, mouvement: Mouvement) -> bool:
+def _couvre(ligne: LigneBudget, mouvement: MouvementBudget) -> bool:
     if ligne.compte_id is not None:
         return ligne.compte_id == mouvement.compte_id
     return mouvement.numero_compte.startswith(ligne.prefixe_compte or "")

@@ -19,15 +19,15 @@ from unionflow.models.finance import StatutApprobation, TypeDecision
 
 
 @dataclass(frozen=True)
-class Periode:
+class PeriodeWorkflow:
     organisation_id: uuid.UUID | None = None
     date_debut: date | None = None
     date_fin: date | None = None
 
 
 @dataclass(frozen=True)
-class AuditFilters:
-    periode: Periode
+class AuditWorkflowFilters:
+    periode: PeriodeWorkflow
     entite_type: str | None = None
     entite_id: str | None = None
     type_action: str | None = None
@@ -50,7 +50,7 @@ class WorkflowRepository(ScopedRepository[Approbation]):
             return func.extract("epoch", fin - debut)
         return (func.julianday(fin) - func.julianday(debut)) * 86400
 
-    def _where(self, periode: Periode, column: Any, org_column: Any) -> list[ColumnElement[bool]]:
+    def _where(self, periode: PeriodeWorkflow, column: Any, org_column: Any) -> list[ColumnElement[bool]]:
         clauses = [self.in_scope(org_column)]
         if periode.organisation_id:
             clauses.append(org_column == periode.organisation_id)
@@ -60,7 +60,7 @@ class WorkflowRepository(ScopedRepository[Approbation]):
             clauses.append(column < _start(periode.date_fin + timedelta(days=1)))
         return clauses
 
-    async def volumes(self, periode: Periode) -> list[tuple[str, str, int, Decimal]]:
+    async def volumes(self, periode: PeriodeWorkflow) -> list[tuple[str, str, int, Decimal]]:
         stmt = (select(Approbation.type_objet, Approbation.statut, func.count(), func.coalesce(
                     func.sum(Approbation.montant), 0))
                 .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id))
@@ -68,20 +68,20 @@ class WorkflowRepository(ScopedRepository[Approbation]):
                 .order_by(Approbation.type_objet, Approbation.statut))
         return [(r[0], r[1], int(r[2]), Decimal(r[3])) for r in (await self.session.execute(stmt)).all()]
 
-    async def delai_moyen(self, periode: Periode) -> Decimal | None:
+    async def delai_moyen(self, periode: PeriodeWorkflow) -> Decimal | None:
         stmt = (select(func.avg(self._secondes(Approbation.date_demande, Approbation.date_decision)))
                 .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id),
                        Approbation.statut.in_([StatutApprobation.APPROUVEE, StatutApprobation.REJETEE])))
         value = (await self.session.execute(stmt)).scalar_one()
         return None if value is None else Decimal(str(value))
 
-    async def en_attente_avant(self, periode: Periode, limite: datetime) -> int:
+    async def en_attente_avant(self, periode: PeriodeWorkflow, limite: datetime) -> int:
         stmt = (select(func.count()).select_from(Approbation)
                 .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id),
                        Approbation.statut == StatutApprobation.EN_ATTENTE, Approbation.date_demande < limite))
         return int((await self.session.execute(stmt)).scalar_one())
 
-    async def par_approbateur(self, periode: Periode) -> list[tuple[str, int, int, Decimal, Decimal | None]]:
+    async def par_approbateur(self, periode: PeriodeWorkflow) -> list[tuple[str, int, int, Decimal, Decimal | None]]:
         oui = DecisionApprobation.decision == TypeDecision.APPROUVEE
         stmt = (select(DecisionApprobation.approbateur,
                        func.sum(case((oui, 1), else_=0)), func.sum(case((oui, 0), else_=1)),
@@ -94,7 +94,7 @@ class WorkflowRepository(ScopedRepository[Approbation]):
         return [(r[0], int(r[1]), int(r[2]), Decimal(r[3]), None if r[4] is None else Decimal(str(r[4])))
                 for r in (await self.session.execute(stmt)).all()]
 
-    async def audit(self, filters: AuditFilters, params: PageParams) -> tuple[list[AuditLog], int, bool]:
+    async def audit(self, filters: AuditWorkflowFilters, params: PageParams) -> tuple[list[AuditLog], int, bool]:
         stmt = select(AuditLog).where(AuditLog.module == MODULE,
                                       *self._where(filters.periode, AuditLog.date_heure, AuditLog.organisation_id))
         if filters.entite_type:

@@ -11,7 +11,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.finance.service import q
-from unionflow.finance.workflow.repository import AuditFilters, Periode, WorkflowRepository
+from unionflow.finance.workflow.repository import AuditWorkflowFilters, PeriodeWorkflow, WorkflowRepository
 from unionflow.finance.workflow.schemas import (
     EvenementAudit,
     StatistiquesApprobateur,
@@ -27,7 +27,7 @@ def _heures(secondes: Decimal | None) -> Decimal | None:
     return None if secondes is None else q(secondes / 3600)
 
 
-def _check(periode: Periode) -> None:
+def _check(periode: PeriodeWorkflow) -> None:
     if periode.date_debut and periode.date_fin and periode.date_fin < periode.date_debut:
         raise RegleMetier("dateFin: antérieure à dateDebut")
 
@@ -38,7 +38,7 @@ class WorkflowService:
         self.auth = auth
         self.repo = WorkflowRepository(session, auth)
 
-    async def statistiques(self, periode: Periode, delai_alerte_jours: int) -> StatistiquesWorkflowResponse:
+    async def statistiques(self, periode: PeriodeWorkflow, delai_alerte_jours: int) -> StatistiquesWorkflowResponse:
         _check(periode)
         volumes = await self.repo.volumes(periode)
 
@@ -60,7 +60,7 @@ class WorkflowService:
                                                      delai_moyen_heures=_heures(d))
                              for a, oui, non, m, d in await self.repo.par_approbateur(periode)])
 
-    async def audit(self, filters: AuditFilters, params: PageParams) -> Page[EvenementAudit]:
+    async def audit(self, filters: AuditWorkflowFilters, params: PageParams) -> Page[EvenementAudit]:
         _check(filters.periode)
         rows, total, exact = await self.repo.audit(filters, params)
         return Page[EvenementAudit].build([EvenementAudit.model_validate(r) for r in rows], params, total, exact)
