@@ -45,7 +45,7 @@ EXCEPTIONS_DOSSIERS = ("core/", "migrations/", "models/")
 EXCEPTIONS_NOMS = ("repository.py", "lectures.py")
 EXCEPTIONS_FICHIERS = frozenset({
     "export/formats.py",  # streams, in batches, the statement the export's repository built
-    "sauvegardes/engine.py",  # PRAGMA integrity_check on the backup file through sqlite3, not the application's tables
+    "backups/engine.py",  # PRAGMA integrity_check on the backup file through sqlite3, not the application's tables
     "status/router.py",  # the SELECT 1 probe of GET /api/status on an autocommit connection
 })
 
@@ -186,12 +186,12 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "monitoring": ("AlerteSysteme", "AlerteConfig", "JournalSysteme"),
     "notifications": ("Notification", "ModeleNotification"),
     "organisations": ("Organisation",),
-    "planificateur": ("PlanificationJob", "ExecutionJob"),
+    "scheduler": ("PlanificationJob", "ExecutionJob"),
     "preferences": ("PreferenceMembre",),
     "propositions_aide": ("PropositionAide",),
-    "sauvegardes": ("Sauvegarde", "SauvegardeConfig"),
+    "backups": ("Sauvegarde", "SauvegardeConfig"),
     "suggestions": ("Suggestion", "SuggestionVote"),
-    "taches": ("Tache",),
+    "tasks": ("Tache",),
     "tickets": ("Ticket", "TicketMessage"),
     "tresoreries": ("Tresorerie",),
     "types_reference": ("TypeReference",),
@@ -270,7 +270,7 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
                                      f"{_AFFICHAGE} (a receipt renders its payment, allocations and logo)"),
     "propositions_aide/repository.py": (frozenset({"DemandeAide"}),
                                         "matching offers to open aid requests in one query"),
-    "sauvegardes/repository.py": (frozenset({"AlerteConfig", "AuditLog"}),
+    "backups/repository.py": (frozenset({"AlerteConfig", "AuditLog"}),
                                   "a restore keeps the audit trail and the alert settings written since the backup"),
     "tickets/repository.py": (frozenset({"MembreOrganisation"}),
                               f"{_PORTEE} (the caller's roles in the ticket's organisation)"),

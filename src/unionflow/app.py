@@ -20,6 +20,7 @@ from unionflow.annulations.router import routers as annulations_routers
 from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
+from unionflow.backups.router import router as sauvegardes_router
 from unionflow.clients_api.router import router as clients_api_router
 from unionflow.clotures.router import router as comptabilite_cloture_mensuelle_router
 from unionflow.comptabilite.deverrouillage_router import router as comptabilite_deverrouillage_router
@@ -72,18 +73,17 @@ from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.avoir_router import router as avoirs_router
 from unionflow.paiements.recu_router import router as recus_router
 from unionflow.paiements.router import router as paiements_router
-from unionflow.planificateur.integre import planificateur_integre
-from unionflow.planificateur.router import creer_router as creer_planificateur_router
 from unionflow.preferences.router import router as preferences_router
 from unionflow.propositions_aide.router import router as propositions_aide_router
 from unionflow.registres import EXECUTEURS, JOBS
 from unionflow.roles.router import router as roles_router
-from unionflow.sauvegardes.router import router as sauvegardes_router
+from unionflow.scheduler.integre import planificateur_integre
+from unionflow.scheduler.router import creer_router as creer_planificateur_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 from unionflow.suggestions.router import router as suggestions_router
-from unionflow.systeme.router import router as systeme_router
-from unionflow.taches.router import router as taches_router
+from unionflow.system.router import router as systeme_router
+from unionflow.tasks.router import router as taches_router
 from unionflow.tickets.router import router as tickets_router
 from unionflow.tresoreries.router import router as tresoreries_router
 from unionflow.types_reference.router import router as types_reference_router

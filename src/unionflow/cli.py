@@ -337,7 +337,7 @@ async def _jobs_surveiller(_: argparse.Namespace) -> int:
 
 
 async def _jobs_sauvegarder(args: argparse.Namespace) -> int:
-    from unionflow.sauvegardes.jobs import sauvegarder
+    from unionflow.backups.jobs import sauvegarder
 
     return await sauvegarder(get_settings(), force=args.force)
 

@@ -1,7 +1,7 @@
 """The registries: every scheduled job and every background-task executor of the application.
 
 Each area declares its own in its ``jobs.py``; this module, an entry point beside app.py and cli.py, only
-collects them. The scheduler (planificateur) and the task runner (taches) receive them as arguments, so no low
+collects them. The scheduler (scheduler/) and the task runner (tasks/) receive them as arguments, so no low
 package imports the areas whose work it runs (docs/architecture.md, "Layers")."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from unionflow.backups import jobs as backups
 from unionflow.config import Settings
 from unionflow.core.jobs import Executeur, Job
 from unionflow.cotisations import jobs as cotisations
@@ -18,9 +19,8 @@ from unionflow.imports import jobs as imports
 from unionflow.models.planificateur import TypeTache
 from unionflow.monitoring import jobs as monitoring
 from unionflow.notifications import jobs as notifications
-from unionflow.planificateur import jobs as planificateur
-from unionflow.planificateur import moteur
-from unionflow.sauvegardes import jobs as sauvegardes
+from unionflow.scheduler import jobs as scheduler
+from unionflow.scheduler import moteur
 from unionflow.webhooks import jobs as webhooks
 
 JOBS: tuple[Job, ...] = (
@@ -28,14 +28,14 @@ JOBS: tuple[Job, ...] = (
     notifications.ENVOYER_NOTIFICATIONS,
     webhooks.LIVRER_WEBHOOKS,
     monitoring.SURVEILLER,
-    sauvegardes.SAUVEGARDER,
-    planificateur.NETTOYER,
+    backups.SAUVEGARDER,
+    scheduler.NETTOYER,
     cotisations.COMPACTER_SYNTHESE,
 )
 
 EXECUTEURS: dict[TypeTache, Executeur] = {
     TypeTache.GENERATION_COTISATIONS: cotisations.generation_cotisations_tache,
-    TypeTache.SAUVEGARDE: sauvegardes.sauvegarde_tache,
+    TypeTache.SAUVEGARDE: backups.sauvegarde_tache,
     TypeTache.EXPORT: export.export_tache,
     TypeTache.IMPORT_MEMBRES: imports.import_membres_tache,
 }

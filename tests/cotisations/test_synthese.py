@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from sqlalchemy import Uuid, bindparam, delete, func, select, text, update
 
 from tests.cotisations.helpers import BASE, cotisation, days
-from tests.planificateur.test_planificateur import _make_due, _runs
+from tests.scheduler.test_planificateur import _make_due, _runs
 from unionflow.cotisations.jobs import marquer_retards_lot
 from unionflow.cotisations.organisation_service import statistics
 from unionflow.cotisations.schemas import (

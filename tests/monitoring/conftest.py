@@ -1,1 +1,1 @@
-from tests.sauvegardes.conftest import throwaway  # noqa: F401  (isolated, committing database)
+from tests.backups.conftest import throwaway  # noqa: F401  (isolated, committing database)

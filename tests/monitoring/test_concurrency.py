@@ -7,7 +7,7 @@ import asyncio
 
 from sqlalchemy import select
 
-from tests.sauvegardes.conftest import Throwaway
+from tests.backups.conftest import Throwaway
 from unionflow.models import AlerteSysteme, AuditLog
 
 

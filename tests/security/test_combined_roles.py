@@ -320,7 +320,7 @@ def test_every_permission_has_a_case_or_is_platform_wide():
     """Every organisation-scoped permission has a case; a permission added to the table shows up here until a case
     exercises it or it is listed as platform-wide (held by global roles only, on records of no organisation)."""
     platform_wide = {
-        # tests/configuration, tests/sauvegardes, tests/clients_api.
+        # tests/configuration, tests/backups, tests/clients_api.
         P.CONFIGURATION_GERER, P.SAUVEGARDE_RESTAURER, P.CLIENT_API_GERER,
     }
     assert set(Permission) == set(CASES) | platform_wide

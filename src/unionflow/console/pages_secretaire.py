@@ -15,7 +15,7 @@ from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.errors import InvalidInput, PayloadTooLarge
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_APPROVE, RS_MEMBRE_READ, RS_MEMBRE_WRITE, RS_READ
-from unionflow.taches.schemas import TacheResponse
+from unionflow.tasks.schemas import TacheResponse
 
 # The file travels back in the confirmation form (no server-side store): kept small; the API takes larger ones.
 CONSOLE_IMPORT_MAX = 1024 * 1024

@@ -20,7 +20,7 @@ from unionflow.core.roles import RS_COTISATION_GENERER, RS_EXPORT_MEMBRES, RS_EX
 from unionflow.cotisations.schemas import GenererCotisationsRequest
 from unionflow.export.formats import FormatExport
 from unionflow.models.cotisation import TypeCotisation
-from unionflow.taches.schemas import TacheResponse
+from unionflow.tasks.schemas import TacheResponse
 
 TYPES = (("MENSUELLE", "Mensuelle"), ("TRIMESTRIELLE", "Trimestrielle"), ("SEMESTRIELLE", "Semestrielle"),
          ("ANNUELLE", "Annuelle"), ("EXCEPTIONNELLE", "Exceptionnelle"))

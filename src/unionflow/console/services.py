@@ -56,8 +56,8 @@ from unionflow.paiements.schemas import (
     PaiementResponse,
 )
 from unionflow.paiements.service import PaiementService
-from unionflow.taches.schemas import TacheResponse
-from unionflow.taches.service import TacheService
+from unionflow.tasks.schemas import TacheResponse
+from unionflow.tasks.service import TacheService
 from unionflow.versements.repository import VersementFilters
 from unionflow.versements.schemas import StatutVersement, VersementResponse
 from unionflow.versements.service import VersementService

@@ -18,7 +18,7 @@ from unionflow.export.formats import FormatExport
 from unionflow.export.repository import CotisationExportFilters, MembreExportFilters, PaiementExportFilters
 from unionflow.export.router import file_response
 from unionflow.export.service import ExportService
-from unionflow.taches.schemas import TacheResponse
+from unionflow.tasks.schemas import TacheResponse
 
 
 async def generer(session: AsyncSession, auth: AuthContext, request: Request,

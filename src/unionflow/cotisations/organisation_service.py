@@ -43,8 +43,8 @@ from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
 from unionflow.notifications.sources import RAPPEL_COTISATION
 from unionflow.organisations.repository import OrganisationRepository
-from unionflow.taches.schemas import TacheResponse
-from unionflow.taches.service import TacheService
+from unionflow.tasks.schemas import TacheResponse
+from unionflow.tasks.service import TacheService
 
 S = StatutCotisation
 ZERO = Decimal("0")

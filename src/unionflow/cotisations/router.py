@@ -46,8 +46,8 @@ from unionflow.cotisations.schemas import (
 )
 from unionflow.cotisations.service import CotisationService
 from unionflow.models.cotisation import StatutCotisation
-from unionflow.taches.schemas import TacheResponse
-from unionflow.taches.service import accepted
+from unionflow.tasks.schemas import TacheResponse
+from unionflow.tasks.service import accepted
 
 router = area_router("/api/cotisations", "Cotisations")
 

@@ -29,7 +29,7 @@ from unionflow.core.jobs import Avancer, Contexte, EchecTache
 from unionflow.export.formats import ExportPlan, FormatExport, csv_body, xlsx_body
 from unionflow.export.service import EXPORTS, ExportService
 from unionflow.models import Tache
-from unionflow.taches.service import dossier_exports, nom_fichier
+from unionflow.tasks.service import dossier_exports, nom_fichier
 
 INTERVALLE_PROGRESSION = 1.0
 

@@ -34,8 +34,8 @@ from unionflow.models.audit import Severite
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.membre import StatutMembre
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
-from unionflow.taches.schemas import TacheResponse
-from unionflow.taches.service import accepted
+from unionflow.tasks.schemas import TacheResponse
+from unionflow.tasks.service import accepted
 
 router = area_router("/api/export", "Export")
 # Cross-field rule JSON Schema cannot state: written here and answered 400 `regle-metier`.

@@ -42,8 +42,8 @@ from unionflow.export.repository import (
 )
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.planificateur import TypeTache
-from unionflow.taches.schemas import TacheResponse
-from unionflow.taches.service import TacheService
+from unionflow.tasks.schemas import TacheResponse
+from unionflow.tasks.service import TacheService
 
 # Export name (as in the file name and the audit entry) → its filters and the ExportService method.
 EXPORTS: dict[str, tuple[type[Any], str]] = {

@@ -15,8 +15,8 @@ from unionflow.core.roles import RS_MEMBRE_WRITE
 from unionflow.core.routing import area_router
 from unionflow.imports.schemas import ImportMembresResponse
 from unionflow.imports.service import ImportMembresService, dossier_imports
-from unionflow.taches.schemas import TacheResponse
-from unionflow.taches.service import accepted
+from unionflow.tasks.schemas import TacheResponse
+from unionflow.tasks.service import accepted
 
 router = area_router("/api/membres", "Membres")
 MAX_OCTETS = 25 * 1024 * 1024

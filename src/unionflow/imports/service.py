@@ -38,8 +38,8 @@ from unionflow.models.membre import StatutAppartenance
 from unionflow.models.organisation import StatutOrganisation
 from unionflow.models.planificateur import TypeTache
 from unionflow.models.texte import cle_de, cle_recherche
-from unionflow.taches.schemas import TacheResponse
-from unionflow.taches.service import TacheService
+from unionflow.tasks.schemas import TacheResponse
+from unionflow.tasks.service import TacheService
 
 MODULE = "MEMBRES"
 CHAMPS = ("prenom", "nom", "email", "telephone", "date_naissance", "genre", "profession", "adresse", "ville",

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.audit.repository import AuditSystemRepository
 from unionflow.auth.repository import LoginThrottleRepository
+from unionflow.backups.repository import SauvegardeRepository
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.encaissement.repository import PaiementSystemRepository
@@ -29,7 +30,6 @@ from unionflow.models import AlerteConfig, AlerteSysteme
 from unionflow.models.audit import Severite
 from unionflow.models.monitoring import Frequence, StatutSauvegarde, TypeSauvegarde
 from unionflow.monitoring.repository import FAILED_LOGIN_ACTIONS, AlerteSystemeRepository, MesureRepository
-from unionflow.sauvegardes.repository import SauvegardeRepository
 
 log = logging.getLogger("unionflow.monitoring")
 

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from prometheus_client.core import GaugeMetricFamily
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.backups.repository import SauvegardeRepository
 from unionflow.config import Settings
 from unionflow.core import audit, metrics
 from unionflow.core.auth import AuthContext
@@ -23,7 +24,6 @@ from unionflow.monitoring.schemas import (
     JournalSystemeResponse,
     UpdateAlerteConfigRequest,
 )
-from unionflow.sauvegardes.repository import SauvegardeRepository
 
 _RANG = {"CRITICAL": 0, "WARNING": 1, "INFO": 2}
 _CONFIG_FIELDS = list(UpdateAlerteConfigRequest.model_fields)

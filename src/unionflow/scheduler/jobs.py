@@ -11,8 +11,8 @@ from unionflow.auth.repository import JetonReinitialisationRepository, LoginThro
 from unionflow.config import Settings
 from unionflow.core.jobs import Compteurs, Contexte, Job
 from unionflow.models.base import utcnow
-from unionflow.planificateur.repository import ExecutionRepository
-from unionflow.taches.service import dossier_exports
+from unionflow.scheduler.repository import ExecutionRepository
+from unionflow.tasks.service import dossier_exports
 
 
 def _purger_exports(settings: Settings) -> int:

@@ -31,10 +31,10 @@ from unionflow.core.metrics import job_run
 from unionflow.models import ExecutionJob
 from unionflow.models.base import utcnow
 from unionflow.models.planificateur import TypeTache
-from unionflow.planificateur.repository import ExecutionRepository, PlanificationRepository
-from unionflow.taches.executeurs import ExecuteurTaches
+from unionflow.scheduler.repository import ExecutionRepository, PlanificationRepository
+from unionflow.tasks.executeurs import ExecuteurTaches
 
-log = logging.getLogger("unionflow.planificateur")
+log = logging.getLogger("unionflow.scheduler")
 
 
 def prochain_creneau(now: datetime, intervalle: int, decalage: int = 0) -> datetime:

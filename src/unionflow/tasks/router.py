@@ -13,8 +13,8 @@ from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_ANY_AUTHENTICATED
 from unionflow.core.routing import area_router
 from unionflow.core.tableaux import XLSX_MEDIA_TYPE
-from unionflow.taches.schemas import TacheResponse
-from unionflow.taches.service import TacheService
+from unionflow.tasks.schemas import TacheResponse
+from unionflow.tasks.service import TacheService
 
 router = area_router("/api/jobs", "Logs & Monitoring")
 

@@ -6,18 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from unionflow.config import Settings
-from unionflow.core import audit, maintenance, numbering, reference
-from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, InvalidInput, NotFound
-from unionflow.core.permissions import Permission
-from unionflow.models import Sauvegarde
-from unionflow.models.monitoring import StatutSauvegarde, TypeSauvegarde
-from unionflow.models.planificateur import TypeTache
-from unionflow.sauvegardes import schedule
-from unionflow.sauvegardes.engine import BackupFailed, BackupFiles, sha256_file
-from unionflow.sauvegardes.repository import SauvegardeRepository
-from unionflow.sauvegardes.schemas import (
+from unionflow.backups import schedule
+from unionflow.backups.engine import BackupFailed, BackupFiles, sha256_file
+from unionflow.backups.repository import SauvegardeRepository
+from unionflow.backups.schemas import (
     CONFIRMATION,
     CreateSauvegardeRequest,
     RestaurationResponse,
@@ -26,8 +18,16 @@ from unionflow.sauvegardes.schemas import (
     SauvegardeResponse,
     UpdateSauvegardeConfigRequest,
 )
-from unionflow.taches.schemas import TacheResponse
-from unionflow.taches.service import TacheService
+from unionflow.config import Settings
+from unionflow.core import audit, maintenance, numbering, reference
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Conflict, InvalidInput, NotFound
+from unionflow.core.permissions import Permission
+from unionflow.models import Sauvegarde
+from unionflow.models.monitoring import StatutSauvegarde, TypeSauvegarde
+from unionflow.models.planificateur import TypeTache
+from unionflow.tasks.schemas import TacheResponse
+from unionflow.tasks.service import TacheService
 
 MODULE = "SAUVEGARDES"
 _CONFIG_FIELDS = list(UpdateSauvegardeConfigRequest.model_fields)

@@ -11,8 +11,8 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.jobs import Job
 from unionflow.core.pagination import Page, PageParams
 from unionflow.models.base import utcnow
-from unionflow.planificateur.repository import ExecutionFilters, ExecutionRepository, PlanificationRepository
-from unionflow.planificateur.schemas import ExecutionJobResponse, PlanificationJobResponse
+from unionflow.scheduler.repository import ExecutionFilters, ExecutionRepository, PlanificationRepository
+from unionflow.scheduler.schemas import ExecutionJobResponse, PlanificationJobResponse
 
 
 class PlanificateurService:

@@ -14,9 +14,9 @@ from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_MON_READ
 from unionflow.core.routing import area_router
 from unionflow.models.planificateur import StatutExecution
-from unionflow.planificateur.repository import ExecutionFilters
-from unionflow.planificateur.schemas import ExecutionJobResponse, PlanificationJobResponse
-from unionflow.planificateur.service import PlanificateurService
+from unionflow.scheduler.repository import ExecutionFilters
+from unionflow.scheduler.schemas import ExecutionJobResponse, PlanificationJobResponse
+from unionflow.scheduler.service import PlanificateurService
 
 
 def creer_router(jobs: Sequence[Job]) -> APIRouter:

@@ -15,8 +15,8 @@ from unionflow.core.errors import NotFound
 from unionflow.core.tableaux import XLSX_MEDIA_TYPE
 from unionflow.models import Tache
 from unionflow.models.planificateur import StatutTache, TypeTache
-from unionflow.taches.repository import TacheRepository
-from unionflow.taches.schemas import TacheResponse
+from unionflow.tasks.repository import TacheRepository
+from unionflow.tasks.schemas import TacheResponse
 
 # The media type of a task's result file by its extension (the export's format).
 MEDIA_TYPES = {"csv": "text/csv; charset=utf-8", "xlsx": XLSX_MEDIA_TYPE}

@@ -16,9 +16,9 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import make_url
 
+from tests.backups.conftest import Throwaway
 from tests.conftest import BACKEND, PG_ADMIN_URL, _pg_dsn
 from tests.paiements.helpers import cotisation
-from tests.sauvegardes.conftest import Throwaway
 from unionflow.models import AuditLog, Paiement, Sauvegarde
 
 WRITERS = 4

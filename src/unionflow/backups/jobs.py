@@ -13,13 +13,13 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from unionflow.backups.service import SauvegardeService
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_intent
 from unionflow.core.errors import UnionFlowError
 from unionflow.core.jobs import Avancer, Compteurs, Contexte, EchecJob, EchecTache, Job
 from unionflow.models import Sauvegarde, Tache
 from unionflow.models.monitoring import StatutSauvegarde
-from unionflow.sauvegardes.service import SauvegardeService
 
 
 @dataclass

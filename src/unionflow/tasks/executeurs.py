@@ -19,9 +19,9 @@ from unionflow.core.jobs import Contexte, EchecTache, Executeur
 from unionflow.models import Tache
 from unionflow.models.base import utcnow
 from unionflow.models.planificateur import StatutTache, TypeTache
-from unionflow.taches.repository import TacheRepository
+from unionflow.tasks.repository import TacheRepository
 
-log = logging.getLogger("unionflow.taches")
+log = logging.getLogger("unionflow.tasks")
 S = StatutTache
 
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, update
 
+from tests.backups.conftest import Throwaway
 from tests.conftest import BACKEND
-from tests.sauvegardes.conftest import Throwaway
+from unionflow.backups.jobs import sauvegarder
 from unionflow.models import Sauvegarde
-from unionflow.sauvegardes.jobs import sauvegarder
 
 
 async def _rows(t: Throwaway) -> dict[str, Sauvegarde]:

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from unionflow.config import Settings
 from unionflow.core.jobs import Executeur, Job
 from unionflow.models.planificateur import TypeTache
-from unionflow.planificateur.moteur import MoteurPlanificateur
+from unionflow.scheduler.moteur import MoteurPlanificateur
 
 
 @contextlib.asynccontextmanager

@@ -6,8 +6,8 @@ from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.roles import RS_CONF
 from unionflow.core.routing import area_router
-from unionflow.systeme.schemas import SystemeResponse
-from unionflow.systeme.service import SystemeService
+from unionflow.system.schemas import SystemeResponse
+from unionflow.system.service import SystemeService
 
 router = area_router("/api/systeme", "Système")
 

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow import __version__
 from unionflow.config import Settings
-from unionflow.systeme.schemas import ComposantResponse, SystemeResponse
+from unionflow.system.schemas import ComposantResponse, SystemeResponse
 
 
 def _revisions(connection: Any) -> list[str]:

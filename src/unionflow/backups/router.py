@@ -5,14 +5,7 @@ import uuid
 from fastapi import Body, Request, Response
 from fastapi.responses import JSONResponse
 
-from unionflow.config import Settings
-from unionflow.core.auth import AuthContext, authorize
-from unionflow.core.db import SessionDep
-from unionflow.core.openapi import problems
-from unionflow.core.pagination import set_total_header
-from unionflow.core.roles import RS_MON_READ, RS_MON_WRITE
-from unionflow.core.routing import area_router
-from unionflow.sauvegardes.schemas import (
+from unionflow.backups.schemas import (
     CreateSauvegardeRequest,
     RestaurationResponse,
     RestaurerSauvegardeRequest,
@@ -20,9 +13,16 @@ from unionflow.sauvegardes.schemas import (
     SauvegardeResponse,
     UpdateSauvegardeConfigRequest,
 )
-from unionflow.sauvegardes.service import SauvegardeService
-from unionflow.taches.schemas import TacheResponse
-from unionflow.taches.service import accepted
+from unionflow.backups.service import SauvegardeService
+from unionflow.config import Settings
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
+from unionflow.core.openapi import problems
+from unionflow.core.pagination import set_total_header
+from unionflow.core.roles import RS_MON_READ, RS_MON_WRITE
+from unionflow.core.routing import area_router
+from unionflow.tasks.schemas import TacheResponse
+from unionflow.tasks.service import accepted
 
 router = area_router("/api/backups", "Sauvegardes")
 

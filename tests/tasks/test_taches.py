@@ -16,7 +16,7 @@ from unionflow.app import create_app
 from unionflow.models import AuditLog, Cotisation, Tache
 from unionflow.models.base import utcnow
 from unionflow.registres import Planificateur
-from unionflow.taches.repository import TacheRepository
+from unionflow.tasks.repository import TacheRepository
 
 
 def _generation(org) -> dict:

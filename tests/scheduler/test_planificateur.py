@@ -17,8 +17,8 @@ from unionflow.core.db import create_engine
 from unionflow.core.jobs import Compteurs, Contexte, EchecJob, Job
 from unionflow.models import ExecutionJob, PlanificationJob, RefreshToken
 from unionflow.models.base import utcnow
-from unionflow.planificateur.moteur import prochain_creneau
 from unionflow.registres import JOBS, Planificateur
+from unionflow.scheduler.moteur import prochain_creneau
 
 BASE = "/api/monitoring/jobs"
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select, text
 
-from tests.sauvegardes.conftest import Throwaway
+from tests.backups.conftest import Throwaway
+from unionflow.backups import engine
 from unionflow.models import AuditLog
-from unionflow.sauvegardes import engine
 
 
 async def _org(t: Throwaway, headers: dict[str, str], nom: str) -> str:
