@@ -21,8 +21,11 @@ async def test_a_burst_of_writes_on_a_cold_worker_does_not_starve_the_key_read(s
     treasurer = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
     member = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
     dues = [await cotisation(committed_factory, member.membre, org, montant="1000") for _ in range(6)]
-    # A fresh worker: no key cached, a request pool smaller than the burst.
-    worker = create_app(settings.model_copy(update={"database_pool_size": 2, "database_pool_timeout_seconds": 3.0}))
+    # A fresh worker: no key cached, a request pool smaller than the burst. The pool timeout is long on purpose:
+    # the starvation this guards against is a deadlock (every request waits until the timeout, whatever it is),
+    # while six payments queueing on two connections of a loaded machine legitimately wait several seconds (a
+    # 3 s timeout failed under a parallel suite).
+    worker = create_app(settings.model_copy(update={"database_pool_size": 2, "database_pool_timeout_seconds": 30.0}))
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=worker), base_url="http://testserver") as http:
             responses = await asyncio.gather(*(
