@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation clean fuzz fuzz-ci
+.PHONY: run test test-fast test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation clean fuzz fuzz-ci
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ test-sqlite: $(STAMP)
 
 test-postgresql: $(STAMP)
 	UNIONFLOW_TEST_DATABASE=postgresql $(BIN)/pytest $(PARALLEL)
+
+## The inner loop: SQLite, in parallel, without the slow tests (marker `lent`, list in tests/conftest.py), stops
+## at the first failure. `make test` stays the whole truth.
+test-fast: $(STAMP)
+	UNIONFLOW_TEST_DATABASE=sqlite $(BIN)/pytest $(PARALLEL) -m "not lent" -x
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests fuzz tools $(wildcard bench)

@@ -45,11 +45,40 @@ BACKEND = os.environ.get("UNIONFLOW_TEST_DATABASE", "sqlite")
 KEPT_TABLES = {"signing_key", "type_reference"}
 
 
+# The slowest tests (≥ 25 s each on 2 cores: property tests over many random sequences, every role combination,
+# browsers, spawned servers and workers, volume imports). `make test-fast` leaves them out for the inner loop;
+# `make test` runs everything. One list, by path prefix, so that a moved test keeps its mark by moving here.
+LENTS = (
+    "tests/controles/test_proprietes_controles.py",
+    "tests/core/test_principal_cache_workers.py",
+    "tests/security/test_combined_roles.py",
+    "tests/federation/test_propriete_consolidation.py",
+    "tests/cotisations/test_synthese.py::test_summary_statistics_equal_the_dues_whatever_the_writes",
+    "tests/console/test_browser",
+    "tests/imports/test_import_membres.py::test_xlsx_file_and_ten_thousand_lines",
+    "tests/core/test_dispatch.py::test_the_index_chooses_what_the_linear_scan_chooses",
+    "tests/test_generated_client.py",
+    "tests/test_bench_generation.py",
+    "tests/cli/",
+    "tests/tresoreries/test_propriete_tresoreries.py",
+)
+LENTS_PROPRIETES = ("invariants", "propriete", "proprietes")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "postgresql_only: needs PostgreSQL (row locks, real parallelism)")
+    config.addinivalue_line("markers", "lent: slow test, left out by `make test-fast` (tests/conftest.py LENTS)")
+
+
+def _lent(nodeid: str) -> bool:
+    fichier = nodeid.split("::", 1)[0].rsplit("/", 1)[-1]
+    return nodeid.startswith(LENTS) or any(mot in fichier for mot in LENTS_PROPRIETES)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _lent(item.nodeid):
+            item.add_marker(pytest.mark.lent)
     if BACKEND != "postgresql":
         skip = pytest.mark.skip(reason="PostgreSQL only (run with UNIONFLOW_TEST_DATABASE=postgresql)")
         for item in items:
