@@ -3,6 +3,7 @@ table under the route's template, the same French 400 for a body the route's sch
 
 from __future__ import annotations
 
+import re
 import uuid
 from decimal import Decimal
 
@@ -11,7 +12,7 @@ from sqlalchemy import func, select
 from tests.console.helpers import KEY, sign_in
 from tests.paiements.helpers import cotisation
 from tests.wave.fake_wave import fake_wave_server, wave  # noqa: F401 - fixtures
-from unionflow.models import CleIdempotence, Paiement
+from unionflow.models import CleIdempotence, Paiement, Versement
 
 
 async def _guichet(client, factory, db, montant=5000):
@@ -97,7 +98,7 @@ async def test_cash_on_dues_with_an_open_wave_session_expires_it_first_as_the_ap
 
 
 async def test_a_replayed_form_key_returns_the_first_answer_under_the_api_operation(client, factory, db):
-    _, _, membre, due, csrf, key = await _guichet(client, factory, db)
+    org, tresorier, membre, due, csrf, key = await _guichet(client, factory, db)
     data = {"csrf": csrf, "idempotency_key": key, "cotisation": str(due.id), "montant": "5000", "methode": "ESPECES"}
     first = await client.post(f"/console/membres/{membre.membre.id}/encaisser", data=data)
     again = await client.post(f"/console/membres/{membre.membre.id}/encaisser", data=data)
@@ -107,7 +108,36 @@ async def test_a_replayed_form_key_returns_the_first_answer_under_the_api_operat
     row = (await db.execute(select(CleIdempotence).where(CleIdempotence.cle == key))).scalar_one()
     assert row.operation == "POST /api/paiements" and row.statut_reponse == 201
     assert first.headers["location"] == f"/console/paiements/{row.corps_reponse['id']}"
+    # One key table for both doors: the API request the form stands for, under the same key, is the same request.
+    api = await client.post("/api/paiements", headers={**tresorier.headers, "Idempotency-Key": key}, json={
+        "membreId": str(membre.membre.id), "organisationId": str(org.id), "montant": "5000", "methode": "ESPECES",
+        "cibles": [{"cotisationId": str(due.id)}]})
+    assert api.status_code == 201 and api.headers["idempotent-replayed"] == "true", api.text
+    assert api.json() == row.corps_reponse
     # The same key for another amount is another request: refused as the API refuses it (422), nothing recorded.
     other = await client.post(f"/console/membres/{membre.membre.id}/encaisser", data={**data, "montant": "4000"})
     assert other.status_code == 422 and "autre requête" in other.text
     assert await _nombre_paiements(db, membre) == 1
+
+
+async def test_withdrawing_a_prepared_payout_is_the_api_route_under_the_form_key(client, factory, db):
+    """POST /api/versements/{id}/annuler: the same service call as the route, the form's key, one withdrawal."""
+    org = await factory.organisation()
+    tresorier = await factory.actor(organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    csrf = await sign_in(client, tresorier, db)
+    form = await client.get("/console/versements")
+    prepared = await client.post("/console/versements", data={
+        "csrf": csrf, "idempotency_key": KEY.search(form.text).group(1), "objet_type": "AUTRE", "montant": "15000",
+        "motif": "Location de la salle", "beneficiaire_nom": "Hôtel de ville", "mode": "MANUEL"})
+    assert prepared.status_code == 303, prepared.text
+    versement = (await db.execute(select(Versement).where(Versement.organisation_id == org.id))).scalar_one()
+    page = await client.get("/console/versements")
+    key = re.search(rf'name="idempotency_key" value="([^"]+-{versement.id}-annuler)"', page.text).group(1)
+    data = {"csrf": csrf, "idempotency_key": key, "motif": "Salle offerte par la mairie"}
+    first = await client.post(f"/console/versements/{versement.id}/annuler", data=data)
+    again = await client.post(f"/console/versements/{versement.id}/annuler", data=data)
+    assert first.status_code == again.status_code == 303, again.text  # not a 400 « déjà annulé »: the first answer
+    await db.refresh(versement)
+    assert versement.statut == "ANNULE"
+    row = (await db.execute(select(CleIdempotence).where(CleIdempotence.cle == key))).scalar_one()
+    assert row.operation == "POST /api/versements/{id}/annuler" and row.statut_reponse == 200

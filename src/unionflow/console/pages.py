@@ -4,7 +4,9 @@
 it. The caller is resolved by ``core.auth.authenticate`` itself, with the access token of the session and the
 chosen organisation/role as the ``X-Active-Organisation-Id`` / ``X-Active-Role`` headers the API reads, so a page
 sees exactly what the same person sees through the API. Errors of the services become French pages with the
-API's status (404 for a record out of sight, 403 for an action not permitted).
+API's status (404 for a record out of sight, 403 for an action not permitted); a form the API route's schema
+refuses is the API's own French 400 (``core.errors.schema_error``), never a 500, and a form page declared with
+``again`` is shown again with the reason and what was typed.
 """
 
 from __future__ import annotations

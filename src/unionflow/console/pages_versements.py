@@ -84,8 +84,8 @@ async def annuler(ctx: Ctx) -> Response:
     motif = ctx.field("motif")
     if len(motif) < 3:
         raise InvalidInput("Indiquez le motif de l'annulation (3 caractères au moins)")
-    await services_finance.annuler_versement(ctx.db, ctx.auth, ctx.request, parse_id(ctx.request.path_params["id"]),
-                                             motif)
+    await services_finance.annuler_versement(ctx.db, ctx.auth, ctx.request, ctx.field("idempotency_key"),
+                                             parse_id(ctx.request.path_params["id"]), motif)
     return redirect("/versements?fait=annule")
 
 

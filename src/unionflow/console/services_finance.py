@@ -16,6 +16,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
+from unionflow.annulations.router import _code as code_annulation
+from unionflow.annulations.service import AnnulationService
 from unionflow.clotures.pdf import dossier
 from unionflow.clotures.schemas import ClotureMensuelleResponse, CreateClotureMensuelleRequest
 from unionflow.clotures.service import ClotureMensuelleService
@@ -79,9 +81,16 @@ async def confirmer_versement(session: AsyncSession, auth: AuthContext, request:
     await versements_ops.confirmer(session, auth, settings_of(request), idem, versement_id, data)
 
 
-async def annuler_versement(session: AsyncSession, auth: AuthContext, request: Request, versement_id: uuid.UUID,
-                            motif: str) -> None:
-    await _versements(session, auth, request).annuler(versement_id, MotifRequest(motif=motif))
+async def annuler_versement(session: AsyncSession, auth: AuthContext, request: Request, key: str,
+                            versement_id: uuid.UUID, motif: str) -> None:
+    """POST /api/versements/{id}/annuler: the same service call and status as the route (a payout not yet sent is
+    withdrawn at once; a manual one already paid opens an undo request), under the form's key when it has one."""
+    body = corps(motif=motif)
+    data = MotifRequest.model_validate(body)
+    service = AnnulationService(session, auth, settings_of(request))
+    idem = IdempotentRequest.for_form(session, "POST /api/versements/{id}/annuler", key or None, body,
+                                      {"id": versement_id})
+    await idem.answer(auth, lambda: service.annuler_versement(versement_id, data), code_annulation)
 
 
 async def approbations_versements(session: AsyncSession, auth: AuthContext) -> dict[uuid.UUID, ApprobationResponse]:
