@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from tests.console.helpers import KEY, sign_in
 from tests.paiements.helpers import cotisation
 from tests.wave.fake_wave import fake_wave_server, wave  # noqa: F401 - fixtures
+from unionflow.core.routing import api_routes
 from unionflow.models import CleIdempotence, Paiement, Versement
 
 
@@ -141,3 +142,24 @@ async def test_withdrawing_a_prepared_payout_is_the_api_route_under_the_form_key
     assert versement.statut == "ANNULE"
     row = (await db.execute(select(CleIdempotence).where(CleIdempotence.cle == key))).scalar_one()
     assert row.operation == "POST /api/versements/{id}/annuler" and row.statut_reponse == 200
+
+
+async def test_every_operation_a_form_names_is_an_api_route(app):
+    """The operation under which a form's key is stored is the API route's own (method and template)."""
+    from pathlib import Path
+
+    from unionflow.cotisations import operations as cotisations_ops
+    from unionflow.paiements import operations as paiements_ops
+    from unionflow.tresoreries import operations as tresoreries_ops
+    from unionflow.versements import operations as versements_ops
+    from unionflow.wave import operations as wave_ops
+
+    routes = {f"{method} {route.path}" for route in api_routes(app) for method in route.methods}
+    named = [value for module in (cotisations_ops, paiements_ops, tresoreries_ops, versements_ops, wave_ops)
+             for name, value in vars(module).items() if name.startswith("OPERATION_")]
+    console = Path(paiements_ops.__file__).parents[1] / "console"
+    written = [m for f in console.glob("services*.py")
+               for m in re.findall(r'for_form\(session, "([^"]+)"', f.read_text(encoding="utf-8"))]
+    verbes = [f"POST /api/paiements/{{id}}/{verbe}" for verbe in ("annuler", "rembourser")]
+    assert len(named) == 10 and len(written) == 2
+    assert [operation for operation in named + written + verbes if operation not in routes] == []
