@@ -11,6 +11,10 @@
 4. One door per table: every model of src/unionflow/models has one owning area (``PROPRIETAIRES``), and a module
    that may hold SQL (repositories, ``lectures.py``) imports only its own area's models, apart from the reads
    listed with their reason in ``LECTURES_CROISEES`` (the one list of exceptions; docs/architecture.md).
+5. One idempotency mechanism, in core (core/idempotence.py): outside core, models and migrations no module imports
+   its internals (``Idempotence``, ``fingerprint``) or the key table's model (``CleIdempotence``), names the table
+   (``cle_idempotence``) in a string, or defines a function or class named after idempotency. An operation takes
+   an ``IdempotentRequest`` (from the API request or ``IdempotentRequest.for_form``) and calls its ``answer``.
 
 Exit status 0 when all hold; otherwise each violation is printed as ``path:line: reason`` and the status is 1.
 """
@@ -333,15 +337,57 @@ def verifier_portes() -> list[str]:
     return erreurs
 
 
+# What only core/idempotence.py may touch; the dotted modules are where they are defined.
+MECANISME_IDEMPOTENCE = frozenset({"Idempotence", "fingerprint", "CleIdempotence"})
+TABLE_IDEMPOTENCE = "cle_idempotence"
+EXCEPTIONS_IDEMPOTENCE = ("core/", "models/", "migrations/")
+
+
+def _docstrings(arbre: ast.AST) -> set[int]:
+    """The string constants that are docstrings: prose may name the table, only a statement would use it."""
+    return {id(node.body[0].value) for node in ast.walk(arbre)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+
+
+def violations_idempotence(source: str) -> Iterator[tuple[int, str]]:
+    arbre = ast.parse(source)
+    prose = _docstrings(arbre)
+    for node in ast.walk(arbre):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("unionflow"):
+            for alias in node.names:
+                if alias.name in MECANISME_IDEMPOTENCE:
+                    yield node.lineno, f"importe {alias.name}"
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and \
+                "idempot" in node.name.lower():
+            yield node.lineno, f"définit {node.name}"
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and TABLE_IDEMPOTENCE in node.value \
+                and id(node) not in prose:
+            yield node.lineno, f"nomme la table {TABLE_IDEMPOTENCE}"
+
+
+def verifier_idempotence() -> list[str]:
+    erreurs = []
+    for chemin in sorted(PAQUET.rglob("*.py")):
+        relatif = chemin.relative_to(PAQUET).as_posix()
+        if relatif.startswith(EXCEPTIONS_IDEMPOTENCE):
+            continue
+        erreurs += [f"src/unionflow/{relatif}:{ligne}: {quoi} — une seule idempotence, dans core/idempotence.py "
+                    f"(IdempotentRequest.for_form pour un formulaire de la console)"
+                    for ligne, quoi in violations_idempotence(chemin.read_text(encoding="utf-8"))]
+    return erreurs
+
+
 def main() -> int:
-    erreurs = verifier_sql() + verifier_couches() + verifier_repositories() + verifier_portes()
+    erreurs = (verifier_sql() + verifier_couches() + verifier_repositories() + verifier_portes()
+               + verifier_idempotence())
     for erreur in erreurs:
         print(erreur)
     if erreurs:
         print(f"{len(erreurs)} violation(s) des règles d'architecture (docs/architecture.md, « Couches »)")
         return 1
     print("Architecture: pas de SQL hors des repositories, chaque paquet dans une couche, "
-          "chaque repository sur une base, une porte par table")
+          "chaque repository sur une base, une porte par table, une seule idempotence")
     return 0
 
 

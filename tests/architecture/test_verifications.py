@@ -92,6 +92,21 @@ def test_every_table_has_one_owner_and_every_exception_says_why() -> None:
         assert all(verifier.PROPRIETAIRES[m] != relatif.split("/")[0] for m in modeles), relatif
 
 
+def test_an_idempotency_mechanism_outside_core_is_caught() -> None:
+    def raisons(source: str) -> list[str]:
+        return [raison for _, raison in verifier.violations_idempotence(source)]
+
+    assert raisons("from unionflow.core.idempotence import Idempotence, fingerprint\n") == [
+        "importe Idempotence", "importe fingerprint"]
+    assert raisons("from unionflow.models import CleIdempotence\n") == ["importe CleIdempotence"]
+    assert raisons("async def _idempotent(session):\n    pass\n") == ["définit _idempotent"]
+    assert raisons("Q = 'SELECT corps_reponse FROM cle_idempotence'\n") == ["nomme la table cle_idempotence"]
+    # The one mechanism, used as meant: a request built for a form and its answer; prose may name the table.
+    assert raisons('"""Keys live in cle_idempotence."""\nfrom unionflow.core.idempotence import IdempotentRequest, '
+                   'Reponse\nidem = IdempotentRequest.for_form(None, "POST /api/paiements", "k")\n') == []
+    assert verifier.verifier_idempotence() == []
+
+
 def test_the_tree_passes_every_check() -> None:
     assert verifier.verifier_sql() == []
     assert verifier.verifier_repositories() == []

@@ -4,7 +4,9 @@
 it. The caller is resolved by ``core.auth.authenticate`` itself, with the access token of the session and the
 chosen organisation/role as the ``X-Active-Organisation-Id`` / ``X-Active-Role`` headers the API reads, so a page
 sees exactly what the same person sees through the API. Errors of the services become French pages with the
-API's status (404 for a record out of sight, 403 for an action not permitted).
+API's status (404 for a record out of sight, 403 for an action not permitted); a form the API route's schema
+refuses is the API's own French 400 (``core.errors.schema_error``), never a 500, and a form page declared with
+``again`` is shown again with the reason and what was typed.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from urllib.parse import quote
 
 from fastapi.security import HTTPAuthorizationCredentials
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import FormData
 from starlette.requests import Request
@@ -31,7 +34,7 @@ from unionflow.console import session as cookie
 from unionflow.console.session import ConsoleSession
 from unionflow.core.auth import AuthContext, authenticate
 from unionflow.core.db import get_session
-from unionflow.core.errors import RegleMetier, Unauthenticated, UnionFlowError
+from unionflow.core.errors import InvalidInput, RegleMetier, Unauthenticated, UnionFlowError, schema_error
 from unionflow.core.middleware import form_control_location
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RoleSet
@@ -84,17 +87,27 @@ class Ctx:
     session: ConsoleSession
     form: FormData | None = None
     changed: bool = field(default=False)
+    # A form page shown again after its post was refused: the reason, above the values the person typed.
+    erreur: str | None = None
 
     def can(self, permission: Permission, organisation_id: uuid.UUID | None = None) -> bool:
         return self.auth.can(permission, organisation_id or self.auth.active_organisation_id)
 
     def render(self, template: str, status: int = 200, **values: Any) -> HTMLResponse:
         response = render(self.request, template, status, ctx=self, auth=self.auth, csrf=self.session.csrf,
-                          menu=menu(self.auth), **values)
+                          menu=menu(self.auth), erreur=self.erreur, **values)
         if values.get("form_action"):  # a form whose post is redirected to a named outside origin (Wave)
             response.headers["Content-Security-Policy"] = CSP.replace(
                 "form-action 'self'", f"form-action 'self' {values['form_action']}")
         return response
+
+    def typed(self, name: str, default: Any = "") -> Any:
+        """What the person typed in ``name`` when the form is shown again after a refusal, else ``default``."""
+        return self.field(name) if self.erreur is not None and self.form is not None else default
+
+    def typed_list(self, name: str) -> list[str] | None:
+        """The values checked in ``name`` when the form is shown again after a refusal, else None."""
+        return [str(v) for v in self.form.getlist(name)] if self.erreur is not None and self.form else None
 
     def field(self, name: str) -> str:
         value = self.form.get(name) if self.form is not None else None
@@ -154,10 +167,13 @@ ROLE_SETS: dict[tuple[str, str], RoleSet] = {}
 Handler = Callable[[Ctx], Awaitable[Response]]
 
 
-def page(path: str, role_set: RoleSet, methods: tuple[str, ...] = ("GET",)) -> Callable[[Handler], Handler]:
+def page(path: str, role_set: RoleSet, methods: tuple[str, ...] = ("GET",),
+         again: Handler | None = None) -> Callable[[Handler], Handler]:
+    """``again``: the GET handler of the form this POST comes from. Input refused (400) shows that form again with
+    the reason and what was typed, instead of the error page."""
     def register(handler: Handler) -> Handler:
         async def endpoint(request: Request) -> Response:
-            return await run(request, role_set, handler)
+            return await run(request, role_set, handler, again)
 
         ROUTES.append(Route(PREFIX + path, endpoint, methods=list(methods), name="console-" + handler.__name__))
         for method in methods:
@@ -232,7 +248,7 @@ async def context_of(request: Request, console: ConsoleSession) -> AuthContext:
     return await authenticate(_as_api_request(request, console), credentials)
 
 
-async def run(request: Request, role_set: RoleSet, handler: Handler) -> Response:
+async def run(request: Request, role_set: RoleSet, handler: Handler, again: Handler | None = None) -> Response:
     console = await cookie.read(request)
     if console is None:
         return to_login(request)
@@ -249,14 +265,14 @@ async def run(request: Request, role_set: RoleSet, handler: Handler) -> Response
         refused = error_page(request, error.status, error.detail)
         await cookie.write(request, refused, console, request.app.state.settings.refresh_token_ttl_seconds)
         return refused
-    response = await _page(request, console, auth, role_set, handler)
+    response = await _page(request, console, auth, role_set, handler, again)
     if refreshed or getattr(request.state, "console_changed", False):
         await cookie.write(request, response, console, request.app.state.settings.refresh_token_ttl_seconds)
     return response
 
 
 async def _page(request: Request, console: ConsoleSession, auth: AuthContext, role_set: RoleSet,
-                handler: Handler) -> Response:
+                handler: Handler, again: Handler | None = None) -> Response:
     form = await request.form() if request.method == "POST" else None
     if form is not None and not cookie.same(str(form.get("csrf") or ""), console.csrf):
         return error_page(request, 403, "Formulaire expiré ou falsifié (jeton CSRF invalide): rechargez la page "
@@ -277,12 +293,27 @@ async def _page(request: Request, console: ConsoleSession, auth: AuthContext, ro
             if ctx.changed:
                 request.state.console_changed = True
             return response
-    except RegleMetier as error:
-        if "X-Active-Organisation-Id" in error.detail:
-            return RedirectResponse(f"{PREFIX}/contexte?suite={quote(request.url.path)}", status_code=303)
-        return error_page(request, error.status, error.detail, Ctx(request, auth, None, console))  # type: ignore[arg-type]
-    except UnionFlowError as error:
-        return error_page(request, error.status, error.detail, Ctx(request, auth, None, console))  # type: ignore[arg-type]
+    except ValidationError as invalid:
+        # A body the form built and the API route's schema refuses: the API's own French 400 (core.errors).
+        error: UnionFlowError = schema_error(invalid)
+    except UnionFlowError as refused:
+        error = refused
+    # The request's transaction is rolled back: nothing of the refused action (nor its idempotency key) remains.
+    if isinstance(error, RegleMetier) and "X-Active-Organisation-Id" in error.detail:
+        return RedirectResponse(f"{PREFIX}/contexte?suite={quote(request.url.path)}", status_code=303)
+    if again is not None and isinstance(error, InvalidInput):
+        with contextlib.suppress(UnionFlowError):  # the form itself out of reach now: the error page
+            return await _again(request, console, auth, form, again, error)
+    return error_page(request, error.status, error.detail, Ctx(request, auth, None, console))  # type: ignore[arg-type]
+
+
+async def _again(request: Request, console: ConsoleSession, auth: AuthContext, form: FormData | None,
+                 again: Handler, error: UnionFlowError) -> Response:
+    """The form shown again, in a fresh read of the data, with the reason and the typed values, status 400."""
+    async with contextlib.asynccontextmanager(get_session)(request) as db:
+        response = await again(Ctx(request, auth, db, console, form, erreur=error.detail))
+    response.status_code = error.status
+    return response
 
 
 def redirect(path: str) -> RedirectResponse:

@@ -19,8 +19,7 @@ from unionflow.clotures.schemas import CreateClotureMensuelleRequest
 from unionflow.console import services_finance
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id
-from unionflow.console.pages_versements import invalid
-from unionflow.core.errors import InvalidInput, NotFound, RegleMetier
+from unionflow.core.errors import InvalidInput, NotFound, RegleMetier, schema_error
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_FINANCE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ
 
@@ -160,7 +159,7 @@ async def cloturer(ctx: Ctx) -> Response:
             solde_wave=parse_decimal(saisie["wave"], "Solde Wave"),
             compte_ecart=saisie["compte_ecart"] or None, motif_ecart=saisie["motif_ecart"] or None)
     except ValidationError as error:
-        raise invalid(error) from None
+        raise schema_error(error) from None
     except ValueError:
         raise InvalidInput("Année et mois: des nombres sont attendus") from None
     try:

@@ -13,8 +13,7 @@ from starlette.responses import Response
 from unionflow.console import services_evenements as evenements
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id
-from unionflow.console.pages_versements import invalid
-from unionflow.core.errors import InvalidInput
+from unionflow.core.errors import InvalidInput, schema_error
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_EVT_INSCRIPTION, RS_EVT_READ, RS_EVT_READ2, RS_EVT_WRITE
 from unionflow.evenements.schemas import Evenement
@@ -68,7 +67,7 @@ async def creer(ctx: Ctx) -> Response:
             inscription_requise=True, date_limite_inscription=parse_moment(ctx.field("limite"), "Limite", False),
             visibilite=Visibilite(ctx.field("visibilite") or "MEMBRES"))
     except ValidationError as error:
-        raise invalid(error) from None
+        raise schema_error(error) from None
     except ValueError:
         raise InvalidInput("Visibilité inconnue") from None
     created = await evenements.creer(ctx.db, ctx.auth, data)

@@ -8,7 +8,7 @@ from starlette.responses import RedirectResponse, Response
 
 from unionflow.console import services, services_finance
 from unionflow.console.pages import Ctx, page, redirect
-from unionflow.console.pages_tresorier import parse_id, parse_montant
+from unionflow.console.pages_tresorier import parse_id, parse_montant, saisi
 from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_COTISATION_PAYER, RS_NOTIFICATION_MES, RS_WAVE_CHECKOUT
 
 METHODES_DECLAREES = ("ESPECES", "VIREMENT", "CHEQUE", "AUTRE")
@@ -30,7 +30,9 @@ async def declarer(ctx: Ctx) -> Response:
     cotisation = next((c for c in compte.cotisations_a_payer if c.id == cotisation_id), None)
     if cotisation is None:
         return await _not_found(ctx)
-    return ctx.render("declarer.html", cotisation=cotisation, methodes=METHODES_DECLAREES, cle=str(uuid.uuid4()))
+    return ctx.render("declarer.html", cotisation=cotisation, methodes=METHODES_DECLAREES,
+                      cle=ctx.typed("idempotency_key") or str(uuid.uuid4()),
+                      saisi=saisi(ctx, "montant", "methode", "reference"))
 
 
 async def _not_found(ctx: Ctx) -> Response:
@@ -39,7 +41,7 @@ async def _not_found(ctx: Ctx) -> Response:
     raise NotFound("Cotisation introuvable")
 
 
-@page("/moi/cotisations/{id}/declarer", RS_COTISATION_PAYER, methods=("POST",))
+@page("/moi/cotisations/{id}/declarer", RS_COTISATION_PAYER, methods=("POST",), again=declarer)
 async def declarer_post(ctx: Ctx) -> Response:
     await services.declarer(ctx.db, ctx.auth, ctx.request, ctx.field("idempotency_key"),
                             parse_id(ctx.request.path_params["id"]), parse_montant(ctx.field("montant")),

@@ -14,8 +14,7 @@ from unionflow.console import services_travaux
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_comptabilite import parse_date
 from unionflow.console.pages_tresorier import parse_montant
-from unionflow.console.pages_versements import invalid
-from unionflow.core.errors import Forbidden, InvalidInput, NotFound, RegleMetier
+from unionflow.core.errors import Forbidden, InvalidInput, NotFound, RegleMetier, schema_error
 from unionflow.core.roles import RS_COTISATION_GENERER, RS_EXPORT_MEMBRES, RS_EXPORT_TRESORERIE
 from unionflow.cotisations.schemas import GenererCotisationsRequest
 from unionflow.export.formats import FormatExport
@@ -50,7 +49,7 @@ async def generer(ctx: Ctx) -> Response:
             montant=parse_montant(ctx.field("montant")), date_echeance=parse_date(ctx.field("echeance"), "Échéance"),
             libelle=ctx.field("libelle") or None)
     except ValidationError as error:
-        raise invalid(error) from None
+        raise schema_error(error) from None
     except ValueError:
         raise InvalidInput("Type, année ou mois invalide") from None
     resultat = await services_travaux.generer(ctx.db, ctx.auth, ctx.request, data)

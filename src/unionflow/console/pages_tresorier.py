@@ -102,10 +102,17 @@ async def encaisser(ctx: Ctx) -> Response:
                    if c.montant_restant > 0 and c.statut != StatutCotisation.ANNULEE
                    and c.organisation_id == ctx.auth.active_organisation_id]
     return ctx.render("encaisser.html", membre=membre, cotisations=cotisations, methodes=METHODES_GUICHET,
-                      cle=str(uuid.uuid4()))
+                      cle=ctx.typed("idempotency_key") or str(uuid.uuid4()), saisi=saisi(ctx, "montant", "methode",
+                                                                                         "reference"),
+                      coches=ctx.typed_list("cotisation"))
 
 
-@page("/membres/{id}/encaisser", RS_TRESORERIE, methods=("POST",))
+def saisi(ctx: Ctx, *names: str) -> dict[str, str]:
+    """The values a refused form had (empty on a first display): the person corrects, he does not retype."""
+    return {name: ctx.typed(name) for name in names}
+
+
+@page("/membres/{id}/encaisser", RS_TRESORERIE, methods=("POST",), again=encaisser)
 async def encaisser_post(ctx: Ctx) -> Response:
     membre_id = parse_id(ctx.request.path_params["id"])
     organisation_id = ctx.auth.active_organisation_id
@@ -116,8 +123,8 @@ async def encaisser_post(ctx: Ctx) -> Response:
     if not cibles:
         raise InvalidInput("Cochez au moins une cotisation à régler")
     paiement_id = await services.encaisser(
-        ctx.db, ctx.auth, ctx.field("idempotency_key"), membre_id, organisation_id, parse_montant(ctx.field("montant")),
-        ctx.field("methode") or "ESPECES", ctx.field("reference"), cibles)
+        ctx.db, ctx.auth, ctx.request, ctx.field("idempotency_key"), membre_id, organisation_id,
+        parse_montant(ctx.field("montant")), ctx.field("methode") or "ESPECES", ctx.field("reference"), cibles)
     return redirect(f"/paiements/{paiement_id}")
 
 

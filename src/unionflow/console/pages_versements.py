@@ -15,7 +15,7 @@ from starlette.responses import Response
 from unionflow.console import services, services_finance
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id, parse_montant
-from unionflow.core.errors import InvalidInput, RegleMetier
+from unionflow.core.errors import InvalidInput, RegleMetier, schema_error
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_AIDE, RS_FINANCE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.models.demande_aide import StatutDemandeAide
@@ -26,13 +26,6 @@ from unionflow.versements.schemas import CreateVersementRequest
 MAX_CARTES = 15
 OBJETS = {"COTISATIONS": "Reversement de cotisations", "ADHESIONS": "Reversement de frais d'adhésion",
           "AIDE": "Aide accordée", "AUTRE": "Autre dépense", "QUOTE_PART": "Quote-part versée à la fédération"}
-
-
-def invalid(error: ValidationError) -> InvalidInput:
-    """A form field the API's schema refuses: the same 400, its message in the page."""
-    first = error.errors()[0]
-    where = ".".join(str(p) for p in first.get("loc", ()))
-    return InvalidInput(f"{where}: {first.get('msg', 'valeur invalide')}".strip(": "))
 
 
 @page("/versements", RS_TRESORERIE_READ)
@@ -70,7 +63,7 @@ async def preparer(ctx: Ctx) -> Response:
             objet_id=objet_id, motif=ctx.field("motif"), beneficiaire_nom=ctx.field("beneficiaire_nom"),
             beneficiaire_telephone=ctx.field("beneficiaire_telephone") or None)
     except ValidationError as error:
-        raise invalid(error) from None
+        raise schema_error(error) from None
     except ValueError:  # an unknown mode or object in a forged form
         raise InvalidInput("Mode ou objet du versement inconnu") from None
     versement_id = await services_finance.preparer_versement(ctx.db, ctx.auth, ctx.request,
@@ -91,8 +84,8 @@ async def annuler(ctx: Ctx) -> Response:
     motif = ctx.field("motif")
     if len(motif) < 3:
         raise InvalidInput("Indiquez le motif de l'annulation (3 caractères au moins)")
-    await services_finance.annuler_versement(ctx.db, ctx.auth, ctx.request, parse_id(ctx.request.path_params["id"]),
-                                             motif)
+    await services_finance.annuler_versement(ctx.db, ctx.auth, ctx.request, ctx.field("idempotency_key"),
+                                             parse_id(ctx.request.path_params["id"]), motif)
     return redirect("/versements?fait=annule")
 
 

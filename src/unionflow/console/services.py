@@ -13,7 +13,6 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
 
-from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
@@ -24,9 +23,11 @@ from unionflow.auth.schemas import TokenResponse
 from unionflow.auth.service import InvalidGrant, TokenService
 from unionflow.compte.schemas import CompteAdherentResponse, DashboardOrganisationResponse
 from unionflow.compte.service import CompteService
+from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
-from unionflow.core.idempotence import Idempotence, fingerprint
+from unionflow.core.idempotence import IdempotentRequest
 from unionflow.core.pagination import Page, PageParams
+from unionflow.cotisations import operations as cotisations_ops
 from unionflow.cotisations.schemas import CotisationSummaryResponse, PaiementCotisationRequest
 from unionflow.cotisations.service import CotisationService
 from unionflow.documents.router import storage_of
@@ -41,15 +42,15 @@ from unionflow.membres.appartenance_service import AppartenanceService
 from unionflow.membres.repository import MembreFilters
 from unionflow.membres.schemas import AppartenanceResponse, MembreResponse
 from unionflow.membres.service import MembreService
-from unionflow.models.paiement import MethodePaiement, StatutPaiement
+from unionflow.models.paiement import StatutPaiement
 from unionflow.notifications.schemas import NotificationResponse
 from unionflow.notifications.service import NotificationService
+from unionflow.paiements import operations as paiements_ops
 from unionflow.paiements.avoir_schemas import AvoirResponse, ImputerAvoirRequest
 from unionflow.paiements.avoir_service import AvoirApiService
 from unionflow.paiements.declarations import DeclarationService
 from unionflow.paiements.recu_service import RecuService
 from unionflow.paiements.schemas import (
-    CibleInput,
     ConfirmationPaiementRequest,
     CreatePaiementRequest,
     MotifRequest,
@@ -84,48 +85,49 @@ async def revoke(session: AsyncSession, refresh_token: str) -> None:
         await tokens.revoke_family(stored.family_id, datetime.now(UTC))
 
 
-# --- idempotent money operations ---------------------------------------------------------------------------------
+# --- money operations: the API's own functions (one door) ---------------------------------------------------------
 
-async def _idempotent(session: AsyncSession, auth: AuthContext, operation: str, key: str, body: BaseModel,
-                      call: Any) -> dict[str, Any]:
-    """Run ``call`` once per form key; a resubmitted form (double click, reload) gets the first answer back."""
-    dumped = body.model_dump(mode="json", by_alias=True)
-    idem = Idempotence(session, auth, operation, key, fingerprint({"body": dumped}))
-    replay = await idem.begin()
-    if replay is not None:
-        stored: dict[str, Any] = replay.body
-        return stored
-    result = await call()
-    answer = await idem.finish(201, result.model_dump(mode="json", by_alias=True))
-    done: dict[str, Any] = answer.body
-    return done
+def settings_of(request: Request) -> Settings:
+    """The application's settings, as the API's routes pass them (Wave's address and key among them)."""
+    settings: Settings = request.app.state.settings
+    return settings
 
 
-async def encaisser(session: AsyncSession, auth: AuthContext, key: str, membre_id: uuid.UUID,
+def corps(**fields: Any) -> dict[str, Any]:
+    """The JSON body the API route would receive for this form: camelCase names, what was left empty omitted."""
+    return {name: value for name, value in fields.items() if value not in (None, "")}
+
+
+async def encaisser(session: AsyncSession, auth: AuthContext, request: Request, key: str, membre_id: uuid.UUID,
                     organisation_id: uuid.UUID, montant: Decimal, methode: str, reference: str | None,
                     cotisations: list[uuid.UUID]) -> uuid.UUID:
-    data = CreatePaiementRequest(membre_id=membre_id, organisation_id=organisation_id, montant=montant,
-                          methode=MethodePaiement(methode), reference_externe=reference or None,
-                          cibles=[CibleInput(cotisation_id=c) for c in cotisations])
-    body = await _idempotent(session, auth, "console POST /api/paiements", key, data,
-                             lambda: PaiementService(session, auth).enregistrer(data))
-    return uuid.UUID(body["id"])
+    """POST /api/paiements: the body validated by the route's schema (its French 400), then the route's function."""
+    body = corps(membreId=str(membre_id), organisationId=str(organisation_id), montant=str(montant),
+                 methode=methode, referenceExterne=reference, cibles=[{"cotisationId": str(c)} for c in cotisations])
+    data = CreatePaiementRequest.model_validate(body)
+    idem = IdempotentRequest.for_form(session, paiements_ops.OPERATION_ENREGISTRER, key, body)
+    answer = await paiements_ops.enregistrer(session, auth, settings_of(request), idem, data)
+    return uuid.UUID(answer.body["id"])
 
 
 async def declarer(session: AsyncSession, auth: AuthContext, request: Request, key: str, cotisation_id: uuid.UUID,
                    montant: Decimal, methode: str, reference: str | None) -> dict[str, Any]:
-    data = PaiementCotisationRequest(montant=montant, methode_paiement=MethodePaiement(methode),
-                                     reference_paiement=reference or None)
-    return await _idempotent(
-        session, auth, f"console PUT /api/cotisations/{cotisation_id}/payer", key, data,
-        lambda: CotisationService(session, auth).payer(cotisation_id, data, request.app.state.settings))
+    """PUT /api/cotisations/{id}/payer for the member's own dues: a declaration the treasury confirms."""
+    body = corps(montant=str(montant), methodePaiement=methode, referencePaiement=reference)
+    data = PaiementCotisationRequest.model_validate(body)
+    idem = IdempotentRequest.for_form(session, cotisations_ops.OPERATION_PAYER, key, body, {"id": cotisation_id})
+    answer = await cotisations_ops.payer(session, auth, settings_of(request), idem, cotisation_id, data)
+    stored: dict[str, Any] = answer.body
+    return stored
 
 
 async def confirmer(session: AsyncSession, auth: AuthContext, key: str, paiement_id: uuid.UUID,
                     reference: str | None) -> None:
-    data = ConfirmationPaiementRequest(reference_externe=reference or None)
-    await _idempotent(session, auth, f"console POST /api/paiements/{paiement_id}/confirmer", key, data,
-                      lambda: DeclarationService(session, auth).confirmer(paiement_id, data))
+    """POST /api/paiements/{id}/confirmer."""
+    body = corps(referenceExterne=reference)
+    data = ConfirmationPaiementRequest.model_validate(body)
+    idem = IdempotentRequest.for_form(session, paiements_ops.OPERATION_CONFIRMER, key, body, {"id": paiement_id})
+    await paiements_ops.confirmer(session, auth, idem, paiement_id, data)
 
 
 async def rejeter(session: AsyncSession, auth: AuthContext, paiement_id: uuid.UUID, motif: str) -> None:
@@ -252,7 +254,9 @@ async def avoir(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID,
 
 async def imputer_avoir(session: AsyncSession, auth: AuthContext, key: str, membre_id: uuid.UUID,
                         organisation_id: uuid.UUID) -> dict[str, Any]:
-    """``POST /api/avoirs/imputer``: the same service, the form's key as Idempotency-Key."""
-    data = ImputerAvoirRequest(membre_id=membre_id, organisation_id=organisation_id)
-    return await _idempotent(session, auth, "console POST /api/avoirs/imputer", key, data,
-                             lambda: AvoirApiService(session, auth).imputer(data))
+    """POST /api/avoirs/imputer under the form's key."""
+    body = corps(membreId=str(membre_id), organisationId=str(organisation_id))
+    data = ImputerAvoirRequest.model_validate(body)
+    idem = IdempotentRequest.for_form(session, paiements_ops.OPERATION_IMPUTER_AVOIR, key, body)
+    stored: dict[str, Any] = (await paiements_ops.imputer_avoir(session, auth, idem, data)).body
+    return stored

@@ -11,22 +11,24 @@ from __future__ import annotations
 import uuid
 from datetime import date
 
-from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
+from unionflow.annulations.router import _code as code_annulation
 from unionflow.annulations.schemas import ApprouverAnnulationRequest, DemandeAnnulationResponse
 from unionflow.annulations.service import AnnulationService
-from unionflow.console.services import _idempotent
+from unionflow.console.services import corps
 from unionflow.core.auth import AuthContext
+from unionflow.core.idempotence import IdempotentRequest
 from unionflow.core.pagination import Page, PageParams
-from unionflow.cotisations.annulation import AnnulationService as AnnulationCotisationsService
+from unionflow.cotisations import operations as cotisations_ops
 from unionflow.cotisations.schemas import AnnulationResponse, AnnulerCotisationsRequest
 from unionflow.documents.router import storage_of
 from unionflow.models.annulation import StatutDemandeAnnulation
 from unionflow.models.wave import StatutLigneReleveWave
 from unionflow.paiements.recu_service import RecuService
 from unionflow.paiements.schemas import MotifRequest
+from unionflow.wave import operations as wave_ops
 from unionflow.wave.rapprochement_schemas import (
     ImporterReleveWaveRequest,
     LigneReleveWaveResponse,
@@ -45,12 +47,15 @@ def _annulations(session: AsyncSession, auth: AuthContext, request: Request) -> 
 async def demander(session: AsyncSession, auth: AuthContext, request: Request, key: str, paiement_id: uuid.UUID,
                    rembourser: bool, motif: str) -> None:
     """POST /api/paiements/{id}/annuler or /rembourser: opens the request (a pending declaration is closed)."""
-    data = MotifRequest(motif=motif)
+    body = corps(motif=motif)
+    data = MotifRequest.model_validate(body)
     service = _annulations(session, auth, request)
     verbe = "rembourser" if rembourser else "annuler"
-    await _idempotent(session, auth, f"console POST /api/paiements/{paiement_id}/{verbe}", key, data,
-                      lambda: service.rembourser_paiement(paiement_id, data) if rembourser
-                      else service.annuler_paiement(paiement_id, data))
+    idem = IdempotentRequest.for_form(session, f"POST /api/paiements/{{id}}/{verbe}", key, body, {"id": paiement_id})
+    if rembourser:
+        await idem.answer(auth, lambda: service.rembourser_paiement(paiement_id, data), 202)
+    else:
+        await idem.answer(auth, lambda: service.annuler_paiement(paiement_id, data), code_annulation)
 
 
 async def demandes(session: AsyncSession, auth: AuthContext, statut: StatutDemandeAnnulation | None
@@ -70,9 +75,11 @@ async def decider(session: AsyncSession, auth: AuthContext, request: Request, ke
                   decision: str, commentaire: str | None) -> None:
     service = _annulations(session, auth, request)
     if decision == "approuver":
-        data = ApprouverAnnulationRequest(commentaire=commentaire)
-        await _idempotent(session, auth, f"console POST /api/annulations/{demande_id}/approuver", key, data,
-                          lambda: service.approuver(demande_id, commentaire))
+        body = corps(commentaire=commentaire)
+        data = ApprouverAnnulationRequest.model_validate(body)
+        idem = IdempotentRequest.for_form(session, "POST /api/annulations/{id}/approuver", key, body,
+                                          {"id": demande_id})
+        await idem.answer(auth, lambda: service.approuver(demande_id, data.commentaire))
     elif decision == "rejeter":
         await service.rejeter(demande_id, commentaire or "")
     else:
@@ -120,18 +127,10 @@ async def lignes(session: AsyncSession, auth: AuthContext, releve_id: uuid.UUID,
     return await RapprochementWaveService(session, auth).lignes(releve_id, PageParams(page, size), statut)
 
 
-class _Rapprochement(BaseModel):
-    """What the idempotence fingerprint covers for a reconciliation (the API's body is empty; the id is in the
-    operation name too)."""
-
-    releve_id: uuid.UUID
-
-
 async def rapprocher(session: AsyncSession, auth: AuthContext, key: str, releve_id: uuid.UUID) -> None:
     """POST /api/wave/releves/{id}/rapprocher under the form's Idempotency-Key (fees are booked once)."""
-    service = RapprochementWaveService(session, auth)
-    await _idempotent(session, auth, f"console POST /api/wave/releves/{releve_id}/rapprocher", key,
-                      _Rapprochement(releve_id=releve_id), lambda: service.rapprocher(releve_id))
+    idem = IdempotentRequest.for_form(session, wave_ops.OPERATION_RAPPROCHER, key, None, {"id": releve_id})
+    await wave_ops.rapprocher(session, auth, idem, releve_id)
 
 
 # --- dues cancellation ---------------------------------------------------------------------------------------------
@@ -139,7 +138,7 @@ async def rapprocher(session: AsyncSession, auth: AuthContext, key: str, releve_
 async def annuler_cotisations(session: AsyncSession, auth: AuthContext, key: str, cotisation_ids: list[uuid.UUID],
                               motif: str) -> AnnulationResponse:
     """POST /api/cotisations/annulation with ``cotisationIds``: all or nothing, refused with the reason."""
-    data = AnnulerCotisationsRequest(cotisation_ids=cotisation_ids, motif=motif)
-    body = await _idempotent(session, auth, "console POST /api/cotisations/annulation", key, data,
-                             lambda: AnnulationCotisationsService(session, auth).annuler(data))
-    return AnnulationResponse.model_validate(body)
+    body = corps(cotisationIds=[str(c) for c in cotisation_ids], motif=motif)
+    data = AnnulerCotisationsRequest.model_validate(body)
+    idem = IdempotentRequest.for_form(session, cotisations_ops.OPERATION_ANNULER, key, body)
+    return AnnulationResponse.model_validate((await cotisations_ops.annuler(session, auth, idem, data)).body)

@@ -16,6 +16,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
+from unionflow.annulations.router import _code as code_annulation
+from unionflow.annulations.service import AnnulationService
 from unionflow.clotures.pdf import dossier
 from unionflow.clotures.schemas import ClotureMensuelleResponse, CreateClotureMensuelleRequest
 from unionflow.clotures.service import ClotureMensuelleService
@@ -25,9 +27,10 @@ from unionflow.comptabilite.deverrouillage import DeverrouillageService
 from unionflow.comptabilite.deverrouillage_schemas import CreateDeverrouillageRequest, DeverrouillageResponse
 from unionflow.comptabilite.etats import EtatsService
 from unionflow.comptabilite.etats_schemas import VerrouillageRequest, VerrouillageResponse
-from unionflow.console.services import _idempotent
+from unionflow.console.services import corps, settings_of
 from unionflow.core import tableaux
 from unionflow.core.auth import AuthContext
+from unionflow.core.idempotence import IdempotentRequest
 from unionflow.core.pagination import Page, PageParams
 from unionflow.demandes_aide.repository import DemandeFilters
 from unionflow.demandes_aide.schemas import DemandeAideResponse
@@ -36,7 +39,8 @@ from unionflow.finance.approbations.repository import ApprobationFilters
 from unionflow.finance.approbations.schemas import ApprobationResponse
 from unionflow.finance.approbations.service import ApprobationService
 from unionflow.models.demande_aide import StatutDemandeAide
-from unionflow.paiements.schemas import CibleInput
+from unionflow.paiements import operations as paiements_ops
+from unionflow.versements import operations as versements_ops
 from unionflow.versements.repository import VersementFilters
 from unionflow.versements.schemas import (
     ConfirmerVersementRequest,
@@ -45,7 +49,6 @@ from unionflow.versements.schemas import (
     VersementResponse,
 )
 from unionflow.versements.service import VersementService
-from unionflow.wave.checkout_service import WaveCheckoutService
 from unionflow.wave.schemas import CreateWaveCheckoutRequest
 
 # --- payouts and their approvals --------------------------------------------------------------------------------
@@ -64,21 +67,30 @@ async def versements(session: AsyncSession, auth: AuthContext, request: Request,
 
 async def preparer_versement(session: AsyncSession, auth: AuthContext, request: Request, key: str,
                              data: CreateVersementRequest) -> uuid.UUID:
-    body = await _idempotent(session, auth, "console POST /api/versements", key, data,
-                             lambda: _versements(session, auth, request).creer(data))
-    return uuid.UUID(body["id"])
+    body = data.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    idem = IdempotentRequest.for_form(session, versements_ops.OPERATION_CREER, key, body)
+    answer = await versements_ops.creer(session, auth, settings_of(request), idem, data)
+    return uuid.UUID(answer.body["id"])
 
 
 async def confirmer_versement(session: AsyncSession, auth: AuthContext, request: Request, key: str,
                               versement_id: uuid.UUID, reference: str | None) -> None:
-    data = ConfirmerVersementRequest(reference_externe=reference or None)
-    await _idempotent(session, auth, f"console POST /api/versements/{versement_id}/confirmer", key, data,
-                      lambda: _versements(session, auth, request).confirmer(versement_id, data))
+    body = corps(referenceExterne=reference)
+    data = ConfirmerVersementRequest.model_validate(body)
+    idem = IdempotentRequest.for_form(session, versements_ops.OPERATION_CONFIRMER, key, body, {"id": versement_id})
+    await versements_ops.confirmer(session, auth, settings_of(request), idem, versement_id, data)
 
 
-async def annuler_versement(session: AsyncSession, auth: AuthContext, request: Request, versement_id: uuid.UUID,
-                            motif: str) -> None:
-    await _versements(session, auth, request).annuler(versement_id, MotifRequest(motif=motif))
+async def annuler_versement(session: AsyncSession, auth: AuthContext, request: Request, key: str,
+                            versement_id: uuid.UUID, motif: str) -> None:
+    """POST /api/versements/{id}/annuler: the same service call and status as the route (a payout not yet sent is
+    withdrawn at once; a manual one already paid opens an undo request), under the form's key when it has one."""
+    body = corps(motif=motif)
+    data = MotifRequest.model_validate(body)
+    service = AnnulationService(session, auth, settings_of(request))
+    idem = IdempotentRequest.for_form(session, "POST /api/versements/{id}/annuler", key or None, body,
+                                      {"id": versement_id})
+    await idem.answer(auth, lambda: service.annuler_versement(versement_id, data), code_annulation)
 
 
 async def approbations_versements(session: AsyncSession, auth: AuthContext) -> dict[uuid.UUID, ApprobationResponse]:
@@ -145,11 +157,11 @@ async def decider_aide(session: AsyncSession, auth: AuthContext, demande_id: uui
 async def payer_wave(session: AsyncSession, auth: AuthContext, request: Request, key: str, organisation_id: uuid.UUID,
                      cotisation_id: uuid.UUID) -> str:
     """POST /api/paiements/wave/checkout for one dues of the caller; returns Wave's launch URL."""
-    data = CreateWaveCheckoutRequest(organisation_id=organisation_id, cibles=[CibleInput(cotisation_id=cotisation_id)])
-    service = WaveCheckoutService(session, auth, request.app.state.settings)
-    body = await _idempotent(session, auth, "console POST /api/paiements/wave/checkout", key, data,
-                             lambda: service.payer(data))
-    return str(body["waveLaunchUrl"])
+    body = corps(organisationId=str(organisation_id), cibles=[{"cotisationId": str(cotisation_id)}])
+    data = CreateWaveCheckoutRequest.model_validate(body)
+    idem = IdempotentRequest.for_form(session, paiements_ops.OPERATION_CHECKOUT_WAVE, key, body)
+    answer = await paiements_ops.ouvrir_checkout_wave(session, auth, settings_of(request), idem, data)
+    return str(answer.body["waveLaunchUrl"])
 
 
 # --- statements, lock, reopenings, monthly closing --------------------------------------------------------------

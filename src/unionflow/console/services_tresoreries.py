@@ -8,8 +8,10 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.console.services import _idempotent
+from unionflow.console.services import corps
 from unionflow.core.auth import AuthContext
+from unionflow.core.idempotence import IdempotentRequest
+from unionflow.tresoreries import operations
 from unionflow.tresoreries.schemas import CreateVirementInterneRequest, TresorerieResponse
 from unionflow.tresoreries.service import TresorerieService
 
@@ -24,10 +26,8 @@ async def virer(session: AsyncSession, auth: AuthContext, key: str, organisation
                 source_id: uuid.UUID, destination_id: uuid.UUID, montant: Decimal, jour: date | None,
                 libelle: str) -> str:
     """POST /api/tresoreries/virements-internes under the form's Idempotency-Key; returns the transfer's number."""
-    data = CreateVirementInterneRequest(organisation_id=organisation_id, source_id=source_id,
-                                        destination_id=destination_id, montant=montant, date_operation=jour,
-                                        libelle=libelle)
-    service = TresorerieService(session, auth)
-    body = await _idempotent(session, auth, "console POST /api/tresoreries/virements-internes", key, data,
-                             lambda: service.virer(data))
-    return str(body["numero"])
+    body = corps(organisationId=str(organisation_id), sourceId=str(source_id), destinationId=str(destination_id),
+                 montant=str(montant), dateOperation=jour.isoformat() if jour else None, libelle=libelle)
+    data = CreateVirementInterneRequest.model_validate(body)
+    idem = IdempotentRequest.for_form(session, operations.OPERATION_VIRER, key, body)
+    return str((await operations.virer(session, auth, idem, data)).body["numero"])

@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
 from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse, Response
@@ -320,6 +321,27 @@ def _field_errors(exc: RequestValidationError) -> list[dict[str, str]]:
     return fields
 
 
+def invalid_input(exc: RequestValidationError) -> InvalidInput:
+    """The French 400 of input that does not match its schema, with one line per field in ``errors``: a problem
+    of type ``regle-metier`` when only cross-field rules failed (core.schemas.regle_metier: every field matches
+    the schema), ``caractere-controle`` when only control characters did, ``invalid-input`` otherwise."""
+    fields = _field_errors(exc)
+    detail = "; ".join(f"{f['field']}: {f['message']}" for f in fields) or "Requête invalide"
+    extra: dict[str, Any] = {"errors": fields}
+    if fields and all(f["type"] == "regle_metier" for f in fields):
+        return RegleMetier("; ".join(f["message"] for f in fields), extra=extra)
+    if fields and all(f["type"] == "caractere_controle" for f in fields):
+        return CaractereControle(detail, extra=extra)
+    return InvalidInput(detail, extra=extra)
+
+
+def schema_error(exc: ValidationError) -> InvalidInput:
+    """The 400 the API answers when the same body fails its schema: pydantic's errors placed in the body, as
+    FastAPI places them, then ``invalid_input``. For a body validated outside a route (a console form)."""
+    errors = [{**err, "loc": ("body", *err.get("loc", ()))} for err in exc.errors()]
+    return invalid_input(RequestValidationError(errors))
+
+
 def _method_not_allowed(request: Request, allowed: set[str]) -> Response:
     exc = MethodNotAllowed(request.method, allowed)
     return problem(exc.status, exc.title, exc.detail, exc.slug, request.url.path, exc.headers)
@@ -335,16 +357,8 @@ def install_error_handlers(app: FastAPI, allowed_methods: Callable[[FastAPI, str
 
     async def on_validation(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
-        fields = _field_errors(exc)
-        detail = "; ".join(f"{f['field']}: {f['message']}" for f in fields) or "Requête invalide"
-        if fields and all(f["type"] == "regle_metier" for f in fields):
-            # Only cross-field rules failed (core.schemas.regle_metier): every field matches the schema.
-            detail = "; ".join(f["message"] for f in fields)
-            return problem(400, RegleMetier.title, detail, RegleMetier.slug, request.url.path, errors=fields)
-        if fields and all(f["type"] == "caractere_controle" for f in fields):
-            return problem(400, CaractereControle.title, detail, CaractereControle.slug, request.url.path,
-                           errors=fields)
-        return problem(400, "Données invalides", detail, "invalid-input", request.url.path, errors=fields)
+        error = invalid_input(exc)
+        return problem(400, error.title, error.detail, error.slug, request.url.path, **error.extra)
 
     async def on_http(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)

@@ -121,22 +121,42 @@ def as_response(answer: Reponse) -> JSONResponse:
 
 @dataclass
 class IdempotentRequest:
+    """One request that moves money, as the key table knows it: the route template as operation and the
+    fingerprint of its path parameters, query string and body. Built from an API request (``IDEMPOTENT``) or
+    from a console form (``for_form``): both doors share the table, the operation names and the answers."""
+
     session: AsyncSession
     operation: str
     key: str | None
     empreinte: str
 
-    async def run(self, auth: AuthContext, call: Callable[[], Awaitable[BaseModel]],
-                  status: int | Callable[[BaseModel], int] = 200) -> JSONResponse:
-        """Answer from the stored response for a replayed key, else run ``call`` once and store its answer.
+    @classmethod
+    def for_form(cls, session: AsyncSession, operation: str, key: str | None, body: Any = None,
+                 path: dict[str, Any] | None = None) -> IdempotentRequest:
+        """A console form's request under the form's key. ``operation`` is the API route's own
+        (``"POST /api/paiements/{id}/confirmer"``), ``path`` its path parameters, ``body`` the JSON body the API
+        would receive: a resubmitted form (double click, reload) gets the first answer back, a key reused for
+        another form is refused as the API refuses it (422)."""
+        empreinte = fingerprint({"path": {k: str(v) for k, v in (path or {}).items()}, "query": [],
+                                 "body": jsonable_encoder(body)})
+        return cls(session, operation, key, empreinte)
+
+    async def answer(self, auth: AuthContext, call: Callable[[], Awaitable[BaseModel]],
+                     status: int | Callable[[BaseModel], int] = 200) -> Reponse:
+        """The stored answer for a replayed key, else run ``call`` once and store its answer.
         ``status`` may depend on the answer (a request that only opened a pending one answers 202)."""
         idem = Idempotence(self.session, auth, self.operation, self.key, self.empreinte)
         replay = await idem.begin()
         if replay is not None:
-            return as_response(replay)
+            return replay
         result = await call()
         body = jsonable_encoder(result.model_dump(mode="json", by_alias=True))
-        return as_response(await idem.finish(status(result) if callable(status) else status, body))
+        return await idem.finish(status(result) if callable(status) else status, body)
+
+    async def run(self, auth: AuthContext, call: Callable[[], Awaitable[BaseModel]],
+                  status: int | Callable[[BaseModel], int] = 200) -> JSONResponse:
+        """``answer`` as the API's response (header ``Idempotent-Replayed: true`` on a replay)."""
+        return as_response(await self.answer(auth, call, status))
 
 
 async def _idempotent_request(request: Request, session: SessionDep,

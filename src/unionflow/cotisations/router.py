@@ -7,7 +7,7 @@ from fastapi.responses import JSONResponse
 
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import ReadConnection, ReadSession, SessionDep
-from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import (
@@ -20,7 +20,7 @@ from unionflow.core.roles import (
     RS_WRITE,
 )
 from unionflow.core.routing import area_router
-from unionflow.cotisations.annulation import AnnulationService
+from unionflow.cotisations import operations
 from unionflow.cotisations.lectures import CotisationLecture
 from unionflow.cotisations.organisation_service import CotisationOrganisationService
 from unionflow.cotisations.periodes import REGLE
@@ -121,7 +121,7 @@ async def generate_cotisations(request: Request, data: GenererCotisationsRequest
 async def cancel_cotisations(data: AnnulerCotisationsRequest, session: SessionDep,
                              auth: AuthContext = authorize(RS_TRESORERIE),
                              idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    return await idem.run(auth, lambda: AnnulationService(session, auth).annuler(data))
+    return as_response(await operations.annuler(session, auth, idem, data))
 
 
 @router.get("/en-retard", response_model=Page[CotisationSummaryResponse], summary="Cotisations en retard",
@@ -284,4 +284,4 @@ async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
 async def pay_cotisation(id: uuid.UUID, data: PaiementCotisationRequest, session: SessionDep, request: Request,
                          auth: AuthContext = authorize(RS_COTISATION_PAYER),
                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    return await idem.run(auth, lambda: CotisationService(session, auth).payer(id, data, request.app.state.settings))
+    return as_response(await operations.payer(session, auth, request.app.state.settings, idem, id, data))

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse, Response
 
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
-from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_PAIEMENT_ME, RS_PAIEMENT_READ, RS_TRESORERIE, RS_WAVE_CHECKOUT
@@ -17,6 +17,7 @@ from unionflow.core.routing import area_router
 from unionflow.documents.router import storage_of
 from unionflow.encaissement.repository import PaiementFilters
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
+from unionflow.paiements import operations
 from unionflow.paiements.declarations import DeclarationService
 from unionflow.paiements.recette_service import RecetteService
 from unionflow.paiements.recu_service import RecuService
@@ -67,8 +68,7 @@ async def list_paiements(session: SessionDep, auth: AuthContext = authorize(RS_P
 async def create_paiement(data: CreatePaiementRequest, session: SessionDep, request: Request,
                           auth: AuthContext = authorize(RS_TRESORERIE),
                           idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    settings = request.app.state.settings
-    return await idem.run(auth, lambda: PaiementService(session, auth, settings).enregistrer(data), 201)
+    return as_response(await operations.enregistrer(session, auth, request.app.state.settings, idem, data))
 
 
 @router.post("/recettes", status_code=201, response_model=PaiementResponse, responses=problems(404, 422),
@@ -115,8 +115,7 @@ async def get_by_receipt(numeroRecu: str, session: SessionDep,
 async def wave_checkout(data: CreateWaveCheckoutRequest, session: SessionDep, request: Request,
                         auth: AuthContext = authorize(RS_WAVE_CHECKOUT),
                         idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    service = WaveCheckoutService(session, auth, request.app.state.settings)
-    return await idem.run(auth, lambda: service.payer(data), 201)
+    return as_response(await operations.ouvrir_checkout_wave(session, auth, request.app.state.settings, idem, data))
 
 
 @router.post("/wave/webhook", response_model=WaveWebhookResponse, responses=problems(401, 502, 503),
@@ -202,8 +201,7 @@ async def confirm_paiement(id: uuid.UUID, session: SessionDep,
                            data: Annotated[ConfirmationPaiementRequest | None, Body()] = None,
                            auth: AuthContext = authorize(RS_TRESORERIE),
                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    confirmation = data or ConfirmationPaiementRequest()
-    return await idem.run(auth, lambda: DeclarationService(session, auth).confirmer(id, confirmation))
+    return as_response(await operations.confirmer(session, auth, idem, id, data or ConfirmationPaiementRequest()))
 
 
 @router.post("/{id}/rejeter", response_model=PaiementResponse, responses=problems(404),

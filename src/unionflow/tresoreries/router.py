@@ -9,10 +9,11 @@ from fastapi.responses import JSONResponse
 
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
-from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
+from unionflow.tresoreries import operations
 from unionflow.tresoreries.ouverture_service import ANouveauxService
 from unionflow.tresoreries.schemas import (
     ANouveauxResponse,
@@ -64,8 +65,7 @@ async def create_tresorerie(data: CreateTresorerieRequest, session: SessionDep,
 async def create_virement_interne(data: CreateVirementInterneRequest, session: SessionDep,
                                   auth: AuthContext = authorize(RS_TRESORERIE),
                                   idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    service = TresorerieService(session, auth)
-    return await idem.run(auth, lambda: service.virer(data), 201)
+    return as_response(await operations.virer(session, auth, idem, data))
 
 
 @router.post("/a-nouveaux", status_code=201, response_model=ANouveauxResponse, responses=problems(404, 409),

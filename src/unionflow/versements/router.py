@@ -7,12 +7,13 @@ from fastapi.responses import JSONResponse
 
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
-from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
+from unionflow.versements import operations
 from unionflow.versements.repository import VersementFilters
 from unionflow.versements.schemas import (
     ConfirmerVersementRequest,
@@ -47,8 +48,7 @@ async def list_versements(session: SessionDep, request: Request, auth: AuthConte
 async def create_versement(data: CreateVersementRequest, session: SessionDep, request: Request,
                            auth: AuthContext = authorize(RS_TRESORERIE),
                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    service = VersementService(session, auth, request.app.state.settings)
-    return await idem.run(auth, lambda: service.creer(data), 201)
+    return as_response(await operations.creer(session, auth, request.app.state.settings, idem, data))
 
 
 @router.get("/{id}", response_model=VersementResponse, responses=problems(404), summary="Consulter un versement")
@@ -72,5 +72,5 @@ async def confirm_versement(id: uuid.UUID, session: SessionDep, request: Request
                             data: ConfirmerVersementRequest | None = None,
                             auth: AuthContext = authorize(RS_TRESORERIE),
                             idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    service = VersementService(session, auth, request.app.state.settings)
-    return await idem.run(auth, lambda: service.confirmer(id, data or ConfirmerVersementRequest()))
+    return as_response(await operations.confirmer(session, auth, request.app.state.settings, idem, id,
+                                                  data or ConfirmerVersementRequest()))

@@ -8,12 +8,13 @@ from fastapi.responses import JSONResponse
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.errors import PayloadTooLarge
-from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging, set_total_header
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 from unionflow.models.wave import StatutLigneReleveWave
+from unionflow.wave import operations
 from unionflow.wave.rapprochement_schemas import (
     ImporterReleveWaveRequest,
     LigneReleveWaveResponse,
@@ -179,5 +180,4 @@ async def list_lignes_releve(id: uuid.UUID, session: SessionDep, auth: AuthConte
                          "de l'union). Idempotency-Key: déplace de l'argent dans les comptes. " + ROLES_RELEVE)
 async def rapprocher_releve(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE),
                             idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    service = RapprochementWaveService(session, auth)
-    return await idem.run(auth, lambda: service.rapprocher(id))
+    return as_response(await operations.rapprocher(session, auth, idem, id))
