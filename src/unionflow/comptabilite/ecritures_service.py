@@ -302,7 +302,7 @@ async def comptabiliser_frais_wave(session: AsyncSession, *, organisation_id: uu
 async def contrepasser(session: AsyncSession, original: EcritureComptable, libelle: str, piece: str,
                        auth: AuthContext | None) -> EcritureComptable:
     """The mirror of ``original`` (debits and credits swapped), dated today in the same journal: the undoing of a
-    delivered payout or of a manual entry, approved by a second person (annulations/service.py)."""
+    delivered payout or of a manual entry, approved by a second person (paiements/annulations/service.py)."""
     books = ComptabiliteSystemRepository(session)
     lignes = [Ligne(compte, debit=ligne.credit, credit=ligne.debit, libelle=f"Contrepassation: {ligne.libelle or ''}"
                     [:300]) for ligne, compte in await books.lignes_avec_comptes(original.id)]

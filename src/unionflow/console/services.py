@@ -30,7 +30,6 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.cotisations.schemas import CotisationSummaryResponse, PaiementCotisationRequest
 from unionflow.cotisations.service import CotisationService
 from unionflow.documents.router import storage_of
-from unionflow.encaissement.repository import PaiementFilters
 from unionflow.imports.router import MAX_OCTETS
 from unionflow.imports.schemas import ImportMembresResponse
 from unionflow.imports.service import ImportMembresService, dossier_imports
@@ -44,10 +43,11 @@ from unionflow.membres.service import MembreService
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.notifications.schemas import NotificationResponse
 from unionflow.notifications.service import NotificationService
-from unionflow.paiements.avoir_schemas import AvoirResponse, ImputerAvoirRequest
-from unionflow.paiements.avoir_service import AvoirApiService
+from unionflow.paiements.avoirs.api_service import AvoirApiService
+from unionflow.paiements.avoirs.schemas import AvoirResponse, ImputerAvoirRequest
 from unionflow.paiements.declarations import DeclarationService
-from unionflow.paiements.recu_service import RecuService
+from unionflow.paiements.recus.service import RecuService
+from unionflow.paiements.repository import PaiementFilters
 from unionflow.paiements.schemas import (
     CibleInput,
     ConfirmationPaiementRequest,
@@ -56,11 +56,11 @@ from unionflow.paiements.schemas import (
     PaiementResponse,
 )
 from unionflow.paiements.service import PaiementService
+from unionflow.paiements.versements.repository import VersementFilters
+from unionflow.paiements.versements.schemas import StatutVersement, VersementResponse
+from unionflow.paiements.versements.service import VersementService
 from unionflow.taches.schemas import TacheResponse
 from unionflow.taches.service import TacheService
-from unionflow.versements.repository import VersementFilters
-from unionflow.versements.schemas import StatutVersement, VersementResponse
-from unionflow.versements.service import VersementService
 
 IMPORT_MAX_OCTETS = MAX_OCTETS
 

@@ -15,8 +15,6 @@ from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
-from unionflow.annulations.schemas import ApprouverAnnulationRequest, DemandeAnnulationResponse
-from unionflow.annulations.service import AnnulationService
 from unionflow.console.services import _idempotent
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import Page, PageParams
@@ -25,7 +23,9 @@ from unionflow.cotisations.schemas import AnnulationResponse, AnnulerCotisations
 from unionflow.documents.router import storage_of
 from unionflow.models.annulation import StatutDemandeAnnulation
 from unionflow.models.wave import StatutLigneReleveWave
-from unionflow.paiements.recu_service import RecuService
+from unionflow.paiements.annulations.schemas import ApprouverAnnulationRequest, DemandeAnnulationResponse
+from unionflow.paiements.annulations.service import AnnulationService
+from unionflow.paiements.recus.service import RecuService
 from unionflow.paiements.schemas import MotifRequest
 from unionflow.wave.rapprochement_schemas import (
     ImporterReleveWaveRequest,

@@ -36,17 +36,17 @@ from unionflow.finance.approbations.repository import ApprobationFilters
 from unionflow.finance.approbations.schemas import ApprobationResponse
 from unionflow.finance.approbations.service import ApprobationService
 from unionflow.models.demande_aide import StatutDemandeAide
+from unionflow.paiements.checkout_schemas import CreateWaveCheckoutRequest
+from unionflow.paiements.checkout_service import WaveCheckoutService
 from unionflow.paiements.schemas import CibleInput
-from unionflow.versements.repository import VersementFilters
-from unionflow.versements.schemas import (
+from unionflow.paiements.versements.repository import VersementFilters
+from unionflow.paiements.versements.schemas import (
     ConfirmerVersementRequest,
     CreateVersementRequest,
     MotifRequest,
     VersementResponse,
 )
-from unionflow.versements.service import VersementService
-from unionflow.wave.checkout_service import WaveCheckoutService
-from unionflow.wave.schemas import CreateWaveCheckoutRequest
+from unionflow.paiements.versements.service import VersementService
 
 # --- payouts and their approvals --------------------------------------------------------------------------------
 

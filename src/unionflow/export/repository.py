@@ -18,7 +18,6 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.repository import ScopedRepository
 from unionflow.core.visibility import organisations_as
 from unionflow.cotisations.repository import CotisationRepository, with_status
-from unionflow.encaissement.repository import PaiementRepository, day_start
 from unionflow.membres.repository import MEMBRE_READERS
 from unionflow.models import (
     Adhesion,
@@ -34,6 +33,7 @@ from unionflow.models import (
     Paiement,
 )
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.paiements.repository import PaiementRepository, day_start
 
 
 @dataclass(frozen=True)

@@ -37,9 +37,9 @@ from unionflow.federation.schemas import (
 from unionflow.models import Organisation
 from unionflow.models.versement import ModeVersement, ObjetVersement
 from unionflow.organisations.repository import ArborescenceRepository, OrganisationRepository
-from unionflow.versements.quote_part_repository import QuotePartRepository
-from unionflow.versements.schemas import PHONE_PATTERN, CreateVersementRequest, VersementResponse
-from unionflow.versements.service import VersementService
+from unionflow.paiements.versements.quote_part_repository import QuotePartRepository
+from unionflow.paiements.versements.schemas import PHONE_PATTERN, CreateVersementRequest, VersementResponse
+from unionflow.paiements.versements.service import VersementService
 
 ZERO = Decimal("0")
 # Roles that read a federation's consolidation where they act (in it or above it).

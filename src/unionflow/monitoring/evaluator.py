@@ -23,12 +23,12 @@ from unionflow.audit.repository import AuditSystemRepository
 from unionflow.auth.repository import LoginThrottleRepository
 from unionflow.config import Settings
 from unionflow.core import audit
-from unionflow.encaissement.repository import PaiementSystemRepository
 from unionflow.lcbft.repository import AlerteLcbFtSystemRepository
 from unionflow.models import AlerteConfig, AlerteSysteme
 from unionflow.models.audit import Severite
 from unionflow.models.monitoring import Frequence, StatutSauvegarde, TypeSauvegarde
 from unionflow.monitoring.repository import FAILED_LOGIN_ACTIONS, AlerteSystemeRepository, MesureRepository
+from unionflow.paiements.repository import PaiementSystemRepository
 from unionflow.sauvegardes.repository import SauvegardeRepository
 
 log = logging.getLogger("unionflow.monitoring")
