@@ -13,8 +13,9 @@ import pytest
 from sqlalchemy import select
 
 from tests.cotisations.helpers import cotisation
-from unionflow.core.numbering import compteur_recus, next_values
+from unionflow.core.numbering import next_values
 from unionflow.models import Paiement
+from unionflow.paiements.recus.numerotation import compteur_recus
 
 pytestmark = pytest.mark.postgresql_only
 

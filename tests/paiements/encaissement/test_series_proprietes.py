@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from tests.paiements.helpers import cotisation
-from unionflow.core.numbering import compteur_recus, next_values
+from unionflow.core.numbering import next_values
 from unionflow.models import Compteur, Cotisation, Organisation, Paiement
+from unionflow.paiements.recus.numerotation import compteur_recus
 
 EXAMPLES = 25
 PROPERTY = settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.generate],

@@ -16,7 +16,7 @@ from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState, RegleMetier
-from unionflow.core.numbering import compteur_remboursements, next_value, numero_remboursement
+from unionflow.core.numbering import next_value
 from unionflow.models import DemandeAnnulation, EcritureComptable
 from unionflow.models.annulation import TypeAnnulation
 from unionflow.models.paiement import StatutPaiement
@@ -24,8 +24,8 @@ from unionflow.models.versement import StatutVersement
 from unionflow.notifications import workflow as notices
 from unionflow.paiements.avoirs.service import AvoirService
 from unionflow.paiements.checkout_service import WaveCheckoutService
-from unionflow.paiements.encaissement.validation_service import code_serie
 from unionflow.paiements.encaissement.workflow import EncaissementService
+from unionflow.paiements.recus.numerotation import code_serie, compteur_remboursements, numero_remboursement
 from unionflow.paiements.repository import PaiementSystemRepository
 from unionflow.paiements.versements.repository import VersementRepository
 from unionflow.tresoreries.repository import TresorerieSystemRepository

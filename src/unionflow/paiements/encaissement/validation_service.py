@@ -19,11 +19,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.comptabilite.ecritures_service import comptes_paiement, date_ecriture_paiement, ecriture_paiement
 from unionflow.comptabilite.produits import nature_cible
 from unionflow.comptabilite.service import compteur_ecriture
-from unionflow.core import audit, metrics, reference
+from unionflow.core import audit, metrics
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import purges
 from unionflow.core.lot import Lot, defauts
-from unionflow.core.numbering import compteur_recus, next_values, numero_recu
+from unionflow.core.numbering import next_values
 from unionflow.lcbft.detection import alertes_nouveau_paiement, donnees_webhook
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import (
@@ -36,8 +36,8 @@ from unionflow.models import (
 )
 from unionflow.models.base import utcnow
 from unionflow.models.paiement import MethodePaiement, TypeMouvementAvoir
-from unionflow.organisations.repository import SerieOrganisationRepository
 from unionflow.paiements.encaissement import emission
+from unionflow.paiements.recus.numerotation import code_serie, compteur_recus, numero_recu
 from unionflow.webhooks import emission as webhooks
 
 MODULE = "PAIEMENTS"
@@ -86,28 +86,6 @@ async def destinataire(session: AsyncSession, paiement: Paiement) -> emission.De
     notification needs (none if the member is gone). One statement on the payment's path, through the member's
     repository (unscoped: the payment is already permitted)."""
     return await MembreRepository(session, None).get_destinataire(paiement.membre_id, paiement.organisation_id)
-
-
-class _SansCode(Exception):
-    """The organisation has no series code yet: nothing to keep in the worker's cache."""
-
-
-async def code_serie(session: AsyncSession, organisation_id: uuid.UUID) -> str:
-    """The organisation's code in its receipt numbers: from the worker's cache (a code never changes once
-    stored), else one read; given here, once, to an organisation that has none yet (its first receipt) — and
-    then not cached, since this transaction may still roll back."""
-    repo = SerieOrganisationRepository(session)
-
-    async def stocke() -> str:
-        code = await repo.code_serie(organisation_id)
-        if code is None:
-            raise _SansCode
-        return code
-
-    try:
-        return await reference.lire(session, ("code_serie", organisation_id), stocke)
-    except _SansCode:
-        return await repo.attribuer_code_serie(organisation_id)
 
 
 def _recu_par(auth: AuthContext | None, paiement: Paiement, nouveau: bool) -> str:

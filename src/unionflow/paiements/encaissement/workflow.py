@@ -21,7 +21,6 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
 from unionflow.core.errors import InvalidState, NotFound, RegleMetier
-from unionflow.core.numbering import reference_declaration
 from unionflow.models import Adhesion, Cotisation, Paiement, PaiementAllocation
 
 # The enums live beside their models; re-exported here, where areas imported them before.
@@ -32,6 +31,7 @@ from unionflow.models.paiement import StatutPaiement as StatutPaiement
 from unionflow.paiements.avoirs import service as avoirs
 from unionflow.paiements.encaissement import emission
 from unionflow.paiements.encaissement.validation_service import COTISATIONS_STATS, MODULE, outstanding, valider
+from unionflow.paiements.recus.numerotation import reference_declaration
 from unionflow.paiements.repository import PaiementSystemRepository
 
 __all__ = ["COTISATIONS_STATS", "MODULE", "Cible", "EncaissementService", "MethodePaiement", "StatutAdhesion",

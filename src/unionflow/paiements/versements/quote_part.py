@@ -24,7 +24,7 @@ from unionflow.core.numbering import next_value
 from unionflow.models import Versement
 from unionflow.models.versement import ObjetVersement
 from unionflow.organisations.repository import OrganisationRepository
-from unionflow.paiements.encaissement.validation_service import code_serie
+from unionflow.paiements.recus.numerotation import code_serie
 
 PREFIXE_QUOTE_PART = "QPR"
 
