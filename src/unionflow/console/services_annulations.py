@@ -18,7 +18,7 @@ from starlette.requests import Request
 from unionflow.console.services import _idempotent
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import Page, PageParams
-from unionflow.cotisations.annulation import AnnulationService as AnnulationCotisationsService
+from unionflow.cotisations.annulation import AnnulationCotisationService
 from unionflow.cotisations.schemas import AnnulationResponse, AnnulerCotisationsRequest
 from unionflow.documents.router import storage_of
 from unionflow.models.annulation import StatutDemandeAnnulation
@@ -141,5 +141,5 @@ async def annuler_cotisations(session: AsyncSession, auth: AuthContext, key: str
     """POST /api/cotisations/annulation with ``cotisationIds``: all or nothing, refused with the reason."""
     data = AnnulerCotisationsRequest(cotisation_ids=cotisation_ids, motif=motif)
     body = await _idempotent(session, auth, "console POST /api/cotisations/annulation", key, data,
-                             lambda: AnnulationCotisationsService(session, auth).annuler(data))
+                             lambda: AnnulationCotisationService(session, auth).annuler(data))
     return AnnulationResponse.model_validate(body)

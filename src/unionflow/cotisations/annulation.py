@@ -50,7 +50,7 @@ def refus(c: Cotisation, paiement_id: uuid.UUID, methode: str) -> CotisationRefu
               f"annulez la cotisation")
 
 
-class AnnulationService:
+class AnnulationCotisationService:
     def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
         self.session = session
         self.auth = auth

@@ -20,7 +20,7 @@ from unionflow.core.roles import (
     RS_WRITE,
 )
 from unionflow.core.routing import area_router
-from unionflow.cotisations.annulation import AnnulationService
+from unionflow.cotisations.annulation import AnnulationCotisationService
 from unionflow.cotisations.lectures import CotisationLecture
 from unionflow.cotisations.organisation_service import CotisationOrganisationService
 from unionflow.cotisations.periodes import REGLE
@@ -121,7 +121,7 @@ async def generate_cotisations(request: Request, data: GenererCotisationsRequest
 async def cancel_cotisations(data: AnnulerCotisationsRequest, session: SessionDep,
                              auth: AuthContext = authorize(RS_TRESORERIE),
                              idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    return await idem.run(auth, lambda: AnnulationService(session, auth).annuler(data))
+    return await idem.run(auth, lambda: AnnulationCotisationService(session, auth).annuler(data))
 
 
 @router.get("/en-retard", response_model=Page[CotisationSummaryResponse], summary="Cotisations en retard",
