@@ -209,7 +209,7 @@ _PAR_ID = "a parent row looked up by id (organisation, member): to move to the o
 LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "adhesions/repository.py": (frozenset({"Organisation"}), f"{_AFFICHAGE} (adhesion + its organisation)"),
     "analytics/repository.py": (frozenset({"Adhesion", "Cotisation", "Evenement", "FeedbackEvenement",
-                                           "InscriptionEvenement", "MembreOrganisation", "Organisation", "Paiement"}),
+                                           "InscriptionEvenement", "MembreOrganisation", "Organisation"}),
                                 _RAPPORT),
     "comptabilite/repository.py": (frozenset({"Organisation", "Tresorerie"}),
                                    f"{_PORTEE} (organisations whose books one reads); the payment path reads the "
@@ -218,8 +218,7 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "comptabilite/pieces_repository.py": (frozenset({"Cotisation", "Membre", "Paiement", "PaiementAllocation"}),
                                          f"{_AFFICHAGE} (ledger lines name the payer and the receipt); encaissement "
                                          "posts through comptabilite, importing it back would be a cycle"),
-    "compte/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "MembreOrganisation", "MouvementAvoir",
-                                        "Organisation", "Paiement", "PaiementAllocation"}),
+    "compte/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "MembreOrganisation", "Organisation"}),
                              f"{_RAPPORT} (the member's account and dashboards)"),
     "documents/repository.py": (frozenset({"ConversationParticipant", "MessageConversation"}),
                                 f"{_PORTEE} (a voice note is seen by the conversation's participants)"),
@@ -235,7 +234,7 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "evenements/repository.py": (frozenset({"Membre"}), f"{_AFFICHAGE} (registrants with their names, in name order)"),
     "export/repository.py": (frozenset({"Adhesion", "AuditLog", "CompteComptable", "Cotisation", "EcritureComptable",
                                         "JournalComptable", "LigneEcriture", "Membre", "MembreOrganisation",
-                                        "Organisation", "Paiement"}),
+                                        "Organisation"}),
                              f"{_RAPPORT}: export statements streamed in batches, each scoped by its owner's rule"),
     "federation/repository.py": (frozenset({"CompteComptable", "EcritureComptable", "LigneEcriture"}),
                                  f"{_RAPPORT} (the federation's consolidation sums the ledger lines it eliminates)"),
@@ -264,6 +263,8 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "organisations/lectures.py": (frozenset({"MembreOrganisation"}),
                                   f"{_PORTEE} (session-free read path: the caller's organisations)"),
     "organisations/repository.py": (frozenset({"Document"}), "the logo candidate: a document of the organisation"),
+    "paiements/rapport_repository.py": (frozenset({"Membre", "Organisation"}),
+                                        f"{_AFFICHAGE} (the payments export names the payer and the organisation)"),
     "paiements/recus/repository.py": (frozenset({"Adhesion", "Cotisation", "Document", "Organisation"}),
                                       f"{_AFFICHAGE} (a receipt renders its payment, allocations and logo)"),
     "propositions_aide/repository.py": (frozenset({"DemandeAide"}),

@@ -1,8 +1,7 @@
 """The payment rows and their allocations (tables ``paiement``, ``paiement_allocation``): the one door to them.
 
-Owned by encaissement, the settlement workflow, rather than by the paiements API area: the workflow, the Wave
-checkout (wave/) and the payments API (paiements/) all write payments, and only a package below all three can hold
-their queries without an import cycle (docs/decisions.md, "Who owns the payment rows")."""
+The settlement workflow (paiements/encaissement/), the Wave checkout, the payments API and the undo requests all
+reach the payments here; other areas' reports read them through paiements/rapport_repository.py."""
 
 from __future__ import annotations
 
