@@ -110,6 +110,9 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
     paiement.montant_non_affecte = ZERO if paiement.nature else paiement.montant - sum((part for _, part in plan), ZERO)
     natures = {allocation.id: nature_cible(target) for allocation, (target, _) in zip(allocations, plan, strict=True)}
     refs = await comptes_paiement(session, paiement, allocations, auth, natures=natures)
+    if refs.tresorerie_id is not None:
+        # The payment names the treasury it entered; its entry debits that treasury's account.
+        paiement.tresorerie_id = refs.tresorerie_id
     # Read before the counters: their row locks are held until commit, the time spent after them is the queue.
     dest = await destinataire(session, paiement)
     date_ecriture = date_ecriture_paiement(refs, paiement)
