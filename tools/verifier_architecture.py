@@ -11,6 +11,10 @@
 4. One door per table: every model of src/unionflow/models has one owning area (``PROPRIETAIRES``), and a module
    that may hold SQL (repositories, ``lectures.py``) imports only its own area's models, apart from the reads
    listed with their reason in ``LECTURES_CROISEES`` (the one list of exceptions; docs/architecture.md).
+5. Money in one package: the money tables (``TABLES_ARGENT``: payments, their allocations, member credit, undo
+   requests, payouts) are queried only under paiements/; another area's repository or ``lectures.py`` that imports
+   one of their models fails, unless the read is listed in ``LECTURES_ARGENT`` with the reason it cannot go
+   through paiements yet (``LECTURES_CROISEES`` does not admit them).
 
 Exit status 0 when all hold; otherwise each violation is printed as ``path:line: reason`` and the status is 1.
 """
@@ -200,6 +204,23 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "webhooks": ("AbonnementWebhook", "LivraisonWebhook"),
 }.items() for modele in modeles}
 
+# Money tables: only paiements/ queries them; other areas call its repositories' functions.
+TABLES_ARGENT = frozenset({"Paiement", "PaiementAllocation", "MouvementAvoir", "DemandeAnnulation", "Versement"})
+_SOUS_PAIEMENTS = "sits below paiements in the layers (paiements imports it), so it cannot call paiements' door"
+# Reads of the money tables outside paiements/ that remain, by module → (models, reason). The only way to admit one.
+LECTURES_ARGENT: dict[str, tuple[frozenset[str], str]] = {
+    "comptabilite/pieces_repository.py": (frozenset({"Paiement", "PaiementAllocation"}),
+                                          f"comptabilite {_SOUS_PAIEMENTS}: the ledger lines name the payer and the "
+                                          "receipt in the same statement; to move, the callers above would hand "
+                                          "the receipts down"),
+    "lcbft/repository.py": (frozenset({"Paiement", "Versement"}),
+                            f"lcbft {_SOUS_PAIEMENTS} (the settlement and the payouts call the screening): the "
+                            "cumulated amounts of payments and payouts; to move, the callers would pass them in"),
+    "finance/approbations/repository.py": (frozenset({"Versement"}),
+                                           f"finance {_SOUS_PAIEMENTS} (payouts ask for finance's approvals): "
+                                           "the payout an approval decides on"),
+}
+
 _AFFICHAGE = "joins a parent row's name or fields to the owner's read, in the same statement"
 _PORTEE = "the area's visibility rule is written on another area's rows (memberships, participants)"
 _RAPPORT = "read-only reporting: aggregates over the caller's organisations, no row written"
@@ -215,8 +236,8 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
                                    f"{_PORTEE} (organisations whose books one reads); the payment path reads the "
                                    "treasuries (cached, core/reference.py) to debit the right class-5 account: "
                                    "tresoreries posts through comptabilite, importing it back would be a cycle"),
-    "comptabilite/pieces_repository.py": (frozenset({"Cotisation", "Membre", "Paiement", "PaiementAllocation"}),
-                                         f"{_AFFICHAGE} (ledger lines name the payer and the receipt); encaissement "
+    "comptabilite/pieces_repository.py": (frozenset({"Cotisation", "Membre"}),
+                                         f"{_AFFICHAGE} (ledger lines name the payer and the receipt); paiements "
                                          "posts through comptabilite, importing it back would be a cycle"),
     "compte/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "MembreOrganisation", "Organisation"}),
                              f"{_RAPPORT} (the member's account and dashboards)"),
@@ -238,8 +259,8 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
                              f"{_RAPPORT}: export statements streamed in batches, each scoped by its owner's rule"),
     "federation/repository.py": (frozenset({"CompteComptable", "EcritureComptable", "LigneEcriture"}),
                                  f"{_RAPPORT} (the federation's consolidation sums the ledger lines it eliminates)"),
-    "finance/approbations/repository.py": (frozenset({"DemandeAide", "Organisation", "Versement"}),
-                                           "versements and demandes_aide call finance's approvals: finance "
+    "finance/approbations/repository.py": (frozenset({"DemandeAide", "Organisation"}),
+                                           "paiements (payouts) and demandes_aide call finance's approvals: finance "
                                            "importing them back would be a cycle between areas; " + _PORTEE),
     "finance/budgets/repository.py": (frozenset({"CompteComptable", "EcritureComptable", "LigneEcriture",
                                                  "Organisation"}),
@@ -248,8 +269,8 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "imports/repository.py": (frozenset({"Membre", "MembreOrganisation", "Organisation"}),
                               "bulk door of the member import: lookups by chunks of keys and batched inserts "
                               "(bench-import measures it)"),
-    "lcbft/repository.py": (frozenset({"DemandeAide", "Organisation", "Paiement", "Versement"}),
-                            "encaissement and versements call the screening: lcbft importing their repositories "
+    "lcbft/repository.py": (frozenset({"DemandeAide", "Organisation"}),
+                            "paiements (settlement, payouts) calls the screening: lcbft importing their repositories "
                             "for the cumulated amounts would be a cycle between areas; " + _PORTEE
                             + " (the organisations whose thresholds one reads)"),
     "membres/repository.py": (frozenset({"Adhesion", "Organisation", "PreferenceMembre", "UtilisateurLocal"}),
@@ -303,12 +324,21 @@ def tables_du_paquet() -> set[str]:
 
 
 def violations_portes(relatif: str, source: str) -> list[str]:
-    """Other areas' models imported by one module that may hold SQL, minus its listed exceptions."""
+    """Other areas' models imported by one module that may hold SQL, minus its listed exceptions: a money table
+    only by ``LECTURES_ARGENT``, any other by ``LECTURES_CROISEES``."""
     permis = LECTURES_CROISEES.get(relatif, (frozenset(), ""))[0]
-    return [f"src/unionflow/{relatif}:{ligne}: lit {nom}, table de {PROPRIETAIRES[nom]} (une porte par table: "
-            f"passer par son repository, ou LECTURES_CROISEES avec la raison)"
-            for ligne, nom in modeles_importes(source)
-            if nom in PROPRIETAIRES and PROPRIETAIRES[nom] != _zone(relatif) and nom not in permis]
+    argent = LECTURES_ARGENT.get(relatif, (frozenset(), ""))[0]
+    erreurs = []
+    for ligne, nom in modeles_importes(source):
+        if nom not in PROPRIETAIRES or PROPRIETAIRES[nom] == _zone(relatif):
+            continue
+        if nom in TABLES_ARGENT and nom not in argent:
+            erreurs.append(f"src/unionflow/{relatif}:{ligne}: lit {nom}, table d'argent (seul paiements/ l'interroge: "
+                           f"appeler une fonction de ses repositories, ou LECTURES_ARGENT avec la raison)")
+        elif nom not in TABLES_ARGENT and nom not in permis:
+            erreurs.append(f"src/unionflow/{relatif}:{ligne}: lit {nom}, table de {PROPRIETAIRES[nom]} (une porte par "
+                           f"table: passer par son repository, ou LECTURES_CROISEES avec la raison)")
+    return erreurs
 
 
 def verifier_portes() -> list[str]:
@@ -324,11 +354,15 @@ def verifier_portes() -> list[str]:
                 nom in EXCEPTIONS_NOMS or nom.endswith("_repository.py")):
             continue
         erreurs += violations_portes(relatif, chemin.read_text(encoding="utf-8"))
-    for relatif, (permis, _) in sorted(LECTURES_CROISEES.items()):
-        chemin = PAQUET / relatif
-        lus = {n for _, n in modeles_importes(chemin.read_text(encoding="utf-8"))} if chemin.exists() else set()
-        erreurs += [f"tools/verifier_architecture.py: LECTURES_CROISEES[{relatif!r}] nomme {nom}, qu'il ne lit plus"
-                    for nom in sorted(permis - lus)]
+    for liste, exceptions in (("LECTURES_CROISEES", LECTURES_CROISEES), ("LECTURES_ARGENT", LECTURES_ARGENT)):
+        for relatif, (permis, _) in sorted(exceptions.items()):
+            chemin = PAQUET / relatif
+            lus = {n for _, n in modeles_importes(chemin.read_text(encoding="utf-8"))} if chemin.exists() else set()
+            erreurs += [f"tools/verifier_architecture.py: {liste}[{relatif!r}] nomme {nom}, qu'il ne lit plus"
+                        for nom in sorted(permis - lus)]
+    erreurs += [f"tools/verifier_architecture.py: LECTURES_CROISEES[{relatif!r}] nomme {nom}, table d'argent: "
+                f"LECTURES_ARGENT seule admet ces lectures"
+                for relatif, (permis, _) in sorted(LECTURES_CROISEES.items()) for nom in sorted(permis & TABLES_ARGENT)]
     return erreurs
 
 
@@ -340,7 +374,7 @@ def main() -> int:
         print(f"{len(erreurs)} violation(s) des règles d'architecture (docs/architecture.md, « Couches »)")
         return 1
     print("Architecture: pas de SQL hors des repositories, chaque paquet dans une couche, "
-          "chaque repository sur une base, une porte par table")
+          "chaque repository sur une base, une porte par table, l'argent interrogé par paiements seul")
     return 0
 
 
