@@ -2,7 +2,7 @@
 transaction control around them (BEGIN, COMMIT, ROLLBACK; SAVEPOINT/RELEASE reach the cursor like any
 statement). Each entry is one round trip to the server.
 
-Used by the round-trip budget tests of the payment path (tests/encaissement/test_allers_retours.py): a budget
+Used by the round-trip budget tests of the payment path (tests/paiements/encaissement/test_allers_retours.py): a budget
 holds only if what the code sends is counted, not what the code looks like.
 """
 

@@ -11,7 +11,11 @@
 4. One door per table: every model of src/unionflow/models has one owning area (``PROPRIETAIRES``), and a module
    that may hold SQL (repositories, ``lectures.py``) imports only its own area's models, apart from the reads
    listed with their reason in ``LECTURES_CROISEES`` (the one list of exceptions; docs/architecture.md).
-5. One idempotency mechanism, in core (core/idempotence.py): outside core, models and migrations no module imports
+5. Money in one package: the money tables (``TABLES_ARGENT``: payments, their allocations, member credit, undo
+   requests, payouts) are queried only under paiements/; another area's repository or ``lectures.py`` that imports
+   one of their models fails, unless the read is listed in ``LECTURES_ARGENT`` with the reason it cannot go
+   through paiements yet (``LECTURES_CROISEES`` does not admit them).
+6. One idempotency mechanism, in core (core/idempotence.py): outside core, models and migrations no module imports
    its internals (``Idempotence``, ``fingerprint``) or the key table's model (``CleIdempotence``), names the table
    (``cle_idempotence``) in a string, or defines a function or class named after idempotency. An operation takes
    an ``IdempotentRequest`` (from the API request or ``IdempotentRequest.for_form``) and calls its ``answer``.
@@ -179,7 +183,6 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "cotisations": ("Cotisation", "CotisationSynthese", "CotisationSyntheseDelta", "RappelCotisation"),
     "demandes_aide": ("DemandeAide",),
     "documents": ("Document", "PieceJointe", "TelechargementDocument"),
-    "encaissement": ("Paiement", "PaiementAllocation", "DemandeAnnulation", "MouvementAvoir"),
     "evenements": ("Evenement", "InscriptionEvenement", "FeedbackEvenement", "NotificationEvenement"),
     "favoris": ("Favori",),
     "feedback": ("Feedback",),
@@ -190,6 +193,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "monitoring": ("AlerteSysteme", "AlerteConfig", "JournalSysteme"),
     "notifications": ("Notification", "ModeleNotification"),
     "organisations": ("Organisation",),
+    "paiements": ("Paiement", "PaiementAllocation", "DemandeAnnulation", "MouvementAvoir", "Versement"),
     "scheduler": ("PlanificationJob", "ExecutionJob"),
     "preferences": ("PreferenceMembre",),
     "propositions_aide": ("PropositionAide",),
@@ -199,11 +203,27 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "tickets": ("Ticket", "TicketMessage"),
     "tresoreries": ("Tresorerie",),
     "types_reference": ("TypeReference",),
-    "versements": ("Versement",),
     "wave": ("CompteWave", "WaveCheckout", "WaveEvenement", "TransactionWave", "ReleveWave", "LigneReleveWave",
              "RapprochementWave"),
     "webhooks": ("AbonnementWebhook", "LivraisonWebhook"),
 }.items() for modele in modeles}
+
+# Money tables: only paiements/ queries them; other areas call its repositories' functions.
+TABLES_ARGENT = frozenset({"Paiement", "PaiementAllocation", "MouvementAvoir", "DemandeAnnulation", "Versement"})
+_SOUS_PAIEMENTS = "sits below paiements in the layers (paiements imports it), so it cannot call paiements' door"
+# Reads of the money tables outside paiements/ that remain, by module → (models, reason). The only way to admit one.
+LECTURES_ARGENT: dict[str, tuple[frozenset[str], str]] = {
+    "comptabilite/pieces_repository.py": (frozenset({"Paiement", "PaiementAllocation"}),
+                                          f"comptabilite {_SOUS_PAIEMENTS}: the ledger lines name the payer and the "
+                                          "receipt in the same statement; to move, the callers above would hand "
+                                          "the receipts down"),
+    "lcbft/repository.py": (frozenset({"Paiement", "Versement"}),
+                            f"lcbft {_SOUS_PAIEMENTS} (the settlement and the payouts call the screening): the "
+                            "cumulated amounts of payments and payouts; to move, the callers would pass them in"),
+    "finance/approbations/repository.py": (frozenset({"Versement"}),
+                                           f"finance {_SOUS_PAIEMENTS} (payouts ask for finance's approvals): "
+                                           "the payout an approval decides on"),
+}
 
 _AFFICHAGE = "joins a parent row's name or fields to the owner's read, in the same statement"
 _PORTEE = "the area's visibility rule is written on another area's rows (memberships, participants)"
@@ -214,38 +234,37 @@ _PAR_ID = "a parent row looked up by id (organisation, member): to move to the o
 LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "adhesions/repository.py": (frozenset({"Organisation"}), f"{_AFFICHAGE} (adhesion + its organisation)"),
     "analytics/repository.py": (frozenset({"Adhesion", "Cotisation", "Evenement", "FeedbackEvenement",
-                                           "InscriptionEvenement", "MembreOrganisation", "Organisation", "Paiement"}),
+                                           "InscriptionEvenement", "MembreOrganisation", "Organisation"}),
                                 _RAPPORT),
     "comptabilite/repository.py": (frozenset({"Organisation", "Tresorerie"}),
                                    f"{_PORTEE} (organisations whose books one reads); the payment path reads the "
                                    "treasuries (cached, core/reference.py) to debit the right class-5 account: "
                                    "tresoreries posts through comptabilite, importing it back would be a cycle"),
-    "comptabilite/pieces_repository.py": (frozenset({"Cotisation", "Membre", "Paiement", "PaiementAllocation"}),
-                                         f"{_AFFICHAGE} (ledger lines name the payer and the receipt); encaissement "
+    "comptabilite/pieces_repository.py": (frozenset({"Cotisation", "Membre"}),
+                                         f"{_AFFICHAGE} (ledger lines name the payer and the receipt); paiements "
                                          "posts through comptabilite, importing it back would be a cycle"),
-    "compte/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "MembreOrganisation", "MouvementAvoir",
-                                        "Organisation", "Paiement", "PaiementAllocation"}),
+    "compte/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "MembreOrganisation", "Organisation"}),
                              f"{_RAPPORT} (the member's account and dashboards)"),
     "documents/repository.py": (frozenset({"ConversationParticipant", "MessageConversation"}),
                                 f"{_PORTEE} (a voice note is seen by the conversation's participants)"),
-    "encaissement/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "Organisation"}),
+    "paiements/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "Organisation"}),
                                    "payment path: dues and adhesions locked with the payment in one lock order, the "
                                    "payer read for manual entry and receipts (round trips counted by tests)"),
     "configuration/repository.py": (frozenset({"Organisation"}),
                                     "configuration sits below organisations (which read devise.defaut): the "
                                     "existence of the organisation a setting is given for"),
-    "encaissement/avoir_repository.py": (frozenset({"Cotisation"}),
+    "paiements/avoirs/repository.py": (frozenset({"Cotisation"}),
                                          "payment path: a credit application locks the dues it pays in the payment's "
                                          "lock order (payment, then dues), like lock_cibles"),
     "evenements/repository.py": (frozenset({"Membre"}), f"{_AFFICHAGE} (registrants with their names, in name order)"),
     "export/repository.py": (frozenset({"Adhesion", "AuditLog", "CompteComptable", "Cotisation", "EcritureComptable",
                                         "JournalComptable", "LigneEcriture", "Membre", "MembreOrganisation",
-                                        "Organisation", "Paiement"}),
+                                        "Organisation"}),
                              f"{_RAPPORT}: export statements streamed in batches, each scoped by its owner's rule"),
     "federation/repository.py": (frozenset({"CompteComptable", "EcritureComptable", "LigneEcriture"}),
                                  f"{_RAPPORT} (the federation's consolidation sums the ledger lines it eliminates)"),
-    "finance/approbations/repository.py": (frozenset({"DemandeAide", "Organisation", "Versement"}),
-                                           "versements and demandes_aide call finance's approvals: finance "
+    "finance/approbations/repository.py": (frozenset({"DemandeAide", "Organisation"}),
+                                           "paiements (payouts) and demandes_aide call finance's approvals: finance "
                                            "importing them back would be a cycle between areas; " + _PORTEE),
     "finance/budgets/repository.py": (frozenset({"CompteComptable", "EcritureComptable", "LigneEcriture",
                                                  "Organisation"}),
@@ -254,8 +273,8 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "imports/repository.py": (frozenset({"Membre", "MembreOrganisation", "Organisation"}),
                               "bulk door of the member import: lookups by chunks of keys and batched inserts "
                               "(bench-import measures it)"),
-    "lcbft/repository.py": (frozenset({"DemandeAide", "Organisation", "Paiement", "Versement"}),
-                            "encaissement and versements call the screening: lcbft importing their repositories "
+    "lcbft/repository.py": (frozenset({"DemandeAide", "Organisation"}),
+                            "paiements (settlement, payouts) calls the screening: lcbft importing their repositories "
                             "for the cumulated amounts would be a cycle between areas; " + _PORTEE
                             + " (the organisations whose thresholds one reads)"),
     "membres/repository.py": (frozenset({"Adhesion", "Organisation", "PreferenceMembre", "UtilisateurLocal"}),
@@ -269,9 +288,10 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "organisations/lectures.py": (frozenset({"MembreOrganisation"}),
                                   f"{_PORTEE} (session-free read path: the caller's organisations)"),
     "organisations/repository.py": (frozenset({"Document"}), "the logo candidate: a document of the organisation"),
-    "paiements/recu_repository.py": (frozenset({"Adhesion", "Cotisation", "Document", "Organisation", "Paiement",
-                                                "PaiementAllocation"}),
-                                     f"{_AFFICHAGE} (a receipt renders its payment, allocations and logo)"),
+    "paiements/rapport_repository.py": (frozenset({"Membre", "Organisation"}),
+                                        f"{_AFFICHAGE} (the payments export names the payer and the organisation)"),
+    "paiements/recus/repository.py": (frozenset({"Adhesion", "Cotisation", "Document", "Organisation"}),
+                                      f"{_AFFICHAGE} (a receipt renders its payment, allocations and logo)"),
     "propositions_aide/repository.py": (frozenset({"DemandeAide"}),
                                         "matching offers to open aid requests in one query"),
     "backups/repository.py": (frozenset({"AlerteConfig", "AuditLog"}),
@@ -308,12 +328,21 @@ def tables_du_paquet() -> set[str]:
 
 
 def violations_portes(relatif: str, source: str) -> list[str]:
-    """Other areas' models imported by one module that may hold SQL, minus its listed exceptions."""
+    """Other areas' models imported by one module that may hold SQL, minus its listed exceptions: a money table
+    only by ``LECTURES_ARGENT``, any other by ``LECTURES_CROISEES``."""
     permis = LECTURES_CROISEES.get(relatif, (frozenset(), ""))[0]
-    return [f"src/unionflow/{relatif}:{ligne}: lit {nom}, table de {PROPRIETAIRES[nom]} (une porte par table: "
-            f"passer par son repository, ou LECTURES_CROISEES avec la raison)"
-            for ligne, nom in modeles_importes(source)
-            if nom in PROPRIETAIRES and PROPRIETAIRES[nom] != _zone(relatif) and nom not in permis]
+    argent = LECTURES_ARGENT.get(relatif, (frozenset(), ""))[0]
+    erreurs = []
+    for ligne, nom in modeles_importes(source):
+        if nom not in PROPRIETAIRES or PROPRIETAIRES[nom] == _zone(relatif):
+            continue
+        if nom in TABLES_ARGENT and nom not in argent:
+            erreurs.append(f"src/unionflow/{relatif}:{ligne}: lit {nom}, table d'argent (seul paiements/ l'interroge: "
+                           f"appeler une fonction de ses repositories, ou LECTURES_ARGENT avec la raison)")
+        elif nom not in TABLES_ARGENT and nom not in permis:
+            erreurs.append(f"src/unionflow/{relatif}:{ligne}: lit {nom}, table de {PROPRIETAIRES[nom]} (une porte par "
+                           f"table: passer par son repository, ou LECTURES_CROISEES avec la raison)")
+    return erreurs
 
 
 def verifier_portes() -> list[str]:
@@ -329,11 +358,15 @@ def verifier_portes() -> list[str]:
                 nom in EXCEPTIONS_NOMS or nom.endswith("_repository.py")):
             continue
         erreurs += violations_portes(relatif, chemin.read_text(encoding="utf-8"))
-    for relatif, (permis, _) in sorted(LECTURES_CROISEES.items()):
-        chemin = PAQUET / relatif
-        lus = {n for _, n in modeles_importes(chemin.read_text(encoding="utf-8"))} if chemin.exists() else set()
-        erreurs += [f"tools/verifier_architecture.py: LECTURES_CROISEES[{relatif!r}] nomme {nom}, qu'il ne lit plus"
-                    for nom in sorted(permis - lus)]
+    for liste, exceptions in (("LECTURES_CROISEES", LECTURES_CROISEES), ("LECTURES_ARGENT", LECTURES_ARGENT)):
+        for relatif, (permis, _) in sorted(exceptions.items()):
+            chemin = PAQUET / relatif
+            lus = {n for _, n in modeles_importes(chemin.read_text(encoding="utf-8"))} if chemin.exists() else set()
+            erreurs += [f"tools/verifier_architecture.py: {liste}[{relatif!r}] nomme {nom}, qu'il ne lit plus"
+                        for nom in sorted(permis - lus)]
+    erreurs += [f"tools/verifier_architecture.py: LECTURES_CROISEES[{relatif!r}] nomme {nom}, table d'argent: "
+                f"LECTURES_ARGENT seule admet ces lectures"
+                for relatif, (permis, _) in sorted(LECTURES_CROISEES.items()) for nom in sorted(permis & TABLES_ARGENT)]
     return erreurs
 
 
@@ -387,7 +420,8 @@ def main() -> int:
         print(f"{len(erreurs)} violation(s) des règles d'architecture (docs/architecture.md, « Couches »)")
         return 1
     print("Architecture: pas de SQL hors des repositories, chaque paquet dans une couche, "
-          "chaque repository sur une base, une porte par table, une seule idempotence")
+          "chaque repository sur une base, une porte par table, l'argent interrogé par paiements seul, "
+          "une seule idempotence")
     return 0
 
 

@@ -16,7 +16,6 @@ from unionflow import __version__
 from unionflow.adhesions.router import router as adhesions_router
 from unionflow.admin_association.router import router as admin_association_router
 from unionflow.analytics.router import router as analytics_router
-from unionflow.annulations.router import routers as annulations_routers
 from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
@@ -70,9 +69,11 @@ from unionflow.monitoring.router import metrics_router as monitoring_metrics_rou
 from unionflow.monitoring.router import router as monitoring_router
 from unionflow.notifications.router import router as notifications_router
 from unionflow.organisations.router import router as organisations_router
-from unionflow.paiements.avoir_router import router as avoirs_router
-from unionflow.paiements.recu_router import router as recus_router
+from unionflow.paiements.annulations.router import routers as annulations_routers
+from unionflow.paiements.avoirs.router import router as avoirs_router
+from unionflow.paiements.recus.router import router as recus_router
 from unionflow.paiements.router import router as paiements_router
+from unionflow.paiements.versements.router import router as versements_router
 from unionflow.preferences.router import router as preferences_router
 from unionflow.propositions_aide.router import router as propositions_aide_router
 from unionflow.registres import EXECUTEURS, JOBS
@@ -87,7 +88,6 @@ from unionflow.tasks.router import router as taches_router
 from unionflow.tickets.router import router as tickets_router
 from unionflow.tresoreries.router import router as tresoreries_router
 from unionflow.types_reference.router import router as types_reference_router
-from unionflow.versements.router import router as versements_router
 from unionflow.wave.router import router as wave_router
 from unionflow.webhooks.router import router as webhooks_router
 

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 RACINE = Path(__file__).resolve().parents[2]
 
 
@@ -53,7 +55,7 @@ def test_declared_exceptions() -> None:
     for chemin in ("core/lot.py", "migrations/env.py", "models/base.py", "membres/repository.py",
                    "finance/budgets/budget_repository.py", "organisations/lectures.py", "cotisations/lectures.py"):
         assert verifier._exempte(chemin), chemin
-    for chemin in ("membres/service.py", "encaissement/workflow.py", "cotisations/jobs.py", "cli.py"):
+    for chemin in ("membres/service.py", "paiements/encaissement/workflow.py", "cotisations/jobs.py", "cli.py"):
         assert not verifier._exempte(chemin), chemin
 
 
@@ -82,7 +84,20 @@ def test_a_repository_reads_only_its_own_area_tables_or_a_listed_exception() -> 
     # Ticket is its own; MembreOrganisation is a listed read of tickets; Paiement is not; an enum is no table.
     assert [e.split(": ", 1)[1].split(",")[0] for e in trouvees] == ["lit Paiement"]
     assert verifier.violations_portes("favoris/repository.py", source) != []
-    assert verifier.violations_portes("encaissement/repository.py", "from unionflow.models import Paiement\n") == []
+    assert verifier.violations_portes("paiements/repository.py", "from unionflow.models import Paiement\n") == []
+
+
+def test_a_money_table_is_queried_only_in_paiements_or_a_listed_money_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = "from unionflow.models import Paiement, MouvementAvoir\n"
+    assert verifier.violations_portes("paiements/avoirs/repository.py", source) == []
+    trouvees = verifier.violations_portes("compte/repository.py", source)
+    assert [e.split(": ", 1)[1].split(",")[0] for e in trouvees] == ["lit Paiement", "lit MouvementAvoir"]
+    assert all("table d'argent" in e for e in trouvees)
+    # Listing the read among the other cross-area reads does not admit it: only LECTURES_ARGENT does.
+    monkeypatch.setitem(verifier.LECTURES_CROISEES, "compte/repository.py", (frozenset({"Paiement"}), "raison"))
+    assert len(verifier.violations_portes("compte/repository.py", source)) == 2
+    assert verifier.violations_portes("lcbft/repository.py", "from unionflow.models import Paiement\n") == []
+    assert verifier.violations_portes("lcbft/repository.py", "from unionflow.models import MouvementAvoir\n") != []
 
 
 def test_every_table_has_one_owner_and_every_exception_says_why() -> None:
@@ -90,6 +105,11 @@ def test_every_table_has_one_owner_and_every_exception_says_why() -> None:
     for relatif, (modeles, raison) in verifier.LECTURES_CROISEES.items():
         assert raison and modeles, relatif
         assert all(verifier.PROPRIETAIRES[m] != relatif.split("/")[0] for m in modeles), relatif
+        assert not modeles & verifier.TABLES_ARGENT, relatif
+    assert {m for m, zone in verifier.PROPRIETAIRES.items() if zone == "paiements"} >= verifier.TABLES_ARGENT
+    for relatif, (modeles, raison) in verifier.LECTURES_ARGENT.items():
+        assert raison and modeles <= verifier.TABLES_ARGENT, relatif
+        assert not relatif.startswith("paiements/"), relatif
 
 
 def test_an_idempotency_mechanism_outside_core_is_caught() -> None:

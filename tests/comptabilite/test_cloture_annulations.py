@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from tests.annulations.helpers import defaire
-from tests.annulations.test_quatre_yeux import _paiement
+from tests.paiements.annulations.helpers import defaire
+from tests.paiements.annulations.test_quatre_yeux import _paiement
 from tests.pdf import pdf_text
 from unionflow.models import DemandeAnnulation, Paiement
 

@@ -6,8 +6,8 @@ import pytest
 from sqlalchemy import func, select
 
 from tests.comptabilite.helpers import compte, cotisation, ecriture, journal
-from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import EcritureComptable
+from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
 
 
 @pytest.mark.postgresql_only

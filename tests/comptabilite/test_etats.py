@@ -10,8 +10,8 @@ from decimal import Decimal
 
 from openpyxl import load_workbook
 
-from tests.annulations.helpers import defaire
 from tests.comptabilite.helpers import compte, ecriture, journal
+from tests.paiements.annulations.helpers import defaire
 from tests.paiements.helpers import cotisation
 from tests.pdf import pdf_text
 

@@ -6,8 +6,8 @@ from sqlalchemy import func, select
 
 from tests.comptabilite.helpers import adhesion, cotisation
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
-from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import CompteComptable, EcritureComptable, JournalComptable
+from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
 
 
 async def booked_entry(db, paiement):

@@ -2,7 +2,7 @@
 cancel it with a reason; nothing moves; /console/annulations lists the request with who asked, what and why; the
 requester and whoever recorded the money are refused with the service's reason; a second person approves and the
 refund receipt is linked from the payment. A member is refused the screen and every forced post. Rules:
-annulations service (tests/annulations); here, that the console offers, refuses and shows them."""
+annulations service (tests/paiements/annulations); here, that the console offers, refuses and shows them."""
 
 from __future__ import annotations
 

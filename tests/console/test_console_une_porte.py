@@ -150,8 +150,8 @@ async def test_every_operation_a_form_names_is_an_api_route(app):
 
     from unionflow.cotisations import operations as cotisations_ops
     from unionflow.paiements import operations as paiements_ops
+    from unionflow.paiements.versements import operations as versements_ops
     from unionflow.tresoreries import operations as tresoreries_ops
-    from unionflow.versements import operations as versements_ops
     from unionflow.wave import operations as wave_ops
 
     routes = {f"{method} {route.path}" for route in api_routes(app) for method in route.methods}

@@ -12,7 +12,6 @@ from typing import Any
 from sqlalchemy import func, select
 
 from unionflow.comptabilite.service import compteur_ecriture
-from unionflow.core.numbering import compteur_recus
 from unionflow.models import (
     ClotureMensuelle,
     CompteComptable,
@@ -28,6 +27,7 @@ from unionflow.models import (
     VerrouComptable,
     Versement,
 )
+from unionflow.paiements.recus.numerotation import compteur_recus
 
 FRESH = {"populate_existing": True}
 

@@ -1,7 +1,7 @@
 """Hot paths are compiled once per worker: in the steady state every statement they send is a SQLAlchemy
 compiled-cache hit. A statement without a cache key (a multi-row ``VALUES``, a dialect ``ON CONFLICT``) is
 compiled again at each request; on the payment that was a quarter of its CPU (docs/performance.md, issue 12).
-The write paths are checked in tests/encaissement/test_allers_retours.py."""
+The write paths are checked in tests/paiements/encaissement/test_allers_retours.py."""
 
 from __future__ import annotations
 

@@ -24,10 +24,10 @@ from unionflow.cotisations import lectures as cotisations_lecture
 from unionflow.cotisations.repository import CotisationFilters, CotisationRepository
 from unionflow.cotisations.schemas import StatistiquesResponse
 from unionflow.cotisations.service import today_utc
-from unionflow.encaissement.workflow import StatutCotisation
 from unionflow.models import Cotisation, Organisation
 from unionflow.organisations import lectures as organisations_lecture
 from unionflow.organisations.repository import OrganisationFilters, OrganisationRepository
+from unionflow.paiements.encaissement.workflow import StatutCotisation
 
 
 async def _ids(db: AsyncSession, stmt: Any, values: dict[str, Any] | None = None) -> set[uuid.UUID]:

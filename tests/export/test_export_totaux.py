@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from openpyxl import load_workbook
 
-from tests.annulations.helpers import defaire
+from tests.paiements.annulations.helpers import defaire
 from tests.paiements.helpers import cotisation
 
 BASE = "/api/export"

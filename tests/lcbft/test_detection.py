@@ -7,9 +7,9 @@ from sqlalchemy import select
 
 from tests.comptabilite.helpers import cotisation
 from tests.lcbft.helpers import paiement_valide
-from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.lcbft.service import evaluer_paiement
 from unionflow.models import AlerteLcbFt, AuditLog
+from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
 
 
 async def test_default_thresholds_raise_operation_cash_and_cumulated_alerts(db, factory):

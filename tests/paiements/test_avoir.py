@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from tests.annulations.helpers import defaire
+from tests.paiements.annulations.helpers import defaire
 from tests.paiements.helpers import cotisation
 from tests.pdf import pdf_text
 from unionflow.models import CompteComptable, LigneEcriture, MouvementAvoir, PaiementAllocation

@@ -10,8 +10,8 @@ from sqlalchemy import select
 
 from tests.paiements.helpers import cotisation
 from unionflow.configuration.organisation_service import valeur_organisation
-from unionflow.encaissement.avoir_service import IMPUTATION_AUTOMATIQUE, imputer_automatiquement
 from unionflow.models import AuditLog
+from unionflow.paiements.avoirs.service import IMPUTATION_AUTOMATIQUE, imputer_automatiquement
 
 CLE = IMPUTATION_AUTOMATIQUE
 

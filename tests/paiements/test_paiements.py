@@ -4,7 +4,7 @@ import uuid
 
 from sqlalchemy import func, select
 
-from tests.annulations.helpers import defaire
+from tests.paiements.annulations.helpers import defaire
 from tests.paiements.helpers import adhesion, cotisation
 from tests.pdf import pdf_text
 from unionflow.models import AuditLog, CleIdempotence, Paiement

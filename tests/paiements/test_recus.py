@@ -7,8 +7,8 @@ import io
 
 from PIL import Image
 
-from tests.annulations.helpers import defaire
 from tests.documents.helpers import upload
+from tests.paiements.annulations.helpers import defaire
 from tests.paiements.helpers import cotisation
 from tests.pdf import pdf_image_count, pdf_page_image, pdf_text
 

@@ -13,7 +13,7 @@ from tests.paiements.helpers import cotisation
 from tests.paiements.test_recus import _pay, _setup
 from tests.pdf import pdf_text
 from unionflow.models import Paiement
-from unionflow.paiements.recus_page import veut_html
+from unionflow.paiements.recus.page import veut_html
 
 BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
 

@@ -12,8 +12,9 @@ from sqlalchemy import select
 
 from tests.paiements.helpers import cotisation
 from tests.pdf import pdf_text
-from unionflow.core.numbering import compteur_recus, sigle
+from unionflow.core.numbering import sigle
 from unionflow.models import Compteur, Paiement
+from unionflow.paiements.recus.numerotation import compteur_recus
 
 
 async def _setup(factory, **org_values):

@@ -27,7 +27,6 @@ from tests.security.catalog import guarded_endpoints
 from tests.security.combined_cases import Call, World, scalar
 from unionflow.core.permissions import GRANTS, Permission
 from unionflow.core.roles import ORGANISATION_ROLES, ORGANISATION_STAFF_ROLES, Role
-from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import (
     Adhesion,
     CompteWave,
@@ -42,6 +41,7 @@ from unionflow.models import (
     Suggestion,
     VerrouComptable,
 )
+from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
 
 P = Permission
 ORG_ROLES = sorted(ORGANISATION_ROLES)

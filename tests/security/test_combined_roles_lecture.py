@@ -13,8 +13,8 @@ import pytest
 
 from tests.audit.helpers import entry, unique_module
 from tests.paiements.helpers import cotisation
-from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import MembreOrganisation
+from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
 
 CAC = "COMMISSAIRE_AUX_COMPTES"
 

@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from tests.annulations.helpers import defaire
 from tests.cotisations.helpers import cotisation, treasury
 from tests.evenements.helpers import create_event
+from tests.paiements.annulations.helpers import defaire
 from unionflow.models import AbonnementWebhook, LivraisonWebhook, Notification, ParametresLcbFt
 from unionflow.webhooks.emission import EvenementWebhook
 

@@ -26,7 +26,6 @@ from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
-from unionflow.encaissement.workflow import Cible, EncaissementService, outstanding
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import Adhesion, AuditLog, MembreOrganisation
 from unionflow.models.adhesion import StatutAdhesion
@@ -36,6 +35,7 @@ from unionflow.models.paiement import MethodePaiement
 from unionflow.notifications import workflow as notices
 from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.declarations import DeclarationService
+from unionflow.paiements.encaissement.workflow import Cible, EncaissementService, outstanding
 from unionflow.webhooks import emission as webhooks
 
 MODULE = "ADHESIONS"

@@ -22,12 +22,11 @@ from unionflow.models import (
     InscriptionEvenement,
     MembreOrganisation,
     Organisation,
-    Paiement,
 )
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.evenement import StatutEvenement, StatutInscription, StatutModeration
-from unionflow.models.paiement import StatutPaiement
+from unionflow.paiements.rapport_repository import PaiementRapportRepository
 
 UNPAID = (StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD)
 # Overdue buckets: (label, oldest due date offset in days, inclusive), newest first.
@@ -107,13 +106,8 @@ class AnalyticsRepository(ScopedRepository[Organisation]):
         return list((await self.session.execute(stmt)).all())
 
     async def payments_by_month_and_method(self, annee: int, devise: str) -> list[Any]:
-        p = Paiement
-        key = year_month(p.date_paiement).label("mois")
-        stmt = (select(key, p.methode, func.count().label("nombre"), _sum(p.montant).label("montant"))
-                .where(self.in_scope(p.organisation_id), p.statut == StatutPaiement.VALIDE, p.devise == devise,
-                       p.date_paiement >= utc_day(date(annee, 1, 1)), p.date_paiement < utc_day(date(annee + 1, 1, 1)))
-                .group_by(key, p.methode))
-        return list((await self.session.execute(stmt)).all())
+        return await PaiementRapportRepository(self.session, self.auth).by_month_and_method(
+            annee, devise, self.in_scope, year_month)
 
     async def adhesion_funnel(self, debut: date | None, fin: date | None, devise: str) -> Any:
         a = Adhesion

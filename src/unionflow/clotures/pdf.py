@@ -29,10 +29,10 @@ from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.core.auth import AuthContext
 from unionflow.core.montants import format_montant
 from unionflow.core.tableaux import Bloc, Colonne, Nature, Tableau, pdf_dossier
-from unionflow.encaissement.annulation_repository import DemandeAnnulationSystemRepository
-from unionflow.encaissement.repository import PaiementSystemRepository
 from unionflow.models import ClotureMensuelle
 from unionflow.models.paiement import StatutPaiement
+from unionflow.paiements.annulations.repository import DemandeAnnulationSystemRepository
+from unionflow.paiements.repository import PaiementSystemRepository
 
 M = Nature.MONTANT
 

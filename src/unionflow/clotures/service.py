@@ -42,9 +42,9 @@ from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, NotFound, RegleMetier
 from unionflow.core.montants import format_montant
 from unionflow.core.permissions import Permission
-from unionflow.encaissement.repository import PaiementSystemRepository
 from unionflow.lcbft.repository import AlerteLcbFtSystemRepository
 from unionflow.models import ClotureMensuelle
+from unionflow.paiements.repository import PaiementSystemRepository
 
 ZERO = Decimal("0.00")
 DELAI = "comptabilite.cloture.delai_declarations_jours"

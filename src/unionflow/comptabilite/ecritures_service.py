@@ -109,6 +109,9 @@ class ComptesPaiement:
     natures: Mapping[uuid.UUID, str] = field(default_factory=dict)
     # Issue 20: the class-5 account of the treasury the money enters (None: the method's standard account).
     numero_tresorerie: str | None = None
+    # The declared treasury the money enters (None: none declared for the method); the caller records it on the
+    # payment, this lookup writes nothing.
+    tresorerie_id: uuid.UUID | None = None
 
 
 def _repartition(paiement: Paiement, allocations: list[PaiementAllocation], produits: Mapping[str, str] | None = None,
@@ -141,18 +144,18 @@ def _repartition(paiement: Paiement, allocations: list[PaiementAllocation], prod
 async def comptes_paiement(session: AsyncSession, paiement: Paiement, allocations: list[PaiementAllocation],
                            auth: AuthContext | None = None,
                            natures: Mapping[uuid.UUID, str] | None = None) -> ComptesPaiement:
-    """The accounts, journal and lock date a payment's entry needs. Read from the worker's cache when they are
-    all there and active; otherwise through ``compte_par_defaut`` / ``journal_par_defaut``, which open or
-    reactivate them (a change of reference data: that transaction then bypasses the cache). ``natures``: each
-    allocation's kind of income (default: dues COTISATION, adhesion ADHESION)."""
+    """The accounts, journal and lock date a payment's entry needs, and the treasury the money enters. Read from
+    the worker's cache when they are all there and active; otherwise through ``compte_par_defaut`` /
+    ``journal_par_defaut``, which open or reactivate them (a change of reference data: that transaction then
+    bypasses the cache). ``natures``: each allocation's kind of income (default: dues COTISATION, adhesion
+    ADHESION). The payment itself is not changed: the caller records ``tresorerie_id`` on it."""
     org = paiement.organisation_id
     numero_tresorerie, code_journal = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
     produits = await produits_organisation(session, org)
     tresoreries = await tresoreries_actives(session, org)
     tresorerie = tresorerie_du_paiement(tresoreries, paiement)
     if tresorerie is not None:
-        # The payment names the treasury it entered (issue 20); its entry debits that treasury's account.
-        paiement.tresorerie_id = tresorerie.id
+        # The payment's entry debits the account of the treasury it enters.
         numero_tresorerie = tresorerie.numero_compte
     needed = [numero_tresorerie, *(numero for numero, _, _ in _repartition(paiement, allocations, produits, natures))]
 
@@ -188,7 +191,8 @@ async def comptes_paiement(session: AsyncSession, paiement: Paiement, allocation
         journal = JournalRef(found_journal.id, found_journal.organisation_id, found_journal.code,
                              found_journal.actif)
     verrou = await reference.lire(session, ("verrou", org), load_verrou)
-    return ComptesPaiement(comptes, journal, verrou, produits, dict(natures or {}), numero_tresorerie)
+    return ComptesPaiement(comptes, journal, verrou, produits, dict(natures or {}), numero_tresorerie,
+                           tresorerie.id if tresorerie is not None else None)
 
 
 def date_ecriture_paiement(refs: ComptesPaiement, paiement: Paiement) -> date:
@@ -302,7 +306,7 @@ async def comptabiliser_frais_wave(session: AsyncSession, *, organisation_id: uu
 async def contrepasser(session: AsyncSession, original: EcritureComptable, libelle: str, piece: str,
                        auth: AuthContext | None) -> EcritureComptable:
     """The mirror of ``original`` (debits and credits swapped), dated today in the same journal: the undoing of a
-    delivered payout or of a manual entry, approved by a second person (annulations/service.py)."""
+    delivered payout or of a manual entry, approved by a second person (paiements/annulations/service.py)."""
     books = ComptabiliteSystemRepository(session)
     lignes = [Ligne(compte, debit=ligne.credit, credit=ligne.debit, libelle=f"Contrepassation: {ligne.libelle or ''}"
                     [:300]) for ligne, compte in await books.lignes_avec_comptes(original.id)]

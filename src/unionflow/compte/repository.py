@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -15,14 +15,10 @@ from unionflow.models import (
     Cotisation,
     Membre,
     MembreOrganisation,
-    MouvementAvoir,
     Organisation,
-    Paiement,
-    PaiementAllocation,
 )
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.membre import StatutAppartenance
-from unionflow.models.paiement import StatutPaiement, TypeMouvementAvoir
 
 ZERO = Decimal("0")
 OPEN_DUES = (StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD)
@@ -35,7 +31,8 @@ def dec(value: Any) -> Decimal:
 class CompteRepository(SystemRepository[Cotisation]):
     """The member's account and the organisation's dashboard: unscoped figures, read after the service checked
     whose account or which organisation the caller may see. Reads other areas' tables for its aggregates (a
-    one-door exception listed in docs/architecture.md, "Where money lives")."""
+    one-door exception listed in docs/architecture.md, "Where money lives"); the payments' and the credit's
+    figures come from paiements (paiements/rapport_repository.py)."""
 
     model = Cotisation
 
@@ -68,34 +65,6 @@ class CompteRepository(SystemRepository[Cotisation]):
             stmt = stmt.where(Adhesion.organisation_id == organisation_id)
         return list((await self.session.execute(stmt.order_by(Adhesion.date_demande.desc(), Adhesion.id))).scalars())
 
-    async def payment_totals(self, membre_id: uuid.UUID,
-                             organisation_id: uuid.UUID | None = None) -> tuple[Decimal, Decimal, int]:
-        """(total paid, credit, number of pending payments) — only confirmed payments count as money, less the
-        credit paid back to the member; a donation or an event fee (``nature``, issue 20) pays no dues: not in the
-        total paid."""
-        valid = Paiement.statut == StatutPaiement.VALIDE
-        stmt = select(
-            func.coalesce(func.sum(case((valid & Paiement.nature.is_(None), Paiement.montant), else_=0)), 0),
-            func.coalesce(func.sum(case((valid, Paiement.montant_non_affecte), else_=0)), 0),
-            func.count().filter(Paiement.statut == StatutPaiement.EN_ATTENTE),
-        ).where(Paiement.membre_id == membre_id)
-        if organisation_id:
-            stmt = stmt.where(Paiement.organisation_id == organisation_id)
-        row = (await self.session.execute(stmt)).one()
-        rendu = select(func.coalesce(func.sum(MouvementAvoir.montant), 0)).where(
-            MouvementAvoir.membre_id == membre_id, MouvementAvoir.type_mouvement == TypeMouvementAvoir.REMBOURSEMENT)
-        if organisation_id:
-            rendu = rendu.where(MouvementAvoir.organisation_id == organisation_id)
-        return dec(row[0]) + dec((await self.session.execute(rendu)).scalar_one()), dec(row[1]), int(row[2])
-
-    async def last_payments(self, membre_id: uuid.UUID, limit: int,
-                            organisation_id: uuid.UUID | None = None) -> list[Paiement]:
-        stmt = select(Paiement).where(Paiement.membre_id == membre_id)
-        if organisation_id:
-            stmt = stmt.where(Paiement.organisation_id == organisation_id)
-        stmt = stmt.order_by(Paiement.created_at.desc(), Paiement.id).limit(limit)
-        return list((await self.session.execute(stmt)).scalars())
-
     # ---- organisation ---------------------------------------------------------------------------------------
 
     async def active_members(self, organisation_id: uuid.UUID) -> int:
@@ -110,20 +79,6 @@ class CompteRepository(SystemRepository[Cotisation]):
         return int((await self.session.execute(select(func.count()).where(
             MembreOrganisation.organisation_id.in_(organisation_ids),
             MembreOrganisation.statut == StatutAppartenance.ACTIF))).scalar_one())
-
-    async def collected(self, organisation_id: uuid.UUID, start: datetime, end: datetime) -> tuple[Decimal, Decimal]:
-        """(dues, adhesion fees) collected by confirmed payments dated in [start, end)."""
-        stmt = (
-            select(
-                func.coalesce(func.sum(case((PaiementAllocation.cotisation_id.is_not(None),
-                                             PaiementAllocation.montant), else_=0)), 0),
-                func.coalesce(func.sum(case((PaiementAllocation.adhesion_id.is_not(None),
-                                             PaiementAllocation.montant), else_=0)), 0))
-            .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
-            .where(Paiement.organisation_id == organisation_id, Paiement.statut == StatutPaiement.VALIDE,
-                   Paiement.date_paiement >= start, Paiement.date_paiement < end))
-        row = (await self.session.execute(stmt)).one()
-        return dec(row[0]), dec(row[1])
 
     async def organisation_dues(self, organisation_id: uuid.UUID, year: int, today: date) -> dict[str, Any]:
         reste = Cotisation.montant_du - Cotisation.montant_paye
@@ -141,7 +96,3 @@ class CompteRepository(SystemRepository[Cotisation]):
         row = (await self.session.execute(stmt)).one()
         return {"du_echu": dec(row[0]), "paye_echu": dec(row[1]), "nombre_en_retard": int(row[2]),
                 "montant_en_retard": dec(row[3]), "membres_en_retard": int(row[4])}
-
-    async def pending_payments(self, organisation_id: uuid.UUID) -> int:
-        return int((await self.session.execute(select(func.count()).where(
-            Paiement.organisation_id == organisation_id, Paiement.statut == StatutPaiement.EN_ATTENTE))).scalar_one())

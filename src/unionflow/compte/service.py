@@ -30,6 +30,7 @@ from unionflow.models import Adhesion, Cotisation, Membre
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.organisations.repository import ArborescenceRepository
+from unionflow.paiements.rapport_repository import PaiementRapportSystemRepository
 
 OUVERTES = frozenset({StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD})
 
@@ -55,6 +56,7 @@ class CompteService:
         self.session = session
         self.auth = auth
         self.repo = CompteRepository(session)
+        self.paiements = PaiementRapportSystemRepository(session)
 
     async def _membre(self) -> Membre:
         membre = await self.repo.membre(self.auth.membre_id) if self.auth.membre_id else None
@@ -70,7 +72,7 @@ class CompteService:
         totals = await SituationRepository(self.session).situation(membre.id, today, organisation_id)
         adhesions = [_adhesion(a) for a in await self.repo.adhesions(membre.id, organisation_id)]
         frais_restants = sum((a.reste_a_payer for a in adhesions), ZERO)
-        total_paye, credit, pending = await self.repo.payment_totals(membre.id, organisation_id)
+        total_paye, credit, pending = await self.paiements.payment_totals(membre.id, organisation_id)
         return CompteAdherentResponse(
             membre_id=membre.id, numero_membre=membre.numero_membre, nom_complet=f"{membre.prenom} {membre.nom}",
             organisation_id=organisation_id, devise="XOF", cotisations=SyntheseCotisations(**totals),
@@ -80,7 +82,7 @@ class CompteService:
             solde=credit - totals["montant_restant"] - frais_restants,
             a_jour=totals["nombre_en_retard"] == 0 and frais_restants == ZERO,
             derniers_paiements=[PaiementLigne.model_validate(p)
-                                for p in await self.repo.last_payments(membre.id, 10, organisation_id)])
+                                for p in await self.paiements.last_payments(membre.id, 10, organisation_id)])
 
     async def dashboard_membre(self) -> DashboardMembreResponse:
         membre = await self._membre()
@@ -88,7 +90,7 @@ class CompteService:
         totals = await SituationRepository(self.session).situation(membre.id, today)
         open_dues = [_ligne(c, today) for c in await self.repo.open_dues(membre.id, limit=200)]
         adhesions = [_adhesion(a) for a in await self.repo.adhesions(membre.id)]
-        _, credit, _ = await self.repo.payment_totals(membre.id)
+        _, credit, _ = await self.paiements.payment_totals(membre.id)
         return DashboardMembreResponse(
             membre=MembreResume.model_validate(membre),
             organisations=[MembershipLigne(organisation_id=o.id, nom=o.nom, roles=list(m.roles or []),
@@ -97,7 +99,8 @@ class CompteService:
             adhesions=adhesions, cotisations=SyntheseCotisations(**totals),
             prochaines_echeances=[c for c in open_dues if c.date_echeance >= today][:5],
             cotisations_en_retard=[c for c in open_dues if c.statut == StatutCotisation.EN_RETARD][:20],
-            derniers_paiements=[PaiementLigne.model_validate(p) for p in await self.repo.last_payments(membre.id, 5)],
+            derniers_paiements=[PaiementLigne.model_validate(p)
+                                for p in await self.paiements.last_payments(membre.id, 5)],
             credit=credit,
             a_jour=totals["nombre_en_retard"] == 0 and all(a.reste_a_payer == ZERO for a in adhesions),
             genere_le=(now := datetime.now(UTC)), calcule_le=now)
@@ -113,8 +116,8 @@ class CompteService:
         month_start = datetime(now.year, now.month, 1, tzinfo=UTC)
         year_start = datetime(now.year, 1, 1, tzinfo=UTC)
         next_year = datetime(now.year + 1, 1, 1, tzinfo=UTC)
-        dues_month, _ = await self.repo.collected(org_id, month_start, next_year)
-        dues_year, fees_year = await self.repo.collected(org_id, year_start, next_year)
+        dues_month, _ = await self.paiements.collected(org_id, month_start, next_year)
+        dues_year, fees_year = await self.paiements.collected(org_id, year_start, next_year)
         dues = await self.repo.organisation_dues(org_id, now.year, now.date())
         rate = (dues["paye_echu"] * 100 / dues["du_echu"]).quantize(Decimal("0.01")) if dues["du_echu"] else ZERO
         return DashboardOrganisationResponse(
@@ -123,7 +126,7 @@ class CompteService:
             encaisse_cotisations_annee=dues_year, encaisse_adhesions_annee=fees_year, taux_recouvrement=rate,
             nombre_cotisations_en_retard=dues["nombre_en_retard"], montant_en_retard=dues["montant_en_retard"],
             nombre_membres_en_retard=dues["membres_en_retard"],
-            paiements_en_attente=await self.repo.pending_payments(org_id), reseau=await self._reseau(org_id),
+            paiements_en_attente=await self.paiements.pending_payments(org_id), reseau=await self._reseau(org_id),
             genere_le=now, calcule_le=now)
 
     async def _reseau(self, organisation_id: uuid.UUID) -> ReseauOrganisation | None:

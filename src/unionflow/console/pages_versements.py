@@ -20,7 +20,7 @@ from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_AIDE, RS_FINANCE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.models.demande_aide import StatutDemandeAide
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
-from unionflow.versements.schemas import CreateVersementRequest
+from unionflow.paiements.versements.schemas import CreateVersementRequest
 
 # Each card carries its decision or payout form (~1 KB): at most 15 per list keeps the page under 30 KB.
 MAX_CARTES = 15

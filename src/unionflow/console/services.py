@@ -31,7 +31,6 @@ from unionflow.cotisations import operations as cotisations_ops
 from unionflow.cotisations.schemas import CotisationSummaryResponse, PaiementCotisationRequest
 from unionflow.cotisations.service import CotisationService
 from unionflow.documents.router import storage_of
-from unionflow.encaissement.repository import PaiementFilters
 from unionflow.imports.router import MAX_OCTETS
 from unionflow.imports.schemas import ImportMembresResponse
 from unionflow.imports.service import ImportMembresService, dossier_imports
@@ -46,10 +45,11 @@ from unionflow.models.paiement import StatutPaiement
 from unionflow.notifications.schemas import NotificationResponse
 from unionflow.notifications.service import NotificationService
 from unionflow.paiements import operations as paiements_ops
-from unionflow.paiements.avoir_schemas import AvoirResponse, ImputerAvoirRequest
-from unionflow.paiements.avoir_service import AvoirApiService
+from unionflow.paiements.avoirs.api_service import AvoirApiService
+from unionflow.paiements.avoirs.schemas import AvoirResponse, ImputerAvoirRequest
 from unionflow.paiements.declarations import DeclarationService
-from unionflow.paiements.recu_service import RecuService
+from unionflow.paiements.recus.service import RecuService
+from unionflow.paiements.repository import PaiementFilters
 from unionflow.paiements.schemas import (
     ConfirmationPaiementRequest,
     CreatePaiementRequest,
@@ -57,11 +57,11 @@ from unionflow.paiements.schemas import (
     PaiementResponse,
 )
 from unionflow.paiements.service import PaiementService
+from unionflow.paiements.versements.repository import VersementFilters
+from unionflow.paiements.versements.schemas import StatutVersement, VersementResponse
+from unionflow.paiements.versements.service import VersementService
 from unionflow.tasks.schemas import TacheResponse
 from unionflow.tasks.service import TacheService
-from unionflow.versements.repository import VersementFilters
-from unionflow.versements.schemas import StatutVersement, VersementResponse
-from unionflow.versements.service import VersementService
 
 IMPORT_MAX_OCTETS = MAX_OCTETS
 

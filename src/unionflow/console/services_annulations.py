@@ -14,9 +14,6 @@ from datetime import date
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
-from unionflow.annulations.router import _code as code_annulation
-from unionflow.annulations.schemas import ApprouverAnnulationRequest, DemandeAnnulationResponse
-from unionflow.annulations.service import AnnulationService
 from unionflow.console.services import corps
 from unionflow.core.auth import AuthContext
 from unionflow.core.idempotence import IdempotentRequest
@@ -26,7 +23,10 @@ from unionflow.cotisations.schemas import AnnulationResponse, AnnulerCotisations
 from unionflow.documents.router import storage_of
 from unionflow.models.annulation import StatutDemandeAnnulation
 from unionflow.models.wave import StatutLigneReleveWave
-from unionflow.paiements.recu_service import RecuService
+from unionflow.paiements.annulations.router import _code as code_annulation
+from unionflow.paiements.annulations.schemas import ApprouverAnnulationRequest, DemandeAnnulationResponse
+from unionflow.paiements.annulations.service import AnnulationService
+from unionflow.paiements.recus.service import RecuService
 from unionflow.paiements.schemas import MotifRequest
 from unionflow.wave import operations as wave_ops
 from unionflow.wave.rapprochement_schemas import (

@@ -16,8 +16,6 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
-from unionflow.annulations.router import _code as code_annulation
-from unionflow.annulations.service import AnnulationService
 from unionflow.clotures.pdf import dossier
 from unionflow.clotures.schemas import ClotureMensuelleResponse, CreateClotureMensuelleRequest
 from unionflow.clotures.service import ClotureMensuelleService
@@ -40,16 +38,18 @@ from unionflow.finance.approbations.schemas import ApprobationResponse
 from unionflow.finance.approbations.service import ApprobationService
 from unionflow.models.demande_aide import StatutDemandeAide
 from unionflow.paiements import operations as paiements_ops
-from unionflow.versements import operations as versements_ops
-from unionflow.versements.repository import VersementFilters
-from unionflow.versements.schemas import (
+from unionflow.paiements.annulations.router import _code as code_annulation
+from unionflow.paiements.annulations.service import AnnulationService
+from unionflow.paiements.checkout_schemas import CreateWaveCheckoutRequest
+from unionflow.paiements.versements import operations as versements_ops
+from unionflow.paiements.versements.repository import VersementFilters
+from unionflow.paiements.versements.schemas import (
     ConfirmerVersementRequest,
     CreateVersementRequest,
     MotifRequest,
     VersementResponse,
 )
-from unionflow.versements.service import VersementService
-from unionflow.wave.schemas import CreateWaveCheckoutRequest
+from unionflow.paiements.versements.service import VersementService
 
 # --- payouts and their approvals --------------------------------------------------------------------------------
 

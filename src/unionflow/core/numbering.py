@@ -1,11 +1,11 @@
-"""Human-readable numbers (numeroMembre, references, receipts) that stay unique across workers."""
+"""Human-readable numbers (numeroMembre, references) that stay unique across workers: gap-free counters, random
+references and the organisation's short code. The receipts' own series are paiements/recus/numerotation.py."""
 
 from __future__ import annotations
 
 import re
 import secrets
 import unicodedata
-import uuid
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -14,13 +14,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.models import Compteur
 
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on phones
-# Receipts: one gap-free series per organisation and year (issue 19, docs/decisions.md "séries par organisation").
-PREFIXE_RECU = "REC"
-# A payment not yet received (declared by the member, Wave checkout open) has this reference, outside the receipt
-# series: it gets its receipt number only when the money is confirmed.
-PREFIXE_DECLARATION = "DEC"
-# Refund receipts: their own gap-free series per organisation and year, RMB-<code>-<year>-NNNNNN.
-PREFIXE_REMBOURSEMENT = "RMB"
 SIGLE_MAX = 8
 _MOTS_VIDES = frozenset({"DE", "DU", "DES", "LA", "LE", "LES", "L", "D", "ET", "POUR", "EN", "AU", "AUX", "A"})
 
@@ -122,27 +115,3 @@ def sigle(nom_court: str | None, nom: str) -> str:
 def sigles_candidats(base: str) -> list[str]:
     """``base``, then ``base2``, ``base3``…: the first one no other organisation holds is the organisation's."""
     return [base] + [f"{base[:SIGLE_MAX]}{n}" for n in range(2, 100)]
-
-
-def compteur_recus(organisation_id: uuid.UUID, annee: int) -> str:
-    """The counter row of an organisation's receipts for a year: payments of different organisations never wait
-    on the same row."""
-    return f"{PREFIXE_RECU}-{organisation_id}-{annee}"
-
-
-def numero_recu(code: str, annee: int, valeur: int) -> str:
-    return f"{PREFIXE_RECU}-{code}-{annee}-{valeur:06d}"
-
-
-def compteur_remboursements(organisation_id: uuid.UUID, annee: int) -> str:
-    """The counter row of an organisation's refund receipts for a year (issue 19: each organisation keeps its own
-    gap-free series, refund receipts included)."""
-    return f"{PREFIXE_REMBOURSEMENT}-{organisation_id}-{annee}"
-
-
-def numero_remboursement(code: str, annee: int, valeur: int) -> str:
-    return f"{PREFIXE_REMBOURSEMENT}-{code}-{annee}-{valeur:06d}"
-
-
-def reference_declaration(annee: int) -> str:
-    return random_reference(PREFIXE_DECLARATION, annee)

@@ -28,12 +28,12 @@ from unionflow.cotisations.schemas import (
     LotGenereRequest,
 )
 from unionflow.cotisations.service import MODULE, today_utc
-from unionflow.encaissement.repository import PaiementSystemRepository
-from unionflow.encaissement.workflow import COTISATIONS_STATS
 from unionflow.models import Cotisation
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.paiement import MethodePaiement
 from unionflow.organisations.repository import OrganisationRepository
+from unionflow.paiements.encaissement.workflow import COTISATIONS_STATS
+from unionflow.paiements.repository import PaiementSystemRepository
 
 ACTION = "ANNULER_COTISATION"
 ZERO = Decimal("0")
@@ -50,7 +50,7 @@ def refus(c: Cotisation, paiement_id: uuid.UUID, methode: str) -> CotisationRefu
               f"annulez la cotisation")
 
 
-class AnnulationService:
+class AnnulationCotisationService:
     def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
         self.session = session
         self.auth = auth

@@ -23,11 +23,11 @@ from unionflow.cotisations.periodes import bornes
 from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.cotisations.schemas import GenerationResponse, GenererCotisationsRequest
 from unionflow.cotisations.service import echeance_par_defaut
-from unionflow.encaissement.avoir_service import imputer_automatiquement
-from unionflow.encaissement.workflow import COTISATIONS_STATS
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import Organisation
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.paiements.avoirs.service import imputer_automatiquement
+from unionflow.paiements.encaissement.workflow import COTISATIONS_STATS
 
 CHUNK = 500  # rows per INSERT: well under both back ends' bound-parameter limits
 ZERO = Decimal("0")

@@ -17,9 +17,9 @@ from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.cotisations.schemas import GenererCotisationsRequest
 from unionflow.cotisations.service import MODULE as MODULE_COTISATIONS
 from unionflow.cotisations.synthese_repository import compacter_synthese
-from unionflow.encaissement.avoir_service import imputer_automatiquement
 from unionflow.models import Tache
 from unionflow.organisations.repository import OrganisationRepository
+from unionflow.paiements.avoirs.service import imputer_automatiquement
 
 BATCH = 5_000
 

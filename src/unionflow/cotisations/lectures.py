@@ -34,8 +34,8 @@ from unionflow.cotisations.schemas import (
 )
 from unionflow.cotisations.service import response_data, today_utc
 from unionflow.cotisations.synthese_repository import StatistiquesCotisations, en_direct
-from unionflow.encaissement.workflow import COTISATIONS_STATS, StatutCotisation
 from unionflow.models import Cotisation
+from unionflow.paiements.encaissement.workflow import COTISATIONS_STATS, StatutCotisation
 
 T = Cotisation.__table__
 COLUMNS = tuple(c for c in T.c if c.name != "cle_generation")

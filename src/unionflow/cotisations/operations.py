@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.idempotence import IdempotentRequest, Reponse
-from unionflow.cotisations.annulation import AnnulationService
+from unionflow.cotisations.annulation import AnnulationCotisationService
 from unionflow.cotisations.schemas import AnnulerCotisationsRequest, PaiementCotisationRequest
 from unionflow.cotisations.service import CotisationService
 
@@ -29,4 +29,4 @@ async def payer(session: AsyncSession, auth: AuthContext, settings: Settings, id
 async def annuler(session: AsyncSession, auth: AuthContext, idem: IdempotentRequest,
                   data: AnnulerCotisationsRequest) -> Reponse:
     """Dues cancelled, all or nothing for the money received."""
-    return await idem.answer(auth, lambda: AnnulationService(session, auth).annuler(data))
+    return await idem.answer(auth, lambda: AnnulationCotisationService(session, auth).annuler(data))

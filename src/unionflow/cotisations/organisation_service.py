@@ -32,7 +32,6 @@ from unionflow.cotisations.schemas import (
 )
 from unionflow.cotisations.service import MODULE, restant, today_utc
 from unionflow.cotisations.synthese_repository import StatistiquesCotisations, en_direct
-from unionflow.encaissement.workflow import COTISATIONS_STATS
 from unionflow.membres.repository import MembreRepository, membre_visible
 from unionflow.models import Cotisation, Membre, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
@@ -43,6 +42,7 @@ from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
 from unionflow.notifications.sources import RAPPEL_COTISATION
 from unionflow.organisations.repository import OrganisationRepository
+from unionflow.paiements.encaissement.workflow import COTISATIONS_STATS
 from unionflow.tasks.schemas import TacheResponse
 from unionflow.tasks.service import TacheService
 

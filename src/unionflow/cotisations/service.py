@@ -35,16 +35,16 @@ from unionflow.cotisations.schemas import (
     PaiementCotisationRequest,
     UpdateCotisationRequest,
 )
-from unionflow.encaissement.workflow import (
-    COTISATIONS_STATS,
-    Cible,
-    EncaissementService,
-)
 from unionflow.membres.repository import MembreRepository, membre_visible
 from unionflow.models import Cotisation
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.declarations import DeclarationService
+from unionflow.paiements.encaissement.workflow import (
+    COTISATIONS_STATS,
+    Cible,
+    EncaissementService,
+)
 
 MODULE = "COTISATIONS"
 ZERO = Decimal("0")

@@ -18,7 +18,6 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.repository import ScopedRepository
 from unionflow.core.visibility import organisations_as
 from unionflow.cotisations.repository import CotisationRepository, with_status
-from unionflow.encaissement.repository import PaiementRepository, day_start
 from unionflow.membres.repository import MEMBRE_READERS
 from unionflow.models import (
     Adhesion,
@@ -31,9 +30,10 @@ from unionflow.models import (
     Membre,
     MembreOrganisation,
     Organisation,
-    Paiement,
 )
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.paiements.rapport_repository import PaiementRapportRepository
+from unionflow.paiements.repository import day_start
 
 
 @dataclass(frozen=True)
@@ -155,26 +155,8 @@ class ExportRepository(ScopedRepository[Organisation]):
         return stmt.order_by(Cotisation.date_echeance, Cotisation.numero_reference)
 
     def paiements(self, f: PaiementExportFilters) -> Select[Any]:
-        when = func.coalesce(Paiement.date_paiement, Paiement.created_at)
-        stmt = (
-            select(Paiement.numero_recu, when, Organisation.nom, Membre.numero_membre, Membre.nom, Membre.prenom,
-                   Paiement.methode, Paiement.statut, Paiement.montant, Paiement.montant_non_affecte,
-                   Paiement.devise, Paiement.reference_externe, Paiement.enregistre_par, Paiement.commentaire)
-            .join(Membre, Membre.id == Paiement.membre_id)
-            .join(Organisation, Organisation.id == Paiement.organisation_id)
-            .where(PaiementRepository(self.session, self.auth).scope())
-        )
-        if f.organisation_id is not None:
-            stmt = stmt.where(Paiement.organisation_id == f.organisation_id)
-        if f.methode is not None:
-            stmt = stmt.where(Paiement.methode == f.methode)
-        if f.statut is not None:
-            stmt = stmt.where(Paiement.statut == f.statut)
-        if f.periode.debut is not None:
-            stmt = stmt.where(when >= day_start(f.periode.debut))
-        if f.periode.fin is not None:
-            stmt = stmt.where(when < day_start(f.periode.fin + timedelta(days=1)))
-        return stmt.order_by(when, Paiement.numero_recu)
+        return PaiementRapportRepository(self.session, self.auth).export(
+            f.organisation_id, f.methode, f.statut, f.periode.debut, f.periode.fin)
 
     def adhesions(self, f: AdhesionExportFilters) -> Select[Any]:
         stmt = (

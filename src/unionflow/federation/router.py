@@ -21,7 +21,7 @@ from unionflow.core.routing import area_router
 from unionflow.federation import pdf
 from unionflow.federation.schemas import ConsolidationResponse, CreateQuotePartRequest, EtatsConsolidesResponse
 from unionflow.federation.service import FederationService
-from unionflow.versements.schemas import VersementResponse
+from unionflow.paiements.versements.schemas import VersementResponse
 
 router = area_router("/api/federations", "Organisations")
 

@@ -12,7 +12,7 @@ from unionflow.comptabilite.etats_schemas import RubriqueEtat
 from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
 from unionflow.models.organisation import TypeOrganisation
 from unionflow.models.versement import ModeVersement
-from unionflow.versements.schemas import PHONE_PATTERN
+from unionflow.paiements.versements.schemas import PHONE_PATTERN
 
 
 class CreateQuotePartRequest(InputModel):

@@ -37,9 +37,10 @@ from unionflow.federation.schemas import (
 from unionflow.models import Organisation
 from unionflow.models.versement import ModeVersement, ObjetVersement
 from unionflow.organisations.repository import ArborescenceRepository, OrganisationRepository
-from unionflow.versements.quote_part_repository import QuotePartRepository
-from unionflow.versements.schemas import PHONE_PATTERN, CreateVersementRequest, VersementResponse
-from unionflow.versements.service import VersementService
+from unionflow.paiements.rapport_repository import PaiementRapportSystemRepository
+from unionflow.paiements.versements.quote_part_repository import QuotePartRepository
+from unionflow.paiements.versements.schemas import PHONE_PATTERN, CreateVersementRequest, VersementResponse
+from unionflow.paiements.versements.service import VersementService
 
 ZERO = Decimal("0")
 # Roles that read a federation's consolidation where they act (in it or above it).
@@ -88,7 +89,8 @@ class FederationService:
         compte = CompteRepository(self.session)
         debut_dt = datetime.combine(debut, time.min, tzinfo=UTC)
         fin_dt = datetime.combine(fin + timedelta(days=1), time.min, tzinfo=UTC)
-        cotisations, adhesions = await compte.collected(organisation.id, debut_dt, fin_dt)
+        cotisations, adhesions = await PaiementRapportSystemRepository(self.session).collected(
+            organisation.id, debut_dt, fin_dt)
         # Arrears as they stand at the end of the period, or today if it ends later.
         arrete = min(fin, datetime.now(UTC).date())
         retards = await compte.organisation_dues(organisation.id, arrete.year, arrete)

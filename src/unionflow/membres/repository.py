@@ -194,7 +194,7 @@ class MembreRepository(ScopedRepository[Membre]):
                                ) -> tuple[Membre, str, PreferenceMembre | None] | None:
         """The member, the organisation's name and the member's preferences in ONE statement (the receipt
         notification of the payment write path, docs/architecture.md "Payment write path"; its round trips are
-        counted by tests/encaissement/test_allers_retours.py). None if the member is gone."""
+        counted by tests/paiements/encaissement/test_allers_retours.py). None if the member is gone."""
         found = (await self.session.execute(
             select(Membre, Organisation.nom, PreferenceMembre).select_from(Membre)
             .join(Organisation, Organisation.id == organisation_id)

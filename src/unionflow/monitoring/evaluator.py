@@ -24,12 +24,12 @@ from unionflow.auth.repository import LoginThrottleRepository
 from unionflow.backups.repository import SauvegardeRepository
 from unionflow.config import Settings
 from unionflow.core import audit
-from unionflow.encaissement.repository import PaiementSystemRepository
 from unionflow.lcbft.repository import AlerteLcbFtSystemRepository
 from unionflow.models import AlerteConfig, AlerteSysteme
 from unionflow.models.audit import Severite
 from unionflow.models.monitoring import Frequence, StatutSauvegarde, TypeSauvegarde
 from unionflow.monitoring.repository import FAILED_LOGIN_ACTIONS, AlerteSystemeRepository, MesureRepository
+from unionflow.paiements.repository import PaiementSystemRepository
 
 log = logging.getLogger("unionflow.monitoring")
 

@@ -2,7 +2,8 @@
 
 ``PUT /api/cotisations/{id}/payer`` and ``POST /api/adhesions/{id}/paiement`` called by someone without
 ``PAIEMENT_ENREGISTRER`` for the organisation (a member paying his own dues or fee) never validate a payment:
-- WAVE: a Wave Checkout session is opened; the money is credited only when Wave confirms it (wave/checkout_service.py);
+- WAVE: a Wave Checkout session is opened; the money is credited only when Wave confirms it
+  (paiements/checkout_service.py);
 - any other method: a pending payment (EN_ATTENTE, no Wave session) reserves the target until the treasury
   confirms it (``confirmer`` → the settlement workflow, receipt, accounting) or rejects it (``rejeter``).
 Nothing moves on the dues or the adhesion, no receipt exists and the member's account is not "à jour" meanwhile.
@@ -20,13 +21,14 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidState, NotFound
 from unionflow.core.permissions import Permission
-from unionflow.encaissement.repository import PaiementRepository
-from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Adhesion, Cotisation, Paiement
 from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.notifications import workflow as notices
+from unionflow.paiements.checkout_service import WaveCheckoutService
+from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
+from unionflow.paiements.repository import PaiementRepository
 from unionflow.paiements.schemas import (
     ConfirmationPaiementRequest,
     DeclarationPaiementResponse,
@@ -34,7 +36,6 @@ from unionflow.paiements.schemas import (
     PaiementResponse,
 )
 from unionflow.paiements.service import PaiementService
-from unionflow.wave.checkout_service import WaveCheckoutService
 from unionflow.wave.repository import WaveCheckoutRepository
 
 MODULE = "PAIEMENTS"
@@ -126,7 +127,7 @@ class DeclarationService:
 
     async def rejeter(self, paiement_id: uuid.UUID, data: MotifRequest) -> PaiementResponse:
         """Nothing was received: no receipt number is used (the declaration keeps its DEC- reference) and the
-        receipt download answers a problem (paiements/recu_service.py)."""
+        receipt download answers a problem (paiements/recus/service.py)."""
         paiement = await self._declaration(paiement_id)
         paiement = await EncaissementService(self.session, self.auth).clore(paiement.id, StatutPaiement.ANNULE)
         paiement.commentaire = "\n".join(filter(None, [paiement.commentaire, f"Rejeté: {data.motif}"]))

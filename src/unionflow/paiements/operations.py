@@ -16,13 +16,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.idempotence import IdempotentRequest, Reponse
-from unionflow.paiements.avoir_schemas import ImputerAvoirRequest
-from unionflow.paiements.avoir_service import AvoirApiService
+from unionflow.paiements.avoirs.api_service import AvoirApiService
+from unionflow.paiements.avoirs.schemas import ImputerAvoirRequest
+from unionflow.paiements.checkout_schemas import CreateWaveCheckoutRequest
+from unionflow.paiements.checkout_service import WaveCheckoutService
 from unionflow.paiements.declarations import DeclarationService
 from unionflow.paiements.schemas import ConfirmationPaiementRequest, CreatePaiementRequest
 from unionflow.paiements.service import PaiementService
-from unionflow.wave.checkout_service import WaveCheckoutService
-from unionflow.wave.schemas import CreateWaveCheckoutRequest
 
 OPERATION_ENREGISTRER = "POST /api/paiements"
 OPERATION_CONFIRMER = "POST /api/paiements/{id}/confirmer"

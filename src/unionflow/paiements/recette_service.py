@@ -14,14 +14,14 @@ from unionflow.core.errors import NotFound, RegleMetier
 from unionflow.core.montants import format_montant
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
-from unionflow.encaissement.repository import PaiementRepository
-from unionflow.encaissement.workflow import EncaissementService
 from unionflow.evenements.repository import EvenementRepository
 from unionflow.models import Evenement, Paiement
 from unionflow.models.evenement import StatutEvenement
 from unionflow.models.recette import NatureRecette
 from unionflow.organisations.repository import OrganisationRepository
-from unionflow.paiements.pdf import LigneRecu
+from unionflow.paiements.encaissement.workflow import EncaissementService
+from unionflow.paiements.recus.pdf import LigneRecu
+from unionflow.paiements.repository import PaiementRepository
 from unionflow.paiements.schemas import CreateRecetteRequest, PaiementResponse
 from unionflow.paiements.service import PaiementService
 

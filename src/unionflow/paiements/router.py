@@ -15,12 +15,14 @@ from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_PAIEMENT_ME, RS_PAIEMENT_READ, RS_TRESORERIE, RS_WAVE_CHECKOUT
 from unionflow.core.routing import area_router
 from unionflow.documents.router import storage_of
-from unionflow.encaissement.repository import PaiementFilters
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.paiements import operations
+from unionflow.paiements.checkout_schemas import CreateWaveCheckoutRequest, WaveCheckoutResponse, WaveWebhookResponse
+from unionflow.paiements.checkout_service import WaveCheckoutService
 from unionflow.paiements.declarations import DeclarationService
 from unionflow.paiements.recette_service import RecetteService
-from unionflow.paiements.recu_service import RecuService
+from unionflow.paiements.recus.service import RecuService
+from unionflow.paiements.repository import PaiementFilters
 from unionflow.paiements.schemas import (
     ConfirmationPaiementRequest,
     CreatePaiementRequest,
@@ -29,8 +31,6 @@ from unionflow.paiements.schemas import (
     PaiementResponse,
 )
 from unionflow.paiements.service import PaiementService
-from unionflow.wave.checkout_service import WaveCheckoutService
-from unionflow.wave.schemas import CreateWaveCheckoutRequest, WaveCheckoutResponse, WaveWebhookResponse
 
 router = area_router("/api/paiements", "Paiements")
 

@@ -8,9 +8,9 @@ from enum import StrEnum
 from pydantic import Field, model_validator
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
-from unionflow.encaissement.schemas import CibleInput
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.models.recette import NatureRecette
+from unionflow.paiements.encaissement.schemas import CibleInput
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
 # Methods whose money leaves a trace elsewhere: the treasurer must note it for reconciliation.

@@ -1,5 +1,5 @@
 """Payments: reading (scoped), manual entry by the treasurer, closing a pending one (undoing validated money:
-annulations/service.py)."""
+paiements/annulations/service.py)."""
 
 from __future__ import annotations
 
@@ -15,15 +15,15 @@ from unionflow.core.errors import Conflict, NotFound, RegleMetier
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
-from unionflow.encaissement.avoir_repository import MouvementAvoirRepository
-from unionflow.encaissement.repository import PaiementFilters, PaiementRepository
-from unionflow.encaissement.workflow import Cible, EncaissementService
 from unionflow.models import Paiement
 from unionflow.models.paiement import StatutPaiement, TypeMouvementAvoir
 from unionflow.organisations.repository import OrganisationRepository
+from unionflow.paiements.avoirs.repository import MouvementAvoirRepository
+from unionflow.paiements.checkout_service import WaveCheckoutService
+from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
+from unionflow.paiements.repository import PaiementFilters, PaiementRepository
 from unionflow.paiements.schemas import AllocationResponse, CreatePaiementRequest, PaiementResponse
 from unionflow.tresoreries.service import tresorerie_d_entree
-from unionflow.wave.checkout_service import WaveCheckoutService
 from unionflow.wave.repository import WaveCheckoutRepository
 
 
@@ -133,7 +133,7 @@ class PaiementService:
 
     async def annuler_en_attente(self, paiement: Paiement) -> PaiementResponse:
         """A pending payment (declaration or Wave session) is not money yet: closing it is one step, the Wave
-        session expired first. Validated money is undone by two people (annulations/service.py)."""
+        session expired first. Validated money is undone by two people (paiements/annulations/service.py)."""
         await self._wave().expirer_session(paiement)
         return await self.response(await EncaissementService(self.session, self.auth).clore(paiement.id,
                                                                                            StatutPaiement.ANNULE))

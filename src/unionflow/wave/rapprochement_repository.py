@@ -13,7 +13,7 @@ from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import LigneReleveWave, RapprochementWave, ReleveWave, TransactionWave, WaveCheckout
 from unionflow.models.wave import StatutLigneReleveWave
 
-# Our side of the statement: what the journal of Wave operations says moved money (wave/checkout_service.py
+# Our side of the statement: what the journal of Wave operations says moved money (paiements/checkout_service.py
 # journals PAIEMENT_RECU when a session's payment is credited, wave/service.envoyer_payout VERSER with Wave's status).
 RECU, VERSE, VERSE_OK = "PAIEMENT_RECU", "VERSER", "succeeded"
 

@@ -9,7 +9,6 @@ from pydantic import Field, field_validator
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
 from unionflow.core.telephone import verifier_national
-from unionflow.encaissement.schemas import CibleInput
 from unionflow.models.wave import StatutCompteWave
 
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
@@ -87,24 +86,3 @@ class SoldeWaveResponse(OutputModel):
                                                    "d'organisation (c'est l'argent de toutes les organisations)")
     ecart: Montant | None = Field(description="soldeComptable − soldeWave, compte propre seulement")
     message: str | None = None
-
-
-class CreateWaveCheckoutRequest(InputModel):
-    membre_id: uuid.UUID | None = Field(default=None, description="Défaut: le membre connecté")
-    organisation_id: uuid.UUID
-    cibles: list[CibleInput] = Field(min_length=1, max_length=50)
-
-
-class WaveCheckoutResponse(OutputModel):
-    paiement_id: uuid.UUID
-    numero_recu: str
-    montant: Montant
-    devise: str
-    wave_launch_url: str
-    checkout_id: str
-    expires_at: datetime | None
-
-
-class WaveWebhookResponse(OutputModel):
-    resultat: str = Field(description="APPLIQUE, DEJA_TRAITE, IGNORE, ECHEC_ENREGISTRE ou ANOMALIE")
-    paiement_id: uuid.UUID | None = None

@@ -1,0 +1,55 @@
+"""The credit (avoir) routes: the treasury reads a member's credit and applies it to his oldest dues. The rules
+and the ledger are the settlement workflow's (paiements/avoirs/service.py)."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.paiements.avoirs.schemas import (
+    AvoirResponse,
+    ImputationAvoirResponse,
+    ImputerAvoirRequest,
+    ImputerAvoirResponse,
+    MouvementAvoirResponse,
+)
+from unionflow.paiements.avoirs.service import AvoirService
+from unionflow.paiements.repository import PaiementRepository
+
+
+class AvoirApiService:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+        self.avoirs = AvoirService(session, auth)
+
+    async def obtenir(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> AvoirResponse:
+        await self.avoirs.verifier_acces(membre_id, organisation_id, imputer=False)
+        mouvements = await self.avoirs.historique(membre_id, organisation_id)
+        recus = await PaiementRepository(self.session, self.auth).numeros_recus(list({m.paiement_id
+                                                                                     for m in mouvements}))
+        return AvoirResponse(
+            membre_id=membre_id, organisation_id=organisation_id,
+            solde=sum((m.montant for m in mouvements), Decimal("0")),
+            mouvements=[MouvementAvoirResponse(
+                id=m.id, type_mouvement=m.type_mouvement, montant=m.montant, paiement_id=m.paiement_id,
+                numero_recu=recus.get(m.paiement_id, ""), cotisation_id=m.cotisation_id, ecriture_id=m.ecriture_id,
+                libelle=m.libelle, cree_par=m.cree_par, created_at=m.created_at) for m in mouvements])
+
+    async def imputer(self, data: ImputerAvoirRequest) -> ImputerAvoirResponse:
+        await self.avoirs.verifier_acces(data.membre_id, data.organisation_id, imputer=True)
+        faites = await self.avoirs.imputer(data.membre_id, data.organisation_id)
+        total = sum((f.montant for f in faites), Decimal("0"))
+        await audit.record(self.session, self.auth, action="IMPUTER_AVOIR", module="PAIEMENTS", entite_type="Membre",
+                           entite_id=data.membre_id, organisation_id=data.organisation_id,
+                           description=f"Avoir imputé sur {len(faites)} cotisation(s): {total}")
+        return ImputerAvoirResponse(
+            membre_id=data.membre_id, organisation_id=data.organisation_id, montant_impute=total,
+            solde=await self.avoirs.solde(data.membre_id, data.organisation_id),
+            imputations=[ImputationAvoirResponse(
+                cotisation_id=f.cotisation.id, numero_reference=f.cotisation.numero_reference, montant=f.montant,
+                paiement_id=f.paiement.id, numero_recu=f.paiement.numero_recu) for f in faites])

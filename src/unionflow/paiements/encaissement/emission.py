@@ -1,0 +1,82 @@
+"""What follows a payment's validation or reversal outside the ledger: the member's receipt notification
+(RECU_PAIEMENT, through the notification outbox) and the organisation's webhooks. Called by
+``EncaissementService`` (paiements/encaissement/workflow.py) in the same transaction, so neither is sent for a payment
+that was rolled back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.models import Adhesion, Cotisation, Membre, Paiement, PreferenceMembre
+from unionflow.models.base import Base
+from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.paiement import StatutPaiement
+from unionflow.notifications.emission import Emetteur
+from unionflow.notifications.schemas import TypeNotification
+from unionflow.webhooks import emission as webhooks
+
+METHODES = {"WAVE": "Wave", "ESPECES": "espèces", "VIREMENT": "virement", "CHEQUE": "chèque",
+            "ORANGE_MONEY": "Orange Money", "FREE_MONEY": "Free Money", "CARTE": "carte bancaire", "AUTRE": "autre"}
+
+# What the notice says was received (issue 20): a donation or an event fee is not "a payment" of dues.
+OBJET_RECU = {"DON": "votre don", "EVENEMENT": "votre participation à l'événement"}
+
+
+def _montant(value: Decimal, devise: str) -> str:
+    # 15000.00 XOF → "15 000 FCFA": the way a member reads an amount in UEMOA countries.
+    entier = f"{value:,.0f}".replace(",", " ") if value == value.to_integral_value() else f"{value:,.2f}"
+    return f"{entier} {'FCFA' if devise == 'XOF' else devise}"
+
+
+def _donnees(paiement: Paiement) -> dict[str, object]:
+    return {"paiementId": paiement.id, "numeroRecu": paiement.numero_recu, "membreId": paiement.membre_id,
+            "montant": paiement.montant, "devise": paiement.devise, "methode": paiement.methode,
+            "statut": paiement.statut, "datePaiement": paiement.date_paiement,
+            "referenceExterne": paiement.reference_externe}
+
+
+# The member, the organisation's name and the member's preferences (paiements/encaissement/validation_service.py).
+Destinataire = tuple[Membre, str, PreferenceMembre | None] | None
+
+
+async def lignes_paiement_valide(session: AsyncSession, paiement: Paiement, dest: Destinataire,
+                                 soldes: Sequence[tuple[Cotisation | Adhesion, Decimal]], auteur: str) -> list[Base]:
+    """The rows that follow a validated payment (receipt notification to ``dest``, webhook deliveries), to be
+    written with it (core/lot.py). ``soldes``: each dues or adhesion the payment went to, with what it still owes
+    afterwards."""
+    rows: list[Base] = []
+    if dest is not None:
+        membre, nom, pref = dest
+        lignes = [f"- {cible.numero_reference}: " + (f"reste dû {_montant(reste, paiement.devise)}" if reste
+                                                     else "soldé") for cible, reste in soldes]
+        quand = paiement.date_paiement.strftime("%d/%m/%Y") if paiement.date_paiement else ""
+        sujet = f"Reçu {paiement.numero_recu} — {_montant(paiement.montant, paiement.devise)}"
+        corps = "\n".join([
+            f"Bonjour {membre.prenom} {membre.nom},",
+            f"{nom} a bien reçu {OBJET_RECU.get(paiement.nature or '', 'votre paiement')} de "
+            f"{_montant(paiement.montant, paiement.devise)} "
+            f"({METHODES.get(paiement.methode, paiement.methode)}) le {quand}.",
+            f"Reçu n° {paiement.numero_recu}.", *lignes])
+        rows += Emetteur(session, auteur).lignes(membre, pref, TypeNotification.RECU_PAIEMENT.value,
+                                                 lambda _m, _c: (sujet, corps),
+                                                 organisation_id=paiement.organisation_id,
+                                                 source=("Paiement", paiement.id))
+    abonnes = await webhooks.abonnements(session, paiement.organisation_id)
+    rows += webhooks.livraisons(abonnes, paiement.organisation_id, webhooks.EvenementWebhook.PAIEMENT_VALIDE,
+                                _donnees(paiement))
+    for cible, _ in soldes:
+        if isinstance(cible, Cotisation) and cible.statut == StatutCotisation.PAYEE:
+            rows += webhooks.livraisons(abonnes, cible.organisation_id, webhooks.EvenementWebhook.COTISATION_PAYEE, {
+                "cotisationId": cible.id, "numeroReference": cible.numero_reference, "membreId": cible.membre_id,
+                "montantDu": cible.montant_du, "montantPaye": cible.montant_paye, "devise": cible.devise,
+                "paiementId": paiement.id})
+    return rows
+
+
+async def paiement_reverse(session: AsyncSession, paiement: Paiement) -> None:
+    if paiement.statut == StatutPaiement.REMBOURSE:
+        await webhooks.emettre(session, paiement.organisation_id, webhooks.EvenementWebhook.PAIEMENT_REMBOURSE,
+                               _donnees(paiement))

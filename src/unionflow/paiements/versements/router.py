@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+import uuid
+
+from fastapi import Depends, Query, Request
+from fastapi.responses import JSONResponse
+
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
+from unionflow.core.openapi import problems
+from unionflow.core.pagination import Page, PageParams, paging
+from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.core.routing import area_router
+from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
+from unionflow.paiements.versements import operations
+from unionflow.paiements.versements.repository import VersementFilters
+from unionflow.paiements.versements.schemas import (
+    ConfirmerVersementRequest,
+    CreateVersementRequest,
+    VersementResponse,
+)
+from unionflow.paiements.versements.service import VersementService
+
+router = area_router("/api/versements", "Versements")
+
+
+@router.get("", response_model=Page[VersementResponse], summary="Lister les versements",
+            description="Versements des organisations administrées par l'appelant (tout pour SUPER_ADMIN/ADMIN).")
+async def list_versements(session: SessionDep, request: Request, auth: AuthContext = authorize(RS_TRESORERIE_READ),
+                          params: PageParams = Depends(paging(20)),
+                          organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
+                          statut: StatutVersement | None = None, mode: ModeVersement | None = None,
+                          objet_type: ObjetVersement | None = Query(None, alias="objetType"),
+                          ) -> Page[VersementResponse]:
+    filters = VersementFilters(organisation_id=organisation_id, statut=statut, mode=mode, objet_type=objet_type)
+    return await VersementService(session, auth, request.app.state.settings).lister(filters, params)
+
+
+@router.post("", status_code=201, response_model=VersementResponse, responses=problems(404, 422),
+             summary="Préparer un versement (Wave ou manuel)",
+             description="Statut EN_COURS; rien n'est envoyé avant la confirmation. La clé d'idempotence Wave est "
+                         "enregistrée dès maintenant. Pour COTISATIONS/ADHESIONS, le montant ne peut dépasser ce "
+                         "qui a été encaissé à ce titre et pas encore versé (400). AIDE: `objetId` = la demande "
+                         "d'aide, qui doit être APPROUVEE; les versements EN_COURS ou REUSSI pour elle ne dépassent "
+                         "jamais le montant accordé (400). 400 `regle-metier`: un versement Wave exige "
+                         "`beneficiaireTelephone` et un montant entier en XOF.")
+async def create_versement(data: CreateVersementRequest, session: SessionDep, request: Request,
+                           auth: AuthContext = authorize(RS_TRESORERIE),
+                           idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    return as_response(await operations.creer(session, auth, request.app.state.settings, idem, data))
+
+
+@router.get("/{id}", response_model=VersementResponse, responses=problems(404), summary="Consulter un versement")
+async def get_versement(id: uuid.UUID, session: SessionDep, request: Request,
+                        auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> VersementResponse:
+    return await VersementService(session, auth, request.app.state.settings).obtenir(id)
+
+
+@router.post("/{id}/confirmer", response_model=VersementResponse, responses=problems(404, 422, 502, 503),
+             summary="Confirmer (envoyer) un versement",
+             description="Par une autre personne que le créateur (sauf SUPER_ADMIN/ADMIN). Wave: payout envoyé avec "
+                         "la clé stockée (un nouvel essai ne paie jamais deux fois); REUSSI, ECHOUE ou EN_COURS "
+                         "selon Wave; un nouvel appel relit le payout. Manuel: referenceExterne requis → REUSSI. "
+                         "À partir de `finance.approbation.seuil_versement`, la demande d'approbation ouverte à la "
+                         "création (Finance - Approvals) doit être APPROUVEE (400 sinon). Un versement REUSSI est "
+                         "comptabilisé (charge de son objet 658x ou `compteCharge` / compte de sa trésorerie, 521 "
+                         "ou 5215 par défaut) et passé aux seuils LCB-FT dans la même transaction. Extension "
+                         "(issue 20): une caisse ne passe jamais sous zéro, une banque pas au-delà de son découvert "
+                         "autorisé (400 avec le solde; rien n'est envoyé).")
+async def confirm_versement(id: uuid.UUID, session: SessionDep, request: Request,
+                            data: ConfirmerVersementRequest | None = None,
+                            auth: AuthContext = authorize(RS_TRESORERIE),
+                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    return as_response(await operations.confirmer(session, auth, request.app.state.settings, idem, id,
+                                                  data or ConfirmerVersementRequest()))
