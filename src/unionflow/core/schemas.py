@@ -69,8 +69,10 @@ def _parse_decimal(value: Any) -> Any:
     return value
 
 
-def _two_decimals(value: Decimal) -> str:
-    return str(value.quantize(_CENT, rounding=ROUND_HALF_UP))
+def _two_decimals(value: Decimal | None) -> str | None:
+    # None is a field's default (``Montant = Field(default=None)``): the JSON schema shows that default through
+    # this serializer, which warned (PydanticJsonSchemaWarning) and left the default out.
+    return None if value is None else str(value.quantize(_CENT, rounding=ROUND_HALF_UP))
 
 
 # Patterns for the bounds money fields declare (``ge=0``, ``gt=0``): a string schema cannot carry ``minimum``.
