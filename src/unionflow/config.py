@@ -10,7 +10,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="UNIONFLOW_", env_file=".env", extra="ignore")
+    # The process environment only, no file: the `.env` of the README's production step is docker compose's
+    # (compose.yaml passes it to the containers); read from the working directory it would turn `make run` and the
+    # test suite into that production (docs/decisions.md, « Réglages: l'environnement seul »).
+    model_config = SettingsConfigDict(env_prefix="UNIONFLOW_", extra="ignore")
 
     environment: str = "development"
     # Plain sqlite:///… or postgresql://… URLs; the async driver is chosen in core.db.

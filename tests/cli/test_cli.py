@@ -111,6 +111,49 @@ def test_production_refusals_name_each_example_secret():
     assert production_refusals(Settings(bootstrap_admin_password="change-me-at-first-login")) == []  # development
 
 
+def test_production_names_its_database(tmp_path, monkeypatch):
+    """No UNIONFLOW_DATABASE_URL in production: refused (it would run on ./var/unionflow.db); SQLite named
+    explicitly is a choice, and starts."""
+    from unionflow.config import Settings
+    from unionflow.core.production import production_refusals
+
+    monkeypatch.delenv("UNIONFLOW_DATABASE_URL", raising=False)
+    [refusal] = production_refusals(Settings(environment="production"))
+    assert "UNIONFLOW_DATABASE_URL is not set" in refusal and "SQLite embarqué" in refusal
+    monkeypatch.setenv("UNIONFLOW_DATABASE_URL", f"sqlite:///{tmp_path / 'choisie.db'}")
+    assert production_refusals(Settings(environment="production")) == []
+    assert production_refusals(Settings()) == []  # development: the embedded default stays the default
+
+
+@pytest.mark.skipif(BACKEND != "sqlite", reason="one backend is enough for the CLI wiring")
+def test_production_without_a_database_url_does_not_start(tmp_path):
+    env = {name: value for name, value in os.environ.items() if name != "UNIONFLOW_DATABASE_URL"}
+    env.update({"UNIONFLOW_ENVIRONMENT": "production", "UNIONFLOW_DATA_DIR": str(tmp_path / "data"),
+                "PYTHONPATH": str(Path(__file__).parents[2] / "src")})
+    for args in (["serve", "--port", "0"], ["worker", "--once"]):
+        refused = subprocess.run([sys.executable, "-m", "unionflow.cli", *args], env=env, capture_output=True,
+                                 text=True, timeout=120, cwd=tmp_path)
+        assert refused.returncode == 2, (args, refused.stdout, refused.stderr)
+        assert "UNIONFLOW_DATABASE_URL is not set" in refused.stderr
+    assert not (tmp_path / "var").exists()
+
+
+def test_a_dotenv_in_the_working_directory_changes_nothing(tmp_path, monkeypatch, settings):
+    """The README's production step leaves a .env (docker compose's) in the checkout: neither the settings
+    nor the test harness read it."""
+    from unionflow.config import Settings
+
+    (tmp_path / ".env").write_text("UNIONFLOW_ENVIRONMENT=production\nUNIONFLOW_DATABASE_URL=postgresql://x@db/x\n"
+                                   "UNIONFLOW_BOOTSTRAP_ADMIN_PASSWORD=CHANGE_ME\nUNIONFLOW_MAX_PAGE_SIZE=3\n")
+    monkeypatch.chdir(tmp_path)
+    for name in ("UNIONFLOW_ENVIRONMENT", "UNIONFLOW_DATABASE_URL", "UNIONFLOW_MAX_PAGE_SIZE"):
+        monkeypatch.delenv(name, raising=False)
+    read_here = Settings()
+    assert read_here.environment == "development" and read_here.max_page_size == 200
+    assert read_here.database_url == "sqlite:///./var/unionflow.db"
+    assert settings.environment == "development" and settings.max_page_size == 200
+
+
 @pytest.mark.skipif(BACKEND != "sqlite", reason="one backend is enough for the CLI wiring")
 def test_users_create_reads_the_password_from_stdin_or_a_prompt(tmp_path):
     env = {**os.environ, "UNIONFLOW_DATABASE_URL": f"sqlite:///{tmp_path / 'cli.db'}",

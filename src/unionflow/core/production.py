@@ -27,10 +27,17 @@ def is_placeholder(value: str) -> bool:
 def production_refusals(settings: Settings) -> list[str]:
     """Why a production start is refused (empty: it may start). With ``UNIONFLOW_ENVIRONMENT=production``, no
     secret or password may keep an example or default value: the example env file's placeholders are refused,
-    so copying it unchanged cannot give a running service whose administrator password is in the README."""
+    so copying it unchanged cannot give a running service whose administrator password is in the README. The
+    database must be named: SQLite only when ``UNIONFLOW_DATABASE_URL`` says so."""
     if settings.environment.strip().lower() != "production":
         return []
     refusals = []
+    if "database_url" not in settings.model_fields_set:
+        # The default is the embedded SQLite file: fine for a trial, never chosen by omission in production.
+        refusals.append("UNIONFLOW_DATABASE_URL is not set: production would run on the embedded SQLite file "
+                        f"{settings.database_url} (UNIONFLOW_DATABASE_URL absente: la production tournerait sur "
+                        "le fichier SQLite embarqué); set UNIONFLOW_DATABASE_URL=postgresql://…, or "
+                        "UNIONFLOW_DATABASE_URL=sqlite:///… to choose SQLite explicitly")
     for name in SECRET_SETTINGS:
         value = getattr(settings, name)
         if value and is_placeholder(str(value)):

@@ -146,8 +146,9 @@ def strict_query(dependant: Dependant) -> Callable[[Request], None] | None:
 
 _FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
 # A JSON string escape of a forbidden control character (core.middleware.CONTROL_CHARACTERS), its backslash not
-# itself escaped; DEL may also come raw (JSON allows it unescaped), the other raw ones are invalid JSON already.
-_ESCAPED_CONTROL = re.compile(rb"(?<!\\)(?:\\\\)*\\u00(?:0[0-8bcef]|1[0-9a-f]|7f)|\x7f", re.IGNORECASE)
+# itself escaped: \u000c or the short forms \b and \f (U+0008, U+000C) that JSON also allows; DEL may also come raw
+# (JSON allows it unescaped), the other raw ones are invalid JSON already.
+_ESCAPED_CONTROL = re.compile(rb"(?<!\\)(?:\\\\)*\\(?:u00(?:0[0-8bcef]|1[0-9a-f]|7f)|[bf])|\x7f", re.IGNORECASE)
 
 
 def _is_json(media_type: str) -> bool:

@@ -31,6 +31,8 @@ from pydantic_core import PydanticCustomError
 # Leading zeros are harmless ("0002500.00" is 2500.00): the server reads them, so every pattern states them.
 MONEY_PATTERN = r"^-?0*\d{1,16}(\.\d{1,2})?$"
 _MONEY_RE = re.compile(MONEY_PATTERN)
+# Every amount is below 10^16: the Numeric(18, 2) columns hold 16 digits before the point.
+MONEY_BOUND = Decimal("1e16")
 _CENT = Decimal("0.01")
 # ISO 8601 calendar date at the start: a bare number ("0", 1700000000) is not a date on this API.
 ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
@@ -58,16 +60,19 @@ def _parse_decimal(value: Any) -> Any:
             raise PydanticCustomError("decimal_parsing", "doit être un nombre décimal (ex. \"2500.00\")") from None
         if not parsed.is_finite():
             raise PydanticCustomError("decimal_parsing", "doit être un nombre décimal fini")
+        # The bound first: quantizing 6.59e307 to the cent overflows the decimal context (InvalidOperation, a 500).
+        if abs(parsed) >= MONEY_BOUND:
+            raise PydanticCustomError("decimal_max_digits", "montant trop grand (au plus 16 chiffres avant la virgule)")
         if parsed != parsed.quantize(_CENT, rounding=ROUND_HALF_UP):
             raise PydanticCustomError("decimal_max_places", "au plus deux décimales")
-        if abs(parsed) >= Decimal("1e16"):
-            raise PydanticCustomError("decimal_max_digits", "montant trop grand (au plus 16 chiffres avant la virgule)")
         return parsed
     return value
 
 
-def _two_decimals(value: Decimal) -> str:
-    return str(value.quantize(_CENT, rounding=ROUND_HALF_UP))
+def _two_decimals(value: Decimal | None) -> str | None:
+    # None is a field's default (``Montant = Field(default=None)``): the JSON schema shows that default through
+    # this serializer, which warned (PydanticJsonSchemaWarning) and left the default out.
+    return None if value is None else str(value.quantize(_CENT, rounding=ROUND_HALF_UP))
 
 
 # Patterns for the bounds money fields declare (``ge=0``, ``gt=0``): a string schema cannot carry ``minimum``.
@@ -77,7 +82,8 @@ POSITIVE_MONEY_PATTERN = r"^(0*[1-9]\d{0,15}(\.\d{1,2})?|0+\.(0[1-9]|[1-9]\d?))$
 
 
 NUMBER_NOTE = ("En entrée: une chaîne décimale ou un nombre JSON (deux décimales au plus, lu sans passer par un "
-               "flottant); en sortie toujours une chaîne.")
+               "flottant), en valeur absolue moins de 10^16 (16 chiffres avant la virgule, colonnes Numeric(18, 2)); "
+               "en sortie toujours une chaîne.")
 
 
 class _DecimalString:
@@ -102,13 +108,13 @@ class _DecimalString:
 def money_branches(pattern: str) -> list[dict[str, Any]]:
     """What an input money field accepts: the decimal string of ``pattern``, or a JSON number (issue 21, finding
     10: clients written against the spec, whose amounts are numbers, send them) within the same bounds."""
-    number: dict[str, Any] = {"type": "number", "multipleOf": 0.01, "exclusiveMaximum": 1e16}
+    number: dict[str, Any] = {"type": "number", "multipleOf": 0.01, "exclusiveMaximum": float(MONEY_BOUND)}
     if pattern == POSITIVE_MONEY_PATTERN:
         number["exclusiveMinimum"] = 0
     elif pattern == _NON_NEGATIVE:
         number["minimum"] = 0
     else:
-        number["exclusiveMinimum"] = -1e16
+        number["exclusiveMinimum"] = -float(MONEY_BOUND)
     return [{"type": "string", "format": "decimal", "pattern": pattern}, number]
 
 
@@ -188,6 +194,24 @@ TRIM_NOTE = "Espaces de début et de fin (insécables compris) retirés avant va
 TRIM_EXTENSION = "x-trimmed"
 
 
+# What the server does before counting, as a pattern for a string with a minimum length and no pattern of its own:
+# the forbidden control characters (core.middleware.CONTROL_CHARACTERS, 400 `caractere-controle`) are absent, and
+# what is left once the spaces ``str.strip`` removes are trimmed is at least ``minLength`` characters long. Without
+# it "\f~😀" (3 characters on the wire, 2 once trimmed) matched the schema and was refused. Explicit classes, not
+# \s: ECMA-262's \s and Python's differ (U+0085, U+FEFF). The spaces listed are Python's less the control ones.
+_SPACES = r"\t\n\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_CONTROLS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f"
+
+
+def trimmed_length_pattern(min_length: int) -> str:
+    """A pattern matching exactly the texts of at least ``min_length`` characters once trimmed, without control
+    characters (a character is a code point, as for ``minLength``)."""
+    space, visible, allowed = f"[{_SPACES}]", f"[^{_SPACES}{_CONTROLS}]", f"[^{_CONTROLS}]"
+    if min_length <= 1:
+        return f"^{space}*{visible}{allowed}*$"
+    return f"^{space}*{visible}{allowed}{{{min_length - 2},}}{visible}{space}*$"
+
+
 def _state_trimming(target: dict[str, Any]) -> None:
     constraints = ("minLength", "maxLength", "pattern", "format")
     for prop in target.get("properties", {}).values():
@@ -196,6 +220,10 @@ def _state_trimming(target: dict[str, Any]) -> None:
             continue
         if prop.get("format") == "decimal" or any(b.get("format") == "decimal" for b in branches):
             continue  # money: its own parser and description (_parse_decimal)
+        for branch in branches:
+            if branch.get("type") == "string" and branch.get("minLength", 0) > 0 and \
+                    not {"pattern", "format"} & branch.keys():
+                branch["pattern"] = trimmed_length_pattern(int(branch["minLength"]))
         prop[TRIM_EXTENSION] = True
         description = prop.get("description", "")
         if TRIM_NOTE not in description:
