@@ -164,6 +164,7 @@ def verifier_repositories() -> list[str]:
 # Owning area of every model (table): its repository is the table's one door.
 PROPRIETAIRES = {modele: zone for zone, modeles in {
     "adhesions": ("Adhesion",),
+    "approbations": ("DemandeApprobation", "DecisionDemande"),
     "audit": ("AuditLog",),
     "auth": ("LoginThrottle", "SigningKey", "RefreshToken", "UtilisateurLocal", "JetonReinitialisation"),
     "clients_api": ("ClientApi",),
@@ -179,7 +180,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "evenements": ("Evenement", "InscriptionEvenement", "FeedbackEvenement", "NotificationEvenement"),
     "favoris": ("Favori",),
     "feedback": ("Feedback",),
-    "finance": ("Budget", "LigneBudget", "Approbation", "DecisionApprobation"),
+    "finance": ("Budget", "LigneBudget"),
     "lcbft": ("AlerteLcbFt", "ParametresLcbFt"),
     "membres": ("Membre", "MembreOrganisation"),
     "messagerie": ("Conversation", "ConversationParticipant", "MessageConversation"),
@@ -246,7 +247,8 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "finance/budgets/repository.py": (frozenset({"CompteComptable", "EcritureComptable", "LigneEcriture",
                                                  "Organisation"}),
                                       f"{_RAPPORT} (a budget's execution sums the ledger lines); {_PORTEE}"),
-    "finance/workflow/repository.py": (frozenset({"AuditLog"}), f"{_RAPPORT} (the approvals' audit trail)"),
+    "finance/workflow/repository.py": (frozenset({"AuditLog", "DecisionDemande", "DemandeApprobation"}),
+                                       f"{_RAPPORT} (the finance approvals' statistics and audit trail)"),
     "imports/repository.py": (frozenset({"Membre", "MembreOrganisation", "Organisation"}),
                               "bulk door of the member import: lookups by chunks of keys and batched inserts "
                               "(bench-import measures it)"),
