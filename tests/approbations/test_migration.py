@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 import sqlalchemy as sa
@@ -92,4 +92,65 @@ def test_finance_approvals_pending_and_decided_are_carried_and_given_back(empty_
     assert back == [(attente["id"], "EN_ATTENTE", None), (approuvee["id"], "APPROUVEE", None),
                     (rejetee["id"], "REJETEE", None), (annulee["id"], "ANNULEE", "plus utile")]
     assert len(asyncio.run(_sql(url, [(sa.select(DECISION.c.id), None)]))) == 4
+    upgrade(url)
+
+
+REOUVERTURE = _table("demande_deverrouillage", id=sa.Uuid(), organisation_id=sa.Uuid(), date_actuelle=sa.Date(),
+                     date_demandee=sa.Date(), motif=sa.String(), statut=sa.String(), demande_par=sa.String(),
+                     demande_par_sub=sa.String(), role_demandeur=sa.String(),
+                     date_demande=sa.DateTime(timezone=True), decide_par=sa.String(), decide_par_sub=sa.String(),
+                     role_decideur=sa.String(), commentaire=sa.String(), date_decision=sa.DateTime(timezone=True))
+
+
+def _reouverture(org: uuid.UUID, n: int, statut: str, decideur: str | None = None) -> dict[str, object]:
+    return {"id": uuid.uuid4(), "organisation_id": org, "date_actuelle": date(2026, 6, 30),
+            "date_demandee": date(2026, 3, n), "motif": f"Facture oubliée {n}", "statut": statut,
+            "demande_par": "tresorier@x.sn", "demande_par_sub": "https://idp/ t1", "role_demandeur": "TRESORIER",
+            "date_demande": NOW - timedelta(days=n), "decide_par": f"{decideur}@x.sn" if decideur else None,
+            "decide_par_sub": f"https://idp/ {decideur}" if decideur else None,
+            "role_decideur": "PRESIDENT" if decideur else None, "commentaire": "vu" if decideur else None,
+            "date_decision": NOW if statut != "EN_ATTENTE" else None}
+
+
+def _naif(row: dict[str, object]) -> dict[str, object]:
+    """Timestamps in UTC without offset: SQLite gives them back so through a plain table clause."""
+    return {k: v.astimezone(UTC).replace(tzinfo=None) if isinstance(v, datetime) and v.tzinfo else v
+            for k, v in row.items()}
+
+
+def test_reopenings_pending_and_decided_are_carried_and_given_back(empty_database_url):  # noqa: F811
+    url = empty_database_url
+    upgrade(url, AVANT)
+    org = uuid.uuid4()
+    rows = [_reouverture(org, 1, "EN_ATTENTE"), _reouverture(org, 2, "APPROUVEE", "p1"),
+            _reouverture(org, 3, "REJETEE", "a2"), _reouverture(org, 4, "ANNULEE")]
+    asyncio.run(_sql(url, [
+        (sa.insert(models.Organisation.__table__), {"id": org, "nom": "Association R", "statut": "ACTIVE",
+                                                    "type_organisation": "ASSOCIATION", "pays": "SN",
+                                                    "devise": "XOF", **STAMPS}),
+        (sa.insert(REOUVERTURE), rows),
+    ]))
+    upgrade(url)
+
+    demandes = models.DemandeApprobation.__table__
+    carried = asyncio.run(_sql(url, [(sa.select(demandes.c.id, demandes.c.genre, demandes.c.statut,
+                                                demandes.c.role_demandeur, demandes.c.niveau_atteint,
+                                                demandes.c.details, demandes.c.demande_par_sub)
+                                      .order_by(demandes.c.date_demande.desc()), None)]))
+    assert carried == [
+        (r["id"], "REOUVERTURE", {"ANNULEE": "RETIREE"}.get(str(r["statut"]), r["statut"]), "TRESORIER",
+         1 if r["statut"] == "APPROUVEE" else 0,
+         {"date_actuelle": "2026-06-30", "date_demandee": f"2026-03-0{n}"}, "https://idp/ t1")
+        for n, r in enumerate(rows, start=1)]
+    table = models.DecisionDemande.__table__
+    decisions = asyncio.run(_sql(url, [(sa.select(table.c.demande_id, table.c.niveau, table.c.decision,
+                                                  table.c.decideur, table.c.decideur_sub, table.c.role)
+                                        .order_by(table.c.decideur), None)]))
+    assert decisions == [(rows[2]["id"], 1, "REJETEE", "a2@x.sn", "https://idp/ a2", "PRESIDENT"),
+                         (rows[1]["id"], 1, "APPROUVEE", "p1@x.sn", "https://idp/ p1", "PRESIDENT")]
+    assert "demande_deverrouillage" not in asyncio.run(_tables(url))
+
+    downgrade(url, AVANT)
+    back = asyncio.run(_sql(url, [(sa.select(REOUVERTURE).order_by(REOUVERTURE.c.date_demande.desc()), None)]))
+    assert [_naif(dict(zip(REOUVERTURE.c.keys(), r, strict=True))) for r in back] == [_naif(r) for r in rows]
     upgrade(url)

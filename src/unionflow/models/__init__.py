@@ -3,7 +3,7 @@
 from unionflow.models.adhesion import Adhesion
 from unionflow.models.audit import AuditLog
 from unionflow.models.base import Base
-from unionflow.models.cloture import ClotureMensuelle, DemandeDeverrouillage, ExerciceComptable, VerrouComptable
+from unionflow.models.cloture import ClotureMensuelle, ExerciceComptable, VerrouComptable
 from unionflow.models.cotisation import Cotisation
 from unionflow.models.document import Document, PieceJointe, TelechargementDocument
 from unionflow.models.evenement import (
@@ -45,7 +45,6 @@ __all__ = [
     "CompteWave",
     "Compteur",
     "Cotisation",
-    "DemandeDeverrouillage",
     "Document",
     "Evenement",
     "ExerciceComptable",
