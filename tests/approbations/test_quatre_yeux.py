@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
 
+from tests.console.helpers import sign_in
 from tests.finance.helpers import bureau
 from tests.security.test_external_oidc import ISSUER, _auth, external, jwks  # noqa: F401 (fixtures)
 from unionflow.auth.service import TokenService
@@ -14,6 +16,7 @@ from unionflow.models import UtilisateurLocal
 
 APP = "/api/finance/approbations"
 A_APPROUVER = "/api/approbations/a-approuver"
+VERROU = "/api/comptabilite/verrouillage"
 
 
 async def _demande(client, headers, org_id, montant="100000") -> dict:
@@ -71,3 +74,44 @@ async def test_another_person_with_the_same_display_name_may_decide(jwks, extern
     assert approved.status_code == 200, approved.text
     assert approved.json()["statut"] == "APPROUVEE"
     assert approved.json()["decisions"][0]["approbateur"] == tresorier.user.email == approved.json()["demandePar"]
+
+
+async def test_a_reopening_asked_as_treasurer_is_not_decided_by_the_same_person_as_president(client, factory):
+    org = await factory.organisation()
+    double = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER", "PRESIDENT"])
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    today = datetime.now(UTC).date()
+    tresorier = double.in_org(org.id, "TRESORIER")
+    locked = await client.put(VERROU, headers=tresorier, json={"organisationId": str(org.id),
+                                                               "dateVerrouillage": today.isoformat()})
+    assert locked.status_code == 200, locked.text
+    asked = await client.post(f"{VERROU}/deverrouillages", headers=tresorier, json={
+        "organisationId": str(org.id), "dateVerrouillage": (today - timedelta(days=30)).isoformat(),
+        "motif": "Facture du mois oubliée"})
+    assert asked.status_code == 201, asked.text
+    demande = asked.json()
+
+    refused = await client.post(f"{VERROU}/deverrouillages/{demande['id']}/approuver",
+                                headers=double.in_org(org.id, "PRESIDENT"), json={})
+    assert refused.status_code == 403 and "propre demande" in refused.json()["detail"]
+    assert (await client.get(A_APPROUVER, headers=double.in_org(org.id, "PRESIDENT"))).json()["content"] == []
+    listed = (await client.get(A_APPROUVER, headers=president.headers)).json()["content"]
+    assert [(d["genre"], d["chemin"]) for d in listed] == [
+        ("REOUVERTURE", f"{VERROU}/deverrouillages/{demande['id']}")]
+    approved = await client.post(f"{VERROU}/deverrouillages/{demande['id']}/approuver", headers=president.headers,
+                                 json={"commentaire": "Vu"})
+    assert approved.status_code == 200 and approved.json()["statut"] == "APPROUVEE", approved.text
+    assert approved.json()["roleDecideur"] == "PRESIDENT"
+
+
+async def test_the_console_lists_what_the_caller_may_decide(client, factory, db):
+    b = await bureau(factory)
+    demande = await _demande(client, b.tresorier.headers, b.org.id)
+    await sign_in(client, b.president, db)
+    page = await client.get("/console/a-approuver")
+    assert page.status_code == 200 and demande["numero"] in page.text and 'href="/console/versements"' in page.text
+    assert '<li><a href="/console/a-approuver">À approuver</a></li>' in page.text
+    client.cookies.clear()
+    await sign_in(client, b.tresorier, db)
+    mine = await client.get("/console/a-approuver")
+    assert mine.status_code == 200 and demande["numero"] not in mine.text and "Rien à approuver" in mine.text
