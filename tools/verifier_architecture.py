@@ -20,6 +20,11 @@
    (``cle_idempotence``) in a string, or defines a function or class named after idempotency. An operation takes
    an ``IdempotentRequest`` (from the API request or ``IdempotentRequest.for_form``) and calls its ``answer``.
 
+5. One request/decision mechanism: no model outside ``approbations`` has the columns of a four-eyes request (a
+   status, a requester and a decider: ``statut`` + ``demande_par``/``demandeur`` + ``decide_par``/``decideur``/
+   ``approbateur``…), apart from the owners listed in ``DEMANDES_PERMISES`` with their reason. A new kind is a
+   policy registered with unionflow/approbations, never a second table.
+
 Exit status 0 when all hold; otherwise each violation is printed as ``path:line: reason`` and the status is 1.
 """
 
@@ -172,12 +177,13 @@ def verifier_repositories() -> list[str]:
 # Owning area of every model (table): its repository is the table's one door.
 PROPRIETAIRES = {modele: zone for zone, modeles in {
     "adhesions": ("Adhesion",),
+    "approbations": ("DemandeApprobation", "DecisionDemande"),
     "audit": ("AuditLog",),
     "auth": ("LoginThrottle", "SigningKey", "RefreshToken", "UtilisateurLocal", "JetonReinitialisation"),
     "clients_api": ("ClientApi",),
     "clotures": ("ClotureMensuelle",),
     "comptabilite": ("CompteComptable", "JournalComptable", "EcritureComptable", "LigneEcriture", "ExerciceComptable",
-                     "VerrouComptable", "DemandeDeverrouillage", "CompteProduit"),
+                     "VerrouComptable", "CompteProduit"),
     "configuration": ("ConfigurationEntry", "ConfigurationOrganisation"),
     "core": ("ResultatCache", "CleIdempotence", "Maintenance", "Compteur"),
     "cotisations": ("Cotisation", "CotisationSynthese", "CotisationSyntheseDelta", "RappelCotisation"),
@@ -186,7 +192,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "evenements": ("Evenement", "InscriptionEvenement", "FeedbackEvenement", "NotificationEvenement"),
     "favoris": ("Favori",),
     "feedback": ("Feedback",),
-    "finance": ("Budget", "LigneBudget", "Approbation", "DecisionApprobation"),
+    "finance": ("Budget", "LigneBudget"),
     "lcbft": ("AlerteLcbFt", "ParametresLcbFt"),
     "membres": ("Membre", "MembreOrganisation"),
     "messagerie": ("Conversation", "ConversationParticipant", "MessageConversation"),
@@ -269,7 +275,8 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "finance/budgets/repository.py": (frozenset({"CompteComptable", "EcritureComptable", "LigneEcriture",
                                                  "Organisation"}),
                                       f"{_RAPPORT} (a budget's execution sums the ledger lines); {_PORTEE}"),
-    "finance/workflow/repository.py": (frozenset({"AuditLog"}), f"{_RAPPORT} (the approvals' audit trail)"),
+    "finance/workflow/repository.py": (frozenset({"AuditLog", "DecisionDemande", "DemandeApprobation"}),
+                                       f"{_RAPPORT} (the finance approvals' statistics and audit trail)"),
     "imports/repository.py": (frozenset({"Membre", "MembreOrganisation", "Organisation"}),
                               "bulk door of the member import: lookups by chunks of keys and batched inserts "
                               "(bench-import measures it)"),
@@ -411,9 +418,54 @@ def verifier_idempotence() -> list[str]:
     return erreurs
 
 
+# The one owner of request/decision tables, and the models that still have their own (with the reason).
+MECANISME_QUATRE_YEUX = "approbations"
+DEMANDES_PERMISES: dict[str, str] = {
+    "DemandeAnnulation": "undo requests, the last mechanism of their own: to carry into approbations (ANNULATION)",
+}
+COLONNE_STATUT = "statut"
+COLONNES_DEMANDEUR = ("demande_par", "demandeur")
+COLONNES_DECIDEUR = ("decide_par", "decideur", "approbateur", "approuve_par", "valide_par")
+
+
+def _colonnes(classe: ast.ClassDef) -> set[str]:
+    """Names of the mapped attributes declared in a model's body (``nom: Mapped[...] = ...``)."""
+    return {e.target.id for e in classe.body if isinstance(e, ast.AnnAssign) and isinstance(e.target, ast.Name)}
+
+
+def _est_une_demande(colonnes: set[str]) -> bool:
+    def a(prefixes: tuple[str, ...]) -> bool:
+        return any(c.startswith(prefixes) for c in colonnes)
+    return COLONNE_STATUT in colonnes and a(COLONNES_DEMANDEUR) and a(COLONNES_DECIDEUR)
+
+
+def violations_demandes(relatif: str, source: str) -> list[str]:
+    """Models of one module of src/unionflow/models shaped like a four-eyes request outside its mechanism."""
+    erreurs = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ClassDef) or not _est_une_demande(_colonnes(node)):
+            continue
+        if PROPRIETAIRES.get(node.name) == MECANISME_QUATRE_YEUX or node.name in DEMANDES_PERMISES:
+            continue
+        erreurs.append(f"src/unionflow/{relatif}:{node.lineno}: {node.name} est une seconde table de demandes à "
+                       "quatre yeux (statut, demandeur, décideur): en faire un genre de unionflow/approbations "
+                       "(une politique enregistrée), ou DEMANDES_PERMISES avec la raison")
+    return erreurs
+
+
+def verifier_demandes() -> list[str]:
+    erreurs = []
+    for chemin in sorted((PAQUET / "models").glob("*.py")):
+        relatif = chemin.relative_to(PAQUET).as_posix()
+        erreurs += violations_demandes(relatif, chemin.read_text(encoding="utf-8"))
+    erreurs += [f"tools/verifier_architecture.py: DEMANDES_PERMISES nomme {nom}, absent des modèles"
+                for nom in sorted(DEMANDES_PERMISES.keys() - tables_du_paquet())]
+    return erreurs
+
+
 def main() -> int:
     erreurs = (verifier_sql() + verifier_couches() + verifier_repositories() + verifier_portes()
-               + verifier_idempotence())
+               + verifier_idempotence() + verifier_demandes())
     for erreur in erreurs:
         print(erreur)
     if erreurs:
@@ -421,7 +473,7 @@ def main() -> int:
         return 1
     print("Architecture: pas de SQL hors des repositories, chaque paquet dans une couche, "
           "chaque repository sur une base, une porte par table, l'argent interrogé par paiements seul, "
-          "une seule idempotence")
+          "une seule idempotence, un seul mécanisme de demandes à quatre yeux")
     return 0
 
 

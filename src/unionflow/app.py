@@ -16,6 +16,7 @@ from unionflow import __version__
 from unionflow.adhesions.router import router as adhesions_router
 from unionflow.admin_association.router import router as admin_association_router
 from unionflow.analytics.router import router as analytics_router
+from unionflow.approbations.router import router as approbations_router
 from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
@@ -130,6 +131,7 @@ ROUTERS: list[APIRouter] = [
     reinitialisation_router,
     finance_budgets_router,
     finance_approbations_router,
+    approbations_router,
     finance_workflow_router,
     propositions_aide_router,
     types_reference_router,

@@ -138,3 +138,15 @@ def test_the_tree_passes_every_check() -> None:
     morts = subprocess.run([sys.executable, str(RACINE / "tools" / "verifier_code_mort.py")], cwd=RACINE,
                            capture_output=True, text=True, check=False)
     assert morts.returncode == 0, morts.stdout
+
+
+def test_a_second_request_decision_table_is_caught() -> None:
+    source = ("class DemandeRemise(IdMixin, Base):\n    __tablename__ = 'demande_remise'\n"
+              "    statut: Mapped[str]\n    demande_par_sub: Mapped[str]\n    decideur_sub: Mapped[str | None]\n")
+    [erreur] = verifier.violations_demandes("models/remise.py", source)
+    assert erreur.startswith("src/unionflow/models/remise.py:1: DemandeRemise est une seconde table de demandes")
+    # A status and an author alone (a budget submitted, a ticket) are not a four-eyes request.
+    assert verifier.violations_demandes("models/x.py", source.replace("decideur_sub", "motif")) == []
+    # The mechanism's own tables are its one home.
+    assert verifier.violations_demandes("models/approbation.py", source.replace("DemandeRemise",
+                                                                               "DemandeApprobation")) == []

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from sqlalchemy import select
 
 from tests.console.helpers import sign_in
-from unionflow.models import ClotureMensuelle, DemandeDeverrouillage, VerrouComptable
+from unionflow.models import ClotureMensuelle, DemandeApprobation, VerrouComptable
 
 
 async def _as(client, actor, db) -> str:
@@ -56,7 +56,7 @@ async def test_lock_then_reopening_asked_by_the_treasurer_and_approved_by_the_pr
     asked = await client.post("/console/comptabilite/deverrouillages", data={
         "csrf": csrf, "date": "2026-03-31", "motif": "Facture de mai oubliée"})
     assert asked.status_code == 303, asked.text
-    demande = (await db.execute(select(DemandeDeverrouillage))).scalar_one()
+    demande = (await db.execute(select(DemandeApprobation))).scalar_one()
     page = await client.get("/console/comptabilite")
     assert "Facture de mai oubliée" in page.text and f"/deverrouillages/{demande.id}/approuver" not in page.text
     _refused(await client.post(f"/console/comptabilite/deverrouillages/{demande.id}/approuver", data={"csrf": csrf}))

@@ -10,7 +10,7 @@ import uuid
 from sqlalchemy import select
 
 from tests.console.helpers import KEY, sign_in
-from unionflow.models import Approbation, DemandeAide, Versement
+from unionflow.models import DemandeAide, DemandeApprobation, Versement
 
 
 async def _as(client, actor, db) -> str:
@@ -66,7 +66,7 @@ async def test_a_large_payout_waits_for_the_president_s_approval(client, factory
     csrf = await _as(client, awa, db)
     await _prepare(client, csrf, "600000", "Quincaillerie Sandaga")
     versement = (await db.execute(select(Versement))).scalar_one()
-    approbation = (await db.execute(select(Approbation))).scalar_one()
+    approbation = (await db.execute(select(DemandeApprobation))).scalar_one()
     assert "/approbations/" not in (await client.get("/console/versements")).text  # a treasurer does not decide
     _refused(await client.post(f"/console/approbations/{approbation.id}/approuver", data={"csrf": csrf}))
 
@@ -150,7 +150,7 @@ async def test_approval_of_another_organisation_is_the_404_page_and_a_tokenless_
     tresorier = await factory.actor(organisation=org, org_roles=["MEMBRE", "TRESORIER"])
     csrf = await sign_in(client, tresorier, db)
     await _prepare(client, csrf, "600000", "Quincaillerie Sandaga")
-    approbation = (await db.execute(select(Approbation))).scalar_one()
+    approbation = (await db.execute(select(DemandeApprobation))).scalar_one()
     versement = (await db.execute(select(Versement))).scalar_one()
     no_token = await client.post(f"/console/versements/{versement.id}/annuler", data={"motif": "sans jeton"})
     assert no_token.status_code == 403 and "CSRF" in no_token.text
@@ -184,7 +184,7 @@ async def test_president_decides_another_approval_request_showing_who_asked(clie
     rejected = await client.post(f"/console/approbations/{approbation_id}/rejeter",
                                  data={"csrf": csrf, "commentaire": "Pas prévu au budget"})
     assert rejected.status_code == 303, rejected.text
-    approbation = await db.get(Approbation, uuid.UUID(approbation_id))
+    approbation = await db.get(DemandeApprobation, uuid.UUID(approbation_id))
     await db.refresh(approbation)
     assert approbation.statut == "REJETEE"
     assert "Achat d&#39;un ordinateur" not in (await client.get("/console/versements")).text

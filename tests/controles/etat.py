@@ -18,7 +18,7 @@ from unionflow.models import (
     Compteur,
     Cotisation,
     DemandeAnnulation,
-    DemandeDeverrouillage,
+    DemandeApprobation,
     EcritureComptable,
     JournalComptable,
     LigneEcriture,
@@ -70,10 +70,15 @@ async def etat(db, w: Org) -> tuple[Any, ...]:
     paiements = sorted((str(p.id), p.statut, p.numero_recu) for p in await _rows(db, Paiement, org_id))
     demandes = sorted((str(d.id), d.statut) for d in await _rows(db, DemandeAnnulation, org_id))
     versements = sorted((str(v.id), v.statut) for v in await _rows(db, Versement, org_id))
-    reouvertures = sorted((str(d.id), d.statut) for d in await _rows(db, DemandeDeverrouillage, org_id))
+    reouvertures = sorted((str(d.id), d.statut) for d in await _reouvertures(db, org_id))
     clotures = sorted(str(c.id) for c in await _rows(db, ClotureMensuelle, org_id))
     ecritures = len(await _rows(db, EcritureComptable, org_id))
     return paiements, demandes, versements, reouvertures, clotures, ecritures, await _lock(db, org_id)
+
+
+async def _reouvertures(db, org_id) -> list[DemandeApprobation]:
+    """Reopening requests: the REOUVERTURE kind of four-eyes requests."""
+    return [r for r in await _rows(db, DemandeApprobation, org_id) if r.genre == "REOUVERTURE"]
 
 
 async def _counter(db, name: str) -> int:
@@ -109,15 +114,17 @@ async def _four_eyes(db, w: Org) -> tuple[list[Paiement], list[DemandeAnnulation
         if d.statut != "APPROUVEE":  # a request not approved has moved nothing
             undone = by_id[d.paiement_id or d.versement_id]
             assert undone.statut in {"VALIDE", "REUSSI"} and d.numero_remboursement is None, d.reference
-    reouvertures = await _rows(db, DemandeDeverrouillage, org_id)
+    reouvertures = await _reouvertures(db, org_id)
     for r in reouvertures:
         if r.statut == "APPROUVEE":
-            assert r.decide_par_sub != r.demande_par_sub and r.role_decideur != r.role_demandeur, r.id
+            decision = r.decisions[-1]
+            assert decision.decideur_sub != r.demande_par_sub and decision.role != r.role_demandeur, r.id
     lock = await _lock(db, org_id)
     assert lock is None or lock <= datetime.now(UTC).date(), lock
     if w.lock is not None and (lock is None or lock < w.lock):
         assert w.last == ("decider_reouverture", 200), (w.last, w.lock, lock)
-        assert any(r.statut == "APPROUVEE" and r.date_demandee == lock for r in reouvertures), lock
+        assert any(r.statut == "APPROUVEE" and r.details["date_demandee"] == lock.isoformat()
+                   for r in reouvertures), lock
     w.lock = lock
     return paiements, demandes, versements
 

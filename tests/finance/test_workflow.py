@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import update
 
 from tests.finance.helpers import bureau
-from unionflow.models import Approbation, DecisionApprobation
+from unionflow.models import DecisionDemande, DemandeApprobation
 
 URL = "/api/finance/workflow"
 APP = "/api/finance/approbations"
@@ -21,10 +21,10 @@ async def _demande(client, b, montant):
 
 async def _dater(db, approbation_id, demande, decision=None):
     aid = uuid.UUID(approbation_id)
-    await db.execute(update(Approbation).where(Approbation.id == aid).values(
+    await db.execute(update(DemandeApprobation).where(DemandeApprobation.id == aid).values(
         date_demande=demande, **({"date_decision": decision} if decision else {})))
     if decision:
-        await db.execute(update(DecisionApprobation).where(DecisionApprobation.approbation_id == aid)
+        await db.execute(update(DecisionDemande).where(DecisionDemande.demande_id == aid)
                          .values(date_decision=decision))
     await db.flush()
 

@@ -1,4 +1,4 @@
-"""Lock dates, closed years and reopening requests of the books.
+"""Lock dates and closed years of the books (reopening requests are four-eyes requests: approbations/).
 
 Unscoped (``SystemRepository``): posting (``ecritures_service``), ``date_comptable`` and the reopening workflow
 read them after the caller's organisation was checked (scoped repository + permission) or on the system's behalf."""
@@ -10,7 +10,7 @@ import uuid
 from sqlalchemy import distinct, select
 
 from unionflow.core.repository import SystemRepository
-from unionflow.models import DemandeDeverrouillage, EcritureComptable, ExerciceComptable, VerrouComptable
+from unionflow.models import EcritureComptable, ExerciceComptable, VerrouComptable
 
 
 class ClotureRepository(SystemRepository[VerrouComptable]):
@@ -40,18 +40,3 @@ class ClotureRepository(SystemRepository[VerrouComptable]):
     async def annees_avec_ecritures(self, organisation_id: uuid.UUID) -> list[int]:
         stmt = select(distinct(EcritureComptable.annee)).where(EcritureComptable.organisation_id == organisation_id)
         return [int(a) for a in (await self.session.execute(stmt)).scalars()]
-
-    async def demande_deverrouillage(self, demande_id: uuid.UUID, *,
-                                     for_update: bool = False) -> DemandeDeverrouillage | None:
-        stmt = select(DemandeDeverrouillage).where(DemandeDeverrouillage.id == demande_id)
-        if for_update:
-            stmt = stmt.with_for_update()
-        return (await self.session.execute(stmt)).scalar_one_or_none()
-
-    async def demandes_deverrouillage(self, organisation_id: uuid.UUID,
-                                      statut: str | None = None) -> list[DemandeDeverrouillage]:
-        stmt = select(DemandeDeverrouillage).where(DemandeDeverrouillage.organisation_id == organisation_id)
-        if statut is not None:
-            stmt = stmt.where(DemandeDeverrouillage.statut == statut)
-        stmt = stmt.order_by(DemandeDeverrouillage.date_demande.desc(), DemandeDeverrouillage.id)
-        return list((await self.session.execute(stmt)).scalars())

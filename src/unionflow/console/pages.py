@@ -137,7 +137,8 @@ def error_page(request: Request, status: int, detail: str, ctx: Ctx | None = Non
 
 
 # The menu offers a screen only to whom its page's role set admits (the same check the page makes).
-MENU = (("/tresorerie", "Trésorerie"), ("/declarations", "Déclarations"), ("/versements", "Versements"),
+MENU = (("/a-approuver", "À approuver"), ("/tresorerie", "Trésorerie"), ("/declarations", "Déclarations"),
+        ("/versements", "Versements"),
         ("/annulations", "Annulations"), ("/tresoreries", "Trésoreries"), ("/wave/releves", "Wave"),
         ("/aides", "Aides"), ("/comptabilite", "Comptabilité"), ("/clotures", "Clôtures"),
         ("/cotisations/generer", "Génération"), ("/exports", "Exports"),

@@ -14,6 +14,7 @@ from starlette.responses import FileResponse, Response
 
 from unionflow.console import (  # noqa: F401
     pages_annulations,
+    pages_approbations,
     pages_comptabilite,
     pages_evenements,
     pages_federation,

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
+from unionflow.approbations.repository import ApprobationFilters
 from unionflow.clotures.pdf import dossier
 from unionflow.clotures.schemas import ClotureMensuelleResponse, CreateClotureMensuelleRequest
 from unionflow.clotures.service import ClotureMensuelleService
@@ -33,9 +34,8 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.demandes_aide.repository import DemandeFilters
 from unionflow.demandes_aide.schemas import DemandeAideResponse
 from unionflow.demandes_aide.service import DemandeAideService
-from unionflow.finance.approbations.repository import ApprobationFilters
 from unionflow.finance.approbations.schemas import ApprobationResponse
-from unionflow.finance.approbations.service import ApprobationService
+from unionflow.finance.approbations.service import GENRE, ApprobationService
 from unionflow.models.demande_aide import StatutDemandeAide
 from unionflow.paiements import operations as paiements_ops
 from unionflow.paiements.annulations.router import _code as code_annulation
@@ -95,7 +95,7 @@ async def annuler_versement(session: AsyncSession, auth: AuthContext, request: R
 
 async def approbations_versements(session: AsyncSession, auth: AuthContext) -> dict[uuid.UUID, ApprobationResponse]:
     """GET /api/finance/approbations?typeObjet=VERSEMENT: the latest approval request of each payout."""
-    filters = ApprobationFilters(organisation_id=auth.active_organisation_id, type_objet="VERSEMENT")
+    filters = ApprobationFilters(GENRE, organisation_id=auth.active_organisation_id, nature="VERSEMENT")
     found = await ApprobationService(session, auth).lister(filters, PageParams(0, 100))
     latest: dict[uuid.UUID, ApprobationResponse] = {}
     for a in sorted(found.content, key=lambda a: a.date_demande):
@@ -107,7 +107,7 @@ async def approbations_versements(session: AsyncSession, auth: AuthContext) -> d
 async def autres_approbations(session: AsyncSession, auth: AuthContext) -> list[ApprobationResponse]:
     """GET /api/finance/approbations?statut=EN_ATTENTE: the pending requests about an aid disbursement or another
     expense (those about a payout are shown with their payout)."""
-    filters = ApprobationFilters(organisation_id=auth.active_organisation_id, statut="EN_ATTENTE")
+    filters = ApprobationFilters(GENRE, organisation_id=auth.active_organisation_id, statut="EN_ATTENTE")
     found = await ApprobationService(session, auth).lister(filters, PageParams(0, 15))
     return [a for a in found.content if a.type_objet != "VERSEMENT"]
 

@@ -3,7 +3,7 @@
 from unionflow.models.adhesion import Adhesion
 from unionflow.models.audit import AuditLog
 from unionflow.models.base import Base
-from unionflow.models.cloture import ClotureMensuelle, DemandeDeverrouillage, ExerciceComptable, VerrouComptable
+from unionflow.models.cloture import ClotureMensuelle, ExerciceComptable, VerrouComptable
 from unionflow.models.cotisation import Cotisation
 from unionflow.models.document import Document, PieceJointe, TelechargementDocument
 from unionflow.models.evenement import (
@@ -45,7 +45,6 @@ __all__ = [
     "CompteWave",
     "Compteur",
     "Cotisation",
-    "DemandeDeverrouillage",
     "Document",
     "Evenement",
     "ExerciceComptable",
@@ -88,10 +87,11 @@ from unionflow.models.notification import ModeleNotification, Notification, Pref
 __all__ += ["AlerteLcbFt", "CompteComptable", "ConfigurationEntry", "ConfigurationOrganisation", "DemandeAide",
             "EcritureComptable", "JournalComptable", "LigneEcriture", "ParametresLcbFt"]
 # Finance (budgets, approvals) and propositions d'aide.
-from unionflow.models.finance import Approbation, Budget, DecisionApprobation, LigneBudget  # noqa: E402
+from unionflow.models.approbation import DecisionDemande, DemandeApprobation  # noqa: E402
+from unionflow.models.finance import Budget, LigneBudget  # noqa: E402
 from unionflow.models.proposition_aide import PropositionAide  # noqa: E402
 
-__all__ += ["Approbation", "Budget", "DecisionApprobation", "LigneBudget", "PropositionAide"]
+__all__ += ["Budget", "DecisionDemande", "DemandeApprobation", "LigneBudget", "PropositionAide"]
 
 __all__ += ["ModeleNotification", "Notification", "PreferenceMembre"]
 # Tickets, suggestions, feedback, favourites.

@@ -50,7 +50,7 @@ class DemandeAnnulation(IdMixin, Base):
     demande_par_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
     date_demande: Mapped[datetime] = mapped_column(default=utcnow)
     # Above the threshold, the organisation's approval workflow (finance/approbations) decides first.
-    approbation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("approbation.id"))
+    approbation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("demande_approbation.id"))
     decide_par: Mapped[str | None] = mapped_column(String(254))
     decide_par_sub: Mapped[str | None] = mapped_column(String(PERSON_KEY_LENGTH))
     commentaire: Mapped[str | None] = mapped_column(String(1000))

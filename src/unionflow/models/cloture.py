@@ -46,34 +46,12 @@ class ExerciceComptable(IdMixin, Base):
 
 
 class StatutDeverrouillage(StrEnum):
+    """A reopening request's state as its routes publish it (the REOUVERTURE kind of four-eyes requests)."""
+
     EN_ATTENTE = "EN_ATTENTE"
     APPROUVEE = "APPROUVEE"
     REJETEE = "REJETEE"
     ANNULEE = "ANNULEE"
-
-
-class DemandeDeverrouillage(IdMixin, Base):
-    """A request to move an organisation's lock date back (reopen a period), asked by one person and decided by
-    a second one under another role (issue 19); the lock moves only when it is approved."""
-
-    __tablename__ = "demande_deverrouillage"
-
-    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"), index=True)
-    date_actuelle: Mapped[date]  # the lock date when the request was made
-    date_demandee: Mapped[date]  # the earlier lock date asked for
-    motif: Mapped[str] = mapped_column(String(1000))
-    statut: Mapped[str] = mapped_column(String(20), default=StatutDeverrouillage.EN_ATTENTE.value)
-    demande_par: Mapped[str] = mapped_column(String(254))
-    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
-    demande_par_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
-    role_demandeur: Mapped[str] = mapped_column(String(40))
-    date_demande: Mapped[datetime] = mapped_column(default=utcnow)
-    decide_par: Mapped[str | None] = mapped_column(String(254))
-    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
-    decide_par_sub: Mapped[str | None] = mapped_column(String(PERSON_KEY_LENGTH))
-    role_decideur: Mapped[str | None] = mapped_column(String(40))
-    commentaire: Mapped[str | None] = mapped_column(String(1000))
-    date_decision: Mapped[datetime | None]
 
 
 class ClotureMensuelle(IdMixin, Base):

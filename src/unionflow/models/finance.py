@@ -1,4 +1,5 @@
-"""Finance: annual budgets per organisation, approval requests of financial transactions and their decisions."""
+"""Finance: annual budgets per organisation; the states and object types of its approval requests (the requests
+themselves are four-eyes requests, models/approbation.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 
-from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, TimestampMixin, utcnow
+from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, TimestampMixin
 
 
 class StatutBudget(StrEnum):
@@ -83,67 +84,3 @@ class LigneBudget(IdMixin, Base):
     # DEPENSE (realised = debit - credit) or RECETTE (realised = credit - debit)
     nature: Mapped[str] = mapped_column(String(10))
     montant_prevu: Mapped[Decimal]
-
-
-class Approbation(IdMixin, TimestampMixin, Base):
-    """A request to approve one financial transaction; one or two approvers depending on the amount."""
-
-    __tablename__ = "approbation"
-
-    numero: Mapped[str] = mapped_column(String(40), unique=True)
-    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"))
-    # VERSEMENT, AIDE, AUTRE
-    type_objet: Mapped[str] = mapped_column(String(20))
-    objet_id: Mapped[uuid.UUID | None]
-    montant: Mapped[Decimal]
-    devise: Mapped[str] = mapped_column(String(3), default="XOF")
-    motif: Mapped[str] = mapped_column(String(1000))
-    # EN_ATTENTE, APPROUVEE, REJETEE, ANNULEE
-    statut: Mapped[str] = mapped_column(String(20), default="EN_ATTENTE")
-    niveaux_requis: Mapped[int] = mapped_column(Integer)
-    niveau_atteint: Mapped[int] = mapped_column(Integer, default=0)
-    demande_par: Mapped[str] = mapped_column(String(254))
-    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
-    demande_par_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
-    date_demande: Mapped[datetime] = mapped_column(default=utcnow)
-    date_decision: Mapped[datetime | None]
-    motif_annulation: Mapped[str | None] = mapped_column(String(1000))
-
-    decisions: Mapped[list[DecisionApprobation]] = relationship(
-        order_by="DecisionApprobation.niveau", lazy="selectin", cascade="all, delete-orphan")
-
-    __table_args__ = (
-        Index("ix_approbation_organisation_statut", "organisation_id", "statut"),
-        Index("ix_approbation_objet", "type_objet", "objet_id"),
-        Index("ix_approbation_date_demande", "date_demande"),
-    )
-
-
-class TypeDecision(StrEnum):
-    """One approver's decision at one level of an approval."""
-
-    APPROUVEE = "APPROUVEE"
-    REJETEE = "REJETEE"
-
-
-class DecisionApprobation(IdMixin, Base):
-    """One approver's decision on one level. Nobody decides twice on the same request."""
-
-    __tablename__ = "decision_approbation"
-
-    approbation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("approbation.id", ondelete="CASCADE"), index=True)
-    niveau: Mapped[int] = mapped_column(Integer)
-    # APPROUVEE or REJETEE
-    decision: Mapped[str] = mapped_column(String(20))
-    approbateur: Mapped[str] = mapped_column(String(254))
-    # The person, (issuer, subject) as one text (core.auth.person_key), never the subject alone.
-    approbateur_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
-    role: Mapped[str | None] = mapped_column(String(50))
-    commentaire: Mapped[str | None] = mapped_column(String(1000))
-    date_decision: Mapped[datetime] = mapped_column(default=utcnow)
-
-    __table_args__ = (
-        UniqueConstraint("approbation_id", "niveau"),
-        UniqueConstraint("approbation_id", "approbateur_sub", name="uq_decision_approbation_approbateur"),
-        Index("ix_decision_approbation_approbateur", "approbateur"),
-    )

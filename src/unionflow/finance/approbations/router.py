@@ -4,13 +4,13 @@ import uuid
 
 from fastapi import Depends, Query
 
+from unionflow.approbations.repository import ApprobationFilters
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_FINANCE_DECIDE, RS_FINANCE_READ, RS_FINANCE_WRITE
 from unionflow.core.routing import area_router
-from unionflow.finance.approbations.repository import ApprobationFilters
 from unionflow.finance.approbations.schemas import (
     AnnulerRequest,
     ApprobationResponse,
@@ -20,7 +20,7 @@ from unionflow.finance.approbations.schemas import (
     StatutApprobation,
     TypeObjetApprobation,
 )
-from unionflow.finance.approbations.service import ApprobationService
+from unionflow.finance.approbations.service import GENRE, ApprobationService, statut_demande
 
 router = area_router("/api/finance/approbations", "Finance - Approvals")
 
@@ -50,8 +50,8 @@ async def list_approbations(session: SessionDep, auth: AuthContext = authorize(R
                             type_objet: TypeObjetApprobation | None = Query(None, alias="typeObjet"),
                             objet_id: uuid.UUID | None = Query(None, alias="objetId"),
                             ) -> Page[ApprobationResponse]:
-    filters = ApprobationFilters(organisation_id=organisation_id, statut=statut, type_objet=type_objet,
-                                 objet_id=objet_id)
+    filters = ApprobationFilters(GENRE, organisation_id=organisation_id, statut=statut_demande(statut),
+                             nature=type_objet, objet_id=objet_id)
     return await ApprobationService(session, auth).lister(filters, params)
 
 
@@ -60,7 +60,7 @@ async def list_approbations(session: SessionDep, auth: AuthContext = authorize(R
                         "les plus anciennes d'abord.")
 async def approbations_to_decide(session: SessionDep, auth: AuthContext = authorize(RS_FINANCE_DECIDE),
                                  params: PageParams = Depends(paging(20))) -> Page[ApprobationResponse]:
-    return await ApprobationService(session, auth).lister(ApprobationFilters(a_decider=True), params)
+    return await ApprobationService(session, auth).lister(ApprobationFilters(GENRE, a_decider=True), params)
 
 
 @router.get("/{id}", response_model=ApprobationResponse, responses=problems(404),

@@ -7,7 +7,8 @@ from pydantic import Field
 
 from unionflow.core.roles import Role
 from unionflow.core.schemas import InputModel, Montant, OutputModel
-from unionflow.models.finance import StatutApprobation, TypeDecision, TypeObjetApprobation
+from unionflow.models.approbation import TypeDecision
+from unionflow.models.finance import StatutApprobation, TypeObjetApprobation
 
 
 class CreateApprobationRequest(InputModel):

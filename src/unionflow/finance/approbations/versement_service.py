@@ -7,10 +7,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState
-from unionflow.finance.approbations.repository import ApprobationRepository
-from unionflow.finance.approbations.schemas import StatutApprobation, TypeObjetApprobation
-from unionflow.finance.approbations.service import SEUIL_VERSEMENT, annuler, ouvrir, seuil
+from unionflow.finance.approbations.schemas import TypeObjetApprobation
+from unionflow.finance.approbations.service import POLITIQUE, SEUIL_VERSEMENT, annuler, courantes, ouvrir, seuil
 from unionflow.models import Versement
+from unionflow.models.approbation import StatutDemande
 
 
 async def demander_pour_versement(session: AsyncSession, auth: AuthContext, versement: Versement) -> None:
@@ -27,18 +27,17 @@ async def demander_pour_versement(session: AsyncSession, auth: AuthContext, vers
 async def exiger_approbation(session: AsyncSession, auth: AuthContext, versement: Versement) -> None:
     """Before a payout is sent: its latest request must be approved; none at all is refused above the
     threshold (a threshold lowered after creation still applies)."""
-    courantes = await ApprobationRepository(session, auth).courantes(TypeObjetApprobation.VERSEMENT.value, versement.id)
-    if courantes:
-        statut = courantes[0].statut
-        if statut != StatutApprobation.APPROUVEE:
-            raise InvalidState(f"Versement soumis à approbation: demande {courantes[0].numero} {statut}")
+    en_cours = await courantes(session, auth, TypeObjetApprobation.VERSEMENT, versement.id)
+    if en_cours:
+        if en_cours[0].statut != StatutDemande.APPROUVEE:
+            raise InvalidState(f"Versement soumis à approbation: demande {en_cours[0].numero} "
+                               f"{POLITIQUE.statut(en_cours[0])}")
         return
     if versement.montant >= await seuil(session, SEUIL_VERSEMENT):
         raise InvalidState("Versement soumis à approbation: aucune demande d'approbation approuvée")
 
 
 async def retirer_pour_versement(session: AsyncSession, auth: AuthContext, versement: Versement) -> None:
-    for approbation in await ApprobationRepository(session, auth).courantes(TypeObjetApprobation.VERSEMENT.value,
-                                                                            versement.id, for_update=True):
-        if approbation.statut == StatutApprobation.EN_ATTENTE:
+    for approbation in await courantes(session, auth, TypeObjetApprobation.VERSEMENT, versement.id, for_update=True):
+        if approbation.statut == StatutDemande.EN_ATTENTE:
             await annuler(session, auth, approbation, f"Versement {versement.numero} annulé")

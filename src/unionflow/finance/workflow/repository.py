@@ -14,8 +14,14 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
 from unionflow.core.repository import ScopedRepository
 from unionflow.finance.service import MODULE
-from unionflow.models import Approbation, AuditLog, DecisionApprobation
-from unionflow.models.finance import StatutApprobation, TypeDecision
+from unionflow.models import AuditLog, DecisionDemande, DemandeApprobation
+from unionflow.models.approbation import GenreDemande, StatutDemande, TypeDecision
+from unionflow.models.finance import StatutApprobation
+
+# The finance kind of four-eyes requests (approbations/), withdrawn spelled as finance publishes it.
+FINANCE = DemandeApprobation.genre == GenreDemande.FINANCE
+STATUT = case((DemandeApprobation.statut == StatutDemande.RETIREE, StatutApprobation.ANNULEE.value),
+              else_=DemandeApprobation.statut)
 
 
 @dataclass(frozen=True)
@@ -37,11 +43,11 @@ def _start(day: date) -> datetime:
     return datetime.combine(day, time.min, tzinfo=UTC)
 
 
-class WorkflowRepository(ScopedRepository[Approbation]):
+class WorkflowRepository(ScopedRepository[DemandeApprobation]):
     """Statistics and audit trail of the finance workflow, over the organisations the caller staffs (the default
     scope)."""
 
-    model = Approbation
+    model = DemandeApprobation
     auth: AuthContext
 
     def _secondes(self, debut: Any, fin: Any) -> ColumnElement[Any]:
@@ -60,37 +66,41 @@ class WorkflowRepository(ScopedRepository[Approbation]):
             clauses.append(column < _start(periode.date_fin + timedelta(days=1)))
         return clauses
 
+    def _finance(self, periode: PeriodeWorkflow) -> list[ColumnElement[bool]]:
+        return [*self._where(periode, DemandeApprobation.date_demande, DemandeApprobation.organisation_id), FINANCE]
+
     async def volumes(self, periode: PeriodeWorkflow) -> list[tuple[str, str, int, Decimal]]:
-        stmt = (select(Approbation.type_objet, Approbation.statut, func.count(), func.coalesce(
-                    func.sum(Approbation.montant), 0))
-                .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id))
-                .group_by(Approbation.type_objet, Approbation.statut)
-                .order_by(Approbation.type_objet, Approbation.statut))
+        stmt = (select(DemandeApprobation.nature, STATUT, func.count(),
+                       func.coalesce(func.sum(DemandeApprobation.montant), 0))
+                .where(*self._finance(periode))
+                .group_by(DemandeApprobation.nature, STATUT)
+                .order_by(DemandeApprobation.nature, STATUT))
         return [(r[0], r[1], int(r[2]), Decimal(r[3])) for r in (await self.session.execute(stmt)).all()]
 
     async def delai_moyen(self, periode: PeriodeWorkflow) -> Decimal | None:
-        stmt = (select(func.avg(self._secondes(Approbation.date_demande, Approbation.date_decision)))
-                .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id),
-                       Approbation.statut.in_([StatutApprobation.APPROUVEE, StatutApprobation.REJETEE])))
+        stmt = (select(func.avg(self._secondes(DemandeApprobation.date_demande, DemandeApprobation.date_decision)))
+                .where(*self._finance(periode),
+                       DemandeApprobation.statut.in_([StatutDemande.APPROUVEE, StatutDemande.REJETEE])))
         value = (await self.session.execute(stmt)).scalar_one()
         return None if value is None else Decimal(str(value))
 
     async def en_attente_avant(self, periode: PeriodeWorkflow, limite: datetime) -> int:
-        stmt = (select(func.count()).select_from(Approbation)
-                .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id),
-                       Approbation.statut == StatutApprobation.EN_ATTENTE, Approbation.date_demande < limite))
+        stmt = (select(func.count()).select_from(DemandeApprobation)
+                .where(*self._finance(periode),
+                       DemandeApprobation.statut == StatutDemande.EN_ATTENTE,
+                       DemandeApprobation.date_demande < limite))
         return int((await self.session.execute(stmt)).scalar_one())
 
     async def par_approbateur(self, periode: PeriodeWorkflow) -> list[tuple[str, int, int, Decimal, Decimal | None]]:
-        oui = DecisionApprobation.decision == TypeDecision.APPROUVEE
-        stmt = (select(DecisionApprobation.approbateur,
+        oui = DecisionDemande.decision == TypeDecision.APPROUVEE
+        stmt = (select(DecisionDemande.decideur,
                        func.sum(case((oui, 1), else_=0)), func.sum(case((oui, 0), else_=1)),
-                       func.coalesce(func.sum(case((oui, Approbation.montant), else_=0)), 0),
-                       func.avg(self._secondes(Approbation.date_demande, DecisionApprobation.date_decision)))
-                .join(Approbation, Approbation.id == DecisionApprobation.approbation_id)
-                .where(*self._where(periode, Approbation.date_demande, Approbation.organisation_id))
-                .group_by(DecisionApprobation.approbateur)
-                .order_by(func.count().desc(), DecisionApprobation.approbateur))
+                       func.coalesce(func.sum(case((oui, DemandeApprobation.montant), else_=0)), 0),
+                       func.avg(self._secondes(DemandeApprobation.date_demande, DecisionDemande.date_decision)))
+                .join(DemandeApprobation, DemandeApprobation.id == DecisionDemande.demande_id)
+                .where(*self._finance(periode))
+                .group_by(DecisionDemande.decideur)
+                .order_by(func.count().desc(), DecisionDemande.decideur))
         return [(r[0], int(r[1]), int(r[2]), Decimal(r[3]), None if r[4] is None else Decimal(str(r[4])))
                 for r in (await self.session.execute(stmt)).all()]
 

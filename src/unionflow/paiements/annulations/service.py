@@ -23,10 +23,10 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.finance.approbations import service as approbations
-from unionflow.finance.approbations.repository import ApprobationRepository
 from unionflow.models import DemandeAnnulation, Paiement
 from unionflow.models.annulation import StatutDemandeAnnulation, TypeAnnulation
-from unionflow.models.finance import StatutApprobation, TypeObjetApprobation
+from unionflow.models.approbation import StatutDemande
+from unionflow.models.finance import TypeObjetApprobation
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.models.versement import ModeVersement, StatutVersement
 from unionflow.notifications import workflow as notices
@@ -255,9 +255,9 @@ class AnnulationService:
     async def _approbation_accordee(self, demande: DemandeAnnulation) -> None:
         if demande.approbation_id is None:
             return
-        approbation = await ApprobationRepository(self.session, self.auth).get(demande.approbation_id)
-        if approbation is None or approbation.statut != StatutApprobation.APPROUVEE:
-            etat = approbation.statut if approbation else "introuvable"
+        approbation = await approbations.approbation_finance(self.session, self.auth, demande.approbation_id)
+        if approbation is None or approbation.statut != StatutDemande.APPROUVEE:
+            etat = approbations.POLITIQUE.statut(approbation) if approbation else "introuvable"
             numero = approbation.numero if approbation else ""
             raise InvalidState(f"Au-delà du seuil, l'annulation attend d'abord le circuit d'approbation: demande "
                                f"{numero} {etat}")
@@ -302,7 +302,7 @@ class AnnulationService:
     async def _retirer_approbation(self, demande: DemandeAnnulation, motif: str) -> None:
         if demande.approbation_id is None:
             return
-        approbation = await ApprobationRepository(self.session, self.auth).get(demande.approbation_id,
-                                                                                for_update=True)
-        if approbation is not None and approbation.statut == StatutApprobation.EN_ATTENTE:
+        approbation = await approbations.approbation_finance(self.session, self.auth, demande.approbation_id,
+                                                             for_update=True)
+        if approbation is not None and approbation.statut == StatutDemande.EN_ATTENTE:
             await approbations.annuler(self.session, self.auth, approbation, motif)
