@@ -9,6 +9,9 @@ from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metie
 from unionflow.core.telephone import verifier_national
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 
+# The one motif body of the money package (a payout's withdrawal gives its reason like a payment's).
+from unionflow.paiements.schemas import MotifRequest as MotifRequest
+
 PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 
 
@@ -49,10 +52,6 @@ class CreateVersementRequest(InputModel):
 class ConfirmerVersementRequest(InputModel):
     reference_externe: str | None = Field(default=None, max_length=100,
                                           description="Obligatoire pour un versement manuel (n° de virement...)")
-
-
-class MotifRequest(InputModel):
-    motif: str = Field(min_length=3, max_length=500)
 
 
 class VersementResponse(OutputModel):
