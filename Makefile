@@ -51,6 +51,7 @@ lint: $(STAMP)
 layers: $(STAMP)
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python tools/verifier_architecture.py
+	$(BIN)/python tools/verifier_noms.py
 	$(BIN)/python tools/verifier_code_mort.py
 
 typecheck: $(STAMP)

@@ -4,6 +4,8 @@
   OpenAPI's component names would confuse them), except the names the published interface imposes.
 - docs/architecture.md names only what exists: every path it writes between backquotes, and every file or folder
   of its « Layout » tree, must exist in the repository.
+- No "issue N" in the sources (code, docstrings, OpenAPI texts, templates): a reader or an API client cannot open
+  our tracker; the reason belongs in docs/decisions.md, whose headings may keep their issue numbers.
 
 Run: ``python tools/verifier_noms.py`` (exit 1 on a violation, each printed).
 """
@@ -90,14 +92,30 @@ def verifier_docs(texte: str) -> list[str]:
     return [f"docs/architecture.md nomme « {c} », qui n'existe pas" for c in sorted(cites) if not _existe(c)]
 
 
+_ISSUE = re.compile(r"\bissues? \d+", re.IGNORECASE)
+
+
+def verifier_issues() -> list[str]:
+    erreurs = []
+    for chemin in sorted(PAQUET.rglob("*")):
+        if chemin.suffix not in {".py", ".html", ".json"} or not chemin.is_file():
+            continue
+        for numero, ligne in enumerate(chemin.read_text(encoding="utf-8").splitlines(), 1):
+            if (trouvee := _ISSUE.search(ligne)) is not None:
+                erreurs.append(f"src/unionflow/{chemin.relative_to(PAQUET).as_posix()}:{numero}: « "
+                               f"{trouvee.group(0)} » — la raison va dans docs/decisions.md")
+    return erreurs
+
+
 def main() -> int:
-    erreurs = verifier_classes(classes_du_paquet()) + verifier_docs(ARCHITECTURE.read_text(encoding="utf-8"))
+    erreurs = (verifier_classes(classes_du_paquet()) + verifier_docs(ARCHITECTURE.read_text(encoding="utf-8"))
+               + verifier_issues())
     for erreur in erreurs:
         print(erreur)
     if erreurs:
         print(f"{len(erreurs)} violation(s) des règles de nommage (docs/architecture.md, « Names »)")
         return 1
-    print("Noms: une classe par nom, docs/architecture.md ne nomme que ce qui existe")
+    print("Noms: une classe par nom, docs/architecture.md ne nomme que ce qui existe, aucune « issue N » dans src/")
     return 0
 
 

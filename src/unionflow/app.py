@@ -149,7 +149,7 @@ ROUTERS: list[APIRouter] = [
     clients_api_router,
     webhooks_router,
     creer_planificateur_router(JOBS),
-    # Money undone by two people (issue 19): spec undo paths of paiements/versements and /api/annulations.
+    # Money undone by two people: spec undo paths of paiements/versements and /api/annulations.
     *annulations_routers,
     taches_router,
     monitoring_logs_router,

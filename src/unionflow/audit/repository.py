@@ -15,7 +15,7 @@ from unionflow.core.roles import Role
 from unionflow.core.visibility import organisations_as
 from unionflow.models import AuditLog
 
-# Audit modules of money (issue 19): what a treasurer reads of his organisation's trail.
+# Audit modules of money: what a treasurer reads of his organisation's trail.
 MODULES_ARGENT = frozenset({"PAIEMENTS", "COTISATIONS", "VERSEMENTS", "WAVE", "COMPTABILITE", "FINANCE",
                             "DEMANDES_AIDE"})
 

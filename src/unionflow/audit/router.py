@@ -21,7 +21,7 @@ from unionflow.models.audit import Severite
 router = area_router("/api/audit", "Audit")
 
 _SCOPE = ("SUPER_ADMIN/ADMIN lisent tout le journal; un ADMIN_ORGANISATION seulement les entrées des organisations "
-          "qu'il administre. Extension (issue 19): le COMMISSAIRE_AUX_COMPTES lit les entrées de son organisation, "
+          "qu'il administre. Extension: le COMMISSAIRE_AUX_COMPTES lit les entrées de son organisation, "
           "le TRESORIER celles de l'argent de son organisation (modules " + ", ".join(sorted(MODULES_ARGENT)) + ").")
 
 

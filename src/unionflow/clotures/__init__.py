@@ -1,2 +1,2 @@
-"""Monthly closing (clôture de période, issue 19): the checklist a treasurer works through, verified and recorded,
+"""Monthly closing (clôture de période): the checklist a treasurer works through, verified and recorded,
 then the month locked; its closing pack PDF. A workflow over comptabilite, encaissement and lcbft, above them."""

@@ -1,4 +1,4 @@
-"""The closing pack of a month (issue 19, item 3): one PDF the treasurer and the president sign.
+"""The closing pack of a month: one PDF the treasurer and the president sign.
 
 Sections: the checklist as verified at closing, the cash count, the month's trial balance, its journal, the
 ledger extract of the treasury accounts (571 Caisse, 521 Banque, 5215 Wave), the month's cancellations and
@@ -85,7 +85,7 @@ async def _annulations(session: AsyncSession, c: ClotureMensuelle, organisation:
             par[e.entite_id] = e.utilisateur or ""
         elif e.entite_id and e.type_action.startswith("APPROUVER"):
             approuve[e.entite_id] = e.utilisateur or ""
-    # Issue 19: undone on a request approved by a second person; the request says who asked, who approved, why.
+    # undone on a request approved by a second person; the request says who asked, who approved, why.
     demandes = DemandeAnnulationSystemRepository(session)
     lignes = []
     for p in paiements:

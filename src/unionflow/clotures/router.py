@@ -1,4 +1,4 @@
-"""Monthly closing (issue 19, item 3): routes added to the spec (extension), docs/comptabilite-lcbft.md."""
+"""Monthly closing: routes added to the spec (extension), docs/comptabilite-lcbft.md."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from unionflow.core.routing import area_router
 
 router = area_router("/api/comptabilite/clotures-mensuelles", "Comptabilité")
 
-EXTENSION = "Extension (issue 19), hors spécification. "
+EXTENSION = "Extension, hors spécification. "
 ID = Path(..., alias="id")
 
 

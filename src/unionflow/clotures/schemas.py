@@ -1,4 +1,4 @@
-"""Monthly closing (issue 19, item 3): JSON shapes."""
+"""Monthly closing: JSON shapes."""
 
 from __future__ import annotations
 

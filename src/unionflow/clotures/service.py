@@ -1,4 +1,4 @@
-"""Monthly closing of an organisation's books (issue 19, item 3).
+"""Monthly closing of an organisation's books.
 
 The treasurer counts the cash, reads the bank statement and the Wave balance at the month's last day and asks to
 close; the service verifies the checklist and records it with the figures it compared:

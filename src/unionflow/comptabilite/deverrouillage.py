@@ -1,4 +1,4 @@
-"""Reopening a locked period (issue 19, item 2): moving an organisation's lock date back takes two people.
+"""Reopening a locked period: moving an organisation's lock date back takes two people.
 
 The REOUVERTURE kind of four-eyes requests (approbations/). One person holding ``comptabilite.cloturer`` (the
 treasurer, or the organisation's administrator) asks, with a reason; a second person decides: the president or

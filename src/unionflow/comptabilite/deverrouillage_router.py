@@ -1,4 +1,4 @@
-"""Reopening a locked period (issue 19): routes added to the spec (extension), docs/comptabilite-lcbft.md."""
+"""Reopening a locked period: routes added to the spec (extension), docs/comptabilite-lcbft.md."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from unionflow.core.routing import area_router
 
 router = area_router("/api/comptabilite/verrouillage/deverrouillages", "Comptabilité")
 
-EXTENSION = ("Extension (issue 19), hors spécification. Reculer la date de verrouillage rouvre une période: une "
+EXTENSION = ("Extension, hors spécification. Reculer la date de verrouillage rouvre une période: une "
              "personne la demande avec un motif (trésorier ou administrateur de l'organisation), une seconde la "
              "décide (président ou administrateur de l'organisation), jamais le demandeur et sous un autre rôle que "
              "celui de la demande (403 sinon, avec la raison). La date ne bouge qu'à l'approbation, tracée "

@@ -1,4 +1,4 @@
-"""Reopening a locked period (issue 19, item 2): JSON shapes of the requests to move the lock date back."""
+"""Reopening a locked period: JSON shapes of the requests to move the lock date back."""
 
 from __future__ import annotations
 

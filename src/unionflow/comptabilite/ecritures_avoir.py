@@ -1,4 +1,4 @@
-"""The entry of a member's credit (avoir) applied to dues or an adhesion fee (issue 20, item 2).
+"""The entry of a member's credit (avoir) applied to dues or an adhesion fee.
 
 The money was booked when it was received: treasury debited, 4191 "Membres, avances reçues" credited (the
 payment's entry, ecritures_service.py). Applying it moves no money: debit 4191, credit the income of what it

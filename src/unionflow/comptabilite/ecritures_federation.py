@@ -1,4 +1,4 @@
-"""The federation's side of a quote-part (issue 20 item 6, docs/federation.md).
+"""The federation's side of a quote-part (docs/federation.md).
 
 A quote-part is a payout of the member organisation (``Versement`` of object QUOTE_PART): its own side is booked
 by ``comptabiliser_versement`` (debit 6584, credit its treasury). The same transaction books the receiving
@@ -51,7 +51,7 @@ async def comptabiliser_quote_part_recue(session: AsyncSession, versement: Verse
     if existing is not None:
         return existing
     numero_tresorerie, code_journal = TRESORERIE_VERSEMENT.get(versement.mode, TRESORERIE_VERSEMENT["MANUEL"])
-    # Into the federation's default treasury of that kind when it declared one (issue 20, treasuries).
+    # Into the federation's default treasury of that kind when it declared one (treasuries).
     declaree = await compte_tresorerie_par_defaut(session, org, "WAVE" if versement.mode == "WAVE" else "BANQUE")
     numero_tresorerie = declaree or numero_tresorerie
     recu = versement.numero_recu_destinataire or versement.numero

@@ -104,10 +104,10 @@ class ComptesPaiement:
     comptes: dict[str, CompteRef]
     journal: JournalRef
     verrou: date | None
-    # Issue 20: the organisation's income account per kind (its choices only) and each allocation's kind.
+    # the organisation's income account per kind (its choices only) and each allocation's kind.
     produits: Mapping[str, str] = field(default_factory=dict)
     natures: Mapping[uuid.UUID, str] = field(default_factory=dict)
-    # Issue 20: the class-5 account of the treasury the money enters (None: the method's standard account).
+    # the class-5 account of the treasury the money enters (None: the method's standard account).
     numero_tresorerie: str | None = None
     # The declared treasury the money enters (None: none declared for the method); the caller records it on the
     # payment, this lookup writes nothing.
@@ -246,7 +246,7 @@ async def comptabiliser_versement(session: AsyncSession, versement: Versement, a
                                   *, tresorerie: tuple[str, str] | None = None) -> EcritureComptable:
     """Book a delivered payout (REUSSI): debit the expense of its object (or the counterpart account chosen at its
     creation, ``versement.compte_charge``), credit the treasury it left from (``tresorerie``: its account and
-    journal code, issue 20; by default the account of its mode). Called once, on the transition to REUSSI under
+    journal code; by default the account of its mode). Called once, on the transition to REUSSI under
     the payout's row lock; the piece reference is the payout number, so a second call returns the entry already
     booked."""
     if versement.statut != StatutVersement.REUSSI:
@@ -271,7 +271,7 @@ async def comptabiliser_versement(session: AsyncSession, versement: Versement, a
         description=f"Comptabilisation du versement {versement.numero}")
 
 
-# Wave's fees (issue 20): SYSCOHADA révisé 6317 "Frais sur instruments monnaie électronique" (under 631 Frais
+# Wave's fees: SYSCOHADA révisé 6317 "Frais sur instruments monnaie électronique" (under 631 Frais
 # bancaires), against the Wave treasury account.
 CHARGE_FRAIS_WAVE = "6317"
 
@@ -289,7 +289,7 @@ async def comptabiliser_frais_wave(session: AsyncSession, *, organisation_id: uu
     if existing is not None:
         return existing
     numero_tresorerie, code_journal = TRESORERIE["WAVE"]
-    # The organisation's Wave treasury when it declared one (issue 20), else the standard Wave account.
+    # The organisation's Wave treasury when it declared one, else the standard Wave account.
     numero_tresorerie = await compte_tresorerie_par_defaut(session, organisation_id, "WAVE") or numero_tresorerie
     charge = await compte_par_defaut(session, organisation_id, CHARGE_FRAIS_WAVE, auth)
     tresorerie = await compte_par_defaut(session, organisation_id, numero_tresorerie, auth)

@@ -1,4 +1,4 @@
-"""Entries of the treasuries (issue 20, item 3): accounts and journals of a declared treasury, the two entries of
+"""Entries of the treasuries: accounts and journals of a declared treasury, the two entries of
 an internal transfer through 585 "Virements de fonds", and the balance of a treasury's account.
 
 SYSCOHADA books a transfer between two treasuries through 585 in two entries, one in each treasury's journal
@@ -174,7 +174,7 @@ def tresorerie_du_paiement(tresoreries: tuple[TresorerieRef, ...], paiement: Pai
     return next((t for t in candidates if t.par_defaut), candidates[0] if candidates else None)
 
 
-# Opening balances ("à-nouveaux", issue 20): journal AN, the net of the balances against the report à nouveau
+# Opening balances ("à-nouveaux"): journal AN, the net of the balances against the report à nouveau
 # (SYSCOHADA/SYCEBNL 121 créditeur when the opening assets exceed the debts, 129 débiteur otherwise).
 JOURNAL_A_NOUVEAUX = ("AN", "Journal des à-nouveaux", "OPERATIONS_DIVERSES")
 REPORT_CREDITEUR = ("121", "Report à nouveau créditeur")

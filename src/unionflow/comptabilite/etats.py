@@ -214,7 +214,7 @@ class EtatsService:
                                                         await self._decouverts(organisation_id)))
 
     async def _decouverts(self, organisation_id: uuid.UUID) -> dict[str, Decimal]:
-        """The authorised overdraft of each bank treasury the organisation declares (issue 20, treasuries)."""
+        """The authorised overdraft of each bank treasury the organisation declares (treasuries)."""
         return {t.numero_compte: t.decouvert_autorise
                 for t in await ComptabiliteSystemRepository(self.session).tresoreries(organisation_id)
                 if t.decouvert_autorise is not None}

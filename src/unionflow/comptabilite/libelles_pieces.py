@@ -1,4 +1,4 @@
-"""Ledger lines that name who paid and the receipt (issue 20, item 5): "Cotisation 03/2026 — Awa Diop —
+"""Ledger lines that name who paid and the receipt: "Cotisation 03/2026 — Awa Diop —
 REC-DKR-2026-12 (espèces)" rather than "Reçu REC-DKR-2026-12 (ESPECES)".
 
 Joined when a statement is read, not only written when the entry is posted: entries booked before this change

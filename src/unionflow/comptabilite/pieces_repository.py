@@ -1,4 +1,4 @@
-"""The payments behind a statement's entries: receipt, method, payer and what each paid (issue 20, item 5).
+"""The payments behind a statement's entries: receipt, method, payer and what each paid.
 
 A cross-area read (LECTURES_CROISEES): encaissement posts its entries through comptabilite, so comptabilite
 importing the payments' repository back would be a cycle between areas. Callers have already checked that the

@@ -1,8 +1,8 @@
-"""Income accounts per kind of income (issue 20, item 5): the default chart, an organisation's choices, and
+"""Income accounts per kind of income: the default chart, an organisation's choices, and
 ``compte_produit``, the one function every automatic entry asks which class-7 account a kind is credited to.
 
 Defaults (SYCEBNL-like, the 706 "cotisations et produits de l'activité" family the chart already used for dues
-and adhesion fees, docs/decisions.md "Issue 20 — recettes par nature"): 7061 periodic dues, 7062 adhesion fees,
+and adhesion fees, docs/decisions.md "recettes par nature"): 7061 periodic dues, 7062 adhesion fees,
 7063 exceptional contributions, 7064 solidarity contributions, 7066 event participations, 7581 donations.
 """
 

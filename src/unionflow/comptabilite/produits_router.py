@@ -1,4 +1,4 @@
-"""Income account per kind of income (extension, issue 20): ``/api/comptabilite/comptes-produits``."""
+"""Income account per kind of income (extension): ``/api/comptabilite/comptes-produits``."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ NATURES = ("Natures: COTISATION (cotisations périodiques: mensuelle à annuelle
 
 @router.get("/comptes-produits", response_model=list[CompteProduitResponse], responses=problems(404),
             summary="Comptes de produits par nature de recette (extension)",
-            description="Extension (issue 20). Le compte de classe 7 crédité pour chaque nature de recette de "
+            description="Extension. Le compte de classe 7 crédité pour chaque nature de recette de "
                         "l'organisation: son choix, sinon le compte par défaut. " + NATURES)
 async def lire_comptes_produits(session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE_READ),
                                 organisation_id: uuid.UUID = Query(alias="organisationId"),
@@ -33,7 +33,7 @@ async def lire_comptes_produits(session: SessionDep, auth: AuthContext = authori
 
 @router.put("/comptes-produits", response_model=list[CompteProduitResponse], responses=problems(404),
             summary="Choisir les comptes de produits par nature de recette (extension)",
-            description="Extension (issue 20). Pour chaque nature listée, un compte de produits (classe 7) actif du "
+            description="Extension. Pour chaque nature listée, un compte de produits (classe 7) actif du "
                         "plan de l'organisation, ou null pour revenir au compte par défaut; les natures non listées "
                         "ne changent pas. Les encaissements suivants créditent le compte choisi (les écritures déjà "
                         "passées ne changent pas). Réservé à l'administrateur et au trésorier de l'organisation "

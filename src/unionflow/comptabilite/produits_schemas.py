@@ -1,4 +1,4 @@
-"""Income account per kind of income (extension, issue 20): what is read and what may be set."""
+"""Income account per kind of income (extension): what is read and what may be set."""
 
 from __future__ import annotations
 

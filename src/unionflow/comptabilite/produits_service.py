@@ -1,4 +1,4 @@
-"""Reading and choosing an organisation's income account per kind of income (issue 20, item 5). The payment path
+"""Reading and choosing an organisation's income account per kind of income. The payment path
 reads the choices through comptabilite/produits.py (cached per worker; a change here bumps the reference version
 at commit, so no worker keeps crediting the former account)."""
 

@@ -51,7 +51,7 @@ COMPTES_PAR_DEFAUT = {
     "4191": "Membres, avances reçues",
     "7061": "Cotisations",
     "7062": "Droits d'adhésion",
-    # Issue 20: income per kind (comptabilite/produits.py, the defaults an organisation may change).
+    # income per kind (comptabilite/produits.py, the defaults an organisation may change).
     "7063": "Cotisations exceptionnelles",
     "7064": "Cotisations de solidarité",
     "7066": "Participations aux manifestations",
@@ -62,9 +62,9 @@ COMPTES_PAR_DEFAUT = {
     "6582": "Cotisations reversées",
     "6583": "Droits d'adhésion reversés",
     "6588": "Autres charges diverses",
-    # SYSCOHADA révisé 631 Frais bancaires → 6317: the fees Wave keeps on each transaction (issue 20).
+    # SYSCOHADA révisé 631 Frais bancaires → 6317: the fees Wave keeps on each transaction.
     "6317": "Frais sur instruments monnaie électronique",
-    # Issue 20 (federation): the quote-part a member organisation pays its federation, on both sides
+    # Federation: the quote-part a member organisation pays its federation, on both sides
     # (docs/federation.md); dedicated accounts so that consolidation finds and eliminates them.
     "6584": "Quotes-parts versées à la fédération",
     "7584": "Quotes-parts reçues des organisations membres",

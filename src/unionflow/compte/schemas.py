@@ -74,7 +74,7 @@ class CompteAdherentResponse(OutputModel):
     adhesions: list[AdhesionLigne]
     frais_adhesion_restants: Montant
     total_paye: Montant = Field(description="Somme des paiements validés, moins l'avoir remboursé au membre "
-                                            "(issue 20)")
+                                            "")
     paiements_en_attente: int
     credit: Montant = Field(description="Montants reçus non affectés (montantNonAffecte des paiements validés)")
     solde: Montant = Field(description="credit − (reste dû sur cotisations + frais d'adhésion approuvés); "
@@ -113,7 +113,7 @@ class DashboardMembreResponse(ResultatCalcule):
 
 
 class ReseauOrganisation(OutputModel):
-    """Extension (issue 20 item 6): the organisations under this one (a federation's mutuals), counted."""
+    """Extension: the organisations under this one (a federation's mutuals), counted."""
 
     nombre_organisations: int = Field(description="Organisations sous celle-ci (récursivement)")
     nombre_membres: int = Field(description="Adhésions actives de l'organisation ET de celles sous elle")
@@ -134,6 +134,6 @@ class DashboardOrganisationResponse(ResultatCalcule):
     nombre_membres_en_retard: int
     paiements_en_attente: int
     reseau: ReseauOrganisation | None = Field(
-        default=None, description="Extension (issue 20): pour une organisation qui en a d'autres sous elle (une "
+        default=None, description="Extension: pour une organisation qui en a d'autres sous elle (une "
                                   "fédération), son réseau; `nombreMembres` ci-dessus reste le sien")
     genere_le: datetime

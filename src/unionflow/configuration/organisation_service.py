@@ -1,4 +1,4 @@
-"""An organisation's own value of the settings that may differ per organisation (issue 20): set by its
+"""An organisation's own value of the settings that may differ per organisation: set by its
 administrator or treasurer, audited; every other key stays the installation's (configuration/service.py)."""
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ ORGANISATION = Path(alias="organisationId")
 
 @router.get("/organisations/{organisationId}", response_model=list[ConfigurationOrganisationResponse],
             responses=problems(404), summary="Paramètres propres à une organisation",
-            description="Extension (issue 20). Bureau de l'organisation: les clés réglables par organisation "
+            description="Extension. Bureau de l'organisation: les clés réglables par organisation "
                         "(`cotisations.avoir.imputation_automatique`) avec leur valeur effective — propre à "
                         "l'organisation (`propre: true`) ou celle de l'installation.")
 async def list_configuration_organisation(session: SessionDep, organisation_id: uuid.UUID = ORGANISATION,
@@ -68,7 +68,7 @@ async def list_configuration_organisation(session: SessionDep, organisation_id: 
 
 @router.put("/organisations/{organisationId}/{cle}", response_model=ConfigurationOrganisationResponse,
             responses=problems(400, 403, 404), summary="Régler un paramètre pour une organisation",
-            description="Extension (issue 20). Permission configuration_organisation.gerer (administrateur ou "
+            description="Extension. Permission configuration_organisation.gerer (administrateur ou "
                         "trésorier de l'organisation, 403 sinon); 404 pour une clé non réglable par organisation; "
                         "valeur validée contre le type de la clé (400). Journalisé avec valeurs avant/après.")
 async def put_configuration_organisation(data: UpdateConfigurationOrganisationRequest, session: SessionDep,

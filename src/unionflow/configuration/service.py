@@ -39,7 +39,7 @@ class Definition:
     pattern: str | None = None
     # NUMBER only: 0 for counts and days, 2 for amounts.
     decimales: int | None = None
-    # Issue 20: an organisation may hold its own value (``valeur_organisation``).
+    # an organisation may hold its own value (``valeur_organisation``).
     par_organisation: bool = False
 
 
@@ -71,8 +71,8 @@ DEFAUTS: dict[str, Definition] = {
     "finance.approbation.seuil_annulation": _montant(
         500_000, "Annulations: montant à partir duquel l'annulation, le remboursement ou la contrepassation doit "
         "d'abord être approuvé par le circuit d'approbation de l'organisation (XOF)"),
-    # Monthly closing (issue 19, docs/comptabilite-lcbft.md).
-    # Members' credit (issue 20, docs/adhesions-cotisations.md "Avoir"): per organisation.
+    # Monthly closing (docs/comptabilite-lcbft.md).
+    # Members' credit (docs/adhesions-cotisations.md "Avoir"): per organisation.
     "cotisations.avoir.imputation_automatique": Definition(
         TypeValeur.BOOLEAN, False, "Avoir: imputé automatiquement sur les cotisations échues (à leur génération et "
         "chaque jour), les plus anciennes d'abord; sinon par la trésorerie seulement", par_organisation=True),

@@ -1,4 +1,4 @@
-"""Undoing money with four eyes, and cancelling dues (issues 19 and 20) in the console.
+"""Undoing money with four eyes, and cancelling dues in the console.
 
 Role sets are the API's for the same operations: ``RS_TRESORERIE`` to ask for a cancellation or a refund, to
 withdraw one's request and to cancel dues; ``RS_TRESORERIE_READ`` to list requests; ``RS_ANNULATION_DECIDE`` to

@@ -1,5 +1,5 @@
-"""The federation's bureau: the consolidated table of its network and its consolidated statements (issue 20
-item 6, docs/federation.md). Role set RS-FINANCE-READ, as the API's routes; the organisation is the active one
+"""The federation's bureau: the consolidated table of its network and its consolidated statements
+(docs/federation.md). Role set RS-FINANCE-READ, as the API's routes; the organisation is the active one
 (the root of the perimeter); the service answers 403 to a mutual's bureau asking for its federation."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The organisation's treasuries in the console (issue 20): each cash box, bank and Wave account with its balance in
+"""The organisation's treasuries in the console: each cash box, bank and Wave account with its balance in
 the books, and a form for an internal transfer (cash deposited at the bank, Wave withdrawn to cash), through the
 same service as the API. Role sets are the API's; the form is offered to whoever holds ``tresorerie.gerer``."""
 

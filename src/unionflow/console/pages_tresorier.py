@@ -81,7 +81,7 @@ async def fiche_membre(ctx: Ctx) -> Response:
     paiements = await services.paiements(ctx.db, ctx.auth, membre_id=membre_id)
     du = sum((c.montant_restant for c in cotisations.content if c.statut != StatutCotisation.ANNULEE), Decimal(0))
     paye = sum((p.montant for p in paiements.content if p.statut == StatutPaiement.VALIDE), Decimal(0))
-    # Issue 20: the member's credit with the organisation the treasury acts for, and its application.
+    # the member's credit with the organisation the treasury acts for, and its application.
     org = ctx.auth.active_organisation_id
     tresorerie = org is not None and RS_TRESORERIE.allows(ctx.auth.roles)
     avoir = (await services.avoir(ctx.db, ctx.auth, membre_id, org)
@@ -141,7 +141,7 @@ async def imputer_avoir(ctx: Ctx) -> Response:
 @page("/paiements/{id}", RS_PAIEMENT_READ)
 async def paiement(ctx: Ctx) -> Response:
     found = await services.paiement(ctx.db, ctx.auth, parse_id(ctx.request.path_params["id"]))
-    # Undoing (issue 19): asked by the treasury (paiement.annuler), approved on /console/annulations.
+    # Undoing: asked by the treasury (paiement.annuler), approved on /console/annulations.
     peut_demander = RS_TRESORERIE.allows(ctx.auth.roles) and ctx.can(Permission.PAIEMENT_ANNULER,
                                                                       found.organisation_id)
     demande = (await services_annulations.demande_en_attente(ctx.db, ctx.auth, found.id)

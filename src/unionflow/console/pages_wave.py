@@ -1,4 +1,4 @@
-"""Wave reconciliation in the console (issue 20): import the statement exported from Wave Business (or read a day
+"""Wave reconciliation in the console: import the statement exported from Wave Business (or read a day
 from Wave's API), list the statements, reconcile one, and see its lines (matched, unknown, different amount), our
 operations absent from it, and the book balance beside Wave's with the difference.
 

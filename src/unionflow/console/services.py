@@ -248,7 +248,7 @@ async def mes_organisations(session: AsyncSession, auth: AuthContext) -> list[Ap
 
 async def avoir(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID,
                 organisation_id: uuid.UUID) -> AvoirResponse:
-    """The member's credit with the organisation (issue 20), as ``GET /api/avoirs`` gives it."""
+    """The member's credit with the organisation, as ``GET /api/avoirs`` gives it."""
     return await AvoirApiService(session, auth).obtenir(membre_id, organisation_id)
 
 

@@ -1,4 +1,4 @@
-"""What the console's treasuries screen calls (issue 20): the same services as the API, the same rules."""
+"""What the console's treasuries screen calls: the same services as the API, the same rules."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A stopping server refuses new requests cleanly (issue 21, finding 17).
+"""A stopping server refuses new requests cleanly (finding 17).
 
 On SIGTERM uvicorn closed its listening socket and every idle connection within 0.1 s: requests that had just
 been accepted (or were still in the socket's backlog) were dropped unanswered, 16–19 of 30 in the fault tests.

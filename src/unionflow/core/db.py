@@ -75,7 +75,7 @@ def _install_idle_ping(engine: AsyncEngine, timeout: float) -> None:
     The ping has its own ``timeout``. A ping that times out means a frozen server: the connection is dropped and
     the request fails at once (503). Not a ``DisconnectionError`` there: SQLAlchemy would close the connection
     politely, open a new one to the same frozen server and run the request on it, three waits in a row (17.5 s
-    seen with the default timeouts where docs/operations.md promises 10.5 s, issue 21 finding 16). A ping that
+    seen with the default timeouts where docs/operations.md promises 10.5 s). A ping that
     fails otherwise (the server restarted and closed the connection) reconnects once, as SQLAlchemy does.
     """
 

@@ -395,7 +395,7 @@ def install_error_handlers(app: FastAPI, allowed_methods: Callable[[FastAPI, str
     # Any other error a route raises (asyncpg's CannotConnectNowError, a bug) is answered by the innermost
     # middleware (install_error_handlers runs before any other middleware is added), and stops there: the
     # ``Exception`` handler below is Starlette's outermost middleware, which re-raises after answering, and uvicorn
-    # then closes the kept-alive connection (issue 21). It stays for errors of the middlewares themselves.
+    # then closes the kept-alive connection. It stays for errors of the middlewares themselves.
     app.add_middleware(AnswerUnexpectedErrors, handler=on_unexpected)
     app.add_exception_handler(Exception, on_unexpected)
 

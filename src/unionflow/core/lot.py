@@ -11,7 +11,7 @@ one after the other, in the order added, which must then respect the foreign key
 Every part is a statement with named bind parameters, built once per table, columns and position and kept
 (``_template``): the combined statement then has a SQLAlchemy cache key, so it is compiled once per shape
 instead of at every payment. A multi-row ``VALUES`` or a dialect ``INSERT … ON CONFLICT`` has no cache key in
-SQLAlchemy 2.0, and compiling the payment's statement each time cost a quarter of its CPU (issue 12 profile).
+SQLAlchemy 2.0, and compiling the payment's statement each time cost a quarter of its CPU (profile).
 
 After sending, the new objects are attached to the session as persistent (no second INSERT at flush) and the
 changed attributes of loaded objects are set as committed values (no UPDATE at flush): the rest of the request

@@ -73,7 +73,7 @@ AREAS = [
 ]
 
 
-# One sentence per tag: what the area holds (Redocly and Spectral ask every tag for one; issue 21).
+# One sentence per tag: what the area holds (Redocly and Spectral ask every tag for one).
 AREA_DESCRIPTIONS = {
     "Adhésions": "Demandes d'adhésion d'une personne à une organisation: dépôt, approbation, rejet, frais.",
     "Admin - Association": "Rattachement d'un compte utilisateur à une organisation.",
@@ -349,7 +349,7 @@ def _reachable(roots: set[str], schemas: dict[str, Any]) -> set[str]:
 def _request_defaults(schema: dict[str, Any]) -> None:
     """A request field with a default is optional, but ``openapi-typescript`` (``defaultNonNullable``, on by
     default) types every property carrying ``default`` as present, so a client omitting ``pays`` did not compile
-    (issue 21, finding 13). In request-only schemas the default is stated in the description and as
+    (finding 13). In request-only schemas the default is stated in the description and as
     ``x-default`` instead of the ``default`` annotation; the server still applies it."""
     schemas = schema.get("components", {}).get("schemas", {})
     bodies: set[str] = set()
@@ -399,7 +399,7 @@ def install_openapi(app: FastAPI) -> None:
         schema = _rename_operations(_unique_schema_names(schema))
         _money_bounds(schema)
         _request_defaults(schema)
-        # Relative to where the schema is served: right behind any proxy or port (issue 21: no servers).
+        # Relative to where the schema is served: right behind any proxy or port (no servers).
         schema["servers"] = [{"url": "/", "description": "Ce serveur (adresse du document OpenAPI)"}]
         components = schema.setdefault("components", {})
         components.setdefault("schemas", {})["Problem"] = _PROBLEM_SCHEMA
@@ -420,7 +420,7 @@ def install_openapi(app: FastAPI) -> None:
                     codes.add(405)
                 if authorizer:
                     # The authentication layer reads the principal and the signing keys from the database (or the
-                    # external provider): 503 when they cannot answer (issue 21).
+                    # external provider): 503 when they cannot answer.
                     codes |= {401, 403, 503}
                 if "requestBody" in op:
                     codes |= {413, 415}  # core.middleware.RequestGuardMiddleware, core.routing.check_body
@@ -437,7 +437,7 @@ def install_openapi(app: FastAPI) -> None:
                     op["security"] = [{"IdentityProvider": roles}]
                     op["x-role-set"] = authorizer.role_set.name
                     if authorizer.role_set.extension:
-                        # Roles added to the spec's set (issue 19): stated, so a reader sees the widening.
+                        # Roles added to the spec's set: stated, so a reader sees the widening.
                         extension = sorted(authorizer.role_set.extension)
                         op["x-role-extension"] = extension
                         op["description"] = (op.get("description") or "") + (

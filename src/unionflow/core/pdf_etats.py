@@ -1,4 +1,4 @@
-"""The page of a statement fit to sign (issue 20, item 5): one mechanic for every statement PDF (balance, general
+"""The page of a statement fit to sign: one mechanic for every statement PDF (balance, general
 ledger, journal, balance sheet, income statement, the monthly closing pack, consolidated statements).
 
 Every page carries the same heading — organisation, statement, period, "Édité le … par …" — and a footer

@@ -68,17 +68,17 @@ class Permission(StrEnum):
     WEBHOOK_GERER = "webhook.gerer"
     PROPOSITION_AIDE_GERER = "proposition_aide.gerer"
     NOTIFICATION_MODELE_GERER = "notification_modele.gerer"
-    # Wave statements: import, match, book Wave's fees (issue 20)
+    # Wave statements: import, match, book Wave's fees
     WAVE_RAPPROCHER = "wave.rapprocher"
-    # Money undone (issue 19): the second person who approves a cancellation, refund or reversal
+    # Money undone: the second person who approves a cancellation, refund or reversal
     ANNULATION_APPROUVER = "annulation.approuver"
-    # Issue 20: the treasury cancels dues (one, a selection, a generated batch) with a reason.
+    # the treasury cancels dues (one, a selection, a generated batch) with a reason.
     COTISATION_ANNULER = "cotisation.annuler"
-    # Issue 20: the treasury applies a member's credit (avoir) to his oldest dues.
+    # the treasury applies a member's credit (avoir) to his oldest dues.
     AVOIR_IMPUTER = "avoir.imputer"
-    # Issue 20: an organisation's own value of the settings that may differ per organisation.
+    # an organisation's own value of the settings that may differ per organisation.
     CONFIGURATION_ORGANISATION_GERER = "configuration_organisation.gerer"
-    # Issue 20, item 3: declare the treasuries, move money between them, enter the opening balances.
+    # declare the treasuries, move money between them, enter the opening balances.
     TRESORERIE_GERER = "tresorerie.gerer"
 
 
@@ -106,7 +106,7 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.FINANCE_DECIDER: frozenset({R.ADMIN_ORGANISATION, R.PRESIDENT}),
     P.COMPTABILITE_ECRIRE: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.LCBFT_TRAITER: frozenset({R.SUPER_ADMIN, R.ADMIN_ORGANISATION}),
-    # The president decides aid (issue 19): in a mutual the bureau's head grants solidarity, not only the admin.
+    # The president decides aid: in a mutual the bureau's head grants solidarity, not only the admin.
     P.AIDE_DECIDER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
     P.EVENEMENT_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
                                   R.ORGANISATEUR_EVENEMENT}),

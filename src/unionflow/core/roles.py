@@ -24,7 +24,7 @@ class Role(StrEnum):
     PRESIDENT = "PRESIDENT"
     SECRETAIRE = "SECRETAIRE"
     ORGANISATEUR_EVENEMENT = "ORGANISATEUR_EVENEMENT"
-    # Extension (issue 19, docs/authorization.md): the organisation's external auditor, read-only.
+    # Extension (docs/authorization.md): the organisation's external auditor, read-only.
     COMMISSAIRE_AUX_COMPTES = "COMMISSAIRE_AUX_COMPTES"
 
 
@@ -47,7 +47,7 @@ _BUREAU_DE_TRAITEMENT = ORGANISATION_STAFF_ROLES - {R.COMMISSAIRE_AUX_COMPTES}
 class RoleSet:
     name: str
     roles: frozenset[Role]
-    # Roles added to a spec set (documented extension, issue 19); ``roles - extension`` is the spec's set.
+    # Roles added to a spec set (documented extension); ``roles - extension`` is the spec's set.
     extension: frozenset[Role] = frozenset()
 
     def allows(self, held: frozenset[str]) -> bool:
@@ -83,7 +83,7 @@ RS_EVT_READ2 = _rs("RS-EVT-READ2", R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R
                    R.ORGANISATEUR_EVENEMENT, R.MEMBRE)
 RS_EVT_WRITE = _rs("RS-EVT-WRITE", R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE,
                    R.ORGANISATEUR_EVENEMENT)
-# Extension (issue 19): the journal d'audit is read by the treasurer (entries of his organisation's money, scoped
+# Extension: the journal d'audit is read by the treasurer (entries of his organisation's money, scoped
 # in audit/repository.py) and by the commissaire aux comptes (his organisation's entries); writing an entry
 # (POST /api/audit) keeps the spec's RS-AUDIT.
 RS_AUDIT_LECTURE = _etendu(RS_AUDIT, R.TRESORIER, R.COMMISSAIRE_AUX_COMPTES)
@@ -147,7 +147,7 @@ RS_NOTIFICATION_MODELE = _rs("RS-NOTIFICATION-MODELE", R.SUPER_ADMIN, R.ADMIN, R
 RS_NOTIFICATION_MES = _rs("RS-NOTIFICATION-MES", *Role)
 # Export and Analytics (docs/export-analytics.md): the bureau of an organisation downloads what it keeps.
 # Members register (personal data): administrators, secretary, president, and the treasurer who collects their
-# dues (issue 19); money: treasurer and president; the commissaire aux comptes reads every export of his
+# dues; money: treasurer and president; the commissaire aux comptes reads every export of his
 # organisation;
 # adhesions: both sides of the bureau; the audit trail uses RS-AUDIT. Rows are scoped by the area's rules.
 RS_EXPORT_MEMBRES = _rs("RS-EXPORT-MEMBRES", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE,
@@ -167,7 +167,7 @@ RS_SUGGESTION_STAFF = _rs("RS-SUGGESTION-STAFF", R.SUPER_ADMIN, R.ADMIN, *_BUREA
 # organisation's administrators manage its webhook subscriptions.
 RS_CLIENT_API = _rs("RS-CLIENT-API", R.SUPER_ADMIN, R.ADMIN)
 RS_WEBHOOK = _rs("RS-WEBHOOK", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION)
-# Money undone (issue 19): the second person who approves a cancellation, refund or reversal (annulation.approuver).
+# Money undone: the second person who approves a cancellation, refund or reversal (annulation.approuver).
 RS_ANNULATION_DECIDE = _rs("RS-ANNULATION-DECIDE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT,
                            R.TRESORIER)
 

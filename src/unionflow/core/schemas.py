@@ -106,7 +106,7 @@ class _DecimalString:
 
 
 def money_branches(pattern: str) -> list[dict[str, Any]]:
-    """What an input money field accepts: the decimal string of ``pattern``, or a JSON number (issue 21, finding
+    """What an input money field accepts: the decimal string of ``pattern``, or a JSON number (finding
     10: clients written against the spec, whose amounts are numbers, send them) within the same bounds."""
     number: dict[str, Any] = {"type": "number", "multipleOf": 0.01, "exclusiveMaximum": float(MONEY_BOUND)}
     if pattern == POSITIVE_MONEY_PATTERN:
@@ -189,7 +189,7 @@ def scalar_kinds(annotation: Any) -> set[type]:
 
 # Input strings are trimmed (``str_strip_whitespace``: Python's ``str.strip``, every Unicode space, no-break space
 # included) before their length and pattern are checked: "SN " is "SN", "ab\u00a0" is "ab" (too short for
-# minLength 3). JSON Schema cannot say so; each constrained string states it (issue 21, finding 9).
+# minLength 3). JSON Schema cannot say so; each constrained string states it (finding 9).
 TRIM_NOTE = "Espaces de début et de fin (insécables compris) retirés avant validation et enregistrement."
 TRIM_EXTENSION = "x-trimmed"
 

@@ -1,6 +1,6 @@
 """Phone numbers: what a secretary types brought to E.164, and the national numbers that cannot be valid refused
 with the reason, per country. One table for the member import and the member API (docs/decisions.md,
-"Issue 20 — import et recherche").
+"import et recherche").
 
 Only the shape is checked (length and leading digits of the national number, from each regulator's numbering
 plan); whether the number is assigned is not knowable here. A calling code outside the table is accepted as E.164.

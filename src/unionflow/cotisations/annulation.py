@@ -1,4 +1,4 @@
-"""The treasury cancels dues (issue 20): one, a selection, or a whole generated batch, with a reason.
+"""The treasury cancels dues: one, a selection, or a whole generated batch, with a reason.
 
 A cancelled dues owes nothing and leaves every overdue figure, collection rate and statistic (they all exclude
 ANNULEE). Money is never undone this way: a dues that received money refuses the whole call with the reason (the
@@ -6,7 +6,7 @@ payment is cancelled or refunded first: all or nothing, the treasurer chose the 
 payment reserves (a member's declaration, an open Wave session) is not cancelled either, never silently: it is
 left out and listed in ``refusees`` with the reason while the others are cancelled — the reservation is the
 member's and passing (a Wave session expires), so it must not stall a whole generated batch (docs/decisions.md,
-"Issue 20 — bench")."""
+"bench")."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 as a background task (``taches``) above ``tache_seuil_cotisations`` members, committing each chunk and its
 progress. The unique generation key makes any re-run (or a task resumed after a crash) skip what exists.
 
-Dues follow the membership (issue 20): a member is called for a period his membership covers (started on or before
+Dues follow the membership: a member is called for a period his membership covers (started on or before
 its last day, not ended before its first day), unless the request asks, with a reason, to call members whose
 membership started later. A member who joined after the period's due date gets his membership's start as due
 date: nobody is overdue on the day he joins."""
@@ -98,7 +98,7 @@ async def generer(session: AsyncSession, organisation: Organisation, data: Gener
     skipped = len(membres) - created
     if created:
         await invalidate(session, COTISATIONS_STATS)
-        # Issue 20: where the organisation says so, members' credit pays the dues already due.
+        # where the organisation says so, members' credit pays the dues already due.
         await imputer_automatiquement(session, organisation.id, now.date())
     message = (f"{created} cotisation(s) créée(s), {skipped} déjà existante(s) pour {periode(data)}" if created
                else f"Rien à créer: les cotisations {type_cot} {periode(data)} existent déjà pour les "

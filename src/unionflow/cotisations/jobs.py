@@ -76,7 +76,7 @@ async def generation_cotisations_tache(ctx: Contexte, tache: Tache, avancer: Ava
 
 
 async def imputer_avoirs(sessionmaker: async_sessionmaker[AsyncSession], today: date | None = None) -> int:
-    """Issue 20: members' credit pays their dues fallen due, in the organisations whose setting
+    """members' credit pays their dues fallen due, in the organisations whose setting
     ``cotisations.avoir.imputation_automatique`` is on (oldest dues first)."""
     async with sessionmaker() as session:
         count = await imputer_automatiquement(session, None, today or datetime.now(UTC).date())

@@ -176,7 +176,7 @@ class CotisationOrganisationService:
                             StatistiquesPeriodeResponse, compute)
 
     async def synthese(self) -> SyntheseResponse:
-        """The member's own dues, by the one computation the dashboard and the compte adhérent read (issue 20)."""
+        """The member's own dues, by the one computation the dashboard and the compte adhérent read."""
         if self.auth.membre_id is None:
             return SyntheseResponse(nombre_cotisations=0, nombre_a_payer=0, nombre_en_retard=0, nombre_payees=0,
                                     montant_du=ZERO, montant_paye=ZERO, montant_restant=ZERO,

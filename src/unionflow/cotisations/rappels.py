@@ -1,4 +1,4 @@
-"""Texts of a dues reminder (issue 20, item 7): one SMS — the number of dues, the total as "2 500 FCFA" and a
+"""Texts of a dues reminder: one SMS — the number of dues, the total as "2 500 FCFA" and a
 short link to the member's page — and the details (each dues, its due date, what remains) for e-mail and the
 in-app inbox."""
 

@@ -178,7 +178,7 @@ class CotisationSystemRepository(SystemRepository[Cotisation]):
 
 
 class AnnulationRepository(CotisationRepository):
-    """Dues cancelled by the treasury (issue 20): a selection locked row by row, or a generated batch in one
+    """Dues cancelled by the treasury: a selection locked row by row, or a generated batch in one
     UPDATE. Both are scoped: a dues the caller cannot see is not found."""
 
     async def lock_many(self, ids: list[uuid.UUID]) -> list[Cotisation]:
@@ -229,7 +229,7 @@ class AnnulationRepository(CotisationRepository):
 
 
 class SituationRepository(SystemRepository[Cotisation]):
-    """The one aggregate behind what a member sees of his dues (issue 20, item 7): the member dashboard, the
+    """The one aggregate behind what a member sees of his dues: the member dashboard, the
     compte adhérent and the dues summary read these figures and nothing else. Unscoped: callers pass the
     connected member's own id."""
 

@@ -71,7 +71,7 @@ async def list_cotisations(auth: AuthContext = authorize(RS_READ), *, connection
              description="Responsables de l'organisation pour tout membre actif de celle-ci; un membre peut "
                          "enregistrer une cotisation pour lui-même dans une de ses organisations (contribution "
                          "volontaire). 404 si le membre ou l'organisation n'existe pas; 400 si le membre n'est pas "
-                         "membre actif de l'organisation. Période (issue 20): " + REGLE)
+                         "membre actif de l'organisation. Période: " + REGLE)
 async def create_cotisation(data: CreateCotisationRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_WRITE)) -> CotisationResponse:
     return await CotisationService(session, auth).creer(data)
@@ -86,7 +86,7 @@ async def create_cotisation(data: CreateCotisationRequest, session: SessionDep,
                          "Réservé aux ADMIN, ADMIN_ORGANISATION et TRESORIER de cette organisation (403 sinon). "
                          "Au-delà de `UNIONFLOW_TACHE_SEUIL_COTISATIONS` membres actifs (2000), la génération "
                          "devient une tâche de fond: 202, en-tête `Location: /api/jobs/{id}` et la tâche en corps "
-                         "(progression, puis `resultat` = la réponse 200 ci-dessus). Extension (issue 20): les "
+                         "(progression, puis `resultat` = la réponse 200 ci-dessus). Extension: les "
                          "cotisations suivent l'adhésion — un membre n'est appelé que pour une période que son "
                          "adhésion couvre (commencée au plus tard le dernier jour de la période, pas terminée avant "
                          "son premier jour; `horsAdhesion` compte les autres); s'il a adhéré après l'échéance, "
@@ -105,14 +105,14 @@ async def generate_cotisations(request: Request, data: GenererCotisationsRequest
 
 @router.post("/annulation", response_model=AnnulationResponse, responses=problems(404, 409),
              summary="Annuler des cotisations (une, une sélection ou une génération)",
-             description="Route propre à UnionFlow (issue 20, docs/decisions.md). Corps: `motif` (obligatoire) et "
+             description="Route propre à UnionFlow (docs/decisions.md). Corps: `motif` (obligatoire) et "
                          "soit `cotisationIds` (1 à 1000), soit `lot` (`organisationId`, `typeCotisation`, `annee`, "
                          "`mois`: toutes les cotisations créées par POST /api/cotisations/generer pour cette "
                          "période). Permission cotisation.annuler (trésorier, administrateur de l'organisation; "
                          "403 sinon). Une cotisation annulée ne doit plus rien (`montantRestant` 0) et sort des "
                          "retards, taux de recouvrement et statistiques. Tout ou rien pour l'argent reçu: 409 avec la "
                          "raison si une cotisation visée a reçu de l'argent (le paiement s'annule ou se rembourse "
-                         "d'abord). Extension (issue 20): une cotisation réservée par un paiement en attente "
+                         "d'abord). Extension: une cotisation réservée par un paiement en attente "
                          "(déclaration, session Wave ouverte) n'est pas annulée mais listée dans `refusees` avec la "
                          "raison, les autres le sont; 404 si une cotisation est invisible ou si le "
                          "lot est vide. Déjà annulées: comptées dans `dejaAnnulees`, rien ne change. Journal: "
@@ -177,7 +177,7 @@ async def public_cotisations(auth: AuthContext = authorize(RS_READ), *, session:
                          "de livraison (canal EMAIL, sinon SMS, sinon IN_APP). Une cotisation n'est rappelée qu'une "
                          "fois par jour: un second appel le même jour ne renvoie rien deux fois. 404 si un membre "
                          "est inconnu ou hors périmètre (un MEMBRE ne peut se rappeler qu'à lui-même). "
-                         "Extension (issue 20): le SMS tient en un message (au plus 160 caractères GSM-7): "
+                         "Extension: le SMS tient en un message (au plus 160 caractères GSM-7): "
                          "nombre de cotisations, total au format « 2 500 FCFA » et lien court vers la page du "
                          "membre (/console/moi); le détail (référence, échéance jj/mm/aaaa, reste, statut en "
                          "clair) va par e-mail et dans l'application.")

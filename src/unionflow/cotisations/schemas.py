@@ -68,7 +68,7 @@ class GenererCotisationsRequest(InputModel):
     montant: Montant = MONTANT_POSITIF
     date_echeance: date | None = Field(default=None, description=ECHEANCE_PAR_DEFAUT)
     libelle: str | None = Field(default=None, max_length=200)
-    # Extension (issue 20): dues follow the membership unless the treasurer asks otherwise, with a reason.
+    # Extension: dues follow the membership unless the treasurer asks otherwise, with a reason.
     avant_adhesion: bool = Field(default=False, description=(
         "Vrai: génère aussi pour les membres dont l'adhésion commence après la fin de la période (rattrapage "
         "décidé par l'organisation); exige `motif`, journalisé. Faux (défaut): seules les adhésions qui couvrent "
@@ -218,7 +218,7 @@ class AnnulerCotisationsRequest(InputModel):
 
 
 class CotisationRefuseeResponse(OutputModel):
-    """A dues the cancellation left alone, and why (extension, issue 20)."""
+    """A dues the cancellation left alone, and why (extension)."""
 
     cotisation_id: uuid.UUID
     numero_reference: str
@@ -231,5 +231,5 @@ class AnnulationResponse(OutputModel):
     deja_annulees: int = Field(description="Cotisations qui l'étaient déjà (rien de changé)")
     cotisation_ids: list[uuid.UUID] = Field(description="Cotisations annulées par cet appel")
     refusees: list[CotisationRefuseeResponse] = Field(default_factory=list, description=(
-        "Extension (issue 20): cotisations NON annulées parce qu'un paiement en attente (déclaration d'un membre, "
+        "Extension: cotisations NON annulées parce qu'un paiement en attente (déclaration d'un membre, "
         "session Wave ouverte) les réserve, avec la raison; les autres cotisations visées sont annulées"))

@@ -64,7 +64,7 @@ async def echeance_par_defaut(session: AsyncSession, annee: int, mois: int | Non
 
 
 def restant(statut: str, montant_du: Decimal, montant_paye: Decimal) -> Decimal:
-    """What is still owed: nothing on a cancelled dues (issue 20), never below zero."""
+    """What is still owed: nothing on a cancelled dues, never below zero."""
     return ZERO if statut == S.ANNULEE else max(montant_du - montant_paye, ZERO)
 
 

@@ -67,7 +67,7 @@ class Column:
 
 @dataclass(frozen=True)
 class VentilationExport:
-    """Totals by status instead of one grand total (issue 20): the money collected apart from what was cancelled,
+    """Totals by status instead of one grand total: the money collected apart from what was cancelled,
     refunded or never received. ``colonne``: index of the status code in a transformed row; ``groupes``: the
     label of each totals row, the status codes it sums and what the status column of that row says."""
 

@@ -97,7 +97,7 @@ PAIEMENT_COLUMNS = [
     Column("Montant non affecté", D), Column("Devise"), Column("Référence externe"), Column("Enregistré par"),
     Column("Commentaire"),
 ]
-# Issue 20: the workbook's "Total" is the money collected (validated payments); cancelled and refunded receipts
+# the workbook's "Total" is the money collected (validated payments); cancelled and refunded receipts
 # are totalled apart, and what was never received (pending, failed, expired) is not collected money.
 VENTILATION_PAIEMENTS = VentilationExport(colonne=7, groupes=(
     ("Total", frozenset({"VALIDE"}), "Encaissé (validés)"),

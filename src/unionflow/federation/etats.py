@@ -1,4 +1,4 @@
-"""Consolidated statements of a federation: Σ organisations − éliminations (issue 20 item 6, docs/federation.md).
+"""Consolidated statements of a federation: Σ organisations − éliminations (docs/federation.md).
 
 Pure computation over the balances each organisation's books give (comptabilite's EtatsRepository) and the
 eliminated lines (federation's repository): for every account and column, consolidé = cumulé − éliminations.

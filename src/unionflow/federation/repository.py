@@ -1,4 +1,4 @@
-"""The federation's consolidation: the ledger lines it eliminates (issue 20 item 6, docs/federation.md).
+"""The federation's consolidation: the ledger lines it eliminates (docs/federation.md).
 
 Other figures come from their areas' repositories (members and dues: compte; balances: comptabilite's
 EtatsRepository; quote-parts: versements). What remains here is the one query proper to consolidation: the

@@ -1,4 +1,4 @@
-"""The federation's roll-up (issue 20 item 6, docs/federation.md). Extensions to the published interface."""
+"""The federation's roll-up (docs/federation.md). Extensions to the published interface."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from unionflow.paiements.versements.schemas import VersementResponse
 
 router = area_router("/api/federations", "Organisations")
 
-LECTEURS = (" Extension (issue 20). Périmètre: la fédération et toutes les organisations sous elle (`parentId`, "
+LECTEURS = (" Extension. Périmètre: la fédération et toutes les organisations sous elle (`parentId`, "
             "récursivement). Lu par ADMIN/SUPER_ADMIN et par qui agit dans la fédération, ou une organisation "
             "au-dessus, comme administrateur, président, trésorier ou commissaire aux comptes; le bureau d'une "
             "mutuelle membre reçoit 403 (la consolidation montre ses mutuelles sœurs); une organisation invisible "
@@ -79,7 +79,7 @@ async def list_quotes_parts(id: uuid.UUID, session: SessionDep, auth: AuthContex
 
 @router.post("/quotes-parts", status_code=201, response_model=VersementResponse, responses=problems(404, 422),
              summary="Préparer la quote-part versée à la fédération",
-             description="Extension (issue 20). Un versement (objet QUOTE_PART) de l'organisation membre à son "
+             description="Extension. Un versement (objet QUOTE_PART) de l'organisation membre à son "
                          "organisation parente, préparé par sa trésorerie (`versement.initier`), puis confirmé par "
                          "une autre personne (`POST /api/versements/{id}/confirmer`, approbation au-delà du seuil "
                          "`finance.approbation.seuil_versement`) comme tout versement. À la confirmation, une seule "

@@ -1,4 +1,4 @@
-"""The federation's roll-up (issue 20 item 6, docs/federation.md): consolidated figures and statements, and the
+"""The federation's roll-up (docs/federation.md): consolidated figures and statements, and the
 quote-part a member organisation pays its federation. Extensions to the published interface."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The federation's roll-up (issue 20 item 6, docs/federation.md).
+"""The federation's roll-up (docs/federation.md).
 
 Perimeter: the federation and every organisation under it (``parent_id``, recursively, suspended ones included).
 Who reads it: global roles, and whoever acts in the federation — or in an organisation above it — as its

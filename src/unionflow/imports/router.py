@@ -30,7 +30,7 @@ MAX_OCTETS = 25 * 1024 * 1024
              "pays, rôles (séparés par des virgules), numéro membre. Un membre déjà connu (numéro membre, puis "
              "e-mail, puis téléphone avec le même prénom et nom) est mis à jour et inscrit dans l'organisation au "
              "lieu d'être dupliqué; un téléphone partagé (une famille) est accepté et signalé dans "
-             "`avertissements` (extension, issue 20); un numéro national impossible pour son pays (ex. "
+             "`avertissements` (extension); un numéro national impossible pour son pays (ex. "
              "Sénégal: 9 chiffres commençant par 7 ou 3) refuse la ligne avec la raison; un "
              "membre appartenant seulement à d'autres organisations est refusé (il adhère lui-même). "
              "`simulation=true` (défaut) rend le compte rendu ligne par ligne (CREER, METTRE_A_JOUR, INCHANGE, "

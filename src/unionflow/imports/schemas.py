@@ -21,7 +21,7 @@ class LigneImportResponse(OutputModel):
     nom: str | None = None
     motifs: list[str] = Field(default_factory=list, description="Pourquoi la ligne est refusée, ou ce qui change")
     avertissements: list[str] = Field(
-        default_factory=list, description="Extension (issue 20): ce qui mérite un regard sans bloquer la ligne, "
+        default_factory=list, description="Extension: ce qui mérite un regard sans bloquer la ligne, "
                                           "ex. un téléphone partagé avec une autre ligne ou un membre déjà inscrit")
 
 

@@ -74,7 +74,7 @@ class DetectionRepository(SystemRepository[AlerteLcbFt]):
     """The screening's reads (lcbft/detection.py), on the system's behalf once a payment or payout is settled.
     The cumulated amounts read the payments and payouts tables here rather than through their areas'
     repositories: encaissement and versements call the screening, so lcbft importing them back would be a
-    cycle between areas (docs/decisions.md, issue 18)."""
+    cycle between areas (docs/decisions.md)."""
 
     model = AlerteLcbFt
 

@@ -36,7 +36,7 @@ from unionflow.models.membre import StatutAppartenance, StatutMembre
 # register's export. ``AuthContext.staff_organisations`` answers "any staff role"; the register needs a finer
 # scope (a treasurer reads it, an event organiser does not). Writing it and granting roles are permissions
 # (``Permission.MEMBRE_GERER``, ``Permission.ROLE_ATTRIBUER`` in core/permissions.py).
-# The commissaire aux comptes (extension, issue 19) reads the register to check dues against members.
+# The commissaire aux comptes (extension) reads the register to check dues against members.
 MEMBRE_READERS = frozenset({Role.ADMIN_ORGANISATION, Role.SECRETAIRE, Role.PRESIDENT, Role.TRESORIER,
                             Role.COMMISSAIRE_AUX_COMPTES})
 
@@ -109,7 +109,7 @@ class MembreRepository(ScopedRepository[Membre]):
 
     async def noms_par_email(self, emails: list[str]) -> dict[str, str]:
         """"Prénom Nom" of the members with these e-mails (keys as given): a receipt names the person who
-        received the money rather than his login (issue 19)."""
+        received the money rather than his login."""
         wanted = {e.lower(): e for e in emails if e and "@" in e}
         if not wanted:
             return {}
@@ -171,7 +171,7 @@ class MembreRepository(ScopedRepository[Membre]):
                                        ) -> list[tuple[uuid.UUID, date, date | None]]:
         """(member id, membership start, membership end) of the active members with an active membership, in id
         order (unscoped: dues generation covers every active member, whoever asks, and compares each membership
-        with the period, issue 20)."""
+        with the period)."""
         stmt = (select(MembreOrganisation.membre_id, MembreOrganisation.date_debut, MembreOrganisation.date_fin)
                 .join(Membre, Membre.id == MembreOrganisation.membre_id)
                 .where(MembreOrganisation.organisation_id == organisation_id,

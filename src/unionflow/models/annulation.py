@@ -1,4 +1,4 @@
-"""Money undone by two people (issue 19, item 1): the request to cancel or refund a payment, cancel a delivered
+"""Money undone by two people: the request to cancel or refund a payment, cancel a delivered
 payout or reverse an accounting entry, kept with its reason, who asked and who decided."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ class TypeAnnulation(StrEnum):
     REMBOURSEMENT_PAIEMENT = "REMBOURSEMENT_PAIEMENT"  # money given back: a refund receipt is issued
     ANNULATION_VERSEMENT = "ANNULATION_VERSEMENT"  # a delivered (manual) payout that did not happen or came back
     CONTREPASSATION_ECRITURE = "CONTREPASSATION_ECRITURE"  # a manual accounting entry reversed
-    REMBOURSEMENT_AVOIR = "REMBOURSEMENT_AVOIR"  # a member's credit (avoir) paid back (issue 20)
+    REMBOURSEMENT_AVOIR = "REMBOURSEMENT_AVOIR"  # a member's credit (avoir) paid back
 
 
 class StatutDemandeAnnulation(StrEnum):

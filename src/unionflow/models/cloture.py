@@ -55,7 +55,7 @@ class StatutDeverrouillage(StrEnum):
 
 
 class ClotureMensuelle(IdMixin, Base):
-    """A month closed by an organisation's treasurer (issue 19, item 3): the checklist the service verified,
+    """A month closed by an organisation's treasurer: the checklist the service verified,
     with the figures it compared, recorded as they were; the month is then locked (reopening: deverrouillage)."""
 
     __tablename__ = "cloture_mensuelle"

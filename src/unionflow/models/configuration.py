@@ -30,7 +30,7 @@ class ConfigurationEntry(IdMixin, TimestampMixin, Base):
 
 
 class ConfigurationOrganisation(IdMixin, TimestampMixin, Base):
-    """An organisation's own value of a setting that may differ per organisation (issue 20); absent: the
+    """An organisation's own value of a setting that may differ per organisation; absent: the
     installation's value (``ConfigurationEntry`` or the built-in default)."""
 
     __tablename__ = "configuration_organisation"

@@ -37,7 +37,7 @@ class Feedback(IdMixin, Base):
     date_traitement: Mapped[datetime | None]
     commentaire_traitement: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    # Searched by the list's free text without accents nor case (models/texte.py, issue 20).
+    # Searched by the list's free text without accents nor case (models/texte.py).
     recherche: Mapped[str] = colonne_recherche("message", "contexte")
 
     __table_args__ = (

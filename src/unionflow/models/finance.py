@@ -37,7 +37,7 @@ class TypeObjetApprobation(StrEnum):
     VERSEMENT = "VERSEMENT"  # a payout (versement) of the organisation
     AIDE = "AIDE"  # the disbursement of an approved aid request
     AUTRE = "AUTRE"  # any other expense, described by the motif
-    # Extension (issue 19): money undone above the threshold; opened by the undo request only
+    # Extension: money undone above the threshold; opened by the undo request only
     ANNULATION = "ANNULATION"
 
 

@@ -28,7 +28,7 @@ class UtilisateurLocal(IdMixin, TimestampMixin, Base):
     # only allow that change (core/auth.py, docs/identity.md).
     password_change_required: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     last_login_at: Mapped[datetime | None]
-    # Searched by the accounts list's free text without accents nor case (models/texte.py, issue 20).
+    # Searched by the accounts list's free text without accents nor case (models/texte.py).
     recherche: Mapped[str] = colonne_recherche("email", "username", "prenom", "nom")
 
 

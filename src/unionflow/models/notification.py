@@ -37,7 +37,7 @@ class TypeNotification(StrEnum):
     DECISION_AIDE = "DECISION_AIDE"
     APPROBATION_EN_ATTENTE = "APPROBATION_EN_ATTENTE"
     WEBHOOK_DESACTIVE = "WEBHOOK_DESACTIVE"
-    # Extension (issue 19, item 7): the member learns every change of what he owes or was paid.
+    # Extension: the member learns every change of what he owes or was paid.
     DECLARATION_REJETEE = "DECLARATION_REJETEE"
     PAIEMENT_ANNULE = "PAIEMENT_ANNULE"
     PAIEMENT_REMBOURSE = "PAIEMENT_REMBOURSE"

@@ -53,21 +53,21 @@ class Paiement(IdMixin, TimestampMixin, Base):
     date_paiement: Mapped[datetime | None]
     # Who entered the payment: the treasurer at the counter, or the member who declared it.
     enregistre_par: Mapped[str | None] = mapped_column(String(254))
-    # Who received the money (issue 19): the treasurer who recorded it, or who confirmed the member's declaration;
+    # Who received the money: the treasurer who recorded it, or who confirmed the member's declaration;
     # "Wave" for money Wave confirmed. None on rows older than the column and on payments not received.
     recu_par: Mapped[str | None] = mapped_column(String(254))
     # A payment declared by the member (or a Wave checkout) has its own reference, outside the receipt series;
     # ``numero_recu`` holds it until the money is confirmed, then the official receipt number.
     reference_declaration: Mapped[str | None] = mapped_column(String(40), unique=True)
     commentaire: Mapped[str | None] = mapped_column(Text)
-    # Issue 20: money received for no dues nor adhesion — DON or EVENEMENT (models/recette.NatureRecette); None for
+    # money received for no dues nor adhesion — DON or EVENEMENT (models/recette.NatureRecette); None for
     # dues and adhesion payments, whose allocations carry their kind. ``evenement_id``: the event an EVENEMENT
     # fee was paid for.
     nature: Mapped[str | None] = mapped_column(String(30))
     evenement_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("evenement.id"), index=True)
     # Printed in the receipt's QR code: proves the holder read the receipt, so the public verification route
     # cannot be used to enumerate receipt numbers.
-    # Issue 20, item 3: the treasury the money entered (None: booked on the method's standard account before
+    # the treasury the money entered (None: booked on the method's standard account before
     # any treasury of that type was declared).
     tresorerie_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("tresorerie.id"))
     cle_verification: Mapped[str] = mapped_column(String(32), default=lambda: secrets.token_urlsafe(12))
@@ -95,7 +95,7 @@ class PaiementAllocation(IdMixin, Base):
 
 
 class TypeMouvementAvoir(StrEnum):
-    """What moved a member's credit (avoir) with one organisation (issue 20, item 2)."""
+    """What moved a member's credit (avoir) with one organisation."""
 
     CREATION = "CREATION"  # money received that nothing was left to pay for (advance, overpayment)
     IMPUTATION = "IMPUTATION"  # credit applied to dues or an adhesion fee

@@ -1,4 +1,4 @@
-"""Kinds of income and, per organisation, the income account each kind is credited to (issue 20, item 5)."""
+"""Kinds of income and, per organisation, the income account each kind is credited to."""
 
 from __future__ import annotations
 

@@ -47,7 +47,7 @@ class Suggestion(IdMixin, TimestampMixin, Base):
     reponse: Mapped[str | None] = mapped_column(Text)
     repondu_par: Mapped[str | None] = mapped_column(String(254))
     date_reponse: Mapped[datetime | None]
-    # Searched by the list's free text without accents nor case (models/texte.py, issue 20).
+    # Searched by the list's free text without accents nor case (models/texte.py).
     recherche: Mapped[str] = colonne_recherche("titre", "description")
 
     __table_args__ = (

@@ -72,7 +72,7 @@ class Ticket(IdMixin, TimestampMixin, Base):
     date_fermeture: Mapped[datetime | None]
     nombre_reouvertures: Mapped[int] = mapped_column(default=0)
     resolution: Mapped[str | None] = mapped_column(Text)
-    # Searched by the list's free text without accents nor case (models/texte.py, issue 20).
+    # Searched by the list's free text without accents nor case (models/texte.py).
     recherche: Mapped[str] = colonne_recherche("numero", "sujet", "description")
 
     __table_args__ = (

@@ -1,4 +1,4 @@
-"""The organisation's treasuries (issue 20, item 3): cash boxes, bank accounts, mobile-money accounts, each
+"""The organisation's treasuries: cash boxes, bank accounts, mobile-money accounts, each
 mapped to one class-5 account of its chart. The balance of a treasury is the balance of that account in the books."""
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ class ObjetVersement(StrEnum):
     ADHESIONS = "ADHESIONS"
     AIDE = "AIDE"
     AUTRE = "AUTRE"
-    # Issue 20: the share a member organisation pays its federation (organisation_destinataire_id), booked on
+    # the share a member organisation pays its federation (organisation_destinataire_id), booked on
     # both sides (docs/federation.md).
     QUOTE_PART = "QUOTE_PART"
 
@@ -66,7 +66,7 @@ class Versement(IdMixin, TimestampMixin, Base):
     organisation_destinataire_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organisation.id"),
                                                                            index=True)
     numero_recu_destinataire: Mapped[str | None] = mapped_column(String(40))
-    # Issue 20, item 3: the treasury the money leaves from (None: created before treasuries, booked as before)
+    # the treasury the money leaves from (None: created before treasuries, booked as before)
     # and the counterpart account chosen at creation (class 2 or 6; None: the default expense of its object).
     tresorerie_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("tresorerie.id"))
     compte_charge: Mapped[str | None] = mapped_column(String(20))

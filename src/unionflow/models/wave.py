@@ -85,7 +85,7 @@ class TransactionWave(IdMixin, Base):
     __table_args__ = (Index("ix_transaction_wave_org_date", "organisation_id", "created_at"),)
 
 
-# ---- reconciliation of Wave statements (issue 20) -------------------------------------------------------------
+# ---- reconciliation of Wave statements -------------------------------------------------------------
 
 
 class SourceReleveWave(StrEnum):

@@ -56,7 +56,7 @@ async def decision_aide(session: AsyncSession, demande: DemandeAide, auteur: str
 
 async def avis_membre(session: AsyncSession, membre_id: uuid.UUID, organisation_id: uuid.UUID, type_notification:
                       TypeNotification, sujet: str, corps: str, source: tuple[str, uuid.UUID], auteur: str) -> None:
-    """One notice to the member concerned, in his channel (issue 19, item 7: what he owes or was paid changed)."""
+    """One notice to the member concerned, in his channel (what he owes or was paid changed)."""
     membre = await MembreRepository(session, None).get(membre_id)
     if membre is not None:
         await Emetteur(session, auteur).emettre(membre, type_notification.value, sujet, corps,

@@ -71,7 +71,7 @@ class OrganisationRepository(ScopedRepository[Organisation]):
         return {i: n for i, n in rows.all()}
 
 class SerieOrganisationRepository(SystemRepository[Organisation]):
-    """The organisation's code in its receipt numbers (issue 19, "séries par organisation"). Unscoped: asked by
+    """The organisation's code in its receipt numbers ("séries par organisation"). Unscoped: asked by
     the payment write path, whose permission was checked on the payment."""
 
     model = Organisation

@@ -273,7 +273,7 @@ class WaveCheckoutService:
 
     async def liberer_pour_guichet(self, membre_id: uuid.UUID, cotisation_ids: list[uuid.UUID],
                                    adhesion_ids: list[uuid.UUID]) -> None:
-        """Before the counter takes money for these targets (issue 20): every open Wave session reserving one of
+        """Before the counter takes money for these targets: every open Wave session reserving one of
         them is expired at Wave and closed (EXPIRE). If Wave says it was paid, or will not expire it, the counter
         is refused with the reason: a dues is never paid twice (the Wave money is applied by its webhook or by
         the synchronisation, whichever comes)."""

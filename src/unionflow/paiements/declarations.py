@@ -1,4 +1,4 @@
-"""Money a member declares is not money received (issue 8, docs/adhesions-cotisations.md "Paiement déclaré").
+"""Money a member declares is not money received (docs/adhesions-cotisations.md "Paiement déclaré").
 
 ``PUT /api/cotisations/{id}/payer`` and ``POST /api/adhesions/{id}/paiement`` called by someone without
 ``PAIEMENT_ENREGISTRER`` for the organisation (a member paying his own dues or fee) never validate a payment:

@@ -1,4 +1,4 @@
-"""Money received at the counter for no dues nor adhesion (issue 20): a donation, an event fee. One receipt in the
+"""Money received at the counter for no dues nor adhesion: a donation, an event fee. One receipt in the
 organisation's series and one entry crediting the kind's income account (comptabilite/produits.py); undone
 through the four-eyes cancellations like any payment (annulations/)."""
 

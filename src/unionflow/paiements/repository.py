@@ -172,7 +172,7 @@ class PaiementSystemRepository(SystemRepository[Paiement]):
 
     async def cotisations_reservees(self, organisation_id: uuid.UUID) -> dict[uuid.UUID, tuple[uuid.UUID, str]]:
         """Dues of the organisation that a pending payment (a member's declaration, an open Wave session)
-        reserves: dues id -> (payment id, method). What the treasury's cancellation leaves alone (issue 20)."""
+        reserves: dues id -> (payment id, method). What the treasury's cancellation leaves alone."""
         stmt = (select(PaiementAllocation.cotisation_id, Paiement.id, Paiement.methode)
                 .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
                 .where(Paiement.organisation_id == organisation_id,

@@ -60,7 +60,7 @@ async def list_paiements(session: SessionDep, auth: AuthContext = authorize(RS_P
                          "ne peut dépasser le reste dû. referenceExterne obligatoire sauf ESPECES/AUTRE. "
                          "Deux lignes de `cibles` pour la même cotisation s'additionnent. "
                          "400 `regle-metier`: chaque cible désigne exactement un de `cotisationId` et `adhesionId`. "
-                         "Extension (issue 20): `avance: true` enregistre une avance — `cibles` peut être vide et le "
+                         "Extension: `avance: true` enregistre une avance — `cibles` peut être vide et le "
                          "montant dépasser le reste dû; l'excédent devient l'avoir du membre (`avoirCree`, reçu "
                          "« Avoir créé »). Une cible réservée par une session Wave ouverte: la session est d'abord "
                          "expirée chez Wave (paiement Wave EXPIRE); si Wave l'a payée ou refuse de l'expirer, 409 "
@@ -73,7 +73,7 @@ async def create_paiement(data: CreatePaiementRequest, session: SessionDep, requ
 
 @router.post("/recettes", status_code=201, response_model=PaiementResponse, responses=problems(404, 422),
              summary="Encaisser un don ou une participation à un événement (extension)",
-             description="Extension (issue 20). Recette reçue au guichet sans cotisation ni adhésion: `nature` DON "
+             description="Extension. Recette reçue au guichet sans cotisation ni adhésion: `nature` DON "
                          "(dons et libéralités) ou EVENEMENT (participation à l'événement `evenementId`, dont le "
                          "prix — ou un multiple, pour plusieurs participants — est le montant dû). Un reçu dans la "
                          "série REC de l'organisation et une écriture créditant le compte de produits de la nature "
@@ -145,7 +145,7 @@ async def get_paiement(id: uuid.UUID, session: SessionDep,
                         "`GET /api/recus/verifier/{numero}?cle=…`. Un membre télécharge les siens. Pas de reçu pour "
                         "un paiement non encaissé (400), ni pour une déclaration rejetée (400, problem+json). Le "
                         "reçu nomme qui a reçu l'argent (« Reçu par », le trésorier) et, s'il diffère, qui l'a "
-                        "déclaré (issue 19).")
+                        "déclaré.")
 async def download_recu(id: uuid.UUID, request: Request, session: SessionDep,
                         auth: AuthContext = authorize(RS_PAIEMENT_READ)) -> Response:
     numero, pdf = await RecuService(session, auth, request.app.state.settings).pdf(id, storage_of(request))
@@ -156,7 +156,7 @@ async def download_recu(id: uuid.UUID, request: Request, session: SessionDep,
 @router.get("/{id}/recu-remboursement", response_class=Response, responses={
     200: {"content": {"application/pdf": {}}, "description": "Reçu de remboursement PDF"}, **problems(404)},
             summary="Télécharger le reçu de remboursement PDF",
-            description="Extension (issue 19), hors spécification. Paiement remboursé après approbation par une "
+            description="Extension, hors spécification. Paiement remboursé après approbation par une "
                         "seconde personne: reçu numéroté dans la série propre à l'organisation "
                         "(`RMB-<code>-<année>-…`) avec la date du remboursement, le montant en chiffres et en "
                         "lettres, le motif, le reçu d'origine, qui a demandé et qui a approuvé, et les lignes de "
@@ -194,7 +194,7 @@ async def sync_paiement(id: uuid.UUID, session: SessionDep, request: Request,
                          "VALIDE par le circuit d'encaissement: cotisation ou adhésion réglée, reçu, écriture "
                          "comptable. 400 si la cible a été annulée entre-temps. En-tête Idempotency-Key recommandé. "
                          "Corps facultatif: sans corps, la date de réception est maintenant et sans référence. "
-                         "Issue 19: c'est ici que le paiement reçoit son numéro de reçu officiel, dans la série de "
+                         "c'est ici que le paiement reçoit son numéro de reçu officiel, dans la série de "
                          "l'organisation (il n'avait que sa référence DEC-…), et `recuPar` nomme le trésorier qui "
                          "confirme; `enregistrePar` reste le membre qui a déclaré.")
 async def confirm_paiement(id: uuid.UUID, session: SessionDep,
@@ -209,7 +209,7 @@ async def confirm_paiement(id: uuid.UUID, session: SessionDep,
              description="Trésorerie de l'organisation (permission paiement.enregistrer). Le paiement déclaré "
                          "EN_ATTENTE passe à ANNULE avec le motif; la cotisation ou l'adhésion reste due. Aucun "
                          "numéro de reçu n'est consommé (la déclaration garde sa référence DEC-…) et aucun reçu "
-                         "n'existe: son téléchargement répond 400 (issue 19).")
+                         "n'existe: son téléchargement répond 400.")
 async def reject_paiement(id: uuid.UUID, data: MotifRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_TRESORERIE)) -> PaiementResponse:
     return await DeclarationService(session, auth).rejeter(id, data)

@@ -30,11 +30,11 @@ class CreatePaiementRequest(InputModel):
     cibles: list[CibleInput] = Field(default_factory=list, max_length=50, description=(
         "Cotisations et adhésions réglées, dans l'ordre. Au moins une, sauf pour une avance (`avance`)"))
     avance: bool = Field(default=False, description=(
-        "Extension (issue 20): la trésorerie enregistre une avance. Le montant peut dépasser le reste dû des "
+        "Extension: la trésorerie enregistre une avance. Le montant peut dépasser le reste dû des "
         "cibles, et `cibles` peut être vide: ce qui ne paie rien devient l'avoir du membre (compte 4191), "
         "indiqué sur le reçu (« Avoir créé »). Sans `avance`, un montant supérieur au reste dû est refusé (400)"))
     tresorerie_id: uuid.UUID | None = Field(
-        default=None, description="Extension (issue 20): la trésorerie où l'argent entre, du type de la méthode "
+        default=None, description="Extension: la trésorerie où l'argent entre, du type de la méthode "
                                   "(caisse pour ESPECES/AUTRE, banque pour VIREMENT/CHEQUE/CARTE, Wave…); par défaut "
                                   "la trésorerie par défaut de ce type")
 
@@ -58,7 +58,7 @@ class NatureRecetteGuichet(StrEnum):
 
 
 class CreateRecetteRequest(InputModel):
-    """Extension (issue 20): a donation or an event fee received at the counter."""
+    """Extension: a donation or an event fee received at the counter."""
 
     nature: NatureRecetteGuichet
     membre_id: uuid.UUID = Field(description="Le membre qui donne ou qui paie sa participation")
@@ -100,7 +100,7 @@ class AllocationResponse(OutputModel):
 class PaiementResponse(OutputModel):
     id: uuid.UUID
     numero_recu: str = Field(description="Numéro de reçu officiel, dans la série de l'organisation "
-                                         "(REC-<code>-<année>-<n>; REC-<année>-<n> avant l'issue 19). Un paiement "
+                                         "(REC-<code>-<année>-<n>; REC-<année>-<n> pour les anciens). Un paiement "
                                          "déclaré non encore confirmé, ou rejeté, n'a pas de reçu: ce champ porte "
                                          "alors sa référence de déclaration (DEC-…), hors de la série des reçus")
     membre_id: uuid.UUID
@@ -115,27 +115,27 @@ class PaiementResponse(OutputModel):
     enregistre_par: str | None = Field(description="Qui a saisi le paiement: le trésorier au guichet, ou le "
                                                    "membre qui l'a déclaré")
     recu_par: str | None = Field(default=None, description=(
-        "Extension (issue 19): qui a reçu l'argent — le trésorier qui l'a enregistré ou qui a confirmé la "
+        "Extension: qui a reçu l'argent — le trésorier qui l'a enregistré ou qui a confirmé la "
         "déclaration du membre; « Wave » pour un paiement Wave confirmé par Wave. Absent tant que rien n'est reçu"))
     reference_declaration: str | None = Field(default=None, description=(
-        "Extension (issue 19): référence propre d'un paiement déclaré par le membre (DEC-<année>-…), hors de la "
+        "Extension: référence propre d'un paiement déclaré par le membre (DEC-<année>-…), hors de la "
         "série des reçus; il ne reçoit un numéro de reçu qu'à sa confirmation"))
     commentaire: str | None
     allocations: list[AllocationResponse]
     nature: NatureRecetteGuichet | None = Field(default=None, description=(
-        "Extension (issue 20): DON ou EVENEMENT pour une recette encaissée sans cotisation ni adhésion "
+        "Extension: DON ou EVENEMENT pour une recette encaissée sans cotisation ni adhésion "
         "(`POST /api/paiements/recettes`); absent pour un paiement de cotisations ou d'adhésion"))
     evenement_id: uuid.UUID | None = Field(default=None, description=(
-        "Extension (issue 20): l'événement dont la participation a été payée (nature EVENEMENT)"))
+        "Extension: l'événement dont la participation a été payée (nature EVENEMENT)"))
     avoir_cree: Montant = Field(default=Decimal("0"), description=(
-        "Extension (issue 20): la part du paiement devenue avoir du membre (avance, trop-perçu), même si elle a "
+        "Extension: la part du paiement devenue avoir du membre (avance, trop-perçu), même si elle a "
         "servi depuis ou si le paiement a été annulé"))
     avoir_utilise: Montant = Field(default=Decimal("0"), description=(
-        "Extension (issue 20): ce que cet avoir a payé depuis (imputations sur des cotisations, comprises dans "
+        "Extension: ce que cet avoir a payé depuis (imputations sur des cotisations, comprises dans "
         "`allocations`). Reste: `montantNonAffecte`"))
     wave_checkout_id: str | None = None
     tresorerie_id: uuid.UUID | None = Field(default=None, description=(
-        "Extension (issue 20): la trésorerie où l'argent est entré (null: pas encore reçu, ou reçu avant toute "
+        "Extension: la trésorerie où l'argent est entré (null: pas encore reçu, ou reçu avant toute "
         "trésorerie déclarée de ce type, sur le compte standard de la méthode)"))
     wave_launch_url: str | None = None
     wave_expires_at: datetime | None = None
@@ -156,10 +156,10 @@ class VerificationRecuResponse(OutputModel):
     date_paiement: datetime
     organisation: str
     recu_par: str | None = Field(default=None, description=(
-        "Extension (issue 19): nom de la personne qui a reçu l'argent pour l'organisation (le trésorier qui l'a "
+        "Extension: nom de la personne qui a reçu l'argent pour l'organisation (le trésorier qui l'a "
         "enregistré ou a confirmé la déclaration), ou « Wave »; jamais une adresse e-mail: absent si le nom "
         "n'est pas connu"))
-    # Issue 19 (extension): a cancelled or refunded receipt says who asked, who approved and why.
+    # Extension: a cancelled or refunded receipt says who asked, who approved and why.
     motif_annulation: str | None = None
     demande_par: str | None = Field(default=None, description="Annulé/remboursé: qui l'a demandé")
     approuve_par: str | None = Field(default=None, description="Annulé/remboursé: qui l'a approuvé")
@@ -186,7 +186,7 @@ class DeclarationPaiementResponse(OutputModel):
 
     paiement_id: uuid.UUID
     reference_declaration: str | None = Field(default=None, description=(
-        "Extension (issue 19): référence de la déclaration (DEC-…), hors de la série des reçus; le numéro de reçu "
+        "Extension: référence de la déclaration (DEC-…), hors de la série des reçus; le numéro de reçu "
         "officiel n'est attribué qu'à la confirmation par la trésorerie (ou par Wave)"))
     statut: StatutPaiement = Field(description="Toujours EN_ATTENTE: rien n'est encaissé à ce stade")
     montant: Montant

@@ -120,7 +120,7 @@ class PaiementService:
 
     async def _liberer_sessions_wave(self, data: CreatePaiementRequest) -> None:
         """A dues with an open Wave session is not paid at the counter before that session is expired at Wave
-        (issue 20: never both paid)."""
+        (never both paid)."""
         cotisations = [c.cotisation_id for c in data.cibles if c.cotisation_id]
         adhesions = [c.adhesion_id for c in data.cibles if c.adhesion_id]
         if not cotisations and not adhesions:

@@ -1,4 +1,4 @@
-"""Opening balances ("à-nouveaux", issue 20 item 3) of an organisation that starts in UnionFlow mid-year: one
+"""Opening balances ("à-nouveaux") of an organisation that starts in UnionFlow mid-year: one
 balanced entry in journal AN dated the start date, each treasury and balance-sheet account at its balance, the net
 against the report à nouveau (comptabilite/ecritures_tresorerie.py). Once per organisation and fiscal year; only
 while the year has no other entry, unless a reason is given (audited)."""

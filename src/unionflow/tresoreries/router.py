@@ -1,4 +1,4 @@
-"""Treasuries (extension, issue 20 item 3): docs/finance.md, "Trésoreries"."""
+"""Treasuries (extension): docs/finance.md, "Trésoreries"."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from unionflow.tresoreries.service import TresorerieService
 
 router = area_router("/api/tresoreries", "Comptabilité")
 
-EXTENSION = "Extension (issue 20): hors de l'interface publiée. "
+EXTENSION = "Extension: hors de l'interface publiée. "
 GERER = ("Permission `tresorerie.gerer`: ADMIN, et l'ADMIN_ORGANISATION ou le TRESORIER de l'organisation (sinon "
          "403); une organisation invisible répond 404.")
 SOLDE = ("`solde` = solde du compte de classe 5 de la trésorerie dans les livres (débit - crédit, toutes années). "

@@ -1,4 +1,4 @@
-"""The organisation's treasuries (issue 20, item 3): declared by the treasury, each mapped to one class-5 account;
+"""The organisation's treasuries: declared by the treasury, each mapped to one class-5 account;
 the balance of a treasury is its account's balance in the books; money leaving a cash box never makes it negative
 (a bank only beyond its declared overdraft); internal transfers through 585 (comptabilite/ecritures_tresorerie.py).
 

@@ -1,4 +1,4 @@
-"""Wave reconciliation (issue 20): import Wave's statement (the portal's CSV, or ``GET /v1/transactions``), match
+"""Wave reconciliation: import Wave's statement (the portal's CSV, or ``GET /v1/transactions``), match
 each line to our Wave payments and payouts, book Wave's fees, list what is unmatched on either side and set the
 Wave account's book balance beside Wave's.
 

@@ -93,7 +93,7 @@ async def list_transactions(session: SessionDep, auth: AuthContext = authorize(R
 @router.get("/solde", response_model=SoldeWaveResponse, responses=problems(404, 502, 503),
             summary="Solde du compte Wave de l'organisation, chez Wave et dans ses comptes",
             description="400 `regle-metier` sans organisation: préciser `organisationId` ou l'en-tête "
-                        "X-Active-Organisation-Id. Extension (issue 20): `soldeComptable` (compte 5215 Wave de "
+                        "X-Active-Organisation-Id. Extension: `soldeComptable` (compte 5215 Wave de "
                         "l'organisation), `soldeWave` (lu chez Wave), `ecart`, `comptePartage`, `origineMontant`. "
                         "Une organisation sans compte Wave propre utilise le compte partagé de l'union: son solde "
                         "Wave est celui de toutes les organisations; seuls les rôles de l'union le voient, les "
@@ -104,7 +104,7 @@ async def solde(session: SessionDep, request: Request, auth: AuthContext = autho
     return await CompteWaveService(session, auth, request.app.state.settings).solde(organisation_id)
 
 
-# ---- Wave statements and their reconciliation (extension, issue 20; docs/decisions.md) ----------------------
+# ---- Wave statements and their reconciliation (extension; docs/decisions.md) ----------------------
 
 MAX_OCTETS_RELEVE = 10 * 1024 * 1024
 ROLES_RELEVE = ("Trésorerie ou administration de l'organisation (permission `wave.rapprocher`); lecture aussi "

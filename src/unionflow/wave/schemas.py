@@ -77,7 +77,7 @@ class SoldeWaveResponse(OutputModel):
     montant: Montant = Field(description="Le solde Wave quand l'appelant peut le voir, sinon le solde comptable "
                                          "de l'organisation: voir `origineMontant`")
     devise: str
-    # Extension (issue 20): the organisation's own figures beside Wave's.
+    # Extension: the organisation's own figures beside Wave's.
     origine_montant: OrigineMontant = Field(
         description="WAVE (lu chez Wave) ou COMPTABLE (compte 5215 de l'organisation)")
     compte_partage: bool = Field(description="L'organisation utilise le compte Wave partagé de l'union")

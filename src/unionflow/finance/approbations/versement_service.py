@@ -20,7 +20,7 @@ async def demander_pour_versement(session: AsyncSession, auth: AuthContext, vers
     await ouvrir(session, auth, organisation_id=versement.organisation_id, type_objet=TypeObjetApprobation.VERSEMENT,
                  objet_id=versement.id, montant=versement.montant, devise=versement.devise,
                  motif=f"Versement {versement.numero} à {versement.beneficiaire_nom}: {versement.motif}"
-                       # The approver sees where the money is booked (issue 20): the chosen counterpart account.
+                       # The approver sees where the money is booked: the chosen counterpart account.
                        + (f" (imputation au compte {versement.compte_charge})" if versement.compte_charge else ""))
 
 

@@ -3,7 +3,7 @@
 Revision ID: 0017_recherche_cle_sans_accents
 Revises: 0016_cloture_mensuelle
 
-Issue 20, item 8 (models/texte.py): "Élodie", "élodie" and "ELODIE" find the same members on both back ends,
+See models/texte.py: "Élodie", "élodie" and "ELODIE" find the same members on both back ends,
 without a PostgreSQL extension. The key is computed in Python (``cle_recherche``), so the backfill reads the
 searched columns by batches of ids and writes each key back. The lead re-chains at merge.
 """

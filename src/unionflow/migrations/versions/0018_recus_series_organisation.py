@@ -3,7 +3,7 @@
 Revision ID: 0018_recus_series_organisation
 Revises: 0017_recherche_cle_sans_accents
 
-Issue 19, items 4 and 5 (docs/decisions.md, "Issue 19 — séries par organisation"). The lead re-chains at merge.
+See docs/decisions.md, "séries par organisation". The lead re-chains at merge.
 - ``organisation.code_serie``: the short code printed in the organisation's receipt numbers; every existing
   organisation gets one here (same rule as ``core/numbering.sigle``, copied: migrations never import the
   application), new ones at their first receipt.

@@ -3,7 +3,7 @@
 Revision ID: 0019_wave_rapprochement
 Revises: 0018_recus_series_organisation
 
-Issue 20, item 4 (wave/rapprochement_service.py). The lead re-chains at merge.
+See wave/rapprochement_service.py. The lead re-chains at merge.
 """
 from collections.abc import Sequence
 

@@ -3,7 +3,7 @@
 Revision ID: 0020_quatreyeux_annulations
 Revises: 0019_wave_rapprochement
 
-Issue 19, item 1: undoing money is requested by one person and approved by a second (annulations/service.py).
+undoing money is requested by one person and approved by a second (annulations/service.py).
 The lead re-chains ``down_revision`` at merge.
 """
 from collections.abc import Sequence

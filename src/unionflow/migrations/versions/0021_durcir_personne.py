@@ -3,7 +3,7 @@
 Revision ID: 0021_durcir_personne
 Revises: 0020_quatreyeux_annulations
 
-Issue 21 (finding 1, rest): 0014 linked members and audit entries to (issuer, subject); the other rows tied to the
+Migration 0014 linked members and audit entries to (issuer, subject); the other rows tied to the
 caller still stored his token's ``sub`` alone, so a token of another issuer carrying the same ``sub`` owned them
 (documents, download tickets, favourites, feedback, tickets and their messages, budget submissions, approvals and
 their decisions, unlock requests, monthly closings, background tasks, idempotency keys). These columns now hold

@@ -3,7 +3,7 @@
 Revision ID: 0022_recherche_listes
 Revises: 0021_durcir_personne
 
-Issue 20, item 8: the free-text filter of every list (tickets, suggestions, feedback, local accounts) ignores accents
+the free-text filter of every list (tickets, suggestions, feedback, local accounts) ignores accents
 and case as the members', events' and organisations' already do (migration 0017, models/texte.py). The key is
 computed in Python (``cle_recherche``), so the backfill reads the searched columns by batches of ids and writes
 each key back. The lead re-chains at merge.

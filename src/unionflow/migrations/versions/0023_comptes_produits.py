@@ -3,7 +3,7 @@
 Revision ID: 0023_comptes_produits
 Revises: 0022_recherche_listes
 
-Issue 20, item 5: ``compte_produit`` holds an organisation's choice of income account per kind of income (no row:
+``compte_produit`` holds an organisation's choice of income account per kind of income (no row:
 the default account); ``paiement.nature`` (DON, EVENEMENT) and ``paiement.evenement_id`` record money received at
 the counter for no dues nor adhesion. The lead re-chains ``down_revision`` at merge.
 """

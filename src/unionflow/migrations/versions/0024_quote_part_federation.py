@@ -3,7 +3,7 @@
 Revision ID: 0024_quote_part_federation
 Revises: 0023_comptes_produits
 
-Issue 20 item 6: the share a member organisation pays its federation is one payout booked on both sides. The payout
+the share a member organisation pays its federation is one payout booked on both sides. The payout
 names the organisation receiving it and keeps the receipt number given in that organisation's series.
 """
 from collections.abc import Sequence

@@ -3,7 +3,7 @@
 Revision ID: 0025_avoir_mouvements
 Revises: 0024_quote_part_federation
 
-Issue 20, item 2: one credit account per member and organisation, a sum of signed movements. Existing valid
+one credit account per member and organisation, a sum of signed movements. Existing valid
 payments with an unallocated amount get their CREATION movement, so the ledger starts equal to the
 payments' ``montant_non_affecte`` and the 4191 balance. ``configuration_organisation``: an organisation's own value
 of a setting that may differ per organisation (``cotisations.avoir.imputation_automatique``). The lead re-chains

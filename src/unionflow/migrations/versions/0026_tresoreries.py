@@ -3,7 +3,7 @@
 Revision ID: 0026_tresoreries
 Revises: 0025_avoir_mouvements
 
-Issue 20, item 3 (docs/decisions.md, "Issue 20 — trésoreries (tresor)"). The lead re-chains ``down_revision``.
+See docs/decisions.md, "trésoreries (tresor)". The lead re-chains ``down_revision``.
 """
 from collections.abc import Sequence
 

@@ -96,7 +96,7 @@ async def executer(session: AsyncSession, auth: AuthContext, settings: Settings 
 
 async def _sortie_possible(session: AsyncSession, paiement_id: uuid.UUID) -> None:
     """Undoing a payment takes its money back out of the treasury it entered (the reversal credits that account):
-    a cash box never goes below zero for it, a bank only within its overdraft (issue 20). Payments booked before
+    a cash box never goes below zero for it, a bank only within its overdraft. Payments booked before
     treasuries name none and are not checked."""
     paiement = await PaiementSystemRepository(session).get(paiement_id)
     if paiement is None or paiement.tresorerie_id is None or paiement.statut != StatutPaiement.VALIDE:
@@ -124,7 +124,7 @@ async def _rembourser(session: AsyncSession, auth: AuthContext, settings: Settin
 
 
 async def _numero_remboursement(session: AsyncSession, organisation_id: uuid.UUID) -> str:
-    """The refund receipt's number in the organisation's own gap-free series (issue 19, items 4 and 5), as its
+    """The refund receipt's number in the organisation's own gap-free series, as its
     receipts: RMB-<code>-<year>-NNNNNN; the counter row is the organisation's, locked until commit."""
     annee = datetime.now(UTC).year
     code = await code_serie(session, organisation_id)
@@ -153,7 +153,7 @@ async def _annuler_versement(session: AsyncSession, auth: AuthContext, demande: 
 
 
 async def avertir_membre(session: AsyncSession, demande: DemandeAnnulation, auteur: str) -> None:
-    """The member whose payment was cancelled or refunded is told, with the reason (issue 19, item 7)."""
+    """The member whose payment was cancelled or refunded is told, with the reason."""
     if demande.membre_id is None or demande.paiement_id is None:
         return
     await notices.paiement_annule_ou_rembourse(session, demande, auteur)

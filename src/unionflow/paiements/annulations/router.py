@@ -1,5 +1,5 @@
-"""Money undone by two people (issue 19, item 1): the spec's undo routes, which now open a request, and the
-extension routes that list, approve, reject and withdraw requests (docs/decisions.md "Issue 19 — quatre yeux")."""
+"""Money undone by two people: the spec's undo routes, which now open a request, and the
+extension routes that list, approve, reject and withdraw requests (docs/decisions.md "quatre yeux")."""
 
 from __future__ import annotations
 
@@ -36,14 +36,14 @@ avoirs = area_router("/api/avoirs", "Paiements")
 router = area_router("/api/annulations", "Paiements")
 routers = (paiements, versements, ecritures, avoirs, router)
 
-QUATRE_YEUX = ("Quatre yeux (issue 19, extension du comportement): une personne demande avec un motif, une seconde "
+QUATRE_YEUX = ("Quatre yeux (extension du comportement): une personne demande avec un motif, une seconde "
                "personne détenant `annulation.approuver` (trésorier, président, administrateur de l'organisation) "
                "approuve via `POST /api/annulations/{id}/approuver`, jamais le demandeur ni la personne qui a "
                "enregistré ou confirmé l'argent (403). À partir de `finance.approbation.seuil_annulation`, une "
                "demande d'approbation (finance, type ANNULATION) est ouverte et doit être APPROUVEE d'abord. Tant "
                "que la demande attend, rien ne bouge: ni extourne, ni statut, ni remboursement Wave. Réponse 202: "
                "la demande en attente (409 si une demande attend déjà pour cet objet).")
-EXTENSION = ("Extension (issue 19), hors spécification: demandes d'annulation, de remboursement et de "
+EXTENSION = ("Extension, hors spécification: demandes d'annulation, de remboursement et de "
              "contrepassation décidées par une seconde personne. ")
 ID = Path(..., alias="id")
 _202: dict[int | str, dict[str, Any]] = {
@@ -112,7 +112,7 @@ async def reverse_ecriture(data: ContrepasserEcritureRequest, session: SessionDe
 
 @avoirs.post("/rembourser", status_code=202, response_model=DemandeAnnulationResponse,
              responses=problems(403, 404, 409, 422), summary="Demander le remboursement de l'avoir d'un membre",
-             description="Extension (issue 20). Trésorerie de l'organisation (permission paiement.annuler): ouvre "
+             description="Extension. Trésorerie de l'organisation (permission paiement.annuler): ouvre "
                          "une demande REMBOURSEMENT_AVOIR (202), au plus l'avoir du membre (400). À l'approbation "
                          "par une seconde personne, l'avoir est relu sous verrou (400 s'il ne suffit plus), le "
                          "remboursement est pris sur l'argent le plus ancien, numéroté dans la série RMB de "

@@ -1,4 +1,4 @@
-"""JSON shapes of the requests to undo money (issue 19, item 1; extension)."""
+"""JSON shapes of the requests to undo money (extension)."""
 
 from __future__ import annotations
 

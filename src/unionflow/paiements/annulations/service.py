@@ -1,4 +1,4 @@
-"""Money undone by two people (issue 19, item 1; docs/decisions.md "Issue 19 — quatre yeux").
+"""Money undone by two people (docs/decisions.md "quatre yeux").
 
 Cancelling or refunding a validated payment, cancelling a delivered payout and reversing a manual accounting
 entry are *requested* by one person (who holds the permission to handle that money) with a reason, and carried
@@ -151,7 +151,7 @@ class AnnulationService:
             devise="XOF", motif=motif))
 
     async def rembourser_avoir(self, data: RembourserAvoirRequest) -> DemandeAnnulationResponse:
-        """Ask to pay a member's credit back (issue 20): nothing moves before a second person approves, and the
+        """Ask to pay a member's credit back: nothing moves before a second person approves, and the
         balance is checked again then, under the lock of the payments holding it."""
         avoirs = AvoirService(self.session, self.auth)
         await avoirs.verifier_acces(data.membre_id, data.organisation_id, imputer=False)

@@ -1,4 +1,4 @@
-"""A member's credit (avoir) with an organisation (issue 20, item 2; extension to the published spec)."""
+"""A member's credit (avoir) with an organisation (extension to the published spec)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ router = area_router("/api/avoirs", "Paiements")
 
 @router.get("", response_model=AvoirResponse, responses=problems(404),
             summary="Avoir d'un membre dans une organisation",
-            description="Extension (issue 20). Trésorerie de l'organisation: le solde de l'avoir du membre (avances "
+            description="Extension. Trésorerie de l'organisation: le solde de l'avoir du membre (avances "
                         "et trop-perçus non encore imputés) et ses mouvements (création, imputation, extourne), "
                         "chacun rattaché à son reçu d'origine. 404 si l'organisation ou le membre n'est pas visible.")
 async def obtenir_avoir(session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE),
@@ -32,7 +32,7 @@ async def obtenir_avoir(session: SessionDep, auth: AuthContext = authorize(RS_TR
 
 @router.post("/imputer", response_model=ImputerAvoirResponse, responses=problems(403, 404),
              summary="Imputer l'avoir d'un membre sur ses cotisations les plus anciennes",
-             description="Extension (issue 20). Permission avoir.imputer (trésorerie de l'organisation, 403 sinon). "
+             description="Extension. Permission avoir.imputer (trésorerie de l'organisation, 403 sinon). "
                          "L'avoir du membre paie ses cotisations dues dans l'ordre des échéances (puis des "
                          "références), en commençant par l'argent le plus ancien, aussi loin qu'il va; une "
                          "cotisation réservée par un paiement en attente (session Wave) est laissée à celui-ci. "

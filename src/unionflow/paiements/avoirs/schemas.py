@@ -1,4 +1,4 @@
-"""A member's credit (avoir) with an organisation: reading it and applying it (issue 20, item 2)."""
+"""A member's credit (avoir) with an organisation: reading it and applying it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A member's credit (avoir) with one organisation (issue 20, item 2): created by money nothing was left to pay
+"""A member's credit (avoir) with one organisation: created by money nothing was left to pay
 for, applied to his oldest dues, undone with its payment.
 
 The credit lives on the payments that hold it (``Paiement.montant_non_affecte``: what of each payment is not
@@ -45,7 +45,7 @@ def _auteur(auth: AuthContext | None) -> str:
 async def verifier_reversible(session: AsyncSession, paiement: Paiement) -> None:
     """A payment whose credit already paid dues is not undone: its entry's mirror would take back from 4191
     money already moved to income, and the dues paid by it would be left paid by nothing. The treasury first
-    settles what the credit paid (docs/decisions.md, issue 20 avoir)."""
+    settles what the credit paid (docs/decisions.md, « avoir »)."""
     utilise = await MouvementAvoirRepository(session).utilise(paiement.id)
     if utilise > ZERO:
         raise RegleMetier(f"L'avoir du reçu {paiement.numero_recu} a déjà servi ({utilise} {paiement.devise} "

@@ -326,7 +326,7 @@ class EncaissementService:
                        nature: str, evenement_id: uuid.UUID | None = None, devise: str = "XOF",
                        reference_externe: str | None = None, date_paiement: datetime | None = None,
                        commentaire: str | None = None) -> Paiement:
-        """Record money received now for no dues nor adhesion (issue 20): a donation (DON) or an event fee
+        """Record money received now for no dues nor adhesion: a donation (DON) or an event fee
         (EVENEMENT). Same receipt series, same one-statement write and entry as a dues payment; the whole amount
         is income of its kind (comptabilite/produits.py), never the member's credit. Undone like any payment
         (``reverser``: it has no allocation to take back)."""

@@ -13,7 +13,7 @@ from unionflow.core import reference
 from unionflow.core.numbering import random_reference
 from unionflow.organisations.repository import SerieOrganisationRepository
 
-# Receipts: one gap-free series per organisation and year (issue 19, docs/decisions.md "séries par organisation").
+# Receipts: one gap-free series per organisation and year (docs/decisions.md "séries par organisation").
 PREFIXE_RECU = "REC"
 # A payment not yet received (declared by the member, Wave checkout open) has this reference, outside the receipt
 # series: it gets its receipt number only when the money is confirmed.
@@ -33,7 +33,7 @@ def numero_recu(code: str, annee: int, valeur: int) -> str:
 
 
 def compteur_remboursements(organisation_id: uuid.UUID, annee: int) -> str:
-    """The counter row of an organisation's refund receipts for a year (issue 19: each organisation keeps its own
+    """The counter row of an organisation's refund receipts for a year (each organisation keeps its own
     gap-free series, refund receipts included)."""
     return f"{PREFIXE_REMBOURSEMENT}-{organisation_id}-{annee}"
 

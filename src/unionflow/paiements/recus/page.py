@@ -1,4 +1,4 @@
-"""The receipt verification page (issue 19, item 4): what a person who scanned the QR code reads in a browser.
+"""The receipt verification page: what a person who scanned the QR code reads in a browser.
 
 The route ``GET /api/recus/verifier/{numero}`` answers JSON to programs and this page to browsers (content
 negotiation on ``Accept``, ``veut_html``). The page says the same as the JSON — organisation, number, amount,
@@ -130,7 +130,7 @@ montant avec ceux du reçu papier.</footer>"""
 
 
 def _annulation(recu: VerificationRecuResponse) -> str:
-    """Cancelled or refunded (issue 19): when, who asked, who approved, why, and the refund receipt."""
+    """Cancelled or refunded: when, who asked, who approved, why, and the refund receipt."""
     if recu.approuve_par is None or recu.date_annulation is None:
         return ""
     rows = [("Annulé le" if recu.numero_remboursement is None else "Remboursé le", date_longue(recu.date_annulation)),

@@ -52,13 +52,13 @@ class RecuData:
     lignes: list[LigneRecu]
     non_affecte: Decimal
     # Who received the money (the treasurer who recorded or confirmed it) and, when it is someone else, who
-    # declared it (the member): names where known, else the login (issue 19).
+    # declared it (the member): names where known, else the login.
     recu_par: str | None
     declare_par: str | None
     verification_url: str
-    # Cancelled or refunded: who asked, who approved and why (issue 19), printed under the title.
+    # Cancelled or refunded: who asked, who approved and why, printed under the title.
     annulation: AnnulationRecu | None = None
-    # Issue 20: what became of this receipt's credit (``non_affecte``: the credit it created) since: (what, amount),
+    # what became of this receipt's credit (``non_affecte``: the credit it created) since: (what, amount),
     # e.g. ("utilisé sur COT-2026-…", 2 500), ("remboursé (RMB-…)", 1 000).
     avoir_utilise: list[tuple[str, Decimal]] = field(default_factory=list)
 

@@ -1,4 +1,4 @@
-"""What a receipt says once its money was undone (issue 19, item 4): the cancellation block printed on the original
+"""What a receipt says once its money was undone: the cancellation block printed on the original
 receipt (it stays in its series, marked cancelled or refunded, with who asked, who approved and why), and the refund
 receipt, numbered in its own series (RMB), that the member signs when the money is given back."""
 

@@ -25,7 +25,7 @@ _HTML = {"content": {"text/html": {"schema": {"type": "string"}}}}
             description="Route publique ouverte par le QR code du reçu. Avec la clé imprimée, confirme le numéro, "
                         "le montant, la date, l'organisation et si le paiement tient toujours (ni annulé ni "
                         "remboursé); ne donne aucune information sur le membre. Numéro inconnu ou clé incorrecte: "
-                        "404, sans distinction. Négociation de contenu (issue 19): un navigateur (`Accept` "
+                        "404, sans distinction. Négociation de contenu: un navigateur (`Accept` "
                         "nommant `text/html` avant `application/json`) reçoit une page HTML en français lisible "
                         "sur téléphone (organisation, numéro, montant, date, valide ou annulé/remboursé), 404 "
                         "compris; `Accept: application/json`, `*/*` ou sans en-tête: le JSON ci-dessous.")

@@ -72,7 +72,7 @@ class RecuService:
         if paiement.statut in SANS_RECU:
             raise InvalidState("Aucun reçu: ce paiement n'a pas été encaissé")
         if not paiement.a_un_recu:
-            # A rejected declaration: nothing was received, no receipt number was ever given (issue 19).
+            # A rejected declaration: nothing was received, no receipt number was ever given.
             raise InvalidState(f"Aucun reçu: la déclaration {paiement.reference_declaration} a été rejetée sans "
                                f"encaissement; ce qui était dû reste dû")
         membre = await paiements.membre(paiement.membre_id)
@@ -195,7 +195,7 @@ class RecuService:
 async def _avoir_du_recu(session: AsyncSession, paiement: Paiement, allocations: list[tuple[Any, ...]],
                          ) -> tuple[Decimal, list[tuple[str, uuid.UUID, Decimal]]]:
     """The credit this receipt created (from the credit ledger, so a cancelled or refunded receipt keeps its line)
-    and what it paid since: (dues reference, dues id, amount) per application (issue 20)."""
+    and what it paid since: (dues reference, dues id, amount) per application."""
     mouvements = (await MouvementAvoirRepository(session).du_paiement([paiement.id]))[paiement.id]
     cree = sum((m.montant for m in mouvements if m.type_mouvement == TypeMouvementAvoir.CREATION), Decimal(0))
     references = {a[0]: a[3] or "" for a in allocations if a[0] is not None}

@@ -1,4 +1,4 @@
-"""The quote-part a member organisation pays its federation, once delivered (issue 20 item 6, docs/federation.md).
+"""The quote-part a member organisation pays its federation, once delivered (docs/federation.md).
 
 A quote-part is a payout of object QUOTE_PART naming the receiving federation (``organisation_destinataire_id``):
 created through ``POST /api/federations/quotes-parts``, confirmed by a second person (and approved above the

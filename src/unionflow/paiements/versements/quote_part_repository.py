@@ -1,4 +1,4 @@
-"""Quote-parts between organisations (issue 20 item 6): what consolidation eliminates."""
+"""Quote-parts between organisations: what consolidation eliminates."""
 
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ async def get_versement(id: uuid.UUID, session: SessionDep, request: Request,
                          "création (Finance - Approvals) doit être APPROUVEE (400 sinon). Un versement REUSSI est "
                          "comptabilisé (charge de son objet 658x ou `compteCharge` / compte de sa trésorerie, 521 "
                          "ou 5215 par défaut) et passé aux seuils LCB-FT dans la même transaction. Extension "
-                         "(issue 20): une caisse ne passe jamais sous zéro, une banque pas au-delà de son découvert "
+                         ": une caisse ne passe jamais sous zéro, une banque pas au-delà de son découvert "
                          "autorisé (400 avec le solde; rien n'est envoyé).")
 async def confirm_versement(id: uuid.UUID, session: SessionDep, request: Request,
                             data: ConfirmerVersementRequest | None = None,

@@ -31,12 +31,12 @@ class CreateVersementRequest(InputModel):
 
     _telephone = field_validator("beneficiaire_telephone")(verifier_national)
     tresorerie_id: uuid.UUID | None = Field(
-        default=None, description="Extension (issue 20): la trésorerie d'où l'argent sort (par défaut celle du mode: "
+        default=None, description="Extension: la trésorerie d'où l'argent sort (par défaut celle du mode: "
                                   "Wave pour WAVE, la banque par défaut pour MANUEL); un versement WAVE sort d'une "
                                   "trésorerie WAVE")
     compte_charge: str | None = Field(
         default=None, pattern=r"^[26][0-9]{1,7}$",
-        description="Extension (issue 20): compte de contrepartie, classe 2 (immobilisation) ou 6 (charge), actif "
+        description="Extension: compte de contrepartie, classe 2 (immobilisation) ou 6 (charge), actif "
                     "dans le plan comptable de l'organisation; par défaut la charge de l'objet (6581-6588)")
 
     @model_validator(mode="after")
@@ -74,11 +74,11 @@ class VersementResponse(OutputModel):
     cree_par: str
     confirme_par: str | None
     organisation_destinataire_id: uuid.UUID | None = Field(
-        default=None, description="Extension (issue 20): la fédération qui reçoit une quote-part (QUOTE_PART)")
+        default=None, description="Extension: la fédération qui reçoit une quote-part (QUOTE_PART)")
     numero_recu_destinataire: str | None = Field(
-        default=None, description="Extension (issue 20): le reçu de la quote-part dans la série de la fédération")
-    tresorerie_id: uuid.UUID | None = Field(description="Extension (issue 20): trésorerie d'où l'argent sort")
-    compte_charge: str | None = Field(description="Extension (issue 20): compte de contrepartie choisi (null: la "
+        default=None, description="Extension: le reçu de la quote-part dans la série de la fédération")
+    tresorerie_id: uuid.UUID | None = Field(description="Extension: trésorerie d'où l'argent sort")
+    compte_charge: str | None = Field(description="Extension: compte de contrepartie choisi (null: la "
                                                   "charge par défaut de l'objet)")
     created_at: datetime
     updated_at: datetime

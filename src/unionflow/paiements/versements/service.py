@@ -46,7 +46,7 @@ MODULE = "VERSEMENTS"
 # Wave's payout status → ours.
 WAVE_STATUS = {"succeeded": StatutVersement.REUSSI, "failed": StatutVersement.ECHOUE,
                "reversed": StatutVersement.ECHOUE, "processing": StatutVersement.EN_COURS}
-# The treasury a payout leaves from when it names none (issue 20): today's accounts, 5215 and 521.
+# The treasury a payout leaves from when it names none: today's accounts, 5215 and 521.
 TRESORERIE_PAR_MODE = {ModeVersement.WAVE: TypeTresorerie.WAVE, ModeVersement.MANUEL: TypeTresorerie.BANQUE}
 
 
@@ -172,7 +172,7 @@ class VersementService:
             demande = await self.demandes.lock_for_organisation(versement.objet_id, versement.organisation_id)
             membre_id = demande.membre_id if demande is not None else None
             if demande is not None:
-                # The member learns his aid was paid (issue 19, item 7).
+                # The member learns his aid was paid.
                 await notices.aide_versee(self.session, demande, versement, self.auth.actor_name)
         await evaluer_versement(self.session, versement, membre_id)
 
