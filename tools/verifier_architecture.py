@@ -181,7 +181,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "cotisations": ("Cotisation", "CotisationSynthese", "CotisationSyntheseDelta", "RappelCotisation"),
     "demandes_aide": ("DemandeAide",),
     "documents": ("Document", "PieceJointe", "TelechargementDocument"),
-    "encaissement": ("Paiement", "PaiementAllocation", "DemandeAnnulation", "MouvementAvoir"),
+    "encaissement": ("Paiement", "PaiementAllocation", "MouvementAvoir"),
     "evenements": ("Evenement", "InscriptionEvenement", "FeedbackEvenement", "NotificationEvenement"),
     "favoris": ("Favori",),
     "feedback": ("Feedback",),
@@ -342,9 +342,7 @@ def verifier_portes() -> list[str]:
 
 # The one owner of request/decision tables, and the models that still have their own (with the reason).
 MECANISME_QUATRE_YEUX = "approbations"
-DEMANDES_PERMISES: dict[str, str] = {
-    "DemandeAnnulation": "undo requests, the last mechanism of their own: to carry into approbations (ANNULATION)",
-}
+DEMANDES_PERMISES: dict[str, str] = {}
 COLONNE_STATUT = "statut"
 COLONNES_DEMANDEUR = ("demande_par", "demandeur")
 COLONNES_DECIDEUR = ("decide_par", "decideur", "approbateur", "approuve_par", "valide_par")

@@ -29,10 +29,10 @@ from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.core.auth import AuthContext
 from unionflow.core.montants import format_montant
 from unionflow.core.tableaux import Bloc, Colonne, Nature, Tableau, pdf_dossier
-from unionflow.encaissement.annulation_repository import DemandeAnnulationSystemRepository
 from unionflow.encaissement.repository import PaiementSystemRepository
 from unionflow.models import ClotureMensuelle
 from unionflow.models.paiement import StatutPaiement
+from unionflow.paiements.recu_service import annulation_approuvee
 
 M = Nature.MONTANT
 
@@ -86,10 +86,9 @@ async def _annulations(session: AsyncSession, c: ClotureMensuelle, organisation:
         elif e.entite_id and e.type_action.startswith("APPROUVER"):
             approuve[e.entite_id] = e.utilisateur or ""
     # Issue 19: undone on a request approved by a second person; the request says who asked, who approved, why.
-    demandes = DemandeAnnulationSystemRepository(session)
     lignes = []
     for p in paiements:
-        d = await demandes.approuvee_du_paiement(p.id)
+        d = await annulation_approuvee(session, p.id)
         lignes.append((p.numero_recu, p.updated_at, p.montant,
                        "Annulé" if p.statut == StatutPaiement.ANNULE else "Remboursé",
                        d.demande_par if d else par.get(str(p.id), "—"),
