@@ -11,8 +11,8 @@
 4. One door per table: every model of src/unionflow/models has one owning area (``PROPRIETAIRES``), and a module
    that may hold SQL (repositories, ``lectures.py``) imports only its own area's models, apart from the reads
    listed with their reason in ``LECTURES_CROISEES`` (the one list of exceptions; docs/architecture.md).
-5. Money in one package: the money tables (``TABLES_ARGENT``: payments, their allocations, member credit, undo
-   requests, payouts) are queried only under paiements/; another area's repository or ``lectures.py`` that imports
+5. Money in one package: the money tables (``TABLES_ARGENT``: payments, their allocations, member credit,
+   payouts; undo requests are a kind of the four-eyes requests) are queried only under paiements/; another area's repository or ``lectures.py`` that imports
    one of their models fails, unless the read is listed in ``LECTURES_ARGENT`` with the reason it cannot go
    through paiements yet (``LECTURES_CROISEES`` does not admit them).
 6. One idempotency mechanism, in core (core/idempotence.py): outside core, models and migrations no module imports
@@ -199,7 +199,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "monitoring": ("AlerteSysteme", "AlerteConfig", "JournalSysteme"),
     "notifications": ("Notification", "ModeleNotification"),
     "organisations": ("Organisation",),
-    "paiements": ("Paiement", "PaiementAllocation", "DemandeAnnulation", "MouvementAvoir", "Versement"),
+    "paiements": ("Paiement", "PaiementAllocation", "MouvementAvoir", "Versement"),
     "scheduler": ("PlanificationJob", "ExecutionJob"),
     "preferences": ("PreferenceMembre",),
     "propositions_aide": ("PropositionAide",),
@@ -215,7 +215,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
 }.items() for modele in modeles}
 
 # Money tables: only paiements/ queries them; other areas call its repositories' functions.
-TABLES_ARGENT = frozenset({"Paiement", "PaiementAllocation", "MouvementAvoir", "DemandeAnnulation", "Versement"})
+TABLES_ARGENT = frozenset({"Paiement", "PaiementAllocation", "MouvementAvoir", "Versement"})
 _SOUS_PAIEMENTS = "sits below paiements in the layers (paiements imports it), so it cannot call paiements' door"
 # Reads of the money tables outside paiements/ that remain, by module → (models, reason). The only way to admit one.
 LECTURES_ARGENT: dict[str, tuple[frozenset[str], str]] = {
@@ -420,9 +420,7 @@ def verifier_idempotence() -> list[str]:
 
 # The one owner of request/decision tables, and the models that still have their own (with the reason).
 MECANISME_QUATRE_YEUX = "approbations"
-DEMANDES_PERMISES: dict[str, str] = {
-    "DemandeAnnulation": "undo requests, the last mechanism of their own: to carry into approbations (ANNULATION)",
-}
+DEMANDES_PERMISES: dict[str, str] = {}
 COLONNE_STATUT = "statut"
 COLONNES_DEMANDEUR = ("demande_par", "demandeur")
 COLONNES_DECIDEUR = ("decide_par", "decideur", "approbateur", "approuve_par", "valide_par")

@@ -154,3 +154,93 @@ def test_reopenings_pending_and_decided_are_carried_and_given_back(empty_databas
     back = asyncio.run(_sql(url, [(sa.select(REOUVERTURE).order_by(REOUVERTURE.c.date_demande.desc()), None)]))
     assert [_naif(dict(zip(REOUVERTURE.c.keys(), r, strict=True))) for r in back] == [_naif(r) for r in rows]
     upgrade(url)
+
+
+ANNULATION = _table("demande_annulation", id=sa.Uuid(), organisation_id=sa.Uuid(), type_annulation=sa.String(),
+                    paiement_id=sa.Uuid(), versement_id=sa.Uuid(), ecriture_id=sa.Uuid(), membre_id=sa.Uuid(),
+                    reference=sa.String(), montant=sa.Numeric(18, 2), devise=sa.String(), motif=sa.String(),
+                    statut=sa.String(), demande_par=sa.String(), demande_par_sub=sa.String(),
+                    date_demande=sa.DateTime(timezone=True), approbation_id=sa.Uuid(), decide_par=sa.String(),
+                    decide_par_sub=sa.String(), commentaire=sa.String(), date_decision=sa.DateTime(timezone=True),
+                    numero_remboursement=sa.String())
+OBJET = {"ANNULATION_PAIEMENT": "paiement_id", "REMBOURSEMENT_PAIEMENT": "paiement_id",
+         "ANNULATION_VERSEMENT": "versement_id", "CONTREPASSATION_ECRITURE": "ecriture_id",
+         "REMBOURSEMENT_AVOIR": "membre_id"}
+
+
+def _annulation(org: uuid.UUID, n: int, nature: str, statut: str, decideur: str | None = None,
+                **extra: object) -> dict[str, object]:
+    row: dict[str, object] = {
+        "id": uuid.uuid4(), "organisation_id": org, "type_annulation": nature, "paiement_id": None,
+        "versement_id": None, "ecriture_id": None, "membre_id": None, "reference": f"REF-{n}",
+        "montant": Decimal("15000.00"), "devise": "XOF", "motif": f"Erreur {n}", "statut": statut,
+        "demande_par": "tresorier@x.sn", "demande_par_sub": "https://idp/ t1", "date_demande": NOW - timedelta(days=n),
+        "approbation_id": None, "decide_par": f"{decideur}@x.sn" if decideur else None,
+        "decide_par_sub": f"https://idp/ {decideur}" if decideur else None,
+        "commentaire": "vu" if decideur else None, "date_decision": NOW if statut != "EN_ATTENTE" else None,
+        "numero_remboursement": None}
+    row[OBJET[nature]] = uuid.uuid4()
+    row.update(extra)
+    return row
+
+
+def _sans_contraintes(url: str) -> list[tuple[object, object]]:
+    """Rows about payments, payouts and members that this test does not create: foreign keys off on this scratch
+    database (PostgreSQL; SQLite does not check them here), for this session and the migrations' own."""
+    if not url.startswith("postgresql"):
+        return []
+    nom = sa.engine.make_url(url).database
+    return [(f'ALTER DATABASE "{nom}" SET session_replication_role = replica', None),
+            ("SET LOCAL session_replication_role = replica", None)]
+
+
+def test_undo_requests_pending_and_decided_are_carried_and_given_back(empty_database_url):  # noqa: F811
+    url = empty_database_url
+    upgrade(url, AVANT)
+    org = uuid.uuid4()
+    finance = _approbation(org, 9, "EN_ATTENTE", type_objet="ANNULATION")
+    rows = [
+        _annulation(org, 1, "ANNULATION_PAIEMENT", "EN_ATTENTE", membre_id=uuid.uuid4(),
+                    approbation_id=finance["id"], montant=Decimal("2500000.00")),
+        _annulation(org, 2, "REMBOURSEMENT_PAIEMENT", "APPROUVEE", "p1", membre_id=uuid.uuid4(),
+                    numero_remboursement="RMB-Q-2026-000001"),
+        _annulation(org, 3, "CONTREPASSATION_ECRITURE", "REJETEE", "a2"),
+        _annulation(org, 4, "ANNULATION_VERSEMENT", "RETIREE"),
+        _annulation(org, 5, "REMBOURSEMENT_AVOIR", "APPROUVEE", "p1", numero_remboursement="RMB-Q-2026-000002"),
+    ]
+    asyncio.run(_sql(url, [
+        *_sans_contraintes(url),
+        (sa.insert(models.Organisation.__table__), {"id": org, "nom": "Association S", "statut": "ACTIVE",
+                                                    "type_organisation": "ASSOCIATION", "pays": "SN",
+                                                    "devise": "XOF", **STAMPS}),
+        (sa.insert(APPROBATION), finance),
+        (sa.insert(ANNULATION), rows),
+    ]))
+    upgrade(url)
+
+    demandes = models.DemandeApprobation.__table__
+    carried = asyncio.run(_sql(url, [(sa.select(demandes.c.id, demandes.c.nature, demandes.c.objet_id,
+                                                demandes.c.statut, demandes.c.numero, demandes.c.details,
+                                                demandes.c.niveau_atteint)
+                                      .where(demandes.c.genre == "ANNULATION")
+                                      .order_by(demandes.c.date_demande.desc()), None)]))
+    assert carried == [
+        (r["id"], r["type_annulation"], r[OBJET[str(r["type_annulation"])]], r["statut"], r["numero_remboursement"],
+         {"reference": r["reference"], "membre_id": str(r["membre_id"]) if r["membre_id"] else None,
+          **({"approbation_id": str(finance["id"])} if r["approbation_id"] else {})},
+         1 if r["statut"] == "APPROUVEE" else 0) for r in rows]
+    table = models.DecisionDemande.__table__
+    decisions = asyncio.run(_sql(url, [(sa.select(table.c.demande_id, table.c.decision, table.c.decideur,
+                                                  table.c.decideur_sub, table.c.commentaire)
+                                        .where(table.c.demande_id.in_([r["id"] for r in rows]))
+                                        .order_by(table.c.decideur, table.c.decision), None)]))
+    assert sorted(decisions, key=str) == sorted([
+        (rows[2]["id"], "REJETEE", "a2@x.sn", "https://idp/ a2", "vu"),
+        (rows[1]["id"], "APPROUVEE", "p1@x.sn", "https://idp/ p1", "vu"),
+        (rows[4]["id"], "APPROUVEE", "p1@x.sn", "https://idp/ p1", "vu")], key=str)
+    assert "demande_annulation" not in asyncio.run(_tables(url))
+
+    downgrade(url, AVANT)
+    back = asyncio.run(_sql(url, [(sa.select(ANNULATION).order_by(ANNULATION.c.date_demande.desc()), None)]))
+    assert [_naif(dict(zip(ANNULATION.c.keys(), r, strict=True))) for r in back] == [_naif(r) for r in rows]
+    upgrade(url)

@@ -10,6 +10,7 @@ from sqlalchemy import update
 
 from tests.console.helpers import sign_in
 from tests.finance.helpers import bureau
+from tests.paiements.helpers import cotisation
 from tests.security.test_external_oidc import ISSUER, _auth, external, jwks  # noqa: F401 (fixtures)
 from unionflow.auth.service import TokenService
 from unionflow.models import UtilisateurLocal
@@ -115,3 +116,33 @@ async def test_the_console_lists_what_the_caller_may_decide(client, factory, db)
     await sign_in(client, b.tresorier, db)
     mine = await client.get("/console/a-approuver")
     assert mine.status_code == 200 and demande["numero"] not in mine.text and "Rien à approuver" in mine.text
+
+
+async def test_who_recorded_a_payment_never_approves_its_undoing_under_another_role_or_name(client, factory, db,
+                                                                                          settings):
+    """The recorder is excluded by person key: as president, and after his display name changed."""
+    org = await factory.organisation()
+    double = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER", "PRESIDENT"])
+    second = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    membre = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
+    dues = await cotisation(db, membre.membre, org, "2500")
+    paid = await client.post("/api/paiements", headers=double.in_org(org.id, "TRESORIER"), json={
+        "membreId": str(membre.membre.id), "organisationId": str(org.id), "montant": "2500",
+        "methode": "ESPECES", "cibles": [{"cotisationId": str(dues.id)}]})
+    assert paid.status_code == 201, paid.text
+    asked = await client.post(f"/api/paiements/{paid.json()['id']}/annuler", headers=second.headers,
+                              json={"motif": "Saisie en double"})
+    assert asked.status_code == 202, asked.text
+    demande = asked.json()["id"]
+    await db.execute(update(UtilisateurLocal).where(UtilisateurLocal.id == double.user.id)
+                     .values(email=f"autre.nom.{uuid.uuid4().hex[:6]}@example.sn"))
+    await db.flush()
+    await db.refresh(double.user)
+    renamed, _ = await TokenService(db, settings).access_token(double.user)
+    president = {"Authorization": f"Bearer {renamed}", "X-Active-Organisation-Id": str(org.id),
+                 "X-Active-Role": "PRESIDENT"}
+    refused = await client.post(f"/api/annulations/{demande}/approuver", headers=president, json={})
+    assert refused.status_code == 403 and "enregistré ou confirmé" in refused.json()["detail"]
+    listed = (await client.get(A_APPROUVER, headers=president)).json()["content"]
+    assert [(d["genre"], d["nature"], d["chemin"]) for d in listed] == [
+        ("ANNULATION", "ANNULATION_PAIEMENT", f"/api/annulations/{demande}")]

@@ -13,7 +13,8 @@ from sqlalchemy import select
 from tests.paiements.annulations.helpers import defaire
 from tests.paiements.annulations.test_quatre_yeux import _paiement
 from tests.pdf import pdf_text
-from unionflow.models import DemandeAnnulation, Paiement
+from unionflow.models import DemandeApprobation, Paiement
+from unionflow.models.annulation import VueAnnulation
 
 FIN = datetime.now(UTC).date().replace(day=1) - timedelta(days=1)  # last day of last month
 URL = "/api/comptabilite/clotures-mensuelles"
@@ -52,7 +53,9 @@ async def test_closing_pack_names_who_asked_and_who_approved_each_undoing(client
     text = pdf_text(pack.content)
     section = " ".join(text[text.index("6. Annulations et remboursements du mois"):].split())
     for numero, demande_id, motif in undone:
-        demande = await db.get(DemandeAnnulation, uuid.UUID(demande_id))
+        row = await db.get(DemandeApprobation, uuid.UUID(demande_id))
+        assert row is not None
+        demande = VueAnnulation(row)
         assert demande is not None and demande.statut == "APPROUVEE"
         assert demande.demande_par != demande.decide_par and tresorier.user.email != demande.decide_par
         row = section[section.index(numero):]

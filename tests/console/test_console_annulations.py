@@ -12,7 +12,10 @@ from sqlalchemy import select
 
 from tests.console.helpers import KEY, sign_in
 from tests.paiements.helpers import cotisation
-from unionflow.models import DemandeAnnulation, Paiement
+from unionflow.models import DemandeApprobation, Paiement
+from unionflow.models.annulation import VueAnnulation
+
+ANNULATIONS = select(DemandeApprobation).where(DemandeApprobation.genre == "ANNULATION")
 
 
 async def _as(client, actor, db) -> str:
@@ -46,7 +49,7 @@ async def test_a_refund_asked_by_one_treasurer_is_approved_by_the_president_neve
     _, awa, ibou, president, _, paiement = await _setup(client, factory, db)
     csrf = await _as(client, ibou, db)
     await _ask(client, csrf, paiement)
-    demande = (await db.execute(select(DemandeAnnulation))).scalar_one()
+    demande = (await db.execute(ANNULATIONS)).scalar_one()
     await db.refresh(paiement)
     assert paiement.statut == "VALIDE" and demande.statut == "EN_ATTENTE"  # nothing moved
     page = await client.get(f"/console/paiements/{paiement.id}")
@@ -75,21 +78,22 @@ async def test_a_refund_asked_by_one_treasurer_is_approved_by_the_president_neve
     assert approved.status_code == 303, approved.text
     await db.refresh(paiement)
     await db.refresh(demande)
-    assert paiement.statut == "REMBOURSE" and demande.statut == "APPROUVEE" and demande.numero_remboursement
+    assert (paiement.statut == "REMBOURSE" and demande.statut == "APPROUVEE"
+            and VueAnnulation(demande).numero_remboursement)
     page = await client.get(f"/console/paiements/{paiement.id}")
     assert f"/paiements/{paiement.id}/recu-remboursement" in page.text
     pdf = await client.get(f"/console/paiements/{paiement.id}/recu-remboursement")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     history = await client.get("/console/annulations?fait=approuver")
-    assert "Demande approuvée" in history.text and demande.numero_remboursement in history.text
+    assert "Demande approuvée" in history.text and VueAnnulation(demande).numero_remboursement in history.text
 
 
 async def test_the_requester_withdraws_and_a_rejection_needs_a_reason(client, factory, db):
     _, _, ibou, president, _, paiement = await _setup(client, factory, db)
     csrf = await _as(client, ibou, db)
     await _ask(client, csrf, paiement, "annuler", "Erreur de saisie")
-    demande = (await db.execute(select(DemandeAnnulation))).scalar_one()
-    assert demande.type_annulation == "ANNULATION_PAIEMENT"
+    demande = (await db.execute(ANNULATIONS)).scalar_one()
+    assert VueAnnulation(demande).type_annulation == "ANNULATION_PAIEMENT"
     csrf_president = await _as(client, president, db)
     bare = await client.post(f"/console/annulations/{demande.id}/rejeter", data={"csrf": csrf_president})
     assert bare.status_code == 400 and "raison du rejet" in bare.text
@@ -106,7 +110,7 @@ async def test_a_member_is_refused_the_screen_and_every_forced_post(client, fact
     _, _, ibou, _, membre, paiement = await _setup(client, factory, db)
     csrf = await _as(client, ibou, db)
     await _ask(client, csrf, paiement)
-    demande = (await db.execute(select(DemandeAnnulation))).scalar_one()
+    demande = (await db.execute(ANNULATIONS)).scalar_one()
     assert (await client.post(f"/console/annulations/{demande.id}/approuver", data={})).status_code == 403  # no CSRF
     csrf = await _as(client, membre, db)
     own = await client.get(f"/console/paiements/{paiement.id}")
@@ -120,7 +124,7 @@ async def test_a_member_is_refused_the_screen_and_every_forced_post(client, fact
     await db.refresh(demande)
     await db.refresh(paiement)
     assert demande.statut == "EN_ATTENTE" and paiement.statut == "VALIDE"
-    assert (await db.execute(select(DemandeAnnulation))).scalars().all() == [demande]
+    assert (await db.execute(ANNULATIONS)).scalars().all() == [demande]
 
 
 async def test_the_requests_page_stays_under_30_kb(client, factory, db):

@@ -17,7 +17,6 @@ from unionflow.models import (
     CompteComptable,
     Compteur,
     Cotisation,
-    DemandeAnnulation,
     DemandeApprobation,
     EcritureComptable,
     JournalComptable,
@@ -27,6 +26,7 @@ from unionflow.models import (
     VerrouComptable,
     Versement,
 )
+from unionflow.models.annulation import VueAnnulation
 from unionflow.paiements.recus.numerotation import compteur_recus
 
 FRESH = {"populate_existing": True}
@@ -68,12 +68,17 @@ async def etat(db, w: Org) -> tuple[Any, ...]:
     """Everything a write could change, to prove that a refused attempt changed nothing."""
     org_id = w.org.id
     paiements = sorted((str(p.id), p.statut, p.numero_recu) for p in await _rows(db, Paiement, org_id))
-    demandes = sorted((str(d.id), d.statut) for d in await _rows(db, DemandeAnnulation, org_id))
+    demandes = sorted((str(d.id), d.statut) for d in await _annulations(db, org_id))
     versements = sorted((str(v.id), v.statut) for v in await _rows(db, Versement, org_id))
     reouvertures = sorted((str(d.id), d.statut) for d in await _reouvertures(db, org_id))
     clotures = sorted(str(c.id) for c in await _rows(db, ClotureMensuelle, org_id))
     ecritures = len(await _rows(db, EcritureComptable, org_id))
     return paiements, demandes, versements, reouvertures, clotures, ecritures, await _lock(db, org_id)
+
+
+async def _annulations(db, org_id) -> list[VueAnnulation]:
+    """Undo requests: the ANNULATION kind of four-eyes requests, seen with their kind's fields."""
+    return [VueAnnulation(r) for r in await _rows(db, DemandeApprobation, org_id) if r.genre == "ANNULATION"]
 
 
 async def _reouvertures(db, org_id) -> list[DemandeApprobation]:
@@ -86,18 +91,18 @@ async def _counter(db, name: str) -> int:
                              .execution_options(**FRESH))).scalar_one_or_none() or 0
 
 
-def _approved(demandes, **key) -> DemandeAnnulation:
+def _approved(demandes, **key) -> VueAnnulation:
     (attr, value), = key.items()
     approved = [d for d in demandes if getattr(d, attr) == value and d.statut == "APPROUVEE"]
     assert len(approved) == 1, (key, [(d.statut, d.type_annulation) for d in demandes])
     return approved[0]
 
 
-async def _four_eyes(db, w: Org) -> tuple[list[Paiement], list[DemandeAnnulation], list[Versement]]:
+async def _four_eyes(db, w: Org) -> tuple[list[Paiement], list[VueAnnulation], list[Versement]]:
     """(a) nothing undone by one person."""
     org_id = w.org.id
     paiements = await _rows(db, Paiement, org_id)
-    demandes = await _rows(db, DemandeAnnulation, org_id)
+    demandes = await _annulations(db, org_id)
     versements = await _rows(db, Versement, org_id)
     for p in paiements:
         if p.a_un_recu and p.statut in {"ANNULE", "REMBOURSE"}:
@@ -144,7 +149,7 @@ def _gap_free(numbers: list[str], prefix: str) -> None:
     assert sorted(numbers) == [f"{prefix}-{n:06d}" for n in range(1, len(numbers) + 1)], (prefix, numbers)
 
 
-async def _series(db, w: Org, paiements: list[Paiement], demandes: list[DemandeAnnulation]) -> None:
+async def _series(db, w: Org, paiements: list[Paiement], demandes: list[VueAnnulation]) -> None:
     """(c) every number of every series: valid, cancelled or refunded; no gap, no reuse."""
     year = datetime.now(UTC).year
     code = (await db.execute(select(Organisation.code_serie).where(Organisation.id == w.org.id))).scalar_one()

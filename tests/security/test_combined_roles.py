@@ -32,7 +32,7 @@ from unionflow.models import (
     CompteWave,
     Cotisation,
     DemandeAide,
-    DemandeAnnulation,
+    DemandeApprobation,
     Evenement,
     Membre,
     MembreOrganisation,
@@ -74,8 +74,8 @@ async def paiement_annuler(w: World) -> Call:
 
     async def done() -> bool:
         # Issue 19: the action is the request (a second person approves, case annulation.approuver).
-        return await scalar(w.db, select(func.count()).select_from(DemandeAnnulation).where(
-            DemandeAnnulation.paiement_id == paiement.id)) == 1
+        return await scalar(w.db, select(func.count()).select_from(DemandeApprobation).where(
+            DemandeApprobation.genre == "ANNULATION", DemandeApprobation.objet_id == paiement.id)) == 1
     return Call(f"/api/paiements/{paiement.id}/annuler", {"motif": "Saisie erronée"}, done)
 
 
@@ -85,11 +85,11 @@ async def annulation_approuver(w: World) -> Call:
     paiement = await EncaissementService(w.db, None).enregistrer(
         membre_id=w.owner.id, organisation_id=w.org.id, montant=Decimal("5000"), methode="ESPECES",
         cibles=[Cible(cotisation_id=due.id)])
-    demande = DemandeAnnulation(
-        organisation_id=w.org.id, type_annulation="ANNULATION_PAIEMENT", paiement_id=paiement.id,
-        membre_id=w.owner.id, reference=paiement.numero_recu, montant=paiement.montant, devise="XOF",
-        motif="Saisie erronée", statut="EN_ATTENTE", demande_par="autre@example.sn", demande_par_sub="autre",
-        date_demande=datetime.now(UTC))
+    demande = DemandeApprobation(
+        genre="ANNULATION", organisation_id=w.org.id, nature="ANNULATION_PAIEMENT", objet_id=paiement.id,
+        details={"membre_id": str(w.owner.id), "reference": paiement.numero_recu}, montant=paiement.montant,
+        devise="XOF", motif="Saisie erronée", statut="EN_ATTENTE", demande_par="autre@example.sn",
+        demande_par_sub="autre", date_demande=datetime.now(UTC), niveaux_requis=1, niveau_atteint=0)
     w.db.add(demande)
     await w.db.flush()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,8 +23,9 @@ from unionflow.models.approbation import DemandeApprobation, StatutDemande
 Niveaux = Callable[[AsyncSession, Decimal | None], Awaitable[int]]
 # Person keys of whoever recorded or confirmed the money the request is about: they may ask, never approve.
 Auteurs = Callable[[AsyncSession, DemandeApprobation], Awaitable[set[str]]]
-# What the last approval carries out, in the decider's transaction (an error rolls the decision back).
-Executer = Callable[[AsyncSession, AuthContext, DemandeApprobation], Awaitable[None]]
+# What the last approval carries out, in the decider's transaction (an error rolls the decision back); the last
+# argument is what the kind's service handed to ``decider`` (its settings, …).
+Executer = Callable[[AsyncSession, AuthContext, DemandeApprobation, Any], Awaitable[None]]
 
 
 async def un_decideur(_session: AsyncSession, _montant: Decimal | None) -> int:

@@ -7,7 +7,7 @@ from sqlalchemy import ColumnElement, and_, false, or_, select, true
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
-from unionflow.core.repository import ScopedRepository
+from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models.approbation import DecisionDemande, DemandeApprobation, StatutDemande
 
 
@@ -96,6 +96,32 @@ class DemandeApprobationRepository(ScopedRepository[DemandeApprobation]):
             stmt = stmt.with_for_update()
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
+
+    async def lister(self, genre: str, organisation_id: uuid.UUID | None, statut: str | None,
+                     limite: int) -> list[DemandeApprobation]:
+        """One kind's requests the caller sees, newest first, at most ``limite``."""
+        stmt = self.select().where(DemandeApprobation.genre == genre)
+        if organisation_id is not None:
+            stmt = stmt.where(DemandeApprobation.organisation_id == organisation_id)
+        if statut is not None:
+            stmt = stmt.where(DemandeApprobation.statut == statut)
+        stmt = stmt.order_by(DemandeApprobation.date_demande.desc(), DemandeApprobation.id).limit(limite)
+        return list((await self.session.execute(stmt)).scalars())
+
+
+class DemandeApprobationSystemRepository(SystemRepository[DemandeApprobation]):
+    """After the object a request is about was loaded through its scoped repository: its requests."""
+
+    model = DemandeApprobation
+
+    async def sur_objet(self, genre: str, objet_id: uuid.UUID, statut: str,
+                        natures: frozenset[str] | None = None) -> DemandeApprobation | None:
+        """One request of a kind about an object in a state (of the given natures)."""
+        stmt = self.select().where(DemandeApprobation.genre == genre, DemandeApprobation.objet_id == objet_id,
+                                   DemandeApprobation.statut == statut)
+        if natures is not None:
+            stmt = stmt.where(DemandeApprobation.nature.in_(natures))
+        return (await self.session.execute(stmt.limit(1))).scalar_one_or_none()
 
 
 def _dans(organisations: frozenset[uuid.UUID] | None) -> ColumnElement[bool]:

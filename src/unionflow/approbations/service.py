@@ -67,9 +67,9 @@ def role_du_decideur(auth: AuthContext, demande: DemandeApprobation) -> str | No
 
 
 async def decider(session: AsyncSession, auth: AuthContext, demande: DemandeApprobation, decision: TypeDecision,
-                  commentaire: str | None) -> DecisionDemande:
+                  commentaire: str | None, contexte: Any = None) -> DecisionDemande:
     """Record the caller's decision at the next level (the request is locked by the caller); the last approval
-    runs the kind's ``executer``."""
+    runs the kind's ``executer`` (given ``contexte``)."""
     regle = politique(demande.genre)
     role = role_du_decideur(auth, demande)
     if demande.statut != StatutDemande.EN_ATTENTE:
@@ -94,7 +94,7 @@ async def decider(session: AsyncSession, auth: AuthContext, demande: DemandeAppr
             demande.date_decision = now
     await session.flush()
     if demande.statut == StatutDemande.APPROUVEE and regle.executer is not None:
-        await regle.executer(session, auth, demande)
+        await regle.executer(session, auth, demande, contexte)
     return ligne
 
 

@@ -9,6 +9,7 @@ from sqlalchemy import ColumnElement, Select, and_, false, func, or_, select, tr
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.audit.schemas import AuditSortField, SortOrder
+from unionflow.core.auth import person_key
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.core.roles import Role
@@ -127,3 +128,15 @@ async def entrees_d_objets(session: AsyncSession, organisation_id: uuid.UUID, en
                                    AuditLog.entite_id.in_(entite_ids))
             .order_by(AuditLog.date_heure, AuditLog.id))
     return list((await session.execute(stmt)).scalars())
+
+
+async def personnes(session: AsyncSession, entite_type: str, entite_id: uuid.UUID,
+                    actions: tuple[str, ...]) -> set[str]:
+    """Person keys (issuer, subject) of whoever did one of ``actions`` (an action is matched by its start: a
+    payout's ``VERSEMENT_`` confirmations) on one record, as its audit trail says: the people who recorded or
+    confirmed money, excluded from approving its undoing. The caller checked it may act on that record."""
+    stmt = select(AuditLog.utilisateur_emetteur, AuditLog.utilisateur_id, AuditLog.type_action).where(
+        AuditLog.entite_type == entite_type, AuditLog.entite_id == str(entite_id),
+        AuditLog.utilisateur_id.is_not(None))
+    return {person_key(emetteur, sub) for emetteur, sub, action in (await session.execute(stmt)).all()
+            if action.startswith(actions)}

@@ -31,7 +31,7 @@ from unionflow.core.montants import format_montant
 from unionflow.core.tableaux import Bloc, Colonne, Nature, Tableau, pdf_dossier
 from unionflow.models import ClotureMensuelle
 from unionflow.models.paiement import StatutPaiement
-from unionflow.paiements.annulations.repository import DemandeAnnulationSystemRepository
+from unionflow.paiements.recus.service import annulation_approuvee
 from unionflow.paiements.repository import PaiementSystemRepository
 
 M = Nature.MONTANT
@@ -86,10 +86,9 @@ async def _annulations(session: AsyncSession, c: ClotureMensuelle, organisation:
         elif e.entite_id and e.type_action.startswith("APPROUVER"):
             approuve[e.entite_id] = e.utilisateur or ""
     # undone on a request approved by a second person; the request says who asked, who approved, why.
-    demandes = DemandeAnnulationSystemRepository(session)
     lignes = []
     for p in paiements:
-        d = await demandes.approuvee_du_paiement(p.id)
+        d = await annulation_approuvee(session, p.id)
         lignes.append((p.numero_recu, p.updated_at, p.montant,
                        "Annulé" if p.statut == StatutPaiement.ANNULE else "Remboursé",
                        d.demande_par if d else par.get(str(p.id), "—"),

@@ -100,7 +100,8 @@ async def _pas_avant_exercice_clos(session: AsyncSession, organisation_id: uuid.
                           f"31/12/{derniere}")
 
 
-async def deverrouiller(session: AsyncSession, auth: AuthContext, demande: DemandeApprobation) -> None:
+async def deverrouiller(session: AsyncSession, auth: AuthContext, demande: DemandeApprobation,
+                        _contexte: object = None) -> None:
     """What an approved reopening carries out: the lock date moves back, traced DEVERROUILLER."""
     _, demandee = dates(demande)
     # The closed-year rule is checked again: a year may have been closed while the request waited.

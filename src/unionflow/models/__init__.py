@@ -133,6 +133,3 @@ from unionflow.models.cotisation_synthese import CotisationSynthese, CotisationS
 
 __all__ += ["CotisationSynthese", "CotisationSyntheseDelta"]
 
-from unionflow.models.annulation import DemandeAnnulation  # noqa: E402
-
-__all__ += ["DemandeAnnulation"]

@@ -1,17 +1,15 @@
 """Money undone by two people: the request to cancel or refund a payment, cancel a delivered
-payout or reverse an accounting entry, kept with its reason, who asked and who decided."""
+payout or reverse an accounting entry, kept with its reason, who asked and who decided — the ANNULATION kind of
+four-eyes requests (models/approbation.py)."""
 
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
-from decimal import Decimal
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String
-from sqlalchemy.orm import Mapped, mapped_column
-
-from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, utcnow
+from unionflow.models.approbation import DecisionDemande, DemandeApprobation
 
 
 class TypeAnnulation(StrEnum):
@@ -29,34 +27,81 @@ class StatutDemandeAnnulation(StrEnum):
     RETIREE = "RETIREE"  # withdrawn by the requester
 
 
-class DemandeAnnulation(IdMixin, Base):
-    """Nothing moves while a request waits: the reversal, status change and Wave refund happen on approval."""
+PAIEMENT = frozenset({TypeAnnulation.ANNULATION_PAIEMENT.value, TypeAnnulation.REMBOURSEMENT_PAIEMENT.value})
 
-    __tablename__ = "demande_annulation"
 
-    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"), index=True)
-    type_annulation: Mapped[str] = mapped_column(String(30))
-    paiement_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("paiement.id"), index=True)
-    versement_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("versement.id"), index=True)
-    ecriture_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("ecriture_comptable.id"), index=True)
-    # The member whose payment it is (told of the outcome), None for payouts and entries.
-    membre_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("membre.id"))
-    reference: Mapped[str] = mapped_column(String(40))  # receipt, payout or piece number undone
-    montant: Mapped[Decimal]
-    devise: Mapped[str] = mapped_column(String(3), default="XOF")
-    motif: Mapped[str] = mapped_column(String(500))
-    statut: Mapped[str] = mapped_column(String(20), default=StatutDemandeAnnulation.EN_ATTENTE.value)
-    demande_par: Mapped[str] = mapped_column(String(254))
-    demande_par_sub: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
-    date_demande: Mapped[datetime] = mapped_column(default=utcnow)
-    # Above the threshold, the organisation's approval workflow (finance/approbations) decides first.
-    approbation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("demande_approbation.id"))
-    decide_par: Mapped[str | None] = mapped_column(String(254))
-    decide_par_sub: Mapped[str | None] = mapped_column(String(PERSON_KEY_LENGTH))
-    commentaire: Mapped[str | None] = mapped_column(String(1000))
-    date_decision: Mapped[datetime | None]
-    # Refunds: the refund receipt's number in the organisation's own gap-free series (RMB-<code>-<year>-…), given
-    # on approval.
-    numero_remboursement: Mapped[str | None] = mapped_column(String(40), unique=True)
+@dataclass(frozen=True)
+class VueAnnulation:
+    """An undo request, the ANNULATION kind of four-eyes requests (``DemandeApprobation``), seen with its kind's
+    fields: ``objet_id`` is the payment, the payout, the entry or (a credit refund) the member, by ``nature``; an
+    approved refund's receipt number is the request's ``numero``; the rest is in ``details``."""
 
-    __table_args__ = (Index("ix_demande_annulation_statut", "organisation_id", "statut"),)
+    demande: DemandeApprobation
+
+    def __getattr__(self, name: str) -> Any:
+        # The mechanism's own fields (id, organisation_id, montant, motif, statut, demande_par, dates, …).
+        return getattr(self.demande, name)
+
+    def _objet(self, *natures: str) -> uuid.UUID | None:
+        return self.demande.objet_id if self.demande.nature in natures else None
+
+    @property
+    def type_annulation(self) -> str:
+        return self.demande.nature or ""
+
+    @property
+    def paiement_id(self) -> uuid.UUID | None:
+        return self._objet(*PAIEMENT)
+
+    @property
+    def versement_id(self) -> uuid.UUID | None:
+        return self._objet(TypeAnnulation.ANNULATION_VERSEMENT.value)
+
+    @property
+    def ecriture_id(self) -> uuid.UUID | None:
+        return self._objet(TypeAnnulation.CONTREPASSATION_ECRITURE.value)
+
+    def _detail_id(self, key: str) -> uuid.UUID | None:
+        value = (self.demande.details or {}).get(key)
+        return uuid.UUID(value) if value else None
+
+    @property
+    def membre_id(self) -> uuid.UUID | None:
+        """The member whose payment or credit it is (told of the outcome); None for payouts and entries."""
+        return self._objet(TypeAnnulation.REMBOURSEMENT_AVOIR.value) or self._detail_id("membre_id")
+
+    @property
+    def reference(self) -> str:
+        """The receipt, payout or piece number undone."""
+        return str((self.demande.details or {}).get("reference", ""))
+
+    @property
+    def approbation_id(self) -> uuid.UUID | None:
+        """Above the threshold, the finance approval (FINANCE kind) that decides first."""
+        return self._detail_id("approbation_id")
+
+    @property
+    def numero_remboursement(self) -> str | None:
+        return self.demande.numero
+
+    def numeroter(self, numero: str) -> None:
+        """An approved refund's receipt number, in the organisation's gap-free RMB series."""
+        self.demande.numero = numero
+
+    def _decision(self) -> DecisionDemande | None:
+        return self.demande.decisions[-1] if self.demande.decisions else None
+
+    @property
+    def decide_par(self) -> str | None:
+        decision = self._decision()
+        return decision.decideur if decision else None
+
+    @property
+    def decide_par_sub(self) -> str | None:
+        decision = self._decision()
+        return decision.decideur_sub if decision else None
+
+    @property
+    def commentaire(self) -> str | None:
+        decision = self._decision()
+        return decision.commentaire if decision else None

@@ -10,8 +10,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.permissions import GRANTS, Permission
 from unionflow.membres.repository import MembreRepository
-from unionflow.models import DemandeAide, DemandeAnnulation, Membre, Paiement, Versement
-from unionflow.models.annulation import TypeAnnulation
+from unionflow.models import DemandeAide, Membre, Paiement, Versement
+from unionflow.models.annulation import TypeAnnulation, VueAnnulation
 from unionflow.models.demande_aide import StatutDemandeAide
 from unionflow.notifications.emission import Emetteur
 from unionflow.notifications.schemas import TypeNotification
@@ -63,7 +63,7 @@ async def avis_membre(session: AsyncSession, membre_id: uuid.UUID, organisation_
                                                 organisation_id=organisation_id, source=source)
 
 
-async def paiement_annule_ou_rembourse(session: AsyncSession, demande: DemandeAnnulation, auteur: str) -> None:
+async def paiement_annule_ou_rembourse(session: AsyncSession, demande: VueAnnulation, auteur: str) -> None:
     assert demande.membre_id is not None and demande.paiement_id is not None
     rembourse = demande.type_annulation == TypeAnnulation.REMBOURSEMENT_PAIEMENT
     montant = f"{demande.montant:,.0f}".replace(",", " ") + (" FCFA" if demande.devise == "XOF" else

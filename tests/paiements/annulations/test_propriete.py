@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from tests.paiements.helpers import cotisation
-from unionflow.models import CompteComptable, DemandeAnnulation, LigneEcriture, Paiement
+from unionflow.models import CompteComptable, DemandeApprobation, LigneEcriture, Paiement
+from unionflow.models.annulation import VueAnnulation
 
 EXAMPLES = 12
 PROPERTY = settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.generate],
@@ -34,8 +35,9 @@ scenario = st.lists(step, min_size=3, max_size=14)
 async def _check(db, org_id) -> None:
     payments = {p.id: p for p in (await db.execute(select(Paiement).where(
         Paiement.organisation_id == org_id).execution_options(populate_existing=True))).scalars()}
-    demandes = list((await db.execute(select(DemandeAnnulation).where(
-        DemandeAnnulation.organisation_id == org_id).execution_options(populate_existing=True))).scalars())
+    demandes = [VueAnnulation(d) for d in (await db.execute(select(DemandeApprobation).where(
+        DemandeApprobation.organisation_id == org_id, DemandeApprobation.genre == "ANNULATION")
+        .execution_options(populate_existing=True))).scalars()]
     for p in payments.values():
         if p.statut in {"ANNULE", "REMBOURSE"}:
             approved = [d for d in demandes if d.paiement_id == p.id and d.statut == "APPROUVEE"]

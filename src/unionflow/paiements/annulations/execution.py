@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.audit.repository import personnes
 from unionflow.comptabilite.ecritures_federation import extourner_quote_part_recue
 from unionflow.comptabilite.ecritures_service import contrepasser, extourner_versement
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
@@ -17,8 +18,9 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState, RegleMetier
 from unionflow.core.numbering import next_value
-from unionflow.models import DemandeAnnulation, EcritureComptable
-from unionflow.models.annulation import TypeAnnulation
+from unionflow.models import EcritureComptable
+from unionflow.models.annulation import TypeAnnulation, VueAnnulation
+from unionflow.models.approbation import DemandeApprobation
 from unionflow.models.paiement import StatutPaiement
 from unionflow.models.versement import StatutVersement
 from unionflow.notifications import workflow as notices
@@ -48,23 +50,26 @@ def contrepassable(ecriture: EcritureComptable) -> None:
         raise RegleMetier("Cette écriture suit un versement ou une extourne: elle ne se contrepasse pas à la main")
 
 
-async def auteurs(session: AsyncSession, demande: DemandeAnnulation) -> set[str]:
-    """Who recorded or confirmed the money the request undoes: they may ask, never approve."""
-    noms: list[str | None] = []
-    if demande.paiement_id is not None:
-        paiement = await PaiementSystemRepository(session).get(demande.paiement_id)
-        noms = [paiement.enregistre_par, paiement.recu_par] if paiement else []
-    elif demande.versement_id is not None:
-        versement = await VersementRepository(session, None).get(demande.versement_id)
-        noms = [versement.cree_par, versement.confirme_par] if versement else []
-    elif demande.ecriture_id is not None:
-        ecriture = await ComptabiliteSystemRepository(session).get(demande.ecriture_id)
-        noms = [ecriture.cree_par] if ecriture else []
-    return {nom for nom in noms if nom}
+# What each kind of money records about who recorded or confirmed it (its audit trail): the payment validated
+# (recorded at the counter, or a declaration confirmed) or declared, the payout created or confirmed
+# (VERSEMENT_REUSSI, …), the entry created.
+ACTES = {"Paiement": ("VALIDER_PAIEMENT", "DECLARER", "CONFIRMER"), "Versement": ("CREER", "VERSEMENT_"),
+         "EcritureComptable": ("CREER",)}
+
+
+async def auteurs(session: AsyncSession, demande: DemandeApprobation) -> set[str]:
+    """Who recorded or confirmed the money the request undoes, by person key (issuer, subject): they may ask,
+    never approve. Read from the money's audit trail, which names each actor by person key."""
+    vue = VueAnnulation(demande)
+    for entite, objet in (("Paiement", vue.paiement_id), ("Versement", vue.versement_id),
+                          ("EcritureComptable", vue.ecriture_id)):
+        if objet is not None:
+            return await personnes(session, entite, objet, ACTES[entite])
+    return set()
 
 
 async def executer(session: AsyncSession, auth: AuthContext, settings: Settings | None,
-                   demande: DemandeAnnulation) -> None:
+                   demande: VueAnnulation) -> None:
     kind = T(demande.type_annulation)
     if kind is T.ANNULATION_PAIEMENT:
         assert demande.paiement_id is not None
@@ -85,7 +90,7 @@ async def executer(session: AsyncSession, auth: AuthContext, settings: Settings 
             tresorerie = await TresorerieSystemRepository(session).get(tresorerie_id)
             if tresorerie is not None:
                 await verifier_sortie(session, tresorerie, ZERO)
-        demande.numero_remboursement = numero
+        demande.numeroter(numero)
     else:
         assert demande.ecriture_id is not None
         original = await ComptabiliteSystemRepository(session).get(demande.ecriture_id)
@@ -107,7 +112,7 @@ async def _sortie_possible(session: AsyncSession, paiement_id: uuid.UUID) -> Non
 
 
 async def _rembourser(session: AsyncSession, auth: AuthContext, settings: Settings | None,
-                      demande: DemandeAnnulation) -> None:
+                      demande: VueAnnulation) -> None:
     assert demande.paiement_id is not None
     paiement = await PaiementSystemRepository(session).get_for_update(demande.paiement_id)
     assert paiement is not None
@@ -120,7 +125,7 @@ async def _rembourser(session: AsyncSession, auth: AuthContext, settings: Settin
         assert settings is not None
         await WaveCheckoutService(session, auth, settings).rembourser_session(paiement, checkout)
     await EncaissementService(session, auth).reverser(paiement.id, StatutPaiement.REMBOURSE, demande.motif)
-    demande.numero_remboursement = await _numero_remboursement(session, paiement.organisation_id)
+    demande.numeroter(await _numero_remboursement(session, paiement.organisation_id))
 
 
 async def _numero_remboursement(session: AsyncSession, organisation_id: uuid.UUID) -> str:
@@ -132,7 +137,7 @@ async def _numero_remboursement(session: AsyncSession, organisation_id: uuid.UUI
     return numero_remboursement(code, annee, valeur)
 
 
-async def _annuler_versement(session: AsyncSession, auth: AuthContext, demande: DemandeAnnulation) -> None:
+async def _annuler_versement(session: AsyncSession, auth: AuthContext, demande: VueAnnulation) -> None:
     assert demande.versement_id is not None
     versement = await VersementRepository(session, None).get(demande.versement_id, for_update=True)
     assert versement is not None
@@ -152,7 +157,7 @@ async def _annuler_versement(session: AsyncSession, auth: AuthContext, demande: 
                                    f"approuvé par {auth.actor_name}. Motif: {demande.motif}")
 
 
-async def avertir_membre(session: AsyncSession, demande: DemandeAnnulation, auteur: str) -> None:
+async def avertir_membre(session: AsyncSession, demande: VueAnnulation, auteur: str) -> None:
     """The member whose payment was cancelled or refunded is told, with the reason."""
     if demande.membre_id is None or demande.paiement_id is None:
         return

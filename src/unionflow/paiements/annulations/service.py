@@ -12,29 +12,29 @@ refund. What undoes nothing (a pending Wave session, a payout not yet sent) stay
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
+from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.approbations import service as quatre_yeux
+from unionflow.approbations.politiques import Politique, enregistrer
+from unionflow.approbations.repository import DemandeApprobationRepository, DemandeApprobationSystemRepository
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
+from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
+from unionflow.core.roles import Role
 from unionflow.finance.approbations import service as approbations
-from unionflow.models import DemandeAnnulation, Paiement
-from unionflow.models.annulation import StatutDemandeAnnulation, TypeAnnulation
-from unionflow.models.approbation import StatutDemande
+from unionflow.models import Paiement
+from unionflow.models.annulation import StatutDemandeAnnulation, TypeAnnulation, VueAnnulation
+from unionflow.models.approbation import DemandeApprobation, GenreDemande, StatutDemande, TypeDecision
 from unionflow.models.finance import TypeObjetApprobation
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.models.versement import ModeVersement, StatutVersement
 from unionflow.notifications import workflow as notices
 from unionflow.paiements.annulations import execution
-from unionflow.paiements.annulations.repository import (
-    DemandeAnnulationRepository,
-    DemandeAnnulationSystemRepository,
-)
 from unionflow.paiements.annulations.schemas import DemandeAnnulationResponse, RembourserAvoirRequest
 from unionflow.paiements.avoirs.service import AvoirService, verifier_reversible
 from unionflow.paiements.repository import PaiementRepository, PaiementSystemRepository
@@ -57,11 +57,55 @@ NOM = {T.ANNULATION_PAIEMENT: "ANNULATION", T.REMBOURSEMENT_PAIEMENT: "REMBOURSE
 LIBELLE = {T.ANNULATION_PAIEMENT: "Annulation du paiement", T.REMBOURSEMENT_PAIEMENT: "Remboursement du paiement",
            T.ANNULATION_VERSEMENT: "Annulation du versement", T.CONTREPASSATION_ECRITURE: "Contrepassation de",
            T.REMBOURSEMENT_AVOIR: "Remboursement de l'avoir"}
-ETAT = ["statut", "decide_par", "commentaire", "date_decision", "numero_remboursement"]
+GENRE = GenreDemande.ANNULATION.value
+# Requests listed at most (newest first).
+LISTE_MAX = 500
 
 
-def response(demande: DemandeAnnulation) -> DemandeAnnulationResponse:
-    return DemandeAnnulationResponse.model_validate(demande)
+def etat(vue: VueAnnulation) -> dict[str, object]:
+    """The request's state in the audit trail (same keys as before the four-eyes core)."""
+    return {"statut": vue.statut, "decide_par": vue.decide_par, "commentaire": vue.commentaire,
+            "date_decision": vue.date_decision.isoformat() if vue.date_decision else None,
+            "numero_remboursement": vue.numero_remboursement}
+
+
+def response(vue: VueAnnulation) -> DemandeAnnulationResponse:
+    return DemandeAnnulationResponse(
+        id=vue.id, organisation_id=vue.organisation_id, type_annulation=TypeAnnulation(vue.type_annulation),
+        paiement_id=vue.paiement_id, versement_id=vue.versement_id, ecriture_id=vue.ecriture_id,
+        reference=vue.reference, montant=vue.montant, devise=vue.devise or "XOF", motif=vue.motif,
+        statut=StatutDemandeAnnulation(vue.statut), demande_par=vue.demande_par, date_demande=vue.date_demande,
+        approbation_id=vue.approbation_id, decide_par=vue.decide_par, commentaire=vue.commentaire,
+        date_decision=vue.date_decision, numero_remboursement=vue.numero_remboursement)
+
+
+async def _executer(session: AsyncSession, auth: AuthContext, demande: DemandeApprobation,
+                    settings: Settings | None) -> None:
+    """What an approved undo carries out: above the threshold, only once the finance approval is granted."""
+    vue = VueAnnulation(demande)
+    if vue.approbation_id is not None:
+        approbation = await approbations.approbation_finance(session, auth, vue.approbation_id)
+        if approbation is None or approbation.statut != StatutDemande.APPROUVEE:
+            etat_finance = approbations.POLITIQUE.statut(approbation) if approbation else "introuvable"
+            numero = approbation.numero if approbation else ""
+            raise InvalidState(f"Au-delà du seuil, l'annulation attend d'abord le circuit d'approbation: demande "
+                               f"{numero} {etat_finance}")
+    await execution.executer(session, auth, settings, vue)
+
+
+POLITIQUE = enregistrer(Politique(
+    genre=GENRE, nom="Demande d'annulation", demander=Permission.PAIEMENT_ANNULER,
+    demander_par_nature={T.ANNULATION_VERSEMENT.value: Permission.VERSEMENT_INITIER,
+                         T.CONTREPASSATION_ECRITURE.value: Permission.COMPTABILITE_ECRIRE},
+    decider=Permission.ANNULATION_APPROUVER,
+    roles_decideurs=(Role.PRESIDENT.value, Role.ADMIN_ORGANISATION.value, Role.TRESORIER.value, Role.ADMIN.value,
+                     Role.SUPER_ADMIN.value),
+    refus_decideur="Seuls le trésorier, le président et l'administrateur de l'organisation décident d'une "
+                   "annulation",
+    chemin="/api/annulations/{id}", auteurs=execution.auteurs, executer=_executer,
+    refus_demandeur="Principe des quatre yeux: on ne décide pas de sa propre demande d'annulation",
+    refus_auteur="Principe des quatre yeux: la personne qui a enregistré ou confirmé cet argent ne peut pas "
+                 "approuver son annulation"))
 
 
 class AnnulationService:
@@ -69,8 +113,8 @@ class AnnulationService:
         self.session = session
         self.auth = auth
         self.settings = settings
-        self.repo = DemandeAnnulationRepository(session, auth)
-        self.system = DemandeAnnulationSystemRepository(session)
+        self.repo = DemandeApprobationRepository(session, auth)
+        self.system = DemandeApprobationSystemRepository(session)
 
     # Requests: one person asks; nothing moves.
 
@@ -109,11 +153,10 @@ class AnnulationService:
             raise InvalidState(f"Seul un paiement validé peut être annulé ou remboursé (statut: {paiement.statut})")
         # Refused at once when its credit already paid dues (checked again when carried out).
         await verifier_reversible(self.session, paiement)
-        await self._aucune_en_attente(paiement_id=paiement.id)
-        return await self._ouvrir(DemandeAnnulation(
-            organisation_id=paiement.organisation_id, type_annulation=type_annulation.value, paiement_id=paiement.id,
-            membre_id=paiement.membre_id, reference=paiement.numero_recu, montant=paiement.montant,
-            devise=paiement.devise, motif=motif))
+        await self._aucune_en_attente(paiement.id)
+        return await self._ouvrir(
+            type_annulation, paiement.id, organisation_id=paiement.organisation_id, membre_id=paiement.membre_id,
+            reference=paiement.numero_recu, montant=paiement.montant, devise=paiement.devise, motif=motif)
 
     async def annuler_versement(self, versement_id: uuid.UUID,
                                 data: MotifVersementRequest) -> VersementResponse | DemandeAnnulationResponse:
@@ -129,11 +172,10 @@ class AnnulationService:
         if versement.mode != ModeVersement.MANUEL:
             raise InvalidState("Un versement Wave exécuté ne s'annule pas: l'argent est chez le bénéficiaire; "
                                "enregistrez son retour comme un paiement ou une écriture")
-        await self._aucune_en_attente(versement_id=versement.id)
-        return await self._ouvrir(DemandeAnnulation(
-            organisation_id=versement.organisation_id, type_annulation=T.ANNULATION_VERSEMENT.value,
-            versement_id=versement.id, reference=versement.numero, montant=versement.montant,
-            devise=versement.devise, motif=data.motif))
+        await self._aucune_en_attente(versement.id)
+        return await self._ouvrir(
+            T.ANNULATION_VERSEMENT, versement.id, organisation_id=versement.organisation_id,
+            reference=versement.numero, montant=versement.montant, devise=versement.devise, motif=data.motif)
 
     async def contrepasser_ecriture(self, ecriture_id: uuid.UUID, motif: str) -> DemandeAnnulationResponse:
         ecriture = await ComptabiliteRepository(self.session, self.auth).ecriture(ecriture_id)
@@ -142,13 +184,12 @@ class AnnulationService:
         self.auth.require(Permission.COMPTABILITE_ECRIRE, ecriture.organisation_id,
                           "Seuls l'administrateur et le trésorier de l'organisation demandent une contrepassation")
         execution.contrepassable(ecriture)
-        if await self.system.contrepassee(ecriture.id):
+        if await self.system.sur_objet(GENRE, ecriture.id, StatutDemande.APPROUVEE.value):
             raise Conflict(f"L'écriture {ecriture.numero_piece} est déjà contrepassée")
-        await self._aucune_en_attente(ecriture_id=ecriture.id)
-        return await self._ouvrir(DemandeAnnulation(
-            organisation_id=ecriture.organisation_id, type_annulation=T.CONTREPASSATION_ECRITURE.value,
-            ecriture_id=ecriture.id, reference=ecriture.numero_piece, montant=ecriture.montant_total,
-            devise="XOF", motif=motif))
+        await self._aucune_en_attente(ecriture.id)
+        return await self._ouvrir(
+            T.CONTREPASSATION_ECRITURE, ecriture.id, organisation_id=ecriture.organisation_id,
+            reference=ecriture.numero_piece, montant=ecriture.montant_total, devise="XOF", motif=motif)
 
     async def rembourser_avoir(self, data: RembourserAvoirRequest) -> DemandeAnnulationResponse:
         """Ask to pay a member's credit back: nothing moves before a second person approves, and the
@@ -162,38 +203,38 @@ class AnnulationService:
             raise RegleMetier(f"Le montant demandé ({data.montant}) dépasse l'avoir du membre ({solde})")
         membre = await PaiementRepository(self.session, self.auth).membre(data.membre_id)
         assert membre is not None
-        return await self._ouvrir(DemandeAnnulation(
-            organisation_id=data.organisation_id, type_annulation=T.REMBOURSEMENT_AVOIR.value,
-            membre_id=data.membre_id, reference=f"AVOIR-{membre.numero_membre}"[:40], montant=data.montant,
-            devise="XOF", motif=data.motif))
+        return await self._ouvrir(
+            T.REMBOURSEMENT_AVOIR, data.membre_id, organisation_id=data.organisation_id, membre_id=data.membre_id,
+            reference=f"AVOIR-{membre.numero_membre}"[:40], montant=data.montant, devise="XOF", motif=data.motif)
 
-    async def _aucune_en_attente(self, **objet: uuid.UUID) -> None:
-        pending = await self.system.en_attente(**objet)
+    async def _aucune_en_attente(self, objet_id: uuid.UUID) -> None:
+        pending = await self.system.sur_objet(GENRE, objet_id, StatutDemande.EN_ATTENTE.value)
         if pending is not None:
             raise Conflict("Une demande d'annulation est déjà en attente pour cet objet",
                            extra={"demandeId": str(pending.id)})
 
-    async def _ouvrir(self, demande: DemandeAnnulation) -> DemandeAnnulationResponse:
-        demande.statut = S.EN_ATTENTE.value
-        demande.demande_par = self.auth.actor_name
-        demande.demande_par_sub = self.auth.personne
-        demande.date_demande = datetime.now(UTC)
-        self.repo.add(demande)
-        await self.session.flush()
-        type_annulation = T(demande.type_annulation)
+    async def _ouvrir(self, type_annulation: TypeAnnulation, objet_id: uuid.UUID, *, organisation_id: uuid.UUID,
+                      reference: str, montant: Decimal, devise: str, motif: str,
+                      membre_id: uuid.UUID | None = None) -> DemandeAnnulationResponse:
+        demande = VueAnnulation(await quatre_yeux.ouvrir(
+            self.session, self.auth, POLITIQUE, organisation_id=organisation_id, motif=motif,
+            nature=type_annulation.value, objet_id=objet_id, montant=montant, devise=devise,
+            details={"reference": reference, "membre_id": str(membre_id) if membre_id else None}))
         quoi = f"{LIBELLE[type_annulation]} {demande.reference} ({demande.montant} {demande.devise})"
         if demande.montant >= await approbations.seuil(self.session, SEUIL):
             approbation = await approbations.ouvrir(
                 self.session, self.auth, organisation_id=demande.organisation_id,
                 type_objet=TypeObjetApprobation.ANNULATION, objet_id=demande.id, montant=demande.montant,
                 devise=demande.devise, motif=f"{quoi}: {demande.motif}")
-            demande.approbation_id = approbation.id
+            demande.demande.details = {**(demande.details or {}), "approbation_id": str(approbation.id)}
             await self.session.flush()
         await audit.record(self.session, self.auth, action=f"DEMANDER_{NOM[type_annulation]}", module=MODULE,
                            entite_type="DemandeAnnulation", entite_id=demande.id,
                            organisation_id=demande.organisation_id, severite="WARNING",
-                           after=audit.snapshot(demande, ["type_annulation", "reference", "montant", "motif",
-                                                          "statut", "approbation_id"]),
+                           after={"type_annulation": type_annulation.value, "reference": demande.reference,
+                                  "montant": str(demande.montant), "motif": demande.motif,
+                                  "statut": demande.statut,
+                                  "approbation_id": str(demande.approbation_id) if demande.approbation_id else None},
                            description=f"{quoi} demandée par {demande.demande_par}. Motif: {demande.motif}")
         await notices.approbation_en_attente(
             self.session, demande.organisation_id, Permission.ANNULATION_APPROUVER, f"{quoi} à approuver",
@@ -204,47 +245,33 @@ class AnnulationService:
 
     # Reading
 
-    async def _get(self, demande_id: uuid.UUID, *, for_update: bool = False) -> DemandeAnnulation:
-        demande = await self.repo.get(demande_id, for_update=for_update)
+    async def _get(self, demande_id: uuid.UUID, *, for_update: bool = False) -> VueAnnulation:
+        demande = await self.repo.du_genre(GENRE, demande_id, for_update=for_update)
         if demande is None:
             raise NotFound("Demande d'annulation introuvable")
-        return demande
+        return VueAnnulation(demande)
 
     async def obtenir(self, demande_id: uuid.UUID) -> DemandeAnnulationResponse:
         return response(await self._get(demande_id))
 
     async def lister(self, organisation_id: uuid.UUID | None,
                      statut: StatutDemandeAnnulation | None) -> list[DemandeAnnulationResponse]:
-        return [response(d) for d in await self.repo.lister(organisation_id, statut.value if statut else None)]
+        rows = await self.repo.lister(GENRE, organisation_id, statut.value if statut else None, LISTE_MAX)
+        return [response(VueAnnulation(d)) for d in rows]
 
-    # Decisions: a second person.
-
-    async def _decidable(self, demande_id: uuid.UUID) -> DemandeAnnulation:
-        demande = await self._get(demande_id, for_update=True)
-        self.auth.require(Permission.ANNULATION_APPROUVER, demande.organisation_id,
-                          "Seuls le trésorier, le président et l'administrateur de l'organisation décident d'une "
-                          "annulation")
-        if demande.statut != S.EN_ATTENTE:
-            raise InvalidState(f"Demande d'annulation déjà {demande.statut}")
-        if demande.demande_par_sub == self.auth.personne:
-            raise Forbidden("Principe des quatre yeux: on ne décide pas de sa propre demande d'annulation")
-        return demande
+    # Decisions: a second person (approbations/service.py applies the policy).
 
     async def approuver(self, demande_id: uuid.UUID, commentaire: str | None) -> DemandeAnnulationResponse:
-        demande = await self._decidable(demande_id)
-        if self.auth.actor_name in await execution.auteurs(self.session, demande):
-            raise Forbidden("Principe des quatre yeux: la personne qui a enregistré ou confirmé cet argent ne "
-                            "peut pas approuver son annulation")
-        await self._approbation_accordee(demande)
-        before = audit.snapshot(demande, ETAT)
-        self._decision(demande, S.APPROUVEE, commentaire)
-        await execution.executer(self.session, self.auth, self.settings, demande)
+        demande = await self._get(demande_id, for_update=True)
+        before = etat(demande)
+        await quatre_yeux.decider(self.session, self.auth, demande.demande, TypeDecision.APPROUVEE, commentaire,
+                                  self.settings)
         await self.session.flush()
         type_annulation = T(demande.type_annulation)
         await audit.record(self.session, self.auth, action=f"APPROUVER_{NOM[type_annulation]}", module=MODULE,
                            entite_type="DemandeAnnulation", entite_id=demande.id,
                            organisation_id=demande.organisation_id, severite="WARNING", before=before,
-                           after={**audit.snapshot(demande, ETAT), "demandePar": demande.demande_par,
+                           after={**etat(demande), "demandePar": demande.demande_par,
                                   "approuvePar": self.auth.actor_name},
                            description=f"{LIBELLE[type_annulation]} {demande.reference} demandée par "
                                        f"{demande.demande_par}, approuvée par {self.auth.actor_name}. Motif: "
@@ -252,54 +279,33 @@ class AnnulationService:
         await execution.avertir_membre(self.session, demande, self.auth.actor_name)
         return response(demande)
 
-    async def _approbation_accordee(self, demande: DemandeAnnulation) -> None:
-        if demande.approbation_id is None:
-            return
-        approbation = await approbations.approbation_finance(self.session, self.auth, demande.approbation_id)
-        if approbation is None or approbation.statut != StatutDemande.APPROUVEE:
-            etat = approbations.POLITIQUE.statut(approbation) if approbation else "introuvable"
-            numero = approbation.numero if approbation else ""
-            raise InvalidState(f"Au-delà du seuil, l'annulation attend d'abord le circuit d'approbation: demande "
-                               f"{numero} {etat}")
-
-    def _decision(self, demande: DemandeAnnulation, statut: StatutDemandeAnnulation, commentaire: str | None) -> None:
-        demande.statut = statut.value
-        demande.decide_par = self.auth.actor_name
-        demande.decide_par_sub = self.auth.personne
-        demande.commentaire = commentaire
-        demande.date_decision = datetime.now(UTC)
-
     async def rejeter(self, demande_id: uuid.UUID, commentaire: str) -> DemandeAnnulationResponse:
-        demande = await self._decidable(demande_id)
-        before = audit.snapshot(demande, ETAT)
-        self._decision(demande, S.REJETEE, commentaire)
+        demande = await self._get(demande_id, for_update=True)
+        before = etat(demande)
+        await quatre_yeux.decider(self.session, self.auth, demande.demande, TypeDecision.REJETEE, commentaire)
         await self._retirer_approbation(demande, f"Demande d'annulation rejetée: {commentaire}")
         await self.session.flush()
         await audit.record(self.session, self.auth, action=f"REJETER_{NOM[T(demande.type_annulation)]}",
                            module=MODULE, entite_type="DemandeAnnulation", entite_id=demande.id,
                            organisation_id=demande.organisation_id, severite="WARNING", before=before,
-                           after=audit.snapshot(demande, ETAT),
+                           after=etat(demande),
                            description=f"Demande de {demande.demande_par} rejetée par {self.auth.actor_name}: "
                                        f"{commentaire}")
         return response(demande)
 
     async def retirer(self, demande_id: uuid.UUID) -> DemandeAnnulationResponse:
         demande = await self._get(demande_id, for_update=True)
-        if demande.demande_par_sub != self.auth.personne:
-            raise Forbidden("Seul le demandeur retire sa demande d'annulation")
-        if demande.statut != S.EN_ATTENTE:
-            raise InvalidState(f"Demande d'annulation déjà {demande.statut}")
-        before = audit.snapshot(demande, ETAT)
-        demande.statut = S.RETIREE.value
-        demande.date_decision = datetime.now(UTC)
+        quatre_yeux.verifier_demandeur(self.auth, demande.demande, "Seul le demandeur retire sa demande d'annulation")
+        before = etat(demande)
+        await quatre_yeux.retirer(self.session, demande.demande, None)
         await self._retirer_approbation(demande, "Demande d'annulation retirée par le demandeur")
         await self.session.flush()
         await audit.record(self.session, self.auth, action=f"RETIRER_{NOM[T(demande.type_annulation)]}",
                            module=MODULE, entite_type="DemandeAnnulation", entite_id=demande.id,
-                           organisation_id=demande.organisation_id, before=before, after=audit.snapshot(demande, ETAT))
+                           organisation_id=demande.organisation_id, before=before, after=etat(demande))
         return response(demande)
 
-    async def _retirer_approbation(self, demande: DemandeAnnulation, motif: str) -> None:
+    async def _retirer_approbation(self, demande: VueAnnulation, motif: str) -> None:
         if demande.approbation_id is None:
             return
         approbation = await approbations.approbation_finance(self.session, self.auth, demande.approbation_id,

@@ -13,15 +13,16 @@ from urllib.parse import quote
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.approbations.repository import DemandeApprobationSystemRepository
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState, NotFound
 from unionflow.documents.storage import Storage
 from unionflow.membres.repository import MembreRepository
-from unionflow.models import DemandeAnnulation, Organisation, Paiement
-from unionflow.models.annulation import TypeAnnulation
+from unionflow.models import Organisation, Paiement
+from unionflow.models.annulation import PAIEMENT, TypeAnnulation, VueAnnulation
+from unionflow.models.approbation import GenreDemande, StatutDemande
 from unionflow.models.paiement import StatutPaiement, TypeMouvementAvoir
-from unionflow.paiements.annulations.repository import DemandeAnnulationSystemRepository
 from unionflow.paiements.avoirs.repository import MouvementAvoirRepository
 from unionflow.paiements.recette_service import ligne_recette
 from unionflow.paiements.recus.pdf import LigneRecu, RecuData, methode_libelle, render_recu
@@ -41,13 +42,20 @@ def verification_url(settings: Settings, paiement: Paiement) -> str:
     return f"{base}/api/recus/verifier/{quote(paiement.numero_recu)}?cle={quote(paiement.cle_verification)}"
 
 
-def annulation_recu(demande: DemandeAnnulation | None) -> AnnulationRecu | None:
+def annulation_recu(demande: VueAnnulation | None) -> AnnulationRecu | None:
     if demande is None or demande.decide_par is None or demande.date_decision is None:
         return None
     return AnnulationRecu(
         rembourse=demande.type_annulation == TypeAnnulation.REMBOURSEMENT_PAIEMENT, motif=demande.motif,
         demande_par=demande.demande_par, date_demande=demande.date_demande, approuve_par=demande.decide_par,
         date_decision=demande.date_decision, numero_remboursement=demande.numero_remboursement)
+
+
+async def annulation_approuvee(session: AsyncSession, paiement_id: uuid.UUID) -> VueAnnulation | None:
+    """The approved request that cancelled or refunded a payment (the ANNULATION kind of four-eyes requests)."""
+    demande = await DemandeApprobationSystemRepository(session).sur_objet(
+        GenreDemande.ANNULATION.value, paiement_id, StatutDemande.APPROUVEE.value, PAIEMENT)
+    return VueAnnulation(demande) if demande else None
 
 
 def adresse(organisation: Organisation) -> list[str]:
@@ -108,10 +116,10 @@ class RecuService:
         return replace(annulation, demande_par=noms.get(annulation.demande_par, annulation.demande_par),
                        approuve_par=noms.get(annulation.approuve_par, annulation.approuve_par))
 
-    async def _annulation(self, paiement: Paiement) -> DemandeAnnulation | None:
+    async def _annulation(self, paiement: Paiement) -> VueAnnulation | None:
         if paiement.statut not in (StatutPaiement.ANNULE, StatutPaiement.REMBOURSE):
             return None
-        return await DemandeAnnulationSystemRepository(self.session).approuvee_du_paiement(paiement.id)
+        return await annulation_approuvee(self.session, paiement.id)
 
     async def pdf_remboursement(self, paiement_id: uuid.UUID, storage: Storage) -> tuple[str, bytes]:
         """The refund receipt (series RMB) of a payment refunded with a second person's approval."""

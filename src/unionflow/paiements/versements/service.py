@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.audit.repository import personnes
 from unionflow.comptabilite.ecritures_service import comptabiliser_versement
 from unionflow.comptabilite.ecritures_tresorerie import JOURNAUX_TRESORERIE
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
@@ -182,7 +183,9 @@ class VersementService:
                           "Seule la trésorerie de l'organisation confirme un versement")
         if versement.statut != StatutVersement.EN_COURS:
             raise InvalidState(f"Versement déjà {versement.statut}")
-        if versement.cree_par == self.auth.actor_name and not self.auth.is_global:
+        # The person who created it, by person key (issuer, subject) from its audit trail, never by display name.
+        if not self.auth.is_global and self.auth.personne in await personnes(
+                self.session, "Versement", versement.id, ("CREER",)):
             raise Forbidden("Un versement est confirmé par une autre personne que celle qui l'a créé")
         await approbations.exiger_approbation(self.session, self.auth, versement)
         tresorerie = await self._tresorerie(versement)
