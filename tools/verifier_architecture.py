@@ -13,8 +13,9 @@
    listed with their reason in ``LECTURES_CROISEES`` (the one list of exceptions; docs/architecture.md).
 5. Money in one package: the money tables (``TABLES_ARGENT``: payments, their allocations, member credit,
    payouts; undo requests are a kind of the four-eyes requests) are queried only under paiements/; another
-   area's repository or ``lectures.py`` that imports one of their models fails, unless the read is listed in ``LECTURES_ARGENT`` with the reason it cannot go
-   through paiements yet (``LECTURES_CROISEES`` does not admit them).
+   area's repository or ``lectures.py`` that imports one of their models fails, unless the read is listed in
+   ``LECTURES_ARGENT`` with the reason it cannot go through paiements yet (``LECTURES_CROISEES`` does not admit
+   them).
 6. One idempotency mechanism, in core (core/idempotence.py): outside core, models and migrations no module imports
    its internals (``Idempotence``, ``fingerprint``) or the key table's model (``CleIdempotence``), names the table
    (``cle_idempotence``) in a string, or defines a function or class named after idempotency. An operation takes
