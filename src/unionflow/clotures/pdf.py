@@ -119,7 +119,7 @@ async def dossier(session: AsyncSession, auth: AuthContext, c: ClotureMensuelle)
     blocs: list[Bloc] = []
     extrait: Tableau | None = None
     for numero in (CAISSE, BANQUE, WAVE):
-        compte = await compta.compte_by_numero(c.organisation_id, numero)
+        compte = await compta.get_compte_by_numero(c.organisation_id, numero)
         if compte is None:
             continue
         extrait = etats_tableaux.grand_livre(await etats.grand_livre(c.organisation_id, debut, fin, compte.id))

@@ -183,7 +183,7 @@ class ClotureMensuelleService:
         credits it; 571 moves the other way."""
         assert data.compte_ecart is not None and data.motif_ecart is not None
         org = data.organisation_id
-        compte = await self.compta.compte_by_numero(org, data.compte_ecart)
+        compte = await self.compta.get_compte_by_numero(org, data.compte_ecart)
         if compte is None or not compte.actif or data.compte_ecart == CAISSE:
             raise RegleMetier(f"compteEcart: {data.compte_ecart} n'est pas un compte actif de l'organisation "
                               "(autre que 571)")

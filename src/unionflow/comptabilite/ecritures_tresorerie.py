@@ -39,7 +39,7 @@ async def ouvrir_compte(session: AsyncSession, organisation_id: uuid.UUID, numer
     """The organisation's account ``numero``, reactivated (visibly, with ``raison``) if found inactive, else created
     with ``libelle`` (None: an account only the organisation's chart can give — refused when absent)."""
     books = ComptabiliteSystemRepository(session)
-    compte = await books.compte_by_numero(organisation_id, numero)
+    compte = await books.get_compte_by_numero(organisation_id, numero)
     if compte is not None:
         if not compte.actif:
             compte.actif = True
@@ -56,7 +56,7 @@ async def ouvrir_compte(session: AsyncSession, organisation_id: uuid.UUID, numer
                              classe=classe, type_compte=type_compte, actif=True)
     # Two first movements of an organisation may race to open the same account: the loser re-reads it.
     if not await books.ajouter_unique(compte):
-        found = await books.compte_by_numero(organisation_id, numero)
+        found = await books.get_compte_by_numero(organisation_id, numero)
         assert found is not None
         return found
     return compte

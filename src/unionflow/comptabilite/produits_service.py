@@ -38,14 +38,14 @@ class CompteProduitService:
         result = []
         for nature in NatureRecette:
             numero = choix.get(nature) or COMPTE_PRODUIT_DEFAUT[nature]
-            compte = await self.books.compte_by_numero(organisation_id, numero)
+            compte = await self.books.get_compte_by_numero(organisation_id, numero)
             result.append(CompteProduitResponse(
                 nature=nature, numero_compte=numero, libelle_compte=compte.libelle if compte else None,
                 par_defaut=nature not in choix, numero_compte_defaut=COMPTE_PRODUIT_DEFAUT[nature]))
         return result
 
     async def _verifier_compte(self, organisation_id: uuid.UUID, numero: str) -> None:
-        compte = await self.books.compte_by_numero(organisation_id, numero)
+        compte = await self.books.get_compte_by_numero(organisation_id, numero)
         if compte is None:
             raise RegleMetier(f"Le compte {numero} n'existe pas dans le plan comptable de l'organisation: "
                               "créez-le d'abord (POST /api/comptabilite/comptes)")

@@ -81,7 +81,7 @@ class ComptabiliteRepository(ScopedRepository[EcritureComptable]):
         rows = await self.session.execute(select(CompteComptable).where(CompteComptable.id.in_(ids)))
         return {c.id: c for c in rows.scalars()}
 
-    async def compte_by_numero(self, organisation_id: uuid.UUID, numero: str) -> CompteComptable | None:
+    async def get_compte_by_numero(self, organisation_id: uuid.UUID, numero: str) -> CompteComptable | None:
         stmt = select(CompteComptable).where(CompteComptable.organisation_id == organisation_id,
                                              CompteComptable.numero_compte == numero)
         return (await self.session.execute(stmt)).scalar_one_or_none()
@@ -135,7 +135,7 @@ class ComptabiliteSystemRepository(SystemRepository[EcritureComptable]):
 
     model = EcritureComptable
 
-    async def compte_by_numero(self, organisation_id: uuid.UUID, numero: str) -> CompteComptable | None:
+    async def get_compte_by_numero(self, organisation_id: uuid.UUID, numero: str) -> CompteComptable | None:
         stmt = select(CompteComptable).where(CompteComptable.organisation_id == organisation_id,
                                              CompteComptable.numero_compte == numero)
         return (await self.session.execute(stmt)).scalar_one_or_none()

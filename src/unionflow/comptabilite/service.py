@@ -245,7 +245,7 @@ class ComptabiliteService:
         if not data.actif and data.numero_compte in COMPTES_PAR_DEFAUT:
             raise RegleMetier(f"Le compte {data.numero_compte} reçoit les écritures automatiques des encaissements "
                                "et des versements: il ne peut pas être inactif, sinon l'argent reçu serait refusé")
-        if await self.repo.compte_by_numero(data.organisation_id, data.numero_compte) is not None:
+        if await self.repo.get_compte_by_numero(data.organisation_id, data.numero_compte) is not None:
             raise Conflict(f"Le compte {data.numero_compte} existe déjà dans cette organisation")
         classe, type_compte = classe_de(data.numero_compte)
         compte = CompteComptable(organisation_id=data.organisation_id, numero_compte=data.numero_compte,

@@ -81,7 +81,7 @@ class MembreRepository(ScopedRepository[Membre]):
             clauses.append(Membre.id == scope_param(SCOPE_MEMBRE, values))
         return or_(*clauses) if clauses else false()
 
-    async def by_numero(self, numero: str) -> Membre | None:
+    async def get_by_numero(self, numero: str) -> Membre | None:
         return (await self.session.execute(self.select().where(Membre.numero_membre == numero))).scalar_one_or_none()
 
     async def search(self, filters: MembreFilters, params: PageParams) -> tuple[list[Membre], int, bool]:

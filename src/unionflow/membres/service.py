@@ -127,8 +127,8 @@ class MembreService:
     async def obtenir(self, membre_id: uuid.UUID) -> MembreResponse:
         return to_response(await self._get(membre_id))
 
-    async def by_numero(self, numero: str) -> MembreResponse:
-        membre = await self.repo.by_numero(numero)
+    async def obtenir_par_numero(self, numero: str) -> MembreResponse:
+        membre = await self.repo.get_by_numero(numero)
         if membre is None:
             raise NotFound("Aucun membre visible avec ce numéro")
         return to_response(membre)

@@ -46,7 +46,7 @@ class PaiementRepository(ScopedRepository[Paiement]):
     model = Paiement
     personal = True
 
-    async def by_numero(self, numero: str) -> Paiement | None:
+    async def get_by_numero(self, numero: str) -> Paiement | None:
         return (await self.session.execute(
             self.select().where(Paiement.numero_recu == numero))).scalar_one_or_none()
 

@@ -81,7 +81,7 @@ class PaiementService:
         return await self.response(await self._get(paiement_id))
 
     async def obtenir_par_numero(self, numero: str) -> PaiementResponse:
-        paiement = await self.repo.by_numero(numero)
+        paiement = await self.repo.get_by_numero(numero)
         if paiement is None:
             raise NotFound("Paiement introuvable")
         return await self.response(paiement)

@@ -56,7 +56,7 @@ class ANouveauxService:
         soldes = []
         books = ComptabiliteSystemRepository(self.session)
         for i, ligne in enumerate(data.comptes):
-            compte = await books.compte_by_numero(data.organisation_id, ligne.numero_compte)
+            compte = await books.get_compte_by_numero(data.organisation_id, ligne.numero_compte)
             if compte is None or not compte.actif:
                 raise RegleMetier(f"comptes[{i}]: le compte {ligne.numero_compte} n'existe pas ou est inactif dans le "
                                   "plan comptable de l'organisation")

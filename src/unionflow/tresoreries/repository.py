@@ -39,7 +39,7 @@ class TresorerieSystemRepository(SystemRepository[Tresorerie]):
                                         Tresorerie.numero_compte == numero)
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def verrouiller(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, Tresorerie]:
+    async def lock_many(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, Tresorerie]:
         """Locked until commit, in id order (two transfers in opposite directions never deadlock): the balance a
         movement is checked against cannot change under it. On SQLite writes are serialised anyway."""
         stmt = select(Tresorerie).where(Tresorerie.id.in_(ids)).order_by(Tresorerie.id).with_for_update()

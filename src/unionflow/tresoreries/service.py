@@ -123,7 +123,7 @@ async def verifier_sortie(session: AsyncSession, tresorerie: Tresorerie, montant
     """Refuse (400, with the balance) money leaving a cash box beyond its balance, or a bank beyond its declared
     overdraft. The treasury's row is locked first: two concurrent payouts are checked one after the other.
     Returns the balance before the movement."""
-    await TresorerieSystemRepository(session).verrouiller([tresorerie.id])
+    await TresorerieSystemRepository(session).lock_many([tresorerie.id])
     disponible = await solde(session, tresorerie)
     if tresorerie.type_tresorerie == T.CAISSE:
         plancher = ZERO
@@ -240,7 +240,7 @@ class TresorerieService:
         if data.date_operation is not None and data.date_operation > datetime.now(UTC).date():
             # The balance checked is today's: money cannot be moved on a day that has not come.
             raise RegleMetier("dateOperation ne peut pas être dans le futur")
-        verrouillees = await self.system.verrouiller([data.source_id, data.destination_id])
+        verrouillees = await self.system.lock_many([data.source_id, data.destination_id])
         source, destination = verrouillees.get(data.source_id), verrouillees.get(data.destination_id)
         for tresorerie, role in ((source, "source"), (destination, "de destination")):
             if tresorerie is None or tresorerie.organisation_id != data.organisation_id:

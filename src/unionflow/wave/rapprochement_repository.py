@@ -77,7 +77,7 @@ class ReleveWaveSystemRepository(SystemRepository[ReleveWave]):
                                           LigneReleveWave.statut != StatutLigneReleveWave.RAPPROCHEE)
             .order_by(LigneReleveWave.horodatage, LigneReleveWave.id).with_for_update())).scalars())
 
-    async def compter(self, releve_id: uuid.UUID) -> dict[str, int]:
+    async def count_par_statut(self, releve_id: uuid.UUID) -> dict[str, int]:
         rows = await self.session.execute(select(LigneReleveWave.statut).where(LigneReleveWave.releve_id == releve_id))
         counts: dict[str, int] = {}
         for statut in rows.scalars():

@@ -216,7 +216,7 @@ class RapprochementWaveService:
         for row in lignes:
             frais += await self._rapprocher_ligne(row, matches.get(_cle(row)), org)
         await self.session.flush()
-        counts = await self.system.compter(releve.id)
+        counts = await self.system.count_par_statut(releve.id)
         manquantes = await self._absentes(releve)
         solde_comptable = await ComptabiliteSystemRepository(self.session).solde_numero(
             org, COMPTE_WAVE, releve.date_fin)
@@ -295,7 +295,7 @@ class RapprochementWaveService:
         releve = await self._get(releve_id)
         dernier = await self.repo.dernier_rapprochement(releve.id)
         base = ReleveWaveResponse.model_validate(releve).model_dump()
-        return ReleveWaveDetailResponse(**base, lignes_par_statut=await self.system.compter(releve.id),
+        return ReleveWaveDetailResponse(**base, lignes_par_statut=await self.system.count_par_statut(releve.id),
                                         dernier_rapprochement=_rapprochement_response(dernier) if dernier else None)
 
     async def lignes(self, releve_id: uuid.UUID, params: PageParams,

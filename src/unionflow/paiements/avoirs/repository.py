@@ -83,7 +83,7 @@ class MouvementAvoirRepository(SystemRepository[MouvementAvoir]):
             .execution_options(populate_existing=True))
         return list((await self.session.execute(stmt)).scalars())
 
-    async def du_membre(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> list[MouvementAvoir]:
+    async def of_membre(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> list[MouvementAvoir]:
         stmt = (select(MouvementAvoir).where(MouvementAvoir.membre_id == membre_id,
                                              MouvementAvoir.organisation_id == organisation_id)
                 .order_by(MouvementAvoir.created_at, MouvementAvoir.id))

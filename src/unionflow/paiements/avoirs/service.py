@@ -106,7 +106,7 @@ class AvoirService:
         return await self.mouvements.solde(membre_id, organisation_id)
 
     async def historique(self, membre_id: uuid.UUID, organisation_id: uuid.UUID) -> list[MouvementAvoir]:
-        return await self.mouvements.du_membre(membre_id, organisation_id)
+        return await self.mouvements.of_membre(membre_id, organisation_id)
 
     async def imputer(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
                       echues_au: date | None = None) -> list[Imputation]:

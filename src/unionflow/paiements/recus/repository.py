@@ -62,7 +62,7 @@ class RecuRepository(SystemRepository[Paiement]):
                                       Document.type_mime.in_(LOGO_TYPES), Document.cle_stockage.is_not(None))
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def par_numero(self, numero: str) -> tuple[Paiement, str] | None:
+    async def get_by_numero(self, numero: str) -> tuple[Paiement, str] | None:
         stmt = (select(Paiement, Organisation.nom).join(Organisation, Organisation.id == Paiement.organisation_id)
                 .where(Paiement.numero_recu == numero))
         row = (await self.session.execute(stmt)).first()

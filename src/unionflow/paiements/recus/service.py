@@ -163,7 +163,7 @@ class RecuService:
         return b"".join(chunks)
 
     async def verifier(self, numero: str, cle: str) -> VerificationRecuResponse:
-        found = await self.repo.par_numero(numero)
+        found = await self.repo.get_by_numero(numero)
         # Unknown number and wrong key answer alike: the route confirms receipts, it does not list them.
         if found is None or not hmac.compare_digest(found[0].cle_verification.encode(), cle.encode()):
             raise NotFound("Reçu introuvable ou clé de vérification incorrecte")

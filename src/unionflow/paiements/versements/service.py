@@ -129,7 +129,7 @@ class VersementService:
     async def _check_compte_charge(self, organisation_id: uuid.UUID, numero: str) -> None:
         """The chosen counterpart: an active account of the organisation's chart, class 2 (equipment bought) or
         class 6 (an expense)."""
-        compte = await ComptabiliteSystemRepository(self.session).compte_by_numero(organisation_id, numero)
+        compte = await ComptabiliteSystemRepository(self.session).get_compte_by_numero(organisation_id, numero)
         if compte is None:
             raise RegleMetier(f"Le compte {numero} n'existe pas dans le plan comptable de l'organisation")
         if not compte.actif:
