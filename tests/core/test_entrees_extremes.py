@@ -89,3 +89,31 @@ async def test_observations_of_astral_characters_are_counted_in_code_points(clie
                  b'{"observations": "\\ude00\\ud83d"}', b'{"observations": "\xed\xa0\xbd\xed\xb8\x80"}'):
         refused = await client.put(url, headers=headers, content=body)
         assert refused.status_code == 400 and refused.json()["type"] == INVALIDE, (body[:40], refused.text)
+
+
+async def test_the_period_and_motif_rules_of_dues_are_in_the_schema(client, factory):
+    """What a schema can say of the dues period (``mois`` by ``typeCotisation``) and of a generation before the
+    membership (``motif``), it says: each body is valid for the published schema exactly when the server does not
+    answer 400 ``regle-metier``."""
+    import jsonschema_rs
+
+    document = (await client.get("/openapi.json")).json()
+    validator = jsonschema_rs.validator_for({"$ref": "#/components/schemas/GenererCotisationsRequest",
+                                             "components": document["components"]})
+    org = await factory.organisation()
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    base = {"organisationId": str(org.id), "annee": 2026, "montant": "1000"}
+    cases = [({"typeCotisation": "MENSUELLE"}, False), ({"typeCotisation": "MENSUELLE", "mois": 5}, True),
+             ({"typeCotisation": "TRIMESTRIELLE", "mois": 2}, False),
+             ({"typeCotisation": "TRIMESTRIELLE", "mois": 4}, True),
+             ({"typeCotisation": "SEMESTRIELLE"}, False), ({"typeCotisation": "SEMESTRIELLE", "mois": 7}, True),
+             ({"typeCotisation": "ANNUELLE", "mois": 3}, False), ({"typeCotisation": "ANNUELLE"}, True),
+             ({"typeCotisation": "EXCEPTIONNELLE"}, True),
+             ({"typeCotisation": "ANNUELLE", "avantAdhesion": True}, False),
+             ({"typeCotisation": "ANNUELLE", "avantAdhesion": True, "motif": "Rattrapage voté en AG"}, True)]
+    for extra, valid in cases:
+        body = {**base, **extra}
+        assert validator.is_valid(body) is valid, body
+        response = await client.post("/api/cotisations/generer", headers=admin.headers, json=body)
+        refused = response.status_code == 400 and response.json()["type"].endswith("/regle-metier")
+        assert refused is not valid and response.status_code < 500, (body, response.text)

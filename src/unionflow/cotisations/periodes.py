@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import calendar
 from datetime import date
+from typing import Any
 
 from unionflow.models.cotisation import TypeCotisation
 
@@ -15,6 +16,21 @@ DUREE_MOIS = {T.MENSUELLE: 1, T.TRIMESTRIELLE: 3, T.SEMESTRIELLE: 6, T.ANNUELLE:
 REGLE = ("`mois` est obligatoire pour MENSUELLE (1 à 12), TRIMESTRIELLE (premier mois du trimestre: 1, 4, 7 ou "
          "10) et SEMESTRIELLE (1 ou 7); interdit pour ANNUELLE (l'année entière); facultatif pour EXCEPTIONNELLE "
          "et SOLIDARITE (le mois, sinon l'année). Sinon 400 `regle-metier` avec la raison.")
+
+
+def schema_periode(schema: dict[str, Any]) -> None:
+    """The same rule in the request's JSON Schema (``if``/``then`` on ``typeCotisation``), so that clients and
+    fuzzers see it: a model's ``json_schema_extra``."""
+    def cas(type_cotisation: TypeCotisation, mois: dict[str, Any], requis: bool = True) -> dict[str, Any]:
+        return {"if": {"properties": {"typeCotisation": {"const": type_cotisation.value}},
+                       "required": ["typeCotisation"]},
+                "then": {"properties": {"mois": mois}, **({"required": ["mois"]} if requis else {})}}
+
+    schema.setdefault("allOf", []).extend([
+        cas(T.MENSUELLE, {"type": "integer", "minimum": 1, "maximum": 12}),
+        *(cas(t, {"enum": list(debuts)}) for t, debuts in DEBUTS.items()),
+        cas(T.ANNUELLE, {"type": "null"}, requis=False),
+    ])
 
 
 def erreur_periode(type_cotisation: TypeCotisation, mois: int | None) -> str | None:

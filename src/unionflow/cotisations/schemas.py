@@ -2,13 +2,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
+from typing import Any
 
-from pydantic import AwareDatetime, Field, model_validator
+from pydantic import AwareDatetime, ConfigDict, Field, model_validator
 
 from unionflow.adhesions.schemas import CURRENCY_PATTERN, RecuResponse
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel, regle_metier
-from unionflow.cotisations.periodes import erreur_periode
+from unionflow.cotisations.periodes import erreur_periode, schema_periode
 from unionflow.models.cotisation import StatutCotisation, TypeCotisation
 from unionflow.models.paiement import MethodePaiement
 from unionflow.models.rappel_cotisation import StatutRappel
@@ -25,6 +26,8 @@ ECHEANCE_PAR_DEFAUT = ("Absent: le jour cotisation.jour_echeance (configuration,
 
 
 class CreateCotisationRequest(InputModel):
+    model_config = ConfigDict(json_schema_extra=schema_periode)
+
     membre_id: uuid.UUID
     organisation_id: uuid.UUID
     type_cotisation: TypeCotisation
@@ -60,7 +63,15 @@ class PaiementCotisationRequest(InputModel):
     date_paiement: AwareDatetime | None = Field(default=None, description="Par défaut maintenant; jamais future")
 
 
+def _schema_generation(schema: dict[str, Any]) -> None:
+    schema_periode(schema)
+    schema["allOf"].append({"if": {"properties": {"avantAdhesion": {"const": True}}, "required": ["avantAdhesion"]},
+                            "then": {"required": ["motif"], "properties": {"motif": {"type": "string"}}}})
+
+
 class GenererCotisationsRequest(InputModel):
+    model_config = ConfigDict(json_schema_extra=_schema_generation)
+
     organisation_id: uuid.UUID
     type_cotisation: TypeCotisation
     annee: int = Annee
