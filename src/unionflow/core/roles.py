@@ -72,6 +72,8 @@ RS_SA = _rs("RS-SA", R.SUPER_ADMIN)
 RS_APPROVE = _rs("RS-APPROVE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION)
 RS_AUDIT = _rs("RS-AUDIT", R.ADMIN, R.SUPER_ADMIN, R.ADMIN_ORGANISATION)
 RS_LCB = _rs("RS-LCB", R.ADMIN_ORGANISATION, R.SUPER_ADMIN)
+# The external auditor reads the LCB-FT alerts he must review (extension: read routes only; treating stays RS-LCB).
+RS_LCB_LECTURE = _etendu(RS_LCB, R.COMMISSAIRE_AUX_COMPTES)
 RS_CONF = _rs("RS-CONF", R.ADMIN, R.SUPER_ADMIN)
 RS_ME = _rs("RS-ME", R.MEMBRE, R.ADMIN, R.ADMIN_ORGANISATION)
 RS_MON_READ = _rs("RS-MON-READ", R.SUPER_ADMIN, R.ADMIN, R.MODERATEUR)
@@ -106,6 +108,10 @@ RS_TRESORERIE = _rs("RS-TRESORERIE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATIO
 RS_TRESORERIE_READ = _rs("RS-TRESORERIE-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER,
                          R.PRESIDENT, R.COMMISSAIRE_AUX_COMPTES)
 RS_UNION_ADMIN = _rs("RS-UNION-ADMIN", R.SUPER_ADMIN, R.ADMIN)
+# Confirming a payout someone else prepared: any officer holding versement.confirmer, the president included, so
+# that a bureau of one treasurer and a president can pay out (the creator is still refused, by person key).
+RS_VERSEMENT_CONFIRMER = _rs("RS-VERSEMENT-CONFIRMER", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER,
+                             R.PRESIDENT)
 
 # Cotisations: batch generation of a period's dues (route not in the spec; see docs/decisions.md).
 RS_COTISATION_GENERER = _rs("RS-COTISATION-GENERER", R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER)

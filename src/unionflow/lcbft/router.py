@@ -11,7 +11,7 @@ from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
-from unionflow.core.roles import RS_LCB
+from unionflow.core.roles import RS_LCB, RS_LCB_LECTURE
 from unionflow.core.routing import area_router
 from unionflow.lcbft.schemas import (
     AlerteResponse,
@@ -50,7 +50,7 @@ PERIMETRE = "SUPER_ADMIN voit toutes les organisations, un ADMIN_ORGANISATION se
                         "`dateFin` doit suivre `dateDebut`. " + PERIMETRE)
 async def list_alertes(
     session: SessionDep,
-    auth: AuthContext = authorize(RS_LCB),
+    auth: AuthContext = authorize(RS_LCB_LECTURE),
     params: PageParams = Depends(paging(20)),
     date_debut: Annotated[date | datetime | None, Query(alias="dateDebut"), JOUR_OU_INSTANT] = None,
     date_fin: Annotated[date | datetime | None, Query(alias="dateFin"), JOUR_OU_INSTANT] = None,
@@ -65,7 +65,7 @@ async def list_alertes(
 @router.get("/stats/non-traitees", response_model=NonTraiteesResponse, summary="Nombre d'alertes non traitées",
             description="`{organisationId, nonTraitees}` sur le périmètre de l'appelant, éventuellement restreint à "
                         "`organisationId` (0 pour une organisation hors périmètre). " + PERIMETRE)
-async def count_non_traitees(session: SessionDep, auth: AuthContext = authorize(RS_LCB),
+async def count_non_traitees(session: SessionDep, auth: AuthContext = authorize(RS_LCB_LECTURE),
                              organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
                              ) -> NonTraiteesResponse:
     filters = parse_filters(None, None, organisation_id, None, None)
@@ -74,7 +74,7 @@ async def count_non_traitees(session: SessionDep, auth: AuthContext = authorize(
 
 @router.get("/{id}", response_model=AlerteResponse, summary="Consulter une alerte",
             description="Identifiant inconnu, mal formé ou hors périmètre → 404. " + PERIMETRE)
-async def get_alerte(id: str, session: SessionDep, auth: AuthContext = authorize(RS_LCB)) -> AlerteResponse:
+async def get_alerte(id: str, session: SessionDep, auth: AuthContext = authorize(RS_LCB_LECTURE)) -> AlerteResponse:
     return await LcbFtService(session, auth).obtenir(id)
 
 

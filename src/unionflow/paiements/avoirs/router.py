@@ -11,7 +11,7 @@ from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
-from unionflow.core.roles import RS_TRESORERIE
+from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 from unionflow.paiements.avoirs.api_service import AvoirApiService
 from unionflow.paiements.avoirs.schemas import AvoirResponse, ImputerAvoirRequest, ImputerAvoirResponse
@@ -24,7 +24,7 @@ router = area_router("/api/avoirs", "Paiements")
             description="Extension. Trésorerie de l'organisation: le solde de l'avoir du membre (avances "
                         "et trop-perçus non encore imputés) et ses mouvements (création, imputation, extourne), "
                         "chacun rattaché à son reçu d'origine. 404 si l'organisation ou le membre n'est pas visible.")
-async def obtenir_avoir(session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE),
+async def obtenir_avoir(session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE_READ),
                         membre_id: uuid.UUID = Query(alias="membreId"),
                         organisation_id: uuid.UUID = Query(alias="organisationId")) -> AvoirResponse:
     return await AvoirApiService(session, auth).obtenir(membre_id, organisation_id)

@@ -10,7 +10,7 @@ from unionflow.core.db import SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
-from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ, RS_VERSEMENT_CONFIRMER
 from unionflow.core.routing import area_router
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 from unionflow.paiements.versements import operations
@@ -59,7 +59,8 @@ async def get_versement(id: uuid.UUID, session: SessionDep, request: Request,
 
 @router.post("/{id}/confirmer", response_model=VersementResponse, responses=problems(404, 422, 502, 503),
              summary="Confirmer (envoyer) un versement",
-             description="Par une autre personne que le créateur (sauf SUPER_ADMIN/ADMIN). Wave: payout envoyé avec "
+             description="Par une autre personne que le créateur (sauf SUPER_ADMIN/ADMIN): trésorier, président ou "
+                         "administrateur de l'organisation (permission versement.confirmer). Wave: payout envoyé avec "
                          "la clé stockée (un nouvel essai ne paie jamais deux fois); REUSSI, ECHOUE ou EN_COURS "
                          "selon Wave; un nouvel appel relit le payout. Manuel: referenceExterne requis → REUSSI. "
                          "À partir de `finance.approbation.seuil_versement`, la demande d'approbation ouverte à la "
@@ -70,7 +71,7 @@ async def get_versement(id: uuid.UUID, session: SessionDep, request: Request,
                          "autorisé (400 avec le solde; rien n'est envoyé).")
 async def confirm_versement(id: uuid.UUID, session: SessionDep, request: Request,
                             data: ConfirmerVersementRequest | None = None,
-                            auth: AuthContext = authorize(RS_TRESORERIE),
+                            auth: AuthContext = authorize(RS_VERSEMENT_CONFIRMER),
                             idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     return as_response(await operations.confirmer(session, auth, request.app.state.settings, idem, id,
                                                   data or ConfirmerVersementRequest()))
