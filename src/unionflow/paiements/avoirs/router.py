@@ -9,10 +9,11 @@ from fastapi.responses import JSONResponse
 
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
-from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
+from unionflow.paiements import operations
 from unionflow.paiements.avoirs.api_service import AvoirApiService
 from unionflow.paiements.avoirs.schemas import AvoirResponse, ImputerAvoirRequest, ImputerAvoirResponse
 
@@ -41,4 +42,4 @@ async def obtenir_avoir(session: SessionDep, auth: AuthContext = authorize(RS_TR
 async def imputer_avoir(data: ImputerAvoirRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_TRESORERIE),
                         idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    return await idem.run(auth, lambda: AvoirApiService(session, auth).imputer(data))
+    return as_response(await operations.imputer_avoir(session, auth, idem, data))
