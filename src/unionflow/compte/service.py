@@ -17,6 +17,7 @@ from unionflow.compte.schemas import (
     DashboardOrganisationResponse,
     MembershipLigne,
     MembreResume,
+    PaiementEnAttenteLigne,
     PaiementLigne,
     ReseauOrganisation,
     SyntheseCotisations,
@@ -31,17 +32,21 @@ from unionflow.models.adhesion import StatutAdhesion
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.organisations.repository import ArborescenceRepository
 from unionflow.paiements.rapport_repository import PaiementRapportSystemRepository
+from unionflow.paiements.repository import Reservation
 
 OUVERTES = frozenset({StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD})
 
 
-def _ligne(c: Cotisation, today: date) -> CotisationLigne:
+def _ligne(c: Cotisation, today: date, reservation: Reservation | None = None) -> CotisationLigne:
     reste = max(c.montant_du - c.montant_paye, ZERO)
     overdue = c.statut in OUVERTES and c.date_echeance < today
+    en_attente = None if reservation is None else PaiementEnAttenteLigne(
+        paiement_id=reservation.paiement_id, reference=reservation.reference, methode=reservation.methode)
     return CotisationLigne(id=c.id, numero_reference=c.numero_reference, organisation_id=c.organisation_id,
                            libelle=c.libelle, annee=c.annee, mois=c.mois, montant_du=c.montant_du,
                            montant_paye=c.montant_paye, reste_a_payer=reste, date_echeance=c.date_echeance,
-                           statut=StatutCotisation.EN_RETARD if overdue else c.statut)
+                           statut=StatutCotisation.EN_RETARD if overdue else c.statut,
+                           paiement_en_attente=en_attente)
 
 
 def _adhesion(a: Adhesion) -> AdhesionLigne:
@@ -73,10 +78,12 @@ class CompteService:
         adhesions = [_adhesion(a) for a in await self.repo.adhesions(membre.id, organisation_id)]
         frais_restants = sum((a.reste_a_payer for a in adhesions), ZERO)
         total_paye, credit, pending = await self.paiements.payment_totals(membre.id, organisation_id)
+        dues = await self.repo.open_dues(membre.id, organisation_id)
+        reservations = await self.paiements.reservations(membre.id, [c.id for c in dues])
         return CompteAdherentResponse(
             membre_id=membre.id, numero_membre=membre.numero_membre, nom_complet=f"{membre.prenom} {membre.nom}",
             organisation_id=organisation_id, devise="XOF", cotisations=SyntheseCotisations(**totals),
-            cotisations_a_payer=[_ligne(c, today) for c in await self.repo.open_dues(membre.id, organisation_id)],
+            cotisations_a_payer=[_ligne(c, today, reservations.get(c.id)) for c in dues],
             adhesions=adhesions, frais_adhesion_restants=frais_restants, total_paye=total_paye,
             paiements_en_attente=pending, credit=credit,
             solde=credit - totals["montant_restant"] - frais_restants,
@@ -88,7 +95,9 @@ class CompteService:
         membre = await self._membre()
         today = today_utc()
         totals = await SituationRepository(self.session).situation(membre.id, today)
-        open_dues = [_ligne(c, today) for c in await self.repo.open_dues(membre.id, limit=200)]
+        dues = await self.repo.open_dues(membre.id, limit=200)
+        reservations = await self.paiements.reservations(membre.id, [c.id for c in dues])
+        open_dues = [_ligne(c, today, reservations.get(c.id)) for c in dues]
         adhesions = [_adhesion(a) for a in await self.repo.adhesions(membre.id)]
         _, credit, _ = await self.paiements.payment_totals(membre.id)
         return DashboardMembreResponse(

@@ -42,6 +42,8 @@ class TypeNotification(StrEnum):
     PAIEMENT_ANNULE = "PAIEMENT_ANNULE"
     PAIEMENT_REMBOURSE = "PAIEMENT_REMBOURSE"
     AIDE_VERSEE = "AIDE_VERSEE"
+    # Issue 28: money that arrived twice for the same dues became credit (to the member and the treasury).
+    AVOIR_DOUBLE_PAIEMENT = "AVOIR_DOUBLE_PAIEMENT"
 
 
 # Kinds a member cannot refuse: they concern the member's own obligations, payments or registrations
@@ -50,7 +52,8 @@ OBLIGATOIRES = frozenset({TypeNotification.RAPPEL_COTISATION, TypeNotification.R
                           TypeNotification.EVENEMENT_ANNULE, TypeNotification.INSCRIPTION_CONFIRMEE,
                           TypeNotification.DECISION_AIDE, TypeNotification.WEBHOOK_DESACTIVE,
                           TypeNotification.DECLARATION_REJETEE, TypeNotification.PAIEMENT_ANNULE,
-                          TypeNotification.PAIEMENT_REMBOURSE, TypeNotification.AIDE_VERSEE})
+                          TypeNotification.PAIEMENT_REMBOURSE, TypeNotification.AIDE_VERSEE,
+                          TypeNotification.AVOIR_DOUBLE_PAIEMENT})
 
 
 class Notification(IdMixin, TimestampMixin, Base):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
+from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -95,3 +96,26 @@ async def declaration_rejetee(session: AsyncSession, paiement: Paiement, motif: 
                       "Paiement déclaré non reçu",
                       f"La trésorerie n'a pas constaté le paiement de {paiement.montant} {paiement.devise} que vous "
                       f"avez déclaré: il est rejeté et reste dû. Motif: {motif}", ("Paiement", paiement.id), auteur)
+
+
+async def double_paiement_en_avoir(session: AsyncSession, paiement: Paiement, montant: Decimal, canal: str,
+                                   raison: str, auteur: str) -> None:
+    """Money that arrived for dues already settled became the member's credit (issue 28): the member and the
+    organisation's treasury (who may record payments, ``paiement.enregistrer``) are told how much and why."""
+    somme = f"{montant:,.0f}".replace(",", " ") + (" FCFA" if paiement.devise == "XOF" else f" {paiement.devise}")
+    sujet = f"Reçu {paiement.numero_recu}: {somme} gardés en avoir"
+    source = ("Paiement", paiement.id)
+    await avis_membre(session, paiement.membre_id, paiement.organisation_id, TypeNotification.AVOIR_DOUBLE_PAIEMENT,
+                      sujet, f"Votre paiement ({canal}) du reçu {paiement.numero_recu} est arrivé pour ce qui était "
+                             f"déjà réglé: {somme} sont gardés comme avoir sur votre compte ({raison}). Il paiera vos "
+                             f"prochaines cotisations ou vous sera remboursé sur demande.", source, auteur)
+    tresorerie = [m for m in await membres_avec_roles(session, paiement.organisation_id,
+                                                      GRANTS[Permission.PAIEMENT_ENREGISTRER])
+                  if m.id != paiement.membre_id]
+    if tresorerie:
+        await Emetteur(session, auteur).emettre_lot(
+            tresorerie, TypeNotification.AVOIR_DOUBLE_PAIEMENT.value,
+            lambda _m, _c: (sujet, f"Le paiement ({canal}) du reçu {paiement.numero_recu} est arrivé pour ce "
+                                   f"qui était déjà réglé: {somme} sont devenus l'avoir du membre "
+                                   f"({raison}). Imputez-le ou remboursez-le."),
+            organisation_id=paiement.organisation_id, source=source)

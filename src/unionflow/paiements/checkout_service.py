@@ -24,6 +24,7 @@ from unionflow.core.permissions import Permission
 from unionflow.models import Paiement, TransactionWave, WaveCheckout, WaveEvenement
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.paiements.checkout_schemas import CreateWaveCheckoutRequest, WaveCheckoutResponse, WaveWebhookResponse
+from unionflow.paiements.encaissement.emission import METHODES
 from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
 from unionflow.paiements.repository import PaiementRepository, PaiementSystemRepository
 from unionflow.wave import client as wave_protocol
@@ -97,12 +98,12 @@ class WaveCheckoutService:
     async def ouvrir(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
                      cibles: list[Cible]) -> WaveCheckoutResponse:
         """Open a Wave session for these targets of one member (ownership already checked by the caller)."""
-        cot_ids = [c.cotisation_id for c in cibles if c.cotisation_id]
-        adh_ids = [c.adhesion_id for c in cibles if c.adhesion_id]
-        for pending_id in await self.repo.pending_wave_overlapping(membre_id, cot_ids, adh_ids):
-            if not await self._close_if_expired(pending_id):
-                raise Conflict("Un paiement Wave est déjà en cours pour ces cibles: terminez-le ou expirez-le",
-                               extra={"paiementId": str(pending_id)})
+        cot_ids = sorted({c.cotisation_id for c in cibles if c.cotisation_id})
+        adh_ids = sorted({c.adhesion_id for c in cibles if c.adhesion_id})
+        # Under the targets' row locks (the lock order of the payments), so that a declaration and a session
+        # cannot both find the other absent (docs/decisions.md, « Issue 28 — pas de double paiement »).
+        await PaiementSystemRepository(self.session).lock_cibles(cot_ids, adh_ids)
+        await self.refuser_si_reservees(membre_id, cot_ids, adh_ids, declaration=False)
         paiement = await EncaissementService(self.session, self.auth).preparer(
             membre_id=membre_id, organisation_id=organisation_id, methode=MethodePaiement.WAVE, cibles=cibles)
         if paiement.devise != "XOF":
@@ -132,6 +133,26 @@ class WaveCheckoutService:
         return WaveCheckoutResponse(paiement_id=paiement.id, numero_recu=paiement.numero_recu, montant=paiement.montant,
                                 devise=paiement.devise, wave_launch_url=checkout.launch_url,
                                 checkout_id=checkout.checkout_id, expires_at=checkout.when_expires)
+
+    async def refuser_si_reservees(self, membre_id: uuid.UUID, cotisation_ids: list[uuid.UUID],
+                                   adhesion_ids: list[uuid.UUID], *, declaration: bool) -> None:
+        """One pending payment at a time per dues or adhesion (called under the targets' row locks): a member's
+        declaration waiting for the treasury is not paid again by Wave, and an open Wave session is not declared
+        paid by other means meanwhile. A Wave session past its expiry that Wave confirms expired unpaid is closed
+        here and stops blocking. ``declaration``: the caller is a new declaration (else a new Wave session)."""
+        for r in await self.repo.reservations(membre_id, cotisation_ids, adhesion_ids):
+            extra = {"paiementId": str(r.paiement_id)}
+            if not r.wave:
+                comment = METHODES.get(r.methode, r.methode)
+                encore = "une seconde fois" if declaration else "par Wave"
+                raise Conflict(f"{r.cible_reference} est réservée par la déclaration de paiement {r.reference} "
+                               f"({comment}), en attente de confirmation par la trésorerie: elle ne se paie pas "
+                               f"{encore} tant que la trésorerie ne l'a pas confirmée ou rejetée", extra=extra)
+            if await self._close_if_expired(r.paiement_id):
+                continue
+            raise Conflict(f"Un paiement Wave ({r.reference}) est en cours pour {r.cible_reference}: "
+                           + ("attendez son issue ou abandonnez-le avant de déclarer un autre paiement"
+                              if declaration else "terminez-le ou expirez-le"), extra=extra)
 
     async def _close_if_expired(self, paiement_id: uuid.UUID) -> bool:
         """A pending session past its expiry that Wave confirms expired unpaid is closed (EXPIRE) so that the

@@ -69,13 +69,10 @@ class DeclarationService:
                 devise=checkout.devise, methode=methode, wave_launch_url=checkout.wave_launch_url,
                 checkout_id=checkout.checkout_id, expires_at=checkout.expires_at,
                 message="Session Wave ouverte: le paiement sera pris en compte quand Wave l'aura confirmé")
-        # Lock the target first so that two concurrent declarations cannot both find nothing pending.
+        # Lock the target first so that two concurrent declarations (or a declaration and a Wave session) cannot
+        # both find nothing pending.
         await self.session.refresh(target, with_for_update=True)
-        pending = await self.repo.pending_overlapping(target.membre_id, [target.id] if is_cotisation else [],
-                                                      [] if is_cotisation else [target.id])
-        if pending:
-            raise Conflict(f"Un paiement est déjà en attente pour {target.numero_reference}: attendez sa "
-                           f"confirmation par la trésorerie", extra={"paiementId": str(pending[0])})
+        await self._refuser_si_reservee(target, is_cotisation)
         paiement = await EncaissementService(self.session, self.auth).preparer(
             membre_id=target.membre_id, organisation_id=target.organisation_id, methode=methode.value,
             cibles=[cible], devise=target.devise,
@@ -93,6 +90,20 @@ class DeclarationService:
             devise=paiement.devise,
             methode=paiement.methode,
             message="Paiement déclaré: il sera pris en compte après confirmation par la trésorerie")
+
+    async def _refuser_si_reservee(self, target: Cotisation | Adhesion, is_cotisation: bool) -> None:
+        """409 while another declaration or an open Wave session reserves the target (issue 28): an expired Wave
+        session is closed on the way when the settings reach Wave, else it blocks until closed."""
+        cotisations, adhesions = ([target.id], []) if is_cotisation else ([], [target.id])
+        if self.settings is not None:
+            await WaveCheckoutService(self.session, self.auth, self.settings).refuser_si_reservees(
+                target.membre_id, cotisations, adhesions, declaration=True)
+            return
+        pending = await self.repo.reservations(target.membre_id, cotisations, adhesions)
+        if pending:
+            raise Conflict(f"Un paiement ({pending[0].reference}) est déjà en attente pour "
+                           f"{target.numero_reference}: attendez son issue", extra={"paiementId":
+                                                                                   str(pending[0].paiement_id)})
 
     async def _declaration(self, paiement_id: uuid.UUID) -> Paiement:
         paiement = await self.repo.get(paiement_id)

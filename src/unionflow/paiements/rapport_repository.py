@@ -15,7 +15,7 @@ from sqlalchemy import ColumnElement, Select, case, func, select
 from unionflow.core.repository import SystemRepository
 from unionflow.models import Membre, MouvementAvoir, Organisation, Paiement, PaiementAllocation
 from unionflow.models.paiement import StatutPaiement, TypeMouvementAvoir
-from unionflow.paiements.repository import PaiementRepository, day_start
+from unionflow.paiements.repository import PaiementRepository, Reservation, day_start, reservations_statement
 
 
 def _dec(value: Any) -> Decimal:
@@ -92,6 +92,18 @@ class PaiementRapportSystemRepository(SystemRepository[Paiement]):
         if organisation_id:
             rendu = rendu.where(MouvementAvoir.organisation_id == organisation_id)
         return _dec(row[0]) + _dec((await self.session.execute(rendu)).scalar_one()), _dec(row[1]), int(row[2])
+
+    async def reservations(self, membre_id: uuid.UUID, cotisation_ids: list[uuid.UUID]) -> dict[uuid.UUID, Reservation]:
+        """The pending payment (declaration or Wave session) reserving each of these dues of the member, if any:
+        what the member's account shows instead of offering to pay them again (issue 28)."""
+        if not cotisation_ids:
+            return {}
+        rows = await self.session.execute(reservations_statement(membre_id, cotisation_ids, []))
+        found: dict[uuid.UUID, Reservation] = {}
+        for row in rows.all():
+            reservation = Reservation(*row)
+            found.setdefault(reservation.cible_id, reservation)
+        return found
 
     async def last_payments(self, membre_id: uuid.UUID, limit: int,
                             organisation_id: uuid.UUID | None = None) -> list[Paiement]:

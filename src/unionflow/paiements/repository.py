@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Select, func, or_, select
 
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
@@ -34,6 +34,39 @@ class PaiementFilters:
     methode: str | None = None
     date_debut: date | None = None
     date_fin: date | None = None
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """A pending payment reserving one dues or adhesion: a member's declaration (cash, transfer, …) waiting for
+    the treasury, or an open Wave session (``methode`` WAVE)."""
+
+    paiement_id: uuid.UUID
+    reference: str
+    methode: str
+    cible_id: uuid.UUID
+    cible_reference: str
+
+    @property
+    def wave(self) -> bool:
+        return self.methode == MethodePaiement.WAVE
+
+
+def reservations_statement(membre_id: uuid.UUID, cotisation_ids: list[uuid.UUID],
+                           adhesion_ids: list[uuid.UUID]) -> Select[Any]:
+    """Rows of ``Reservation``: the member's pending payments allocated to these dues or adhesions."""
+    return (
+        select(Paiement.id, func.coalesce(Paiement.reference_declaration, Paiement.numero_recu),
+               Paiement.methode, func.coalesce(PaiementAllocation.cotisation_id, PaiementAllocation.adhesion_id),
+               func.coalesce(Cotisation.numero_reference, Adhesion.numero_reference))
+        .join(PaiementAllocation, PaiementAllocation.paiement_id == Paiement.id)
+        .outerjoin(Cotisation, Cotisation.id == PaiementAllocation.cotisation_id)
+        .outerjoin(Adhesion, Adhesion.id == PaiementAllocation.adhesion_id)
+        .where(Paiement.membre_id == membre_id, Paiement.statut == StatutPaiement.EN_ATTENTE,
+               or_(PaiementAllocation.cotisation_id.in_(cotisation_ids),
+                   PaiementAllocation.adhesion_id.in_(adhesion_ids)))
+        .order_by(Paiement.created_at, Paiement.id)
+    )
 
 
 def day_start(day: date) -> datetime:
@@ -136,17 +169,14 @@ class PaiementRepository(ScopedRepository[Paiement]):
         )
         return list((await self.session.execute(stmt)).scalars())
 
-    async def pending_overlapping(self, membre_id: uuid.UUID, cotisation_ids: list[uuid.UUID],
-                                  adhesion_ids: list[uuid.UUID]) -> list[uuid.UUID]:
-        """Pending payments (declarations or Wave sessions) of the member already reserving these targets."""
-        stmt = (
-            select(PaiementAllocation.paiement_id).distinct()
-            .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
-            .where(Paiement.membre_id == membre_id, Paiement.statut == StatutPaiement.EN_ATTENTE,
-                   or_(PaiementAllocation.cotisation_id.in_(cotisation_ids),
-                       PaiementAllocation.adhesion_id.in_(adhesion_ids)))
-        )
-        return list((await self.session.execute(stmt)).scalars())
+    async def reservations(self, membre_id: uuid.UUID, cotisation_ids: list[uuid.UUID],
+                           adhesion_ids: list[uuid.UUID]) -> list[Reservation]:
+        """The member's pending payments (declarations and Wave sessions) reserving these dues or adhesions, with
+        the reference the member was given and the reference of the target, oldest first."""
+        if not cotisation_ids and not adhesion_ids:
+            return []
+        rows = await self.session.execute(reservations_statement(membre_id, cotisation_ids, adhesion_ids))
+        return [Reservation(*row) for row in rows.all()]
 
     async def reserved_targets(self, paiement_id: uuid.UUID) -> list[Cotisation | Adhesion]:
         """The dues and adhesions a pending payment reserves."""
@@ -201,6 +231,22 @@ class PaiementSystemRepository(SystemRepository[Paiement]):
                 select(Adhesion).where(Adhesion.id.in_(adhesion_ids)).order_by(Adhesion.id).with_for_update()
                 .execution_options(populate_existing=True))
             found.update({a.id: a for a in rows.scalars()})
+        return found
+
+    async def recus_reglant(self, cible_ids: list[uuid.UUID], sauf: uuid.UUID) -> dict[uuid.UUID, list[str]]:
+        """Receipt numbers of the confirmed payments (other than ``sauf``) allocated to these dues or adhesions:
+        what settled them, named when money arrives for them a second time."""
+        if not cible_ids:
+            return {}
+        cible = func.coalesce(PaiementAllocation.cotisation_id, PaiementAllocation.adhesion_id)
+        stmt = (select(cible, Paiement.numero_recu)
+                .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
+                .where(cible.in_(cible_ids), Paiement.statut == StatutPaiement.VALIDE, Paiement.id != sauf)
+                .order_by(Paiement.date_paiement, Paiement.numero_recu))
+        found: dict[uuid.UUID, list[str]] = {}
+        for cible_id, numero in (await self.session.execute(stmt)).all():
+            if numero not in found.setdefault(cible_id, []):
+                found[cible_id].append(numero)
         return found
 
     # --- what the monthly closing (clotures/) asks of the payments, after checking its permission ------------

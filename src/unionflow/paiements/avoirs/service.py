@@ -26,13 +26,15 @@ from unionflow.core.cache import invalidate
 from unionflow.core.errors import NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
-from unionflow.models import Cotisation, MouvementAvoir, Paiement, PaiementAllocation
+from unionflow.models import Adhesion, Cotisation, MouvementAvoir, Paiement, PaiementAllocation
 from unionflow.models.base import utcnow
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.paiement import TypeMouvementAvoir
+from unionflow.notifications import workflow as notices
 from unionflow.paiements.avoirs.repository import MouvementAvoirRepository
+from unionflow.paiements.encaissement.emission import METHODES
 from unionflow.paiements.encaissement.validation_service import COTISATIONS_STATS, MODULE, outstanding
-from unionflow.paiements.repository import PaiementRepository
+from unionflow.paiements.repository import PaiementRepository, PaiementSystemRepository
 
 ZERO = Decimal("0")
 IMPUTATION_AUTOMATIQUE = "cotisations.avoir.imputation_automatique"
@@ -60,6 +62,35 @@ def extourner(session: AsyncSession, auth: AuthContext | None, paiement: Paiemen
             membre_id=paiement.membre_id, organisation_id=paiement.organisation_id, paiement_id=paiement.id,
             type_mouvement=TypeMouvementAvoir.EXTOURNE, montant=-paiement.montant_non_affecte,
             libelle=f"Reçu {paiement.numero_recu} {paiement.statut}: {motif}"[:300], cree_par=_auteur(auth)))
+
+
+def _raison(cible: Cotisation | Adhesion, montant: Decimal, recus: list[str]) -> str:
+    if isinstance(cible, Cotisation) and cible.statut == StatutCotisation.ANNULEE:
+        etat = "a été annulée entre-temps"
+    elif recus:
+        etat = f"était déjà réglée ({', '.join(recus)})"
+    else:
+        etat = f"n'était plus payable (statut {cible.statut})"
+    return f"{cible.numero_reference} {etat}: {montant} {cible.devise} non affectés"
+
+
+async def signaler_double_paiement(session: AsyncSession, auth: AuthContext | None, paiement: Paiement,
+                                   non_pris: list[tuple[Cotisation | Adhesion, Decimal]]) -> None:
+    """Money confirmed for dues or an adhesion settled meanwhile (a Wave session confirmed after a declaration,
+    a declaration confirmed after a payment at the counter) is kept as the member's credit — and said: an audit
+    line, and a notice to the member and to the organisation's treasury naming the amount and why
+    (docs/decisions.md, « Issue 28 — pas de double paiement »)."""
+    montant = paiement.montant_non_affecte
+    recus = await PaiementSystemRepository(session).recus_reglant([c.id for c, _ in non_pris], sauf=paiement.id)
+    raisons = [_raison(cible, part, recus.get(cible.id, [])) for cible, part in non_pris]
+    raison = "; ".join(raisons) or "rien ne restait dû sur ses cibles"
+    await audit.record(session, auth, action="CONVERTIR_EN_AVOIR", module=MODULE, entite_type="Paiement",
+                       entite_id=paiement.id, organisation_id=paiement.organisation_id, severite="WARNING",
+                       after={"montant_non_affecte": str(montant)},
+                       description=f"Reçu {paiement.numero_recu}: {montant} {paiement.devise} gardés en avoir du "
+                                   f"membre ({raison})")
+    await notices.double_paiement_en_avoir(session, paiement, montant, METHODES.get(paiement.methode, paiement.methode),
+                                           raison, _auteur(auth))
 
 
 async def imputer_automatiquement(session: AsyncSession, organisation_id: uuid.UUID | None, jour: date) -> int:

@@ -127,6 +127,22 @@ class EncaissementService:
             raise RegleMetier(f"Le montant ({montant}) dépasse le total restant dû ({montant - remaining})")
         return plan
 
+    @classmethod
+    def _non_pris(cls, cibles: list[Cible], targets: dict[uuid.UUID, Cotisation | Adhesion],
+                  plan: list[tuple[Cotisation | Adhesion, Decimal]]) -> list[tuple[Cotisation | Adhesion, Decimal]]:
+        """What each target a pending payment reserved no longer takes from it (settled, cancelled meanwhile)."""
+        applied: dict[uuid.UUID, Decimal] = {}
+        for target, part in plan:
+            applied[target.id] = applied.get(target.id, ZERO) + part
+        result: list[tuple[Cotisation | Adhesion, Decimal]] = []
+        for cible in cls._merge(cibles):
+            key = cible.cotisation_id or cible.adhesion_id
+            assert key is not None
+            reste = (cible.montant or ZERO) - applied.get(key, ZERO)
+            if reste > ZERO:
+                result.append((targets[key], reste))
+        return result
+
     async def enregistrer(
         self,
         *,
@@ -235,6 +251,8 @@ class EncaissementService:
         targets = await self._lock_targets(cibles)
         # Money already received is never refused: whatever nothing is left to pay for becomes credit.
         plan = self._plan(cibles, targets, paiement.montant, strict=False)
+        # ... and never silently (issue 28): what each target reserved and no longer takes is said after valider.
+        surplus = self._non_pris(cibles, targets, plan)
         for allocation in reserved:
             await self.session.delete(allocation)
         await self.session.flush()
@@ -242,6 +260,8 @@ class EncaissementService:
         paiement.reference_externe = reference_externe or paiement.reference_externe
         paiement.date_paiement = date_paiement or _now()
         await valider(self.session, self.auth, paiement, plan, nouveau=False)
+        if paiement.montant_non_affecte > ZERO:
+            await avoirs.signaler_double_paiement(self.session, self.auth, paiement, surplus)
         return paiement, True
 
     async def clore(self, paiement_id: uuid.UUID, statut: StatutPaiement) -> Paiement:
