@@ -17,7 +17,8 @@ async def test_defaults_update_and_validation(client, factory):
     defaults = await client.get(URL, headers=member.headers)
     assert defaults.status_code == 200
     assert defaults.json() == {"langue": "fr", "theme": "SYSTEME", "canauxParType": {}, "refusNonObligatoires": False,
-                               "typesObligatoires": ["AIDE_VERSEE", "AVOIR_DOUBLE_PAIEMENT", "DECISION_AIDE", "DECLARATION_REJETEE",
+                               "typesObligatoires": ["AIDE_VERSEE", "AVOIR_DOUBLE_PAIEMENT", "DECISION_AIDE",
+                                                     "DECLARATION_REJETEE",
                                                      "EVENEMENT_ANNULE", "INSCRIPTION_CONFIRMEE", "PAIEMENT_ANNULE",
                                                      "PAIEMENT_REMBOURSE", "RAPPEL_COTISATION", "RECU_PAIEMENT",
                                                      "WEBHOOK_DESACTIVE"],

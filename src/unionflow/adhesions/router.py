@@ -132,7 +132,7 @@ async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext
     return await AdhesionService(session, auth).approuver(id, approuve_par)
 
 
-@router.post("/{id}/paiement", response_model=AdhesionPayeeResponse, responses=problems(404, 422, 502, 503),
+@router.post("/{id}/paiement", response_model=AdhesionPayeeResponse, responses=problems(404, 409, 422, 502, 503),
              summary="Enregistrer un paiement des frais d'adhésion",
              description="Adhésion APPROUVEE d'une organisation ACTIVE seulement (400 sinon). `montantPaye` > 0 "
                          "et au plus le reste dû. Trésorerie de l'organisation (permission paiement.enregistrer): "
@@ -142,6 +142,8 @@ async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext
                          "injoignable → 503, en erreur → 502), les autres méthodes "
                          "enregistrent une déclaration EN_ATTENTE que la trésorerie confirme "
                          "(POST /api/paiements/{id}/confirmer) ou rejette (`recu` nul, `declaration` renseignée). "
+                         "Un paiement en attente à la fois (issue 28): 409 si une déclaration ou une session Wave "
+                         "réserve déjà ces frais. "
                          "L'adhésion d'un autre: 404 hors visibilité, 403 sans la permission. Avec "
                          "`Idempotency-Key`, un nouvel essai après une réponse perdue renvoie la réponse enregistrée "
                          "sans second paiement.")

@@ -266,7 +266,7 @@ async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
     return await CotisationService(session, auth).annuler(id)
 
 
-@router.put("/{id}/payer", response_model=CotisationPayeeResponse, responses=problems(404, 422, 502, 503),
+@router.put("/{id}/payer", response_model=CotisationPayeeResponse, responses=problems(404, 409, 422, 502, 503),
             summary="Payer une cotisation",
             description="Objet JSON: `montant` (obligatoire, > 0, au plus le reste dû), `methodePaiement` (ESPECES "
                         "par défaut), `referencePaiement`, `datePaiement` (ISO 8601 avec fuseau, jamais future). "
@@ -277,7 +277,10 @@ async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
                         "(`declaration.waveLaunchUrl`; Wave non configuré ou injoignable → 503, en erreur → 502), "
                         "les autres méthodes enregistrent une déclaration EN_ATTENTE que la trésorerie confirme "
                         "(POST /api/paiements/{id}/confirmer) ou rejette; ni reçu ni changement de statut avant "
-                        "(`recu` nul, `declaration` renseignée; 409 si un paiement est déjà en attente). La "
+                        "(`recu` nul, `declaration` renseignée). Un paiement en attente à la fois par cotisation "
+                        "(issue 28): 409, avec `paiementId`, si une déclaration y attend déjà la trésorerie (WAVE "
+                        "compris: pas de session Wave sur une cotisation déclarée) ou si une session Wave y est en "
+                        "cours (pas de déclaration avant son issue; une session expirée chez Wave est close). La "
                         "cotisation d'un autre membre: 404 hors visibilité, 403 sans la permission. Avec "
                         "`Idempotency-Key`, un nouvel essai après une réponse perdue renvoie la réponse enregistrée "
                         "sans second paiement.")

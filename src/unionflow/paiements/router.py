@@ -108,8 +108,12 @@ async def get_by_receipt(numeroRecu: str, session: SessionDep,
              summary="Payer des cotisations ou des frais d'adhésion par Wave",
              description="Ouvre une session Wave Checkout pour ce qui reste dû sur les cibles (ou le montant "
                          "indiqué par cible). Un membre paie pour lui-même; le trésorier peut ouvrir une session "
-                         "pour un membre de son organisation. 409 si un paiement Wave est déjà en cours sur une "
-                         "cible. Wave injoignable → 503, en erreur → 502, et rien n'est créé. "
+                         "pour un membre de son organisation. Une cible ne porte qu'un paiement en attente à la "
+                         "fois (pas de double paiement, issue 28): 409 si une session Wave est déjà en cours sur "
+                         "une cible, ou si une déclaration du membre (espèces, virement, …) y attend la trésorerie "
+                         "— le détail nomme la déclaration (DEC-…) et `paiementId` la désigne; elle se paie par "
+                         "Wave une fois rejetée. Une session expirée chez Wave est close au passage. "
+                         "Wave injoignable → 503, en erreur → 502, et rien n'est créé. "
                          "400 `regle-metier`: chaque cible désigne exactement un de `cotisationId` et "
                          "`adhesionId`; Wave n'accepte que des montants XOF entiers.")
 async def wave_checkout(data: CreateWaveCheckoutRequest, session: SessionDep, request: Request,
@@ -123,7 +127,11 @@ async def wave_checkout(data: CreateWaveCheckoutRequest, session: SessionDep, re
              description="Public: Wave n'a pas de jeton. Authentifié par Wave-Signature (HMAC-SHA256 du "
                          "horodatage + corps brut, tolérance 5 minutes; en-tête `t=<unix>,v1=<hex>`): une "
                          "signature absente, illisible, fausse ou périmée répond 401. Chaque événement n'est "
-                         "traité qu'une fois; le paiement n'est crédité qu'après relecture de la session chez Wave.")
+                         "traité qu'une fois; le paiement n'est crédité qu'après relecture de la session chez Wave. "
+                         "L'argent reçu n'est jamais refusé: si ses cibles ont été réglées entre-temps (déclaration "
+                         "confirmée, paiement au guichet), il devient l'avoir du membre (`avoirCree`), jamais en "
+                         "silence — ligne d'audit CONVERTIR_EN_AVOIR et avis AVOIR_DOUBLE_PAIEMENT au membre et à la "
+                         "trésorerie, avec le montant et la raison.")
 async def wave_webhook(request: Request, session: SessionDep,
                        wave_signature: str | None = Header(None, alias="Wave-Signature")) -> WaveWebhookResponse:
     raw = await request.body()
@@ -192,7 +200,11 @@ async def sync_paiement(id: uuid.UUID, session: SessionDep, request: Request,
              description="Trésorerie de l'organisation (permission paiement.enregistrer, 403 sinon). Un paiement "
                          "EN_ATTENTE déclaré par un membre (hors Wave, 400 sinon: Wave confirme lui-même) devient "
                          "VALIDE par le circuit d'encaissement: cotisation ou adhésion réglée, reçu, écriture "
-                         "comptable. 400 si la cible a été annulée entre-temps. En-tête Idempotency-Key recommandé. "
+                         "comptable. 400 si la cible a été annulée entre-temps. Si la cible a été réglée entre-temps "
+                         "(par exemple par un paiement Wave), la confirmation est acceptée et le montant devient "
+                         "l'avoir du membre (`avoirCree`), jamais en silence: ligne d'audit CONVERTIR_EN_AVOIR et "
+                         "avis AVOIR_DOUBLE_PAIEMENT au membre et à la trésorerie (montant, raison, reçu qui avait "
+                         "réglé la cible). En-tête Idempotency-Key recommandé. "
                          "Corps facultatif: sans corps, la date de réception est maintenant et sans référence. "
                          "c'est ici que le paiement reçoit son numéro de reçu officiel, dans la série de "
                          "l'organisation (il n'avait que sa référence DEC-…), et `recuPar` nomme le trésorier qui "
