@@ -142,7 +142,7 @@ async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext
                          "injoignable → 503, en erreur → 502), les autres méthodes "
                          "enregistrent une déclaration EN_ATTENTE que la trésorerie confirme "
                          "(POST /api/paiements/{id}/confirmer) ou rejette (`recu` nul, `declaration` renseignée). "
-                         "Un paiement en attente à la fois (issue 28): 409 si une déclaration ou une session Wave "
+                         "Un paiement en attente à la fois: 409 si une déclaration ou une session Wave "
                          "réserve déjà ces frais. "
                          "L'adhésion d'un autre: 404 hors visibilité, 403 sans la permission. Avec "
                          "`Idempotency-Key`, un nouvel essai après une réponse perdue renvoie la réponse enregistrée "

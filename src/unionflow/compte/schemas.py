@@ -28,7 +28,7 @@ class SyntheseCotisations(OutputModel):
 
 
 class PaiementEnAttenteLigne(OutputModel):
-    """Extension (issue 28): the pending payment reserving a dues until it is settled."""
+    """Extension: the pending payment reserving a dues until it is settled."""
 
     paiement_id: uuid.UUID
     reference: str = Field(description="Référence donnée au membre (DEC-…)")
@@ -49,7 +49,7 @@ class CotisationLigne(OutputModel):
     date_echeance: date
     statut: StatutCotisation = Field(description="EN_RETARD si l'échéance est dépassée (calculé à la lecture)")
     paiement_en_attente: PaiementEnAttenteLigne | None = Field(default=None, description=(
-        "Extension (issue 28). Paiement en attente qui réserve cette cotisation. Une déclaration (méthode autre "
+        "Extension. Paiement en attente qui réserve cette cotisation. Une déclaration (méthode autre "
         "que WAVE) attend la trésorerie: la cotisation ne se paie pas par Wave (POST /api/paiements/wave/checkout "
         "répond 409) ni ne se déclare une seconde fois. Une session Wave en cours (WAVE): aucune déclaration "
         "n'est acceptée (409) avant son issue. null: rien en attente"))

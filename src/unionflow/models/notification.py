@@ -42,7 +42,7 @@ class TypeNotification(StrEnum):
     PAIEMENT_ANNULE = "PAIEMENT_ANNULE"
     PAIEMENT_REMBOURSE = "PAIEMENT_REMBOURSE"
     AIDE_VERSEE = "AIDE_VERSEE"
-    # Issue 28: money that arrived twice for the same dues became credit (to the member and the treasury).
+    # Money that arrived twice for the same dues became credit (to the member and the treasury).
     AVOIR_DOUBLE_PAIEMENT = "AVOIR_DOUBLE_PAIEMENT"
 
 

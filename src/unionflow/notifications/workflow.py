@@ -100,7 +100,7 @@ async def declaration_rejetee(session: AsyncSession, paiement: Paiement, motif: 
 
 async def double_paiement_en_avoir(session: AsyncSession, paiement: Paiement, montant: Decimal, canal: str,
                                    raison: str, auteur: str) -> None:
-    """Money that arrived for dues already settled became the member's credit (issue 28): the member and the
+    """Money that arrived for dues already settled became the member's credit: the member and the
     organisation's treasury (who may record payments, ``paiement.enregistrer``) are told how much and why."""
     somme = f"{montant:,.0f}".replace(",", " ") + (" FCFA" if paiement.devise == "XOF" else f" {paiement.devise}")
     sujet = f"Reçu {paiement.numero_recu}: {somme} gardés en avoir"

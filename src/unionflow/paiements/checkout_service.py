@@ -101,7 +101,7 @@ class WaveCheckoutService:
         cot_ids = sorted({c.cotisation_id for c in cibles if c.cotisation_id})
         adh_ids = sorted({c.adhesion_id for c in cibles if c.adhesion_id})
         # Under the targets' row locks (the lock order of the payments), so that a declaration and a session
-        # cannot both find the other absent (docs/decisions.md, « Issue 28 — pas de double paiement »).
+        # cannot both find the other absent (docs/decisions.md, « pas de double paiement »).
         await PaiementSystemRepository(self.session).lock_cibles(cot_ids, adh_ids)
         await self.refuser_si_reservees(membre_id, cot_ids, adh_ids, declaration=False)
         paiement = await EncaissementService(self.session, self.auth).preparer(

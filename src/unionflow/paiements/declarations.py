@@ -92,7 +92,7 @@ class DeclarationService:
             message="Paiement déclaré: il sera pris en compte après confirmation par la trésorerie")
 
     async def _refuser_si_reservee(self, target: Cotisation | Adhesion, is_cotisation: bool) -> None:
-        """409 while another declaration or an open Wave session reserves the target (issue 28): an expired Wave
+        """409 while another declaration or an open Wave session reserves the target: an expired Wave
         session is closed on the way when the settings reach Wave, else it blocks until closed."""
         cotisations, adhesions = ([target.id], []) if is_cotisation else ([], [target.id])
         if self.settings is not None:

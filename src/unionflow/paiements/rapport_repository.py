@@ -95,7 +95,7 @@ class PaiementRapportSystemRepository(SystemRepository[Paiement]):
 
     async def reservations(self, membre_id: uuid.UUID, cotisation_ids: list[uuid.UUID]) -> dict[uuid.UUID, Reservation]:
         """The pending payment (declaration or Wave session) reserving each of these dues of the member, if any:
-        what the member's account shows instead of offering to pay them again (issue 28)."""
+        what the member's account shows instead of offering to pay them again."""
         if not cotisation_ids:
             return {}
         rows = await self.session.execute(reservations_statement(membre_id, cotisation_ids, []))

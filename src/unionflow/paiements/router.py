@@ -109,7 +109,7 @@ async def get_by_receipt(numeroRecu: str, session: SessionDep,
              description="Ouvre une session Wave Checkout pour ce qui reste dû sur les cibles (ou le montant "
                          "indiqué par cible). Un membre paie pour lui-même; le trésorier peut ouvrir une session "
                          "pour un membre de son organisation. Une cible ne porte qu'un paiement en attente à la "
-                         "fois (pas de double paiement, issue 28): 409 si une session Wave est déjà en cours sur "
+                         "fois (pas de double paiement): 409 si une session Wave est déjà en cours sur "
                          "une cible, ou si une déclaration du membre (espèces, virement, …) y attend la trésorerie "
                          "— le détail nomme la déclaration (DEC-…) et `paiementId` la désigne; elle se paie par "
                          "Wave une fois rejetée. Une session expirée chez Wave est close au passage. "

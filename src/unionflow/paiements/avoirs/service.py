@@ -79,7 +79,7 @@ async def signaler_double_paiement(session: AsyncSession, auth: AuthContext | No
     """Money confirmed for dues or an adhesion settled meanwhile (a Wave session confirmed after a declaration,
     a declaration confirmed after a payment at the counter) is kept as the member's credit — and said: an audit
     line, and a notice to the member and to the organisation's treasury naming the amount and why
-    (docs/decisions.md, « Issue 28 — pas de double paiement »)."""
+    (docs/decisions.md, « pas de double paiement »)."""
     montant = paiement.montant_non_affecte
     recus = await PaiementSystemRepository(session).recus_reglant([c.id for c, _ in non_pris], sauf=paiement.id)
     raisons = [_raison(cible, part, recus.get(cible.id, [])) for cible, part in non_pris]

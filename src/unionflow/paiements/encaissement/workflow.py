@@ -251,7 +251,7 @@ class EncaissementService:
         targets = await self._lock_targets(cibles)
         # Money already received is never refused: whatever nothing is left to pay for becomes credit.
         plan = self._plan(cibles, targets, paiement.montant, strict=False)
-        # ... and never silently (issue 28): what each target reserved and no longer takes is said after valider.
+        # ... and never silently: what each target reserved and no longer takes is said after valider.
         surplus = self._non_pris(cibles, targets, plan)
         for allocation in reserved:
             await self.session.delete(allocation)
