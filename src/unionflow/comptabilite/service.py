@@ -268,7 +268,10 @@ class ComptabiliteService:
         compte = await self.repo.compte_pour_modification(compte_id)
         if compte is None:
             raise NotFound("Compte comptable introuvable")
-        self._check_bookkeeper(compte.organisation_id)
+        changes = data.model_dump(exclude_unset=True)
+        # The president or the organisation's administrator may lift (or set) a control without keeping the books.
+        if set(changes) != {"sous_controle"} or not self.auth.can(Permission.FINANCE_DECIDER, compte.organisation_id):
+            self._check_bookkeeper(compte.organisation_id)
         if data.actif is False and compte.actif:
             await self._check_desactivable(compte)
         if data.sous_controle is False and compte.sous_controle:
@@ -277,7 +280,7 @@ class ComptabiliteService:
             self.auth.require(Permission.FINANCE_DECIDER, compte.organisation_id,
                               "Seuls le président et l'administrateur de l'organisation lèvent le contrôle d'un compte")
         before = audit.snapshot(compte)
-        for key, value in data.model_dump(exclude_unset=True).items():
+        for key, value in changes.items():
             setattr(compte, key, value)
         await self.session.flush()
         await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="CompteComptable",

@@ -116,7 +116,7 @@ POLITIQUE = enregistrer(Politique(
     decider=Permission.ECRITURE_APPROUVER,
     roles_decideurs=("PRESIDENT", "TRESORIER", "ADMIN_ORGANISATION", "ADMIN", "SUPER_ADMIN"),
     refus_decideur="Seuls le trésorier, le président et l'administrateur de l'organisation approuvent une écriture",
-    chemin="/api/comptabilite/ecritures/demandes/{id}", executer=passer,
+    chemin="/api/comptabilite/demandes-ecritures/{id}", executer=passer,
     refus_demande="Seuls l'administrateur et le trésorier de l'organisation tiennent sa comptabilité"))
 
 
