@@ -1,4 +1,4 @@
-"""Manual entries and opening balances waiting for a second person, in the console (issue 28).
+"""Manual entries and opening balances waiting for a second person, in the console.
 
 Role sets are the API's for the same operations: ``RS_TRESORERIE_READ`` to list, ``RS_ECRITURE_DECIDE`` to approve
 or reject, ``RS_TRESORERIE`` to withdraw one's own request. The four-eyes rules (never the requester, the treasury
