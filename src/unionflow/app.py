@@ -79,6 +79,7 @@ from unionflow.preferences.router import router as preferences_router
 from unionflow.propositions_aide.router import router as propositions_aide_router
 from unionflow.registres import EXECUTEURS, JOBS
 from unionflow.roles.router import router as roles_router
+from unionflow.saisies.router import routers as saisies_routers
 from unionflow.scheduler.integre import planificateur_integre
 from unionflow.scheduler.router import creer_router as creer_planificateur_router
 from unionflow.status.router import probes as status_probes
@@ -151,6 +152,8 @@ ROUTERS: list[APIRouter] = [
     creer_planificateur_router(JOBS),
     # Money undone by two people: spec undo paths of paiements/versements and /api/annulations.
     *annulations_routers,
+    # Manual entries: the spec's entry route, under four eyes when it moves money (saisies/).
+    *saisies_routers,
     taches_router,
     monitoring_logs_router,
     monitoring_metrics_router,

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.comptabilite.helpers import compte, ecriture, journal
+from tests.comptabilite.helpers import compte, ecriture, journal, passer
 from tests.paiements.helpers import cotisation
 from unionflow.models import EcritureComptable
 
@@ -25,16 +25,17 @@ async def _books(client, factory):
     return org, treasurer, od, comptes
 
 
-async def _post(client, headers, od, lignes, day):
-    return await client.post("/api/comptabilite/ecritures", headers=headers,
-                             json=ecriture(od["id"], lignes, day.isoformat()))
+async def _post(client, factory, org, headers, od, lignes, day):
+    return await passer(client, factory, org, headers, ecriture(od["id"], lignes, day.isoformat()))
 
 
 async def test_closing_a_year_carries_its_result_and_locks_it(client, factory, db):
     org, treasurer, od, c = await _books(client, factory)
-    assert (await _post(client, treasurer.headers, od, [(c["521"], "300000", "0"), (c["7581"], "0", "300000")],
+    assert (await _post(client, factory, org, treasurer.headers, od,
+                        [(c["521"], "300000", "0"), (c["7581"], "0", "300000")],
                         date(LAST_YEAR, 3, 1))).status_code == 200
-    assert (await _post(client, treasurer.headers, od, [(c["6222"], "120000", "0"), (c["521"], "0", "120000")],
+    assert (await _post(client, factory, org, treasurer.headers, od,
+                        [(c["6222"], "120000", "0"), (c["521"], "0", "120000")],
                         date(LAST_YEAR, 6, 1))).status_code == 200
     base = "/api/comptabilite"
     q = f"organisationId={org.id}"
@@ -62,7 +63,7 @@ async def test_closing_a_year_carries_its_result_and_locks_it(client, factory, d
                                  f"&dateFin={fin}", headers=treasurer.headers)).json()
     assert Decimal(resultat["resultat"]) == Decimal("180000")  # the closing entry is not counted as activity
 
-    late = await _post(client, treasurer.headers, od, [(c["6222"], "5000", "0"), (c["521"], "0", "5000")],
+    late = await _post(client, factory, org, treasurer.headers, od, [(c["6222"], "5000", "0"), (c["521"], "0", "5000")],
                        date(LAST_YEAR, 12, 30))
     assert late.status_code == 400 and "close" in late.json()["detail"]
     verrou = (await client.get(f"{base}/verrouillage?{q}", headers=treasurer.headers)).json()
@@ -75,7 +76,8 @@ async def test_closing_a_year_carries_its_result_and_locks_it(client, factory, d
 async def test_a_year_is_closed_after_the_previous_one(client, factory, db):
     org, treasurer, od, c = await _books(client, factory)
     for year in (LAST_YEAR - 1, LAST_YEAR):
-        assert (await _post(client, treasurer.headers, od, [(c["521"], "1000", "0"), (c["7581"], "0", "1000")],
+        assert (await _post(client, factory, org, treasurer.headers, od,
+                            [(c["521"], "1000", "0"), (c["7581"], "0", "1000")],
                             date(year, 5, 5))).status_code == 200
     refused = await client.post(f"/api/comptabilite/exercices/{LAST_YEAR}/cloture", headers=treasurer.headers,
                                 json={"organisationId": str(org.id)})
@@ -91,7 +93,8 @@ async def test_money_received_in_a_locked_period_is_booked_on_the_first_open_day
     locked = await client.put("/api/comptabilite/verrouillage", headers=treasurer.headers,
                               json={"organisationId": str(org.id), "dateVerrouillage": TODAY.isoformat()})
     assert locked.status_code == 200, locked.text
-    manual = await _post(client, treasurer.headers, od, [(c["521"], "1000", "0"), (c["7581"], "0", "1000")], TODAY)
+    manual = await _post(client, factory, org, treasurer.headers, od,
+                         [(c["521"], "1000", "0"), (c["7581"], "0", "1000")], TODAY)
     assert manual.status_code == 400
 
     member = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])

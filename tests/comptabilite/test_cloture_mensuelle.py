@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from tests.comptabilite.helpers import compte, ecriture, journal
+from tests.comptabilite.helpers import compte, ecriture, journal, passer
 from tests.pdf import pdf_page_image, pdf_text
 from unionflow.models import AlerteLcbFt, AuditLog, ClotureMensuelle, MembreOrganisation, Paiement
 
@@ -30,8 +30,7 @@ async def _books(client, factory):
         ("571", "Caisse"), ("521", "Banque"), ("658", "Charges diverses"), ("7581", "Dons reçus"))}
     for lignes in ([(c["571"], "50000", "0"), (c["7581"], "0", "50000")],
                    [(c["521"], "200000", "0"), (c["7581"], "0", "200000")]):
-        posted = await client.post("/api/comptabilite/ecritures", headers=tresorier.headers,
-                                   json=ecriture(od["id"], lignes, JOUR.isoformat()))
+        posted = await passer(client, factory, org, tresorier.headers, ecriture(od["id"], lignes, JOUR.isoformat()))
         assert posted.status_code == 200, posted.text
     return org, tresorier, president, c
 

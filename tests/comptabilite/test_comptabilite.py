@@ -4,7 +4,7 @@ import uuid
 
 from sqlalchemy import select
 
-from tests.comptabilite.helpers import compte, ecriture, journal
+from tests.comptabilite.helpers import compte, ecriture, journal, passer
 from unionflow.models import AuditLog
 
 
@@ -82,18 +82,18 @@ async def test_journal_codes_are_unique_per_organisation(client, factory):
 async def test_balanced_entries_are_numbered_per_journal_and_year(client, factory, db):
     org, tresorier, banque, cotis, bq = await _books(client, factory)
     h = tresorier.headers
-    first = await client.post("/api/comptabilite/ecritures", headers=h,
-                              json=ecriture(bq["id"], [(banque["id"], "15000", "0"), (cotis["id"], "0", "15000")]))
+    first = await passer(client, factory, org, h, ecriture(
+        bq["id"], [(banque["id"], "15000", "0"), (cotis["id"], "0", "15000")]))
     assert first.status_code == 200, first.text
     body = first.json()
     assert body["numeroPiece"] == "BQ-2026-000001" and body["codeJournal"] == "BQ"
     assert body["totalDebit"] == body["totalCredit"] == "15000.00"
     assert [(lg["numeroCompte"], lg["debit"], lg["credit"]) for lg in body["lignes"]] == [
         ("521", "15000.00", "0.00"), ("7061", "0.00", "15000.00")]
-    second = await client.post("/api/comptabilite/ecritures", headers=h,
-                               json=ecriture(bq["id"], [(banque["id"], "500", None), (cotis["id"], None, "500")]))
+    second = await passer(client, factory, org, h, ecriture(
+        bq["id"], [(banque["id"], "500", None), (cotis["id"], None, "500")]))
     assert second.json()["numeroPiece"] == "BQ-2026-000002"
-    next_year = await client.post("/api/comptabilite/ecritures", headers=h, json=ecriture(
+    next_year = await passer(client, factory, org, h, ecriture(
         bq["id"], [(banque["id"], "1", "0"), (cotis["id"], "0", "1")], day="2027-01-02"))
     assert next_year.json()["numeroPiece"] == "BQ-2027-000001"
 
@@ -129,13 +129,13 @@ async def test_entry_rules(client, factory):
         "organisationId": str(org.id), "numeroCompte": "7068", "libelle": "Ancien produit", "actif": False})
     cases["inactive account"] = [(banque["id"], "1000", "0"), (inactive.json()["id"], "0", "1000")]
     for name, lignes in cases.items():
-        r = await client.post("/api/comptabilite/ecritures", headers=h, json=ecriture(bq["id"], lignes))
+        r = await passer(client, factory, org, h, ecriture(bq["id"], lignes))
         assert r.status_code == 400, name
-    ok = await client.post("/api/comptabilite/ecritures", headers=h,
-                           json=ecriture(bq["id"], [(banque["id"], "1000", "0"), (cotis["id"], "0", "1000")]))
+    ok = await passer(client, factory, org, h, ecriture(
+        bq["id"], [(banque["id"], "1000", "0"), (cotis["id"], "0", "1000")]))
     # Refused entries consumed no number.
     assert ok.json()["numeroPiece"] == "BQ-2026-000001"
-    unknown_journal = await client.post("/api/comptabilite/ecritures", headers=h, json=ecriture(
+    unknown_journal = await passer(client, factory, org, h, ecriture(
         str(uuid.uuid4()), [(banque["id"], "1", "0"), (cotis["id"], "0", "1")]))
     assert unknown_journal.status_code == 404
     # Entries are immutable: there is no way to change or delete one.
@@ -146,7 +146,7 @@ async def test_entry_rules(client, factory):
 
 async def test_members_see_chart_and_journals_but_never_entries(client, factory):
     org, tresorier, banque, cotis, bq = await _books(client, factory)
-    entry = (await client.post("/api/comptabilite/ecritures", headers=tresorier.headers, json=ecriture(
+    entry = (await passer(client, factory, org, tresorier.headers, ecriture(
         bq["id"], [(banque["id"], "1000", "0"), (cotis["id"], "0", "1000")]))).json()
     membre = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
     mh = membre.headers
@@ -169,7 +169,7 @@ async def test_members_see_chart_and_journals_but_never_entries(client, factory)
     assert (await client.get(f"/api/comptabilite/ecritures/{entry['id']}", headers=sh)).status_code == 404
     assert (await client.get(f"/api/comptabilite/ecritures/journal/{bq['id']}", headers=sh)).status_code == 404
     assert (await client.get(f"/api/comptabilite/ecritures/organisation/{org.id}", headers=sh)).status_code == 404
-    post = await client.post("/api/comptabilite/ecritures", headers=sh, json=ecriture(
+    post = await passer(client, factory, org, sh, ecriture(
         bq["id"], [(banque["id"], "1", "0"), (cotis["id"], "0", "1")]))
     assert post.status_code == 404
     admin = await factory.actor(["ADMIN"], with_membre=False)

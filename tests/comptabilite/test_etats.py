@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from openpyxl import load_workbook
 
-from tests.comptabilite.helpers import compte, ecriture, journal
+from tests.comptabilite.helpers import compte, ecriture, journal, passer
 from tests.paiements.annulations.helpers import defaire
 from tests.paiements.helpers import cotisation
 from tests.pdf import pdf_text
@@ -49,13 +49,15 @@ async def _activite(client, factory, db, seed: int):
     caisse_j = await journal(client, treasurer.headers, org.id, "OD", "OPERATIONS_DIVERSES")
     comptes = (await client.get(f"/api/comptabilite/comptes?organisationId={org.id}",
                                 headers=treasurer.headers)).json()
-    caisse = next((c for c in comptes if c["numeroCompte"] == "571"), None) or await compte(
-        client, treasurer.headers, org.id, "571", "Caisse")
-    depense = Decimal(rng.randint(1, 4) * 1000)
-    posted = await client.post("/api/comptabilite/ecritures", headers=treasurer.headers, json=ecriture(
-        caisse_j["id"], [(loyer["id"], str(depense), "0"), (caisse["id"], "0", str(depense))], TODAY.isoformat()))
-    assert posted.status_code == 200, posted.text
-    encaisse["571"] -= depense
+    # Paid from the treasury that has the money: a manual entry never takes one below zero (saisies/).
+    tresor = max(encaisse, key=lambda numero: encaisse[numero])
+    depense = min(Decimal(rng.randint(1, 4) * 1000), encaisse[tresor])
+    if depense > 0:
+        compte_tresor = next(c for c in comptes if c["numeroCompte"] == tresor)
+        posted = await passer(client, factory, org, treasurer.headers, ecriture(caisse_j["id"], [
+            (loyer["id"], str(depense), "0"), (compte_tresor["id"], "0", str(depense))], TODAY.isoformat()))
+        assert posted.status_code == 200, posted.text
+        encaisse[tresor] -= depense
     return org, treasurer, encaisse, cotisations, depense
 
 

@@ -7,16 +7,20 @@ from __future__ import annotations
 import io
 import os
 import re
+import uuid
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from openpyxl import load_workbook
 
-from tests.comptabilite.helpers import ecriture, journal
+from tests.comptabilite.helpers import ecriture, journal, passer
 from tests.paiements.helpers import cotisation
 from tests.pdf import pdf_page_image, pdf_text
 from unionflow.comptabilite import libelles_pieces
+from unionflow.comptabilite.service import ZERO, Ligne, poster_ecriture
+from unionflow.models import CompteComptable, JournalComptable
 
 TODAY = datetime.now(UTC).date()
 ETATS = {"balance": "Balance générale", "grand-livre": "Grand livre", "journal": "Journal", "bilan": "Bilan",
@@ -116,9 +120,15 @@ async def test_balance_sheet_flags_a_cash_account_in_credit(client, factory, db)
             "organisationId": str(org.id), "numeroCompte": "6222", "libelle": "Locations de bâtiments"})
         comptes["6222"] = created.json()["id"]
     od = await journal(client, treasurer.headers, org.id, "OD", "OPERATIONS_DIVERSES")
-    posted = await client.post("/api/comptabilite/ecritures", headers=treasurer.headers, json=ecriture(
+    refused = await passer(client, factory, org, treasurer.headers, ecriture(
         od["id"], [(comptes["6222"], "595000", "0"), (comptes["571"], "0", "595000")], TODAY.isoformat()))
-    assert posted.status_code == 200, posted.text
+    # A manual entry never takes the cash box below zero (saisies/): refused at the request.
+    assert refused.status_code == 400 and "Solde insuffisant" in refused.json()["detail"], refused.text
+    # Books kept before that rule (or written by a bug) may still show it: the auditor must see it flagged.
+    await poster_ecriture(db, journal=await db.get(JournalComptable, uuid.UUID(od["id"])), date_ecriture=TODAY,
+                          libelle="Loyer payé en espèces (avant la règle)", lignes=[
+                              Ligne(await db.get(CompteComptable, uuid.UUID(comptes["6222"])), Decimal(595000), ZERO),
+                              Ligne(await db.get(CompteComptable, uuid.UUID(comptes["571"])), ZERO, Decimal(595000))])
 
     bilan = (await client.get(f"/api/comptabilite/etats/bilan?organisationId={org.id}",
                               headers=treasurer.headers)).json()
@@ -169,15 +179,24 @@ async def test_bank_within_its_declared_overdraft_is_listed_as_authorised(client
     comptes.setdefault("6222", created.json().get("id"))
     od = await journal(client, treasurer.headers, org.id, "OD", "OPERATIONS_DIVERSES")
 
-    async def depense(montant: str) -> list[dict]:
-        posted = await client.post("/api/comptabilite/ecritures", headers=treasurer.headers, json=ecriture(
+    async def depense(montant: str) -> Any:
+        return await passer(client, factory, org, treasurer.headers, ecriture(
             od["id"], [(comptes["6222"], montant, "0"), (comptes["5211"], "0", montant)], TODAY.isoformat()))
-        assert posted.status_code == 200, posted.text
+
+    async def alertes() -> list[dict]:
         return (await client.get(f"/api/comptabilite/etats/bilan?organisationId={org.id}",
                                  headers=treasurer.headers)).json()["alertes"]
 
-    (alerte,) = await depense("60000")
+    assert (await depense("60000")).status_code == 200
+    (alerte,) = await alertes()
     assert alerte["code"] == "DECOUVERT_AUTORISE" and alerte["numeroCompte"] == "5211"
     assert "plafond déclaré 100" in alerte["message"].replace("\u00a0", " ")
-    (alerte,) = await depense("50000")
-    assert alerte["code"] == "SOLDE_CREDITEUR_TRESORERIE" and Decimal(str(alerte["solde"])) == Decimal("-110000")
+    # A manual entry never takes a bank beyond its overdraft (saisies/): refused at the request.
+    beyond = await depense("50000")
+    assert beyond.status_code == 400 and "découvert autorisé" in beyond.json()["detail"], beyond.text
+    # The overdraft reduced below the balance: the bilan lists the bank as abnormal.
+    reduced = await client.put(f"/api/tresoreries/{bank.json()['id']}", headers=treasurer.headers,
+                               json={"decouvertAutorise": "50000"})
+    assert reduced.status_code == 200, reduced.text
+    (alerte,) = await alertes()
+    assert alerte["code"] == "SOLDE_CREDITEUR_TRESORERIE" and Decimal(str(alerte["solde"])) == Decimal("-60000")

@@ -4,7 +4,7 @@ import uuid
 
 from sqlalchemy import select
 
-from tests.comptabilite.helpers import compte, ecriture, journal
+from tests.comptabilite.helpers import compte, ecriture, journal, passer
 from unionflow.models import AuditLog
 
 
@@ -36,22 +36,22 @@ async def test_rename_keeps_number_and_is_audited(client, factory, db):
 
 
 async def test_deactivation_needs_a_zero_balance_and_reactivation_is_free(client, factory):
-    _, tresorier, banque, achats, bq = await _books(client, factory)
+    org, tresorier, banque, achats, bq = await _books(client, factory)
     h = tresorier.headers
-    posted = await client.post("/api/comptabilite/ecritures", headers=h, json=ecriture(
+    posted = await passer(client, factory, org, h, ecriture(
         bq["id"], [(achats["id"], "1500.00", "0"), (banque["id"], "0", "1500.00")]))
     assert posted.status_code == 200, posted.text
     refused = await _put(client, h, achats["id"], {"actif": False})
     assert refused.status_code == 400
     assert "1500.00" in refused.json()["detail"]
     # A reversal brings the balance back to zero: the account may now be closed.
-    reversal = await client.post("/api/comptabilite/ecritures", headers=h, json=ecriture(
+    reversal = await passer(client, factory, org, h, ecriture(
         bq["id"], [(banque["id"], "1500.00", "0"), (achats["id"], "0", "1500.00")]))
     assert reversal.status_code == 200, reversal.text
     closed = await _put(client, h, achats["id"], {"actif": False})
     assert closed.status_code == 200, closed.text
     assert closed.json()["actif"] is False
-    blocked = await client.post("/api/comptabilite/ecritures", headers=h, json=ecriture(
+    blocked = await passer(client, factory, org, h, ecriture(
         bq["id"], [(achats["id"], "10.00", "0"), (banque["id"], "0", "10.00")]))
     assert blocked.status_code == 400
     reopened = await _put(client, h, achats["id"], {"actif": True})

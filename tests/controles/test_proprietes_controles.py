@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, Phase, event, example, given, note, settings
 from hypothesis import strategies as st
 
 from tests.comptabilite.helpers import compte, ecriture, journal
-from tests.controles.etat import Monde, Org, etat, verifier
+from tests.controles.etat import Monde, Org, etat, tresor, verifier
 from tests.paiements.helpers import cotisation
 
 EXAMPLES = 15
@@ -40,7 +40,9 @@ MEMBRE, AUDITEUR, ETRANGER = 4, 5, 6  # 6: the other organisation's treasurer ac
 NAMES = (*ROLES[:4], "MEMBRE", ROLES[5], "TRESORIER de l'autre organisation")
 KINDS = ("especes", "virement", "declarer", "confirmer", "rejeter", "annuler", "rembourser", "approuver",
          "refuser", "preparer", "envoyer", "annuler_versement", "verrouiller", "rouvrir", "decider_reouverture",
-         "cloturer", "saisir", "don")
+         "cloturer", "saisir", "don", "saisir_caisse", "decider_ecriture")
+# ("declarer" by the treasury: PUT /api/cotisations/{id}/payer records the payment at the counter.)
+MOUVEMENTS = {"especes", "virement", "don", "declarer", "confirmer", "envoyer", "approuver", "decider_ecriture"}
 # Mostly the bureau (who can act), sometimes the member, the auditor or the other organisation's treasurer.
 person = st.one_of(st.integers(0, 3), st.integers(0, 6))
 # The steps that open paths for others (money in, a request, a lock or a closing) are drawn twice as often.
@@ -56,7 +58,7 @@ async def _org(client, factory, db) -> Org:
     tresorier = people[0].headers
     od = await journal(client, tresorier, org.id, "OD", "OPERATIONS_DIVERSES")
     comptes = [(await compte(client, tresorier, org.id, n, libelle))["id"]
-               for n, libelle in (("658", "Charges diverses"), ("7581", "Dons reçus"))]
+               for n, libelle in (("658", "Charges diverses"), ("7581", "Dons reçus"), ("571", "Caisse"))]
     world = Org(org=org, people=people, dues=dues, journal_id=od["id"], comptes=comptes)
     for fin in (FIN2, FIN1):  # each past month has figures of its own before it is closed
         assert (await _saisir(client, world, tresorier, fin)).status_code == 200
@@ -66,6 +68,21 @@ async def _org(client, factory, db) -> Org:
 async def _saisir(client, w: Org, headers, fin: date):
     return await client.post("/api/comptabilite/ecritures", headers=headers, json=ecriture(
         w.journal_id, [(w.comptes[0], "500", "0"), (w.comptes[1], "0", "500")], fin.replace(day=10).isoformat()))
+
+
+async def _ecriture_caisse(client, w: Org, headers, kind: str, n: int):
+    """Issue 28: a cash expense typed by hand is a request; a second person decides it."""
+    if kind == "saisir_caisse":
+        answer = await client.post("/api/comptabilite/ecritures", headers=headers, json=ecriture(
+            w.journal_id, [(w.comptes[0], str(1000 * (n % 3 + 1)), "0"), (w.comptes[2], "0", str(1000 * (n % 3 + 1)))],
+            TODAY.isoformat()))
+        if answer.status_code == 202:
+            w.entries.append(answer.json()["id"])
+        return answer
+    target = _pick(w.entries, n)
+    action, body = ("approuver", {}) if n % 3 else ("rejeter", {"commentaire": "Pas de pièce justificative"})
+    return target and await client.post(f"/api/comptabilite/demandes-ecritures/{target}/{action}", headers=headers,
+                                        json=body)
 
 
 def _pick(items: list[str], n: int) -> str | None:
@@ -167,6 +184,8 @@ async def _run(client, w: Org, headers, kind: str, n: int):
         return await _payout(client, w, headers, kind, n)
     if kind in ("verrouiller", "rouvrir", "decider_reouverture"):
         return await _lock(client, w, headers, kind, n)
+    if kind in ("saisir_caisse", "decider_ecriture"):
+        return await _ecriture_caisse(client, w, headers, kind, n)
     fin = (FIN1, FIN2)[n % 2]
     if kind == "saisir":
         return await _saisir(client, w, headers, fin)
@@ -190,7 +209,9 @@ async def _run(client, w: Org, headers, kind: str, n: int):
                 ("approuver", 1, 1, 0), ("approuver", 1, 0, 0), ("approuver", 1, 3, 0), ("verrouiller", 1, 5, 1),
                 ("rouvrir", 1, 4, 0), ("cloturer", 1, 5, 0), ("saisir", 1, 4, 0), ("especes", 1, 6, 1),
                 ("annuler", 0, 6, 0), ("approuver", 0, 6, 0), ("cloturer", 1, 6, 0), ("don", 1, 4, 0),
-                ("don", 1, 0, 1), ("annuler", 1, 0, 2), ("approuver", 1, 2, 2)])
+                ("don", 1, 0, 1), ("annuler", 1, 0, 2), ("approuver", 1, 2, 2), ("saisir_caisse", 1, 0, 0),
+                ("decider_ecriture", 1, 0, 1), ("decider_ecriture", 1, 5, 1), ("decider_ecriture", 1, 2, 1),
+                ("saisir_caisse", 1, 1, 2), ("decider_ecriture", 1, 3, 0)])
 async def test_internal_controls_hold_after_every_step(client, factory, db, steps):
     monde = Monde(orgs=[await _org(client, factory, db), await _org(client, factory, db)])
     for w in monde.orgs:
@@ -198,6 +219,7 @@ async def test_internal_controls_hold_after_every_step(client, factory, db, step
     for kind, o, who, n in steps:
         w = monde.orgs[o]
         before = [await etat(db, x) for x in monde.orgs]
+        caisses = [await tresor(db, x.org.id) for x in monde.orgs]
         person = monde.orgs[1 - o].people[0] if who == ETRANGER else w.people[who]
         answer = await _run(client, w, person.headers, kind, n)
         code = answer.status_code if answer else None
@@ -210,6 +232,10 @@ async def test_internal_controls_hold_after_every_step(client, factory, db, step
         if who in (AUDITEUR, ETRANGER) or (who == MEMBRE and kind != "declarer"):
             assert code in {403, 404}, answer.text
             assert [await etat(db, x) for x in monde.orgs] == before, f"{NAMES[who]} changed something"
+        # (f) nobody's act alone changes a treasury: money in at the counter or confirmed, or a second person's
+        # decision on what another asked (a payout sent, an undo or a manual entry approved).
+        if [await tresor(db, x.org.id) for x in monde.orgs] != caisses:
+            assert kind in MOUVEMENTS and code in {200, 201}, (kind, code)
         w.last = (kind, code)
         for x in monde.orgs:
             await verifier(db, x)

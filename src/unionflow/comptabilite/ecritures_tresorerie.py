@@ -208,9 +208,10 @@ async def a_nouveaux_existants(session: AsyncSession, organisation_id: uuid.UUID
 
 async def comptabiliser_a_nouveaux(session: AsyncSession, *, organisation_id: uuid.UUID, jour: date,
                                    soldes: list[SoldeOuverture], motif: str | None,
-                                   auth: AuthContext) -> EcritureComptable:
+                                   auth: AuthContext, cree_par: str) -> EcritureComptable:
     """One balanced entry in journal AN dated ``jour``: each account at its opening balance, the net against the
-    report à nouveau (121 or 129). A closed period is refused (strict)."""
+    report à nouveau (121 or 129). A closed period is refused (strict). ``cree_par``: who typed the balances
+    (``auth``, who approved them, is named in the audit line)."""
     lignes: list[Ligne] = []
     for s in soldes:
         compte = await ouvrir_compte(session, organisation_id, s.numero_compte, s.libelle, auth)
@@ -226,9 +227,10 @@ async def comptabiliser_a_nouveaux(session: AsyncSession, *, organisation_id: uu
     ecriture = await poster_ecriture(
         session, journal=journal, date_ecriture=jour, libelle=f"À-nouveaux au {jour:%d/%m/%Y}"
         + (f": {motif}" if motif else ""), lignes=lignes, piece_reference=piece_a_nouveaux(jour.year),
-        cree_par=auth.actor_name, strict=True)
+        cree_par=cree_par, strict=True)
     await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
                        entite_id=ecriture.id, organisation_id=organisation_id, after=audit.snapshot(ecriture),
-                       description=f"À-nouveaux de l'exercice {jour.year} au {jour:%d/%m/%Y}"
-                                   + (f" (motif: {motif})" if motif else ""))
+                       severite="WARNING",
+                       description=f"À-nouveaux de l'exercice {jour.year} au {jour:%d/%m/%Y} saisis par {cree_par}, "
+                                   f"approuvés par {auth.actor_name}" + (f" (motif: {motif})" if motif else ""))
     return ecriture

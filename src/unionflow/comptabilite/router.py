@@ -8,7 +8,6 @@ from fastapi import Depends, Query, Response
 from unionflow.comptabilite.schemas import (
     CompteComptableResponse,
     CreateCompteComptableRequest,
-    CreateEcritureComptableRequest,
     CreateJournalComptableRequest,
     EcritureComptableResponse,
     JournalComptableResponse,
@@ -74,13 +73,6 @@ async def get_compte(id: uuid.UUID, session: SessionDep,
 async def update_compte(id: uuid.UUID, data: UpdateCompteComptableRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_WRITE)) -> CompteComptableResponse:
     return await ComptabiliteService(session, auth).modifier_compte(id, data)
-
-
-@router.post("/ecritures", response_model=EcritureComptableResponse, responses=problems(404),
-             summary="Passer une écriture comptable", description=ECRITURE_REGLES + " " + ECRITURE_WRITE)
-async def create_ecriture(data: CreateEcritureComptableRequest, session: SessionDep,
-                          auth: AuthContext = authorize(RS_WRITE)) -> EcritureComptableResponse:
-    return await ComptabiliteService(session, auth).creer_ecriture(data)
 
 
 @router.get("/ecritures/journal/{journalId}", response_model=list[EcritureComptableResponse],

@@ -31,6 +31,11 @@ class CreateCompteComptableRequest(InputModel):
                                description="Numéro SYSCOHADA: chiffres, le premier (1 à 9) donne la classe")
     libelle: str = Field(min_length=2, max_length=200)
     actif: bool = True
+    sous_controle: bool = Field(default=False, description=(
+        "Extension: écritures manuelles sous quatre yeux. Une écriture manuelle qui touche ce compte est une demande "
+        "qu'une seconde personne approuve (comme pour les comptes de trésorerie, classe 5, et les avances des "
+        "membres, 4191, toujours sous contrôle). Lever la marque revient au président ou à l'administrateur de "
+        "l'organisation (403 sinon)."))
 
 
 class UpdateCompteComptableRequest(UpdateModel):
@@ -38,6 +43,9 @@ class UpdateCompteComptableRequest(UpdateModel):
 
     libelle: str | None = Field(default=None, min_length=2, max_length=200)
     actif: bool | None = None
+    sous_controle: bool | None = Field(default=None, description=(
+        "Extension: voir `CreateCompteComptableRequest.sousControle`; lever la marque (false) revient au président "
+        "ou à l'administrateur de l'organisation."))
 
 
 class CreateJournalComptableRequest(InputModel):
@@ -70,6 +78,8 @@ class CompteComptableResponse(OutputModel):
     classe: int
     type: TypeCompte = Field(validation_alias="type_compte")
     actif: bool
+    sous_controle: bool = Field(description="Extension: écritures manuelles sous quatre yeux (marque de "
+                                            "l'organisation; les classes 5 et le 4191 le sont toujours)")
     created_at: datetime
 
 

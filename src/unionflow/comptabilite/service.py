@@ -249,7 +249,8 @@ class ComptabiliteService:
             raise Conflict(f"Le compte {data.numero_compte} existe déjà dans cette organisation")
         classe, type_compte = classe_de(data.numero_compte)
         compte = CompteComptable(organisation_id=data.organisation_id, numero_compte=data.numero_compte,
-                                 libelle=data.libelle, classe=classe, type_compte=type_compte, actif=data.actif)
+                                 libelle=data.libelle, classe=classe, type_compte=type_compte, actif=data.actif,
+                                 sous_controle=data.sous_controle)
         await flush_unique(self.session, f"Le compte {data.numero_compte} existe déjà dans cette organisation", compte)
         await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="CompteComptable",
                            entite_id=compte.id, after=audit.snapshot(compte), organisation_id=compte.organisation_id,
@@ -267,11 +268,19 @@ class ComptabiliteService:
         compte = await self.repo.compte_pour_modification(compte_id)
         if compte is None:
             raise NotFound("Compte comptable introuvable")
-        self._check_bookkeeper(compte.organisation_id)
+        changes = data.model_dump(exclude_unset=True)
+        # The president or the organisation's administrator may lift (or set) a control without keeping the books.
+        if set(changes) != {"sous_controle"} or not self.auth.can(Permission.FINANCE_DECIDER, compte.organisation_id):
+            self._check_bookkeeper(compte.organisation_id)
         if data.actif is False and compte.actif:
             await self._check_desactivable(compte)
+        if data.sous_controle is False and compte.sous_controle:
+            # Lifting a control is a governance act, not the bookkeeper's: otherwise the person the control is
+            # about could lift it, post alone, and mark it again.
+            self.auth.require(Permission.FINANCE_DECIDER, compte.organisation_id,
+                              "Seuls le président et l'administrateur de l'organisation lèvent le contrôle d'un compte")
         before = audit.snapshot(compte)
-        for key, value in data.model_dump(exclude_unset=True).items():
+        for key, value in changes.items():
             setattr(compte, key, value)
         await self.session.flush()
         await audit.record(self.session, self.auth, action="MODIFIER", module=MODULE, entite_type="CompteComptable",

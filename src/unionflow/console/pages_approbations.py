@@ -14,9 +14,11 @@ from unionflow.core.pagination import PageParams
 from unionflow.core.roles import RS_TRESORERIE_READ
 
 GENRES = {"FINANCE": "Approbation financière", "REOUVERTURE": "Réouverture de période",
-          "ANNULATION": "Annulation ou remboursement"}
+          "ANNULATION": "Annulation ou remboursement", "ECRITURE": "Écriture manuelle",
+          "A_NOUVEAUX": "Soldes d'ouverture"}
 # Where each kind is decided in the console.
-ECRANS = {"FINANCE": "/versements", "REOUVERTURE": "/comptabilite", "ANNULATION": "/annulations"}
+ECRANS = {"FINANCE": "/versements", "REOUVERTURE": "/comptabilite", "ANNULATION": "/annulations",
+          "ECRITURE": "/ecritures-a-approuver", "A_NOUVEAUX": "/ecritures-a-approuver"}
 MAX_LIGNES = 50
 
 

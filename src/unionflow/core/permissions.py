@@ -72,6 +72,8 @@ class Permission(StrEnum):
     WAVE_RAPPROCHER = "wave.rapprocher"
     # Money undone: the second person who approves a cancellation, refund or reversal
     ANNULATION_APPROUVER = "annulation.approuver"
+    # A manual entry or opening balances touching money, approved by a second person (saisies/, tresoreries/)
+    ECRITURE_APPROUVER = "ecriture.approuver"
     # the treasury cancels dues (one, a selection, a generated batch) with a reason.
     COTISATION_ANNULER = "cotisation.annuler"
     # the treasury applies a member's credit (avoir) to his oldest dues.
@@ -127,6 +129,9 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     # Asking to undo money is paiement.annuler / versement.initier / comptabilite.ecrire; approving it takes a
     # second person of the bureau who handles money or heads it (never the requester nor who recorded it).
     P.ANNULATION_APPROUVER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.TRESORIER}),
+    # A manual entry moving money is approved by a second person of the bureau who handles money or heads it:
+    # in a bureau of one treasurer and a president, the president (never the requester).
+    P.ECRITURE_APPROUVER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.TRESORIER}),
     P.COTISATION_ANNULER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.AVOIR_IMPUTER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.CONFIGURATION_ORGANISATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),

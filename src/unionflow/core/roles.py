@@ -176,6 +176,9 @@ RS_WEBHOOK = _rs("RS-WEBHOOK", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION)
 # Money undone: the second person who approves a cancellation, refund or reversal (annulation.approuver).
 RS_ANNULATION_DECIDE = _rs("RS-ANNULATION-DECIDE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT,
                            R.TRESORIER)
+# Manual entries and opening balances touching money: the second person who approves them (ecriture.approuver).
+RS_ECRITURE_DECIDE = _rs("RS-ECRITURE-DECIDE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT,
+                         R.TRESORIER)
 
 
 # A role given inside an organisation: the OpenAPI lists only the roles an organisation can grant, so clients

@@ -22,6 +22,8 @@ class GenreDemande(StrEnum):
     FINANCE = "FINANCE"  # approval of a financial transaction (finance/approbations)
     REOUVERTURE = "REOUVERTURE"  # reopening a locked period (comptabilite/deverrouillage.py)
     ANNULATION = "ANNULATION"  # money undone: cancel or refund a payment, cancel a payout, reverse an entry
+    ECRITURE = "ECRITURE"  # a manual entry touching money (saisies/)
+    A_NOUVEAUX = "A_NOUVEAUX"  # opening balances typed in (tresoreries/ouverture_service.py)
 
 
 class StatutDemande(StrEnum):

@@ -7,7 +7,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
@@ -50,6 +50,9 @@ class CompteComptable(IdMixin, TimestampMixin, Base):
     classe: Mapped[int]
     type_compte: Mapped[str] = mapped_column(String(30))
     actif: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Marked by the organisation: a manual entry on it needs a second person, as on a treasury (class 5) or members'
+    # credit (4191), which are controlled whatever this says (saisies/controle.py).
+    sous_controle: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (UniqueConstraint("organisation_id", "numero_compte"),)
 

@@ -11,15 +11,18 @@ from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
 from unionflow.core.openapi import problems
-from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.core.roles import RS_ECRITURE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
+from unionflow.models.approbation import TypeDecision
 from unionflow.tresoreries import operations
 from unionflow.tresoreries.ouverture_service import ANouveauxService
 from unionflow.tresoreries.schemas import (
-    ANouveauxResponse,
+    ApprouverANouveauxRequest,
     CreateANouveauxRequest,
     CreateTresorerieRequest,
     CreateVirementInterneRequest,
+    DemandeANouveauxResponse,
+    RejeterANouveauxRequest,
     TresorerieResponse,
     UpdateTresorerieRequest,
     VirementInterneResponse,
@@ -68,20 +71,68 @@ async def create_virement_interne(data: CreateVirementInterneRequest, session: S
     return as_response(await operations.virer(session, auth, idem, data))
 
 
-@router.post("/a-nouveaux", status_code=201, response_model=ANouveauxResponse, responses=problems(404, 409),
+A_NOUVEAUX_QUATRE_YEUX = (
+    "Quatre yeux: des soldes saisis font entrer de l'argent dans les livres; la saisie est une demande (202) "
+    "qu'une seconde personne détenant `ecriture.approuver` (trésorier, président, administrateur de "
+    "l'organisation), jamais le demandeur, approuve; rien n'est passé avant. Les soldes d'un exercice clôturé "
+    "n'ont pas à être saisis: les comptes de bilan gardent leur solde d'une année sur l'autre.")
+
+
+@router.post("/a-nouveaux", status_code=202, response_model=DemandeANouveauxResponse, responses=problems(404, 409),
              summary="Saisir les soldes d'ouverture (à-nouveaux)",
              description=EXTENSION + "Pour une organisation qui démarre en cours d'année: une écriture équilibrée au "
                          "journal AN datée `dateDebut`, chaque trésorerie et compte de bilan (classes 1 à 5) à son "
                          "solde (débiteur > 0, créditeur < 0), la différence en report à nouveau (121 créditeur ou "
                          "129 débiteur). Une fois par organisation et exercice (409 ensuite: corriger par "
-                         "contrepassation); si l'exercice a déjà d'autres écritures, `motif` est obligatoire (400). "
-                         "Une caisse n'ouvre jamais sous zéro, une banque pas au-delà de son découvert. "
-                         "En-tête `Idempotency-Key`. " + GERER)
+                         "contrepassation; 409 aussi si une saisie attend déjà); si l'exercice a déjà d'autres "
+                         "écritures, `motif` est obligatoire (400). Une caisse n'ouvre jamais sous zéro, une banque "
+                         "pas au-delà de son découvert. " + A_NOUVEAUX_QUATRE_YEUX + " En-tête `Idempotency-Key`. "
+                         + GERER)
 async def create_a_nouveaux(data: CreateANouveauxRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_TRESORERIE),
                             idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     service = ANouveauxService(session, auth)
-    return await idem.run(auth, lambda: service.saisir(data), 201)
+    return await idem.run(auth, lambda: service.saisir(data), 202)
+
+
+@router.get("/a-nouveaux", response_model=list[DemandeANouveauxResponse], responses=problems(404),
+            summary="Saisies d'à-nouveaux d'une organisation",
+            description=EXTENSION + "Plus récentes d'abord; bureau de l'organisation et commissaire aux comptes.")
+async def list_a_nouveaux(session: SessionDep, organisation_id: uuid.UUID = Query(..., alias="organisationId"),
+                          auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> list[DemandeANouveauxResponse]:
+    return await ANouveauxService(session, auth).lister(organisation_id)
+
+
+@router.get("/a-nouveaux/{id}", response_model=DemandeANouveauxResponse, responses=problems(404),
+            summary="Consulter une saisie d'à-nouveaux", description=EXTENSION + A_NOUVEAUX_QUATRE_YEUX)
+async def get_a_nouveaux(id: uuid.UUID, session: SessionDep,
+                         auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> DemandeANouveauxResponse:
+    return await ANouveauxService(session, auth).obtenir(id)
+
+
+@router.post("/a-nouveaux/{id}/approuver", response_model=DemandeANouveauxResponse, responses=problems(404, 409),
+             summary="Approuver une saisie d'à-nouveaux (l'écriture AN est alors passée)",
+             description=EXTENSION + "Permission ecriture.approuver, jamais le demandeur (403); demande EN_ATTENTE "
+                         "(400 sinon); 409 si des à-nouveaux ont été passés entre-temps. " + A_NOUVEAUX_QUATRE_YEUX)
+async def approve_a_nouveaux(id: uuid.UUID, data: ApprouverANouveauxRequest, session: SessionDep,
+                             auth: AuthContext = authorize(RS_ECRITURE_DECIDE),
+                             idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    service = ANouveauxService(session, auth)
+    return await idem.run(auth, lambda: service.decider(id, TypeDecision.APPROUVEE, data.commentaire))
+
+
+@router.post("/a-nouveaux/{id}/rejeter", response_model=DemandeANouveauxResponse, responses=problems(404),
+             summary="Rejeter une saisie d'à-nouveaux", description=EXTENSION + "Commentaire obligatoire.")
+async def reject_a_nouveaux(id: uuid.UUID, data: RejeterANouveauxRequest, session: SessionDep,
+                            auth: AuthContext = authorize(RS_ECRITURE_DECIDE)) -> DemandeANouveauxResponse:
+    return await ANouveauxService(session, auth).decider(id, TypeDecision.REJETEE, data.commentaire)
+
+
+@router.post("/a-nouveaux/{id}/retirer", response_model=DemandeANouveauxResponse, responses=problems(404),
+             summary="Retirer sa saisie d'à-nouveaux", description=EXTENSION + "Le demandeur seul (403 sinon).")
+async def withdraw_a_nouveaux(id: uuid.UUID, session: SessionDep,
+                              auth: AuthContext = authorize(RS_TRESORERIE)) -> DemandeANouveauxResponse:
+    return await ANouveauxService(session, auth).retirer(id)
 
 
 @router.get("/{id}", response_model=TresorerieResponse, responses=problems(404),

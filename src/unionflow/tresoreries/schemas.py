@@ -6,6 +6,7 @@ from datetime import date, datetime
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
+from unionflow.models.approbation import StatutDemande
 from unionflow.models.tresorerie import TypeTresorerie
 
 COMPTE_PATTERN = r"^5[0-9]{1,7}$"
@@ -88,17 +89,36 @@ class CreateANouveauxRequest(InputModel):
                               description="Obligatoire si l'exercice a déjà d'autres écritures")
 
 
-class LigneANouveauxResponse(OutputModel):
+class SoldeANouveauxResponse(OutputModel):
     numero_compte: str
-    debit: Montant
-    credit: Montant
+    libelle: str
+    montant: Montant = Field(description="Solde d'ouverture: débiteur > 0, créditeur < 0")
 
 
-class ANouveauxResponse(OutputModel):
-    ecriture_id: uuid.UUID
+class ApprouverANouveauxRequest(InputModel):
+    commentaire: str | None = Field(default=None, max_length=1000)
+
+
+class RejeterANouveauxRequest(InputModel):
+    commentaire: str = Field(min_length=3, max_length=1000, description="Raison du rejet (obligatoire)")
+
+
+class DemandeANouveauxResponse(OutputModel):
+    """Opening balances waiting for a second person. While EN_ATTENTE nothing is booked; APPROUVEE means the
+    entry was posted in journal AN (``ecritureId``, ``numeroPiece``)."""
+
+    id: uuid.UUID
     organisation_id: uuid.UUID
-    numero_piece: str
-    date_ecriture: date
-    montant_total: Montant
-    lignes: list[LigneANouveauxResponse]
-    saisi_par: str
+    date_debut: date
+    motif: str | None
+    soldes: list[SoldeANouveauxResponse]
+    montant_total: Montant = Field(description="Total au débit de l'écriture d'à-nouveaux")
+    statut: StatutDemande
+    demande_par: str
+    date_demande: datetime
+    decide_par: str | None
+    role_decideur: str | None
+    commentaire: str | None
+    date_decision: datetime | None
+    ecriture_id: uuid.UUID | None
+    numero_piece: str | None

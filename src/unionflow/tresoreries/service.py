@@ -10,6 +10,7 @@ under the treasury's row lock).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from decimal import Decimal
 
@@ -136,6 +137,35 @@ async def verifier_sortie(session: AsyncSession, tresorerie: Tresorerie, montant
         raise InvalidState(f"Solde insuffisant: la trésorerie « {tresorerie.nom} » ({tresorerie.numero_compte}) a "
                            f"un solde de {_xof(disponible)}{precision}; une sortie de {_xof(montant)} est refusée")
     return disponible
+
+
+async def verifier_mouvements(session: AsyncSession, organisation_id: uuid.UUID,
+                              lignes: Iterable[tuple[str, Decimal, Decimal]], auth: AuthContext | None) -> None:
+    """The treasury rule for an entry typed by hand (``lignes``: account number, debit, credit): every
+    treasury the entry takes money from is locked, in one order, and checked as a payout is (``verifier_sortie``:
+    a cash box never below zero, a bank never beyond its declared overdraft). A standard account (571, 521, …)
+    that no treasury maps to yet gets its default treasury, as the first payment would; an account no treasury
+    maps to otherwise carries no floor (none was declared)."""
+    mouvements: dict[str, Decimal] = {}
+    for numero, debit, credit in lignes:
+        if numero.startswith("5"):
+            mouvements[numero] = mouvements.get(numero, ZERO) + debit - credit
+    repo = TresorerieSystemRepository(session)
+    sorties: list[tuple[Tresorerie, Decimal]] = []
+    for numero, net in sorted(mouvements.items()):
+        if net >= ZERO:
+            continue
+        tresorerie = await repo.par_compte(organisation_id, numero)
+        standard = next((t for t, (_, n) in DEFAUTS.items() if n == numero), None)
+        if tresorerie is None and standard is not None:
+            tresorerie = await tresorerie_par_defaut(session, organisation_id, standard, auth)
+            tresorerie = tresorerie if tresorerie.numero_compte == numero else None
+        if tresorerie is not None:
+            sorties.append((tresorerie, -net))
+    # One lock order (by id) for every treasury of the entry: two entries on the same boxes never deadlock.
+    await repo.lock_many(sorted(t.id for t, _ in sorties))
+    for tresorerie, montant in sorties:
+        await verifier_sortie(session, tresorerie, montant)
 
 
 class TresorerieService:

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.comptabilite.helpers import compte, ecriture, journal
+from tests.comptabilite.helpers import compte, ecriture, journal, passer
 from tests.finance.helpers import demande_aide
 from tests.paiements.annulations.helpers import notifications
 from tests.paiements.annulations.test_quatre_yeux import _org, _paiement
@@ -52,7 +52,7 @@ async def test_manual_entry_reversed_on_approval_and_automatic_entries_refused(c
     bq = await journal(client, tresorier.headers, org.id)
     banque = await compte(client, tresorier.headers, org.id, "5211", "Banque BICIS")
     charge = await compte(client, tresorier.headers, org.id, "6051", "Eau")
-    posted = await client.post("/api/comptabilite/ecritures", headers=tresorier.headers, json=ecriture(
+    posted = await passer(client, factory, org, tresorier.headers, ecriture(
         bq["id"], [(charge["id"], "1200", "0"), (banque["id"], "0", "1200")]))
     assert posted.status_code == 200, posted.text
     entry = posted.json()

@@ -31,7 +31,7 @@ from unionflow.paiements.recus.numerotation import code_serie, compteur_rembours
 from unionflow.paiements.repository import PaiementSystemRepository
 from unionflow.paiements.versements.repository import VersementRepository
 from unionflow.tresoreries.repository import TresorerieSystemRepository
-from unionflow.tresoreries.service import verifier_sortie
+from unionflow.tresoreries.service import verifier_mouvements, verifier_sortie
 from unionflow.wave.repository import WaveCheckoutRepository
 
 ZERO = Decimal("0")
@@ -93,8 +93,13 @@ async def executer(session: AsyncSession, auth: AuthContext, settings: Settings 
         demande.numeroter(numero)
     else:
         assert demande.ecriture_id is not None
-        original = await ComptabiliteSystemRepository(session).get(demande.ecriture_id)
+        books = ComptabiliteSystemRepository(session)
+        original = await books.get(demande.ecriture_id)
         assert original is not None
+        # The mirror takes back what the entry put in a treasury: the treasury rule holds for it as for a payout.
+        miroir = [(compte.numero_compte, ligne.credit, ligne.debit)
+                  for ligne, compte in await books.lignes_avec_comptes(original.id)]
+        await verifier_mouvements(session, original.organisation_id, miroir, auth)
         await contrepasser(session, original, f"Contrepassation de {original.numero_piece}: {demande.motif}",
                            f"CTP-{original.numero_piece}", auth)
 

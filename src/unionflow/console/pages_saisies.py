@@ -1,0 +1,96 @@
+"""Manual entries and opening balances waiting for a second person, in the console.
+
+Role sets are the API's for the same operations: ``RS_TRESORERIE_READ`` to list, ``RS_ECRITURE_DECIDE`` to approve
+or reject, ``RS_TRESORERIE`` to withdraw one's own request. The four-eyes rules (never the requester, the treasury
+rule at approval) live in ``SaisieService`` / ``ANouveauxService``, called as the API routers call them, the
+approval under the same idempotency key mechanism (``IdempotentRequest.for_form``).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from starlette.responses import Response
+
+from unionflow.console.pages import Ctx, page, redirect
+from unionflow.console.pages_tresorier import parse_id
+from unionflow.console.services import corps
+from unionflow.core.errors import InvalidInput
+from unionflow.core.idempotence import IdempotentRequest
+from unionflow.core.permissions import Permission
+from unionflow.core.roles import RS_ECRITURE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.models.approbation import StatutDemande, TypeDecision
+from unionflow.saisies.schemas import ApprouverEcritureRequest
+from unionflow.saisies.service import SaisieService
+from unionflow.tresoreries.ouverture_service import ANouveauxService
+from unionflow.tresoreries.schemas import ApprouverANouveauxRequest
+
+# Console path segment → the API's route for the approval (its idempotency operation).
+ROUTES = {"ecritures": "POST /api/comptabilite/demandes-ecritures/{id}/approuver",
+          "a-nouveaux": "POST /api/tresoreries/a-nouveaux/{id}/approuver"}
+
+
+@page("/ecritures-a-approuver", RS_TRESORERIE_READ)
+async def liste(ctx: Ctx) -> Response:
+    org = ctx.auth.active_organisation_id
+    if org is None:
+        raise InvalidInput("Choisissez d'abord une organisation")
+    ecritures = await SaisieService(ctx.db, ctx.auth).lister(org, None)
+    a_nouveaux = await ANouveauxService(ctx.db, ctx.auth).lister(org)
+    moi = ctx.auth.actor_name
+    decideur = RS_ECRITURE_DECIDE.allows(ctx.auth.roles) and ctx.can(Permission.ECRITURE_APPROUVER, org)
+    return ctx.render("ecritures_a_approuver.html", ecritures=ecritures[:30], a_nouveaux=a_nouveaux[:10], moi=moi,
+                      decideur=decideur, attente=StatutDemande.EN_ATTENTE, cle=str(uuid.uuid4()),
+                      fait=ctx.request.query_params.get("fait"))
+
+
+async def _decider(ctx: Ctx, genre: str, demande_id: uuid.UUID, decision: str) -> None:
+    commentaire = ctx.field("commentaire") or None
+    if decision == "retirer":
+        if genre == "ecritures":
+            await SaisieService(ctx.db, ctx.auth).retirer(demande_id)
+        else:
+            await ANouveauxService(ctx.db, ctx.auth).retirer(demande_id)
+        return
+    if decision == "rejeter":
+        if commentaire is None or len(commentaire) < 3:
+            raise InvalidInput("Indiquez la raison du rejet (3 caractères au moins)")
+        if genre == "ecritures":
+            await SaisieService(ctx.db, ctx.auth).rejeter(demande_id, commentaire)
+        else:
+            await ANouveauxService(ctx.db, ctx.auth).decider(demande_id, TypeDecision.REJETEE, commentaire)
+        return
+    body = corps(commentaire=commentaire)
+    idem = IdempotentRequest.for_form(ctx.db, ROUTES[genre], ctx.field("idempotency_key"), body, {"id": demande_id})
+    if genre == "ecritures":
+        data = ApprouverEcritureRequest.model_validate(body)
+        await idem.answer(ctx.auth, lambda: SaisieService(ctx.db, ctx.auth).approuver(demande_id, data.commentaire))
+    else:
+        nouveaux = ApprouverANouveauxRequest.model_validate(body)
+        await idem.answer(ctx.auth, lambda: ANouveauxService(ctx.db, ctx.auth).decider(
+            demande_id, TypeDecision.APPROUVEE, nouveaux.commentaire))
+
+
+def _cible(ctx: Ctx) -> tuple[str, uuid.UUID]:
+    genre = ctx.request.path_params["genre"]
+    if genre not in ROUTES:
+        raise InvalidInput("Demande inconnue")
+    return genre, parse_id(ctx.request.path_params["id"])
+
+
+# Registered before the decision route, whose {decision} would match "retirer" too.
+@page("/demandes/{genre:str}/{id}/retirer", RS_TRESORERIE, methods=("POST",))
+async def retirer(ctx: Ctx) -> Response:
+    genre, demande_id = _cible(ctx)
+    await _decider(ctx, genre, demande_id, "retirer")
+    return redirect("/ecritures-a-approuver?fait=retirer")
+
+
+@page("/demandes/{genre:str}/{id}/{decision:str}", RS_ECRITURE_DECIDE, methods=("POST",))
+async def decider(ctx: Ctx) -> Response:
+    genre, demande_id = _cible(ctx)
+    decision = ctx.request.path_params["decision"]
+    if decision not in ("approuver", "rejeter"):
+        raise InvalidInput("Décision inconnue")
+    await _decider(ctx, genre, demande_id, decision)
+    return redirect(f"/ecritures-a-approuver?fait={decision}")
