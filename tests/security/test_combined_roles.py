@@ -29,11 +29,13 @@ from unionflow.core.permissions import GRANTS, Permission
 from unionflow.core.roles import ORGANISATION_ROLES, ORGANISATION_STAFF_ROLES, Role
 from unionflow.models import (
     Adhesion,
+    CompteComptable,
     CompteWave,
     Cotisation,
     DemandeAide,
     DemandeApprobation,
     Evenement,
+    JournalComptable,
     Membre,
     MembreOrganisation,
     Organisation,
@@ -96,6 +98,33 @@ async def annulation_approuver(w: World) -> Call:
     async def done() -> bool:
         return await scalar(w.db, select(Paiement.statut).where(Paiement.id == paiement.id)) == "ANNULE"
     return Call(f"/api/annulations/{demande.id}/approuver", {}, done)
+
+
+async def ecriture_approuver(w: World) -> Call:
+    """A pending manual entry on an account under control, asked by someone else than the caller."""
+    journal = JournalComptable(organisation_id=w.org.id, code="OD", libelle="Opérations diverses",
+                               type_journal="OPERATIONS_DIVERSES", actif=True)
+    charge = CompteComptable(organisation_id=w.org.id, numero_compte="658", libelle="Charges", classe=6,
+                             type_compte="CHARGES", actif=True, sous_controle=True)
+    produit = CompteComptable(organisation_id=w.org.id, numero_compte="7581", libelle="Dons", classe=7,
+                              type_compte="PRODUITS", actif=True)
+    w.db.add_all([journal, charge, produit])
+    await w.db.flush()
+    demande = DemandeApprobation(
+        genre="ECRITURE", organisation_id=w.org.id, montant=Decimal("500"), devise="XOF", motif="Don en nature",
+        statut="EN_ATTENTE", demande_par="autre@example.sn", demande_par_sub="autre", date_demande=datetime.now(UTC),
+        niveaux_requis=1, niveau_atteint=0, details={
+            "journal_id": str(journal.id), "code_journal": "OD", "date_ecriture": date.today().isoformat(),
+            "libelle": "Don en nature", "piece_reference": None,
+            "lignes": [{"compte_id": str(charge.id), "debit": "500", "credit": "0", "libelle": None},
+                       {"compte_id": str(produit.id), "debit": "0", "credit": "500", "libelle": None}]})
+    w.db.add(demande)
+    await w.db.flush()
+
+    async def done() -> bool:
+        return await scalar(w.db, select(DemandeApprobation.statut).where(
+            DemandeApprobation.id == demande.id)) == "APPROUVEE"
+    return Call(f"/api/comptabilite/demandes-ecritures/{demande.id}/approuver", {}, done)
 
 
 async def cotisation_gerer(w: World) -> Call:
@@ -258,6 +287,7 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.CONFIGURATION_ORGANISATION_GERER: ("PUT", "/api/configuration/organisations/{organisationId}/{cle}",
                                          more.configuration_organisation_gerer),
     P.ANNULATION_APPROUVER: ("POST", "/api/annulations/{id}/approuver", annulation_approuver),
+    P.ECRITURE_APPROUVER: ("POST", "/api/comptabilite/demandes-ecritures/{id}/approuver", ecriture_approuver),
 }
 
 
