@@ -44,7 +44,8 @@ async def tableau(client: Any, org: Organisation, tresorier: Actor) -> dict[str,
     assert board.status_code == 200, board.text
     body = board.json()
     return {k: Decimal(body[k]) for k in ("encaisseCotisationsJour", "encaisseCotisationsMois",
-                                          "encaisseCotisationsAnnee", "encaisseAdhesionsAnnee")}
+                                          "encaisseCotisationsAnnee", "encaisseAdhesionsAnnee",
+                                          "cotisationsExtourneesMois")}
 
 
 async def consolidation(client: Any, org: Organisation, tresorier: Actor, debut: date, fin: date) -> Decimal:
@@ -55,10 +56,33 @@ async def consolidation(client: Any, org: Organisation, tresorier: Actor, debut:
     return Decimal(found.json()["organisations"][0]["cotisationsEncaissees"])
 
 
-async def credits_balance(client: Any, org: Organisation, tresorier: Actor, debut: date, fin: date) -> Decimal:
-    """The trial balance's credit column over [debut, fin] of the dues income accounts."""
+async def credits_balance(client: Any, org: Organisation, tresorier: Actor, debut: date, fin: date,
+                          colonne: str = "creditPeriode") -> Decimal:
+    """The trial balance's credit (or ``debitPeriode``) column over [debut, fin] of the dues income accounts."""
     found = await client.get(f"/api/comptabilite/etats/balance?organisationId={org.id}&dateDebut={debut}"
                              f"&dateFin={fin}", headers=tresorier.headers)
     assert found.status_code == 200, found.text
-    return sum((Decimal(ligne["creditPeriode"]) for ligne in found.json()["lignes"]
+    return sum((Decimal(ligne[colonne]) for ligne in found.json()["lignes"]
                 if ligne["numeroCompte"] in COMPTES_COTISATIONS), Decimal(0))
+
+
+async def annuler(client: Any, paiement_id: str, tresorier: Actor, president: Actor) -> bool:
+    """Undo a payment (request, then a second person's approval); False when it is refused (its credit served)."""
+    demande = await client.post(f"/api/paiements/{paiement_id}/annuler", headers=tresorier.headers,
+                                json={"motif": "Erreur de saisie"})
+    if demande.status_code != 202:
+        assert demande.status_code in (400, 409), demande.text
+        return False
+    done = await client.post(f"/api/annulations/{demande.json()['id']}/approuver", headers=president.headers,
+                             json={})
+    if done.status_code != 200:
+        assert done.status_code in (400, 409), done.text
+        return False
+    return True
+
+
+async def avoir(client: Any, org: Organisation, tresorier: Actor, membre: Actor) -> Decimal:
+    found = await client.get(f"/api/avoirs?membreId={membre.membre.id}&organisationId={org.id}",
+                             headers=tresorier.headers)
+    assert found.status_code == 200, found.text
+    return Decimal(found.json()["solde"])

@@ -10,9 +10,11 @@ encaissés: the same on the adhesion fees account. Hence:
   the December receipt that created it counted in December only what it paid in December;
 - a closed month's figure stays as it was closed: no entry is dated in a closed period (the payment's entry moves
   to the first open day, comptabilite/ecritures_service.py), so nothing is added to it afterwards;
-- an undo (extourne) debits those accounts on its own date: what was collected is not lowered (a past period's
-  figure stays); the income statement shows the net;
-- sums of credits (never negative) over nested periods: today ≤ this month ≤ this year, by construction.
+- an undo (extourne, contrepassation) debits those accounts on its own date: it is not taken off what was
+  collected (a closed period's figure stays, and a figure never goes below a shorter period's), it is shown
+  beside it (``*_extournees``: the debits of the period); the income statement shows the net;
+- sums of credits (never negative) over nested periods: today ≤ this month ≤ this year, by construction, and a
+  period's figure is the sum of its days'.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ NATURES_COTISATIONS = (NatureRecette.COTISATION, NatureRecette.COTISATION_EXCEPT
 class Encaisse:
     cotisations: Decimal
     adhesions: Decimal
+    cotisations_extournees: Decimal = ZERO
 
 
 @dataclass(frozen=True)
@@ -60,9 +63,13 @@ async def encaisse(session: AsyncSession, organisation_id: uuid.UUID, debut: dat
     """Dues and adhesion fees collected from ``debut`` to ``fin`` inclusive (the module's definition). The caller
     checked that the organisation's figures are the caller's to read."""
     cotisations, adhesions = await comptes_encaisse(session, organisation_id)
-    credits = await EtatsRepository(session).credits(organisation_id, cotisations | adhesions, debut, fin)
-    return Encaisse(cotisations=sum((credits.get(n, ZERO) for n in cotisations), ZERO),
-                    adhesions=sum((credits.get(n, ZERO) for n in adhesions), ZERO))
+    lus = await EtatsRepository(session).mouvements_produits(organisation_id, cotisations | adhesions, debut, fin)
+
+    def total(numeros: set[str], colonne: int) -> Decimal:
+        return sum((lus[n][colonne] for n in numeros if n in lus), ZERO)
+
+    return Encaisse(cotisations=total(cotisations, 0), adhesions=total(adhesions, 0),
+                    cotisations_extournees=total(cotisations, 1))
 
 
 async def encaisse_a_date(session: AsyncSession, organisation_id: uuid.UUID, jour: date) -> EncaisseADate:

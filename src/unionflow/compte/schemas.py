@@ -133,6 +133,9 @@ class DashboardOrganisationResponse(ResultatCalcule):
                     "cotisations (7061, 7063, 7064 ou les comptes choisis) datés de la période, avoir imputé "
                     "compris le jour de son imputation")
     encaisse_cotisations_annee: Montant = Field(description="Cotisations encaissées du 1er janvier à aujourd'hui")
+    cotisations_extournees_mois: Montant = Field(
+        description="Extension: débits des mêmes comptes du 1er du mois à aujourd'hui (extournes de paiements "
+                    "annulés ou remboursés, contrepassations): montrés à côté de l'encaissé, jamais retranchés")
     encaisse_adhesions_annee: Montant = Field(
         description="Droits d'adhésion encaissés du 1er janvier à aujourd'hui: crédits du compte de produits des "
                     "adhésions (7062 ou le compte choisi)")

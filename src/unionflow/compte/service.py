@@ -123,6 +123,7 @@ class CompteService:
             nombre_membres=await self.repo.active_members(org_id),
             encaisse_cotisations_jour=collected.jour.cotisations, encaisse_cotisations_mois=collected.mois.cotisations,
             encaisse_cotisations_annee=collected.annee.cotisations,
+            cotisations_extournees_mois=collected.mois.cotisations_extournees,
             encaisse_adhesions_annee=collected.annee.adhesions, taux_recouvrement=rate,
             nombre_cotisations_en_retard=dues["nombre_en_retard"], montant_en_retard=dues["montant_en_retard"],
             nombre_membres_en_retard=dues["membres_en_retard"],
