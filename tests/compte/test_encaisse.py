@@ -75,3 +75,12 @@ async def test_advances_and_donations_are_not_dues_collected_and_today_stays_und
     assert chiffres == [("aujourd'hui", montant(board["encaisseCotisationsJour"])),
                         ("ce mois", montant(board["encaisseCotisationsMois"])),
                         ("cette année", montant(board["encaisseCotisationsAnnee"]))], chiffres
+
+
+def test_the_dashboard_documents_its_one_definition_and_its_extensions(app):
+    schema = app.openapi()
+    champs = schema["components"]["schemas"]["DashboardOrganisationResponse"]["properties"]
+    assert champs["encaisseCotisationsJour"]["description"].startswith("Extension")
+    assert champs["cotisationsExtourneesMois"]["description"].startswith("Extension")
+    route = schema["paths"]["/api/dashboard/organisation"]["get"]["description"]
+    assert "jour ≤ mois ≤ année" in route and "comptabilité" in route
