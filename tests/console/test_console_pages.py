@@ -63,7 +63,7 @@ async def test_treasurer_records_cash_and_downloads_the_receipt(client, factory,
     due = await cotisation(db, membre, org, 5000)
     csrf = await sign_in(client, tresorier, db)
     board = await client.get("/console/tresorerie")
-    assert board.status_code == 200 and "Encaissé aujourd" in board.text and "Arriérés" in board.text
+    assert board.status_code == 200 and "Cotisations encaissées aujourd" in board.text and "Arriérés" in board.text
     fiche = await client.get(f"/console/membres/{membre.id}")
     assert fiche.status_code == 200 and membre.numero_membre in fiche.text and "Encaisser un paiement" in fiche.text
     form = await client.get(f"/console/membres/{membre.id}/encaisser")

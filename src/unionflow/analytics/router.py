@@ -60,9 +60,11 @@ async def recouvrement(session: SessionDep, auth: AuthContext = authorize(RS_ANA
 
 
 @router.get("/paiements", response_model=AnalysePaiements,
-            summary="Paiements encaissés par méthode et par mois",
+            summary="Paiements reçus par méthode et par mois",
             description="Paiements VALIDE de l'année (date de paiement, UTC), nombre et montant par méthode "
-                        "(du plus gros montant au plus petit) et par mois. Remboursés, échoués, en attente exclus."
+                        "(du plus gros montant au plus petit) et par mois. Remboursés, échoués, en attente exclus. "
+                        "L'argent reçu, avances et dons compris: pas les « cotisations encaissées » du tableau de "
+                        "bord (crédits des comptes de produits)."
                         + SCOPE)
 async def paiements(session: SessionDep, auth: AuthContext = authorize(RS_ANALYTICS),
                     annee: int | None = annee_query(), organisation_id: uuid.UUID | None = ORG,

@@ -84,7 +84,9 @@ class EntonnoirAdhesions(Perimetre):
     annulees: int
     taux_approbation: Taux | None = Field(description="approuvées / (approuvées + rejetées). " + TAUX)
     taux_paiement: Taux | None = Field(description="payées / approuvées. " + TAUX)
-    frais_encaisses: Montant
+    frais_encaisses: Montant = Field(
+        description="Frais payés sur les demandes déposées dans la période (la cohorte), à quelque date que ce "
+                    "soit; les droits d'adhésion encaissés sur une période sont ceux du tableau de bord")
 
 
 class ParticipationEvenements(Perimetre):

@@ -85,6 +85,18 @@ class EtatsRepository(SystemRepository[EcritureComptable]):
         rows = (await self.session.execute(stmt)).all()
         return [SoldeCompte(r[0], r[1], r[2], r[3], _dec(r[4]), _dec(r[5]), _dec(r[6]), _dec(r[7])) for r in rows]
 
+    async def mouvements_produits(self, organisation_id: uuid.UUID, numeros: set[str], debut: date, fin: date
+                                  ) -> dict[str, tuple[Decimal, Decimal]]:
+        """Per account number of ``numeros``: (credits, debits) of the entries dated from ``debut`` to ``fin``
+        inclusive, closing entries left out (the trial balance's columns of the period, comptabilite/encaisse.py)."""
+        stmt = (self._lines(organisation_id)
+                .add_columns(CompteComptable.numero_compte, func.sum(LigneEcriture.credit),
+                             func.sum(LigneEcriture.debit))
+                .where(CompteComptable.numero_compte.in_(numeros), EcritureComptable.date_ecriture >= debut,
+                       EcritureComptable.date_ecriture <= fin, JournalComptable.type_journal != TYPE_JOURNAL_CLOTURE)
+                .group_by(CompteComptable.numero_compte))
+        return {r[0]: (_dec(r[1]), _dec(r[2])) for r in (await self.session.execute(stmt)).all()}
+
     async def mouvements(self, organisation_id: uuid.UUID, debut: date, fin: date,
                          compte_id: uuid.UUID | None) -> list[Mouvement]:
         stmt = (self._lines(organisation_id)

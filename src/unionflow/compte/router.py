@@ -40,9 +40,14 @@ async def dashboard_membre(session: SessionDep,
 
 @dashboard_router.get("/organisation", response_model=DashboardOrganisationResponse, responses=problems(404),
                       summary="Tableau de bord de trésorerie d'une organisation",
-                      description="Organisation active ou `organisationId` (administrée par l'appelant). Montants "
-                                  "encaissés (paiements validés, par date d'encaissement) du mois et de l'année, "
-                                  "taux de recouvrement sur les cotisations échues de l'année, retards.")
+                      description=(
+                          "Organisation active ou `organisationId` (administrée par l'appelant). Montants encaissés "
+                          "du jour (extension), du mois et de l'année, lus dans la comptabilité: crédits des comptes "
+                          "de produits des cotisations (ou des adhésions) par les écritures datées de la période, "
+                          "écritures de clôture exclues. Un avoir imputé compte le jour de son imputation, non à la "
+                          "date du reçu qui l'a créé; un mois clôturé garde son chiffre; une extourne ne le diminue "
+                          "pas (le compte de résultat montre le net). Même définition sur des périodes emboîtées: "
+                          "jour ≤ mois ≤ année. Taux de recouvrement sur les cotisations échues de l'année, retards."))
 async def dashboard_organisation(session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE_READ),
                                  organisation_id: uuid.UUID | None = Query(None, alias="organisationId")
                                  ) -> DashboardOrganisationResponse:

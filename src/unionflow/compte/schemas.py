@@ -139,9 +139,20 @@ class DashboardOrganisationResponse(ResultatCalcule):
     nom: str
     devise: str
     nombre_membres: int = Field(description="Adhésions (memberships) actives")
-    encaisse_cotisations_mois: Montant
-    encaisse_cotisations_annee: Montant
-    encaisse_adhesions_annee: Montant
+    encaisse_cotisations_jour: Montant = Field(
+        description="Extension: cotisations encaissées aujourd'hui (UTC), même définition que le mois et l'année "
+                    "(jour ≤ mois ≤ année)")
+    encaisse_cotisations_mois: Montant = Field(
+        description="Cotisations encaissées du 1er du mois à aujourd'hui: crédits des comptes de produits des "
+                    "cotisations (7061, 7063, 7064 ou les comptes choisis) datés de la période, avoir imputé "
+                    "compris le jour de son imputation")
+    encaisse_cotisations_annee: Montant = Field(description="Cotisations encaissées du 1er janvier à aujourd'hui")
+    cotisations_extournees_mois: Montant = Field(
+        description="Extension: débits des mêmes comptes du 1er du mois à aujourd'hui (extournes de paiements "
+                    "annulés ou remboursés, contrepassations): montrés à côté de l'encaissé, jamais retranchés")
+    encaisse_adhesions_annee: Montant = Field(
+        description="Droits d'adhésion encaissés du 1er janvier à aujourd'hui: crédits du compte de produits des "
+                    "adhésions (7062 ou le compte choisi)")
     taux_recouvrement: Taux = Field(description="Payé / dû, en %, sur les cotisations de l'année déjà échues")
     nombre_cotisations_en_retard: int
     montant_en_retard: Montant

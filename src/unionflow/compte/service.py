@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.encaisse import encaisse_a_date
 from unionflow.compte.repository import ZERO, CompteRepository
 from unionflow.compte.schemas import (
     AdhesionLigne,
@@ -122,17 +123,17 @@ class CompteService:
         if organisation is None or not staff_sees(self.auth, org_id):
             raise NotFound("Organisation introuvable")
         now = datetime.now(UTC)
-        month_start = datetime(now.year, now.month, 1, tzinfo=UTC)
-        year_start = datetime(now.year, 1, 1, tzinfo=UTC)
-        next_year = datetime(now.year + 1, 1, 1, tzinfo=UTC)
-        dues_month, _ = await self.paiements.collected(org_id, month_start, next_year)
-        dues_year, fees_year = await self.paiements.collected(org_id, year_start, next_year)
+        # One definition for the three figures (comptabilite/encaisse.py): nested periods of the books.
+        collected = await encaisse_a_date(self.session, org_id, now.date())
         dues = await self.repo.organisation_dues(org_id, now.year, now.date())
         rate = (dues["paye_echu"] * 100 / dues["du_echu"]).quantize(Decimal("0.01")) if dues["du_echu"] else ZERO
         return DashboardOrganisationResponse(
             organisation_id=org_id, nom=organisation.nom, devise=organisation.devise,
-            nombre_membres=await self.repo.active_members(org_id), encaisse_cotisations_mois=dues_month,
-            encaisse_cotisations_annee=dues_year, encaisse_adhesions_annee=fees_year, taux_recouvrement=rate,
+            nombre_membres=await self.repo.active_members(org_id),
+            encaisse_cotisations_jour=collected.jour.cotisations, encaisse_cotisations_mois=collected.mois.cotisations,
+            encaisse_cotisations_annee=collected.annee.cotisations,
+            cotisations_extournees_mois=collected.mois.cotisations_extournees,
+            encaisse_adhesions_annee=collected.annee.adhesions, taux_recouvrement=rate,
             nombre_cotisations_en_retard=dues["nombre_en_retard"], montant_en_retard=dues["montant_en_retard"],
             nombre_membres_en_retard=dues["membres_en_retard"],
             paiements_en_attente=await self.paiements.pending_payments(org_id), reseau=await self._reseau(org_id),

@@ -168,7 +168,9 @@ class StatistiquesResponse(ResultatCalcule):
     nombre_total: int
     par_statut: dict[str, int] = Field(description="Les 5 statuts, EN_RETARD dérivé de l'échéance")
     montant_du: Montant = Field(description="Somme des montants dus hors cotisations annulées")
-    montant_collecte: Montant
+    montant_collecte: Montant = Field(
+        description="Payé sur ces cotisations (celles de la période de la cotisation), quelle que soit la date du "
+                    "paiement: un recouvrement, pas les « cotisations encaissées » d'une période du tableau de bord")
     montant_restant: Montant
     montant_en_retard: Montant = Field(description="Reste dû des cotisations en retard")
     taux_recouvrement: Taux = Field(description="montantCollecte / montantDu × 100, 2 décimales")

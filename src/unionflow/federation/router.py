@@ -38,7 +38,9 @@ FIN = Query(None, alias="dateFin", description="Dernier jour inclus (AAAA-MM-JJ)
 @router.get("/{id}/consolidation", response_model=ConsolidationResponse, responses=problems(403, 404),
             summary="Chiffres consolidés d'une fédération",
             description="Par organisation du périmètre et au total: adhésions actives, cotisations et droits "
-                        "d'adhésion encaissés sur la période (paiements confirmés), cotisations en retard à "
+                        "d'adhésion encaissés sur la période (crédits des comptes de produits datés de la "
+                        "période, la définition du tableau de bord: un mois clôturé garde son chiffre), "
+                        "cotisations en retard à "
                         "`dateFin` (ou aujourd'hui), soldes des comptes de trésorerie (classe 5) à `dateFin`."
                         + LECTEURS)
 async def get_consolidation(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_FINANCE_READ),

@@ -48,8 +48,10 @@ class ChiffresOrganisation(OutputModel):
     type_organisation: TypeOrganisation | None
     parent_id: uuid.UUID | None
     membres_actifs: int
-    cotisations_encaissees: Montant = Field(description="Paiements confirmés affectés à des cotisations, période")
-    adhesions_encaissees: Montant
+    cotisations_encaissees: Montant = Field(
+        description="Crédits des comptes de produits des cotisations datés de la période (écritures de clôture "
+                    "exclues): l'avoir imputé compte à sa date d'imputation; même chiffre que le tableau de bord")
+    adhesions_encaissees: Montant = Field(description="Crédits du compte de produits des adhésions, période")
     cotisations_en_retard: int = Field(description="Cotisations ouvertes échues avant `dateFin` (ou aujourd'hui)")
     montant_en_retard: Montant
     membres_en_retard: int

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 import uuid
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.encaisse import encaisse
 from unionflow.comptabilite.etats_repository import EtatsRepository, SoldeCompte
 from unionflow.compte.repository import CompteRepository
 from unionflow.config import Settings
@@ -37,7 +38,6 @@ from unionflow.federation.schemas import (
 from unionflow.models import Organisation
 from unionflow.models.versement import ModeVersement, ObjetVersement
 from unionflow.organisations.repository import ArborescenceRepository, OrganisationRepository
-from unionflow.paiements.rapport_repository import PaiementRapportSystemRepository
 from unionflow.paiements.versements.quote_part_repository import QuotePartRepository
 from unionflow.paiements.versements.schemas import PHONE_PATTERN, CreateVersementRequest, VersementResponse
 from unionflow.paiements.versements.service import VersementService
@@ -87,10 +87,8 @@ class FederationService:
     async def _chiffres(self, organisation: Organisation, debut: date, fin: date) -> ChiffresOrganisation:
         """One organisation's figures, from the repositories of the areas that own them."""
         compte = CompteRepository(self.session)
-        debut_dt = datetime.combine(debut, time.min, tzinfo=UTC)
-        fin_dt = datetime.combine(fin + timedelta(days=1), time.min, tzinfo=UTC)
-        cotisations, adhesions = await PaiementRapportSystemRepository(self.session).collected(
-            organisation.id, debut_dt, fin_dt)
+        # The one « encaissé » (comptabilite/encaisse.py): the organisation's books over the period.
+        collected = await encaisse(self.session, organisation.id, debut, fin)
         # Arrears as they stand at the end of the period, or today if it ends later.
         arrete = min(fin, datetime.now(UTC).date())
         retards = await compte.organisation_dues(organisation.id, arrete.year, arrete)
@@ -100,7 +98,7 @@ class FederationService:
         return ChiffresOrganisation(
             organisation_id=organisation.id, nom=organisation.nom, type_organisation=organisation.type_organisation,
             parent_id=organisation.parent_id, membres_actifs=await compte.active_members(organisation.id),
-            cotisations_encaissees=cotisations, adhesions_encaissees=adhesions,
+            cotisations_encaissees=collected.cotisations, adhesions_encaissees=collected.adhesions,
             cotisations_en_retard=retards["nombre_en_retard"], montant_en_retard=retards["montant_en_retard"],
             membres_en_retard=retards["membres_en_retard"], tresorerie=tresorerie,
             tresorerie_totale=sum((t.solde for t in tresorerie), ZERO))

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, case, func, select
 
 from unionflow.core.repository import SystemRepository
-from unionflow.models import Membre, MouvementAvoir, Organisation, Paiement, PaiementAllocation
+from unionflow.models import Membre, MouvementAvoir, Organisation, Paiement
 from unionflow.models.paiement import StatutPaiement, TypeMouvementAvoir
 from unionflow.paiements.repository import PaiementRepository, Reservation, day_start, reservations_statement
 
@@ -112,20 +112,6 @@ class PaiementRapportSystemRepository(SystemRepository[Paiement]):
             stmt = stmt.where(Paiement.organisation_id == organisation_id)
         stmt = stmt.order_by(Paiement.created_at.desc(), Paiement.id).limit(limit)
         return list((await self.session.execute(stmt)).scalars())
-
-    async def collected(self, organisation_id: uuid.UUID, start: datetime, end: datetime) -> tuple[Decimal, Decimal]:
-        """(dues, adhesion fees) collected by confirmed payments dated in [start, end)."""
-        stmt = (
-            select(
-                func.coalesce(func.sum(case((PaiementAllocation.cotisation_id.is_not(None),
-                                             PaiementAllocation.montant), else_=0)), 0),
-                func.coalesce(func.sum(case((PaiementAllocation.adhesion_id.is_not(None),
-                                             PaiementAllocation.montant), else_=0)), 0))
-            .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
-            .where(Paiement.organisation_id == organisation_id, Paiement.statut == StatutPaiement.VALIDE,
-                   Paiement.date_paiement >= start, Paiement.date_paiement < end))
-        row = (await self.session.execute(stmt)).one()
-        return _dec(row[0]), _dec(row[1])
 
     async def pending_payments(self, organisation_id: uuid.UUID) -> int:
         return int((await self.session.execute(select(func.count()).where(
