@@ -19,6 +19,7 @@ from unionflow.console import (  # noqa: F401
     pages_evenements,
     pages_federation,
     pages_membre,
+    pages_mot_de_passe,
     pages_oidc,
     pages_saisies,
     pages_secretaire,
