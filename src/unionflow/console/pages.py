@@ -142,7 +142,7 @@ MENU = (("/a-approuver", "À approuver"), ("/tresorerie", "Trésorerie"), ("/dec
         ("/annulations", "Annulations"), ("/tresoreries", "Trésoreries"), ("/wave/releves", "Wave"),
         ("/aides", "Aides"), ("/comptabilite", "Comptabilité"), ("/clotures", "Clôtures"),
         ("/cotisations/generer", "Génération"), ("/exports", "Exports"),
-        ("/alertes", "Alertes"), ("/membres", "Membres"),
+        ("/alertes", "Alertes"), ("/journal-audit", "Journal d'audit"), ("/membres", "Membres"),
         ("/import", "Import"), ("/adhesions", "Adhésions"), ("/evenements", "Événements"), ("/moi", "Mon compte"),
         ("/moi/notifications", "Notifications"), ("/mot-de-passe", "Mot de passe"))
 # Screens whose page admits members too (as the API's role set does) but that are work for whoever holds one of

@@ -15,6 +15,7 @@ from starlette.responses import FileResponse, Response
 from unionflow.console import (  # noqa: F401
     pages_annulations,
     pages_approbations,
+    pages_audit,
     pages_comptabilite,
     pages_evenements,
     pages_federation,
