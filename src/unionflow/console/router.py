@@ -19,6 +19,7 @@ from unionflow.console import (  # noqa: F401
     pages_comptabilite,
     pages_evenements,
     pages_federation,
+    pages_fiche_membre,
     pages_membre,
     pages_mot_de_passe,
     pages_oidc,
