@@ -4,7 +4,7 @@ what the treasurer typed, through the same service and idempotency as the API; t
 from __future__ import annotations
 
 from tests.console.helpers import KEY, sign_in
-from tests.saisies.test_quatre_yeux import _bureau, _depense
+from tests.saisies.test_quatre_yeux import TODAY, _bureau, _depense
 from tests.tresoreries.helpers import solde
 
 
@@ -38,3 +38,31 @@ async def test_the_president_approves_in_the_console_what_the_treasurer_typed(cl
     # The API answers the same request as decided (one request, one decision).
     got = await client.get(f"/api/comptabilite/demandes-ecritures/{demande['id']}", headers=treasurer.headers)
     assert got.json()["statut"] == "APPROUVEE" and got.json()["commentaire"] == "Facture du loyer vue"
+
+
+async def test_the_treasurer_types_an_entry_in_the_console(client, factory, db):
+    org, treasurer, president, _, _, _, comptes, cai = await _bureau(client, factory, db)
+    csrf = await sign_in(client, treasurer, db)
+    form = await client.get("/console/ecritures/nouvelle")
+    assert form.status_code == 200 and "571" in form.text and "(sous contrôle)" in form.text
+    key = KEY.search(form.text).group(1)
+    base = {"csrf": csrf, "idempotency_key": key, "journal": cai["id"], "date": TODAY, "libelle": "Don en nature",
+            "piece": "PV-12"}
+    # Unbalanced: the form again with the API's reason and what was typed.
+    refused = await client.post("/console/ecritures/nouvelle", data={
+        **base, "compte_0": comptes["658"], "debit_0": "500", "compte_1": comptes["7581"], "credit_1": "400"})
+    assert refused.status_code == 400 and "Don en nature" in refused.text and "PV-12" in refused.text
+    free = await client.post("/console/ecritures/nouvelle", data={
+        **base, "compte_0": comptes["658"], "debit_0": "500", "compte_1": comptes["7581"], "credit_1": "500"})
+    assert free.status_code == 303 and "fait=ecriture" in free.headers["location"], free.text
+    # Touching the cash box: a request, listed for the president.
+    form = await client.get("/console/ecritures/nouvelle")
+    cash = await client.post("/console/ecritures/nouvelle", data={
+        **base, "idempotency_key": KEY.search(form.text).group(1), "libelle": "Achat de fournitures",
+        "compte_0": comptes["6588"], "debit_0": "3000", "compte_1": comptes["571"], "credit_1": "3000"})
+    assert cash.status_code == 303 and "fait=demandee" in cash.headers["location"], cash.text
+    assert await solde(db, org, "571") == 75000
+    listed = await client.get(f"/api/comptabilite/demandes-ecritures?organisationId={org.id}",
+                              headers=president.headers)
+    assert [d["libelle"] for d in listed.json()] == ["Achat de fournitures"]
+

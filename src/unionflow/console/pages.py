@@ -142,9 +142,9 @@ MENU = (("/a-approuver", "À approuver"), ("/tresorerie", "Trésorerie"), ("/dec
         ("/annulations", "Annulations"), ("/tresoreries", "Trésoreries"), ("/wave/releves", "Wave"),
         ("/aides", "Aides"), ("/comptabilite", "Comptabilité"), ("/clotures", "Clôtures"),
         ("/cotisations/generer", "Génération"), ("/exports", "Exports"),
-        ("/alertes", "Alertes"), ("/membres", "Membres"),
+        ("/alertes", "Alertes"), ("/journal-audit", "Journal d'audit"), ("/membres", "Membres"),
         ("/import", "Import"), ("/adhesions", "Adhésions"), ("/evenements", "Événements"), ("/moi", "Mon compte"),
-        ("/moi/notifications", "Notifications"))
+        ("/moi/notifications", "Notifications"), ("/mot-de-passe", "Mot de passe"))
 # Screens whose page admits members too (as the API's role set does) but that are work for whoever holds one of
 # these permissions: the menu offers them only then (the page itself stays open to the role set).
 MENU_PERMISSIONS = {"/aides": (Permission.AIDE_DECIDER, Permission.VERSEMENT_INITIER)}
@@ -282,6 +282,9 @@ async def _page(request: Request, console: ConsoleSession, auth: AuthContext, ro
         # As the API's bodies (core/routing.py): PostgreSQL cannot store NUL, SQLite would; no one types them.
         return error_page(request, 400, f"Caractère de contrôle interdit ({found[1]}) dans le champ "
                                         f"« {found[0][-1]} »: retapez le texte sans le coller depuis un autre outil.")
+    if auth.password_change_required and request.url.path != PREFIX + "/mot-de-passe":
+        # As the API (403 `mot-de-passe-a-changer`): no page, no data, until the person chose his own password.
+        return RedirectResponse(f"{PREFIX}/mot-de-passe", status_code=303)
     if not role_set.allows(auth.roles):
         held = frozenset().union(*auth.memberships.values()) if auth.memberships else frozenset()
         if any(auth.needs_active_organisation(held, role) for role in role_set.roles):

@@ -12,18 +12,25 @@ import uuid
 
 from starlette.responses import Response
 
+from unionflow.comptabilite.schemas import CreateEcritureComptableRequest
+from unionflow.comptabilite.service import ComptabiliteService
 from unionflow.console.pages import Ctx, page, redirect
-from unionflow.console.pages_tresorier import parse_id
+from unionflow.console.pages_tresorier import parse_id, saisi
 from unionflow.console.services import corps
 from unionflow.core.errors import InvalidInput
 from unionflow.core.idempotence import IdempotentRequest
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_ECRITURE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.models.approbation import StatutDemande, TypeDecision
+from unionflow.saisies import operations
 from unionflow.saisies.schemas import ApprouverEcritureRequest
 from unionflow.saisies.service import SaisieService
 from unionflow.tresoreries.ouverture_service import ANouveauxService
 from unionflow.tresoreries.schemas import ApprouverANouveauxRequest
+
+# Lines offered by the manual entry form (an entry of more lines goes through the API).
+LIGNES_FORMULAIRE = 6
+CHAMPS_LIGNE = ("compte", "debit", "credit", "libelle_ligne")
 
 # Console path segment → the API's route for the approval (its idempotency operation).
 ROUTES = {"ecritures": "POST /api/comptabilite/demandes-ecritures/{id}/approuver",
@@ -94,3 +101,37 @@ async def decider(ctx: Ctx) -> Response:
         raise InvalidInput("Décision inconnue")
     await _decider(ctx, genre, demande_id, decision)
     return redirect(f"/ecritures-a-approuver?fait={decision}")
+
+
+@page("/ecritures/nouvelle", RS_TRESORERIE)
+async def nouvelle(ctx: Ctx) -> Response:
+    """The manual entry form: booked at once, or a request when it touches money (the API's rule, said above it)."""
+    org = ctx.auth.active_organisation_id
+    if org is None:
+        raise InvalidInput("Choisissez d'abord une organisation")
+    ctx.auth.require(Permission.COMPTABILITE_ECRIRE, org,
+                     "Seuls l'administrateur et le trésorier de l'organisation tiennent sa comptabilité")
+    service = ComptabiliteService(ctx.db, ctx.auth)
+    comptes = [c for c in await service.lister_comptes(org, None) if c.actif]
+    journaux = [j for j in await service.lister_journaux(org) if j.actif]
+    lignes = [{champ: ctx.typed(f"{champ}_{i}") for champ in CHAMPS_LIGNE} for i in range(LIGNES_FORMULAIRE)]
+    return ctx.render("ecriture_nouvelle.html", comptes=comptes, journaux=journaux, lignes=lignes,
+                      cle=ctx.typed("idempotency_key") or str(uuid.uuid4()),
+                      saisi=saisi(ctx, "journal", "date", "libelle", "piece"))
+
+
+@page("/ecritures/nouvelle", RS_TRESORERIE, methods=("POST",), again=nouvelle)
+async def nouvelle_post(ctx: Ctx) -> Response:
+    lignes = []
+    for i in range(LIGNES_FORMULAIRE):
+        compte, debit, credit = (ctx.field(f"{champ}_{i}") for champ in CHAMPS_LIGNE[:3])
+        if compte or debit or credit:
+            lignes.append(corps(compteId=compte, debit=debit, credit=credit, libelle=ctx.field(f"libelle_ligne_{i}")))
+    body = corps(journalId=ctx.field("journal"), dateEcriture=ctx.field("date"), libelle=ctx.field("libelle"),
+                 pieceReference=ctx.field("piece"), lignes=lignes)
+    data = CreateEcritureComptableRequest.model_validate(body)
+    idem = IdempotentRequest.for_form(ctx.db, operations.OPERATION_SAISIR, ctx.field("idempotency_key"), body)
+    answer = await operations.saisir(ctx.db, ctx.auth, idem, data)
+    if answer.status == 202:
+        return redirect("/ecritures-a-approuver?fait=demandee")
+    return redirect(f"/comptabilite?fait=ecriture&piece={answer.body['numeroPiece']}")

@@ -38,7 +38,9 @@ async def connexion(request: Request) -> Response:
     token = cookie.login_csrf(request)
     response = render(request, "connexion.html", auth=None, csrf=token,
                       suite=_suite(request.query_params.get("suite")), erreur=None, email="",
-                      externe=external_provider(request))
+                      externe=external_provider(request),
+                      info="Mot de passe changé: reconnectez-vous avec le nouveau."
+                      if request.query_params.get("fait") == "mot-de-passe" else None)
     cookie.set_login_csrf(request, response, token)
     return response
 

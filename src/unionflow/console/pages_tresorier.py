@@ -20,6 +20,7 @@ from unionflow.core.roles import (
     RS_LCB,
     RS_MEMBRE_READ,
     RS_MEMBRE_SELF,
+    RS_MEMBRE_WRITE,
     RS_PAIEMENT_READ,
     RS_TRESORERIE,
     RS_TRESORERIE_READ,
@@ -90,7 +91,8 @@ async def fiche_membre(ctx: Ctx) -> Response:
                       paiements=paiements.content, du=du, paye=paye, cle=str(uuid.uuid4()), avoir=avoir,
                       peut_imputer=avoir is not None and ctx.can(Permission.AVOIR_IMPUTER, org),
                       peut_encaisser=ctx.can(Permission.PAIEMENT_ENREGISTRER),
-                      peut_annuler=RS_TRESORERIE.allows(ctx.auth.roles) and ctx.can(Permission.COTISATION_ANNULER))
+                      peut_annuler=RS_TRESORERIE.allows(ctx.auth.roles) and ctx.can(Permission.COTISATION_ANNULER),
+                      peut_modifier=RS_MEMBRE_WRITE.allows(ctx.auth.roles) and ctx.can(Permission.MEMBRE_GERER))
 
 
 @page("/membres/{id}/encaisser", RS_TRESORERIE)

@@ -15,10 +15,13 @@ from starlette.responses import FileResponse, Response
 from unionflow.console import (  # noqa: F401
     pages_annulations,
     pages_approbations,
+    pages_audit,
     pages_comptabilite,
     pages_evenements,
     pages_federation,
+    pages_fiche_membre,
     pages_membre,
+    pages_mot_de_passe,
     pages_oidc,
     pages_saisies,
     pages_secretaire,

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from fastapi import Request, Response
 
-from unionflow.auth.throttle import AttemptLimiter
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_ANY_AUTHENTICATED
 from unionflow.core.routing import area_router
-from unionflow.identity.provider import keycloak_provider, local_provider
+from unionflow.identity import operations
 from unionflow.identity.schemas import PasswordChange
-from unionflow.identity.service import PasswordService, WrongCurrentPassword
 
 router = area_router("/api/membres/me", "Membres")
 
@@ -32,11 +30,5 @@ router = area_router("/api/membres/me", "Membres")
 async def change_password(request: Request, data: PasswordChange, session: SessionDep,
                           auth: AuthContext = authorize(RS_ANY_AUTHENTICATED, before_password_change=True),
                           ) -> Response:
-    limiter = AttemptLimiter(request, "password")
-    key = limiter.key("sub", f"{auth.issuer} {auth.sub}")  # a person is (issuer, subject)
-    settings = request.app.state.settings
-    service = PasswordService(session, auth, local_provider(session), keycloak_provider(request),
-                              settings.issuer if settings.builtin_idp_enabled else None)
-    await limiter.attempt(session, [(key, limiter.limit)], [key], lambda: service.changer(data),
-                          WrongCurrentPassword)
+    await operations.changer_mot_de_passe(request, session, auth, data)
     return Response(status_code=204)

@@ -8,17 +8,17 @@ from typing import Any
 
 from fastapi import Path, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
 
 from unionflow.comptabilite.router import ECRITURE_REGLES, ECRITURE_WRITE
 from unionflow.comptabilite.schemas import CreateEcritureComptableRequest, EcritureComptableResponse
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
-from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_ECRITURE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ, RS_WRITE
 from unionflow.core.routing import area_router
 from unionflow.models.approbation import StatutDemande
+from unionflow.saisies import operations
 from unionflow.saisies.schemas import ApprouverEcritureRequest, DemandeEcritureResponse, RejeterEcritureRequest
 from unionflow.saisies.service import SaisieService
 
@@ -41,10 +41,6 @@ _202: dict[int | str, dict[str, Any]] = {
     202: {"model": DemandeEcritureResponse, "description": "Demande ouverte, en attente d'approbation"}}
 
 
-def _code(result: BaseModel) -> int:
-    return 202 if isinstance(result, DemandeEcritureResponse) else 200
-
-
 @ecritures.post("", response_model=EcritureComptableResponse, responses={**_202, **problems(404, 409)},
                 summary="Passer une écriture comptable",
                 description=ECRITURE_REGLES + " " + ECRITURE_WRITE + " " + QUATRE_YEUX
@@ -52,7 +48,7 @@ def _code(result: BaseModel) -> int:
 async def create_ecriture(data: CreateEcritureComptableRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_WRITE),
                           idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    return await idem.run(auth, lambda: SaisieService(session, auth).saisir(data), _code)
+    return as_response(await operations.saisir(session, auth, idem, data))
 
 
 @router.get("", response_model=list[DemandeEcritureResponse], responses=problems(404),
