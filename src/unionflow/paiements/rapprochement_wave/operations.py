@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.idempotence import IdempotentRequest, Reponse
-from unionflow.wave.rapprochement_service import RapprochementWaveService
+from unionflow.paiements.rapprochement_wave.service import RapprochementWaveService
 
 OPERATION_RAPPROCHER = "POST /api/wave/releves/{id}/rapprocher"
 
