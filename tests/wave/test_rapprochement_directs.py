@@ -63,3 +63,38 @@ async def test_direct_wave_transfers_are_matched_fees_booked_and_missing_ones_li
     assert again["fraisComptabilises"] == "0.00" and again["lignesRapprochees"] == 2
     assert sorted(lg.debit for lg in await _frais_6317(db, org)) == [Decimal("20.00"), Decimal("30.00")]
     assert uuid.UUID(result["id"])
+
+
+async def test_an_unknown_line_is_booked_to_an_account_by_two_people(client, factory, db, wave):
+    org = await factory.organisation()
+    treasurer = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    dons = await client.post("/api/comptabilite/comptes", headers=treasurer.headers, json={
+        "organisationId": str(org.id), "numeroCompte": "7581", "libelle": "Dons reçus"})
+    now = datetime.now(UTC).isoformat().replace("+00:00", "Z")
+    csv_text = EN_TETE + f"{now};T_DON0001;merchant_payment;9900;100;9900;XOF;;\n"
+    releve = (await client.post("/api/wave/releves", headers=treasurer.headers, data={"organisationId": str(org.id)},
+                                files={"fichier": ("releve.csv", csv_text.encode(), "text/csv")})).json()["id"]
+    url = f"/api/wave/releves/{releve}"
+    first = (await client.post(f"{url}/rapprocher", headers={**treasurer.headers, **_key()})).json()
+    assert first["lignesInconnues"] == 1
+    (ligne,) = (await client.get(f"{url}/lignes", headers=treasurer.headers)).json()["content"]
+    body = {"compteId": dons.json()["id"], "libelle": "Don anonyme reçu sur le numéro Wave"}
+    asked = await client.post(f"{url}/lignes/{ligne['id']}/comptabiliser", headers={**treasurer.headers, **_key()},
+                              json=body)
+    assert asked.status_code == 202, asked.text
+    demande = asked.json()
+    assert {(lg["numeroCompte"], lg["debit"], lg["credit"]) for lg in demande["lignes"]} == {
+        ("5215", "9900.00", "0.00"), ("6317", "100.00", "0.00"), ("7581", "0.00", "10000.00")}
+    twice = await client.post(f"{url}/lignes/{ligne['id']}/comptabiliser", headers={**treasurer.headers, **_key()},
+                              json=body)
+    assert twice.status_code == 409
+    # Until a second person approves, the line stays unknown.
+    still = (await client.post(f"{url}/rapprocher", headers={**treasurer.headers, **_key()})).json()
+    assert still["lignesInconnues"] == 1
+    approved = await client.post(f"/api/comptabilite/demandes-ecritures/{demande['id']}/approuver",
+                                 headers=president.headers, json={})
+    assert approved.status_code == 200, approved.text
+    done = (await client.post(f"{url}/rapprocher", headers={**treasurer.headers, **_key()})).json()
+    assert (done["lignesInconnues"], done["lignesRapprochees"], done["fraisComptabilises"]) == (0, 1, "0.00")
+    assert [lg.debit for lg in await _frais_6317(db, org)] == [Decimal("100.00")]

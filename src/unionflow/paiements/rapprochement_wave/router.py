@@ -21,7 +21,9 @@ from unionflow.core.routing import area_router
 from unionflow.models.wave import StatutLigneReleveWave
 from unionflow.paiements.rapprochement_wave import operations
 from unionflow.paiements.rapprochement_wave.service import RapprochementWaveService
+from unionflow.saisies.schemas import DemandeEcritureResponse
 from unionflow.wave.rapprochement_schemas import (
+    ComptabiliserLigneWaveRequest,
     ImporterReleveWaveRequest,
     LigneReleveWaveResponse,
     RapprochementWaveResponse,
@@ -106,3 +108,19 @@ async def list_lignes_releve(id: uuid.UUID, session: SessionDep, auth: AuthConte
 async def rapprocher_releve(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE),
                             idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     return as_response(await operations.rapprocher(session, auth, idem, id))
+
+
+@router.post("/releves/{id}/lignes/{ligneId}/comptabiliser", status_code=202, response_model=DemandeEcritureResponse,
+             responses=problems(404, 409),
+             summary="Comptabiliser une ligne Wave inconnue (demande à quatre yeux)",
+             description="Extension. Une ligne INCONNUE (aucun paiement ni versement à nous) est passée à un compte "
+                         "choisi (hors classe 5): trésorerie Wave pour le montant net, frais Wave au 6317, "
+                         "contrepartie pour le montant brut, pièce `WAVE-<transaction>`. L'écriture touche une "
+                         "trésorerie: c'est une demande (202) qu'une seconde personne approuve "
+                         "(`/api/comptabilite/demandes-ecritures/{id}/approuver`); une fois passée, la ligne est "
+                         "rapprochée au prochain rapprochement. Une transaction déjà comptabilisée: 409. "
+                         + ROLES_RELEVE)
+async def comptabiliser_ligne(id: uuid.UUID, ligneId: uuid.UUID, data: ComptabiliserLigneWaveRequest,
+                              session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE),
+                              idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    return as_response(await operations.comptabiliser_ligne(session, auth, idem, id, ligneId, data))

@@ -37,6 +37,7 @@ from unionflow.models import LigneReleveWave, RapprochementWave, ReleveWave
 from unionflow.models.paiement import MethodePaiement
 from unionflow.models.wave import SourceReleveWave, StatutLigneReleveWave
 from unionflow.organisations.repository import OrganisationRepository
+from unionflow.paiements.rapprochement_wave.lignes_inconnues import piece_ligne
 from unionflow.paiements.repository import PaiementSystemRepository
 from unionflow.wave.parsing import LigneWave, ligne, lire_csv
 from unionflow.wave.rapprochement_repository import RECU, ReleveWaveRepository, ReleveWaveSystemRepository
@@ -300,7 +301,10 @@ class RapprochementWaveService:
                                 organisation_id: uuid.UUID) -> Decimal:
         """Match one line and book its fee once; returns the fee booked now."""
         if match is None or match.organisation_id != organisation_id:
-            row.statut, row.paiement_id, row.versement_id = S.INCONNUE, None, None
+            # Booked by hand through a second person (lignes_inconnues.py): reconciled, its fee in that entry.
+            booked = await ComptabiliteSystemRepository(self.session).premiere_ecriture_de_piece(
+                organisation_id, piece_ligne(row))
+            row.statut, row.paiement_id, row.versement_id = (S.RAPPROCHEE if booked else S.INCONNUE), None, None
             return ZERO
         row.paiement_id, row.versement_id = match.paiement_id, match.versement_id
         if row.montant + row.frais != match.attendu:
