@@ -72,6 +72,7 @@ from unionflow.notifications.router import router as notifications_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.annulations.router import routers as annulations_routers
 from unionflow.paiements.avoirs.router import router as avoirs_router
+from unionflow.paiements.rapprochement_wave.router import router as rapprochement_wave_router
 from unionflow.paiements.recus.router import router as recus_router
 from unionflow.paiements.router import router as paiements_router
 from unionflow.paiements.versements.router import router as versements_router
@@ -125,6 +126,7 @@ ROUTERS: list[APIRouter] = [
     versements_router,
     tresoreries_router,
     wave_router,
+    rapprochement_wave_router,
     evenements_router,
     documents_router,
     admin_users_router,

@@ -22,7 +22,7 @@ from unionflow.core.errors import InvalidInput, PayloadTooLarge
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.models.wave import StatutLigneReleveWave
-from unionflow.wave.router import MAX_OCTETS_RELEVE
+from unionflow.paiements.rapprochement_wave.router import MAX_OCTETS_RELEVE
 
 LIGNES = {"RAPPROCHEE": "Rapprochée", "INCONNUE": "Inconnue chez nous", "MONTANT_DIFFERENT": "Montant différent",
           "A_RAPPROCHER": "À rapprocher"}

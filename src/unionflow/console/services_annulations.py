@@ -26,16 +26,16 @@ from unionflow.models.wave import StatutLigneReleveWave
 from unionflow.paiements.annulations.router import _code as code_annulation
 from unionflow.paiements.annulations.schemas import ApprouverAnnulationRequest, DemandeAnnulationResponse
 from unionflow.paiements.annulations.service import AnnulationService
+from unionflow.paiements.rapprochement_wave import operations as wave_ops
+from unionflow.paiements.rapprochement_wave.service import RapprochementWaveService
 from unionflow.paiements.recus.service import RecuService
 from unionflow.paiements.schemas import MotifRequest
-from unionflow.wave import operations as wave_ops
 from unionflow.wave.rapprochement_schemas import (
     ImporterReleveWaveRequest,
     LigneReleveWaveResponse,
     ReleveWaveDetailResponse,
     ReleveWaveResponse,
 )
-from unionflow.wave.rapprochement_service import RapprochementWaveService
 
 # --- undoing money: one person asks, a second approves ---------------------------------------------------------
 

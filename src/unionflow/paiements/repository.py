@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Select, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select
 
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
@@ -194,6 +194,23 @@ class PaiementSystemRepository(SystemRepository[Paiement]):
     payment or its targets were loaded through a scoped repository), or it is a job or a signed webhook."""
 
     model = Paiement
+
+    async def wave_directs(self, organisation_id: uuid.UUID, methodes: frozenset[str], *, references: set[str],
+                           debut: datetime | None = None, fin: datetime | None = None) -> list[Paiement]:
+        """Valid Wave money booked with its Wave transaction id (a transfer recorded at the counter, a confirmed
+        declaration): those whose id is in ``references``, and those dated in [debut, fin). The reconciliation
+        leaves out the ones a checkout session carries (matched by their session)."""
+        conditions: list[ColumnElement[bool]] = []
+        if references:
+            conditions.append(Paiement.reference_externe.in_(references))
+        if debut is not None and fin is not None:
+            conditions.append(and_(Paiement.date_paiement >= debut, Paiement.date_paiement < fin))
+        if not conditions:
+            return []
+        stmt = select(Paiement).where(Paiement.organisation_id == organisation_id, Paiement.methode.in_(methodes),
+                                      Paiement.statut == StatutPaiement.VALIDE, Paiement.reference_externe.is_not(None),
+                                      or_(*conditions)).order_by(Paiement.date_paiement, Paiement.id)
+        return list((await self.session.execute(stmt)).scalars())
 
     async def allocations_of(self, paiement_id: uuid.UUID) -> list[PaiementAllocation]:
         return list((await self.session.execute(

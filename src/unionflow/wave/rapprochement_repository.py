@@ -77,6 +77,11 @@ class ReleveWaveSystemRepository(SystemRepository[ReleveWave]):
                                           LigneReleveWave.statut != StatutLigneReleveWave.RAPPROCHEE)
             .order_by(LigneReleveWave.horodatage, LigneReleveWave.id).with_for_update())).scalars())
 
+    async def ligne(self, releve_id: uuid.UUID, ligne_id: uuid.UUID) -> LigneReleveWave | None:
+        """One line of a statement (the statement was read through the scoped repository first), locked."""
+        stmt = select(LigneReleveWave).where(LigneReleveWave.id == ligne_id, LigneReleveWave.releve_id == releve_id)
+        return (await self.session.execute(stmt.with_for_update())).scalar_one_or_none()
+
     async def count_par_statut(self, releve_id: uuid.UUID) -> dict[str, int]:
         rows = await self.session.execute(select(LigneReleveWave.statut).where(LigneReleveWave.releve_id == releve_id))
         counts: dict[str, int] = {}

@@ -96,3 +96,9 @@ class ReleveWaveDetailResponse(ReleveWaveResponse):
 
 def absentes(rows: list[dict[str, Any]]) -> list[OperationAbsenteResponse]:
     return [OperationAbsenteResponse.model_validate(r) for r in rows]
+
+
+class ComptabiliserLigneWaveRequest(InputModel):
+    compte_id: uuid.UUID = Field(description="Contrepartie: compte de l'organisation, hors classe 5 (ex. 7581 dons, "
+                                             "4711 débiteurs divers)")
+    libelle: str = Field(min_length=3, max_length=300, description="Ce qu'est cette opération Wave")

@@ -3,9 +3,12 @@ each line to our Wave payments and payouts, book Wave's fees, list what is unmat
 Wave account's book balance beside Wave's.
 
 Matching, in this order: the Wave transaction id of a credited session, the checkout session id, then the client
-reference we give Wave (the payment's id for a checkout, the payout's id for a payout). The line's gross amount
-(``amount + fee``) must equal ours (negative for a payout, sign reversed for a refund or reversal), otherwise the
-line is MONTANT_DIFFERENT and nothing is booked for it.
+reference we give Wave (the payment's id for a checkout, the payout's id for a payout); then Wave money we booked
+without a session (a transfer to the organisation's Wave number recorded at the counter or declared and
+confirmed) by the Wave transaction id it carries, and last, for a line still unknown, by amount and date within
+``TOLERANCE``, only when exactly one such payment is free: never two payments on one line, never one payment on two
+lines. The line's gross amount (``amount + fee``) must equal ours (negative for a payout, sign reversed for a
+refund or reversal), otherwise the line is MONTANT_DIFFERENT and nothing is booked for it.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import hashlib
 import json
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -30,8 +34,11 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
 from unionflow.models import LigneReleveWave, RapprochementWave, ReleveWave
+from unionflow.models.paiement import MethodePaiement
 from unionflow.models.wave import SourceReleveWave, StatutLigneReleveWave
 from unionflow.organisations.repository import OrganisationRepository
+from unionflow.paiements.rapprochement_wave.lignes_inconnues import piece_ligne
+from unionflow.paiements.repository import PaiementSystemRepository
 from unionflow.wave.parsing import LigneWave, ligne, lire_csv
 from unionflow.wave.rapprochement_repository import RECU, ReleveWaveRepository, ReleveWaveSystemRepository
 from unionflow.wave.rapprochement_schemas import (
@@ -46,6 +53,10 @@ from unionflow.wave.rapprochement_schemas import (
 from unionflow.wave.service import client_for_organisation
 
 MODULE = "WAVE"
+# Methods of Wave money that may come without a checkout session (paiements: a direct transfer).
+METHODES_WAVE = frozenset({MethodePaiement.WAVE.value})
+# How far the date of a Wave line may be from the date we booked a payment with no transaction id matching it.
+TOLERANCE = timedelta(days=3)
 MAX_PAGES = 200
 ZERO = Decimal("0")
 S = StatutLigneReleveWave
@@ -65,6 +76,11 @@ def _uuid(value: str | None) -> uuid.UUID | None:
         return uuid.UUID(value) if value else None
     except ValueError:
         return None
+
+
+def _utc(moment: datetime) -> datetime:
+    """SQLite hands datetimes back naive (stored in UTC): compared with Wave's, which carry their zone."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _cle(row: LigneWave | LigneReleveWave) -> tuple[str, bool]:
@@ -143,7 +159,7 @@ class RapprochementWaveService:
             uniques.setdefault(_cle(row), row)
         connues = await self.system.lignes_connues(organisation_id, list(uniques))
         nouvelles = [row for key, row in uniques.items() if key not in connues]
-        matches = await self._correspondances(nouvelles)
+        matches = await self._correspondances(organisation_id, nouvelles)
         datees = sorted(lignes, key=lambda r: r.horodatage)
         soldes = [r.solde for r in datees if r.solde is not None]
         releve = ReleveWave(
@@ -178,7 +194,7 @@ class RapprochementWaveService:
                            description=f"Relevé Wave importé ({source}): {releve.nombre_lignes} lignes")
         return ReleveWaveResponse.model_validate(releve)
 
-    async def _correspondances(self, lignes: list[LigneWave] | list[LigneReleveWave]
+    async def _correspondances(self, organisation_id: uuid.UUID, lignes: list[LigneWave] | list[LigneReleveWave]
                                ) -> dict[tuple[str, bool], Correspondance]:
         refs = {ref for row in lignes if (ref := _uuid(row.client_reference)) is not None}
         checkouts = await self.system.checkouts(
@@ -201,7 +217,46 @@ class RapprochementWaveService:
             elif payout is not None and payout.organisation_id is not None:
                 result[_cle(row)] = Correspondance(payout.organisation_id, None, payout.versement_id,
                                                    -signe * (payout.montant or ZERO))
+        await self._directs(organisation_id, [row for row in lignes if _cle(row) not in result], result)
         return result
+
+    async def _wave_directs(self, organisation_id: uuid.UUID, references: set[str], debut: datetime | None = None,
+                            fin: datetime | None = None) -> list[Any]:
+        """Our valid Wave payments without a checkout session (by transaction id, or dated in [debut, fin))."""
+        found = await PaiementSystemRepository(self.session).wave_directs(
+            organisation_id, METHODES_WAVE, references=references, debut=debut, fin=fin)
+        sessions = {c.paiement_id for c in await self.system.checkouts(
+            sessions=set(), transactions=set(), paiements={p.id for p in found})}
+        return [p for p in found if p.id not in sessions]
+
+    async def _directs(self, organisation_id: uuid.UUID, lignes: list[LigneWave | LigneReleveWave],
+                       result: dict[tuple[str, bool], Correspondance]) -> None:
+        """Money received on the organisation's Wave number that we booked without a session: by its Wave
+        transaction id, then by amount and date when exactly one free payment fits."""
+        recues = [row for row in lignes if not row.est_annulation and row.montant + row.frais > ZERO]
+        if not recues:
+            return
+        debut = min(row.horodatage for row in recues) - TOLERANCE
+        fin = max(row.horodatage for row in recues) + TOLERANCE
+        directs = await self._wave_directs(organisation_id, {row.transaction_id for row in recues}, debut, fin)
+        deja, _ = await self.system.rapprochees(organisation_id)
+        libres = {p.id: p for p in directs if p.id not in deja}
+        par_reference = {p.reference_externe: p for p in libres.values()}
+        restantes = []
+        for row in recues:
+            paiement = par_reference.get(row.transaction_id)
+            if paiement is None:
+                restantes.append(row)
+                continue
+            libres.pop(paiement.id, None)
+            result[_cle(row)] = Correspondance(organisation_id, paiement.id, None, paiement.montant)
+        for row in restantes:
+            brut = row.montant + row.frais
+            candidats = [p for p in libres.values() if p.montant == brut and p.date_paiement is not None
+                         and abs(_utc(p.date_paiement) - _utc(row.horodatage)) <= TOLERANCE]
+            if len(candidats) == 1:
+                libres.pop(candidats[0].id)
+                result[_cle(row)] = Correspondance(organisation_id, candidats[0].id, None, brut)
 
     # ---- reconciliation --------------------------------------------------------------------------------------
 
@@ -211,7 +266,7 @@ class RapprochementWaveService:
         self.auth.require(Permission.WAVE_RAPPROCHER, org,
                           "Seule la trésorerie de l'organisation importe et rapproche ses relevés Wave")
         lignes = await self.system.lignes_a_rapprocher(releve.id)
-        matches = await self._correspondances(lignes)
+        matches = await self._correspondances(org, lignes)
         frais = ZERO
         for row in lignes:
             frais += await self._rapprocher_ligne(row, matches.get(_cle(row)), org)
@@ -246,7 +301,10 @@ class RapprochementWaveService:
                                 organisation_id: uuid.UUID) -> Decimal:
         """Match one line and book its fee once; returns the fee booked now."""
         if match is None or match.organisation_id != organisation_id:
-            row.statut, row.paiement_id, row.versement_id = S.INCONNUE, None, None
+            # Booked by hand through a second person (lignes_inconnues.py): reconciled, its fee in that entry.
+            booked = await ComptabiliteSystemRepository(self.session).premiere_ecriture_de_piece(
+                organisation_id, piece_ligne(row))
+            row.statut, row.paiement_id, row.versement_id = (S.RAPPROCHEE if booked else S.INCONNUE), None, None
             return ZERO
         row.paiement_id, row.versement_id = match.paiement_id, match.versement_id
         if row.montant + row.frais != match.attendu:
@@ -282,6 +340,16 @@ class RapprochementWaveService:
                            "reference_wave": op.reference_wave,
                            "montant": str(op.montant) if op.montant is not None else None,
                            "date_operation": op.created_at.isoformat()})
+        # Wave money we booked without a session (a transfer recorded or a declaration confirmed) is ours too.
+        debut = datetime.combine(releve.date_debut, time.min, UTC)
+        fin = datetime.combine(releve.date_fin + timedelta(days=1), time.min, UTC)
+        for p in await self._wave_directs(releve.organisation_id, set(), debut, fin):
+            if p.id in seen or p.id in paiements:
+                continue
+            seen.add(p.id)
+            result.append({"type_operation": TypeOperationWave.PAIEMENT, "paiement_id": str(p.id),
+                           "versement_id": None, "reference_wave": p.reference_externe, "montant": str(p.montant),
+                           "date_operation": _utc(p.date_paiement or p.created_at).isoformat()})
         return result
 
     # ---- reading ---------------------------------------------------------------------------------------------

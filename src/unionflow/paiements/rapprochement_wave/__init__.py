@@ -1,0 +1,1 @@
+"""Wave reconciliation: Wave's statement against the money we booked (payments, payouts)."""
