@@ -20,6 +20,7 @@ from unionflow.console import (  # noqa: F401
     pages_federation,
     pages_membre,
     pages_oidc,
+    pages_releve,
     pages_saisies,
     pages_secretaire,
     pages_session,
