@@ -36,6 +36,16 @@ class CompteRepository(SystemRepository[Cotisation]):
 
     model = Cotisation
 
+    async def appels(self, membre_id: uuid.UUID, debut: date, fin: date,
+                     organisation_id: uuid.UUID | None) -> list[Cotisation]:
+        """The member's dues falling due in [debut, fin), cancelled ones left out (they were never owed)."""
+        stmt = select(Cotisation).where(Cotisation.membre_id == membre_id, Cotisation.date_echeance >= debut,
+                                        Cotisation.date_echeance < fin,
+                                        Cotisation.statut != StatutCotisation.ANNULEE)
+        if organisation_id is not None:
+            stmt = stmt.where(Cotisation.organisation_id == organisation_id)
+        return list((await self.session.execute(stmt.order_by(Cotisation.date_echeance, Cotisation.id))).scalars())
+
     async def membre(self, membre_id: uuid.UUID) -> Membre | None:
         return await self.session.get(Membre, membre_id)
 

@@ -4,13 +4,20 @@ import uuid
 
 from fastapi import Query
 
-from unionflow.compte.schemas import CompteAdherentResponse, DashboardMembreResponse, DashboardOrganisationResponse
+from unionflow.compte.releve import ReleveService
+from unionflow.compte.schemas import (
+    CompteAdherentResponse,
+    DashboardMembreResponse,
+    DashboardOrganisationResponse,
+    ReleveCompteResponse,
+)
 from unionflow.compte.service import CompteService
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_DASHBOARD_MEMBRE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
+from unionflow.cotisations.service import today_utc
 
 compte_router = area_router("/api/compte-adherent", "Compte Adhérent")
 dashboard_membre_router = area_router("/api/dashboard", "Dashboard Membre")
@@ -27,6 +34,21 @@ async def mon_compte(session: SessionDep, auth: AuthContext = authorize(RS_COMPT
                      organisation_id: uuid.UUID | None = Query(None, alias="organisationId")
                      ) -> CompteAdherentResponse:
     return await CompteService(session, auth).compte(organisation_id)
+
+
+@compte_router.get("/me/releve", response_model=ReleveCompteResponse, responses=problems(404),
+                   summary="Relevé de compte du membre connecté, mois par mois",
+                   description="Extension. Pour l'année `annee` (défaut: l'année en cours): report au 1er janvier "
+                               "(appelé − payé des années précédentes), puis chaque mois les cotisations arrivées à "
+                               "échéance (appelé), l'argent reçu pour ses cotisations et son adhésion (payé, "
+                               "paiements validés; un don ou une participation à un événement n'y figure pas) et le "
+                               "solde cumulé (négatif: payé d'avance). `organisationId` restreint à une "
+                               "organisation du membre (404 sinon).")
+async def mon_releve(session: SessionDep, auth: AuthContext = authorize(RS_COMPTE_ADHERENT),
+                     annee: int | None = Query(None, ge=2000, le=2100),
+                     organisation_id: uuid.UUID | None = Query(None, alias="organisationId")
+                     ) -> ReleveCompteResponse:
+    return await ReleveService(session, auth).releve(annee or today_utc().year, organisation_id)
 
 
 @dashboard_membre_router.get("/membre/me", response_model=DashboardMembreResponse, responses=problems(404),

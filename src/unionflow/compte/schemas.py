@@ -162,3 +162,37 @@ class DashboardOrganisationResponse(ResultatCalcule):
         default=None, description="Extension: pour une organisation qui en a d'autres sous elle (une "
                                   "fédération), son réseau; `nombreMembres` ci-dessus reste le sien")
     genere_le: datetime
+
+
+class LigneReleveResponse(OutputModel):
+    jour: date
+    libelle: str
+    reference: str = Field(description="Référence de la cotisation ou numéro du reçu")
+    appele: Montant = Field(description="Cotisation arrivée à échéance")
+    paye: Montant = Field(description="Argent reçu (paiement validé)")
+
+
+class MoisReleveResponse(OutputModel):
+    mois: int
+    libelle: str
+    appele: Montant
+    paye: Montant
+    solde: Montant = Field(description="Solde cumulé en fin de mois: appelé − payé depuis le report (négatif: "
+                                       "payé d'avance)")
+    lignes: list[LigneReleveResponse]
+
+
+class ReleveCompteResponse(OutputModel):
+    """The member's statement of account for a year, month by month (extension)."""
+
+    membre_id: uuid.UUID
+    numero_membre: str
+    nom_complet: str
+    organisation_id: uuid.UUID | None
+    annee: int
+    devise: str
+    report: Montant = Field(description="Solde au 1er janvier: appelé − payé des années précédentes")
+    total_appele: Montant
+    total_paye: Montant
+    solde: Montant = Field(description="Solde au 31 décembre (ou à ce jour pour l'année en cours)")
+    mois: list[MoisReleveResponse]

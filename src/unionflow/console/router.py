@@ -23,6 +23,7 @@ from unionflow.console import (  # noqa: F401
     pages_membre,
     pages_mot_de_passe,
     pages_oidc,
+    pages_releve,
     pages_saisies,
     pages_secretaire,
     pages_session,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -92,6 +92,17 @@ class PaiementRapportSystemRepository(SystemRepository[Paiement]):
         if organisation_id:
             rendu = rendu.where(MouvementAvoir.organisation_id == organisation_id)
         return _dec(row[0]) + _dec((await self.session.execute(rendu)).scalar_one()), _dec(row[1]), int(row[2])
+
+    async def recus(self, membre_id: uuid.UUID, debut: datetime, fin: datetime,
+                    organisation_id: uuid.UUID | None) -> list[Paiement]:
+        """The member's money received in [debut, fin) for his dues and adhesion (valid today; a donation or an
+        event fee is not on his account)."""
+        stmt = select(Paiement).where(Paiement.membre_id == membre_id, Paiement.statut == StatutPaiement.VALIDE,
+                                      Paiement.nature.is_(None), Paiement.date_paiement >= debut,
+                                      Paiement.date_paiement < fin)
+        if organisation_id is not None:
+            stmt = stmt.where(Paiement.organisation_id == organisation_id)
+        return list((await self.session.execute(stmt.order_by(Paiement.date_paiement, Paiement.id))).scalars())
 
     async def reservations(self, membre_id: uuid.UUID, cotisation_ids: list[uuid.UUID]) -> dict[uuid.UUID, Reservation]:
         """The pending payment (declaration or Wave session) reserving each of these dues of the member, if any:
