@@ -41,7 +41,9 @@ from unionflow.paiements import operations as paiements_ops
 from unionflow.paiements.annulations.router import _code as code_annulation
 from unionflow.paiements.annulations.service import AnnulationService
 from unionflow.paiements.checkout_schemas import CreateWaveCheckoutRequest
+from unionflow.documents.router import storage_of
 from unionflow.paiements.versements import operations as versements_ops
+from unionflow.paiements.versements.bon_service import bon_de_decaissement
 from unionflow.paiements.versements.repository import VersementFilters
 from unionflow.paiements.versements.schemas import (
     ConfirmerVersementRequest,
@@ -248,3 +250,9 @@ async def dossier_cloture(session: AsyncSession, auth: AuthContext, cloture_id: 
     service = ClotureMensuelleService(session, auth)
     cloture = await service.get(cloture_id)
     return await dossier(session, auth, cloture), f"cloture-{cloture.annee}-{cloture.mois:02d}.pdf"
+
+
+async def bon_versement(session: AsyncSession, auth: AuthContext, request: Request,
+                        versement_id: uuid.UUID) -> tuple[str, bytes]:
+    """GET /api/versements/{id}/bon: (payout number, PDF)."""
+    return await bon_de_decaissement(session, auth, settings_of(request), versement_id, storage_of(request))
