@@ -10,7 +10,7 @@ import uuid
 from sqlalchemy import select
 
 from unionflow.core.repository import SystemRepository
-from unionflow.models import ClotureMensuelle
+from unionflow.models import ClotureMensuelle, DemandeApprobation
 
 
 class ClotureMensuelleRepository(SystemRepository[ClotureMensuelle]):
@@ -24,4 +24,12 @@ class ClotureMensuelleRepository(SystemRepository[ClotureMensuelle]):
     async def de_l_organisation(self, organisation_id: uuid.UUID) -> list[ClotureMensuelle]:
         stmt = (select(ClotureMensuelle).where(ClotureMensuelle.organisation_id == organisation_id)
                 .order_by(ClotureMensuelle.annee.desc(), ClotureMensuelle.mois.desc()))
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def ecarts_en_attente(self, organisation_id: uuid.UUID, statut: str) -> list[ClotureMensuelle]:
+        """Earlier closings whose cash difference request is in ``statut`` (pending: the next closing waits)."""
+        stmt = (select(ClotureMensuelle).join(DemandeApprobation,
+                                              DemandeApprobation.id == ClotureMensuelle.demande_ecart_id)
+                .where(ClotureMensuelle.organisation_id == organisation_id, DemandeApprobation.statut == statut)
+                .order_by(ClotureMensuelle.annee, ClotureMensuelle.mois))
         return list((await self.session.execute(stmt)).scalars())
