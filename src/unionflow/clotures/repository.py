@@ -10,7 +10,7 @@ import uuid
 from sqlalchemy import select
 
 from unionflow.core.repository import SystemRepository
-from unionflow.models import ClotureMensuelle, DemandeApprobation
+from unionflow.models import ClotureMensuelle
 
 
 class ClotureMensuelleRepository(SystemRepository[ClotureMensuelle]):
@@ -26,10 +26,9 @@ class ClotureMensuelleRepository(SystemRepository[ClotureMensuelle]):
                 .order_by(ClotureMensuelle.annee.desc(), ClotureMensuelle.mois.desc()))
         return list((await self.session.execute(stmt)).scalars())
 
-    async def ecarts_en_attente(self, organisation_id: uuid.UUID, statut: str) -> list[ClotureMensuelle]:
-        """Earlier closings whose cash difference request is in ``statut`` (pending: the next closing waits)."""
-        stmt = (select(ClotureMensuelle).join(DemandeApprobation,
-                                              DemandeApprobation.id == ClotureMensuelle.demande_ecart_id)
-                .where(ClotureMensuelle.organisation_id == organisation_id, DemandeApprobation.statut == statut)
+    async def avec_demande_ecart(self, organisation_id: uuid.UUID) -> list[ClotureMensuelle]:
+        """Closings whose cash difference went to a four-eyes request, oldest first."""
+        stmt = (select(ClotureMensuelle).where(ClotureMensuelle.organisation_id == organisation_id,
+                                               ClotureMensuelle.demande_ecart_id.is_not(None))
                 .order_by(ClotureMensuelle.annee, ClotureMensuelle.mois))
         return list((await self.session.execute(stmt)).scalars())

@@ -166,7 +166,7 @@ class ClotureMensuelleService:
         alertes = await AlerteLcbFtSystemRepository(self.session).count_ouvertes(org)
         checks.append(ControleResponse(code="LCBFT", libelle="Aucune alerte LCB-FT ouverte", ok=alertes == 0,
                                        detail=f"{alertes} alerte(s) ouverte(s)"))
-        en_attente = await self.repo.ecarts_en_attente(org, StatutDemande.EN_ATTENTE.value)
+        en_attente = await self._ecarts_en_attente(org)
         checks.append(ControleResponse(
             code="ECART_PRECEDENT", libelle="Aucun écart de caisse d'une clôture précédente en attente d'approbation",
             ok=not en_attente, detail=", ".join(nom_du_mois(c.annee, c.mois) for c in en_attente) or "aucun"))
@@ -175,6 +175,14 @@ class ClotureMensuelleService:
                                        ok=not desequilibrees,
                                        detail=", ".join(desequilibrees) or "toutes équilibrées"))
         return checks
+
+    async def _ecarts_en_attente(self, organisation_id: uuid.UUID) -> list[ClotureMensuelle]:
+        """Earlier closings whose cash difference still waits for its decision."""
+        clotures = await self.repo.avec_demande_ecart(organisation_id)
+        pending = await DemandeApprobationRepository(self.session, None).parmi(
+            GenreDemande.ECRITURE.value, [c.demande_ecart_id for c in clotures if c.demande_ecart_id],
+            StatutDemande.EN_ATTENTE.value)
+        return [c for c in clotures if c.demande_ecart_id in pending]
 
     async def cloturer(self, data: CreateClotureMensuelleRequest) -> ClotureMensuelleResponse:
         org = data.organisation_id

@@ -34,6 +34,7 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.demandes_aide.repository import DemandeFilters
 from unionflow.demandes_aide.schemas import DemandeAideResponse
 from unionflow.demandes_aide.service import DemandeAideService
+from unionflow.documents.router import storage_of
 from unionflow.finance.approbations.schemas import ApprobationResponse
 from unionflow.finance.approbations.service import GENRE, ApprobationService
 from unionflow.models.demande_aide import StatutDemandeAide
@@ -41,7 +42,6 @@ from unionflow.paiements import operations as paiements_ops
 from unionflow.paiements.annulations.router import _code as code_annulation
 from unionflow.paiements.annulations.service import AnnulationService
 from unionflow.paiements.checkout_schemas import CreateWaveCheckoutRequest
-from unionflow.documents.router import storage_of
 from unionflow.paiements.versements import operations as versements_ops
 from unionflow.paiements.versements.bon_service import bon_de_decaissement
 from unionflow.paiements.versements.repository import VersementFilters

@@ -72,3 +72,22 @@ async def test_the_voucher_is_read_like_the_payout(client, factory):
     other = await bureau(factory)
     assert (await client.get(url, headers=other.tresorier.headers)).status_code == 404
     assert (await client.get(url, headers=b.membre.headers)).status_code in (403, 404)
+
+
+async def test_the_console_payouts_page_links_the_voucher_and_the_auditor_has_no_to_approve_list(
+        client, factory, db):
+    from tests.console.helpers import sign_in
+
+    b = await bureau(factory)
+    body = {"organisationId": str(b.org.id), "montant": "1200", "mode": "MANUEL", "objetType": "AUTRE",
+            "motif": "Transport", "beneficiaireNom": "Moussa Fall"}
+    created = (await client.post("/api/versements", headers=b.tresorier.headers, json=body)).json()
+    auditor = await factory.actor(["USER"], organisation=b.org, org_roles=["COMMISSAIRE_AUX_COMPTES"])
+    await sign_in(client, auditor, db)
+    page = await client.get("/console/versements")
+    assert page.status_code == 200
+    assert f'/console/versements/{created["id"]}/bon' in page.text
+    assert '<a href="/console/a-approuver">' not in page.text
+    pdf = await client.get(f"/console/versements/{created['id']}/bon")
+    assert pdf.status_code == 200 and "Moussa Fall" in pdf_text(pdf.content)
+    assert (await client.get("/console/a-approuver")).status_code == 403
