@@ -97,6 +97,14 @@ class DemandeApprobationRepository(ScopedRepository[DemandeApprobation]):
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
 
+    async def parmi(self, genre: str, ids: list[uuid.UUID], statut: str) -> set[uuid.UUID]:
+        """Which of these requests of one kind are in ``statut`` (unscoped: the caller names requests it holds)."""
+        if not ids:
+            return set()
+        stmt = select(DemandeApprobation.id).where(DemandeApprobation.id.in_(ids), DemandeApprobation.genre == genre,
+                                                   DemandeApprobation.statut == statut)
+        return set((await self.session.execute(stmt)).scalars())
+
     async def lister(self, genre: str, organisation_id: uuid.UUID | None, statut: str | None,
                      limite: int) -> list[DemandeApprobation]:
         """One kind's requests the caller sees, newest first, at most ``limite``."""

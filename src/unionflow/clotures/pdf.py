@@ -19,7 +19,9 @@ from unionflow.clotures.service import (
     BANQUE,
     CAISSE,
     WAVE,
+    EcartCaisse,
     bornes,
+    ecart_de,
     nom_du_mois,
     periode_utc,
 )
@@ -43,10 +45,21 @@ def _section(titre: str, colonnes: list[Colonne], lignes: Sequence[Sequence[Any]
                    blocs=[Bloc(None, lignes)], notes=notes or [])
 
 
-def _controles(c: ClotureMensuelle, organisation: str) -> Tableau:
+# Where the cash difference stands, in the checklist's "Résultat" column.
+RESULTAT_ECART = {"EN_ATTENTE": "Écart en attente d'approbation", "APPROUVEE": "Écart comptabilisé",
+                  "REJETEE": "Écart rejeté", "RETIREE": "Écart retiré"}
+
+
+def _resultat_ecart(c: ClotureMensuelle, ecart: EcartCaisse) -> str:
+    if not c.ecart_caisse:
+        return "Conforme"
+    return RESULTAT_ECART.get(ecart.statut or "APPROUVEE", "Écart comptabilisé")
+
+
+def _controles(c: ClotureMensuelle, ecart: EcartCaisse, organisation: str) -> Tableau:
     f = format_montant
     lignes = [
-        ("Caisse comptée contre le compte 571", "Conforme" if not c.ecart_caisse else "Écart comptabilisé",
+        ("Caisse comptée contre le compte 571", _resultat_ecart(c, ecart),
          f"comptée {f(c.caisse_comptee)}, comptabilité {f(c.caisse_comptable)}, écart {f(c.ecart_caisse)}"),
         ("Relevé bancaire contre le compte 521", "Conforme",
          f"relevé {f(c.banque_releve)}, comptabilité {f(c.banque_comptable)}"),
@@ -54,6 +67,7 @@ def _controles(c: ClotureMensuelle, organisation: str) -> Tableau:
          f"Wave {f(c.wave_releve)}, comptabilité {f(c.wave_comptable)}"),
         (f"Aucun paiement en attente depuis plus de {c.delai_declarations_jours} jours", "Conforme", "aucun"),
         ("Aucune alerte LCB-FT ouverte", "Conforme", "aucune"),
+        ("Aucun écart de caisse d'une clôture précédente en attente", "Conforme", "aucun"),
         ("Toutes les écritures du mois équilibrées", "Conforme", "débit = crédit pour chaque écriture"),
     ]
     return _section("1. Contrôles vérifiés à la clôture", [Colonne("Contrôle", largeur=3), Colonne("Résultat"),
@@ -62,16 +76,32 @@ def _controles(c: ClotureMensuelle, organisation: str) -> Tableau:
                      f"jusqu'au {c.date_fin:%d/%m/%Y}."])
 
 
-def _caisse(c: ClotureMensuelle, organisation: str) -> Tableau:
+def _caisse(c: ClotureMensuelle, ecart: EcartCaisse, organisation: str) -> Tableau:
     lignes: list[Sequence[Any]] = [("Espèces comptées", c.caisse_comptee), ("Solde du compte 571 Caisse",
                                                                             c.caisse_comptable),
                                    ("Écart (compté − comptable)", c.ecart_caisse)]
     notes = []
-    if c.ecart_caisse:
+    if c.ecart_caisse and ecart.demande_id is None:  # closed before the four-eyes rule: booked by the closing
         notes.append(f"Écart passé au compte {c.compte_ecart} le {c.date_fin:%d/%m/%Y} (journal CAI, pièce "
                      f"CAISSE-{c.annee}-{c.mois:02d}). Motif : {c.motif_ecart}")
+    elif c.ecart_caisse:
+        notes.append(_note_ecart(c, ecart))
     return _section("2. Comptage de caisse", [Colonne("Poste", largeur=3), Colonne("Montant", M, 1.5)], lignes,
                     organisation, notes)
+
+
+def _note_ecart(c: ClotureMensuelle, ecart: EcartCaisse) -> str:
+    """The difference is a four-eyes entry request: booked on approval, after the closed month."""
+    quoi = f"Écart au compte {c.compte_ecart} (journal CAI, pièce CAISSE-{c.annee}-{c.mois:02d}), motif : " \
+           f"{c.motif_ecart}. "
+    if ecart.statut == "APPROUVEE":
+        return quoi + f"Approuvé par une seconde personne : écriture n° {ecart.numero_piece}, passée après le mois " \
+                      "clôturé (les chiffres du mois verrouillé ne changent pas)."
+    if ecart.statut in ("REJETEE", "RETIREE"):
+        return quoi + "Demande d'écriture rejetée ou retirée : rien n'a été comptabilisé; l'écart réapparaîtra au " \
+                      "comptage du mois suivant."
+    return quoi + "Demande d'écriture en attente d'approbation par une seconde personne; elle sera passée après " \
+                  "le mois clôturé."
 
 
 async def _annulations(session: AsyncSession, c: ClotureMensuelle, organisation: str) -> Tableau:
@@ -108,7 +138,8 @@ async def dossier(session: AsyncSession, auth: AuthContext, c: ClotureMensuelle)
     debut, fin = bornes(c.annee, c.mois)
     balance = await etats.balance(c.organisation_id, debut, fin)
     organisation = balance.organisation
-    tableaux = [_controles(c, organisation), _caisse(c, organisation)]
+    ecart = await ecart_de(session, c)
+    tableaux = [_controles(c, ecart, organisation), _caisse(c, ecart, organisation)]
     t = etats_tableaux.balance(balance)
     t.titre = "3. Balance du mois"
     tableaux.append(t)

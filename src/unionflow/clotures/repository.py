@@ -25,3 +25,10 @@ class ClotureMensuelleRepository(SystemRepository[ClotureMensuelle]):
         stmt = (select(ClotureMensuelle).where(ClotureMensuelle.organisation_id == organisation_id)
                 .order_by(ClotureMensuelle.annee.desc(), ClotureMensuelle.mois.desc()))
         return list((await self.session.execute(stmt)).scalars())
+
+    async def avec_demande_ecart(self, organisation_id: uuid.UUID) -> list[ClotureMensuelle]:
+        """Closings whose cash difference went to a four-eyes request, oldest first."""
+        stmt = (select(ClotureMensuelle).where(ClotureMensuelle.organisation_id == organisation_id,
+                                               ClotureMensuelle.demande_ecart_id.is_not(None))
+                .order_by(ClotureMensuelle.annee, ClotureMensuelle.mois))
+        return list((await self.session.execute(stmt)).scalars())

@@ -9,7 +9,7 @@ from fastapi.responses import Response
 
 from unionflow.clotures.pdf import dossier
 from unionflow.clotures.schemas import ClotureMensuelleResponse, CreateClotureMensuelleRequest
-from unionflow.clotures.service import ClotureMensuelleService
+from unionflow.clotures.service import ClotureMensuelleService, reponse
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
@@ -34,8 +34,12 @@ async def lister(session: SessionDep, organisation_id: uuid.UUID = Query(..., al
              summary="Clôturer un mois",
              description=EXTENSION + "Trésorier ou administrateur de l'organisation (`comptabilite.cloturer`, sinon "
              "403). Le mois doit être terminé (400) et pas déjà clôturé (409). Le service vérifie: espèces comptées "
-             "= solde du 571 (sinon l'écart est passé au compte `compteEcart` avec `motifEcart`, journal CAI, au "
-             "dernier jour du mois), `soldeBanque` = solde du 521, `soldeWave` = solde du 5215, aucun paiement en "
+             "= solde du 571 (sinon l'écart vers le compte `compteEcart`, avec `motifEcart`, devient une demande "
+             "d'écriture à quatre yeux — extension, `demandeEcartId`, `statutEcart`: la clôture aboutit avec la "
+             "demande en attente; une seconde personne l'approuve et l'écriture est passée au journal CAI le "
+             "premier jour après le mois clôturé, jamais dans le mois verrouillé), aucun écart d'une clôture "
+             "précédente encore en attente d'approbation (contrôle ECART_PRECEDENT), `soldeBanque` = solde du "
+             "521, `soldeWave` = solde du 5215, aucun paiement en "
              "attente depuis plus de `comptabilite.cloture.delai_declarations_jours` jours, aucune alerte LCB-FT "
              "ouverte, toutes les écritures du mois équilibrées. Un contrôle en échec: 400 `regle-metier` avec "
              "`controles` (code, libellé, ok, détail), rien n'est écrit. Sinon le mois est enregistré et verrouillé "
@@ -50,7 +54,7 @@ async def cloturer(data: CreateClotureMensuelleRequest, session: SessionDep,
             summary="Consulter une clôture mensuelle", description=EXTENSION)
 async def consulter(session: SessionDep, cloture_id: uuid.UUID = ID,
                     auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> ClotureMensuelleResponse:
-    return ClotureMensuelleResponse.model_validate(await ClotureMensuelleService(session, auth).get(cloture_id))
+    return await reponse(session, await ClotureMensuelleService(session, auth).get(cloture_id))
 
 
 @router.get("/{id}/dossier", response_class=Response, responses={

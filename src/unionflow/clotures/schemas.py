@@ -8,6 +8,7 @@ from datetime import date, datetime
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, Montant, OutputModel
+from unionflow.models.approbation import StatutDemande
 
 
 class CreateClotureMensuelleRequest(InputModel):
@@ -42,7 +43,16 @@ class ClotureMensuelleResponse(OutputModel):
     ecart_caisse: Montant
     compte_ecart: str | None
     motif_ecart: str | None
-    ecriture_ecart_id: uuid.UUID | None
+    ecriture_ecart_id: uuid.UUID | None = Field(
+        description="Écriture de l'écart de caisse, une fois la demande approuvée (ou passée par la clôture avant "
+                    "la règle des quatre yeux)")
+    demande_ecart_id: uuid.UUID | None = Field(
+        default=None, description="Extension: demande d'écriture (quatre yeux) ouverte par la clôture pour l'écart "
+                                  "de caisse, `/api/comptabilite/demandes-ecritures/{id}`")
+    statut_ecart: StatutDemande | None = Field(
+        default=None, description="Extension: EN_ATTENTE, APPROUVEE, REJETEE ou RETIREE (la demande de l'écart)")
+    numero_piece_ecart: str | None = Field(default=None, description="Extension: numéro de l'écriture de l'écart, "
+                                                                     "une fois approuvée")
     banque_releve: Montant
     banque_comptable: Montant
     wave_releve: Montant

@@ -2,8 +2,11 @@
 
 The treasurer counts the cash, reads the bank statement and the Wave balance at the month's last day and asks to
 close; the service verifies the checklist and records it with the figures it compared:
-- cash counted = balance of 571 Caisse, or the difference is booked (journal CAI, dated the last day) to the
-  account the treasurer names, with his reason;
+- cash counted = balance of 571 Caisse, or the difference goes to the account the treasurer names, with his
+  reason, as a four-eyes entry request (kind ECRITURE, saisies/): the closing completes with the request pending
+  and records it; a second person's approval books it (journal CAI) on the first day after the closed month, so the
+  locked month's figures, and the pack signed on them, never change;
+- no cash difference of an earlier closing still awaiting its decision;
 - bank statement = balance of 521, Wave balance = balance of 5215 (a difference is a missing entry: book it first);
 - no payment pending (declared, or a Wave session not settled) for longer than
   ``comptabilite.cloture.delai_declarations_jours``;
@@ -24,6 +27,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.approbations.repository import DemandeApprobationRepository
 from unionflow.clotures.repository import ClotureMensuelleRepository
 from unionflow.clotures.schemas import (
     ClotureMensuelleResponse,
@@ -34,7 +38,8 @@ from unionflow.comptabilite.cloture import ClotureService
 from unionflow.comptabilite.ecritures_service import compte_par_defaut, journal_par_defaut
 from unionflow.comptabilite.etats_repository import EtatsRepository
 from unionflow.comptabilite.repository import ComptabiliteRepository
-from unionflow.comptabilite.service import MODULE, Ligne, poster_ecriture
+from unionflow.comptabilite.schemas import CreateEcritureComptableRequest, LigneEcritureRequest
+from unionflow.comptabilite.service import MODULE
 from unionflow.configuration.service import valeur
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
@@ -44,7 +49,10 @@ from unionflow.core.montants import format_montant
 from unionflow.core.permissions import Permission
 from unionflow.lcbft.repository import AlerteLcbFtSystemRepository
 from unionflow.models import ClotureMensuelle
+from unionflow.models.approbation import GenreDemande, StatutDemande
 from unionflow.paiements.repository import PaiementSystemRepository
+from unionflow.saisies.schemas import DemandeEcritureResponse
+from unionflow.saisies.service import SaisieService
 
 ZERO = Decimal("0.00")
 DELAI = "comptabilite.cloture.delai_declarations_jours"
@@ -59,6 +67,35 @@ def nom_du_mois(annee: int, mois: int) -> str:
 
 def bornes(annee: int, mois: int) -> tuple[date, date]:
     return date(annee, mois, 1), date(annee, mois, calendar.monthrange(annee, mois)[1])
+
+
+@dataclass(frozen=True)
+class EcartCaisse:
+    """Where the closing's cash difference stands: its entry request and, once approved, the entry."""
+
+    demande_id: uuid.UUID | None
+    statut: StatutDemande | None
+    ecriture_id: uuid.UUID | None
+    numero_piece: str | None
+
+
+async def ecart_de(session: AsyncSession, cloture: ClotureMensuelle) -> EcartCaisse:
+    """Closings from before the four-eyes rule booked their difference themselves (``ecriture_ecart_id``)."""
+    if cloture.demande_ecart_id is None:
+        return EcartCaisse(None, None, cloture.ecriture_ecart_id, None)
+    demande = await DemandeApprobationRepository(session, None).du_genre(
+        GenreDemande.ECRITURE.value, cloture.demande_ecart_id, scoped=False)
+    details = (demande.details or {}) if demande else {}
+    ecriture = details.get("ecriture_id")
+    return EcartCaisse(cloture.demande_ecart_id, StatutDemande(demande.statut) if demande else None,
+                       uuid.UUID(ecriture) if ecriture else None, details.get("numero_piece"))
+
+
+async def reponse(session: AsyncSession, cloture: ClotureMensuelle) -> ClotureMensuelleResponse:
+    ecart = await ecart_de(session, cloture)
+    return ClotureMensuelleResponse.model_validate(cloture).model_copy(update={
+        "demande_ecart_id": ecart.demande_id, "statut_ecart": ecart.statut, "ecriture_ecart_id": ecart.ecriture_id,
+        "numero_piece_ecart": ecart.numero_piece})
 
 
 @dataclass
@@ -85,7 +122,7 @@ class ClotureMensuelleService:
 
     async def lister(self, organisation_id: uuid.UUID) -> list[ClotureMensuelleResponse]:
         await self._organisation(organisation_id)
-        return [ClotureMensuelleResponse.model_validate(c) for c in await self.repo.de_l_organisation(organisation_id)]
+        return [await reponse(self.session, c) for c in await self.repo.de_l_organisation(organisation_id)]
 
     async def get(self, cloture_id: uuid.UUID) -> ClotureMensuelle:
         cloture = await self.repo.get(cloture_id)
@@ -129,11 +166,23 @@ class ClotureMensuelleService:
         alertes = await AlerteLcbFtSystemRepository(self.session).count_ouvertes(org)
         checks.append(ControleResponse(code="LCBFT", libelle="Aucune alerte LCB-FT ouverte", ok=alertes == 0,
                                        detail=f"{alertes} alerte(s) ouverte(s)"))
+        en_attente = await self._ecarts_en_attente(org)
+        checks.append(ControleResponse(
+            code="ECART_PRECEDENT", libelle="Aucun écart de caisse d'une clôture précédente en attente d'approbation",
+            ok=not en_attente, detail=", ".join(nom_du_mois(c.annee, c.mois) for c in en_attente) or "aucun"))
         desequilibrees = await EtatsRepository(self.session).ecritures_desequilibrees(org, debut, fin)
         checks.append(ControleResponse(code="EQUILIBRE", libelle="Toutes les écritures du mois équilibrées",
                                        ok=not desequilibrees,
                                        detail=", ".join(desequilibrees) or "toutes équilibrées"))
         return checks
+
+    async def _ecarts_en_attente(self, organisation_id: uuid.UUID) -> list[ClotureMensuelle]:
+        """Earlier closings whose cash difference still waits for its decision."""
+        clotures = await self.repo.avec_demande_ecart(organisation_id)
+        pending = await DemandeApprobationRepository(self.session, None).parmi(
+            GenreDemande.ECRITURE.value, [c.demande_ecart_id for c in clotures if c.demande_ecart_id],
+            StatutDemande.EN_ATTENTE.value)
+        return [c for c in clotures if c.demande_ecart_id in pending]
 
     async def cloturer(self, data: CreateClotureMensuelleRequest) -> ClotureMensuelleResponse:
         org = data.organisation_id
@@ -166,7 +215,7 @@ class ClotureMensuelleService:
         # Claims the month first: a concurrent closing of the same month gets 409 and books nothing.
         await flush_unique(self.session, f"Le mois de {nom_du_mois(data.annee, data.mois)} est déjà clôturé", cloture)
         if ecart:
-            cloture.ecriture_ecart_id = await self._ecart(data, fin, ecart)
+            cloture.demande_ecart_id = await self._ecart(data, fin, ecart)
         await ClotureService(self.session, self.auth).poser_verrou(org, fin)
         await self.session.flush()
         await audit.record(self.session, self.auth, action="CLOTURER_MOIS", module=MODULE,
@@ -176,11 +225,12 @@ class ClotureMensuelleService:
                                "banque_releve", "banque_comptable", "wave_releve", "wave_comptable"]),
                            description=f"Clôture du mois de {nom_du_mois(data.annee, data.mois)}; comptes verrouillés "
                                        f"jusqu'au {fin:%d/%m/%Y}")
-        return ClotureMensuelleResponse.model_validate(cloture)
+        return await reponse(self.session, cloture)
 
     async def _ecart(self, data: CreateClotureMensuelleRequest, fin: date, ecart: Decimal) -> uuid.UUID:
-        """Book the cash difference on the month's last day: a shortage debits the named account, a surplus
-        credits it; 571 moves the other way."""
+        """Ask for the cash difference's entry (saisies/, four eyes): a shortage debits the named account, a
+        surplus credits it; 571 moves the other way. Dated the day after the month, which the closing locks: the
+        approval books it there, never into the closed month."""
         assert data.compte_ecart is not None and data.motif_ecart is not None
         org = data.organisation_id
         compte = await self.compta.get_compte_by_numero(org, data.compte_ecart)
@@ -188,17 +238,20 @@ class ClotureMensuelleService:
             raise RegleMetier(f"compteEcart: {data.compte_ecart} n'est pas un compte actif de l'organisation "
                               "(autre que 571)")
         caisse = await compte_par_defaut(self.session, org, CAISSE)
+        journal = await journal_par_defaut(self.session, org, "CAI")
         montant = abs(ecart)
         manquant = ecart < 0
-        lignes = [Ligne(compte, debit=montant if manquant else ZERO, credit=ZERO if manquant else montant,
-                        libelle=data.motif_ecart),
-                  Ligne(caisse, debit=ZERO if manquant else montant, credit=montant if manquant else ZERO,
-                        libelle="Caisse comptée")]
-        ecriture = await poster_ecriture(
-            self.session, journal=await journal_par_defaut(self.session, org, "CAI"), date_ecriture=fin,
-            libelle=f"Écart de caisse {nom_du_mois(data.annee, data.mois)}: {data.motif_ecart}", lignes=lignes,
-            piece_reference=f"CAISSE-{data.annee}-{data.mois:02d}", cree_par=self.auth.actor_name, strict=True)
-        return ecriture.id
+        lignes = [LigneEcritureRequest(compte_id=compte.id, debit=montant if manquant else None,
+                                       credit=None if manquant else montant, libelle=data.motif_ecart[:300]),
+                  LigneEcritureRequest(compte_id=caisse.id, debit=None if manquant else montant,
+                                       credit=montant if manquant else None, libelle="Caisse comptée")]
+        demande = await SaisieService(self.session, self.auth).saisir(CreateEcritureComptableRequest(
+            journal_id=journal.id, date_ecriture=fin + timedelta(days=1),
+            libelle=f"Écart de caisse au {fin:%d/%m/%Y}: {data.motif_ecart}"[:300],
+            piece_reference=f"CAISSE-{data.annee}-{data.mois:02d}", lignes=lignes))
+        # 571 is a treasury account: always a request (saisies.sous_controle), never booked by the closer alone.
+        assert isinstance(demande, DemandeEcritureResponse)
+        return demande.id
 
 
 def periode_utc(cloture: ClotureMensuelle) -> tuple[datetime, datetime]:

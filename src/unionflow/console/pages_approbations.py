@@ -11,7 +11,7 @@ from starlette.responses import Response
 from unionflow.approbations import service as quatre_yeux
 from unionflow.console.pages import Ctx, page
 from unionflow.core.pagination import PageParams
-from unionflow.core.roles import RS_TRESORERIE_READ
+from unionflow.core.roles import RS_A_APPROUVER
 
 GENRES = {"FINANCE": "Approbation financière", "REOUVERTURE": "Réouverture de période",
           "ANNULATION": "Annulation ou remboursement", "ECRITURE": "Écriture manuelle",
@@ -22,7 +22,7 @@ ECRANS = {"FINANCE": "/versements", "REOUVERTURE": "/comptabilite", "ANNULATION"
 MAX_LIGNES = 50
 
 
-@page("/a-approuver", RS_TRESORERIE_READ)
+@page("/a-approuver", RS_A_APPROUVER)
 async def a_approuver(ctx: Ctx) -> Response:
     found = await quatre_yeux.a_approuver(ctx.db, ctx.auth, PageParams(0, MAX_LIGNES))
     return ctx.render("a_approuver.html", demandes=found.content, total=found.total_elements, genres=GENRES,

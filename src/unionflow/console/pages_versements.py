@@ -71,6 +71,14 @@ async def preparer(ctx: Ctx) -> Response:
     return redirect(f"/versements#versement-{versement_id}")
 
 
+@page("/versements/{id}/bon", RS_TRESORERIE_READ)
+async def bon(ctx: Ctx) -> Response:
+    numero, pdf = await services_finance.bon_versement(ctx.db, ctx.auth, ctx.request,
+                                                       parse_id(ctx.request.path_params["id"]))
+    return Response(pdf, media_type="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="bon-{numero}.pdf"', "Cache-Control": "no-store"})
+
+
 @page("/versements/{id}/confirmer", RS_TRESORERIE, methods=("POST",))
 async def confirmer(ctx: Ctx) -> Response:
     versement_id = parse_id(ctx.request.path_params["id"])

@@ -34,6 +34,7 @@ from unionflow.core.pagination import Page, PageParams
 from unionflow.demandes_aide.repository import DemandeFilters
 from unionflow.demandes_aide.schemas import DemandeAideResponse
 from unionflow.demandes_aide.service import DemandeAideService
+from unionflow.documents.router import storage_of
 from unionflow.finance.approbations.schemas import ApprobationResponse
 from unionflow.finance.approbations.service import GENRE, ApprobationService
 from unionflow.models.demande_aide import StatutDemandeAide
@@ -42,6 +43,7 @@ from unionflow.paiements.annulations.router import _code as code_annulation
 from unionflow.paiements.annulations.service import AnnulationService
 from unionflow.paiements.checkout_schemas import CreateWaveCheckoutRequest
 from unionflow.paiements.versements import operations as versements_ops
+from unionflow.paiements.versements.bon_service import bon_de_decaissement
 from unionflow.paiements.versements.repository import VersementFilters
 from unionflow.paiements.versements.schemas import (
     ConfirmerVersementRequest,
@@ -248,3 +250,9 @@ async def dossier_cloture(session: AsyncSession, auth: AuthContext, cloture_id: 
     service = ClotureMensuelleService(session, auth)
     cloture = await service.get(cloture_id)
     return await dossier(session, auth, cloture), f"cloture-{cloture.annee}-{cloture.mois:02d}.pdf"
+
+
+async def bon_versement(session: AsyncSession, auth: AuthContext, request: Request,
+                        versement_id: uuid.UUID) -> tuple[str, bytes]:
+    """GET /api/versements/{id}/bon: (payout number, PDF)."""
+    return await bon_de_decaissement(session, auth, settings_of(request), versement_id, storage_of(request))

@@ -177,6 +177,10 @@ RS_WEBHOOK = _rs("RS-WEBHOOK", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION)
 RS_ANNULATION_DECIDE = _rs("RS-ANNULATION-DECIDE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT,
                            R.TRESORIER)
 # Manual entries and opening balances touching money: the second person who approves them (ecriture.approuver).
+# « À approuver » (GET /api/approbations/a-approuver and its console page): what the caller may decide. The
+# treasury's readers minus the external auditor: he reads every request and decision (RS_FINANCE_READ,
+# RS_TRESORERIE_READ) and decides none, so a list of what he may decide is not his (403, and no menu entry).
+RS_A_APPROUVER = _rs("RS-A-APPROUVER", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER, R.PRESIDENT)
 RS_ECRITURE_DECIDE = _rs("RS-ECRITURE-DECIDE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT,
                          R.TRESORIER)
 

@@ -70,6 +70,8 @@ class ClotureMensuelle(IdMixin, Base):
     compte_ecart: Mapped[str | None] = mapped_column(String(20))
     motif_ecart: Mapped[str | None] = mapped_column(String(500))
     ecriture_ecart_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("ecriture_comptable.id"))
+    # The cash difference's four-eyes entry request (kind ECRITURE); closings before it booked the entry themselves.
+    demande_ecart_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("demande_approbation.id"))
     banque_releve: Mapped[Decimal]
     banque_comptable: Mapped[Decimal]
     wave_releve: Mapped[Decimal]

@@ -95,7 +95,7 @@ class RecuService:
             lignes.append(await ligne_recette(self.session, self.auth, paiement))
         return paiement.numero_recu, render_recu(RecuData(
             numero=paiement.numero_recu, organisation=organisation.nom, organisation_adresse=adresse(organisation),
-            logo=await self._logo(organisation, storage), membre=f"{membre.prenom} {membre.nom}",
+            logo=await self.logo(organisation, storage), membre=f"{membre.prenom} {membre.nom}",
             numero_membre=membre.numero_membre, montant=paiement.montant, devise=paiement.devise,
             methode=paiement.methode, statut=paiement.statut, reference=paiement.reference_externe,
             date=paiement.date_paiement or paiement.created_at, lignes=lignes,
@@ -136,7 +136,7 @@ class RecuService:
         assert membre is not None and organisation is not None
         return demande.numero_remboursement, render_remboursement(RemboursementData(
             numero=demande.numero_remboursement, organisation=organisation.nom,
-            organisation_adresse=adresse(organisation), logo=await self._logo(organisation, storage),
+            organisation_adresse=adresse(organisation), logo=await self.logo(organisation, storage),
             membre=f"{membre.prenom} {membre.nom}", numero_membre=membre.numero_membre,
             recu_origine=paiement.numero_recu, date_paiement=paiement.date_paiement or paiement.created_at,
             montant=paiement.montant, devise=paiement.devise, methode=paiement.methode,
@@ -155,7 +155,7 @@ class RecuService:
             declare_par = noms.get(declare_par, declare_par)
         return {"recu_par": noms.get(recu_par, recu_par) if recu_par else None, "declare_par": declare_par}
 
-    async def _logo(self, organisation: Organisation, storage: Storage) -> bytes | None:
+    async def logo(self, organisation: Organisation, storage: Storage) -> bytes | None:
         document = await self.repo.logo(organisation)
         if document is None or document.cle_stockage is None or (document.taille_octets or 0) > LOGO_MAX_BYTES:
             return None

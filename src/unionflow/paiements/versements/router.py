@@ -3,7 +3,7 @@ from __future__ import annotations
 import uuid
 
 from fastapi import Depends, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
@@ -12,8 +12,10 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ, RS_VERSEMENT_CONFIRMER
 from unionflow.core.routing import area_router
+from unionflow.documents.router import storage_of
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 from unionflow.paiements.versements import operations
+from unionflow.paiements.versements.bon_service import bon_de_decaissement
 from unionflow.paiements.versements.repository import VersementFilters
 from unionflow.paiements.versements.schemas import (
     ConfirmerVersementRequest,
@@ -55,6 +57,24 @@ async def create_versement(data: CreateVersementRequest, session: SessionDep, re
 async def get_versement(id: uuid.UUID, session: SessionDep, request: Request,
                         auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> VersementResponse:
     return await VersementService(session, auth, request.app.state.settings).obtenir(id)
+
+
+@router.get("/{id}/bon", response_class=Response, responses={
+    200: {"content": {"application/pdf": {}}, "description": "Bon de décaissement PDF"}, **problems(404)},
+            summary="Télécharger le bon de décaissement PDF",
+            description="Extension, hors spécification. La pièce à signer de chaque sortie d'argent (A5): "
+                        "organisation, numéro du versement, date (d'exécution, sinon de préparation), bénéficiaire, "
+                        "montant en chiffres et en lettres, objet et motif, trésorerie de sortie, qui l'a préparé, "
+                        "qui l'a approuvé (demande d'approbation au-delà du seuil) et qui l'a confirmé, et les "
+                        "lignes de signature du trésorier, de l'approbateur et du bénéficiaire (« Reçu la somme "
+                        "de … »). Un versement pas encore exécuté, échoué ou annulé porte la mention de son "
+                        "statut. Même visibilité que la lecture du versement (commissaire aux comptes compris); "
+                        "versement d'une autre organisation: 404.")
+async def download_bon(id: uuid.UUID, session: SessionDep, request: Request,
+                       auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Response:
+    numero, pdf = await bon_de_decaissement(session, auth, request.app.state.settings, id, storage_of(request))
+    return Response(pdf, media_type="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="bon-{numero}.pdf"'})
 
 
 @router.post("/{id}/confirmer", response_model=VersementResponse, responses=problems(404, 422, 502, 503),
