@@ -81,7 +81,7 @@ async def test_transfert_wave_declare_par_le_membre_sans_session_wave(client, fa
     org, treasurer, _, member = await org_avec_encaissement(client, factory, db, montant=None)
     _, sans = await _declarer(client, db, org, member, "2000", "WAVE_TRANSFERT")
     assert sans.status_code == 400 and "referencePaiement" in sans.json()["detail"]
-    dues, declared = await _declarer(client, db, org, member, "2000", "WAVE_TRANSFERT", "t_4fjx2k7qzp1m")
+    _, declared = await _declarer(client, db, org, member, "2000", "WAVE_TRANSFERT", "t_4fjx2k7qzp1m")
     assert declared.status_code == 200, declared.text
     declaration = declared.json()["declaration"]
     assert declaration["methode"] == "WAVE_TRANSFERT" and declaration["waveLaunchUrl"] is None

@@ -26,7 +26,7 @@ class MethodePaiement(StrEnum):
     FREE_MONEY = "FREE_MONEY"
     CARTE = "CARTE"
     AUTRE = "AUTRE"
-    # Extension (issue 28): a direct transfer to the organisation's Wave number, not a checkout.
+    # Extension: a direct transfer to the organisation's Wave number, not a checkout.
     WAVE_TRANSFERT = "WAVE_TRANSFERT"
 
 

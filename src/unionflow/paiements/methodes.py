@@ -1,5 +1,4 @@
-"""What a payment method asks of the money's trace (docs/decisions.md "Issue 28 — chaque méthode dans sa
-trésorerie").
+"""What a payment method asks of the money's trace (docs/decisions.md, « chaque méthode dans sa trésorerie »).
 
 Methods whose money leaves a trace elsewhere (a bank statement, a mobile-money history) need their reference, so
 the treasurer can reconcile. A direct Wave transfer (WAVE_TRANSFERT, an extension of the spec's enum) needs the

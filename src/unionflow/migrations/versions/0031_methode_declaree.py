@@ -3,7 +3,7 @@
 Revision ID: 0031_methode_declaree
 Revises: 0030_ecritures_sous_controle
 
-Issue 28 — chaque méthode dans sa trésorerie: the treasurer confirming a declaration may correct its method (a
+The treasurer confirming a declaration may correct its method (a
 Wave transfer declared « Autre »); the payment is booked under the corrected method and keeps the declared one,
 printed on the receipt. ``paiement.methode`` also takes the new value WAVE_TRANSFERT (a plain string column: no
 schema change for it).
