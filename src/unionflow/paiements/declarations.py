@@ -151,14 +151,15 @@ class DeclarationService:
         if data.tresorerie_id is not None:
             # Active, of the payment's organisation (404 otherwise), of the method's type (400 otherwise).
             await tresorerie_d_entree(self.session, paiement.organisation_id, data.tresorerie_id, methode)
-        avant = {"methode": paiement.methode, "tresorerieId": str(paiement.tresorerie_id or "") or None}
-        apres = {"methode": methode, "tresorerieId": str(data.tresorerie_id or paiement.tresorerie_id or "") or None}
+        tresorerie_id = data.tresorerie_id or paiement.tresorerie_id
+        avant = {"methode": paiement.methode, "tresorerieId": _texte(paiement.tresorerie_id)}
+        apres = {"methode": methode, "tresorerieId": _texte(tresorerie_id)}
         if avant == apres:
             return
         # Set on any correction (method unchanged when only the treasury was corrected): the receipt says so.
         paiement.methode_declaree = paiement.methode_declaree or paiement.methode
         paiement.methode = methode
-        paiement.tresorerie_id = data.tresorerie_id or paiement.tresorerie_id
+        paiement.tresorerie_id = tresorerie_id
         await self.session.flush()
         await audit.record(self.session, self.auth, action="CORRIGER", module=MODULE, entite_type="Paiement",
                            entite_id=paiement.id, organisation_id=paiement.organisation_id, before=avant, after=apres,
@@ -180,3 +181,7 @@ class DeclarationService:
                                        f"{data.motif}")
         await notices.declaration_rejetee(self.session, paiement, data.motif, self.auth.actor_name)
         return await PaiementService(self.session, self.auth).response(paiement)
+
+
+def _texte(valeur: uuid.UUID | None) -> str | None:
+    return str(valeur) if valeur is not None else None
