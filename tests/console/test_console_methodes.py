@@ -65,11 +65,17 @@ async def test_declaration_corrigee_a_la_confirmation(client, factory, db):
         ids.append(str((await db.execute(select(Paiement.id).where(
             Paiement.membre_id == membre.membre.id, Paiement.methode == methode))).scalar_one()))
     assert (await db.execute(select(func.count()).select_from(WaveCheckout))).scalar_one() == 0
+    # A method the counter does not offer (a card, declared through the API) stays selected: confirming without
+    # touching the form never changes the method.
+    carte = await cotisation(db, membre.membre, org, 500)
+    assert (await client.put(f"/api/cotisations/{carte.id}/payer", headers=membre.headers, json={
+        "montant": "500", "methodePaiement": "CARTE", "referencePaiement": "CB-1"})).status_code == 200
     client.cookies.clear()
     csrf = await sign_in(client, tresorier, db)
     liste = await client.get("/console/declarations")
     assert liste.status_code == 200 and TRANSACTION in liste.text and "Wave du bureau" in liste.text
-    assert set(re.findall(r"/console/declarations/([0-9a-f-]+)/confirmer", liste.text)) == set(ids)
+    assert '<option value="CARTE" selected>' in liste.text
+    assert len(set(re.findall(r"/console/declarations/([0-9a-f-]+)/confirmer", liste.text)) & set(ids)) == 2
     key = KEY.search(liste.text).group(1)
     done = await client.post(f"/console/declarations/{ids[0]}/confirmer", data={
         "csrf": csrf, "idempotency_key": f"{key}-{ids[0]}", "methode": "WAVE_TRANSFERT", "tresorerie": ""})
