@@ -146,7 +146,9 @@ async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext
                          "réserve déjà ces frais. "
                          "L'adhésion d'un autre: 404 hors visibilité, 403 sans la permission. Avec "
                          "`Idempotency-Key`, un nouvel essai après une réponse perdue renvoie la réponse enregistrée "
-                         "sans second paiement.")
+                         "sans second paiement. Extension: `methodePaiement` WAVE_TRANSFERT (transfert Wave direct, "
+                         "jamais de session Wave) exige `referencePaiement` au format d'un identifiant de "
+                         "transaction Wave (400 sinon).")
 async def pay_adhesion(
     id: uuid.UUID,
     montant_paye: Annotated[MontantPositif, Query(alias="montantPaye")],

@@ -36,6 +36,7 @@ from unionflow.notifications import workflow as notices
 from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.declarations import DeclarationService
 from unionflow.paiements.encaissement.workflow import Cible, EncaissementService, outstanding
+from unionflow.paiements.methodes import erreur_reference
 from unionflow.webhooks import emission as webhooks
 
 MODULE = "ADHESIONS"
@@ -218,6 +219,9 @@ class AdhesionService:
 
     async def payer(self, adhesion_id: uuid.UUID, montant: Decimal, methode: MethodePaiement,
                   reference: str | None, settings: Settings | None = None) -> AdhesionPayeeResponse:
+        if methode == MethodePaiement.WAVE_TRANSFERT and (
+                erreur := erreur_reference(methode, reference, "referencePaiement")) is not None:
+            raise RegleMetier(erreur)
         adhesion = await self._get(adhesion_id)
         if adhesion.statut != StatutAdhesion.APPROUVEE:
             raise InvalidState(f"Seule une adhésion approuvée reçoit un paiement (statut actuel: {adhesion.statut})")

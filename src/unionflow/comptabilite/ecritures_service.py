@@ -77,6 +77,7 @@ TRESORERIE = {
     "CHEQUE": ("521", "BQ"),
     "CARTE": ("521", "BQ"),
     "WAVE": ("5215", "MM"),
+    "WAVE_TRANSFERT": ("5215", "MM"),
     "ORANGE_MONEY": ("5216", "MM"),
     "FREE_MONEY": ("5217", "MM"),
 }

@@ -131,7 +131,8 @@ async def comptabiliser_virement_interne(
 # Payment method → the type of treasury the money enters (the standard accounts of ``ecritures_service.TRESORERIE``
 # when the organisation declared none of that type).
 TYPE_PAR_METHODE = {"ESPECES": "CAISSE", "AUTRE": "CAISSE", "VIREMENT": "BANQUE", "CHEQUE": "BANQUE",
-                    "CARTE": "BANQUE", "WAVE": "WAVE", "ORANGE_MONEY": "ORANGE_MONEY", "FREE_MONEY": "FREE_MONEY"}
+                    "CARTE": "BANQUE", "WAVE": "WAVE", "WAVE_TRANSFERT": "WAVE",
+                    "ORANGE_MONEY": "ORANGE_MONEY", "FREE_MONEY": "FREE_MONEY"}
 
 
 @dataclass(frozen=True)

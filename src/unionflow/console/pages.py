@@ -73,6 +73,7 @@ STATUTS = {"EN_ATTENTE": "En attente", "VALIDE": "Validé", "ECHOUE": "Échoué"
            "ESPECES_ELEVEES": "Espèces élevées", "EN_COURS": "En cours", "REUSSI": "Réussi", "MANUEL": "Manuel",
            "COTISATIONS": "Cotisations", "ADHESIONS": "Adhésions", "AIDE": "Aide",
            "ESPECES": "Espèces", "WAVE": "Wave", "VIREMENT": "Virement", "CHEQUE": "Chèque", "AUTRE": "Autre",
+           "WAVE_TRANSFERT": "Transfert Wave", "ORANGE_MONEY": "Orange Money", "FREE_MONEY": "Free Money",
            "RETIREE": "Retirée"}
 templates.filters["statut"] = lambda v: STATUTS.get(str(v), str(v))
 

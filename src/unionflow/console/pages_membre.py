@@ -11,7 +11,9 @@ from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id, parse_montant, saisi
 from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_COTISATION_PAYER, RS_NOTIFICATION_MES, RS_WAVE_CHECKOUT
 
-METHODES_DECLAREES = ("ESPECES", "VIREMENT", "CHEQUE", "AUTRE")
+# WAVE_TRANSFERT: money already sent to the organisation's Wave number (its transaction id required), never a
+# checkout; each method is booked to the organisation's treasury of its type when confirmed.
+METHODES_DECLAREES = ("ESPECES", "WAVE_TRANSFERT", "ORANGE_MONEY", "FREE_MONEY", "VIREMENT", "CHEQUE", "AUTRE")
 
 
 @page("/moi", RS_COMPTE_ADHERENT)

@@ -12,7 +12,7 @@ from decimal import Decimal, InvalidOperation
 
 from starlette.responses import Response
 
-from unionflow.console import services, services_annulations
+from unionflow.console import services, services_annulations, services_tresoreries
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.core.errors import InvalidInput, NotFound
 from unionflow.core.permissions import Permission
@@ -29,7 +29,9 @@ from unionflow.cotisations.service import today_utc
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 
-METHODES_GUICHET = ("ESPECES", "CHEQUE", "VIREMENT", "AUTRE")
+# Every method the counter receives, each booked to the organisation's treasury of its type; WAVE (a checkout
+# session, confirmed by Wave) is not typed at the counter: a direct Wave transfer is WAVE_TRANSFERT.
+METHODES_GUICHET = ("ESPECES", "WAVE_TRANSFERT", "ORANGE_MONEY", "FREE_MONEY", "CHEQUE", "VIREMENT", "AUTRE")
 
 
 def parse_id(value: str) -> uuid.UUID:
@@ -163,14 +165,21 @@ async def recu(ctx: Ctx) -> Response:
 async def declarations(ctx: Ctx) -> Response:
     found = await services.paiements(ctx.db, ctx.auth, statut=StatutPaiement.EN_ATTENTE, size=100)
     rows = [p for p in found.content if p.methode != MethodePaiement.WAVE]
-    return ctx.render("declarations.html", declarations=rows, cle=str(uuid.uuid4()),
-                      peut_confirmer=ctx.can(Permission.PAIEMENT_ENREGISTRER))
+    peut_confirmer = ctx.can(Permission.PAIEMENT_ENREGISTRER)
+    org = ctx.auth.active_organisation_id
+    # The treasuries a confirmation may name (the payment's organisation's active ones, filtered in the page).
+    tresoreries = ([t for t in await services_tresoreries.tresoreries(ctx.db, ctx.auth, org) if t.actif]
+                   if peut_confirmer and org is not None else [])
+    return ctx.render("declarations.html", declarations=rows, cle=str(uuid.uuid4()), peut_confirmer=peut_confirmer,
+                      methodes=METHODES_GUICHET, tresoreries=tresoreries)
 
 
 @page("/declarations/{id}/confirmer", RS_TRESORERIE, methods=("POST",))
 async def confirmer(ctx: Ctx) -> Response:
+    tresorerie = ctx.field("tresorerie")
     await services.confirmer(ctx.db, ctx.auth, ctx.field("idempotency_key"), parse_id(ctx.request.path_params["id"]),
-                             ctx.field("reference"))
+                             ctx.field("reference"), ctx.field("methode") or None,
+                             parse_id(tresorerie) if tresorerie else None)
     return redirect(f"/paiements/{ctx.request.path_params['id']}")
 
 

@@ -122,9 +122,11 @@ async def declarer(session: AsyncSession, auth: AuthContext, request: Request, k
 
 
 async def confirmer(session: AsyncSession, auth: AuthContext, key: str, paiement_id: uuid.UUID,
-                    reference: str | None) -> None:
-    """POST /api/paiements/{id}/confirmer."""
-    body = corps(referenceExterne=reference)
+                    reference: str | None, methode: str | None = None, tresorerie_id: uuid.UUID | None = None
+                    ) -> None:
+    """POST /api/paiements/{id}/confirmer, with the method and treasury the treasurer found."""
+    body = corps(referenceExterne=reference, methode=methode,
+                 tresorerieId=str(tresorerie_id) if tresorerie_id else None)
     data = ConfirmationPaiementRequest.model_validate(body)
     idem = IdempotentRequest.for_form(session, paiements_ops.OPERATION_CONFIRMER, key, body, {"id": paiement_id})
     await paiements_ops.confirmer(session, auth, idem, paiement_id, data)

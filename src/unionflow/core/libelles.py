@@ -14,12 +14,13 @@ METHODE_PAIEMENT: Mapping[str, str] = {
     "FREE_MONEY": "Free Money",
     "CARTE": "Carte bancaire",
     "AUTRE": "Autre moyen de paiement",
+    "WAVE_TRANSFERT": "Transfert Wave",
 }
 # The same inside a sentence or a ledger line ("Reçu REC-1 (espèces)"): lower case except brand names.
 METHODE_EN_MOTS: Mapping[str, str] = {
     "ESPECES": "espèces", "WAVE": "Wave", "VIREMENT": "virement bancaire", "CHEQUE": "chèque",
     "ORANGE_MONEY": "Orange Money", "FREE_MONEY": "Free Money", "CARTE": "carte bancaire",
-    "AUTRE": "autre moyen de paiement",
+    "AUTRE": "autre moyen de paiement", "WAVE_TRANSFERT": "transfert Wave",
 }
 STATUT_PAIEMENT: Mapping[str, str] = {
     "EN_ATTENTE": "En attente", "VALIDE": "Validé", "ECHOUE": "Échoué", "EXPIRE": "Expiré", "ANNULE": "Annulé",

@@ -284,7 +284,10 @@ async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
                         "cours (pas de déclaration avant son issue; une session expirée chez Wave est close). La "
                         "cotisation d'un autre membre: 404 hors visibilité, 403 sans la permission. Avec "
                         "`Idempotency-Key`, un nouvel essai après une réponse perdue renvoie la réponse enregistrée "
-                        "sans second paiement.")
+                        "sans second paiement. Extension: `methodePaiement` WAVE_TRANSFERT, un transfert Wave direct "
+                        "au numéro Wave de l'organisation (jamais de session Wave, Wave non configuré compris), "
+                        "encaissé ou déclaré comme les autres méthodes et porté à la trésorerie Wave; 400 "
+                        "`regle-metier` sans `referencePaiement` au format d'un identifiant de transaction Wave.")
 async def pay_cotisation(id: uuid.UUID, data: PaiementCotisationRequest, session: SessionDep, request: Request,
                          auth: AuthContext = authorize(RS_COTISATION_PAYER),
                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:

@@ -14,7 +14,8 @@ from unionflow.models.cotisation import StatutCotisation, TypeCotisation
 from unionflow.models.paiement import MethodePaiement
 from unionflow.models.rappel_cotisation import StatutRappel
 from unionflow.notifications.schemas import Canal
-from unionflow.paiements.schemas import DeclarationPaiementResponse
+from unionflow.paiements.methodes import DESCRIPTION_TRANSACTION_WAVE, erreur_reference
+from unionflow.paiements.schemas import METHODE_DESCRIPTION, DeclarationPaiementResponse
 
 Annee = Field(ge=2000, le=2100)
 Mois = Field(default=None, ge=1, le=12)
@@ -58,9 +59,19 @@ class UpdateCotisationRequest(UpdateModel):
 
 class PaiementCotisationRequest(InputModel):
     montant: Montant = MONTANT_POSITIF
-    methode_paiement: MethodePaiement = MethodePaiement.ESPECES
-    reference_paiement: str | None = Field(default=None, max_length=100)
+    methode_paiement: MethodePaiement = Field(default=MethodePaiement.ESPECES, description=METHODE_DESCRIPTION)
+    reference_paiement: str | None = Field(default=None, max_length=100, description=(
+        "Obligatoire pour WAVE_TRANSFERT (400 sinon): " + DESCRIPTION_TRANSACTION_WAVE + "; gardée sur la "
+        "déclaration du membre"))
     date_paiement: AwareDatetime | None = Field(default=None, description="Par défaut maintenant; jamais future")
+
+    @model_validator(mode="after")
+    def transaction_wave(self) -> PaiementCotisationRequest:
+        # Only the new method is held to its reference here: the spec's methods keep their published behaviour.
+        if self.methode_paiement == MethodePaiement.WAVE_TRANSFERT and (
+                erreur := erreur_reference(self.methode_paiement, self.reference_paiement, "referencePaiement")):
+            raise regle_metier(erreur)
+        return self
 
 
 def _schema_generation(schema: dict[str, Any]) -> None:

@@ -13,6 +13,11 @@ from unionflow.models.base import Base, IdMixin, TimestampMixin, utcnow
 
 
 class MethodePaiement(StrEnum):
+    """Méthode de paiement. Valeurs de la spécification: WAVE (paiement par session Wave Checkout, confirmé par
+    Wave), ESPECES, VIREMENT, CHEQUE, ORANGE_MONEY, FREE_MONEY, CARTE, AUTRE. Extension: WAVE_TRANSFERT, un
+    transfert Wave direct vers le numéro Wave de l'organisation, hors Checkout: jamais de session Wave,
+    `referenceExterne` (identifiant de transaction Wave) obligatoire, encaissé dans la trésorerie Wave."""
+
     WAVE = "WAVE"
     ESPECES = "ESPECES"
     VIREMENT = "VIREMENT"
@@ -21,6 +26,8 @@ class MethodePaiement(StrEnum):
     FREE_MONEY = "FREE_MONEY"
     CARTE = "CARTE"
     AUTRE = "AUTRE"
+    # Extension: a direct transfer to the organisation's Wave number, not a checkout.
+    WAVE_TRANSFERT = "WAVE_TRANSFERT"
 
 
 class StatutPaiement(StrEnum):
@@ -45,8 +52,10 @@ class Paiement(IdMixin, TimestampMixin, Base):
     # kept as the member's credit, never silently lost.
     montant_non_affecte: Mapped[Decimal] = mapped_column(default=Decimal("0"))
     devise: Mapped[str] = mapped_column(String(3), default="XOF")
-    # WAVE, ESPECES, VIREMENT, CHEQUE, ORANGE_MONEY, FREE_MONEY, AUTRE
+    # WAVE, ESPECES, VIREMENT, CHEQUE, ORANGE_MONEY, FREE_MONEY, CARTE, AUTRE, WAVE_TRANSFERT
     methode: Mapped[str] = mapped_column(String(20))
+    # The method the member declared, kept when the treasurer corrected it at confirmation (None: not corrected).
+    methode_declaree: Mapped[str | None] = mapped_column(String(20))
     # EN_ATTENTE, VALIDE, ECHOUE, EXPIRE, ANNULE, REMBOURSE
     statut: Mapped[str] = mapped_column(String(20), default="EN_ATTENTE")
     reference_externe: Mapped[str | None] = mapped_column(String(100))

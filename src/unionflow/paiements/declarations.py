@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import Conflict, InvalidState, NotFound
+from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.models import Adhesion, Cotisation, Paiement
 from unionflow.models.adhesion import StatutAdhesion
@@ -28,6 +28,7 @@ from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.notifications import workflow as notices
 from unionflow.paiements.checkout_service import WaveCheckoutService
 from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
+from unionflow.paiements.methodes import erreur_reference
 from unionflow.paiements.repository import PaiementRepository
 from unionflow.paiements.schemas import (
     ConfirmationPaiementRequest,
@@ -36,6 +37,7 @@ from unionflow.paiements.schemas import (
     PaiementResponse,
 )
 from unionflow.paiements.service import PaiementService
+from unionflow.tresoreries.service import tresorerie_d_entree
 from unionflow.wave.repository import WaveCheckoutRepository
 
 MODULE = "PAIEMENTS"
@@ -125,6 +127,7 @@ class DeclarationService:
             if closed:
                 raise InvalidState(f"{target.numero_reference} n'est plus payable (statut: {target.statut}): "
                                    f"rejetez la déclaration")
+        await self._corriger(paiement, data)
         paiement, applied = await EncaissementService(self.session, self.auth).confirmer(
             paiement.id, reference_externe=data.reference_externe, date_paiement=data.date_paiement)
         if not applied:
@@ -135,6 +138,34 @@ class DeclarationService:
                            description=f"Paiement déclaré {paiement.reference_declaration or ''} confirmé par la "
                                        f"trésorerie: reçu {paiement.numero_recu}")
         return await PaiementService(self.session, self.auth).response(paiement)
+
+    async def _corriger(self, paiement: Paiement, data: ConfirmationPaiementRequest) -> None:
+        """The method and treasury the treasurer found, when they differ from the declaration: set before the
+        money is booked, so the entry debits the right treasury (a Wave transfer declared « Autre » is not cash).
+        The declared method is kept (``methode_declaree``, printed on the receipt); the change is audited."""
+        methode = data.methode.value if data.methode is not None else paiement.methode
+        if methode != paiement.methode:
+            reference = data.reference_externe or paiement.reference_externe
+            if (erreur := erreur_reference(methode, reference)) is not None:
+                raise RegleMetier(erreur)
+        if data.tresorerie_id is not None:
+            # Active, of the payment's organisation (404 otherwise), of the method's type (400 otherwise).
+            await tresorerie_d_entree(self.session, paiement.organisation_id, data.tresorerie_id, methode)
+        tresorerie_id = data.tresorerie_id or paiement.tresorerie_id
+        avant = {"methode": paiement.methode, "tresorerieId": _texte(paiement.tresorerie_id)}
+        apres = {"methode": methode, "tresorerieId": _texte(tresorerie_id)}
+        if avant == apres:
+            return
+        # Set on any correction (method unchanged when only the treasury was corrected): the receipt says so.
+        paiement.methode_declaree = paiement.methode_declaree or paiement.methode
+        paiement.methode = methode
+        paiement.tresorerie_id = tresorerie_id
+        await self.session.flush()
+        await audit.record(self.session, self.auth, action="CORRIGER", module=MODULE, entite_type="Paiement",
+                           entite_id=paiement.id, organisation_id=paiement.organisation_id, before=avant, after=apres,
+                           description=f"Déclaration {paiement.reference_declaration or ''} corrigée à la "
+                                       f"confirmation: méthode {avant['methode']} → {methode}"
+                                       + (", trésorerie choisie" if data.tresorerie_id is not None else ""))
 
     async def rejeter(self, paiement_id: uuid.UUID, data: MotifRequest) -> PaiementResponse:
         """Nothing was received: no receipt number is used (the declaration keeps its DEC- reference) and the
@@ -150,3 +181,7 @@ class DeclarationService:
                                        f"{data.motif}")
         await notices.declaration_rejetee(self.session, paiement, data.motif, self.auth.actor_name)
         return await PaiementService(self.session, self.auth).response(paiement)
+
+
+def _texte(valeur: uuid.UUID | None) -> str | None:
+    return str(valeur) if valeur is not None else None

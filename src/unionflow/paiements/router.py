@@ -208,7 +208,14 @@ async def sync_paiement(id: uuid.UUID, session: SessionDep, request: Request,
                          "Corps facultatif: sans corps, la date de réception est maintenant et sans référence. "
                          "c'est ici que le paiement reçoit son numéro de reçu officiel, dans la série de "
                          "l'organisation (il n'avait que sa référence DEC-…), et `recuPar` nomme le trésorier qui "
-                         "confirme; `enregistrePar` reste le membre qui a déclaré.")
+                         "confirme; `enregistrePar` reste le membre qui a déclaré. Extension: la trésorerie peut "
+                         "corriger la méthode (`methode`) et la trésorerie (`tresorerieId`) constatées — par "
+                         "exemple un transfert Wave déclaré « Autre » — avant l'écriture, qui débite alors la "
+                         "trésorerie corrigée; la méthode déclarée reste dans `methodeDeclaree`, la correction est "
+                         "journalisée (CORRIGER) et imprimée sur le reçu. 400 `regle-metier`: `methode` WAVE (une "
+                         "session Wave, confirmée par Wave), WAVE_TRANSFERT sans identifiant de transaction Wave "
+                         "(`referenceExterne` ou celle du membre), trésorerie d'un autre type que la méthode; 404 "
+                         "pour une trésorerie d'une autre organisation ou inconnue.")
 async def confirm_paiement(id: uuid.UUID, session: SessionDep,
                            data: Annotated[ConfirmationPaiementRequest | None, Body()] = None,
                            auth: AuthContext = authorize(RS_TRESORERIE),

@@ -11,11 +11,17 @@ from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metie
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.models.recette import NatureRecette
 from unionflow.paiements.encaissement.schemas import CibleInput
+from unionflow.paiements.methodes import DESCRIPTION_TRANSACTION_WAVE, erreur_reference
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
-# Methods whose money leaves a trace elsewhere: the treasurer must note it for reconciliation.
-METHODES_AVEC_REFERENCE = {MethodePaiement.VIREMENT, MethodePaiement.CHEQUE, MethodePaiement.WAVE,
-                           MethodePaiement.ORANGE_MONEY, MethodePaiement.FREE_MONEY, MethodePaiement.CARTE}
+METHODE_DESCRIPTION = (
+    "Méthode de paiement; l'argent entre dans la trésorerie de son type: caisse (ESPECES, AUTRE), banque "
+    "(VIREMENT, CHEQUE, CARTE), Wave (WAVE, WAVE_TRANSFERT), Orange Money, Free Money. Extension: WAVE_TRANSFERT, "
+    "un transfert Wave direct vers le numéro Wave de l'organisation (hors Checkout: aucune session Wave, Wave "
+    "n'a pas à être configuré)")
+REFERENCE_DESCRIPTION = (
+    "Obligatoire pour VIREMENT, CHEQUE, CARTE, WAVE, ORANGE_MONEY, FREE_MONEY et WAVE_TRANSFERT (400 sinon). "
+    "WAVE_TRANSFERT: " + DESCRIPTION_TRANSACTION_WAVE)
 
 
 class CreatePaiementRequest(InputModel):
@@ -23,8 +29,8 @@ class CreatePaiementRequest(InputModel):
     organisation_id: uuid.UUID
     montant: Montant = Field(gt=0, max_digits=18, decimal_places=2)
     devise: str = Field(default="XOF", pattern=CURRENCY_PATTERN)
-    methode: MethodePaiement
-    reference_externe: str | None = Field(default=None, max_length=100)
+    methode: MethodePaiement = Field(description=METHODE_DESCRIPTION)
+    reference_externe: str | None = Field(default=None, max_length=100, description=REFERENCE_DESCRIPTION)
     date_paiement: datetime | None = Field(default=None, description="Date de réception (défaut: maintenant)")
     commentaire: str | None = Field(default=None, max_length=2000)
     cibles: list[CibleInput] = Field(default_factory=list, max_length=50, description=(
@@ -43,8 +49,8 @@ class CreatePaiementRequest(InputModel):
         if not self.cibles and not self.avance:
             raise regle_metier("cibles doit contenir au moins une cotisation ou une adhésion, sauf pour une "
                                "avance (avance=true)")
-        if self.methode in METHODES_AVEC_REFERENCE and not self.reference_externe:
-            raise regle_metier(f"referenceExterne est obligatoire pour la méthode {self.methode}")
+        if (erreur := erreur_reference(self.methode, self.reference_externe)) is not None:
+            raise regle_metier(erreur)
         if self.date_paiement is not None and self.date_paiement.tzinfo is None:
             raise ValueError("datePaiement doit porter un fuseau horaire")
         return self
@@ -67,15 +73,15 @@ class CreateRecetteRequest(InputModel):
     montant: Montant = Field(gt=0, max_digits=18, decimal_places=2, description=(
         "EVENEMENT: le prix de l'événement, ou un multiple (plusieurs participants)"))
     devise: str = Field(default="XOF", pattern=CURRENCY_PATTERN)
-    methode: MethodePaiement
-    reference_externe: str | None = Field(default=None, max_length=100)
+    methode: MethodePaiement = Field(description=METHODE_DESCRIPTION)
+    reference_externe: str | None = Field(default=None, max_length=100, description=REFERENCE_DESCRIPTION)
     date_paiement: datetime | None = Field(default=None, description="Date de réception (défaut: maintenant)")
     commentaire: str | None = Field(default=None, max_length=2000)
 
     @model_validator(mode="after")
     def coherente(self) -> CreateRecetteRequest:
-        if self.methode in METHODES_AVEC_REFERENCE and not self.reference_externe:
-            raise regle_metier(f"referenceExterne est obligatoire pour la méthode {self.methode}")
+        if (erreur := erreur_reference(self.methode, self.reference_externe)) is not None:
+            raise regle_metier(erreur)
         if self.date_paiement is not None and self.date_paiement.tzinfo is None:
             raise ValueError("datePaiement doit porter un fuseau horaire")
         if self.nature == NatureRecetteGuichet.EVENEMENT and self.evenement_id is None:
@@ -133,6 +139,9 @@ class PaiementResponse(OutputModel):
     avoir_utilise: Montant = Field(default=Decimal("0"), description=(
         "Extension: ce que cet avoir a payé depuis (imputations sur des cotisations, comprises dans "
         "`allocations`). Reste: `montantNonAffecte`"))
+    methode_declaree: MethodePaiement | None = Field(default=None, description=(
+        "Extension: la méthode que le membre avait déclarée, quand la trésorerie a corrigé la méthode ou la "
+        "trésorerie à la confirmation (`methode` et `tresorerieId` sont alors ceux constatés); absente sinon"))
     wave_checkout_id: str | None = None
     tresorerie_id: uuid.UUID | None = Field(default=None, description=(
         "Extension: la trésorerie où l'argent est entré (null: pas encore reçu, ou reçu avant toute "
@@ -169,15 +178,27 @@ class VerificationRecuResponse(OutputModel):
 
 
 class ConfirmationPaiementRequest(InputModel):
-    reference_externe: str | None = Field(default=None, max_length=100,
-                                          description="Référence du versement constaté (bordereau, chèque, ...)")
+    reference_externe: str | None = Field(default=None, max_length=100, description=(
+        "Référence du versement constaté (bordereau, chèque, ...); absente, la référence saisie par le membre "
+        "est gardée"))
     date_paiement: datetime | None = Field(default=None, description="Date de réception constatée (défaut: "
                                                                      "maintenant)")
+    methode: MethodePaiement | None = Field(default=None, description=(
+        "Extension: la méthode constatée, quand le membre s'est trompé (ex. « Autre » pour un transfert Wave): "
+        "le paiement est encaissé sous cette méthode, la méthode déclarée est gardée (`methodeDeclaree`), la "
+        "correction est journalisée (CORRIGER) et imprimée sur le reçu. WAVE (session Checkout) est refusée: "
+        "un transfert Wave direct est WAVE_TRANSFERT, avec son identifiant de transaction"))
+    tresorerie_id: uuid.UUID | None = Field(default=None, description=(
+        "Extension: la trésorerie où l'argent est entré, active, de l'organisation du paiement (404 sinon) et "
+        "du type de la méthode (400 sinon); par défaut la trésorerie par défaut de ce type"))
 
     @model_validator(mode="after")
     def aware_date(self) -> ConfirmationPaiementRequest:
         if self.date_paiement is not None and self.date_paiement.tzinfo is None:
             raise ValueError("datePaiement doit porter un fuseau horaire")
+        if self.methode == MethodePaiement.WAVE:
+            raise regle_metier("methode WAVE est un paiement par session Wave, confirmé par Wave: un transfert "
+                               "Wave direct se confirme en WAVE_TRANSFERT")
         return self
 
 

@@ -53,7 +53,7 @@ class PaiementService:
                 statut=p.statut, reference_externe=p.reference_externe, date_paiement=p.date_paiement,
                 enregistre_par=p.enregistre_par, recu_par=p.recu_par, reference_declaration=p.reference_declaration,
                 commentaire=p.commentaire, created_at=p.created_at, nature=p.nature, evenement_id=p.evenement_id,
-                tresorerie_id=p.tresorerie_id,
+                tresorerie_id=p.tresorerie_id, methode_declaree=p.methode_declaree,
                 updated_at=p.updated_at,
                 allocations=[AllocationResponse(cotisation_id=a[0], adhesion_id=a[1], montant=a[2],
                                                 numero_reference=a[3], libelle=a[4])

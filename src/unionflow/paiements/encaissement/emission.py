@@ -19,7 +19,8 @@ from unionflow.notifications.schemas import TypeNotification
 from unionflow.webhooks import emission as webhooks
 
 METHODES = {"WAVE": "Wave", "ESPECES": "espèces", "VIREMENT": "virement", "CHEQUE": "chèque",
-            "ORANGE_MONEY": "Orange Money", "FREE_MONEY": "Free Money", "CARTE": "carte bancaire", "AUTRE": "autre"}
+            "ORANGE_MONEY": "Orange Money", "FREE_MONEY": "Free Money", "CARTE": "carte bancaire", "AUTRE": "autre",
+            "WAVE_TRANSFERT": "transfert Wave"}
 
 # What the notice says was received: a donation or an event fee is not "a payment" of dues.
 OBJET_RECU = {"DON": "votre don", "EVENEMENT": "votre participation à l'événement"}

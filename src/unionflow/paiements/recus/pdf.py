@@ -58,6 +58,10 @@ class RecuData:
     verification_url: str
     # Cancelled or refunded: who asked, who approved and why, printed under the title.
     annulation: AnnulationRecu | None = None
+    # A declaration the treasurer corrected at confirmation: the method the member declared and the treasury
+    # the money entered (its name), printed under the method.
+    methode_declaree: str | None = None
+    tresorerie: str | None = None
     # what became of this receipt's credit (``non_affecte``: the credit it created) since: (what, amount),
     # e.g. ("utilisé sur COT-2026-…", 2 500), ("remboursé (RMB-…)", 1 000).
     avoir_utilise: list[tuple[str, Decimal]] = field(default_factory=list)
@@ -91,6 +95,9 @@ def render_recu(data: RecuData) -> bytes:
     text(f"Date : {data.date.strftime('%d/%m/%Y à %H:%M')} (UTC)")
     methode = methode_libelle(data.methode)
     text(f"Mode de paiement : {methode}" + (f" — référence {data.reference}" if data.reference else ""))
+    if data.methode_declaree is not None:
+        text(f"Corrigé à la confirmation — déclaré : {methode_libelle(data.methode_declaree)}"
+             + (f" ; encaissé sur : {data.tresorerie}" if data.tresorerie else ""))
     pdf.ln(2)
 
     bold = FontFace(emphasis="BOLD")

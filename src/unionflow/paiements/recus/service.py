@@ -30,6 +30,7 @@ from unionflow.paiements.recus.pdf_remboursement import AnnulationRecu, Rembours
 from unionflow.paiements.recus.repository import RecuRepository
 from unionflow.paiements.repository import PaiementRepository
 from unionflow.paiements.schemas import VerificationRecuResponse
+from unionflow.tresoreries.repository import TresorerieSystemRepository
 
 log = logging.getLogger("unionflow.recus")
 SANS_RECU = {StatutPaiement.EN_ATTENTE, StatutPaiement.ECHOUE, StatutPaiement.EXPIRE}
@@ -103,7 +104,15 @@ class RecuService:
             + await _avoir_rembourse(self.session, paiement),
             **await self._personnes(paiement),
             verification_url=verification_url(self.settings, paiement),
-            annulation=await self._annulation_nommee(paiement)))
+            annulation=await self._annulation_nommee(paiement), methode_declaree=paiement.methode_declaree,
+            tresorerie=await self._tresorerie_corrigee(paiement)))
+
+    async def _tresorerie_corrigee(self, paiement: Paiement) -> str | None:
+        """The treasury a corrected declaration entered, by name (None when not corrected or not named)."""
+        if paiement.methode_declaree is None or paiement.tresorerie_id is None:
+            return None
+        tresorerie = await TresorerieSystemRepository(self.session).get(paiement.tresorerie_id)
+        return f"{tresorerie.nom} ({tresorerie.numero_compte})" if tresorerie is not None else None
 
     async def _annulation_nommee(self, paiement: Paiement) -> AnnulationRecu | None:
         """The approved request undoing the payment, its people by name where they are members (the e-mail
