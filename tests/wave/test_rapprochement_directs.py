@@ -11,18 +11,24 @@ from decimal import Decimal
 
 from tests.paiements.helpers import cotisation
 from tests.wave.test_rapprochement import _frais_6317, _key
-from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
 
 EN_TETE = ("Horodatage;Identifiant de transaction;Type de transaction;Montant;Frais;Solde;Devise;Référence client;"
            "Identifiant de session API\n")
 
 
-async def _transfert(db, org, member, montant: str, reference: str):
-    """A Wave transfer the treasury recorded (the settlement workflow, as the counter does)."""
+class _Paiement:
+    def __init__(self, body: dict) -> None:
+        self.id = body["id"]
+
+
+async def _transfert(client, treasurer, db, org, member, montant: str, reference: str) -> _Paiement:
+    """A Wave transfer to the organisation's number recorded at the counter with its transaction id."""
     dues = await cotisation(db, member.membre, org, montant)
-    return await EncaissementService(db, None).enregistrer(
-        membre_id=member.membre.id, organisation_id=org.id, montant=Decimal(montant), methode="WAVE",
-        cibles=[Cible(cotisation_id=dues.id)], reference_externe=reference, date_paiement=datetime.now(UTC))
+    paid = await client.post("/api/paiements", headers=treasurer.headers, json={
+        "membreId": str(member.membre.id), "organisationId": str(org.id), "montant": montant,
+        "methode": "WAVE_TRANSFERT", "referenceExterne": reference, "cibles": [{"cotisationId": str(dues.id)}]})
+    assert paid.status_code == 201, paid.text
+    return _Paiement(paid.json())
 
 
 async def test_direct_wave_transfers_are_matched_fees_booked_and_missing_ones_listed(client, factory, db, wave):
@@ -32,10 +38,10 @@ async def test_direct_wave_transfers_are_matched_fees_booked_and_missing_ones_li
     assert (await client.post("/api/wave/comptes", headers=treasurer.headers, json={
         "organisationId": str(org.id), "libelle": "Compte marchand", "numeroTelephone": "+221771112233",
         "cleApi": wave.api_key})).status_code == 201
-    by_id = await _transfert(db, org, member, "2000", "T_DIRECT0001")
-    by_amount = await _transfert(db, org, member, "3000", "T-FAUTE-DE-FRAPPE")
-    missing = await _transfert(db, org, member, "4000", "T_DIRECT0003")
-    twins = [await _transfert(db, org, member, "1500", f"T-JUMEAU-{i}") for i in (1, 2)]
+    by_id = await _transfert(client, treasurer, db, org, member, "2000", "T_DIRECT0001")
+    by_amount = await _transfert(client, treasurer, db, org, member, "3000", "T_FAUTEDEFRAPPE")
+    missing = await _transfert(client, treasurer, db, org, member, "4000", "T_DIRECT0003")
+    twins = [await _transfert(client, treasurer, db, org, member, "1500", f"T_JUMEAU000{i}") for i in (1, 2)]
     now = datetime.now(UTC).isoformat().replace("+00:00", "Z")
     csv_text = EN_TETE + (f"{now};T_DIRECT0001;merchant_payment;1980;20;1980;XOF;;\n"
                           f"{now};T_LIGNE0002;merchant_payment;2970;30;4950;XOF;;\n"

@@ -53,8 +53,9 @@ from unionflow.wave.rapprochement_schemas import (
 from unionflow.wave.service import client_for_organisation
 
 MODULE = "WAVE"
-# Methods of Wave money that may come without a checkout session (paiements: a direct transfer).
-METHODES_WAVE = frozenset({MethodePaiement.WAVE.value})
+# Methods of Wave money that may come without a checkout session: a direct transfer (and WAVE payments booked
+# before the transfer had its own method).
+METHODES_WAVE = frozenset({MethodePaiement.WAVE_TRANSFERT.value, MethodePaiement.WAVE.value})
 # How far the date of a Wave line may be from the date we booked a payment with no transaction id matching it.
 TOLERANCE = timedelta(days=3)
 MAX_PAGES = 200

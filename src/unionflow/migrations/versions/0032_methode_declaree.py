@@ -1,7 +1,7 @@
 """methode_declaree: the method a member declared, kept when the treasurer corrects it
 
-Revision ID: 0031_methode_declaree
-Revises: 0030_ecritures_sous_controle
+Revision ID: 0032_methode_declaree
+Revises: 0031_ecart_caisse_quatre_yeux
 
 The treasurer confirming a declaration may correct its method (a
 Wave transfer declared « Autre »); the payment is booked under the corrected method and keeps the declared one,
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0031_methode_declaree"
-down_revision: str | Sequence[str] | None = "0030_ecritures_sous_controle"
+revision: str = "0032_methode_declaree"
+down_revision: str | Sequence[str] | None = "0031_ecart_caisse_quatre_yeux"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
