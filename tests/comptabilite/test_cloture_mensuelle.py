@@ -142,6 +142,9 @@ async def test_closing_books_the_cash_difference_locks_the_month_and_prints_the_
     pack = await client.get(f"{URL}/{body['id']}/dossier", headers=president.headers)
     assert pack.status_code == 200 and pack.headers["content-type"] == "application/pdf"
     text = pdf_text(pack.content)
+    # The month's two entries on the cash box and the bank, each typed by the treasurer and approved by another.
+    assert "7. Écritures saisies à la main approuvées par une seconde personne" in text
+    assert "Aucune écriture manuelle" not in text and tresorier.user.email in text
     for expected in ("Dossier de clôture", "Mutuelle des transporteurs de Kaolack", "Contrôles vérifiés",
                      "Comptage de caisse", "Écart au compte 658", "Billet de 2 000 F rendu en trop",
                      "Écart comptabilisé", f"écriture n° {body['numeroPieceEcart']}",

@@ -148,7 +148,7 @@ async def tresor(db, org_id, ecritures: list[Any] | None = None) -> Decimal:
 
 async def _books(db, w: Org, paiements: list[Paiement], versements: list[Versement]) -> None:
     """(b) books = treasury = receipts − payouts ± the manual entries a second person approved (a request never
-    approved moved nothing: its requester is never its approver)."""
+    approved moved nothing: its requester is never its approver); no cash box below zero."""
     saisies = [d for d in await _rows(db, DemandeApprobation, w.org.id) if d.genre == "ECRITURE"]
     for d in saisies:
         assert (d.statut == "APPROUVEE") == (d.objet_id is not None), d.id
@@ -158,6 +158,13 @@ async def _books(db, w: Org, paiements: list[Paiement], versements: list[Verseme
     received = sum((p.montant for p in paiements if p.statut == "VALIDE"), Decimal(0))
     paid_out = sum((v.montant for v in versements if v.statut == "REUSSI"), Decimal(0))
     assert await tresor(db, w.org.id) == received - paid_out + manuel, (received, paid_out, manuel)
+    # No cash box under its floor: whatever the steps, every cash account (57…) stays at or above zero.
+    caisses = (await db.execute(
+        select(CompteComptable.numero_compte, func.coalesce(func.sum(LigneEcriture.debit - LigneEcriture.credit), 0))
+        .join(LigneEcriture, LigneEcriture.compte_id == CompteComptable.id)
+        .where(CompteComptable.organisation_id == w.org.id, CompteComptable.numero_compte.like("57%"))
+        .group_by(CompteComptable.numero_compte).execution_options(**FRESH))).all()
+    assert all(Decimal(solde) >= 0 for _, solde in caisses), caisses
 
 
 def _gap_free(numbers: list[str], prefix: str) -> None:

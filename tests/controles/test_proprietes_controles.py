@@ -212,6 +212,9 @@ async def _run(client, w: Org, headers, kind: str, n: int):
                 ("don", 1, 0, 1), ("annuler", 1, 0, 2), ("approuver", 1, 2, 2), ("saisir_caisse", 1, 0, 0),
                 ("decider_ecriture", 1, 0, 1), ("decider_ecriture", 1, 5, 1), ("decider_ecriture", 1, 2, 1),
                 ("saisir_caisse", 1, 1, 2), ("decider_ecriture", 1, 3, 0)])
+# A cash expense typed before any money came in, then approved: refused at once (no cash box under zero).
+@example(steps=[("saisir_caisse", 0, 0, 2), ("decider_ecriture", 0, 2, 1), ("especes", 0, 0, 3),
+                ("saisir_caisse", 0, 1, 0), ("decider_ecriture", 0, 3, 1)])
 async def test_internal_controls_hold_after_every_step(client, factory, db, steps):
     monde = Monde(orgs=[await _org(client, factory, db), await _org(client, factory, db)])
     for w in monde.orgs:

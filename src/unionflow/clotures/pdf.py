@@ -10,10 +10,12 @@ statements are those of ``EtatsService`` (same figures as the statements' routes
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.approbations.repository import DemandeApprobationRepository
 from unionflow.audit.repository import entrees_d_objets
 from unionflow.clotures.service import (
     BANQUE,
@@ -32,6 +34,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.montants import format_montant
 from unionflow.core.tableaux import Bloc, Colonne, Nature, Tableau, pdf_dossier
 from unionflow.models import ClotureMensuelle
+from unionflow.models.approbation import GenreDemande, StatutDemande
 from unionflow.models.paiement import StatutPaiement
 from unionflow.paiements.recus.service import annulation_approuvee
 from unionflow.paiements.repository import PaiementSystemRepository
@@ -133,6 +136,32 @@ async def _annulations(session: AsyncSession, c: ClotureMensuelle, organisation:
         notes=[] if lignes else ["Aucune annulation ni aucun remboursement ce mois."])
 
 
+async def _saisies(session: AsyncSession, auth: AuthContext, c: ClotureMensuelle, organisation: str) -> Tableau:
+    """Entries typed by hand that moved money this month, and opening balances: each passed only on a second
+    person's approval; the auditor sees who typed it and who approved it."""
+    debut, fin = bornes(c.annee, c.mois)
+    demandes = DemandeApprobationRepository(session, auth)
+    lignes = []
+    for genre, cle, nature in ((GenreDemande.ECRITURE, "date_ecriture", "Écriture"),
+                               (GenreDemande.A_NOUVEAUX, "date_debut", "À-nouveaux")):
+        for d in await demandes.de_l_organisation(genre.value, c.organisation_id, StatutDemande.APPROUVEE.value):
+            details = d.details or {}
+            jour = date.fromisoformat(details[cle])
+            if debut <= jour <= fin:
+                decision = d.decisions[-1] if d.decisions else None
+                lignes.append((details.get("numero_piece", "—"), jour, d.montant, nature,
+                               details.get("libelle") or d.motif, d.demande_par,
+                               decision.decideur if decision else "—"))
+    lignes.sort(key=lambda row: (row[1], row[0]))
+    return Tableau(
+        titre="7. Écritures saisies à la main approuvées par une seconde personne", organisation=organisation,
+        sous_titre="", colonnes=[Colonne("Pièce", largeur=1.6), Colonne("Date", Nature.DATE, 1.1),
+                                 Colonne("Montant", M, 1.3), Colonne("Nature"), Colonne("Libellé", largeur=2.6),
+                                 Colonne("Saisie par", largeur=1.8), Colonne("Approuvée par", largeur=1.8)],
+        blocs=[Bloc(None, lignes)], paysage=True,
+        notes=[] if lignes else ["Aucune écriture manuelle touchant la trésorerie ni aucun à-nouveau ce mois."])
+
+
 async def dossier(session: AsyncSession, auth: AuthContext, c: ClotureMensuelle) -> bytes:
     etats = EtatsService(session, auth)
     debut, fin = bornes(c.annee, c.mois)
@@ -159,6 +188,7 @@ async def dossier(session: AsyncSession, auth: AuthContext, c: ClotureMensuelle)
         extrait.titre, extrait.blocs = "5. Extrait du grand livre: trésorerie (571, 521, 5215)", blocs
         tableaux.append(extrait)
     tableaux.append(await _annulations(session, c, organisation))
+    tableaux.append(await _saisies(session, auth, c, organisation))
     return pdf_dossier(
         f"Dossier de clôture — {nom_du_mois(c.annee, c.mois)}", organisation,
         f"Période du {debut:%d/%m/%Y} au {fin:%d/%m/%Y}", tableaux, ["Le Trésorier", "Le Président"],
