@@ -1,0 +1,21 @@
+"""The USSD PIN table (``pin_ussd``): its one door."""
+
+from __future__ import annotations
+
+import uuid
+
+from unionflow.core.repository import SystemRepository
+from unionflow.models.ussd import PinUssd
+
+
+class PinUssdRepository(SystemRepository[PinUssd]):
+    """Unscoped: the USSD callback has no caller but the gateway; the service has matched the phone to the member
+    (or the API route has checked the member's visibility) before it reads a PIN."""
+
+    model = PinUssd
+
+    async def du_membre(self, membre_id: uuid.UUID, *, for_update: bool = False) -> PinUssd | None:
+        stmt = self.select().where(PinUssd.membre_id == membre_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
