@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.errors import InvalidState, NotFound, RegleMetier
+from unionflow.core.errors import Conflict, NotFound, RegleMetier
 from unionflow.core.passwords import hash_password
 from unionflow.core.permissions import Permission
 from unionflow.membres.repository import MembreRepository
@@ -61,7 +61,7 @@ class PinUssdService:
             raise RegleMetier("Code PIN trop simple: ni chiffres tous identiques ni suite (1234, 4321)")
         pin = await self._ligne(membre_id)
         if pin.verrouille:
-            raise InvalidState("Accès USSD bloqué après 3 codes faux: seule la trésorerie peut le débloquer")
+            raise Conflict("Accès USSD bloqué après 3 codes faux: seule la trésorerie peut le débloquer")
         premier = pin.pin_hash is None
         pin.pin_hash = hash_password(nouveau)
         pin.echecs = 0
