@@ -90,8 +90,8 @@ from unionflow.tasks.router import router as taches_router
 from unionflow.tickets.router import router as tickets_router
 from unionflow.tresoreries.router import router as tresoreries_router
 from unionflow.types_reference.router import router as types_reference_router
-from unionflow.wave.router import router as wave_router
 from unionflow.ussd.router import router as ussd_router
+from unionflow.wave.router import router as wave_router
 from unionflow.webhooks.router import router as webhooks_router
 
 ROUTERS: list[APIRouter] = [

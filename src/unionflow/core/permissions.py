@@ -82,7 +82,7 @@ class Permission(StrEnum):
     CONFIGURATION_ORGANISATION_GERER = "configuration_organisation.gerer"
     # declare the treasuries, move money between them, enter the opening balances.
     TRESORERIE_GERER = "tresorerie.gerer"
-    # reset a member's USSD PIN after three wrong ones locked it (issue 31).
+    # reset a member's USSD PIN after three wrong ones locked it.
     USSD_PIN_REINITIALISER = "ussd_pin.reinitialiser"
 
 

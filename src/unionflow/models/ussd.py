@@ -10,7 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, TimestampMixin
 
-# Three wrong PINs lock USSD for the member until the treasury resets it (issue 31).
+# Three wrong PINs lock USSD for the member until the treasury resets it.
 ECHECS_MAX = 3
 
 

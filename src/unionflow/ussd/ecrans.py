@@ -114,7 +114,7 @@ def solde(organisation: str, doit: Decimal, en_retard: int, prochaine: date | No
 def payer(doit: Decimal) -> str:
     if doit <= 0:
         return end("Vous etes a jour: rien a payer.")
-    # Issue 31: the Wave link by SMS is not built yet; the member is told so rather than left waiting.
+    # The Wave link by SMS is not built yet; the member is told so rather than left waiting.
     return end(f"A payer: {francs(doit)}. Le paiement par USSD arrive bientot. Payez avec l'application Wave "
                "ou aupres de votre tresorier.")
 

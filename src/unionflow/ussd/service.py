@@ -1,4 +1,4 @@
-"""The USSD menu (issue 31): a thin adapter over the member's existing operations. The gateway sends every input
+"""The USSD menu: a thin adapter over the member's existing operations. The gateway sends every input
 of the session so far (``text``, joined by ``*``); each answer is computed from scratch: phone → who (chosen when
 several) → PIN → menu → screen. Figures come from the services the API uses (compte, recus, demandes_aide,
 evenements) called with the member's own context; only the wording is written here (ecrans.py)."""

@@ -3,7 +3,7 @@
 Revision ID: 0031_pin_ussd
 Revises: 0030_ecritures_sous_controle
 
-Issue 31 (USSD self-service): a PIN before any figure, three wrong PINs lock USSD for the member until the
+USSD self-service: a PIN before any figure, three wrong PINs lock USSD for the member until the
 treasury resets it. One row per member at most.
 """
 from collections.abc import Sequence
