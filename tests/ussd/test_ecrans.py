@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -53,3 +54,11 @@ def test_aid_and_event_screens(reference, titre, statut, demande, accorde, debut
     valide(ecrans.evenement(titre, debut, lieu))
     for restants in range(-1, 4):
         valide(ecrans.pin_faux(restants))
+
+
+def test_docs_show_every_fixed_screen_with_its_length():
+    doc = (Path(__file__).parents[2] / "docs" / "ussd-sms.md").read_text(encoding="utf-8")
+    fixed = [v for v in vars(ecrans).values() if isinstance(v, str) and v.startswith(("CON ", "END "))]
+    assert len(fixed) >= 13
+    for screen in fixed:
+        assert f"`{screen.replace(chr(10), '⏎')}` | {len(screen)} |" in doc, screen
