@@ -17,5 +17,6 @@ class PinUssdRepository(SystemRepository[PinUssd]):
     async def du_membre(self, membre_id: uuid.UUID, *, for_update: bool = False) -> PinUssd | None:
         stmt = self.select().where(PinUssd.membre_id == membre_id)
         if for_update:
-            stmt = stmt.with_for_update()
+            # Re-read under the lock: the row may already sit in the session, read before the lock was taken.
+            stmt = stmt.with_for_update().execution_options(populate_existing=True)
         return (await self.session.execute(stmt)).scalar_one_or_none()
