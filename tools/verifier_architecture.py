@@ -210,6 +210,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "tickets": ("Ticket", "TicketMessage"),
     "tresoreries": ("Tresorerie",),
     "types_reference": ("TypeReference",),
+    "ussd": ("PinUssd",),
     "wave": ("CompteWave", "WaveCheckout", "WaveEvenement", "TransactionWave", "ReleveWave", "LigneReleveWave",
              "RapprochementWave"),
     "webhooks": ("AbonnementWebhook", "LivraisonWebhook"),

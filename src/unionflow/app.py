@@ -91,6 +91,7 @@ from unionflow.tasks.router import router as taches_router
 from unionflow.tickets.router import router as tickets_router
 from unionflow.tresoreries.router import router as tresoreries_router
 from unionflow.types_reference.router import router as types_reference_router
+from unionflow.ussd.router import router as ussd_router
 from unionflow.wave.router import router as wave_router
 from unionflow.webhooks.router import router as webhooks_router
 
@@ -151,6 +152,7 @@ ROUTERS: list[APIRouter] = [
     sauvegardes_router,
     clients_api_router,
     webhooks_router,
+    ussd_router,
     creer_planificateur_router(JOBS),
     # Money undone by two people: spec undo paths of paiements/versements and /api/annulations.
     *annulations_routers,

@@ -186,6 +186,14 @@ class Settings(BaseSettings):
     metrics_token: str | None = None
     metrics_allowed_networks: list[str] = Field(default_factory=lambda: ["127.0.0.1/32", "::1/128"])
 
+    # USSD gateway callback (POST /api/ussd/callback, docs/ussd-sms.md): refused unless the secret is set and sent
+    # (header X-USSD-Secret or query `secret`); when networks are listed, the caller must come from one of them.
+    ussd_gateway_secret: str | None = None
+    ussd_allowed_networks: list[str] = Field(default_factory=list)
+    # Callbacks per phone number per window, shared by every worker (Redis or the login_throttle table).
+    ussd_max_requests: int = 30
+    ussd_window_seconds: int = 60
+
     # Reverse proxy: X-Forwarded-* are trusted from these addresses (comma-separated, "*" for any).
     forwarded_allow_ips: str = "127.0.0.1"
 

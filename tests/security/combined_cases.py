@@ -31,6 +31,7 @@ from unionflow.models import (
     Notification,
     Organisation,
     Paiement,
+    PinUssd,
     PropositionAide,
     RapprochementWave,
     ReleveWave,
@@ -236,6 +237,15 @@ async def tresorerie_gerer(w: World) -> Call:
     async def done() -> bool:
         return await _count(w, Tresorerie, Tresorerie.organisation_id == w.org.id) > 0
     return Call("/api/tresoreries", body, done)
+
+
+async def ussd_pin_reinitialiser(w: World) -> Call:
+    pin = await _add(w, PinUssd(membre_id=w.owner.id, pin_hash="x", echecs=3, verrouille=True,
+                                verrouille_le=datetime.now(UTC)))
+
+    async def done() -> bool:
+        return await scalar(w.db, select(PinUssd.verrouille).where(PinUssd.id == pin.id)) is False
+    return Call(f"/api/ussd/pin/{w.owner.id}/reinitialiser", {}, done)
 
 
 async def avoir_imputer(w: World) -> Call:

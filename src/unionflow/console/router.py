@@ -31,6 +31,7 @@ from unionflow.console import (  # noqa: F401
     pages_travaux,
     pages_tresoreries,
     pages_tresorier,
+    pages_ussd,
     pages_versements,
     pages_wave,
 )

@@ -82,6 +82,8 @@ class Permission(StrEnum):
     CONFIGURATION_ORGANISATION_GERER = "configuration_organisation.gerer"
     # declare the treasuries, move money between them, enter the opening balances.
     TRESORERIE_GERER = "tresorerie.gerer"
+    # reset a member's USSD PIN after three wrong ones locked it.
+    USSD_PIN_REINITIALISER = "ussd_pin.reinitialiser"
 
 
 P = Permission
@@ -136,6 +138,7 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.AVOIR_IMPUTER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.CONFIGURATION_ORGANISATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.TRESORERIE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.USSD_PIN_REINITIALISER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
 }
 
 

@@ -34,6 +34,8 @@ PUBLIC_ROUTES: frozenset[tuple[str, str]] = frozenset({
     ("GET", "/api/evenements/publics"),
     ("GET", "/api/evenements/test"),
     ("POST", "/api/paiements/wave/webhook"),
+    # Not anonymous: the gateway's shared secret and address allow-list (ussd.router.appel_passerelle).
+    ("POST", "/api/ussd/callback"),
     # Whoever holds a receipt may check it; the key printed in its QR code stands in for a login.
     ("GET", "/api/recus/verifier/{numero}"),
     ("POST", "/api/auth/mot-de-passe-oublie"),

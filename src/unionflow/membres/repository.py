@@ -117,6 +117,17 @@ class MembreRepository(ScopedRepository[Membre]):
                                           .where(Membre.email.in_(list(wanted))))
         return {wanted[email]: f"{prenom} {nom}".strip() for email, prenom, nom in rows.all() if email in wanted}
 
+    async def profils_telephone(self, telephone: str) -> list[tuple[Membre, uuid.UUID, str]]:
+        """(member, organisation id, organisation name) of every active membership of the active members with
+        this phone number (E.164): whom a USSD caller may speak for. Unscoped: the gateway has no caller."""
+        stmt = (select(Membre, Organisation.id, Organisation.nom)
+                .join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
+                .join(Organisation, Organisation.id == MembreOrganisation.organisation_id)
+                .where(Membre.telephone == telephone, Membre.statut == StatutMembre.ACTIF,
+                       MembreOrganisation.statut == StatutAppartenance.ACTIF)
+                .order_by(Membre.prenom, Membre.nom, Membre.id, Organisation.nom, Organisation.id))
+        return [(m, org_id, nom) for m, org_id, nom in (await self.session.execute(stmt)).all()]
+
     async def email_taken(self, email: str, exclude: uuid.UUID | None = None) -> bool:
         stmt = select(Membre.id).where(Membre.email == email.lower())
         if exclude is not None:

@@ -133,3 +133,6 @@ from unionflow.models.cotisation_synthese import CotisationSynthese, CotisationS
 
 __all__ += ["CotisationSynthese", "CotisationSyntheseDelta"]
 
+from unionflow.models.ussd import PinUssd  # noqa: E402
+
+__all__ += ["PinUssd"]

@@ -1,0 +1,22 @@
+"""The member's USSD PIN in the console: its state and a form to set it, through the API's service (the
+treasury's reset is the API route ``POST /api/ussd/pin/{membreId}/reinitialiser``)."""
+
+from __future__ import annotations
+
+from starlette.responses import Response
+
+from unionflow.console.pages import Ctx, page, redirect
+from unionflow.core.roles import RS_COMPTE_ADHERENT
+from unionflow.ussd.pin_service import PinUssdService
+
+
+@page("/moi/pin-ussd", RS_COMPTE_ADHERENT)
+async def pin_ussd(ctx: Ctx) -> Response:
+    etat = await PinUssdService(ctx.db, ctx.auth).etat_mien()
+    return ctx.render("pin_ussd.html", etat=etat, fait=ctx.request.query_params.get("fait") == "1")
+
+
+@page("/moi/pin-ussd", RS_COMPTE_ADHERENT, methods=("POST",), again=pin_ussd)
+async def pin_ussd_post(ctx: Ctx) -> Response:
+    await PinUssdService(ctx.db, ctx.auth).definir(ctx.field("pin"))
+    return redirect("/moi/pin-ussd?fait=1")

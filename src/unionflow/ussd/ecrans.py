@@ -1,0 +1,151 @@
+"""USSD screens: pure functions from figures already computed by their own services to the text a basic phone
+shows. Every screen is GSM-7 (accents outside the alphabet transliterated) and at most ``ECRAN_MAX`` characters,
+``CON `` / ``END `` prefix included (docs/ussd-sms.md lists every screen with its length)."""
+
+from __future__ import annotations
+
+import unicodedata
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal
+
+from unionflow.notifications.gsm import septets
+
+ECRAN_MAX = 182
+# Characters of the GSM-7 basic table kept as they are (é, è, à, ù are in it); the others lose their accent.
+_GARDES = frozenset("éèàùÉÇ")
+_LIGATURES = {"œ": "oe", "Œ": "OE", "æ": "ae", "’": "'", "‘": "'", "«": '"', "»": '"', "–": "-", "—": "-",
+              "\u00a0": " ", "\u202f": " "}
+
+
+@dataclass(frozen=True)
+class Profil:
+    """One (member, organisation) a phone number may speak for."""
+
+    membre_id: uuid.UUID
+    prenom: str
+    nom: str
+    organisation_id: uuid.UUID
+    organisation: str
+
+
+def gsm7(text: str) -> str:
+    """``text`` in the GSM-7 alphabet: ç → c, ê → e, œ → oe, …; what has no Latin form becomes '?'."""
+    out = []
+    for char in text:
+        if char in _GARDES or septets(char) == 1:
+            out.append(char)
+            continue
+        char = _LIGATURES.get(char, char)
+        base = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
+        out.append(base if septets(base) == len(base) else "?")
+    return "".join(out)
+
+
+def _ecran(prefixe: str, text: str) -> str:
+    body = gsm7(text)
+    # A screen never overflows: dynamic parts are cut before, this is the last guard.
+    while (septets(prefixe + body) or 0) > ECRAN_MAX:
+        body = body[:-4] + "..."
+    return prefixe + body
+
+
+def con(text: str) -> str:
+    return _ecran("CON ", text)
+
+
+def end(text: str) -> str:
+    return _ecran("END ", text)
+
+
+def court(text: str, longueur: int) -> str:
+    return text if len(text) <= longueur else text[:longueur - 1] + "."
+
+
+def francs(montant: Decimal) -> str:
+    entier = int(montant.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return f"{entier:,}".replace(",", " ") + " F"
+
+
+def jour(value: date | datetime) -> str:
+    return value.strftime("%d/%m/%Y")
+
+
+INCONNU = end("Ce numero n'est lie a aucun membre. Adressez-vous a votre association.")
+CHOIX_INVALIDE = end("Choix invalide. Recomposez le code pour recommencer.")
+SANS_PIN = end("Vous n'avez pas de code PIN USSD. Creez-le dans l'application ou aupres de votre tresorier.")
+VERROUILLE = end("Acces USSD bloque apres 3 codes PIN faux. Demandez a votre tresorier de le debloquer.")
+DEMANDE_PIN = con("Entrez votre code PIN:")
+TROP_DE_DEMANDES = end("Trop de demandes depuis ce numero. Reessayez dans une minute.")
+MENU = con("UnionFlow\n1 Mon solde\n2 Payer une cotisation\n3 Mes derniers recus\n4 Verifier un recu\n"
+           "5 Ma demande d'aide\n6 Mon prochain evenement")
+NUMERO_RECU = con("Numero du recu (ex. REC-...):")
+CLE_RECU = con("Cle de verification (imprimee sous le QR code du recu, apres cle=):")
+RECU_INTROUVABLE = end("Recu introuvable ou cle incorrecte.")
+SANS_DEMANDE = end("Vous n'avez aucune demande d'aide.")
+SANS_EVENEMENT = end("Aucun evenement a venir.")
+SANS_RECU = end("Aucun paiement recu pour l'instant.")
+
+
+def choix(profils: Sequence[Profil]) -> str:
+    lignes = [f"{i} {court(p.prenom + ' ' + p.nom, 18)} - {court(p.organisation, 20)}"
+              for i, p in enumerate(profils[:5], start=1)]
+    return con("Pour qui?\n" + "\n".join(lignes))
+
+
+def pin_faux(restants: int) -> str:
+    if restants <= 0:
+        return VERROUILLE
+    return end(f"Code PIN incorrect. Encore {restants} essai(s) avant blocage.")
+
+
+def solde(organisation: str, doit: Decimal, en_retard: int, prochaine: date | None, credit: Decimal,
+          solde_net: Decimal) -> str:
+    lignes = [court(organisation, 30), f"Vous devez: {francs(doit)}"]
+    if en_retard:
+        lignes.append(f"En retard: {en_retard} cotisation(s)")
+    lignes.append(f"Prochaine echeance: {jour(prochaine)}" if prochaine else "Aucune echeance a venir")
+    lignes += [f"Credit: {francs(credit)}", f"Solde: {francs(solde_net)}"]
+    return end("\n".join(lignes))
+
+
+def payer(doit: Decimal) -> str:
+    if doit <= 0:
+        return end("Vous etes a jour: rien a payer.")
+    # The Wave link by SMS is not built yet; the member is told so rather than left waiting.
+    return end(f"A payer: {francs(doit)}. Le paiement par USSD arrive bientot. Payez avec l'application Wave "
+               "ou aupres de votre tresorier.")
+
+
+def recus(lignes: Sequence[tuple[str, Decimal, date | datetime]]) -> str:
+    if not lignes:
+        return SANS_RECU
+    texte = "\n".join(f"{numero} {francs(montant)} {jour(quand)}" for numero, montant, quand in lignes[:3])
+    return end("Derniers recus:\n" + texte)
+
+
+def verification(numero: str, valide: bool, statut: str, montant: Decimal, quand: datetime,
+                 organisation: str) -> str:
+    etat = "VALIDE" if valide else f"NON VALIDE ({statut})"
+    return end(f"Recu {court(numero, 30)} authentique: {etat}\n{francs(montant)} le {jour(quand)}\n"
+               f"{court(organisation, 40)}")
+
+
+STATUTS_AIDE = {"SOUMISE": "en cours d'examen", "APPROUVEE": "approuvee", "REJETEE": "rejetee"}
+
+
+def aide(reference: str, titre: str, statut: str, demande: Decimal, accorde: Decimal | None) -> str:
+    lignes = [f"Demande {reference}: {court(titre, 40)}", f"Montant demande: {francs(demande)}",
+              f"Statut: {STATUTS_AIDE.get(statut, statut.lower())}"]
+    if accorde is not None:
+        lignes.append(f"Accorde: {francs(accorde)}")
+    return end("\n".join(lignes))
+
+
+def evenement(titre: str, debut: datetime, lieu: str | None) -> str:
+    texte = f"Prochain evenement:\n{court(titre, 60)}\nLe {jour(debut)} a {debut.strftime('%H:%M')} UTC"
+    if lieu:
+        texte += f"\nLieu: {court(lieu, 50)}"
+    return end(texte)

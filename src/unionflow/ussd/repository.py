@@ -1,0 +1,22 @@
+"""The USSD PIN table (``pin_ussd``): its one door."""
+
+from __future__ import annotations
+
+import uuid
+
+from unionflow.core.repository import SystemRepository
+from unionflow.models.ussd import PinUssd
+
+
+class PinUssdRepository(SystemRepository[PinUssd]):
+    """Unscoped: the USSD callback has no caller but the gateway; the service has matched the phone to the member
+    (or the API route has checked the member's visibility) before it reads a PIN."""
+
+    model = PinUssd
+
+    async def du_membre(self, membre_id: uuid.UUID, *, for_update: bool = False) -> PinUssd | None:
+        stmt = self.select().where(PinUssd.membre_id == membre_id)
+        if for_update:
+            # Re-read under the lock: the row may already sit in the session, read before the lock was taken.
+            stmt = stmt.with_for_update().execution_options(populate_existing=True)
+        return (await self.session.execute(stmt)).scalar_one_or_none()

@@ -1,0 +1,123 @@
+"""USSD: the gateway's callback (public, authenticated by the gateway's secret and address) and the member's PIN."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import uuid
+from dataclasses import dataclass
+
+from fastapi import Depends, Header, Request
+from fastapi.responses import PlainTextResponse
+
+from unionflow.auth.throttle import counter_store
+from unionflow.config import Settings
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
+from unionflow.core.errors import Forbidden, InvalidInput, Unauthenticated
+from unionflow.core.openapi import problems
+from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_TRESORERIE
+from unionflow.core.routing import area_router
+from unionflow.ussd import ecrans
+from unionflow.ussd.pin_service import PinUssdService
+from unionflow.ussd.schemas import CreatePinUssdRequest, CreateReinitialisationPinUssdRequest, PinUssdResponse
+from unionflow.ussd.service import UssdService
+
+router = area_router("/api/ussd", "USSD")
+
+_FORM = {"requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": {
+    "type": "object", "required": ["sessionId", "phoneNumber"],
+    "properties": {"sessionId": {"type": "string", "maxLength": 100}, "serviceCode": {"type": "string"},
+                   "phoneNumber": {"type": "string", "pattern": r"^\+[1-9][0-9]{6,14}$",
+                                   "description": "E.164"},
+                   "text": {"type": "string", "maxLength": 500,
+                            "description": "Saisies de la session jointes par `*` (vide au premier écran)"}}}}}}}
+_TEXTE = {"content": {"text/plain": {"schema": {"type": "string", "maxLength": ecrans.ECRAN_MAX}}}}
+
+
+@dataclass(frozen=True)
+class Appel:
+    telephone: str
+    texte: str
+    attente: int | None  # seconds before this phone may call again, when over its limit
+
+
+def _reseau_admis(host: str | None, reseaux: list[str]) -> bool:
+    try:
+        adresse = ipaddress.ip_address(host or "")
+    except ValueError:
+        return False
+    return any(adresse in ipaddress.ip_network(r, strict=False) for r in reseaux)
+
+
+async def appel_passerelle(request: Request, secret: str | None = Header(None, alias="X-USSD-Secret")) -> Appel:
+    """Authenticates the gateway before anything is read, then counts the call against the phone's limit — in
+    its own short transaction, before the request's own begins (a dependency resolved ahead of the session)."""
+    settings: Settings = request.app.state.settings
+    attendu = settings.ussd_gateway_secret
+    fourni = secret or request.query_params.get("secret")
+    if not attendu or not fourni or not hmac.compare_digest(fourni.encode(), attendu.encode()):
+        raise Unauthenticated("Passerelle USSD non authentifiée")
+    client = request.client.host if request.client else None
+    if settings.ussd_allowed_networks and not _reseau_admis(client, settings.ussd_allowed_networks):
+        raise Forbidden("Adresse non autorisée pour la passerelle USSD")
+    form = await request.form()
+    telephone, texte = str(form.get("phoneNumber") or "").strip(), str(form.get("text") or "")
+    if not form.get("sessionId") or not telephone.startswith("+") or not telephone[1:].isdigit() or len(texte) > 500:
+        raise InvalidInput("sessionId et phoneNumber (E.164) requis, text d'au plus 500 caractères")
+    store = counter_store(request)
+    cle = f"ussd:{telephone}"
+    attente = await store.retry_after(cle, settings.ussd_max_requests)
+    if attente is None:
+        await store.failure(cle, settings.ussd_window_seconds)
+    return Appel(telephone, texte, attente)
+
+
+@router.post("/callback", response_class=PlainTextResponse, openapi_extra=_FORM,
+             responses={200: _TEXTE, 429: _TEXTE, **problems(400, 401, 403)},
+             summary="Rappel de la passerelle USSD (public, authentifié par la passerelle)",
+             description="Public: la passerelle (Africa's Talking ou agrégateur) n'a pas de jeton. Refusé sans "
+                         "le secret partagé `UNIONFLOW_USSD_GATEWAY_SECRET` (en-tête `X-USSD-Secret` ou paramètre "
+                         "`secret`): 401; hors des réseaux `UNIONFLOW_USSD_ALLOWED_NETWORKS` quand ils sont "
+                         "listés: 403. Formulaire `sessionId`, `serviceCode`, `phoneNumber` (E.164), `text` "
+                         "(saisies jointes par `*`); réponse text/plain commençant par `CON ` (suite) ou `END ` "
+                         "(fin), au plus 182 caractères GSM-7. Numéro inconnu: `END` poli, aucune donnée. Code "
+                         "PIN du membre avant tout chiffre; 3 codes faux bloquent l'accès USSD jusqu'à la "
+                         "réinitialisation par la trésorerie. Au-delà de `UNIONFLOW_USSD_MAX_REQUESTS` appels par "
+                         "numéro et par fenêtre: 429 avec un écran `END`. Menu: docs/ussd-sms.md.")
+async def callback(request: Request, *, appel: Appel = Depends(appel_passerelle),
+                   session: SessionDep) -> PlainTextResponse:  # the gateway's check runs before the transaction
+    if appel.attente is not None:
+        return PlainTextResponse(ecrans.TROP_DE_DEMANDES, status_code=429,
+                                 headers={"Retry-After": str(appel.attente)})
+    return PlainTextResponse(await UssdService(session, request.app.state.settings).repondre(appel.telephone,
+                                                                                          appel.texte))
+
+
+@router.get("/pin/me", response_model=PinUssdResponse, responses=problems(404),
+            summary="État de mon code PIN USSD", description="Défini ou non, codes faux, blocage; jamais le code.")
+async def mon_pin(session: SessionDep, auth: AuthContext = authorize(RS_COMPTE_ADHERENT)) -> PinUssdResponse:
+    return await PinUssdService(session, auth).etat_mien()
+
+
+@router.put("/pin/me", response_model=PinUssdResponse, responses=problems(404, 409),
+            summary="Définir mon code PIN USSD",
+            description="4 à 6 chiffres, ni tous identiques ni une suite (400 sinon); haché (argon2), jamais "
+                        "renvoyé. 409 si l'accès USSD est bloqué après 3 codes faux: seule la trésorerie le "
+                        "débloque. Audité (DEFINIR/MODIFIER).")
+async def definir_pin(data: CreatePinUssdRequest, session: SessionDep,
+                      auth: AuthContext = authorize(RS_COMPTE_ADHERENT)) -> PinUssdResponse:
+    return await PinUssdService(session, auth).definir(data.pin)
+
+
+@router.post("/pin/{membreId}/reinitialiser", response_model=PinUssdResponse, responses=problems(403, 404),
+             summary="Réinitialiser le code PIN USSD d'un membre (trésorerie)",
+             description="Permission `ussd_pin.reinitialiser`: ADMIN, et l'ADMIN_ORGANISATION ou le TRESORIER "
+                         "d'une organisation du membre (403 sinon; membre invisible: 404). Débloque l'accès, remet "
+                         "les codes faux à zéro et efface le code, ou le remplace par `nouveauPin` tapé par le "
+                         "membre au guichet. Audité (REINITIALISER).")
+async def reinitialiser_pin(membreId: uuid.UUID, session: SessionDep,
+                            data: CreateReinitialisationPinUssdRequest | None = None,
+                            auth: AuthContext = authorize(RS_TRESORERIE)) -> PinUssdResponse:
+    nouveau = data.nouveau_pin if data is not None else None
+    return await PinUssdService(session, auth).reinitialiser(membreId, nouveau)

@@ -1,0 +1,149 @@
+"""The USSD menu: a thin adapter over the member's existing operations. The gateway sends every input
+of the session so far (``text``, joined by ``*``); each answer is computed from scratch: phone → who (chosen when
+several) → PIN → menu → screen. Figures come from the services the API uses (compte, recus, demandes_aide,
+evenements) called with the member's own context; only the wording is written here (ecrans.py)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.compte.service import CompteService
+from unionflow.config import Settings
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import NotFound
+from unionflow.core.pagination import PageParams
+from unionflow.core.passwords import verify_password
+from unionflow.core.roles import Role
+from unionflow.demandes_aide.repository import DemandeFilters
+from unionflow.demandes_aide.service import DemandeAideService
+from unionflow.evenements.repository import EvenementFilters
+from unionflow.evenements.service import EvenementService
+from unionflow.membres.repository import MembreRepository
+from unionflow.models.ussd import ECHECS_MAX
+from unionflow.paiements.recus.service import RecuService
+from unionflow.ussd import ecrans
+from unionflow.ussd.ecrans import Profil
+from unionflow.ussd.repository import PinUssdRepository
+
+MODULE = "USSD"
+
+
+def membre_context(profil: Profil, organisations: set[uuid.UUID]) -> AuthContext:
+    """The member as he would be with his own login, limited to the personal MEMBRE role: a treasurer's phone
+    shows his own account on USSD, never his organisation's."""
+    membre = frozenset({Role.MEMBRE.value})
+    return AuthContext(sub=f"ussd:{profil.membre_id}", email=None, username=None, realm_roles=membre,
+                       roles=membre, membre_id=profil.membre_id,
+                       memberships={org: membre for org in organisations},
+                       active_organisation_id=profil.organisation_id)
+
+
+class UssdService:
+    def __init__(self, session: AsyncSession, settings: Settings) -> None:
+        self.session = session
+        self.settings = settings
+        self.pins = PinUssdRepository(session)
+
+    async def _profils(self, telephone: str) -> list[Profil]:
+        rows = await MembreRepository(self.session, None).profils_telephone(telephone)
+        return [Profil(m.id, m.prenom, m.nom, org_id, nom) for m, org_id, nom in rows]
+
+    async def repondre(self, telephone: str, texte: str) -> str:
+        profils = await self._profils(telephone)
+        if not profils:
+            return ecrans.INCONNU
+        saisies = texte.split("*") if texte else []
+        if len(profils) > 1:
+            if not saisies:
+                return ecrans.choix(profils)
+            numero = saisies.pop(0)
+            if not numero.isdigit() or not 1 <= int(numero) <= min(len(profils), 5):
+                return ecrans.CHOIX_INVALIDE
+            profil = profils[int(numero) - 1]
+        else:
+            profil = profils[0]
+        refus = await self._pin(profil, saisies)
+        if refus is not None:
+            return refus
+        auth = membre_context(profil, {p.organisation_id for p in profils if p.membre_id == profil.membre_id})
+        if not saisies:
+            return ecrans.MENU
+        return await self._rubrique(profil, auth, saisies.pop(0), saisies)
+
+    async def _pin(self, profil: Profil, saisies: list[str]) -> str | None:
+        """None once the PIN typed is right (consumed from ``saisies``); otherwise the screen to answer."""
+        pin = await self.pins.du_membre(profil.membre_id)
+        if pin is None or pin.pin_hash is None:
+            return ecrans.SANS_PIN
+        if pin.verrouille:
+            return ecrans.VERROUILLE
+        if not saisies:
+            return ecrans.DEMANDE_PIN
+        if verify_password(pin.pin_hash, saisies.pop(0)):
+            if pin.echecs:
+                pin.echecs = 0
+            return None
+        return await self._echec(profil.membre_id)
+
+    async def _echec(self, membre_id: uuid.UUID) -> str:
+        pin = await self.pins.du_membre(membre_id, for_update=True)
+        assert pin is not None  # read just before in the same transaction
+        pin.echecs += 1
+        if pin.echecs >= ECHECS_MAX and not pin.verrouille:
+            pin.verrouille = True
+            pin.verrouille_le = datetime.now(UTC)
+            await audit.record(self.session, None, action="VERROUILLER", module=MODULE, entite_type="PinUssd",
+                               entite_id=membre_id, after={"echecs": pin.echecs, "verrouille": True},
+                               severite="WARNING")
+        return ecrans.pin_faux(ECHECS_MAX - pin.echecs)
+
+    async def _rubrique(self, profil: Profil, auth: AuthContext, choix: str, suite: list[str]) -> str:
+        if choix in ("1", "2"):
+            compte = await CompteService(self.session, auth).compte(profil.organisation_id)
+            doit = compte.cotisations.montant_restant + compte.frais_adhesion_restants
+            if choix == "2":
+                return ecrans.payer(doit)
+            return ecrans.solde(profil.organisation, doit, compte.cotisations.nombre_en_retard,
+                                compte.cotisations.prochaine_echeance, compte.credit, compte.solde)
+        if choix == "3":
+            compte = await CompteService(self.session, auth).compte(profil.organisation_id)
+            return ecrans.recus([(p.numero_recu, p.montant, p.date_paiement or p.created_at)
+                                 for p in compte.derniers_paiements])
+        if choix == "4":
+            return await self._verifier(suite)
+        if choix == "5":
+            demandes, _ = await DemandeAideService(self.session, auth).lister(DemandeFilters(only_mine=True),
+                                                                              PageParams(0, 1))
+            if not demandes:
+                return ecrans.SANS_DEMANDE
+            d = demandes[0]
+            return ecrans.aide(d.numero_reference, d.titre, d.statut, d.montant_demande, d.montant_accorde)
+        if choix == "6":
+            return await self._evenement(profil, auth)
+        return ecrans.CHOIX_INVALIDE
+
+    async def _verifier(self, suite: list[str]) -> str:
+        if not suite:
+            return ecrans.NUMERO_RECU
+        if len(suite) < 2:
+            return ecrans.CLE_RECU
+        try:
+            recu = await RecuService(self.session, None, self.settings).verifier(suite[0].strip(), suite[1].strip())
+        except NotFound:
+            return ecrans.RECU_INTROUVABLE
+        return ecrans.verification(recu.numero_recu, recu.valide, recu.statut, recu.montant, recu.date_paiement,
+                                   recu.organisation)
+
+    async def _evenement(self, profil: Profil, auth: AuthContext) -> str:
+        page = await EvenementService(self.session, auth).lister(EvenementFilters(upcoming=True), PageParams(0, 20))
+        # The member's own organisation first; a public event of another one is not "his" next event.
+        siens = [e for e in page.content if e.organisation_id == profil.organisation_id]
+        if not siens:
+            return ecrans.SANS_EVENEMENT
+        e = siens[0]
+        return ecrans.evenement(e.titre, e.date_debut, e.lieu)
+

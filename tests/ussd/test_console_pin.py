@@ -1,0 +1,25 @@
+"""The member sets his USSD PIN from the console, through the API's service; the USSD menu then accepts it."""
+
+from __future__ import annotations
+
+from tests.console.helpers import sign_in
+from tests.ussd.helpers import ussd
+from unionflow.ussd import ecrans
+
+
+async def test_member_sets_his_pin_in_the_console(client, factory, db):
+    org = await factory.organisation()
+    member = await factory.actor(organisation=org, org_roles=["MEMBRE"])
+    member.membre.telephone = "+221770000301"
+    await db.flush()
+    csrf = await sign_in(client, member, db)
+    assert "/console/moi/pin-ussd" in (await client.get("/console/moi")).text
+    form = await client.get("/console/moi/pin-ussd")
+    assert form.status_code == 200 and "Aucun code PIN" in form.text
+    refused = await client.post("/console/moi/pin-ussd", data={"csrf": csrf, "pin": "1234"})
+    assert refused.status_code == 400 and "trop simple" in refused.text
+    done = await client.post("/console/moi/pin-ussd", data={"csrf": csrf, "pin": "2580"})
+    assert done.status_code == 303, done.text
+    assert "Code PIN enregistré" in (await client.get(done.headers["location"])).text
+    assert await ussd(client, "+221770000301", "2580") == ecrans.MENU
+    assert (await client.post("/console/moi/pin-ussd", data={"pin": "2580"})).status_code == 403  # no CSRF
