@@ -1,7 +1,7 @@
 """pin_ussd: a member's USSD PIN (hashed), failed attempts and lock
 
-Revision ID: 0031_pin_ussd
-Revises: 0030_ecritures_sous_controle
+Revision ID: 0033_pin_ussd
+Revises: 0032_methode_declaree
 
 USSD self-service: a PIN before any figure, three wrong PINs lock USSD for the member until the
 treasury resets it. One row per member at most.
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0031_pin_ussd"
-down_revision: str | Sequence[str] | None = "0030_ecritures_sous_controle"
+revision: str = "0033_pin_ussd"
+down_revision: str | Sequence[str] | None = "0032_methode_declaree"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
