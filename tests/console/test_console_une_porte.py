@@ -150,16 +150,18 @@ async def test_every_operation_a_form_names_is_an_api_route(app):
 
     from unionflow.cotisations import operations as cotisations_ops
     from unionflow.paiements import operations as paiements_ops
+    from unionflow.paiements.rapprochement_wave import operations as wave_ops
     from unionflow.paiements.versements import operations as versements_ops
+    from unionflow.saisies import operations as saisies_ops
     from unionflow.tresoreries import operations as tresoreries_ops
-    from unionflow.wave import operations as wave_ops
 
     routes = {f"{method} {route.path}" for route in api_routes(app) for method in route.methods}
-    named = [value for module in (cotisations_ops, paiements_ops, tresoreries_ops, versements_ops, wave_ops)
+    named = [value for module in (cotisations_ops, paiements_ops, tresoreries_ops, versements_ops, wave_ops,
+                                  saisies_ops)
              for name, value in vars(module).items() if name.startswith("OPERATION_")]
     console = Path(paiements_ops.__file__).parents[1] / "console"
     written = [m for f in console.glob("services*.py")
                for m in re.findall(r'for_form\(session, "([^"]+)"', f.read_text(encoding="utf-8"))]
     verbes = [f"POST /api/paiements/{{id}}/{verbe}" for verbe in ("annuler", "rembourser")]
-    assert len(named) == 10 and len(written) == 2
+    assert len(named) == 12 and len(written) == 2
     assert [operation for operation in named + written + verbes if operation not in routes] == []
