@@ -88,11 +88,12 @@ async def releve(ctx: Ctx) -> Response:
     except ValueError:
         numero = 0
     toutes = await wave.lignes(ctx.db, ctx.auth, releve_id, None, MAX_LIGNES, numero)
+    peut = RS_TRESORERIE.allows(ctx.auth.roles) and ctx.can(Permission.WAVE_RAPPROCHER, detail.organisation_id)
+    inconnues = [lg for lg in a_voir if lg.statut == StatutLigneReleveWave.INCONNUE][:MAX_LIGNES] if peut else []
     return ctx.render("releve_wave.html", releve=detail, rapprochement=detail.dernier_rapprochement,
                       a_voir=a_voir[:MAX_LIGNES], lignes=toutes, libelles=LIGNES, cle=str(uuid.uuid4()),
-                      numero=numero, par_page=MAX_LIGNES,
-                      peut_rapprocher=RS_TRESORERIE.allows(ctx.auth.roles)
-                      and ctx.can(Permission.WAVE_RAPPROCHER, detail.organisation_id))
+                      numero=numero, par_page=MAX_LIGNES, peut_rapprocher=peut, inconnues=inconnues,
+                      comptes=await wave.contreparties(ctx.db, ctx.auth, detail.organisation_id) if inconnues else [])
 
 
 @page("/wave/releves/{id}/rapprocher", RS_TRESORERIE, methods=("POST",))
@@ -100,3 +101,12 @@ async def rapprocher(ctx: Ctx) -> Response:
     releve_id = parse_id(ctx.request.path_params["id"])
     await wave.rapprocher(ctx.db, ctx.auth, ctx.field("idempotency_key"), releve_id)
     return redirect(f"/wave/releves/{releve_id}?fait=rapproche")
+
+
+@page("/wave/releves/{id}/lignes/{ligne}/comptabiliser", RS_TRESORERIE, methods=("POST",))
+async def comptabiliser_ligne(ctx: Ctx) -> Response:
+    releve_id = parse_id(ctx.request.path_params["id"])
+    await wave.comptabiliser_ligne(ctx.db, ctx.auth, ctx.field("idempotency_key"), releve_id,
+                                   parse_id(ctx.request.path_params["ligne"]), ctx.field("compte"),
+                                   ctx.field("libelle"))
+    return redirect(f"/wave/releves/{releve_id}?fait=comptabilisee")

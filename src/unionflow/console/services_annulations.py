@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
+from unionflow.comptabilite.service import ComptabiliteService
 from unionflow.console.services import corps
 from unionflow.core.auth import AuthContext
 from unionflow.core.idempotence import IdempotentRequest
@@ -31,6 +33,7 @@ from unionflow.paiements.rapprochement_wave.service import RapprochementWaveServ
 from unionflow.paiements.recus.service import RecuService
 from unionflow.paiements.schemas import MotifRequest
 from unionflow.wave.rapprochement_schemas import (
+    ComptabiliserLigneWaveRequest,
     ImporterReleveWaveRequest,
     LigneReleveWaveResponse,
     ReleveWaveDetailResponse,
@@ -131,6 +134,22 @@ async def rapprocher(session: AsyncSession, auth: AuthContext, key: str, releve_
     """POST /api/wave/releves/{id}/rapprocher under the form's Idempotency-Key (fees are booked once)."""
     idem = IdempotentRequest.for_form(session, wave_ops.OPERATION_RAPPROCHER, key, None, {"id": releve_id})
     await wave_ops.rapprocher(session, auth, idem, releve_id)
+
+
+async def contreparties(session: AsyncSession, auth: AuthContext, organisation_id: uuid.UUID) -> list[Any]:
+    """The accounts an unknown Wave line may be booked to: the organisation's active accounts outside class 5."""
+    return [c for c in await ComptabiliteService(session, auth).lister_comptes(organisation_id, None)
+            if c.actif and c.classe != 5]
+
+
+async def comptabiliser_ligne(session: AsyncSession, auth: AuthContext, key: str, releve_id: uuid.UUID,
+                              ligne_id: uuid.UUID, compte_id: str, libelle: str) -> None:
+    """POST /api/wave/releves/{id}/lignes/{ligneId}/comptabiliser: a four-eyes entry request (202)."""
+    body = corps(compteId=compte_id, libelle=libelle)
+    data = ComptabiliserLigneWaveRequest.model_validate(body)
+    idem = IdempotentRequest.for_form(session, wave_ops.OPERATION_COMPTABILISER_LIGNE, key, body,
+                                      {"id": releve_id, "ligneId": ligne_id})
+    await wave_ops.comptabiliser_ligne(session, auth, idem, releve_id, ligne_id, data)
 
 
 # --- dues cancellation ---------------------------------------------------------------------------------------------
