@@ -76,6 +76,11 @@ async def importer_jour(ctx: Ctx) -> Response:
     return redirect(f"/wave/releves/{releve_id}")
 
 
+# Booking forms of unknown lines on one page (each carries the chart's accounts): the page stays under 30 KB;
+# the next ones show once these are booked.
+MAX_FORMULAIRES = 5
+
+
 @page("/wave/releves/{id}", RS_TRESORERIE_READ)
 async def releve(ctx: Ctx) -> Response:
     releve_id = parse_id(ctx.request.path_params["id"])
@@ -89,7 +94,7 @@ async def releve(ctx: Ctx) -> Response:
         numero = 0
     toutes = await wave.lignes(ctx.db, ctx.auth, releve_id, None, MAX_LIGNES, numero)
     peut = RS_TRESORERIE.allows(ctx.auth.roles) and ctx.can(Permission.WAVE_RAPPROCHER, detail.organisation_id)
-    inconnues = [lg for lg in a_voir if lg.statut == StatutLigneReleveWave.INCONNUE][:MAX_LIGNES] if peut else []
+    inconnues = [lg for lg in a_voir if lg.statut == StatutLigneReleveWave.INCONNUE][:MAX_FORMULAIRES] if peut else []
     return ctx.render("releve_wave.html", releve=detail, rapprochement=detail.dernier_rapprochement,
                       a_voir=a_voir[:MAX_LIGNES], lignes=toutes, libelles=LIGNES, cle=str(uuid.uuid4()),
                       numero=numero, par_page=MAX_LIGNES, peut_rapprocher=peut, inconnues=inconnues,
