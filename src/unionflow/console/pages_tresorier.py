@@ -107,7 +107,7 @@ async def encaisser(ctx: Ctx) -> Response:
                    and c.organisation_id == ctx.auth.active_organisation_id]
     return ctx.render("encaisser.html", membre=membre, cotisations=cotisations, methodes=METHODES_GUICHET,
                       cle=ctx.typed("idempotency_key") or str(uuid.uuid4()), saisi=saisi(ctx, "montant", "methode",
-                                                                                         "reference"),
+                                                                                         "reference", "avance"),
                       coches=ctx.typed_list("cotisation"))
 
 
@@ -124,11 +124,13 @@ async def encaisser_post(ctx: Ctx) -> Response:
         raise InvalidInput("Choisissez l'organisation pour laquelle vous encaissez")
     assert ctx.form is not None
     cibles = [parse_id(str(v)) for v in ctx.form.getlist("cotisation")]
-    if not cibles:
-        raise InvalidInput("Cochez au moins une cotisation à régler")
+    avance = ctx.field("avance") == "1"
+    if not cibles and not avance:
+        raise InvalidInput("Cochez au moins une cotisation à régler, ou « Avance » pour garder l'argent en avoir")
     paiement_id = await services.encaisser(
         ctx.db, ctx.auth, ctx.request, ctx.field("idempotency_key"), membre_id, organisation_id,
-        parse_montant(ctx.field("montant")), ctx.field("methode") or "ESPECES", ctx.field("reference"), cibles)
+        parse_montant(ctx.field("montant")), ctx.field("methode") or "ESPECES", ctx.field("reference"), cibles,
+        avance)
     return redirect(f"/paiements/{paiement_id}")
 
 

@@ -100,10 +100,12 @@ def corps(**fields: Any) -> dict[str, Any]:
 
 async def encaisser(session: AsyncSession, auth: AuthContext, request: Request, key: str, membre_id: uuid.UUID,
                     organisation_id: uuid.UUID, montant: Decimal, methode: str, reference: str | None,
-                    cotisations: list[uuid.UUID]) -> uuid.UUID:
-    """POST /api/paiements: the body validated by the route's schema (its French 400), then the route's function."""
+                    cotisations: list[uuid.UUID], avance: bool = False) -> uuid.UUID:
+    """POST /api/paiements: the body validated by the route's schema (its French 400), then the route's function.
+    ``avance``: what pays no dues becomes the member's credit (the API's ``avance``)."""
     body = corps(membreId=str(membre_id), organisationId=str(organisation_id), montant=str(montant),
-                 methode=methode, referenceExterne=reference, cibles=[{"cotisationId": str(c)} for c in cotisations])
+                 methode=methode, referenceExterne=reference, cibles=[{"cotisationId": str(c)} for c in cotisations],
+                 avance=True if avance else None)
     data = CreatePaiementRequest.model_validate(body)
     idem = IdempotentRequest.for_form(session, paiements_ops.OPERATION_ENREGISTRER, key, body)
     answer = await paiements_ops.enregistrer(session, auth, settings_of(request), idem, data)
