@@ -184,3 +184,18 @@ async def test_virement_interne_par_585(client, factory, db):
     await encaisser(client, db, org, treasurer, member, "3000")
     assert (await client.get(f"/api/tresoreries/{caisse['id']}", headers=treasurer.headers)).json()["solde"] == \
         "8000.00"
+
+
+async def test_a_union_administrator_gets_404_for_an_organisation_that_does_not_exist(client, factory):
+    """Found by the fuzz: a union-wide role sees every organisation, and a treasury or opening balances for one that
+    does not exist failed its insert (500); it is a 404."""
+    import uuid
+
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    missing = str(uuid.uuid4())
+    treasury = await client.post("/api/tresoreries", headers=admin.headers, json={
+        "organisationId": missing, "type": "WAVE", "nom": "Wave", "numeroCompte": "5215"})
+    assert treasury.status_code == 404, treasury.text
+    opening = await client.post("/api/tresoreries/a-nouveaux", headers=admin.headers, json={
+        "organisationId": missing, "dateDebut": "2026-01-01", "comptes": [{"numeroCompte": "5211", "montant": "1"}]})
+    assert opening.status_code == 404, opening.text

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import uuid
 from decimal import Decimal
+from typing import Any
 
 from pydantic import ValidationError
 from starlette.responses import Response
 
-from unionflow.console import services, services_finance
+from unionflow.console import services, services_finance, services_tresoreries
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id, parse_montant
 from unionflow.core.errors import InvalidInput, RegleMetier, schema_error
@@ -26,6 +27,14 @@ from unionflow.paiements.versements.schemas import CreateVersementRequest
 MAX_CARTES = 15
 OBJETS = {"COTISATIONS": "Reversement de cotisations", "ADHESIONS": "Reversement de frais d'adhésion",
           "AIDE": "Aide accordée", "AUTRE": "Autre dépense", "QUOTE_PART": "Quote-part versée à la fédération"}
+
+
+async def _sorties(ctx: Ctx) -> list[Any]:
+    """The treasuries a payout may leave from (the active organisation's active ones), for whoever prepares it."""
+    org = ctx.auth.active_organisation_id
+    if org is None or not ctx.can(Permission.VERSEMENT_INITIER, org):
+        return []
+    return [t for t in await services_tresoreries.tresoreries(ctx.db, ctx.auth, org) if t.actif]
 
 
 @page("/versements", RS_TRESORERIE_READ)
@@ -46,6 +55,7 @@ async def versements(ctx: Ctx) -> Response:
                                                               if v.statut != StatutVersement.EN_COURS],
         approbations=approbations, autres=autres, objets=OBJETS, cle=str(uuid.uuid4()), numero=numero,
         peut_preparer=ctx.can(Permission.VERSEMENT_INITIER) and org is not None,
+        tresoreries=await _sorties(ctx),
         peut_confirmer=ctx.can(Permission.VERSEMENT_CONFIRMER),
         peut_decider=RS_FINANCE_DECIDE.allows(ctx.auth.roles) and ctx.can(Permission.FINANCE_DECIDER))
 
@@ -61,7 +71,8 @@ async def preparer(ctx: Ctx) -> Response:
             organisation_id=organisation_id, montant=parse_montant(ctx.field("montant")),
             mode=ModeVersement(ctx.field("mode") or "MANUEL"), objet_type=ObjetVersement(ctx.field("objet_type")),
             objet_id=objet_id, motif=ctx.field("motif"), beneficiaire_nom=ctx.field("beneficiaire_nom"),
-            beneficiaire_telephone=ctx.field("beneficiaire_telephone") or None)
+            beneficiaire_telephone=ctx.field("beneficiaire_telephone") or None,
+            tresorerie_id=parse_id(ctx.field("tresorerie")) if ctx.field("tresorerie") else None)
     except ValidationError as error:
         raise schema_error(error) from None
     except ValueError:  # an unknown mode or object in a forged form
@@ -127,7 +138,7 @@ async def aides(ctx: Ctx) -> Response:
     return ctx.render("aides.html", soumises=[(d, ctx.can(Permission.AIDE_DECIDER, d.organisation_id)
                                                and d.membre_id != ctx.auth.membre_id) for d in soumises],
                       approuvees=[(d, ctx.can(Permission.VERSEMENT_INITIER, d.organisation_id)) for d in approuvees],
-                      noms=noms, engage=engage, cle=str(uuid.uuid4()))
+                      noms=noms, engage=engage, cle=str(uuid.uuid4()), tresoreries=await _sorties(ctx))
 
 
 @page("/aides/{id}/{decision:str}", RS_AIDE, methods=("POST",))

@@ -34,6 +34,7 @@ from unionflow.core.visibility import staff_sees
 from unionflow.models.approbation import DemandeApprobation, GenreDemande, StatutDemande, TypeDecision
 from unionflow.models.tresorerie import TypeTresorerie
 from unionflow.notifications import workflow as notices
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.tresoreries.repository import TresorerieSystemRepository
 from unionflow.tresoreries.schemas import (
     CreateANouveauxRequest,
@@ -137,7 +138,8 @@ class ANouveauxService:
 
     async def saisir(self, data: CreateANouveauxRequest) -> DemandeANouveauxResponse:
         """The request (202), checked now as approval would check it; nothing is booked yet."""
-        if not staff_sees(self.auth, data.organisation_id):
+        if not staff_sees(self.auth, data.organisation_id) or not await OrganisationRepository(
+                self.session, self.auth).exists(data.organisation_id):
             raise NotFound("Organisation introuvable")
         self.auth.require(Permission.TRESORERIE_GERER, data.organisation_id,
                           "Seule la trésorerie ou l'administration de l'organisation saisit les à-nouveaux")

@@ -31,6 +31,7 @@ from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
 from unionflow.models import Tresorerie
 from unionflow.models.tresorerie import TypeTresorerie
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.tresoreries.repository import TresorerieRepository, TresorerieSystemRepository
 from unionflow.tresoreries.schemas import (
     CreateTresorerieRequest,
@@ -183,8 +184,10 @@ class TresorerieService:
             par_defaut=tresorerie.par_defaut, solde=await solde(self.session, tresorerie),
             cree_par=tresorerie.cree_par, created_at=tresorerie.created_at, updated_at=tresorerie.updated_at)
 
-    def _exiger(self, organisation_id: uuid.UUID) -> None:
-        if not staff_sees(self.auth, organisation_id):
+    async def _exiger(self, organisation_id: uuid.UUID) -> None:
+        # A union-wide role sees every organisation: one that does not exist is still a 404, never a failed insert.
+        if not staff_sees(self.auth, organisation_id) or not await OrganisationRepository(
+                self.session, self.auth).exists(organisation_id):
             raise NotFound("Organisation introuvable")
         self.auth.require(Permission.TRESORERIE_GERER, organisation_id,
                           "Seule la trésorerie ou l'administration de l'organisation gère ses trésoreries")
@@ -210,7 +213,7 @@ class TresorerieService:
                 autre.par_defaut = False
 
     async def creer(self, data: CreateTresorerieRequest) -> TresorerieResponse:
-        self._exiger(data.organisation_id)
+        await self._exiger(data.organisation_id)
         if not _compte_conforme(data.type, data.numero_compte):
             raise RegleMetier(f"Le compte {data.numero_compte} ne convient pas à une trésorerie {data.type} "
                               f"(comptes {', '.join(p + '…' for p in PREFIXES[data.type])})")
@@ -237,7 +240,7 @@ class TresorerieService:
 
     async def modifier(self, tresorerie_id: uuid.UUID, data: UpdateTresorerieRequest) -> TresorerieResponse:
         tresorerie = await self._get(tresorerie_id)
-        self._exiger(tresorerie.organisation_id)
+        await self._exiger(tresorerie.organisation_id)
         champs = ["nom", "decouvert_autorise", "actif", "par_defaut"]
         before = audit.snapshot(tresorerie, champs)
         changes = data.model_dump(exclude_unset=True)
@@ -264,7 +267,7 @@ class TresorerieService:
     async def virer(self, data: CreateVirementInterneRequest) -> VirementInterneResponse:
         """An internal transfer (cash deposited at the bank, Wave withdrawn to cash…): two entries through 585,
         the source checked against its balance under both rows' locks."""
-        self._exiger(data.organisation_id)
+        await self._exiger(data.organisation_id)
         if data.source_id == data.destination_id:
             raise RegleMetier("La trésorerie de destination doit différer de la source")
         if data.date_operation is not None and data.date_operation > datetime.now(UTC).date():
