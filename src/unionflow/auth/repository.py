@@ -127,7 +127,7 @@ class LoginThrottleRepository(SystemRepository[LoginThrottle]):
         stmt = select(LoginThrottle).where(LoginThrottle.key == key)
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def count_failure(self, key: str, now: datetime, window: int) -> None:
+    async def increment_failures(self, key: str, now: datetime, window: int) -> None:
         """One more failure for ``key``: a new window starts at ``now`` when the last one (``window`` seconds)
         has expired. One atomic statement: concurrent failures on several workers never lose a count."""
         expired = LoginThrottle.window_start <= now - timedelta(seconds=window)

@@ -92,7 +92,7 @@ class DatabaseCounters:
     async def _failure(self, key: str, window: int, now: datetime) -> None:
         async with self.sessionmaker() as session:
             repository = LoginThrottleRepository(session)
-            await repository.count_failure(key, now, window)
+            await repository.increment_failures(key, now, window)
             if secrets.randbelow(PURGE_ONE_IN) == 0:
                 # Spraying random e-mails creates one row each: expired rows are swept now and then.
                 await repository.delete_started_before(now - timedelta(seconds=max(window, self.window)),

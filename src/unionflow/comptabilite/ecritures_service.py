@@ -1,12 +1,13 @@
 """The entries the system posts by itself, one function per kind of entry:
 
-- a payment validated now: ``ecriture_paiement`` (built in memory, written with the payment in one statement by
-  the settlement workflow, core/lot.py), with ``comptes_paiement`` / ``date_ecriture_paiement`` reading what it
-  needs;
+- a payment validated now: ``comptabiliser_paiement`` (joining the payment's lot: written with the payment in one
+  statement, core/lot.py), with ``preparer_comptes_paiement`` / ``date_ecriture_paiement`` giving what it needs;
 - the reversal of a cancelled or refunded payment: ``extourner_paiement``;
 - a delivered payout: ``comptabiliser_versement``;
 - the fee Wave kept on one transaction of its statement: ``comptabiliser_frais_wave``;
 - the closing entry of a fiscal year is posted by comptabilite/cloture.py.
+
+Each goes through ``poster_automatique`` (comptabilite/service.py), the payment's with the lot of its write path.
 
 One entry per payment (``ecriture_comptable.paiement_id`` is unique): debit the treasury account of the payment
 method, credit each allocation to the income account of its kind (comptabilite/produits.py: periodic dues,
@@ -41,25 +42,20 @@ from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import (
     COMPTES_PAR_DEFAUT,
     JOURNAUX_PAR_DEFAUT,
-    MODULE,
     CompteRef,
+    DansLot,
     JournalRef,
     Ligne,
-    construire_ecriture,
     poster_automatique,
-    verifier_ecriture,
 )
-from unionflow.core import audit, reference
+from unionflow.core import reference
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import InvalidState
 from unionflow.core.libelles import METHODE_EN_MOTS
-from unionflow.core.lot import defauts
 from unionflow.models import (
-    AuditLog,
     CompteComptable,
     EcritureComptable,
     JournalComptable,
-    LigneEcriture,
     Paiement,
     PaiementAllocation,
     Versement,
@@ -142,10 +138,11 @@ def _repartition(paiement: Paiement, allocations: list[PaiementAllocation], prod
     return [(numero, montant, libelle) for numero, (montant, libelle) in lignes.items() if montant > ZERO]
 
 
-async def comptes_paiement(session: AsyncSession, paiement: Paiement, allocations: list[PaiementAllocation],
+async def preparer_comptes_paiement(session: AsyncSession, paiement: Paiement, allocations: list[PaiementAllocation],
                            auth: AuthContext | None = None,
                            natures: Mapping[uuid.UUID, str] | None = None) -> ComptesPaiement:
-    """The accounts, journal and lock date a payment's entry needs, and the treasury the money enters. Read from
+    """The accounts, journal and lock date a payment's entry needs, and the treasury the money enters: not a pure
+    read (hence its name), it may open an account or a journal. Read from
     the worker's cache when they are all there and active; otherwise through ``compte_par_defaut`` /
     ``journal_par_defaut``, which open or reactivate them (a change of reference data: that transaction then
     bypasses the cache). ``natures``: each allocation's kind of income (default: dues COTISATION, adhesion
@@ -202,26 +199,21 @@ def date_ecriture_paiement(refs: ComptesPaiement, paiement: Paiement) -> date:
     return wanted if refs.verrou is None or wanted > refs.verrou else refs.verrou + timedelta(days=1)
 
 
-def ecriture_paiement(refs: ComptesPaiement, paiement: Paiement, allocations: list[PaiementAllocation],
-                      date_ecriture: date, sequence: int, auth: AuthContext | None = None,
-                      ) -> tuple[EcritureComptable, list[LigneEcriture], AuditLog]:
-    """The entry of a payment being validated now (it has none: it was new or pending), its lines and its
-    audit entry, to be written with the payment (core/lot.py): the one way a payment's entry is posted."""
+async def comptabiliser_paiement(session: AsyncSession, refs: ComptesPaiement, paiement: Paiement,
+                                 allocations: list[PaiementAllocation], date_ecriture: date, dans: DansLot,
+                                 auth: AuthContext | None = None) -> EcritureComptable:
+    """Book a payment being validated now (it has none: it was new or pending): debit its treasury, credit each
+    allocation's income (``_repartition``). The entry joins the payment's lot (``dans``), numbered by the caller."""
     numero_tresorerie = refs.numero_tresorerie or TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])[0]
     lignes = [Ligne(refs.comptes[numero_tresorerie], debit=paiement.montant, credit=ZERO,
                     libelle=f"Reçu {paiement.numero_recu} ({METHODE_EN_MOTS.get(paiement.methode, paiement.methode)})")]
     lignes += [Ligne(refs.comptes[numero], debit=ZERO, credit=montant, libelle=libelle)
                for numero, montant, libelle in _repartition(paiement, allocations, refs.produits, refs.natures)]
-    total = verifier_ecriture(refs.journal, lignes)
-    ecriture, rows = construire_ecriture(
-        journal=refs.journal, date_ecriture=date_ecriture, sequence=sequence,
-        libelle=f"Encaissement {paiement.numero_recu}", lignes=lignes, total=total,
-        piece_reference=paiement.numero_recu, paiement_id=paiement.id, cree_par=auth.actor_name if auth else "systeme")
-    entry = audit.entry(auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
-                        entite_id=ecriture.id, organisation_id=paiement.organisation_id,
-                        after=audit.snapshot(defauts(ecriture)),
-                        description=f"Comptabilisation du paiement {paiement.numero_recu}")
-    return ecriture, rows, entry
+    return await poster_automatique(
+        session, auth, journal=refs.journal, date_ecriture=date_ecriture,
+        libelle=f"Encaissement {paiement.numero_recu}", lignes=lignes, piece_reference=paiement.numero_recu,
+        paiement_id=paiement.id, dans=dans,
+        description=f"Comptabilisation du paiement {paiement.numero_recu}")
 
 
 async def extourner_paiement(session: AsyncSession, paiement: Paiement, motif: str,

@@ -31,6 +31,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
+from unionflow.core.lot import Lot, defauts
 from unionflow.core.numbering import next_value
 from unionflow.core.pagination import PageParams
 from unionflow.core.permissions import Permission
@@ -174,8 +175,8 @@ def construire_ecriture(*, journal: JournalComptable | JournalRef, date_ecriture
     return ecriture, rows
 
 
-async def poster_ecriture(session: AsyncSession, *, journal: JournalComptable, date_ecriture: date, libelle: str,
-                          lignes: list[Ligne], piece_reference: str | None = None,
+async def poster_ecriture(session: AsyncSession, *, journal: JournalComptable | JournalRef, date_ecriture: date,
+                          libelle: str, lignes: list[Ligne], piece_reference: str | None = None,
                           paiement_id: uuid.UUID | None = None, cree_par: str | None = None,
                           strict: bool = False, ignorer_verrou: bool = False) -> EcritureComptable:
     """Check double-entry rules and write the entry with the next number of its journal and year.
@@ -195,17 +196,45 @@ async def poster_ecriture(session: AsyncSession, *, journal: JournalComptable, d
     return ecriture
 
 
-async def poster_automatique(session: AsyncSession, auth: AuthContext | None, *, journal: JournalComptable,
-                             date_ecriture: date, libelle: str, lignes: list[Ligne], piece_reference: str,
-                             description: str, severite: str = "INFO") -> EcritureComptable:
-    """An entry the system posts on someone's behalf (a reversal, a payout, Wave's fee, a credit applied…) and the
-    audit entry naming who caused it: the one way the automatic entries are written."""
-    ecriture = await poster_ecriture(session, journal=journal, date_ecriture=date_ecriture, libelle=libelle[:300],
-                                     lignes=lignes, piece_reference=piece_reference[:100],
-                                     cree_par=auth.actor_name if auth else "systeme")
-    await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
-                       entite_id=ecriture.id, organisation_id=ecriture.organisation_id, severite=severite,
-                       after=audit.snapshot(ecriture), description=description)
+@dataclass(frozen=True)
+class DansLot:
+    """An automatic entry written with the rest of a hot write path in one statement (core/lot.py): the caller
+    numbered it (``sequence``, taken with its own counters in one statement) and moved its date out of a closed
+    period from cached data; the entry, its lines and its audit entry join ``lot``, which the caller sends."""
+
+    lot: Lot
+    sequence: int
+
+
+async def poster_automatique(session: AsyncSession, auth: AuthContext | None, *,
+                             journal: JournalComptable | JournalRef, date_ecriture: date, libelle: str,
+                             lignes: list[Ligne], piece_reference: str, description: str, severite: str = "INFO",
+                             paiement_id: uuid.UUID | None = None, dans: DansLot | None = None) -> EcritureComptable:
+    """An entry the system posts on someone's behalf (a payment validated, a reversal, a payout, Wave's fee, a
+    credit applied…) and the audit entry naming who caused it: every automatic entry is written here.
+
+    By default the entry takes the first open day and the journal's next number and is written at once. ``dans``:
+    it joins a caller's lot instead (a payment: one statement for every row, docs/architecture.md "Payment write
+    path"); nothing is then read or written here, the caller sends the lot."""
+    cree_par = auth.actor_name if auth else "systeme"
+    if dans is None:
+        ecriture = await poster_ecriture(session, journal=journal, date_ecriture=date_ecriture, libelle=libelle[:300],
+                                         lignes=lignes, piece_reference=piece_reference[:100], paiement_id=paiement_id,
+                                         cree_par=cree_par)
+        await audit.record(session, auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
+                           entite_id=ecriture.id, organisation_id=ecriture.organisation_id, severite=severite,
+                           after=audit.snapshot(ecriture), description=description)
+        return ecriture
+    ecriture, rows = construire_ecriture(
+        journal=journal, date_ecriture=date_ecriture, sequence=dans.sequence, libelle=libelle[:300], lignes=lignes,
+        total=verifier_ecriture(journal, lignes), piece_reference=piece_reference[:100], paiement_id=paiement_id,
+        cree_par=cree_par)
+    dans.lot.ajouter(ecriture, *rows)
+    dans.lot.relation(ecriture, "lignes", rows)
+    dans.lot.journaliser(audit.entry(auth, action="CREER", module=MODULE, entite_type="EcritureComptable",
+                                     entite_id=ecriture.id, organisation_id=ecriture.organisation_id,
+                                     severite=severite, after=audit.snapshot(defauts(ecriture)),
+                                     description=description))
     return ecriture
 
 

@@ -13,6 +13,10 @@ Every part is a statement with named bind parameters, built once per table, colu
 instead of at every payment. A multi-row ``VALUES`` or a dialect ``INSERT … ON CONFLICT`` has no cache key in
 SQLAlchemy 2.0, and compiling the payment's statement each time cost a quarter of its CPU (profile).
 
+Audit entries are given apart (``journaliser``): they are sent after the other rows, in the order given (on SQLite
+in one executemany), so that a part added by another function (an accounting entry and its audit entry,
+comptabilite/service.py ``poster_automatique``) keeps the audit trail in the order things happened.
+
 After sending, the new objects are attached to the session as persistent (no second INSERT at flush) and the
 changed attributes of loaded objects are set as committed values (no UPDATE at flush): the rest of the request
 reads them as if the ORM had written them.
@@ -99,15 +103,20 @@ class Lot:
         self._parts: list[_Part] = []
         self._nouveaux: list[Base] = []
         self._apres: list[Callable[[], None]] = []
+        self._journal: list[Base] = []
 
     def __len__(self) -> int:
-        return len(self._parts)
+        return len(self._parts) + len(self._journal)
 
     def ajouter(self, *objets: Base) -> None:
         """New rows (on SQLite, the rows of one table in one executemany)."""
         for obj in objets:
             self._parts.append(_Ligne(cast(Table, inspect(obj).mapper.local_table), _column_values(obj)))
             self._nouveaux.append(obj)
+
+    def journaliser(self, *entrees: Base) -> None:
+        """Audit entries: new rows sent after every other part, in the order given."""
+        self._journal.extend(entrees)
 
     def modifier(self, obj: Base, **values: Any) -> None:
         """Change columns of a loaded row by primary key; the object shows the new values at once."""
@@ -129,9 +138,10 @@ class Lot:
         self._apres.append(lambda: set_committed_value(obj, key, list(value)))
 
     async def envoyer(self, session: AsyncSession) -> None:
+        self.ajouter(*self._journal)
         if self._parts:
             await session.run_sync(self._send)
-        self._parts, self._nouveaux, self._apres = [], [], []
+        self._parts, self._nouveaux, self._apres, self._journal = [], [], [], []
 
     def _send(self, session: Session) -> None:
         # Pending ORM changes first: the lot may depend on them (and must not be overwritten by them).

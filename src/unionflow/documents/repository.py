@@ -111,7 +111,7 @@ class DocumentRepository(ScopedRepository[Document]):
             return Target(organisation_id=None, membre_id=entite_id)
         return Target(organisation_id=row.get("organisation_id"), membre_id=row.get("membre_id"))
 
-    async def count_download(self, document_id: uuid.UUID, when: datetime) -> None:
+    async def increment_downloads(self, document_id: uuid.UUID, when: datetime) -> None:
         # One atomic increment: concurrent downloads never lose a count.
         await self.session.execute(update(Document).where(Document.id == document_id).values(
             nombre_telechargements=Document.nombre_telechargements + 1, date_dernier_telechargement=when))

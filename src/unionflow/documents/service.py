@@ -168,7 +168,7 @@ class DocumentService:
                                         utilisateur=self.auth.actor_name, membre_id=self.auth.membre_id,
                                         ip_address=self.auth.ip_address, date_telechargement=now)
         self.repo.add(ticket)
-        await self.repo.count_download(doc.id, now)
+        await self.repo.increment_downloads(doc.id, now)
         await self.session.flush()
         await self.session.refresh(doc)
         await audit.record(self.session, self.auth, action="TELECHARGER", module=MODULE, entite_type="Document",

@@ -16,9 +16,13 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures_service import comptes_paiement, date_ecriture_paiement, ecriture_paiement
+from unionflow.comptabilite.ecritures_service import (
+    comptabiliser_paiement,
+    date_ecriture_paiement,
+    preparer_comptes_paiement,
+)
 from unionflow.comptabilite.produits import nature_cible
-from unionflow.comptabilite.service import compteur_ecriture
+from unionflow.comptabilite.service import DansLot, compteur_ecriture
 from unionflow.core import audit, metrics
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import purges
@@ -28,7 +32,6 @@ from unionflow.lcbft.detection import alertes_nouveau_paiement, donnees_webhook
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import (
     Adhesion,
-    AuditLog,
     Cotisation,
     MouvementAvoir,
     Paiement,
@@ -109,7 +112,7 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
     # A donation or an event fee (``paiement.nature``) is income, not the member's credit.
     paiement.montant_non_affecte = ZERO if paiement.nature else paiement.montant - sum((part for _, part in plan), ZERO)
     natures = {allocation.id: nature_cible(target) for allocation, (target, _) in zip(allocations, plan, strict=True)}
-    refs = await comptes_paiement(session, paiement, allocations, auth, natures=natures)
+    refs = await preparer_comptes_paiement(session, paiement, allocations, auth, natures=natures)
     if refs.tresorerie_id is not None:
         # The payment names the treasury it entered; its entry debits that treasury's account.
         paiement.tresorerie_id = refs.tresorerie_id
@@ -139,11 +142,19 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
         before = audit.snapshot(target, ["statut", "montant_paye"])
         lot.modifier(target, **_applique(target, part, paiement))
         changed.append((target, before))
-    ecriture, lignes, audit_ecriture = ecriture_paiement(refs, paiement, allocations, date_ecriture,
-                                                         numeros[compteur], auth)
-    lot.ajouter(ecriture)
-    lot.ajouter(*lignes)
-    lot.relation(ecriture, "lignes", lignes)
+    # The audit trail in the order things happen: the payment, what it paid, its entry, the alerts it raised.
+    lot.journaliser(audit.entry(
+        auth, action="VALIDER_PAIEMENT", module=MODULE, entite_type="Paiement", entite_id=paiement.id,
+        organisation_id=paiement.organisation_id,
+        description=f"Reçu {paiement.numero_recu}: {paiement.montant} {paiement.devise}",
+        after=audit.snapshot(defauts(paiement))))
+    for target, before in changed:
+        kind = "Cotisation" if isinstance(target, Cotisation) else "Adhesion"
+        lot.journaliser(audit.entry(auth, action="PAYER", module=kind.upper() + "S", entite_type=kind,
+                                    entite_id=target.id, organisation_id=target.organisation_id, before=before,
+                                    after=audit.snapshot(target, ["statut", "montant_paye"])))
+    await comptabiliser_paiement(session, refs, paiement, allocations, date_ecriture,
+                                 DansLot(lot, numeros[compteur]), auth)
 
     # Same transaction: the money, the books and the compliance checks agree or none of them is written.
     alertes, audits_alertes = await alertes_nouveau_paiement(session, paiement)
@@ -156,18 +167,7 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
         suites_rows += webhooks.livraisons(abonnes, alerte.organisation_id,
                                            webhooks.EvenementWebhook.ALERTE_LCBFT_LEVEE, donnees_webhook(alerte))
     lot.ajouter(*suites_rows)
-
-    audits: list[AuditLog] = [audit.entry(
-        auth, action="VALIDER_PAIEMENT", module=MODULE, entite_type="Paiement", entite_id=paiement.id,
-        organisation_id=paiement.organisation_id,
-        description=f"Reçu {paiement.numero_recu}: {paiement.montant} {paiement.devise}",
-        after=audit.snapshot(defauts(paiement)))]
-    for target, before in changed:
-        kind = "Cotisation" if isinstance(target, Cotisation) else "Adhesion"
-        audits.append(audit.entry(auth, action="PAYER", module=kind.upper() + "S", entite_type=kind,
-                                  entite_id=target.id, organisation_id=target.organisation_id, before=before,
-                                  after=audit.snapshot(target, ["statut", "montant_paye"])))
-    lot.ajouter(*audits, audit_ecriture, *audits_alertes)
+    lot.journaliser(*audits_alertes)
     for purge in purges(session, COTISATIONS_STATS):
         lot.executer(purge)
     await lot.envoyer(session)
