@@ -13,9 +13,9 @@
    listed with their reason in ``LECTURES_CROISEES`` (the one list of exceptions; docs/architecture.md).
 5. Money in one package: the money tables (``TABLES_ARGENT``: payments, their allocations, member credit,
    payouts; undo requests are a kind of the four-eyes requests) are queried only under paiements/; another
-   area's repository or ``lectures.py`` that imports one of their models fails, unless the read is listed in
-   ``LECTURES_ARGENT`` with the reason it cannot go through paiements yet (``LECTURES_CROISEES`` does not admit
-   them).
+   area's repository or ``lectures.py`` that imports one of their models fails, with no exception
+   (``LECTURES_CROISEES`` does not admit them). An area above paiements calls its repositories; an area below
+   declares the read as a port (core/ports.py) that paiements answers, plugged by registres.py.
 6. One idempotency mechanism, in core (core/idempotence.py): outside core, models and migrations no module imports
    its internals (``Idempotence``, ``fingerprint``) or the key table's model (``CleIdempotence``), names the table
    (``cle_idempotence``) in a string, or defines a function or class named after idempotency. An operation takes
@@ -216,22 +216,9 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "webhooks": ("AbonnementWebhook", "LivraisonWebhook"),
 }.items() for modele in modeles}
 
-# Money tables: only paiements/ queries them; other areas call its repositories' functions.
+# Money tables: only paiements/ queries them; the areas above call its repositories, those below a port it answers
+# (core/ports.py).
 TABLES_ARGENT = frozenset({"Paiement", "PaiementAllocation", "MouvementAvoir", "Versement"})
-_SOUS_PAIEMENTS = "sits below paiements in the layers (paiements imports it), so it cannot call paiements' door"
-# Reads of the money tables outside paiements/ that remain, by module → (models, reason). The only way to admit one.
-LECTURES_ARGENT: dict[str, tuple[frozenset[str], str]] = {
-    "comptabilite/pieces_repository.py": (frozenset({"Paiement", "PaiementAllocation"}),
-                                          f"comptabilite {_SOUS_PAIEMENTS}: the ledger lines name the payer and the "
-                                          "receipt in the same statement; to move, the callers above would hand "
-                                          "the receipts down"),
-    "lcbft/repository.py": (frozenset({"Paiement", "Versement"}),
-                            f"lcbft {_SOUS_PAIEMENTS} (the settlement and the payouts call the screening): the "
-                            "cumulated amounts of payments and payouts; to move, the callers would pass them in"),
-    "finance/approbations/repository.py": (frozenset({"Versement"}),
-                                           f"finance {_SOUS_PAIEMENTS} (payouts ask for finance's approvals): "
-                                           "the payout an approval decides on"),
-}
 
 _AFFICHAGE = "joins a parent row's name or fields to the owner's read, in the same statement"
 _PORTEE = "the area's visibility rule is written on another area's rows (memberships, participants)"
@@ -248,9 +235,6 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
                                    f"{_PORTEE} (organisations whose books one reads); the payment path reads the "
                                    "treasuries (cached, core/reference.py) to debit the right class-5 account: "
                                    "tresoreries posts through comptabilite, importing it back would be a cycle"),
-    "comptabilite/pieces_repository.py": (frozenset({"Cotisation", "Membre"}),
-                                         f"{_AFFICHAGE} (ledger lines name the payer and the receipt); paiements "
-                                         "posts through comptabilite, importing it back would be a cycle"),
     "compte/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "MembreOrganisation", "Organisation"}),
                              f"{_RAPPORT} (the member's account and dashboards)"),
     "documents/repository.py": (frozenset({"ConversationParticipant", "MessageConversation"}),
@@ -282,10 +266,8 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "imports/repository.py": (frozenset({"Membre", "MembreOrganisation", "Organisation"}),
                               "bulk door of the member import: lookups by chunks of keys and batched inserts "
                               "(bench-import measures it)"),
-    "lcbft/repository.py": (frozenset({"DemandeAide", "Organisation"}),
-                            "paiements (settlement, payouts) calls the screening: lcbft importing their repositories "
-                            "for the cumulated amounts would be a cycle between areas; " + _PORTEE
-                            + " (the organisations whose thresholds one reads)"),
+    "lcbft/repository.py": (frozenset({"Organisation"}),
+                            _PORTEE + " (the organisations whose thresholds one reads)"),
     "membres/repository.py": (frozenset({"Adhesion", "Organisation", "PreferenceMembre", "UtilisateurLocal"}),
                               "the one member-visibility rule counts adhesions; get_destinataire reads member, "
                               "organisation name and preferences in ONE statement on the payment path (round "
@@ -297,6 +279,10 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "organisations/lectures.py": (frozenset({"MembreOrganisation"}),
                                   f"{_PORTEE} (session-free read path: the caller's organisations)"),
     "organisations/repository.py": (frozenset({"Document"}), "the logo candidate: a document of the organisation"),
+    "paiements/ports_repository.py": (frozenset({"Cotisation", "DemandeAide", "Membre"}),
+                                      f"{_AFFICHAGE} (the ledger's lines name the payer and the dues paid: "
+                                      "comptabilite/ports.py); lcbft's cumulated aid payouts per member join the "
+                                      "aid request that names the member, in the same statement (lcbft/ports.py)"),
     "paiements/rapport_repository.py": (frozenset({"Membre", "Organisation"}),
                                         f"{_AFFICHAGE} (the payments export names the payer and the organisation)"),
     "paiements/recus/repository.py": (frozenset({"Adhesion", "Cotisation", "Document", "Organisation"}),
@@ -337,17 +323,16 @@ def tables_du_paquet() -> set[str]:
 
 
 def violations_portes(relatif: str, source: str) -> list[str]:
-    """Other areas' models imported by one module that may hold SQL, minus its listed exceptions: a money table
-    only by ``LECTURES_ARGENT``, any other by ``LECTURES_CROISEES``."""
+    """Other areas' models imported by one module that may hold SQL, minus its listed exceptions
+    (``LECTURES_CROISEES``); a money table outside paiements/ always."""
     permis = LECTURES_CROISEES.get(relatif, (frozenset(), ""))[0]
-    argent = LECTURES_ARGENT.get(relatif, (frozenset(), ""))[0]
     erreurs = []
     for ligne, nom in modeles_importes(source):
         if nom not in PROPRIETAIRES or PROPRIETAIRES[nom] == _zone(relatif):
             continue
-        if nom in TABLES_ARGENT and nom not in argent:
+        if nom in TABLES_ARGENT:
             erreurs.append(f"src/unionflow/{relatif}:{ligne}: lit {nom}, table d'argent (seul paiements/ l'interroge: "
-                           f"appeler une fonction de ses repositories, ou LECTURES_ARGENT avec la raison)")
+                           f"appeler ses repositories, ou, sous paiements, déclarer un port, core/ports.py)")
         elif nom not in TABLES_ARGENT and nom not in permis:
             erreurs.append(f"src/unionflow/{relatif}:{ligne}: lit {nom}, table de {PROPRIETAIRES[nom]} (une porte par "
                            f"table: passer par son repository, ou LECTURES_CROISEES avec la raison)")
@@ -367,14 +352,13 @@ def verifier_portes() -> list[str]:
                 nom in EXCEPTIONS_NOMS or nom.endswith("_repository.py")):
             continue
         erreurs += violations_portes(relatif, chemin.read_text(encoding="utf-8"))
-    for liste, exceptions in (("LECTURES_CROISEES", LECTURES_CROISEES), ("LECTURES_ARGENT", LECTURES_ARGENT)):
-        for relatif, (permis, _) in sorted(exceptions.items()):
-            chemin = PAQUET / relatif
-            lus = {n for _, n in modeles_importes(chemin.read_text(encoding="utf-8"))} if chemin.exists() else set()
-            erreurs += [f"tools/verifier_architecture.py: {liste}[{relatif!r}] nomme {nom}, qu'il ne lit plus"
-                        for nom in sorted(permis - lus)]
+    for relatif, (permis, _) in sorted(LECTURES_CROISEES.items()):
+        chemin = PAQUET / relatif
+        lus = {n for _, n in modeles_importes(chemin.read_text(encoding="utf-8"))} if chemin.exists() else set()
+        erreurs += [f"tools/verifier_architecture.py: LECTURES_CROISEES[{relatif!r}] nomme {nom}, qu'il ne lit plus"
+                    for nom in sorted(permis - lus)]
     erreurs += [f"tools/verifier_architecture.py: LECTURES_CROISEES[{relatif!r}] nomme {nom}, table d'argent: "
-                f"LECTURES_ARGENT seule admet ces lectures"
+                f"aucune liste n'admet ces lectures"
                 for relatif, (permis, _) in sorted(LECTURES_CROISEES.items()) for nom in sorted(permis & TABLES_ARGENT)]
     return erreurs
 

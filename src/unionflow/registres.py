@@ -1,8 +1,10 @@
-"""The registries: every scheduled job and every background-task executor of the application.
+"""The registries: every scheduled job and every background-task executor of the application, and the ports.
 
 Each area declares its own in its ``jobs.py``; this module, an entry point beside app.py and cli.py, only
 collects them. The scheduler (scheduler/) and the task runner (tasks/) receive them as arguments, so no low
-package imports the areas whose work it runs (docs/architecture.md, "Layers")."""
+package imports the areas whose work it runs (docs/architecture.md, "Layers"). Likewise each port an area
+declares for a read of an area above it (its ``ports.py``, core/ports.py) is plugged here, on import, into the
+area that answers it: the money reads of comptabilite, lcbft and finance, answered by paiements."""
 
 from __future__ import annotations
 
@@ -11,14 +13,18 @@ from collections.abc import Sequence
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from unionflow.backups import jobs as backups
+from unionflow.comptabilite import ports as ports_comptabilite
 from unionflow.config import Settings
 from unionflow.core.jobs import Executeur, Job
 from unionflow.cotisations import jobs as cotisations
 from unionflow.export import jobs as export
+from unionflow.finance.approbations import ports as ports_finance
 from unionflow.imports import jobs as imports
+from unionflow.lcbft import ports as ports_lcbft
 from unionflow.models.planificateur import TypeTache
 from unionflow.monitoring import jobs as monitoring
 from unionflow.notifications import jobs as notifications
+from unionflow.paiements.ports_repository import CumulsRepository, PiecesRepository, VersementApprouveRepository
 from unionflow.scheduler import jobs as scheduler
 from unionflow.scheduler import moteur
 from unionflow.webhooks import jobs as webhooks
@@ -39,6 +45,11 @@ EXECUTEURS: dict[TypeTache, Executeur] = {
     TypeTache.EXPORT: export.export_tache,
     TypeTache.IMPORT_MEMBRES: imports.import_membres_tache,
 }
+
+# Only paiements queries the money tables (docs/architecture.md, "Money is queried by paiements/ alone").
+ports_comptabilite.PIECES.brancher(PiecesRepository)
+ports_lcbft.CUMULS.brancher(CumulsRepository)
+ports_finance.VERSEMENTS.brancher(VersementApprouveRepository)
 
 
 class Planificateur(moteur.MoteurPlanificateur):

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.pieces_repository import PiecesRepository
+from unionflow.comptabilite.ports import PIECES
 from unionflow.core.libelles import METHODE_EN_MOTS
 
 _CODE = re.compile(r"\((" + "|".join(METHODE_EN_MOTS) + r")\)")
@@ -44,7 +44,7 @@ def _periode(annee: Any, mois: Any) -> str:
 
 
 def objet(allocations: Sequence[tuple[Any, ...]]) -> str:
-    """Allocation rows of ``PiecesRepository.allocations``: (cotisation_id, adhesion_id, annee, mois)."""
+    """Allocation rows of ``PaiementsDesPieces.allocations``: (cotisation_id, adhesion_id, annee, mois)."""
     periodes = [_periode(a[2], a[3]) for a in allocations if a[0] is not None and a[2] is not None]
     parts = []
     if len(periodes) == 1:
@@ -64,7 +64,8 @@ async def pieces(session: AsyncSession, organisation_id: uuid.UUID, paiement_ids
     ids = sorted({i for i in paiement_ids if i is not None})
     if not ids:
         return {}
-    repo = PiecesRepository(session)
+    # The money tables are paiements' (comptabilite/ports.py).
+    repo = PIECES(session)
     payeurs: dict[uuid.UUID, tuple[str, str, str]] = {}
     allocations: dict[uuid.UUID, list[tuple[Any, ...]]] = {}
     # A year's ledger of a large mutual holds more payments than a statement may bind parameters (asyncpg: 32 767).

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.configuration.service import valeurs
 from unionflow.core import audit, metrics, reference
 from unionflow.core.lot import defauts
+from unionflow.lcbft.ports import CUMULS
 from unionflow.lcbft.repository import DetectionRepository
 from unionflow.models import AlerteLcbFt, AuditLog, Paiement, Versement
 from unionflow.models.lcbft import TypeAlerte
@@ -74,11 +75,10 @@ async def _candidats(session: AsyncSession, paiement: Paiement,
 
     reference_date = paiement.date_paiement or datetime.now(UTC)
     debut = reference_date - timedelta(days=s.periode_cumul_jours)
-    repository = DetectionRepository(session)
-    others = await repository.sum_paiements_valides(paiement, debut, reference_date)
+    others = await CUMULS(session).sum_paiements_valides(paiement, debut, reference_date)
     cumul = Decimal(str(others)) + montant
     if cumul >= s.seuil_cumul:
-        already = await repository.count_of_membre_since(paiement.organisation_id, paiement.membre_id,
+        already = await DetectionRepository(session).count_of_membre_since(paiement.organisation_id, paiement.membre_id,
                                                          TypeAlerte.CUMUL_PERIODE.value, debut)
         if not already:
             candidates.append((TypeAlerte.CUMUL_PERIODE, s.seuil_cumul, cumul,
@@ -150,7 +150,7 @@ async def evaluer_versement(session: AsyncSession, versement: Versement,
     if membre_id is not None:
         reference = versement.date_execution or datetime.now(UTC)
         debut = reference - timedelta(days=s.periode_cumul_jours)
-        others = await DetectionRepository(session).sum_versements_aide(versement, membre_id, debut)
+        others = await CUMULS(session).sum_versements_aide(versement, membre_id, debut)
         cumul = Decimal(str(others)) + montant
         if cumul >= s.seuil_cumul:
             candidates.append((TypeAlerte.CUMUL_PERIODE, s.seuil_cumul, cumul,

@@ -9,9 +9,7 @@ from sqlalchemy import func, select
 
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
-from unionflow.models import AlerteLcbFt, DemandeAide, Organisation, Paiement, ParametresLcbFt, Versement
-from unionflow.models.paiement import StatutPaiement
-from unionflow.models.versement import ObjetVersement, StatutVersement
+from unionflow.models import AlerteLcbFt, Organisation, ParametresLcbFt
 
 
 @dataclass(frozen=True)
@@ -71,10 +69,8 @@ class LcbFtRepository(ScopedRepository[AlerteLcbFt]):
 
 
 class DetectionRepository(SystemRepository[AlerteLcbFt]):
-    """The screening's reads (lcbft/detection.py), on the system's behalf once a payment or payout is settled.
-    The cumulated amounts read the payments and payouts tables here rather than through their areas'
-    repositories: encaissement and versements call the screening, so lcbft importing them back would be a
-    cycle between areas (docs/decisions.md)."""
+    """The screening's reads of its own tables (lcbft/detection.py), on the system's behalf once a payment or payout
+    is settled. The cumulated amounts of payments and payouts are paiements' (lcbft/ports.py)."""
 
     model = AlerteLcbFt
 
@@ -93,26 +89,6 @@ class DetectionRepository(SystemRepository[AlerteLcbFt]):
             AlerteLcbFt.membre_id == membre_id, AlerteLcbFt.organisation_id == organisation_id,
             AlerteLcbFt.type_alerte == type_alerte, AlerteLcbFt.date_alerte >= since)
         return int((await self.session.execute(stmt)).scalar_one())
-
-    async def sum_paiements_valides(self, paiement: Paiement, debut: datetime, fin: datetime) -> Any:
-        """What the payment's member paid (VALIDE) in its organisation between ``debut`` and ``fin``, the
-        payment itself excluded."""
-        stmt = select(func.coalesce(func.sum(Paiement.montant), 0)).where(
-            Paiement.membre_id == paiement.membre_id, Paiement.organisation_id == paiement.organisation_id,
-            Paiement.statut == StatutPaiement.VALIDE, Paiement.id != paiement.id,
-            Paiement.date_paiement >= debut, Paiement.date_paiement <= fin)
-        return (await self.session.execute(stmt)).scalar_one()
-
-    async def sum_versements_aide(self, versement: Versement, membre_id: uuid.UUID, debut: datetime) -> Any:
-        """What the member received by delivered aid payouts of the organisation since ``debut``, the payout
-        itself excluded."""
-        stmt = (select(func.coalesce(func.sum(Versement.montant), 0))
-                .join(DemandeAide, DemandeAide.id == Versement.objet_id).where(
-            DemandeAide.membre_id == membre_id, Versement.organisation_id == versement.organisation_id,
-            Versement.objet_type == ObjetVersement.AIDE, Versement.statut == StatutVersement.REUSSI,
-            Versement.id != versement.id,
-            Versement.date_execution >= debut))
-        return (await self.session.execute(stmt)).scalar_one()
 
 
 class AlerteLcbFtSystemRepository(SystemRepository[AlerteLcbFt]):

@@ -5,12 +5,13 @@ import uuid
 from sqlalchemy import select
 
 from unionflow.core.repository import ScopedRepository
-from unionflow.models import DemandeAide, Organisation, Versement
+from unionflow.models import DemandeAide, Organisation
 
 
 class ApprobationRepository(ScopedRepository[Organisation]):
-    """What a finance approval request is about, read in the caller's scope: the organisation, the payout or the
-    aid request (the requests themselves are four-eyes requests: approbations/repository.py)."""
+    """What a finance approval request is about, read in the caller's scope: the organisation or the aid request
+    (the payout: finance/approbations/ports.py; the requests themselves are four-eyes requests:
+    approbations/repository.py)."""
 
     model = Organisation
 
@@ -18,9 +19,6 @@ class ApprobationRepository(ScopedRepository[Organisation]):
         stmt = select(Organisation).where(Organisation.id == organisation_id,
                                           self.in_scope(Organisation.id))
         return (await self.session.execute(stmt)).scalar_one_or_none()
-
-    async def versement(self, versement_id: uuid.UUID) -> Versement | None:
-        return await self.session.get(Versement, versement_id)
 
     async def demande_aide(self, demande_id: uuid.UUID) -> DemandeAide | None:
         return await self.session.get(DemandeAide, demande_id)

@@ -25,6 +25,7 @@ from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
+from unionflow.finance.approbations.ports import VERSEMENTS
 from unionflow.finance.approbations.repository import ApprobationRepository
 from unionflow.finance.approbations.schemas import (
     ApprobationResponse,
@@ -150,7 +151,7 @@ class ApprobationService:
         if data.objet_id is None:
             raise RegleMetier(f"objetId: obligatoire pour {data.type_objet.value}")
         if data.type_objet is TypeObjetApprobation.VERSEMENT:
-            versement = await self.repo.versement(data.objet_id)
+            versement = await VERSEMENTS(self.session).versement(data.objet_id)
             if versement is None or versement.organisation_id != organisation_id:
                 raise NotFound("Versement introuvable dans cette organisation")
             if versement.statut != StatutVersement.EN_COURS or versement.payout_id is not None:

@@ -1,0 +1,25 @@
+"""What comptabilite reads of the areas above it (core/ports.py): plugged by registres.py."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Protocol
+
+from unionflow.core.ports import Port
+
+
+class PaiementsDesPieces(Protocol):
+    """The payments behind an organisation's entries, for the ledger's labels (comptabilite/libelles_pieces.py).
+    Every read is restricted to the organisation's payments; the caller checked that its entries are visible."""
+
+    async def payeurs(self, organisation_id: uuid.UUID, paiement_ids: list[uuid.UUID]
+                      ) -> dict[uuid.UUID, tuple[str, str, str]]:
+        """Per payment: receipt number, method code, the member's full name."""
+        ...
+
+    async def allocations(self, paiement_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[tuple[Any, ...]]]:
+        """Per payment, in allocation order: (cotisation_id, adhesion_id, annee, mois) of what it paid."""
+        ...
+
+
+PIECES: Port[PaiementsDesPieces] = Port("comptabilite.PIECES")

@@ -1,0 +1,75 @@
+"""The money reads the areas below paiements declare as ports (core/ports.py), answered here: only paiements
+queries the money tables. Plugged by registres.py.
+
+On the system's behalf (``SystemRepository``): each caller has checked the visibility of what it asks about — the
+organisation's entries, the payment or payout being screened, the approval's organisation."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+
+from unionflow.core.repository import SystemRepository
+from unionflow.models import Cotisation, DemandeAide, Membre, Paiement, PaiementAllocation, Versement
+from unionflow.models.paiement import StatutPaiement
+from unionflow.models.versement import ObjetVersement, StatutVersement
+
+
+class PiecesRepository(SystemRepository[Paiement]):
+    """comptabilite.ports.PaiementsDesPieces: the payments behind a statement's entries (receipt, method, payer
+    and what each paid), restricted to the organisation's payments."""
+
+    model = Paiement
+
+    async def payeurs(self, organisation_id: uuid.UUID, paiement_ids: list[uuid.UUID]
+                      ) -> dict[uuid.UUID, tuple[str, str, str]]:
+        stmt = (select(Paiement.id, Paiement.numero_recu, Paiement.methode, Membre.prenom, Membre.nom)
+                .join(Membre, Membre.id == Paiement.membre_id)
+                .where(Paiement.organisation_id == organisation_id, Paiement.id.in_(paiement_ids)))
+        return {r[0]: (r[1], str(r[2]), f"{r[3]} {r[4]}".strip()) for r in (await self.session.execute(stmt)).all()}
+
+    async def allocations(self, paiement_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[tuple[Any, ...]]]:
+        stmt = (select(PaiementAllocation.paiement_id, PaiementAllocation.cotisation_id,
+                       PaiementAllocation.adhesion_id, Cotisation.annee, Cotisation.mois)
+                .outerjoin(Cotisation, Cotisation.id == PaiementAllocation.cotisation_id)
+                .where(PaiementAllocation.paiement_id.in_(paiement_ids))
+                .order_by(PaiementAllocation.paiement_id, Cotisation.annee, Cotisation.mois, PaiementAllocation.id))
+        result: dict[uuid.UUID, list[tuple[Any, ...]]] = {}
+        for row in (await self.session.execute(stmt)).all():
+            result.setdefault(row[0], []).append(tuple(row[1:]))
+        return result
+
+
+class CumulsRepository(SystemRepository[Paiement]):
+    """lcbft.ports.CumulsArgent: the cumulated amounts of payments and aid payouts the screening compares with
+    its thresholds."""
+
+    model = Paiement
+
+    async def sum_paiements_valides(self, paiement: Paiement, debut: datetime, fin: datetime) -> Any:
+        stmt = select(func.coalesce(func.sum(Paiement.montant), 0)).where(
+            Paiement.membre_id == paiement.membre_id, Paiement.organisation_id == paiement.organisation_id,
+            Paiement.statut == StatutPaiement.VALIDE, Paiement.id != paiement.id,
+            Paiement.date_paiement >= debut, Paiement.date_paiement <= fin)
+        return (await self.session.execute(stmt)).scalar_one()
+
+    async def sum_versements_aide(self, versement: Versement, membre_id: uuid.UUID, debut: datetime) -> Any:
+        stmt = (select(func.coalesce(func.sum(Versement.montant), 0))
+                .join(DemandeAide, DemandeAide.id == Versement.objet_id).where(
+            DemandeAide.membre_id == membre_id, Versement.organisation_id == versement.organisation_id,
+            Versement.objet_type == ObjetVersement.AIDE, Versement.statut == StatutVersement.REUSSI,
+            Versement.id != versement.id,
+            Versement.date_execution >= debut))
+        return (await self.session.execute(stmt)).scalar_one()
+
+
+class VersementApprouveRepository(SystemRepository[Versement]):
+    """finance.approbations.ports.VersementsAApprouver: the payout an approval request is about."""
+
+    model = Versement
+
+    async def versement(self, versement_id: uuid.UUID) -> Versement | None:
+        return await self.session.get(Versement, versement_id)
