@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.console import browser
-from tests.console.test_browser import by, sign_in
+from tests.console.test_browser import by, shot, sign_in
 
 REASON = browser.missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
@@ -54,11 +54,13 @@ def test_the_member_screens_fit_360_px_with_the_pay_button_and_amounts_on_screen
     sign_in(driver, world, "membre")
     assert "Accueil" in driver.find_element(*by("h1")).text
     _tient(driver, "accueil")
+    shot(driver, "accueil-membre")
     pages = _parcourir(driver, world, (f"/console/moi/cotisations/{world.ids['due_member']}/declarer",))
     assert any(p.endswith("/console/moi") for p in pages)
     driver.get(world.base + "/console/moi")
     _visible(driver, "form[action$='/wave'] button")  # « Payer par Wave »
     _visible(driver, "td.n")  # what is left to pay
+    shot(driver, "moi-cartes")
     assert "3\u202f000" in driver.find_element(*by("td.n")).text
 
 
@@ -66,6 +68,7 @@ def test_the_treasurer_screens_fit_360_px_with_actions_and_amounts_on_screen(dri
     driver.set_window_size(LARGEUR, 800)
     sign_in(driver, world, "tresorier")
     _tient(driver, "accueil")
+    shot(driver, "accueil-tresorier")
     _parcourir(driver, world, (f"/console/membres/{world.ids['autre']}",
                                f"/console/membres/{world.ids['autre']}/encaisser"))
     driver.get(f"{world.base}/console/membres/{world.ids['autre']}")
