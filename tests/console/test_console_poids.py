@@ -49,7 +49,7 @@ async def test_every_new_page_stays_under_30_kb(client, factory, db, capsys):
     await client.post("/console/comptabilite/deverrouillages", data={"csrf": csrf, "date": "2026-01-31",
                                                                      "motif": "Écriture de janvier à corriger"})
     for path in ("/console/versements", "/console/aides", "/console/comptabilite", "/console/clotures",
-                 "/console/cotisations/generer", "/console/exports"):
+                 "/console/cotisations/generer", "/console/exports", "/console/"):
         sizes[f"trésorier {path}"] = _poids(await client.get(path))
     await _as(client, president, db)
     for path in ("/console/versements", "/console/aides", "/console/comptabilite"):
@@ -58,7 +58,8 @@ async def test_every_new_page_stays_under_30_kb(client, factory, db, capsys):
     for path in ("/console/evenements", f"/console/evenements/{evt['id']}"):
         sizes[f"secrétaire {path}"] = _poids(await client.get(path))
     await _as(client, membres[4], db)
-    for path in ("/console/evenements", f"/console/evenements/{evt['id']}", "/console/moi"):
+    for path in ("/console/evenements", f"/console/evenements/{evt['id']}", "/console/moi", "/console/",
+                 "/console/moi/releve", "/console/moi/notifications"):
         sizes[f"membre {path}"] = _poids(await client.get(path))
     with capsys.disabled():
         for name, size in sizes.items():

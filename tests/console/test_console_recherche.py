@@ -43,7 +43,7 @@ async def test_the_dry_run_report_flags_shared_phones_line_by_line(client, facto
     report = await client.post("/console/import", data={"csrf": csrf},
                                files={"fichier": ("membres.csv", csv, "text/csv")})
     assert report.status_code == 200, report.text
-    rows = re.findall(r'<tr class="([^"]*)"><td>(\d+)</td>.*?</tr>', report.text)
+    rows = re.findall(r'<tr class="([^"]*)"><td[^>]*>(\d+)</td>.*?</tr>', report.text)
     assert rows == [("avertie", "2"), ("avertie", "3"), ("refus", "4")]
     assert "téléphone partagé avec la ligne 3" in report.text and "téléphone partagé avec la ligne 2" in report.text
     assert "2 lignes à vérifier" in report.text and "numéro invalide pour le Sénégal" in report.text
@@ -81,6 +81,6 @@ async def test_a_background_import_lists_its_flagged_lines(tuned, committed_db, 
     await asyncio.gather(*await Planificateur(app.state.engine, app.state.settings, jobs=[]).tick())
     done = await client.get(real.headers["location"])
     assert "Import de membres — Terminée" in done.text and "Lignes refusées ou à vérifier" in done.text
-    rows = re.findall(r'<tr class="([^"]*)"><td>(\d+)</td>', done.text)
+    rows = re.findall(r'<tr class="([^"]*)"><td[^>]*>(\d+)</td>', done.text)
     assert rows == [("avertie", "2"), ("avertie", "3")], done.text
     assert "téléphone partagé avec la ligne 3" in done.text and "2 lignes à vérifier" in done.text

@@ -80,6 +80,12 @@ class RefreshTokenRepository(SystemRepository[RefreshToken]):
         stmt = select(RefreshToken).where(RefreshToken.token_hash == token_hash).with_for_update()
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
+    async def vivant(self, token_hash: str, now: datetime) -> bool:
+        """Neither revoked nor expired: the session it belongs to is still open."""
+        found = await self.session.execute(select(RefreshToken.id).where(
+            RefreshToken.token_hash == token_hash, RefreshToken.revoked_at.is_(None), RefreshToken.expires_at > now))
+        return found.first() is not None
+
     async def revoke_family(self, family_id: uuid.UUID, when: datetime) -> None:
         await self.session.execute(
             update(RefreshToken)

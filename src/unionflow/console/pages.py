@@ -30,10 +30,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from unionflow.console import cartes, navigation
 from unionflow.console import session as cookie
 from unionflow.console.session import ConsoleSession
 from unionflow.core.auth import AuthContext, authenticate
-from unionflow.core.db import get_session
+from unionflow.core.db import get_session, read_only_session
 from unionflow.core.errors import InvalidInput, RegleMetier, Unauthenticated, UnionFlowError, schema_error
 from unionflow.core.middleware import form_control_location
 from unionflow.core.permissions import Permission
@@ -116,7 +117,7 @@ class Ctx:
 
 
 def render(request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
-    html = templates.get_template(template).render(request=request, prefix=PREFIX, **values)
+    html = cartes.etiqueter(templates.get_template(template).render(request=request, prefix=PREFIX, **values))
     response = HTMLResponse(html, status_code=status)
     # Pages hold personal data: never stored by a shared PC's browser cache or a proxy.
     response.headers["Cache-Control"] = "no-store"
@@ -137,30 +138,9 @@ def error_page(request: Request, status: int, detail: str, ctx: Ctx | None = Non
     return render(request, "erreur.html", status, auth=None, **values)
 
 
-# The menu offers a screen only to whom its page's role set admits (the same check the page makes).
-MENU = (("/a-approuver", "À approuver"), ("/tresorerie", "Trésorerie"), ("/declarations", "Déclarations"),
-        ("/versements", "Versements"),
-        ("/annulations", "Annulations"), ("/tresoreries", "Trésoreries"), ("/wave/releves", "Wave"),
-        ("/aides", "Aides"), ("/comptabilite", "Comptabilité"), ("/clotures", "Clôtures"),
-        ("/cotisations/generer", "Génération"), ("/exports", "Exports"),
-        ("/alertes", "Alertes"), ("/journal-audit", "Journal d'audit"), ("/membres", "Membres"),
-        ("/import", "Import"), ("/adhesions", "Adhésions"), ("/evenements", "Événements"), ("/moi", "Mon compte"),
-        ("/moi/notifications", "Notifications"), ("/mot-de-passe", "Mot de passe"))
-# Screens whose page admits members too (as the API's role set does) but that are work for whoever holds one of
-# these permissions: the menu offers them only then (the page itself stays open to the role set).
-MENU_PERMISSIONS = {"/aides": (Permission.AIDE_DECIDER, Permission.VERSEMENT_INITIER)}
-
-
-def _offered(auth: AuthContext, path: str) -> bool:
-    set_ = ROLE_SETS.get(("GET", PREFIX + path))
-    if set_ is None or not set_.allows(auth.roles) or (path == "/moi" and auth.membre_id is None):
-        return False
-    needed = MENU_PERMISSIONS.get(path)
-    return needed is None or any(auth.can(p, auth.active_organisation_id) for p in needed)
-
-
-def menu(auth: AuthContext) -> list[tuple[str, str]]:
-    return [(path, label) for path, label in MENU if _offered(auth, path)]
+def menu(auth: AuthContext) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The menu grouped by task (console/navigation.py), each screen offered to whom its page's role set admits."""
+    return navigation.menu(auth, ROLE_SETS, PREFIX)
 
 
 ROUTES: list[Route] = []
@@ -194,9 +174,11 @@ def public(path: str, methods: tuple[str, ...] = ("GET",)) -> Callable[[Callable
     return register
 
 
-def to_login(request: Request) -> RedirectResponse:
+def to_login(request: Request, expiree: bool = False) -> RedirectResponse:
+    """``expiree``: a session existed and ended (expired, signed out elsewhere): the sign-in page says so."""
     suite = request.url.path if request.method == "GET" else PREFIX + "/"
-    response = RedirectResponse(f"{PREFIX}/connexion?suite={quote(suite)}", status_code=303)
+    fin = "&expiree=1" if expiree else ""
+    response = RedirectResponse(f"{PREFIX}/connexion?suite={quote(suite)}{fin}", status_code=303)
     cookie.clear(request, response)
     return response
 
@@ -215,14 +197,19 @@ def _as_api_request(request: Request, console: ConsoleSession) -> Request:
 
 async def _fresh(request: Request, console: ConsoleSession) -> bool:
     """Refresh the access token through the token service when it is about to expire. False: signed out."""
+    from unionflow.console import services
+
     if console.expires_at - REFRESH_MARGIN_SECONDS > time.time():
-        return True
+        if console.externe or not console.refresh_token:
+            return True
+        # Signed out everywhere (or the password changed) since: the session ends now, not when the access
+        # token expires. One indexed read per page.
+        async with read_only_session(request.app.state.sessionmaker) as db:
+            return await services.session_ouverte(db, console.refresh_token)
     if not console.refresh_token:
         return False
     if console.externe:
         return await _fresh_externe(request, console)
-    from unionflow.console import services
-
     async with contextlib.asynccontextmanager(get_session)(request) as db:
         tokens = await services.refresh_grant(db, request, console.refresh_token)
     if tokens is None:
@@ -256,11 +243,11 @@ async def run(request: Request, role_set: RoleSet, handler: Handler, again: Hand
         return to_login(request)
     refreshed = console.expires_at - REFRESH_MARGIN_SECONDS <= time.time()
     if not await _fresh(request, console):
-        return to_login(request)
+        return to_login(request, expiree=True)
     try:
         auth = await context_of(request, console)
     except Unauthenticated:
-        return to_login(request)
+        return to_login(request, expiree=True)
     except UnionFlowError as error:
         # The chosen organisation or role is no longer held (membership ended): back to the default context.
         console.organisation_id = console.role = None

@@ -1,4 +1,4 @@
-"""Sign-in, sign-out, the home page and the chooser of the active organisation and role."""
+"""Sign-in, sign-out (here or everywhere), session expiry and the chooser of the active organisation and role."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from starlette.responses import RedirectResponse, Response
 from unionflow.auth.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 from unionflow.console import services
 from unionflow.console import session as cookie
-from unionflow.console.pages import PREFIX, Ctx, page, public, redirect, render, to_login
+from unionflow.console.pages import PREFIX, Ctx, page, public, render, to_login
 from unionflow.console.session import ConsoleSession
 from unionflow.core.db import get_session
 from unionflow.core.errors import TooManyRequests, UnionFlowError
 from unionflow.core.middleware import form_control_location
-from unionflow.core.roles import RS_MEMBRE_WRITE, RS_NOTIFICATION_MES, RS_TRESORERIE_READ
+from unionflow.core.roles import RS_NOTIFICATION_MES
 
 
 def external_provider(request: Request) -> str | None:
@@ -33,14 +33,19 @@ def _suite(value: str | None) -> str:
     return value if value and value.startswith(PREFIX + "/") and not value.startswith("//") else PREFIX + "/"
 
 
+SESSION_EXPIREE = "Votre session a expiré ou a été fermée: reconnectez-vous pour continuer."
+INFOS = {"mot-de-passe": "Mot de passe changé: reconnectez-vous avec le nouveau.",
+         "partout": "Vous êtes déconnecté de tous vos appareils et navigateurs."}
+
+
 @public("/connexion")
 async def connexion(request: Request) -> Response:
     token = cookie.login_csrf(request)
     response = render(request, "connexion.html", auth=None, csrf=token,
                       suite=_suite(request.query_params.get("suite")), erreur=None, email="",
                       externe=external_provider(request),
-                      info="Mot de passe changé: reconnectez-vous avec le nouveau."
-                      if request.query_params.get("fait") == "mot-de-passe" else None)
+                      info=INFOS.get(request.query_params.get("fait") or "")
+                      or (SESSION_EXPIREE if request.query_params.get("expiree") else None))
     cookie.set_login_csrf(request, response, token)
     return response
 
@@ -107,14 +112,28 @@ async def deconnexion(request: Request) -> Response:
     return response
 
 
-@page("/", RS_NOTIFICATION_MES)
-async def accueil(ctx: Ctx) -> Response:
-    """Each person lands on his daily work: the treasury, the register, or his own account."""
-    if RS_TRESORERIE_READ.allows(ctx.auth.roles):
-        return redirect("/tresorerie")
-    if RS_MEMBRE_WRITE.allows(ctx.auth.roles):
-        return redirect("/membres")
-    return redirect("/moi")
+@public("/deconnexion-partout", methods=("POST",))
+async def deconnexion_partout(request: Request) -> Response:
+    """Revokes every refresh token of the person (every browser and app of hers); her other console sessions end
+    at their next page (``pages._fresh`` checks the token), her API clients at their next refresh. A session
+    of an external provider is ended here only: the provider holds the others."""
+    console = await cookie.read(request)
+    if console is None:
+        return to_login(request)
+    form = await request.form()
+    if not cookie.same(str(form.get("csrf") or ""), console.csrf):
+        return render(request, "erreur.html", 403, auth=None, code=403, title="Accès refusé",
+                      detail="Formulaire expiré ou falsifié (jeton CSRF invalide).")
+    if console.refresh_token and console.externe:
+        from unionflow.console import oidc
+
+        await oidc.revoke(request.app.state.settings, console.refresh_token)
+    elif console.refresh_token:
+        async with contextlib.asynccontextmanager(get_session)(request) as db:
+            await services.revoke_everywhere(db, console.refresh_token)
+    response = RedirectResponse(PREFIX + "/connexion?fait=partout", status_code=303)
+    cookie.clear(request, response)
+    return response
 
 
 @page("/contexte", RS_NOTIFICATION_MES)

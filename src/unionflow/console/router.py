@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
 from unionflow.console import (  # noqa: F401
+    pages_accueil,
     pages_annulations,
     pages_approbations,
     pages_audit,
@@ -39,7 +40,8 @@ from unionflow.console.pages import HERE, PREFIX, ROUTES, error_page
 
 CONSOLE_PUBLIC = frozenset({("GET", PREFIX + "/connexion"), ("POST", PREFIX + "/connexion"),
                             ("GET", PREFIX + "/connexion/oidc"), ("GET", PREFIX + "/connexion/oidc/retour"),
-                            ("POST", PREFIX + "/deconnexion"), ("GET", PREFIX + "/static/{name}")})
+                            ("POST", PREFIX + "/deconnexion"), ("POST", PREFIX + "/deconnexion-partout"),
+                            ("GET", PREFIX + "/static/{name}")})
 STATIC = {p.name: p for p in (HERE / "static").iterdir() if p.is_file()}
 MEDIA = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml",
          ".txt": "text/plain; charset=utf-8"}

@@ -85,6 +85,20 @@ async def revoke(session: AsyncSession, refresh_token: str) -> None:
         await tokens.revoke_family(stored.family_id, datetime.now(UTC))
 
 
+async def revoke_everywhere(session: AsyncSession, refresh_token: str) -> None:
+    """Sign-out everywhere: every refresh token of the person this one belongs to (every browser, every app)."""
+    tokens = RefreshTokenRepository(session)
+    stored = await tokens.by_hash_for_update(hashlib.sha256(refresh_token.encode()).hexdigest())
+    if stored is not None:
+        await tokens.revoke_user(stored.user_id, datetime.now(UTC))
+
+
+async def session_ouverte(session: AsyncSession, refresh_token: str) -> bool:
+    """The refresh token is still live: not revoked (sign-out here or everywhere, password changed) nor expired."""
+    token_hash = hashlib.sha256(refresh_token.encode()).hexdigest()
+    return await RefreshTokenRepository(session).vivant(token_hash, datetime.now(UTC))
+
+
 # --- money operations: the API's own functions (one door) ---------------------------------------------------------
 
 def settings_of(request: Request) -> Settings:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, date, datetime, time, timedelta
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
@@ -37,6 +37,15 @@ class ReleveWaveRepository(ScopedRepository[ReleveWave]):
         if statut:
             stmt = stmt.where(LigneReleveWave.statut == statut)
         return await self.paginate(stmt.order_by(LigneReleveWave.horodatage, LigneReleveWave.id), params)
+
+    async def nombre_lignes(self, organisation_id: uuid.UUID | None, statut: str) -> int:
+        """Lines of ``statut`` over every statement the caller sees (of ``organisation_id`` when given)."""
+        releves = self.select().with_only_columns(ReleveWave.id)
+        if organisation_id:
+            releves = releves.where(ReleveWave.organisation_id == organisation_id)
+        return int((await self.session.execute(
+            select(func.count()).select_from(LigneReleveWave).where(
+                LigneReleveWave.releve_id.in_(releves), LigneReleveWave.statut == statut))).scalar_one())
 
     async def dernier_rapprochement(self, releve_id: uuid.UUID) -> RapprochementWave | None:
         return (await self.session.execute(

@@ -360,6 +360,11 @@ class RapprochementWaveService:
         return Page[ReleveWaveResponse].build([ReleveWaveResponse.model_validate(r) for r in rows], params, total,
                                               exact)
 
+    async def nombre_lignes_inconnues(self, organisation_id: uuid.UUID | None) -> int:
+        """Lines no payment or payout of ours explains, over the statements the caller sees: what is left to book
+        or assign (the sum of ``lignesParStatut.INCONNUE`` of those statements)."""
+        return await self.repo.nombre_lignes(organisation_id, S.INCONNUE)
+
     async def obtenir(self, releve_id: uuid.UUID) -> ReleveWaveDetailResponse:
         releve = await self._get(releve_id)
         dernier = await self.repo.dernier_rapprochement(releve.id)
