@@ -141,7 +141,7 @@ def error_page(request: Request, status: int, detail: str, ctx: Ctx | None = Non
 MENU = (("/a-approuver", "À approuver"), ("/tresorerie", "Trésorerie"), ("/declarations", "Déclarations"),
         ("/versements", "Versements"),
         ("/annulations", "Annulations"), ("/tresoreries", "Trésoreries"), ("/wave/releves", "Wave"),
-        ("/aides", "Aides"), ("/comptabilite", "Comptabilité"), ("/clotures", "Clôtures"),
+        ("/aides", "Aides"), ("/avoirs", "Avoirs"), ("/comptabilite", "Comptabilité"), ("/clotures", "Clôtures"),
         ("/cotisations/generer", "Génération"), ("/exports", "Exports"),
         ("/alertes", "Alertes"), ("/journal-audit", "Journal d'audit"), ("/membres", "Membres"),
         ("/import", "Import"), ("/adhesions", "Adhésions"), ("/evenements", "Événements"), ("/moi", "Mon compte"),
