@@ -25,7 +25,7 @@ NAV: tuple[Groupe, ...] = (
                  ("/adhesions", "Adhésions"), ("/evenements", "Événements"))),
     ("Comptabilité", (("/comptabilite", "États et verrouillage"), ("/ecritures/nouvelle", "Écriture manuelle"),
                       ("/clotures", "Clôtures"), ("/cotisations/generer", "Génération des cotisations"),
-                      ("/exports", "Exports"), ("/alertes", "Alertes LCB-FT"),
+                      ("/exports", "Exports"), ("/avoirs", "Registre des avoirs"), ("/alertes", "Alertes LCB-FT"),
                       ("/journal-audit", "Journal d'audit"))),
     ("Paramètres", (("/mise-en-route", "Mise en route"),)),
     ("Mon compte", (("/moi", "Mon compte"), ("/moi/releve", "Relevé de compte"),

@@ -67,12 +67,6 @@ async def tableau(ctx: Ctx) -> Response:
                       peut_confirmer=ctx.can(Permission.PAIEMENT_ENREGISTRER, board.organisation_id))
 
 
-@page("/alertes", RS_LCB)
-async def alertes(ctx: Ctx) -> Response:
-    found = await services.alertes_ouvertes(ctx.db, ctx.auth)
-    return ctx.render("alertes.html", alertes=found)
-
-
 @page("/membres/{id}", RS_MEMBRE_SELF)
 async def fiche_membre(ctx: Ctx) -> Response:
     membre_id = parse_id(ctx.request.path_params["id"])

@@ -19,6 +19,7 @@ from unionflow.console.pages_tresorier import parse_id, parse_montant
 from unionflow.core.errors import InvalidInput, RegleMetier, schema_error
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_AIDE, RS_FINANCE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.federation.schemas import CreateQuotePartRequest
 from unionflow.models.demande_aide import StatutDemandeAide
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 from unionflow.paiements.versements.schemas import CreateVersementRequest
@@ -56,6 +57,8 @@ async def versements(ctx: Ctx) -> Response:
         approbations=approbations, autres=autres, objets=OBJETS, cle=str(uuid.uuid4()), numero=numero,
         peut_preparer=ctx.can(Permission.VERSEMENT_INITIER) and org is not None,
         tresoreries=await _sorties(ctx),
+        federation=(await services_finance.federation_du_payeur(ctx.db, ctx.auth, org)
+                    if org is not None and ctx.can(Permission.VERSEMENT_INITIER, org) else None),
         peut_confirmer=ctx.can(Permission.VERSEMENT_CONFIRMER),
         peut_decider=RS_FINANCE_DECIDE.allows(ctx.auth.roles) and ctx.can(Permission.FINANCE_DECIDER))
 
@@ -79,6 +82,28 @@ async def preparer(ctx: Ctx) -> Response:
         raise InvalidInput("Mode ou objet du versement inconnu") from None
     versement_id = await services_finance.preparer_versement(ctx.db, ctx.auth, ctx.request,
                                                              ctx.field("idempotency_key"), data)
+    return redirect(f"/versements#versement-{versement_id}")
+
+
+@page("/versements/quote-part", RS_TRESORERIE, methods=("POST",))
+async def quote_part(ctx: Ctx) -> Response:
+    """The quote-part to the federation: the API's operation (``POST /api/federations/quotes-parts``), a payout
+    confirmed by a second person like any other."""
+    organisation_id = ctx.auth.active_organisation_id
+    if organisation_id is None:
+        raise RegleMetier("Organisation active requise (X-Active-Organisation-Id)")
+    try:
+        data = CreateQuotePartRequest(
+            organisation_id=organisation_id, montant=parse_montant(ctx.field("montant")),
+            mode=ModeVersement(ctx.field("mode") or "MANUEL"), motif=ctx.field("motif"),
+            beneficiaire_telephone=ctx.field("beneficiaire_telephone") or None,
+            tresorerie_id=parse_id(ctx.field("tresorerie")) if ctx.field("tresorerie") else None)
+    except ValidationError as error:
+        raise schema_error(error) from None
+    except ValueError:  # an unknown mode in a forged form
+        raise InvalidInput("Mode du versement inconnu") from None
+    versement_id = await services_finance.verser_quote_part(ctx.db, ctx.auth, ctx.request,
+                                                            ctx.field("idempotency_key"), data)
     return redirect(f"/versements#versement-{versement_id}")
 
 

@@ -34,7 +34,7 @@ from unionflow.documents.router import storage_of
 from unionflow.imports.router import MAX_OCTETS
 from unionflow.imports.schemas import ImportMembresResponse
 from unionflow.imports.service import ImportMembresService, dossier_imports
-from unionflow.lcbft.schemas import AlerteResponse
+from unionflow.lcbft.schemas import AlerteResponse, TraiterAlerteRequest
 from unionflow.lcbft.service import LcbFtService
 from unionflow.lcbft.service import parse_filters as alerte_filters
 from unionflow.membres.appartenance_service import AppartenanceService
@@ -46,7 +46,7 @@ from unionflow.notifications.schemas import NotificationResponse
 from unionflow.notifications.service import NotificationService
 from unionflow.paiements import operations as paiements_ops
 from unionflow.paiements.avoirs.api_service import AvoirApiService
-from unionflow.paiements.avoirs.schemas import AvoirResponse, ImputerAvoirRequest
+from unionflow.paiements.avoirs.schemas import AvoirResponse, ImputerAvoirRequest, RegistreAvoirsResponse
 from unionflow.paiements.declarations import DeclarationService
 from unionflow.paiements.recus.service import RecuService
 from unionflow.paiements.repository import PaiementFilters
@@ -158,10 +158,17 @@ async def tableau_tresorerie(session: AsyncSession, auth: AuthContext) -> Dashbo
     return await CompteService(session, auth).dashboard_organisation(None)
 
 
-async def alertes_ouvertes(session: AsyncSession, auth: AuthContext, size: int = 50) -> Page[AlerteResponse]:
+async def alertes_ouvertes(session: AsyncSession, auth: AuthContext, size: int = 50,
+                           traitee: bool = False) -> Page[AlerteResponse]:
     """GET /api/alertes-lcb-ft?traitee=false&organisationId=<active>: the same filters, service and scope."""
-    filters = alerte_filters(None, None, auth.active_organisation_id, None, False)
+    filters = alerte_filters(None, None, auth.active_organisation_id, None, traitee)
     return await LcbFtService(session, auth).lister(filters, PageParams(0, size))
+
+
+async def traiter_alerte(session: AsyncSession, auth: AuthContext, alerte_id: str,
+                         data: TraiterAlerteRequest) -> AlerteResponse:
+    """POST /api/alertes-lcb-ft/{id}/traiter: the same service (permission, first decision stands)."""
+    return await LcbFtService(session, auth).traiter(alerte_id, data)
 
 
 async def versements_a_approuver(session: AsyncSession, auth: AuthContext, request: Request,
@@ -278,3 +285,9 @@ async def imputer_avoir(session: AsyncSession, auth: AuthContext, key: str, memb
     idem = IdempotentRequest.for_form(session, paiements_ops.OPERATION_IMPUTER_AVOIR, key, body)
     stored: dict[str, Any] = (await paiements_ops.imputer_avoir(session, auth, idem, data)).body
     return stored
+
+
+async def registre_avoirs(session: AsyncSession, auth: AuthContext, organisation_id: uuid.UUID
+                          ) -> RegistreAvoirsResponse:
+    """GET /api/avoirs/registre: the same service and scope."""
+    return await AvoirApiService(session, auth).registre(organisation_id)

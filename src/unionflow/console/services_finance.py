@@ -35,6 +35,9 @@ from unionflow.demandes_aide.repository import DemandeFilters
 from unionflow.demandes_aide.schemas import DemandeAideResponse
 from unionflow.demandes_aide.service import DemandeAideService
 from unionflow.documents.router import storage_of
+from unionflow.federation import operations as federation_ops
+from unionflow.federation.schemas import CreateQuotePartRequest
+from unionflow.federation.service import FederationService
 from unionflow.finance.approbations.schemas import ApprobationResponse
 from unionflow.finance.approbations.service import GENRE, ApprobationService
 from unionflow.models.demande_aide import StatutDemandeAide
@@ -73,6 +76,18 @@ async def preparer_versement(session: AsyncSession, auth: AuthContext, request: 
     idem = IdempotentRequest.for_form(session, versements_ops.OPERATION_CREER, key, body)
     answer = await versements_ops.creer(session, auth, settings_of(request), idem, data)
     return uuid.UUID(answer.body["id"])
+
+
+async def verser_quote_part(session: AsyncSession, auth: AuthContext, request: Request, key: str,
+                            data: CreateQuotePartRequest) -> uuid.UUID:
+    body = data.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    idem = IdempotentRequest.for_form(session, federation_ops.OPERATION_VERSER_QUOTE_PART, key, body)
+    answer = await federation_ops.verser_quote_part(session, auth, settings_of(request), idem, data)
+    return uuid.UUID(answer.body["id"])
+
+
+async def federation_du_payeur(session: AsyncSession, auth: AuthContext, organisation_id: uuid.UUID) -> str | None:
+    return await FederationService(session, auth).federation_du_payeur(organisation_id)
 
 
 async def confirmer_versement(session: AsyncSession, auth: AuthContext, request: Request, key: str,

@@ -13,12 +13,12 @@ from unionflow.comptabilite.etats_router import BINAIRES
 from unionflow.comptabilite.etats_schemas import FormatEtat
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
-from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_FINANCE_READ, RS_TRESORERIE
 from unionflow.core.routing import area_router
-from unionflow.federation import pdf
+from unionflow.federation import operations, pdf
 from unionflow.federation.schemas import ConsolidationResponse, CreateQuotePartRequest, EtatsConsolidesResponse
 from unionflow.federation.service import FederationService
 from unionflow.paiements.versements.schemas import VersementResponse
@@ -89,12 +89,13 @@ async def list_quotes_parts(id: uuid.UUID, session: SessionDep, auth: AuthContex
                          "à la fédération » / crédit sa trésorerie (521 manuel, 5215 Wave); chez la fédération un "
                          "reçu de sa propre série QPR-<code>-<année>-NNNNNN (`numeroRecuDestinataire`) et débit "
                          "de sa trésorerie / crédit 7584 "
-                         "« Quotes-parts reçues des organisations membres ». Les deux écritures portent le numéro "
+                         "« Quotes-parts reçues des organisations membres ». `tresorerieId` (extension, comme pour "
+                         "tout versement): la trésorerie d'où l'argent sort chez le payeur (défaut: la banque pour "
+                         "un versement manuel, le compte Wave pour Wave). Les deux écritures portent le numéro "
                          "du versement en référence de pièce. Annulation après exécution: "
                          "`POST /api/versements/{id}/annuler` (quatre yeux), qui contrepasse les deux côtés. 400 "
                          "`regle-metier`: organisation sans parente, versement Wave sans numéro de la fédération.")
 async def create_quote_part(data: CreateQuotePartRequest, session: SessionDep, request: Request,
                             auth: AuthContext = authorize(RS_TRESORERIE),
                             idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    service = FederationService(session, auth, request.app.state.settings)
-    return await idem.run(auth, lambda: service.verser_quote_part(data), 201)
+    return as_response(await operations.verser_quote_part(session, auth, request.app.state.settings, idem, data))

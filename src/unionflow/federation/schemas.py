@@ -25,6 +25,9 @@ class CreateQuotePartRequest(InputModel):
     motif: str = Field(min_length=3, max_length=500, description="Ex. « Quote-part 2026, 1er trimestre »")
     beneficiaire_telephone: str | None = Field(default=None, pattern=PHONE_PATTERN,
                                                description="Numéro Wave de la fédération (défaut: son téléphone)")
+    tresorerie_id: uuid.UUID | None = Field(
+        default=None, description="Extension: la trésorerie d'où l'argent sort (une trésorerie active de "
+                                  "l'organisation qui verse; défaut comme pour tout versement)")
 
     @model_validator(mode="after")
     def wave_entier(self) -> CreateQuotePartRequest:

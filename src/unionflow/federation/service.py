@@ -125,6 +125,14 @@ class FederationService:
         return Page[VersementResponse].build([VersementResponse.model_validate(r) for r in rows], params, total,
                                              exact)
 
+    async def federation_du_payeur(self, organisation_id: uuid.UUID) -> str | None:
+        """The name of the federation an organisation pays its quote-part to (None: no parent, or not visible)."""
+        payeur = await OrganisationRepository(self.session, self.auth).get(organisation_id)
+        if payeur is None or payeur.parent_id is None or not staff_sees(self.auth, payeur.id):
+            return None
+        federation = await self.arbre.get(payeur.parent_id)
+        return federation.nom if federation is not None else None
+
     async def verser_quote_part(self, data: CreateQuotePartRequest) -> VersementResponse:
         """A quote-part to the payer's federation: a payout of object QUOTE_PART (four-eyes confirmation and
         approval above the threshold as every payout), booked on both sides when delivered."""
@@ -143,7 +151,7 @@ class FederationService:
         demande = CreateVersementRequest(
             organisation_id=payeur.id, montant=data.montant, devise=data.devise, mode=data.mode,
             objet_type=ObjetVersement.QUOTE_PART, motif=data.motif, beneficiaire_nom=federation.nom[:200],
-            beneficiaire_telephone=telephone)
+            beneficiaire_telephone=telephone, tresorerie_id=data.tresorerie_id)
         assert self.settings is not None
         service = VersementService(self.session, self.auth, self.settings)
         return await service.creer(demande, destinataire_id=federation.id)

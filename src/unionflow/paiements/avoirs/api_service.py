@@ -8,14 +8,21 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.ecritures_tresorerie import solde_compte
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
+from unionflow.core.errors import NotFound
+from unionflow.core.visibility import staff_sees
+from unionflow.membres.repository import MembreRepository
+from unionflow.paiements.avoirs.repository import MouvementAvoirRepository
 from unionflow.paiements.avoirs.schemas import (
     AvoirResponse,
     ImputationAvoirResponse,
     ImputerAvoirRequest,
     ImputerAvoirResponse,
+    LigneRegistreAvoirResponse,
     MouvementAvoirResponse,
+    RegistreAvoirsResponse,
 )
 from unionflow.paiements.avoirs.service import AvoirService
 from unionflow.paiements.repository import PaiementRepository
@@ -53,3 +60,17 @@ class AvoirApiService:
             imputations=[ImputationAvoirResponse(
                 cotisation_id=f.cotisation.id, numero_reference=f.cotisation.numero_reference, montant=f.montant,
                 paiement_id=f.paiement.id, numero_recu=f.paiement.numero_recu) for f in faites])
+
+    async def registre(self, organisation_id: uuid.UUID) -> RegistreAvoirsResponse:
+        """The credit ledger: what the organisation holds for each member, beside account 4191 in its books
+        (the auditor ties one to the other)."""
+        if not staff_sees(self.auth, organisation_id):
+            raise NotFound("Organisation introuvable")
+        soldes = await MouvementAvoirRepository(self.session).soldes(organisation_id)
+        noms = await MembreRepository(self.session, self.auth).noms({membre for membre, _ in soldes})
+        lignes = sorted((LigneRegistreAvoirResponse(membre_id=m, nom=noms.get(m, ""), solde=solde)
+                         for m, solde in soldes), key=lambda ligne: (ligne.nom.casefold(), str(ligne.membre_id)))
+        total = sum((ligne.solde for ligne in lignes), Decimal("0"))
+        compte = Decimal("0") - await solde_compte(self.session, organisation_id, "4191")
+        return RegistreAvoirsResponse(organisation_id=organisation_id, total=total, solde_compte_avoirs=compte,
+                                      ecart=compte - total, lignes=lignes)

@@ -29,6 +29,13 @@ class MouvementAvoirRepository(SystemRepository[MouvementAvoir]):
             MouvementAvoir.membre_id == membre_id, MouvementAvoir.organisation_id == organisation_id)
         return Decimal((await self.session.execute(stmt)).scalar_one())
 
+    async def soldes(self, organisation_id: uuid.UUID) -> list[tuple[uuid.UUID, Decimal]]:
+        """Every member's credit balance in the organisation, when not zero: the credit ledger's lines."""
+        total = func.sum(MouvementAvoir.montant)
+        stmt = (select(MouvementAvoir.membre_id, total).where(MouvementAvoir.organisation_id == organisation_id)
+                .group_by(MouvementAvoir.membre_id).having(total != 0))
+        return [(row[0], Decimal(row[1])) for row in await self.session.execute(stmt)]
+
     async def du_paiement(self, paiement_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[MouvementAvoir]]:
         """The movements each payment's receipt refers to, oldest first."""
         found: dict[uuid.UUID, list[MouvementAvoir]] = {i: [] for i in paiement_ids}

@@ -15,7 +15,12 @@ from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 from unionflow.paiements import operations
 from unionflow.paiements.avoirs.api_service import AvoirApiService
-from unionflow.paiements.avoirs.schemas import AvoirResponse, ImputerAvoirRequest, ImputerAvoirResponse
+from unionflow.paiements.avoirs.schemas import (
+    AvoirResponse,
+    ImputerAvoirRequest,
+    ImputerAvoirResponse,
+    RegistreAvoirsResponse,
+)
 
 router = area_router("/api/avoirs", "Paiements")
 
@@ -29,6 +34,18 @@ async def obtenir_avoir(session: SessionDep, auth: AuthContext = authorize(RS_TR
                         membre_id: uuid.UUID = Query(alias="membreId"),
                         organisation_id: uuid.UUID = Query(alias="organisationId")) -> AvoirResponse:
     return await AvoirApiService(session, auth).obtenir(membre_id, organisation_id)
+
+
+@router.get("/registre", response_model=RegistreAvoirsResponse, responses=problems(404),
+            summary="Registre des avoirs d'une organisation",
+            description="Extension. Ce que l'organisation doit à chacun de ses membres (avances et trop-perçus non "
+                        "encore imputés), un membre par ligne, et à côté le solde créditeur du compte 4191 de ses "
+                        "livres: `ecart` est nul quand le registre et les livres concordent. Lecture de la "
+                        "trésorerie, du président et du commissaire aux comptes. 404 si l'organisation n'est pas "
+                        "visible.")
+async def registre_avoirs(session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE_READ),
+                          organisation_id: uuid.UUID = Query(alias="organisationId")) -> RegistreAvoirsResponse:
+    return await AvoirApiService(session, auth).registre(organisation_id)
 
 
 @router.post("/imputer", response_model=ImputerAvoirResponse, responses=problems(403, 404),

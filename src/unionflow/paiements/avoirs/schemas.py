@@ -51,3 +51,19 @@ class ImputerAvoirResponse(OutputModel):
     montant_impute: Montant
     solde: Montant = Field(description="Avoir restant après imputation")
     imputations: list[ImputationAvoirResponse]
+
+
+class LigneRegistreAvoirResponse(OutputModel):
+    membre_id: uuid.UUID
+    nom: str = Field(description="Prénom et nom du membre")
+    solde: Montant = Field(description="Son avoir disponible dans l'organisation")
+
+
+class RegistreAvoirsResponse(OutputModel):
+    organisation_id: uuid.UUID
+    total: Montant = Field(description="Somme des avoirs des membres (somme des lignes)")
+    solde_compte_avoirs: Montant = Field(
+        description="Solde créditeur du compte 4191 « Clients, avances et acomptes reçus » dans les livres")
+    ecart: Montant = Field(description="`soldeCompteAvoirs` − `total`: zéro quand le registre et les livres "
+                                       "concordent")
+    lignes: list[LigneRegistreAvoirResponse] = Field(description="Un membre par ligne, par nom")
