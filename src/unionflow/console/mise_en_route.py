@@ -147,6 +147,6 @@ def _ouverture(etats: list[EtatOrganisation]) -> str:
     if found is None:
         return "/mise-en-route"
     if found.a_nouveaux == StatutDemande.EN_ATTENTE:
-        return "/ecritures-a-approuver"
+        return "/a-approuver"
     return f"/organisations/{found.organisation.id}/tresoreries"
 
