@@ -118,6 +118,9 @@ async def test_settings_and_dues_scale(client, factory, db):
     rows = {r.cle: r.valeur for r in (await db.execute(select(ConfigurationOrganisation).where(
         ConfigurationOrganisation.organisation_id == org.id))).scalars()}
     assert rows == {"cotisations.avoir.imputation_automatique": "true", "cotisations.bareme.mensuelle": "2500"}
+    generation = await client.get("/console/cotisations/generer")  # the scale is offered where dues are made
+    assert 'value="MENSUELLE" selected' in generation.text and 'value="2500"' in generation.text
+    assert "Barème de l'organisation: Mensuelle 2\u202f500" in generation.text.replace("&#39;", "'")
 
 
 async def test_other_roles_and_organisations_are_refused(client, factory, db):

@@ -163,5 +163,5 @@ async def test_every_operation_a_form_names_is_an_api_route(app):
     written = [m for f in console.glob("services*.py")
                for m in re.findall(r'for_form\(session, "([^"]+)"', f.read_text(encoding="utf-8"))]
     verbes = [f"POST /api/paiements/{{id}}/{verbe}" for verbe in ("annuler", "rembourser")]
-    assert len(named) == 12 and len(written) == 2
+    assert len(named) == 13 and len(written) == 2
     assert [operation for operation in named + written + verbes if operation not in routes] == []
