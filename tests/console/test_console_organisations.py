@@ -69,7 +69,8 @@ async def test_the_organisation_administrator_edits_without_the_hierarchy_and_a_
     csrf = await sign_in(client, admin, db)
     page = await client.get(f"/console/organisations/{org.id}")
     assert page.status_code == 200 and 'name="nom"' in page.text and 'name="parent_id"' not in page.text
-    done = await client.post(f"/console/organisations/{org.id}", data={"csrf": csrf, "nom": "Nouveau nom", "pays": "SN"})
+    done = await client.post(f"/console/organisations/{org.id}", data={
+        "csrf": csrf, "nom": "Nouveau nom", "pays": "SN"})
     assert done.status_code == 303, done.text
     other = await factory.organisation()
     forced = await client.post(f"/console/organisations/{other.id}", data={"csrf": csrf, "nom": "Pris", "pays": "SN"})

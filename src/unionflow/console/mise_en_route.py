@@ -44,12 +44,7 @@ class EtatOrganisation:
     a_nouveaux: str = ""  # "" none asked, EN_ATTENTE waiting for the second person, APPROUVEE booked
     wave: bool = False
     cotisations: bool = False
-    membres: int = 0
-
-    @property
-    def complete(self) -> bool:
-        return (self.bureau and self.tresoreries and self.a_nouveaux == StatutDemande.APPROUVEE and self.wave
-                and self.cotisations and self.membres > 0)
+    membres: int = 0  # active members holding no office
 
 
 @dataclass(frozen=True)
