@@ -81,6 +81,20 @@ def sign_in(driver: Any, base: str, email: str, password: str) -> None:
     submit(driver)
 
 
+def shot(driver: Any, name: str) -> None:
+    """The page's weight on the wire (under 30 KB), axe-core (no serious or critical violation), then a screenshot
+    at 360 px and at desk width (in docs/console when UNIONFLOW_CONSOLE_CAPTURES=1)."""
+    assert browser.transferred(driver) < 30_000, name
+    blocking = [v for v in browser.axe_violations(driver) if v["impact"] in browser.BLOCKING]
+    assert blocking == [], (name, blocking)
+    browser.SHOTS.mkdir(parents=True, exist_ok=True)
+    driver.set_window_size(360, 800)
+    driver.save_screenshot(str(browser.SHOTS / f"{name}-360.png"))
+    driver.set_window_size(1280, 900)
+    driver.save_screenshot(str(browser.SHOTS / f"{name}-bureau.png"))
+    driver.set_window_size(360, 800)
+
+
 def next_step(driver: Any, base: str, expected: str) -> None:
     """From « Mise en route », follow « Étape suivante », which must be ``expected``."""
     driver.get(base + "/console/mise-en-route")
@@ -99,6 +113,7 @@ def test_first_run_from_an_empty_installation_to_the_member_import(chromium: Any
     sign_in(driver, base, ADMIN, NOUVEAU)
     driver.get(base + "/console/mise-en-route")
     assert len(driver.find_elements("css selector", "ol.etapes span.ko")) == 7
+    shot(driver, "mise-en-route")
     css(driver, "nav a[href='/console/mise-en-route']")  # reachable from the menu
 
     next_step(driver, base, "Créer la fédération")
@@ -111,6 +126,7 @@ def test_first_run_from_an_empty_installation_to_the_member_import(chromium: Any
     submit(driver)  # refused: not an E.164 number; the form comes back with what was typed
     assert css(driver, "[role=alert]").text and css(driver, "#ville").get_attribute("value") == "Ziguinchor"
     assert css(driver, "#nom").get_attribute("value") == "Mutuelle des pêcheurs"
+    shot(driver, "organisation-refusee")
     fill(driver, telephone="+221339912345")
     submit(driver)
     assert "Organisation créée" in driver.page_source
@@ -119,6 +135,8 @@ def test_first_run_from_an_empty_installation_to_the_member_import(chromium: Any
         next_step(driver, base, "Nommer les responsables (président, trésorier)")
         fill(driver, email=email, prenom=prenom, nom=nom, mot_de_passe=MOT_DE_PASSE_BUREAU)
         css(driver, f"#n-{role}").click()
+        if role == "PRESIDENT":
+            shot(driver, "bureau")
         submit(driver, "form[action$='/bureau'] button")
         assert "Personne ajoutée au bureau" in driver.page_source
 
@@ -133,6 +151,7 @@ def test_first_run_from_an_empty_installation_to_the_member_import(chromium: Any
     soldes = driver.find_elements("css selector", "input[name^=solde_]")
     assert len(soldes) == 2
     soldes[0].send_keys("125 000")
+    shot(driver, "installation-tresoreries")
     submit(driver, "form[action$='/a-nouveaux'] button")
     assert "une seconde personne" in driver.page_source
 
@@ -147,11 +166,13 @@ def test_first_run_from_an_empty_installation_to_the_member_import(chromium: Any
     fill(driver, libelle="Wave Business des pêcheurs", numero_telephone="+221771234567")
     submit(driver)
     assert "Compte Wave enregistré" in driver.page_source
+    shot(driver, "installation-wave")
 
     next_step(driver, base, "Fixer les types et montants des cotisations")
     fill(driver, cotisations_bareme_mensuelle="2 500")
     submit(driver)
     assert css(driver, "#cotisations_bareme_mensuelle").get_attribute("value") == "2500"
+    shot(driver, "installation-cotisations")
 
     driver.get(base + "/console/mise-en-route")
     assert css(driver, "p.info a").text == "Importer les membres"
@@ -168,4 +189,5 @@ def test_first_run_from_an_empty_installation_to_the_member_import(chromium: Any
 
     driver.get(base + "/console/mise-en-route")
     assert "L'union est en route" in driver.page_source
+    shot(driver, "mise-en-route-faite")
     assert not driver.find_elements("css selector", "ol.etapes span.ko")
