@@ -219,3 +219,19 @@ async def test_the_chooser_only_for_several_organisations_and_the_secretary_land
     listed = await client.get("/console/membres")
     assert "Diopb" in listed.text and "Diopa" not in listed.text
     assert csrf
+
+
+async def test_the_administrator_home_counts_the_set_up_steps_left(client, factory, db):
+    from unionflow.console.mise_en_route import restantes
+    from unionflow.core.auth import AuthContext
+
+    admin = await factory.actor(["SUPER_ADMIN"], with_membre=False)
+    auth = AuthContext(sub=str(admin.user.id), email=admin.user.email, username=admin.user.email,
+                       realm_roles=frozenset({"SUPER_ADMIN"}), roles=frozenset({"SUPER_ADMIN"}), membre_id=None,
+                       memberships={}, active_organisation_id=None)
+    left = await restantes(db, auth)
+    assert left, "a fresh installation has set-up steps left"
+    await _as(client, admin, db)
+    text, nombres = await _accueil(client)
+    assert nombres["mise-en-route"] == len(left)
+    assert f"Prochaine: {left[0].titre}" in text and 'href="/console/mise-en-route"' in text

@@ -58,7 +58,9 @@ ORGANISATION = Path(alias="organisationId")
 @router.get("/organisations/{organisationId}", response_model=list[ConfigurationOrganisationResponse],
             responses=problems(404), summary="Paramètres propres à une organisation",
             description="Extension. Bureau de l'organisation: les clés réglables par organisation "
-                        "(`cotisations.avoir.imputation_automatique`) avec leur valeur effective — propre à "
+                        "(`cotisations.avoir.imputation_automatique`; extension: le barème des cotisations "
+                        "`cotisations.bareme.<mensuelle|trimestrielle|semestrielle|annuelle>`, montant par membre "
+                        "proposé à la génération, 0 = pas de barème) avec leur valeur effective — propre à "
                         "l'organisation (`propre: true`) ou celle de l'installation.")
 async def list_configuration_organisation(session: SessionDep, organisation_id: uuid.UUID = ORGANISATION,
                                           auth: AuthContext = authorize(RS_TRESORERIE)

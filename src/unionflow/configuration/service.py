@@ -43,6 +43,10 @@ class Definition:
     par_organisation: bool = False
 
 
+# The periodic dues types that may have a scale amount (an exceptional or solidarity call is set each time).
+BAREME = ("MENSUELLE", "TRIMESTRIELLE", "SEMESTRIELLE", "ANNUELLE")
+
+
 def _montant(defaut: int, description: str) -> Definition:
     return Definition(TypeValeur.NUMBER, defaut, description, Decimal(0), Decimal("9999999999999999.99"),
                       decimales=2)
@@ -76,6 +80,12 @@ DEFAUTS: dict[str, Definition] = {
     "cotisations.avoir.imputation_automatique": Definition(
         TypeValeur.BOOLEAN, False, "Avoir: imputé automatiquement sur les cotisations échues (à leur génération et "
         "chaque jour), les plus anciennes d'abord; sinon par la trésorerie seulement", par_organisation=True),
+    # Dues scale (docs/decisions.md, "Barème des cotisations"): an organisation's amount per member for each
+    # periodic type, offered by the generation form; 0 = not set.
+    **{f"cotisations.bareme.{periode.lower()}": Definition(
+        TypeValeur.NUMBER, 0, f"Barème: montant d'une cotisation {periode.lower()} par membre, proposé à la "
+        "génération (0 = pas de barème)", Decimal(0), Decimal("9999999999999999.99"), decimales=2,
+        par_organisation=True) for periode in BAREME},
     "comptabilite.cloture.delai_declarations_jours": Definition(
         TypeValeur.NUMBER, 7, "Clôture mensuelle: un paiement déclaré (en attente) depuis plus de ce nombre de jours "
         "empêche la clôture du mois", Decimal(0), Decimal(90), decimales=0),

@@ -35,7 +35,7 @@ from unionflow.console import session as cookie
 from unionflow.console.session import ConsoleSession
 from unionflow.core.auth import AuthContext, authenticate
 from unionflow.core.db import get_session, read_only_session
-from unionflow.core.errors import InvalidInput, RegleMetier, Unauthenticated, UnionFlowError, schema_error
+from unionflow.core.errors import Conflict, InvalidInput, RegleMetier, Unauthenticated, UnionFlowError, schema_error
 from unionflow.core.middleware import form_control_location
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RoleSet
@@ -293,7 +293,8 @@ async def _page(request: Request, console: ConsoleSession, auth: AuthContext, ro
     # The request's transaction is rolled back: nothing of the refused action (nor its idempotency key) remains.
     if isinstance(error, RegleMetier) and "X-Active-Organisation-Id" in error.detail:
         return RedirectResponse(f"{PREFIX}/contexte?suite={quote(request.url.path)}", status_code=303)
-    if again is not None and isinstance(error, InvalidInput):
+    # A conflict with what exists (a name, an account, a number already taken) is corrected in the form too.
+    if again is not None and isinstance(error, InvalidInput | Conflict):
         with contextlib.suppress(UnionFlowError):  # the form itself out of reach now: the error page
             return await _again(request, console, auth, form, again, error)
     return error_page(request, error.status, error.detail, Ctx(request, auth, None, console))  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from datetime import date
 
 from starlette.responses import Response
 
-from unionflow.console import navigation, services
+from unionflow.console import mise_en_route, navigation, services
 from unionflow.console import services_accueil as compter
 from unionflow.console.pages import PREFIX, ROLE_SETS, Ctx, montant, page
 from unionflow.console.pages_comptabilite import MOIS
@@ -84,10 +84,15 @@ async def _membres(ctx: Ctx) -> list[Chose]:
 
 
 async def _parametres(ctx: Ctx) -> list[Chose]:
-    # The guided set-up lists its own remaining steps; the home only leads there.
-    if ctx.auth.roles & ADMINISTRATEURS and _offert(ctx, "/mise-en-route"):
-        return [Chose("mise-en-route", "Étapes de mise en route", "/mise-en-route")]
-    return []
+    # The guided set-up counts its remaining steps (console/mise_en_route.py); the home shows how many and the
+    # next one, and says nothing once the union is set up.
+    if not (ctx.auth.roles & ADMINISTRATEURS and _offert(ctx, "/mise-en-route")):
+        return []
+    restantes = await mise_en_route.restantes(ctx.db, ctx.auth)
+    if not restantes:
+        return []
+    return [Chose("mise-en-route", "Étapes de mise en route restantes", "/mise-en-route", len(restantes),
+                  f"Prochaine: {restantes[0].titre}")]
 
 
 async def _mon_compte(ctx: Ctx) -> list[Chose]:

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
+from decimal import Decimal
 
 from pydantic import ValidationError
 from starlette.responses import Response
 
+from unionflow.configuration.organisation_service import valeur_organisation
+from unionflow.configuration.service import BAREME
 from unionflow.console import services_travaux
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_comptabilite import parse_date
@@ -34,10 +37,21 @@ def _organisation(ctx: Ctx) -> uuid.UUID:
     return ctx.auth.active_organisation_id
 
 
+async def _bareme(ctx: Ctx) -> dict[str, Decimal]:
+    """The active organisation's dues scale (type → amount per member), offered by the form; empty if none."""
+    org = ctx.auth.active_organisation_id
+    if org is None:
+        return {}
+    found = {t: Decimal(str(await valeur_organisation(ctx.db, org, f"cotisations.bareme.{t.lower()}") or 0))
+             for t in BAREME}
+    return {t: montant for t, montant in found.items() if montant > 0}
+
+
 @page("/cotisations/generer", RS_COTISATION_GENERER)
 async def generer_form(ctx: Ctx) -> Response:
     today = date.today()
-    return ctx.render("generer.html", types=TYPES, annee=today.year, mois=today.month, resultat=None)
+    return ctx.render("generer.html", types=TYPES, annee=today.year, mois=today.month, resultat=None,
+                      bareme=await _bareme(ctx))
 
 
 @page("/cotisations/generer", RS_COTISATION_GENERER, methods=("POST",))

@@ -10,7 +10,7 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import REALM_ROLES_SCHEMA, RS_SA
 from unionflow.core.routing import area_router
-from unionflow.identity.provider import identity_provider
+from unionflow.identity import operations
 from unionflow.identity.schemas import CreateUserRequest, RealmRoleResponse, UpdateUserRequest, UserResponse
 from unionflow.identity.service import AdminUserService
 
@@ -23,11 +23,7 @@ _UPSTREAM = (502, 503)
 
 
 def _service(request: Request, session: SessionDep, auth: AuthContext) -> AdminUserService:
-    provider = identity_provider(request, session)
-    settings = request.app.state.settings
-    # The issuer of the tokens of the accounts this provider holds: "your own account" is (issuer, subject).
-    issuer = settings.issuer if provider.kind == "builtin" else settings.oidc_issuer
-    return AdminUserService(session, auth, provider, issuer)
+    return operations.comptes(request, session, auth)
 
 
 @router.get("", response_model=Page[UserResponse], responses=problems(*_UPSTREAM),

@@ -12,7 +12,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.query import contient
 from unionflow.core.repository import ScopedRepository
-from unionflow.core.roles import Role
+from unionflow.core.roles import ORGANISATION_STAFF_ROLES, Role
 from unionflow.core.visibility import (
     EVERY,
     SCOPE_MEMBRE,
@@ -178,6 +178,34 @@ class MembreRepository(ScopedRepository[Membre]):
         return [membre for membre, held in (await self.session.execute(stmt)).tuples()
                 if not roles.isdisjoint(held or [])]
 
+    async def bureau(self, organisation_id: uuid.UUID) -> list[tuple[Membre, list[str]]]:
+        """Members with an active membership holding an office (a role beyond MEMBRE), by name, with their roles
+        (unscoped: the caller checked the organisation's administration permission)."""
+        stmt = (select(Membre, MembreOrganisation.roles)
+                .join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
+                .where(MembreOrganisation.organisation_id == organisation_id,
+                       MembreOrganisation.statut == StatutAppartenance.ACTIF, _tient_un_office())
+                .order_by(Membre.nom, Membre.prenom))
+        return [(membre, list(held or [])) for membre, held in (await self.session.execute(stmt)).tuples()]
+
+    async def effectifs(self, organisation_ids: list[uuid.UUID]) -> dict[uuid.UUID, tuple[int, int, set[str]]]:
+        """Per organisation: its number of active memberships, how many of them hold an office, and the offices
+        held there (set-up progress)."""
+        if not organisation_ids:
+            return {}
+        actif = (MembreOrganisation.organisation_id.in_(organisation_ids),
+                 MembreOrganisation.statut == StatutAppartenance.ACTIF)
+        counts = (select(MembreOrganisation.organisation_id, func.count()).where(*actif)
+                  .group_by(MembreOrganisation.organisation_id))
+        totals = {org: int(n) for org, n in (await self.session.execute(counts)).tuples()}
+        holders: dict[uuid.UUID, int] = {}
+        offices: dict[uuid.UUID, set[str]] = {}
+        stmt = select(MembreOrganisation.organisation_id, MembreOrganisation.roles).where(*actif, _tient_un_office())
+        for org, held in (await self.session.execute(stmt)).tuples():
+            holders[org] = holders.get(org, 0) + 1
+            offices.setdefault(org, set()).update(set(held or []) - {Role.MEMBRE.value})
+        return {org: (n, holders.get(org, 0), offices.get(org, set())) for org, n in totals.items()}
+
     async def select_adhesions_actives(self, organisation_id: uuid.UUID
                                        ) -> list[tuple[uuid.UUID, date, date | None]]:
         """(member id, membership start, membership end) of the active members with an active membership, in id
@@ -250,6 +278,12 @@ class MembreRepository(ScopedRepository[Membre]):
                                                           MembreOrganisation.statut == StatutAppartenance.ACTIF)
         return set((await self.session.execute(stmt)).scalars())
 
+
+
+def _tient_un_office() -> ColumnElement[bool]:
+    """roles (a JSON list) holds an office: its text contains one of the quoted names, on both back ends."""
+    text = cast(MembreOrganisation.roles, String)
+    return or_(*(text.like(f'%"{role}"%') for role in sorted(ORGANISATION_STAFF_ROLES)))
 
 
 async def membre_visible(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> Membre | None:

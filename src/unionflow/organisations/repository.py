@@ -54,6 +54,11 @@ class OrganisationRepository(ScopedRepository[Organisation]):
                                          Document.type_mime.in_(("image/png", "image/jpeg")))
         return (await self.session.execute(stmt)).scalar_one_or_none() is not None
 
+    async def annuaire(self, limite: int) -> list[Organisation]:
+        """The visible organisations, parents before children (by level, then name), at most ``limite``."""
+        stmt = self.select().order_by(Organisation.parent_id.is_not(None), Organisation.nom).limit(limite)
+        return list((await self.session.execute(stmt)).scalars())
+
     async def children(self, parent_id: uuid.UUID) -> list[Organisation]:
         stmt = self.select().where(Organisation.parent_id == parent_id).order_by(Organisation.nom)
         return list((await self.session.execute(stmt)).scalars())

@@ -91,8 +91,7 @@ A_NOUVEAUX_QUATRE_YEUX = (
 async def create_a_nouveaux(data: CreateANouveauxRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_TRESORERIE),
                             idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
-    service = ANouveauxService(session, auth)
-    return await idem.run(auth, lambda: service.saisir(data), 202)
+    return as_response(await operations.saisir_a_nouveaux(session, auth, idem, data))
 
 
 @router.get("/a-nouveaux", response_model=list[DemandeANouveauxResponse], responses=problems(404),
