@@ -23,6 +23,7 @@ from unionflow.auth.router import router as auth_router
 from unionflow.backups.router import router as sauvegardes_router
 from unionflow.clients_api.router import router as clients_api_router
 from unionflow.clotures.router import router as comptabilite_cloture_mensuelle_router
+from unionflow.comptabilite.cloture_router import router as comptabilite_cloture_router
 from unionflow.comptabilite.deverrouillage_router import router as comptabilite_deverrouillage_router
 from unionflow.comptabilite.etats_router import router as comptabilite_etats_router
 from unionflow.comptabilite.produits_router import router as comptabilite_produits_router
@@ -104,6 +105,7 @@ ROUTERS: list[APIRouter] = [
     federation_router,
     comptabilite_router,
     comptabilite_etats_router,
+    comptabilite_cloture_router,
     comptabilite_produits_router,
     comptabilite_deverrouillage_router,
     comptabilite_cloture_mensuelle_router,

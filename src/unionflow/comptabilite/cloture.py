@@ -12,10 +12,10 @@ import uuid
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
+from unionflow.comptabilite.cloture_schemas import ExerciceResponse, VerrouillageRequest, VerrouillageResponse
 from unionflow.comptabilite.deverrouillage import VerrouServiceBase, jj_mm_aaaa, verifier_date_passee
 from unionflow.comptabilite.ecritures_service import compte_par_defaut, journal_par_defaut
 from unionflow.comptabilite.etats_repository import ZERO, EtatsRepository
-from unionflow.comptabilite.etats_schemas import ExerciceResponse, VerrouillageRequest, VerrouillageResponse
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.service import MODULE, Ligne, poster_ecriture
 from unionflow.core import audit

@@ -9,8 +9,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from unionflow.comptabilite.schemas import EcritureComptableResponse
-from unionflow.core.schemas import InputModel, Montant, OutputModel
-from unionflow.models.cloture import StatutExercice
+from unionflow.core.schemas import Montant, OutputModel
 
 
 class FormatEtat(StrEnum):
@@ -130,28 +129,3 @@ class CompteResultatResponse(EnteteEtat):
     total_charges: Montant
     total_produits: Montant
     resultat: Montant = Field(description="Produits − charges: excédent (> 0) ou déficit (< 0)")
-
-
-class VerrouillageRequest(InputModel):
-    organisation_id: uuid.UUID
-    date_verrouillage: date = Field(description="Aucune écriture datée de ce jour ou avant ne peut être passée")
-
-
-class VerrouillageResponse(OutputModel):
-    organisation_id: uuid.UUID
-    date_verrouillage: date | None
-    modifie_par: str | None
-
-
-class ClotureRequest(InputModel):
-    organisation_id: uuid.UUID
-
-
-class ExerciceResponse(OutputModel):
-    organisation_id: uuid.UUID
-    annee: int
-    statut: StatutExercice = Field(description="OUVERT ou CLOTURE")
-    resultat: Montant | None
-    ecriture_cloture_id: uuid.UUID | None
-    cloture_par: str | None
-    date_cloture: datetime | None

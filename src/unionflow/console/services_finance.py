@@ -22,10 +22,10 @@ from unionflow.clotures.schemas import ClotureMensuelleResponse, CreateClotureMe
 from unionflow.clotures.service import ClotureMensuelleService
 from unionflow.comptabilite import etats_tableaux
 from unionflow.comptabilite.cloture import ClotureService
+from unionflow.comptabilite.cloture_schemas import VerrouillageRequest, VerrouillageResponse
 from unionflow.comptabilite.deverrouillage import DeverrouillageService
 from unionflow.comptabilite.deverrouillage_schemas import CreateDeverrouillageRequest, DeverrouillageResponse
 from unionflow.comptabilite.etats import EtatsService
-from unionflow.comptabilite.etats_schemas import VerrouillageRequest, VerrouillageResponse
 from unionflow.console.services import corps, settings_of
 from unionflow.core import tableaux
 from unionflow.core.auth import AuthContext
