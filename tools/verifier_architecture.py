@@ -221,7 +221,7 @@ TABLES_ARGENT = frozenset({"Paiement", "PaiementAllocation", "MouvementAvoir", "
 _SOUS_PAIEMENTS = "sits below paiements in the layers (paiements imports it), so it cannot call paiements' door"
 # Reads of the money tables outside paiements/ that remain, by module → (models, reason). The only way to admit one.
 LECTURES_ARGENT: dict[str, tuple[frozenset[str], str]] = {
-    "comptabilite/pieces_repository.py": (frozenset({"Paiement", "PaiementAllocation"}),
+    "comptabilite/pieces/repository.py": (frozenset({"Paiement", "PaiementAllocation"}),
                                           f"comptabilite {_SOUS_PAIEMENTS}: the ledger lines name the payer and the "
                                           "receipt in the same statement; to move, the callers above would hand "
                                           "the receipts down"),
@@ -248,7 +248,7 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
                                    f"{_PORTEE} (organisations whose books one reads); the payment path reads the "
                                    "treasuries (cached, core/reference.py) to debit the right class-5 account: "
                                    "tresoreries posts through comptabilite, importing it back would be a cycle"),
-    "comptabilite/pieces_repository.py": (frozenset({"Cotisation", "Membre"}),
+    "comptabilite/pieces/repository.py": (frozenset({"Cotisation", "Membre"}),
                                          f"{_AFFICHAGE} (ledger lines name the payer and the receipt); paiements "
                                          "posts through comptabilite, importing it back would be a cycle"),
     "compte/repository.py": (frozenset({"Adhesion", "Cotisation", "Membre", "MembreOrganisation", "Organisation"}),

@@ -16,8 +16,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures_service import comptes_paiement, date_ecriture_paiement, ecriture_paiement
-from unionflow.comptabilite.produits import nature_cible
+from unionflow.comptabilite.ecritures.service import comptes_paiement, date_ecriture_paiement, ecriture_paiement
+from unionflow.comptabilite.produits.comptes import nature_cible
 from unionflow.comptabilite.service import compteur_ecriture
 from unionflow.core import audit, metrics
 from unionflow.core.auth import AuthContext
