@@ -1,7 +1,7 @@
 """The entry of a member's credit (avoir) applied to dues or an adhesion fee.
 
 The money was booked when it was received: treasury debited, 4191 "Membres, avances reçues" credited (the
-payment's entry, ecritures_service.py). Applying it moves no money: debit 4191, credit the income of what it
+payment's entry, ecritures/service.py). Applying it moves no money: debit 4191, credit the income of what it
 pays. Undoing a payment whose credit is still whole is the mirror of its entry (``extourner_paiement``);
 paying the credit back debits 4191 against the treasury (annulations/).
 """

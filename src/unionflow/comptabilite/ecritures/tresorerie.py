@@ -128,7 +128,7 @@ async def comptabiliser_virement_interne(
     return sortie, entree
 
 
-# Payment method → the type of treasury the money enters (the standard accounts of ``ecritures_service.TRESORERIE``
+# Payment method → the type of treasury the money enters (the standard accounts of ``ecritures.service.TRESORERIE``
 # when the organisation declared none of that type).
 TYPE_PAR_METHODE = {"ESPECES": "CAISSE", "AUTRE": "CAISSE", "VIREMENT": "BANQUE", "CHEQUE": "BANQUE",
                     "CARTE": "BANQUE", "WAVE": "WAVE", "WAVE_TRANSFERT": "WAVE",

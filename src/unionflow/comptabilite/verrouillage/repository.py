@@ -1,7 +1,8 @@
 """Lock dates and closed years of the books (reopening requests are four-eyes requests: approbations/).
 
-Unscoped (``SystemRepository``): posting (``ecritures_service``), ``date_comptable`` and the reopening workflow
-read them after the caller's organisation was checked (scoped repository + permission) or on the system's behalf."""
+Unscoped (``SystemRepository``): posting (``comptabilite.ecritures.service``), ``date_comptable`` and the closings
+(clotures/: lock, year-end, reopening) read them after the caller's organisation was checked (scoped repository +
+permission) or on the system's behalf."""
 
 from __future__ import annotations
 
