@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from tests.factories import Actor
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from unionflow.models import Organisation
 
 # The default dues income accounts (comptabilite/produits/comptes.py): periodic, exceptional, solidarity dues.

@@ -8,8 +8,8 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.comptabilite.helpers import compte, ecriture, journal, passer
-from tests.paiements.helpers import cotisation
+from tests.factories.comptabilite import compte, ecriture, journal, passer
+from tests.factories.cotisations import cotisation
 from unionflow.models import EcritureComptable
 
 TODAY = datetime.now(UTC).date()

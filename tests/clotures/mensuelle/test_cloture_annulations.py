@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from tests.paiements.annulations.helpers import defaire
+from tests.factories.paiements import defaire
 from tests.paiements.annulations.test_quatre_yeux import _paiement
 from tests.pdf import pdf_text
 from unionflow.models import DemandeApprobation, Paiement

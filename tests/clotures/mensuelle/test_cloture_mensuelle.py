@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from tests.comptabilite.helpers import compte, ecriture, journal, passer
+from tests.factories.comptabilite import compte, ecriture, journal, passer
 from tests.pdf import pdf_page_image, pdf_text
 from unionflow.models import AlerteLcbFt, AuditLog, ClotureMensuelle, MembreOrganisation, Paiement
 

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from tests.comptabilite.helpers import adhesion, cotisation
+from tests.factories.cotisations import adhesion, cotisation
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.models import CompteComptable, EcritureComptable, JournalComptable
 from unionflow.paiements.encaissement.workflow import Cible, EncaissementService

@@ -10,9 +10,9 @@ from decimal import Decimal
 
 from openpyxl import load_workbook
 
-from tests.comptabilite.helpers import compte, ecriture, journal, passer
-from tests.paiements.annulations.helpers import defaire
-from tests.paiements.helpers import cotisation
+from tests.factories.comptabilite import compte, ecriture, journal, passer
+from tests.factories.cotisations import cotisation
+from tests.factories.paiements import defaire
 from tests.pdf import pdf_text
 
 TODAY = datetime.now(UTC).date()

@@ -15,8 +15,8 @@ from typing import Any
 
 from openpyxl import load_workbook
 
-from tests.comptabilite.helpers import ecriture, journal, passer
-from tests.paiements.helpers import cotisation
+from tests.factories.comptabilite import ecriture, journal, passer
+from tests.factories.cotisations import cotisation
 from tests.pdf import pdf_page_image, pdf_text
 from unionflow.comptabilite.pieces import libelles as libelles_pieces
 from unionflow.comptabilite.service import ZERO, Ligne, poster_ecriture

@@ -8,8 +8,8 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.comptabilite.helpers import compte
-from tests.paiements.helpers import adhesion, cotisation
+from tests.factories.comptabilite import compte
+from tests.factories.cotisations import adhesion, cotisation
 from unionflow.comptabilite.produits.comptes import COMPTE_PRODUIT_DEFAUT, compte_produit
 from unionflow.models import AuditLog, CompteComptable, EcritureComptable, LigneEcriture
 from unionflow.models.recette import NatureRecette

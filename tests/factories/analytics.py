@@ -1,13 +1,14 @@
-"""Row builders for analytics tests: small data sets whose every figure is computed by hand in the tests."""
+"""Row builders for analytics tests: small data sets whose every figure is computed by hand in the tests.
+
+``nouvelle_cotisation``, ``nouveau_paiement`` and ``nouvelle_adhesion`` build rows not yet added, with the amounts
+paid and the statuses a figure needs; ``tests.factories.add`` writes them."""
 
 from __future__ import annotations
 
-import uuid
 from datetime import UTC, date, datetime
 from decimal import Decimal
-from typing import Any
 
-from tests.factories import Factory
+from tests.factories import Factory, add, ref
 from unionflow.models import (
     Adhesion,
     Cotisation,
@@ -23,44 +24,31 @@ from unionflow.models import (
 BASE = "/api/analytics"
 
 
-def ref(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:12].upper()}"
-
-
 def utc(*parts: int) -> datetime:
     return datetime(*parts, tzinfo=UTC)  # type: ignore[misc]
 
 
-async def add(factory: Factory, *rows: Any) -> None:
-    factory.session.add_all(rows)
-    await factory.session.flush()
-
-
-async def membre(factory: Factory) -> Membre:
-    return await factory.membre(None)
-
-
 async def membership(factory: Factory, org: Organisation, debut: date, fin: date | None = None) -> None:
-    m = await membre(factory)
+    m = await factory.membre(None)
     await add(factory, MembreOrganisation(membre_id=m.id, organisation_id=org.id, roles=["MEMBRE"], date_debut=debut,
                                           date_fin=fin, statut="TERMINE" if fin else "ACTIF"))
 
 
-def cotisation(m: Membre, org: Organisation, echeance: date, du: str, paye: str = "0", statut: str = "EN_ATTENTE",
-               devise: str = "XOF") -> Cotisation:
+def nouvelle_cotisation(m: Membre, org: Organisation, echeance: date, du: str, paye: str = "0",
+                        statut: str = "EN_ATTENTE", devise: str = "XOF") -> Cotisation:
     return Cotisation(numero_reference=ref("COT"), membre_id=m.id, organisation_id=org.id, type_cotisation="MENSUELLE",
                       annee=echeance.year, mois=echeance.month, montant_du=Decimal(du), montant_paye=Decimal(paye),
                       date_echeance=echeance, statut=statut, devise=devise)
 
 
-def paiement(m: Membre, org: Organisation, montant: str, methode: str, when: datetime,
-             statut: str = "VALIDE") -> Paiement:
+def nouveau_paiement(m: Membre, org: Organisation, montant: str, methode: str, when: datetime,
+                     statut: str = "VALIDE") -> Paiement:
     return Paiement(numero_recu=ref("REC"), membre_id=m.id, organisation_id=org.id, montant=Decimal(montant),
                     methode=methode, statut=statut, date_paiement=when)
 
 
-def adhesion(m: Membre, org: Organisation, statut: str, demande: date, *, approuvee: bool = False,
-             paye: str = "0") -> Adhesion:
+def nouvelle_adhesion(m: Membre, org: Organisation, statut: str, demande: date, *, approuvee: bool = False,
+                      paye: str = "0") -> Adhesion:
     return Adhesion(numero_reference=ref("ADH"), membre_id=m.id, organisation_id=org.id, statut=statut,
                     date_demande=demande, frais_adhesion=Decimal("10000"), montant_paye=Decimal(paye),
                     date_approbation=utc(demande.year, demande.month, demande.day, 12) if approuvee else None)
@@ -75,11 +63,11 @@ async def evenement(factory: Factory, org: Organisation, debut: datetime, capaci
     await add(factory, event)
     for statut_inscription, count in (inscriptions or {}).items():
         for _ in range(count):
-            m = await membre(factory)
+            m = await factory.membre(None)
             await add(factory, InscriptionEvenement(evenement_id=event.id, membre_id=m.id, statut=statut_inscription))
     for moderation, values in (notes or {}).items():
         for note in values:
-            m = await membre(factory)
+            m = await factory.membre(None)
             await add(factory, FeedbackEvenement(evenement_id=event.id, membre_id=m.id, note=note,
                                                  statut_moderation=moderation))
     return event

@@ -1,4 +1,5 @@
-"""Builders for monitoring tests: conditions written straight into the live tables the evaluator measures."""
+"""Monitoring tests' tools (not builders): the alert settings, the alerts read back, an evaluation made old
+and the open alerts counted in the live tables the evaluator measures."""
 
 from __future__ import annotations
 

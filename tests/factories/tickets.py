@@ -1,3 +1,5 @@
+"""Support tickets through the API."""
+
 from __future__ import annotations
 
 from typing import Any

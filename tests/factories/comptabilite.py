@@ -1,13 +1,11 @@
+"""The books through the API: accounts, journals, an entry's body, and posting it (approved when it touches money)."""
+
 from __future__ import annotations
 
 import uuid
-from datetime import date
-from decimal import Decimal
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from unionflow.models import Adhesion, Cotisation, Membre, Organisation
+from unionflow.models import Organisation
 
 
 async def compte(client: Any, headers: dict[str, str], org_id: uuid.UUID, numero: str, libelle: str) -> dict[str, Any]:
@@ -28,23 +26,6 @@ async def journal(client: Any, headers: dict[str, str], org_id: uuid.UUID, code:
 def ecriture(journal_id: str, lignes: list[tuple[str, str, str]], day: str = "2026-03-15") -> dict[str, Any]:
     return {"journalId": journal_id, "dateEcriture": day, "libelle": "Pièce test", "pieceReference": "PJ-1",
             "lignes": [{"compteId": c, "debit": d, "credit": k} for c, d, k in lignes]}
-
-
-async def cotisation(db: AsyncSession, membre: Membre, org: Organisation, montant: str) -> Cotisation:
-    row = Cotisation(numero_reference=f"COT-T-{uuid.uuid4().hex[:10]}", membre_id=membre.id, organisation_id=org.id,
-                     type_cotisation="MENSUELLE", annee=2026, mois=3, montant_du=Decimal(montant),
-                     date_echeance=date(2026, 3, 5))
-    db.add(row)
-    await db.flush()
-    return row
-
-
-async def adhesion(db: AsyncSession, membre: Membre, org: Organisation, frais: str) -> Adhesion:
-    row = Adhesion(numero_reference=f"ADH-T-{uuid.uuid4().hex[:10]}", membre_id=membre.id, organisation_id=org.id,
-                   statut="APPROUVEE", date_demande=date(2026, 3, 1), frais_adhesion=Decimal(frais))
-    db.add(row)
-    await db.flush()
-    return row
 
 
 async def passer(client: Any, factory: Any, org: Organisation, headers: dict[str, str],

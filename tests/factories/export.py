@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import uuid
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
-from typing import Any
 
-from tests.factories import Actor, Factory
+from tests.factories import Actor, Factory, add
 from unionflow.cotisations.service import today_utc
 from unionflow.models import (
     Adhesion,
@@ -24,15 +20,6 @@ from unionflow.models import (
     Organisation,
     Paiement,
 )
-
-
-def parse_csv(content: bytes) -> list[list[str]]:
-    assert content.startswith(b"\xef\xbb\xbf"), "UTF-8 BOM expected"
-    return list(csv.reader(io.StringIO(content[3:].decode("utf-8"), newline=""), delimiter=";"))
-
-
-def by_first(rows: list[list[str]]) -> dict[str, list[str]]:
-    return {r[0]: r for r in rows[1:]}
 
 
 @dataclass
@@ -49,15 +36,6 @@ class Dataset:
     m3: Membre
     journal_a: JournalComptable
     journal_b: JournalComptable
-
-
-async def add(factory: Factory, *rows: Any) -> None:
-    factory.session.add_all(rows)
-    await factory.session.flush()
-
-
-def ref(prefix: str) -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:10].upper()}"
 
 
 async def build(factory: Factory) -> Dataset:

@@ -1,3 +1,5 @@
+"""Audit entries written directly (the audit trail's readers are tested on them)."""
+
 from __future__ import annotations
 
 import uuid

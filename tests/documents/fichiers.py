@@ -1,14 +1,19 @@
+"""File contents for upload tests: real signatures of PDF, PNG, executables, and real OOXML/ODF packages."""
+
 from __future__ import annotations
 
 import io
 import zipfile
-from typing import Any
-
-import httpx
 
 PDF_BYTES = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+
+
 PNG_BYTES = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 40
+
+
 ELF_BYTES = b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 200
+
+
 MZ_BYTES = b"MZ\x90\x00\x03\x00\x00\x00" + b"\x00" * 200
 
 
@@ -29,19 +34,14 @@ def plain_zip() -> bytes:
     return buffer.getvalue()
 
 
-async def upload(client: httpx.AsyncClient, headers: dict[str, str], content: bytes, filename: str = "recu.pdf",
-                 mime: str = "application/pdf", **fields: Any) -> httpx.Response:
-    data = {"description": "Reçu de cotisation", "typeDocument": "RECU", **fields}
-    return await client.post("/api/documents/upload", headers=headers, data=data,
-                             files={"file": (filename, content, mime)})
-
-
 CONTENT_TYPES = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
     '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
     '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
     '<Default Extension="xml" ContentType="application/xml"/>{extra}'
     '<Override PartName="/{main}" ContentType="{main_type}"/></Types>')
+
+
 ROOT_RELS = (
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
     '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'

@@ -1,4 +1,4 @@
-"""A real SMTP server (aiosmtpd) and a real HTTP SMS gateway on loopback, and small builders."""
+"""A real SMTP server (aiosmtpd) and a real HTTP SMS gateway on loopback."""
 
 from __future__ import annotations
 
@@ -15,8 +15,6 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, Envelope, LoginPassword, Session
-
-BASE = "/api/notifications"
 
 
 def free_port() -> int:
@@ -99,16 +97,3 @@ def sms_gateway(status: int = 202) -> Iterator[tuple[list[dict[str, Any]], str]]
     finally:
         server.shutdown()
         server.server_close()
-
-
-def envoi(organisation_id: Any, **values: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"organisationId": str(organisation_id), "sujet": "Assemblée générale",
-                            "corps": "Bonjour {prenom}, l'assemblée de {organisation} a lieu samedi."}
-    body.update(values)
-    return body
-
-
-async def staff(factory: Any, roles: tuple[str, ...] = ("MEMBRE", "SECRETAIRE")) -> tuple[Any, Any]:
-    org = await factory.organisation()
-    actor = await factory.actor(["USER"], organisation=org, org_roles=list(roles))
-    return org, actor

@@ -1,3 +1,5 @@
+"""The USSD gateway as the tests play it: its secret, the callback, every screen checked."""
+
 from __future__ import annotations
 
 from typing import Any

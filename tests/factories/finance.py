@@ -1,10 +1,12 @@
+"""An organisation's bureau, a small chart of accounts, entries posted by name, aid requests, approval thresholds."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from tests.comptabilite.helpers import compte, ecriture, journal
 from tests.factories import Actor
+from tests.factories.comptabilite import compte, ecriture, journal
 from unionflow.models import Organisation
 
 

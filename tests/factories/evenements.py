@@ -1,3 +1,5 @@
+"""Events through the API: a creation body and a created event."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta

@@ -1,5 +1,7 @@
-"""Builders for test data and callers. Tokens are signed by the built-in issuer's real key, so every request
-goes through the same verification path as production."""
+"""Builders for test data and callers, the one home of the tests' builders (functions that create rows,
+users, organisations or tokens, through the API or the database): ``Factory`` and ``Actor`` here, the areas' builders
+in the modules beside this one (tests/factories/<area>.py). Tokens are signed by the built-in issuer's real key, so
+every request goes through the same verification path as production."""
 
 from __future__ import annotations
 
@@ -96,3 +98,15 @@ class Factory:
         token, _ = await TokenService(self.session, self.settings).access_token(user)
         return Actor(user=user, token=token, membre=membre,
                      organisation_id=organisation.id if organisation else None)
+
+
+def ref(prefix: str) -> str:
+    """A unique reference: ``<prefix>-<12 hex digits>``."""
+    return f"{prefix}-{uuid.uuid4().hex[:12].upper()}"
+
+
+async def add(factory: Factory, *rows: Any) -> None:
+    """Write rows built but not yet added (flushed, not committed)."""
+    factory.session.add_all(rows)
+    await factory.session.flush()
+
