@@ -10,8 +10,8 @@ from tests.factories.paiements import encaisser
 
 async def test_federation_page_shows_the_consolidated_table_and_statements(client, factory, db):
     r = await reseau(factory)
-    await encaisser(client, db, r.mutuelle, r.tresorier, r.membres[0], "5000")
-    await encaisser(client, db, r.soeur, r.tresorier_soeur, r.membres[2], "3000")
+    await encaisser(client, db, r.mutuelle, r.tresorier, r.membres[0], "5000", "VIREMENT")
+    await encaisser(client, db, r.soeur, r.tresorier_soeur, r.membres[2], "3000", "VIREMENT")
     await sign_in(client, r.tresorier_federation, db)
     board = await client.get("/console/tresorerie")
     assert board.status_code == 200 and 'href="/console/federation"' in board.text, board.text
