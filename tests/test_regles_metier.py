@@ -7,8 +7,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from tests.evenements.helpers import event_body
-from tests.finance.helpers import bureau
+from tests.factories.evenements import event_body
+from tests.factories.finance import bureau
 
 REGLE = "https://unionflow.dev/problems/regle-metier"
 INVALIDE = "https://unionflow.dev/problems/invalid-input"

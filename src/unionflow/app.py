@@ -22,10 +22,11 @@ from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
 from unionflow.backups.router import router as sauvegardes_router
 from unionflow.clients_api.router import router as clients_api_router
-from unionflow.clotures.router import router as comptabilite_cloture_mensuelle_router
-from unionflow.comptabilite.deverrouillage_router import router as comptabilite_deverrouillage_router
-from unionflow.comptabilite.etats_router import router as comptabilite_etats_router
-from unionflow.comptabilite.produits_router import router as comptabilite_produits_router
+from unionflow.clotures.deverrouillage.router import router as comptabilite_deverrouillage_router
+from unionflow.clotures.exercice.router import router as comptabilite_cloture_router
+from unionflow.clotures.mensuelle.router import router as comptabilite_cloture_mensuelle_router
+from unionflow.comptabilite.etats.router import router as comptabilite_etats_router
+from unionflow.comptabilite.produits.router import router as comptabilite_produits_router
 from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
@@ -104,6 +105,7 @@ ROUTERS: list[APIRouter] = [
     federation_router,
     comptabilite_router,
     comptabilite_etats_router,
+    comptabilite_cloture_router,
     comptabilite_produits_router,
     comptabilite_deverrouillage_router,
     comptabilite_cloture_mensuelle_router,

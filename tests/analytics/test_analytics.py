@@ -7,15 +7,14 @@ from datetime import date, timedelta
 
 import pytest
 
-from tests.analytics.helpers import (
+from tests.factories import add
+from tests.factories.analytics import (
     BASE,
-    add,
-    adhesion,
-    cotisation,
     evenement,
     membership,
-    membre,
-    paiement,
+    nouveau_paiement,
+    nouvelle_adhesion,
+    nouvelle_cotisation,
     utc,
 )
 from unionflow.cotisations.service import today_utc
@@ -62,16 +61,16 @@ async def test_membership_growth_per_month(client, factory, setup):
 
 async def test_dues_collection_per_month(client, factory, setup):
     org_a, org_b, admin, treasurer = setup
-    m = await membre(factory)
+    m = await factory.membre(None)
     await add(factory,
-              cotisation(m, org_a, date(2025, 1, 31), "5000", "5000", "PAYEE"),
-              cotisation(m, org_a, date(2025, 1, 31), "5000", "2000", "PARTIELLEMENT_PAYEE"),
-              cotisation(m, org_a, date(2025, 2, 28), "3000", "0", "EN_RETARD"),
-              cotisation(m, org_a, date(2025, 2, 28), "3000", "0", "ANNULEE"),
-              cotisation(m, org_a, date(2025, 3, 15), "1000.50", "1000.50", "PAYEE"),
-              cotisation(m, org_a, date(2025, 1, 31), "100", "0", devise="EUR"),
-              cotisation(m, org_a, date(2026, 1, 31), "777", "0"),
-              cotisation(m, org_b, date(2025, 1, 31), "9999", "0"))
+              nouvelle_cotisation(m, org_a, date(2025, 1, 31), "5000", "5000", "PAYEE"),
+              nouvelle_cotisation(m, org_a, date(2025, 1, 31), "5000", "2000", "PARTIELLEMENT_PAYEE"),
+              nouvelle_cotisation(m, org_a, date(2025, 2, 28), "3000", "0", "EN_RETARD"),
+              nouvelle_cotisation(m, org_a, date(2025, 2, 28), "3000", "0", "ANNULEE"),
+              nouvelle_cotisation(m, org_a, date(2025, 3, 15), "1000.50", "1000.50", "PAYEE"),
+              nouvelle_cotisation(m, org_a, date(2025, 1, 31), "100", "0", devise="EUR"),
+              nouvelle_cotisation(m, org_a, date(2026, 1, 31), "777", "0"),
+              nouvelle_cotisation(m, org_b, date(2025, 1, 31), "9999", "0"))
     response = await client.get(f"{BASE}/cotisations/recouvrement", params={"annee": 2025},
                                 headers=treasurer.headers)
     assert response.status_code == 200, response.text
@@ -93,15 +92,15 @@ async def test_dues_collection_per_month(client, factory, setup):
 
 async def test_payments_by_method_and_month(client, factory, setup):
     org_a, org_b, admin, treasurer = setup
-    m = await membre(factory)
+    m = await factory.membre(None)
     await add(factory,
-              paiement(m, org_a, "5000", "WAVE", utc(2025, 1, 10, 9)),
-              paiement(m, org_a, "2000", "WAVE", utc(2025, 1, 31, 23, 30)),  # still January in UTC
-              paiement(m, org_a, "1000.50", "ESPECES", utc(2025, 3, 15, 8)),
-              paiement(m, org_a, "700", "ESPECES", utc(2025, 3, 16, 8), statut="ECHOUE"),
-              paiement(m, org_a, "400", "WAVE", utc(2025, 3, 17, 8), statut="REMBOURSE"),
-              paiement(m, org_a, "300", "WAVE", utc(2024, 12, 31, 23, 59)),
-              paiement(m, org_b, "9999", "WAVE", utc(2025, 1, 12, 8)))
+              nouveau_paiement(m, org_a, "5000", "WAVE", utc(2025, 1, 10, 9)),
+              nouveau_paiement(m, org_a, "2000", "WAVE", utc(2025, 1, 31, 23, 30)),  # still January in UTC
+              nouveau_paiement(m, org_a, "1000.50", "ESPECES", utc(2025, 3, 15, 8)),
+              nouveau_paiement(m, org_a, "700", "ESPECES", utc(2025, 3, 16, 8), statut="ECHOUE"),
+              nouveau_paiement(m, org_a, "400", "WAVE", utc(2025, 3, 17, 8), statut="REMBOURSE"),
+              nouveau_paiement(m, org_a, "300", "WAVE", utc(2024, 12, 31, 23, 59)),
+              nouveau_paiement(m, org_b, "9999", "WAVE", utc(2025, 1, 12, 8)))
     response = await client.get(f"{BASE}/paiements", params={"annee": 2025}, headers=treasurer.headers)
     assert response.status_code == 200, response.text
     body = response.json()
@@ -117,16 +116,16 @@ async def test_payments_by_method_and_month(client, factory, setup):
 
 async def test_adhesions_funnel(client, factory, setup):
     org_a, org_b, _admin, treasurer = setup
-    m = await membre(factory)
+    m = await factory.membre(None)
     await add(factory,
-              adhesion(m, org_a, "EN_ATTENTE", date(2025, 2, 1)),
-              adhesion(m, org_a, "APPROUVEE", date(2025, 2, 2), approuvee=True),
-              adhesion(m, org_a, "PAYEE", date(2025, 3, 1), approuvee=True, paye="10000"),
-              adhesion(m, org_a, "REJETEE", date(2025, 3, 2)),
-              adhesion(m, org_a, "ANNULEE", date(2025, 4, 1), approuvee=True),
-              adhesion(m, org_a, "ANNULEE", date(2025, 4, 2)),
-              adhesion(m, org_a, "PAYEE", date(2024, 12, 31), approuvee=True, paye="10000"),
-              adhesion(m, org_b, "PAYEE", date(2025, 3, 1), approuvee=True, paye="10000"))
+              nouvelle_adhesion(m, org_a, "EN_ATTENTE", date(2025, 2, 1)),
+              nouvelle_adhesion(m, org_a, "APPROUVEE", date(2025, 2, 2), approuvee=True),
+              nouvelle_adhesion(m, org_a, "PAYEE", date(2025, 3, 1), approuvee=True, paye="10000"),
+              nouvelle_adhesion(m, org_a, "REJETEE", date(2025, 3, 2)),
+              nouvelle_adhesion(m, org_a, "ANNULEE", date(2025, 4, 1), approuvee=True),
+              nouvelle_adhesion(m, org_a, "ANNULEE", date(2025, 4, 2)),
+              nouvelle_adhesion(m, org_a, "PAYEE", date(2024, 12, 31), approuvee=True, paye="10000"),
+              nouvelle_adhesion(m, org_b, "PAYEE", date(2025, 3, 1), approuvee=True, paye="10000"))
     response = await client.get(f"{BASE}/adhesions/entonnoir", params={"dateDebut": "2025-01-01",
                                                                        "dateFin": "2025-12-31"},
                                 headers=treasurer.headers)
@@ -172,21 +171,21 @@ async def test_events_attendance(client, factory, setup):
 async def test_overdue_ageing_buckets(client, factory, setup):
     org_a, org_b, admin, treasurer = setup
     today = today_utc()
-    m1, m2 = await membre(factory), await membre(factory)
+    m1, m2 = await factory.membre(None), await factory.membre(None)
 
     def ago(n):
         return today - timedelta(days=n)
 
     await add(factory,
-              cotisation(m1, org_a, ago(1), "1000"),
-              cotisation(m2, org_a, ago(30), "2000", "500", "PARTIELLEMENT_PAYEE"),
-              cotisation(m1, org_a, ago(31), "3000", statut="EN_RETARD"),
-              cotisation(m2, org_a, ago(90), "4000"),
-              cotisation(m1, org_a, ago(91), "5000"),
-              cotisation(m1, org_a, today, "6000"),
-              cotisation(m1, org_a, ago(100), "7000", "7000", "PAYEE"),
-              cotisation(m1, org_a, ago(100), "8000", statut="ANNULEE"),
-              cotisation(m1, org_b, ago(10), "9000"))
+              nouvelle_cotisation(m1, org_a, ago(1), "1000"),
+              nouvelle_cotisation(m2, org_a, ago(30), "2000", "500", "PARTIELLEMENT_PAYEE"),
+              nouvelle_cotisation(m1, org_a, ago(31), "3000", statut="EN_RETARD"),
+              nouvelle_cotisation(m2, org_a, ago(90), "4000"),
+              nouvelle_cotisation(m1, org_a, ago(91), "5000"),
+              nouvelle_cotisation(m1, org_a, today, "6000"),
+              nouvelle_cotisation(m1, org_a, ago(100), "7000", "7000", "PAYEE"),
+              nouvelle_cotisation(m1, org_a, ago(100), "8000", statut="ANNULEE"),
+              nouvelle_cotisation(m1, org_b, ago(10), "9000"))
     response = await client.get(f"{BASE}/cotisations/anciennete-impayes", headers=treasurer.headers)
     assert response.status_code == 200, response.text
     body = response.json()
@@ -221,8 +220,8 @@ async def test_roles_scope_and_input(client, factory, setup):
             ).status_code == 400
     # A member's own dues do not make a member's view: a treasurer of Alpha who is also a plain member of Beta
     # sees Alpha's figures only.
-    m = await membre(factory)
-    await add(factory, cotisation(m, org_b, today_utc() - timedelta(days=3), "1234"))
+    m = await factory.membre(None)
+    await add(factory, nouvelle_cotisation(m, org_b, today_utc() - timedelta(days=3), "1234"))
     body = (await client.get(url, headers=treasurer.headers)).json()
     assert body["nombre"] == 0
     year = (await client.get(f"{BASE}/paiements", headers=treasurer.headers)).json()
@@ -235,8 +234,8 @@ async def test_month_keys_ignore_the_server_time_zone(client, factory, setup, db
     from sqlalchemy import text
 
     org_a, _org_b, _admin, treasurer = setup
-    m = await membre(factory)
-    await add(factory, paiement(m, org_a, "2000", "WAVE", utc(2025, 1, 31, 23, 30)))
+    m = await factory.membre(None)
+    await add(factory, nouveau_paiement(m, org_a, "2000", "WAVE", utc(2025, 1, 31, 23, 30)))
     await db.execute(text("SET TIME ZONE 'Africa/Lagos'"))
     body = (await client.get(f"{BASE}/paiements", params={"annee": 2025}, headers=treasurer.headers)).json()
     assert [(p["mois"], p["nombre"]) for p in body["parMois"][:2]] == [("2025-01", 1), ("2025-02", 0)]

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
 
-from tests.console.helpers import sign_in
-from tests.finance.helpers import bureau
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import sign_in
+from tests.factories.cotisations import cotisation
+from tests.factories.finance import bureau
 from tests.security.test_external_oidc import ISSUER, _auth, external, jwks  # noqa: F401 (fixtures)
 from unionflow.auth.service import TokenService
 from unionflow.models import UtilisateurLocal

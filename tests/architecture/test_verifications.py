@@ -97,7 +97,7 @@ def test_a_money_table_is_queried_only_in_paiements(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(verifier.LECTURES_CROISEES, "compte/repository.py", (frozenset({"Paiement"}), "raison"))
     assert len(verifier.violations_portes("compte/repository.py", source)) == 2
     # The areas below paiements (which they may not import) declare a port instead (core/ports.py).
-    for relatif in ("lcbft/repository.py", "comptabilite/pieces_repository.py", "finance/approbations/repository.py"):
+    for relatif in ("lcbft/repository.py", "comptabilite/pieces/repository.py", "finance/approbations/repository.py"):
         assert verifier.violations_portes(relatif, "from unionflow.models import Paiement, Versement\n") != []
     assert not hasattr(verifier, "LECTURES_ARGENT")
 

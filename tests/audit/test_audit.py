@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from tests.audit.helpers import entry, unique_module
+from tests.factories.audit import entry, unique_module
 
 
 async def test_create_sets_server_fields(client, factory):

@@ -18,7 +18,7 @@ from sqlalchemy.engine import make_url
 
 from tests.backups.conftest import Throwaway
 from tests.conftest import BACKEND, PG_ADMIN_URL, _pg_dsn
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from unionflow.models import AuditLog, Paiement, Sauvegarde
 
 WRITERS = 4

@@ -4,7 +4,7 @@ import uuid
 
 from sqlalchemy import select
 
-from tests.comptabilite.helpers import compte, ecriture, journal, passer
+from tests.factories.comptabilite import compte, ecriture, journal, passer
 from unionflow.models import AuditLog
 
 

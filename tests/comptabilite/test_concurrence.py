@@ -5,7 +5,8 @@ import asyncio
 import pytest
 from sqlalchemy import func, select
 
-from tests.comptabilite.helpers import compte, cotisation, ecriture, journal
+from tests.factories.comptabilite import compte, ecriture, journal
+from tests.factories.cotisations import cotisation
 from unionflow.models import EcritureComptable
 from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
 

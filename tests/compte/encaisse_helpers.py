@@ -10,10 +10,10 @@ from decimal import Decimal
 from typing import Any
 
 from tests.factories import Actor
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from unionflow.models import Organisation
 
-# The default dues income accounts (comptabilite/produits.py): periodic, exceptional, solidarity dues.
+# The default dues income accounts (comptabilite/produits/comptes.py): periodic, exceptional, solidarity dues.
 COMPTES_COTISATIONS = ("7061", "7063", "7064")
 
 

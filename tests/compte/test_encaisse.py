@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from tests.compte.encaisse_helpers import consolidation, credits_balance, imputer, payer, tableau
-from tests.console.helpers import sign_in
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import sign_in
+from tests.factories.cotisations import cotisation
 from unionflow.console.pages import montant
 
 

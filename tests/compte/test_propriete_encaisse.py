@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 
 from tests.compte.encaisse_helpers import annuler, avoir, consolidation, credits_balance, imputer, payer, tableau
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 
 ZERO = Decimal(0)
 PROPERTY = settings(max_examples=15, deadline=None, phases=[Phase.explicit, Phase.generate],

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 
 ANNEE = date.today().year
 
@@ -49,7 +49,7 @@ async def test_the_statement_month_by_month_with_the_balance_brought_forward(cli
 
 
 async def test_the_member_reads_his_statement_in_the_console(client, factory, db):
-    from tests.console.helpers import sign_in
+    from tests.console.connexion import sign_in
 
     org = await factory.organisation()
     member = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])

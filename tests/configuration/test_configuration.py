@@ -101,7 +101,7 @@ async def test_devise_defaut_is_the_currency_of_a_new_organisation(client, facto
 
 
 async def test_jour_echeance_dates_dues_created_without_due_date(client, factory):
-    from tests.cotisations.helpers import treasury
+    from tests.factories.cotisations import treasury
 
     org, treasurer, a, _b = await treasury(factory)
     admin = await factory.actor(["ADMIN"], with_membre=False)

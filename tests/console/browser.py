@@ -18,9 +18,9 @@ from typing import Any
 
 import httpx
 
-from tests.console.helpers import PASSWORD
+from tests.console.connexion import PASSWORD
 from tests.factories import Factory
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from unionflow.auth import keys
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.console import browser
-from tests.console.helpers import PASSWORD
+from tests.console.connexion import PASSWORD
 
 REASON = browser.missing_browser()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")

@@ -10,8 +10,8 @@ from datetime import UTC, date, datetime, timedelta
 import httpx
 from sqlalchemy import select, update
 
-from tests.console.helpers import KEY, csrf_of, sign_in
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import KEY, csrf_of, sign_in
+from tests.factories.cotisations import cotisation
 from tests.wave.fake_wave import fake_wave_server, wave  # noqa: F401 - fixtures
 from unionflow.console.pages_comptabilite import MOIS
 from unionflow.console.services_accueil import mois_a_cloturer

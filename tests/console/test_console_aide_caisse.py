@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from tests.console.helpers import KEY, sign_in
-from tests.finance.helpers import demande_aide
-from tests.tresoreries.helpers import declarer, org_avec_encaissement, solde
+from tests.console.connexion import KEY, sign_in
+from tests.factories.finance import demande_aide
+from tests.factories.tresoreries import declarer, org_avec_encaissement
+from tests.livres import solde
 
 
 async def test_an_aid_leaves_the_cash_box_chosen_in_the_form(client, factory, db):

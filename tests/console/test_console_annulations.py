@@ -10,8 +10,8 @@ import uuid
 
 from sqlalchemy import select
 
-from tests.console.helpers import KEY, sign_in
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import KEY, sign_in
+from tests.factories.cotisations import cotisation
 from unionflow.models import DemandeApprobation, Paiement
 from unionflow.models.annulation import VueAnnulation
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.console.helpers import sign_in
+from tests.console.connexion import sign_in
 from tests.saisies.test_quatre_yeux import _bureau, _depense
 
 

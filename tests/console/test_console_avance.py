@@ -3,8 +3,8 @@ without « Avance » the form comes back with the reason; a member who owes noth
 
 from __future__ import annotations
 
-from tests.console.helpers import KEY, sign_in
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import KEY, sign_in
+from tests.factories.cotisations import cotisation
 
 
 async def test_the_counter_takes_an_advance(client, factory, db):

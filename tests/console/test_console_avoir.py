@@ -7,8 +7,8 @@ import re
 from datetime import date, timedelta
 from decimal import Decimal
 
-from tests.console.helpers import sign_in
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import sign_in
+from tests.factories.cotisations import cotisation
 
 FORM_KEY = re.compile(r'avoir/imputer">\s*<input type="hidden" name="csrf" value="[^"]+">\s*'
                       r'<input type="hidden" name="idempotency_key" value="([^"]+)">')

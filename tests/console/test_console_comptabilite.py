@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 from sqlalchemy import select
 
-from tests.console.helpers import sign_in
+from tests.console.connexion import sign_in
 from unionflow.models import ClotureMensuelle, DemandeApprobation, VerrouComptable
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from tests.console.helpers import sign_in
-from tests.lcbft.helpers import paiement_valide
+from tests.console.connexion import sign_in
+from tests.factories.paiements import paiement_valide
 from unionflow.lcbft.service import evaluer_paiement
 from unionflow.models import AlerteLcbFt
 

@@ -9,8 +9,8 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.console.helpers import KEY, sign_in
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import KEY, sign_in
+from tests.factories.cotisations import cotisation
 from unionflow.models import AuditLog
 
 

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select
 
-from tests.console.helpers import sign_in
-from tests.evenements.helpers import create_event
+from tests.console.connexion import sign_in
+from tests.factories.evenements import create_event
 from unionflow.models import Evenement, InscriptionEvenement
 
 

@@ -3,14 +3,15 @@ downloads the consolidated statements; a mutual's treasurer sees only his own mu
 
 from __future__ import annotations
 
-from tests.console.helpers import sign_in
-from tests.federation.helpers import payer, reseau
+from tests.console.connexion import sign_in
+from tests.factories.federation import reseau
+from tests.factories.paiements import encaisser
 
 
 async def test_federation_page_shows_the_consolidated_table_and_statements(client, factory, db):
     r = await reseau(factory)
-    await payer(client, db, r.mutuelle, r.tresorier, r.membres[0], "5000")
-    await payer(client, db, r.soeur, r.tresorier_soeur, r.membres[2], "3000")
+    await encaisser(client, db, r.mutuelle, r.tresorier, r.membres[0], "5000", "VIREMENT")
+    await encaisser(client, db, r.soeur, r.tresorier_soeur, r.membres[2], "3000", "VIREMENT")
     await sign_in(client, r.tresorier_federation, db)
     board = await client.get("/console/tresorerie")
     assert board.status_code == 200 and 'href="/console/federation"' in board.text, board.text

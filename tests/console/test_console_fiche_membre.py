@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from tests.console.helpers import sign_in
+from tests.console.connexion import sign_in
 from unionflow.models import Membre
 
 

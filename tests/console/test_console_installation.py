@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.console.helpers import KEY, sign_in
+from tests.console.connexion import KEY, sign_in
 from unionflow.models import CompteWave, ConfigurationOrganisation, DemandeApprobation, Tresorerie
 
 

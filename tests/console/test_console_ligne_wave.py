@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from tests.console.helpers import KEY, sign_in
+from tests.console.connexion import KEY, sign_in
 from tests.wave.test_rapprochement_directs import EN_TETE
 
 

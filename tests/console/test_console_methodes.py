@@ -9,10 +9,11 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from tests.console.helpers import KEY, sign_in
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import KEY, sign_in
+from tests.factories.cotisations import cotisation
+from tests.factories.tresoreries import declarer
+from tests.livres import solde
 from tests.pdf import pdf_text
-from tests.tresoreries.helpers import declarer, solde
 from unionflow.models import Paiement, WaveCheckout
 
 TRANSACTION = "T_4FJX2K7QZP1M"

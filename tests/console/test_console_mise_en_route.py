@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.console.helpers import sign_in
+from tests.console.connexion import sign_in
 from unionflow.console.mise_en_route import restantes
 from unionflow.core.auth import AuthContext
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tests.console.helpers import PASSWORD, csrf_of
+from tests.console.connexion import PASSWORD, csrf_of
 from unionflow.core.passwords import hash_password
 
 NOUVEAU = "Un nouveau mot de passe 2026"

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from tests.console.helpers import csrf_of
+from tests.console.connexion import csrf_of
 from tests.console.oidc_provider import AUDIENCE, CLIENT_ID, Provider
 from tests.identity.loopback import serve
 from unionflow.app import create_app

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from tests.console.helpers import CSRF, sign_in
+from tests.console.connexion import CSRF, sign_in
 from unionflow.models import MembreOrganisation, Organisation, UtilisateurLocal
 
 

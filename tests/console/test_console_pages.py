@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from tests.console.helpers import KEY, PASSWORD, csrf_of, sign_in
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import KEY, PASSWORD, csrf_of, sign_in
+from tests.factories.cotisations import cotisation
 from unionflow.console.pages import ROLE_SETS
 from unionflow.console.router import CONSOLE_PUBLIC
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from tests.console.helpers import KEY, sign_in
-from tests.evenements.helpers import create_event
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import KEY, sign_in
+from tests.factories.cotisations import cotisation
+from tests.factories.evenements import create_event
 
 BUDGET = 30 * 1024
 

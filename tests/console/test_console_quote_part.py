@@ -8,15 +8,17 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.console.helpers import KEY, sign_in
-from tests.federation.helpers import lignes_de_piece, payer, reseau
-from tests.tresoreries.helpers import declarer
+from tests.console.connexion import KEY, sign_in
+from tests.factories.federation import reseau
+from tests.factories.paiements import encaisser
+from tests.factories.tresoreries import declarer
+from tests.livres import lignes_par_compte
 from unionflow.models import CleIdempotence, Versement
 
 
 async def test_quote_part_prepared_in_the_console_and_confirmed_by_a_second_person(client, factory, db):
     r = await reseau(factory)
-    await payer(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000", methode="ESPECES")
+    await encaisser(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000", methode="ESPECES")
     caisse = (await client.post("/api/tresoreries", headers=r.tresorier.headers,
                                 json=declarer(r.mutuelle, "CAISSE", "Caisse", "571"))).json()
     csrf = await sign_in(client, r.tresorier, db)
@@ -50,8 +52,8 @@ async def test_quote_part_prepared_in_the_console_and_confirmed_by_a_second_pers
     await db.refresh(versement)
     assert versement.statut == "REUSSI" and versement.numero_recu_destinataire.startswith("QPR-")
     two = Decimal("2000.00")
-    assert await lignes_de_piece(db, r.mutuelle, versement.numero) == {"6584": (two, 0), "571": (0, two)}
-    assert await lignes_de_piece(db, r.federation, versement.numero) == {"521": (two, 0), "7584": (0, two)}
+    assert await lignes_par_compte(db, r.mutuelle, versement.numero) == {"6584": (two, 0), "571": (0, two)}
+    assert await lignes_par_compte(db, r.federation, versement.numero) == {"521": (two, 0), "7584": (0, two)}
 
 
 async def test_no_quote_part_form_without_a_federation_and_the_api_reason_when_forced(client, factory, db):

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import func, select
 
-from tests.console.helpers import KEY, sign_in
+from tests.console.connexion import KEY, sign_in
 from tests.wave.fake_wave import fake_wave_server, wave  # noqa: F401 - fixtures
 from unionflow.models import RapprochementWave, ReleveWave
 

@@ -11,7 +11,7 @@ import uuid
 import httpx
 import pytest
 
-from tests.console.helpers import PASSWORD, sign_in
+from tests.console.connexion import PASSWORD, sign_in
 from unionflow.app import create_app
 from unionflow.core.passwords import hash_password
 from unionflow.registres import Planificateur

@@ -10,8 +10,8 @@ import re
 
 from sqlalchemy import func, select
 
-from tests.console.helpers import KEY, sign_in
-from tests.paiements.helpers import adhesion, cotisation
+from tests.console.connexion import KEY, sign_in
+from tests.factories.cotisations import adhesion, cotisation
 from unionflow.models import Adhesion, Paiement
 
 

@@ -3,9 +3,9 @@ what the treasurer typed, through the same service and idempotency as the API; t
 
 from __future__ import annotations
 
-from tests.console.helpers import KEY, sign_in
+from tests.console.connexion import KEY, sign_in
+from tests.livres import solde
 from tests.saisies.test_quatre_yeux import TODAY, _bureau, _depense
-from tests.tresoreries.helpers import solde
 
 
 async def test_the_president_approves_in_the_console_what_the_treasurer_typed(client, factory, db):

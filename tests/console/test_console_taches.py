@@ -10,7 +10,7 @@ import re
 import httpx
 import pytest
 
-from tests.console.helpers import PASSWORD, csrf_of, sign_in
+from tests.console.connexion import PASSWORD, csrf_of, sign_in
 from unionflow.app import create_app
 from unionflow.core.passwords import hash_password
 from unionflow.registres import Planificateur

@@ -10,8 +10,8 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from tests.console.helpers import PASSWORD, sign_in
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import PASSWORD, sign_in
+from tests.factories.cotisations import cotisation
 from unionflow.app import create_app
 from unionflow.core.passwords import hash_password
 from unionflow.models import Cotisation

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from decimal import Decimal
 
-from tests.console.helpers import sign_in
+from tests.console.connexion import sign_in
 from unionflow.models import AlerteLcbFt, Versement
 
 

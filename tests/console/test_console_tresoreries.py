@@ -4,8 +4,8 @@ president reads without the form; a member is refused the screen."""
 
 from __future__ import annotations
 
-from tests.console.helpers import KEY, sign_in
-from tests.tresoreries.helpers import declarer, org_avec_encaissement
+from tests.console.connexion import KEY, sign_in
+from tests.factories.tresoreries import declarer, org_avec_encaissement
 
 
 async def test_the_treasurer_sees_balances_and_transfers(client, factory, db):

@@ -9,8 +9,8 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from tests.console.helpers import KEY, sign_in
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import KEY, sign_in
+from tests.factories.cotisations import cotisation
 from tests.wave.fake_wave import fake_wave_server, wave  # noqa: F401 - fixtures
 from unionflow.core.routing import api_routes
 from unionflow.models import CleIdempotence, Paiement, Versement

@@ -9,7 +9,7 @@ import uuid
 
 from sqlalchemy import select
 
-from tests.console.helpers import KEY, sign_in
+from tests.console.connexion import KEY, sign_in
 from unionflow.models import DemandeAide, DemandeApprobation, Versement
 
 

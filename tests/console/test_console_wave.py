@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from tests.console.helpers import KEY, sign_in
-from tests.paiements.helpers import cotisation
+from tests.console.connexion import KEY, sign_in
+from tests.factories.cotisations import cotisation
 from tests.wave.fake_wave import fake_wave_server, wave  # noqa: F401 - fixtures
 from unionflow.models import Paiement, WaveCheckout
 

@@ -24,9 +24,9 @@ from datetime import UTC, date, datetime, timedelta
 from hypothesis import HealthCheck, Phase, event, example, given, note, settings
 from hypothesis import strategies as st
 
-from tests.comptabilite.helpers import compte, ecriture, journal
 from tests.controles.etat import Monde, Org, etat, tresor, verifier
-from tests.paiements.helpers import cotisation
+from tests.factories.comptabilite import compte, ecriture, journal
+from tests.factories.cotisations import cotisation
 
 EXAMPLES = 15
 PROPERTY = settings(max_examples=EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.generate],

@@ -8,14 +8,14 @@ from __future__ import annotations
 import contextlib
 
 from tests.allers_retours import allers_retours
-from tests.cotisations.helpers import cotisation
+from tests.factories.cotisations import cotisation_a_venir
 
 
 async def test_hot_reads_compile_nothing_once_warm(app, client, committed_factory):
     org = await committed_factory.organisation()
     treasurer = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
     member = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
-    dues = [await cotisation(committed_factory, member.membre, org, montant="5000") for _ in range(3)]
+    dues = [await cotisation_a_venir(committed_factory, member.membre, org, montant="5000") for _ in range(3)]
     requests = [
         (treasurer, "/api/status"),
         (treasurer, "/api/cotisations/{}"),

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from pydantic import ValidationError
 
-from tests.cotisations.helpers import BASE, cotisation, days, treasury
+from tests.factories.cotisations import BASE, cotisation_a_venir, days, treasury
 from unionflow.core.schemas import InputModel, Montant
 
 
@@ -52,7 +52,7 @@ async def test_body_booleans_and_dates_must_be_json_booleans_and_iso_strings(cli
     assert accepted.status_code == 201 and accepted.json()["actif"] is False
 
     org, treasurer, a, _ = await treasury(factory)
-    due = await cotisation(factory, a.membre, org)
+    due = await cotisation_a_venir(factory, a.membre, org)
     for bad in (0, "0", 1700000000):
         moved = await client.put(f"{BASE}/{due.id}", headers=treasurer.headers, json={"dateEcheance": bad})
         assert moved.status_code == 400 and "date" in moved.json()["detail"], moved.text
@@ -135,7 +135,7 @@ async def test_numbers_are_json_numbers_and_library_datetimes_are_strict_too(cli
         refused = await client.post("/api/types-reference", headers=admin.headers, json={**entry, "ordre": bad})
         assert refused.status_code == 400 and refused.json()["errors"][0]["field"] == "ordre", refused.text
     org, treasurer, a, _ = await treasury(factory)
-    due = await cotisation(factory, a.membre, org)
+    due = await cotisation_a_venir(factory, a.membre, org)
     paid = await client.put(f"{BASE}/{due.id}/payer", headers=treasurer.headers,
                             json={"montant": "100", "datePaiement": 0})
     assert paid.status_code == 400 and paid.json()["errors"][0]["field"] == "datePaiement"

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import func, select
 
-from tests.paiements.helpers import adhesion, cotisation
+from tests.factories.cotisations import adhesion, cotisation
 from unionflow.models import Paiement, Versement
 
 MONEY_OPERATIONS = [

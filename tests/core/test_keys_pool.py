@@ -12,7 +12,7 @@ import uuid
 
 import httpx
 
-from tests.cotisations.helpers import cotisation
+from tests.factories.cotisations import cotisation_a_venir
 from unionflow.app import create_app
 
 
@@ -20,7 +20,7 @@ async def test_a_burst_of_writes_on_a_cold_worker_does_not_starve_the_key_read(s
     org = await committed_factory.organisation()
     treasurer = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
     member = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
-    dues = [await cotisation(committed_factory, member.membre, org, montant="1000") for _ in range(6)]
+    dues = [await cotisation_a_venir(committed_factory, member.membre, org, montant="1000") for _ in range(6)]
     # A fresh worker: no key cached, a request pool smaller than the burst. The pool timeout is long on purpose:
     # the starvation this guards against is a deadlock (every request waits until the timeout, whatever it is),
     # while six payments queueing on two connections of a loaded machine legitimately wait several seconds (a

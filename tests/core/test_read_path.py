@@ -13,8 +13,8 @@ from sqlalchemy import event, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.core.test_repository import caller
-from tests.cotisations.helpers import cotisation
 from tests.factories import Factory
+from tests.factories.cotisations import cotisation_a_venir
 from unionflow.config import get_settings
 from unionflow.core import read_paging
 from unionflow.core.cache import cached
@@ -44,9 +44,9 @@ async def test_prebuilt_statements_see_what_the_repositories_see(db: AsyncSessio
     member = await factory.membre(org_a)
     other = await factory.membre(org_b)
     await factory.membre(suspended)
-    own_in_b = await cotisation(factory, member, org_b)
-    rows = [await cotisation(factory, member, org_a), own_in_b, await cotisation(factory, other, org_b),
-            await cotisation(factory, other, org_a, statut="PAYEE")]
+    own_in_b = await cotisation_a_venir(factory, member, org_b)
+    rows = [await cotisation_a_venir(factory, member, org_a), own_in_b, await cotisation_a_venir(factory, other, org_b),
+            await cotisation_a_venir(factory, other, org_a, statut="PAYEE")]
     callers = {
         "admin": caller(realm={"ADMIN"}),
         "tresorier A": caller(membre_id=uuid.uuid4(), memberships={org_a.id: frozenset({"MEMBRE", "TRESORIER"})}),
@@ -89,9 +89,9 @@ async def test_prebuilt_statements_see_what_the_repositories_see(db: AsyncSessio
 async def test_filtered_lists_match_the_orm_path(db: AsyncSession, factory: Factory) -> None:
     org = await factory.organisation(region="Dakar")
     member = await factory.membre(org)
-    await cotisation(factory, member, org, annee=2025, mois=1, statut="PAYEE")
-    await cotisation(factory, member, org, annee=2025, mois=2, echeance=today_utc().replace(year=2020))
-    await cotisation(factory, member, org, annee=2026, type_cotisation="ANNUELLE")
+    await cotisation_a_venir(factory, member, org, annee=2025, mois=1, statut="PAYEE")
+    await cotisation_a_venir(factory, member, org, annee=2025, mois=2, echeance=today_utc().replace(year=2020))
+    await cotisation_a_venir(factory, member, org, annee=2026, type_cotisation="ANNUELLE")
     admin = caller(realm={"ADMIN"})
     connection = await db.connection()
     for filters in (CotisationFilters(annee=2025), CotisationFilters(statut=StatutCotisation.EN_RETARD),
@@ -182,7 +182,7 @@ async def test_reads_inside_a_transaction_keep_nothing(db: AsyncSession, factory
     org = await factory.organisation()
     member = await factory.membre(org)
     for _ in range(3):
-        await cotisation(factory, member, org)
+        await cotisation_a_venir(factory, member, org)
     connection = await db.connection()
     admin = caller(realm={"ADMIN"})
     page = await cotisations_lecture.CotisationLecture(connection, admin).search(CotisationFilters(),

@@ -11,7 +11,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from tests.cotisations.helpers import cotisation
+from tests.factories.cotisations import cotisation_a_venir
 from unionflow.core import reference
 from unionflow.models import AlerteLcbFt, Compteur, Paiement, ParametresLcbFt
 
@@ -23,7 +23,7 @@ async def _version(session) -> int:
 
 async def _payer(client, treasurer, factory, member, org, montant: str = "7500") -> str:
     await factory.session.commit()  # SQLite: no read snapshot older than the writes made on other connections
-    due = await cotisation(factory, member.membre, org, montant=montant)
+    due = await cotisation_a_venir(factory, member.membre, org, montant=montant)
     response = await client.put(f"/api/cotisations/{due.id}/payer", json={"montant": montant},
                                 headers=treasurer.headers)
     assert response.status_code == 200, response.text

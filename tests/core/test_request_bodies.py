@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from tests.documents.helpers import PDF_BYTES, upload
+from tests.documents.fichiers import PDF_BYTES
+from tests.factories.documents import upload
 from unionflow.core.routing import _ESCAPED_CONTROL
 
 PROBLEM = "application/problem+json"

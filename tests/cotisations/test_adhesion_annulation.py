@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.cotisations.helpers import BASE, cotisation, days, treasury
+from tests.factories.cotisations import BASE, cotisation_a_venir, days, treasury
 from unionflow.models import AuditLog, Cotisation, MembreOrganisation
 
 REGLE = "https://unionflow.dev/problems/regle-metier"
@@ -93,8 +93,8 @@ async def test_a_periodic_type_without_its_period_is_refused_with_the_reason(cli
 
 async def test_the_treasury_cancels_a_selection_with_a_reason(client, factory, db):
     org, treasurer, a, b = await treasury(factory)
-    late = await cotisation(factory, a.membre, org, echeance=date(2020, 1, 5))
-    other = await cotisation(factory, b.membre, org, echeance=date(2020, 2, 5))
+    late = await cotisation_a_venir(factory, a.membre, org, echeance=date(2020, 1, 5))
+    other = await cotisation_a_venir(factory, b.membre, org, echeance=date(2020, 2, 5))
     before = (await client.get(f"{BASE}/stats", headers=treasurer.headers)).json()
     assert before["parStatut"]["EN_RETARD"] == 2 and Decimal(before["montantEnRetard"]) == Decimal("10000")
 
@@ -174,15 +174,15 @@ async def test_dues_with_money_are_not_cancelled_and_a_batch_goes_whole(client, 
 async def test_dashboard_account_and_summary_read_one_computation(client, factory, db):
     org, _treasurer, a, _b = await treasury(factory)
     other_org = await factory.organisation()
-    await cotisation(factory, a.membre, org, montant="2500", echeance=days(-40))
-    await cotisation(factory, a.membre, org, montant="2500", echeance=days(-10), montant_paye=Decimal("1000"),
+    await cotisation_a_venir(factory, a.membre, org, montant="2500", echeance=days(-40))
+    await cotisation_a_venir(factory, a.membre, org, montant="2500", echeance=days(-10), montant_paye=Decimal("1000"),
                      statut="PARTIELLEMENT_PAYEE")
-    await cotisation(factory, a.membre, org, montant="2500", echeance=days(15))
-    await cotisation(factory, a.membre, org, montant="2500", echeance=days(45))
-    await cotisation(factory, a.membre, org, montant="2500", montant_paye=Decimal("2500"), statut="PAYEE",
+    await cotisation_a_venir(factory, a.membre, org, montant="2500", echeance=days(15))
+    await cotisation_a_venir(factory, a.membre, org, montant="2500", echeance=days(45))
+    await cotisation_a_venir(factory, a.membre, org, montant="2500", montant_paye=Decimal("2500"), statut="PAYEE",
                      echeance=days(-70))
-    await cotisation(factory, a.membre, org, montant="2500", statut="ANNULEE", echeance=days(5))
-    await cotisation(factory, a.membre, other_org, montant="1000", echeance=days(3))
+    await cotisation_a_venir(factory, a.membre, org, montant="2500", statut="ANNULEE", echeance=days(5))
+    await cotisation_a_venir(factory, a.membre, other_org, montant="1000", echeance=days(3))
     summary = (await client.get(f"{BASE}/mes-cotisations/synthese", headers=a.headers)).json()
     dashboard = (await client.get("/api/dashboard/membre/me", headers=a.headers)).json()["cotisations"]
     account = (await client.get("/api/compte-adherent/me", headers=a.headers)).json()["cotisations"]

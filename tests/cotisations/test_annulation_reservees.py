@@ -8,8 +8,8 @@ from datetime import date
 
 from sqlalchemy import select
 
-from tests.cotisations.helpers import BASE, treasury
 from tests.cotisations.test_adhesion_annulation import YEAR, _body, _dues, _membership
+from tests.factories.cotisations import BASE, treasury
 from unionflow.models import AuditLog
 
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from tests.cotisations.helpers import BASE, cotisation, days, treasury
+from tests.factories.cotisations import BASE, cotisation_a_venir, days, treasury
 from unionflow.models import AuditLog, Paiement
 
 
@@ -61,7 +61,7 @@ async def test_create_validation_and_scope(client, factory):
 
 async def test_payment_workflow(client, factory, db):
     org, treasurer, a, _ = await treasury(factory)
-    due = await cotisation(factory, a.membre, org, montant="10000")
+    due = await cotisation_a_venir(factory, a.membre, org, montant="10000")
     url = f"{BASE}/{due.id}/payer"
     for bad in ({}, {"montant": "0"}, {"montant": "-5"}, {"montant": "abc"}, {"montant": "10", "x": 1},
                 {"montant": "10", "methodePaiement": "BITCOIN"},
@@ -88,7 +88,7 @@ async def test_payment_workflow(client, factory, db):
 
 async def test_member_pays_only_own_dues(client, factory):
     org, _, a, b = await treasury(factory)
-    due_b = await cotisation(factory, b.membre, org)
+    due_b = await cotisation_a_venir(factory, b.membre, org)
     other_treasurer = await factory.actor(["USER"], organisation=await factory.organisation(),
                                           org_roles=["TRESORIER"])
     assert (await client.put(f"{BASE}/{due_b.id}/payer", headers=a.headers, json={"montant": "1"})).status_code == 404
@@ -108,7 +108,7 @@ async def test_member_pays_only_own_dues(client, factory):
 
 async def test_update_rules(client, factory):
     org, treasurer, a, _ = await treasury(factory)
-    due = await cotisation(factory, a.membre, org, montant="8000", echeance=days(-3), statut="EN_RETARD")
+    due = await cotisation_a_venir(factory, a.membre, org, montant="8000", echeance=days(-3), statut="EN_RETARD")
     url = f"{BASE}/{due.id}"
     assert (await client.put(url, headers=a.headers, json={"libelle": "x"})).status_code == 403
     moved = await client.put(url, headers=treasurer.headers,
@@ -130,14 +130,14 @@ async def test_update_rules(client, factory):
 async def test_cancel(client, factory, db):
     org, treasurer, a, _ = await treasury(factory)
     admin = await factory.actor(["ADMIN"], with_membre=False)
-    due = await cotisation(factory, a.membre, org)
+    due = await cotisation_a_venir(factory, a.membre, org)
     assert (await client.delete(f"{BASE}/{due.id}", headers=treasurer.headers)).status_code == 403
     cancelled = await client.delete(f"{BASE}/{due.id}", headers=admin.headers)
     assert cancelled.status_code == 200 and cancelled.json()["statut"] == "ANNULEE"
     assert (await client.delete(f"{BASE}/{due.id}", headers=admin.headers)).json()["statut"] == "ANNULEE"
     pay = await client.put(f"{BASE}/{due.id}/payer", headers=a.headers, json={"montant": "1"})
     assert pay.status_code == 400 and "annulée" in pay.json()["detail"]
-    partly = await cotisation(factory, a.membre, org)
+    partly = await cotisation_a_venir(factory, a.membre, org)
     await client.put(f"{BASE}/{partly.id}/payer", headers=treasurer.headers, json={"montant": "100"})
     assert (await client.delete(f"{BASE}/{partly.id}", headers=admin.headers)).status_code == 409
     assert (await client.delete(f"{BASE}/{uuid.uuid4()}", headers=admin.headers)).status_code == 404
@@ -148,11 +148,11 @@ async def test_cancel(client, factory, db):
 
 async def test_overdue_is_derived_in_lists_and_filters(client, factory):
     org, treasurer, a, _ = await treasury(factory)
-    late = await cotisation(factory, a.membre, org, echeance=days(-1))
-    late_partial = await cotisation(factory, a.membre, org, echeance=days(-10), montant_paye=Decimal("100"),
+    late = await cotisation_a_venir(factory, a.membre, org, echeance=days(-1))
+    late_partial = await cotisation_a_venir(factory, a.membre, org, echeance=days(-10), montant_paye=Decimal("100"),
                                     statut="PARTIELLEMENT_PAYEE")
-    upcoming = await cotisation(factory, a.membre, org, echeance=days(0))
-    paid_late = await cotisation(factory, a.membre, org, echeance=days(-5), montant_paye=Decimal("5000"),
+    upcoming = await cotisation_a_venir(factory, a.membre, org, echeance=days(0))
+    paid_late = await cotisation_a_venir(factory, a.membre, org, echeance=days(-5), montant_paye=Decimal("5000"),
                                  statut="PAYEE")
     got = (await client.get(f"{BASE}/{late.id}", headers=a.headers)).json()
     assert got["statut"] == "EN_RETARD" and got["statutEnregistre"] == "EN_ATTENTE" and got["joursRetard"] == 1
@@ -170,9 +170,9 @@ async def test_overdue_is_derived_in_lists_and_filters(client, factory):
 
 async def test_search_filters(client, factory):
     org, treasurer, a, b = await treasury(factory)
-    march = await cotisation(factory, a.membre, org, annee=2026, mois=3)
-    await cotisation(factory, a.membre, org, annee=2026, mois=4)
-    yearly = await cotisation(factory, b.membre, org, annee=2025, mois=None, type_cotisation="ANNUELLE")
+    march = await cotisation_a_venir(factory, a.membre, org, annee=2026, mois=3)
+    await cotisation_a_venir(factory, a.membre, org, annee=2026, mois=4)
+    yearly = await cotisation_a_venir(factory, b.membre, org, annee=2025, mois=None, type_cotisation="ANNUELLE")
     async def ids(**params):
         response = await client.get(f"{BASE}/recherche", params=params, headers=treasurer.headers)
         assert response.status_code == 200, response.text
@@ -186,10 +186,10 @@ async def test_search_filters(client, factory):
 
 async def test_member_views(client, factory):
     org, treasurer, a, b = await treasury(factory)
-    d1 = await cotisation(factory, a.membre, org, montant="3000", echeance=days(20))
-    d2 = await cotisation(factory, a.membre, org, montant="2000", echeance=days(-2))
-    await cotisation(factory, a.membre, org, montant="1000", montant_paye=Decimal("1000"), statut="PAYEE")
-    await cotisation(factory, b.membre, org, montant="7000")
+    d1 = await cotisation_a_venir(factory, a.membre, org, montant="3000", echeance=days(20))
+    d2 = await cotisation_a_venir(factory, a.membre, org, montant="2000", echeance=days(-2))
+    await cotisation_a_venir(factory, a.membre, org, montant="1000", montant_paye=Decimal("1000"), statut="PAYEE")
+    await cotisation_a_venir(factory, b.membre, org, montant="7000")
     mine = (await client.get(f"{BASE}/mes-cotisations", headers=a.headers)).json()
     assert mine["size"] == 50 and mine["totalElements"] == 3
     unpaid = await client.get(f"{BASE}/mes-cotisations/en-attente", headers=a.headers)

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import func, select
 
-from tests.cotisations.helpers import BASE, cotisation
+from tests.factories.cotisations import BASE, cotisation_a_venir
 from unionflow.models import Cotisation, Paiement, PaiementAllocation, RappelCotisation
 
 pytestmark = pytest.mark.postgresql_only
@@ -17,7 +17,7 @@ async def test_parallel_payments_of_one_dues_apply_once(client, committed_factor
     org = await committed_factory.organisation()
     member = await committed_factory.actor(["MEMBRE"], organisation=org)
     treasurer = await committed_factory.actor(["USER"], organisation=org, org_roles=["TRESORIER"])
-    due = await cotisation(committed_factory, member.membre, org, montant="5000")
+    due = await cotisation_a_venir(committed_factory, member.membre, org, montant="5000")
     payers = [treasurer] * 4
     responses = await asyncio.gather(*[
         client.put(f"{BASE}/{due.id}/payer", headers=p.headers, json={"montant": "5000"}) for p in payers])
@@ -35,7 +35,7 @@ async def test_parallel_partial_payments_all_apply_without_loss(client, committe
     org = await committed_factory.organisation()
     member = await committed_factory.actor(["MEMBRE"], organisation=org)
     treasurer = await committed_factory.actor(["USER"], organisation=org, org_roles=["TRESORIER"])
-    due = await cotisation(committed_factory, member.membre, org, montant="3000")
+    due = await cotisation_a_venir(committed_factory, member.membre, org, montant="3000")
     responses = await asyncio.gather(*[
         client.put(f"{BASE}/{due.id}/payer", headers=treasurer.headers, json={"montant": "1000"}) for _ in range(3)])
     assert [r.status_code for r in responses] == [200, 200, 200]
@@ -64,7 +64,7 @@ async def test_parallel_reminders_send_once(client, committed_factory, committed
     org = await committed_factory.organisation()
     treasurer = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
     member = await committed_factory.membre(org)
-    await cotisation(committed_factory, member, org)
+    await cotisation_a_venir(committed_factory, member, org)
     responses = await asyncio.gather(*[
         client.post(f"{BASE}/rappels/groupes", headers=treasurer.headers, json=[str(member.id)]) for _ in range(3)])
     assert all(r.status_code == 200 for r in responses), [r.text for r in responses]

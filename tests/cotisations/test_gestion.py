@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from tests.cotisations.helpers import BASE, cotisation, days, treasury
+from tests.factories.cotisations import BASE, cotisation_a_venir, days, treasury
 from unionflow.cotisations.jobs import compter_retards, marquer_retards, marquer_retards_lot
 from unionflow.cotisations.service import today_utc
 from unionflow.models import AuditLog, Cotisation, MembreOrganisation, RappelCotisation
@@ -76,11 +76,11 @@ async def test_generation_permissions_and_validation(client, factory):
 
 async def test_grouped_reminders_deduplicated_per_day(client, factory, db):
     org, treasurer, a, b = await treasury(factory)
-    d1 = await cotisation(factory, a.membre, org, montant="3000", echeance=days(-4))
-    d2 = await cotisation(factory, a.membre, org, montant="2000", montant_paye=Decimal("500"),
+    d1 = await cotisation_a_venir(factory, a.membre, org, montant="3000", echeance=days(-4))
+    d2 = await cotisation_a_venir(factory, a.membre, org, montant="2000", montant_paye=Decimal("500"),
                           statut="PARTIELLEMENT_PAYEE")
-    await cotisation(factory, a.membre, org, montant_paye=Decimal("5000"), statut="PAYEE")
-    await cotisation(factory, a.membre, org, statut="ANNULEE")
+    await cotisation_a_venir(factory, a.membre, org, montant_paye=Decimal("5000"), statut="PAYEE")
+    await cotisation_a_venir(factory, a.membre, org, statut="ANNULEE")
     url = f"{BASE}/rappels/groupes"
     first = await client.post(url, headers=treasurer.headers, json=[str(a.membre.id), str(b.membre.id)])
     assert first.status_code == 200, first.text
@@ -95,7 +95,7 @@ async def test_grouped_reminders_deduplicated_per_day(client, factory, db):
 
     second = (await client.post(url, headers=treasurer.headers, json=[str(a.membre.id)])).json()
     assert second["envoyes"] == 0 and second["dejaEnvoyesAujourdhui"] == 1 and second["rappels"] == []
-    d3 = await cotisation(factory, a.membre, org, montant="1000")
+    d3 = await cotisation_a_venir(factory, a.membre, org, montant="1000")
     third = (await client.post(url, headers=treasurer.headers, json=[str(a.membre.id)])).json()
     assert third["envoyes"] == 1 and third["rappels"][0]["cotisationIds"] == [str(d3.id)]
     assert await db.scalar(select(func.count()).select_from(RappelCotisation).where(
@@ -104,7 +104,7 @@ async def test_grouped_reminders_deduplicated_per_day(client, factory, db):
 
 async def test_reminders_scope_and_input(client, factory):
     org, treasurer, a, b = await treasury(factory)
-    await cotisation(factory, b.membre, org)
+    await cotisation_a_venir(factory, b.membre, org)
     url = f"{BASE}/rappels/groupes"
     assert (await client.post(url, headers=a.headers, json=[str(b.membre.id)])).status_code == 404
     stranger = await factory.membre()
@@ -119,19 +119,19 @@ async def test_reminders_scope_and_input(client, factory):
 
 async def _statistics_fixture(factory):
     org, treasurer, a, b = await treasury(factory)
-    await cotisation(factory, a.membre, org, montant="10000", montant_paye=Decimal("10000"), statut="PAYEE",
+    await cotisation_a_venir(factory, a.membre, org, montant="10000", montant_paye=Decimal("10000"), statut="PAYEE",
                      annee=2026, mois=1, type_cotisation="MENSUELLE")
-    await cotisation(factory, a.membre, org, montant="10000", montant_paye=Decimal("2500.50"),
+    await cotisation_a_venir(factory, a.membre, org, montant="10000", montant_paye=Decimal("2500.50"),
                      statut="PARTIELLEMENT_PAYEE", echeance=days(-3), annee=2026, mois=2)
-    await cotisation(factory, b.membre, org, montant="7500", echeance=days(-1), annee=2026, mois=2,
+    await cotisation_a_venir(factory, b.membre, org, montant="7500", echeance=days(-1), annee=2026, mois=2,
                      statut="EN_RETARD")
-    await cotisation(factory, b.membre, org, montant="5000", echeance=days(5), annee=2026, mois=3)
-    await cotisation(factory, b.membre, org, montant="9999", statut="ANNULEE", annee=2026, mois=3)
-    await cotisation(factory, b.membre, org, montant="20000", annee=2025, mois=None, type_cotisation="ANNUELLE",
+    await cotisation_a_venir(factory, b.membre, org, montant="5000", echeance=days(5), annee=2026, mois=3)
+    await cotisation_a_venir(factory, b.membre, org, montant="9999", statut="ANNULEE", annee=2026, mois=3)
+    await cotisation_a_venir(factory, b.membre, org, montant="20000", annee=2025, mois=None, type_cotisation="ANNUELLE",
                      montant_paye=Decimal("20000"), statut="PAYEE")
     other = await factory.organisation()
     stranger = await factory.membre(other)
-    await cotisation(factory, stranger, other, montant="123456")
+    await cotisation_a_venir(factory, stranger, other, montant="123456")
     return org, treasurer, a
 
 
@@ -170,13 +170,13 @@ async def test_statistics_exact_figures(client, factory):
 async def test_overdue_job_marks_in_batches(client, factory, db):
     org, treasurer, a, _ = await treasury(factory)
     today = today_utc()
-    late = [await cotisation(factory, a.membre, org, echeance=today - timedelta(days=i + 1)) for i in range(3)]
-    partial = await cotisation(factory, a.membre, org, echeance=today - timedelta(days=1),
+    late = [await cotisation_a_venir(factory, a.membre, org, echeance=today - timedelta(days=i + 1)) for i in range(3)]
+    partial = await cotisation_a_venir(factory, a.membre, org, echeance=today - timedelta(days=1),
                                montant_paye=Decimal("10"), statut="PARTIELLEMENT_PAYEE")
-    due_today = await cotisation(factory, a.membre, org, echeance=today)
-    paid = await cotisation(factory, a.membre, org, echeance=today - timedelta(days=9),
+    due_today = await cotisation_a_venir(factory, a.membre, org, echeance=today)
+    paid = await cotisation_a_venir(factory, a.membre, org, echeance=today - timedelta(days=9),
                             montant_paye=Decimal("5000"), statut="PAYEE")
-    cancelled = await cotisation(factory, a.membre, org, echeance=today - timedelta(days=9), statut="ANNULEE")
+    cancelled = await cotisation_a_venir(factory, a.membre, org, echeance=today - timedelta(days=9), statut="ANNULEE")
     assert await marquer_retards_lot(db, today, limit=3) == 3
     assert await marquer_retards_lot(db, today, limit=3) == 1
     assert await marquer_retards_lot(db, today, limit=3) == 0
@@ -194,7 +194,7 @@ async def test_overdue_job_commits_and_audits(app, committed_factory, committed_
     membre = await committed_factory.membre(org)
     today = today_utc()
     for i in range(5):
-        await cotisation(committed_factory, membre, org, echeance=today - timedelta(days=i + 1))
+        await cotisation_a_venir(committed_factory, membre, org, echeance=today - timedelta(days=i + 1))
     async with app.state.sessionmaker() as session:
         assert await compter_retards(session, today) == 5
     batches: list[int] = []  # what the CLI's progress bar is fed
@@ -224,7 +224,7 @@ async def _cached_statistics(factory, monkeypatch, *, min_age_seconds: int):
     monkeypatch.setattr(get_settings(), "statistics_invalidation_min_age_seconds", min_age_seconds)
     org, treasurer, a, _b = await treasury(factory)
     admin = await factory.actor(["ADMIN"], with_membre=False)
-    due = await cotisation(factory, a.membre, org, montant="5000")
+    due = await cotisation_a_venir(factory, a.membre, org, montant="5000")
     return org, treasurer, a, admin, due
 
 

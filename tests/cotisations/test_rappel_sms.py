@@ -9,8 +9,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from tests.cotisations.helpers import cotisation, days, treasury
-from tests.notifications.helpers import sms_gateway
+from tests.factories.cotisations import cotisation_a_venir, days, treasury
+from tests.notifications.serveurs import sms_gateway
 from unionflow.cotisations.rappels import LIEN_MEMBRE, montant_sms, texte_sms
 from unionflow.models import Notification
 from unionflow.notifications.delivery import LivreurNotifications
@@ -51,7 +51,7 @@ async def test_reminder_by_sms_through_the_gateway_and_details_in_the_app(app, c
     a.membre.email, a.membre.telephone = None, "+221781112233"
     await db.flush()
     for n in range(12):
-        await cotisation(factory, a.membre, org, montant="2375", echeance=days(-30 * (n + 1)))
+        await cotisation_a_venir(factory, a.membre, org, montant="2375", echeance=days(-30 * (n + 1)))
     reminded = await client.post("/api/cotisations/rappels/groupes", headers=treasurer.headers,
                                  json=[str(a.membre.id)])
     assert reminded.status_code == 200, reminded.text

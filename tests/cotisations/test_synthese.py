@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Uuid, bindparam, delete, func, select, text, update
 
-from tests.cotisations.helpers import BASE, cotisation, days
+from tests.factories.cotisations import BASE, cotisation_a_venir, days
 from tests.scheduler.test_planificateur import _make_due, _runs
 from unionflow.cotisations.jobs import marquer_retards_lot
 from unionflow.cotisations.organisation_service import statistics
@@ -184,7 +184,7 @@ async def _apply(client, db, factory, world: World, op: tuple) -> None:
                        else (world.members[who].membre, world.orgs[who]))
         paye = {"PAYEE": montant, "PARTIELLEMENT_PAYEE": (montant / 3).quantize(Decimal("0.01"))}.get(statut,
                                                                                                    Decimal(0))
-        world.dues.append((await cotisation(factory, membre, org, str(montant), days(offset), statut=statut,
+        world.dues.append((await cotisation_a_venir(factory, membre, org, str(montant), days(offset), statut=statut,
                                             montant_paye=paye, mois=mois, type_cotisation="SOLIDARITE")).id)
     elif kind == "payer" and (due := _pick(world, args[0])) is not None:
         row = (await db.execute(select(C.c.montant_du, C.c.montant_paye).where(C.c.id == due))).first()
@@ -285,7 +285,7 @@ async def test_organisation_callers_read_the_summary_members_their_dues(client, 
     org, other = await factory.organisation(), await factory.organisation()
     treasurer = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
     member = await factory.actor(["MEMBRE"], organisation=org)
-    await cotisation(factory, member.membre, org, "5000")
+    await cotisation_a_venir(factory, member.membre, org, "5000")
     for organisation_id in (org.id, other.id):
         db.add(CotisationSynthese(organisation_id=organisation_id, type_cotisation="SOLIDARITE", statut="PAYEE",
                                   annee=2026, mois=1, date_echeance=days(-10), nombre=2,
@@ -304,11 +304,11 @@ async def test_a_treasurer_sees_only_their_organisations_and_their_own_dues(clie
     treasurer = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
     member, outsider = await factory.actor(["MEMBRE"], organisation=org), await factory.actor(
         ["MEMBRE"], organisation=other)
-    await cotisation(factory, member.membre, org, "5000")
-    await cotisation(factory, member.membre, org, "2000", days(-5), statut="PARTIELLEMENT_PAYEE",
+    await cotisation_a_venir(factory, member.membre, org, "5000")
+    await cotisation_a_venir(factory, member.membre, org, "2000", days(-5), statut="PARTIELLEMENT_PAYEE",
                      montant_paye=Decimal("500"))
-    await cotisation(factory, outsider.membre, other, "7000")  # never counted for the treasurer
-    await cotisation(factory, treasurer.membre, other, "1000", statut="PAYEE", montant_paye=Decimal("1000"))
+    await cotisation_a_venir(factory, outsider.membre, other, "7000")  # never counted for the treasurer
+    await cotisation_a_venir(factory, treasurer.membre, other, "1000", statut="PAYEE", montant_paye=Decimal("1000"))
     for _ in range(2):  # pending deltas, then compacted: same figures
         body = (await client.get(f"{BASE}/statistiques", headers=treasurer.headers)).json()
         assert body["nombreTotal"] == 3 and body["parStatut"]["EN_RETARD"] == 1 and body["parStatut"]["PAYEE"] == 1
@@ -323,7 +323,7 @@ async def test_rebuild_equals_the_summary_kept_by_the_triggers(client, factory, 
     org = await factory.organisation()
     member = await factory.actor(["MEMBRE"], organisation=org)
     for n, statut in enumerate(STATUTS):
-        await cotisation(factory, member.membre, org, str(1000 + n), days(n - 2), statut=statut, mois=None)
+        await cotisation_a_venir(factory, member.membre, org, str(1000 + n), days(n - 2), statut=statut, mois=None)
     await db.execute(update(Cotisation).where(Cotisation.organisation_id == org.id)
                      .values(montant_paye=Cotisation.montant_du / 2))
     kept = await _buckets_from_summary(db)
@@ -337,7 +337,7 @@ async def test_the_scheduled_compaction_leaves_the_figures_unchanged(app, client
     org = await committed_factory.organisation()
     treasurer = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
     for n in range(4):
-        await cotisation(committed_factory, treasurer.membre, org, "2500", days(15 * n - 20))
+        await cotisation_a_venir(committed_factory, treasurer.membre, org, "2500", days(15 * n - 20))
     paid = await client.put(f"{BASE}/{(await _rows(committed_db))[0].id}/payer", headers=treasurer.headers,
                             json={"montant": "1000"})
     assert paid.status_code == 200, paid.text

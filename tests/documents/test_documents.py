@@ -7,7 +7,8 @@ from urllib.parse import unquote
 
 from sqlalchemy import select, update
 
-from tests.documents.helpers import PDF_BYTES, upload
+from tests.documents.fichiers import PDF_BYTES
+from tests.factories.documents import upload
 from unionflow.models import Adhesion, AuditLog, TelechargementDocument
 
 

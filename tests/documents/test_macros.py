@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.documents.helpers import OLE_HEADER, odf_package, ooxml_package, upload
+from tests.documents.fichiers import OLE_HEADER, odf_package, ooxml_package
+from tests.factories.documents import upload
 
 STARBASIC = (b'<?xml version="1.0" encoding="UTF-8"?><script:module xmlns:script="http://openoffice.org/2000/script" '
              b'script:name="Module1" script:language="StarBasic">Sub Main\nShell("cmd")\nEnd Sub</script:module>')

@@ -4,8 +4,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tests.documents.helpers import PDF_BYTES, upload
+from tests.documents.fichiers import PDF_BYTES
 from tests.documents.s3_server import S3Server
+from tests.factories.documents import upload
 from unionflow.config import Settings
 from unionflow.documents.storage import EMPTY_SHA256, S3Storage, build_storage, sigv4_headers
 

@@ -3,15 +3,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from tests.documents.helpers import (
-    ELF_BYTES,
-    MZ_BYTES,
-    PDF_BYTES,
-    PNG_BYTES,
-    docx_bytes,
-    plain_zip,
-    upload,
-)
+from tests.documents.fichiers import ELF_BYTES, MZ_BYTES, PDF_BYTES, PNG_BYTES, docx_bytes, plain_zip
+from tests.factories.documents import upload
 from unionflow.documents.upload import FIELDS
 
 

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select, update
 
-from tests.evenements.helpers import create_event, event_body
+from tests.factories.evenements import create_event, event_body
 from unionflow.models import AuditLog, Evenement, NotificationEvenement
 
 

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
 
-from tests.evenements.helpers import create_event
+from tests.factories.evenements import create_event
 from unionflow.models import Evenement
 
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select, update
 
-from tests.evenements.helpers import create_event, event_body
+from tests.factories.evenements import create_event, event_body
 from unionflow.models import Evenement, InscriptionEvenement, NotificationEvenement
 
 

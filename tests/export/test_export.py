@@ -10,7 +10,8 @@ import pytest
 from openpyxl import load_workbook
 from sqlalchemy import select
 
-from tests.export.helpers import build, by_first, parse_csv
+from tests.export.lecture_csv import by_first, parse_csv
+from tests.factories.export import build
 from unionflow.cotisations.service import today_utc
 from unionflow.models import AuditLog
 

@@ -10,7 +10,8 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from tests.export.helpers import build, by_first, parse_csv
+from tests.export.lecture_csv import by_first, parse_csv
+from tests.factories.export import build
 from unionflow.app import create_app
 from unionflow.models import AuditLog, Tache
 from unionflow.registres import Planificateur

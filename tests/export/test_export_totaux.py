@@ -9,8 +9,8 @@ from decimal import Decimal
 
 from openpyxl import load_workbook
 
-from tests.paiements.annulations.helpers import defaire
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
+from tests.factories.paiements import defaire
 
 BASE = "/api/export"
 

@@ -4,8 +4,9 @@ import uuid
 
 from sqlalchemy import select, update
 
-from tests.documents.helpers import PDF_BYTES, upload
-from tests.evenements.helpers import create_event
+from tests.documents.fichiers import PDF_BYTES
+from tests.factories.documents import upload
+from tests.factories.evenements import create_event
 from unionflow.models import AuditLog, Favori, Organisation
 
 

@@ -9,16 +9,18 @@ import uuid
 from datetime import date, timedelta
 from decimal import Decimal
 
-from tests.federation.helpers import lignes_de_piece, payer, reseau
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
+from tests.factories.federation import reseau
+from tests.factories.paiements import encaisser
+from tests.livres import lignes_par_compte
 from tests.pdf import pdf_page_image, pdf_text
 
 
 async def test_federation_bureau_sees_members_dues_arrears_and_treasuries_of_its_mutuals(client, factory, db):
     r = await reseau(factory)
-    await payer(client, db, r.mutuelle, r.tresorier, r.membres[0], "5000")
-    await payer(client, db, r.mutuelle, r.tresorier, r.membres[1], "2500", "ESPECES")
-    await payer(client, db, r.soeur, r.tresorier_soeur, r.membres[2], "3000")
+    await encaisser(client, db, r.mutuelle, r.tresorier, r.membres[0], "5000", "VIREMENT")
+    await encaisser(client, db, r.mutuelle, r.tresorier, r.membres[1], "2500", "ESPECES")
+    await encaisser(client, db, r.soeur, r.tresorier_soeur, r.membres[2], "3000", "VIREMENT")
     await cotisation(db, r.membres[2].membre, r.soeur, "1500", echeance=date.today() - timedelta(days=10),
                      statut="EN_RETARD")
 
@@ -84,12 +86,12 @@ async def _quote_part(client, r, montant="2000", **extra):
 
 async def test_quote_part_is_one_operation_booked_on_both_sides(client, factory, db):
     r = await reseau(factory)
-    await payer(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000")
+    await encaisser(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000", "VIREMENT")
     qp = await _quote_part(client, r)
     assert qp["objetType"] == "QUOTE_PART" and qp["organisationDestinataireId"] == str(r.federation.id)
     assert qp["beneficiaireNom"] == r.federation.nom and qp["statut"] == "EN_COURS"
     assert qp["numeroRecuDestinataire"] is None
-    assert await lignes_de_piece(db, r.federation, qp["numero"]) == {}  # nothing before it leaves
+    assert await lignes_par_compte(db, r.federation, qp["numero"]) == {}  # nothing before it leaves
     # Four eyes: its creator does not confirm it.
     own = await client.post(f"/api/versements/{qp['id']}/confirmer", headers=r.tresorier.headers,
                             json={"referenceExterne": "VIR-QP-1"})
@@ -101,8 +103,8 @@ async def test_quote_part_is_one_operation_booked_on_both_sides(client, factory,
     # The federation's first quote-part receipt, in its own series (its payment receipts keep theirs gap-free).
     assert recu and recu.startswith("QPR-") and recu.endswith("-000001"), recu
     two = Decimal("2000.00")
-    assert await lignes_de_piece(db, r.mutuelle, qp["numero"]) == {"6584": (two, 0), "521": (0, two)}
-    assert await lignes_de_piece(db, r.federation, qp["numero"]) == {"521": (two, 0), "7584": (0, two)}
+    assert await lignes_par_compte(db, r.mutuelle, qp["numero"]) == {"6584": (two, 0), "521": (0, two)}
+    assert await lignes_par_compte(db, r.federation, qp["numero"]) == {"521": (two, 0), "7584": (0, two)}
     # The federation's bureau lists what it received; the mutual's treasurer does not read the federation's list.
     recues = await client.get(f"/api/federations/{r.federation.id}/quotes-parts",
                               headers=r.president_federation.headers)
@@ -146,8 +148,8 @@ async def test_quote_part_rules(client, factory, db):
 
 async def test_consolidated_statements_eliminate_the_quote_part(client, factory, db):
     r = await reseau(factory)
-    await payer(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000")
-    await payer(client, db, r.soeur, r.tresorier_soeur, r.membres[2], "4000")
+    await encaisser(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000", "VIREMENT")
+    await encaisser(client, db, r.soeur, r.tresorier_soeur, r.membres[2], "4000", "VIREMENT")
     qp = await _quote_part(client, r, "2000")
     await client.post(f"/api/versements/{qp['id']}/confirmer", headers=r.second.headers,
                       json={"referenceExterne": "VIR-QP-1"})
@@ -182,20 +184,20 @@ async def test_consolidated_statements_eliminate_the_quote_part(client, factory,
 
 async def test_cancelled_quote_part_is_reversed_on_both_sides_after_a_second_approval(client, factory, db):
     r = await reseau(factory)
-    await payer(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000")
+    await encaisser(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000", "VIREMENT")
     qp = await _quote_part(client, r, "3000")
     await client.post(f"/api/versements/{qp['id']}/confirmer", headers=r.second.headers,
                       json={"referenceExterne": "VIR-QP-2"})
     asked = await client.post(f"/api/versements/{qp['id']}/annuler", headers=r.tresorier.headers,
                               json={"motif": "Montant erroné: le trimestre était déjà payé"})
     assert asked.status_code == 202, asked.text
-    assert await lignes_de_piece(db, r.federation, f"ANN-{qp['numero']}") == {}
+    assert await lignes_par_compte(db, r.federation, f"ANN-{qp['numero']}") == {}
     ok = await client.post(f"/api/annulations/{asked.json()['id']}/approuver", headers=r.president.headers,
                            json={})
     assert ok.status_code == 200, ok.text
     three = Decimal("3000.00")
-    assert await lignes_de_piece(db, r.mutuelle, f"ANN-{qp['numero']}") == {"6584": (0, three), "521": (three, 0)}
-    assert await lignes_de_piece(db, r.federation, f"ANN-{qp['numero']}") == {"521": (0, three),
+    assert await lignes_par_compte(db, r.mutuelle, f"ANN-{qp['numero']}") == {"6584": (0, three), "521": (three, 0)}
+    assert await lignes_par_compte(db, r.federation, f"ANN-{qp['numero']}") == {"521": (0, three),
                                                                              "7584": (three, 0)}
     etats = (await client.get(f"/api/federations/{r.federation.id}/etats-consolides",
                               headers=r.tresorier_federation.headers)).json()
@@ -221,7 +223,7 @@ async def test_federation_dashboard_counts_its_network_beside_its_own_figures(cl
 
 async def test_consolidated_statements_print_as_pdf_and_xlsx(client, factory, db):
     r = await reseau(factory)
-    await payer(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000")
+    await encaisser(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000", "VIREMENT")
     qp = await _quote_part(client, r, "2000")
     await client.post(f"/api/versements/{qp['id']}/confirmer", headers=r.second.headers,
                       json={"referenceExterne": "VIR-QP-1"})
@@ -247,7 +249,7 @@ async def test_wave_quote_part_goes_to_the_federation_number_and_lands_in_its_wa
     r = await reseau(factory)
     r.federation.telephone = "+221770000042"
     await db.flush()
-    await payer(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000")
+    await encaisser(client, db, r.mutuelle, r.tresorier, r.membres[0], "10000", "VIREMENT")
     created = await client.post("/api/federations/quotes-parts", headers=r.tresorier.headers, json={
         "organisationId": str(r.mutuelle.id), "montant": "1500", "mode": "WAVE", "motif": "Quote-part de mars"})
     assert created.status_code == 201, created.text
@@ -258,8 +260,8 @@ async def test_wave_quote_part_goes_to_the_federation_number_and_lands_in_its_wa
     sent = [req for req in wave.requests if req[1] == "/v1/payout"]
     assert len(sent) == 1
     amount = Decimal("1500.00")
-    assert await lignes_de_piece(db, r.mutuelle, qp["numero"]) == {"6584": (amount, 0), "5215": (0, amount)}
-    assert await lignes_de_piece(db, r.federation, qp["numero"]) == {"5215": (amount, 0), "7584": (0, amount)}
+    assert await lignes_par_compte(db, r.mutuelle, qp["numero"]) == {"6584": (amount, 0), "5215": (0, amount)}
+    assert await lignes_par_compte(db, r.federation, qp["numero"]) == {"5215": (amount, 0), "7584": (0, amount)}
 
 
 async def test_quote_part_replayed_with_its_idempotency_key_is_prepared_once(client, factory, db):

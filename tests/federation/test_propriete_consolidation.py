@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 from tests.factories import Actor
-from tests.federation.helpers import payer
+from tests.factories.paiements import encaisser
 from unionflow.models import Organisation
 
 ZERO = Decimal("0")
@@ -93,7 +93,7 @@ async def test_consolidated_is_the_sum_of_organisations_minus_eliminations(clien
     for kind, i, montant, extra in steps:
         if kind == "payer":
             m = noeuds[i % len(noeuds)]
-            await payer(client, db, m.org, m.tresorier, m.membre, str(montant * 100), extra)
+            await encaisser(client, db, m.org, m.tresorier, m.membre, str(montant * 100), extra)
             note(f"payer org={i % len(noeuds)} {montant * 100} {extra}")
         else:
             m = noeuds[1 + i % (len(noeuds) - 1)]  # the federation itself has no parent here

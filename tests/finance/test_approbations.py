@@ -4,7 +4,7 @@ import uuid
 
 from sqlalchemy import select
 
-from tests.finance.helpers import bureau, demande_aide, seuils
+from tests.factories.finance import bureau, demande_aide, seuils
 from unionflow.models import AuditLog
 
 URL = "/api/finance/approbations"

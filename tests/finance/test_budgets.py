@@ -4,7 +4,7 @@ import uuid
 
 from sqlalchemy import select
 
-from tests.finance.helpers import bureau, plan, poster
+from tests.factories.finance import bureau, plan, poster
 from unionflow.models import AuditLog
 
 URL = "/api/finance/budgets"

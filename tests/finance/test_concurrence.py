@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from tests.finance.helpers import bureau, demande_aide
+from tests.factories.finance import bureau, demande_aide
 
 URL = "/api/finance/approbations"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from tests.finance.helpers import bureau, seuils
+from tests.factories.finance import bureau, seuils
 from unionflow.models import AuditLog
 
 URL = "/api/finance/approbations"

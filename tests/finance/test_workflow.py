@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
 
-from tests.finance.helpers import bureau
+from tests.factories.finance import bureau
 from unionflow.models import DecisionDemande, DemandeApprobation
 
 URL = "/api/finance/workflow"

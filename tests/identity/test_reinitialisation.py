@@ -11,7 +11,7 @@ import httpx
 import pytest
 from sqlalchemy import func, select, update
 
-from tests.notifications.helpers import smtp_server
+from tests.notifications.serveurs import smtp_server
 from unionflow.app import create_app
 from unionflow.core.passwords import hash_password
 from unionflow.models import AuditLog, JetonReinitialisation, Notification, RefreshToken

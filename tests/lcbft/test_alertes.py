@@ -4,7 +4,7 @@ import uuid
 
 from sqlalchemy import select
 
-from tests.lcbft.helpers import paiement_valide
+from tests.factories.paiements import paiement_valide
 from unionflow.lcbft.service import evaluer_paiement
 from unionflow.models import AuditLog
 

@@ -5,8 +5,8 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.comptabilite.helpers import cotisation
-from tests.lcbft.helpers import paiement_valide
+from tests.factories.cotisations import cotisation
+from tests.factories.paiements import paiement_valide
 from unionflow.lcbft.service import evaluer_paiement
 from unionflow.models import AlerteLcbFt, AuditLog
 from unionflow.paiements.encaissement.workflow import Cible, EncaissementService

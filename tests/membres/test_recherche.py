@@ -8,7 +8,7 @@ import uuid
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tests.evenements.helpers import create_event
+from tests.factories.evenements import create_event
 from unionflow.models.texte import cle_recherche
 
 

@@ -9,7 +9,7 @@ from datetime import date
 from sqlalchemy import select
 
 from tests.factories import Factory
-from tests.paiements.helpers import adhesion
+from tests.factories.cotisations import adhesion
 from unionflow.models import MembreOrganisation
 
 ROUTES = ("/api/membres/{id}", "/api/adhesions/membre/{id}", "/api/cotisations/membre/{id}")

@@ -5,7 +5,7 @@ import asyncio
 import pytest
 from sqlalchemy import func, select
 
-from tests.messagerie.helpers import conversation
+from tests.factories.messagerie import conversation
 from unionflow.models import Conversation
 
 

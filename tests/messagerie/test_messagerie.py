@@ -4,7 +4,7 @@ import uuid
 
 from sqlalchemy import select
 
-from tests.messagerie.helpers import conversation, send
+from tests.factories.messagerie import conversation, send
 from unionflow.models import AuditLog
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.documents.helpers import PDF_BYTES, upload
-from tests.messagerie.helpers import AAC_ADTS, M4A, MP3_FRAME, MP3_ID3, OGG_OPUS, WAV, conversation, send
+from tests.documents.fichiers import PDF_BYTES
+from tests.factories.documents import upload
+from tests.factories.messagerie import conversation, send
+from tests.messagerie.sons import AAC_ADTS, M4A, MP3_FRAME, MP3_ID3, OGG_OPUS, WAV
 
 
 @pytest.mark.parametrize(("content", "filename", "mime"), [

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select, text, update
 
-from tests.monitoring.helpers import alerts_by_code, expire_evaluation, open_count, set_config
+from tests.monitoring.alertes import alerts_by_code, expire_evaluation, open_count, set_config
 from unionflow.models import AlerteSysteme, AuditLog, LoginThrottle, Paiement, Sauvegarde, SauvegardeConfig
 
 

@@ -12,9 +12,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import select
 
-from tests.notifications.helpers import BASE as NOTIFICATIONS
-from tests.notifications.helpers import envoi, sms_gateway, smtp_server, staff
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
+from tests.factories.notifications import BASE as NOTIFICATIONS
+from tests.factories.notifications import envoi, staff
+from tests.notifications.serveurs import sms_gateway, smtp_server
 from unionflow.core import metrics
 from unionflow.models import AlerteLcbFt, Sauvegarde
 from unionflow.notifications.delivery import LivreurNotifications

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import BACKEND
-from tests.notifications.helpers import smtp_server
+from tests.notifications.serveurs import smtp_server
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.models import Membre, MembreOrganisation, Notification, Organisation

@@ -9,9 +9,10 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import select
 
-from tests.cotisations.helpers import cotisation, days, treasury
-from tests.evenements.helpers import create_event
-from tests.notifications.helpers import BASE, envoi, free_port, sms_gateway, smtp_server, staff
+from tests.factories.cotisations import cotisation_a_venir, days, treasury
+from tests.factories.evenements import create_event
+from tests.factories.notifications import BASE, envoi, staff
+from tests.notifications.serveurs import free_port, sms_gateway, smtp_server
 from unionflow.models import AuditLog, Notification, NotificationEvenement, RappelCotisation
 from unionflow.notifications.delivery import LivreurNotifications
 
@@ -36,7 +37,7 @@ async def _row(db, notification_id) -> Notification:
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 async def test_grouped_dues_reminder_arrives_in_the_mailbox(app, client, factory, db, settings):
     org, treasurer, a, _b = await treasury(factory)
-    await cotisation(factory, a.membre, org, montant="3000", echeance=days(-4))
+    await cotisation_a_venir(factory, a.membre, org, montant="3000", echeance=days(-4))
     reminded = await client.post("/api/cotisations/rappels/groupes", headers=treasurer.headers,
                                  json=[str(a.membre.id)])
     assert reminded.status_code == 200, reminded.text
@@ -69,7 +70,7 @@ async def test_grouped_dues_reminder_arrives_in_the_mailbox(app, client, factory
 
 async def test_closed_smtp_port_retries_with_backoff_then_fails(app, client, factory, db, settings):
     org, treasurer, a, _b = await treasury(factory)
-    await cotisation(factory, a.membre, org, montant="1000")
+    await cotisation_a_venir(factory, a.membre, org, montant="1000")
     reminded = await client.post("/api/cotisations/rappels/groupes", headers=treasurer.headers,
                                  json=[str(a.membre.id)])
     rappel_id = uuid.UUID(reminded.json()["rappels"][0]["id"])

@@ -6,7 +6,7 @@ import uuid
 
 from sqlalchemy import select
 
-from tests.notifications.helpers import BASE, staff
+from tests.factories.notifications import BASE, staff
 from unionflow.models import AuditLog, Notification
 
 URL = f"{BASE}/modeles"

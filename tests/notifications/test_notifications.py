@@ -7,7 +7,7 @@ from datetime import date
 
 from sqlalchemy import select
 
-from tests.notifications.helpers import BASE, envoi, staff
+from tests.factories.notifications import BASE, envoi, staff
 from unionflow.models import AuditLog, MembreOrganisation, Notification
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from tests.notifications.helpers import BASE, envoi, staff
+from tests.factories.notifications import BASE, envoi, staff
 from unionflow.models import Notification
 
 URL = "/api/preferences/me"

@@ -10,8 +10,8 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from tests.paiements.annulations.helpers import defaire
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
+from tests.factories.paiements import defaire
 from tests.pdf import pdf_text
 from unionflow.models import CompteComptable, LigneEcriture, MouvementAvoir, PaiementAllocation
 

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from unionflow.configuration.organisation_service import valeur_organisation
 from unionflow.models import AuditLog
 from unionflow.paiements.avoirs.service import IMPUTATION_AUTOMATIQUE, imputer_automatiquement

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.paiements.helpers import adhesion, cotisation
+from tests.factories.cotisations import adhesion, cotisation
 from unionflow.models import AuditLog, Paiement
 
 

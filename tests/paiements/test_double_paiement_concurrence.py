@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from sqlalchemy import select
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from unionflow.models import Paiement
 
 

@@ -9,9 +9,10 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from tests.paiements.helpers import adhesion, cotisation
+from tests.factories.cotisations import adhesion, cotisation
+from tests.factories.tresoreries import declarer, org_avec_encaissement
+from tests.livres import lignes_de_piece, solde
 from tests.pdf import pdf_text
-from tests.tresoreries.helpers import declarer, lignes_de_piece, org_avec_encaissement, solde
 from unionflow.models import AuditLog, Paiement, WaveCheckout
 
 TRANSACTION = "T_4FJX2K7QZP1M"

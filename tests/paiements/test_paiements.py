@@ -4,8 +4,8 @@ import uuid
 
 from sqlalchemy import func, select
 
-from tests.paiements.annulations.helpers import defaire
-from tests.paiements.helpers import adhesion, cotisation
+from tests.factories.cotisations import adhesion, cotisation
+from tests.factories.paiements import defaire
 from tests.pdf import pdf_text
 from unionflow.models import AuditLog, CleIdempotence, Paiement
 

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, Phase, event, example, given, note, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from tests.paiements.test_avoir import solde_compte
 from unionflow.models import CompteComptable, Cotisation, LigneEcriture, MouvementAvoir, Paiement, PaiementAllocation
 

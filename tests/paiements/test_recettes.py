@@ -9,8 +9,9 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.comptabilite.test_comptes_produits import credits
-from tests.paiements.annulations.helpers import defaire, notifications
+from tests.comptabilite.produits.test_comptes_produits import credits
+from tests.factories.paiements import defaire
+from tests.notifications.boite import notifications
 from tests.pdf import pdf_text
 from unionflow.models import EcritureComptable, Evenement, Paiement
 

@@ -7,9 +7,9 @@ import io
 
 from PIL import Image
 
-from tests.documents.helpers import upload
-from tests.paiements.annulations.helpers import defaire
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
+from tests.factories.documents import upload
+from tests.factories.paiements import defaire
 from tests.pdf import pdf_image_count, pdf_page_image, pdf_text
 
 

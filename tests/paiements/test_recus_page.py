@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from tests.paiements.test_recus import _pay, _setup
 from tests.pdf import pdf_text
 from unionflow.models import Paiement

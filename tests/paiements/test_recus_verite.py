@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from tests.pdf import pdf_text
 from unionflow.core.numbering import sigle
 from unionflow.models import Compteur, Paiement

@@ -5,7 +5,7 @@ from datetime import date, timedelta
 
 from sqlalchemy import select
 
-from tests.finance.helpers import demande_aide
+from tests.factories.finance import demande_aide
 from unionflow.models import AuditLog
 
 URL = "/api/propositions-aide"

@@ -9,8 +9,9 @@ from decimal import Decimal
 
 import pytest
 
-from tests.comptabilite.helpers import compte, cotisation, ecriture, journal
-from tests.tresoreries.helpers import declarer
+from tests.factories.comptabilite import compte, ecriture, journal
+from tests.factories.cotisations import cotisation
+from tests.factories.tresoreries import declarer
 
 TODAY = datetime.now(UTC).date().isoformat()
 

@@ -8,8 +8,9 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.comptabilite.helpers import compte, ecriture, journal
-from tests.tresoreries.helpers import org_avec_encaissement, solde
+from tests.factories.comptabilite import compte, ecriture, journal
+from tests.factories.tresoreries import org_avec_encaissement
+from tests.livres import solde
 from unionflow.models import AuditLog
 
 TODAY = datetime.now(UTC).date().isoformat()

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from tests.finance.helpers import bureau, seuils
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
+from tests.factories.finance import bureau, seuils
 
 APPROBATIONS = "/api/finance/approbations"
 REOUVERTURES = "/api/comptabilite/verrouillage/deverrouillages"

@@ -20,8 +20,8 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.factories import Factory
-from tests.finance.helpers import demande_aide
-from tests.paiements.helpers import adhesion, cotisation
+from tests.factories.cotisations import adhesion, cotisation
+from tests.factories.finance import demande_aide
 from tests.security import combined_cases as more
 from tests.security.catalog import guarded_endpoints
 from tests.security.combined_cases import Call, World, scalar

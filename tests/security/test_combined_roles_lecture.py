@@ -11,8 +11,8 @@ from decimal import Decimal
 
 import pytest
 
-from tests.audit.helpers import entry, unique_module
-from tests.paiements.helpers import cotisation
+from tests.factories.audit import entry, unique_module
+from tests.factories.cotisations import cotisation
 from unionflow.models import MembreOrganisation
 from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
 

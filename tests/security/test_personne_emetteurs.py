@@ -12,10 +12,11 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from tests.documents.helpers import PDF_BYTES, upload
-from tests.paiements.helpers import cotisation
+from tests.documents.fichiers import PDF_BYTES
+from tests.factories.cotisations import cotisation
+from tests.factories.documents import upload
+from tests.factories.tickets import open_ticket
 from tests.security.test_external_oidc import AUDIENCE, ISSUER, _auth, jwks  # noqa: F401 (fixture)
-from tests.tickets.helpers import open_ticket
 from unionflow.app import create_app
 from unionflow.core.auth import person_key
 from unionflow.models import Document, Paiement

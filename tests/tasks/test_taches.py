@@ -11,7 +11,7 @@ import httpx
 import pytest
 from sqlalchemy import func, select, update
 
-from tests.cotisations.helpers import treasury
+from tests.factories.cotisations import treasury
 from unionflow.app import create_app
 from unionflow.models import AuditLog, Cotisation, Tache
 from unionflow.models.base import utcnow

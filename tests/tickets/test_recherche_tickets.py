@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 
-from tests.tickets.helpers import open_ticket
+from tests.factories.tickets import open_ticket
 
 
 async def test_tickets_are_found_whatever_the_accents_and_case(client, factory):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from tests.documents.helpers import PDF_BYTES, upload
-from tests.tickets.helpers import open_ticket
+from tests.documents.fichiers import PDF_BYTES
+from tests.factories.documents import upload
+from tests.factories.tickets import open_ticket
 
 
 async def test_requester_attaches_a_file_that_the_ticket_staff_can_read(client, factory):

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select, update
 
-from tests.tickets.helpers import open_ticket
+from tests.factories.tickets import open_ticket
 from unionflow.models import AuditLog, Ticket
 from unionflow.models.base import utcnow
 

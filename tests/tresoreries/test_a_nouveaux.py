@@ -7,7 +7,8 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
-from tests.tresoreries.helpers import declarer, lignes_de_piece, org_avec_encaissement
+from tests.factories.tresoreries import declarer, org_avec_encaissement
+from tests.livres import lignes_de_piece
 
 ANNEE = datetime.now(UTC).year
 DEBUT = date(ANNEE, 1, 1).isoformat()

@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from tests.comptabilite.helpers import cotisation
-from tests.tresoreries.helpers import declarer
+from tests.factories.cotisations import cotisation
+from tests.factories.tresoreries import declarer
 
 
 @pytest.mark.postgresql_only

@@ -7,8 +7,10 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.paiements.helpers import cotisation
-from tests.tresoreries.helpers import declarer, encaisser, lignes_de_piece, org_avec_encaissement, solde
+from tests.factories.cotisations import cotisation
+from tests.factories.paiements import encaisser
+from tests.factories.tresoreries import declarer, org_avec_encaissement
+from tests.livres import lignes_de_piece, solde
 from unionflow.models import Paiement
 
 
@@ -54,7 +56,7 @@ async def test_remboursement_jamais_sous_zero_pour_une_caisse(client, factory, d
                                 json=declarer(org, "CAISSE", "Caisse", "571"))).json()
     banque = (await client.post("/api/tresoreries", headers=treasurer.headers,
                                 json=declarer(org, "BANQUE", "Banque", "521"))).json()
-    paid = await encaisser(client, db, org, treasurer, member, "10000")
+    paid = await encaisser(client, db, org, treasurer, member, "10000", "ESPECES")
     moved = await client.post("/api/tresoreries/virements-internes", headers=treasurer.headers, json={
         "organisationId": str(org.id), "sourceId": caisse["id"], "destinationId": banque["id"], "montant": "8000",
         "libelle": "Dépôt à la banque"})

@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from tests.paiements.helpers import cotisation
-from tests.tresoreries.helpers import declarer, solde
+from tests.factories.cotisations import cotisation
+from tests.factories.tresoreries import declarer
+from tests.livres import solde
 from unionflow.models import Paiement, Versement
 
 PROPERTY = settings(max_examples=20, deadline=None, phases=[Phase.explicit, Phase.generate],

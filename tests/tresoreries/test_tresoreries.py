@@ -8,8 +8,10 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.finance.helpers import seuils
-from tests.tresoreries.helpers import declarer, encaisser, lignes_de_piece, org_avec_encaissement, solde, versement
+from tests.factories.finance import seuils
+from tests.factories.paiements import encaisser
+from tests.factories.tresoreries import declarer, org_avec_encaissement, versement
+from tests.livres import lignes_de_piece, solde
 from unionflow.models import AuditLog, CompteComptable, Versement
 
 
@@ -181,7 +183,7 @@ async def test_virement_interne_par_585(client, factory, db):
                                                      AuditLog.organisation_id == org.id))).scalars().all()
     assert len(audit) == 1 and out["numero"] in (audit[0].description or "")
     # Cash received after the transfer is available again.
-    await encaisser(client, db, org, treasurer, member, "3000")
+    await encaisser(client, db, org, treasurer, member, "3000", "ESPECES")
     assert (await client.get(f"/api/tresoreries/{caisse['id']}", headers=treasurer.headers)).json()["solde"] == \
         "8000.00"
 

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from tests.finance.helpers import demande_aide
+from tests.factories.finance import demande_aide
 from unionflow.models import AuditLog, TypeReference
 
 URL = "/api/types-reference"

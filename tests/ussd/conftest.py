@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ussd.helpers import SECRET
+from tests.ussd.passerelle import SECRET
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ import asyncio
 
 from sqlalchemy import func, select
 
-from tests.ussd.helpers import SECRET, URL, valide
+from tests.ussd.passerelle import SECRET, URL, valide
 from unionflow.models import AuditLog, PinUssd
 from unionflow.ussd import ecrans
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.console.helpers import sign_in
-from tests.ussd.helpers import ussd
+from tests.console.connexion import sign_in
+from tests.ussd.passerelle import ussd
 from unionflow.ussd import ecrans
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.ussd.helpers import valide
+from tests.ussd.passerelle import valide
 from unionflow.ussd import ecrans
 from unionflow.ussd.ecrans import Profil
 

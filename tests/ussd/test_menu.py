@@ -7,9 +7,9 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.evenements.helpers import create_event
-from tests.paiements.helpers import adhesion, cotisation
-from tests.ussd.helpers import ussd
+from tests.factories.cotisations import adhesion, cotisation
+from tests.factories.evenements import create_event
+from tests.ussd.passerelle import ussd
 from unionflow.models import Paiement
 from unionflow.ussd import ecrans
 from unionflow.ussd.ecrans import francs, jour

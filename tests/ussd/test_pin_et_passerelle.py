@@ -7,8 +7,8 @@ from datetime import date, timedelta
 
 from sqlalchemy import select
 
-from tests.paiements.helpers import cotisation
-from tests.ussd.helpers import SECRET, URL, ussd, valide
+from tests.factories.cotisations import cotisation
+from tests.ussd.passerelle import SECRET, URL, ussd, valide
 from unionflow.models import AuditLog
 from unionflow.ussd import ecrans
 

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from sqlalchemy import func, select
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from tests.wave.fake_wave import completed_event, signed_webhook
 from unionflow.models import AuditLog, Cotisation, Paiement, PaiementAllocation, WaveEvenement
 

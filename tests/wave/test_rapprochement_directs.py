@@ -9,7 +9,7 @@ import uuid
 from datetime import UTC, datetime
 from decimal import Decimal
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from tests.wave.test_rapprochement import _frais_6317, _key
 
 EN_TETE = ("Horodatage;Identifiant de transaction;Type de transaction;Montant;Frais;Solde;Devise;Référence client;"

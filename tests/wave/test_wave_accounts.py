@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from tests.wave.fake_wave import completed_event, signed_webhook
 from unionflow.models import AuditLog
 

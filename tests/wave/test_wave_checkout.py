@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from tests.paiements.helpers import adhesion, cotisation
+from tests.factories.cotisations import adhesion, cotisation
 from tests.pdf import pdf_text
 from tests.wave.fake_wave import completed_event, signed_webhook
 from unionflow.models import AuditLog, Paiement, TransactionWave, WaveCheckout

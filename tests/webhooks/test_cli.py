@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import BACKEND
-from tests.webhooks.helpers import receiver
+from tests.webhooks.recepteur import receiver
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.models import AbonnementWebhook, Organisation

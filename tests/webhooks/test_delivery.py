@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
-from tests.webhooks.helpers import receiver
+from tests.webhooks.recepteur import receiver
 from unionflow.models import AbonnementWebhook, AuditLog, LivraisonWebhook, Notification
 from unionflow.models.base import utcnow
 from unionflow.webhooks import emission

@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from tests.cotisations.helpers import cotisation, treasury
-from tests.evenements.helpers import create_event
-from tests.paiements.annulations.helpers import defaire
+from tests.factories.cotisations import cotisation_a_venir, treasury
+from tests.factories.evenements import create_event
+from tests.factories.paiements import defaire
 from unionflow.models import AbonnementWebhook, LivraisonWebhook, Notification, ParametresLcbFt
 from unionflow.webhooks.emission import EvenementWebhook
 
@@ -39,8 +39,8 @@ async def _notifications(db, membre_id, kind) -> list[Notification]:
 async def test_payment_emits_receipt_payment_and_dues_events_then_refund(client, factory, db):
     org, treasurer, a, _b = await treasury(factory)
     sub = await _subscribe(db, org, *EvenementWebhook)
-    full = await cotisation(factory, a.membre, org, montant="5000")
-    partial = await cotisation(factory, a.membre, org, montant="10000")
+    full = await cotisation_a_venir(factory, a.membre, org, montant="5000")
+    partial = await cotisation_a_venir(factory, a.membre, org, montant="10000")
     paid = await client.post("/api/paiements", headers={**treasurer.headers, "Idempotency-Key": "k-emission-1"}, json={
         "membreId": str(a.membre.id), "organisationId": str(org.id), "montant": "9000", "methode": "ESPECES",
         "cibles": [{"cotisationId": str(full.id)}, {"cotisationId": str(partial.id)}]})
@@ -72,7 +72,7 @@ async def test_large_cash_payment_emits_the_lcbft_alert_without_the_members_iden
     db.add(ParametresLcbFt(organisation_id=org.id, seuil_operation=Decimal("1000000"),
                            seuil_cumul=Decimal("5000000"), periode_cumul_jours=30, seuil_especes=Decimal("3000")))
     sub = await _subscribe(db, org, EvenementWebhook.ALERTE_LCBFT_LEVEE)
-    dues = await cotisation(factory, a.membre, org, montant="5000")
+    dues = await cotisation_a_venir(factory, a.membre, org, montant="5000")
     paid = await client.post("/api/paiements", headers={**treasurer.headers, "Idempotency-Key": "k-emission-2"}, json={
         "membreId": str(a.membre.id), "organisationId": str(org.id), "montant": "5000", "methode": "ESPECES",
         "cibles": [{"cotisationId": str(dues.id)}]})
@@ -145,7 +145,7 @@ async def test_event_registrations_emit_confirmed_and_cancelled_including_promot
 async def test_confirmed_manual_payout_emits_versement_confirme(client, factory, db):
     org, treasurer, a, _b = await treasury(factory)
     president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "ADMIN_ORGANISATION"])
-    dues = await cotisation(factory, a.membre, org, montant="20000")
+    dues = await cotisation_a_venir(factory, a.membre, org, montant="20000")
     paid = await client.post("/api/paiements", headers=treasurer.headers, json={
         "membreId": str(a.membre.id), "organisationId": str(org.id), "montant": "20000", "methode": "ESPECES",
         "cibles": [{"cotisationId": str(dues.id)}]})

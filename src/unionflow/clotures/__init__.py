@@ -1,2 +1,4 @@
-"""Monthly closing (clôture de période): the checklist a treasurer works through, verified and recorded,
-then the month locked; its closing pack PDF. A workflow over comptabilite, encaissement and lcbft, above them."""
+"""Closing the books, side by side: the lock date and the fiscal-year closing (exercice/), reopening a locked
+period with a second person (deverrouillage/), the monthly closing and its pack (mensuelle/). Above comptabilite,
+paiements, saisies and lcbft, which the monthly closing reads; the lock dates' table door stays in
+comptabilite/verrouillage/ because posting reads it."""

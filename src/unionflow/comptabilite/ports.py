@@ -9,7 +9,7 @@ from unionflow.core.ports import Port
 
 
 class PaiementsDesPieces(Protocol):
-    """The payments behind an organisation's entries, for the ledger's labels (comptabilite/libelles_pieces.py).
+    """The payments behind an organisation's entries, for the ledger's labels (comptabilite/pieces/libelles.py).
     Every read is restricted to the organisation's payments; the caller checked that its entries are visible."""
 
     async def payeurs(self, organisation_id: uuid.UUID, paiement_ids: list[uuid.UUID]

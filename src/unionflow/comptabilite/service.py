@@ -13,8 +13,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.cloture_repository import ClotureRepository
-from unionflow.comptabilite.produits_repository import CompteProduitRepository
+from unionflow.comptabilite.produits.repository import CompteProduitRepository
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.schemas import (
     TYPE_PAR_CLASSE,
@@ -27,6 +26,7 @@ from unionflow.comptabilite.schemas import (
     LigneEcritureResponse,
     UpdateCompteComptableRequest,
 )
+from unionflow.comptabilite.verrouillage.repository import ClotureRepository
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
@@ -42,7 +42,7 @@ ZERO = Decimal("0")
 CENT = Decimal("0.01")
 
 
-# The default chart (SYSCOHADA-like) the automatic entries open on first use (comptabilite/ecritures_service.py).
+# The default chart (SYSCOHADA-like) the automatic entries open on first use (comptabilite/ecritures/service.py).
 COMPTES_PAR_DEFAUT = {
     "571": "Caisse",
     "521": "Banque",
@@ -52,7 +52,7 @@ COMPTES_PAR_DEFAUT = {
     "4191": "Membres, avances reçues",
     "7061": "Cotisations",
     "7062": "Droits d'adhésion",
-    # income per kind (comptabilite/produits.py, the defaults an organisation may change).
+    # income per kind (comptabilite/produits/comptes.py, the defaults an organisation may change).
     "7063": "Cotisations exceptionnelles",
     "7064": "Cotisations de solidarité",
     "7066": "Participations aux manifestations",

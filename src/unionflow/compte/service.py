@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.encaisse import encaisse_a_date
+from unionflow.comptabilite.etats.encaisse import encaisse_a_date
 from unionflow.compte.repository import ZERO, CompteRepository
 from unionflow.compte.schemas import (
     AdhesionLigne,
@@ -123,7 +123,7 @@ class CompteService:
         if organisation is None or not staff_sees(self.auth, org_id):
             raise NotFound("Organisation introuvable")
         now = datetime.now(UTC)
-        # One definition for the three figures (comptabilite/encaisse.py): nested periods of the books.
+        # One definition for the three figures (comptabilite/etats/encaisse.py): nested periods of the books.
         collected = await encaisse_a_date(self.session, org_id, now.date())
         dues = await self.repo.organisation_dues(org_id, now.year, now.date())
         rate = (dues["paye_echu"] * 100 / dues["du_echu"]).quantize(Decimal("0.01")) if dues["du_echu"] else ZERO

@@ -15,7 +15,7 @@ from decimal import Decimal
 from pydantic import ValidationError
 from starlette.responses import Response
 
-from unionflow.clotures.schemas import CreateClotureMensuelleRequest
+from unionflow.clotures.mensuelle.schemas import CreateClotureMensuelleRequest
 from unionflow.console import services_finance
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id

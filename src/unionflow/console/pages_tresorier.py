@@ -55,7 +55,7 @@ def parse_montant(value: str) -> Decimal:
 @page("/tresorerie", RS_TRESORERIE_READ)
 async def tableau(ctx: Ctx) -> Response:
     # « Encaissé » today / this month / this year: the board's three figures, one definition over nested periods
-    # (comptabilite/encaisse.py); the number of payments confirmed today is beside them, not summed into them.
+    # (comptabilite/etats/encaisse.py); the number of payments confirmed today is beside them, not summed into them.
     board = await services.tableau_tresorerie(ctx.db, ctx.auth)
     aujourdhui = await services.paiements(ctx.db, ctx.auth, statut=StatutPaiement.VALIDE, jour=today_utc(), size=1)
     declarations = await services.paiements(ctx.db, ctx.auth, statut=StatutPaiement.EN_ATTENTE, size=20)

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
 from unionflow.approbations import service as quatre_yeux
-from unionflow.clotures.service import ClotureMensuelleService
+from unionflow.clotures.mensuelle.service import ClotureMensuelleService
 from unionflow.console import services
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams

@@ -17,15 +17,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
 from unionflow.approbations.repository import ApprobationFilters
-from unionflow.clotures.pdf import dossier
-from unionflow.clotures.schemas import ClotureMensuelleResponse, CreateClotureMensuelleRequest
-from unionflow.clotures.service import ClotureMensuelleService
-from unionflow.comptabilite import etats_tableaux
-from unionflow.comptabilite.cloture import ClotureService
-from unionflow.comptabilite.deverrouillage import DeverrouillageService
-from unionflow.comptabilite.deverrouillage_schemas import CreateDeverrouillageRequest, DeverrouillageResponse
-from unionflow.comptabilite.etats import EtatsService
-from unionflow.comptabilite.etats_schemas import VerrouillageRequest, VerrouillageResponse
+from unionflow.clotures.deverrouillage.schemas import CreateDeverrouillageRequest, DeverrouillageResponse
+from unionflow.clotures.deverrouillage.service import DeverrouillageService
+from unionflow.clotures.exercice.schemas import VerrouillageRequest, VerrouillageResponse
+from unionflow.clotures.exercice.service import ClotureService
+from unionflow.clotures.mensuelle.pdf import dossier
+from unionflow.clotures.mensuelle.schemas import ClotureMensuelleResponse, CreateClotureMensuelleRequest
+from unionflow.clotures.mensuelle.service import ClotureMensuelleService
+from unionflow.comptabilite.etats import tableaux as etats_tableaux
+from unionflow.comptabilite.etats.service import EtatsService
 from unionflow.console.services import corps, settings_of
 from unionflow.core import tableaux
 from unionflow.core.auth import AuthContext

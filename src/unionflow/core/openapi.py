@@ -126,10 +126,21 @@ def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {code: {"description": _DESCRIPTIONS.get(code, "Erreur"), "model": None} for code in codes}
 
 
+# Routers moved to another package keep the key they were published under: it also names the inline schemas of
+# list responses (« Response <key> <function> »), which generated clients may have taken as type names.
+_CLES_PUBLIEES = {
+    "unionflow.clotures.exercice.router": "comptabilite_etats",
+    "unionflow.clotures.deverrouillage.router": "comptabilite_deverrouillage",
+    "unionflow.clotures.mensuelle.router": "clotures",
+}
+
+
 def route_key(route: APIRoute) -> str:
     """FastAPI's internal id of a route (``<package>_<function>``), unique and ASCII; it names request body models
     (``Body_<key>``) until :func:`operation_ids` gives the published, path-derived operationIds."""
-    area = route.endpoint.__module__.removeprefix("unionflow.").removesuffix("router").strip("._").replace(".", "_")
+    module = route.endpoint.__module__
+    area = module.removeprefix("unionflow.").removesuffix("router").strip("._").replace(".", "_")
+    area = _CLES_PUBLIEES.get(module, area)
     return f"{area}_{route.endpoint.__name__}"
 
 

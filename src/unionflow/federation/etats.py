@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
-from unionflow.comptabilite.etats_repository import SoldeCompte
-from unionflow.comptabilite.etats_schemas import PosteEtat, RubriqueEtat
+from unionflow.comptabilite.etats.repository import SoldeCompte
+from unionflow.comptabilite.etats.schemas import PosteEtat, RubriqueEtat
 from unionflow.federation.repository import Elimination
 from unionflow.federation.schemas import (
     BilanConsolide,
@@ -86,7 +86,7 @@ PASSIF = ("Fonds associatifs, réserves et résultats affectés", "Résultat de 
 
 
 def _rubrique_de(s: SoldeCompte, net: Decimal) -> tuple[str, Decimal] | None:
-    """Where one organisation's account goes in its bilan (comptabilite/etats.py's rule), with its amount."""
+    """Where one organisation's account goes in its bilan (comptabilite/etats/service.py's rule), with its amount."""
     if s.classe == 1:
         return PASSIF[0], -net
     if s.classe in (2, 3):

@@ -9,8 +9,8 @@ from typing import Any
 from fastapi import Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
 
-from unionflow.comptabilite.etats_router import BINAIRES
-from unionflow.comptabilite.etats_schemas import FormatEtat
+from unionflow.comptabilite.etats.router import BINAIRES
+from unionflow.comptabilite.etats.schemas import FormatEtat
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response

@@ -8,7 +8,7 @@ from datetime import date, datetime
 
 from pydantic import Field, model_validator
 
-from unionflow.comptabilite.etats_schemas import RubriqueEtat
+from unionflow.comptabilite.etats.schemas import RubriqueEtat
 from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
 from unionflow.models.organisation import TypeOrganisation
 from unionflow.models.versement import ModeVersement

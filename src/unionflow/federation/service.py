@@ -17,8 +17,8 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.encaisse import encaisse
-from unionflow.comptabilite.etats_repository import EtatsRepository, SoldeCompte
+from unionflow.comptabilite.etats.encaisse import encaisse
+from unionflow.comptabilite.etats.repository import EtatsRepository, SoldeCompte
 from unionflow.compte.repository import CompteRepository
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
@@ -87,7 +87,7 @@ class FederationService:
     async def _chiffres(self, organisation: Organisation, debut: date, fin: date) -> ChiffresOrganisation:
         """One organisation's figures, from the repositories of the areas that own them."""
         compte = CompteRepository(self.session)
-        # The one « encaissé » (comptabilite/encaisse.py): the organisation's books over the period.
+        # The one « encaissé » (comptabilite/etats/encaisse.py): the organisation's books over the period.
         collected = await encaisse(self.session, organisation.id, debut, fin)
         # Arrears as they stand at the end of the period, or today if it ends later.
         arrete = min(fin, datetime.now(UTC).date())

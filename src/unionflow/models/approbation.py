@@ -20,7 +20,7 @@ class GenreDemande(StrEnum):
     """The kinds of request, each with its policy registered by the area that owns it."""
 
     FINANCE = "FINANCE"  # approval of a financial transaction (finance/approbations)
-    REOUVERTURE = "REOUVERTURE"  # reopening a locked period (comptabilite/deverrouillage.py)
+    REOUVERTURE = "REOUVERTURE"  # reopening a locked period (clotures/deverrouillage/service.py)
     ANNULATION = "ANNULATION"  # money undone: cancel or refund a payment, cancel a payout, reverse an entry
     ECRITURE = "ECRITURE"  # a manual entry touching money (saisies/)
     A_NOUVEAUX = "A_NOUVEAUX"  # opening balances typed in (tresoreries/ouverture_service.py)

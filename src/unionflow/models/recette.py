@@ -24,7 +24,7 @@ class NatureRecette(StrEnum):
 
 class CompteProduit(IdMixin, TimestampMixin, Base):
     """An organisation's choice of income account for one kind; without a row the default account is used
-    (comptabilite/produits.py). The number, not the account's id, is kept: the payment path reads accounts by
+    (comptabilite/produits/comptes.py). The number, not the account's id, is kept: the payment path reads accounts by
     number from the worker's cache."""
 
     __tablename__ = "compte_produit"

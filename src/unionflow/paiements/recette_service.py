@@ -1,5 +1,5 @@
 """Money received at the counter for no dues nor adhesion: a donation, an event fee. One receipt in the
-organisation's series and one entry crediting the kind's income account (comptabilite/produits.py); undone
+organisation's series and one entry crediting the kind's income account (comptabilite/produits/comptes.py); undone
 through the four-eyes cancellations like any payment (annulations/)."""
 
 from __future__ import annotations

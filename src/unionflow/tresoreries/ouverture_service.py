@@ -1,5 +1,5 @@
 """Opening balances ("à-nouveaux") typed in: one balanced entry in journal AN dated the start date, each treasury
-and balance-sheet account at its balance, the net against the report à nouveau (comptabilite/ecritures_tresorerie.py).
+and balance-sheet account at its balance, the net against the report à nouveau (comptabilite/ecritures/tresorerie.py).
 
 Typed balances put money in the books as surely as a receipt: they are a four-eyes request (kind A_NOUVEAUX), asked
 by whoever manages the treasuries, approved by a second person holding ``ecriture.approuver`` (never the requester);
@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.approbations import service as quatre_yeux
 from unionflow.approbations.politiques import Politique, enregistrer
 from unionflow.approbations.repository import DemandeApprobationRepository
-from unionflow.comptabilite.ecritures_tresorerie import (
+from unionflow.comptabilite.ecritures.tresorerie import (
     SoldeOuverture,
     a_nouveaux_existants,
     autres_ecritures_de_l_exercice,

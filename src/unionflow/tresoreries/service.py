@@ -1,6 +1,6 @@
 """The organisation's treasuries: declared by the treasury, each mapped to one class-5 account;
 the balance of a treasury is its account's balance in the books; money leaving a cash box never makes it negative
-(a bank only beyond its declared overdraft); internal transfers through 585 (comptabilite/ecritures_tresorerie.py).
+(a bank only beyond its declared overdraft); internal transfers through 585 (comptabilite/ecritures/tresorerie.py).
 
 What other areas call (payouts, refunds), on the system's behalf after their own permission check:
 ``tresorerie_de_sortie`` (the named or default treasury of a movement) and ``verifier_sortie`` (the balance rule,
@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures_tresorerie import (
+from unionflow.comptabilite.ecritures.tresorerie import (
     TYPE_PAR_METHODE,
     CoteVirement,
     comptabiliser_virement_interne,

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from unionflow.models import CompteComptable, DemandeApprobation, LigneEcriture, Paiement
 from unionflow.models.annulation import VueAnnulation
 

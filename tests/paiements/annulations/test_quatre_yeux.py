@@ -8,8 +8,9 @@ import uuid
 
 from sqlalchemy import select
 
-from tests.paiements.annulations.helpers import defaire, notifications
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
+from tests.factories.paiements import defaire
+from tests.notifications.boite import notifications
 from unionflow.models import AuditLog, EcritureComptable, Paiement
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tests.paiements.annulations.helpers import defaire
+from tests.factories.paiements import defaire
 from tests.paiements.annulations.test_quatre_yeux import _org, _paiement
 from tests.pdf import pdf_page_image, pdf_text
 from unionflow.models import Paiement

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import select
 
-from tests.paiements.annulations.helpers import defaire
+from tests.factories.paiements import defaire
 from tests.paiements.annulations.test_quatre_yeux import _org, _paiement
 from unionflow.models import Organisation
 

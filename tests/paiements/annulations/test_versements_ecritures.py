@@ -8,11 +8,11 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from tests.comptabilite.helpers import compte, ecriture, journal, passer
-from tests.finance.helpers import demande_aide
-from tests.paiements.annulations.helpers import notifications
+from tests.factories.comptabilite import compte, ecriture, journal, passer
+from tests.factories.cotisations import cotisation
+from tests.factories.finance import demande_aide
+from tests.notifications.boite import notifications
 from tests.paiements.annulations.test_quatre_yeux import _org, _paiement
-from tests.paiements.helpers import cotisation
 from tests.paiements.versements.test_versements_comptabilite import _treasury_balance
 from unionflow.models import EcritureComptable
 

@@ -14,7 +14,7 @@ from decimal import Decimal
 from sqlalchemy import func, select
 
 from tests.allers_retours import allers_retours
-from tests.cotisations.helpers import cotisation
+from tests.factories.cotisations import cotisation_a_venir
 from unionflow.models import (
     AuditLog,
     CleIdempotence,
@@ -44,8 +44,8 @@ async def test_payment_of_a_dues_stays_within_its_round_trip_budget(app, client,
     org = await committed_factory.organisation()
     treasurer = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
     member = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
-    warm = [await cotisation(committed_factory, member.membre, org, montant="5000") for _ in range(2)]
-    dues = await cotisation(committed_factory, member.membre, org, montant="7500")
+    warm = [await cotisation_a_venir(committed_factory, member.membre, org, montant="5000") for _ in range(2)]
+    dues = await cotisation_a_venir(committed_factory, member.membre, org, montant="7500")
     # The first payment of an organisation opens its default accounts and journal (a change of reference
     # data); the second finds them and fills this worker's cache; the third is the steady state measured.
     for due in warm:

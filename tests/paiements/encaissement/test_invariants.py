@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from tests.paiements.helpers import adhesion, cotisation
+from tests.factories.cotisations import adhesion, cotisation
 from tests.wave.fake_wave import completed_event, signed_webhook
 from unionflow.models import (
     Adhesion,

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import select
 
-from tests.cotisations.helpers import cotisation
+from tests.factories.cotisations import cotisation_a_venir
 from unionflow.core.numbering import next_values
 from unionflow.models import Paiement
 from unionflow.paiements.recus.numerotation import compteur_recus
@@ -33,7 +33,7 @@ async def test_two_organisations_pay_in_parallel_on_independent_gap_free_series(
         org = await committed_factory.organisation(nom_court=code)
         treasurer = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
         member = await committed_factory.actor(["MEMBRE"], organisation=org)
-        dues = [await cotisation(committed_factory, member.membre, org, montant="1000") for _ in range(4)]
+        dues = [await cotisation_a_venir(committed_factory, member.membre, org, montant="1000") for _ in range(4)]
         setups.append((org, treasurer, dues))
     (org_a, treasurer_a, dues_a), (org_b, treasurer_b, dues_b) = setups
     # One payment each first: the organisations get their code and default accounts (reference data).

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, Phase, event, example, given, note, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from unionflow.core.numbering import next_values
 from unionflow.models import Compteur, Cotisation, Organisation, Paiement
 from unionflow.paiements.recus.numerotation import compteur_recus

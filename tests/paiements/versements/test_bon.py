@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.finance.helpers import bureau, seuils
+from tests.factories.finance import bureau, seuils
 from tests.pdf import pdf_text
 
 APPROBATIONS = "/api/finance/approbations"
@@ -76,7 +76,7 @@ async def test_the_voucher_is_read_like_the_payout(client, factory):
 
 async def test_the_console_payouts_page_links_the_voucher_and_the_auditor_has_no_to_approve_list(
         client, factory, db):
-    from tests.console.helpers import sign_in
+    from tests.console.connexion import sign_in
 
     b = await bureau(factory)
     body = {"organisationId": str(b.org.id), "montant": "1200", "mode": "MANUEL", "objetType": "AUTRE",

@@ -4,7 +4,7 @@ import uuid
 
 from sqlalchemy import select
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from unionflow.models import AuditLog, Versement
 
 

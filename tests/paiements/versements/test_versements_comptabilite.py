@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import func, select
 
-from tests.paiements.helpers import cotisation
+from tests.factories.cotisations import cotisation
 from unionflow.models import (
     AlerteLcbFt,
     CompteComptable,

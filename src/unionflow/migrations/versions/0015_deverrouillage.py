@@ -4,7 +4,7 @@ Revision ID: 0015_deverrouillage
 Revises: 0014_identite_emetteur
 
 moving the lock date back (reopening a period) is a request with a reason, approved by a second
-person under another role (comptabilite/deverrouillage.py). The lead re-chains ``down_revision`` at merge.
+person under another role (clotures/deverrouillage/service.py). The lead re-chains ``down_revision`` at merge.
 """
 from collections.abc import Sequence
 

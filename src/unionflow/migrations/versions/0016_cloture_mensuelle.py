@@ -3,7 +3,7 @@
 Revision ID: 0016_cloture_mensuelle
 Revises: 0015_deverrouillage
 
-See clotures/service.py. The lead re-chains at merge.
+See clotures/mensuelle/service.py. The lead re-chains at merge.
 """
 from collections.abc import Sequence
 

@@ -10,8 +10,8 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.audit.repository import personnes
-from unionflow.comptabilite.ecritures_federation import extourner_quote_part_recue
-from unionflow.comptabilite.ecritures_service import contrepasser, extourner_versement
+from unionflow.comptabilite.ecritures.federation import extourner_quote_part_recue
+from unionflow.comptabilite.ecritures.service import contrepasser, extourner_versement
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.config import Settings
 from unionflow.core import audit

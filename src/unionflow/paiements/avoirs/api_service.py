@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures_tresorerie import solde_compte
+from unionflow.comptabilite.ecritures.tresorerie import solde_compte
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound

@@ -6,7 +6,7 @@ allocated) and every change is a signed row of the ledger ``mouvement_avoir``, s
 movements and the sum of the payments' unallocated amounts — and the 4191 balance of the member's payments. An
 application allocates the credit of the oldest payment to the oldest dues (``PaiementAllocation`` on that
 payment: the dues shows the original receipt), under the row locks of both, and books debit 4191 / credit the
-income (comptabilite/ecritures_avoir.py); no money moves.
+income (comptabilite/ecritures/avoir.py); no money moves.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures_avoir import comptabiliser_imputation, comptabiliser_remboursement_avoir
+from unionflow.comptabilite.ecritures.avoir import comptabiliser_imputation, comptabiliser_remboursement_avoir
 from unionflow.configuration.organisation_service import valeur_organisation
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext

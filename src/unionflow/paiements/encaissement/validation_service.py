@@ -16,12 +16,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures_service import (
+from unionflow.comptabilite.ecritures.service import (
     comptabiliser_paiement,
     date_ecriture_paiement,
     preparer_comptes_paiement,
 )
-from unionflow.comptabilite.produits import nature_cible
+from unionflow.comptabilite.produits.comptes import nature_cible
 from unionflow.comptabilite.service import DansLot, compteur_ecriture
 from unionflow.core import audit, metrics
 from unionflow.core.auth import AuthContext

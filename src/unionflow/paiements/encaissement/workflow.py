@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures_service import extourner_paiement
+from unionflow.comptabilite.ecritures.service import extourner_paiement
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
@@ -348,7 +348,7 @@ class EncaissementService:
                        commentaire: str | None = None) -> Paiement:
         """Record money received now for no dues nor adhesion: a donation (DON) or an event fee
         (EVENEMENT). Same receipt series, same one-statement write and entry as a dues payment; the whole amount
-        is income of its kind (comptabilite/produits.py), never the member's credit. Undone like any payment
+        is income of its kind (comptabilite/produits/comptes.py), never the member's credit. Undone like any payment
         (``reverser``: it has no allocation to take back)."""
         if montant <= ZERO:
             raise RegleMetier("Le montant doit être strictement positif")

@@ -11,13 +11,13 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.approbations.repository import DemandeApprobationRepository
-from unionflow.comptabilite.ecritures_service import (
+from unionflow.comptabilite.ecritures.service import (
     CHARGE_FRAIS_WAVE,
     TRESORERIE,
     compte_par_defaut,
     journal_par_defaut,
 )
-from unionflow.comptabilite.ecritures_tresorerie import compte_tresorerie_par_defaut
+from unionflow.comptabilite.ecritures.tresorerie import compte_tresorerie_par_defaut
 from unionflow.comptabilite.repository import ComptabiliteRepository, ComptabiliteSystemRepository
 from unionflow.comptabilite.schemas import CreateEcritureComptableRequest, LigneEcritureRequest
 from unionflow.core.auth import AuthContext

@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures_service import TRESORERIE, comptabiliser_frais_wave
+from unionflow.comptabilite.ecritures.service import TRESORERIE, comptabiliser_frais_wave
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.config import Settings
 from unionflow.core import audit

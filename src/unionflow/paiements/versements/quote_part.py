@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures_federation import comptabiliser_quote_part_recue
+from unionflow.comptabilite.ecritures.federation import comptabiliser_quote_part_recue
 from unionflow.core.auth import AuthContext
 from unionflow.core.numbering import next_value
 from unionflow.models import Versement

@@ -10,8 +10,8 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.audit.repository import personnes
-from unionflow.comptabilite.ecritures_service import comptabiliser_versement
-from unionflow.comptabilite.ecritures_tresorerie import JOURNAUX_TRESORERIE
+from unionflow.comptabilite.ecritures.service import comptabiliser_versement
+from unionflow.comptabilite.ecritures.tresorerie import JOURNAUX_TRESORERIE
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.config import Settings
 from unionflow.core import audit

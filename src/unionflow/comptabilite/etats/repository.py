@@ -1,0 +1,141 @@
+"""Aggregations behind the accounting statements: one grouped query per statement, on the ledger lines.
+
+Callers have already checked that the organisation's entries are visible to them (the bureau, global roles)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import Select, case, func, literal, select
+
+from unionflow.core.repository import SystemRepository
+from unionflow.models import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
+
+ZERO = Decimal("0")
+# Journal type of the year-end closing entries: left out of the income statement, or a closed year would show
+# neither income nor expenses.
+TYPE_JOURNAL_CLOTURE = "CLOTURE"
+
+
+@dataclass(frozen=True)
+class SoldeCompte:
+    compte_id: uuid.UUID
+    numero: str
+    libelle: str
+    classe: int
+    debit_avant: Decimal
+    credit_avant: Decimal
+    debit_periode: Decimal
+    credit_periode: Decimal
+
+
+@dataclass(frozen=True)
+class Mouvement:
+    compte_id: uuid.UUID
+    date_ecriture: date
+    numero_piece: str
+    code_journal: str
+    libelle: str
+    debit: Decimal
+    credit: Decimal
+    piece_reference: str | None = None
+    paiement_id: uuid.UUID | None = None
+
+
+def _dec(value: Any) -> Decimal:
+    return Decimal(value or 0).quantize(Decimal("0.01"))
+
+
+class EtatsRepository(SystemRepository[EcritureComptable]):
+    """Figures of the financial statements of one organisation, which the service checked the caller may see."""
+
+    model = EcritureComptable
+
+    def _lines(self, organisation_id: uuid.UUID) -> Select[Any]:
+        return (select().select_from(LigneEcriture)
+                .join(EcritureComptable, EcritureComptable.id == LigneEcriture.ecriture_id)
+                .join(CompteComptable, CompteComptable.id == LigneEcriture.compte_id)
+                .join(JournalComptable, JournalComptable.id == EcritureComptable.journal_id)
+                .where(EcritureComptable.organisation_id == organisation_id))
+
+    async def soldes(self, organisation_id: uuid.UUID, debut: date | None, fin: date, *,
+                     sans_cloture: bool = False) -> list[SoldeCompte]:
+        """Per account: debits and credits before ``debut`` and from ``debut`` to ``fin`` inclusive."""
+        avant = EcritureComptable.date_ecriture < debut if debut else None
+
+        def part(column: Any, before: bool) -> Any:
+            if avant is None:
+                return literal(0) if before else func.sum(column)
+            return func.sum(case((avant if before else ~avant, column), else_=0))
+
+        stmt = (self._lines(organisation_id)
+                .add_columns(CompteComptable.id, CompteComptable.numero_compte, CompteComptable.libelle,
+                             CompteComptable.classe, part(LigneEcriture.debit, True), part(LigneEcriture.credit, True),
+                             part(LigneEcriture.debit, False), part(LigneEcriture.credit, False))
+                .where(EcritureComptable.date_ecriture <= fin)
+                .group_by(CompteComptable.id, CompteComptable.numero_compte, CompteComptable.libelle,
+                          CompteComptable.classe)
+                .order_by(CompteComptable.numero_compte))
+        if sans_cloture:
+            stmt = stmt.where(JournalComptable.type_journal != TYPE_JOURNAL_CLOTURE)
+        rows = (await self.session.execute(stmt)).all()
+        return [SoldeCompte(r[0], r[1], r[2], r[3], _dec(r[4]), _dec(r[5]), _dec(r[6]), _dec(r[7])) for r in rows]
+
+    async def mouvements_produits(self, organisation_id: uuid.UUID, numeros: set[str], debut: date, fin: date
+                                  ) -> dict[str, tuple[Decimal, Decimal]]:
+        """Per account number of ``numeros``: (credits, debits) of the entries dated from ``debut`` to ``fin``
+        inclusive, closing entries left out (the trial balance's columns of the period, etats/encaisse.py)."""
+        stmt = (self._lines(organisation_id)
+                .add_columns(CompteComptable.numero_compte, func.sum(LigneEcriture.credit),
+                             func.sum(LigneEcriture.debit))
+                .where(CompteComptable.numero_compte.in_(numeros), EcritureComptable.date_ecriture >= debut,
+                       EcritureComptable.date_ecriture <= fin, JournalComptable.type_journal != TYPE_JOURNAL_CLOTURE)
+                .group_by(CompteComptable.numero_compte))
+        return {r[0]: (_dec(r[1]), _dec(r[2])) for r in (await self.session.execute(stmt)).all()}
+
+    async def mouvements(self, organisation_id: uuid.UUID, debut: date, fin: date,
+                         compte_id: uuid.UUID | None) -> list[Mouvement]:
+        stmt = (self._lines(organisation_id)
+                .add_columns(LigneEcriture.compte_id, EcritureComptable.date_ecriture, EcritureComptable.numero_piece,
+                             JournalComptable.code, func.coalesce(LigneEcriture.libelle, EcritureComptable.libelle),
+                             LigneEcriture.debit, LigneEcriture.credit, EcritureComptable.piece_reference,
+                             EcritureComptable.paiement_id)
+                .where(EcritureComptable.date_ecriture >= debut, EcritureComptable.date_ecriture <= fin)
+                .order_by(CompteComptable.numero_compte, EcritureComptable.date_ecriture,
+                          EcritureComptable.numero_piece, LigneEcriture.ordre))
+        if compte_id is not None:
+            stmt = stmt.where(LigneEcriture.compte_id == compte_id)
+        return [Mouvement(r[0], r[1], r[2], r[3], r[4], _dec(r[5]), _dec(r[6]), r[7], r[8])
+                for r in (await self.session.execute(stmt)).all()]
+
+    async def ecritures(self, organisation_id: uuid.UUID, debut: date, fin: date,
+                        journal_id: uuid.UUID | None) -> list[EcritureComptable]:
+        stmt = (select(EcritureComptable)
+                .where(EcritureComptable.organisation_id == organisation_id,
+                       EcritureComptable.date_ecriture >= debut, EcritureComptable.date_ecriture <= fin)
+                .order_by(EcritureComptable.date_ecriture, EcritureComptable.numero_piece, EcritureComptable.id))
+        if journal_id is not None:
+            stmt = stmt.where(EcritureComptable.journal_id == journal_id)
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def a_des_ecritures(self, organisation_id: uuid.UUID, debut: date, fin: date) -> bool:
+        stmt = select(EcritureComptable.id).where(EcritureComptable.organisation_id == organisation_id,
+                                                  EcritureComptable.date_ecriture >= debut,
+                                                  EcritureComptable.date_ecriture <= fin).limit(1)
+        return (await self.session.execute(stmt)).scalar_one_or_none() is not None
+
+    async def ecritures_desequilibrees(self, organisation_id: uuid.UUID, debut: date, fin: date) -> list[str]:
+        """Numbers of the month's entries whose debits and credits differ (posting refuses them; this reads what
+        the database holds, whatever wrote it)."""
+        stmt = (select(EcritureComptable.numero_piece)
+                .join(LigneEcriture, LigneEcriture.ecriture_id == EcritureComptable.id)
+                .where(EcritureComptable.organisation_id == organisation_id,
+                       EcritureComptable.date_ecriture >= debut, EcritureComptable.date_ecriture <= fin)
+                .group_by(EcritureComptable.id, EcritureComptable.numero_piece)
+                .having(func.sum(LigneEcriture.debit) != func.sum(LigneEcriture.credit))
+                .order_by(EcritureComptable.numero_piece))
+        return [str(n) for n in (await self.session.execute(stmt)).scalars()]

@@ -1,0 +1,64 @@
+"""Income accounts per kind of income: the default chart, an organisation's choices, and
+``compte_produit``, the one function every automatic entry asks which class-7 account a kind is credited to.
+
+Defaults (SYCEBNL-like, the 706 "cotisations et produits de l'activité" family the chart already used for dues
+and adhesion fees, docs/decisions.md "recettes par nature"): 7061 periodic dues, 7062 adhesion fees,
+7063 exceptional contributions, 7064 solidarity contributions, 7066 event participations, 7581 donations.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.comptabilite.produits.repository import CompteProduitRepository
+from unionflow.core import reference
+from unionflow.models import Adhesion, Cotisation
+from unionflow.models.cotisation import TypeCotisation
+from unionflow.models.recette import NatureRecette
+
+COMPTE_PRODUIT_DEFAUT: dict[NatureRecette, str] = {
+    NatureRecette.COTISATION: "7061",
+    NatureRecette.ADHESION: "7062",
+    NatureRecette.COTISATION_EXCEPTIONNELLE: "7063",
+    NatureRecette.SOLIDARITE: "7064",
+    NatureRecette.EVENEMENT: "7066",
+    NatureRecette.DON: "7581",
+}
+# What the entry's credit line says, per kind.
+LIBELLE_NATURE: dict[NatureRecette, str] = {
+    NatureRecette.COTISATION: "Cotisations",
+    NatureRecette.ADHESION: "Droits d'adhésion",
+    NatureRecette.COTISATION_EXCEPTIONNELLE: "Cotisations exceptionnelles",
+    NatureRecette.SOLIDARITE: "Cotisations de solidarité",
+    NatureRecette.EVENEMENT: "Participations aux événements",
+    NatureRecette.DON: "Dons",
+}
+_PAR_TYPE = {TypeCotisation.EXCEPTIONNELLE: NatureRecette.COTISATION_EXCEPTIONNELLE,
+             TypeCotisation.SOLIDARITE: NatureRecette.SOLIDARITE}
+
+
+def nature_cible(cible: Cotisation | Adhesion) -> NatureRecette:
+    """The kind of income a dues or an adhesion fee brings: periodic dues are COTISATION."""
+    if isinstance(cible, Adhesion):
+        return NatureRecette.ADHESION
+    return _PAR_TYPE.get(cible.type_cotisation, NatureRecette.COTISATION)  # type: ignore[call-overload]
+
+
+def compte_produit(choix: Mapping[str, str] | object, nature: str) -> str:
+    """The income account number of ``nature``: the organisation's choice, else the default. ``choix`` is the
+    mapping kind → number (``produits_organisation``) or anything carrying it as ``.produits`` (the payment's
+    ``ComptesPaiement``)."""
+    mapping: Mapping[str, str] = choix if isinstance(choix, Mapping) else getattr(choix, "produits", {})
+    return mapping.get(nature) or COMPTE_PRODUIT_DEFAUT[NatureRecette(nature)]
+
+
+async def produits_organisation(session: AsyncSession, organisation_id: uuid.UUID) -> dict[str, str]:
+    """The organisation's choices, from the worker's cache (``compte_produit`` is reference data: a change bumps
+    the version, core/reference.py, so every worker drops what it kept)."""
+    async def load() -> dict[str, str]:
+        return await CompteProduitRepository(session).choix(organisation_id)
+
+    return await reference.lire(session, ("produits", organisation_id), load)
