@@ -17,13 +17,19 @@ from unionflow.models import Organisation
 COMPTES_COTISATIONS = ("7061", "7063", "7064")
 
 
+def _instant(jour: date) -> datetime:
+    """10:00 UTC on ``jour``, or now when that is still to come today: a payment is never dated in the future (the
+    service refuses it), whatever the hour the suite runs."""
+    return min(datetime.combine(jour, time(10), tzinfo=UTC), datetime.now(UTC))
+
+
 async def payer(client: Any, db: Any, org: Organisation, tresorier: Actor, membre: Actor, montant: int, du: int,
                 jour: date) -> dict[str, Any]:
     """``montant`` received on ``jour`` for a new dues of ``du`` (the rest, if any, becomes credit)."""
     dues = await cotisation(db, membre.membre, org, du)
     body = {"membreId": str(membre.membre.id), "organisationId": str(org.id), "montant": str(montant),
             "methode": "ESPECES", "cibles": [{"cotisationId": str(dues.id)}], "avance": montant > du,
-            "datePaiement": datetime.combine(jour, time(10), tzinfo=UTC).isoformat()}
+            "datePaiement": _instant(jour).isoformat()}
     paid = await client.post("/api/paiements", headers=tresorier.headers, json=body)
     assert paid.status_code == 201, paid.text
     result: dict[str, Any] = paid.json()
