@@ -49,7 +49,7 @@ def serve(tmp_path: Path, port: int, *args: str, **env: str) -> Iterator[tuple[s
                                    env=_env(tmp_path, **env), stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 300  # a readiness wait, not a timing goal: a loaded CI host may take minutes
         while True:
             try:
                 if httpx.get(f"{base}/health/ready", timeout=2).status_code == 200:

@@ -94,7 +94,8 @@ async def seed(settings: Settings) -> tuple[dict[str, str], dict[str, str]]:
         await engine.dispose()
 
 
-def wait_ready(base: str, server: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
+def wait_ready(base: str, server: subprocess.Popen[bytes], timeout: float = 300.0) -> None:
+    # A readiness wait, not a timing goal: under a loaded host a first start (migrations, workers) takes minutes.
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if server.poll() is not None:
