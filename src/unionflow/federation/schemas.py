@@ -6,10 +6,11 @@ from __future__ import annotations
 import uuid
 from datetime import date, datetime
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from unionflow.comptabilite.etats_schemas import RubriqueEtat
-from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
+from unionflow.core.regles import Si
+from unionflow.core.schemas import InputModel, Montant, OutputModel
 from unionflow.models.organisation import TypeOrganisation
 from unionflow.models.versement import ModeVersement
 from unionflow.paiements.versements.schemas import PHONE_PATTERN
@@ -18,6 +19,9 @@ from unionflow.paiements.versements.schemas import PHONE_PATTERN
 class CreateQuotePartRequest(InputModel):
     """A quote-part paid by ``organisationId`` to its federation (its parent organisation)."""
 
+    regles = (Si("mode", ModeVersement.WAVE, "un versement Wave est un montant entier en XOF",
+                 fixes=(("devise", "XOF"),), entiers=("montant",)),)
+
     organisation_id: uuid.UUID = Field(description="L'organisation membre qui verse (la fédération est sa parente)")
     montant: Montant = Field(gt=0, max_digits=18, decimal_places=2)
     devise: str = Field(default="XOF", pattern=r"^[A-Z]{3}$")
@@ -25,13 +29,6 @@ class CreateQuotePartRequest(InputModel):
     motif: str = Field(min_length=3, max_length=500, description="Ex. « Quote-part 2026, 1er trimestre »")
     beneficiaire_telephone: str | None = Field(default=None, pattern=PHONE_PATTERN,
                                                description="Numéro Wave de la fédération (défaut: son téléphone)")
-
-    @model_validator(mode="after")
-    def wave_entier(self) -> CreateQuotePartRequest:
-        if self.mode == ModeVersement.WAVE and (self.devise != "XOF"
-                                                or self.montant != self.montant.to_integral_value()):
-            raise regle_metier("un versement Wave est un montant entier en XOF")
-        return self
 
 
 class TresorerieOrganisation(OutputModel):
