@@ -29,12 +29,13 @@ SERVICE_RULES = {
     ("PUT", "/api/membres/me/mot-de-passe"): ["`regle-metier`"],
     ("PUT", "/api/organisations/{id}"): ["`regle-metier`", "UNION", "logoDocumentId"],
     ("POST", "/api/adhesions/{id}/paiement"): ["WAVE_TRANSFERT", "referencePaiement"],
+    ("POST", "/api/tickets"): ["fiche"], ("POST", "/api/suggestions"): ["fiche"],
 }
 # State-dependent refusals (400 `invalid-state`): only a description can say them.
 ETATS = [("POST", "/api/adhesions/{id}/approuver"), ("POST", "/api/adhesions/{id}/paiement"),
          ("POST", "/api/adhesions/{id}/rejeter"), ("PUT", "/api/adhesions/{id}"), ("POST", "/api/membres/{id}/statut"),
          ("POST", "/api/organisations/{id}/reactiver"), ("POST", "/api/organisations/{id}/suspendre"),
-         ("PUT", "/api/cotisations/{id}"), ("PUT", "/api/cotisations/{id}/payer")]
+         ("PUT", "/api/cotisations/{id}"), ("PUT", "/api/cotisations/{id}/payer"), ("DELETE", "/api/evenements/{id}")]
 
 
 def _models(annotation: object, seen: set[type]) -> set[type]:

@@ -16,6 +16,7 @@ from unionflow.comptabilite.produits_schemas import UpdateComptesProduitsRequest
 from unionflow.core.regles import REGLES_NOTE
 from unionflow.core.schemas import InputModel
 from unionflow.cotisations.schemas import AnnulerCotisationsRequest, PaiementCotisationRequest
+from unionflow.evenements.schemas import ModerationRequest
 from unionflow.federation.schemas import CreateQuotePartRequest
 from unionflow.finance.approbations.schemas import CreateApprobationRequest
 from unionflow.finance.budgets.schemas import LigneBudgetRequest
@@ -67,6 +68,7 @@ CAS: dict[type[InputModel], tuple[dict[str, Any], dict[str, list[Any]]]] = {
         [{"nature": "DON", "numeroCompte": "758"}],
         [{"nature": "DON", "numeroCompte": "758"}, {"nature": "DON", "numeroCompte": "7581"}],
         [{"nature": "DON", "numeroCompte": "758"}, {"nature": "EVENEMENT", "numeroCompte": None}]]}),
+    ModerationRequest: ({}, {"statut": ["PUBLIE", "REJETE", "EN_ATTENTE"], "motif": [OMIS, None, "", "Injurieux"]}),
     StatutRequest: ({}, {"statut": ["ACTIF", "SUSPENDU", "RADIE"], "motif": [OMIS, None, "", "Retards répétés"]}),
     CreateApprobationRequest: ({"organisationId": ID, "motif": "Achat de chaises"}, {
         "typeObjet": ["VERSEMENT", "AIDE", "AUTRE", "ANNULATION"], "objetId": [OMIS, None, ID],

@@ -112,8 +112,8 @@ def _given(field: FieldInfo) -> dict[str, Any]:
     kinds = _kinds(field.annotation)
     if bool in kinds:
         return {"const": True}
-    if list in kinds:
-        return {"type": "array", "minItems": 1}
+    if list in kinds:  # no "type": the property's own schema says array (and linters want its items beside it)
+        return {"not": {"type": "null"}, "minItems": 1}
     if str in kinds:  # trimmed first: "  " is an empty text
         return {"type": "string", "pattern": trimmed_length_pattern(1)}
     return {"not": {"type": "null"}}
@@ -124,7 +124,7 @@ def _absent(field: FieldInfo) -> dict[str, Any]:
     if bool in kinds:
         return {"const": False}
     if list in kinds:
-        return {"anyOf": [{"type": "null"}, {"type": "array", "maxItems": 0}]}
+        return {"anyOf": [{"type": "null"}, {"maxItems": 0}]}
     return {"type": "null"}
 
 
@@ -165,9 +165,10 @@ def _une_fois(model: type[BaseModel], regle: UneFois) -> dict[str, Any]:
     enum = next(k for k in _kinds(field.annotation) if isinstance(k, type) and issubclass(k, Enum))
     key, alias = field.alias or regle.cle, _alias(model, regle.champ)
     # As if/then ("when the list is given"): client generators merge an allOf entry's properties into the model's.
-    return {"description": regle.message, "if": {"required": [alias]}, "then": {"properties": {alias: {"allOf": [
-        {"contains": {"required": [key], "properties": {key: {"const": member.value}}}, "minContains": 0,
-         "maxContains": 1} for member in enum]}}}}
+    once = [{"contains": {"required": [key], "properties": {key: {"const": member.value}}}, "minContains": 0,
+             "maxContains": 1} for member in enum]
+    return {"description": regle.message, "if": {"required": [alias], "properties": {alias: {"not": {"type": "null"}}}},
+            "then": {"properties": {alias: {"allOf": once}}}}
 
 
 def _item_kinds(annotation: Any) -> set[Any]:
