@@ -83,7 +83,8 @@ def make_datetime(day: date, hour: int = 9) -> datetime:
     return datetime(day.year, day.month, day.day, hour, tzinfo=UTC)
 
 
-def wait_ready(base_url: str, server: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+def wait_ready(base_url: str, server: subprocess.Popen[bytes], timeout: float = 240.0) -> None:
+    # Generous: on a shared machine under load, importing the app and building its OpenAPI took over a minute.
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.poll() is not None:

@@ -22,7 +22,7 @@ SERVICE_RULES = {
     ("POST", "/api/admin/associer-organisation"): ["rôles non attribuables"],
     ("POST", "/api/notifications"): ["membreIds", "tousMembresActifs", "codeModele", "sujet", "corps"],
     ("POST", "/api/paiements"): ["cotisationId", "adhesionId"],
-    ("POST", "/api/paiements/wave/checkout"): ["cotisationId", "adhesionId"],
+    ("POST", "/api/paiements/wave/checkout"): ["cotisationId", "adhesionId", "membreId"],
     # Found by the strict fuzz (schema-valid input refused): what depends on stored data is described.
     ("POST", "/api/membres"): ["`regle-metier`", "roles", "organisationId"],
     ("PUT", "/api/membres/{id}"): ["`invalid-state`", "`regle-metier`", "dateNaissance"],

@@ -117,3 +117,11 @@ def test_the_schema_says_what_the_model_accepts(model: type[InputModel]):
         if not accepted and kinds <= {"regle_metier"}:
             assert not valid, body
     assert not disagreements, disagreements[:5]
+
+
+def test_an_api_client_s_roles_are_the_ones_it_may_hold():
+    from unionflow.clients_api.schemas import CreateClientApiRequest
+    from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES
+
+    roles = CreateClientApiRequest.model_json_schema()["properties"]["roles"]["items"]["enum"]
+    assert set(roles) == {r.value for r in GLOBAL_ROLES | ORGANISATION_STAFF_ROLES} and "USER" not in roles

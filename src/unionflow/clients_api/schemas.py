@@ -5,15 +5,21 @@ from datetime import datetime
 
 from pydantic import Field
 
-from unionflow.core.roles import Role
+from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role
 from unionflow.core.schemas import InputModel, OutputModel
 
 
 class CreateClientApiRequest(InputModel):
     nom: str = Field(min_length=1, max_length=200)
     description: str | None = Field(None, max_length=1000)
+    # The schema lists the roles a client may hold (no member record: no personal role); the service refuses the
+    # others with 400 regle-metier, the French reason naming them.
     roles: list[Role] = Field(min_length=1, description="Rôles du client: ADMIN / SUPER_ADMIN (toute l'union) "
-                                                        "ou rôles d'organisation (ADMIN_ORGANISATION, TRESORIER, …)")
+                                                        "ou rôles d'organisation (ADMIN_ORGANISATION, TRESORIER, …), "
+                                                        "ceux-ci avec au moins une organisation (`organisationIds`, "
+                                                        "sinon 400 `regle-metier`)",
+                              json_schema_extra={"items": {"type": "string", "enum": sorted(
+                                  r.value for r in GLOBAL_ROLES | ORGANISATION_STAFF_ROLES)}})
     organisation_ids: list[uuid.UUID] = Field(default_factory=list, max_length=200,
                                               description="Organisations où s'appliquent les rôles d'organisation")
 
