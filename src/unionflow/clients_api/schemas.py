@@ -3,10 +3,12 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from pydantic import Field
+from pydantic import Field, JsonValue
 
 from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role
 from unionflow.core.schemas import InputModel, OutputModel
+
+_ROLES_CLIENT: list[JsonValue] = [r.value for r in sorted(GLOBAL_ROLES | ORGANISATION_STAFF_ROLES)]
 
 
 class CreateClientApiRequest(InputModel):
@@ -18,8 +20,7 @@ class CreateClientApiRequest(InputModel):
                                                         "ou rôles d'organisation (ADMIN_ORGANISATION, TRESORIER, …), "
                                                         "ceux-ci avec au moins une organisation (`organisationIds`, "
                                                         "sinon 400 `regle-metier`)",
-                              json_schema_extra={"items": {"type": "string", "enum": sorted(
-                                  r.value for r in GLOBAL_ROLES | ORGANISATION_STAFF_ROLES)}})
+                              json_schema_extra={"items": {"type": "string", "enum": _ROLES_CLIENT}})
     organisation_ids: list[uuid.UUID] = Field(default_factory=list, max_length=200,
                                               description="Organisations où s'appliquent les rôles d'organisation")
 
