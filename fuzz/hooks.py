@@ -15,6 +15,7 @@ it is the text ``0``/``true``/``null``, a valid string."""
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -53,6 +54,11 @@ def _money_fields() -> frozenset[str]:
 
 
 MONEY = _money_fields()
+# `python -m fuzz.run --strict`: a beyond-the-schema refusal of valid data fails like any other (no tolerance), so
+# the run counts the rules the OpenAPI still does not state; `--census FILE` writes one JSON line per such refusal
+# (role, operation, problem type, detail) for sorting them by operation and rule.
+STRICT = os.environ.get("FUZZ_STRICT") == "1"
+CENSUS = os.environ.get("FUZZ_CENSUS")
 
 
 def _lenient(body: Any, key: str | None = None, padded: bool = True) -> bool:
@@ -90,8 +96,21 @@ def positive_data_acceptance_metier(ctx: Any, response: Any, case: Any) -> bool 
         return positive_data_acceptance(ctx, response, case)
     except Failure:
         if response.status_code in (400, 422) and _problem_slug(response) in BEYOND_SCHEMA:
-            return None
+            _count(response, case)
+            if not STRICT:
+                return None
         raise
+
+
+def _count(response: Any, case: Any) -> None:
+    if not CENSUS:
+        return
+    body = response.json()
+    line = {"role": os.environ.get("FUZZ_ROLE"), "method": case.operation.method.upper(),
+            "path": case.operation.path, "status": response.status_code, "type": _problem_slug(response),
+            "detail": str(body.get("detail", ""))[:300]}
+    with open(CENSUS, "a", encoding="utf-8") as out:
+        out.write(json.dumps(line, ensure_ascii=False) + "\n")
 
 
 def _multipart_scalars(case: Any) -> bool:

@@ -83,7 +83,8 @@ def make_datetime(day: date, hour: int = 9) -> datetime:
     return datetime(day.year, day.month, day.day, hour, tzinfo=UTC)
 
 
-def wait_ready(base_url: str, server: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+def wait_ready(base_url: str, server: subprocess.Popen[bytes], timeout: float = 240.0) -> None:
+    # Generous: on a shared machine under load, importing the app and building its OpenAPI took over a minute.
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -107,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--roles", default=",".join(ROLES))
     parser.add_argument("--phases", default="examples,coverage,fuzzing")
     parser.add_argument("--seed", type=int, default=int(os.environ.get("FUZZ_SEED", "20260501")))
+    parser.add_argument("--strict", action="store_true",
+                        help="valid data refused 400 regle-metier/invalid-state fails too (fuzz/hooks.py)")
+    parser.add_argument("--census", type=Path, help="JSON lines: each refusal of valid data beyond the schema")
     parser.add_argument("extra", nargs="*", help="options passées telles quelles à schemathesis")
     args = parser.parse_args(argv)
 
@@ -122,7 +126,11 @@ def main(argv: list[str] | None = None) -> int:
                "UNIONFLOW_WAVE_API_BASE_URL": wave.url, "UNIONFLOW_WAVE_API_KEY": wave.api_key,
                # One line per request would bury schemathesis' report; warnings and errors still show.
                "UNIONFLOW_LOG_LEVEL": "WARNING",
-               "SCHEMATHESIS_HOOKS": "fuzz.hooks", "PYTHONPATH": str(HERE.parent)}
+               # The server runs this checkout's code, also from a worktree sharing another checkout's venv.
+               "SCHEMATHESIS_HOOKS": "fuzz.hooks", "PYTHONPATH": os.pathsep.join((str(HERE.parent / "src"),
+                                                                                  str(HERE.parent))),
+               **({"FUZZ_STRICT": "1"} if args.strict else {}),
+               **({"FUZZ_CENSUS": str(args.census.resolve())} if args.census else {})}
         os.environ.update(env)
         settings = Settings()
         upgrade(settings.database_url)
@@ -149,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
                     "--request-timeout", "30", *(["--max-time", str(args.max_time)] if args.max_time else []),
                     *args.extra]
                 print(f"\n=== schemathesis: {role} ===", flush=True)
-                if subprocess.run(command, env=env, check=False).returncode != 0:  # noqa: S603
+                if subprocess.run(command, env={**env, "FUZZ_ROLE": role}, check=False).returncode != 0:  # noqa: S603
                     failed.append(role)
         finally:
             server.terminate()

@@ -104,7 +104,8 @@ async def get_adhesion(id: uuid.UUID, session: SessionDep,
 
 @router.put("/{id}", response_model=AdhesionResponse, responses=problems(404),
             summary="Modifier une demande d'adhésion",
-            description="Seulement tant qu'elle est EN_ATTENTE (sinon 400). Frais et devise: administrateurs de "
+            description="Seulement tant qu'elle est EN_ATTENTE (sinon 400 `invalid-state`). Frais et devise: "
+                        "administrateurs de "
                         "l'organisation (sinon 403); le demandeur peut modifier ses observations.")
 async def update_adhesion(id: uuid.UUID, data: UpdateAdhesionRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_WRITE)) -> AdhesionResponse:
@@ -123,7 +124,8 @@ async def delete_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext 
 
 @router.post("/{id}/approuver", response_model=AdhesionResponse, responses=problems(404),
              summary="Approuver une adhésion",
-             description="EN_ATTENTE → APPROUVEE (sinon 400 avec le statut actuel). Le membre devient membre ACTIF "
+             description="EN_ATTENTE → APPROUVEE (sinon 400 `invalid-state` avec le statut actuel). Le membre "
+                         "devient membre ACTIF "
                          "de l'organisation avec le rôle MEMBRE. `approuvePar` vaut par défaut le nom de l'appelant. "
                          "Réservé aux administrateurs de l'organisation de l'adhésion (403 sinon).")
 async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_APPROVE),
@@ -134,7 +136,8 @@ async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext
 
 @router.post("/{id}/paiement", response_model=AdhesionPayeeResponse, responses=problems(404, 409, 422, 502, 503),
              summary="Enregistrer un paiement des frais d'adhésion",
-             description="Adhésion APPROUVEE d'une organisation ACTIVE seulement (400 sinon). `montantPaye` > 0 "
+             description="Adhésion APPROUVEE d'une organisation ACTIVE seulement (400 `invalid-state` sinon). "
+                         "`montantPaye` > 0 "
                          "et au plus le reste dû. Trésorerie de l'organisation (permission paiement.enregistrer): "
                          "paiement encaissé, partiels possibles, l'adhésion passe à PAYEE quand les frais sont "
                          "couverts, un reçu est émis (`recu`). Membre payant ses propres frais: rien n'est encaissé "
@@ -148,7 +151,8 @@ async def approve_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext
                          "`Idempotency-Key`, un nouvel essai après une réponse perdue renvoie la réponse enregistrée "
                          "sans second paiement. Extension: `methodePaiement` WAVE_TRANSFERT (transfert Wave direct, "
                          "jamais de session Wave) exige `referencePaiement` au format d'un identifiant de "
-                         "transaction Wave (400 sinon).")
+                         "transaction Wave (400 `regle-metier` sinon; paramètres de requête: une règle entre eux "
+                         "ne s'écrit pas dans un schéma).")
 async def pay_adhesion(
     id: uuid.UUID,
     montant_paye: Annotated[MontantPositif, Query(alias="montantPaye")],
@@ -165,7 +169,7 @@ async def pay_adhesion(
 
 @router.post("/{id}/rejeter", response_model=AdhesionResponse, responses=problems(404),
              summary="Rejeter une adhésion",
-             description="EN_ATTENTE → REJETEE (sinon 400). `motifRejet` obligatoire et non vide.")
+             description="EN_ATTENTE → REJETEE (sinon 400 `invalid-state`). `motifRejet` obligatoire et non vide.")
 async def reject_adhesion(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_APPROVE),
                           motif_rejet: str = Query(alias="motifRejet", max_length=1000)) -> AdhesionResponse:
     return await AdhesionService(session, auth).rejeter(id, motif_rejet)

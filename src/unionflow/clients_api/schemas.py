@@ -3,17 +3,24 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from pydantic import Field
+from pydantic import Field, JsonValue
 
-from unionflow.core.roles import Role
+from unionflow.core.roles import GLOBAL_ROLES, ORGANISATION_STAFF_ROLES, Role
 from unionflow.core.schemas import InputModel, OutputModel
+
+_ROLES_CLIENT: list[JsonValue] = [r.value for r in sorted(GLOBAL_ROLES | ORGANISATION_STAFF_ROLES)]
 
 
 class CreateClientApiRequest(InputModel):
     nom: str = Field(min_length=1, max_length=200)
     description: str | None = Field(None, max_length=1000)
+    # The schema lists the roles a client may hold (no member record: no personal role); the service refuses the
+    # others with 400 regle-metier, the French reason naming them.
     roles: list[Role] = Field(min_length=1, description="Rôles du client: ADMIN / SUPER_ADMIN (toute l'union) "
-                                                        "ou rôles d'organisation (ADMIN_ORGANISATION, TRESORIER, …)")
+                                                        "ou rôles d'organisation (ADMIN_ORGANISATION, TRESORIER, …), "
+                                                        "ceux-ci avec au moins une organisation (`organisationIds`, "
+                                                        "sinon 400 `regle-metier`)",
+                              json_schema_extra={"items": {"type": "string", "enum": _ROLES_CLIENT}})
     organisation_ids: list[uuid.UUID] = Field(default_factory=list, max_length=200,
                                               description="Organisations où s'appliquent les rôles d'organisation")
 

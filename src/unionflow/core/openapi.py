@@ -14,7 +14,9 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
+from unionflow.core.regles import REGLES_NOTE
 from unionflow.core.schemas import money_branches, money_pattern
+from unionflow.core.texte import state_form_controls, state_parameter_controls
 
 _PROBLEM_SCHEMA = {
     "type": "object",
@@ -391,6 +393,14 @@ def _binary_bodies(op: dict[str, Any]) -> None:
                 content["schema"] = {"type": "string", "format": "binary"}
 
 
+def _state_body_rules(op: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """An operation whose body declares cross-field rules (core.regles, in the body's schema) says so."""
+    bodies = _reachable(_refs(op.get("requestBody", {}), set()), schemas)
+    if any(REGLES_NOTE in schemas[name].get("description", "") for name in bodies):
+        op["description"] = (op.get("description") or "") + (
+            "\n\nRègles entre champs du corps: énoncées dans son schéma (`allOf`); sinon 400 `regle-metier`.")
+
+
 def _drop_unreferenced(schemas: dict[str, Any], schema: dict[str, Any], names: tuple[str, ...]) -> None:
     """FastAPI's 422 models, in order: every 422 became a 400 problem (core/errors.py), nothing refers to them."""
     for name in names:
@@ -439,6 +449,9 @@ def install_openapi(app: FastAPI) -> None:
                 responses = op.setdefault("responses", {})
                 responses.pop("422", None)
                 _binary_bodies(op)
+                state_parameter_controls(op)
+                state_form_controls(op, components.get("schemas", {}))
+                _state_body_rules(op, components.get("schemas", {}))
                 for code in sorted(codes | {int(c) for c in responses if str(c).isdigit() and int(c) >= 400}):
                     responses[str(code)] = {
                         "description": _DESCRIPTIONS.get(code, "Erreur"),

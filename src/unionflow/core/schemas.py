@@ -24,9 +24,13 @@ from pydantic import (
     PlainSerializer,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
+
+from unionflow.core import regles as regles_entre_champs
+from unionflow.core.texte import SANS_CONTROLE, trimmed_length_pattern
 
 # Leading zeros are harmless ("0002500.00" is 2500.00): the server reads them, so every pattern states them.
 MONEY_PATTERN = r"^-?0*\d{1,16}(\.\d{1,2})?$"
@@ -194,36 +198,25 @@ TRIM_NOTE = "Espaces de début et de fin (insécables compris) retirés avant va
 TRIM_EXTENSION = "x-trimmed"
 
 
-# What the server does before counting, as a pattern for a string with a minimum length and no pattern of its own:
-# the forbidden control characters (core.middleware.CONTROL_CHARACTERS, 400 `caractere-controle`) are absent, and
-# what is left once the spaces ``str.strip`` removes are trimmed is at least ``minLength`` characters long. Without
-# it "\f~😀" (3 characters on the wire, 2 once trimmed) matched the schema and was refused. Explicit classes, not
-# \s: ECMA-262's \s and Python's differ (U+0085, U+FEFF). The spaces listed are Python's less the control ones.
-_SPACES = r"\t\n\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-_CONTROLS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f"
-
-
-def trimmed_length_pattern(min_length: int) -> str:
-    """A pattern matching exactly the texts of at least ``min_length`` characters once trimmed, without control
-    characters (a character is a code point, as for ``minLength``)."""
-    space, visible, allowed = f"[{_SPACES}]", f"[^{_SPACES}{_CONTROLS}]", f"[^{_CONTROLS}]"
-    if min_length <= 1:
-        return f"^{space}*{visible}{allowed}*$"
-    return f"^{space}*{visible}{allowed}{{{min_length - 2},}}{visible}{space}*$"
+_TEXT_CONSTRAINTS = frozenset({"minLength", "maxLength", "pattern", "format"})
 
 
 def _state_trimming(target: dict[str, Any]) -> None:
-    constraints = ("minLength", "maxLength", "pattern", "format")
     for prop in target.get("properties", {}).values():
         branches = prop.get("anyOf", [prop])
-        if not any(b.get("type") == "string" and any(c in b for c in constraints) for b in branches):
-            continue
         if prop.get("format") == "decimal" or any(b.get("format") == "decimal" for b in branches):
             continue  # money: its own parser and description (_parse_decimal)
-        for branch in branches:
-            if branch.get("type") == "string" and branch.get("minLength", 0) > 0 and \
-                    not {"pattern", "format"} & branch.keys():
-                branch["pattern"] = trimmed_length_pattern(int(branch["minLength"]))
+        constrained = any(b.get("type") == "string" and _TEXT_CONSTRAINTS & b.keys() for b in branches)
+        texts = [b.get("items", b) if b.get("type") == "array" else b for b in branches]
+        for branch in texts:
+            # Control characters are refused in every text (400 `caractere-controle`): a string without a pattern
+            # of its own says so, with its trimmed minimum if it has one.
+            if branch.get("type") == "string" and not {"pattern", "format", "enum", "const"} & branch.keys():
+                minimum = int(branch.get("minLength", 0))
+                branch["pattern"] = trimmed_length_pattern(minimum) if minimum > 0 else SANS_CONTROLE
+                constrained = True
+        if not constrained:
+            continue
         prop[TRIM_EXTENSION] = True
         description = prop.get("description", "")
         if TRIM_NOTE not in description:
@@ -242,12 +235,22 @@ class InputModel(BaseModel):
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="forbid", str_strip_whitespace=True
     )
+    # Cross-field rules (core.regles): checked here and stated in the model's JSON Schema, from one declaration.
+    regles: ClassVar[tuple[regles_entre_champs.Regle, ...]] = ()
 
     @classmethod
     def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
         schema: dict[str, Any] = handler(core_schema)
-        _state_trimming(handler.resolve_ref_schema(schema))
+        target = handler.resolve_ref_schema(schema)
+        _state_trimming(target)
+        regles_entre_champs.state(cls, cls.regles, target)
         return schema
+
+    @model_validator(mode="after")
+    def _regles_entre_champs(self) -> Any:
+        if (message := regles_entre_champs.violee(self, type(self).regles)) is not None:
+            raise regle_metier(message)
+        return self
 
     @field_validator("*", mode="before")
     @classmethod

@@ -250,7 +250,7 @@ async def get_cotisation(id: uuid.UUID, auth: AuthContext = authorize(RS_READ),
 @router.put("/{id}", response_model=CotisationResponse, responses=problems(404),
             summary="Modifier une cotisation",
             description="Responsables de l'organisation seulement (403 sinon); cotisation ni payée ni annulée "
-                        "(400). Le montant dû doit rester supérieur au montant déjà payé.")
+                        "(400 `invalid-state`). Le montant dû doit rester supérieur au montant déjà payé.")
 async def update_cotisation(id: uuid.UUID, data: UpdateCotisationRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_WRITE)) -> CotisationResponse:
     return await CotisationService(session, auth).modifier(id, data)
@@ -270,7 +270,8 @@ async def cancel_cotisation(id: uuid.UUID, session: SessionDep,
             summary="Payer une cotisation",
             description="Objet JSON: `montant` (obligatoire, > 0, au plus le reste dû), `methodePaiement` (ESPECES "
                         "par défaut), `referencePaiement`, `datePaiement` (ISO 8601 avec fuseau, jamais future). "
-                        "400 si la cotisation est payée ou annulée. Trésorerie de l'organisation (permission "
+                        "400 `invalid-state` si la cotisation est payée ou annulée. Trésorerie de l'organisation "
+                        "(permission "
                         "paiement.enregistrer): paiement encaissé, paiements partiels possibles "
                         "(PARTIELLEMENT_PAYEE puis PAYEE), un reçu est émis (`recu`). Membre payant sa propre "
                         "cotisation: rien n'est encaissé — WAVE ouvre une session Wave "

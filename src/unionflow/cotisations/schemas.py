@@ -8,13 +8,14 @@ from pydantic import AwareDatetime, ConfigDict, Field, model_validator
 
 from unionflow.adhesions.schemas import CURRENCY_PATTERN, RecuResponse
 from unionflow.core.cache import ResultatCalcule
+from unionflow.core.regles import UnSeul
 from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel, regle_metier
 from unionflow.cotisations.periodes import erreur_periode, schema_periode
 from unionflow.models.cotisation import StatutCotisation, TypeCotisation
 from unionflow.models.paiement import MethodePaiement
 from unionflow.models.rappel_cotisation import StatutRappel
 from unionflow.notifications.schemas import Canal
-from unionflow.paiements.methodes import DESCRIPTION_TRANSACTION_WAVE, erreur_reference
+from unionflow.paiements.methodes import DESCRIPTION_TRANSACTION_WAVE, regles_reference
 from unionflow.paiements.schemas import METHODE_DESCRIPTION, DeclarationPaiementResponse
 
 Annee = Field(ge=2000, le=2100)
@@ -58,20 +59,16 @@ class UpdateCotisationRequest(UpdateModel):
 
 
 class PaiementCotisationRequest(InputModel):
+    # Only the new method is held to its reference here: the spec's methods keep their published behaviour.
+    regles = regles_reference("methode_paiement", "reference_paiement", "referencePaiement",
+                              frozenset({MethodePaiement.WAVE_TRANSFERT}))
+
     montant: Montant = MONTANT_POSITIF
     methode_paiement: MethodePaiement = Field(default=MethodePaiement.ESPECES, description=METHODE_DESCRIPTION)
     reference_paiement: str | None = Field(default=None, max_length=100, description=(
         "Obligatoire pour WAVE_TRANSFERT (400 sinon): " + DESCRIPTION_TRANSACTION_WAVE + "; gardée sur la "
         "déclaration du membre"))
     date_paiement: AwareDatetime | None = Field(default=None, description="Par défaut maintenant; jamais future")
-
-    @model_validator(mode="after")
-    def transaction_wave(self) -> PaiementCotisationRequest:
-        # Only the new method is held to its reference here: the spec's methods keep their published behaviour.
-        if self.methode_paiement == MethodePaiement.WAVE_TRANSFERT and (
-                erreur := erreur_reference(self.methode_paiement, self.reference_paiement, "referencePaiement")):
-            raise regle_metier(erreur)
-        return self
 
 
 def _schema_generation(schema: dict[str, Any]) -> None:
@@ -227,15 +224,15 @@ class LotGenereRequest(InputModel):
 class AnnulerCotisationsRequest(InputModel):
     """Exactly one of ``cotisation_ids`` (one dues or a selection) and ``lot`` (a whole generated batch)."""
 
+    regles = (UnSeul(("cotisation_ids", "lot"), "Précisez soit cotisationIds (une ou plusieurs cotisations), soit "
+                                                "lot (une génération entière), pas les deux"),)
+
     cotisation_ids: list[uuid.UUID] | None = Field(default=None, min_length=1, max_length=1000)
     lot: LotGenereRequest | None = None
     motif: str = Field(min_length=3, max_length=500, description="Raison de l'annulation, journalisée")
 
     @model_validator(mode="after")
     def _une_cible(self) -> AnnulerCotisationsRequest:
-        if (self.cotisation_ids is None) == (self.lot is None):
-            raise regle_metier("Précisez soit cotisationIds (une ou plusieurs cotisations), soit lot (une "
-                               "génération entière), pas les deux")
         if not self.motif.strip():
             raise regle_metier("Le motif de l'annulation est obligatoire")
         return self

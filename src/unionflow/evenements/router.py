@@ -164,7 +164,8 @@ async def update_evenement(id: uuid.UUID, data: Evenement, session: SessionDep,
                description="Annulation (suppression logique): l'événement passe ANNULE et reste consultable; "
                            "toutes ses inscriptions actives sont annulées et chaque inscrit reçoit une "
                            "notification enregistrée. Réservé aux responsables de l'organisation organisatrice "
-                           "(RS-EVT-WRITE) ou ADMIN. Corps optionnel `{motif}`. 204.")
+                           "(RS-EVT-WRITE) ou ADMIN. Corps optionnel `{motif}`. 204. Un événement déjà "
+                           "annulé: 400 `invalid-state`.")
 async def delete_evenement(id: uuid.UUID, session: SessionDep, data: AnnulationEvenement | None = None,
                            auth: AuthContext = authorize(RS_EVT_WRITE)) -> Response:
     await EvenementService(session, auth).annuler(id, data.motif if data else None)

@@ -8,6 +8,7 @@ from pydantic import AwareDatetime, Field, model_validator
 
 from unionflow.core.cache import ResultatCalcule
 from unionflow.core.pagination import Page
+from unionflow.core.regles import Si
 from unionflow.core.schemas import EtatSante, InputModel, Montant, OutputModel, Taux, regle_metier
 from unionflow.models.evenement import StatutEvenement, StatutInscription, StatutModeration, Visibilite
 from unionflow.types_reference.schemas import code_du_domaine
@@ -129,6 +130,8 @@ class FeedbackRequest(InputModel):
 
 
 class ModerationRequest(InputModel):
+    regles = (Si("statut", StatutModeration.REJETE, "motif requis pour rejeter un feedback", requis=("motif",)),)
+
     statut: StatutModeration = Field(description="PUBLIE ou REJETE (EN_ATTENTE remet en attente)")
     motif: str | None = Field(default=None, max_length=500)
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import uuid
 from datetime import date, datetime
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from unionflow.comptabilite.etats.schemas import RubriqueEtat
-from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
+from unionflow.core.regles import Si
+from unionflow.core.schemas import InputModel, Montant, OutputModel
 from unionflow.models.organisation import TypeOrganisation
 from unionflow.models.versement import ModeVersement
 from unionflow.paiements.versements.schemas import PHONE_PATTERN
@@ -17,6 +18,9 @@ from unionflow.paiements.versements.schemas import PHONE_PATTERN
 
 class CreateQuotePartRequest(InputModel):
     """A quote-part paid by ``organisationId`` to its federation (its parent organisation)."""
+
+    regles = (Si("mode", ModeVersement.WAVE, "un versement Wave est un montant entier en XOF",
+                 fixes=(("devise", "XOF"),), entiers=("montant",)),)
 
     organisation_id: uuid.UUID = Field(description="L'organisation membre qui verse (la fédération est sa parente)")
     montant: Montant = Field(gt=0, max_digits=18, decimal_places=2)
@@ -28,13 +32,6 @@ class CreateQuotePartRequest(InputModel):
     tresorerie_id: uuid.UUID | None = Field(
         default=None, description="Extension: la trésorerie d'où l'argent sort (une trésorerie active de "
                                   "l'organisation qui verse; défaut comme pour tout versement)")
-
-    @model_validator(mode="after")
-    def wave_entier(self) -> CreateQuotePartRequest:
-        if self.mode == ModeVersement.WAVE and (self.devise != "XOF"
-                                                or self.montant != self.montant.to_integral_value()):
-            raise regle_metier("un versement Wave est un montant entier en XOF")
-        return self
 
 
 class TresorerieOrganisation(OutputModel):

@@ -25,7 +25,8 @@ router = area_router("/api/membres/me", "Membres")
                         "toute autre répond 403 `mot-de-passe-a-changer` jusqu'au changement, puis se reconnecter. "
                         "Compte Keycloak: l'actuel est vérifié "
                         "par un octroi « password » sur Keycloak, puis réinitialisation par l'API "
-                        "d'administration et fin des sessions. Mot de passe actuel erroné: 400; trop d'échecs "
+                        "d'administration et fin des sessions. Mot de passe actuel erroné: 400 `regle-metier`; "
+                        "trop d'échecs "
                         "dans la fenêtre: 429 avec `Retry-After`.")
 async def change_password(request: Request, data: PasswordChange, session: SessionDep,
                           auth: AuthContext = authorize(RS_ANY_AUTHENTICATED, before_password_change=True),

@@ -45,7 +45,9 @@ _VISIBILITY = ("Visibilité: SUPER_ADMIN/ADMIN voient tous les membres; ADMIN_OR
              description="`numeroMembre` est attribué par le serveur (MBR-AAAA-NNNNNN, séquentiel par année). "
                          "Avec `organisationId` (obligatoire hors SUPER_ADMIN/ADMIN) une appartenance ACTIF est "
                          "créée avec `roles` (défaut MEMBRE; rôles autres que MEMBRE: administrateur de "
-                         "l'organisation). E-mail stocké en minuscules et unique: 409 si déjà utilisé.")
+                         "l'organisation). E-mail stocké en minuscules et unique: 409 si déjà utilisé. 400 "
+                         "`regle-metier`: sans `organisationId`, `roles` n'a pas de sens (même vide), et "
+                         "`organisationId` est obligatoire pour qui n'est pas SUPER_ADMIN/ADMIN.")
 async def create_membre(data: CreateMembreRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_MEMBRE_WRITE)) -> MembreResponse:
     return await MembreService(session, auth).creer(data)
@@ -100,7 +102,8 @@ async def get_membre(id: uuid.UUID, session: SessionDep,
 
 @router.put("/{id}", response_model=MembreResponse, responses=problems(404, 409), summary="Modifier un membre",
             description="Mise à jour partielle par le secrétariat d'une organisation du membre (ADMIN_ORGANISATION, "
-                        "SECRETAIRE) ou SUPER_ADMIN/ADMIN. Fiche d'un membre RADIE figée (400).")
+                        "SECRETAIRE) ou SUPER_ADMIN/ADMIN. Fiche d'un membre RADIE figée (400 `invalid-state`). "
+                        "`dateNaissance` passée et après 1900, sinon 400 `regle-metier`.")
 async def update_membre(id: uuid.UUID, data: UpdateMembreRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_MEMBRE_WRITE)) -> MembreResponse:
     return await MembreService(session, auth).modifier(id, data)
@@ -109,7 +112,9 @@ async def update_membre(id: uuid.UUID, data: UpdateMembreRequest, session: Sessi
 @router.post("/{id}/statut", response_model=MembreResponse, responses=problems(404),
              summary="Changer le statut d'un membre",
              description="ACTIF ⇄ INACTIF, ACTIF/INACTIF → SUSPENDU → ACTIF, tout statut → RADIE (définitif). "
-                         "Motif obligatoire pour SUSPENDU et RADIE. Les appartenances suivent: suspendues avec le "
+                         "Motif obligatoire pour SUSPENDU et RADIE (dans le schéma; 400 `regle-metier`). Passer au "
+                         "statut "
+                         "actuel: 400 `invalid-state`. Les appartenances suivent: suspendues avec le "
                          "membre, rétablies à la levée, terminées par la radiation. Une organisation ne décide du "
                          "statut que si le membre n'appartient qu'à elle (sinon 403: terminer l'appartenance).")
 async def change_statut(id: uuid.UUID, data: StatutRequest, session: SessionDep,

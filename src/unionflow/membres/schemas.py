@@ -6,6 +6,7 @@ from datetime import date, datetime
 from pydantic import Field, field_validator
 
 from unionflow.core.email import Email
+from unionflow.core.regles import Si
 from unionflow.core.roles import Role, RoleOrganisation
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel, regle_metier
 from unionflow.core.telephone import verifier_national
@@ -79,6 +80,9 @@ class UpdateProfilRequest(InputModel):
 
 
 class StatutRequest(InputModel):
+    regles = tuple(Si("statut", statut, f"Un motif est obligatoire pour passer à {statut.value}", requis=("motif",))
+                   for statut in sorted(MOTIF_REQUIS))
+
     statut: StatutMembre
     motif: str | None = Field(default=None, max_length=500, description="Obligatoire pour SUSPENDU et RADIE")
 

@@ -5,11 +5,14 @@ from datetime import datetime
 
 from pydantic import Field, model_validator
 
+from unionflow.core.regles import DONNE, Si, UnSeul
 from unionflow.core.schemas import InputModel, OutputModel, regle_metier
 from unionflow.models.messagerie import TypeConversation, TypeMessage
 
 
 class CreateConversationRequest(InputModel):
+    regles = (Si("type", TypeConversation.GROUPE, "titre: requis pour une conversation GROUPE", requis=("titre",)),)
+
     organisation_id: uuid.UUID = Field(description="Organisation commune: l'appelant et les participants en sont "
                                                    "membres actifs")
     type: TypeConversation = TypeConversation.DIRECTE
@@ -21,8 +24,6 @@ class CreateConversationRequest(InputModel):
     def _shape(self) -> CreateConversationRequest:
         if self.type is TypeConversation.DIRECTE and len(set(self.participant_ids)) != 1:
             raise regle_metier("participantIds: une conversation DIRECTE a exactement un autre participant")
-        if self.type is TypeConversation.GROUPE and not self.titre:
-            raise regle_metier("titre: requis pour une conversation GROUPE")
         return self
 
 
@@ -31,19 +32,15 @@ class AddParticipantsRequest(InputModel):
 
 
 class CreateMessageRequest(InputModel):
+    regles = (UnSeul(("contenu", "document_id"), "contenu (texte) ou documentId (note vocale): l'un des deux "
+                                                 "exactement"),
+              Si("duree_secondes", DONNE, "dureeSecondes: seulement pour une note vocale", requis=("document_id",)))
+
     contenu: str | None = Field(default=None, min_length=1, max_length=5000)
     document_id: uuid.UUID | None = Field(
         default=None, description="Note vocale: document audio téléversé par l'appelant (OGG/Opus, MP3, M4A/AAC, "
                                   "WAV)")
     duree_secondes: int | None = Field(default=None, ge=1, le=3600, description="Durée de la note vocale")
-
-    @model_validator(mode="after")
-    def _one_kind(self) -> CreateMessageRequest:
-        if (self.contenu is None) == (self.document_id is None):
-            raise regle_metier("contenu (texte) ou documentId (note vocale): l'un des deux exactement")
-        if self.duree_secondes is not None and self.document_id is None:
-            raise regle_metier("dureeSecondes: seulement pour une note vocale")
-        return self
 
 
 class MessagerieParticipantResponse(OutputModel):

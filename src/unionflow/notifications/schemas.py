@@ -6,7 +6,8 @@ from typing import Self
 
 from pydantic import Field, model_validator
 
-from unionflow.core.schemas import InputModel, OutputModel, UpdateModel, regle_metier
+from unionflow.core.regles import ABSENT, DONNE, Si, UnSeul
+from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
 from unionflow.models.notification import Canal, StatutNotification, TypeNotification
 from unionflow.preferences.schemas import CanauxDistincts
 
@@ -15,6 +16,10 @@ VARIABLE_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,39}$"
 
 
 class NotificationEnvoi(InputModel):
+    regles = (UnSeul(("membre_ids", "tous_membres_actifs"), "donner soit membreIds, soit tousMembresActifs=true"),
+              Si("code_modele", ABSENT, "sans codeModele, sujet et corps sont requis", requis=("sujet", "corps")),
+              Si("code_modele", DONNE, "codeModele exclut sujet et corps", exclus=("sujet", "corps")))
+
     organisation_id: uuid.UUID = Field(description="Organisation au nom de laquelle on écrit")
     membre_ids: list[uuid.UUID] | None = Field(default=None, min_length=1, max_length=1000)
     tous_membres_actifs: bool = Field(default=False, description="Tous les membres actifs de l'organisation")
@@ -29,12 +34,6 @@ class NotificationEnvoi(InputModel):
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        if bool(self.membre_ids) == self.tous_membres_actifs:
-            raise regle_metier("donner soit membreIds, soit tousMembresActifs=true")
-        if self.code_modele is None and (self.sujet is None or self.corps is None):
-            raise regle_metier("sans codeModele, sujet et corps sont requis")
-        if self.code_modele is not None and (self.sujet is not None or self.corps is not None):
-            raise regle_metier("codeModele exclut sujet et corps")
         if self.canaux is not None and len(set(self.canaux)) != len(self.canaux):
             raise ValueError("canal répété")
         return self

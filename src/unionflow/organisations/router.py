@@ -78,21 +78,25 @@ async def organisation_children(id: uuid.UUID, auth: AuthContext = authorize(RS_
 @router.put("/{id}", response_model=OrganisationResponse, responses=problems(404),
             summary="Modifier une organisation",
             description="Réservé aux administrateurs de l'organisation; la hiérarchie (type, parent) aux "
-                        "SUPER_ADMIN/ADMIN.")
+                        "SUPER_ADMIN/ADMIN. 400 `regle-metier` (selon les données enregistrées): une UNION ne "
+                        "dépend pas d'une UNION, `logoDocumentId` doit être un document PNG ou JPEG de cette "
+                        "organisation.")
 async def update_organisation(id: uuid.UUID, data: UpdateOrganisationRequest, session: SessionDep,
                               auth: AuthContext = authorize(RS_ORG_ADMIN)) -> OrganisationResponse:
     return await OrganisationService(session, auth).modifier(id, data)
 
 
 @router.post("/{id}/suspendre", response_model=OrganisationResponse, responses=problems(404),
-             summary="Suspendre une organisation (motif requis)")
+             summary="Suspendre une organisation (motif requis)",
+             description="ACTIVE → SUSPENDUE; une organisation déjà suspendue: 400 `invalid-state`.")
 async def suspend_organisation(id: uuid.UUID, data: SuspensionRequest, session: SessionDep,
                                auth: AuthContext = authorize(RS_UNION_ADMIN)) -> OrganisationResponse:
     return await OrganisationService(session, auth).changer_statut(id, StatutOrganisation.SUSPENDUE, data.motif)
 
 
 @router.post("/{id}/reactiver", response_model=OrganisationResponse, responses=problems(404),
-             summary="Réactiver une organisation suspendue")
+             summary="Réactiver une organisation suspendue",
+             description="SUSPENDUE → ACTIVE; une organisation déjà active: 400 `invalid-state`.")
 async def reactivate_organisation(id: uuid.UUID, session: SessionDep,
                                   auth: AuthContext = authorize(RS_UNION_ADMIN)) -> OrganisationResponse:
     return await OrganisationService(session, auth).changer_statut(id, StatutOrganisation.ACTIVE, None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from unionflow.core.regles import Si
 from unionflow.models.paiement import MethodePaiement
 
 METHODES_AVEC_REFERENCE = frozenset({MethodePaiement.VIREMENT, MethodePaiement.CHEQUE, MethodePaiement.WAVE,
@@ -31,3 +32,21 @@ def erreur_reference(methode: MethodePaiement | str, reference: str | None, cham
     if methode == MethodePaiement.WAVE_TRANSFERT and not TRANSACTION_WAVE.match((reference or "").strip()):
         return f"{champ} « {reference} » n'est pas un {DESCRIPTION_TRANSACTION_WAVE}"
     return None
+
+
+# TRANSACTION_WAVE without its flag, as JSON Schema and Python both read it.
+FORME_TRANSACTION_WAVE = r"^[Tt]_?[A-Za-z0-9]{6,30}$"
+
+
+def regles_reference(champ_methode: str, champ_reference: str, alias: str,
+                     methodes: frozenset[MethodePaiement] = METHODES_AVEC_REFERENCE) -> tuple[Si, ...]:
+    """``erreur_reference`` as request rules (core.regles): one per method of ``methodes``, so the request's
+    JSON Schema states which method needs its reference, and the Wave transaction id's shape."""
+    return tuple(
+        Si(champ_methode, methode, f"{alias} est obligatoire pour un transfert Wave (WAVE_TRANSFERT): "
+                                   f"{DESCRIPTION_TRANSACTION_WAVE}",
+           requis=(champ_reference,), forme=FORME_TRANSACTION_WAVE,
+           message_forme=f"{alias} « {{valeur}} » n'est pas un {DESCRIPTION_TRANSACTION_WAVE}")
+        if methode == MethodePaiement.WAVE_TRANSFERT else
+        Si(champ_methode, methode, f"{alias} est obligatoire pour la méthode {methode}", requis=(champ_reference,))
+        for methode in sorted(methodes))

@@ -115,7 +115,8 @@ async def get_by_receipt(numeroRecu: str, session: SessionDep,
                          "Wave une fois rejetée. Une session expirée chez Wave est close au passage. "
                          "Wave injoignable → 503, en erreur → 502, et rien n'est créé. "
                          "400 `regle-metier`: chaque cible désigne exactement un de `cotisationId` et "
-                         "`adhesionId`; Wave n'accepte que des montants XOF entiers.")
+                         "`adhesionId`; Wave n'accepte que des montants XOF entiers; sans `membreId`, le compte "
+                         "de l'appelant doit avoir une fiche membre.")
 async def wave_checkout(data: CreateWaveCheckoutRequest, session: SessionDep, request: Request,
                         auth: AuthContext = authorize(RS_WAVE_CHECKOUT),
                         idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:

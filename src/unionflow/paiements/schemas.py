@@ -7,11 +7,12 @@ from enum import StrEnum
 
 from pydantic import Field, model_validator
 
-from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
+from unionflow.core.regles import ABSENT, Si
+from unionflow.core.schemas import InputModel, Montant, OutputModel
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.models.recette import NatureRecette
 from unionflow.paiements.encaissement.schemas import CibleInput
-from unionflow.paiements.methodes import DESCRIPTION_TRANSACTION_WAVE, erreur_reference
+from unionflow.paiements.methodes import DESCRIPTION_TRANSACTION_WAVE, regles_reference
 
 CURRENCY_PATTERN = r"^[A-Z]{3}$"
 METHODE_DESCRIPTION = (
@@ -25,6 +26,10 @@ REFERENCE_DESCRIPTION = (
 
 
 class CreatePaiementRequest(InputModel):
+    regles = (Si("avance", ABSENT, "cibles doit contenir au moins une cotisation ou une adhésion, sauf pour une "
+                                   "avance (avance=true)", requis=("cibles",)),
+              *regles_reference("methode", "reference_externe", "referenceExterne"))
+
     membre_id: uuid.UUID
     organisation_id: uuid.UUID
     montant: Montant = Field(gt=0, max_digits=18, decimal_places=2)
@@ -46,11 +51,6 @@ class CreatePaiementRequest(InputModel):
 
     @model_validator(mode="after")
     def reference_when_traceable(self) -> CreatePaiementRequest:
-        if not self.cibles and not self.avance:
-            raise regle_metier("cibles doit contenir au moins une cotisation ou une adhésion, sauf pour une "
-                               "avance (avance=true)")
-        if (erreur := erreur_reference(self.methode, self.reference_externe)) is not None:
-            raise regle_metier(erreur)
         if self.date_paiement is not None and self.date_paiement.tzinfo is None:
             raise ValueError("datePaiement doit porter un fuseau horaire")
         return self
@@ -66,6 +66,12 @@ class NatureRecetteGuichet(StrEnum):
 class CreateRecetteRequest(InputModel):
     """Extension: a donation or an event fee received at the counter."""
 
+    regles = (*regles_reference("methode", "reference_externe", "referenceExterne"),
+              Si("nature", NatureRecetteGuichet.EVENEMENT, "evenementId est obligatoire pour une participation à un "
+                                                           "événement", requis=("evenement_id",)),
+              Si("nature", NatureRecetteGuichet.DON, "evenementId ne s'emploie qu'avec la nature EVENEMENT",
+                 exclus=("evenement_id",)))
+
     nature: NatureRecetteGuichet
     membre_id: uuid.UUID = Field(description="Le membre qui donne ou qui paie sa participation")
     organisation_id: uuid.UUID
@@ -80,14 +86,8 @@ class CreateRecetteRequest(InputModel):
 
     @model_validator(mode="after")
     def coherente(self) -> CreateRecetteRequest:
-        if (erreur := erreur_reference(self.methode, self.reference_externe)) is not None:
-            raise regle_metier(erreur)
         if self.date_paiement is not None and self.date_paiement.tzinfo is None:
             raise ValueError("datePaiement doit porter un fuseau horaire")
-        if self.nature == NatureRecetteGuichet.EVENEMENT and self.evenement_id is None:
-            raise regle_metier("evenementId est obligatoire pour une participation à un événement")
-        if self.nature == NatureRecetteGuichet.DON and self.evenement_id is not None:
-            raise regle_metier("evenementId ne s'emploie qu'avec la nature EVENEMENT")
         return self
 
 
@@ -178,6 +178,11 @@ class VerificationRecuResponse(OutputModel):
 
 
 class ConfirmationPaiementRequest(InputModel):
+    # "methode WAVE, then no methode": the schema's way of saying WAVE is not accepted here.
+    regles = (Si("methode", MethodePaiement.WAVE, "methode WAVE est un paiement par session Wave, confirmé par Wave: "
+                                                  "un transfert Wave direct se confirme en WAVE_TRANSFERT",
+                 exclus=("methode",)),)
+
     reference_externe: str | None = Field(default=None, max_length=100, description=(
         "Référence du versement constaté (bordereau, chèque, ...); absente, la référence saisie par le membre "
         "est gardée"))
@@ -196,9 +201,6 @@ class ConfirmationPaiementRequest(InputModel):
     def aware_date(self) -> ConfirmationPaiementRequest:
         if self.date_paiement is not None and self.date_paiement.tzinfo is None:
             raise ValueError("datePaiement doit porter un fuseau horaire")
-        if self.methode == MethodePaiement.WAVE:
-            raise regle_metier("methode WAVE est un paiement par session Wave, confirmé par Wave: un transfert "
-                               "Wave direct se confirme en WAVE_TRANSFERT")
         return self
 
 

@@ -5,6 +5,7 @@ from datetime import date, datetime
 
 from pydantic import Field
 
+from unionflow.core.regles import Si
 from unionflow.core.schemas import InputModel, Montant, OutputModel, UpdateModel
 from unionflow.demandes_aide.schemas import TypeAide
 from unionflow.models.proposition_aide import NatureProposition, StatutProposition
@@ -12,6 +13,9 @@ from unionflow.types_reference.schemas import code_du_domaine
 
 
 class CreatePropositionAideRequest(InputModel):
+    regles = (Si("nature", NatureProposition.FINANCIERE, "montant: obligatoire pour une aide FINANCIERE",
+                 requis=("montant",)),)
+
     organisation_id: uuid.UUID
     type: TypeAide = Field(description="Mêmes types que les demandes d'aide: " + code_du_domaine("TYPE_AIDE"))
     nature: NatureProposition

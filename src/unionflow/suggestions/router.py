@@ -30,7 +30,7 @@ _VISIBILITY = ("Visibilité: membres et bureau de l'organisation (ses idées son
 @router.post("", status_code=201, response_model=SuggestionResponse, responses=problems(404),
              summary="Proposer une idée à son organisation",
              description="Le membre connecté (fiche membre et adhésion active à `organisationId` requises) "
-                         "propose une idée; statut SOUMISE.")
+                         "propose une idée; statut SOUMISE. Compte sans fiche membre: 400 `regle-metier`.")
 async def create_suggestion(data: CreateSuggestionRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> SuggestionResponse:
     return await SuggestionService(session, auth).creer(data)

@@ -34,7 +34,8 @@ _VISIBILITY = ("Visibilité: le demandeur voit ses tickets, le bureau de l'organ
              description="Un membre ouvre un ticket auprès du bureau de son organisation (destinataire "
                          "ORGANISATION) ou de l'union en tête de sa hiérarchie (UNION). Numéro TCK-AAAA-NNNNNN; "
                          "échéances SLA calculées selon la priorité (première réponse URGENTE 4 h, HAUTE 8 h, "
-                         "NORMALE 24 h, BASSE 72 h; résolution 1, 3, 7, 14 jours). Fiche membre requise.")
+                         "NORMALE 24 h, BASSE 72 h; résolution 1, 3, 7, 14 jours). Fiche membre requise "
+                         "(compte sans fiche: 400 `regle-metier`).")
 async def create_ticket(data: CreateTicketRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> TicketResponse:
     return await TicketService(session, auth).creer(data)

@@ -15,7 +15,7 @@ class CreateClotureMensuelleRequest(InputModel):
     organisation_id: uuid.UUID
     annee: int = Field(ge=2000, le=2100)
     mois: int = Field(ge=1, le=12)
-    caisse_comptee: Montant = Field(description="Espèces comptées en caisse au dernier jour du mois (≥ 0)")
+    caisse_comptee: Montant = Field(ge=0, description="Espèces comptées en caisse au dernier jour du mois (≥ 0)")
     compte_ecart: str | None = Field(default=None, pattern=r"^[1-9][0-9]{1,9}$",
                                      description="Compte où passer l'écart de caisse (ex. 658 manquant, 758 excédent); "
                                                  "obligatoire s'il y a un écart")

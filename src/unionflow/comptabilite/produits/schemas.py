@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from unionflow.core.schemas import InputModel, OutputModel, regle_metier
+from unionflow.core.regles import UneFois
+from unionflow.core.schemas import InputModel, OutputModel
 from unionflow.models.recette import NatureRecette
 
 
@@ -25,10 +26,6 @@ class CompteProduitChoix(InputModel):
 
 
 class UpdateComptesProduitsRequest(InputModel):
-    comptes: list[CompteProduitChoix] = Field(min_length=1, max_length=len(NatureRecette))
+    regles = (UneFois("comptes", "nature", "comptes: chaque nature n'apparaît qu'une fois"),)
 
-    @model_validator(mode="after")
-    def une_fois(self) -> UpdateComptesProduitsRequest:
-        if len({c.nature for c in self.comptes}) != len(self.comptes):
-            raise regle_metier("comptes: chaque nature n'apparaît qu'une fois")
-        return self
+    comptes: list[CompteProduitChoix] = Field(min_length=1, max_length=len(NatureRecette))

@@ -5,6 +5,7 @@ from datetime import datetime
 
 from pydantic import Field
 
+from unionflow.core.regles import Si
 from unionflow.core.roles import Role
 from unionflow.core.schemas import InputModel, Montant, OutputModel
 from unionflow.models.approbation import TypeDecision
@@ -12,6 +13,13 @@ from unionflow.models.finance import StatutApprobation, TypeObjetApprobation
 
 
 class CreateApprobationRequest(InputModel):
+    # "typeObjet ANNULATION, then no typeObjet": the schema's way of saying ANNULATION is not opened here.
+    regles = (Si("type_objet", TypeObjetApprobation.ANNULATION, "typeObjet: ANNULATION est ouverte par la demande "
+                                                                "d'annulation elle-même", exclus=("type_objet",)),
+              Si("type_objet", TypeObjetApprobation.AUTRE, "montant: obligatoire", requis=("montant",)),
+              *(Si("type_objet", t, f"objetId: obligatoire pour {t.value}", requis=("objet_id",))
+                for t in (TypeObjetApprobation.VERSEMENT, TypeObjetApprobation.AIDE)))
+
     organisation_id: uuid.UUID
     type_objet: TypeObjetApprobation
     objet_id: uuid.UUID | None = Field(default=None, description="Versement ou demande d'aide visé (obligatoire "

@@ -3,13 +3,17 @@ from __future__ import annotations
 import uuid
 from datetime import date, datetime
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel, regle_metier
+from unionflow.core.regles import UnSeul
+from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux, UpdateModel
 from unionflow.models.finance import NatureLigneBudget, StatutBudget
 
 
 class LigneBudgetRequest(InputModel):
+    regles = (UnSeul(("compte_id", "prefixe_compte"), "une ligne porte soit compteId, soit prefixeCompte (un seul "
+                                                      "des deux)"),)
+
     libelle: str = Field(min_length=2, max_length=200)
     compte_id: uuid.UUID | None = Field(default=None, description="Compte comptable de l'organisation")
     prefixe_compte: str | None = Field(default=None, pattern=r"^[1-9][0-9]{0,11}$",
@@ -18,12 +22,6 @@ class LigneBudgetRequest(InputModel):
     nature: NatureLigneBudget | None = Field(default=None,
                                              description="Par défaut RECETTE pour la classe 7, sinon DEPENSE")
     montant_prevu: Montant = Field(ge=0, max_digits=18, decimal_places=2)
-
-    @model_validator(mode="after")
-    def one_target(self) -> LigneBudgetRequest:
-        if (self.compte_id is None) == (self.prefixe_compte is None):
-            raise regle_metier("une ligne porte soit compteId, soit prefixeCompte (un seul des deux)")
-        return self
 
 
 class CreateBudgetRequest(InputModel):

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import uuid
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from unionflow.core.schemas import InputModel, Montant, regle_metier
+from unionflow.core.regles import UnSeul
+from unionflow.core.schemas import InputModel, Montant
 
 
 class CibleInput(InputModel):
+    regles = (UnSeul(("cotisation_id", "adhesion_id"), "chaque cible désigne soit cotisationId, soit adhesionId"),)
+
     cotisation_id: uuid.UUID | None = None
     adhesion_id: uuid.UUID | None = None
     montant: Montant | None = Field(default=None, gt=0, max_digits=18, decimal_places=2)
-
-    @model_validator(mode="after")
-    def one_target(self) -> CibleInput:
-        if (self.cotisation_id is None) == (self.adhesion_id is None):
-            raise regle_metier("chaque cible désigne soit cotisationId, soit adhesionId")
-        return self

@@ -3,9 +3,10 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_validator
 
-from unionflow.core.schemas import InputModel, Montant, OutputModel, regle_metier
+from unionflow.core.regles import Si
+from unionflow.core.schemas import InputModel, Montant, OutputModel
 from unionflow.core.telephone import verifier_national
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
 
@@ -16,6 +17,11 @@ PHONE_PATTERN = r"^\+[1-9]\d{6,14}$"
 
 
 class CreateVersementRequest(InputModel):
+    regles = (Si("mode", ModeVersement.WAVE, "beneficiaireTelephone est obligatoire pour un versement Wave",
+                 requis=("beneficiaire_telephone",)),
+              Si("mode", ModeVersement.WAVE, "un versement Wave est un montant entier en XOF",
+                 fixes=(("devise", "XOF"),), entiers=("montant",)))
+
     organisation_id: uuid.UUID
     montant: Montant = Field(gt=0, max_digits=18, decimal_places=2)
     devise: str = Field(default="XOF", pattern=r"^[A-Z]{3}$")
@@ -38,15 +44,6 @@ class CreateVersementRequest(InputModel):
         default=None, pattern=r"^[26][0-9]{1,7}$",
         description="Extension: compte de contrepartie, classe 2 (immobilisation) ou 6 (charge), actif "
                     "dans le plan comptable de l'organisation; par défaut la charge de l'objet (6581-6588)")
-
-    @model_validator(mode="after")
-    def wave_needs_phone(self) -> CreateVersementRequest:
-        if self.mode == ModeVersement.WAVE:
-            if not self.beneficiaire_telephone:
-                raise regle_metier("beneficiaireTelephone est obligatoire pour un versement Wave")
-            if self.devise != "XOF" or self.montant != self.montant.to_integral_value():
-                raise regle_metier("un versement Wave est un montant entier en XOF")
-        return self
 
 
 class ConfirmerVersementRequest(InputModel):
