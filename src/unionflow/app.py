@@ -73,6 +73,7 @@ from unionflow.notifications.router import router as notifications_router
 from unionflow.organisations.router import router as organisations_router
 from unionflow.paiements.annulations.router import routers as annulations_routers
 from unionflow.paiements.avoirs.router import router as avoirs_router
+from unionflow.paiements.code_paiement.router import router as code_paiement_router
 from unionflow.paiements.rapprochement_wave.router import router as rapprochement_wave_router
 from unionflow.paiements.recus.router import router as recus_router
 from unionflow.paiements.router import router as paiements_router
@@ -120,6 +121,8 @@ ROUTERS: list[APIRouter] = [
     admin_association_router,
     roles_router,
     audit_router,
+    # Before paiements_router: GET /api/paiements/par-code would otherwise match GET /api/paiements/{id}.
+    code_paiement_router,
     paiements_router,
     avoirs_router,
     recus_router,

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tests.ussd.passerelle import SECRET
+from tests.wave.fake_wave import fake_wave_server, wave  # noqa: F401 - fixtures (« Payer une cotisation »)
 
 
 @pytest.fixture(autouse=True)

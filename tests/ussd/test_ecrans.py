@@ -62,3 +62,15 @@ def test_docs_show_every_fixed_screen_with_its_length():
     assert len(fixed) >= 13
     for screen in fixed:
         assert f"`{screen.replace(chr(10), '⏎')}` | {len(screen)} |" in doc, screen
+
+
+@given(montants, st.lists(st.tuples(noms, montants), min_size=1, max_size=6), noms)
+def test_payment_screens(doit, cotisations, libelle):
+    from unionflow.core.code_paiement import nouveau_code
+
+    code = nouveau_code()
+    valide(ecrans.a_payer(doit, cotisations))
+    valide(ecrans.cotisation(libelle, doit, code))
+    assert ecrans.afficher(code) in ecrans.cotisation(libelle, doit, code)
+    for ecran in (ecrans.lien_envoye(code), ecrans.wave_indisponible(code), ecrans.PAIEMENT_EN_COURS):
+        valide(ecran)

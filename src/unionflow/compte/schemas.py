@@ -48,6 +48,9 @@ class CotisationLigne(OutputModel):
     reste_a_payer: Montant
     date_echeance: date
     statut: StatutCotisation = Field(description="EN_RETARD si l'échéance est dépassée (calculé à la lecture)")
+    code_paiement: str | None = Field(default=None, description=(
+        "Extension: code de paiement de la cotisation (11 chiffres), à donner à qui paie pour le membre "
+        "(page publique `/api/paiements/par-code`, ou message d'un transfert Wave)"))
     paiement_en_attente: PaiementEnAttenteLigne | None = Field(default=None, description=(
         "Extension. Paiement en attente qui réserve cette cotisation. Une déclaration (méthode autre "
         "que WAVE) attend la trésorerie: la cotisation ne se paie pas par Wave (POST /api/paiements/wave/checkout "

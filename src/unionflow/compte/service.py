@@ -47,7 +47,7 @@ def _ligne(c: Cotisation, today: date, reservation: Reservation | None = None) -
                            libelle=c.libelle, annee=c.annee, mois=c.mois, montant_du=c.montant_du,
                            montant_paye=c.montant_paye, reste_a_payer=reste, date_echeance=c.date_echeance,
                            statut=StatutCotisation.EN_RETARD if overdue else c.statut,
-                           paiement_en_attente=en_attente)
+                           paiement_en_attente=en_attente, code_paiement=c.code_paiement)
 
 
 def _adhesion(a: Adhesion) -> AdhesionLigne:

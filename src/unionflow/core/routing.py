@@ -38,6 +38,10 @@ PUBLIC_ROUTES: frozenset[tuple[str, str]] = frozenset({
     ("POST", "/api/ussd/callback"),
     # Whoever holds a receipt may check it; the key printed in its QR code stands in for a login.
     ("GET", "/api/recus/verifier/{numero}"),
+    # Whoever knows a dues' payment code may pay it (a relative abroad): initials and amount only; rate-limited.
+    ("GET", "/api/paiements/par-code"),
+    ("GET", "/api/paiements/par-code/{code}"),
+    ("POST", "/api/paiements/par-code/{code}/wave"),
     ("POST", "/api/auth/mot-de-passe-oublie"),
     ("POST", "/api/auth/reinitialiser-mot-de-passe"),
     # Not anonymous: its own bearer token or network allowlist (monitoring.service.MetricsService).

@@ -22,7 +22,7 @@ from unionflow.core.numbering import random_reference
 from unionflow.cotisations.periodes import bornes
 from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.cotisations.schemas import GenerationResponse, GenererCotisationsRequest
-from unionflow.cotisations.service import echeance_par_defaut
+from unionflow.cotisations.service import codes_paiement, echeance_par_defaut
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import Organisation
 from unionflow.models.cotisation import StatutCotisation
@@ -90,6 +90,8 @@ async def generer(session: AsyncSession, organisation: Organisation, data: Gener
             "cle_generation": generation_key(organisation.id, type_cot, data.annee, data.mois, membre_id),
             "created_at": now, "updated_at": now,
         } for membre_id, entree in membres[start:start + CHUNK]]
+        for row, code in zip(rows, await codes_paiement(repo, len(rows)), strict=True):
+            row["code_paiement"] = code
         created += await repo.inserer_generees(rows)
         if avancement is not None:
             await avancement(session, min(start + CHUNK, len(membres)), len(membres))

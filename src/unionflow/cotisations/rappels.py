@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 
+from unionflow.core import code_paiement
 from unionflow.core.libelles import STATUT_COTISATION, libelle
 from unionflow.core.montants import NBSP, format_montant
 from unionflow.cotisations.repository import statut_effectif
@@ -44,6 +45,7 @@ def texte_detaille(prenom: str, nom: str, dues: Sequence[Cotisation], total: Dec
         f"- {c.numero_reference} ({c.libelle or c.type_cotisation}): échéance {c.date_echeance:%d/%m/%Y}, reste "
         f"{format_montant(restant(c.statut, c.montant_du, c.montant_paye or Decimal(0)), c.devise)}, "
         f"{(libelle(STATUT_COTISATION, statut_effectif(c.statut, c.date_echeance, today)) or '').lower()}"
+        + (f"; {code_paiement.mention(c.code_paiement)}" if c.code_paiement else "")
         for c in dues)
     return (f"Bonjour {prenom} {nom},\n{_cotisations(len(dues)).capitalize()} pour un total de "
             f"{format_montant(total, devise)}:\n{lignes}\nDétails et paiement: {lien}")

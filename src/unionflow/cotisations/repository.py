@@ -169,6 +169,11 @@ class CotisationSystemRepository(SystemRepository[Cotisation]):
                                                                   Cotisation.date_echeance < today)
         return int((await self.session.execute(stmt)).scalar_one())
 
+    async def codes_pris(self, codes: list[str]) -> set[str]:
+        """Which of these payment codes a dues already holds."""
+        stmt = select(Cotisation.code_paiement).where(Cotisation.code_paiement.in_(codes))
+        return {str(c) for c in (await self.session.execute(stmt)).scalars()}
+
     async def inserer_generees(self, rows: list[dict[str, Any]]) -> int:
         """Insert generated dues; the unique generation key makes a re-run (or a concurrent run) skip what
         already exists. Returns how many were created."""

@@ -124,6 +124,10 @@ class CotisationSummaryResponse(CotisationPublicResponse):
     montant_paye: Montant
     montant_restant: Montant
     devise: str
+    code_paiement: str | None = Field(default=None, description=(
+        "Extension: code de paiement de la cotisation (11 chiffres, les deux derniers de contrôle ISO 7064 "
+        "MOD 97-10), unique; quiconque le connaît paie la cotisation par Wave depuis la page publique "
+        "`/api/paiements/par-code`, ou l'écrit dans le message d'un transfert Wave (docs/paiements-wave.md)"))
 
 
 class CotisationResponse(CotisationSummaryResponse):

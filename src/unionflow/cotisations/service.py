@@ -18,14 +18,20 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.adhesions.schemas import RecuResponse
 from unionflow.config import Settings
 from unionflow.configuration.service import valeur
-from unionflow.core import audit
+from unionflow.core import audit, code_paiement
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
 from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
-from unionflow.cotisations.repository import UNPAID, CotisationFilters, CotisationRepository, statut_effectif
+from unionflow.cotisations.repository import (
+    UNPAID,
+    CotisationFilters,
+    CotisationRepository,
+    CotisationSystemRepository,
+    statut_effectif,
+)
 from unionflow.cotisations.schemas import (
     CotisationPayeeResponse,
     CotisationPublicResponse,
@@ -82,8 +88,19 @@ def response_data(c: Cotisation | Row[Any], today: date) -> dict[str, object]:
         "devise": c.devise, "en_retard": late, "jours_retard": (today - c.date_echeance).days if late else 0,
         "date_paiement": c.date_paiement, "methode_paiement": c.methode_paiement,
         "reference_paiement": c.reference_paiement, "observations": c.observations,
-        "created_at": c.created_at, "updated_at": c.updated_at,
+        "created_at": c.created_at, "updated_at": c.updated_at, "code_paiement": c.code_paiement,
     }
+
+
+async def codes_paiement(repo: CotisationSystemRepository, nombre: int) -> list[str]:
+    """``nombre`` new payment codes that no dues holds (a draw colliding with a stored code is drawn again; two
+    concurrent creations drawing the same code out of 9·10^8 is left to the unique index)."""
+    codes: dict[str, None] = {}
+    while len(codes) < nombre:
+        tirage = {code_paiement.nouveau_code(): None for _ in range(nombre - len(codes))}
+        pris = await repo.codes_pris(list(tirage))
+        codes.update((c, None) for c in tirage if c not in pris)
+    return list(codes)[:nombre]
 
 
 class CotisationService:
@@ -134,8 +151,9 @@ class CotisationService:
         values["devise"] = data.devise or organisation.devise
         values["date_echeance"] = data.date_echeance or await echeance_par_defaut(self.session, data.annee, data.mois)
         values["type_cotisation"] = data.type_cotisation.value
+        (code,) = await codes_paiement(CotisationSystemRepository(self.session), 1)
         cotisation = Cotisation(**values, numero_reference=random_reference("COT", data.annee),
-                                montant_paye=ZERO, statut=S.EN_ATTENTE.value)
+                                montant_paye=ZERO, statut=S.EN_ATTENTE.value, code_paiement=code)
         self.repo.add(cotisation)
         await self.session.flush()
         await self._audit(cotisation, "CREER", None, f"Cotisation {cotisation.numero_reference}")

@@ -53,6 +53,9 @@ class Cotisation(IdMixin, TimestampMixin, Base):
     observations: Mapped[str | None] = mapped_column(Text)
     # Set only by batch generation: makes a second run of the same period create nothing.
     cle_generation: Mapped[str | None] = mapped_column(String(200), unique=True)
+    # Extension: the payment code anyone may pay this dues with (core/code_paiement.py); set at creation,
+    # backfilled by migration 0034 (nullable only so that the column could be added without rebuilding the table).
+    code_paiement: Mapped[str | None] = mapped_column(String(11))
 
     __table_args__ = (
         Index("ix_cotisation_membre_echeance", "membre_id", "date_echeance"),
@@ -64,4 +67,5 @@ class Cotisation(IdMixin, TimestampMixin, Base):
         Index("ix_cotisation_org_statut_echeance", "organisation_id", "statut", "date_echeance"),
         Index("ix_cotisation_type", "type_cotisation"),
         Index("ix_cotisation_organisation_created", "organisation_id", "created_at"),
+        Index("ix_cotisation_code_paiement", "code_paiement", unique=True),
     )

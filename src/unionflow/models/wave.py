@@ -51,6 +51,10 @@ class WaveCheckout(IdMixin, TimestampMixin, Base):
     payment_status: Mapped[str] = mapped_column(String(30))
     transaction_id: Mapped[str | None] = mapped_column(String(100))
     when_expires: Mapped[datetime | None]
+    # The client_reference given to Wave when it is not the payment's id: a dues' payment code (a session opened
+    # from the public payment page), and the phone number the payer gave there, told when the money arrives.
+    reference_client: Mapped[str | None] = mapped_column(String(100))
+    telephone_payeur: Mapped[str | None] = mapped_column(String(30))
 
 
 class WaveEvenement(IdMixin, Base):
@@ -142,6 +146,8 @@ class LigneReleveWave(IdMixin, Base):
     contrepartie_nom: Mapped[str | None] = mapped_column(String(200))
     contrepartie_mobile: Mapped[str | None] = mapped_column(String(30))
     client_reference: Mapped[str | None] = mapped_column(String(255))
+    # The transfer's message (the portal's « Message »/« Motif » column): may carry a dues' payment code.
+    message: Mapped[str | None] = mapped_column(String(255))
     session_checkout_id: Mapped[str | None] = mapped_column(String(100))
     statut: Mapped[str] = mapped_column(String(20), default=StatutLigneReleveWave.A_RAPPROCHER)
     paiement_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("paiement.id"), index=True)

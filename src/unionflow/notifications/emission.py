@@ -116,3 +116,15 @@ class Emetteur:
                       canaux: Sequence[Canal] | None = None) -> BilanEmission:
         return await self.emettre_lot([membre], type_notification, lambda _m, _c: (sujet, corps),
                                       organisation_id=organisation_id, canaux=canaux, source=source)
+
+    async def emettre_adresse(self, telephone: str, type_notification: str, sujet: str, corps: str, *,
+                              organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID] | None = None,
+                              membre_id: uuid.UUID | None = None) -> None:
+        """One SMS to this number, no preference applied: whoever paid a dues for a member (no ``membre_id``), or
+        the member who asked for it just now from this phone (a payment link on USSD)."""
+        self.session.add(Notification(
+            id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id, type_notification=type_notification,
+            canal=Canal.SMS.value, adresse=telephone, sujet=sujet[:200], corps=corps, statut=S.EN_ATTENTE.value,
+            tentatives=0, source_type=source[0] if source else None, source_id=source[1] if source else None,
+            cree_par=self.cree_par))
+        await self.session.flush()

@@ -24,7 +24,7 @@ from unionflow.core.permissions import Permission
 from unionflow.models import Paiement, TransactionWave, WaveCheckout, WaveEvenement
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.paiements.checkout_schemas import CreateWaveCheckoutRequest, WaveCheckoutResponse, WaveWebhookResponse
-from unionflow.paiements.encaissement.emission import METHODES
+from unionflow.paiements.encaissement.emission import METHODES, notifier_payeur
 from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
 from unionflow.paiements.repository import PaiementRepository, PaiementSystemRepository
 from unionflow.wave import client as wave_protocol
@@ -95,9 +95,12 @@ class WaveCheckoutService:
                                  [Cible(cotisation_id=c.cotisation_id, adhesion_id=c.adhesion_id, montant=c.montant)
                                   for c in data.cibles])
 
-    async def ouvrir(self, membre_id: uuid.UUID, organisation_id: uuid.UUID,
-                     cibles: list[Cible]) -> WaveCheckoutResponse:
-        """Open a Wave session for these targets of one member (ownership already checked by the caller)."""
+    async def ouvrir(self, membre_id: uuid.UUID, organisation_id: uuid.UUID, cibles: list[Cible], *,
+                     reference_client: str | None = None,
+                     telephone_payeur: str | None = None) -> WaveCheckoutResponse:
+        """Open a Wave session for these targets of one member (ownership already checked by the caller).
+        ``reference_client``: what Wave is given as client_reference instead of the payment's id (a dues' payment
+        code, paiements/code_paiement); ``telephone_payeur``: told when the money arrives."""
         cot_ids = sorted({c.cotisation_id for c in cibles if c.cotisation_id})
         adh_ids = sorted({c.adhesion_id for c in cibles if c.adhesion_id})
         # Under the targets' row locks (the lock order of the payments), so that a declaration and a session
@@ -112,7 +115,8 @@ class WaveCheckoutService:
             raise RegleMetier("Un montant XOF payé par Wave doit être entier")
         client, compte_id = await client_for_organisation(self.session, self.settings, paiement.organisation_id)
         remote = await client.create_checkout(
-            amount=wave_amount(paiement.montant), currency=paiement.devise, client_reference=str(paiement.id),
+            amount=wave_amount(paiement.montant), currency=paiement.devise,
+            client_reference=reference_client or str(paiement.id),
             success_url=self.settings.wave_success_url, error_url=self.settings.wave_error_url,
             idempotency_key=str(paiement.id))
         checkout = WaveCheckout(
@@ -121,7 +125,8 @@ class WaveCheckoutService:
             montant=paiement.montant, devise=paiement.devise, launch_url=str(remote.get("wave_launch_url", "")),
             checkout_status=str(remote.get("checkout_status", "open")),
             payment_status=str(remote.get("payment_status", "processing")),
-            when_expires=_parse_time(remote.get("when_expires")))
+            when_expires=_parse_time(remote.get("when_expires")), reference_client=reference_client,
+            telephone_payeur=telephone_payeur)
         self.session.add(checkout)
         self._journal("CHECKOUT", checkout.checkout_status, organisation_id=paiement.organisation_id,
                       paiement_id=paiement.id, reference=checkout.checkout_id, montant=paiement.montant)
@@ -173,7 +178,7 @@ class WaveCheckoutService:
 
     def _matches(self, checkout: WaveCheckout, data: dict[str, Any]) -> str | None:
         """Why ``data`` (from a webhook or from Wave's API) does not describe our checkout, or None."""
-        if str(data.get("client_reference")) != str(checkout.paiement_id):
+        if str(data.get("client_reference")) != (checkout.reference_client or str(checkout.paiement_id)):
             return "client_reference différent du paiement"
         if not _same_amount(data.get("amount"), checkout.montant):
             return f"montant {data.get('amount')} différent de {wave_amount(checkout.montant)}"
@@ -194,6 +199,8 @@ class WaveCheckoutService:
         if applied:
             self._journal("PAIEMENT_RECU", "succeeded", organisation_id=checkout.organisation_id,
                           paiement_id=paiement.id, reference=checkout.transaction_id, montant=checkout.montant)
+            if checkout.telephone_payeur:
+                await notifier_payeur(self.session, paiement, checkout.telephone_payeur, checkout.reference_client)
         return paiement, applied
 
     async def _anomaly(self, reason: str, event: dict[str, Any], checkout: WaveCheckout | None) -> None:

@@ -231,6 +231,16 @@ class PaiementSystemRepository(SystemRepository[Paiement]):
             reservees.setdefault(cotisation_id, (paiement_id, methode))
         return reservees
 
+    async def par_code_paiement(self, code: str) -> tuple[Cotisation, str, str, str] | None:
+        """The dues holding this payment code, with its member's first and last name and its organisation's name
+        (paying by code: whoever knows the code, no account; one statement)."""
+        row = (await self.session.execute(
+            select(Cotisation, Membre.prenom, Membre.nom, Organisation.nom)
+            .join(Membre, Membre.id == Cotisation.membre_id)
+            .join(Organisation, Organisation.id == Cotisation.organisation_id)
+            .where(Cotisation.code_paiement == code))).first()
+        return None if row is None else (row[0], row[1], row[2], row[3])
+
     async def lock_cibles(self, cotisation_ids: list[uuid.UUID],
                           adhesion_ids: list[uuid.UUID]) -> dict[uuid.UUID, Cotisation | Adhesion]:
         """The dues and adhesions a payment settles, locked in id order (dues first) so that two payments of

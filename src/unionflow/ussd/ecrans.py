@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
+from unionflow.core.code_paiement import afficher
 from unionflow.notifications.gsm import septets
 
 ECRAN_MAX = 182
@@ -112,11 +113,43 @@ def solde(organisation: str, doit: Decimal, en_retard: int, prochaine: date | No
 
 
 def payer(doit: Decimal) -> str:
+    """Owed, but no dues to pay here (adhesion fees only), or nothing owed."""
     if doit <= 0:
         return end("Vous etes a jour: rien a payer.")
-    # The Wave link by SMS is not built yet; the member is told so rather than left waiting.
-    return end(f"A payer: {francs(doit)}. Le paiement par USSD arrive bientot. Payez avec l'application Wave "
-               "ou aupres de votre tresorier.")
+    return end(f"A payer: {francs(doit)} (frais d'adhesion). Payez aupres de votre tresorier.")
+
+
+def a_payer(doit: Decimal, cotisations: Sequence[tuple[str, Decimal]]) -> str:
+    """The dues to choose from (at most ``COTISATIONS_MAX``): label and what each still owes."""
+    lignes = [f"{n} {court(libelle, 22)} {francs(reste)}"
+              for n, (libelle, reste) in enumerate(cotisations[:COTISATIONS_MAX], start=1)]
+    return con("\n".join([f"A payer: {francs(doit)}", *lignes]))
+
+
+COTISATIONS_MAX = 4
+
+
+def cotisation(libelle: str, reste: Decimal, code: str) -> str:
+    return con(f"{court(libelle, 40)}\nA payer: {francs(reste)}\nCode de paiement: {afficher(code)} (un proche "
+               "peut payer avec ce code)\n1 Recevoir le lien Wave par SMS")
+
+
+def lien_envoye(code: str) -> str:
+    return end(f"Le lien de paiement Wave arrive par SMS. Ou faites un transfert Wave avec le code {afficher(code)} "
+               "en message.")
+
+
+def wave_indisponible(code: str) -> str:
+    return end(f"Wave ne repond pas. Reessayez plus tard, ou faites un transfert Wave avec le code "
+               f"{afficher(code)} en message.")
+
+
+PAIEMENT_EN_COURS = end("Un paiement de cette cotisation est deja en cours. Reessayez plus tard.")
+
+
+def sms_lien(reste: Decimal, code: str, lien: str) -> str:
+    """The SMS with the Wave link (GSM-7; one segment when the link allows it)."""
+    return gsm7(f"Payez {francs(reste)} (code {afficher(code)}) avec Wave: {lien}")
 
 
 def recus(lignes: Sequence[tuple[str, Decimal, date | datetime]]) -> str:

@@ -27,6 +27,7 @@ from unionflow.models.ussd import ECHECS_MAX
 from unionflow.paiements.recus.service import RecuService
 from unionflow.ussd import ecrans
 from unionflow.ussd.ecrans import Profil
+from unionflow.ussd.paiement_service import PaiementUssd
 from unionflow.ussd.repository import PinUssdRepository
 
 MODULE = "USSD"
@@ -72,6 +73,8 @@ class UssdService:
         auth = membre_context(profil, {p.organisation_id for p in profils if p.membre_id == profil.membre_id})
         if not saisies:
             return ecrans.MENU
+        if saisies[0] == "2":
+            return await PaiementUssd(self.session, self.settings, telephone).repondre(profil, auth, saisies[1:])
         return await self._rubrique(profil, auth, saisies.pop(0), saisies)
 
     async def _pin(self, profil: Profil, saisies: list[str]) -> str | None:
@@ -102,11 +105,9 @@ class UssdService:
         return ecrans.pin_faux(ECHECS_MAX - pin.echecs)
 
     async def _rubrique(self, profil: Profil, auth: AuthContext, choix: str, suite: list[str]) -> str:
-        if choix in ("1", "2"):
+        if choix == "1":
             compte = await CompteService(self.session, auth).compte(profil.organisation_id)
             doit = compte.cotisations.montant_restant + compte.frais_adhesion_restants
-            if choix == "2":
-                return ecrans.payer(doit)
             return ecrans.solde(profil.organisation, doit, compte.cotisations.nombre_en_retard,
                                 compte.cotisations.prochaine_echeance, compte.credit, compte.solde)
         if choix == "3":

@@ -37,6 +37,7 @@ COLONNES: Mapping[str, str] = {
     "clientreference": "client_reference", "referenceclient": "client_reference",
     "checkoutapisessionid": "checkout_api_session_id", "identifiantdesessionapi": "checkout_api_session_id",
     "sessioncheckout": "checkout_api_session_id",
+    "message": "message", "motif": "message", "paymentreason": "message", "note": "message",
     "isreversal": "is_reversal", "annulation": "is_reversal", "estuneannulation": "is_reversal",
 }
 OBLIGATOIRES = ("transaction_id", "timestamp", "amount")
@@ -57,6 +58,7 @@ class LigneWave:
     client_reference: str | None
     session_checkout_id: str | None
     est_annulation: bool
+    message: str | None = None  # what the sender typed with a transfer (may carry a dues' payment code)
 
 
 def montant(value: Any, champ: str) -> Decimal:
@@ -116,6 +118,7 @@ def ligne(fields: Mapping[str, Any], ou: str) -> LigneWave:
         contrepartie_mobile=_texte(fields.get("counterparty_mobile"), 30),
         client_reference=_texte(fields.get("client_reference"), 255),
         session_checkout_id=_texte(fields.get("checkout_api_session_id"), 100),
+        message=_texte(fields.get("message") or fields.get("payment_reason"), 255),
         # A refund or reversal is its own line, even under the transaction id of the payment it undoes.
         est_annulation=(reversal is True or str(reversal).strip().lower() in VRAI
                         or str(fields.get("transaction_type") or "").endswith(("_refund", "_reversal"))))

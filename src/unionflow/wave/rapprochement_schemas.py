@@ -55,6 +55,9 @@ class LigneReleveWaveResponse(OutputModel):
     contrepartie_mobile: str | None
     client_reference: str | None
     session_checkout_id: str | None
+    message: str | None = Field(default=None, description=(
+        "Extension: message du transfert (colonne « Message »/« Motif » du relevé); un code de paiement de "
+        "cotisation qu'il porte fait de la ligne le paiement de cette cotisation au rapprochement"))
     statut: StatutLigneReleveWave
     paiement_id: uuid.UUID | None
     versement_id: uuid.UUID | None

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
 from sqlalchemy import select
 
@@ -72,3 +73,12 @@ class WaveCheckoutRepository(SystemRepository[WaveCheckout]):
     async def lock_by_checkout_id(self, checkout_id: str) -> WaveCheckout | None:
         return (await self.session.execute(self.select().where(WaveCheckout.checkout_id == checkout_id)
                                            .with_for_update())).scalar_one_or_none()
+
+    async def ouverte_par_reference(self, reference_client: str, apres: datetime) -> WaveCheckout | None:
+        """The session opened for this client reference that is still open and not past ``apres``, locked."""
+        stmt = (self.select().where(WaveCheckout.reference_client == reference_client,
+                                    WaveCheckout.checkout_status == "open",
+                                    WaveCheckout.payment_status != "succeeded",
+                                    WaveCheckout.when_expires > apres)
+                .order_by(WaveCheckout.created_at.desc()).limit(1).with_for_update())
+        return (await self.session.execute(stmt)).scalar_one_or_none()

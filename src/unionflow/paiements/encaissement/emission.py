@@ -77,6 +77,20 @@ async def lignes_paiement_valide(session: AsyncSession, paiement: Paiement, dest
     return rows
 
 
+def texte_payeur(paiement: Paiement, code: str | None) -> str:
+    """The SMS to whoever paid a dues by its payment code (a relative, not a member): one GSM-7 segment, no name."""
+    pour = f" pour le code {code[:4]} {code[4:8]} {code[8:]}" if code else ""
+    return (f"Paiement de {_montant(paiement.montant, paiement.devise)}{pour} bien arrivé. "
+            f"Recu {paiement.numero_recu}. Merci.")[:160]
+
+
+async def notifier_payeur(session: AsyncSession, paiement: Paiement, telephone: str, code: str | None) -> None:
+    """Tell the payer's phone (given on the public payment page) that the money arrived, through the outbox."""
+    await Emetteur(session, "systeme").emettre_adresse(
+        telephone, TypeNotification.RECU_PAIEMENT.value, f"Recu {paiement.numero_recu}",
+        texte_payeur(paiement, code), organisation_id=paiement.organisation_id, source=("Paiement", paiement.id))
+
+
 async def paiement_reverse(session: AsyncSession, paiement: Paiement) -> None:
     if paiement.statut == StatutPaiement.REMBOURSE:
         await webhooks.emettre(session, paiement.organisation_id, webhooks.EvenementWebhook.PAIEMENT_REMBOURSE,

@@ -38,6 +38,7 @@ from unionflow.models.paiement import MethodePaiement
 from unionflow.models.wave import SourceReleveWave, StatutLigneReleveWave
 from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.rapprochement_wave.lignes_inconnues import piece_ligne
+from unionflow.paiements.rapprochement_wave.par_code import code_de_ligne, encaisser_par_code
 from unionflow.paiements.repository import PaiementSystemRepository
 from unionflow.wave.parsing import LigneWave, ligne, lire_csv
 from unionflow.wave.rapprochement_repository import RECU, ReleveWaveRepository, ReleveWaveSystemRepository
@@ -184,7 +185,7 @@ class RapprochementWaveService:
                 montant=row.montant, frais=row.frais, solde=row.solde, devise=row.devise,
                 contrepartie_nom=row.contrepartie_nom, contrepartie_mobile=row.contrepartie_mobile,
                 client_reference=row.client_reference, session_checkout_id=row.session_checkout_id,
-                statut=S.A_RAPPROCHER))
+                message=row.message, statut=S.A_RAPPROCHER))
         # Two imports of overlapping statements at once: the second one finds the lines taken and starts again.
         await flush_unique(self.session, "Un autre import de ces lignes Wave vient d'aboutir: réessayez")
         await audit.record(self.session, self.auth, action="IMPORTER_RELEVE", module=MODULE, entite_type="ReleveWave",
@@ -252,6 +253,8 @@ class RapprochementWaveService:
             libres.pop(paiement.id, None)
             result[_cle(row)] = Correspondance(organisation_id, paiement.id, None, paiement.montant)
         for row in restantes:
+            if code_de_ligne(row) is not None:
+                continue  # its code names whose money it is: never paired with another payment by amount
             brut = row.montant + row.frais
             candidats = [p for p in libres.values() if p.montant == brut and p.date_paiement is not None
                          and abs(_utc(p.date_paiement) - _utc(row.horodatage)) <= TOLERANCE]
@@ -268,6 +271,10 @@ class RapprochementWaveService:
                           "Seule la trésorerie de l'organisation importe et rapproche ses relevés Wave")
         lignes = await self.system.lignes_a_rapprocher(releve.id)
         matches = await self._correspondances(org, lignes)
+        # Money sent with a dues' payment code and known nowhere else: that dues' payment, booked now.
+        for row in lignes:
+            if _cle(row) not in matches and (paiement := await encaisser_par_code(self.session, self.auth, row)):
+                matches[_cle(row)] = Correspondance(org, paiement.id, None, paiement.montant)
         frais = ZERO
         for row in lignes:
             frais += await self._rapprocher_ligne(row, matches.get(_cle(row)), org)
