@@ -35,6 +35,11 @@ def format_montant(value: Decimal | str | int | None, devise: str = "XOF", group
     return f"{text.replace(',', groupe).replace('.', ',')}{NBSP}{libelle_devise(devise)}"
 
 
+def montant_texte(value: Decimal | str | int | None, devise: str = "XOF") -> str:
+    """``40 000 FCFA`` with plain spaces: notifications, which also leave as SMS (GSM-7 has no no-break space)."""
+    return format_montant(value, devise).replace(NBSP, " ")
+
+
 def lire_montant(texte: str, champ: str = "montant", positif: bool = True) -> Decimal:
     """An amount as a person types it: « 2 500 », « 2 500 » (pasted), « 2500 », « 2500,50 », « 2 500 FCFA ».
     Refused in French (400) when it is not a positive amount with two decimals at most; ``champ`` names the form

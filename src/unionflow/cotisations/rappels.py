@@ -9,7 +9,7 @@ from datetime import date
 from decimal import Decimal
 
 from unionflow.core.libelles import STATUT_COTISATION, libelle
-from unionflow.core.montants import NBSP, format_montant
+from unionflow.core.montants import format_montant, montant_texte
 from unionflow.cotisations.repository import statut_effectif
 from unionflow.cotisations.service import restant
 from unionflow.models import Cotisation
@@ -20,7 +20,7 @@ LIEN_MEMBRE = "/console/moi"  # the member's page: his dues, what he owes and ho
 
 def montant_sms(value: Decimal, devise: str) -> str:
     # The formatter of receipts and statements; its no-break spaces are not in GSM-7, plain spaces are.
-    return format_montant(value, devise).replace(NBSP, " ")
+    return montant_texte(value, devise)
 
 
 def _cotisations(nombre: int) -> str:
