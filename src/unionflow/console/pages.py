@@ -82,7 +82,9 @@ STATUTS = {"EN_ATTENTE": "En attente", "VALIDE": "Validé", "ECHOUE": "Échoué"
            "COTISATIONS": "Cotisations", "ADHESIONS": "Adhésions", "AIDE": "Aide",
            "ESPECES": "Espèces", "WAVE": "Wave", "VIREMENT": "Virement", "CHEQUE": "Chèque", "AUTRE": "Autre",
            "WAVE_TRANSFERT": "Transfert Wave", "ORANGE_MONEY": "Orange Money", "FREE_MONEY": "Free Money",
-           "RETIREE": "Retirée"}
+           "RETIREE": "Retirée", "SOUMISE": "Soumise", "FAIBLE": "Faible", "NORMALE": "Normale",
+           "ELEVEE": "Élevée", "CRITIQUE": "Critique", "DECES": "Décès", "MALADIE": "Maladie", "MARIAGE": "Mariage",
+           "NAISSANCE": "Naissance", "SCOLARITE": "Scolarité", "SINISTRE": "Sinistre", "TERMINEE": "Terminée"}
 templates.filters["statut"] = lambda v: STATUTS.get(str(v), str(v))
 
 

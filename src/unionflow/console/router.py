@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
 from unionflow.console import (  # noqa: F401
+    pages_aide_membre,
     pages_annulations,
     pages_approbations,
     pages_audit,
@@ -23,6 +24,7 @@ from unionflow.console import (  # noqa: F401
     pages_membre,
     pages_mot_de_passe,
     pages_oidc,
+    pages_preferences,
     pages_releve,
     pages_saisies,
     pages_secretaire,
