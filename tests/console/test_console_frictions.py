@@ -4,6 +4,8 @@ own page; the payouts list keeps who approved and who paid."""
 
 from __future__ import annotations
 
+import re
+
 from sqlalchemy import select
 
 from tests.console.helpers import KEY, sign_in
@@ -29,3 +31,17 @@ async def test_declarations_list_names_the_member_and_the_dues(client, factory, 
     assert page.status_code == 200, page.text
     assert f"{membre.membre.prenom} {membre.membre.nom}" in page.text and membre.membre.numero_membre in page.text
     assert due.numero_reference in page.text
+
+
+async def test_a_refused_import_line_keeps_its_name_and_says_what_is_wrong(client, factory, db):
+    org = await factory.organisation()  # a Senegalese organisation: +221, 9 digits starting with 7 or 3
+    secretaire = await factory.actor(organisation=org, org_roles=["SECRETAIRE", "MEMBRE"])
+    csrf = await sign_in(client, secretaire, db)
+    csv = "prénom;nom;email;téléphone\nAïssatou;Ba;aissatou.ba@example.sn;612345678\n".encode()
+    report = await client.post("/console/import", data={"csrf": csrf},
+                               files={"fichier": ("membres.csv", csv, "text/csv")})
+    assert report.status_code == 200, report.text
+    row = re.search(r'<tr class="refus">(.*?)</tr>', report.text, re.S)
+    assert row, report.text
+    assert "Aïssatou Ba" in row.group(1)
+    assert "commence par 7 ou 3 (612345678)" in row.group(1) and "9 reçus" not in row.group(1)
