@@ -45,3 +45,16 @@ async def test_a_refused_import_line_keeps_its_name_and_says_what_is_wrong(clien
     assert row, report.text
     assert "Aïssatou Ba" in row.group(1)
     assert "commence par 7 ou 3 (612345678)" in row.group(1) and "9 reçus" not in row.group(1)
+
+
+async def test_the_lock_back_refusal_names_the_console_screen_not_the_api(client, factory, db):
+    org = await factory.organisation()
+    tresorier = await factory.actor(organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    csrf = await sign_in(client, tresorier, db)
+    assert (await client.post("/console/comptabilite/verrou", data={"csrf": csrf, "date": "2026-06-30"})
+            ).status_code == 303
+    back = await client.post("/console/comptabilite/verrou", data={"csrf": csrf, "date": "2026-03-31"})
+    assert back.status_code == 400
+    reason = re.search(r'<p class="alerte" role="alert">(.*?)</p>', back.text, re.S).group(1)
+    assert "/api/" not in reason and "« Demander la réouverture » sur la page Comptabilité" in reason
+    assert "<h2>Verrouillage des comptes</h2>" in back.text  # the page itself, its reopening form below

@@ -161,11 +161,25 @@ def render(request: Request, template: str, status: int = 200, **values: Any) ->
 # No script runs on a page, no style comes from elsewhere, forms post only to the console.
 CSP = ("default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'")
 
+# A reason written for API clients names the API operation to use instead; a console user is told the screen.
+ECRANS = {
+    "POST /api/comptabilite/verrouillage/deverrouillages": "« Demander la réouverture » sur la page Comptabilité "
+                                                           f"({PREFIX}/comptabilite)",
+    "PUT /api/comptabilite/verrouillage": f"« Verrouiller » sur la page Comptabilité ({PREFIX}/comptabilite)",
+}
+
+
+def pour_console(detail: str) -> str:
+    for api, ecran in ECRANS.items():
+        detail = detail.replace(api, ecran)
+    return detail
+
+
 TITLES = {400: "Demande invalide", 403: "Accès refusé", 404: "Page introuvable", 409: "Conflit"}
 
 
 def error_page(request: Request, status: int, detail: str, ctx: Ctx | None = None) -> HTMLResponse:
-    values: dict[str, Any] = {"code": status, "title": TITLES.get(status, "Erreur"), "detail": detail}
+    values: dict[str, Any] = {"code": status, "title": TITLES.get(status, "Erreur"), "detail": pour_console(detail)}
     if ctx is not None:
         return ctx.render("erreur.html", status, **values)
     return render(request, "erreur.html", status, auth=None, **values)
@@ -387,7 +401,7 @@ async def _again(request: Request, console: ConsoleSession, auth: AuthContext, f
     """The form shown again, in a fresh read of the data, with the reason (above the form and next to each field
     it concerns) and the typed values, with the refusal's status."""
     async with contextlib.asynccontextmanager(get_session)(request) as db:
-        response = await again(Ctx(request, auth, db, console, form, erreur=error.detail,
+        response = await again(Ctx(request, auth, db, console, form, erreur=pour_console(error.detail),
                                    erreurs=field_reasons(error)))
     response.status_code = error.status
     return response
