@@ -84,7 +84,7 @@ STATUTS = {"EN_ATTENTE": "En attente", "VALIDE": "Validé", "ECHOUE": "Échoué"
            "WAVE_TRANSFERT": "Transfert Wave", "ORANGE_MONEY": "Orange Money", "FREE_MONEY": "Free Money",
            "RETIREE": "Retirée", "SOUMISE": "Soumise", "FAIBLE": "Faible", "NORMALE": "Normale",
            "ELEVEE": "Élevée", "CRITIQUE": "Critique", "DECES": "Décès", "MALADIE": "Maladie", "MARIAGE": "Mariage",
-           "NAISSANCE": "Naissance", "SCOLARITE": "Scolarité", "SINISTRE": "Sinistre", "TERMINEE": "Terminée"}
+           "NAISSANCE": "Naissance", "SCOLARITE": "Scolarité", "SINISTRE": "Sinistre", "TERMINE": "Terminée"}
 templates.filters["statut"] = lambda v: STATUTS.get(str(v), str(v))
 
 
