@@ -50,10 +50,6 @@ ENTITE = "DemandeANouveaux"
 INTROUVABLE = "Demande d'à-nouveaux introuvable"
 
 
-def _xof(montant: Decimal) -> str:
-    return f"{montant:,.2f}".replace(",", " ")
-
-
 def _soldes(demande: DemandeApprobation) -> list[SoldeOuverture]:
     return [SoldeOuverture(s["numero_compte"], s["libelle"], Decimal(s["montant"]))
             for s in (demande.details or {}).get("soldes", [])]
@@ -122,7 +118,7 @@ class ANouveauxService:
                 plancher = -tresorerie.decouvert_autorise
             if plancher is not None and ligne.montant < plancher:
                 raise RegleMetier(f"tresoreries[{i}]: « {tresorerie.nom} » ne peut pas ouvrir à "
-                                  f"{_xof(ligne.montant)} (minimum {_xof(plancher)})")
+                                  f"{montant_texte(ligne.montant)} (minimum {montant_texte(plancher)})")
             soldes.append(SoldeOuverture(tresorerie.numero_compte, tresorerie.nom, ligne.montant))
         return soldes
 
