@@ -70,3 +70,17 @@ async def test_a_refused_payout_shows_its_form_again_not_an_error_page(client, f
     assert "<h1>Versements" in refused.text and "positif" in refused.text
     assert 'value="Achat de chaises"' in refused.text and 'value="Quincaillerie Ndiaye"' in refused.text
     assert '<span class="raison" id="raison-montant">' in refused.text
+
+
+def test_every_console_form_has_a_page_to_come_back_to():
+    """A refused post shows its form again: each POST names its form page, or has a GET on the same path."""
+    from unionflow.console import router  # noqa: F401  (registers every page)
+    from unionflow.console.pages import FORM_PAGES, GET_HANDLERS, PREFIX
+
+    # A dues cancellation comes from the member's page named in its form (no path parameter to rebuild it).
+    sans_formulaire = {PREFIX + "/cotisations/annuler"}
+    missing = [path for path, again in FORM_PAGES.items()
+               if path not in sans_formulaire
+               and (GET_HANDLERS.get(PREFIX + again) if isinstance(again, str) else again or GET_HANDLERS.get(path))
+               is None]
+    assert not missing, missing

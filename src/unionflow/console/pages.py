@@ -219,6 +219,8 @@ Handler = Callable[[Ctx], Awaitable[Response]]
 
 # The GET handler of each path: a POST to the same path that is refused shows that page again (``again``).
 GET_HANDLERS: dict[str, Handler] = {}
+# Each POST's declared form page (None: the GET of the same path); tests/console check every form has one.
+FORM_PAGES: dict[str, Handler | str | None] = {}
 
 
 def page(path: str, role_set: RoleSet, methods: tuple[str, ...] = ("GET",),
@@ -229,6 +231,8 @@ def page(path: str, role_set: RoleSet, methods: tuple[str, ...] = ("GET",),
     def register(handler: Handler) -> Handler:
         if "GET" in methods:
             GET_HANDLERS[PREFIX + path] = handler
+        if "POST" in methods:
+            FORM_PAGES[PREFIX + path] = again
         async def endpoint(request: Request) -> Response:
             form_page = (GET_HANDLERS.get(PREFIX + again) if isinstance(again, str) else again
                          or GET_HANDLERS.get(PREFIX + path)) if request.method == "POST" else None
