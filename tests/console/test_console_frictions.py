@@ -44,7 +44,8 @@ async def test_a_refused_import_line_keeps_its_name_and_says_what_is_wrong(clien
     row = re.search(r'<tr class="refus">(.*?)</tr>', report.text, re.S)
     assert row, report.text
     assert "Aïssatou Ba" in row.group(1)
-    assert "commence par 7 ou 3 (612345678)" in row.group(1) and "9 reçus" not in row.group(1)
+    assert "commençant par 7 ou 3 attendus après +221; celui-ci commence par 6 (612345678)" in row.group(1)
+    assert "9 reçus" not in row.group(1)
 
 
 async def test_the_lock_back_refusal_names_the_console_screen_not_the_api(client, factory, db):

@@ -57,8 +57,8 @@ def motif_invalide(e164: str) -> str | None:
             national = e164[len(indicatif) + 1:]
             if not regle.forme.fullmatch(national):
                 if regle.debut and national.isdigit() and len(national) in regle.longueurs:
-                    return (f"numéro invalide pour {regle.pays}: après +{indicatif}, le numéro commence par "
-                            f"{regle.debut} ({national})")
+                    return (f"numéro invalide pour {regle.pays}: {regle.attendu} attendus après +{indicatif}; "
+                            f"celui-ci commence par {national[:len(national) - 8] or national[0]} ({national})")
                 recus = f"{len(national)} reçu" + ("s" if len(national) > 1 else "")
                 return (f"numéro invalide pour {regle.pays}: {regle.attendu} attendus après +{indicatif}, "
                         f"{recus} ({national})")
