@@ -13,3 +13,4 @@ framework.collect  # prometheus_client's Collector protocol (core/metrics.py)
 framework.autogen_context  # a parameter of Alembic's render_item hook (migrations/env.py)
 
 framework.footer  # fpdf2 calls FPDF.header/footer on every page (core/pdf_etats.py)
+framework.invalide  # console/pages.py Ctx.invalide, called by the Jinja templates ({{ ctx.invalide("montant") }})

@@ -55,11 +55,11 @@ async def test_every_new_page_stays_under_30_kb(client, factory, db, capsys):
     for path in ("/console/versements", "/console/aides", "/console/comptabilite"):
         sizes[f"président {path}"] = _poids(await client.get(path))
     await _as(client, secretaire, db)
-    for path in ("/console/evenements", f"/console/evenements/{evt['id']}"):
+    for path in ("/console/evenements", f"/console/evenements/{evt['id']}", f"/console/membres/{membres[0].membre.id}"):
         sizes[f"secrétaire {path}"] = _poids(await client.get(path))
     await _as(client, membres[4], db)
     for path in ("/console/evenements", f"/console/evenements/{evt['id']}", "/console/moi", "/console/",
-                 "/console/moi/releve", "/console/moi/notifications"):
+                 "/console/moi/releve", "/console/moi/notifications", "/console/moi/aides", "/console/moi/preferences"):
         sizes[f"membre {path}"] = _poids(await client.get(path))
     with capsys.disabled():
         for name, size in sizes.items():

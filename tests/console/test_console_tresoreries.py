@@ -34,7 +34,7 @@ async def test_the_treasurer_sees_balances_and_transfers(client, factory, db):
     assert soldes == {"Caisse du siège": "5000.00", "Banque CBAO": "15000.00"}
     too_much = await client.post("/console/tresoreries/virements", data={
         **form, "idempotency_key": "autre-cle", "montant": "6000"})
-    assert too_much.status_code == 400 and "5 000.00" in too_much.text
+    assert too_much.status_code == 400 and "5 000 FCFA" in too_much.text
 
     client.cookies.clear()
     await sign_in(client, president, db)

@@ -5,6 +5,7 @@ demandes_aide services (their own tests); here, that the console offers, refuses
 
 from __future__ import annotations
 
+import re
 import uuid
 
 from sqlalchemy import select
@@ -95,6 +96,10 @@ async def test_a_large_payout_waits_for_the_president_s_approval(client, factory
     assert done.status_code == 303, done.text
     await db.refresh(versement)
     assert versement.statut == "REUSSI"
+    # Once paid, « Derniers versements » still says who approved it, and who paid it.
+    history = await client.get("/console/versements")
+    row = re.search(rf'<tr id="versement-{versement.id}">(.*?)</tr>', history.text, re.S).group(1)
+    assert "approuvée par " in row and f"payé par {versement.confirme_par}" in row, row
 
 
 async def test_aid_decided_by_the_president_then_paid_out_by_the_treasury(client, factory, db):

@@ -38,7 +38,7 @@ async def test_cash_leaves_only_when_a_second_person_approves(client, factory, d
     # The scenario: 80,000 out of a cash box holding 75,000 is refused at once, with the balance.
     over = await client.post("/api/comptabilite/ecritures", headers=treasurer.headers,
                              json=_depense(cai, comptes, "80000"))
-    assert over.status_code == 400 and "75 000.00" in over.json()["detail"], over.text
+    assert over.status_code == 400 and "75 000 FCFA" in over.json()["detail"], over.text
     asked = await client.post("/api/comptabilite/ecritures", headers={**treasurer.headers, "Idempotency-Key": "e-1"},
                               json=_depense(cai, comptes, "30000"))
     assert asked.status_code == 202, asked.text

@@ -66,7 +66,7 @@ async def test_remboursement_jamais_sous_zero_pour_une_caisse(client, factory, d
     assert asked.status_code == 202, asked.text
     approve = f"/api/annulations/{asked.json()['id']}/approuver"
     refused = await client.post(approve, headers=president.headers, json={})
-    assert refused.status_code == 400 and "solde de 2 000.00" in refused.json()["detail"]
+    assert refused.status_code == 400 and "solde de 2 000 FCFA" in refused.json()["detail"]
     assert await solde(db, org, "571") == Decimal("2000")
     back = await client.post("/api/tresoreries/virements-internes", headers=treasurer.headers, json={
         "organisationId": str(org.id), "sourceId": banque["id"], "destinationId": caisse["id"], "montant": "8000",

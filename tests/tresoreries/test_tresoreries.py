@@ -86,7 +86,7 @@ async def test_versement_depuis_la_caisse_jamais_sous_zero(client, factory, db):
     refused = await client.post(f"/api/versements/{second.json()['id']}/confirmer", headers=president.headers,
                                 json={"referenceExterne": "BON-2"})
     assert refused.status_code == 400
-    assert "solde de 5 000.00" in refused.json()["detail"] and "8 000.00" in refused.json()["detail"]
+    assert "solde de 5 000 FCFA" in refused.json()["detail"] and "8 000 FCFA" in refused.json()["detail"]
     row = (await db.execute(select(Versement).where(Versement.numero == second.json()["numero"])
                             .execution_options(populate_existing=True))).scalar_one()
     assert row.statut == "EN_COURS" and await solde(db, org, "571") == Decimal("5000")
@@ -104,7 +104,7 @@ async def test_banque_dans_la_limite_du_decouvert_et_wave_depuis_wave(client, fa
                              json=versement(org, "2000", tresorerieId=bank["id"]))
     refused = await client.post(f"/api/versements/{over.json()['id']}/confirmer", headers=president.headers,
                                 json={"referenceExterne": "CHQ-2"})
-    assert refused.status_code == 400 and "découvert autorisé 10 000.00" in refused.json()["detail"]
+    assert refused.status_code == 400 and "découvert autorisé 10 000 FCFA" in refused.json()["detail"]
     wave_from_bank = await client.post("/api/versements", headers=treasurer.headers, json=versement(
         org, "1000", mode="WAVE", beneficiaireTelephone="+221770000001", tresorerieId=bank["id"]))
     assert wave_from_bank.status_code == 400 and "trésorerie Wave" in wave_from_bank.json()["detail"]
@@ -170,7 +170,7 @@ async def test_virement_interne_par_585(client, factory, db):
 
     too_much = await client.post("/api/tresoreries/virements-internes", headers=treasurer.headers,
                                  json={**body, "montant": "6000"})
-    assert too_much.status_code == 400 and "solde de 5 000.00" in too_much.json()["detail"]
+    assert too_much.status_code == 400 and "solde de 5 000 FCFA" in too_much.json()["detail"]
     same = await client.post("/api/tresoreries/virements-internes", headers=treasurer.headers,
                              json={**body, "destinationId": caisse["id"]})
     assert same.status_code == 400

@@ -12,6 +12,7 @@ refuses is the API's own French 400 (``core.errors.schema_error``), never a 500,
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -23,6 +24,7 @@ from urllib.parse import quote
 
 from fastapi.security import HTTPAuthorizationCredentials
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.datastructures import FormData
@@ -35,8 +37,17 @@ from unionflow.console import session as cookie
 from unionflow.console.session import ConsoleSession
 from unionflow.core.auth import AuthContext, authenticate
 from unionflow.core.db import get_session, read_only_session
-from unionflow.core.errors import Conflict, InvalidInput, RegleMetier, Unauthenticated, UnionFlowError, schema_error
+from unionflow.core.errors import (
+    Conflict,
+    InvalidInput,
+    InvalidState,
+    RegleMetier,
+    Unauthenticated,
+    UnionFlowError,
+    schema_error,
+)
 from unionflow.core.middleware import form_control_location
+from unionflow.core.montants import NNBSP, format_montant, lire_montant
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RoleSet
 
@@ -50,10 +61,7 @@ REFRESH_MARGIN_SECONDS = 30
 
 def montant(value: Any, devise: str = "XOF") -> str:
     """12 500 FCFA: French grouping with a narrow no-break space; XOF is written FCFA as on the receipts."""
-    amount = Decimal(str(value or 0))
-    text = f"{amount:,.0f}" if amount == amount.to_integral() else f"{amount:,.2f}"
-    text = text.replace(",", "\u202f").replace(".", ",")
-    return f"{text}\u00a0{'FCFA' if devise == 'XOF' else devise}"
+    return format_montant(value or 0, devise, NNBSP)
 
 
 def jour(value: Any) -> str:
@@ -75,7 +83,9 @@ STATUTS = {"EN_ATTENTE": "En attente", "VALIDE": "Validé", "ECHOUE": "Échoué"
            "COTISATIONS": "Cotisations", "ADHESIONS": "Adhésions", "AIDE": "Aide",
            "ESPECES": "Espèces", "WAVE": "Wave", "VIREMENT": "Virement", "CHEQUE": "Chèque", "AUTRE": "Autre",
            "WAVE_TRANSFERT": "Transfert Wave", "ORANGE_MONEY": "Orange Money", "FREE_MONEY": "Free Money",
-           "RETIREE": "Retirée"}
+           "RETIREE": "Retirée", "SOUMISE": "Soumise", "FAIBLE": "Faible", "NORMALE": "Normale",
+           "ELEVEE": "Élevée", "CRITIQUE": "Critique", "DECES": "Décès", "MALADIE": "Maladie", "MARIAGE": "Mariage",
+           "NAISSANCE": "Naissance", "SCOLARITE": "Scolarité", "SINISTRE": "Sinistre", "TERMINE": "Terminée"}
 templates.filters["statut"] = lambda v: STATUTS.get(str(v), str(v))
 
 
@@ -91,6 +101,8 @@ class Ctx:
     changed: bool = field(default=False)
     # A form page shown again after its post was refused: the reason, above the values the person typed.
     erreur: str | None = None
+    # …and each field's own reason, by the form's field name, shown next to it (``raison``).
+    erreurs: dict[str, str] = field(default_factory=dict)
 
     def can(self, permission: Permission, organisation_id: uuid.UUID | None = None) -> bool:
         return self.auth.can(permission, organisation_id or self.auth.active_organisation_id)
@@ -115,6 +127,28 @@ class Ctx:
         value = self.form.get(name) if self.form is not None else None
         return value.strip() if isinstance(value, str) else ""
 
+    def montant(self, name: str = "montant") -> Decimal:
+        """The amount typed in ``name`` (« 2 500 », « 2500 »), refused next to that field when it is not one."""
+        return lire_montant(self.field(name), name)
+
+    def saisi(self, *names: str) -> dict[str, str]:
+        """The values a refused form had (empty on a first display): the person corrects, he does not retype."""
+        return {name: self.typed(name) for name in names}
+
+    def raison(self, name: str) -> Markup:
+        """The reason the refused form gives for field ``name``, next to it (the input names it in
+        ``aria-describedby`` through ``invalide``); nothing on a first display."""
+        found = self.erreurs.get(name)
+        if found is None:
+            return Markup("")
+        return Markup('<span class="raison" id="raison-{0}">{1}</span>').format(name, found)
+
+    def invalide(self, name: str) -> Markup:
+        """The attributes of a refused field: read as invalid, described by its reason."""
+        if name not in self.erreurs:
+            return Markup("")
+        return Markup(' aria-invalid="true" aria-describedby="raison-{0}"').format(escape(name))
+
 
 def render(request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
     html = cartes.etiqueter(templates.get_template(template).render(request=request, prefix=PREFIX, **values))
@@ -128,11 +162,25 @@ def render(request: Request, template: str, status: int = 200, **values: Any) ->
 # No script runs on a page, no style comes from elsewhere, forms post only to the console.
 CSP = ("default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'")
 
+# A reason written for API clients names the API operation to use instead; a console user is told the screen.
+ECRANS = {
+    "POST /api/comptabilite/verrouillage/deverrouillages": "« Demander la réouverture » sur la page Comptabilité "
+                                                           f"({PREFIX}/comptabilite)",
+    "PUT /api/comptabilite/verrouillage": f"« Verrouiller » sur la page Comptabilité ({PREFIX}/comptabilite)",
+}
+
+
+def pour_console(detail: str) -> str:
+    for api, ecran in ECRANS.items():
+        detail = detail.replace(api, ecran)
+    return detail
+
+
 TITLES = {400: "Demande invalide", 403: "Accès refusé", 404: "Page introuvable", 409: "Conflit"}
 
 
 def error_page(request: Request, status: int, detail: str, ctx: Ctx | None = None) -> HTMLResponse:
-    values: dict[str, Any] = {"code": status, "title": TITLES.get(status, "Erreur"), "detail": detail}
+    values: dict[str, Any] = {"code": status, "title": TITLES.get(status, "Erreur"), "detail": pour_console(detail)}
     if ctx is not None:
         return ctx.render("erreur.html", status, **values)
     return render(request, "erreur.html", status, auth=None, **values)
@@ -149,13 +197,26 @@ ROLE_SETS: dict[tuple[str, str], RoleSet] = {}
 Handler = Callable[[Ctx], Awaitable[Response]]
 
 
+# The GET handler of each path: a POST to the same path that is refused shows that page again (``again``).
+GET_HANDLERS: dict[str, Handler] = {}
+# Each POST's declared form page (None: the GET of the same path); tests/console check every form has one.
+FORM_PAGES: dict[str, Handler | str | None] = {}
+
+
 def page(path: str, role_set: RoleSet, methods: tuple[str, ...] = ("GET",),
-         again: Handler | None = None) -> Callable[[Handler], Handler]:
-    """``again``: the GET handler of the form this POST comes from. Input refused (400) shows that form again with
-    the reason and what was typed, instead of the error page."""
+         again: Handler | str | None = None) -> Callable[[Handler], Handler]:
+    """``again``: the GET handler (or the path of the GET page) of the form this POST comes from, when it is not
+    the GET of the same path (which is the default). A refused post (400, 409) shows that form again with the
+    reason next to each field and what was typed, instead of the error page."""
     def register(handler: Handler) -> Handler:
+        if "GET" in methods:
+            GET_HANDLERS[PREFIX + path] = handler
+        if "POST" in methods:
+            FORM_PAGES[PREFIX + path] = again
         async def endpoint(request: Request) -> Response:
-            return await run(request, role_set, handler, again)
+            form_page = (GET_HANDLERS.get(PREFIX + again) if isinstance(again, str) else again
+                         or GET_HANDLERS.get(PREFIX + path)) if request.method == "POST" else None
+            return await run(request, role_set, handler, form_page)
 
         ROUTES.append(Route(PREFIX + path, endpoint, methods=list(methods), name="console-" + handler.__name__))
         for method in methods:
@@ -293,18 +354,46 @@ async def _page(request: Request, console: ConsoleSession, auth: AuthContext, ro
     # The request's transaction is rolled back: nothing of the refused action (nor its idempotency key) remains.
     if isinstance(error, RegleMetier) and "X-Active-Organisation-Id" in error.detail:
         return RedirectResponse(f"{PREFIX}/contexte?suite={quote(request.url.path)}", status_code=303)
-    # A conflict with what exists (a name, an account, a number already taken) is corrected in the form too.
-    if again is not None and isinstance(error, InvalidInput | Conflict):
+    if again is not None and isinstance(error, FORGIVEN):
         with contextlib.suppress(UnionFlowError):  # the form itself out of reach now: the error page
             return await _again(request, console, auth, form, again, error)
     return error_page(request, error.status, error.detail, Ctx(request, auth, None, console))  # type: ignore[arg-type]
 
 
+# API body names whose form field is named otherwise (the rest: camelCase → snake_case, « dateNaissance »
+# → « date_naissance »).
+CHAMPS_API = {"methode_paiement": "methode", "reference_paiement": "reference", "date_operation": "date",
+              "tresorerie_source_id": "source", "tresorerie_destination_id": "destination",
+              "date_echeance": "echeance", "montant_demande": "montant", "montant_accorde": "montant"}
+
+
+def form_field(api_name: str) -> str:
+    last = api_name.split(".")[-1] if "." in api_name and not api_name.split(".")[-1].isdigit() else api_name
+    snake = re.sub(r"(?<!^)([A-Z])", r"_\1", last.split(".")[0]).lower()
+    return CHAMPS_API.get(snake, snake)
+
+
+def field_reasons(error: UnionFlowError) -> dict[str, str]:
+    """Each field's reason, from the problem's ``errors`` (the API's schema, or ``lire_montant``)."""
+    found: dict[str, str] = {}
+    for item in error.extra.get("errors") or ():
+        if isinstance(item, dict) and item.get("field") and item.get("message"):
+            found.setdefault(form_field(str(item["field"])), str(item["message"]))
+    return found
+
+
+# Refusals a person corrects in the same form: invalid input (400), an action the state does not allow (400), a
+# conflict (409, an e-mail already used, a file already imported). 403 and 404 stay error pages.
+FORGIVEN = (InvalidInput, InvalidState, Conflict)
+
+
 async def _again(request: Request, console: ConsoleSession, auth: AuthContext, form: FormData | None,
                  again: Handler, error: UnionFlowError) -> Response:
-    """The form shown again, in a fresh read of the data, with the reason and the typed values, status 400."""
+    """The form shown again, in a fresh read of the data, with the reason (above the form and next to each field
+    it concerns) and the typed values, with the refusal's status."""
     async with contextlib.asynccontextmanager(get_session)(request) as db:
-        response = await again(Ctx(request, auth, db, console, form, erreur=error.detail))
+        response = await again(Ctx(request, auth, db, console, form, erreur=pour_console(error.detail),
+                                   erreurs=field_reasons(error)))
     response.status_code = error.status
     return response
 

@@ -35,7 +35,7 @@ def _motif(ctx: Ctx, quoi: str) -> str:
     return motif
 
 
-@page("/paiements/{id}/{demande:str}", RS_TRESORERIE, methods=("POST",))
+@page("/paiements/{id}/{demande:str}", RS_TRESORERIE, methods=("POST",), again="/paiements/{id}")
 async def demander(ctx: Ctx) -> Response:
     """Ask to cancel (annuler) or refund (rembourser) a payment: nothing moves until a second person approves."""
     verbe = ctx.request.path_params["demande"]
@@ -83,12 +83,12 @@ async def _decider(ctx: Ctx, decision: str) -> Response:
 
 
 # Registered before the decision route, whose {decision} would match "retirer" too.
-@page("/annulations/{id}/retirer", RS_TRESORERIE, methods=("POST",))
+@page("/annulations/{id}/retirer", RS_TRESORERIE, methods=("POST",), again="/annulations")
 async def retirer(ctx: Ctx) -> Response:
     return await _decider(ctx, "retirer")
 
 
-@page("/annulations/{id}/{decision:str}", RS_ANNULATION_DECIDE, methods=("POST",))
+@page("/annulations/{id}/{decision:str}", RS_ANNULATION_DECIDE, methods=("POST",), again="/annulations")
 async def decider(ctx: Ctx) -> Response:
     decision = ctx.request.path_params["decision"]
     if decision == "retirer":  # only through its own route (the requester's role set)

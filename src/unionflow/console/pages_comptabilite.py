@@ -20,6 +20,7 @@ from unionflow.console import services_finance
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.errors import InvalidInput, NotFound, RegleMetier, schema_error
+from unionflow.core.montants import lire_montant
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_FINANCE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ
 
@@ -49,10 +50,8 @@ def parse_date(value: str, name: str, required: bool = False) -> date | None:
 
 
 def parse_decimal(value: str, name: str) -> Decimal:
-    try:
-        return Decimal(value.replace("\u202f", "").replace(" ", "").replace(",", ".") or "0")
-    except ArithmeticError:
-        raise InvalidInput(f"{name}: montant invalide") from None
+    """A balance counted at the closing: empty is zero, « 1 250 000 » as typed (core.montants)."""
+    return lire_montant(value, name, positif=False) if value else Decimal(0)
 
 
 @page("/comptabilite", RS_TRESORERIE_READ)
@@ -81,7 +80,7 @@ async def etat(ctx: Ctx) -> Response:
         "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
 
 
-@page("/comptabilite/verrou", RS_TRESORERIE, methods=("POST",))
+@page("/comptabilite/verrou", RS_TRESORERIE, methods=("POST",), again="/comptabilite")
 async def verrouiller(ctx: Ctx) -> Response:
     jusqu_au = parse_date(ctx.field("date"), "Date de verrouillage", required=True)
     assert jusqu_au is not None
@@ -89,7 +88,7 @@ async def verrouiller(ctx: Ctx) -> Response:
     return redirect("/comptabilite?fait=verrou")
 
 
-@page("/comptabilite/deverrouillages", RS_TRESORERIE, methods=("POST",))
+@page("/comptabilite/deverrouillages", RS_TRESORERIE, methods=("POST",), again="/comptabilite")
 async def demander(ctx: Ctx) -> Response:
     jusqu_au = parse_date(ctx.field("date"), "Nouvelle date de verrouillage", required=True)
     assert jusqu_au is not None
@@ -109,17 +108,17 @@ async def _decider(ctx: Ctx, decision: str) -> Response:
     return redirect(f"/comptabilite?fait={decision}")
 
 
-@page("/comptabilite/deverrouillages/{id}/approuver", RS_FINANCE_DECIDE, methods=("POST",))
+@page("/comptabilite/deverrouillages/{id}/approuver", RS_FINANCE_DECIDE, methods=("POST",), again="/comptabilite")
 async def approuver(ctx: Ctx) -> Response:
     return await _decider(ctx, "approuver")
 
 
-@page("/comptabilite/deverrouillages/{id}/rejeter", RS_FINANCE_DECIDE, methods=("POST",))
+@page("/comptabilite/deverrouillages/{id}/rejeter", RS_FINANCE_DECIDE, methods=("POST",), again="/comptabilite")
 async def rejeter(ctx: Ctx) -> Response:
     return await _decider(ctx, "rejeter")
 
 
-@page("/comptabilite/deverrouillages/{id}/annuler", RS_TRESORERIE, methods=("POST",))
+@page("/comptabilite/deverrouillages/{id}/annuler", RS_TRESORERIE, methods=("POST",), again="/comptabilite")
 async def retirer(ctx: Ctx) -> Response:
     return await _decider(ctx, "annuler")
 
@@ -154,9 +153,9 @@ async def cloturer(ctx: Ctx) -> Response:
     try:
         data = CreateClotureMensuelleRequest(
             organisation_id=_organisation(ctx), annee=int(saisie["annee"] or 0), mois=int(saisie["mois"] or 0),
-            caisse_comptee=parse_decimal(saisie["caisse"], "Caisse comptée"),
-            solde_banque=parse_decimal(saisie["banque"], "Solde bancaire"),
-            solde_wave=parse_decimal(saisie["wave"], "Solde Wave"),
+            caisse_comptee=parse_decimal(saisie["caisse"], "caisse"),
+            solde_banque=parse_decimal(saisie["banque"], "banque"),
+            solde_wave=parse_decimal(saisie["wave"], "wave"),
             compte_ecart=saisie["compte_ecart"] or None, motif_ecart=saisie["motif_ecart"] or None)
     except ValidationError as error:
         raise schema_error(error) from None

@@ -88,7 +88,7 @@ async def fiche(ctx: Ctx) -> Response:
                       message=MESSAGES.get(ctx.request.query_params.get("fait", "")))
 
 
-@page("/evenements/{id}/inscription", RS_EVT_INSCRIPTION, methods=("POST",))
+@page("/evenements/{id}/inscription", RS_EVT_INSCRIPTION, methods=("POST",), again="/evenements/{id}")
 async def inscrire(ctx: Ctx) -> Response:
     evenement_id = parse_id(ctx.request.path_params["id"])
     inscription = await evenements.inscrire(ctx.db, ctx.auth, evenement_id)
@@ -96,7 +96,7 @@ async def inscrire(ctx: Ctx) -> Response:
     return redirect(f"/evenements/{evenement_id}?fait={fait}")
 
 
-@page("/evenements/{id}/desinscription", RS_EVT_INSCRIPTION, methods=("POST",))
+@page("/evenements/{id}/desinscription", RS_EVT_INSCRIPTION, methods=("POST",), again="/evenements/{id}")
 async def desinscrire(ctx: Ctx) -> Response:
     evenement_id = parse_id(ctx.request.path_params["id"])
     await evenements.desinscrire(ctx.db, ctx.auth, evenement_id)

@@ -19,8 +19,9 @@ from unionflow.console.services import corps
 from unionflow.core.errors import InvalidInput
 from unionflow.core.pagination import PageParams
 from unionflow.core.roles import RS_MEMBRE_WRITE
+from unionflow.membres.appartenance_service import AppartenanceService
 from unionflow.membres.repository import MembreFilters
-from unionflow.membres.schemas import CreateMembreRequest, UpdateMembreRequest
+from unionflow.membres.schemas import CreateMembreRequest, StatutRequest, UpdateMembreRequest
 from unionflow.membres.service import MembreService
 
 CHAMPS = ("prenom", "nom", "telephone", "email", "date_naissance", "genre", "profession", "adresse", "ville")
@@ -78,3 +79,22 @@ async def modifier_post(ctx: Ctx) -> Response:
     data = UpdateMembreRequest.model_validate(body)
     await MembreService(ctx.db, ctx.auth).modifier(membre_id, data)
     return redirect(f"/membres/{membre_id}?fait=modifie")
+
+
+# Suspend, lift, end: the API's POST /api/membres/{id}/statut (memberships follow: suspended with the member,
+# restored when lifted, ended by a radiation) and POST /api/membres/{id}/organisations/{organisationId}/terminer.
+@page("/membres/{id}/statut", RS_MEMBRE_WRITE, methods=("POST",), again="/membres/{id}")
+async def changer_statut(ctx: Ctx) -> Response:
+    membre_id = parse_id(ctx.request.path_params["id"])
+    data = StatutRequest.model_validate(corps(statut=ctx.field("statut"), motif=ctx.field("motif")))
+    await MembreService(ctx.db, ctx.auth).changer_statut(membre_id, data)
+    return redirect(f"/membres/{membre_id}?fait=statut")
+
+
+@page("/membres/{id}/organisations/{organisation}/terminer", RS_MEMBRE_WRITE, methods=("POST",),
+      again="/membres/{id}")
+async def terminer_appartenance(ctx: Ctx) -> Response:
+    membre_id = parse_id(ctx.request.path_params["id"])
+    organisation_id = parse_id(ctx.request.path_params["organisation"])
+    await AppartenanceService(ctx.db, ctx.auth).terminer(membre_id, organisation_id, ctx.field("motif") or None)
+    return redirect(f"/membres/{membre_id}?fait=termine")

@@ -35,7 +35,7 @@ async def alertes(ctx: Ctx) -> Response:
                       fait=ctx.request.query_params.get("fait"))
 
 
-@page("/alertes/{id}/traiter", RS_LCB, methods=("POST",))
+@page("/alertes/{id}/traiter", RS_LCB, methods=("POST",), again="/alertes")
 async def traiter(ctx: Ctx) -> Response:
     alerte_id = parse_id(ctx.request.path_params["id"])
     try:

@@ -8,7 +8,7 @@ from starlette.responses import RedirectResponse, Response
 
 from unionflow.console import services, services_finance
 from unionflow.console.pages import Ctx, page, redirect
-from unionflow.console.pages_tresorier import parse_id, parse_montant, saisi
+from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_COTISATION_PAYER, RS_NOTIFICATION_MES, RS_WAVE_CHECKOUT
 
 # WAVE_TRANSFERT: money already sent to the organisation's Wave number (its transaction id required), never a
@@ -34,7 +34,7 @@ async def declarer(ctx: Ctx) -> Response:
         return await _not_found(ctx)
     return ctx.render("declarer.html", cotisation=cotisation, methodes=METHODES_DECLAREES,
                       cle=ctx.typed("idempotency_key") or str(uuid.uuid4()),
-                      saisi=saisi(ctx, "montant", "methode", "reference"))
+                      saisi=ctx.saisi("montant", "methode", "reference"))
 
 
 async def _not_found(ctx: Ctx) -> Response:
@@ -46,7 +46,7 @@ async def _not_found(ctx: Ctx) -> Response:
 @page("/moi/cotisations/{id}/declarer", RS_COTISATION_PAYER, methods=("POST",), again=declarer)
 async def declarer_post(ctx: Ctx) -> Response:
     await services.declarer(ctx.db, ctx.auth, ctx.request, ctx.field("idempotency_key"),
-                            parse_id(ctx.request.path_params["id"]), parse_montant(ctx.field("montant")),
+                            parse_id(ctx.request.path_params["id"]), ctx.montant(),
                             ctx.field("methode") or "ESPECES", ctx.field("reference"))
     return redirect("/moi?declare=1")
 
@@ -62,7 +62,7 @@ async def notifications(ctx: Ctx) -> Response:
 WAVE_LAUNCH_ORIGIN = "https://pay.wave.com"
 
 
-@page("/moi/cotisations/{id}/wave", RS_WAVE_CHECKOUT, methods=("POST",))
+@page("/moi/cotisations/{id}/wave", RS_WAVE_CHECKOUT, methods=("POST",), again="/moi")
 async def payer_wave(ctx: Ctx) -> Response:
     """POST /api/paiements/wave/checkout for this dues (what remains owed), then off to Wave's launch URL. The
     payment stays EN_ATTENTE, and nothing is credited, until Wave's signed webhook confirms it."""

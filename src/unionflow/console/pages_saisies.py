@@ -15,7 +15,7 @@ from starlette.responses import Response
 from unionflow.comptabilite.schemas import CreateEcritureComptableRequest
 from unionflow.comptabilite.service import ComptabiliteService
 from unionflow.console.pages import Ctx, page, redirect
-from unionflow.console.pages_tresorier import parse_id, saisi
+from unionflow.console.pages_tresorier import parse_id
 from unionflow.console.services import corps
 from unionflow.core.errors import InvalidInput
 from unionflow.core.idempotence import IdempotentRequest
@@ -86,14 +86,15 @@ def _cible(ctx: Ctx) -> tuple[str, uuid.UUID]:
 
 
 # Registered before the decision route, whose {decision} would match "retirer" too.
-@page("/demandes/{genre:str}/{id}/retirer", RS_TRESORERIE, methods=("POST",))
+@page("/demandes/{genre:str}/{id}/retirer", RS_TRESORERIE, methods=("POST",), again="/ecritures-a-approuver")
 async def retirer(ctx: Ctx) -> Response:
     genre, demande_id = _cible(ctx)
     await _decider(ctx, genre, demande_id, "retirer")
     return redirect("/ecritures-a-approuver?fait=retirer")
 
 
-@page("/demandes/{genre:str}/{id}/{decision:str}", RS_ECRITURE_DECIDE, methods=("POST",))
+@page("/demandes/{genre:str}/{id}/{decision:str}", RS_ECRITURE_DECIDE, methods=("POST",),
+      again="/ecritures-a-approuver")
 async def decider(ctx: Ctx) -> Response:
     genre, demande_id = _cible(ctx)
     decision = ctx.request.path_params["decision"]
@@ -117,7 +118,7 @@ async def nouvelle(ctx: Ctx) -> Response:
     lignes = [{champ: ctx.typed(f"{champ}_{i}") for champ in CHAMPS_LIGNE} for i in range(LIGNES_FORMULAIRE)]
     return ctx.render("ecriture_nouvelle.html", comptes=comptes, journaux=journaux, lignes=lignes,
                       cle=ctx.typed("idempotency_key") or str(uuid.uuid4()),
-                      saisi=saisi(ctx, "journal", "date", "libelle", "piece"))
+                      saisi=ctx.saisi("journal", "date", "libelle", "piece"))
 
 
 @page("/ecritures/nouvelle", RS_TRESORERIE, methods=("POST",), again=nouvelle)

@@ -74,13 +74,13 @@ async def adhesions(ctx: Ctx) -> Response:
     return ctx.render("adhesions.html", adhesions=rows, peut_decider=RS_APPROVE.allows(ctx.auth.roles))
 
 
-@page("/adhesions/{id}/approuver", RS_APPROVE, methods=("POST",))
+@page("/adhesions/{id}/approuver", RS_APPROVE, methods=("POST",), again="/adhesions")
 async def approuver(ctx: Ctx) -> Response:
     await services.approuver_adhesion(ctx.db, ctx.auth, parse_id(ctx.request.path_params["id"]))
     return redirect("/adhesions")
 
 
-@page("/adhesions/{id}/rejeter", RS_APPROVE, methods=("POST",))
+@page("/adhesions/{id}/rejeter", RS_APPROVE, methods=("POST",), again="/adhesions")
 async def rejeter(ctx: Ctx) -> Response:
     motif = ctx.field("motif")
     if not motif:

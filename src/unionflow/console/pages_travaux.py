@@ -16,7 +16,6 @@ from unionflow.configuration.service import BAREME
 from unionflow.console import services_travaux
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_comptabilite import parse_date
-from unionflow.console.pages_tresorier import parse_montant
 from unionflow.core.errors import Forbidden, InvalidInput, NotFound, RegleMetier, schema_error
 from unionflow.core.roles import RS_COTISATION_GENERER, RS_EXPORT_MEMBRES, RS_EXPORT_TRESORERIE
 from unionflow.cotisations.schemas import GenererCotisationsRequest
@@ -60,7 +59,7 @@ async def generer(ctx: Ctx) -> Response:
         data = GenererCotisationsRequest(
             organisation_id=_organisation(ctx), type_cotisation=TypeCotisation(ctx.field("type")),
             annee=int(ctx.field("annee") or 0), mois=int(ctx.field("mois")) if ctx.field("mois") else None,
-            montant=parse_montant(ctx.field("montant")), date_echeance=parse_date(ctx.field("echeance"), "Échéance"),
+            montant=ctx.montant(), date_echeance=parse_date(ctx.field("echeance"), "Échéance"),
             libelle=ctx.field("libelle") or None)
     except ValidationError as error:
         raise schema_error(error) from None

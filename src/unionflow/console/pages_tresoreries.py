@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import uuid
 from datetime import date
-from decimal import Decimal, InvalidOperation
 
 from starlette.responses import Response
 
@@ -17,6 +16,7 @@ from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.errors import InvalidInput
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.tresoreries.schemas import TresorerieResponse
 
 TYPES = {"CAISSE": "Caisse", "BANQUE": "Banque", "WAVE": "Wave", "ORANGE_MONEY": "Orange Money",
          "FREE_MONEY": "Free Money"}
@@ -34,26 +34,38 @@ def _organisation(ctx: Ctx) -> uuid.UUID:
     return organisation_id
 
 
+def _sens(found: list[TresorerieResponse]) -> tuple[str, str, str]:
+    """The transfer the form proposes: the everyday one, cash deposited at the bank (the first active cash box to
+    the first active bank), under the label that says so; otherwise the first two active treasuries."""
+    actives = [t for t in found if t.actif]
+    caisse = next((t for t in actives if t.type == "CAISSE"), None)
+    banque = next((t for t in actives if t.type == "BANQUE"), None)
+    if caisse is not None and banque is not None:
+        return str(caisse.id), str(banque.id), "Dépôt de la caisse à la banque"
+    if len(actives) < 2:
+        return "", "", ""
+    return str(actives[0].id), str(actives[1].id), f"Virement de {actives[0].nom} vers {actives[1].nom}"
+
+
 @page("/tresoreries", RS_TRESORERIE_READ)
 async def liste(ctx: Ctx) -> Response:
     organisation_id = _organisation(ctx)
     found = await tresoreries.tresoreries(ctx.db, ctx.auth, organisation_id)
-    return ctx.render("tresoreries.html", tresoreries=found, types=TYPES, cle=str(uuid.uuid4()),
+    source, destination, libelle = _sens(found)
+    return ctx.render("tresoreries.html", tresoreries=found, types=TYPES,
+                      cle=ctx.typed("idempotency_key") or str(uuid.uuid4()),
+                      source=ctx.typed("source", source), destination=ctx.typed("destination", destination),
+                      libelle=ctx.typed("libelle", libelle),
                       fait=_numero_vir(ctx.request.query_params.get("fait", "")),
                       peut_virer=RS_TRESORERIE.allows(ctx.auth.roles)
                       and ctx.can(Permission.TRESORERIE_GERER, organisation_id)
                       and sum(1 for t in found if t.actif) >= 2)
 
 
-@page("/tresoreries/virements", RS_TRESORERIE, methods=("POST",))
+@page("/tresoreries/virements", RS_TRESORERIE, methods=("POST",), again="/tresoreries")
 async def virer(ctx: Ctx) -> Response:
     organisation_id = _organisation(ctx)
-    try:
-        montant = Decimal(ctx.field("montant").replace(" ", "").replace(",", "."))
-    except InvalidOperation:
-        raise InvalidInput("Montant invalide: un nombre, par exemple 15000") from None
-    if montant <= 0 or montant != montant.quantize(Decimal("0.01")):
-        raise InvalidInput("Le montant doit être positif, à deux décimales au plus")
+    montant = ctx.montant()
     try:
         jour = date.fromisoformat(ctx.field("date")) if ctx.field("date") else None
     except ValueError:

@@ -8,7 +8,7 @@ actions are offered only when ``auth.can`` grants their permission, and the serv
 from __future__ import annotations
 
 import uuid
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from starlette.responses import Response
 
@@ -40,16 +40,6 @@ def parse_id(value: str) -> uuid.UUID:
         return uuid.UUID(value)
     except ValueError:
         raise NotFound("Page introuvable") from None
-
-
-def parse_montant(value: str) -> Decimal:
-    try:
-        amount = Decimal(value.replace("\u202f", "").replace(" ", "").replace(",", "."))
-    except InvalidOperation:
-        raise InvalidInput("Montant invalide: saisissez un nombre, par exemple 5000") from None
-    if not amount.is_finite() or amount <= 0:
-        raise InvalidInput("Le montant doit être positif")
-    return amount
 
 
 @page("/tresorerie", RS_TRESORERIE_READ)
@@ -100,14 +90,9 @@ async def encaisser(ctx: Ctx) -> Response:
                    if c.montant_restant > 0 and c.statut != StatutCotisation.ANNULEE
                    and c.organisation_id == ctx.auth.active_organisation_id]
     return ctx.render("encaisser.html", membre=membre, cotisations=cotisations, methodes=METHODES_GUICHET,
-                      cle=ctx.typed("idempotency_key") or str(uuid.uuid4()), saisi=saisi(ctx, "montant", "methode",
-                                                                                         "reference", "avance"),
+                      cle=ctx.typed("idempotency_key") or str(uuid.uuid4()),
+                      saisi=ctx.saisi("montant", "methode", "reference", "avance"),
                       coches=ctx.typed_list("cotisation"))
-
-
-def saisi(ctx: Ctx, *names: str) -> dict[str, str]:
-    """The values a refused form had (empty on a first display): the person corrects, he does not retype."""
-    return {name: ctx.typed(name) for name in names}
 
 
 @page("/membres/{id}/encaisser", RS_TRESORERIE, methods=("POST",), again=encaisser)
@@ -123,12 +108,12 @@ async def encaisser_post(ctx: Ctx) -> Response:
         raise InvalidInput("Cochez au moins une cotisation à régler, ou « Avance » pour garder l'argent en avoir")
     paiement_id = await services.encaisser(
         ctx.db, ctx.auth, ctx.request, ctx.field("idempotency_key"), membre_id, organisation_id,
-        parse_montant(ctx.field("montant")), ctx.field("methode") or "ESPECES", ctx.field("reference"), cibles,
+        ctx.montant(), ctx.field("methode") or "ESPECES", ctx.field("reference"), cibles,
         avance)
     return redirect(f"/paiements/{paiement_id}")
 
 
-@page("/membres/{id}/avoir/imputer", RS_TRESORERIE, methods=("POST",))
+@page("/membres/{id}/avoir/imputer", RS_TRESORERIE, methods=("POST",), again="/membres/{id}")
 async def imputer_avoir(ctx: Ctx) -> Response:
     membre_id = parse_id(ctx.request.path_params["id"])
     organisation_id = ctx.auth.active_organisation_id
@@ -166,11 +151,17 @@ async def declarations(ctx: Ctx) -> Response:
     # The treasuries a confirmation may name (the payment's organisation's active ones, filtered in the page).
     tresoreries = ([t for t in await services_tresoreries.tresoreries(ctx.db, ctx.auth, org) if t.actif]
                    if peut_confirmer and org is not None else [])
+    # Who declared (each member read once, as the API's GET /api/membres/{id} would show him).
+    noms: dict[uuid.UUID, str] = {}
+    for p in rows:
+        if p.membre_id not in noms:
+            m = await services.membre(ctx.db, ctx.auth, p.membre_id)
+            noms[p.membre_id] = f"{m.prenom} {m.nom} ({m.numero_membre})"
     return ctx.render("declarations.html", declarations=rows, cle=str(uuid.uuid4()), peut_confirmer=peut_confirmer,
-                      methodes=METHODES_GUICHET, tresoreries=tresoreries)
+                      methodes=METHODES_GUICHET, tresoreries=tresoreries, noms=noms)
 
 
-@page("/declarations/{id}/confirmer", RS_TRESORERIE, methods=("POST",))
+@page("/declarations/{id}/confirmer", RS_TRESORERIE, methods=("POST",), again="/declarations")
 async def confirmer(ctx: Ctx) -> Response:
     tresorerie = ctx.field("tresorerie")
     await services.confirmer(ctx.db, ctx.auth, ctx.field("idempotency_key"), parse_id(ctx.request.path_params["id"]),
@@ -179,7 +170,7 @@ async def confirmer(ctx: Ctx) -> Response:
     return redirect(f"/paiements/{ctx.request.path_params['id']}")
 
 
-@page("/declarations/{id}/rejeter", RS_TRESORERIE, methods=("POST",))
+@page("/declarations/{id}/rejeter", RS_TRESORERIE, methods=("POST",), again="/declarations")
 async def rejeter(ctx: Ctx) -> Response:
     motif = ctx.field("motif")
     if len(motif) < 3:

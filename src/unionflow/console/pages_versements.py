@@ -15,7 +15,7 @@ from starlette.responses import Response
 
 from unionflow.console import services, services_finance, services_tresoreries
 from unionflow.console.pages import Ctx, page, redirect
-from unionflow.console.pages_tresorier import parse_id, parse_montant
+from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.errors import InvalidInput, RegleMetier, schema_error
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_AIDE, RS_FINANCE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ
@@ -71,7 +71,7 @@ async def preparer(ctx: Ctx) -> Response:
     objet_id = parse_id(ctx.field("objet_id")) if ctx.field("objet_id") else None
     try:
         data = CreateVersementRequest(
-            organisation_id=organisation_id, montant=parse_montant(ctx.field("montant")),
+            organisation_id=organisation_id, montant=ctx.montant(),
             mode=ModeVersement(ctx.field("mode") or "MANUEL"), objet_type=ObjetVersement(ctx.field("objet_type")),
             objet_id=objet_id, motif=ctx.field("motif"), beneficiaire_nom=ctx.field("beneficiaire_nom"),
             beneficiaire_telephone=ctx.field("beneficiaire_telephone") or None,
@@ -85,7 +85,7 @@ async def preparer(ctx: Ctx) -> Response:
     return redirect(f"/versements#versement-{versement_id}")
 
 
-@page("/versements/quote-part", RS_TRESORERIE, methods=("POST",))
+@page("/versements/quote-part", RS_TRESORERIE, methods=("POST",), again="/versements")
 async def quote_part(ctx: Ctx) -> Response:
     """The quote-part to the federation: the API's operation (``POST /api/federations/quotes-parts``), a payout
     confirmed by a second person like any other."""
@@ -94,7 +94,7 @@ async def quote_part(ctx: Ctx) -> Response:
         raise RegleMetier("Organisation active requise (X-Active-Organisation-Id)")
     try:
         data = CreateQuotePartRequest(
-            organisation_id=organisation_id, montant=parse_montant(ctx.field("montant")),
+            organisation_id=organisation_id, montant=ctx.montant(),
             mode=ModeVersement(ctx.field("mode") or "MANUEL"), motif=ctx.field("motif"),
             beneficiaire_telephone=ctx.field("beneficiaire_telephone") or None,
             tresorerie_id=parse_id(ctx.field("tresorerie")) if ctx.field("tresorerie") else None)
@@ -115,7 +115,7 @@ async def bon(ctx: Ctx) -> Response:
         "Content-Disposition": f'attachment; filename="bon-{numero}.pdf"', "Cache-Control": "no-store"})
 
 
-@page("/versements/{id}/confirmer", RS_TRESORERIE, methods=("POST",))
+@page("/versements/{id}/confirmer", RS_TRESORERIE, methods=("POST",), again="/versements")
 async def confirmer(ctx: Ctx) -> Response:
     versement_id = parse_id(ctx.request.path_params["id"])
     await services_finance.confirmer_versement(ctx.db, ctx.auth, ctx.request, ctx.field("idempotency_key"),
@@ -123,7 +123,7 @@ async def confirmer(ctx: Ctx) -> Response:
     return redirect(f"/versements?fait=confirme#versement-{versement_id}")
 
 
-@page("/versements/{id}/annuler", RS_TRESORERIE, methods=("POST",))
+@page("/versements/{id}/annuler", RS_TRESORERIE, methods=("POST",), again="/versements")
 async def annuler(ctx: Ctx) -> Response:
     motif = ctx.field("motif")
     if len(motif) < 3:
@@ -133,7 +133,7 @@ async def annuler(ctx: Ctx) -> Response:
     return redirect("/versements?fait=annule")
 
 
-@page("/approbations/{id}/{decision:str}", RS_FINANCE_DECIDE, methods=("POST",))
+@page("/approbations/{id}/{decision:str}", RS_FINANCE_DECIDE, methods=("POST",), again="/versements")
 async def decider_approbation(ctx: Ctx) -> Response:
     decision = ctx.request.path_params["decision"]
     if decision not in ("approuver", "rejeter"):
@@ -166,7 +166,7 @@ async def aides(ctx: Ctx) -> Response:
                       noms=noms, engage=engage, cle=str(uuid.uuid4()), tresoreries=await _sorties(ctx))
 
 
-@page("/aides/{id}/{decision:str}", RS_AIDE, methods=("POST",))
+@page("/aides/{id}/{decision:str}", RS_AIDE, methods=("POST",), again="/aides")
 async def decider_aide(ctx: Ctx) -> Response:
     decision = ctx.request.path_params["decision"]
     if decision not in ("approuver", "rejeter"):
@@ -174,7 +174,7 @@ async def decider_aide(ctx: Ctx) -> Response:
     motif = ctx.field("motif") or None
     if decision == "rejeter" and motif is None:
         raise InvalidInput("Indiquez le motif du rejet")
-    montant: Decimal | None = parse_montant(ctx.field("montant")) if ctx.field("montant") else None
+    montant: Decimal | None = ctx.montant() if ctx.field("montant") else None
     await services_finance.decider_aide(ctx.db, ctx.auth, parse_id(ctx.request.path_params["id"]),
                                         decision == "approuver", motif, montant)
     return redirect("/aides?fait=decide")

@@ -65,7 +65,7 @@ async def importer(ctx: Ctx) -> Response:
     return redirect(f"/wave/releves/{releve_id}")
 
 
-@page("/wave/releves/depuis-wave", RS_TRESORERIE, methods=("POST",))
+@page("/wave/releves/depuis-wave", RS_TRESORERIE, methods=("POST",), again="/wave/releves")
 async def importer_jour(ctx: Ctx) -> Response:
     organisation_id = _organisation(ctx)
     try:
@@ -101,14 +101,14 @@ async def releve(ctx: Ctx) -> Response:
                       comptes=await wave.contreparties(ctx.db, ctx.auth, detail.organisation_id) if inconnues else [])
 
 
-@page("/wave/releves/{id}/rapprocher", RS_TRESORERIE, methods=("POST",))
+@page("/wave/releves/{id}/rapprocher", RS_TRESORERIE, methods=("POST",), again="/wave/releves/{id}")
 async def rapprocher(ctx: Ctx) -> Response:
     releve_id = parse_id(ctx.request.path_params["id"])
     await wave.rapprocher(ctx.db, ctx.auth, ctx.field("idempotency_key"), releve_id)
     return redirect(f"/wave/releves/{releve_id}?fait=rapproche")
 
 
-@page("/wave/releves/{id}/lignes/{ligne}/comptabiliser", RS_TRESORERIE, methods=("POST",))
+@page("/wave/releves/{id}/lignes/{ligne}/comptabiliser", RS_TRESORERIE, methods=("POST",), again="/wave/releves/{id}")
 async def comptabiliser_ligne(ctx: Ctx) -> Response:
     releve_id = parse_id(ctx.request.path_params["id"])
     await wave.comptabiliser_ligne(ctx.db, ctx.auth, ctx.field("idempotency_key"), releve_id,

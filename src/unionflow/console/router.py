@@ -14,6 +14,7 @@ from starlette.responses import FileResponse, Response
 
 from unionflow.console import (  # noqa: F401
     pages_accueil,
+    pages_aide_membre,
     pages_annulations,
     pages_approbations,
     pages_audit,
@@ -29,6 +30,7 @@ from unionflow.console import (  # noqa: F401
     pages_mot_de_passe,
     pages_oidc,
     pages_organisations,
+    pages_preferences,
     pages_releve,
     pages_saisies,
     pages_secretaire,

@@ -2,25 +2,60 @@
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+import re
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from num2words import num2words
+
+from unionflow.core.errors import InvalidInput
 
 # XOF (UEMOA) and XAF (CEMAC) are both written "FCFA" on West and Central African receipts.
 _LIBELLES = {"XOF": "FCFA", "XAF": "FCFA"}
 _NOMS = {"XOF": ("franc CFA", "francs CFA"), "XAF": ("franc CFA", "francs CFA"), "EUR": ("euro", "euros")}
 NBSP = "\u00a0"
+# French typography groups thousands with a narrow no-break space (what the console shows); documents keep the
+# no-break space their fonts carry.
+NNBSP = "\u202f"
+# What a person may type between the groups of digits: a space, a no-break or narrow no-break space (pasted from
+# a page or a receipt), a thin space; the decimal mark is a comma or a point.
+_GROUPES = re.compile(r"[ \u00a0\u202f\u2009]")
+_MONTANT_SAISI = re.compile(r"^[-\u2212]?\d{1,16}([.,]\d{1,2})?$")
 
 
 def libelle_devise(devise: str) -> str:
     return _LIBELLES.get(devise, devise)
 
 
-def format_montant(value: Decimal, devise: str = "XOF") -> str:
-    """``125 000 FCFA``; cents only when there are some (the franc CFA has no subunit in use)."""
+def format_montant(value: Decimal | str | int | None, devise: str = "XOF", groupe: str = NBSP) -> str:
+    """``125 000 FCFA``; cents only when there are some (the franc CFA has no subunit in use). The one way an
+    amount is written for people: console pages (``groupe=NNBSP``), notifications, receipts and statements."""
+    value = Decimal(str(value if value is not None else 0))
     cents = value != value.to_integral_value()
     text = f"{value:,.2f}" if cents else f"{value:,.0f}"
-    return f"{text.replace(',', NBSP).replace('.', ',')}{NBSP}{libelle_devise(devise)}"
+    return f"{text.replace(',', groupe).replace('.', ',')}{NBSP}{libelle_devise(devise)}"
+
+
+def montant_texte(value: Decimal | str | int | None, devise: str = "XOF") -> str:
+    """``40 000 FCFA`` with plain spaces: notifications, which also leave as SMS (GSM-7 has no no-break space)."""
+    return format_montant(value, devise).replace(NBSP, " ")
+
+
+def lire_montant(texte: str, champ: str = "montant", positif: bool = True) -> Decimal:
+    """An amount as a person types it: « 2 500 », « 2 500 » (pasted), « 2500 », « 2500,50 », « 2 500 FCFA ».
+    Refused in French (400) when it is not a positive amount with two decimals at most; ``champ`` names the form
+    field the reason belongs to; ``positif=False`` (a balance counted at a closing) takes zero and a sign."""
+    brut = _GROUPES.sub("", texte or "").removesuffix("FCFA").removesuffix("XOF").strip()
+    if not _MONTANT_SAISI.match(brut) or (positif and brut[0] in "-\u2212"):
+        raise InvalidInput(f"Montant invalide « {texte.strip()} »: saisissez un nombre, par exemple 2 500",
+                           extra={"errors": [{"field": champ, "message": "montant invalide (ex. 2 500)"}]})
+    try:
+        amount = Decimal(brut.replace(",", ".").replace("\u2212", "-"))
+    except InvalidOperation:  # pragma: no cover - the pattern already says what Decimal reads
+        raise InvalidInput("Montant invalide") from None
+    if positif and amount <= 0:
+        raise InvalidInput("Le montant doit être positif",
+                           extra={"errors": [{"field": champ, "message": "doit être positif"}]})
+    return amount
 
 
 def montant_en_lettres(value: Decimal, devise: str = "XOF") -> str:

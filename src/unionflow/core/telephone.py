@@ -23,21 +23,25 @@ class Regle:
     pays: str
     forme: re.Pattern[str]
     attendu: str
+    # The lengths the national number may have, and what it must start with when the length is right but the
+    # start is not: the reason then says the start, not « 9 chiffres attendus, 9 reçus ».
+    longueurs: tuple[int, ...] = ()
+    debut: str = ""
 
 
-def _regle(pays: str, forme: str, attendu: str) -> Regle:
-    return Regle(pays, re.compile(forme), attendu)
+def _regle(pays: str, forme: str, attendu: str, longueurs: tuple[int, ...] = (), debut: str = "") -> Regle:
+    return Regle(pays, re.compile(forme), attendu, longueurs, debut)
 
 
 # National significant number (after the calling code) per calling code.
 REGLES: dict[str, Regle] = {
-    "221": _regle("le Sénégal", r"[37]\d{8}", "9 chiffres commençant par 7 ou 3"),
+    "221": _regle("le Sénégal", r"[37]\d{8}", "9 chiffres commençant par 7 ou 3", (9,), "7 ou 3"),
     "225": _regle("la Côte d'Ivoire", r"\d{10}", "10 chiffres"),
     "223": _regle("le Mali", r"\d{8}", "8 chiffres"),
     "226": _regle("le Burkina Faso", r"\d{8}", "8 chiffres"),
     "227": _regle("le Niger", r"\d{8}", "8 chiffres"),
     "228": _regle("le Togo", r"\d{8}", "8 chiffres"),
-    "229": _regle("le Bénin", r"(01)?\d{8}", "10 chiffres commençant par 01 (8 avant 2024)"),
+    "229": _regle("le Bénin", r"(01)?\d{8}", "10 chiffres commençant par 01 (8 avant 2024)", (8, 10), "01"),
     "224": _regle("la Guinée", r"\d{9}", "9 chiffres"),
     "245": _regle("la Guinée-Bissau", r"\d{9}", "9 chiffres"),
     "222": _regle("la Mauritanie", r"\d{8}", "8 chiffres"),
@@ -52,6 +56,9 @@ def motif_invalide(e164: str) -> str | None:
         if e164.startswith("+" + indicatif):
             national = e164[len(indicatif) + 1:]
             if not regle.forme.fullmatch(national):
+                if regle.debut and national.isdigit() and len(national) in regle.longueurs:
+                    return (f"numéro invalide pour {regle.pays}: {regle.attendu} attendus après +{indicatif}; "
+                            f"celui-ci commence par {national[:len(national) - 8] or national[0]} ({national})")
                 recus = f"{len(national)} reçu" + ("s" if len(national) > 1 else "")
                 return (f"numéro invalide pour {regle.pays}: {regle.attendu} attendus après +{indicatif}, "
                         f"{recus} ({national})")

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from unionflow.core import code_paiement
 from unionflow.core.libelles import STATUT_COTISATION, libelle
-from unionflow.core.montants import NBSP, format_montant
+from unionflow.core.montants import format_montant, montant_texte
 from unionflow.cotisations.repository import statut_effectif
 from unionflow.cotisations.service import restant
 from unionflow.models import Cotisation
@@ -21,7 +21,7 @@ LIEN_MEMBRE = "/console/moi"  # the member's page: his dues, what he owes and ho
 
 def montant_sms(value: Decimal, devise: str) -> str:
     # The formatter of receipts and statements; its no-break spaces are not in GSM-7, plain spaces are.
-    return format_montant(value, devise).replace(NBSP, " ")
+    return montant_texte(value, devise)
 
 
 def _cotisations(nombre: int) -> str:

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
+from unionflow.core.montants import montant_texte
 from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import PageParams
 from unionflow.core.permissions import Permission
@@ -84,7 +85,8 @@ class DemandeAideService:
         await notices.approbation_en_attente(
             self.session, demande.organisation_id, Permission.AIDE_DECIDER,
             f"Demande d'aide {demande.numero_reference} à examiner",
-            f"Demande « {demande.titre} » de {demande.montant_demande} {demande.devise} soumise; elle attend "
+            f"Demande « {demande.titre} » de "
+            f"{montant_texte(demande.montant_demande, demande.devise)} soumise; elle attend "
             "votre décision.", ("DemandeAide", demande.id), self.auth.actor_name, sauf=demande.membre_id)
         return DemandeAideResponse.model_validate(demande)
 

@@ -190,6 +190,8 @@ class ImportMembresService:
                 decision.valeurs = LigneMembre.model_validate(preparer(brute, pays)).model_dump(exclude_none=True)
             except ValidationError as exc:
                 decision.action, decision.motifs = ActionImport.REFUSER, motifs(exc)
+                # The refused line keeps the name typed, so the secretary knows whom to correct.
+                decision.valeurs = {c: brute[c].strip() for c in ("prenom", "nom") if (brute.get(c) or "").strip()}
             if brute.get("numero_membre"):
                 decision.valeurs["numero_membre"] = brute["numero_membre"].upper()
             if "roles" in brute:

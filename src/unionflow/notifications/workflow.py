@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.core.montants import montant_texte
 from unionflow.core.permissions import GRANTS, Permission
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import DemandeAide, Membre, Paiement, Versement
@@ -44,8 +45,9 @@ async def decision_aide(session: AsyncSession, demande: DemandeAide, auteur: str
         return
     if demande.statut == StatutDemandeAide.APPROUVEE:
         sujet = f"Demande d'aide {demande.numero_reference} approuvée"
-        corps = (f"Votre demande d'aide « {demande.titre} » est approuvée pour {demande.montant_accorde} "
-                 f"{demande.devise}. Le versement vous sera communiqué par le trésorier.")
+        corps = (f"Votre demande d'aide « {demande.titre} » est approuvée pour "
+                 f"{montant_texte(demande.montant_accorde, demande.devise)}. Le versement vous sera communiqué par le "
+                 "trésorier.")
     else:
         sujet = f"Demande d'aide {demande.numero_reference} rejetée"
         corps = f"Votre demande d'aide « {demande.titre} » n'a pas été retenue." + (
@@ -67,8 +69,7 @@ async def avis_membre(session: AsyncSession, membre_id: uuid.UUID, organisation_
 async def paiement_annule_ou_rembourse(session: AsyncSession, demande: VueAnnulation, auteur: str) -> None:
     assert demande.membre_id is not None and demande.paiement_id is not None
     rembourse = demande.type_annulation == TypeAnnulation.REMBOURSEMENT_PAIEMENT
-    montant = f"{demande.montant:,.0f}".replace(",", " ") + (" FCFA" if demande.devise == "XOF" else
-                                                              f" {demande.devise}")
+    montant = montant_texte(demande.montant, demande.devise)
     if rembourse:
         sujet = f"Paiement {demande.reference} remboursé"
         corps = (f"Votre paiement de {montant} (reçu {demande.reference}) vous a été remboursé. Reçu de "
@@ -86,7 +87,8 @@ async def paiement_annule_ou_rembourse(session: AsyncSession, demande: VueAnnula
 async def aide_versee(session: AsyncSession, demande: DemandeAide, versement: Versement, auteur: str) -> None:
     await avis_membre(session, demande.membre_id, demande.organisation_id, TypeNotification.AIDE_VERSEE,
                       f"Aide {demande.numero_reference} versée",
-                      f"L'aide « {demande.titre} » vous a été versée: {versement.montant} {versement.devise} "
+                      f"L'aide « {demande.titre} » vous a été versée: "
+                      f"{montant_texte(versement.montant, versement.devise)} "
                       f"({'Wave' if versement.mode == 'WAVE' else 'versement manuel'}, versement {versement.numero}).",
                       ("Versement", versement.id), auteur)
 
@@ -94,7 +96,8 @@ async def aide_versee(session: AsyncSession, demande: DemandeAide, versement: Ve
 async def declaration_rejetee(session: AsyncSession, paiement: Paiement, motif: str, auteur: str) -> None:
     await avis_membre(session, paiement.membre_id, paiement.organisation_id, TypeNotification.DECLARATION_REJETEE,
                       "Paiement déclaré non reçu",
-                      f"La trésorerie n'a pas constaté le paiement de {paiement.montant} {paiement.devise} que vous "
+                      f"La trésorerie n'a pas constaté le paiement de "
+                      f"{montant_texte(paiement.montant, paiement.devise)} que vous "
                       f"avez déclaré: il est rejeté et reste dû. Motif: {motif}", ("Paiement", paiement.id), auteur)
 
 
@@ -102,7 +105,7 @@ async def double_paiement_en_avoir(session: AsyncSession, paiement: Paiement, mo
                                    raison: str, auteur: str) -> None:
     """Money that arrived for dues already settled became the member's credit: the member and the
     organisation's treasury (who may record payments, ``paiement.enregistrer``) are told how much and why."""
-    somme = f"{montant:,.0f}".replace(",", " ") + (" FCFA" if paiement.devise == "XOF" else f" {paiement.devise}")
+    somme = montant_texte(montant, paiement.devise)
     sujet = f"Reçu {paiement.numero_recu}: {somme} gardés en avoir"
     source = ("Paiement", paiement.id)
     await avis_membre(session, paiement.membre_id, paiement.organisation_id, TypeNotification.AVOIR_DOUBLE_PAIEMENT,

@@ -34,6 +34,7 @@ from unionflow.comptabilite.service import (
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound, RegleMetier
+from unionflow.core.montants import montant_texte
 from unionflow.core.permissions import Permission
 from unionflow.models import CompteComptable, JournalComptable
 from unionflow.models.approbation import DemandeApprobation, GenreDemande, StatutDemande, TypeDecision
@@ -175,7 +176,8 @@ class SaisieService:
                                        "d'approbation")
         await notices.approbation_en_attente(
             self.session, demande.organisation_id, Permission.ECRITURE_APPROUVER, "Écriture à approuver",
-            f"{self.auth.actor_name} demande de passer l'écriture « {data.libelle} » ({total} XOF) au journal "
+            f"{self.auth.actor_name} demande de passer l'écriture « {data.libelle} » "
+            f"({montant_texte(total)}) au journal "
             f"{journal.code}", (ENTITE, demande.id), self.auth.actor_name, sauf=self.auth.membre_id)
         return response
 

@@ -29,6 +29,7 @@ from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
+from unionflow.core.montants import montant_texte
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
 from unionflow.models.approbation import DemandeApprobation, GenreDemande, StatutDemande, TypeDecision
@@ -47,10 +48,6 @@ GENRE = GenreDemande.A_NOUVEAUX.value
 MODULE = "TRESORERIE"
 ENTITE = "DemandeANouveaux"
 INTROUVABLE = "Demande d'à-nouveaux introuvable"
-
-
-def _xof(montant: Decimal) -> str:
-    return f"{montant:,.2f}".replace(",", " ")
 
 
 def _soldes(demande: DemandeApprobation) -> list[SoldeOuverture]:
@@ -121,7 +118,7 @@ class ANouveauxService:
                 plancher = -tresorerie.decouvert_autorise
             if plancher is not None and ligne.montant < plancher:
                 raise RegleMetier(f"tresoreries[{i}]: « {tresorerie.nom} » ne peut pas ouvrir à "
-                                  f"{_xof(ligne.montant)} (minimum {_xof(plancher)})")
+                                  f"{montant_texte(ligne.montant)} (minimum {montant_texte(plancher)})")
             soldes.append(SoldeOuverture(tresorerie.numero_compte, tresorerie.nom, ligne.montant))
         return soldes
 
@@ -175,7 +172,7 @@ class ANouveauxService:
         await notices.approbation_en_attente(
             self.session, data.organisation_id, Permission.ECRITURE_APPROUVER, "À-nouveaux à approuver",
             f"{self.auth.actor_name} a saisi les soldes d'ouverture au {data.date_debut:%d/%m/%Y} "
-            f"({_xof(demande.montant or ZERO)} XOF)", (ENTITE, demande.id), self.auth.actor_name,
+            f"({montant_texte(demande.montant or ZERO)})", (ENTITE, demande.id), self.auth.actor_name,
             sauf=self.auth.membre_id)
         return response
 

@@ -26,6 +26,7 @@ from unionflow.comptabilite.ecritures.tresorerie import (
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
+from unionflow.core.montants import montant_texte
 from unionflow.core.numbering import sequential_number
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
@@ -51,10 +52,6 @@ DEFAUTS = {T.CAISSE: ("Caisse", "571"), T.BANQUE: ("Banque", "521"), T.WAVE: ("W
 PREFIXES = {T.CAISSE: ("57",), T.BANQUE: ("52",), T.WAVE: ("5215",), T.ORANGE_MONEY: ("5216",),
             T.FREE_MONEY: ("5217",)}
 MOBILE = ("5215", "5216", "5217")
-
-
-def _xof(montant: Decimal) -> str:
-    return f"{montant:,.2f}".replace(",", " ")
 
 
 def _compte_conforme(type_tresorerie: str, numero: str) -> bool:
@@ -134,9 +131,10 @@ async def verifier_sortie(session: AsyncSession, tresorerie: Tresorerie, montant
     else:
         return disponible
     if disponible - montant < plancher:
-        precision = "" if plancher == ZERO else f", découvert autorisé {_xof(-plancher)}"
+        precision = "" if plancher == ZERO else f", découvert autorisé {montant_texte(-plancher)}"
         raise InvalidState(f"Solde insuffisant: la trésorerie « {tresorerie.nom} » ({tresorerie.numero_compte}) a "
-                           f"un solde de {_xof(disponible)}{precision}; une sortie de {_xof(montant)} est refusée")
+                           f"un solde de {montant_texte(disponible)}{precision}; une sortie de "
+                           f"{montant_texte(montant)} est refusée")
     return disponible
 
 
@@ -248,7 +246,8 @@ class TresorerieService:
             raise RegleMetier("Un découvert autorisé ne se déclare que pour une banque")
         if changes.get("actif") is False and await solde(self.session, tresorerie) != ZERO:
             raise InvalidState(f"La trésorerie « {tresorerie.nom} » a un solde de "
-                               f"{_xof(await solde(self.session, tresorerie))}: virez-le avant de la désactiver")
+                               f"{montant_texte(await solde(self.session, tresorerie))}: virez-le avant de la "
+                               "désactiver")
         if "nom" in changes and any(t.nom == changes["nom"] and t.id != tresorerie.id
                                     for t in await self.system.de_organisation(tresorerie.organisation_id)):
             raise Conflict(f"Une trésorerie s'appelle déjà « {changes['nom']} »")
@@ -293,7 +292,7 @@ class TresorerieService:
                            entite_id=source.id, organisation_id=data.organisation_id,
                            after={"numero": numero, "source": source.nom, "destination": destination.nom,
                                   "montant": str(data.montant), "date": date_operation.isoformat()},
-                           description=f"Virement interne {numero}: {_xof(data.montant)} de « {source.nom} » "
+                           description=f"Virement interne {numero}: {montant_texte(data.montant)} de « {source.nom} » "
                                        f"vers « {destination.nom} » ({data.libelle})")
         return VirementInterneResponse(
             numero=numero, organisation_id=data.organisation_id, source_id=source.id, destination_id=destination.id,

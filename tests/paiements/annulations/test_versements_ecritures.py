@@ -103,4 +103,4 @@ async def test_member_is_told_declaration_confirmed_or_rejected_and_aid_paid(cli
                              json={"referenceExterne": "VIR-AIDE-1"})
     assert done.json()["statut"] == "REUSSI", done.text
     paid = [n for n in await notifications(client, membre) if n["typeNotification"] == "AIDE_VERSEE"]
-    assert len(paid) == 1 and created["numero"] in paid[0]["corps"] and "20000" in paid[0]["corps"]
+    assert len(paid) == 1 and created["numero"] in paid[0]["corps"] and "20 000 FCFA" in paid[0]["corps"]

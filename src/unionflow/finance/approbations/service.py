@@ -22,6 +22,7 @@ from unionflow.configuration.service import valeur
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
+from unionflow.core.montants import montant_texte
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
@@ -109,8 +110,8 @@ async def ouvrir(session: AsyncSession, auth: AuthContext, *, organisation_id: u
                        description=f"Demande d'approbation {approbation.numero} ({type_objet.value})")
     await notices.approbation_en_attente(
         session, organisation_id, Permission.FINANCE_DECIDER, f"Approbation {approbation.numero} à décider",
-        f"{type_objet.value} de {montant} {devise} à approuver: {motif}", ("Approbation", approbation.id),
-        auth.actor_name, sauf=auth.membre_id)
+        f"{type_objet.value} de {montant_texte(montant, devise)} à approuver: {motif}",
+        ("Approbation", approbation.id), auth.actor_name, sauf=auth.membre_id)
     return approbation
 
 

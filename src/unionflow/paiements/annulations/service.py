@@ -24,6 +24,7 @@ from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
+from unionflow.core.montants import montant_texte
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
 from unionflow.finance.approbations import service as approbations
@@ -220,7 +221,7 @@ class AnnulationService:
             self.session, self.auth, POLITIQUE, organisation_id=organisation_id, motif=motif,
             nature=type_annulation.value, objet_id=objet_id, montant=montant, devise=devise,
             details={"reference": reference, "membre_id": str(membre_id) if membre_id else None}))
-        quoi = f"{LIBELLE[type_annulation]} {demande.reference} ({demande.montant} {demande.devise})"
+        quoi = f"{LIBELLE[type_annulation]} {demande.reference} ({montant_texte(demande.montant, demande.devise)})"
         if demande.montant >= await approbations.seuil(self.session, SEUIL):
             approbation = await approbations.ouvrir(
                 self.session, self.auth, organisation_id=demande.organisation_id,

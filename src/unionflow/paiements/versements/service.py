@@ -17,6 +17,7 @@ from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
+from unionflow.core.montants import montant_texte
 from unionflow.core.numbering import sequential_number
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
@@ -121,7 +122,8 @@ class VersementService:
         # Four-eyes: someone else confirms the payout; tell those who may.
         await notices.approbation_en_attente(
             self.session, organisation.id, Permission.VERSEMENT_CONFIRMER, f"Versement {versement.numero} à confirmer",
-            f"Versement de {versement.montant} {versement.devise} à {versement.beneficiaire_nom} ({versement.motif}) "
+            f"Versement de {montant_texte(versement.montant, versement.devise)} à {versement.beneficiaire_nom} "
+            f"({versement.motif}) "
             "en attente de confirmation.", ("Versement", versement.id), self.auth.actor_name,
             sauf=self.auth.membre_id)
         return VersementResponse.model_validate(versement)
