@@ -37,7 +37,7 @@ def test_choice_screen(people):
 
 @given(noms, montants, st.integers(0, 10_000), st.none() | jours, montants, montants)
 def test_balance_screen(organisation, doit, retard, prochaine, credit, solde):
-    valide(ecrans.solde(organisation, doit, retard, prochaine, credit, solde))
+    valide(ecrans.solde(organisation, ecrans.Situation(doit, retard, prochaine, credit, solde)))
     valide(ecrans.payer(doit))
 
 

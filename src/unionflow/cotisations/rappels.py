@@ -28,8 +28,10 @@ def _cotisations(nombre: int) -> str:
 
 
 def texte_sms(nombre: int, total: Decimal, devise: str, lien: str) -> str:
-    """At most 160 GSM-7 characters: the first wording that fits, the link kept unless the configured address is
-    too long for any (then the member is sent to the application)."""
+    """The dues reminder as members without e-mail receive it, built here only (whatever else it should carry,
+    a payment reference for instance, is added here). At most 160 GSM-7 characters, one segment: the first
+    wording that fits, the link kept unless the configured address is too long for any (then the member is sent
+    to the application)."""
     debut = f"Rappel: {_cotisations(nombre)}, {montant_sms(total, devise)} au total."
     for texte in (f"{debut} Détails et paiement: {lien}", f"{debut} Détails: {lien}", f"{debut} {lien}",
                   f"{debut} Détails dans l'application."):

@@ -4,20 +4,15 @@ shows. Every screen is GSM-7 (accents outside the alphabet transliterated) and a
 
 from __future__ import annotations
 
-import unicodedata
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
-from unionflow.notifications.gsm import septets
+from unionflow.notifications.gsm import court, gsm7, septets
 
 ECRAN_MAX = 182
-# Characters of the GSM-7 basic table kept as they are (é, è, à, ù are in it); the others lose their accent.
-_GARDES = frozenset("éèàùÉÇ")
-_LIGATURES = {"œ": "oe", "Œ": "OE", "æ": "ae", "’": "'", "‘": "'", "«": '"', "»": '"', "–": "-", "—": "-",
-              "\u00a0": " ", "\u202f": " "}
 
 
 @dataclass(frozen=True)
@@ -31,17 +26,15 @@ class Profil:
     organisation: str
 
 
-def gsm7(text: str) -> str:
-    """``text`` in the GSM-7 alphabet: ç → c, ê → e, œ → oe, …; what has no Latin form becomes '?'."""
-    out = []
-    for char in text:
-        if char in _GARDES or septets(char) == 1:
-            out.append(char)
-            continue
-        char = _LIGATURES.get(char, char)
-        base = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
-        out.append(base if septets(base) == len(base) else "?")
-    return "".join(out)
+@dataclass(frozen=True)
+class Situation:
+    """What a member owes and holds in one organisation (the member API's figures)."""
+
+    doit: Decimal
+    en_retard: int
+    prochaine: date | None
+    credit: Decimal
+    solde: Decimal
 
 
 def _ecran(prefixe: str, text: str) -> str:
@@ -58,10 +51,6 @@ def con(text: str) -> str:
 
 def end(text: str) -> str:
     return _ecran("END ", text)
-
-
-def court(text: str, longueur: int) -> str:
-    return text if len(text) <= longueur else text[:longueur - 1] + "."
 
 
 def francs(montant: Decimal) -> str:
@@ -101,13 +90,12 @@ def pin_faux(restants: int) -> str:
     return end(f"Code PIN incorrect. Encore {restants} essai(s) avant blocage.")
 
 
-def solde(organisation: str, doit: Decimal, en_retard: int, prochaine: date | None, credit: Decimal,
-          solde_net: Decimal) -> str:
-    lignes = [court(organisation, 30), f"Vous devez: {francs(doit)}"]
-    if en_retard:
-        lignes.append(f"En retard: {en_retard} cotisation(s)")
-    lignes.append(f"Prochaine echeance: {jour(prochaine)}" if prochaine else "Aucune echeance a venir")
-    lignes += [f"Credit: {francs(credit)}", f"Solde: {francs(solde_net)}"]
+def solde(organisation: str, s: Situation) -> str:
+    lignes = [court(organisation, 30), f"Vous devez: {francs(s.doit)}"]
+    if s.en_retard:
+        lignes.append(f"En retard: {s.en_retard} cotisation(s)")
+    lignes.append(f"Prochaine echeance: {jour(s.prochaine)}" if s.prochaine else "Aucune echeance a venir")
+    lignes += [f"Credit: {francs(s.credit)}", f"Solde: {francs(s.solde)}"]
     return end("\n".join(lignes))
 
 

@@ -26,7 +26,7 @@ from unionflow.membres.repository import MembreRepository
 from unionflow.models.ussd import ECHECS_MAX
 from unionflow.paiements.recus.service import RecuService
 from unionflow.ussd import ecrans
-from unionflow.ussd.ecrans import Profil
+from unionflow.ussd.ecrans import Profil, Situation
 from unionflow.ussd.repository import PinUssdRepository
 
 MODULE = "USSD"
@@ -48,12 +48,25 @@ class UssdService:
         self.settings = settings
         self.pins = PinUssdRepository(session)
 
-    async def _profils(self, telephone: str) -> list[Profil]:
+    async def profils(self, telephone: str) -> list[Profil]:
+        """Every (member, organisation) this phone speaks for (active members, active memberships)."""
         rows = await MembreRepository(self.session, None).profils_telephone(telephone)
         return [Profil(m.id, m.prenom, m.nom, org_id, nom) for m, org_id, nom in rows]
 
+    @staticmethod
+    def contexte(profil: Profil, profils: list[Profil]) -> AuthContext:
+        return membre_context(profil, {p.organisation_id for p in profils if p.membre_id == profil.membre_id})
+
+    async def situation(self, profil: Profil, auth: AuthContext) -> Situation:
+        """The member's balance in the chosen organisation, from the member API's own computation (USSD screen 1,
+        SMS keyword SOLDE)."""
+        compte = await CompteService(self.session, auth).compte(profil.organisation_id)
+        return Situation(compte.cotisations.montant_restant + compte.frais_adhesion_restants,
+                         compte.cotisations.nombre_en_retard, compte.cotisations.prochaine_echeance, compte.credit,
+                         compte.solde)
+
     async def repondre(self, telephone: str, texte: str) -> str:
-        profils = await self._profils(telephone)
+        profils = await self.profils(telephone)
         if not profils:
             return ecrans.INCONNU
         saisies = texte.split("*") if texte else []
@@ -69,7 +82,7 @@ class UssdService:
         refus = await self._pin(profil, saisies)
         if refus is not None:
             return refus
-        auth = membre_context(profil, {p.organisation_id for p in profils if p.membre_id == profil.membre_id})
+        auth = self.contexte(profil, profils)
         if not saisies:
             return ecrans.MENU
         return await self._rubrique(profil, auth, saisies.pop(0), saisies)
@@ -103,12 +116,10 @@ class UssdService:
 
     async def _rubrique(self, profil: Profil, auth: AuthContext, choix: str, suite: list[str]) -> str:
         if choix in ("1", "2"):
-            compte = await CompteService(self.session, auth).compte(profil.organisation_id)
-            doit = compte.cotisations.montant_restant + compte.frais_adhesion_restants
+            situation = await self.situation(profil, auth)
             if choix == "2":
-                return ecrans.payer(doit)
-            return ecrans.solde(profil.organisation, doit, compte.cotisations.nombre_en_retard,
-                                compte.cotisations.prochaine_echeance, compte.credit, compte.solde)
+                return ecrans.payer(situation.doit)
+            return ecrans.solde(profil.organisation, situation)
         if choix == "3":
             compte = await CompteService(self.session, auth).compte(profil.organisation_id)
             return ecrans.recus([(p.numero_recu, p.montant, p.date_paiement or p.created_at)
