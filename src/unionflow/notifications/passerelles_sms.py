@@ -149,8 +149,8 @@ class OrangeTransport:
 
 def transport_sms(settings: Settings) -> SmsGatewayTransport | AfricasTalkingTransport | OrangeTransport:
     """The gateway this deployment sends through (``UNIONFLOW_SMS_PASSERELLE``)."""
-    choix = {"generique": SmsGatewayTransport, "africastalking": AfricasTalkingTransport,
-             "orange": OrangeTransport}
-    if settings.sms_passerelle not in choix:
-        raise ValueError(f"UNIONFLOW_SMS_PASSERELLE inconnue: {settings.sms_passerelle} ({', '.join(choix)})")
-    return choix[settings.sms_passerelle](settings)
+    if settings.sms_passerelle == "africastalking":
+        return AfricasTalkingTransport(settings)
+    if settings.sms_passerelle == "orange":
+        return OrangeTransport(settings)
+    return SmsGatewayTransport(settings)

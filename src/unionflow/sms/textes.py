@@ -36,9 +36,3 @@ def verification(numero: str, valide: bool, statut: str, montant: Decimal, quand
     etat = "VALIDE" if valide else f"NON VALIDE ({statut})"
     return un_sms(f"Recu {court(numero, 30)} authentique: {etat}. {francs(montant)} le {jour(quand)}, "
                   f"{court(organisation, 40)}.")
-
-
-def code_pin(code: str, minutes: int) -> str:
-    """The one-time code that sets a USSD PIN: valid ``minutes``, three tries."""
-    return un_sms(f"Votre code pour creer votre code PIN USSD: {code}. Valable {minutes} min. Composez le code "
-                  "USSD de votre association et tapez-le. Ne le donnez a personne.")

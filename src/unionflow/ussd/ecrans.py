@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
-from unionflow.notifications.gsm import court, gsm7, septets
+from unionflow.notifications.gsm import court, gsm7, septets, un_sms
 
 ECRAN_MAX = 182
 
@@ -64,12 +64,23 @@ def jour(value: date | datetime) -> str:
 
 INCONNU = end("Ce numero n'est lie a aucun membre. Adressez-vous a votre association.")
 CHOIX_INVALIDE = end("Choix invalide. Recomposez le code pour recommencer.")
-SANS_PIN = end("Vous n'avez pas de code PIN USSD. Creez-le dans l'application ou aupres de votre tresorier.")
 VERROUILLE = end("Acces USSD bloque apres 3 codes PIN faux. Demandez a votre tresorier de le debloquer.")
 DEMANDE_PIN = con("Entrez votre code PIN:")
 TROP_DE_DEMANDES = end("Trop de demandes depuis ce numero. Reessayez dans une minute.")
 MENU = con("UnionFlow\n1 Mon solde\n2 Payer une cotisation\n3 Mes derniers recus\n4 Verifier un recu\n"
            "5 Ma demande d'aide\n6 Mon prochain evenement")
+# The PIN by one-time SMS code.
+SANS_PIN_CODE = con("Vous n'avez pas de code PIN USSD.\n1 Recevoir un code par SMS pour le creer")
+SANS_PIN_PARTAGE = end("Vous n'avez pas de code PIN USSD. Ce numero est partage: creez-le dans l'application ou "
+                       "aupres de votre tresorier.")
+CODE_ENVOYE = end("Un code vous a ete envoye par SMS. Recomposez le code USSD et tapez-le pour creer votre code PIN.")
+DEMANDE_CODE = con("Entrez le code recu par SMS (0: recevoir un nouveau code):")
+NOUVEAU_PIN = con("Choisissez votre code PIN (4 a 6 chiffres):")
+CONFIRMER_PIN = con("Confirmez votre code PIN:")
+PIN_REFUSE = end("Code PIN refuse: 4 a 6 chiffres, ni tous identiques ni une suite (1234). Recomposez pour "
+                 "recommencer.")
+PIN_DIFFERENT = end("Les deux codes PIN sont differents. Recomposez pour recommencer.")
+PIN_CREE = end("Code PIN enregistre. Recomposez le code USSD pour acceder a votre compte.")
 NUMERO_RECU = con("Numero du recu (ex. REC-...):")
 CLE_RECU = con("Cle de verification (imprimee sous le QR code du recu, apres cle=):")
 RECU_INTROUVABLE = end("Recu introuvable ou cle incorrecte.")
@@ -82,6 +93,12 @@ def choix(profils: Sequence[Profil]) -> str:
     lignes = [f"{i} {court(p.prenom + ' ' + p.nom, 18)} - {court(p.organisation, 20)}"
               for i, p in enumerate(profils[:5], start=1)]
     return con("Pour qui?\n" + "\n".join(lignes))
+
+
+def code_faux(restants: int) -> str:
+    if restants <= 0:
+        return end("Code annule apres 3 essais faux. Recomposez le code USSD pour en recevoir un nouveau.")
+    return end(f"Code incorrect. Encore {restants} essai(s). Recomposez pour recommencer.")
 
 
 def pin_faux(restants: int) -> str:
@@ -137,3 +154,9 @@ def evenement(titre: str, debut: datetime, lieu: str | None) -> str:
     if lieu:
         texte += f"\nLieu: {court(lieu, 50)}"
     return end(texte)
+
+
+def sms_code_pin(code: str, minutes: int) -> str:
+    """The SMS carrying the one-time code that sets a USSD PIN (one segment)."""
+    return un_sms(f"Votre code pour creer votre code PIN USSD: {code}. Valable {minutes} min. Composez le code "
+                  "USSD de votre association et tapez-le. Ne le donnez a personne.")

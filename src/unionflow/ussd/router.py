@@ -105,3 +105,16 @@ async def reinitialiser_pin(membreId: uuid.UUID, session: SessionDep,
                             auth: AuthContext = authorize(RS_TRESORERIE)) -> PinUssdResponse:
     nouveau = data.nouveau_pin if data is not None else None
     return await PinUssdService(session, auth).reinitialiser(membreId, nouveau)
+
+
+@router.post("/pin/{membreId}/code-sms", response_model=PinUssdResponse, responses=problems(403, 404),
+             summary="Envoyer au membre un code SMS pour créer son code PIN USSD (trésorerie)",
+             description="Extension. Permission `ussd_pin.reinitialiser` (comme la réinitialisation; 403 sinon, membre "
+                         "invisible: 404). Réinitialise l'accès (débloqué, code PIN effacé) puis envoie par SMS, "
+                         "au numéro du membre, un code à usage unique (6 chiffres, haché, valable "
+                         "`UNIONFLOW_USSD_CODE_SMS_TTL_SECONDS`, 3 essais): le membre compose le code USSD, tape ce "
+                         "code puis choisit son code PIN. Membre sans téléphone: 400. Audité (REINITIALISER, "
+                         "ENVOYER_CODE). Le membre peut aussi demander le code depuis le menu USSD.")
+async def envoyer_code_pin(membreId: uuid.UUID, request: Request, session: SessionDep,
+                           auth: AuthContext = authorize(RS_TRESORERIE)) -> PinUssdResponse:
+    return await PinUssdService(session, auth).envoyer_code(membreId, request.app.state.settings)

@@ -5,6 +5,7 @@ evenements) called with the member's own context; only the wording is written he
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import UTC, datetime
 
@@ -26,8 +27,11 @@ from unionflow.membres.repository import MembreRepository
 from unionflow.models.ussd import ECHECS_MAX
 from unionflow.paiements.recus.service import RecuService
 from unionflow.ussd import ecrans
+from unionflow.ussd.code_sms import CodePinSmsService
 from unionflow.ussd.ecrans import Profil, Situation
+from unionflow.ussd.pin_service import trop_simple
 from unionflow.ussd.repository import PinUssdRepository
+from unionflow.ussd.schemas import PIN_PATTERN
 
 MODULE = "USSD"
 
@@ -79,7 +83,7 @@ class UssdService:
             profil = profils[int(numero) - 1]
         else:
             profil = profils[0]
-        refus = await self._pin(profil, saisies)
+        refus = await self._pin(profil, saisies, telephone, len({p.membre_id for p in profils}) > 1)
         if refus is not None:
             return refus
         auth = self.contexte(profil, profils)
@@ -87,13 +91,14 @@ class UssdService:
             return ecrans.MENU
         return await self._rubrique(profil, auth, saisies.pop(0), saisies)
 
-    async def _pin(self, profil: Profil, saisies: list[str]) -> str | None:
+    async def _pin(self, profil: Profil, saisies: list[str], telephone: str, partage: bool) -> str | None:
         """None once the PIN typed is right (consumed from ``saisies``); otherwise the screen to answer."""
         pin = await self.pins.du_membre(profil.membre_id)
-        if pin is None or pin.pin_hash is None:
-            return ecrans.SANS_PIN
-        if pin.verrouille:
+        if pin is not None and pin.verrouille:
             return ecrans.VERROUILLE
+        if pin is None or pin.pin_hash is None:
+            # A code sent to a phone several members share would let one set another's PIN.
+            return ecrans.SANS_PIN_PARTAGE if partage else await self._par_code(profil, saisies, telephone)
         if not saisies:
             return ecrans.DEMANDE_PIN
         if verify_password(pin.pin_hash, saisies.pop(0)):
@@ -101,6 +106,32 @@ class UssdService:
                 pin.echecs = 0
             return None
         return await self._echec(profil.membre_id)
+
+    async def _par_code(self, profil: Profil, saisies: list[str], telephone: str) -> str:
+        """No PIN yet: a one-time code by SMS, then the new PIN twice (code*pin*pin, each step from scratch)."""
+        codes = CodePinSmsService(self.session, self.settings)
+        envoyer = saisies[:1] == ["1"] if await codes.en_cours(profil.membre_id) is None else saisies[:1] == ["0"]
+        if envoyer:
+            await codes.envoyer(profil.membre_id, telephone, profil.organisation_id, None)
+            return ecrans.CODE_ENVOYE
+        if await codes.en_cours(profil.membre_id) is None:
+            return ecrans.CHOIX_INVALIDE if saisies else ecrans.SANS_PIN_CODE
+        if not saisies:
+            return ecrans.DEMANDE_CODE
+        verification = await codes.verifier(profil.membre_id, saisies[0])
+        if not verification.juste:
+            return ecrans.code_faux(verification.restants)
+        if len(saisies) == 1:
+            return ecrans.NOUVEAU_PIN
+        nouveau = saisies[1]
+        if not re.fullmatch(PIN_PATTERN, nouveau) or trop_simple(nouveau):
+            return ecrans.PIN_REFUSE
+        if len(saisies) == 2:
+            return ecrans.CONFIRMER_PIN
+        if saisies[2] != nouveau:
+            return ecrans.PIN_DIFFERENT
+        await codes.definir_pin(profil.membre_id, saisies[0], nouveau)
+        return ecrans.PIN_CREE
 
     async def _echec(self, membre_id: uuid.UUID) -> str:
         pin = await self.pins.du_membre(membre_id, for_update=True)

@@ -45,7 +45,7 @@ def sms_recu(numero: str, montant: str, methode: str, quand: str, organisation: 
     """The receipt by SMS, for a member without e-mail: one segment (GSM-7, 160 characters), the organisation's
     name cut first."""
     return un_sms(f"{court(organisation, 30)}: paiement de {montant} ({methode}) recu le {quand}. "
-                  f"Recu n° {numero}. Merci.")
+                  f"Recu {numero}. Merci.")
 
 
 # The member, the organisation's name and the member's preferences (paiements/encaissement/validation_service.py).
