@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from unionflow.notifications.gsm import SMS_MAX, septets, un_sms
@@ -39,27 +39,32 @@ def test_fixed_answers_and_their_documented_lengths():
         assert f"| `{texte}` | {len(texte)} |" in doc, nom
 
 
+@settings(deadline=None, print_blob=True)
 @given(noms, montants, st.integers(0, 10_000), st.none() | jours, montants, montants)
 def test_balance(organisation, doit, retard, prochaine, credit, solde):
     un_segment(textes.solde(organisation, Situation(doit, retard, prochaine, credit, solde)))
 
 
+@settings(deadline=None, print_blob=True)
 @given(noms, st.booleans(), st.sampled_from(["VALIDE", "ANNULE", "REMBOURSE"]), montants, instants, noms)
 def test_receipt_verification(numero, valide, statut, montant, quand, organisation):
     un_segment(textes.verification(numero, valide, statut, montant, quand, organisation))
 
 
+@settings(deadline=None, print_blob=True)
 @given(noms, noms, noms, noms, noms)
 def test_receipt_by_sms(numero, montant, methode, quand, organisation):
     un_segment(sms_recu(numero[:40], montant[:30], methode[:20], quand[:10], organisation))
 
 
+@settings(deadline=None, print_blob=True)
 @given(st.from_regex(r"[0-9]{6}", fullmatch=True), st.integers(1, 1440))
 def test_pin_code(code, minutes):
     texte = un_segment(sms_code_pin(code, minutes))
     assert code in texte
 
 
+@settings(deadline=None, print_blob=True)
 @given(st.text(max_size=2000))
 def test_the_last_guard_cuts_anything_to_one_segment(texte):
     un_segment(un_sms(texte))

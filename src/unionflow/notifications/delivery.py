@@ -169,9 +169,7 @@ class LivreurNotifications:
         debut = time.monotonic()
         handled = await self.lot(bilan)
         if self.sms_du_lot >= self.settings.sms_messages_par_seconde:
-            reste = 1.0 - (time.monotonic() - debut)
-            if reste > 0:
-                await self.pause(reste)
+            await self.pause(max(0.0, 1.0 - (time.monotonic() - debut)))
         return handled
 
     async def run(self, max_lots: int | None = None, avancement: Callable[[int], object] | None = None) -> BilanEnvoi:
