@@ -85,6 +85,7 @@ from unionflow.roles.router import router as roles_router
 from unionflow.saisies.router import routers as saisies_routers
 from unionflow.scheduler.integre import planificateur_integre
 from unionflow.scheduler.router import creer_router as creer_planificateur_router
+from unionflow.sms.router import router as sms_router
 from unionflow.status.router import probes as status_probes
 from unionflow.status.router import router as status_router
 from unionflow.suggestions.router import router as suggestions_router
@@ -158,6 +159,7 @@ ROUTERS: list[APIRouter] = [
     clients_api_router,
     webhooks_router,
     ussd_router,
+    sms_router,
     creer_planificateur_router(JOBS),
     # Money undone by two people: spec undo paths of paiements/versements and /api/annulations.
     *annulations_routers,

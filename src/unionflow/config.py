@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -124,6 +125,27 @@ class Settings(BaseSettings):
     sms_gateway_url: str | None = None
     sms_gateway_token: str | None = None
     sms_gateway_sender: str | None = None
+    # Which SMS gateway sends (docs/ussd-sms.md): "generique" (the JSON gateway above), "africastalking" or
+    # "orange"; and the gateway's rate limit, honoured by the outbox worker (at most this many SMS a second).
+    sms_passerelle: Literal["generique", "africastalking", "orange"] = "generique"
+    sms_messages_par_seconde: int = 10
+    sms_africastalking_url: str = "https://api.africastalking.com/version1/messaging"
+    sms_africastalking_username: str | None = None
+    sms_africastalking_api_key: str | None = None
+    sms_orange_url: str = "https://api.orange.com"
+    sms_orange_client_id: str | None = None
+    sms_orange_client_secret: str | None = None
+    # The Orange sender number in E.164 (tel:+… in the request), and the optional registered sender name.
+    sms_orange_expediteur: str | None = None
+    sms_orange_nom_expediteur: str | None = None
+    # Inbound SMS and delivery reports (POST /api/sms/entrant, /api/sms/accuses): same mechanism as the USSD
+    # callback, refused unless the secret is set and sent (header X-SMS-Secret or query `secret`).
+    sms_callback_secret: str | None = None
+    sms_allowed_networks: list[str] = Field(default_factory=list)
+    sms_max_requests: int = 10
+    sms_window_seconds: int = 60
+    # One-time SMS code to set a USSD PIN: lifetime, wrong tries before it is void.
+    ussd_code_sms_ttl_seconds: int = 900
     notification_max_tentatives: int = 5
     notification_backoff_seconds: int = 60
     notification_lot: int = 100

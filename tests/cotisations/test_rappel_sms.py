@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from tests.factories.cotisations import cotisation_a_venir, days, treasury
 from tests.notifications.serveurs import sms_gateway
+from unionflow.core.code_paiement import afficher
 from unionflow.cotisations.rappels import LIEN_MEMBRE, montant_sms, texte_sms
 from unionflow.models import Notification
 from unionflow.notifications.delivery import LivreurNotifications
@@ -37,6 +38,18 @@ def test_the_sms_reminder_fits_one_message(nombre, total, base):
     assert "\u00a0" not in text and montant_sms(total, "XOF").endswith(" FCFA"), note
     if len(lien) <= 40:
         assert lien in text, note
+
+
+@settings(max_examples=200, deadline=None, print_blob=True)
+@given(total=AMOUNTS, base=BASES, graine=st.integers(0, 10**9))
+@example(total=Decimal("9999999999999999.99"), graine=0,
+         base="https://gestion.federation-des-mutuelles-du-senegal.org")
+def test_the_reminder_of_one_dues_carries_its_payment_code_in_one_message(total, base, graine):
+    code = f"{graine:09d}" + "00"
+    text = texte_sms(1, total, "XOF", base + LIEN_MEMBRE, code)
+    note = f"total={total!r} base={base!r} text={text!r}"
+    assert septets(text) is not None and septets(text) <= 160, note
+    assert afficher(code) in text, note  # the code always fits: it comes before the link
 
 
 def test_amounts_read_as_elsewhere():

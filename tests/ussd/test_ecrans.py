@@ -24,9 +24,12 @@ def test_transliteration_of_french_accents():
     assert ecrans.gsm7("ç ê â î ô û œ Œ ë ï") == "c e a i o u oe OE e i"
     assert ecrans.gsm7("é è à ù É Ç") == "é è à ù É Ç"  # in the GSM-7 table: kept
     assert ecrans.gsm7("€ [ ] 漢") == "? ? ? ?"  # extension characters count twice: replaced too
-    for screen in (ecrans.INCONNU, ecrans.CHOIX_INVALIDE, ecrans.SANS_PIN, ecrans.VERROUILLE, ecrans.DEMANDE_PIN,
+    for screen in (ecrans.INCONNU, ecrans.CHOIX_INVALIDE, ecrans.VERROUILLE, ecrans.DEMANDE_PIN,
                    ecrans.TROP_DE_DEMANDES, ecrans.MENU, ecrans.NUMERO_RECU, ecrans.CLE_RECU,
-                   ecrans.RECU_INTROUVABLE, ecrans.SANS_DEMANDE, ecrans.SANS_EVENEMENT, ecrans.SANS_RECU):
+                   ecrans.RECU_INTROUVABLE, ecrans.SANS_DEMANDE, ecrans.SANS_EVENEMENT, ecrans.SANS_RECU,
+                   ecrans.SANS_PIN_CODE, ecrans.SANS_PIN_PARTAGE, ecrans.CODE_ENVOYE, ecrans.DEMANDE_CODE,
+                   ecrans.NOUVEAU_PIN, ecrans.CONFIRMER_PIN, ecrans.PIN_REFUSE, ecrans.PIN_DIFFERENT, ecrans.PIN_CREE,
+                   ecrans.code_faux(2), ecrans.code_faux(1), ecrans.code_faux(0)):
         valide(screen)
 
 
@@ -37,7 +40,7 @@ def test_choice_screen(people):
 
 @given(noms, montants, st.integers(0, 10_000), st.none() | jours, montants, montants)
 def test_balance_screen(organisation, doit, retard, prochaine, credit, solde):
-    valide(ecrans.solde(organisation, doit, retard, prochaine, credit, solde))
+    valide(ecrans.solde(organisation, ecrans.Situation(doit, retard, prochaine, credit, solde)))
     valide(ecrans.payer(doit))
 
 

@@ -66,7 +66,7 @@ async def test_three_wrong_pins_lock_until_the_treasury_resets(client, factory, 
 
     # A reset without a new PIN clears it: the member sets one again.
     assert (await client.post(reset_url, headers=treasurer.headers)).status_code == 200
-    assert await ussd(client, phone, "") == ecrans.SANS_PIN
+    assert await ussd(client, phone, "") == ecrans.SANS_PIN_CODE
 
 
 async def test_pin_rules(client, factory, db):
@@ -76,7 +76,7 @@ async def test_pin_rules(client, factory, db):
         response = await client.put("/api/ussd/pin/me", headers=member.headers, json={"pin": weak})
         assert response.status_code == 400, weak
     assert (await client.get("/api/ussd/pin/me", headers=member.headers)).json()["defini"] is False
-    assert await ussd(client, "+221770000202", "") == ecrans.SANS_PIN
+    assert await ussd(client, "+221770000202", "") == ecrans.SANS_PIN_CODE
     assert (await client.put("/api/ussd/pin/me", json={"pin": "2580"})).status_code == 401
 
 

@@ -77,6 +77,7 @@ async def fiche_membre(ctx: Ctx) -> Response:
                       paiements=paiements.content, du=du, paye=paye, cle=str(uuid.uuid4()), avoir=avoir,
                       peut_imputer=avoir is not None and ctx.can(Permission.AVOIR_IMPUTER, org),
                       peut_encaisser=ctx.can(Permission.PAIEMENT_ENREGISTRER),
+                      peut_code_pin=tresorerie and ctx.can(Permission.USSD_PIN_REINITIALISER),
                       peut_annuler=RS_TRESORERIE.allows(ctx.auth.roles) and ctx.can(Permission.COTISATION_ANNULER),
                       peut_modifier=RS_MEMBRE_WRITE.allows(ctx.auth.roles) and ctx.can(Permission.MEMBRE_GERER))
 

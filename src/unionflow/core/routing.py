@@ -36,6 +36,9 @@ PUBLIC_ROUTES: frozenset[tuple[str, str]] = frozenset({
     ("POST", "/api/paiements/wave/webhook"),
     # Not anonymous: the gateway's shared secret and address allow-list (ussd.router.appel_passerelle).
     ("POST", "/api/ussd/callback"),
+    # Not anonymous: the SMS gateway's secret and address allow-list, the same mechanism (auth/passerelles.py).
+    ("POST", "/api/sms/entrant"),
+    ("POST", "/api/sms/accuses"),
     # Whoever holds a receipt may check it; the key printed in its QR code stands in for a login.
     ("GET", "/api/recus/verifier/{numero}"),
     # Whoever knows a dues' payment code may pay it (a relative abroad): initials and amount only; rate-limited.

@@ -139,7 +139,7 @@ class CotisationOrganisationService:
     async def _rappeler(self, membre: Membre, dues: list[Cotisation], lien: str) -> RappelResponse:
         total = sum((restant(c.statut, c.montant_du, c.montant_paye or ZERO) for c in dues), ZERO)
         devise = dues[0].devise
-        sms = texte_sms(len(dues), total, devise, lien)
+        sms = texte_sms(len(dues), total, devise, lien, dues[0].code_paiement if len(dues) == 1 else None)
         details = texte_detaille(membre.prenom, membre.nom, dues, total, devise, self.today, lien)
         canal, destinataire = ((Canal.EMAIL, membre.email) if membre.email else (Canal.SMS, membre.telephone)
                                if membre.telephone else (Canal.IN_APP, None))

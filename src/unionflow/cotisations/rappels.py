@@ -28,12 +28,18 @@ def _cotisations(nombre: int) -> str:
     return f"{nombre} cotisation{'s' if nombre > 1 else ''} à régler"
 
 
-def texte_sms(nombre: int, total: Decimal, devise: str, lien: str) -> str:
-    """At most 160 GSM-7 characters: the first wording that fits, the link kept unless the configured address is
-    too long for any (then the member is sent to the application)."""
+def texte_sms(nombre: int, total: Decimal, devise: str, lien: str, code: str | None = None) -> str:
+    """The dues reminder as members without e-mail receive it, built here only. At most 160 GSM-7 characters, one
+    segment: the first wording that fits. ``code``: the payment code of the one dues reminded (anyone may pay it
+    with it, a relative abroad by Wave), kept before the link; several dues have several codes, which the link
+    and the member's screens show."""
     debut = f"Rappel: {_cotisations(nombre)}, {montant_sms(total, devise)} au total."
-    for texte in (f"{debut} Détails et paiement: {lien}", f"{debut} Détails: {lien}", f"{debut} {lien}",
-                  f"{debut} Détails dans l'application."):
+    avec_code = [f"{debut} {code_paiement.mention(code)}."] if code else []
+    # The code comes before the link: it is what lets anyone pay; the link only shows the details.
+    formes = [f"{d} Détails et paiement: {lien}" for d in avec_code] + [f"{d} {lien}" for d in avec_code] + \
+        avec_code + [f"{debut} Détails et paiement: {lien}", f"{debut} Détails: {lien}", f"{debut} {lien}",
+                     f"{debut} Détails dans l'application."]
+    for texte in formes:
         if tient_en_un_sms(texte):
             return texte
     return f"Rappel: {_cotisations(nombre)}."[:160]

@@ -136,3 +136,7 @@ __all__ += ["CotisationSynthese", "CotisationSyntheseDelta"]
 from unionflow.models.ussd import PinUssd  # noqa: E402
 
 __all__ += ["PinUssd"]
+
+from unionflow.models.sms import CodePinSms, OppositionSms, SmsEntrant  # noqa: E402
+
+__all__ += ["CodePinSms", "OppositionSms", "SmsEntrant"]

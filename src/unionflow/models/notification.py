@@ -84,6 +84,11 @@ class Notification(IdMixin, TimestampMixin, Base):
     source_id: Mapped[uuid.UUID | None]
     code_modele: Mapped[str | None] = mapped_column(String(50))
     cree_par: Mapped[str | None] = mapped_column(String(254))
+    # SMS: the gateway's id of the message, and its last delivery report (status as the gateway words it).
+    reference_passerelle: Mapped[str | None] = mapped_column(String(100), index=True)
+    accuse_statut: Mapped[str | None] = mapped_column(String(40))
+    accuse_detail: Mapped[str | None] = mapped_column(String(200))
+    accuse_le: Mapped[datetime | None]
 
     __table_args__ = (
         Index("ix_notification_membre_created", "membre_id", "created_at"),

@@ -10,15 +10,15 @@ from __future__ import annotations
 import asyncio
 import smtplib
 import ssl
+import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Protocol
 
-import httpx
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.config import Settings
@@ -26,6 +26,7 @@ from unionflow.core import audit, metrics
 from unionflow.core.db import sqlite_write_intent
 from unionflow.models import Notification
 from unionflow.models.base import utcnow
+from unionflow.notifications.passerelles_sms import DeliveryError, transport_sms
 from unionflow.notifications.repository import NotificationSystemRepository
 from unionflow.notifications.schemas import Canal, StatutNotification
 from unionflow.notifications.sources import synchroniser_source
@@ -33,14 +34,9 @@ from unionflow.notifications.sources import synchroniser_source
 S = StatutNotification
 
 
-class DeliveryError(Exception):
-    def __init__(self, message: str, *, permanent: bool = False) -> None:
-        super().__init__(message)
-        self.permanent = permanent
-
-
 class Transport(Protocol):
-    async def send(self, row: Notification) -> None: ...
+    async def send(self, row: Notification) -> str | None:
+        """Sends ``row``; the gateway's id of the message when it gives one (its delivery reports name it)."""
 
 
 class SmtpTransport:
@@ -71,7 +67,7 @@ class SmtpTransport:
                 smtp.login(s.smtp_user, s.smtp_password or "")
             smtp.send_message(self._message(row))
 
-    async def send(self, row: Notification) -> None:
+    async def send(self, row: Notification) -> str | None:
         if not self.settings.smtp_host:
             raise DeliveryError("Aucun serveur SMTP configuré (UNIONFLOW_SMTP_HOST)")
         try:
@@ -84,30 +80,7 @@ class SmtpTransport:
             raise DeliveryError(f"SMTP {exc.smtp_code}: {exc.smtp_error!r}", permanent=exc.smtp_code >= 500) from exc
         except (smtplib.SMTPException, OSError) as exc:
             raise DeliveryError(f"SMTP: {type(exc).__name__}: {exc}") from exc
-
-
-class SmsGatewayTransport:
-    """Generic HTTP gateway: POST JSON {"to", "message", "reference", "sender"}; any 2xx means accepted."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-
-    async def send(self, row: Notification) -> None:
-        s = self.settings
-        if not s.sms_gateway_url:
-            raise DeliveryError("Aucune passerelle SMS configurée (UNIONFLOW_SMS_GATEWAY_URL)")
-        headers = {"Authorization": f"Bearer {s.sms_gateway_token}"} if s.sms_gateway_token else {}
-        payload = {"to": row.adresse, "message": row.corps, "reference": str(row.id), "sender": s.sms_gateway_sender}
-        try:
-            async with httpx.AsyncClient(timeout=10.0) as http:
-                response = await http.post(s.sms_gateway_url, json=payload, headers=headers)
-        except httpx.HTTPError as exc:
-            raise DeliveryError(f"Passerelle SMS injoignable: {type(exc).__name__}: {exc}") from exc
-        if not response.is_success:
-            # 4xx other than 429: the gateway refuses this message; retrying will not help.
-            permanent = 400 <= response.status_code < 500 and response.status_code != 429
-            raise DeliveryError(f"Passerelle SMS: HTTP {response.status_code} {response.text[:200]}",
-                                permanent=permanent)
+        return None
 
 
 @dataclass
@@ -126,24 +99,35 @@ async def compter_dues(session: AsyncSession, now: datetime) -> int:
     return await NotificationSystemRepository(session).count_due(now)
 
 
-async def reclamer(session: AsyncSession, limit: int, now: datetime, bail: timedelta) -> list[Notification]:
-    """Lease up to ``limit`` due e-mail/SMS rows to this worker. The caller commits."""
-    return await NotificationSystemRepository(session).lease_due(limit, now, bail)
+async def reclamer(session: AsyncSession, settings: Settings, now: datetime, bail: timedelta) -> list[Notification]:
+    """Lease due rows to this worker: up to ``notification_lot`` e-mails, and SMS up to the gateway's rate (one
+    batch is one second's worth, ``sms_messages_par_seconde``). The caller commits."""
+    repo = NotificationSystemRepository(session)
+    emails = await repo.lease_due(settings.notification_lot, now, bail, (Canal.EMAIL.value,))
+    sms = await repo.lease_due(min(settings.notification_lot, settings.sms_messages_par_seconde), now, bail,
+                               (Canal.SMS.value,))
+    return emails + sms
 
 
 class LivreurNotifications:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings,
-                 transports: dict[str, Transport] | None = None) -> None:
+                 transports: dict[str, Transport] | None = None,
+                 pause: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.sessionmaker = sessionmaker
         self.settings = settings
         self.transports: dict[str, Transport] = transports or {
-            Canal.EMAIL.value: SmtpTransport(settings), Canal.SMS.value: SmsGatewayTransport(settings)}
+            Canal.EMAIL.value: SmtpTransport(settings), Canal.SMS.value: transport_sms(settings)}
+        # How the worker waits out the rest of a second after a full batch of SMS (the gateway's rate).
+        self.pause = pause
+        self.sms_du_lot = 0
 
-    async def _record(self, row_id: uuid.UUID, tentatives: int, error: DeliveryError | None, bilan: BilanEnvoi) -> None:
+    async def _record(self, row_id: uuid.UUID, tentatives: int, error: DeliveryError | None, bilan: BilanEnvoi,
+                      reference: str | None = None) -> None:
         now = utcnow()
         values: dict[str, object] = {"tentatives": tentatives, "verrouillee_jusqua": None, "updated_at": now}
         if error is None:
-            values.update(statut=S.ENVOYEE.value, date_envoi=now, derniere_erreur=None, prochaine_tentative=None)
+            values.update(statut=S.ENVOYEE.value, date_envoi=now, derniere_erreur=None, prochaine_tentative=None,
+                          reference_passerelle=reference)
             bilan.envoyees += 1
         elif error.permanent or tentatives >= self.settings.notification_max_tentatives:
             values.update(statut=S.ECHOUEE.value, derniere_erreur=str(error)[:1000], prochaine_tentative=None)
@@ -163,18 +147,30 @@ class LivreurNotifications:
             metrics.notification_traitee(*outcome)
 
     async def lot(self, bilan: BilanEnvoi) -> int:
+        """One batch (one tick): e-mails, and at most the gateway's rate of SMS, oldest first."""
         async with self.sessionmaker() as session:
-            rows = await reclamer(session, self.settings.notification_lot, utcnow(),
+            rows = await reclamer(session, self.settings, utcnow(),
                                   timedelta(seconds=self.settings.notification_bail_seconds))
             await session.commit()
+        self.sms_du_lot = sum(1 for row in rows if row.canal == Canal.SMS.value)
         for row in rows:
             error: DeliveryError | None = None
+            reference = None
             try:
-                await self.transports[row.canal].send(row)
+                reference = await self.transports[row.canal].send(row)
             except DeliveryError as exc:
                 error = exc
-            await self._record(row.id, row.tentatives + 1, error, bilan)
+            await self._record(row.id, row.tentatives + 1, error, bilan, reference)
         return len(rows)
+
+    async def _lot_cadence(self, bilan: BilanEnvoi) -> int:
+        """A batch, then, when it took a full second's worth of SMS (more may wait), the rest of that second:
+        the gateway never gets more than its rate, and e-mails keep flowing in the same batches."""
+        debut = time.monotonic()
+        handled = await self.lot(bilan)
+        if self.sms_du_lot >= self.settings.sms_messages_par_seconde:
+            await self.pause(max(0.0, 1.0 - (time.monotonic() - debut)))
+        return handled
 
     async def run(self, max_lots: int | None = None, avancement: Callable[[int], object] | None = None) -> BilanEnvoi:
         """``avancement`` receives the number of rows handled by each batch."""
@@ -182,7 +178,7 @@ class LivreurNotifications:
         try:
             bilan = BilanEnvoi()
             lots = 0
-            while (max_lots is None or lots < max_lots) and (handled := await self.lot(bilan)):
+            while (max_lots is None or lots < max_lots) and (handled := await self._lot_cadence(bilan)):
                 lots += 1
                 if avancement is not None:
                     avancement(handled)

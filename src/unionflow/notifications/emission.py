@@ -12,11 +12,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.models import Membre, Notification, PreferenceMembre
 from unionflow.models.base import utcnow
-from unionflow.models.notification import OBLIGATOIRES, Canal, StatutNotification
+from unionflow.models.notification import OBLIGATOIRES, Canal, StatutNotification, TypeNotification
+from unionflow.notifications.gsm import un_sms
+from unionflow.notifications.sms_repository import OppositionSmsRepository
 from unionflow.notifications.sources import synchroniser_source
 from unionflow.preferences.repository import PreferenceMembreRepository
 
 S = StatutNotification
+# What a number that answered STOP no longer gets by SMS: reminders and every notice a member may refuse. The
+# notices about his own money and registrations (receipts, decisions, cancellations) still reach him.
+ARRETABLES = frozenset({TypeNotification.RAPPEL_COTISATION.value}) | frozenset(
+    t.value for t in TypeNotification if t not in OBLIGATOIRES)
+ARRET_SMS = "Numéro désinscrit des rappels par SMS (STOP)"
 
 
 @dataclass
@@ -68,10 +75,13 @@ class Emetteur:
                           source: tuple[str, uuid.UUID] | None = None, code_modele: str | None = None) -> BilanEmission:
         """``message(membre, canal)`` gives (sujet, corps). Rows are added to the session, not committed."""
         prefs = await self.preferences([m.id for m in membres])
+        arrets = await OppositionSmsRepository(self.session).parmi(m.telephone for m in membres) \
+            if type_notification in ARRETABLES else frozenset()
         bilan = BilanEmission(destinataires=len(membres))
         for membre in membres:
             rows = self.lignes(membre, prefs.get(membre.id), type_notification, message,
-                               organisation_id=organisation_id, canaux=canaux, source=source, code_modele=code_modele)
+                               organisation_id=organisation_id, canaux=canaux, source=source, code_modele=code_modele,
+                               arrets=arrets)
             if not rows:
                 bilan.refusees += 1
                 continue
@@ -90,8 +100,9 @@ class Emetteur:
     def lignes(self, membre: Membre, pref: PreferenceMembre | None, type_notification: str,
                message: Callable[[Membre, Canal], tuple[str, str]], *, organisation_id: uuid.UUID | None,
                canaux: Sequence[Canal] | None = None, source: tuple[str, uuid.UUID] | None = None,
-               code_modele: str | None = None) -> list[Notification]:
-        """The outbox rows for one member (none if the member refused this kind), not added to the session."""
+               code_modele: str | None = None, arrets: frozenset[str] = frozenset()) -> list[Notification]:
+        """The outbox rows for one member (none if the member refused this kind), not added to the session.
+        ``arrets``: numbers that answered STOP (honoured for ``ARRETABLES``)."""
         now = utcnow()
         rows = []
         for canal in choisir_canaux(membre, pref, type_notification, canaux):
@@ -108,6 +119,8 @@ class Emetteur:
             elif row.adresse is None:
                 what = "adresse e-mail" if canal is Canal.EMAIL else "numéro de téléphone"
                 row.statut, row.derniere_erreur = S.ECHOUEE.value, f"Membre sans {what}"
+            elif canal is Canal.SMS and row.adresse in arrets and type_notification in ARRETABLES:
+                row.statut, row.derniere_erreur = S.ECHOUEE.value, ARRET_SMS
             rows.append(row)
         return rows
 
@@ -128,3 +141,14 @@ class Emetteur:
             tentatives=0, source_type=source[0] if source else None, source_id=source[1] if source else None,
             cree_par=self.cree_par))
         await self.session.flush()
+
+def sms_direct(session: AsyncSession, telephone: str, texte: str, *, membre_id: uuid.UUID | None,
+               organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID], auteur: str) -> Notification:
+    """One SMS to a number, through the outbox, outside preferences and STOP: the answer to an SMS the number
+    sent, or a code it asked for. One segment (``un_sms``)."""
+    row = Notification(id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id,
+                       type_notification=TypeNotification.INFORMATION.value, canal=Canal.SMS.value,
+                       adresse=telephone, sujet="SMS", corps=un_sms(texte), statut=S.EN_ATTENTE.value, tentatives=0,
+                       source_type=source[0], source_id=source[1], cree_par=auteur)
+    session.add(row)
+    return row

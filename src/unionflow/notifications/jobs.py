@@ -7,7 +7,10 @@ from unionflow.notifications.delivery import envoyer_notifications
 
 
 async def _envoyer_notifications(ctx: Contexte) -> Compteurs:
-    bilan = await envoyer_notifications(ctx.sessionmaker, ctx.settings)
+    # A run ends after about its interval in batches (an SMS batch lasts a second): a wave of reminders far
+    # larger than the gateway's rate goes out over the following runs, never overlapping the next slot.
+    bilan = await envoyer_notifications(ctx.sessionmaker, ctx.settings,
+                                        max_lots=max(1, ctx.settings.job_envoyer_notifications_secondes))
     return {"envoyees": bilan.envoyees, "reportees": bilan.reportees, "echouees": bilan.echouees}
 
 

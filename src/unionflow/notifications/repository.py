@@ -136,9 +136,10 @@ class NotificationSystemRepository(SystemRepository[Notification]):
     model = Notification
 
     @staticmethod
-    def _due(now: datetime) -> tuple[ColumnElement[bool], ...]:
+    def _due(now: datetime, canaux: tuple[str, ...] = (Canal.EMAIL.value, Canal.SMS.value)
+             ) -> tuple[ColumnElement[bool], ...]:
         return (Notification.statut == StatutNotification.EN_ATTENTE.value,
-                Notification.canal.in_([Canal.EMAIL.value, Canal.SMS.value]),
+                Notification.canal.in_(canaux),
                 or_(Notification.prochaine_tentative.is_(None), Notification.prochaine_tentative <= now),
                 libre(Notification.verrouillee_jusqua, now))
 
@@ -147,9 +148,12 @@ class NotificationSystemRepository(SystemRepository[Notification]):
         stmt = select(func.count()).select_from(Notification).where(*self._due(now))
         return int((await self.session.execute(stmt)).scalar_one())
 
-    async def lease_due(self, limit: int, now: datetime, bail: timedelta) -> list[Notification]:
-        """Lease up to ``limit`` due rows, oldest first, until ``now + bail``. The caller commits."""
-        ids = await louer(self.session, select(Notification.id).where(*self._due(now))
+    async def lease_due(self, limit: int, now: datetime, bail: timedelta,
+                        canaux: tuple[str, ...] = (Canal.EMAIL.value, Canal.SMS.value)) -> list[Notification]:
+        """Lease up to ``limit`` due rows of ``canaux``, oldest first, until ``now + bail``. The caller commits."""
+        if limit <= 0:
+            return []
+        ids = await louer(self.session, select(Notification.id).where(*self._due(now, canaux))
                           .order_by(Notification.created_at, Notification.id).limit(limit),
                           Notification.verrouillee_jusqua, now, bail)
         if not ids:

@@ -69,6 +69,12 @@ class NotificationResponse(OutputModel):
     source_type: str | None
     source_id: uuid.UUID | None
     code_modele: str | None
+    reference_passerelle: str | None = Field(default=None, description=(
+        "Extension (SMS): identifiant du message chez la passerelle, que ses accusés de réception nomment"))
+    accuse_statut: str | None = Field(default=None, description=(
+        "Extension (SMS): dernier accusé de réception, tel que la passerelle le nomme (Success, Failed, "
+        "DeliveredToTerminal, DeliveryImpossible…)"))
+    accuse_le: datetime | None = Field(default=None, description="Extension (SMS): date du dernier accusé")
     created_at: datetime
 
 

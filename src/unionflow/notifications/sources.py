@@ -12,6 +12,7 @@ from unionflow.notifications.repository import NotificationSystemRepository
 RAPPEL_COTISATION = "RappelCotisation"
 NOTIFICATION_EVENEMENT = "NotificationEvenement"
 JETON_REINITIALISATION = "JetonReinitialisation"
+CODE_PIN_SMS = "CodePinSms"
 
 
 async def synchroniser_source(session: AsyncSession, row: Notification) -> None:
@@ -29,5 +30,8 @@ async def synchroniser_source(session: AsyncSession, row: Notification) -> None:
                                                                       StatutNotification.ECHOUEE):
         # The body holds a live password-reset link: it leaves the database once the outbox is done with it.
         await repository.replace_corps(row.id, "(lien de réinitialisation retiré après traitement)")
+    elif row.source_type == CODE_PIN_SMS and row.statut in (StatutNotification.ENVOYEE, StatutNotification.ECHOUEE):
+        # Same for the one-time code that sets a USSD PIN.
+        await repository.replace_corps(row.id, "(code à usage unique retiré après traitement)")
     elif row.source_type == NOTIFICATION_EVENEMENT and delivered:
         await repository.mark_evenement_envoye(row.source_id, row.date_envoi)

@@ -4,7 +4,6 @@ shows. Every screen is GSM-7 (accents outside the alphabet transliterated) and a
 
 from __future__ import annotations
 
-import unicodedata
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,13 +11,9 @@ from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from unionflow.core.code_paiement import afficher
-from unionflow.notifications.gsm import septets
+from unionflow.notifications.gsm import court, gsm7, septets, un_sms
 
 ECRAN_MAX = 182
-# Characters of the GSM-7 basic table kept as they are (é, è, à, ù are in it); the others lose their accent.
-_GARDES = frozenset("éèàùÉÇ")
-_LIGATURES = {"œ": "oe", "Œ": "OE", "æ": "ae", "’": "'", "‘": "'", "«": '"', "»": '"', "–": "-", "—": "-",
-              "\u00a0": " ", "\u202f": " "}
 
 
 @dataclass(frozen=True)
@@ -32,17 +27,15 @@ class Profil:
     organisation: str
 
 
-def gsm7(text: str) -> str:
-    """``text`` in the GSM-7 alphabet: ç → c, ê → e, œ → oe, …; what has no Latin form becomes '?'."""
-    out = []
-    for char in text:
-        if char in _GARDES or septets(char) == 1:
-            out.append(char)
-            continue
-        char = _LIGATURES.get(char, char)
-        base = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
-        out.append(base if septets(base) == len(base) else "?")
-    return "".join(out)
+@dataclass(frozen=True)
+class Situation:
+    """What a member owes and holds in one organisation (the member API's figures)."""
+
+    doit: Decimal
+    en_retard: int
+    prochaine: date | None
+    credit: Decimal
+    solde: Decimal
 
 
 def _ecran(prefixe: str, text: str) -> str:
@@ -61,10 +54,6 @@ def end(text: str) -> str:
     return _ecran("END ", text)
 
 
-def court(text: str, longueur: int) -> str:
-    return text if len(text) <= longueur else text[:longueur - 1] + "."
-
-
 def francs(montant: Decimal) -> str:
     entier = int(montant.quantize(Decimal(1), rounding=ROUND_HALF_UP))
     return f"{entier:,}".replace(",", " ") + " F"
@@ -76,12 +65,23 @@ def jour(value: date | datetime) -> str:
 
 INCONNU = end("Ce numero n'est lie a aucun membre. Adressez-vous a votre association.")
 CHOIX_INVALIDE = end("Choix invalide. Recomposez le code pour recommencer.")
-SANS_PIN = end("Vous n'avez pas de code PIN USSD. Creez-le dans l'application ou aupres de votre tresorier.")
 VERROUILLE = end("Acces USSD bloque apres 3 codes PIN faux. Demandez a votre tresorier de le debloquer.")
 DEMANDE_PIN = con("Entrez votre code PIN:")
 TROP_DE_DEMANDES = end("Trop de demandes depuis ce numero. Reessayez dans une minute.")
 MENU = con("UnionFlow\n1 Mon solde\n2 Payer une cotisation\n3 Mes derniers recus\n4 Verifier un recu\n"
            "5 Ma demande d'aide\n6 Mon prochain evenement")
+# The PIN by one-time SMS code.
+SANS_PIN_CODE = con("Vous n'avez pas de code PIN USSD.\n1 Recevoir un code par SMS pour le creer")
+SANS_PIN_PARTAGE = end("Vous n'avez pas de code PIN USSD. Ce numero est partage: creez-le dans l'application ou "
+                       "aupres de votre tresorier.")
+CODE_ENVOYE = end("Un code vous a ete envoye par SMS. Recomposez le code USSD et tapez-le pour creer votre code PIN.")
+DEMANDE_CODE = con("Entrez le code recu par SMS (0: recevoir un nouveau code):")
+NOUVEAU_PIN = con("Choisissez votre code PIN (4 a 6 chiffres):")
+CONFIRMER_PIN = con("Confirmez votre code PIN:")
+PIN_REFUSE = end("Code PIN refuse: 4 a 6 chiffres, ni tous identiques ni une suite (1234). Recomposez pour "
+                 "recommencer.")
+PIN_DIFFERENT = end("Les deux codes PIN sont differents. Recomposez pour recommencer.")
+PIN_CREE = end("Code PIN enregistre. Recomposez le code USSD pour acceder a votre compte.")
 NUMERO_RECU = con("Numero du recu (ex. REC-...):")
 CLE_RECU = con("Cle de verification (imprimee sous le QR code du recu, apres cle=):")
 RECU_INTROUVABLE = end("Recu introuvable ou cle incorrecte.")
@@ -96,19 +96,24 @@ def choix(profils: Sequence[Profil]) -> str:
     return con("Pour qui?\n" + "\n".join(lignes))
 
 
+def code_faux(restants: int) -> str:
+    if restants <= 0:
+        return end("Code annule apres 3 essais faux. Recomposez le code USSD pour en recevoir un nouveau.")
+    return end(f"Code incorrect. Encore {restants} essai(s). Recomposez pour recommencer.")
+
+
 def pin_faux(restants: int) -> str:
     if restants <= 0:
         return VERROUILLE
     return end(f"Code PIN incorrect. Encore {restants} essai(s) avant blocage.")
 
 
-def solde(organisation: str, doit: Decimal, en_retard: int, prochaine: date | None, credit: Decimal,
-          solde_net: Decimal) -> str:
-    lignes = [court(organisation, 30), f"Vous devez: {francs(doit)}"]
-    if en_retard:
-        lignes.append(f"En retard: {en_retard} cotisation(s)")
-    lignes.append(f"Prochaine echeance: {jour(prochaine)}" if prochaine else "Aucune echeance a venir")
-    lignes += [f"Credit: {francs(credit)}", f"Solde: {francs(solde_net)}"]
+def solde(organisation: str, s: Situation) -> str:
+    lignes = [court(organisation, 30), f"Vous devez: {francs(s.doit)}"]
+    if s.en_retard:
+        lignes.append(f"En retard: {s.en_retard} cotisation(s)")
+    lignes.append(f"Prochaine echeance: {jour(s.prochaine)}" if s.prochaine else "Aucune echeance a venir")
+    lignes += [f"Credit: {francs(s.credit)}", f"Solde: {francs(s.solde)}"]
     return end("\n".join(lignes))
 
 
@@ -182,3 +187,9 @@ def evenement(titre: str, debut: datetime, lieu: str | None) -> str:
     if lieu:
         texte += f"\nLieu: {court(lieu, 50)}"
     return end(texte)
+
+
+def sms_code_pin(code: str, minutes: int) -> str:
+    """The SMS carrying the one-time code that sets a USSD PIN (one segment)."""
+    return un_sms(f"Votre code pour creer votre code PIN USSD: {code}. Valable {minutes} min. Composez le code "
+                  "USSD de votre association et tapez-le. Ne le donnez a personne.")

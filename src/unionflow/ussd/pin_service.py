@@ -7,20 +7,23 @@ from itertools import pairwise
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, NotFound, RegleMetier
 from unionflow.core.passwords import hash_password
 from unionflow.core.permissions import Permission
 from unionflow.membres.repository import MembreRepository
+from unionflow.models import Membre
 from unionflow.models.ussd import PinUssd
+from unionflow.ussd.code_sms import CodePinSmsService
 from unionflow.ussd.repository import PinUssdRepository
 from unionflow.ussd.schemas import PinUssdResponse
 
 MODULE = "USSD"
 
 
-def _trop_simple(pin: str) -> bool:
+def trop_simple(pin: str) -> bool:
     chiffres = [int(c) for c in pin]
     pas = {b - a for a, b in pairwise(chiffres)}
     return len(set(pin)) == 1 or pas in ({1}, {-1})
@@ -57,7 +60,7 @@ class PinUssdService:
 
     async def definir(self, nouveau: str) -> PinUssdResponse:
         membre_id = self._membre()
-        if _trop_simple(nouveau):
+        if trop_simple(nouveau):
             raise RegleMetier("Code PIN trop simple: ni chiffres tous identiques ni suite (1234, 4321)")
         pin = await self._ligne(membre_id)
         if pin.verrouille:
@@ -70,16 +73,33 @@ class PinUssdService:
                            entite_type="PinUssd", entite_id=membre_id)
         return _response(membre_id, pin)
 
-    async def reinitialiser(self, membre_id: uuid.UUID, nouveau: str | None) -> PinUssdResponse:
+    async def _autoriser(self, membre_id: uuid.UUID) -> tuple[Membre, uuid.UUID | None]:
+        """The member, and the first organisation of his where the caller holds the treasury's permission."""
         membre = await MembreRepository(self.session, self.auth).get(membre_id)
         if membre is None:
             raise NotFound("Membre introuvable")
         organisations = [m.organisation_id for m in await MembreRepository(self.session, self.auth)
                          .memberships(membre_id)]
-        if not any(self.auth.can(Permission.USSD_PIN_REINITIALISER, o) for o in organisations):
+        permises = [o for o in organisations if self.auth.can(Permission.USSD_PIN_REINITIALISER, o)]
+        if not permises:
             self.auth.require(Permission.USSD_PIN_REINITIALISER, organisations[0] if organisations else None,
                               "Seule la trésorerie d'une organisation du membre réinitialise son code PIN USSD")
-        if nouveau is not None and _trop_simple(nouveau):
+        return membre, permises[0] if permises else None
+
+    async def envoyer_code(self, membre_id: uuid.UUID, settings: Settings) -> PinUssdResponse:
+        """The treasury's reset (unlocked, PIN cleared), then a one-time code by SMS to the member's own number:
+        he chooses his new PIN from his phone (USSD), without coming to the desk."""
+        membre, organisation_id = await self._autoriser(membre_id)
+        if not membre.telephone:
+            raise RegleMetier("Le membre n'a pas de numéro de téléphone: le code ne peut pas lui être envoyé")
+        etat = await self.reinitialiser(membre_id, None)
+        await CodePinSmsService(self.session, settings).envoyer(membre_id, membre.telephone, organisation_id,
+                                                                self.auth)
+        return etat
+
+    async def reinitialiser(self, membre_id: uuid.UUID, nouveau: str | None) -> PinUssdResponse:
+        await self._autoriser(membre_id)
+        if nouveau is not None and trop_simple(nouveau):
             raise RegleMetier("Code PIN trop simple: ni chiffres tous identiques ni suite (1234, 4321)")
         pin = await self._ligne(membre_id)
         avant = {"echecs": pin.echecs, "verrouille": pin.verrouille}

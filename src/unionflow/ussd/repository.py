@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from unionflow.core.repository import SystemRepository
+from unionflow.models.sms import CodePinSms
 from unionflow.models.ussd import PinUssd
 
 
@@ -20,3 +21,20 @@ class PinUssdRepository(SystemRepository[PinUssd]):
             # Re-read under the lock: the row may already sit in the session, read before the lock was taken.
             stmt = stmt.with_for_update().execution_options(populate_existing=True)
         return (await self.session.execute(stmt)).scalar_one_or_none()
+
+
+class CodePinSmsRepository(SystemRepository[CodePinSms]):
+    """Unscoped, like the PIN: the USSD caller is matched by the phone, the treasury route checked its permission
+    on the member first."""
+
+    model = CodePinSms
+
+    async def du_membre(self, membre_id: uuid.UUID, *, for_update: bool = False) -> CodePinSms | None:
+        stmt = self.select().where(CodePinSms.membre_id == membre_id)
+        if for_update:
+            stmt = stmt.with_for_update().execution_options(populate_existing=True)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def supprimer(self, code: CodePinSms) -> None:
+        await self.session.delete(code)
+        await self.session.flush()

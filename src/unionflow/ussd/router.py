@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import hmac
-import ipaddress
 import uuid
 from dataclasses import dataclass
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Request
 from fastapi.responses import PlainTextResponse
 
-from unionflow.auth.throttle import counter_store
+from unionflow.auth.passerelles import Passerelle, authentifier, compter
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
-from unionflow.core.errors import Forbidden, InvalidInput, Unauthenticated
+from unionflow.core.errors import InvalidInput
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_TRESORERIE
 from unionflow.core.routing import area_router
@@ -42,35 +40,21 @@ class Appel:
     attente: int | None  # seconds before this phone may call again, when over its limit
 
 
-def _reseau_admis(host: str | None, reseaux: list[str]) -> bool:
-    try:
-        adresse = ipaddress.ip_address(host or "")
-    except ValueError:
-        return False
-    return any(adresse in ipaddress.ip_network(r, strict=False) for r in reseaux)
+def passerelle_ussd(settings: Settings) -> Passerelle:
+    return Passerelle("USSD", "X-USSD-Secret", settings.ussd_gateway_secret, settings.ussd_allowed_networks,
+                      settings.ussd_max_requests, settings.ussd_window_seconds)
 
 
-async def appel_passerelle(request: Request, secret: str | None = Header(None, alias="X-USSD-Secret")) -> Appel:
+async def appel_passerelle(request: Request) -> Appel:
     """Authenticates the gateway before anything is read, then counts the call against the phone's limit — in
     its own short transaction, before the request's own begins (a dependency resolved ahead of the session)."""
-    settings: Settings = request.app.state.settings
-    attendu = settings.ussd_gateway_secret
-    fourni = secret or request.query_params.get("secret")
-    if not attendu or not fourni or not hmac.compare_digest(fourni.encode(), attendu.encode()):
-        raise Unauthenticated("Passerelle USSD non authentifiée")
-    client = request.client.host if request.client else None
-    if settings.ussd_allowed_networks and not _reseau_admis(client, settings.ussd_allowed_networks):
-        raise Forbidden("Adresse non autorisée pour la passerelle USSD")
+    passerelle = passerelle_ussd(request.app.state.settings)
+    authentifier(request, passerelle)
     form = await request.form()
     telephone, texte = str(form.get("phoneNumber") or "").strip(), str(form.get("text") or "")
     if not form.get("sessionId") or not telephone.startswith("+") or not telephone[1:].isdigit() or len(texte) > 500:
         raise InvalidInput("sessionId et phoneNumber (E.164) requis, text d'au plus 500 caractères")
-    store = counter_store(request)
-    cle = f"ussd:{telephone}"
-    attente = await store.retry_after(cle, settings.ussd_max_requests)
-    if attente is None:
-        await store.failure(cle, settings.ussd_window_seconds)
-    return Appel(telephone, texte, attente)
+    return Appel(telephone, texte, await compter(request, passerelle, telephone))
 
 
 @router.post("/callback", response_class=PlainTextResponse, openapi_extra=_FORM,
@@ -121,3 +105,16 @@ async def reinitialiser_pin(membreId: uuid.UUID, session: SessionDep,
                             auth: AuthContext = authorize(RS_TRESORERIE)) -> PinUssdResponse:
     nouveau = data.nouveau_pin if data is not None else None
     return await PinUssdService(session, auth).reinitialiser(membreId, nouveau)
+
+
+@router.post("/pin/{membreId}/code-sms", response_model=PinUssdResponse, responses=problems(403, 404),
+             summary="Envoyer au membre un code SMS pour créer son code PIN USSD (trésorerie)",
+             description="Extension. Permission `ussd_pin.reinitialiser` (comme la réinitialisation; 403 sinon, membre "
+                         "invisible: 404). Réinitialise l'accès (débloqué, code PIN effacé) puis envoie par SMS, "
+                         "au numéro du membre, un code à usage unique (6 chiffres, haché, valable "
+                         "`UNIONFLOW_USSD_CODE_SMS_TTL_SECONDS`, 3 essais): le membre compose le code USSD, tape ce "
+                         "code puis choisit son code PIN. Membre sans téléphone: 400. Audité (REINITIALISER, "
+                         "ENVOYER_CODE). Le membre peut aussi demander le code depuis le menu USSD.")
+async def envoyer_code_pin(membreId: uuid.UUID, request: Request, session: SessionDep,
+                           auth: AuthContext = authorize(RS_TRESORERIE)) -> PinUssdResponse:
+    return await PinUssdService(session, auth).envoyer_code(membreId, request.app.state.settings)

@@ -5,6 +5,7 @@ evenements) called with the member's own context; only the wording is written he
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import UTC, datetime
 
@@ -26,9 +27,12 @@ from unionflow.membres.repository import MembreRepository
 from unionflow.models.ussd import ECHECS_MAX
 from unionflow.paiements.recus.service import RecuService
 from unionflow.ussd import ecrans
-from unionflow.ussd.ecrans import Profil
+from unionflow.ussd.code_sms import CodePinSmsService
+from unionflow.ussd.ecrans import Profil, Situation
 from unionflow.ussd.paiement_service import PaiementUssd
+from unionflow.ussd.pin_service import trop_simple
 from unionflow.ussd.repository import PinUssdRepository
+from unionflow.ussd.schemas import PIN_PATTERN
 
 MODULE = "USSD"
 
@@ -49,12 +53,25 @@ class UssdService:
         self.settings = settings
         self.pins = PinUssdRepository(session)
 
-    async def _profils(self, telephone: str) -> list[Profil]:
+    async def profils(self, telephone: str) -> list[Profil]:
+        """Every (member, organisation) this phone speaks for (active members, active memberships)."""
         rows = await MembreRepository(self.session, None).profils_telephone(telephone)
         return [Profil(m.id, m.prenom, m.nom, org_id, nom) for m, org_id, nom in rows]
 
+    @staticmethod
+    def contexte(profil: Profil, profils: list[Profil]) -> AuthContext:
+        return membre_context(profil, {p.organisation_id for p in profils if p.membre_id == profil.membre_id})
+
+    async def situation(self, profil: Profil, auth: AuthContext) -> Situation:
+        """The member's balance in the chosen organisation, from the member API's own computation (USSD screen 1,
+        SMS keyword SOLDE)."""
+        compte = await CompteService(self.session, auth).compte(profil.organisation_id)
+        return Situation(compte.cotisations.montant_restant + compte.frais_adhesion_restants,
+                         compte.cotisations.nombre_en_retard, compte.cotisations.prochaine_echeance, compte.credit,
+                         compte.solde)
+
     async def repondre(self, telephone: str, texte: str) -> str:
-        profils = await self._profils(telephone)
+        profils = await self.profils(telephone)
         if not profils:
             return ecrans.INCONNU
         saisies = texte.split("*") if texte else []
@@ -67,23 +84,24 @@ class UssdService:
             profil = profils[int(numero) - 1]
         else:
             profil = profils[0]
-        refus = await self._pin(profil, saisies)
+        refus = await self._pin(profil, saisies, telephone, len({p.membre_id for p in profils}) > 1)
         if refus is not None:
             return refus
-        auth = membre_context(profil, {p.organisation_id for p in profils if p.membre_id == profil.membre_id})
+        auth = self.contexte(profil, profils)
         if not saisies:
             return ecrans.MENU
         if saisies[0] == "2":
             return await PaiementUssd(self.session, self.settings, telephone).repondre(profil, auth, saisies[1:])
         return await self._rubrique(profil, auth, saisies.pop(0), saisies)
 
-    async def _pin(self, profil: Profil, saisies: list[str]) -> str | None:
+    async def _pin(self, profil: Profil, saisies: list[str], telephone: str, partage: bool) -> str | None:
         """None once the PIN typed is right (consumed from ``saisies``); otherwise the screen to answer."""
         pin = await self.pins.du_membre(profil.membre_id)
-        if pin is None or pin.pin_hash is None:
-            return ecrans.SANS_PIN
-        if pin.verrouille:
+        if pin is not None and pin.verrouille:
             return ecrans.VERROUILLE
+        if pin is None or pin.pin_hash is None:
+            # A code sent to a phone several members share would let one set another's PIN.
+            return ecrans.SANS_PIN_PARTAGE if partage else await self._par_code(profil, saisies, telephone)
         if not saisies:
             return ecrans.DEMANDE_PIN
         if verify_password(pin.pin_hash, saisies.pop(0)):
@@ -91,6 +109,32 @@ class UssdService:
                 pin.echecs = 0
             return None
         return await self._echec(profil.membre_id)
+
+    async def _par_code(self, profil: Profil, saisies: list[str], telephone: str) -> str:
+        """No PIN yet: a one-time code by SMS, then the new PIN twice (code*pin*pin, each step from scratch)."""
+        codes = CodePinSmsService(self.session, self.settings)
+        envoyer = saisies[:1] == ["1"] if await codes.en_cours(profil.membre_id) is None else saisies[:1] == ["0"]
+        if envoyer:
+            await codes.envoyer(profil.membre_id, telephone, profil.organisation_id, None)
+            return ecrans.CODE_ENVOYE
+        if await codes.en_cours(profil.membre_id) is None:
+            return ecrans.CHOIX_INVALIDE if saisies else ecrans.SANS_PIN_CODE
+        if not saisies:
+            return ecrans.DEMANDE_CODE
+        verification = await codes.verifier(profil.membre_id, saisies[0])
+        if not verification.juste:
+            return ecrans.code_faux(verification.restants)
+        if len(saisies) == 1:
+            return ecrans.NOUVEAU_PIN
+        nouveau = saisies[1]
+        if not re.fullmatch(PIN_PATTERN, nouveau) or trop_simple(nouveau):
+            return ecrans.PIN_REFUSE
+        if len(saisies) == 2:
+            return ecrans.CONFIRMER_PIN
+        if saisies[2] != nouveau:
+            return ecrans.PIN_DIFFERENT
+        await codes.definir_pin(profil.membre_id, saisies[0], nouveau)
+        return ecrans.PIN_CREE
 
     async def _echec(self, membre_id: uuid.UUID) -> str:
         pin = await self.pins.du_membre(membre_id, for_update=True)
@@ -106,10 +150,7 @@ class UssdService:
 
     async def _rubrique(self, profil: Profil, auth: AuthContext, choix: str, suite: list[str]) -> str:
         if choix == "1":
-            compte = await CompteService(self.session, auth).compte(profil.organisation_id)
-            doit = compte.cotisations.montant_restant + compte.frais_adhesion_restants
-            return ecrans.solde(profil.organisation, doit, compte.cotisations.nombre_en_retard,
-                                compte.cotisations.prochaine_echeance, compte.credit, compte.solde)
+            return ecrans.solde(profil.organisation, await self.situation(profil, auth))
         if choix == "3":
             compte = await CompteService(self.session, auth).compte(profil.organisation_id)
             return ecrans.recus([(p.numero_recu, p.montant, p.date_paiement or p.created_at)

@@ -13,8 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.models import Adhesion, Cotisation, Membre, Paiement, PreferenceMembre
 from unionflow.models.base import Base
 from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.notification import Canal
 from unionflow.models.paiement import StatutPaiement
 from unionflow.notifications.emission import Emetteur
+from unionflow.notifications.gsm import court, un_sms
 from unionflow.notifications.schemas import TypeNotification
 from unionflow.webhooks import emission as webhooks
 
@@ -39,6 +41,13 @@ def _donnees(paiement: Paiement) -> dict[str, object]:
             "referenceExterne": paiement.reference_externe}
 
 
+def sms_recu(numero: str, montant: str, methode: str, quand: str, organisation: str) -> str:
+    """The receipt by SMS, for a member without e-mail: one segment (GSM-7, 160 characters), the organisation's
+    name cut first."""
+    return un_sms(f"{court(organisation, 30)}: paiement de {montant} ({methode}) recu le {quand}. "
+                  f"Recu {numero}. Merci.")
+
+
 # The member, the organisation's name and the member's preferences (paiements/encaissement/validation_service.py).
 Destinataire = tuple[Membre, str, PreferenceMembre | None] | None
 
@@ -61,8 +70,10 @@ async def lignes_paiement_valide(session: AsyncSession, paiement: Paiement, dest
             f"{_montant(paiement.montant, paiement.devise)} "
             f"({METHODES.get(paiement.methode, paiement.methode)}) le {quand}.",
             f"Reçu n° {paiement.numero_recu}.", *lignes])
+        sms = sms_recu(paiement.numero_recu or "", _montant(paiement.montant, paiement.devise),
+                       METHODES.get(paiement.methode, paiement.methode), quand, nom)
         rows += Emetteur(session, auteur).lignes(membre, pref, TypeNotification.RECU_PAIEMENT.value,
-                                                 lambda _m, _c: (sujet, corps),
+                                                 lambda _m, c: (sujet, sms if c is Canal.SMS else corps),
                                                  organisation_id=paiement.organisation_id,
                                                  source=("Paiement", paiement.id))
     abonnes = await webhooks.abonnements(session, paiement.organisation_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hmac
 import logging
 import uuid
+from collections.abc import Collection
 from dataclasses import replace
 from decimal import Decimal
 from typing import Any
@@ -185,6 +186,14 @@ class RecuService:
             date_paiement=paiement.date_paiement or paiement.created_at, organisation=organisation,
             recu_par=await self._recu_par_public(paiement),
             **self._annulation_publique(await self._annulation_nommee(paiement)))
+
+    async def verifier_du_membre(self, numero: str, membre_ids: Collection[uuid.UUID]) -> VerificationRecuResponse:
+        """The public verification of a receipt of one of ``membre_ids``, without its key: a member asking about
+        his own receipt from his own phone (SMS keyword RECU). Anyone else's answers as an unknown number."""
+        found = await self.repo.get_by_numero(numero)
+        if found is None or found[0].membre_id not in membre_ids:
+            raise NotFound("Reçu introuvable ou clé de vérification incorrecte")
+        return await self.verifier(numero, found[0].cle_verification)
 
     @staticmethod
     def _annulation_publique(annulation: AnnulationRecu | None) -> dict[str, object]:
