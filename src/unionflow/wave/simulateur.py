@@ -58,6 +58,7 @@ class SimulateurWave:
     launch_base: str = "https://pay.wave.com"
     webhook_url: str | None = None
     webhook_secret: str | None = None
+    webhook_transport: httpx.AsyncBaseTransport | None = None  # a test's in-process app; None: real HTTP
 
     def reset(self) -> None:
         with self.lock:
@@ -277,7 +278,7 @@ class SimulateurWave:
         if not (self.webhook_url and self.webhook_secret):
             return "aucune cible configurée"
         body, headers = signed_webhook(self.webhook_secret, event)
-        async with httpx.AsyncClient(timeout=10) as client:
+        async with httpx.AsyncClient(transport=self.webhook_transport, timeout=10) as client:
             answer = await client.post(self.webhook_url, content=body, headers=headers)
         return f"HTTP {answer.status_code}"
 
