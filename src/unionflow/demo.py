@@ -195,6 +195,8 @@ def lancer(args: argparse.Namespace, migrate: Callable[[argparse.Namespace], int
             "UNIONFLOW_WAVE_WEBHOOK_SECRET": secret, "UNIONFLOW_WAVE_LAUNCH_ORIGIN": simulateur.url,
             "UNIONFLOW_WAVE_SUCCESS_URL": f"{console}/moi", "UNIONFLOW_WAVE_ERROR_URL": f"{console}/moi",
             "UNIONFLOW_BOOTSTRAP_ADMIN_PASSWORD": DEMO_PASSWORD})
+        # The accounts' member records name the built-in issuer, which is the address served: known before loading.
+        os.environ.setdefault("UNIONFLOW_PUBLIC_BASE_URL", f"http://{args.host}:{args.port}")
         get_settings.cache_clear()
         migrate(args)
 
