@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation clean fuzz fuzz-ci
+.PHONY: run demo test test-fast test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation clean fuzz fuzz-ci
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ install: $(STAMP)
 ## Run the service on the embedded SQLite database (migrates and creates the super administrator first).
 run: $(STAMP)
 	$(BIN)/unionflow serve --host $${UNIONFLOW_HOST:-127.0.0.1} --port $${UNIONFLOW_PORT:-8000}
+
+## Try it without a union: a demo federation on var/demo/demo.db (recreated) and the Wave simulator, then serve.
+demo: $(STAMP)
+	$(BIN)/unionflow demo --host $${UNIONFLOW_HOST:-127.0.0.1} --port $${UNIONFLOW_PORT:-8000}
 
 ## Lint, type-check, a short fuzz, then the whole suite on SQLite and again on PostgreSQL (throwaway database).
 ## The pytest summaries come last on purpose: CI reads the final pytest summary line to count the tests run.

@@ -22,13 +22,13 @@ from pathlib import Path
 
 import httpx
 from tests.factories import Factory
-from tests.wave.fake_wave import FakeWave, serving
 
 from unionflow.auth import keys
 from unionflow.config import Settings
 from unionflow.core.db import create_engine, create_sessionmaker
 from unionflow.migrations.alembic import upgrade
 from unionflow.models import Adhesion, Cotisation, Evenement
+from unionflow.wave.simulateur import SimulateurWave, serving
 
 HERE = Path(__file__).resolve().parent
 # Least privileged first: a SUPER_ADMIN run may disable accounts or change settings the others rely on.
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("extra", nargs="*", help="options passées telles quelles à schemathesis")
     args = parser.parse_args(argv)
 
-    with tempfile.TemporaryDirectory(prefix="unionflow-fuzz-") as scratch, serving(FakeWave()) as wave:
+    with tempfile.TemporaryDirectory(prefix="unionflow-fuzz-") as scratch, serving(SimulateurWave()) as wave:
         env = {**os.environ,
                "UNIONFLOW_DATABASE_URL": f"sqlite:///{scratch}/fuzz.db",
                "UNIONFLOW_DATA_DIR": f"{scratch}/data",

@@ -1,4 +1,4 @@
-"""``unionflow`` command line: serve, migrate, users, worker, jobs, cotisations."""
+"""``unionflow`` command line: serve, demo, migrate, users, worker, jobs, cotisations."""
 
 from __future__ import annotations
 
@@ -80,6 +80,12 @@ def _serve(args: argparse.Namespace) -> int:
                 proxy_headers=args.proxy_headers, forwarded_allow_ips=forwarded, log_config=None,
                 log_level=settings.log_level.lower(), access_log=False)
     return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from unionflow.demo import lancer
+
+    return lancer(args, _migrate, _serve)
 
 
 METRICS_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -376,6 +382,15 @@ def build_parser() -> argparse.ArgumentParser:
                             "default: UNIONFLOW_FORWARDED_ALLOW_IPS)")
     serve.add_argument("--no-migrate", action="store_true", help="do not apply migrations first")
     serve.set_defaults(func=_serve)
+
+    demo = sub.add_parser("demo", help="load a demo federation on a demo database, start the Wave simulator "
+                                       "on loopback, and serve (docs/paiements-wave.md)")
+    demo.add_argument("--host", default="127.0.0.1")
+    demo.add_argument("--port", type=int, default=8000)
+    demo.add_argument("--wave-port", type=int, default=0, help="Wave simulator port (default: a free one)")
+    demo.add_argument("--data-dir", default="var/demo", help="demo files; its demo.db is recreated at each run")
+    demo.add_argument("--database-url", help="load into this (empty) database instead of DATA_DIR/demo.db")
+    demo.set_defaults(func=_demo)
 
     migrate = sub.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(func=_migrate)

@@ -96,6 +96,9 @@ class Settings(BaseSettings):
     wave_timeout_seconds: float = 10.0
     wave_success_url: str = "https://unionflow.local/paiement/succes"
     wave_error_url: str = "https://unionflow.local/paiement/erreur"
+    # Where Wave's payment pages live (the console's CSP lets the "Payer par Wave" form be redirected there);
+    # ``unionflow demo`` points it at the Wave simulator.
+    wave_launch_origin: str = "https://pay.wave.com"
 
     # Request bodies other than uploads (JSON, forms): larger ones are answered 413 before being read whole.
     max_json_body_bytes: int = 1024 * 1024

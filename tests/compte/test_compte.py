@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from tests.factories.cotisations import adhesion, cotisation
-from tests.wave.fake_wave import completed_event, signed_webhook
+from unionflow.wave.simulateur import completed_event, signed_webhook
 
 SECRET = "wave-test-webhook-secret"
 

@@ -9,8 +9,8 @@ from decimal import Decimal
 from sqlalchemy import select
 
 from tests.factories.cotisations import cotisation
-from tests.wave.fake_wave import completed_event, signed_webhook
 from unionflow.models import AuditLog, Notification, Paiement
+from unionflow.wave.simulateur import completed_event, signed_webhook
 
 SECRET = "wave-test-webhook-secret"
 WEBHOOK = "/api/paiements/wave/webhook"

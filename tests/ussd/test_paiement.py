@@ -14,11 +14,11 @@ from tests.factories.code_paiement import WEBHOOK, dues_avec_code
 from tests.factories.cotisations import adhesion
 from tests.ussd.passerelle import ussd
 from tests.ussd.test_menu import PIN, _membre
-from tests.wave.fake_wave import completed_event, signed_webhook
 from unionflow.core.code_paiement import afficher
 from unionflow.models import Notification
 from unionflow.ussd import ecrans
 from unionflow.ussd.ecrans import francs
+from unionflow.wave.simulateur import completed_event, signed_webhook
 
 
 async def test_pay_a_dues_by_ussd_with_a_wave_link_by_sms(client, factory, db, wave):

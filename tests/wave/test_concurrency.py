@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy import func, select
 
 from tests.factories.cotisations import cotisation
-from tests.wave.fake_wave import completed_event, signed_webhook
 from unionflow.models import AuditLog, Cotisation, Paiement, PaiementAllocation, WaveEvenement
+from unionflow.wave.simulateur import completed_event, signed_webhook
 
 SECRET = "wave-test-webhook-secret"
 

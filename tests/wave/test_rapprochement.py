@@ -11,8 +11,8 @@ from decimal import Decimal
 from sqlalchemy import select
 
 from tests.factories.cotisations import cotisation
-from tests.wave.fake_wave import completed_event, signed_webhook
 from unionflow.models import AuditLog, CompteComptable, LigneEcriture
+from unionflow.wave.simulateur import completed_event, signed_webhook
 
 SECRET = "wave-test-webhook-secret"
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from tests.factories.cotisations import cotisation
-from tests.wave.fake_wave import completed_event, signed_webhook
 from unionflow.models import AuditLog
+from unionflow.wave.simulateur import completed_event, signed_webhook
 
 
 async def test_accounts_crud_never_return_secrets(client, factory, db):

@@ -10,8 +10,8 @@ from sqlalchemy import select
 
 from tests.factories.cotisations import adhesion, cotisation
 from tests.pdf import pdf_text
-from tests.wave.fake_wave import completed_event, signed_webhook
 from unionflow.models import AuditLog, Paiement, TransactionWave, WaveCheckout
+from unionflow.wave.simulateur import completed_event, signed_webhook
 
 SECRET = "wave-test-webhook-secret"
 WEBHOOK = "/api/paiements/wave/webhook"

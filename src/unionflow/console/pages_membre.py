@@ -22,7 +22,7 @@ async def moi(ctx: Ctx) -> Response:
     paiements = await services.mes_paiements(ctx.db, ctx.auth)
     wave = RS_WAVE_CHECKOUT.allows(ctx.auth.roles)
     return ctx.render("moi.html", compte=compte, paiements=paiements.content, cle=str(uuid.uuid4()), wave=wave,
-                      form_action=WAVE_LAUNCH_ORIGIN if wave and compte.cotisations_a_payer else None)
+                      form_action=_launch_origin(ctx) if wave and compte.cotisations_a_payer else None)
 
 
 @page("/moi/cotisations/{id}/declarer", RS_COTISATION_PAYER)
@@ -57,9 +57,10 @@ async def notifications(ctx: Ctx) -> Response:
     return ctx.render("notifications.html", notifications=found.content)
 
 
-# Where Wave's checkout pages live: the page holding the "Payer par Wave" form allows its post to be redirected
-# there (CSP ``form-action`` also governs the redirect that follows a form post).
-WAVE_LAUNCH_ORIGIN = "https://pay.wave.com"
+def _launch_origin(ctx: Ctx) -> str:
+    """Where Wave's checkout pages live (the simulator's in the demo): the page holding the "Payer par Wave" form
+    allows its post to be redirected there (CSP ``form-action`` also governs the redirect after a form post)."""
+    return str(ctx.request.app.state.settings.wave_launch_origin)
 
 
 @page("/moi/cotisations/{id}/wave", RS_WAVE_CHECKOUT, methods=("POST",), again="/moi")

@@ -7,9 +7,9 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from tests.factories.code_paiement import PUBLIC, SECRET, WEBHOOK, dues_avec_code
-from tests.wave.fake_wave import completed_event, signed_webhook
 from unionflow.core.code_paiement import afficher
 from unionflow.models import Notification, Paiement
+from unionflow.wave.simulateur import completed_event, signed_webhook
 
 JSON = {"Accept": "application/json"}
 

@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from tests.factories.cotisations import adhesion, cotisation
-from tests.wave.fake_wave import completed_event, signed_webhook
 from unionflow.models import (
     Adhesion,
     CompteComptable,
@@ -35,6 +34,7 @@ from unionflow.models import (
     PaiementAllocation,
     Versement,
 )
+from unionflow.wave.simulateur import completed_event, signed_webhook
 
 EXAMPLES = 25
 SECRET = "wave-test-webhook-secret"
