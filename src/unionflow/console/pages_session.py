@@ -90,9 +90,9 @@ def login_again(request: Request, token: str, suite: str, email: str, erreur: st
     return response
 
 
-@public("/deconnexion", methods=("POST",))
-async def deconnexion(request: Request) -> Response:
-    """Revokes the refresh token (its family) and clears the cookie. CSRF-checked like every form."""
+async def _sortir(request: Request, partout: bool) -> Response:
+    """Both sign-outs: the CSRF check, then the refresh token revoked (its family, or every family of the person),
+    at the external provider for its sessions; the cookie cleared."""
     console = await cookie.read(request)
     if console is None:
         return to_login(request)
@@ -106,10 +106,17 @@ async def deconnexion(request: Request) -> Response:
         await oidc.revoke(request.app.state.settings, console.refresh_token)
     elif console.refresh_token:
         async with contextlib.asynccontextmanager(get_session)(request) as db:
-            await services.revoke(db, console.refresh_token)
-    response = RedirectResponse(PREFIX + "/connexion", status_code=303)
+            revoquer = services.revoke_everywhere if partout else services.revoke
+            await revoquer(db, console.refresh_token)
+    response = RedirectResponse(PREFIX + ("/connexion?fait=partout" if partout else "/connexion"), status_code=303)
     cookie.clear(request, response)
     return response
+
+
+@public("/deconnexion", methods=("POST",))
+async def deconnexion(request: Request) -> Response:
+    """Revokes the refresh token (its family) and clears the cookie. CSRF-checked like every form."""
+    return await _sortir(request, partout=False)
 
 
 @public("/deconnexion-partout", methods=("POST",))
@@ -117,23 +124,7 @@ async def deconnexion_partout(request: Request) -> Response:
     """Revokes every refresh token of the person (every browser and app of hers); her other console sessions end
     at their next page (``pages._fresh`` checks the token), her API clients at their next refresh. A session
     of an external provider is ended here only: the provider holds the others."""
-    console = await cookie.read(request)
-    if console is None:
-        return to_login(request)
-    form = await request.form()
-    if not cookie.same(str(form.get("csrf") or ""), console.csrf):
-        return render(request, "erreur.html", 403, auth=None, code=403, title="Accès refusé",
-                      detail="Formulaire expiré ou falsifié (jeton CSRF invalide).")
-    if console.refresh_token and console.externe:
-        from unionflow.console import oidc
-
-        await oidc.revoke(request.app.state.settings, console.refresh_token)
-    elif console.refresh_token:
-        async with contextlib.asynccontextmanager(get_session)(request) as db:
-            await services.revoke_everywhere(db, console.refresh_token)
-    response = RedirectResponse(PREFIX + "/connexion?fait=partout", status_code=303)
-    cookie.clear(request, response)
-    return response
+    return await _sortir(request, partout=True)
 
 
 @page("/contexte", RS_NOTIFICATION_MES)
