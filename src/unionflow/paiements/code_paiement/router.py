@@ -71,11 +71,13 @@ async def page_code(request: Request, code: str | None = None, _: None = Depends
             responses={**problems(400, 404, 429), 200: _HTML},
             summary="Cotisation désignée par un code de paiement (public)",
             description="Extension. Initiales du membre, organisation, objet, échéance et reste à payer: rien "
-                        "d'autre sur le membre. Code mal formé ou clé de contrôle fausse: 400; inconnu: 404. "
+                        "d'autre sur le membre. Code mal formé ou clé de contrôle fausse: 400 `regle-metier` "
+                        "(11 chiffres, espaces ou tirets admis, les deux derniers clé ISO 7064 MOD 97-10); "
+                        "inconnu: 404. "
                         "Un navigateur (`Accept: text/html`) reçoit la page avec le bouton de paiement Wave. "
                         + _LIMITE)
-async def consulter(code: str, request: Request, session: SessionDep,
-                    _: None = Depends(limite_publique)) -> CotisationParCodeResponse | HTMLResponse:
+async def consulter(code: str, request: Request, _: None = Depends(limite_publique), *,
+                    session: SessionDep) -> CotisationParCodeResponse | HTMLResponse:
     service = CodePaiementService(session, request.app.state.settings)
     if not veut_html(request.headers.get("accept")):
         return await service.consulter(code)
@@ -108,8 +110,10 @@ async def _corps(request: Request) -> CreatePaiementParCodeRequest:
                          "`telephonePayeur` (E.164, facultatif) reçoit un SMS quand l'argent arrive; le membre "
                          "reçoit son reçu. Cotisation réglée ou annulée: 400; paiement du membre déjà en cours: "
                          "409. Corps JSON (201) ou formulaire de la page (303 vers le lien Wave). " + _LIMITE)
-async def payer_wave(code: str, request: Request, session: SessionDep,
-                     _: None = Depends(limite_publique)) -> PaiementParCodeResponse | Response:
+async def payer_wave(code: str, request: Request, _: None = Depends(limite_publique), *,
+                     session: SessionDep) -> PaiementParCodeResponse | Response:
+    # The limiter writes its count in its own transaction: it runs before the request's (on SQLite the request's
+    # write lock, taken first, made the count wait on it until the timeout).
     form = "application/x-www-form-urlencoded" in request.headers.get("content-type", "")
     service = CodePaiementService(session, request.app.state.settings)
     if not form:

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.config import Settings
 from unionflow.core import code_paiement
-from unionflow.core.errors import Conflict, InvalidInput, NotFound, RegleMetier
+from unionflow.core.errors import Conflict, NotFound, RegleMetier
 from unionflow.models import Cotisation
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.paiements.checkout_service import WaveCheckoutService
@@ -41,8 +41,8 @@ class CodePaiementService:
 
     async def _trouver(self, saisie: str) -> tuple[Cotisation, str, str]:
         code = code_paiement.lire(saisie)
-        if code is None:
-            raise InvalidInput("Code de paiement invalide: vérifiez les 11 chiffres (les deux derniers sont une "
+        if code is None:  # a string the path admits, refused by the check digits: a rule, said in the route
+            raise RegleMetier("Code de paiement invalide: vérifiez les 11 chiffres (les deux derniers sont une "
                                "clé de contrôle)")
         found = await PaiementSystemRepository(self.session).par_code_paiement(code)
         if found is None:
