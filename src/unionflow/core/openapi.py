@@ -453,9 +453,14 @@ def install_openapi(app: FastAPI) -> None:
                 state_form_controls(op, components.get("schemas", {}))
                 _state_body_rules(op, components.get("schemas", {}))
                 for code in sorted(codes | {int(c) for c in responses if str(c).isdigit() and int(c) >= 400}):
+                    # A route may answer an error in another medium too (a public HTML page shown again with the
+                    # reason): kept beside the problem.
+                    autres = {media: contenu for media, contenu in
+                              (responses.get(str(code)) or {}).get("content", {}).items() if media not in _JSON_TYPES}
                     responses[str(code)] = {
                         "description": _DESCRIPTIONS.get(code, "Erreur"),
-                        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+                        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}},
+                                    **autres},
                     }
                 if authorizer:
                     roles = sorted(authorizer.role_set.roles)

@@ -28,6 +28,13 @@ from unionflow.paiements.recus.page import veut_html
 router = area_router(page.PREFIX, "Paiements")
 
 _HTML = {"content": {"text/html": {"schema": {"type": "string"}}}}
+
+
+def _ou_page(reponses: dict[int | str, dict[str, Any]]) -> dict[int | str, dict[str, Any]]:
+    """A form of the public page refused: the page again, in HTML, with the reason (a JSON call gets the problem)."""
+    return {code: {**r, "content": _HTML["content"]} for code, r in reponses.items()}
+
+
 _HEADERS = {"Content-Security-Policy": page.CSP, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 _LIMITE = ("Public, sans compte. Limité par adresse IP: au-delà de 10 × `UNIONFLOW_LOGIN_MAX_ATTEMPTS` appels par "
            "fenêtre `UNIONFLOW_LOGIN_WINDOW_SECONDS` (les trois routes du paiement par code comptées ensemble), "
@@ -68,7 +75,7 @@ async def page_code(request: Request, code: str | None = None, _: None = Depends
 
 
 @router.get("/{code}", response_model=CotisationParCodeResponse,
-            responses={**problems(400, 404, 429), 200: _HTML},
+            responses={**_ou_page(problems(400, 404, 429)), 200: _HTML},
             summary="Cotisation désignée par un code de paiement (public)",
             description="Extension. Initiales du membre, organisation, objet, échéance et reste à payer: rien "
                         "d'autre sur le membre. Code mal formé ou clé de contrôle fausse: 400 `regle-metier` "
@@ -101,7 +108,8 @@ async def _corps(request: Request) -> CreatePaiementParCodeRequest:
 
 
 @router.post("/{code}/wave", status_code=201, response_model=PaiementParCodeResponse, openapi_extra=_BODY,
-             responses={**problems(400, 404, 409, 429, 502, 503), 303: {"description": "Formulaire: vers Wave"}},
+             responses={**_ou_page(problems(400, 404, 409, 429, 502, 503)),
+                        303: {"description": "Formulaire: vers Wave"}},
              summary="Ouvrir un paiement Wave pour une cotisation désignée par son code (public)",
              description="Extension. Ouvre une session Wave Checkout du reste dû, `client_reference` = le code; "
                          "la session encore ouverte ouverte ici pour ce code est rendue à nouveau (un second clic "
