@@ -17,10 +17,10 @@ from unionflow.models import Organisation
 COMPTES_COTISATIONS = ("7061", "7063", "7064")
 
 
-def _instant(jour: date) -> datetime:
-    """10:00 UTC on ``jour``, or now when that is still to come today: a payment is never dated in the future (the
-    service refuses it), whatever the hour the suite runs."""
-    return min(datetime.combine(jour, time(10), tzinfo=UTC), datetime.now(UTC))
+def instant(jour: date, heure: int = 10) -> datetime:
+    """``heure`` (10:00) UTC on ``jour``, or now when that is still to come today: a payment is never dated in the
+    future (the service refuses it), whatever the hour the suite runs."""
+    return min(datetime.combine(jour, time(heure), tzinfo=UTC), datetime.now(UTC))
 
 
 async def payer(client: Any, db: Any, org: Organisation, tresorier: Actor, membre: Actor, montant: int, du: int,
@@ -29,7 +29,7 @@ async def payer(client: Any, db: Any, org: Organisation, tresorier: Actor, membr
     dues = await cotisation(db, membre.membre, org, du)
     body = {"membreId": str(membre.membre.id), "organisationId": str(org.id), "montant": str(montant),
             "methode": "ESPECES", "cibles": [{"cotisationId": str(dues.id)}], "avance": montant > du,
-            "datePaiement": _instant(jour).isoformat()}
+            "datePaiement": instant(jour).isoformat()}
     paid = await client.post("/api/paiements", headers=tresorier.headers, json=body)
     assert paid.status_code == 201, paid.text
     result: dict[str, Any] = paid.json()

@@ -21,7 +21,16 @@ from decimal import Decimal
 from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 
-from tests.compte.encaisse_helpers import annuler, avoir, consolidation, credits_balance, imputer, payer, tableau
+from tests.compte.encaisse_helpers import (
+    annuler,
+    avoir,
+    consolidation,
+    credits_balance,
+    imputer,
+    instant,
+    payer,
+    tableau,
+)
 from tests.factories.cotisations import cotisation
 
 ZERO = Decimal(0)
@@ -85,7 +94,7 @@ async def test_every_collected_figure_is_the_income_accounts_credits_of_its_peri
         elif kind == "don":
             don = await client.post("/api/paiements/recettes", headers=tresorier.headers, json={
                 "nature": "DON", "membreId": str(membre.membre.id), "organisationId": str(org.id),
-                "montant": str(somme), "methode": "ESPECES", "datePaiement": f"{jour}T09:00:00+00:00"})
+                "montant": str(somme), "methode": "ESPECES", "datePaiement": instant(jour, 9).isoformat()})
             assert don.status_code == 201, don.text
         note(f"{kind} {jour} {somme} (+{extra * 100}) -> extourné {extournes}, ouvert {ouvert}")
 

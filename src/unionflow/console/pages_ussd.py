@@ -24,7 +24,7 @@ async def pin_ussd_post(ctx: Ctx) -> Response:
     return redirect("/moi/pin-ussd?fait=1")
 
 
-@page("/membres/{id}/pin-ussd/code-sms", RS_TRESORERIE, methods=("POST",))
+@page("/membres/{id}/pin-ussd/code-sms", RS_TRESORERIE, methods=("POST",), again="/membres/{id}")
 async def code_pin_sms(ctx: Ctx) -> Response:
     membre_id = parse_id(ctx.request.path_params["id"])
     await PinUssdService(ctx.db, ctx.auth).envoyer_code(membre_id, ctx.request.app.state.settings)
