@@ -81,7 +81,7 @@ def test_the_readme_first_steps_work_as_written(tmp_path):
         _wait_ready(base, server, log)
         shown = script.replace(README_BASE, f"BASE={base}") + '\nprintf "\\nORG=%s\\n" "$ORG"\n'
         run = subprocess.run(["bash", "-c", shown], input=f"{password}\nMon-secret-a-moi-2026\n",
-                             capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+                             capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -76,7 +76,7 @@ def test_cli_jobs(tmp_path):
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "unionflow.cli", *args], env=env, capture_output=True,
-                              text=True, timeout=120, cwd=Path(__file__).parents[2])
+                              text=True, timeout=300, cwd=Path(__file__).parents[2])
 
     assert run("migrate").returncode == 0
     with closing(sqlite3.connect(db)) as conn:
@@ -96,5 +96,5 @@ def test_cli_jobs(tmp_path):
 
     unreachable = {**env, "UNIONFLOW_DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none"}
     down = subprocess.run([sys.executable, "-m", "unionflow.cli", "jobs", "surveiller"], env=unreachable,
-                          capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[2])
+                          capture_output=True, text=True, timeout=300, cwd=Path(__file__).parents[2])
     assert down.returncode == 2 and "BASE_DONNEES_INDISPONIBLE" in down.stderr

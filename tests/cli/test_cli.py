@@ -14,7 +14,7 @@ from tests.conftest import BACKEND
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "unionflow.cli", *args], env=env, capture_output=True, text=True,
-                          timeout=120, cwd=Path(__file__).parents[2])
+                          timeout=300, cwd=Path(__file__).parents[2])
 
 
 @pytest.mark.skipif(BACKEND != "sqlite", reason="one backend is enough for the CLI wiring")
@@ -132,7 +132,7 @@ def test_production_without_a_database_url_does_not_start(tmp_path):
                 "PYTHONPATH": str(Path(__file__).parents[2] / "src")})
     for args in (["serve", "--port", "0"], ["worker", "--once"]):
         refused = subprocess.run([sys.executable, "-m", "unionflow.cli", *args], env=env, capture_output=True,
-                                 text=True, timeout=120, cwd=tmp_path)
+                                 text=True, timeout=300, cwd=tmp_path)
         assert refused.returncode == 2, (args, refused.stdout, refused.stderr)
         assert "UNIONFLOW_DATABASE_URL is not set" in refused.stderr
     assert not (tmp_path / "var").exists()
@@ -163,7 +163,7 @@ def test_users_create_reads_the_password_from_stdin_or_a_prompt(tmp_path):
 
     def run(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "unionflow.cli", *args], env=env, capture_output=True,
-                              text=True, timeout=120, input=stdin, cwd=Path(__file__).parents[2])
+                              text=True, timeout=300, input=stdin, cwd=Path(__file__).parents[2])
 
     piped = run(["users", "create", "--email", "a@union.sn", "--password-stdin"], "secret-par-stdin-1\n")
     assert piped.returncode == 0, piped.stderr

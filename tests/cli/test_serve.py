@@ -141,8 +141,8 @@ def test_proxy_settings_reach_the_server(tmp_path):
 def test_a_job_run_writes_one_structured_line_and_stores_it(tmp_path):
     env = _env(tmp_path)
     run = [sys.executable, "-m", "unionflow.cli"]
-    assert subprocess.run([*run, "migrate"], env=env, capture_output=True, timeout=120).returncode == 0
-    job = subprocess.run([*run, "jobs", "marquer-retards"], env=env, capture_output=True, text=True, timeout=120)
+    assert subprocess.run([*run, "migrate"], env=env, capture_output=True, timeout=300).returncode == 0
+    job = subprocess.run([*run, "jobs", "marquer-retards"], env=env, capture_output=True, text=True, timeout=300)
     assert job.returncode == 0, job.stderr
     [line] = [json.loads(s) for s in job.stderr.splitlines() if s.startswith("{") and '"unionflow.jobs"' in s]
     assert line["job"] == "marquer-retards" and line["outcome"] == "succes" and line["durationMs"] >= 0

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(BACKEND != "sqlite", reason="one backend is enou
 def _run(args: list[str], env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess[str]:
     # New session: no controlling terminal, so getpass reads the answers from stdin as a pipe would give them.
     return subprocess.run([sys.executable, "-m", "unionflow.cli", *args], env=env, input=stdin,
-                          capture_output=True, text=True, timeout=120, cwd=ROOT, start_new_session=True)
+                          capture_output=True, text=True, timeout=300, cwd=ROOT, start_new_session=True)
 
 
 def _env(tmp_path: Path) -> dict[str, str]:

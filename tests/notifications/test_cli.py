@@ -22,7 +22,7 @@ ROOT = Path(__file__).parents[2]
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "unionflow.cli", *args], env=env, capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
+                          timeout=300, cwd=ROOT)
 
 
 async def _seed(url: str) -> str:
