@@ -8,16 +8,13 @@ from html import escape
 
 from unionflow.core.code_paiement import afficher
 from unionflow.paiements.code_paiement.schemas import CotisationParCodeResponse
-from unionflow.paiements.recus.page import montant_fcfa
+from unionflow.paiements.page_publique import document, montant_fcfa
 
 PREFIX = "/api/paiements/par-code"
 CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self' https:"
-STYLE = """body { margin: 0; font-family: system-ui, sans-serif; background: #f3f4f6; color: #111827; }
-main { max-width: 28rem; margin: 0 auto; padding: 1.5rem 1rem; }
-.carte { background: #fff; border-radius: .75rem; box-shadow: 0 1px 3px rgba(0,0,0,.12); padding: 1rem; }
+STYLE = """.carte { padding: 1rem; }
 h1 { font-size: 1.4rem; margin: 0 0 .75rem; }
-dl { display: grid; grid-template-columns: auto 1fr; gap: .5rem 1rem; }
-dt { color: #4b5563; } dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
+dl { gap: .5rem 1rem; }
 label { display: block; margin: .75rem 0 .25rem; }
 input { font-size: 1.2rem; width: 100%; box-sizing: border-box; padding: .5rem; }
 button { margin-top: 1rem; font-size: 1.1rem; padding: .6rem 1rem; width: 100%; background: #1d4ed8;
@@ -26,27 +23,7 @@ button { margin-top: 1rem; font-size: 1.1rem; padding: .6rem 1rem; width: 100%; 
 
 
 def _document(titre: str, corps: str) -> str:
-    return f"""<!DOCTYPE html>
-<html lang="fr">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>{escape(titre)} — UnionFlow</title>
-<style>
-{STYLE}
-</style>
-</head>
-<body>
-<main>
-<div class="carte">
-<h1>{escape(titre)}</h1>
-{corps}
-</div>
-</main>
-</body>
-</html>
-"""
+    return document(titre, f"<h1>{escape(titre)}</h1>\n{corps}", style=STYLE)
 
 
 def page_saisie(erreur: str | None = None, saisie: str = "") -> str:

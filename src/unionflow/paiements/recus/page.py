@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from html import escape
 
+from unionflow.paiements.page_publique import document, montant_fcfa
 from unionflow.paiements.schemas import VerificationRecuResponse
 
 # No script, no external resource: the page's own inline style only.
@@ -54,56 +55,26 @@ def veut_html(accept: str | None) -> bool:
     return html > 0 and html >= json
 
 
-def montant_fcfa(montant: object, devise: str) -> str:
-    text = f"{montant}"
-    entier, _, decimales = text.partition(".")
-    groupe = f"{int(entier):,}".replace(",", "\u202f")
-    if decimales.strip("0"):
-        groupe += "," + decimales.rstrip("0")
-    return f"{groupe}\u00a0{'FCFA' if devise == 'XOF' else escape(devise)}"
-
-
 def date_longue(value: datetime) -> str:
     # In UTC, as the printed receipt says (the union's countries keep UTC all year).
     utc = value.astimezone(UTC) if value.tzinfo else value
     return f"{utc.day} {_MOIS[utc.month - 1]} {utc.year} à {utc:%H:%M} (UTC)"
 
 
+STYLE = """.carte { overflow: hidden; }
+.bandeau { padding: 1.25rem 1rem; color: #fff; }
+.ok .bandeau { background: #047857; }
+.ko .bandeau { background: #b91c1c; }
+.inconnu .bandeau { background: #4b5563; }
+.bandeau h1 { margin: 0; font-size: 1.5rem; }
+.bandeau p { margin: .5rem 0 0; font-size: 1rem; line-height: 1.4; }
+dl { margin: 0; padding: 1rem; gap: .75rem 1rem; }
+.montant { font-size: 1.25rem; }
+footer { padding: 1rem; font-size: .85rem; color: #4b5563; border-top: 1px solid #e5e7eb; line-height: 1.4; }"""
+
+
 def _document(titre: str, corps: str, classe: str) -> str:
-    return f"""<!DOCTYPE html>
-<html lang="fr">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>{escape(titre)} — UnionFlow</title>
-<style>
-body {{ margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: #f3f4f6;
-       color: #111827; }}
-main {{ max-width: 28rem; margin: 0 auto; padding: 1.5rem 1rem; }}
-.carte {{ background: #fff; border-radius: .75rem; box-shadow: 0 1px 3px rgba(0,0,0,.12); overflow: hidden; }}
-.bandeau {{ padding: 1.25rem 1rem; color: #fff; }}
-.ok .bandeau {{ background: #047857; }}
-.ko .bandeau {{ background: #b91c1c; }}
-.inconnu .bandeau {{ background: #4b5563; }}
-.bandeau h1 {{ margin: 0; font-size: 1.5rem; }}
-.bandeau p {{ margin: .5rem 0 0; font-size: 1rem; line-height: 1.4; }}
-dl {{ margin: 0; padding: 1rem; display: grid; grid-template-columns: auto 1fr; gap: .75rem 1rem; }}
-dt {{ color: #4b5563; }}
-dd {{ margin: 0; font-weight: 600; overflow-wrap: anywhere; }}
-.montant {{ font-size: 1.25rem; }}
-footer {{ padding: 1rem; font-size: .85rem; color: #4b5563; border-top: 1px solid #e5e7eb; line-height: 1.4; }}
-</style>
-</head>
-<body>
-<main class="{classe}">
-<div class="carte">
-{corps}
-</div>
-</main>
-</body>
-</html>
-"""
+    return document(titre, corps, style=STYLE, classe=classe)
 
 
 def _recu_par(recu: VerificationRecuResponse) -> str:
