@@ -135,20 +135,26 @@ class Emetteur:
                               membre_id: uuid.UUID | None = None) -> None:
         """One SMS to this number, no preference applied: whoever paid a dues for a member (no ``membre_id``), or
         the member who asked for it just now from this phone (a payment link on USSD)."""
-        self.session.add(Notification(
-            id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id, type_notification=type_notification,
-            canal=Canal.SMS.value, adresse=telephone, sujet=sujet[:200], corps=corps, statut=S.EN_ATTENTE.value,
-            tentatives=0, source_type=source[0] if source else None, source_id=source[1] if source else None,
-            cree_par=self.cree_par))
+        self.session.add(_sms(telephone, type_notification, sujet[:200], corps, membre_id=membre_id,
+                              organisation_id=organisation_id, source=source, auteur=self.cree_par))
         await self.session.flush()
+
+
+def _sms(telephone: str, type_notification: str, sujet: str, corps: str, *, membre_id: uuid.UUID | None,
+         organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID] | None, auteur: str | None) -> Notification:
+    """The outbox row of one SMS to a number, outside preferences: the one place such a row is written."""
+    return Notification(id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id,
+                        type_notification=type_notification, canal=Canal.SMS.value, adresse=telephone, sujet=sujet,
+                        corps=corps, statut=S.EN_ATTENTE.value, tentatives=0,
+                        source_type=source[0] if source else None, source_id=source[1] if source else None,
+                        cree_par=auteur)
+
 
 def sms_direct(session: AsyncSession, telephone: str, texte: str, *, membre_id: uuid.UUID | None,
                organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID], auteur: str) -> Notification:
     """One SMS to a number, through the outbox, outside preferences and STOP: the answer to an SMS the number
     sent, or a code it asked for. One segment (``un_sms``)."""
-    row = Notification(id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id,
-                       type_notification=TypeNotification.INFORMATION.value, canal=Canal.SMS.value,
-                       adresse=telephone, sujet="SMS", corps=un_sms(texte), statut=S.EN_ATTENTE.value, tentatives=0,
-                       source_type=source[0], source_id=source[1], cree_par=auteur)
+    row = _sms(telephone, TypeNotification.INFORMATION.value, "SMS", un_sms(texte), membre_id=membre_id,
+               organisation_id=organisation_id, source=source, auteur=auteur)
     session.add(row)
     return row
