@@ -66,3 +66,35 @@ async def test_the_treasurer_types_an_entry_in_the_console(client, factory, db):
                               headers=president.headers)
     assert [d["libelle"] for d in listed.json()] == ["Achat de fournitures"]
 
+
+
+async def test_the_treasurer_opens_an_account_and_types_amounts_as_people_write_them(client, factory, db):
+    """Bank fees the statement shows need an account the chart lacks (631): the entry form opens it, through the
+    API's service; its amounts take « 1 500 » as the counter does."""
+    org, treasurer, _, _, _, _, comptes, cai = await _bureau(client, factory, db)
+    csrf = await sign_in(client, treasurer, db)
+    refused = await client.post("/console/comptes", data={"csrf": csrf, "numero_compte": "0631",
+                                                          "libelle_compte": "Frais bancaires"})
+    assert refused.status_code == 400 and 'aria-describedby="raison-numero_compte"' in refused.text, refused.text
+    assert 'value="Frais bancaires"' in refused.text  # what was typed comes back
+    opened = await client.post("/console/comptes", data={"csrf": csrf, "numero_compte": "631",
+                                                         "libelle_compte": "Frais bancaires"})
+    assert opened.status_code == 303 and opened.headers["location"].endswith("/ecritures/nouvelle?ouvert=631")
+    again = await client.post("/console/comptes", data={"csrf": csrf, "numero_compte": "631",
+                                                        "libelle_compte": "Frais bancaires"})
+    assert again.status_code == 409 and "existe déjà" in again.text
+    chart = await client.get(f"/api/comptabilite/comptes?organisationId={org.id}", headers=treasurer.headers)
+    frais = next(c for c in chart.json() if c["numeroCompte"] == "631")
+    assert frais["classe"] == 6 and frais["actif"]
+    form = await client.get("/console/ecritures/nouvelle?ouvert=631")
+    assert "Compte 631 ouvert" in form.text and "631 Frais bancaires" in form.text
+    booked = await client.post("/console/ecritures/nouvelle", data={
+        "csrf": csrf, "idempotency_key": KEY.search(form.text).group(1), "journal": cai["id"], "date": TODAY,
+        "libelle": "Frais de tenue de compte", "compte_0": frais["id"], "debit_0": "1 500",
+        "compte_1": comptes["571"], "credit_1": "1\u202f500"})
+    assert booked.status_code == 303 and "fait=demandee" in booked.headers["location"], booked.text
+    listed = await client.get(f"/api/comptabilite/demandes-ecritures?organisationId={org.id}",
+                              headers=treasurer.headers)
+    lignes = listed.json()[0]["lignes"]
+    assert sorted((str(ligne["debit"]), str(ligne["credit"])) for ligne in lignes) == [("0.00", "1500.00"),
+                                                                                     ("1500.00", "0.00")]

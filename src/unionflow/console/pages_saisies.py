@@ -12,15 +12,16 @@ import uuid
 
 from starlette.responses import Response
 
-from unionflow.comptabilite.schemas import CreateEcritureComptableRequest
+from unionflow.comptabilite.schemas import CreateCompteComptableRequest, CreateEcritureComptableRequest
 from unionflow.comptabilite.service import ComptabiliteService
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id
 from unionflow.console.services import corps
 from unionflow.core.errors import InvalidInput
 from unionflow.core.idempotence import IdempotentRequest
+from unionflow.core.montants import lire_montant
 from unionflow.core.permissions import Permission
-from unionflow.core.roles import RS_ECRITURE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.core.roles import RS_ECRITURE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ, RS_WRITE
 from unionflow.models.approbation import StatutDemande, TypeDecision
 from unionflow.saisies import operations
 from unionflow.saisies.schemas import ApprouverEcritureRequest
@@ -118,7 +119,25 @@ async def nouvelle(ctx: Ctx) -> Response:
     lignes = [{champ: ctx.typed(f"{champ}_{i}") for champ in CHAMPS_LIGNE} for i in range(LIGNES_FORMULAIRE)]
     return ctx.render("ecriture_nouvelle.html", comptes=comptes, journaux=journaux, lignes=lignes,
                       cle=ctx.typed("idempotency_key") or str(uuid.uuid4()),
-                      saisi=ctx.saisi("journal", "date", "libelle", "piece"))
+                      saisi=ctx.saisi("journal", "date", "libelle", "piece", "numero_compte", "libelle_compte"),
+                      ouvert=ctx.request.query_params.get("ouvert"))
+
+
+@page("/comptes", RS_WRITE, methods=("POST",), again=nouvelle)
+async def ouvrir_compte(ctx: Ctx) -> Response:
+    """Opens an account of the organisation's chart from the entry form (bank fees 631, rent 622…): the API's
+    ``POST /api/comptabilite/comptes``, same service and rules; back to the form with the account offered."""
+    org = ctx.auth.active_organisation_id
+    if org is None:
+        raise InvalidInput("Choisissez d'abord une organisation")
+    data = CreateCompteComptableRequest.model_validate(corps(
+        organisationId=str(org), numeroCompte=ctx.field("numero_compte"), libelle=ctx.field("libelle_compte")))
+    compte = await ComptabiliteService(ctx.db, ctx.auth).creer_compte(data)
+    return redirect(f"/ecritures/nouvelle?ouvert={compte.numero_compte}")
+
+
+def _montant(texte: str | None, champ: str) -> str | None:
+    return str(lire_montant(texte, champ)) if texte and texte.strip() else None
 
 
 @page("/ecritures/nouvelle", RS_TRESORERIE, methods=("POST",), again=nouvelle)
@@ -127,7 +146,9 @@ async def nouvelle_post(ctx: Ctx) -> Response:
     for i in range(LIGNES_FORMULAIRE):
         compte, debit, credit = (ctx.field(f"{champ}_{i}") for champ in CHAMPS_LIGNE[:3])
         if compte or debit or credit:
-            lignes.append(corps(compteId=compte, debit=debit, credit=credit, libelle=ctx.field(f"libelle_ligne_{i}")))
+            # Amounts as people type them (« 1 500 »), the counter's rule; an empty side stays empty.
+            lignes.append(corps(compteId=compte, debit=_montant(debit, f"debit_{i}"),
+                                credit=_montant(credit, f"credit_{i}"), libelle=ctx.field(f"libelle_ligne_{i}")))
     body = corps(journalId=ctx.field("journal"), dateEcriture=ctx.field("date"), libelle=ctx.field("libelle"),
                  pieceReference=ctx.field("piece"), lignes=lignes)
     data = CreateEcritureComptableRequest.model_validate(body)

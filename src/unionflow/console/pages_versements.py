@@ -18,7 +18,7 @@ from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.errors import InvalidInput, RegleMetier, schema_error
 from unionflow.core.permissions import Permission
-from unionflow.core.roles import RS_AIDE, RS_FINANCE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.core.roles import RS_AIDE, RS_FINANCE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ, RS_VERSEMENT_CONFIRMER
 from unionflow.federation.schemas import CreateQuotePartRequest
 from unionflow.models.demande_aide import StatutDemandeAide
 from unionflow.models.versement import ModeVersement, ObjetVersement, StatutVersement
@@ -115,7 +115,7 @@ async def bon(ctx: Ctx) -> Response:
         "Content-Disposition": f'attachment; filename="bon-{numero}.pdf"', "Cache-Control": "no-store"})
 
 
-@page("/versements/{id}/confirmer", RS_TRESORERIE, methods=("POST",), again="/versements")
+@page("/versements/{id}/confirmer", RS_VERSEMENT_CONFIRMER, methods=("POST",), again="/versements")
 async def confirmer(ctx: Ctx) -> Response:
     versement_id = parse_id(ctx.request.path_params["id"])
     await services_finance.confirmer_versement(ctx.db, ctx.auth, ctx.request, ctx.field("idempotency_key"),
