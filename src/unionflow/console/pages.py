@@ -103,6 +103,9 @@ class Ctx:
     erreur: str | None = None
     # …and each field's own reason, by the form's field name, shown next to it (``raison``).
     erreurs: dict[str, str] = field(default_factory=dict)
+    # …and, for a form repeated on each row of a list, the refused row: the path parameters of the refused post
+    # (``/annulations/{id}/rejeter``: that request's id), so that only its row is marked (``ligne=`` below).
+    lignes: frozenset[str] = frozenset()
 
     def can(self, permission: Permission, organisation_id: uuid.UUID | None = None) -> bool:
         return self.auth.can(permission, organisation_id or self.auth.active_organisation_id)
@@ -135,19 +138,40 @@ class Ctx:
         """The values a refused form had (empty on a first display): the person corrects, he does not retype."""
         return {name: self.typed(name) for name in names}
 
-    def raison(self, name: str) -> Markup:
+    def refusee(self, ligne: Any) -> bool:
+        """The row ``ligne`` (its id; a tuple: id and action, for a row with several forms) is the refused one."""
+        parts = ligne if isinstance(ligne, tuple) else (ligne,)
+        return self.erreur is not None and all(str(p) in self.lignes for p in parts)
+
+    def _raison_de(self, name: str, ligne: Any, general: bool) -> tuple[str | None, str]:
+        """The reason for ``name`` and the id of its text. On a row's form (``ligne``): only on the refused row,
+        where a refusal naming no field (a balance, a state) stands beside the row's main field (``general``)."""
+        if ligne is None:
+            return self.erreurs.get(name), f"raison-{name}"
+        if not self.refusee(ligne):
+            return None, ""
+        parts = ligne if isinstance(ligne, tuple) else (ligne,)
+        found = self.erreurs.get(name) or (self.erreur if general and not self.erreurs else None)
+        return found, "-".join(["raison", name, *map(str, parts)])
+
+    def raison(self, name: str, ligne: Any = None, general: bool = False) -> Markup:
         """The reason the refused form gives for field ``name``, next to it (the input names it in
-        ``aria-describedby`` through ``invalide``); nothing on a first display."""
-        found = self.erreurs.get(name)
+        ``aria-describedby`` through ``invalide``); nothing on a first display nor on another row."""
+        found, ident = self._raison_de(name, ligne, general)
         if found is None:
             return Markup("")
-        return Markup('<span class="raison" id="raison-{0}">{1}</span>').format(name, found)
+        return Markup('<span class="raison" id="{0}">{1}</span>').format(ident, found)
 
-    def invalide(self, name: str) -> Markup:
+    def invalide(self, name: str, ligne: Any = None, general: bool = False) -> Markup:
         """The attributes of a refused field: read as invalid, described by its reason."""
-        if name not in self.erreurs:
+        found, ident = self._raison_de(name, ligne, general)
+        if found is None:
             return Markup("")
-        return Markup(' aria-invalid="true" aria-describedby="raison-{0}"').format(escape(name))
+        return Markup(' aria-invalid="true" aria-describedby="{0}"').format(escape(ident))
+
+    def typed_row(self, ligne: Any, name: str, default: Any = "") -> Any:
+        """What was typed in ``name`` of the refused row's form; other rows show ``default``."""
+        return self.field(name) if self.refusee(ligne) else default
 
 
 def render(request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
@@ -364,7 +388,8 @@ async def _page(request: Request, console: ConsoleSession, auth: AuthContext, ro
 # → « date_naissance »).
 CHAMPS_API = {"methode_paiement": "methode", "reference_paiement": "reference", "date_operation": "date",
               "tresorerie_source_id": "source", "tresorerie_destination_id": "destination",
-              "date_echeance": "echeance", "montant_demande": "montant", "montant_accorde": "montant"}
+              "date_echeance": "echeance", "montant_demande": "montant", "montant_accorde": "montant",
+              "decouvert_autorise": "decouvert"}
 
 
 def form_field(api_name: str) -> str:
@@ -393,7 +418,8 @@ async def _again(request: Request, console: ConsoleSession, auth: AuthContext, f
     it concerns) and the typed values, with the refusal's status."""
     async with contextlib.asynccontextmanager(get_session)(request) as db:
         response = await again(Ctx(request, auth, db, console, form, erreur=pour_console(error.detail),
-                                   erreurs=field_reasons(error)))
+                                   erreurs=field_reasons(error),
+                                   lignes=frozenset(str(v) for v in request.path_params.values())))
     response.status_code = error.status
     return response
 
