@@ -41,6 +41,7 @@ from unionflow.console import (  # noqa: F401
     pages_tresoreries,
     pages_tresorier,
     pages_ussd,
+    pages_utilisateurs,
     pages_versements,
     pages_wave,
 )
