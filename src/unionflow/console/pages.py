@@ -103,8 +103,8 @@ class Ctx:
     erreur: str | None = None
     # …and each field's own reason, by the form's field name, shown next to it (``raison``).
     erreurs: dict[str, str] = field(default_factory=dict)
-    # …and, for a form repeated on each row of a list, the refused row: the path parameters of the refused post
-    # (``/annulations/{id}/rejeter``: that request's id), so that only its row is marked (``ligne=`` below).
+    # …and, for a form repeated on each row of a list, the refused row: the path segments of the refused post
+    # (``/annulations/{id}/rejeter``: that request's id, « rejeter »), so that only its row is marked (``ligne=``).
     lignes: frozenset[str] = frozenset()
 
     def can(self, permission: Permission, organisation_id: uuid.UUID | None = None) -> bool:
@@ -419,7 +419,7 @@ async def _again(request: Request, console: ConsoleSession, auth: AuthContext, f
     async with contextlib.asynccontextmanager(get_session)(request) as db:
         response = await again(Ctx(request, auth, db, console, form, erreur=pour_console(error.detail),
                                    erreurs=field_reasons(error),
-                                   lignes=frozenset(str(v) for v in request.path_params.values())))
+                                   lignes=frozenset(request.url.path.split("/"))))
     response.status_code = error.status
     return response
 
