@@ -12,7 +12,6 @@ refuses is the API's own French 400 (``core.errors.schema_error``), never a 500,
 from __future__ import annotations
 
 import contextlib
-import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -34,6 +33,7 @@ from starlette.routing import Route
 
 from unionflow.console import cartes, navigation
 from unionflow.console import session as cookie
+from unionflow.console.raisons import field_reasons
 from unionflow.console.session import ConsoleSession
 from unionflow.core.auth import AuthContext, authenticate
 from unionflow.core.db import get_session, read_only_session
@@ -382,29 +382,6 @@ async def _page(request: Request, console: ConsoleSession, auth: AuthContext, ro
         with contextlib.suppress(UnionFlowError):  # the form itself out of reach now: the error page
             return await _again(request, console, auth, form, again, error)
     return error_page(request, error.status, error.detail, Ctx(request, auth, None, console))  # type: ignore[arg-type]
-
-
-# API body names whose form field is named otherwise (the rest: camelCase → snake_case, « dateNaissance »
-# → « date_naissance »).
-CHAMPS_API = {"methode_paiement": "methode", "reference_paiement": "reference", "date_operation": "date",
-              "tresorerie_source_id": "source", "tresorerie_destination_id": "destination",
-              "date_echeance": "echeance", "montant_demande": "montant", "montant_accorde": "montant",
-              "decouvert_autorise": "decouvert"}
-
-
-def form_field(api_name: str) -> str:
-    last = api_name.split(".")[-1] if "." in api_name and not api_name.split(".")[-1].isdigit() else api_name
-    snake = re.sub(r"(?<!^)([A-Z])", r"_\1", last.split(".")[0]).lower()
-    return CHAMPS_API.get(snake, snake)
-
-
-def field_reasons(error: UnionFlowError) -> dict[str, str]:
-    """Each field's reason, from the problem's ``errors`` (the API's schema, or ``lire_montant``)."""
-    found: dict[str, str] = {}
-    for item in error.extra.get("errors") or ():
-        if isinstance(item, dict) and item.get("field") and item.get("message"):
-            found.setdefault(form_field(str(item["field"])), str(item["message"]))
-    return found
 
 
 # Refusals a person corrects in the same form: invalid input (400), an action the state does not allow (400), a
