@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from sqlalchemy import select
+
 from tests.console.connexion import sign_in
-from unionflow.models import MembreOrganisation, UtilisateurLocal
+from unionflow.models import AuditLog, MembreOrganisation, UtilisateurLocal
 
 
 def _ligne(html: str, user_id: object) -> str:
@@ -59,3 +61,39 @@ async def test_no_one_but_the_super_administrator_reads_the_accounts(client, fac
     refused = await client.get("/console/utilisateurs")
     assert refused.status_code == 403 and "Votre rôle ne donne pas accès" in refused.text
     assert 'href="/console/utilisateurs"' not in (await client.get("/console/mise-en-route")).text
+
+
+async def test_a_provisional_password_and_blocking_from_the_accounts_row(client, factory, db):
+    org = await factory.organisation()
+    admin = await factory.actor(["SUPER_ADMIN"], with_membre=False)
+    tresorier = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    autre = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
+    csrf = await sign_in(client, admin, db)
+    q = {"q": "example.sn"}
+    base = f"/console/utilisateurs/{tresorier.user.id}"
+
+    short = await client.post(f"{base}/reinitialiser", params=q, data={"csrf": csrf, "password": "court"})
+    assert short.status_code == 400
+    row, other = _ligne(short.text, tresorier.user.id), _ligne(short.text, autre.user.id)
+    assert f'aria-invalid="true" aria-describedby="raison-password-{tresorier.user.id}-reinitialiser"' in row
+    assert "court" not in row and "aria-invalid" not in other  # a password is never shown again
+
+    done = await client.post(f"{base}/reinitialiser", params=q, data={"csrf": csrf, "password": "Provisoire-2026!"})
+    assert done.status_code == 303
+    assert done.headers["location"] == "/console/utilisateurs?q=example.sn&fait=reinitialiser"
+    await db.refresh(tresorier.user)
+    assert tresorier.user.password_change_required
+    assert (await client.post(f"{base}/bloquer", params=q, data={"csrf": csrf})).status_code == 303
+    await db.refresh(tresorier.user)
+    assert not tresorier.user.enabled
+    assert "Débloquer le compte" in _ligne((await client.get("/console/utilisateurs", params=q)).text,
+                                           tresorier.user.id)
+    assert (await client.post(f"{base}/debloquer", data={"csrf": csrf})).status_code == 303
+    await db.refresh(tresorier.user)
+    assert tresorier.user.enabled
+    actions = list((await db.execute(select(AuditLog.type_action).where(
+        AuditLog.entite_id == str(tresorier.user.id)))).scalars())
+    assert actions.count("MODIFIER") == 3
+    mine = await client.post(f"/console/utilisateurs/{admin.user.id}/bloquer", data={"csrf": csrf})
+    assert mine.status_code == 409 and "Vous ne pouvez pas désactiver votre propre compte" in mine.text
+    assert "Bloquer le compte" not in _ligne(mine.text, admin.user.id)  # not offered: forced, the service says no
