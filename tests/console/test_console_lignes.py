@@ -1,18 +1,20 @@
 """A form repeated on each row of a list comes back refused with the reason beside THAT row's field: the field is
 read as invalid and described by the reason (aria-invalid, aria-describedby), what was typed stays in that row only,
-the other rows are untouched — the aids to decide, the cancellations to decide; a row refused for no field in
-particular has the reason beside its main field."""
+the other rows are untouched — the aids to decide, the cancellations to decide, the payouts (two forms on a row);
+a row refused for no field in particular has the reason beside its main field."""
 
 from __future__ import annotations
 
 import re
+import uuid
+from decimal import Decimal
 
 from sqlalchemy import select
 
 from tests.console.connexion import KEY, sign_in
 from tests.factories.cotisations import cotisation
 from tests.factories.finance import demande_aide
-from unionflow.models import DemandeApprobation
+from unionflow.models import DemandeApprobation, Versement
 
 
 def _bloc(html: str, start: str, end: str) -> str:
@@ -76,3 +78,28 @@ async def test_a_rejection_without_reason_is_marked_beside_its_own_request(clien
     assert f'aria-invalid="true" aria-describedby="raison-commentaire-{demandes[0]}"' in mine
     assert f'id="raison-commentaire-{demandes[0]}">Indiquez la raison du rejet' in mine
     assert "aria-invalid" not in other and "raison-commentaire" not in other
+
+
+async def test_a_payout_cancelled_without_reason_is_marked_on_its_cancel_form_not_its_confirm_form(
+        client, factory, db):
+    """Two forms on one row (confirm, cancel): the refused one only."""
+    org = await factory.organisation()
+    tresorier = await factory.actor(organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    ids = []
+    for numero in (1, 2):
+        versement = Versement(numero=f"VER-T-{uuid.uuid4().hex[:8]}", organisation_id=org.id, montant=Decimal("5000"),
+                              devise="XOF", mode="MANUEL", objet_type="AUTRE", motif="Fournitures",
+                              beneficiaire_nom=f"Librairie {numero}", statut="EN_COURS",
+                              cle_idempotence=f"lignes-{uuid.uuid4().hex}", cree_par="Trésorier adjoint")
+        db.add(versement)
+        await db.flush()
+        ids.append(versement.id)
+    csrf = await sign_in(client, tresorier, db)
+    refused = await client.post(f"/console/versements/{ids[0]}/annuler", data={"csrf": csrf, "motif": "x"})
+    assert refused.status_code == 400
+    cancel = _bloc(refused.text, f'action="/console/versements/{ids[0]}/annuler"', "</form>")
+    confirm = _bloc(refused.text, f'action="/console/versements/{ids[0]}/confirmer"', "</form>")
+    other = _bloc(refused.text, f'action="/console/versements/{ids[1]}/annuler"', "</form>")
+    assert f'value="x" aria-invalid="true" aria-describedby="raison-motif-{ids[0]}-annuler"' in cancel
+    assert "Indiquez le motif de l&#39;annulation" in cancel
+    assert "aria-invalid" not in confirm and "aria-invalid" not in other
