@@ -74,9 +74,13 @@ async def seed(settings: Settings) -> tuple[dict[str, str], dict[str, str]]:
             assert secretaire.membre is not None and membre.membre is not None
             session.add(MembreOrganisation(membre_id=secretaire.membre.id, organisation_id=b.id,
                                            roles=["MEMBRE", "SECRETAIRE"], date_debut=date.today()))
+            # The other roles of the console, each on its own account (the accessibility pass signs in as each).
+            president = await make.actor(["USER"], organisation=a, org_roles=["MEMBRE", "PRESIDENT"])
+            commissaire = await make.actor(["USER"], organisation=a, org_roles=["COMMISSAIRE_AUX_COMPTES"])
+            admin = await make.actor(["SUPER_ADMIN"], with_membre=False)
             autre = await make.membre(a, prenom="Ibrahima", nom="Faye")
             await make.membre(b, prenom="Coumba", nom="Thiam")
-            for actor in (tresorier, membre, secretaire):
+            for actor in (tresorier, membre, secretaire, president, commissaire, admin):
                 actor.user.password_hash = hash_password(PASSWORD)
             due_cash = await cotisation(session, autre, a, 5000, libelle="Cotisation guichet")
             due_member = await cotisation(session, membre.membre, a, 3000, libelle="Cotisation déclarée")
@@ -86,7 +90,8 @@ async def seed(settings: Settings) -> tuple[dict[str, str], dict[str, str]]:
                                   cle_idempotence="console-e2e-ver-7", cree_par="Trésorier adjoint"))
             await session.commit()
             emails = {"tresorier": tresorier.user.email, "membre": membre.user.email,
-                      "secretaire": secretaire.user.email}
+                      "secretaire": secretaire.user.email, "president": president.user.email,
+                      "commissaire": commissaire.user.email, "admin": admin.user.email}
             ids = {"autre": str(autre.id), "due_cash": str(due_cash.id), "due_member": str(due_member.id),
                    "a": str(a.id), "b": str(b.id)}
             return emails, ids

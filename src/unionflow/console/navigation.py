@@ -27,7 +27,7 @@ NAV: tuple[Groupe, ...] = (
                       ("/clotures", "Clôtures"), ("/cotisations/generer", "Génération des cotisations"),
                       ("/exports", "Exports"), ("/avoirs", "Registre des avoirs"), ("/alertes", "Alertes LCB-FT"),
                       ("/journal-audit", "Journal d'audit"))),
-    ("Paramètres", (("/mise-en-route", "Mise en route"),)),
+    ("Paramètres", (("/mise-en-route", "Mise en route"), ("/utilisateurs", "Comptes utilisateurs"))),
     ("Mon compte", (("/moi", "Mon compte"), ("/moi/releve", "Relevé de compte"),
                     ("/moi/notifications", "Notifications"), ("/moi/pin-ussd", "Code PIN USSD"),
                     ("/mot-de-passe", "Mot de passe"))),

@@ -12,7 +12,6 @@ refuses is the API's own French 400 (``core.errors.schema_error``), never a 500,
 from __future__ import annotations
 
 import contextlib
-import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -34,6 +33,7 @@ from starlette.routing import Route
 
 from unionflow.console import cartes, navigation
 from unionflow.console import session as cookie
+from unionflow.console.raisons import field_reasons
 from unionflow.console.session import ConsoleSession
 from unionflow.core.auth import AuthContext, authenticate
 from unionflow.core.db import get_session, read_only_session
@@ -103,6 +103,9 @@ class Ctx:
     erreur: str | None = None
     # …and each field's own reason, by the form's field name, shown next to it (``raison``).
     erreurs: dict[str, str] = field(default_factory=dict)
+    # …and, for a form repeated on each row of a list, the refused row: the path segments of the refused post
+    # (``/annulations/{id}/rejeter``: that request's id, « rejeter »), so that only its row is marked (``ligne=``).
+    lignes: frozenset[str] = frozenset()
 
     def can(self, permission: Permission, organisation_id: uuid.UUID | None = None) -> bool:
         return self.auth.can(permission, organisation_id or self.auth.active_organisation_id)
@@ -135,19 +138,40 @@ class Ctx:
         """The values a refused form had (empty on a first display): the person corrects, he does not retype."""
         return {name: self.typed(name) for name in names}
 
-    def raison(self, name: str) -> Markup:
+    def refusee(self, ligne: Any) -> bool:
+        """The row ``ligne`` (its id; a tuple: id and action, for a row with several forms) is the refused one."""
+        parts = ligne if isinstance(ligne, tuple) else (ligne,)
+        return self.erreur is not None and all(str(p) in self.lignes for p in parts)
+
+    def _raison_de(self, name: str, ligne: Any, general: bool) -> tuple[str | None, str]:
+        """The reason for ``name`` and the id of its text. On a row's form (``ligne``): only on the refused row,
+        where a refusal naming no field (a balance, a state) stands beside the row's main field (``general``)."""
+        if ligne is None:
+            return self.erreurs.get(name), f"raison-{name}"
+        if not self.refusee(ligne):
+            return None, ""
+        parts = ligne if isinstance(ligne, tuple) else (ligne,)
+        found = self.erreurs.get(name) or (self.erreur if general and not self.erreurs else None)
+        return found, "-".join(["raison", name, *map(str, parts)])
+
+    def raison(self, name: str, ligne: Any = None, general: bool = False) -> Markup:
         """The reason the refused form gives for field ``name``, next to it (the input names it in
-        ``aria-describedby`` through ``invalide``); nothing on a first display."""
-        found = self.erreurs.get(name)
+        ``aria-describedby`` through ``invalide``); nothing on a first display nor on another row."""
+        found, ident = self._raison_de(name, ligne, general)
         if found is None:
             return Markup("")
-        return Markup('<span class="raison" id="raison-{0}">{1}</span>').format(name, found)
+        return Markup('<span class="raison" id="{0}">{1}</span>').format(ident, found)
 
-    def invalide(self, name: str) -> Markup:
+    def invalide(self, name: str, ligne: Any = None, general: bool = False) -> Markup:
         """The attributes of a refused field: read as invalid, described by its reason."""
-        if name not in self.erreurs:
+        found, ident = self._raison_de(name, ligne, general)
+        if found is None:
             return Markup("")
-        return Markup(' aria-invalid="true" aria-describedby="raison-{0}"').format(escape(name))
+        return Markup(' aria-invalid="true" aria-describedby="{0}"').format(escape(ident))
+
+    def typed_row(self, ligne: Any, name: str, default: Any = "") -> Any:
+        """What was typed in ``name`` of the refused row's form; other rows show ``default``."""
+        return self.field(name) if self.refusee(ligne) else default
 
 
 def render(request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
@@ -360,28 +384,6 @@ async def _page(request: Request, console: ConsoleSession, auth: AuthContext, ro
     return error_page(request, error.status, error.detail, Ctx(request, auth, None, console))  # type: ignore[arg-type]
 
 
-# API body names whose form field is named otherwise (the rest: camelCase → snake_case, « dateNaissance »
-# → « date_naissance »).
-CHAMPS_API = {"methode_paiement": "methode", "reference_paiement": "reference", "date_operation": "date",
-              "tresorerie_source_id": "source", "tresorerie_destination_id": "destination",
-              "date_echeance": "echeance", "montant_demande": "montant", "montant_accorde": "montant"}
-
-
-def form_field(api_name: str) -> str:
-    last = api_name.split(".")[-1] if "." in api_name and not api_name.split(".")[-1].isdigit() else api_name
-    snake = re.sub(r"(?<!^)([A-Z])", r"_\1", last.split(".")[0]).lower()
-    return CHAMPS_API.get(snake, snake)
-
-
-def field_reasons(error: UnionFlowError) -> dict[str, str]:
-    """Each field's reason, from the problem's ``errors`` (the API's schema, or ``lire_montant``)."""
-    found: dict[str, str] = {}
-    for item in error.extra.get("errors") or ():
-        if isinstance(item, dict) and item.get("field") and item.get("message"):
-            found.setdefault(form_field(str(item["field"])), str(item["message"]))
-    return found
-
-
 # Refusals a person corrects in the same form: invalid input (400), an action the state does not allow (400), a
 # conflict (409, an e-mail already used, a file already imported). 403 and 404 stay error pages.
 FORGIVEN = (InvalidInput, InvalidState, Conflict)
@@ -393,7 +395,8 @@ async def _again(request: Request, console: ConsoleSession, auth: AuthContext, f
     it concerns) and the typed values, with the refusal's status."""
     async with contextlib.asynccontextmanager(get_session)(request) as db:
         response = await again(Ctx(request, auth, db, console, form, erreur=pour_console(error.detail),
-                                   erreurs=field_reasons(error)))
+                                   erreurs=field_reasons(error),
+                                   lignes=frozenset(request.url.path.split("/"))))
     response.status_code = error.status
     return response
 

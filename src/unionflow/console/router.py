@@ -24,6 +24,7 @@ from unionflow.console import (  # noqa: F401
     pages_federation,
     pages_fiche_membre,
     pages_installation,
+    pages_installation_edition,
     pages_lcbft,
     pages_membre,
     pages_mise_en_route,
@@ -40,6 +41,7 @@ from unionflow.console import (  # noqa: F401
     pages_tresoreries,
     pages_tresorier,
     pages_ussd,
+    pages_utilisateurs,
     pages_versements,
     pages_wave,
 )

@@ -36,7 +36,7 @@ def _to_identity(user: UtilisateurLocal) -> IdentityUser:
     return IdentityUser(
         id=str(user.id), username=user.username, email=user.email, first_name=user.prenom, last_name=user.nom,
         enabled=user.enabled, email_verified=user.email_verified, created_at=user.created_at,
-        realm_roles=sorted(user.realm_roles or []),
+        realm_roles=sorted(user.realm_roles or []), last_login_at=user.last_login_at,
     )
 
 

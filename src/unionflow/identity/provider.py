@@ -39,6 +39,8 @@ class IdentityUser:
     email_verified: bool = False
     created_at: datetime | None = None
     realm_roles: list[str] | None = None
+    # Built-in provider only (Keycloak's admin API does not give it on a user): None there, or never signed in.
+    last_login_at: datetime | None = None
 
 
 @dataclass

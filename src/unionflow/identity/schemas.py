@@ -53,6 +53,9 @@ class UserResponse(OutputModel):
     created_at: datetime | None = None
     realm_roles: list[str] | None = Field(
         None, description="Rôles UnionFlow de l'utilisateur; absent (null) dans les listes")
+    # Extension: when the account last signed in (built-in provider; null with Keycloak or never).
+    last_login_at: datetime | None = Field(
+        None, description="Extension: dernière connexion (fournisseur intégré; null avec Keycloak ou jamais)")
 
 
 class RealmRoleResponse(OutputModel):

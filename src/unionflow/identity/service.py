@@ -37,7 +37,7 @@ def _response(user: IdentityUser) -> UserResponse:
 
 def _audit_view(user: IdentityUser) -> dict[str, Any]:
     # Never a password or a hash: the audit trail is readable by auditors.
-    return {k: v for k, v in asdict(user).items() if k != "created_at"}
+    return {k: v for k, v in asdict(user).items() if k not in ("created_at", "last_login_at")}
 
 
 def _check_roles(roles: list[str]) -> list[str]:

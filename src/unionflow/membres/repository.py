@@ -139,6 +139,26 @@ class MembreRepository(ScopedRepository[Membre]):
         stmt = select(Membre.id).where(Membre.user_iss == issuer, Membre.user_sub == sub).limit(1)
         return (await self.session.execute(stmt)).first() is not None
 
+    async def appartenances_des_comptes(self, issuer: str, comptes: list[tuple[str, str | None]],
+                                        ) -> list[tuple[str | None, str | None, uuid.UUID, str, list[str]]]:
+        """The current memberships of the members linked to these accounts (``comptes``: subject, e-mail), as
+        core/auth.py links them: by (issuer, subject), or by e-mail for a member not linked yet. Rows: the member's
+        subject, his e-mail, the organisation's id and name, the roles held there. For the accounts list of the
+        union's administration (global: no scope)."""
+        subs = [sub for sub, _ in comptes]
+        emails = [email.lower() for _, email in comptes if email]
+        if not subs:
+            return []
+        lie = (Membre.user_iss == issuer) & Membre.user_sub.in_(subs)
+        par_email = Membre.user_sub.is_(None) & func.lower(Membre.email).in_(emails)
+        stmt = (select(Membre.user_sub, Membre.email, Organisation.id, Organisation.nom, MembreOrganisation.roles)
+                .join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
+                .join(Organisation, Organisation.id == MembreOrganisation.organisation_id)
+                .where(or_(lie, par_email), MembreOrganisation.statut == StatutAppartenance.ACTIF)
+                .order_by(Organisation.nom, Organisation.id))
+        return [(sub, email, org_id, nom, list(roles or []))
+                for sub, email, org_id, nom, roles in (await self.session.execute(stmt)).all()]
+
     async def local_user(self, email: str) -> UtilisateurLocal | None:
         stmt = select(UtilisateurLocal).where(func.lower(UtilisateurLocal.email) == email.lower())
         return (await self.session.execute(stmt)).scalar_one_or_none()

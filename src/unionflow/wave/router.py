@@ -52,7 +52,10 @@ async def get_compte(id: uuid.UUID, session: SessionDep,
 
 
 @router.put("/comptes/{id}", response_model=CompteWaveResponse, responses=problems(404, 409),
-            summary="Modifier un compte Wave (rotation de clé, désactivation)")
+            summary="Modifier un compte Wave (rotation de clé, désactivation)",
+            description="Libellé, numéro, clé API, secret de webhook (null: effacé), `statut` INACTIF (les "
+                        "paiements et versements passent alors par le compte de l'union) ou ACTIF. Permission "
+                        "`wave_compte.gerer` de l'organisation du compte (403 sinon).")
 async def update_compte(id: uuid.UUID, data: UpdateCompteWaveRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_TRESORERIE)) -> CompteWaveResponse:
     return await CompteWaveService(session, auth).modifier(id, data)

@@ -101,8 +101,7 @@ class CompteWaveService:
         if not staff_sees(self.auth, data.organisation_id) or not await OrganisationRepository(
                 self.session, self.auth).exists(data.organisation_id):
             raise NotFound("Organisation introuvable")
-        self.auth.require(Permission.WAVE_COMPTE_GERER, data.organisation_id,
-                          "Seule la trésorerie de l'organisation gère ses comptes Wave")
+        self._exiger(data.organisation_id)
         compte = CompteWave(**data.model_dump(), statut=StatutCompteWave.ACTIF)
         self.session.add(compte)
         await self._flush_unique()
@@ -111,8 +110,15 @@ class CompteWaveService:
                            after=audit.snapshot(compte, PUBLIC_FIELDS))
         return _response(compte)
 
+    def _exiger(self, organisation_id: uuid.UUID) -> None:
+        self.auth.require(Permission.WAVE_COMPTE_GERER, organisation_id,
+                          "Seule la trésorerie de l'organisation gère ses comptes Wave")
+
     async def modifier(self, compte_id: uuid.UUID, data: UpdateCompteWaveRequest) -> CompteWaveResponse:
+        """Rename, change the number, rotate a secret, deactivate (``statut`` INACTIF: payments and payouts then
+        go through the union's account) or reactivate."""
         compte = await self._get(compte_id, for_update=True)
+        self._exiger(compte.organisation_id)
         changes = data.model_dump(exclude_unset=True)
         if not changes:
             raise InvalidInput("Aucune modification")
@@ -130,6 +136,7 @@ class CompteWaveService:
 
     async def supprimer(self, compte_id: uuid.UUID) -> None:
         compte = await self._get(compte_id, for_update=True)
+        self._exiger(compte.organisation_id)
         before = audit.snapshot(compte, PUBLIC_FIELDS)
         # Sessions and payouts keep a reference for their audit trail: such an account is deactivated instead.
         compte.statut = StatutCompteWave.INACTIF

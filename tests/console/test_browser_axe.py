@@ -1,0 +1,67 @@
+"""axe-core on every screen of every role, in a real Chromium: the administrator, the treasurer, the secretary,
+the president, the auditor and the member each sign in, then every screen of their own menu (navigation.NAV as
+the page renders it for them) and the main detail pages they may open are checked; a serious or critical
+violation fails, named with its page and its elements. One server, one browser per role.
+
+Skipped, with the reason printed at the end of the run, when chromium/chromedriver are absent."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.console import browser
+from tests.console.test_browser import by, sign_in, submit
+
+REASON = browser.missing_browser()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+# The detail pages of each role, beyond its menu ({a}: its organisation, {autre}: a member, {due}: his dues).
+DETAILS: dict[str, tuple[str, ...]] = {
+    "admin": ("/organisations", "/organisations/nouvelle", "/organisations/{a}", "/organisations/{a}/bureau",
+              "/organisations/{a}/tresoreries", "/organisations/{a}/wave", "/organisations/{a}/parametres",
+              "/organisations/{a}/cotisations", "/utilisateurs", "/contexte"),
+    "tresorier": ("/membres/{autre}", "/membres/{autre}/encaisser", "/organisations/{a}/tresoreries",
+                  "/organisations/{a}/wave", "/ecritures-a-approuver"),
+    "secretaire": ("/membres/{autre}", "/membres?q=Faye", "/contexte"),
+    "president": ("/membres/{autre}",),
+    "commissaire": ("/organisations/{a}/tresoreries",),
+    "membre": ("/moi/cotisations/{due}/declarer", "/moi/aides", "/moi/preferences"),
+}
+ERREURS = ("Accès refusé", "Page introuvable")
+
+
+def _pages(driver: Any, world: browser.World, role: str) -> list[str]:
+    menu = {a.get_attribute("href").split("#")[0] for a in driver.find_elements(*by("nav a"))}
+    ids = {"a": world.ids["a"], "autre": world.ids["autre"], "due": world.ids["due_member"]}
+    details = {world.base + "/console" + path.format(**ids) for path in DETAILS[role]}
+    return sorted(u for u in menu | details if u.startswith(world.base) and "deconnexion" not in u)
+
+
+def _choose_organisation(driver: Any, world: browser.World) -> None:
+    """Who holds roles in several organisations chooses one first (the secretary): her screens then show it."""
+    from selenium.webdriver.support.ui import Select
+
+    driver.get(world.base + "/console/contexte?suite=/console/")
+    Select(driver.find_element(*by("#organisation"))).select_by_value(world.ids["a"])
+    submit(driver, "form.carte button")
+
+
+@pytest.mark.parametrize("role", list(DETAILS))
+def test_every_screen_of_every_role_has_no_serious_accessibility_violation(driver, world, role):
+    sign_in(driver, world, role)
+    if role == "secretaire":
+        _choose_organisation(driver, world)
+    driver.get(world.base + "/console/")
+    pages = _pages(driver, world, role)
+    assert len(pages) >= len(DETAILS[role]) + 1, pages
+    failing: dict[str, list[dict[str, Any]]] = {}
+    for url in [world.base + "/console/", *pages]:
+        driver.get(url)
+        title = driver.find_element(*by("h1")).text
+        assert title not in ERREURS, (role, url, title)  # a screen this role really opens
+        blocking = [v for v in browser.axe_violations(driver) if v["impact"] in browser.BLOCKING]
+        if blocking:
+            failing[url.removeprefix(world.base)] = blocking
+    assert not failing, json.dumps(failing, indent=1, ensure_ascii=False)
