@@ -5,7 +5,8 @@ statements hold, for N and N−1:
     test, independently of the statement);
 (b) the balance sheet balances;
 (c) the N−1 column of every statement of year N equals the N column of the same statement of year N−1;
-(d) with no closing entry, the balance sheet's result = the income statements' results of N−1 and N.
+(d) with no closing entry, the balance sheet's result of the year is the income statement's, and the results of
+    the earlier years never closed are N−1's.
 Through the real app; no shrinking (each step is HTTP), a failing example is printed with its steps (``note``)."""
 
 from __future__ import annotations
@@ -120,7 +121,9 @@ async def test_sycebnl_statements_tie_to_the_books(client, factory, db, steps):
                                                                                    "montantN"), (nom, cle)
     flux_n, flux_n1 = etats["flux-tresorerie", n], etats["flux-tresorerie", n - 1]
     assert _d(flux_n["tresorerieClotureN1"]) == _d(flux_n1["tresorerieClotureN"]) == _d(flux_n["tresorerieOuvertureN"])
-    # (d) nothing closed: the balance sheet's result is the two years' results.
-    resultat = next(r for r in etats["bilan", n]["passif"] if r["code"] == "RESULTAT_EXERCICE")
-    assert _d(resultat["totalN"]) == _d(etats["compte-resultat", n]["resultatN"]) + _d(
-        etats["compte-resultat", n]["resultatN1"])
+    # (d) nothing closed: the year's result is the income statement's, N−1's is among the earlier ones.
+    passif = {r["code"]: r for r in etats["bilan", n]["passif"]}
+    cr = etats["compte-resultat", n]
+    assert _d(passif["RESULTAT_EXERCICE"]["totalN"]) == _d(cr["resultatN"])
+    assert _d(passif["RESULTAT_EXERCICE"]["totalN1"]) == _d(cr["resultatN1"])
+    assert _d(passif.get("RESULTATS_ANTERIEURS", {"totalN": 0})["totalN"]) == _d(cr["resultatN1"])

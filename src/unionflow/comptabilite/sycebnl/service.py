@@ -70,9 +70,11 @@ def _total(rubriques: list[RubriqueSycebnl]) -> tuple[Decimal, Decimal]:
 
 
 RESULTAT_EXERCICE = "RESULTAT_EXERCICE"
+RESULTATS_ANTERIEURS = "RESULTATS_ANTERIEURS"
 TITRES_ACTIF = [*((r.value, d.libelle) for r, d in RUBRIQUES.items() if d.section is Section.ACTIF),
                 ("CREANCES", "Créances"), ("TRESORERIE_ACTIF", "Trésorerie-actif")]
 TITRES_PASSIF = [*((r.value, d.libelle) for r, d in RUBRIQUES.items() if d.section is Section.PASSIF),
+                 (RESULTATS_ANTERIEURS, "Résultats d'exercices antérieurs non clôturés"),
                  (RESULTAT_EXERCICE, "Résultat de l'exercice (excédent ou déficit)"), ("DETTES", "Dettes"),
                  ("TRESORERIE_PASSIF", "Trésorerie-passif")]
 TITRES_CHARGES = [(r.value, d.libelle) for r, d in RUBRIQUES.items() if d.section is Section.CHARGE]
@@ -128,13 +130,16 @@ class SycebnlService:
 
     # Balance sheet --------------------------------------------------------------------------------------------
     def _bilan(self, soldes: list[SoldeCompte], corr: Correspondance) -> Montants:
+        """``soldes``: balances before the year and movements of the year, so that the year's result (classes
+        6–8 moved in the year) is apart from the results of earlier years never closed."""
         montants: Montants = {}
-        resultat = ZERO
+        resultat = anterieurs = ZERO
         for s in soldes:
             section = RUBRIQUES[corr.rubrique(s.numero)].section
             solde = net(s)
             if section in (Section.CHARGE, Section.PRODUIT):
-                resultat -= solde
+                resultat -= s.debit_periode - s.credit_periode
+                anterieurs -= s.debit_avant - s.credit_avant
             elif section is Section.ACTIF:
                 _ajouter(montants, corr.rubrique(s.numero).value, s.numero, s.libelle, solde)
             elif section is Section.PASSIF:
@@ -146,13 +151,16 @@ class SycebnlService:
                 elif solde < ZERO:
                     _ajouter(montants, "DETTES" if tiers else "TRESORERIE_PASSIF", s.numero, s.libelle, -solde)
             # HORS_BILAN: off the balance sheet by definition.
+        _ajouter(montants, RESULTATS_ANTERIEURS, None, "Excédents (+) ou déficits (−) d'exercices non clôturés",
+                 anterieurs)
         _ajouter(montants, RESULTAT_EXERCICE, None, "Excédent (+) ou déficit (−) de l'exercice", resultat)
         return montants
 
     async def bilan(self, organisation_id: uuid.UUID, annee: int) -> BilanSycebnlResponse:
         ex = await self.exercice(organisation_id, annee)
-        n = self._bilan(await self.etats.soldes(organisation_id, None, ex.fin), ex.correspondance)
-        n1 = self._bilan(await self.etats.soldes(organisation_id, None, ex.fin_precedent), ex.correspondance)
+        n = self._bilan(await self.etats.soldes(organisation_id, ex.debut, ex.fin), ex.correspondance)
+        n1 = self._bilan(await self.etats.soldes(organisation_id, ex.debut_precedent, ex.fin_precedent),
+                         ex.correspondance)
         actif = fusionner(TITRES_ACTIF, n, n1)
         passif = fusionner(TITRES_PASSIF, n, n1, frozenset({RESULTAT_EXERCICE}))
         (an, an1), (pn, pn1) = _total(actif), _total(passif)

@@ -29,7 +29,9 @@ def _colonnes(e: EnteteSycebnl, premiere: str = "Compte") -> list[Colonne]:
 
 def _tableau(e: EnteteSycebnl, titre: str, colonnes: list[Colonne], blocs: list[Bloc], notes: list[str],
              paysage: bool = False) -> Tableau:
-    sous_titre = (f"Exercice {e.exercice} clos le {e.date_fin:%d/%m/%Y}, "
+    # The current year is not closed: its statement is a situation at the day it is computed.
+    etat = "clos le" if (e.date_fin.month, e.date_fin.day) == (12, 31) else "en cours, situation au"
+    sous_titre = (f"Exercice {e.exercice} {etat} {e.date_fin:%d/%m/%Y}, "
                   f"comparé à l'exercice {e.exercice - 1} clos le {e.date_fin_precedent:%d/%m/%Y}")
     return Tableau(titre=titre + SUFFIXE, organisation=e.organisation, sous_titre=sous_titre, colonnes=colonnes,
                    blocs=blocs, notes=notes, devise=e.devise, paysage=paysage, edite_le=e.calcule_le,
