@@ -178,8 +178,8 @@ async def test_statements_headings_and_notes_over_two_years(client, factory, db)
     assert notes[4]["lignes"] == [["7581", "Dons et libéralités reçus", "60000.00", "0.00"],
                                   [None, "dont reçus en ESPECES (paiements de nature DON)", "60000.00", None]]
     budget = {lg[1]: lg[3:] for lg in notes[5]["lignes"]}
-    assert budget == {"Cotisations": ["100000.00", "65000.00", "35000.00", "65.00 %"],
-                      "Aides": ["50000.00", "35000.00", "15000.00", "70.00 %"]}
+    assert budget == {"Cotisations": ["100000.00", "65000.00", "35000.00", "65,00 %"],
+                      "Aides": ["50000.00", "35000.00", "15000.00", "70,00 %"]}
     assert notes[6]["lignes"] == [] and "personnel" in notes[6]["commentaire"]
     assert notes[7]["lignes"] == [] and "nature" in notes[7]["commentaire"]
 

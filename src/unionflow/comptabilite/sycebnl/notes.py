@@ -20,7 +20,8 @@ from unionflow.finance.budgets.service import BudgetService
 
 
 def _m(value: Decimal) -> str:
-    return str(value.quantize(Decimal("0.01")))
+    # ``or ZERO``: a negated zero (−1 × 0) would print "-0".
+    return str((value or ZERO).quantize(Decimal("0.01")))
 
 
 def _note(numero: int, titre: str, colonnes: list[str], montants: list[bool], lignes: list[list[str | None]],
@@ -95,7 +96,7 @@ class NotesService(SycebnlService):
         for budget in page.content:
             execution = await budgets.execution(budget.id)
             for lg in execution.lignes:
-                taux = f"{lg.taux_consommation} %" if lg.taux_consommation is not None else None
+                taux = f"{lg.taux_consommation} %".replace(".", ",") if lg.taux_consommation is not None else None
                 lignes.append([f"{budget.libelle} ({execution.statut.value})", lg.libelle, lg.nature.value,
                                _m(lg.montant_prevu), _m(lg.montant_realise), _m(lg.ecart), taux])
         return _note(5, "Exécution du budget (prévu, réalisé selon les écritures, écart)",

@@ -76,7 +76,7 @@ def flux_tresorerie(e: FluxTresorerieResponse) -> Tableau:
     blocs = [_total("Trésorerie au 1er janvier (classe 5)", e.tresorerie_ouverture_n, e.tresorerie_ouverture_n1)]
     for s in e.sections:
         blocs.append(Bloc(s.rubrique, [("", p.libelle, p.montant_n, p.montant_n1) for p in s.postes],
-                          ("", f"Flux net — {s.rubrique[19:]}", s.total_n, s.total_n1)))
+                          ("", f"Flux net {s.rubrique.removeprefix('Flux de trésorerie ')}", s.total_n, s.total_n1)))
     blocs += [_total("VARIATION DE LA TRÉSORERIE", e.variation_n, e.variation_n1),
               _total("TRÉSORERIE À LA CLÔTURE (ouverture + variation)", e.tresorerie_cloture_n,
                      e.tresorerie_cloture_n1),
