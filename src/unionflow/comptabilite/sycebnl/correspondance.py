@@ -23,7 +23,7 @@ from unionflow.core.permissions import Permission
 
 
 @dataclass(frozen=True)
-class Correspondance:
+class TableSycebnl:
     """The organisation's rows, then the shipped default for an account its rows leave out."""
 
     propre: dict[str, Rubrique]
@@ -50,9 +50,9 @@ class CorrespondanceService:
         if await ComptabiliteRepository(self.session, self.auth).organisation(organisation_id) is None:
             raise NotFound("Organisation introuvable")
 
-    async def effective(self, organisation_id: uuid.UUID) -> Correspondance:
+    async def effective(self, organisation_id: uuid.UUID) -> TableSycebnl:
         """Applied by the statements (the caller checked the organisation is visible)."""
-        return Correspondance({p: Rubrique(r) for p, r in (await self.repo.lignes(organisation_id)).items()})
+        return TableSycebnl({p: Rubrique(r) for p, r in (await self.repo.lignes(organisation_id)).items()})
 
     async def lire(self, organisation_id: uuid.UUID) -> CorrespondanceResponse:
         await self._organisation(organisation_id)
@@ -66,6 +66,10 @@ class CorrespondanceService:
         self.auth.require(Permission.COMPTABILITE_ECRIRE, organisation_id,
                           "Seuls l'administrateur et le trésorier de l'organisation modifient sa table de "
                           "correspondance SYCEBNL")
+        prefixes = [ligne.prefixe for ligne in data.lignes]
+        if len(set(prefixes)) != len(prefixes):
+            doubles = sorted({p for p in prefixes if prefixes.count(p) > 1})
+            raise RegleMetier(f"lignes: chaque préfixe n'apparaît qu'une fois ({', '.join(doubles)})")
         for ligne in data.lignes:
             classes = RUBRIQUES[ligne.rubrique].classes
             if int(ligne.prefixe[0]) not in classes:

@@ -11,6 +11,7 @@ import uuid
 from decimal import Decimal
 
 from unionflow.comptabilite.etats.repository import ZERO, SoldeCompte
+from unionflow.comptabilite.ports import DONS
 from unionflow.comptabilite.sycebnl.rubriques import RUBRIQUES, Rubrique, Section
 from unionflow.comptabilite.sycebnl.schemas import NotesSycebnlResponse, NoteSycebnl
 from unionflow.comptabilite.sycebnl.service import Exercice, SycebnlService, net
@@ -82,7 +83,8 @@ class NotesService(SycebnlService):
             [s.numero, s.libelle, _m(s.credit_periode - s.debit_periode),
              _m(precedent[s.numero].credit_periode - precedent[s.numero].debit_periode)
              if s.numero in precedent else _m(ZERO)] for s in dons]
-        for methode, montant in (await self.flux.dons_par_methode(ex.organisation_id, ex.debut, ex.fin)).items():
+        par_methode = await DONS(self.session).dons_par_methode(ex.organisation_id, ex.debut, ex.fin)
+        for methode, montant in par_methode.items():
             lignes.append([None, f"dont reçus en {methode} (paiements de nature DON)", _m(montant), None])
         return _note(4, "Dons et libéralités reçus", ["Compte", "Intitulé", "Montant N", "Montant N−1"],
                      [False, False, True, True], lignes,

@@ -1,19 +1,18 @@
-"""Queries behind the SYCEBNL statements: the organisation's mapping rows, the counterparts of its cash movements,
-and the donations it received by means of payment.
+"""Queries behind the SYCEBNL statements: the organisation's mapping rows and the counterparts of its cash movements
+(the donations by means of payment are read from paiements through a port, comptabilite/ports.py).
 
 Unscoped (``SystemRepository``): the services check first that the caller may see the organisation's books."""
 
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date
 from decimal import Decimal
 
 from sqlalchemy import delete, func, select
 
-from unionflow.comptabilite.etats.repository import ZERO
 from unionflow.core.repository import SystemRepository
-from unionflow.models import CompteComptable, CorrespondanceSycebnl, EcritureComptable, LigneEcriture, Paiement
+from unionflow.models import CompteComptable, CorrespondanceSycebnl, EcritureComptable, LigneEcriture
 
 
 def _dec(value: object) -> Decimal:
@@ -61,13 +60,3 @@ class FluxRepository(SystemRepository[EcritureComptable]):
                 .group_by(CompteComptable.numero_compte, CompteComptable.libelle)
                 .order_by(CompteComptable.numero_compte))
         return {r[0]: (r[1], _dec(r[2])) for r in (await self.session.execute(stmt)).all()}
-
-    async def dons_par_methode(self, organisation_id: uuid.UUID, debut: date, fin: date) -> dict[str, Decimal]:
-        """Validated donations (payments of nature DON) of the period, by means of payment."""
-        start = datetime.combine(debut, time.min, UTC)
-        end = datetime.combine(fin + timedelta(days=1), time.min, UTC)
-        stmt = (select(Paiement.methode, func.sum(Paiement.montant))
-                .where(Paiement.organisation_id == organisation_id, Paiement.nature == "DON",
-                       Paiement.statut == "VALIDE", Paiement.date_paiement >= start, Paiement.date_paiement < end)
-                .group_by(Paiement.methode).order_by(Paiement.methode))
-        return {r[0]: _dec(r[1]) for r in (await self.session.execute(stmt)).all() if _dec(r[1]) != ZERO}

@@ -8,7 +8,6 @@ from datetime import date, datetime
 from pydantic import Field
 
 from unionflow.comptabilite.sycebnl.rubriques import Flux, Rubrique, Section
-from unionflow.core.regles import UneFois
 from unionflow.core.schemas import InputModel, Montant, OutputModel
 
 
@@ -33,10 +32,9 @@ class LigneCorrespondanceRequest(InputModel):
 
 
 class CorrespondanceRequest(InputModel):
-    regles = (UneFois("lignes", "prefixe", "lignes: chaque préfixe n'apparaît qu'une fois"),)
-
     lignes: list[LigneCorrespondanceRequest] = Field(max_length=500, description=(
-        "La table complète qui remplace celle de l'organisation; vide: retour à la table livrée"))
+        "La table complète qui remplace celle de l'organisation, chaque préfixe une fois (sinon 400 "
+        "`regle-metier`); vide: retour à la table livrée"))
 
 
 class EnteteSycebnl(OutputModel):

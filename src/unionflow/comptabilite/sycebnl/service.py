@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.etats.repository import ZERO, EtatsRepository, SoldeCompte
 from unionflow.comptabilite.repository import ComptabiliteRepository
-from unionflow.comptabilite.sycebnl.correspondance import Correspondance, CorrespondanceService
+from unionflow.comptabilite.sycebnl.correspondance import CorrespondanceService, TableSycebnl
 from unionflow.comptabilite.sycebnl.repository import FluxRepository
 from unionflow.comptabilite.sycebnl.rubriques import FLUX_LIBELLES, FLUX_SECTIONS, RUBRIQUES, Rubrique, Section
 from unionflow.comptabilite.sycebnl.schemas import (
@@ -88,7 +88,7 @@ class Exercice:
     organisation_id: uuid.UUID
     annee: int
     fin: date
-    correspondance: Correspondance
+    correspondance: TableSycebnl
     entete: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -129,7 +129,7 @@ class SycebnlService:
             "calcule_le": datetime.now(UTC)})
 
     # Balance sheet --------------------------------------------------------------------------------------------
-    def _bilan(self, soldes: list[SoldeCompte], corr: Correspondance) -> Montants:
+    def _bilan(self, soldes: list[SoldeCompte], corr: TableSycebnl) -> Montants:
         """``soldes``: balances before the year and movements of the year, so that the year's result (classes
         6–8 moved in the year) is apart from the results of earlier years never closed."""
         montants: Montants = {}
@@ -168,7 +168,7 @@ class SycebnlService:
                                     total_passif_n=pn, total_passif_n1=pn1, equilibre=an == pn and an1 == pn1)
 
     # Income statement -----------------------------------------------------------------------------------------
-    def _resultat(self, soldes: list[SoldeCompte], corr: Correspondance) -> Montants:
+    def _resultat(self, soldes: list[SoldeCompte], corr: TableSycebnl) -> Montants:
         montants: Montants = {}
         for s in soldes:
             rubrique = corr.rubrique(s.numero)
