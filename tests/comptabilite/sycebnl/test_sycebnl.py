@@ -196,6 +196,9 @@ async def test_statements_refuse_a_future_year_an_invisible_organisation_and_a_p
     futur = await client.get(url, headers=b["tresorier"].headers,
                              params={"organisationId": str(b["org"].id), "exercice": N + 1})
     assert futur.status_code == 400 and "pas commencé" in futur.json()["detail"]
+    hors = await client.get(url, headers=b["tresorier"].headers,
+                            params={"organisationId": str(b["org"].id), "exercice": 1800})
+    assert hors.status_code == 400 and hors.headers["content-type"].startswith("application/problem+json")
     cache = await client.get(url, headers=b["tresorier"].headers,
                              params={"organisationId": str(autre["org"].id), "exercice": N})
     assert cache.status_code == 404
