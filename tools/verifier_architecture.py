@@ -184,7 +184,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "clients_api": ("ClientApi",),
     "clotures": ("ClotureMensuelle",),
     "comptabilite": ("CompteComptable", "JournalComptable", "EcritureComptable", "LigneEcriture", "ExerciceComptable",
-                     "VerrouComptable", "CompteProduit"),
+                     "VerrouComptable", "CompteProduit", "CorrespondanceSycebnl"),
     "configuration": ("ConfigurationEntry", "ConfigurationOrganisation"),
     "core": ("ResultatCache", "CleIdempotence", "Maintenance", "Compteur"),
     "cotisations": ("Cotisation", "CotisationSynthese", "CotisationSyntheseDelta", "RappelCotisation"),

@@ -28,6 +28,7 @@ from unionflow.clotures.mensuelle.router import router as comptabilite_cloture_m
 from unionflow.comptabilite.etats.router import router as comptabilite_etats_router
 from unionflow.comptabilite.produits.router import router as comptabilite_produits_router
 from unionflow.comptabilite.router import router as comptabilite_router
+from unionflow.comptabilite.sycebnl.router import router as comptabilite_sycebnl_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
@@ -109,6 +110,7 @@ ROUTERS: list[APIRouter] = [
     comptabilite_etats_router,
     comptabilite_cloture_router,
     comptabilite_produits_router,
+    comptabilite_sycebnl_router,
     comptabilite_deverrouillage_router,
     comptabilite_cloture_mensuelle_router,
     configuration_router,

@@ -24,7 +24,12 @@ from unionflow.lcbft import ports as ports_lcbft
 from unionflow.models.planificateur import TypeTache
 from unionflow.monitoring import jobs as monitoring
 from unionflow.notifications import jobs as notifications
-from unionflow.paiements.ports_repository import CumulsRepository, PiecesRepository, VersementApprouveRepository
+from unionflow.paiements.ports_repository import (
+    CumulsRepository,
+    DonsRepository,
+    PiecesRepository,
+    VersementApprouveRepository,
+)
 from unionflow.scheduler import jobs as scheduler
 from unionflow.scheduler import moteur
 from unionflow.webhooks import jobs as webhooks
@@ -48,6 +53,7 @@ EXECUTEURS: dict[TypeTache, Executeur] = {
 
 # Only paiements queries the money tables (docs/architecture.md, "Money is queried by paiements/ alone").
 ports_comptabilite.PIECES.brancher(PiecesRepository)
+ports_comptabilite.DONS.brancher(DonsRepository)
 ports_lcbft.CUMULS.brancher(CumulsRepository)
 ports_finance.VERSEMENTS.brancher(VersementApprouveRepository)
 

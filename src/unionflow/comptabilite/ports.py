@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import uuid
+from datetime import date
+from decimal import Decimal
 from typing import Any, Protocol
 
 from unionflow.core.ports import Port
@@ -23,3 +25,15 @@ class PaiementsDesPieces(Protocol):
 
 
 PIECES: Port[PaiementsDesPieces] = Port("comptabilite.PIECES")
+
+
+class DonsRecus(Protocol):
+    """The donations an organisation received, for the SYCEBNL notes (comptabilite/sycebnl/notes.py); the caller
+    checked that its entries are visible."""
+
+    async def dons_par_methode(self, organisation_id: uuid.UUID, debut: date, fin: date) -> dict[str, Decimal]:
+        """Validated payments of nature DON dated from ``debut`` to ``fin`` inclusive, summed by method."""
+        ...
+
+
+DONS: Port[DonsRecus] = Port("comptabilite.DONS")

@@ -44,6 +44,7 @@ __all__ = [
     "CompteProduit",
     "CompteWave",
     "Compteur",
+    "CorrespondanceSycebnl",
     "Cotisation",
     "Document",
     "Evenement",
@@ -99,6 +100,7 @@ from unionflow.models.ticket import Ticket, TicketMessage  # noqa: E402
 
 __all__ += ["Ticket", "TicketMessage"]
 from unionflow.models.suggestion import Suggestion, SuggestionVote  # noqa: E402
+from unionflow.models.sycebnl import CorrespondanceSycebnl  # noqa: E402
 
 __all__ += ["Suggestion", "SuggestionVote"]
 from unionflow.models.feedback import Feedback  # noqa: E402

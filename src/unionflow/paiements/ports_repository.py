@@ -7,7 +7,8 @@ organisation's entries, the payment or payout being screened, the approval's org
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import func, select
@@ -41,6 +42,23 @@ class PiecesRepository(SystemRepository[Paiement]):
         for row in (await self.session.execute(stmt)).all():
             result.setdefault(row[0], []).append(tuple(row[1:]))
         return result
+
+
+class DonsRepository(SystemRepository[Paiement]):
+    """comptabilite.ports.DonsRecus: an organisation's donations of a period, by means of payment."""
+
+    model = Paiement
+
+    async def dons_par_methode(self, organisation_id: uuid.UUID, debut: date, fin: date) -> dict[str, Decimal]:
+        start = datetime.combine(debut, time.min, UTC)
+        end = datetime.combine(fin + timedelta(days=1), time.min, UTC)
+        stmt = (select(Paiement.methode, func.sum(Paiement.montant))
+                .where(Paiement.organisation_id == organisation_id, Paiement.nature == "DON",
+                       Paiement.statut == StatutPaiement.VALIDE, Paiement.date_paiement >= start,
+                       Paiement.date_paiement < end)
+                .group_by(Paiement.methode).order_by(Paiement.methode))
+        return {str(r[0]): Decimal(str(r[1])).quantize(Decimal("0.01"))
+                for r in (await self.session.execute(stmt)).all() if r[1]}
 
 
 class CumulsRepository(SystemRepository[Paiement]):

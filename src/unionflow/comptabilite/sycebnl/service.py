@@ -1,0 +1,232 @@
+"""SYCEBNL statements of an organisation for a year N, with the N−1 column: balance sheet, income statement and
+cash-flow table by the direct method.
+
+The year is the calendar year (the closing entry is dated 31 December, clotures/exercice). Each account goes to the
+heading its organisation's mapping gives it (rubriques.py); the N−1 column is computed exactly as the N column of
+year N−1, so the two always agree. The balance sheet reads every entry up to the year end, closing entries
+included; the income statement leaves the closing entries out (etats/service.py says why).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.comptabilite.etats.repository import ZERO, EtatsRepository, SoldeCompte
+from unionflow.comptabilite.repository import ComptabiliteRepository
+from unionflow.comptabilite.sycebnl.correspondance import CorrespondanceService, TableSycebnl
+from unionflow.comptabilite.sycebnl.repository import FluxRepository
+from unionflow.comptabilite.sycebnl.rubriques import FLUX_LIBELLES, FLUX_SECTIONS, RUBRIQUES, Rubrique, Section
+from unionflow.comptabilite.sycebnl.schemas import (
+    BilanSycebnlResponse,
+    CompteResultatSycebnlResponse,
+    FluxTresorerieResponse,
+    PosteSycebnl,
+    RubriqueSycebnl,
+)
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Forbidden, NotFound, RegleMetier
+
+Montants = dict[str, dict[str | None, tuple[str, Decimal]]]  # heading code → account → (label, amount)
+
+
+def net(s: SoldeCompte) -> Decimal:
+    """Debit balance positive, credit balance negative, at the end of the period."""
+    return s.debit_avant + s.debit_periode - s.credit_avant - s.credit_periode
+
+
+def _ajouter(montants: Montants, code: str, numero: str | None, libelle: str, montant: Decimal) -> None:
+    comptes = montants.setdefault(code, {})
+    ancien = comptes.get(numero, (libelle, ZERO))[1]
+    comptes[numero] = (libelle, ancien + montant)
+
+
+def fusionner(titres: Iterable[tuple[str, str]], n: Montants, n1: Montants,
+              toujours: frozenset[str] = frozenset()) -> list[RubriqueSycebnl]:
+    """Headings in the given order, each with its accounts' N and N−1 amounts; a heading with nothing in either
+    year is left out (unless listed in ``toujours``)."""
+    result = []
+    for code, titre in titres:
+        a, b = n.get(code, {}), n1.get(code, {})
+        postes = [PosteSycebnl(numero_compte=k, libelle=(a.get(k) or b[k])[0],
+                               montant_n=a.get(k, ("", ZERO))[1], montant_n1=b.get(k, ("", ZERO))[1])
+                  for k in sorted(set(a) | set(b), key=lambda k: k or "")]
+        postes = [p for p in postes if p.montant_n != ZERO or p.montant_n1 != ZERO]
+        if postes or code in toujours:
+            result.append(RubriqueSycebnl(code=code, rubrique=titre, postes=postes,
+                                          total_n=sum((p.montant_n for p in postes), ZERO),
+                                          total_n1=sum((p.montant_n1 for p in postes), ZERO)))
+    return result
+
+
+def _total(rubriques: list[RubriqueSycebnl]) -> tuple[Decimal, Decimal]:
+    return sum((r.total_n for r in rubriques), ZERO), sum((r.total_n1 for r in rubriques), ZERO)
+
+
+RESULTAT_EXERCICE = "RESULTAT_EXERCICE"
+RESULTATS_ANTERIEURS = "RESULTATS_ANTERIEURS"
+TITRES_ACTIF = [*((r.value, d.libelle) for r, d in RUBRIQUES.items() if d.section is Section.ACTIF),
+                ("CREANCES", "Créances"), ("TRESORERIE_ACTIF", "Trésorerie-actif")]
+TITRES_PASSIF = [*((r.value, d.libelle) for r, d in RUBRIQUES.items() if d.section is Section.PASSIF),
+                 (RESULTATS_ANTERIEURS, "Résultats d'exercices antérieurs non clôturés"),
+                 (RESULTAT_EXERCICE, "Résultat de l'exercice (excédent ou déficit)"), ("DETTES", "Dettes"),
+                 ("TRESORERIE_PASSIF", "Trésorerie-passif")]
+TITRES_CHARGES = [(r.value, d.libelle) for r, d in RUBRIQUES.items() if d.section is Section.CHARGE]
+TITRES_PRODUITS = [(r.value, d.libelle) for r, d in RUBRIQUES.items() if d.section is Section.PRODUIT]
+TITRES_NATURE = [("CONTRIBUTIONS_RECUES", "Contributions volontaires en nature reçues"),
+                 ("CONTRIBUTIONS_EMPLOIS", "Emplois des contributions volontaires en nature")]
+
+
+@dataclass
+class Exercice:
+    organisation_id: uuid.UUID
+    annee: int
+    fin: date
+    correspondance: TableSycebnl
+    entete: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def debut(self) -> date:
+        return date(self.annee, 1, 1)
+
+    @property
+    def debut_precedent(self) -> date:
+        return date(self.annee - 1, 1, 1)
+
+    @property
+    def fin_precedent(self) -> date:
+        return date(self.annee - 1, 12, 31)
+
+
+class SycebnlService:
+    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+        self.session = session
+        self.auth = auth
+        self.etats = EtatsRepository(session)
+        self.flux = FluxRepository(session)
+
+    async def exercice(self, organisation_id: uuid.UUID, annee: int) -> Exercice:
+        compta = ComptabiliteRepository(self.session, self.auth)
+        organisation = await compta.organisation(organisation_id)
+        if organisation is None:
+            raise NotFound("Organisation introuvable")
+        if not compta.can_see_entries(organisation_id):
+            raise Forbidden("Les états comptables sont réservés au bureau de l'organisation")
+        today = datetime.now(UTC).date()
+        if annee > today.year:
+            raise RegleMetier(f"L'exercice {annee} n'est pas commencé")
+        fin = min(date(annee, 12, 31), today)
+        correspondance = await CorrespondanceService(self.session, self.auth).effective(organisation_id)
+        return Exercice(organisation_id, annee, fin, correspondance, {
+            "organisation_id": organisation.id, "organisation": organisation.nom, "exercice": annee,
+            "date_fin": fin, "date_fin_precedent": date(annee - 1, 12, 31), "devise": organisation.devise,
+            "calcule_le": datetime.now(UTC)})
+
+    # Balance sheet --------------------------------------------------------------------------------------------
+    def _bilan(self, soldes: list[SoldeCompte], corr: TableSycebnl) -> Montants:
+        """``soldes``: balances before the year and movements of the year, so that the year's result (classes
+        6–8 moved in the year) is apart from the results of earlier years never closed."""
+        montants: Montants = {}
+        resultat = anterieurs = ZERO
+        for s in soldes:
+            section = RUBRIQUES[corr.rubrique(s.numero)].section
+            solde = net(s)
+            if section in (Section.CHARGE, Section.PRODUIT):
+                resultat -= s.debit_periode - s.credit_periode
+                anterieurs -= s.debit_avant - s.credit_avant
+            elif section is Section.ACTIF:
+                _ajouter(montants, corr.rubrique(s.numero).value, s.numero, s.libelle, solde)
+            elif section is Section.PASSIF:
+                _ajouter(montants, corr.rubrique(s.numero).value, s.numero, s.libelle, -solde)
+            elif section in (Section.TIERS, Section.TRESORERIE):
+                tiers = section is Section.TIERS
+                if solde > ZERO:
+                    _ajouter(montants, "CREANCES" if tiers else "TRESORERIE_ACTIF", s.numero, s.libelle, solde)
+                elif solde < ZERO:
+                    _ajouter(montants, "DETTES" if tiers else "TRESORERIE_PASSIF", s.numero, s.libelle, -solde)
+            # HORS_BILAN: off the balance sheet by definition.
+        _ajouter(montants, RESULTATS_ANTERIEURS, None, "Excédents (+) ou déficits (−) d'exercices non clôturés",
+                 anterieurs)
+        _ajouter(montants, RESULTAT_EXERCICE, None, "Excédent (+) ou déficit (−) de l'exercice", resultat)
+        return montants
+
+    async def bilan(self, organisation_id: uuid.UUID, annee: int) -> BilanSycebnlResponse:
+        ex = await self.exercice(organisation_id, annee)
+        n = self._bilan(await self.etats.soldes(organisation_id, ex.debut, ex.fin), ex.correspondance)
+        n1 = self._bilan(await self.etats.soldes(organisation_id, ex.debut_precedent, ex.fin_precedent),
+                         ex.correspondance)
+        actif = fusionner(TITRES_ACTIF, n, n1)
+        passif = fusionner(TITRES_PASSIF, n, n1, frozenset({RESULTAT_EXERCICE}))
+        (an, an1), (pn, pn1) = _total(actif), _total(passif)
+        return BilanSycebnlResponse(**ex.entete, actif=actif, passif=passif, total_actif_n=an, total_actif_n1=an1,
+                                    total_passif_n=pn, total_passif_n1=pn1, equilibre=an == pn and an1 == pn1)
+
+    # Income statement -----------------------------------------------------------------------------------------
+    def _resultat(self, soldes: list[SoldeCompte], corr: TableSycebnl) -> Montants:
+        montants: Montants = {}
+        for s in soldes:
+            rubrique = corr.rubrique(s.numero)
+            section = RUBRIQUES[rubrique].section
+            mouvement = s.debit_periode - s.credit_periode
+            if section is Section.CHARGE:
+                _ajouter(montants, rubrique.value, s.numero, s.libelle, mouvement)
+            elif section is Section.PRODUIT:
+                _ajouter(montants, rubrique.value, s.numero, s.libelle, -mouvement)
+            elif section is Section.HORS_BILAN and mouvement != ZERO:
+                code = "CONTRIBUTIONS_EMPLOIS" if mouvement > ZERO else "CONTRIBUTIONS_RECUES"
+                _ajouter(montants, code, s.numero, s.libelle, abs(mouvement))
+        return montants
+
+    async def compte_resultat(self, organisation_id: uuid.UUID, annee: int) -> CompteResultatSycebnlResponse:
+        ex = await self.exercice(organisation_id, annee)
+        corr = ex.correspondance
+        n = self._resultat(await self.etats.soldes(organisation_id, ex.debut, ex.fin, sans_cloture=True), corr)
+        n1 = self._resultat(await self.etats.soldes(organisation_id, ex.debut_precedent, ex.fin_precedent,
+                                                    sans_cloture=True), corr)
+        charges, produits = fusionner(TITRES_CHARGES, n, n1), fusionner(TITRES_PRODUITS, n, n1)
+        (cn, cn1), (pn, pn1) = _total(charges), _total(produits)
+        return CompteResultatSycebnlResponse(
+            **ex.entete, charges=charges, produits=produits, total_charges_n=cn, total_charges_n1=cn1,
+            total_produits_n=pn, total_produits_n1=pn1, resultat_n=pn - cn, resultat_n1=pn1 - cn1,
+            contributions_nature=fusionner(TITRES_NATURE, n, n1))
+
+    # Cash-flow table (direct method) --------------------------------------------------------------------------
+    async def _flux(self, ex: Exercice, debut: date, fin: date) -> tuple[Montants, Decimal, Decimal]:
+        """Flows by line, opening cash (class 5 before ``debut``) and class-5 balances at ``fin``."""
+        montants: Montants = {}
+        for numero, (_, montant) in (await self.flux.contreparties_tresorerie(ex.organisation_id, debut,
+                                                                              fin)).items():
+            ligne = RUBRIQUES[ex.correspondance.rubrique(numero)].flux
+            _ajouter(montants, "FLUX", ligne.value, FLUX_LIBELLES[ligne], montant)
+        soldes = [s for s in await self.etats.soldes(ex.organisation_id, debut, fin) if s.classe == 5]
+        ouverture = sum((s.debit_avant - s.credit_avant for s in soldes), ZERO)
+        return montants, ouverture, sum((net(s) for s in soldes), ZERO)
+
+    async def flux_tresorerie(self, organisation_id: uuid.UUID, annee: int) -> FluxTresorerieResponse:
+        ex = await self.exercice(organisation_id, annee)
+        n, ouv_n, classe5_n = await self._flux(ex, ex.debut, ex.fin)
+        n1, ouv_n1, classe5_n1 = await self._flux(ex, ex.debut_precedent, ex.fin_precedent)
+        sections = []
+        for code, titre, lignes in FLUX_SECTIONS:
+            a, b = n.get("FLUX", {}), n1.get("FLUX", {})
+            postes = [PosteSycebnl(numero_compte=None, libelle=FLUX_LIBELLES[f],
+                                   montant_n=a.get(f.value, ("", ZERO))[1], montant_n1=b.get(f.value, ("", ZERO))[1])
+                      for f in lignes]
+            sections.append(RubriqueSycebnl(code=code, rubrique=titre, postes=postes,
+                                            total_n=sum((p.montant_n for p in postes), ZERO),
+                                            total_n1=sum((p.montant_n1 for p in postes), ZERO)))
+        var_n, var_n1 = _total(sections)
+        return FluxTresorerieResponse(
+            **ex.entete, tresorerie_ouverture_n=ouv_n, tresorerie_ouverture_n1=ouv_n1, sections=sections,
+            variation_n=var_n, variation_n1=var_n1, tresorerie_cloture_n=ouv_n + var_n,
+            tresorerie_cloture_n1=ouv_n1 + var_n1, soldes_classe5_n=classe5_n, soldes_classe5_n1=classe5_n1,
+            concordance=ouv_n + var_n == classe5_n and ouv_n1 + var_n1 == classe5_n1)
+
+
+__all__ = ["Rubrique", "SycebnlService", "net"]
