@@ -26,6 +26,7 @@ from unionflow.clotures.deverrouillage.router import router as comptabilite_deve
 from unionflow.clotures.exercice.router import router as comptabilite_cloture_router
 from unionflow.clotures.mensuelle.router import router as comptabilite_cloture_mensuelle_router
 from unionflow.comptabilite.etats.router import router as comptabilite_etats_router
+from unionflow.comptabilite.smt.router import router as comptabilite_smt_router
 from unionflow.comptabilite.produits.router import router as comptabilite_produits_router
 from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
@@ -107,6 +108,7 @@ ROUTERS: list[APIRouter] = [
     federation_router,
     comptabilite_router,
     comptabilite_etats_router,
+    comptabilite_smt_router,
     comptabilite_cloture_router,
     comptabilite_produits_router,
     comptabilite_deverrouillage_router,
