@@ -26,9 +26,9 @@ from unionflow.clotures.deverrouillage.router import router as comptabilite_deve
 from unionflow.clotures.exercice.router import router as comptabilite_cloture_router
 from unionflow.clotures.mensuelle.router import router as comptabilite_cloture_mensuelle_router
 from unionflow.comptabilite.etats.router import router as comptabilite_etats_router
-from unionflow.comptabilite.smt.router import router as comptabilite_smt_router
 from unionflow.comptabilite.produits.router import router as comptabilite_produits_router
 from unionflow.comptabilite.router import router as comptabilite_router
+from unionflow.comptabilite.smt.router import router as comptabilite_smt_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from sqlalchemy import select
 
 from unionflow.core.repository import SystemRepository
-from unionflow.models import ConfigurationEntry, ConfigurationOrganisation, ReferentielComptable, Organisation
+from unionflow.models import ConfigurationEntry, ConfigurationOrganisation, Organisation, ReferentielComptable
 
 
 class ConfigurationEntryRepository(SystemRepository[ConfigurationEntry]):

@@ -5,6 +5,7 @@ import uuid
 from fastapi import Path, Query
 
 from unionflow.configuration.organisation_service import ConfigurationOrganisationService
+from unionflow.configuration.referentiel import ReferentielService
 from unionflow.configuration.schemas import (
     CLE_PATTERN,
     ChoisirReferentielRequest,
@@ -14,7 +15,6 @@ from unionflow.configuration.schemas import (
     UpdateConfigurationOrganisationRequest,
     UpdateConfigurationRequest,
 )
-from unionflow.configuration.referentiel import ReferentielService
 from unionflow.configuration.service import ConfigurationService
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep

@@ -5,14 +5,16 @@ payments, the treasury position tied to class 5, one journal per treasury; PDF t
 from __future__ import annotations
 
 import io
+import os
 from datetime import UTC, datetime
 from decimal import Decimal
+from pathlib import Path
 
 from openpyxl import load_workbook
 
 from tests.factories.paiements import encaisser
 from tests.factories.tresoreries import declarer, versement
-from tests.pdf import pdf_text
+from tests.pdf import pdf_page_image, pdf_text
 
 ANNEE = datetime.now(UTC).year
 URL = "/api/comptabilite/etats/smt/%s?organisationId=%s"
@@ -90,6 +92,8 @@ async def test_cash_statements_tie_to_class_5(client, factory, db):
         assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
         text = pdf_text(pdf.content)
         assert titre in text and "Le Président" in text and "Association des femmes de Thiès" in text, etat
+        if os.environ.get("UNIONFLOW_KEEP_PAGES"):  # docs/etats/smt-*.png: the first page, to look at it
+            pdf_page_image(pdf.content, 0, 1.2).save(Path(os.environ["UNIONFLOW_KEEP_PAGES"]) / f"smt-{etat}.png")
         xlsx = await client.get(URL % (etat, org.id) + "&format=xlsx", headers=tresorier.headers)
         sheet = load_workbook(io.BytesIO(xlsx.content)).active
         assert sheet["A1"].value == titre

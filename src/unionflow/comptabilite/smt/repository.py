@@ -41,7 +41,8 @@ class SmtRepository(SystemRepository[EcritureComptable]):
 
     async def lignes_de_caisse(self, organisation_id: uuid.UUID, debut: date, fin: date) -> list[LigneCaisse]:
         """All lines (class 5 and counterparts) of the entries dated in [debut, fin] that touch class 5, in
-        chronological order (date, piece number, entry, line order)."""
+        chronological order: date, then when it was booked (the two entries of a transfer through 585 in the order
+        they were made, whatever their journals' codes), piece number, line order."""
         touchees = (select(LigneEcriture.ecriture_id)
                     .join(CompteComptable, CompteComptable.id == LigneEcriture.compte_id)
                     .where(CompteComptable.classe == CLASSE_TRESORERIE))
@@ -56,7 +57,7 @@ class SmtRepository(SystemRepository[EcritureComptable]):
                 .where(EcritureComptable.organisation_id == organisation_id,
                        EcritureComptable.date_ecriture >= debut, EcritureComptable.date_ecriture <= fin,
                        EcritureComptable.id.in_(touchees))
-                .order_by(EcritureComptable.date_ecriture, EcritureComptable.numero_piece, EcritureComptable.id,
-                          LigneEcriture.ordre))
+                .order_by(EcritureComptable.date_ecriture, EcritureComptable.created_at,
+                          EcritureComptable.numero_piece, EcritureComptable.id, LigneEcriture.ordre))
         return [LigneCaisse(r[0], r[1], r[2], r[3], r[10] or r[4], r[5], r[6], r[7], _dec(r[8]), _dec(r[9]))
                 for r in (await self.session.execute(stmt)).all()]

@@ -11,6 +11,7 @@ from unionflow.comptabilite.etats.schemas import EnteteEtat
 from unionflow.comptabilite.smt.categories import Categorie
 from unionflow.core.schemas import Montant, OutputModel
 from unionflow.models.configuration import Referentiel
+from unionflow.models.tresorerie import TypeTresorerie
 
 
 class EnteteSmt(EnteteEtat):
@@ -62,7 +63,7 @@ class RecettesDepensesResponse(EnteteSmt):
 class SituationTresorerie(OutputModel):
     tresorerie_id: uuid.UUID | None = Field(None, description="Absent: compte de classe 5 sans trésorerie déclarée")
     nom: str
-    type_tresorerie: str | None
+    type_tresorerie: TypeTresorerie | None
     numero_compte: str
     ouverture: Montant = Field(description="Solde au début de l'exercice, à-nouveaux compris")
     entrees: Montant
@@ -95,7 +96,7 @@ class MouvementJournalTresorerie(OutputModel):
 class JournalTresorerie(OutputModel):
     tresorerie_id: uuid.UUID | None
     nom: str
-    type_tresorerie: str | None
+    type_tresorerie: TypeTresorerie | None
     numero_compte: str
     solde_ouverture: Montant
     mouvements: list[MouvementJournalTresorerie]

@@ -36,6 +36,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, NotFound, RegleMetier
 from unionflow.models.configuration import Referentiel
 from unionflow.models.recette import NatureRecette
+from unionflow.models.tresorerie import TypeTresorerie
 
 ZERO = Decimal("0.00")
 JOURNAL_A_NOUVEAUX = "AN"
@@ -50,7 +51,7 @@ class _Compte:
     numero: str
     nom: str
     tresorerie_id: uuid.UUID | None = None
-    type_tresorerie: str | None = None
+    type_tresorerie: TypeTresorerie | None = None
     ouverture: Decimal = ZERO
     solde_comptable: Decimal = ZERO
     mouvements: list[s.MouvementJournalTresorerie] = field(default_factory=list)
@@ -130,7 +131,7 @@ class SmtService:
                                       solde_comptable=_net(sc)) for sc in soldes}
         for t in await ComptabiliteSystemRepository(self.session).tresoreries(organisation_id, inactives=True):
             compte = comptes.setdefault(t.numero_compte, _Compte(t.numero_compte, t.nom))
-            compte.nom, compte.tresorerie_id, compte.type_tresorerie = t.nom, t.id, t.type_tresorerie
+            compte.nom, compte.tresorerie_id, compte.type_tresorerie = t.nom, t.id, TypeTresorerie(t.type_tresorerie)
         lignes = await SmtRepository(self.session).lignes_de_caisse(organisation_id, debut, fin)
         for _, groupe in groupby(lignes, key=lambda lg: lg.ecriture_id):
             _journaliser(comptes, list(groupe))

@@ -16,8 +16,8 @@ REFERENTIEL = "SYCEBNL — système minimal de trésorerie"
 
 
 def _tableau(e: s.EnteteSmt, titre: str, colonnes: list[Colonne], blocs: list[Bloc], notes: list[str],
-             paysage: bool = False) -> Tableau:
-    periode = f"Exercice {e.exercice} : du {e.date_debut:%d/%m/%Y} au {e.date_fin:%d/%m/%Y} — {REFERENTIEL}"
+             paysage: bool = False, referentiel: str = REFERENTIEL) -> Tableau:
+    periode = f"Exercice {e.exercice} : du {e.date_debut:%d/%m/%Y} au {e.date_fin:%d/%m/%Y} — {referentiel}"
     return Tableau(titre=titre, organisation=e.organisation, sous_titre=periode, colonnes=colonnes, blocs=blocs,
                    notes=notes, devise=e.devise, paysage=paysage, edite_le=e.calcule_le,
                    signataires=SIGNATAIRES_ETATS)
@@ -34,7 +34,9 @@ def eligibilite(e: s.EligibiliteSmtResponse) -> Tableau:
     notes = [f"Éligibilité au système minimal de trésorerie : {verdict}.",
              f"Référentiel en vigueur pour l'exercice : {e.referentiel.value}.",
              *[f"ATTENTION : {a}" for a in e.alertes]]
-    return _tableau(e, "Éligibilité au système minimal de trésorerie", colonnes, [Bloc(None, lignes, total)], notes)
+    # Its heading names the referential in force, not the one being tested.
+    return _tableau(e, "Éligibilité au système minimal de trésorerie", colonnes, [Bloc(None, lignes, total)], notes,
+                    referentiel=f"référentiel en vigueur : {e.referentiel.value}")
 
 
 def _rubriques(titre: str, rubriques: list[s.RubriqueCaisse], total: Any) -> list[Bloc]:
@@ -81,8 +83,9 @@ def journal(e: s.JournauxTresorerieResponse) -> Tableau:
     blocs = []
     for j in e.journaux:
         lignes: list[Sequence[Any]] = [(None, "", "", "Solde d'ouverture", "", None, None, j.solde_ouverture)]
-        lignes += [(m.date_ecriture, m.numero_piece, m.code_journal, m.libelle, m.contrepartie, m.entree,
-                    m.sortie, m.solde) for m in j.mouvements]
+        # An empty cell, not "0 FCFA", on the side a movement is not: the column read is the one filled.
+        lignes += [(m.date_ecriture, m.numero_piece, m.code_journal, m.libelle, m.contrepartie, m.entree or None,
+                    m.sortie or None, m.solde) for m in j.mouvements]
         blocs.append(Bloc(f"{j.numero_compte} — {j.nom}", lignes,
                           (None, "", "", "Totaux et solde de clôture", "", j.total_entrees, j.total_sorties,
                            j.solde_cloture)))
