@@ -120,3 +120,31 @@ async def test_eligibility_against_configured_thresholds(client, factory, db):
     assert Decimal(dons["seuil"]) == 100000 and dons["depasse"] is True
     assert vu["eligible"] is False and vu["referentiel"] == "SYCEBNL_SMT"
     assert "le système normal s'impose" in vu["alertes"][0]
+
+
+async def test_opening_balances_open_the_year_and_are_no_receipt(client, factory, db):
+    """Opening balances (journal AN, dated 1 January) are the treasuries' opening, not a receipt of the year."""
+    org = await factory.organisation()
+    tresorier = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    membre = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
+    caisse = (await client.post("/api/tresoreries", headers=tresorier.headers,
+                                json=declarer(org, "CAISSE", "Caisse", "571", parDefaut=True))).json()
+    asked = await client.post("/api/tresoreries/a-nouveaux", headers=tresorier.headers, json={
+        "organisationId": str(org.id), "dateDebut": f"{ANNEE}-01-01",
+        "tresoreries": [{"tresorerieId": caisse["id"], "montant": "80000"}]})
+    assert asked.status_code == 202, asked.text
+    done = await client.post(f"/api/tresoreries/a-nouveaux/{asked.json()['id']}/approuver",
+                             headers=president.headers, json={})
+    assert done.status_code == 200, done.text
+    await encaisser(client, db, org, tresorier, membre, "12000", "ESPECES")
+
+    rd = (await client.get(URL % ("recettes-depenses", org.id), headers=tresorier.headers)).json()
+    assert Decimal(rd["totalRecettes"]) == 12000 and Decimal(rd["totalDepenses"]) == 0
+    assert Decimal(rd["tresorerieOuverture"]) == 80000 and Decimal(rd["tresorerieCloture"]) == 92000
+    journal = (await client.get(URL % ("journal", org.id) + f"&tresorerieId={caisse['id']}",
+                                headers=tresorier.headers)).json()["journaux"][0]
+    assert Decimal(journal["soldeOuverture"]) == 80000 and len(journal["mouvements"]) == 1
+    assert Decimal(journal["mouvements"][0]["solde"]) == Decimal(journal["soldeCloture"]) == 92000
+    situation = (await client.get(URL % ("tresorerie", org.id), headers=tresorier.headers)).json()
+    assert situation["concorde"] is True
