@@ -185,7 +185,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "clotures": ("ClotureMensuelle",),
     "comptabilite": ("CompteComptable", "JournalComptable", "EcritureComptable", "LigneEcriture", "ExerciceComptable",
                      "VerrouComptable", "CompteProduit", "CorrespondanceSycebnl"),
-    "configuration": ("ConfigurationEntry", "ConfigurationOrganisation"),
+    "configuration": ("ConfigurationEntry", "ConfigurationOrganisation", "ReferentielComptable"),
     "core": ("ResultatCache", "CleIdempotence", "Maintenance", "Compteur"),
     "cotisations": ("Cotisation", "CotisationSynthese", "CotisationSyntheseDelta", "RappelCotisation"),
     "demandes_aide": ("DemandeAide",),

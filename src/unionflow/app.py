@@ -29,6 +29,7 @@ from unionflow.comptabilite.etats.router import router as comptabilite_etats_rou
 from unionflow.comptabilite.produits.router import router as comptabilite_produits_router
 from unionflow.comptabilite.router import router as comptabilite_router
 from unionflow.comptabilite.sycebnl.router import router as comptabilite_sycebnl_router
+from unionflow.comptabilite.smt.router import router as comptabilite_smt_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
@@ -108,6 +109,7 @@ ROUTERS: list[APIRouter] = [
     federation_router,
     comptabilite_router,
     comptabilite_etats_router,
+    comptabilite_smt_router,
     comptabilite_cloture_router,
     comptabilite_produits_router,
     comptabilite_sycebnl_router,

@@ -190,11 +190,13 @@ class ComptabiliteSystemRepository(SystemRepository[EcritureComptable]):
             EcritureComptable.organisation_id == organisation_id, EcritureComptable.date_ecriture >= debut,
             EcritureComptable.date_ecriture <= fin).order_by(EcritureComptable.date_ecriture))).scalars())
 
-    async def tresoreries(self, organisation_id: uuid.UUID) -> list[Tresorerie]:
-        """The organisation's active treasuries: which class-5 account a payment debits (cached by the caller)."""
-        rows = await self.session.execute(select(Tresorerie).where(Tresorerie.organisation_id == organisation_id,
-                                                                   Tresorerie.actif))
-        return list(rows.scalars())
+    async def tresoreries(self, organisation_id: uuid.UUID, *, inactives: bool = False) -> list[Tresorerie]:
+        """The organisation's active treasuries: which class-5 account a payment debits (cached by the caller);
+        with ``inactives``, the closed ones too (a closed cash box still has a journal for the years it was used)."""
+        stmt = select(Tresorerie).where(Tresorerie.organisation_id == organisation_id)
+        if not inactives:
+            stmt = stmt.where(Tresorerie.actif)
+        return list((await self.session.execute(stmt.order_by(Tresorerie.numero_compte))).scalars())
 
     async def ajouter_unique(self, row: CompteComptable | JournalComptable) -> bool:
         """Insert a default account or journal; False when a concurrent transaction inserted it first (the caller

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from sqlalchemy import select
 
 from unionflow.core.repository import SystemRepository
-from unionflow.models import ConfigurationEntry, ConfigurationOrganisation, Organisation
+from unionflow.models import ConfigurationEntry, ConfigurationOrganisation, Organisation, ReferentielComptable
 
 
 class ConfigurationEntryRepository(SystemRepository[ConfigurationEntry]):
@@ -50,3 +50,20 @@ class ConfigurationOrganisationRepository(SystemRepository[ConfigurationOrganisa
         """Whether the organisation exists (configuration sits below organisations: it cannot call its door)."""
         stmt = select(Organisation.id).where(Organisation.id == organisation_id)
         return (await self.session.execute(stmt)).first() is not None
+
+    async def type_organisation(self, organisation_id: uuid.UUID) -> str | None:
+        """The organisation's type, None when it does not exist (a PCMS choice is a mutual's)."""
+        stmt = select(Organisation.type_organisation).where(Organisation.id == organisation_id)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+
+class ReferentielComptableRepository(SystemRepository[ReferentielComptable]):
+    """The recorded choices of referential (never updated: appended), read for an organisation the caller sees."""
+
+    model = ReferentielComptable
+
+    async def historique(self, organisation_id: uuid.UUID) -> list[ReferentielComptable]:
+        """Every choice, the one in force last: by effective year, then by when it was recorded."""
+        stmt = (self.select().where(ReferentielComptable.organisation_id == organisation_id)
+                .order_by(ReferentielComptable.exercice, ReferentielComptable.created_at, ReferentielComptable.id))
+        return list((await self.session.execute(stmt)).scalars())

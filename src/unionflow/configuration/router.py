@@ -2,13 +2,16 @@ from __future__ import annotations
 
 import uuid
 
-from fastapi import Path
+from fastapi import Path, Query
 
 from unionflow.configuration.organisation_service import ConfigurationOrganisationService
+from unionflow.configuration.referentiel import ReferentielService
 from unionflow.configuration.schemas import (
     CLE_PATTERN,
+    ChoisirReferentielRequest,
     ConfigurationOrganisationResponse,
     ConfigurationResponse,
+    ReferentielComptableResponse,
     UpdateConfigurationOrganisationRequest,
     UpdateConfigurationRequest,
 )
@@ -16,7 +19,7 @@ from unionflow.configuration.service import ConfigurationService
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
-from unionflow.core.roles import RS_CONF, RS_TRESORERIE
+from unionflow.core.roles import RS_CONF, RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 
 router = area_router("/api/configuration", "Configuration")
@@ -66,6 +69,35 @@ async def list_configuration_organisation(session: SessionDep, organisation_id: 
                                           auth: AuthContext = authorize(RS_TRESORERIE)
                                           ) -> list[ConfigurationOrganisationResponse]:
     return await ConfigurationOrganisationService(session, auth).lister(organisation_id)
+
+
+@router.get("/organisations/{organisationId}/referentiel-comptable", response_model=ReferentielComptableResponse,
+            responses=problems(404), summary="Référentiel comptable de l'organisation",
+            description="Extension. Trésorier, président, administrateur de l'organisation, commissaire aux "
+                        "comptes, ADMIN (RS-TRESORERIE-READ): le référentiel en vigueur pour `exercice` (défaut: "
+                        "l'année en cours) — SYCEBNL_NORMAL, SYCEBNL_SMT (système minimal de trésorerie) ou PCMS "
+                        "(mutuelle sociale agréée, UEMOA) — et l'historique des choix. Sans choix: SYCEBNL_NORMAL "
+                        "(`parDefaut: true`), une mutuelle comprise.")
+async def get_referentiel_comptable(session: SessionDep, organisation_id: uuid.UUID = ORGANISATION,
+                                    exercice: int | None = Query(None, ge=2000, le=2100),
+                                    auth: AuthContext = authorize(RS_TRESORERIE_READ)
+                                    ) -> ReferentielComptableResponse:
+    return await ReferentielService(session, auth).obtenir(organisation_id, exercice)
+
+
+@router.post("/organisations/{organisationId}/referentiel-comptable", response_model=ReferentielComptableResponse,
+             status_code=201,
+             responses=problems(400, 403, 404), summary="Choisir le référentiel comptable de l'organisation",
+             description="Extension. Permission referentiel_comptable.choisir (président ou administrateur de "
+                         "l'organisation, ADMIN; 403 sinon). Le choix vaut à partir de `exercice`; les choix "
+                         "précédents restent dans l'historique; journalisé (CHOISIR_REFERENTIEL). Règles métier "
+                         "(400 `regle-metier`): PCMS seulement pour une organisation de type MUTUELLE et avec "
+                         "`referenceAgrement`; `referenceAgrement` seulement pour PCMS.")
+async def post_referentiel_comptable(data: ChoisirReferentielRequest, session: SessionDep,
+                                     organisation_id: uuid.UUID = ORGANISATION,
+                                     auth: AuthContext = authorize(RS_TRESORERIE_READ)
+                                     ) -> ReferentielComptableResponse:
+    return await ReferentielService(session, auth).choisir(organisation_id, data)
 
 
 @router.put("/organisations/{organisationId}/{cle}", response_model=ConfigurationOrganisationResponse,

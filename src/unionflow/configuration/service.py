@@ -86,6 +86,15 @@ DEFAUTS: dict[str, Definition] = {
         TypeValeur.NUMBER, 0, f"Barème: montant d'une cotisation {periode.lower()} par membre, proposé à la "
         "génération (0 = pas de barème)", Decimal(0), Decimal("9999999999999999.99"), decimales=2,
         par_organisation=True) for periode in BAREME},
+    # SYCEBNL système minimal de trésorerie (docs/decisions.md "Référentiel comptable et SMT"): the act's
+    # thresholds were not read (docs/conformite.md S6); these are settings, their defaults a prudent placeholder.
+    "comptabilite.smt.seuil_ressources": _montant(
+        30_000_000, "SMT (NON VÉRIFIÉ, à confirmer sur le texte SYCEBNL): total des ressources annuelles (classe 7) "
+        "au-delà duquel le système minimal de trésorerie n'est pas ouvert (XOF); défaut 30 000 000, le plus bas "
+        "des seuils de l'AUDCIF art. 13 (services), faute du texte"),
+    **{f"comptabilite.smt.seuil_{categorie}": _montant(
+        0, f"SMT (NON VÉRIFIÉ): seuil propre aux ressources « {categorie} » de l'exercice (XOF); 0 = pas de seuil "
+        "propre") for categorie in ("cotisations", "dons", "subventions", "autres")},
     "comptabilite.cloture.delai_declarations_jours": Definition(
         TypeValeur.NUMBER, 7, "Clôture mensuelle: un paiement déclaré (en attente) depuis plus de ce nombre de jours "
         "empêche la clôture du mois", Decimal(0), Decimal(90), decimales=0),

@@ -32,6 +32,7 @@ from unionflow.console import (  # noqa: F401
     pages_oidc,
     pages_organisations,
     pages_preferences,
+    pages_referentiel,
     pages_releve,
     pages_saisies,
     pages_secretaire,

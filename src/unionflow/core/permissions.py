@@ -84,6 +84,8 @@ class Permission(StrEnum):
     TRESORERIE_GERER = "tresorerie.gerer"
     # reset a member's USSD PIN after three wrong ones locked it.
     USSD_PIN_REINITIALISER = "ussd_pin.reinitialiser"
+    # the organisation's accounting referential (SYCEBNL normal or minimal, PCMS): a governance act.
+    REFERENTIEL_CHOISIR = "referentiel_comptable.choisir"
 
 
 P = Permission
@@ -139,6 +141,8 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.CONFIGURATION_ORGANISATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.TRESORERIE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.USSD_PIN_REINITIALISER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    # Which books the organisation keeps is the bureau's head's decision, not the treasurer's who keeps them.
+    P.REFERENTIEL_CHOISIR: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
 }
 
 

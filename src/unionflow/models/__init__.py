@@ -80,13 +80,13 @@ __all__ = [
 ]
 # Accounting, configuration, LCB-FT, aid requests.
 from unionflow.models.comptabilite import CompteComptable, EcritureComptable, JournalComptable, LigneEcriture
-from unionflow.models.configuration import ConfigurationEntry, ConfigurationOrganisation
+from unionflow.models.configuration import ConfigurationEntry, ConfigurationOrganisation, ReferentielComptable
 from unionflow.models.demande_aide import DemandeAide
 from unionflow.models.lcbft import AlerteLcbFt, ParametresLcbFt
 from unionflow.models.notification import ModeleNotification, Notification, PreferenceMembre  # notifications
 
 __all__ += ["AlerteLcbFt", "CompteComptable", "ConfigurationEntry", "ConfigurationOrganisation", "DemandeAide",
-            "EcritureComptable", "JournalComptable", "LigneEcriture", "ParametresLcbFt"]
+            "EcritureComptable", "JournalComptable", "LigneEcriture", "ParametresLcbFt", "ReferentielComptable"]
 # Finance (budgets, approvals) and propositions d'aide.
 from unionflow.models.approbation import DecisionDemande, DemandeApprobation  # noqa: E402
 from unionflow.models.finance import Budget, LigneBudget  # noqa: E402
