@@ -10,6 +10,7 @@ from decimal import Decimal
 from openpyxl import load_workbook
 from sqlalchemy import select, update
 
+from tests.console.connexion import sign_in
 from tests.factories.comptabilite import compte, journal
 from tests.pdf import pdf_text
 from unionflow.models import CompteComptable, EcritureComptable, LigneEcriture, LigneRegistreDon
@@ -157,3 +158,20 @@ async def test_a_gift_in_kind_is_valued_booked_and_registered(client, factory, d
     assert (await client.post(f"{REGISTRE}/nature", headers=tresorier.headers, json=futur)).status_code == 400
     assert (await client.post(f"{REGISTRE}/nature", headers=tresorier.headers,
                               json={**body, "baseEvaluation": None})).status_code == 400
+
+
+async def test_the_console_lists_the_register_and_prints_it(client, factory, db):
+    org, tresorier, president, membre = await _bureau(factory)
+    await _recette(client, tresorier, _don(org, membre, "75000", donateur={
+        "type": "PERSONNE_MORALE", "nom": "Banque Régionale SA", "rccm": "SN-DKR-2001-B-9"}))
+    auditeur = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "COMMISSAIRE_AUX_COMPTES"])
+    await sign_in(client, auditeur, db)
+    page = await client.get("/console/registre-dons")
+    assert page.status_code == 200, page.text
+    assert "Banque Régionale SA" in page.text and "Intact — lignes vérifiées : 1" in page.text
+    assert 'href="/console/registre-dons"' in page.text  # offered in his menu
+    pdf = await client.get("/console/registre-dons/fichier", params={"format": "pdf"})
+    assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
+    assert president.membre.nom in pdf_text(pdf.content)
+    await sign_in(client, membre, db)
+    assert (await client.get("/console/registre-dons")).status_code == 403
