@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
+from tests.factories.paiements import defaire
+
 RECETTES = "/api/paiements/recettes"
 FONDS = "/api/comptabilite/fonds-dedies"
 
@@ -53,3 +55,31 @@ async def test_an_earmarked_gift_feeds_its_fund_uses_are_assigned_and_the_balanc
                                   params={"organisationId": str(org.id), "annee": annee - 1})).json()
     assert (precedent["fonds"][0]["ouverture"], precedent["fonds"][0]["cloture"]) == ("0.00", "300000.00")
     assert etat["totalCloture"] == "380000.00"
+
+
+async def test_a_cancelled_gift_gets_a_counter_line_and_leaves_its_fund(client, factory):
+    """The register is append-only: undoing a DON receipt (four eyes) adds the opposite line, same donor and
+    purpose; the chain still holds and the fund no longer counts the gift."""
+    org = await factory.organisation()
+    tresorier = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    membre = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
+    body = {"nature": "DON", "membreId": str(membre.membre.id), "organisationId": str(org.id), "montant": "40000",
+            "methode": "ESPECES", "affectation": "Soutien aux sinistrés",
+            "donateur": {"type": "PERSONNE_PHYSIQUE", "nom": "Ibrahima Fall", "telephone": "+221770000009"}}
+    don = await client.post(RECETTES, headers=tresorier.headers, json=body)
+    assert don.status_code == 201, don.text
+    fait = await defaire(client, f"/api/paiements/{don.json()['id']}/annuler", tresorier, president, "Doublon")
+    assert fait.status_code == 200, fait.text
+
+    today = datetime.now(UTC).date()
+    params = {"organisationId": str(org.id), "debut": str(today - timedelta(days=1)), "fin": str(today)}
+    lignes = (await client.get("/api/comptabilite/registre-dons", headers=president.headers, params=params)).json()
+    assert [(x["numero"], x["montant"], x["donateurNom"]) for x in lignes["lignes"]] == [
+        (1, "40000.00", "Ibrahima Fall"), (2, "-40000.00", "Ibrahima Fall")]
+    assert "ANNULE" in lignes["lignes"][1]["reference"] and lignes["total"] == "0.00"
+    verifie = await client.get("/api/comptabilite/registre-dons/verifier", headers=president.headers,
+                               params={"organisationId": str(org.id)})
+    assert verifie.json()["intact"] is True and verifie.json()["lignesVerifiees"] == 2
+    fonds = (await client.get(FONDS, headers=president.headers, params={"organisationId": str(org.id)})).json()
+    assert fonds[0]["solde"] == "0.00" and len(fonds[0]["mouvements"]) == 2

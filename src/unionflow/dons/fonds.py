@@ -31,23 +31,26 @@ MODULE = "DONS"
 ZERO = Decimal("0")
 
 
-async def alimenter(session: AsyncSession, auth: AuthContext, ligne: LigneRegistreDon,
+async def alimenter(session: AsyncSession, auth: AuthContext | None, ligne: LigneRegistreDon,
                     donateur: str | None) -> uuid.UUID:
-    """The fund of the line's purpose (created by its first donation) receives the donation."""
+    """The fund of the line's purpose (created by its first donation) receives the donation (a negative amount:
+    a cancelled gift taken back)."""
+    qui = auth.actor_name if auth else "systeme"
     repo = FondsDedieRepository(session)
     objet = (ligne.affectation or "").strip()
     fonds = await repo.par_objet(ligne.organisation_id, objet)
     if fonds is None:
         fonds = FondsDedie(id=uuid.uuid4(), organisation_id=ligne.organisation_id, objet=objet, donateur=donateur,
-                           devise=ligne.devise, cree_par=auth.actor_name, created_at=datetime.now(UTC))
+                           devise=ligne.devise, cree_par=qui, created_at=datetime.now(UTC))
         repo.add(fonds)
         await session.flush()
     elif fonds.devise != ligne.devise:
         raise RegleMetier(f"Le fonds dédié « {objet} » est tenu en {fonds.devise}, pas en {ligne.devise}")
     repo.ajouter(MouvementFondsDedie(
         fonds_id=fonds.id, organisation_id=ligne.organisation_id, type_mouvement=TypeMouvementFonds.RECU.value,
-        date_mouvement=ligne.date_don, montant=ligne.montant, libelle=f"Don n° {ligne.numero}",
-        reference=ligne.reference, ligne_don_id=ligne.id, enregistre_par=auth.actor_name,
+        date_mouvement=ligne.date_don, montant=ligne.montant,
+        libelle=f"Don n° {ligne.numero}" if ligne.montant > 0 else f"Don repris, ligne n° {ligne.numero}",
+        reference=ligne.reference, ligne_don_id=ligne.id, enregistre_par=qui,
         created_at=datetime.now(UTC)))
     return fonds.id
 

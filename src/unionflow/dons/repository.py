@@ -28,6 +28,12 @@ class RegistreDonRepository(SystemRepository[LigneRegistreDon]):
                 .order_by(LigneRegistreDon.numero.desc()).limit(1))
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
+    async def du_paiement(self, paiement_id: uuid.UUID) -> LigneRegistreDon | None:
+        """The line a DON receipt wrote (its first: a counter-line carries the same payment)."""
+        stmt = (select(LigneRegistreDon).where(LigneRegistreDon.paiement_id == paiement_id)
+                .order_by(LigneRegistreDon.numero).limit(1))
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
     async def periode(self, organisation_id: uuid.UUID, debut: datetime, fin: datetime) -> list[LigneRegistreDon]:
         stmt = (select(LigneRegistreDon).where(LigneRegistreDon.organisation_id == organisation_id,
                                                LigneRegistreDon.date_don >= debut, LigneRegistreDon.date_don < fin)

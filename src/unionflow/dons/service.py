@@ -89,7 +89,7 @@ async def verifier_donateur(session: AsyncSession, organisation_id: uuid.UUID, d
         raise RegleMetier("Le donateur membre n'est pas membre actif de cette organisation")
 
 
-async def inscrire(session: AsyncSession, auth: AuthContext, don: Don) -> LigneRegistreDon:
+async def inscrire(session: AsyncSession, auth: AuthContext | None, don: Don) -> LigneRegistreDon:
     """Numbers, seals and adds one line. The caller checked its permission. The organisation's register counter is
     taken first: its row lock orders concurrent writers, so the previous hash read next is the last one."""
     numero = await next_value(session, compteur_registre(don.organisation_id))
@@ -104,7 +104,7 @@ async def inscrire(session: AsyncSession, auth: AuthContext, don: Don) -> LigneR
         membre_id=d.membre_id, montant=don.montant, devise=don.devise, forme=don.forme.value,
         description_nature=don.description_nature, base_evaluation=don.base_evaluation,
         affectation=don.affectation, paiement_id=don.paiement_id, reference=don.reference,
-        seuil_lcbft_atteint=don.montant >= seuil, enregistre_par=auth.actor_name,
+        seuil_lcbft_atteint=abs(don.montant) >= seuil, enregistre_par=auth.actor_name if auth else "systeme",
         created_at=datetime.now(UTC))
     if don.affectation:
         ligne.fonds_id = await alimenter(session, auth, ligne, _nom_donateur(ligne))
@@ -136,6 +136,24 @@ async def inscrire_paiement(session: AsyncSession, auth: AuthContext, paiement: 
         donateur=donateur, montant=paiement.montant, devise=paiement.devise,
         forme=forme_du_paiement(paiement.methode), reference=paiement.numero_recu, paiement_id=paiement.id,
         affectation=affectation))
+
+
+async def contrepasser_paiement(session: AsyncSession, auth: AuthContext | None, paiement: Paiement,
+                                motif: str) -> None:
+    """A DON receipt cancelled or refunded: a counter-line of the opposite amount, same donor and purpose (the
+    gift's line stays as it was sealed); an earmarked gift's fund is reduced by as much."""
+    origine = await RegistreDonRepository(session).du_paiement(paiement.id)
+    if origine is None:
+        return
+    donateur = DonateurRequest.model_construct(
+        type=TypeDonateur(origine.type_donateur), membre_id=origine.membre_id, nom=origine.donateur_nom,
+        telephone=origine.donateur_telephone, piece_identite=origine.donateur_piece_identite,
+        rccm=origine.donateur_rccm, ninea=origine.donateur_ninea)
+    await inscrire(session, auth, Don(
+        organisation_id=origine.organisation_id, date_don=datetime.now(UTC), donateur=donateur,
+        montant=-origine.montant, devise=origine.devise, forme=FormeDon(origine.forme),
+        reference=f"{paiement.statut} {origine.reference} (ligne n° {origine.numero}): {motif}"[:100],
+        paiement_id=paiement.id, affectation=origine.affectation))
 
 
 def bornes(debut: date, fin: date) -> tuple[datetime, datetime]:
