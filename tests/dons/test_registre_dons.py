@@ -10,7 +10,7 @@ from decimal import Decimal
 from openpyxl import load_workbook
 from sqlalchemy import select, update
 
-from tests.console.connexion import sign_in
+from tests.console.connexion import KEY, sign_in
 from tests.factories.comptabilite import compte, journal
 from tests.pdf import pdf_text
 from unionflow.models import CompteComptable, EcritureComptable, LigneEcriture, LigneRegistreDon
@@ -175,3 +175,27 @@ async def test_the_console_lists_the_register_and_prints_it(client, factory, db)
     assert president.membre.nom in pdf_text(pdf.content)
     await sign_in(client, membre, db)
     assert (await client.get("/console/registre-dons")).status_code == 403
+
+
+async def test_the_counter_gift_form_names_the_donor(client, factory, db):
+    org, tresorier, president, membre = await _bureau(factory)
+    csrf = await sign_in(client, tresorier, db)
+    url = f"/console/membres/{membre.membre.id}/don"
+    form = await client.get(url)
+    assert form.status_code == 200 and 'name="rccm"' in form.text and "Recevoir un don" in form.text
+    cle = KEY.search(form.text).group(1)
+    body = {"csrf": csrf, "idempotency_key": cle, "montant": "6 000 000", "methode": "ESPECES",
+            "type": "ANONYME"}
+    refused = await client.post(url, data=body)
+    assert refused.status_code == 400 and "seuil LCB-FT" in refused.text and 'value="6 000 000"' in refused.text
+    societe = {**body, "montant": "250 000", "methode": "VIREMENT", "reference": "VIR-2026-77",
+               "type": "PERSONNE_MORALE", "nom": "Ciments du Sahel", "ninea": "004455667",
+               "affectation": "Dispensaire"}
+    recu = await client.post(url, data=societe)
+    assert recu.status_code == 303, recu.text
+    again = await client.post(url, data=societe)  # a double click: the same gift, once
+    assert again.status_code == 303 and again.headers["location"] == recu.headers["location"]
+    lignes = (await client.get(REGISTRE, headers=president.headers, params=_periode(org))).json()["lignes"]
+    assert [(x["donateurNom"], x["donateurNinea"], x["montant"], x["forme"], x["affectation"]) for x in lignes] == [
+        ("Ciments du Sahel", "004455667", "250000.00", "VIREMENT", "Dispensaire")]
+    assert "/don" in (await client.get(f"/console/membres/{membre.membre.id}")).text
