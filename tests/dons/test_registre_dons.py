@@ -151,6 +151,11 @@ async def test_a_gift_in_kind_is_valued_booked_and_registered(client, factory, d
     assert sorted((n, Decimal(d), Decimal(c)) for n, d, c in montants) == [
         ("2441", Decimal(350000), Decimal(0)), ("7581", Decimal(0), Decimal(350000))]
 
+    r = (await client.get(REGISTRE, headers=president.headers, params=_periode(org))).json()
+    assert (r["totalArgent"], r["totalNature"], r["total"]) == ("1000.00", "350000.00", "351000.00")
+    assert "Deux ordinateurs portables" in pdf_text((await client.get(
+        REGISTRE, headers=president.headers, params={**_periode(org), "format": "pdf"})).content)
+
     # Only the treasury records a gift; the president reads it.
     assert (await client.post(f"{REGISTRE}/nature", headers=president.headers,
                               json={**body, "montant": "1"})).status_code == 403

@@ -105,7 +105,7 @@ class RegistreDonsResponse(OutputModel):
     devise: str
     seuil_lcbft: Montant
     total: Montant
-    total_especes: Montant = Field(description="Dons en argent (espèces, chèque, virement, mobile money)")
+    total_argent: Montant = Field(description="Dons en argent (espèces, chèque, virement, mobile money)")
     total_nature: Montant
     president: str | None = Field(description="Représentant légal qui signe le registre imprimé")
     lignes: list[LigneRegistreDonResponse]

@@ -184,7 +184,7 @@ class RegistreDonService:
             organisation_id=organisation_id, organisation=nom, debut=debut, fin=fin,
             devise=lignes[0].devise if lignes else "XOF",
             seuil_lcbft=(await seuils(self.session, organisation_id)).seuil_operation, total=total,
-            total_especes=total - nature, total_nature=nature,
+            total_argent=total - nature, total_nature=nature,
             president=f"{presidents[0].prenom} {presidents[0].nom}" if presidents else None, lignes=lignes)
 
     async def verifier(self, organisation_id: uuid.UUID) -> VerificationRegistreResponse:
