@@ -189,6 +189,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "core": ("ResultatCache", "CleIdempotence", "Maintenance", "Compteur"),
     "cotisations": ("Cotisation", "CotisationSynthese", "CotisationSyntheseDelta", "RappelCotisation"),
     "demandes_aide": ("DemandeAide",),
+    "dons": ("LigneRegistreDon", "FondsDedie", "MouvementFondsDedie"),
     "documents": ("Document", "PieceJointe", "TelechargementDocument"),
     "evenements": ("Evenement", "InscriptionEvenement", "FeedbackEvenement", "NotificationEvenement"),
     "favoris": ("Favori",),

@@ -52,6 +52,7 @@ from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
 from unionflow.documents.router import router as documents_router
+from unionflow.dons.router import router as dons_router
 from unionflow.evenements.router import router as evenements_router
 from unionflow.export.router import router as export_router
 from unionflow.favoris.router import router as favoris_router
@@ -113,6 +114,7 @@ ROUTERS: list[APIRouter] = [
     comptabilite_cloture_router,
     comptabilite_produits_router,
     comptabilite_sycebnl_router,
+    dons_router,
     comptabilite_deverrouillage_router,
     comptabilite_cloture_mensuelle_router,
     configuration_router,

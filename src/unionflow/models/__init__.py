@@ -142,3 +142,7 @@ __all__ += ["PinUssd"]
 from unionflow.models.sms import CodePinSms, OppositionSms, SmsEntrant  # noqa: E402
 
 __all__ += ["CodePinSms", "OppositionSms", "SmsEntrant"]
+
+from unionflow.models.don import FondsDedie, LigneRegistreDon, MouvementFondsDedie  # noqa: E402
+
+__all__ += ["FondsDedie", "LigneRegistreDon", "MouvementFondsDedie"]

@@ -14,6 +14,7 @@ from unionflow.core.errors import NotFound, RegleMetier
 from unionflow.core.montants import format_montant
 from unionflow.core.permissions import Permission
 from unionflow.core.visibility import staff_sees
+from unionflow.dons.service import inscrire_paiement, verifier_donateur
 from unionflow.evenements.repository import EvenementRepository
 from unionflow.models import Evenement, Paiement
 from unionflow.models.evenement import StatutEvenement
@@ -22,7 +23,7 @@ from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements.encaissement.workflow import EncaissementService
 from unionflow.paiements.recus.pdf import LigneRecu
 from unionflow.paiements.repository import PaiementRepository
-from unionflow.paiements.schemas import CreateRecetteRequest, PaiementResponse
+from unionflow.paiements.schemas import CreateRecetteRequest, NatureRecetteGuichet, PaiementResponse
 from unionflow.paiements.service import PaiementService
 
 ZERO = Decimal("0")
@@ -65,10 +66,15 @@ class RecetteService:
             if evenement is None:
                 raise NotFound("Événement introuvable")
             _verifier_participation(evenement, data)
+        if data.donateur is not None:
+            await verifier_donateur(self.session, data.organisation_id, data.donateur, data.montant)
         paiement = await EncaissementService(self.session, self.auth).recevoir(
             membre_id=data.membre_id, organisation_id=data.organisation_id, montant=data.montant,
             methode=data.methode, nature=data.nature.value, evenement_id=data.evenement_id, devise=data.devise,
             reference_externe=data.reference_externe, date_paiement=data.date_paiement, commentaire=data.commentaire)
+        if data.nature is NatureRecetteGuichet.DON:
+            # Every donation is in the register, written with its validated receipt in this transaction.
+            await inscrire_paiement(self.session, self.auth, paiement, data.donateur, data.affectation)
         return await PaiementService(self.session, self.auth).response(paiement)
 
 

@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 
 from unionflow.core.regles import ABSENT, Si
 from unionflow.core.schemas import InputModel, Montant, OutputModel
+from unionflow.dons.schemas import AFFECTATION, DonateurRequest
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 from unionflow.models.recette import NatureRecette
 from unionflow.paiements.encaissement.schemas import CibleInput
@@ -70,7 +71,9 @@ class CreateRecetteRequest(InputModel):
               Si("nature", NatureRecetteGuichet.EVENEMENT, "evenementId est obligatoire pour une participation à un "
                                                            "événement", requis=("evenement_id",)),
               Si("nature", NatureRecetteGuichet.DON, "evenementId ne s'emploie qu'avec la nature EVENEMENT",
-                 exclus=("evenement_id",)))
+                 exclus=("evenement_id",)),
+              Si("nature", NatureRecetteGuichet.EVENEMENT, "donateur et affectation ne s'emploient qu'avec la "
+                                                           "nature DON", exclus=("donateur", "affectation")))
 
     nature: NatureRecetteGuichet
     membre_id: uuid.UUID = Field(description="Le membre qui donne ou qui paie sa participation")
@@ -83,6 +86,11 @@ class CreateRecetteRequest(InputModel):
     reference_externe: str | None = Field(default=None, max_length=100, description=REFERENCE_DESCRIPTION)
     date_paiement: datetime | None = Field(default=None, description="Date de réception (défaut: maintenant)")
     commentaire: str | None = Field(default=None, max_length=2000)
+    donateur: DonateurRequest | None = Field(default=None, description=(
+        "DON: qui donne, inscrit au registre des dons (`GET /api/comptabilite/registre-dons`); absent, le donateur "
+        "est le membre `membreId`. Pour un tiers (personne physique, personne morale, anonyme), `membreId` est le "
+        "membre par qui le don est remis"))
+    affectation: str | None = AFFECTATION
 
     @model_validator(mode="after")
     def coherente(self) -> CreateRecetteRequest:

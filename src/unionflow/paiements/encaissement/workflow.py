@@ -21,6 +21,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
 from unionflow.core.errors import InvalidState, NotFound, RegleMetier
+from unionflow.dons import service as registre_dons
 from unionflow.models import Adhesion, Cotisation, Paiement, PaiementAllocation
 
 # The enums live beside their models; re-exported here, where areas imported them before.
@@ -318,6 +319,8 @@ class EncaissementService:
         paiement.commentaire = "\n".join(filter(None, [paiement.commentaire, f"{statut}: {motif}"]))
         await self.session.flush()
         await extourner_paiement(self.session, paiement, motif, self.auth)
+        # The register of donations is append-only: an undone gift gets its counter-line (and its fund is reduced).
+        await registre_dons.contrepasser_paiement(self.session, self.auth, paiement, motif)
         await invalidate(self.session, COTISATIONS_STATS)
         await audit.record(self.session, self.auth, action=f"PAIEMENT_{statut}", module=MODULE,
                            entite_type="Paiement", entite_id=paiement.id, organisation_id=paiement.organisation_id,

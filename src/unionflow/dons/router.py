@@ -1,0 +1,128 @@
+"""Register of donations and bequests, and earmarked funds (extensions): ``/api/comptabilite/registre-dons``,
+``/api/comptabilite/fonds-dedies``."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+from typing import Any
+
+from fastapi import Query
+from fastapi.responses import JSONResponse, Response
+
+from unionflow.comptabilite.etats.schemas import FormatEtat
+from unionflow.core import tableaux
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
+from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
+from unionflow.core.openapi import problems
+from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.core.routing import area_router
+from unionflow.dons import tableau
+from unionflow.dons.fonds import FondsDedieService
+from unionflow.dons.nature import don_en_nature
+from unionflow.dons.schemas import (
+    CreateDonNatureRequest,
+    CreateEmploiFondsRequest,
+    EtatFondsDediesResponse,
+    FondsDedieResponse,
+    LigneRegistreDonResponse,
+    RegistreDonsResponse,
+    VerificationRegistreResponse,
+)
+from unionflow.dons.service import RegistreDonService
+
+router = area_router("/api/comptabilite", "Comptabilité")
+
+LECTURE = ("Lecture: trésorier, président, commissaire aux comptes, administrateur de l'organisation, ADMIN "
+           "(RS-TRESORERIE-READ); une organisation invisible 404.")
+BINAIRES: dict[int | str, dict[str, Any]] = {200: {"content": {
+    "application/pdf": {"schema": {"type": "string", "format": "binary"}},
+    tableaux.XLSX_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}}}}}
+ORG = Query(..., alias="organisationId")
+
+
+@router.get("/registre-dons", response_model=RegistreDonsResponse, responses={**BINAIRES, **problems(404)},
+            summary="Registre des dons et legs d'une période (extension)",
+            description="Extension. Chaque don reçu (argent: les recettes DON du guichet; nature: "
+                        "`POST /api/comptabilite/registre-dons/nature`), daté, numéroté sans trou, avec l'identité "
+                        "du donateur (membre, personne physique, personne morale avec RCCM/NINEA, ou anonyme sous le "
+                        "seuil LCB-FT), la forme, l'affectation et la référence du reçu ou de la pièce; "
+                        "`seuilLcbftAtteint` marque les dons au moins égaux au seuil d'opération unique. "
+                        "`format`: `json` (défaut), `pdf` (à signer par le président, représentant légal) ou "
+                        "`xlsx`. 400 `regle-metier`: `debut` après `fin`. " + LECTURE)
+async def registre_dons(session: SessionDep, organisation_id: uuid.UUID = ORG,
+                        debut: date = Query(..., description="Premier jour inclus (AAAA-MM-JJ)"),
+                        fin: date = Query(..., description="Dernier jour inclus (AAAA-MM-JJ)"),
+                        fmt: FormatEtat = Query(FormatEtat.JSON, alias="format"),
+                        auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
+    registre = await RegistreDonService(session, auth).registre(organisation_id, debut, fin)
+    if fmt is FormatEtat.JSON:
+        return registre
+    table = tableau.registre(registre)
+    table.edite_par = auth.actor_name
+    content, media = ((tableaux.pdf(table), "application/pdf") if fmt is FormatEtat.PDF
+                      else (tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE))
+    nom = f"registre-dons-{debut:%Y-%m-%d}-{fin:%Y-%m-%d}.{fmt.value}"
+    return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{nom}"'})
+
+
+@router.get("/registre-dons/verifier", response_model=VerificationRegistreResponse, responses=problems(404),
+            summary="Vérifier le scellement du registre des dons (extension)",
+            description="Extension. Parcourt tout le registre de l'organisation dans l'ordre des numéros: "
+                        "numéros 1, 2, 3… sans trou, chaque ligne liée à l'empreinte de la précédente, chaque "
+                        "empreinte (SHA-256 de l'empreinte précédente et du contenu de la ligne) recalculée. "
+                        "`intact` false nomme la première ligne qui ne tient pas (audité CRITICAL). " + LECTURE)
+async def verifier_registre(session: SessionDep, organisation_id: uuid.UUID = ORG,
+                            auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> VerificationRegistreResponse:
+    return await RegistreDonService(session, auth).verifier(organisation_id)
+
+
+@router.post("/registre-dons/nature", status_code=201, response_model=LigneRegistreDonResponse,
+             responses=problems(404), summary="Inscrire un don en nature (extension)",
+             description="Extension. Un bien ou un service donné, inscrit au registre à sa valeur (`montant`, "
+                         "`baseEvaluation`) et comptabilisé par une écriture manuelle: débit `compteDebitId` (le "
+                         "compte qui reçoit le bien), crédit `compteCreditId` (défaut: le compte des dons de "
+                         "l'organisation, 7581 sauf choix). Comme toute écriture manuelle: passée aussitôt, ou "
+                         "demande d'approbation à deux personnes si un compte sous contrôle est touché (la ligne "
+                         "porte alors la référence de la demande). `affectation` alimente le fonds dédié de cet "
+                         "objet. Trésorier ou administrateur de l'organisation (sinon 403). 400 `regle-metier`: "
+                         "don anonyme au seuil LCB-FT ou au-delà, date future, journal d'une autre organisation, "
+                         "période close, écriture refusée. En-tête Idempotency-Key recommandé.")
+async def creer_don_nature(data: CreateDonNatureRequest, session: SessionDep,
+                           auth: AuthContext = authorize(RS_TRESORERIE),
+                           idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    return await idem.run(auth, lambda: don_en_nature(session, auth, data), 201)
+
+
+@router.get("/fonds-dedies", response_model=list[FondsDedieResponse], responses=problems(404),
+            summary="Fonds dédiés de l'organisation (extension)",
+            description="Extension. Chaque fonds (un objet auquel des dons ont été affectés), son solde non "
+                        "employé et ses mouvements (reçus: les dons affectés; emplois: les dépenses affectées). "
+                        + LECTURE)
+async def lister_fonds(session: SessionDep, organisation_id: uuid.UUID = ORG,
+                       auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> list[FondsDedieResponse]:
+    return await FondsDedieService(session, auth).lister(organisation_id)
+
+
+@router.get("/fonds-dedies/etat", response_model=EtatFondsDediesResponse, responses=problems(404),
+            summary="État des fonds dédiés d'un exercice (extension)",
+            description="Extension. Par fonds: ouverture (non employé reporté des exercices précédents), reçu et "
+                        "employé dans l'année, clôture (reportée à l'exercice suivant). " + LECTURE)
+async def etat_fonds(session: SessionDep, organisation_id: uuid.UUID = ORG,
+                     annee: int = Query(..., ge=2000, le=2100),
+                     auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> EtatFondsDediesResponse:
+    return await FondsDedieService(session, auth).etat(organisation_id, annee)
+
+
+@router.post("/fonds-dedies/{id}/emplois", status_code=201, response_model=FondsDedieResponse,
+             responses=problems(404), summary="Affecter un emploi à un fonds dédié (extension)",
+             description="Extension. Une dépense ou un versement fait pour l'objet du fonds, avec sa pièce "
+                         "(`reference`). Jamais au-delà du solde non employé (400 `regle-metier`), sous le verrou du "
+                         "fonds: deux emplois simultanés ne dépensent pas deux fois le même franc. Trésorier ou "
+                         "administrateur de l'organisation (sinon 403); audité. En-tête Idempotency-Key "
+                         "recommandé.")
+async def employer_fonds(id: uuid.UUID, data: CreateEmploiFondsRequest, session: SessionDep,
+                         auth: AuthContext = authorize(RS_TRESORERIE),
+                         idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    return await idem.run(auth, lambda: FondsDedieService(session, auth).employer(id, data), 201)

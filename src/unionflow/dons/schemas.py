@@ -1,0 +1,175 @@
+"""Requests and answers of the register of donations and of the earmarked funds."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+
+from pydantic import Field, model_validator
+
+from unionflow.core.regles import Si
+from unionflow.core.schemas import InputModel, Montant, OutputModel
+from unionflow.models.don import FormeDon, TypeDonateur, TypeMouvementFonds
+
+CURRENCY = r"^[A-Z]{3}$"
+AFFECTATION = Field(default=None, min_length=3, max_length=300, description=(
+    "Objet auquel le donateur a affecté son don: il alimente le fonds dédié de cet objet (créé au premier don)"))
+
+
+class DonateurRequest(InputModel):
+    """Who gives. ANONYME only below the LCB-FT single-operation threshold (else 400 `regle-metier`)."""
+
+    regles = (Si("type", TypeDonateur.MEMBRE, "membreId est obligatoire pour un donateur membre",
+                 requis=("membre_id",), exclus=("nom", "rccm", "ninea")),
+              Si("type", TypeDonateur.PERSONNE_PHYSIQUE, "nom est obligatoire pour une personne physique",
+                 requis=("nom",), exclus=("membre_id", "rccm", "ninea")),
+              Si("type", TypeDonateur.PERSONNE_MORALE, "nom est obligatoire pour une personne morale",
+                 requis=("nom",), exclus=("membre_id", "piece_identite")),
+              Si("type", TypeDonateur.ANONYME, "un donateur anonyme ne porte aucune identité",
+                 exclus=("membre_id", "nom", "telephone", "piece_identite", "rccm", "ninea")))
+
+    type: TypeDonateur
+    membre_id: uuid.UUID | None = None
+    nom: str | None = Field(default=None, min_length=2, max_length=200, description="Nom ou raison sociale")
+    telephone: str | None = Field(default=None, max_length=30)
+    piece_identite: str | None = Field(default=None, max_length=60, description="N° de la pièce d'identité")
+    rccm: str | None = Field(default=None, max_length=60, description="Personne morale: n° RCCM")
+    ninea: str | None = Field(default=None, max_length=30, description="Personne morale: NINEA")
+
+    @model_validator(mode="after")
+    def identifiable(self) -> DonateurRequest:
+        if self.type is TypeDonateur.PERSONNE_PHYSIQUE and not (self.telephone or self.piece_identite):
+            raise ValueError("Une personne physique donne son téléphone ou sa pièce d'identité")
+        if self.type is TypeDonateur.PERSONNE_MORALE and not (self.rccm or self.ninea):
+            raise ValueError("Une personne morale donne son n° RCCM ou son NINEA")
+        return self
+
+
+class CreateDonNatureRequest(InputModel):
+    """A donation in kind: goods or services recorded at their valuation, booked by a manual entry."""
+
+    organisation_id: uuid.UUID
+    donateur: DonateurRequest
+    date_don: datetime = Field(description="Date de réception du bien (avec fuseau horaire), jamais future")
+    montant: Montant = Field(gt=0, max_digits=18, decimal_places=2, description="Valeur retenue")
+    devise: str = Field(default="XOF", pattern=CURRENCY)
+    description: str = Field(min_length=3, max_length=2000, description="Le bien ou le service donné")
+    base_evaluation: str = Field(min_length=3, max_length=500, description=(
+        "Sur quoi repose la valeur: facture, prix du marché, expertise…"))
+    affectation: str | None = AFFECTATION
+    journal_id: uuid.UUID = Field(description="Journal de l'écriture (opérations diverses)")
+    compte_debit_id: uuid.UUID = Field(description="Compte qui reçoit le bien (immobilisation, stock, charge)")
+    compte_credit_id: uuid.UUID | None = Field(default=None, description=(
+        "Compte de produits crédité; défaut: le compte des dons de l'organisation (7581 sauf choix)"))
+
+    @model_validator(mode="after")
+    def date_avec_fuseau(self) -> CreateDonNatureRequest:
+        if self.date_don.tzinfo is None:
+            raise ValueError("dateDon doit porter un fuseau horaire")
+        return self
+
+
+class LigneRegistreDonResponse(OutputModel):
+    id: uuid.UUID
+    organisation_id: uuid.UUID
+    numero: int = Field(description="Numéro d'ordre dans le registre de l'organisation, sans trou")
+    date_don: datetime
+    type_donateur: TypeDonateur
+    donateur_nom: str | None
+    donateur_telephone: str | None
+    donateur_piece_identite: str | None
+    donateur_rccm: str | None
+    donateur_ninea: str | None
+    membre_id: uuid.UUID | None
+    montant: Montant
+    devise: str
+    forme: FormeDon
+    description_nature: str | None
+    base_evaluation: str | None
+    affectation: str | None
+    fonds_id: uuid.UUID | None
+    paiement_id: uuid.UUID | None
+    reference: str = Field(description="N° du reçu (don en argent) ou de la pièce comptable / de la demande "
+                                        "d'approbation (don en nature)")
+    seuil_lcbft_atteint: bool = Field(description="Montant ≥ seuil LCB-FT d'opération unique de l'organisation")
+    enregistre_par: str
+    hash_precedent: str
+    hash: str
+
+
+class RegistreDonsResponse(OutputModel):
+    organisation_id: uuid.UUID
+    organisation: str
+    debut: date
+    fin: date
+    devise: str
+    seuil_lcbft: Montant
+    total: Montant
+    total_argent: Montant = Field(description="Dons en argent (espèces, chèque, virement, mobile money)")
+    total_nature: Montant
+    president: str | None = Field(description="Représentant légal qui signe le registre imprimé")
+    lignes: list[LigneRegistreDonResponse]
+
+
+class VerificationRegistreResponse(OutputModel):
+    organisation_id: uuid.UUID
+    intact: bool
+    lignes_verifiees: int
+    premiere_ligne_rompue: int | None = Field(description="Numéro de la première ligne qui ne tient pas")
+    raison: str | None
+
+
+class CreateEmploiFondsRequest(InputModel):
+    """A use of an earmarked fund: an expense or payout spent on its purpose, with its document."""
+
+    date_emploi: datetime = Field(description="Date de la dépense (avec fuseau horaire), jamais future")
+    montant: Montant = Field(gt=0, max_digits=18, decimal_places=2)
+    libelle: str = Field(min_length=3, max_length=300)
+    reference: str = Field(min_length=2, max_length=100, description=(
+        "Pièce de la dépense: n° de pièce comptable, de versement ou de facture"))
+
+    @model_validator(mode="after")
+    def date_avec_fuseau(self) -> CreateEmploiFondsRequest:
+        if self.date_emploi.tzinfo is None:
+            raise ValueError("dateEmploi doit porter un fuseau horaire")
+        return self
+
+
+class MouvementFondsResponse(OutputModel):
+    id: uuid.UUID
+    type_mouvement: TypeMouvementFonds
+    date_mouvement: datetime
+    montant: Montant
+    libelle: str
+    reference: str
+    enregistre_par: str
+
+
+class FondsDedieResponse(OutputModel):
+    id: uuid.UUID
+    organisation_id: uuid.UUID
+    objet: str
+    donateur: str | None
+    devise: str
+    solde: Montant
+    mouvements: list[MouvementFondsResponse]
+
+
+class LigneEtatFonds(OutputModel):
+    fonds_id: uuid.UUID
+    objet: str
+    donateur: str | None
+    ouverture: Montant = Field(description="Solde non employé reporté des exercices précédents")
+    recu: Montant
+    employe: Montant
+    cloture: Montant = Field(description="ouverture + reçu − employé, reporté à l'exercice suivant")
+
+
+class EtatFondsDediesResponse(OutputModel):
+    organisation_id: uuid.UUID
+    annee: int
+    fonds: list[LigneEtatFonds]
+    total_ouverture: Montant
+    total_recu: Montant
+    total_employe: Montant
+    total_cloture: Montant
