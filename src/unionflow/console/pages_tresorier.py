@@ -60,7 +60,7 @@ async def tableau(ctx: Ctx) -> Response:
 @page("/membres/{id}", RS_MEMBRE_SELF)
 async def fiche_membre(ctx: Ctx) -> Response:
     membre_id = parse_id(ctx.request.path_params["id"])
-    membre = await services.membre(ctx.db, ctx.auth, membre_id)
+    membre = await services.membre(ctx.db, ctx.auth, membre_id, ecran="console /membres/{id}")
     if membre.id == ctx.auth.membre_id and not RS_MEMBRE_READ.allows(ctx.auth.roles):
         return redirect("/moi")  # A member's own page is his account.
     appartenances = await services.appartenances(ctx.db, ctx.auth, membre_id)

@@ -84,6 +84,8 @@ class Permission(StrEnum):
     TRESORERIE_GERER = "tresorerie.gerer"
     # reset a member's USSD PIN after three wrong ones locked it.
     USSD_PIN_REINITIALISER = "ussd_pin.reinitialiser"
+    # record or withdraw a member's consent on his behalf (a signed paper form, Loi 2008-12); the member does it himself
+    CONSENTEMENT_RECUEILLIR = "consentement.recueillir"
 
 
 P = Permission
@@ -139,6 +141,8 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.CONFIGURATION_ORGANISATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.TRESORERIE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.USSD_PIN_REINITIALISER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    # The secretariat keeps the register: it records the consent a member signed on paper (and its withdrawal).
+    P.CONSENTEMENT_RECUEILLIR: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE}),
 }
 
 

@@ -140,3 +140,7 @@ __all__ += ["PinUssd"]
 from unionflow.models.sms import CodePinSms, OppositionSms, SmsEntrant  # noqa: E402
 
 __all__ += ["CodePinSms", "OppositionSms", "SmsEntrant"]
+
+from unionflow.models.donnees_personnelles import AccesDossier, Consentement, NoticeInformation  # noqa: E402
+
+__all__ += ["AccesDossier", "Consentement", "NoticeInformation"]
