@@ -73,11 +73,11 @@ async def create_consentement(data: CreateConsentementRequest, session: SessionD
     return await ConsentementService(session, auth).recueillir(data)
 
 
-@router.post("/consentements/{id}/retrait", response_model=ConsentementResponse, responses=problems(404, 409),
+@router.post("/consentements/{id}/retrait", response_model=ConsentementResponse, responses=problems(404),
              summary="Retirer un consentement",
              description=EXT + "Par le membre lui-même ou le secrétariat (`consentement.recueillir`). La ligne est "
                                "datée (retrait, auteur) et conservée: l'historique n'est jamais réécrit. Déjà "
-                               "retiré: 409.")
+                               "retiré: 400 `invalid-state`.")
 async def retirer_consentement(id: uuid.UUID, session: SessionDep,
                                auth: AuthContext = authorize(RS_CONSENTEMENT)) -> ConsentementResponse:
     return await ConsentementService(session, auth).retirer(id)

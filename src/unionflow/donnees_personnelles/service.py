@@ -111,7 +111,7 @@ class ConsentementService:
         notice = await self._notice(data.finalite, data.notice_version)
         if await ConsentementSystemRepository(self.session).en_vigueur(membre_id, data.organisation_id,
                                                                        data.finalite) is not None:
-            raise InvalidState(f"Un consentement {data.finalite.value} est déjà en vigueur pour ce membre")
+            raise Conflict(f"Un consentement {data.finalite.value} est déjà en vigueur pour ce membre")
         row = Consentement(membre_id=membre_id, organisation_id=data.organisation_id, finalite=data.finalite.value,
                            notice_id=notice.id, notice_version=notice.version, canal=data.canal.value,
                            donne_le=datetime.now(UTC), recueilli_par=self.auth.personne,
