@@ -19,7 +19,7 @@ from unionflow.backups import jobs as backups
 from unionflow.comptabilite import ports as ports_comptabilite
 from unionflow.config import Settings
 from unionflow.core.jobs import Executeur, Job
-from unionflow.core.traitements import Traitement
+from unionflow.core.traitements import DeclarationTraitement
 from unionflow.cotisations import jobs as cotisations
 from unionflow.cotisations import traitements as traitements_cotisations
 from unionflow.demandes_aide import traitements as traitements_demandes_aide
@@ -67,7 +67,7 @@ EXECUTEURS: dict[TypeTache, Executeur] = {
 }
 
 # The register of processings (Loi 2008-12): every area's declarations, in the order of the areas' names.
-TRAITEMENTS: tuple[Traitement, ...] = (
+TRAITEMENTS: tuple[DeclarationTraitement, ...] = (
     *traitements_adhesions.TRAITEMENTS,
     *traitements_audit.TRAITEMENTS,
     *traitements_auth.TRAITEMENTS,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
-class Traitement:
+class DeclarationTraitement:
     """One processing: its purpose and what the CDP declaration asks (docs/conformite.md D4, D5, D9, D11).
     ``tables`` ties it to the code: the tables holding its data (a test fails on a table with personal columns
     that no declaration names)."""

@@ -3,10 +3,10 @@ register of processings (GET /api/conformite/traitements)."""
 
 from __future__ import annotations
 
-from unionflow.core.traitements import Traitement
+from unionflow.core.traitements import DeclarationTraitement
 
 TRAITEMENTS = (
-    Traitement(
+    DeclarationTraitement(
         code='DEMANDES_AIDE',
         nom="Demandes d'aide solidaire",
         zone='demandes_aide',

@@ -12,7 +12,7 @@ SIGNATAIRES = ("Le responsable du traitement (le Président)", "Le délégué à
 
 
 def registre(r: RegistreTraitementsResponse, organisation: str, edite_par: str) -> bytes:
-    colonnes = [Colonne("Traitement", largeur=1.6), Colonne("Finalité", largeur=2.4),
+    colonnes = [Colonne("DeclarationTraitement", largeur=1.6), Colonne("Finalité", largeur=2.4),
                 Colonne("Base légale", largeur=1.4), Colonne("Données (sensibles)", largeur=2.0),
                 Colonne("Personnes concernées", largeur=1.3), Colonne("Destinataires", largeur=1.6),
                 Colonne("Conservation", largeur=1.4), Colonne("Transferts hors Sénégal", largeur=1.4)]

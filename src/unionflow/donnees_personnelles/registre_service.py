@@ -10,7 +10,7 @@ from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
-from unionflow.core.traitements import Traitement
+from unionflow.core.traitements import DeclarationTraitement
 from unionflow.donnees_personnelles import pdf
 from unionflow.donnees_personnelles.ports import TRAITEMENTS
 from unionflow.donnees_personnelles.schemas import RegistreTraitementsResponse, TraitementResponse
@@ -41,7 +41,7 @@ def colonnes_personnelles(table: Table) -> list[str]:
     return found
 
 
-def tables_non_couvertes(tables: Iterable[Table], traitements: Sequence[Traitement]) -> dict[str, list[str]]:
+def tables_non_couvertes(tables: Iterable[Table], traitements: Sequence[DeclarationTraitement]) -> dict[str, list[str]]:
     """Tables with personal columns that no declaration names (and that ``HORS_REGISTRE`` does not explain)."""
     couvertes = {t for d in traitements for t in d.tables}
     return {t.name: cols for t in tables if (cols := colonnes_personnelles(t))

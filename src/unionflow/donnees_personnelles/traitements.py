@@ -3,10 +3,10 @@ registres.py into the register of processings (GET /api/conformite/traitements).
 
 from __future__ import annotations
 
-from unionflow.core.traitements import Traitement
+from unionflow.core.traitements import DeclarationTraitement
 
 TRAITEMENTS = (
-    Traitement(
+    DeclarationTraitement(
         code='CONSENTEMENTS',
         nom='Consentements',
         zone='donnees_personnelles',
@@ -21,7 +21,7 @@ TRAITEMENTS = (
                                  '(non vérifié)'),
         tables=('consentement', 'notice_information'),
     ),
-    Traitement(
+    DeclarationTraitement(
         code='JOURNAL_ACCES',
         nom='Journal des accès aux fiches',
         zone='donnees_personnelles',
