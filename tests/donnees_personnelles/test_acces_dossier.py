@@ -28,24 +28,26 @@ async def test_staff_reads_are_logged_the_members_own_are_not(client, factory, d
     secretaire = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "SECRETAIRE"])
     mid = membre.membre.id
     for url in (f"/api/membres/{mid}", f"/api/membres/numero/{membre.membre.numero_membre}",
-                f"/api/adhesions/membre/{mid}", f"/api/cotisations/membre/{mid}"):
+                f"/api/membres/{mid}/organisations", f"/api/adhesions/membre/{mid}",
+                f"/api/cotisations/membre/{mid}"):
         assert (await client.get(url, headers=membre.headers)).status_code == 200, url  # his own: not logged
         assert (await client.get(url, headers=secretaire.headers)).status_code == 200, url
     rows = await _rows(db, mid)
     assert sorted(r.ecran for r in rows) == ["GET /api/adhesions/membre/{membreId}",
                                              "GET /api/cotisations/membre/{membreId}", "GET /api/membres/numero/"
-                                             "{numeroMembre}", "GET /api/membres/{id}"]
+                                             "{numeroMembre}", "GET /api/membres/{id}",
+                                             "GET /api/membres/{id}/organisations"]
     assert {(r.lecteur_nom, r.organisation_id, r.lecteur_roles) for r in rows} == {
         (secretaire.user.email, org.id, "MEMBRE,SECRETAIRE,USER")}
 
     mine = await client.get(MOI, headers=membre.headers)
-    assert mine.status_code == 200 and mine.json()["totalElements"] == 4
+    assert mine.status_code == 200 and mine.json()["totalElements"] == 5
     first = mine.json()["content"][0]
     assert first["lecteurNom"] == secretaire.user.email and first["lecteurRoles"] == ["MEMBRE", "SECRETAIRE", "USER"]
     assert first["membreNom"] == f"{membre.membre.prenom} {membre.membre.nom}"
     # The secretary's own log is empty: reading others' files writes in theirs, not his.
     assert (await client.get(MOI, headers=secretaire.headers)).json()["totalElements"] == 0
-    assert (await client.get(_journal(mid), headers=membre.headers)).json()["totalElements"] == 4
+    assert (await client.get(_journal(mid), headers=membre.headers)).json()["totalElements"] == 5
 
 
 async def test_member_in_a_and_secretary_in_b(client, factory, db):

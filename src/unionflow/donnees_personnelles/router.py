@@ -41,7 +41,8 @@ moi_router = area_router("/api/moi", TAG)
 conformite_router = area_router("/api/conformite", TAG)
 
 JOURNAL = ("Une ligne par lecture de la fiche d'un membre par quelqu'un d'autre que lui (API: `GET "
-           "/api/membres/{id}`, `/api/membres/numero/{numero}`, `/api/adhesions/membre/{membreId}`, "
+           "/api/membres/{id}`, `/api/membres/numero/{numero}`, `/api/membres/{id}/organisations`, "
+           "`/api/adhesions/membre/{membreId}`, "
            "`/api/cotisations/membre/{membreId}`; console: la page du membre): qui (nom, rôles), quand, quel écran, "
            "pour quelle organisation. Plus récentes d'abord.")
 

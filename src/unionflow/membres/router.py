@@ -129,7 +129,7 @@ async def change_statut(id: uuid.UUID, data: StatutRequest, session: SessionDep,
                         "Total dans `X-Total-Count`.")
 async def list_appartenances(id: uuid.UUID, session: SessionDep, response: Response,
                              auth: AuthContext = authorize(RS_MEMBRE_SELF)) -> list[AppartenanceResponse]:
-    rows = await AppartenanceService(session, auth).lister(id)
+    rows = await AppartenanceService(session, auth).lister(id, ecran="GET /api/membres/{id}/organisations")
     set_total_header(response, len(rows))
     return rows
 
