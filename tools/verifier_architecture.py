@@ -191,6 +191,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "demandes_aide": ("DemandeAide",),
     "dons": ("LigneRegistreDon", "FondsDedie", "MouvementFondsDedie"),
     "documents": ("Document", "PieceJointe", "TelechargementDocument"),
+    "donnees_personnelles": ("Consentement", "NoticeInformation", "AccesDossier"),
     "evenements": ("Evenement", "InscriptionEvenement", "FeedbackEvenement", "NotificationEvenement"),
     "favoris": ("Favori",),
     "feedback": ("Feedback",),
@@ -250,6 +251,9 @@ LECTURES_CROISEES: dict[str, tuple[frozenset[str], str]] = {
     "paiements/avoirs/repository.py": (frozenset({"Cotisation"}),
                                          "payment path: a credit application locks the dues it pays in the payment's "
                                          "lock order (payment, then dues), like lock_cibles"),
+    "donnees_personnelles/repository.py": (frozenset({"MembreOrganisation"}),
+                                           f"{_PORTEE} (the data-protection officer reads the consents and the "
+                                           "access log of his organisations' members)"),
     "evenements/repository.py": (frozenset({"Membre"}), f"{_AFFICHAGE} (registrants with their names, in name order)"),
     "export/repository.py": (frozenset({"Adhesion", "AuditLog", "CompteComptable", "Cotisation", "EcritureComptable",
                                         "JournalComptable", "LigneEcriture", "Membre", "MembreOrganisation",

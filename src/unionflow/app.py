@@ -53,6 +53,9 @@ from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
 from unionflow.documents.router import router as documents_router
 from unionflow.dons.router import router as dons_router
+from unionflow.donnees_personnelles.router import conformite_router as conformite_router
+from unionflow.donnees_personnelles.router import moi_router as donnees_moi_router
+from unionflow.donnees_personnelles.router import router as donnees_personnelles_router
 from unionflow.evenements.router import router as evenements_router
 from unionflow.export.router import router as export_router
 from unionflow.favoris.router import router as favoris_router
@@ -166,6 +169,9 @@ ROUTERS: list[APIRouter] = [
     webhooks_router,
     ussd_router,
     sms_router,
+    donnees_personnelles_router,
+    donnees_moi_router,
+    conformite_router,
     creer_planificateur_router(JOBS),
     # Money undone by two people: spec undo paths of paiements/versements and /api/annulations.
     *annulations_routers,

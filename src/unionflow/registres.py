@@ -12,18 +12,33 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from unionflow.adhesions import traitements as traitements_adhesions
+from unionflow.audit import traitements as traitements_audit
+from unionflow.auth import traitements as traitements_auth
 from unionflow.backups import jobs as backups
 from unionflow.comptabilite import ports as ports_comptabilite
 from unionflow.config import Settings
 from unionflow.core.jobs import Executeur, Job
+from unionflow.core.traitements import DeclarationTraitement
 from unionflow.cotisations import jobs as cotisations
+from unionflow.cotisations import traitements as traitements_cotisations
+from unionflow.demandes_aide import traitements as traitements_demandes_aide
+from unionflow.documents import traitements as traitements_documents
+from unionflow.donnees_personnelles import ports as ports_donnees_personnelles
+from unionflow.donnees_personnelles import traitements as traitements_donnees_personnelles
+from unionflow.evenements import traitements as traitements_evenements
 from unionflow.export import jobs as export
+from unionflow.feedback import traitements as traitements_feedback
 from unionflow.finance.approbations import ports as ports_finance
 from unionflow.imports import jobs as imports
 from unionflow.lcbft import ports as ports_lcbft
+from unionflow.membres import traitements as traitements_membres
+from unionflow.messagerie import traitements as traitements_messagerie
 from unionflow.models.planificateur import TypeTache
 from unionflow.monitoring import jobs as monitoring
 from unionflow.notifications import jobs as notifications
+from unionflow.notifications import traitements as traitements_notifications
+from unionflow.paiements import traitements as traitements_paiements
 from unionflow.paiements.ports_repository import (
     CumulsRepository,
     DonsRepository,
@@ -32,6 +47,11 @@ from unionflow.paiements.ports_repository import (
 )
 from unionflow.scheduler import jobs as scheduler
 from unionflow.scheduler import moteur
+from unionflow.sms import traitements as traitements_sms
+from unionflow.suggestions import traitements as traitements_suggestions
+from unionflow.tickets import traitements as traitements_tickets
+from unionflow.ussd import traitements as traitements_ussd
+from unionflow.wave import traitements as traitements_wave
 from unionflow.webhooks import jobs as webhooks
 
 JOBS: tuple[Job, ...] = (
@@ -50,6 +70,29 @@ EXECUTEURS: dict[TypeTache, Executeur] = {
     TypeTache.EXPORT: export.export_tache,
     TypeTache.IMPORT_MEMBRES: imports.import_membres_tache,
 }
+
+# The register of processings (Loi 2008-12): every area's declarations, in the order of the areas' names.
+TRAITEMENTS: tuple[DeclarationTraitement, ...] = (
+    *traitements_adhesions.TRAITEMENTS,
+    *traitements_audit.TRAITEMENTS,
+    *traitements_auth.TRAITEMENTS,
+    *traitements_cotisations.TRAITEMENTS,
+    *traitements_demandes_aide.TRAITEMENTS,
+    *traitements_documents.TRAITEMENTS,
+    *traitements_donnees_personnelles.TRAITEMENTS,
+    *traitements_evenements.TRAITEMENTS,
+    *traitements_feedback.TRAITEMENTS,
+    *traitements_membres.TRAITEMENTS,
+    *traitements_messagerie.TRAITEMENTS,
+    *traitements_notifications.TRAITEMENTS,
+    *traitements_paiements.TRAITEMENTS,
+    *traitements_sms.TRAITEMENTS,
+    *traitements_suggestions.TRAITEMENTS,
+    *traitements_tickets.TRAITEMENTS,
+    *traitements_ussd.TRAITEMENTS,
+    *traitements_wave.TRAITEMENTS,
+)
+ports_donnees_personnelles.TRAITEMENTS.brancher(TRAITEMENTS)
 
 # Only paiements queries the money tables (docs/architecture.md, "Money is queried by paiements/ alone").
 ports_comptabilite.PIECES.brancher(PiecesRepository)

@@ -12,6 +12,7 @@ from sqlalchemy import select, update
 
 from tests.console.connexion import KEY, csrf_of, sign_in
 from tests.factories.cotisations import cotisation
+from tests.factories.donnees_personnelles import consentement
 from tests.wave.fake_wave import fake_wave_server, wave  # noqa: F401 - fixtures
 from unionflow.console.pages_comptabilite import MOIS
 from unionflow.console.services_accueil import mois_a_cloturer
@@ -94,6 +95,7 @@ async def test_the_president_and_the_member_see_their_own_work(client, factory, 
     membre = await factory.actor(organisation=org, org_roles=["MEMBRE"])
     await cotisation(db, membre.membre, org, 5000)
     await cotisation(db, membre.membre, org, 2500)
+    await consentement(db, membre.membre.id, org.id)
     asked = await client.post("/api/demandes-aide", headers=membre.headers, json={
         "organisationId": str(org.id), "type": "MALADIE", "titre": "Hospitalisation à Thiès",
         "description": "Frais d'hospitalisation et de médicaments", "montantDemande": "75000"})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from tests.console.connexion import sign_in
+from tests.factories.donnees_personnelles import consentement
 from unionflow.models import Notification
 
 
@@ -13,6 +14,7 @@ async def test_member_asks_for_aid_and_follows_it(client, factory, db):
     org = await factory.organisation()
     membre = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
     president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    await consentement(db, membre.membre.id, org.id)  # MALADIE states health: SANTE_AIDE consent
     csrf = await sign_in(client, membre, db)
     moi = await client.get("/console/moi")
     assert 'href="/console/moi/aides"' in moi.text and 'href="/console/moi/preferences"' in moi.text

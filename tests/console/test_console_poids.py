@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 from tests.console.connexion import KEY, sign_in
 from tests.factories.cotisations import cotisation
+from tests.factories.donnees_personnelles import consentement
 from tests.factories.evenements import create_event
 
 BUDGET = 30 * 1024
@@ -33,6 +34,7 @@ async def test_every_new_page_stays_under_30_kb(client, factory, db, capsys):
     for m in membres:
         assert (await client.post(f"/api/evenements/{evt['id']}/inscriptions", headers=m.headers)).status_code == 201
         await cotisation(db, m.membre, org, 5000)
+        await consentement(db, m.membre.id, org.id)
         await client.post("/api/demandes-aide", headers=m.headers, json={
             "organisationId": str(org.id), "type": "MALADIE", "titre": "Hospitalisation à Thiès",
             "description": "Frais d'hospitalisation et de médicaments", "montantDemande": "75000"})

@@ -4,6 +4,7 @@ import uuid
 
 from sqlalchemy import select
 
+from tests.factories.donnees_personnelles import consentement
 from unionflow.models import AuditLog
 
 URL = "/api/demandes-aide"
@@ -74,9 +75,10 @@ async def test_visibility(client, factory):
     assert (await client.get(f"{URL}/pas-un-uuid", headers=admin.headers)).status_code == 400
 
 
-async def test_search_and_paging(client, factory):
+async def test_search_and_paging(client, factory, db):
     org, membre, admin_org, first = await _setup(client, factory)
     h = membre.headers
+    await consentement(db, membre.membre.id, org.id)  # MALADIE states health: SANTE_AIDE consent
     await client.post(URL, headers=h, json=_body(org.id, type="SCOLARITE", urgence="ELEVEE"))
     await client.post(URL, headers=h, json=_body(org.id, type="MALADIE", urgence="ELEVEE"))
     found = await client.get(f"{URL}/search", headers=admin_org.headers, params={"urgence": "ELEVEE"})
@@ -91,8 +93,9 @@ async def test_search_and_paging(client, factory):
     assert newest_first.json()[-1]["id"] == first["id"]
 
 
-async def test_update_while_submitted_only(client, factory):
+async def test_update_while_submitted_only(client, factory, db):
     org, membre, admin_org, demande = await _setup(client, factory)
+    await consentement(db, membre.membre.id, org.id)  # MALADIE states health: SANTE_AIDE consent
     url = f"{URL}/{demande['id']}"
     updated = await client.put(url, headers=membre.headers, json={"montantDemande": "200000", "urgence": "ELEVEE"})
     assert updated.status_code == 200

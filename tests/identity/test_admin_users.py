@@ -72,7 +72,8 @@ async def test_roles_route_is_not_captured_by_id(client, factory):
     names = [r["name"] for r in roles.json()]
     assert set(names) == {"SUPER_ADMIN", "ADMIN", "ADMIN_ORGANISATION", "MEMBRE", "USER", "MODERATEUR",
                           "TRESORIER", "PRESIDENT", "SECRETAIRE", "ORGANISATEUR_EVENEMENT",
-                          "COMMISSAIRE_AUX_COMPTES"}  # the extension role (issue 19, docs/authorization.md)
+                          # the extension roles (docs/authorization.md)
+                          "COMMISSAIRE_AUX_COMPTES", "DELEGUE_PROTECTION_DONNEES"}
 
 
 async def test_unknown_users_are_404(client, factory):

@@ -17,7 +17,8 @@ from unionflow.core.routing import PUBLIC_ROUTES, find_authorizer
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "spec" / "endpoints.json"
 ALL_ROLES = ("SUPER_ADMIN", "ADMIN", "ADMIN_ORGANISATION", "MEMBRE", "USER", "MODERATEUR", "TRESORIER",
-             "PRESIDENT", "SECRETAIRE", "ORGANISATEUR_EVENEMENT", "COMMISSAIRE_AUX_COMPTES")
+             "PRESIDENT", "SECRETAIRE", "ORGANISATEUR_EVENEMENT", "COMMISSAIRE_AUX_COMPTES",
+             "DELEGUE_PROTECTION_DONNEES")
 
 
 def normalise(path: str) -> str:

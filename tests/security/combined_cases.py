@@ -21,6 +21,7 @@ from unionflow.models import (
     Budget,
     CompteComptable,
     ConfigurationOrganisation,
+    Consentement,
     Cotisation,
     Document,
     Evenement,
@@ -246,6 +247,17 @@ async def ussd_pin_reinitialiser(w: World) -> Call:
     async def done() -> bool:
         return await scalar(w.db, select(PinUssd.verrouille).where(PinUssd.id == pin.id)) is False
     return Call(f"/api/ussd/pin/{w.owner.id}/reinitialiser", {}, done)
+
+
+async def consentement_recueillir(w: World) -> Call:
+    """The secretariat records the paper consent of a member of the organisation."""
+    body = {"membreId": str(w.owner.id), "organisationId": str(w.org.id), "finalite": "ADHESION_SYNDICALE",
+            "canal": "PAPIER", "noticeVersion": 1}
+
+    async def done() -> bool:
+        return await scalar(w.db, select(func.count()).select_from(Consentement).where(
+            Consentement.membre_id == w.owner.id)) == 1
+    return Call("/api/donnees-personnelles/consentements", body, done)
 
 
 async def avoir_imputer(w: World) -> Call:

@@ -285,6 +285,7 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.TRESORERIE_GERER: ("POST", "/api/tresoreries", more.tresorerie_gerer),
     P.AVOIR_IMPUTER: ("POST", "/api/avoirs/imputer", more.avoir_imputer),
     P.USSD_PIN_REINITIALISER: ("POST", "/api/ussd/pin/{membreId}/reinitialiser", more.ussd_pin_reinitialiser),
+    P.CONSENTEMENT_RECUEILLIR: ("POST", "/api/donnees-personnelles/consentements", more.consentement_recueillir),
     P.CONFIGURATION_ORGANISATION_GERER: ("PUT", "/api/configuration/organisations/{organisationId}/{cle}",
                                          more.configuration_organisation_gerer),
     P.ANNULATION_APPROUVER: ("POST", "/api/annulations/{id}/approuver", annulation_approuver),

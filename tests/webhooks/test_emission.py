@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from tests.factories.cotisations import cotisation_a_venir, treasury
+from tests.factories.donnees_personnelles import consentement
 from tests.factories.evenements import create_event
 from tests.factories.paiements import defaire
 from unionflow.models import AbonnementWebhook, LivraisonWebhook, Notification, ParametresLcbFt
@@ -109,6 +110,7 @@ async def test_aid_request_notifies_deciders_then_the_member_of_the_decision(cli
     admin = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "ADMIN_ORGANISATION"])
     member = await factory.actor(["MEMBRE"], organisation=org)
     sub = await _subscribe(db, org, EvenementWebhook.DEMANDE_AIDE_DECIDEE)
+    await consentement(db, member.membre.id, org.id)
     created = await client.post("/api/demandes-aide", headers=member.headers, json={
         "organisationId": str(org.id), "type": "MALADIE", "titre": "Hospitalisation",
         "description": "Frais d'hospitalisation", "montantDemande": "50000"})

@@ -64,7 +64,8 @@ async def pending_adhesions(session: SessionDep, auth: AuthContext = authorize(R
 async def adhesions_of_membre(membreId: uuid.UUID, session: SessionDep,
                               auth: AuthContext = authorize(RS_READ),
                               params: PageParams = Depends(paging(20))) -> Page[AdhesionResponse]:
-    return await AdhesionService(session, auth).of_membre(membreId, params)
+    return await AdhesionService(session, auth).of_membre(membreId, params,
+                                                          ecran="GET /api/adhesions/membre/{membreId}")
 
 
 @router.get("/organisation/{organisationId}", response_model=Page[AdhesionResponse], responses=problems(404),

@@ -18,7 +18,7 @@ from unionflow.adhesions.schemas import (
     UpdateAdhesionRequest,
 )
 from unionflow.config import Settings
-from unionflow.core import audit
+from unionflow.core import acces_dossier, audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.lot import Lot
@@ -293,9 +293,12 @@ class AdhesionService:
     async def lister(self, params: PageParams, *, statut: StatutAdhesion | None = None) -> Page[AdhesionResponse]:
         return self._page(await self.repo.search(params, statut=statut.value if statut else None), params)
 
-    async def of_membre(self, membre_id: uuid.UUID, params: PageParams) -> Page[AdhesionResponse]:
+    async def of_membre(self, membre_id: uuid.UUID, params: PageParams, ecran: str | None = None
+                        ) -> Page[AdhesionResponse]:
         if await self.membres.get(membre_id) is None:
             raise NotFound("Membre introuvable")
+        if ecran is not None:
+            acces_dossier.noter(self.session, self.auth, membre_id, ecran)
         return self._page(await self.repo.search(params, membre_id=membre_id), params)
 
     async def of_organisation(self, organisation_id: uuid.UUID, params: PageParams) -> Page[AdhesionResponse]:

@@ -28,16 +28,18 @@ NAV: tuple[Groupe, ...] = (
                       ("/exports", "Exports"), ("/avoirs", "Registre des avoirs"),
                       ("/registre-dons", "Registre des dons"), ("/alertes", "Alertes LCB-FT"),
                       ("/journal-audit", "Journal d'audit"))),
-    ("Paramètres", (("/mise-en-route", "Mise en route"), ("/utilisateurs", "Comptes utilisateurs"))),
+    ("Paramètres", (("/mise-en-route", "Mise en route"), ("/utilisateurs", "Comptes utilisateurs"),
+                    ("/registre-traitements", "Registre des traitements"), ("/acces-fiches", "Accès aux fiches"))),
     ("Mon compte", (("/moi", "Mon compte"), ("/moi/releve", "Relevé de compte"),
                     ("/moi/notifications", "Notifications"), ("/moi/pin-ussd", "Code PIN USSD"),
+                    ("/moi/donnees", "Mes données"),
                     ("/mot-de-passe", "Mot de passe"))),
 )
 # Screens whose page admits members too (as the API's role set does) but that are work for whoever holds one of
 # these permissions: the menu offers them only then (the page itself stays open to the role set).
 PERMISSIONS: dict[str, tuple[Permission, ...]] = {"/aides": (Permission.AIDE_DECIDER, Permission.VERSEMENT_INITIER)}
 # The member's own pages read his member record: not offered to an account without one (an API-only admin).
-PERSONNELLES = ("/moi", "/moi/releve", "/moi/pin-ussd")
+PERSONNELLES = ("/moi", "/moi/releve", "/moi/pin-ussd", "/moi/donnees")
 
 
 def offert(auth: AuthContext, path: str, role_sets: Mapping[tuple[str, str], RoleSet], prefix: str) -> bool:

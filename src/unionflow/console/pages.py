@@ -85,7 +85,10 @@ STATUTS = {"EN_ATTENTE": "En attente", "VALIDE": "Validé", "ECHOUE": "Échoué"
            "WAVE_TRANSFERT": "Transfert Wave", "ORANGE_MONEY": "Orange Money", "FREE_MONEY": "Free Money",
            "RETIREE": "Retirée", "SOUMISE": "Soumise", "FAIBLE": "Faible", "NORMALE": "Normale",
            "ELEVEE": "Élevée", "CRITIQUE": "Critique", "DECES": "Décès", "MALADIE": "Maladie", "MARIAGE": "Mariage",
-           "NAISSANCE": "Naissance", "SCOLARITE": "Scolarité", "SINISTRE": "Sinistre", "TERMINE": "Terminée"}
+           "NAISSANCE": "Naissance", "SCOLARITE": "Scolarité", "SINISTRE": "Sinistre", "TERMINE": "Terminée",
+           # Consents (donnees_personnelles): purposes and channels.
+           "ADHESION_SYNDICALE": "Appartenance syndicale", "SANTE_AIDE": "Données de santé (aide maladie)",
+           "CONSOLE": "Console", "API": "Application", "PAPIER": "Formulaire papier", "USSD": "USSD"}
 templates.filters["statut"] = lambda v: STATUTS.get(str(v), str(v))
 
 

@@ -33,7 +33,8 @@ TYPES = {"UNION": "Union", "FEDERATION": "Fédération", "ASSOCIATION": "Associa
          "COOPERATIVE": "Coopérative", "TONTINE": "Tontine"}
 ROLES = {"ADMIN_ORGANISATION": "Administrateur", "PRESIDENT": "Président", "TRESORIER": "Trésorier",
          "SECRETAIRE": "Secrétaire", "COMMISSAIRE_AUX_COMPTES": "Commissaire aux comptes",
-         "ORGANISATEUR_EVENEMENT": "Organisateur d'événements", "MODERATEUR": "Modérateur"}
+         "ORGANISATEUR_EVENEMENT": "Organisateur d'événements", "MODERATEUR": "Modérateur",
+         "DELEGUE_PROTECTION_DONNEES": "Délégué à la protection des données"}
 assert set(ROLES) | {"MEMBRE"} == set(ORGANISATION_ROLES)
 CHAMPS = ("nom", "nom_court", "type_organisation", "parent_id", "email", "telephone", "ville", "region", "pays",
           "description")

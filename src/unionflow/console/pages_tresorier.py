@@ -17,6 +17,8 @@ from unionflow.console.pages import Ctx, page, redirect
 from unionflow.core.errors import InvalidInput, NotFound
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import (
+    RS_CONSENTEMENT,
+    RS_CONSENTEMENT_LECTURE,
     RS_LCB,
     RS_MEMBRE_READ,
     RS_MEMBRE_SELF,
@@ -26,6 +28,7 @@ from unionflow.core.roles import (
     RS_TRESORERIE_READ,
 )
 from unionflow.cotisations.service import today_utc
+from unionflow.donnees_personnelles.service import ConsentementService
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.paiement import MethodePaiement, StatutPaiement
 
@@ -60,7 +63,7 @@ async def tableau(ctx: Ctx) -> Response:
 @page("/membres/{id}", RS_MEMBRE_SELF)
 async def fiche_membre(ctx: Ctx) -> Response:
     membre_id = parse_id(ctx.request.path_params["id"])
-    membre = await services.membre(ctx.db, ctx.auth, membre_id)
+    membre = await services.membre(ctx.db, ctx.auth, membre_id, ecran="console /membres/{id}")
     if membre.id == ctx.auth.membre_id and not RS_MEMBRE_READ.allows(ctx.auth.roles):
         return redirect("/moi")  # A member's own page is his account.
     appartenances = await services.appartenances(ctx.db, ctx.auth, membre_id)
@@ -73,7 +76,14 @@ async def fiche_membre(ctx: Ctx) -> Response:
     tresorerie = org is not None and RS_TRESORERIE.allows(ctx.auth.roles)
     avoir = (await services.avoir(ctx.db, ctx.auth, membre_id, org)
              if tresorerie and org is not None and ctx.can(Permission.PAIEMENT_ENREGISTRER, org) else None)
-    return ctx.render("membre.html", membre=membre, appartenances=appartenances, cotisations=cotisations.content,
+    # Consents (Loi 2008-12): read by the register keepers, recorded from the paper form by the secretariat.
+    consentements = (await ConsentementService(ctx.db, ctx.auth).du_membre(membre_id)
+                     if RS_CONSENTEMENT_LECTURE.allows(ctx.auth.roles) else None)
+    papier = [a for a in appartenances if RS_CONSENTEMENT.allows(ctx.auth.roles)
+              and ctx.can(Permission.CONSENTEMENT_RECUEILLIR, a.organisation_id)]
+    return ctx.render("membre.html", membre=membre, consentements=consentements, papier=papier,
+                      organisations={a.organisation_id: a.organisation_nom for a in appartenances},
+                      appartenances=appartenances, cotisations=cotisations.content,
                       paiements=paiements.content, du=du, paye=paye, cle=str(uuid.uuid4()), avoir=avoir,
                       peut_imputer=avoir is not None and ctx.can(Permission.AVOIR_IMPUTER, org),
                       peut_encaisser=ctx.can(Permission.PAIEMENT_ENREGISTRER),

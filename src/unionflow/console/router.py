@@ -21,6 +21,7 @@ from unionflow.console import (  # noqa: F401
     pages_avoirs,
     pages_comptabilite,
     pages_dons,
+    pages_donnees,
     pages_evenements,
     pages_federation,
     pages_fiche_membre,

@@ -196,8 +196,9 @@ async def recu_pdf(session: AsyncSession, auth: AuthContext, request: Request,
     return await RecuService(session, auth, request.app.state.settings).pdf(paiement_id, storage_of(request))
 
 
-async def membre(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID) -> MembreResponse:
-    return await MembreService(session, auth).obtenir(membre_id)
+async def membre(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID,
+                 ecran: str | None = None) -> MembreResponse:
+    return await MembreService(session, auth).obtenir(membre_id, ecran)
 
 
 async def membres(session: AsyncSession, auth: AuthContext, q: str | None, page: int) -> Page[MembreResponse]:

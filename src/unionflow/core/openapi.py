@@ -71,7 +71,7 @@ AREAS = [
     "Notifications", "Organisations", "Paiements", "Paramètres LCB-FT", "Propositions d'aide", "Préférences",
     "Rôles", "Sauvegardes", "Status", "Suggestions", "Système", "Tickets", "Types de référence",
     "Versements", "Wave Mobile Money", "Événements", "Authentification",
-    "Admin - Clients API", "Webhooks", "USSD",
+    "Admin - Clients API", "Webhooks", "USSD", "Données personnelles",
 ]
 
 
@@ -119,6 +119,8 @@ AREA_DESCRIPTIONS = {
     "Authentification": "Jetons OAuth 2.0 / OIDC du fournisseur intégré, clés publiques, mot de passe.",
     "Admin - Clients API": "Clients OAuth 2.0 (client_credentials) des intégrations.",
     "Webhooks": "Abonnements aux webhooks sortants et leurs livraisons signées.",
+    "Données personnelles": "Extension (loi n° 2008-12): consentements aux données sensibles, journal des accès aux "
+                            "fiches des membres, registre des traitements.",
     "USSD": "Libre-service des membres depuis un téléphone simple: rappel de la passerelle USSD, code PIN.",
 }
 

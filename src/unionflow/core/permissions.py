@@ -86,6 +86,8 @@ class Permission(StrEnum):
     USSD_PIN_REINITIALISER = "ussd_pin.reinitialiser"
     # the organisation's accounting referential (SYCEBNL normal or minimal, PCMS): a governance act.
     REFERENTIEL_CHOISIR = "referentiel_comptable.choisir"
+    # record or withdraw a member's consent on his behalf (a signed paper form, Loi 2008-12); the member does it himself
+    CONSENTEMENT_RECUEILLIR = "consentement.recueillir"
 
 
 P = Permission
@@ -143,6 +145,8 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.USSD_PIN_REINITIALISER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     # Which books the organisation keeps is the bureau's head's decision, not the treasurer's who keeps them.
     P.REFERENTIEL_CHOISIR: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
+    # The secretariat keeps the register: it records the consent a member signed on paper (and its withdrawal).
+    P.CONSENTEMENT_RECUEILLIR: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE}),
 }
 
 

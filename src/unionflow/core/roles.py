@@ -26,19 +26,24 @@ class Role(StrEnum):
     ORGANISATEUR_EVENEMENT = "ORGANISATEUR_EVENEMENT"
     # Extension (docs/authorization.md): the organisation's external auditor, read-only.
     COMMISSAIRE_AUX_COMPTES = "COMMISSAIRE_AUX_COMPTES"
+    # Extension (docs/authorization.md): the organisation's data-protection officer (Loi 2008-12): reads the access
+    # log of its members' files and their consents; no staff visibility on the rest.
+    DELEGUE_PROTECTION_DONNEES = "DELEGUE_PROTECTION_DONNEES"
 
 
 R = Role
 GLOBAL_ROLES = frozenset({R.SUPER_ADMIN, R.ADMIN})
 # Roles that are not in the spec (section 5): documented extensions, added to some role sets (``extension``).
-EXTENSION_ROLES = frozenset({R.COMMISSAIRE_AUX_COMPTES})
+EXTENSION_ROLES = frozenset({R.COMMISSAIRE_AUX_COMPTES, R.DELEGUE_PROTECTION_DONNEES})
 # Roles that act for an organisation (they see its records), as opposed to a member's personal role. The
 # commissaire aux comptes sees them too (read-only: he holds no permission, core/permissions.py).
 ORGANISATION_STAFF_ROLES = frozenset(
     {R.ADMIN_ORGANISATION, R.TRESORIER, R.PRESIDENT, R.SECRETAIRE, R.ORGANISATEUR_EVENEMENT, R.MODERATEUR,
      R.COMMISSAIRE_AUX_COMPTES}
 )
-ORGANISATION_ROLES = ORGANISATION_STAFF_ROLES | {R.MEMBRE}
+# The data-protection officer is given in an organisation but is not staff: he reads what his area shows him (the
+# access log, consents: donnees_personnelles/), not the organisation's records.
+ORGANISATION_ROLES = ORGANISATION_STAFF_ROLES | {R.MEMBRE, R.DELEGUE_PROTECTION_DONNEES}
 # The staff who work on members' requests (tickets, suggestions): not the external auditor.
 _BUREAU_DE_TRAITEMENT = ORGANISATION_STAFF_ROLES - {R.COMMISSAIRE_AUX_COMPTES}
 
@@ -183,6 +188,20 @@ RS_ANNULATION_DECIDE = _rs("RS-ANNULATION-DECIDE", R.SUPER_ADMIN, R.ADMIN, R.ADM
 RS_A_APPROUVER = _rs("RS-A-APPROUVER", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER, R.PRESIDENT)
 RS_ECRITURE_DECIDE = _rs("RS-ECRITURE-DECIDE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT,
                          R.TRESORIER)
+
+# Personal data (Loi 2008-12, docs/donnees-personnelles.md; extension routes). Consents: the member for himself, the
+# secretariat for a member (consentement.recueillir); read too by the bureau's head and the data-protection officer.
+RS_CONSENTEMENT = _rs("RS-CONSENTEMENT", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE, R.MEMBRE,
+                      R.USER)
+RS_CONSENTEMENT_LECTURE = _rs("RS-CONSENTEMENT-LECTURE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION,
+                              R.SECRETAIRE, R.PRESIDENT, R.DELEGUE_PROTECTION_DONNEES, R.MEMBRE, R.USER)
+# The access log of a member's file: the member (his own), the data-protection officer, the union's administrators.
+RS_ACCES_DOSSIER = _rs("RS-ACCES-DOSSIER", R.SUPER_ADMIN, R.ADMIN, R.DELEGUE_PROTECTION_DONNEES, R.MEMBRE, R.USER)
+RS_ACCES_DOSSIER_ORGANISATION = _rs("RS-ACCES-DOSSIER-ORGANISATION", R.SUPER_ADMIN, R.ADMIN,
+                                    R.DELEGUE_PROTECTION_DONNEES)
+# The register of processings (the CDP declaration): the organisation's administrator and data-protection officer.
+RS_REGISTRE_TRAITEMENTS = _rs("RS-REGISTRE-TRAITEMENTS", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION,
+                              R.DELEGUE_PROTECTION_DONNEES)
 
 
 # A role given inside an organisation: the OpenAPI lists only the roles an organisation can grant, so clients

@@ -134,9 +134,11 @@ async def overdue_cotisations(auth: AuthContext = authorize(RS_READ), *, session
 @router.get("/membre/{membreId}", response_model=Page[CotisationSummaryResponse], responses=problems(404),
             summary="Cotisations d'un membre",
             description=_PAGE + " 404 si le membre n'existe pas ou n'est pas visible (un membre ne voit que lui).")
-async def cotisations_of_membre(membreId: uuid.UUID, auth: AuthContext = authorize(RS_READ), *, session: ReadSession,
+async def cotisations_of_membre(membreId: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_READ),
                                 params: PageParams = Depends(paging(20))) -> Page[CotisationSummaryResponse]:
-    return await CotisationService(session, auth).lister_du_membre(membreId, params)
+    # A write session: the read is logged in the member's access log (core/acces_dossier.py).
+    return await CotisationService(session, auth).lister_du_membre(membreId, params,
+                                                                   ecran="GET /api/cotisations/membre/{membreId}")
 
 
 @router.get("/mes-cotisations", response_model=Page[CotisationSummaryResponse],

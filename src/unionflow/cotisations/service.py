@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.adhesions.schemas import RecuResponse
 from unionflow.config import Settings
 from unionflow.configuration.service import valeur
-from unionflow.core import audit, code_paiement
+from unionflow.core import acces_dossier, audit, code_paiement
 from unionflow.core.auth import AuthContext
 from unionflow.core.cache import invalidate
 from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
@@ -241,9 +241,12 @@ class CotisationService:
         rows, total, exact = await self.repo.overdue_page(params)
         return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
 
-    async def lister_du_membre(self, membre_id: uuid.UUID, params: PageParams) -> Page[CotisationSummaryResponse]:
+    async def lister_du_membre(self, membre_id: uuid.UUID, params: PageParams,
+                               ecran: str | None = None) -> Page[CotisationSummaryResponse]:
         if await membre_visible(self.session, self.auth, membre_id) is None:
             raise NotFound("Membre introuvable")
+        if ecran is not None:
+            acces_dossier.noter(self.session, self.auth, membre_id, ecran)
         rows, total, exact = await self.repo.search(CotisationFilters(membre_id=membre_id), params, by_due_date=True)
         return Page[CotisationSummaryResponse].build([self.summary(c) for c in rows], params, total, exact)
 

@@ -26,6 +26,7 @@ from unionflow.demandes_aide.schemas import (
     DemandeAideResponse,
     UpdateDemandeAideRequest,
 )
+from unionflow.donnees_personnelles.service import exiger_consentement_sante
 from unionflow.models import DemandeAide
 from unionflow.models.demande_aide import StatutDemandeAide, UrgenceDemandeAide
 from unionflow.notifications import workflow as notices
@@ -71,6 +72,7 @@ class DemandeAideService:
         if data.organisation_id not in self.auth.member_organisations:
             raise RegleMetier("organisationId: vous n'êtes pas membre actif de cette organisation")
         await require_code(self.session, TYPE_AIDE_DOMAINE, data.type, "type")
+        await exiger_consentement_sante(self.session, self.auth.membre_id, data.organisation_id, data.type)
         now = datetime.now(UTC)
         demande = DemandeAide(
             numero_reference=random_reference("AIDE", now.year), organisation_id=data.organisation_id,
@@ -114,6 +116,8 @@ class DemandeAideService:
             return DemandeAideResponse.model_validate(demande)
         if "type" in changes and changes["type"] != demande.type_aide:
             await require_code(self.session, TYPE_AIDE_DOMAINE, changes["type"], "type")
+            await exiger_consentement_sante(self.session, demande.membre_id, demande.organisation_id,
+                                            changes["type"])
         before = audit.snapshot(demande)
         for key, value in changes.items():
             setattr(demande, "type_aide" if key == "type" else key, getattr(value, "value", value))

@@ -27,6 +27,7 @@ ROLE_DESCRIPTIONS = {
     Role.SECRETAIRE: "Secrétaire d'une organisation",
     Role.ORGANISATEUR_EVENEMENT: "Organisateur d'événements",
     Role.COMMISSAIRE_AUX_COMPTES: "Commissaire aux comptes d'une organisation (lecture seule, extension)",
+    Role.DELEGUE_PROTECTION_DONNEES: "Délégué à la protection des données d'une organisation (extension)",
 }
 
 _FIELDS = {"email", "first_name", "last_name", "enabled", "email_verified"}

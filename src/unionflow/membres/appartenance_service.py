@@ -13,7 +13,7 @@ from datetime import date
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core import audit
+from unionflow.core import acces_dossier, audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
@@ -101,8 +101,11 @@ class AppartenanceService:
                            description=f"{membre.numero_membre} rejoint {organisation.nom}")
         return membership
 
-    async def lister(self, membre_id: uuid.UUID) -> list[AppartenanceResponse]:
+    async def lister(self, membre_id: uuid.UUID, ecran: str | None = None) -> list[AppartenanceResponse]:
+        """``ecran``: the route showing them, logged as a read of the member's file (core/acces_dossier.py)."""
         membre = await self._membre(membre_id)
+        if ecran is not None:
+            acces_dossier.noter(self.session, self.auth, membre.id, ecran)
         rows = await self.repo.memberships_with_names(membre.id)
         if not (self.auth.is_global or membre.id == self.auth.membre_id):
             # Staff see the member's place in their own organisations, not the rest of their life.

@@ -90,14 +90,15 @@ async def update_my_profile(data: UpdateProfilRequest, session: SessionDep,
             summary="Rechercher un membre par numéro", description=_VISIBILITY)
 async def get_by_numero(session: SessionDep, numero: str = Path(alias="numeroMembre", max_length=30),
                         auth: AuthContext = authorize(RS_MEMBRE_SELF)) -> MembreResponse:
-    return await MembreService(session, auth).obtenir_par_numero(numero)
+    return await MembreService(session, auth).obtenir_par_numero(
+        numero, ecran="GET /api/membres/numero/{numeroMembre}")
 
 
 @router.get("/{id}", response_model=MembreResponse, responses=problems(404), summary="Consulter un membre",
             description=_VISIBILITY)
 async def get_membre(id: uuid.UUID, session: SessionDep,
                      auth: AuthContext = authorize(RS_MEMBRE_SELF)) -> MembreResponse:
-    return await MembreService(session, auth).obtenir(id)
+    return await MembreService(session, auth).obtenir(id, ecran="GET /api/membres/{id}")
 
 
 @router.put("/{id}", response_model=MembreResponse, responses=problems(404, 409), summary="Modifier un membre",
@@ -128,7 +129,7 @@ async def change_statut(id: uuid.UUID, data: StatutRequest, session: SessionDep,
                         "Total dans `X-Total-Count`.")
 async def list_appartenances(id: uuid.UUID, session: SessionDep, response: Response,
                              auth: AuthContext = authorize(RS_MEMBRE_SELF)) -> list[AppartenanceResponse]:
-    rows = await AppartenanceService(session, auth).lister(id)
+    rows = await AppartenanceService(session, auth).lister(id, ecran="GET /api/membres/{id}/organisations")
     set_total_header(response, len(rows))
     return rows
 

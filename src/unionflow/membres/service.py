@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.core import audit
+from unionflow.core import acces_dossier, audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
@@ -124,13 +124,19 @@ class MembreService:
             await appartenances.rattacher(membre, organisation, roles)
         return to_response(membre)
 
-    async def obtenir(self, membre_id: uuid.UUID) -> MembreResponse:
-        return to_response(await self._get(membre_id))
+    async def obtenir(self, membre_id: uuid.UUID, ecran: str | None = None) -> MembreResponse:
+        """``ecran``: the route or screen showing the file, logged as a read by someone else (core/acces_dossier.py)."""
+        membre = await self._get(membre_id)
+        if ecran is not None:
+            acces_dossier.noter(self.session, self.auth, membre.id, ecran)
+        return to_response(membre)
 
-    async def obtenir_par_numero(self, numero: str) -> MembreResponse:
+    async def obtenir_par_numero(self, numero: str, ecran: str | None = None) -> MembreResponse:
         membre = await self.repo.get_by_numero(numero)
         if membre is None:
             raise NotFound("Aucun membre visible avec ce numéro")
+        if ecran is not None:
+            acces_dossier.noter(self.session, self.auth, membre.id, ecran)
         return to_response(membre)
 
     async def lister(self, filters: MembreFilters, params: PageParams) -> Page[MembreResponse]:

@@ -146,3 +146,6 @@ __all__ += ["CodePinSms", "OppositionSms", "SmsEntrant"]
 from unionflow.models.don import FondsDedie, LigneRegistreDon, MouvementFondsDedie  # noqa: E402
 
 __all__ += ["FondsDedie", "LigneRegistreDon", "MouvementFondsDedie"]
+from unionflow.models.donnees_personnelles import AccesDossier, Consentement, NoticeInformation  # noqa: E402
+
+__all__ += ["AccesDossier", "Consentement", "NoticeInformation"]

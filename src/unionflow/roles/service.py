@@ -31,6 +31,9 @@ LIBELLES: dict[Role, tuple[str, str]] = {
     R.COMMISSAIRE_AUX_COMPTES: ("Commissaire aux comptes", "Extension: contrôle les comptes de son organisation en "
                                                            "lecture seule (livres, journal d'audit, reçus, états, "
                                                            "exports); ne modifie rien."),
+    R.DELEGUE_PROTECTION_DONNEES: ("Délégué à la protection des données",
+                                   "Extension: lit le journal des accès aux fiches des membres de son organisation "
+                                   "et leurs consentements, le registre des traitements; ne voit pas le reste."),
 }
 
 

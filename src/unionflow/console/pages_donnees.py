@@ -1,0 +1,91 @@
+"""Personal data in the console (Loi 2008-12): the member's « Mes données » (his consents, given and withdrawn, and
+who read his file), the secretariat's paper consent on a member's page, the data-protection officer's access log
+of his organisation's files, and the register of processings (table and PDF). Through the API's services."""
+
+from __future__ import annotations
+
+import uuid
+
+from starlette.responses import Response
+
+from unionflow.console.pages import Ctx, page, redirect
+from unionflow.console.pages_tresorier import parse_id
+from unionflow.core.errors import InvalidInput
+from unionflow.core.pagination import PageParams
+from unionflow.core.roles import (
+    RS_ACCES_DOSSIER_ORGANISATION,
+    RS_COMPTE_ADHERENT,
+    RS_CONSENTEMENT,
+    RS_REGISTRE_TRAITEMENTS,
+)
+from unionflow.donnees_personnelles import registre_service
+from unionflow.donnees_personnelles.acces_service import AccesDossierService
+from unionflow.donnees_personnelles.schemas import CreateConsentementRequest
+from unionflow.donnees_personnelles.service import ConsentementService, notices
+from unionflow.membres.appartenance_service import AppartenanceService
+from unionflow.models.donnees_personnelles import CanalConsentement, FinaliteConsentement
+
+
+def _choix(ctx: Ctx) -> tuple[FinaliteConsentement, uuid.UUID]:
+    finalite = ctx.field("finalite")
+    if finalite not in FinaliteConsentement.__members__:
+        raise InvalidInput("finalite: choisissez une finalité")
+    return FinaliteConsentement(finalite), parse_id(ctx.field("organisation"))
+
+
+def _demande(ctx: Ctx, membre_id: uuid.UUID | None, canal: CanalConsentement) -> CreateConsentementRequest:
+    finalite, organisation_id = _choix(ctx)
+    version = next(n.version for n in notices() if n.finalite == finalite)
+    return CreateConsentementRequest(membre_id=membre_id, organisation_id=organisation_id, finalite=finalite,
+                                     canal=canal, notice_version=version)
+
+
+@page("/moi/donnees", RS_COMPTE_ADHERENT)
+async def mes_donnees(ctx: Ctx) -> Response:
+    consentements = await ConsentementService(ctx.db, ctx.auth).miens()
+    acces = await AccesDossierService(ctx.db, ctx.auth).miens(PageParams(0, 50))
+    assert ctx.auth.membre_id is not None  # miens() answered 404 otherwise
+    organisations = await AppartenanceService(ctx.db, ctx.auth).lister(ctx.auth.membre_id)
+    return ctx.render("mes_donnees.html", consentements=consentements, acces=acces, notices=notices(),
+                      organisations={a.organisation_id: a.organisation_nom for a in organisations},
+                      finalites=list(FinaliteConsentement), fait=ctx.request.query_params.get("fait"))
+
+
+@page("/moi/donnees/consentements", RS_CONSENTEMENT, methods=("POST",), again=mes_donnees)
+async def consentir(ctx: Ctx) -> Response:
+    await ConsentementService(ctx.db, ctx.auth).recueillir(_demande(ctx, None, CanalConsentement.CONSOLE))
+    return redirect("/moi/donnees?fait=consenti")
+
+
+@page("/moi/donnees/consentements/{id}/retrait", RS_CONSENTEMENT, methods=("POST",), again=mes_donnees)
+async def retirer(ctx: Ctx) -> Response:
+    await ConsentementService(ctx.db, ctx.auth).retirer(parse_id(ctx.request.path_params["id"]))
+    return redirect("/moi/donnees?fait=retire")
+
+
+@page("/membres/{id}/consentements", RS_CONSENTEMENT, methods=("POST",), again="/membres/{id}")
+async def consentement_papier(ctx: Ctx) -> Response:
+    """The secretariat records the consent the member signed on the paper form."""
+    membre_id = parse_id(ctx.request.path_params["id"])
+    await ConsentementService(ctx.db, ctx.auth).recueillir(_demande(ctx, membre_id, CanalConsentement.PAPIER))
+    return redirect(f"/membres/{membre_id}?fait=consentement")
+
+
+@page("/acces-fiches", RS_ACCES_DOSSIER_ORGANISATION)
+async def acces_fiches(ctx: Ctx) -> Response:
+    texte = ctx.request.query_params.get("page", "0")
+    acces = await AccesDossierService(ctx.db, ctx.auth).lister(None, PageParams(int(texte) if texte.isdigit()
+                                                                                 and len(texte) < 6 else 0, 50))
+    return ctx.render("acces_fiches.html", acces=acces)
+
+
+@page("/registre-traitements", RS_REGISTRE_TRAITEMENTS)
+async def registre_traitements(ctx: Ctx) -> Response:
+    return ctx.render("registre_traitements.html", registre=registre_service.registre())
+
+
+@page("/registre-traitements/pdf", RS_REGISTRE_TRAITEMENTS)
+async def registre_pdf(ctx: Ctx) -> Response:
+    content = await registre_service.registre_pdf(ctx.db, ctx.auth)
+    return Response(content, media_type="application/pdf", headers={
+        "Content-Disposition": 'attachment; filename="registre-traitements.pdf"', "Cache-Control": "no-store"})

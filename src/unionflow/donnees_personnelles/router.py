@@ -1,0 +1,152 @@
+"""Personal data (Loi 2008-12): consents, the access log of members' files, the register of processings.
+Extension routes: the spec has no such area (docs/donnees-personnelles.md)."""
+
+from __future__ import annotations
+
+import uuid
+from enum import StrEnum
+from typing import Any
+
+from fastapi import Depends, Path, Query
+from fastapi.responses import Response
+
+from unionflow.core.auth import AuthContext, authorize
+from unionflow.core.db import SessionDep
+from unionflow.core.openapi import problems
+from unionflow.core.pagination import Page, PageParams, paging
+from unionflow.core.roles import (
+    RS_ACCES_DOSSIER,
+    RS_ACCES_DOSSIER_ORGANISATION,
+    RS_ANY_AUTHENTICATED,
+    RS_CONSENTEMENT,
+    RS_CONSENTEMENT_LECTURE,
+    RS_REGISTRE_TRAITEMENTS,
+)
+from unionflow.core.routing import area_router
+from unionflow.donnees_personnelles import registre_service
+from unionflow.donnees_personnelles.acces_service import AccesDossierService
+from unionflow.donnees_personnelles.schemas import (
+    AccesDossierResponse,
+    ConsentementResponse,
+    CreateConsentementRequest,
+    NoticeResponse,
+    RegistreTraitementsResponse,
+)
+from unionflow.donnees_personnelles.service import ConsentementService, notices
+
+TAG = "Données personnelles"
+EXT = "Extension (loi n° 2008-12 sur les données personnelles). "
+router = area_router("/api/donnees-personnelles", TAG)
+moi_router = area_router("/api/moi", TAG)
+conformite_router = area_router("/api/conformite", TAG)
+
+JOURNAL = ("Une ligne par lecture de la fiche d'un membre par quelqu'un d'autre que lui (API: `GET "
+           "/api/membres/{id}`, `/api/membres/numero/{numero}`, `/api/membres/{id}/organisations`, "
+           "`/api/adhesions/membre/{membreId}`, "
+           "`/api/cotisations/membre/{membreId}`; console: la page du membre): qui (nom, rôles), quand, quel écran, "
+           "pour quelle organisation. Plus récentes d'abord.")
+
+
+class FormatRegistre(StrEnum):
+    JSON = "json"
+    PDF = "pdf"
+
+
+@router.get("/notices", response_model=list[NoticeResponse], summary="Notices d'information en vigueur",
+            description=EXT + "Le texte lu par le membre avant de consentir, par finalité, avec sa version "
+                              "(à renvoyer dans `noticeVersion`).")
+async def list_notices(auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> list[NoticeResponse]:
+    return notices()
+
+
+@router.post("/consentements", status_code=201, response_model=ConsentementResponse, responses=problems(404, 409),
+             summary="Enregistrer un consentement",
+             description=EXT + "Consentement au traitement de données sensibles (ADHESION_SYNDICALE: appartenance "
+                               "syndicale; SANTE_AIDE: données de santé d'une demande d'aide MALADIE), donné à une "
+                               "organisation. Le membre pour lui-même (sans `membreId`), ou le secrétariat "
+                               "(`consentement.recueillir`: ADMIN_ORGANISATION, SECRETAIRE) pour un membre de "
+                               "l'organisation, canal PAPIER (formulaire signé). Date, version de la notice, "
+                               "auteur de la saisie et canal sont conservés. 409 si un consentement de la même "
+                               "finalité est déjà en vigueur; 400 `regle-metier` si la version de notice n'est pas "
+                               "celle en vigueur.")
+async def create_consentement(data: CreateConsentementRequest, session: SessionDep,
+                              auth: AuthContext = authorize(RS_CONSENTEMENT)) -> ConsentementResponse:
+    return await ConsentementService(session, auth).recueillir(data)
+
+
+@router.post("/consentements/{id}/retrait", response_model=ConsentementResponse, responses=problems(404),
+             summary="Retirer un consentement",
+             description=EXT + "Par le membre lui-même ou le secrétariat (`consentement.recueillir`). La ligne est "
+                               "datée (retrait, auteur) et conservée: l'historique n'est jamais réécrit. Déjà "
+                               "retiré: 400 `invalid-state`.")
+async def retirer_consentement(id: uuid.UUID, session: SessionDep,
+                               auth: AuthContext = authorize(RS_CONSENTEMENT)) -> ConsentementResponse:
+    return await ConsentementService(session, auth).retirer(id)
+
+
+@router.get("/membres/{membreId}/consentements", response_model=list[ConsentementResponse],
+            responses=problems(404), summary="Consentements d'un membre",
+            description=EXT + "Historique complet (retirés compris), plus récents d'abord. Le membre lui-même; "
+                              "le secrétariat, le président et l'administrateur de l'organisation à qui le "
+                              "consentement a été donné; le DELEGUE_PROTECTION_DONNEES de ses organisations; "
+                              "SUPER_ADMIN/ADMIN. Membre hors de vue: 404.")
+async def list_consentements_membre(session: SessionDep, membre_id: uuid.UUID = Path(alias="membreId"),
+                                    auth: AuthContext = authorize(RS_CONSENTEMENT_LECTURE)
+                                    ) -> list[ConsentementResponse]:
+    return await ConsentementService(session, auth).du_membre(membre_id)
+
+
+@router.get("/membres/{membreId}/acces", response_model=Page[AccesDossierResponse], responses=problems(404),
+            summary="Journal des accès à la fiche d'un membre",
+            description=EXT + JOURNAL + " Le membre lui-même, le DELEGUE_PROTECTION_DONNEES d'une de ses "
+                                        "organisations, SUPER_ADMIN/ADMIN; un autre membre: 404.")
+async def list_acces_membre(session: SessionDep, membre_id: uuid.UUID = Path(alias="membreId"),
+                            auth: AuthContext = authorize(RS_ACCES_DOSSIER),
+                            params: PageParams = Depends(paging(20))) -> Page[AccesDossierResponse]:
+    return await AccesDossierService(session, auth).du_membre(membre_id, params)
+
+
+@router.get("/acces", response_model=Page[AccesDossierResponse], responses=problems(404),
+            summary="Journal des accès aux fiches des membres",
+            description=EXT + JOURNAL + " Pour le DELEGUE_PROTECTION_DONNEES: les fiches des membres de ses "
+                                        "organisations (`organisationId` en restreint une; hors des siennes: 404).")
+async def list_acces(session: SessionDep, auth: AuthContext = authorize(RS_ACCES_DOSSIER_ORGANISATION),
+                     params: PageParams = Depends(paging(20)),
+                     organisation_id: uuid.UUID | None = Query(None, alias="organisationId")
+                     ) -> Page[AccesDossierResponse]:
+    return await AccesDossierService(session, auth).lister(organisation_id, params)
+
+
+@moi_router.get("/acces", response_model=Page[AccesDossierResponse], responses=problems(404),
+                summary="Qui a consulté ma fiche",
+                description=EXT + JOURNAL + " 404 si aucune fiche membre n'est liée au compte.")
+async def mes_acces(session: SessionDep, auth: AuthContext = authorize(RS_ANY_AUTHENTICATED),
+                    params: PageParams = Depends(paging(20))) -> Page[AccesDossierResponse]:
+    return await AccesDossierService(session, auth).miens(params)
+
+
+@moi_router.get("/consentements", response_model=list[ConsentementResponse], responses=problems(404),
+                summary="Mes consentements",
+                description=EXT + "Historique de mes consentements (retirés compris). 404 si aucune fiche membre "
+                                  "n'est liée au compte.")
+async def mes_consentements(session: SessionDep,
+                            auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> list[ConsentementResponse]:
+    return await ConsentementService(session, auth).miens()
+
+
+@conformite_router.get("/traitements", response_model=RegistreTraitementsResponse,
+                       responses={200: {"content": {"application/pdf": {"schema": {"type": "string",
+                                                                                    "format": "binary"}}}}},
+                       summary="Registre des traitements de données personnelles",
+                       description=EXT + "Généré à partir des déclarations du code (un `traitements.py` par "
+                                         "domaine): finalité, base légale, catégories de données, personnes "
+                                         "concernées, destinataires, durée de conservation, transferts hors du "
+                                         "Sénégal. `format=pdf`: le tableau imprimable pour la déclaration à la "
+                                         "CDP. ADMIN_ORGANISATION, DELEGUE_PROTECTION_DONNEES, SUPER_ADMIN/ADMIN.")
+async def registre_traitements(session: SessionDep, auth: AuthContext = authorize(RS_REGISTRE_TRAITEMENTS),
+                               fmt: FormatRegistre = Query(FormatRegistre.JSON, alias="format")) -> Any:
+    if fmt is FormatRegistre.JSON:
+        return registre_service.registre()
+    content = await registre_service.registre_pdf(session, auth)
+    return Response(content, media_type="application/pdf",
+                    headers={"Content-Disposition": 'attachment; filename="registre-traitements.pdf"'})

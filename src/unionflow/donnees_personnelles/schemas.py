@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from pydantic import Field
+
+from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.models.donnees_personnelles import CanalConsentement, FinaliteConsentement
+
+
+class CreateConsentementRequest(InputModel):
+    """A consent recorded by the member himself (no ``membreId``) or by the secretariat for a member."""
+
+    membre_id: uuid.UUID | None = Field(None, description="Absent: le membre connecté consent pour lui-même")
+    organisation_id: uuid.UUID = Field(description="L'organisation à qui le consentement est donné")
+    finalite: FinaliteConsentement
+    canal: CanalConsentement = Field(CanalConsentement.API, description="PAPIER: formulaire signé, saisi par le "
+                                                                         "secrétariat")
+    notice_version: int = Field(ge=1, description="Version de la notice d'information lue par le membre (la "
+                                                  "version en vigueur: `GET /api/donnees-personnelles/notices`)")
+
+
+class NoticeResponse(OutputModel):
+    finalite: FinaliteConsentement
+    version: int
+    texte: str
+
+
+class ConsentementResponse(OutputModel):
+    id: uuid.UUID
+    membre_id: uuid.UUID
+    organisation_id: uuid.UUID
+    finalite: FinaliteConsentement
+    notice_version: int
+    canal: CanalConsentement
+    donne_le: datetime
+    recueilli_par_nom: str
+    en_vigueur: bool
+    retire_le: datetime | None = None
+    retire_par_nom: str | None = None
+
+
+class AccesDossierResponse(OutputModel):
+    id: uuid.UUID
+    membre_id: uuid.UUID
+    membre_nom: str | None = None
+    organisation_id: uuid.UUID | None = None
+    lecteur_nom: str
+    lecteur_roles: list[str]
+    ecran: str
+    lu_le: datetime
+
+
+class TraitementResponse(OutputModel):
+    code: str
+    nom: str
+    zone: str
+    finalite: str
+    base_legale: str
+    categories_donnees: list[str]
+    personnes_concernees: list[str]
+    destinataires: list[str]
+    duree_conservation: str
+    transferts_hors_senegal: str
+    donnees_sensibles: list[str]
+    tables: list[str]
+
+
+class RegistreTraitementsResponse(OutputModel):
+    responsable: str = Field(description="Le responsable du traitement: chaque organisation pour ses membres")
+    loi: str
+    traitements: list[TraitementResponse]

@@ -1,0 +1,87 @@
+"""Personal data (Loi n° 2008-12, docs/conformite.md): members' consents to the processing of sensitive data, the
+versioned notices they were shown, and the log of staff reads of a member's file (docs/donnees-personnelles.md)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint, text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from unionflow.models.base import PERSON_KEY_LENGTH, Base, IdMixin, TimestampMixin, utcnow
+
+
+class FinaliteConsentement(StrEnum):
+    """What the member consents to: sensitive data (Loi 2008-12) processed by his organisation."""
+
+    ADHESION_SYNDICALE = "ADHESION_SYNDICALE"  # trade-union membership
+    SANTE_AIDE = "SANTE_AIDE"  # health data given in an aid request (type MALADIE)
+
+
+class CanalConsentement(StrEnum):
+    CONSOLE = "CONSOLE"
+    API = "API"
+    PAPIER = "PAPIER"  # a signed paper form, recorded by the secretariat
+    USSD = "USSD"
+
+
+class NoticeInformation(IdMixin, Base):
+    """The text shown to the member before he consents, one row per (purpose, version): a consent names the
+    version it was given on, and the text stays as it was read (never edited; a new text is a new version)."""
+
+    __tablename__ = "notice_information"
+
+    finalite: Mapped[str] = mapped_column(String(30))
+    version: Mapped[int]
+    texte: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (UniqueConstraint("finalite", "version", name="uq_notice_information_finalite_version"),)
+
+
+class Consentement(IdMixin, TimestampMixin, Base):
+    """A member's consent to one purpose, given to one organisation. A withdrawal dates the row (who, when) and
+    never erases it; consenting again is a new row: the rows are the history. At most one row in force (not
+    withdrawn) per member, organisation and purpose."""
+
+    __tablename__ = "consentement"
+
+    membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id", ondelete="CASCADE"))
+    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id", ondelete="CASCADE"))
+    finalite: Mapped[str] = mapped_column(String(30))
+    notice_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("notice_information.id"))
+    notice_version: Mapped[int]
+    canal: Mapped[str] = mapped_column(String(10))
+    donne_le: Mapped[datetime]
+    # Who collected it: the person key (core.auth.person_key) and the name shown to the member.
+    recueilli_par: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
+    recueilli_par_nom: Mapped[str] = mapped_column(String(254))
+    retire_le: Mapped[datetime | None]
+    retire_par: Mapped[str | None] = mapped_column(String(PERSON_KEY_LENGTH))
+    retire_par_nom: Mapped[str | None] = mapped_column(String(254))
+
+    __table_args__ = (
+        Index("ix_consentement_membre", "membre_id", "donne_le"),
+        Index("uq_consentement_en_vigueur", "membre_id", "organisation_id", "finalite", unique=True,
+              sqlite_where=text("retire_le IS NULL"), postgresql_where=text("retire_le IS NULL")),
+    )
+
+
+class AccesDossier(IdMixin, Base):
+    """One read of a member's file by someone else (staff, administrator): who, with which roles, when, which
+    screen or route, for which organisation. Written in the reading request's transaction; never changed."""
+
+    __tablename__ = "acces_dossier"
+
+    membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id", ondelete="CASCADE"))
+    # The organisation the reader acted for (None: a union-wide administrator without an active organisation).
+    organisation_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("organisation.id", ondelete="SET NULL"))
+    lecteur: Mapped[str] = mapped_column(String(PERSON_KEY_LENGTH))
+    lecteur_nom: Mapped[str] = mapped_column(String(254))
+    lecteur_roles: Mapped[str] = mapped_column(String(300))
+    ecran: Mapped[str] = mapped_column(String(200))
+    lu_le: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (Index("ix_acces_dossier_membre_date", "membre_id", "lu_le"),)

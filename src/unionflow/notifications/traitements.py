@@ -1,0 +1,28 @@
+"""The processings of personal data notifications/ declares (core/traitements.py): collected by registres.py into the
+register of processings (GET /api/conformite/traitements)."""
+
+from __future__ import annotations
+
+from unionflow.core.traitements import DeclarationTraitement
+
+TRAITEMENTS = (
+    DeclarationTraitement(
+        code='NOTIFICATIONS',
+        nom='Notifications et préférences',
+        zone='notifications',
+        finalite='Envoyer aux membres les avis (e-mail, SMS) et respecter leurs préférences et oppositions (STOP)',
+        base_legale=("Exécution de l'adhésion; opposition du membre respectée; loi n° 2008-12, article non vérifié"
+                     ' (docs/conformite.md)'),
+        categories_donnees=(
+            "adresse d'envoi (e-mail, téléphone)",
+            'contenu des avis',
+            'préférences, numéros opposés',
+        ),
+        personnes_concernees=('membres',),
+        destinataires=("la passerelle SMS et le serveur de messagerie de l'exploitant",),
+        duree_conservation="Avis: non purgés (à fixer); oppositions: tant qu'elles valent",
+        transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
+                                 '(non vérifié)'),
+        tables=('notification', 'preference_membre', 'opposition_sms'),
+    ),
+)
