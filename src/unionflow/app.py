@@ -28,8 +28,8 @@ from unionflow.clotures.mensuelle.router import router as comptabilite_cloture_m
 from unionflow.comptabilite.etats.router import router as comptabilite_etats_router
 from unionflow.comptabilite.produits.router import router as comptabilite_produits_router
 from unionflow.comptabilite.router import router as comptabilite_router
-from unionflow.comptabilite.sycebnl.router import router as comptabilite_sycebnl_router
 from unionflow.comptabilite.smt.router import router as comptabilite_smt_router
+from unionflow.comptabilite.sycebnl.router import router as comptabilite_sycebnl_router
 from unionflow.compte.router import compte_router, dashboard_membre_router, dashboard_router
 from unionflow.config import Settings, get_settings
 from unionflow.configuration.router import router as configuration_router
@@ -52,10 +52,10 @@ from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
 from unionflow.documents.router import router as documents_router
-from unionflow.dons.router import router as dons_router
 from unionflow.donnees_personnelles.router import conformite_router as conformite_router
 from unionflow.donnees_personnelles.router import moi_router as donnees_moi_router
 from unionflow.donnees_personnelles.router import router as donnees_personnelles_router
+from unionflow.dons.router import router as dons_router
 from unionflow.evenements.router import router as evenements_router
 from unionflow.export.router import router as export_router
 from unionflow.favoris.router import router as favoris_router
