@@ -50,6 +50,7 @@ from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
 from unionflow.documents.router import router as documents_router
+from unionflow.donnees_membre.router import router as donnees_membre_router
 from unionflow.evenements.router import router as evenements_router
 from unionflow.export.router import router as export_router
 from unionflow.favoris.router import router as favoris_router
@@ -119,6 +120,7 @@ ROUTERS: list[APIRouter] = [
     cotisations_router,
     imports_router,
     membres_router,
+    donnees_membre_router,
     admin_association_router,
     roles_router,
     audit_router,
