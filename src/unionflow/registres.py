@@ -17,6 +17,7 @@ from unionflow.comptabilite import ports as ports_comptabilite
 from unionflow.config import Settings
 from unionflow.core.jobs import Executeur, Job
 from unionflow.cotisations import jobs as cotisations
+from unionflow.donnees_membre import jobs as donnees_membre
 from unionflow.export import jobs as export
 from unionflow.finance.approbations import ports as ports_finance
 from unionflow.imports import jobs as imports
@@ -36,6 +37,7 @@ JOBS: tuple[Job, ...] = (
     monitoring.SURVEILLER,
     backups.SAUVEGARDER,
     scheduler.NETTOYER,
+    donnees_membre.RETENTION_DONNEES,
     cotisations.COMPACTER_SYNTHESE,
 )
 
