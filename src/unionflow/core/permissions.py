@@ -84,8 +84,8 @@ class Permission(StrEnum):
     TRESORERIE_GERER = "tresorerie.gerer"
     # reset a member's USSD PIN after three wrong ones locked it.
     USSD_PIN_REINITIALISER = "ussd_pin.reinitialiser"
-    # Loi 2008-12: a member asks for the erasure of his identity (for himself; staff for a member also need
-    # membre.gerer), and a second person of the bureau decides it (donnees_membre/).
+    # Loi 2008-12: the register's keepers ask for the erasure of a member's identity for him (the member asks for
+    # himself without a permission: approbations' ``par_le_sujet``), a second person of the bureau decides it.
     DONNEES_EFFACEMENT_DEMANDER = "donnees.effacement.demander"
     DONNEES_EFFACEMENT_DECIDER = "donnees.effacement.decider"
     # ... and export a member's whole file for him (right of access asked through the bureau).
@@ -144,7 +144,7 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.AVOIR_IMPUTER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.CONFIGURATION_ORGANISATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.TRESORERIE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
-    P.DONNEES_EFFACEMENT_DEMANDER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE, R.MEMBRE}),
+    P.DONNEES_EFFACEMENT_DEMANDER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE}),
     # The head of the bureau or its administrator erases a person's identity, never the requester.
     P.DONNEES_EFFACEMENT_DECIDER: frozenset({R.ADMIN_ORGANISATION, R.PRESIDENT}),
     P.DONNEES_EXPORTER: frozenset({R.SUPER_ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),

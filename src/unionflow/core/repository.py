@@ -86,7 +86,7 @@ class _Repository(ABC, Generic[M]):
 def modele_de(table: str) -> type[Any]:
     """The mapped class of ``table``."""
     for mapper in Base.registry.mappers:
-        if mapper.local_table.name == table:
+        if getattr(mapper.local_table, "name", None) == table:
             return mapper.class_
     raise KeyError(table)
 

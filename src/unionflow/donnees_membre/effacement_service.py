@@ -1,7 +1,7 @@
 """Erasure requests: the EFFACEMENT kind of four-eyes requests (approbations/).
 
-The member asks for himself (``donnees.effacement.demander``, held by MEMBRE), or the register's keepers for him
-(``membre.gerer`` too); a second person decides — the organisation's PRESIDENT or ADMIN_ORGANISATION
+The member asks for himself (the policy's ``par_le_sujet``: a data subject's right, no permission), or the
+register's keepers for him (``donnees.effacement.demander``); a second person decides — the organisation's PRESIDENT or ADMIN_ORGANISATION
 (``donnees.effacement.decider``), never the requester (compared by person key, issuer and subject). Approval runs
 ``effacement.effacer_identite`` in the decider's transaction, audited EFFACER_DONNEES; the answer the member is told
 is kept with the request (``details.reponse``) and returned by every route.
@@ -58,7 +58,7 @@ POLITIQUE = enregistrer(Politique(
     decider=Permission.DONNEES_EFFACEMENT_DECIDER,
     roles_decideurs=(Role.PRESIDENT.value, Role.ADMIN_ORGANISATION.value),
     refus_decideur="Seuls le PRESIDENT et l'ADMIN_ORGANISATION de l'organisation décident d'un effacement",
-    chemin="/api/donnees/effacements/{id}", executer=_effacer,
+    chemin="/api/donnees/effacements/{id}", executer=_effacer, par_le_sujet=True,
     refus_demande="Vous ne pouvez pas demander l'effacement de ce membre dans cette organisation"))
 
 
@@ -73,7 +73,7 @@ def _reponse(demande: DemandeApprobation) -> EffacementResponse:
     else:
         texte = EN_ATTENTE
     return EffacementResponse(
-        id=demande.id, membre_id=demande.objet_id, organisation_id=demande.organisation_id, statut=demande.statut,
+        id=demande.id, membre_id=demande.objet_id, organisation_id=demande.organisation_id, statut=StatutDemande(demande.statut),
         motif=demande.motif, demande_par=demande.demande_par, date_demande=demande.date_demande,
         decide_par=decision.decideur if decision else None, commentaire=decision.commentaire if decision else None,
         date_decision=demande.date_decision, reponse=texte)
@@ -90,7 +90,7 @@ class EffacementService:
         appartenances = [a for a in await MembreRepository(self.session, self.auth).memberships(membre.id)
                          if a.statut != StatutAppartenance.TERMINE]
         for appartenance in appartenances:
-            if pour_lui or self.auth.can(Permission.MEMBRE_GERER, appartenance.organisation_id):
+            if pour_lui or self.auth.can(Permission.DONNEES_EFFACEMENT_DEMANDER, appartenance.organisation_id):
                 return appartenance.organisation_id
         if not appartenances:
             raise RegleMetier("Ce membre n'appartient à aucune organisation: son effacement ne peut être décidé")

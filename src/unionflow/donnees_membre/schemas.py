@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import Field
 
 from unionflow.core.schemas import InputModel, OutputModel
+from unionflow.models.approbation import StatutDemande
 
 
 class SectionDonnees(OutputModel):
@@ -42,7 +43,7 @@ class EffacementResponse(OutputModel):
     id: uuid.UUID
     membre_id: uuid.UUID | None
     organisation_id: uuid.UUID
-    statut: str
+    statut: StatutDemande
     motif: str
     demande_par: str
     date_demande: datetime
