@@ -20,6 +20,7 @@ from unionflow.console import (  # noqa: F401
     pages_audit,
     pages_avoirs,
     pages_comptabilite,
+    pages_donnees,
     pages_evenements,
     pages_federation,
     pages_fiche_membre,

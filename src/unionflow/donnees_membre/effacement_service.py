@@ -1,10 +1,11 @@
 """Erasure requests: the EFFACEMENT kind of four-eyes requests (approbations/).
 
 The member asks for himself (the policy's ``par_le_sujet``: a data subject's right, no permission), or the
-register's keepers for him (``donnees.effacement.demander``); a second person decides — the organisation's PRESIDENT or ADMIN_ORGANISATION
-(``donnees.effacement.decider``), never the requester (compared by person key, issuer and subject). Approval runs
-``effacement.effacer_identite`` in the decider's transaction, audited EFFACER_DONNEES; the answer the member is told
-is kept with the request (``details.reponse``) and returned by every route.
+register's keepers for him (``donnees.effacement.demander``); a second person decides — the organisation's
+PRESIDENT or ADMIN_ORGANISATION (``donnees.effacement.decider``), never the requester (compared by person key,
+issuer and subject). Approval runs ``effacement.effacer_identite`` in the decider's transaction, audited
+EFFACER_DONNEES; the answer the member is told is kept with the request (``details.reponse``) and returned by every
+route.
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ def _reponse(demande: DemandeApprobation) -> EffacementResponse:
     else:
         texte = EN_ATTENTE
     return EffacementResponse(
-        id=demande.id, membre_id=demande.objet_id, organisation_id=demande.organisation_id, statut=StatutDemande(demande.statut),
+        id=demande.id, membre_id=demande.objet_id, organisation_id=demande.organisation_id,
+        statut=StatutDemande(demande.statut),
         motif=demande.motif, demande_par=demande.demande_par, date_demande=demande.date_demande,
         decide_par=decision.decideur if decision else None, commentaire=decision.commentaire if decision else None,
         date_decision=demande.date_decision, reponse=texte)
