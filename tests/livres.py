@@ -35,3 +35,13 @@ async def lignes_par_compte(db: Any, org: Organisation, piece: str) -> dict[str,
         .join(EcritureComptable, EcritureComptable.id == LigneEcriture.ecriture_id)
         .where(EcritureComptable.organisation_id == org.id, EcritureComptable.piece_reference == piece))).all()
     return {n: (Decimal(d), Decimal(c)) for n, d, c in rows}
+
+
+async def totaux(db: Any, org: Organisation) -> tuple[int, Decimal, Decimal]:
+    """(lines, total debit, total credit) of every entry of the organisation: the books to the franc."""
+    n, d, c = (await db.execute(
+        select(func.count(LigneEcriture.id), func.coalesce(func.sum(LigneEcriture.debit), 0),
+               func.coalesce(func.sum(LigneEcriture.credit), 0))
+        .join(EcritureComptable, EcritureComptable.id == LigneEcriture.ecriture_id)
+        .where(EcritureComptable.organisation_id == org.id).execution_options(populate_existing=True))).one()
+    return int(n), Decimal(str(d)), Decimal(str(c))

@@ -52,6 +52,7 @@ from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
 from unionflow.demandes_aide.router import router as demandes_aide_router
 from unionflow.documents.router import router as documents_router
+from unionflow.donnees_membre.router import router as donnees_membre_router
 from unionflow.donnees_personnelles.router import conformite_router as conformite_router
 from unionflow.donnees_personnelles.router import moi_router as donnees_moi_router
 from unionflow.donnees_personnelles.router import router as donnees_personnelles_router
@@ -128,6 +129,7 @@ ROUTERS: list[APIRouter] = [
     cotisations_router,
     imports_router,
     membres_router,
+    donnees_membre_router,
     admin_association_router,
     roles_router,
     audit_router,

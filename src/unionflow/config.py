@@ -180,6 +180,13 @@ class Settings(BaseSettings):
     job_sauvegarder_secondes: int = 900
     job_nettoyer_secondes: int = 86400
     job_nettoyer_decalage_secondes: int = 3 * 3600
+    # Retention of personal data (Loi 2008-12, docs/conformite.md D9; chosen periods, not from a text): a member
+    # struck off this many years ago, owing nothing, is pseudonymised; notification and inbound SMS texts are
+    # blanked after this many days. Books are never touched.
+    donnees_radies_conservation_ans: int = 5
+    donnees_messages_conservation_jours: int = 365
+    job_retention_donnees_secondes: int = 86400
+    job_retention_donnees_decalage_secondes: int = 4 * 3600
     # Folds the deltas the dues triggers append into the statistics summary; reads are exact either way, the
     # interval only bounds how many deltas a statistics read adds up (docs/architecture.md).
     job_compacter_synthese_secondes: int = 60

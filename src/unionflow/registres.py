@@ -24,6 +24,7 @@ from unionflow.cotisations import jobs as cotisations
 from unionflow.cotisations import traitements as traitements_cotisations
 from unionflow.demandes_aide import traitements as traitements_demandes_aide
 from unionflow.documents import traitements as traitements_documents
+from unionflow.donnees_membre import jobs as donnees_membre
 from unionflow.donnees_personnelles import ports as ports_donnees_personnelles
 from unionflow.donnees_personnelles import traitements as traitements_donnees_personnelles
 from unionflow.evenements import traitements as traitements_evenements
@@ -61,6 +62,7 @@ JOBS: tuple[Job, ...] = (
     monitoring.SURVEILLER,
     backups.SAUVEGARDER,
     scheduler.NETTOYER,
+    donnees_membre.RETENTION_DONNEES,
     cotisations.COMPACTER_SYNTHESE,
 )
 

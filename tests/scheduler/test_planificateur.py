@@ -133,7 +133,8 @@ async def test_a_job_reporting_failure_keeps_its_counts(app, committed_db, setti
 async def test_disabled_jobs_are_not_scheduled(app, settings):
     off = settings.model_copy(update={"job_sauvegarder_secondes": 0, "job_surveiller_secondes": 0})
     names = [j.nom for j in Planificateur(app.state.engine, off).jobs]
-    assert names == ["marquer-retards", "envoyer-notifications", "livrer-webhooks", "nettoyer", "compacter-synthese"]
+    assert names == ["marquer-retards", "envoyer-notifications", "livrer-webhooks", "nettoyer", "retention-donnees",
+                     "compacter-synthese"]
 
 
 async def test_the_retention_job_purges_expired_rows(app, committed_db, committed_factory, settings):
@@ -172,7 +173,8 @@ async def test_in_process_scheduler_runs_due_jobs_in_the_app_lifespan(committed_
     tuned: Settings = settings.model_copy(update={
         "planificateur_integre": True, "planificateur_tick_seconds": 0.05, "job_marquer_retards_secondes": 0,
         "job_envoyer_notifications_secondes": 0, "job_sauvegarder_secondes": 0, "job_nettoyer_secondes": 0,
-        "job_livrer_webhooks_secondes": 0, "job_compacter_synthese_secondes": 0})
+        "job_livrer_webhooks_secondes": 0, "job_compacter_synthese_secondes": 0,
+        "job_retention_donnees_secondes": 0})
     committed_db.add(PlanificationJob(nom="surveiller", prochaine_execution=utcnow() - timedelta(minutes=1)))
     await committed_db.commit()
     embedded = create_app(tuned)

@@ -18,11 +18,13 @@ from tests.factories.cotisations import cotisation
 from unionflow.models import (
     AbonnementWebhook,
     AlerteLcbFt,
+    AuditLog,
     Budget,
     CompteComptable,
     ConfigurationOrganisation,
     Consentement,
     Cotisation,
+    DemandeApprobation,
     Document,
     Evenement,
     FeedbackEvenement,
@@ -280,3 +282,29 @@ async def configuration_organisation_gerer(w: World) -> Call:
         return await _count(w, ConfigurationOrganisation, ConfigurationOrganisation.organisation_id == w.org.id) > 0
     return Call(f"/api/configuration/organisations/{w.org.id}/cotisations.avoir.imputation_automatique",
                 {"valeur": True}, done)
+
+
+async def donnees_exporter(w: World) -> Call:
+    async def done() -> bool:
+        return await _count(w, AuditLog, AuditLog.type_action == "EXPORTER_DONNEES",
+                            AuditLog.entite_id == str(w.owner.id)) > 0
+    return Call(f"/api/membres/{w.owner.id}/donnees", None, done)
+
+
+async def donnees_effacement_demander(w: World) -> Call:
+    async def done() -> bool:
+        return await _count(w, DemandeApprobation, DemandeApprobation.genre == "EFFACEMENT",
+                            DemandeApprobation.objet_id == w.owner.id) > 0
+    return Call(f"/api/membres/{w.owner.id}/donnees/effacement", {"motif": "Demande écrite du membre"}, done)
+
+
+async def donnees_effacement_decider(w: World) -> Call:
+    """A pending erasure of the owner, asked by someone else than the caller."""
+    demande = await _add(w, DemandeApprobation(
+        genre="EFFACEMENT", organisation_id=w.org.id, objet_id=w.owner.id, motif="Ne plus figurer au fichier",
+        statut="EN_ATTENTE", demande_par="autre@example.sn", demande_par_sub="autre", date_demande=datetime.now(UTC),
+        niveaux_requis=1, niveau_atteint=0))
+
+    async def done() -> bool:
+        return await scalar(w.db, select(Membre.date_effacement).where(Membre.id == w.owner.id)) is not None
+    return Call(f"/api/donnees/effacements/{demande.id}/approuver", {}, done)

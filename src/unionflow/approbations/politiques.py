@@ -53,6 +53,9 @@ class Politique:
     executer: Executer | None = None
     # Decided under another role than the one the request was made with (the requester's role is kept).
     autre_role: bool = False
+    # The member the request is about (``objet_id``) may file it himself without ``demander``: a right of the
+    # data subject (erasure, Loi 2008-12), not an act of the bureau. Deciding is unchanged.
+    par_le_sujet: bool = False
     # Its refusal, ``{role}`` being the requester's role.
     refus_autre_role: str = "Décidée sous un autre rôle que celui de la demande ({role})"
     # How the kind's published answers spell a withdrawn request.

@@ -39,7 +39,8 @@ async def ouvrir(session: AsyncSession, auth: AuthContext, regle: Politique, *, 
                  montant: Decimal | None = None, devise: str | None = None, numero: str | None = None,
                  role_demandeur: str | None = None, details: dict[str, Any] | None = None) -> DemandeApprobation:
     """A new pending request, asked by the caller; its number of deciders follows the kind's policy."""
-    auth.require(regle.permission_demande(nature), organisation_id, regle.refus_demande)
+    if not (regle.par_le_sujet and objet_id is not None and objet_id == auth.membre_id):
+        auth.require(regle.permission_demande(nature), organisation_id, regle.refus_demande)
     demande = DemandeApprobation(
         genre=regle.genre, nature=nature, numero=numero, organisation_id=organisation_id, objet_id=objet_id,
         montant=montant, devise=devise, motif=motif, statut=StatutDemande.EN_ATTENTE.value,

@@ -15,7 +15,7 @@ from unionflow.core.roles import RS_A_APPROUVER
 
 GENRES = {"FINANCE": "Approbation financière", "REOUVERTURE": "Réouverture de période",
           "ANNULATION": "Annulation ou remboursement", "ECRITURE": "Écriture manuelle",
-          "A_NOUVEAUX": "Soldes d'ouverture"}
+          "A_NOUVEAUX": "Soldes d'ouverture", "EFFACEMENT": "Effacement de données personnelles"}
 # Where each kind is decided in the console.
 ECRANS = {"FINANCE": "/versements", "REOUVERTURE": "/comptabilite", "ANNULATION": "/annulations",
           "ECRITURE": "/ecritures-a-approuver", "A_NOUVEAUX": "/ecritures-a-approuver"}

@@ -10,6 +10,8 @@ from unionflow.console import services, services_finance
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_COTISATION_PAYER, RS_NOTIFICATION_MES, RS_WAVE_CHECKOUT
+from unionflow.donnees_membre.pdf import rendre
+from unionflow.donnees_membre.service import DonneesService
 
 # WAVE_TRANSFERT: money already sent to the organisation's Wave number (its transaction id required), never a
 # checkout; each method is booked to the organisation's treasury of its type when confirmed.
@@ -75,3 +77,19 @@ async def payer_wave(ctx: Ctx) -> Response:
     url = await services_finance.payer_wave(ctx.db, ctx.auth, ctx.request, ctx.field("idempotency_key"),
                                             cotisation.organisation_id, cotisation_id)
     return RedirectResponse(url, status_code=303)
+
+
+@page("/moi/donnees.pdf", RS_COMPTE_ADHERENT)
+async def mes_donnees_pdf(ctx: Ctx) -> Response:
+    """Right of access (Loi 2008-12): all the member's data, as the API's GET /api/moi/donnees.pdf."""
+    membre, donnees = await DonneesService(ctx.db, ctx.auth, ctx.request.app.state.settings.issuer).mes_donnees()
+    return Response(rendre(membre, donnees, ctx.auth.actor_name), media_type="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="donnees-{membre.numero_membre}.pdf"',
+        "Cache-Control": "no-store"})
+
+
+@page("/moi/donnees.json", RS_COMPTE_ADHERENT)
+async def mes_donnees_json(ctx: Ctx) -> Response:
+    _, donnees = await DonneesService(ctx.db, ctx.auth, ctx.request.app.state.settings.issuer).mes_donnees()
+    return Response(donnees.model_dump_json(by_alias=True), media_type="application/json", headers={
+        "Content-Disposition": 'attachment; filename="mes-donnees.json"', "Cache-Control": "no-store"})

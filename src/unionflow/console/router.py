@@ -22,6 +22,7 @@ from unionflow.console import (  # noqa: F401
     pages_comptabilite,
     pages_donnees,
     pages_dons,
+    pages_effacements,
     pages_evenements,
     pages_federation,
     pages_fiche_membre,

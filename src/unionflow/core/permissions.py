@@ -88,6 +88,12 @@ class Permission(StrEnum):
     REFERENTIEL_CHOISIR = "referentiel_comptable.choisir"
     # record or withdraw a member's consent on his behalf (a signed paper form, Loi 2008-12); the member does it himself
     CONSENTEMENT_RECUEILLIR = "consentement.recueillir"
+    # Loi 2008-12: the register's keepers ask for the erasure of a member's identity for him (the member asks for
+    # himself without a permission: approbations' ``par_le_sujet``), a second person of the bureau decides it.
+    DONNEES_EFFACEMENT_DEMANDER = "donnees.effacement.demander"
+    DONNEES_EFFACEMENT_DECIDER = "donnees.effacement.decider"
+    # ... and export a member's whole file for him (right of access asked through the bureau).
+    DONNEES_EXPORTER = "donnees.exporter"
 
 
 P = Permission
@@ -142,6 +148,10 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.AVOIR_IMPUTER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.CONFIGURATION_ORGANISATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.TRESORERIE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
+    P.DONNEES_EFFACEMENT_DEMANDER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE}),
+    # The head of the bureau or its administrator erases a person's identity, never the requester.
+    P.DONNEES_EFFACEMENT_DECIDER: frozenset({R.ADMIN_ORGANISATION, R.PRESIDENT}),
+    P.DONNEES_EXPORTER: frozenset({R.SUPER_ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
     P.USSD_PIN_REINITIALISER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     # Which books the organisation keeps is the bureau's head's decision, not the treasurer's who keeps them.
     P.REFERENTIEL_CHOISIR: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),

@@ -58,6 +58,38 @@ class _Repository(ABC, Generic[M]):
     def add(self, row: Any) -> None:
         self.session.add(row)
 
+    # The data subject's rows (Loi 2008-12: access and erasure, unionflow/donnees_membre). Called on the owning
+    # area's repository, for one of the tables that area owns (the export's registry says which; its test checks
+    # the owner), unscoped: the service checked who asks first. ORM objects, so that mapper events (the search
+    # key of models/texte.py) follow a pseudonymised name.
+    async def lignes_du_sujet(self, table: str, colonne: str, valeur: Any) -> list[Any]:
+        modele = modele_de(table)
+        stmt = select(modele).where(getattr(modele, colonne) == valeur)
+        return list((await self.session.execute(stmt)).scalars().all())
+
+    async def modifier_du_sujet(self, table: str, colonne: str, valeur: Any, valeurs: dict[str, Any]) -> int:
+        lignes = await self.lignes_du_sujet(table, colonne, valeur)
+        for ligne in lignes:
+            for champ, nouvelle in valeurs.items():
+                setattr(ligne, champ, nouvelle)
+        await self.session.flush()
+        return len(lignes)
+
+    async def supprimer_du_sujet(self, table: str, colonne: str, valeur: Any) -> int:
+        lignes = await self.lignes_du_sujet(table, colonne, valeur)
+        for ligne in lignes:
+            await self.session.delete(ligne)
+        await self.session.flush()
+        return len(lignes)
+
+
+def modele_de(table: str) -> type[Any]:
+    """The mapped class of ``table``."""
+    for mapper in Base.registry.mappers:
+        if getattr(mapper.local_table, "name", None) == table:
+            return mapper.class_
+    raise KeyError(table)
+
 
 class ScopedRepository(_Repository[M]):
     # Members see the rows whose ``membre_id`` is theirs.

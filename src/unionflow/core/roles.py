@@ -188,6 +188,10 @@ RS_ANNULATION_DECIDE = _rs("RS-ANNULATION-DECIDE", R.SUPER_ADMIN, R.ADMIN, R.ADM
 RS_A_APPROUVER = _rs("RS-A-APPROUVER", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER, R.PRESIDENT)
 RS_ECRITURE_DECIDE = _rs("RS-ECRITURE-DECIDE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT,
                          R.TRESORIER)
+# Loi 2008-12 (extension): staff who read a member's whole file for him (access right) and decide the erasure of
+# his identity (donnees.effacement.decider); SUPER_ADMIN reads the file union-wide, decides nothing.
+RS_DONNEES_MEMBRE = _rs("RS-DONNEES-MEMBRE", R.SUPER_ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT)
+RS_DONNEES_DECIDE = _rs("RS-DONNEES-DECIDE", R.ADMIN_ORGANISATION, R.PRESIDENT)
 
 # Personal data (Loi 2008-12, docs/donnees-personnelles.md; extension routes). Consents: the member for himself, the
 # secretariat for a member (consentement.recueillir); read too by the bureau's head and the data-protection officer.

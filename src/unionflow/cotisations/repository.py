@@ -181,6 +181,15 @@ class CotisationSystemRepository(SystemRepository[Cotisation]):
         stmt = insert(Cotisation).values(rows).on_conflict_do_nothing(index_elements=["cle_generation"])
         return len((await self.session.execute(stmt.returning(Cotisation.id))).all())
 
+    async def membres_redevables(self, membre_ids: list[uuid.UUID]) -> set[uuid.UUID]:
+        """Those of ``membre_ids`` who still owe dues (neither paid nor cancelled): open money."""
+        if not membre_ids:
+            return set()
+        stmt = select(Cotisation.membre_id).where(
+            Cotisation.membre_id.in_(membre_ids),
+            Cotisation.statut.notin_((StatutCotisation.PAYEE, StatutCotisation.ANNULEE))).distinct()
+        return set((await self.session.execute(stmt)).scalars())
+
 
 class AnnulationRepository(CotisationRepository):
     """Dues cancelled by the treasury: a selection locked row by row, or a generated batch in one

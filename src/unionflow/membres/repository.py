@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, String, cast, exists, false, func, or_, select, true
@@ -298,6 +298,11 @@ class MembreRepository(ScopedRepository[Membre]):
                                                           MembreOrganisation.statut == StatutAppartenance.ACTIF)
         return set((await self.session.execute(stmt)).scalars())
 
+    async def radies_avant(self, limite: datetime) -> list[Membre]:
+        """Members struck off before ``limite`` whose identity is still kept (retention, donnees_membre/jobs.py)."""
+        stmt = select(Membre).where(Membre.statut == StatutMembre.RADIE, Membre.date_statut < limite,
+                                    Membre.date_effacement.is_(None)).order_by(Membre.date_statut, Membre.id)
+        return list((await self.session.execute(stmt.with_for_update())).scalars())
 
 
 def _tient_un_office() -> ColumnElement[bool]:

@@ -24,6 +24,7 @@ class GenreDemande(StrEnum):
     ANNULATION = "ANNULATION"  # money undone: cancel or refund a payment, cancel a payout, reverse an entry
     ECRITURE = "ECRITURE"  # a manual entry touching money (saisies/)
     A_NOUVEAUX = "A_NOUVEAUX"  # opening balances typed in (tresoreries/ouverture_service.py)
+    EFFACEMENT = "EFFACEMENT"  # a member's identity pseudonymised at his request (donnees_membre/)
 
 
 class StatutDemande(StrEnum):

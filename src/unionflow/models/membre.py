@@ -46,6 +46,8 @@ class Membre(IdMixin, TimestampMixin, Base):
     statut: Mapped[str] = mapped_column(String(20), default="ACTIF", index=True)
     motif_statut: Mapped[str | None] = mapped_column(String(500))
     date_statut: Mapped[datetime | None]
+    # When the person's identity was pseudonymised (erasure, Loi 2008-12; donnees_membre/): None while it is kept.
+    date_effacement: Mapped[datetime | None]
     # The identity-provider account linked to this member, when known: a person is (issuer `iss`, subject
     # `sub`), never the subject alone (two issuers may give the same subject to two people). Both or neither.
     user_iss: Mapped[str | None] = mapped_column(String(255))

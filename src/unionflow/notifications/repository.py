@@ -191,3 +191,12 @@ class NotificationSystemRepository(SystemRepository[Notification]):
                                    .where(NotificationEvenement.id == notification_evenement_id,
                                           NotificationEvenement.date_envoi.is_(None))
                                    .values(date_envoi=date_envoi))
+
+    async def effacer_corps_avant(self, limite: datetime, texte: str) -> int:
+        """Retention (Loi 2008-12, donnees_membre/jobs.py): the address, subject and body of notifications
+        created before ``limite`` and no longer waiting to be sent become ``texte``."""
+        stmt = (update(Notification)
+                .where(Notification.created_at < limite, Notification.corps != texte,
+                       Notification.statut != StatutNotification.EN_ATTENTE.value)
+                .values(corps=texte, sujet=texte, adresse=None))
+        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from datetime import datetime
+
+from sqlalchemy import select, update
 
 from unionflow.core.repository import SystemRepository
 from unionflow.models import SmsEntrant
@@ -17,3 +19,10 @@ class SmsEntrantRepository(SystemRepository[SmsEntrant]):
         stmt = select(SmsEntrant).where(SmsEntrant.passerelle == passerelle,
                                         SmsEntrant.id_passerelle == id_passerelle)
         return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def effacer_textes_avant(self, limite: datetime, texte: str) -> int:
+        """Retention (Loi 2008-12, donnees_membre/jobs.py): the sender and text of SMS received before ``limite``
+        are replaced by ``texte`` (the row stays: its gateway id keeps a resend from being taken twice)."""
+        stmt = (update(SmsEntrant).where(SmsEntrant.created_at < limite, SmsEntrant.texte != texte)
+                .values(texte=texte, expediteur=texte))
+        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]

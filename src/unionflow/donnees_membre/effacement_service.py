@@ -1,0 +1,143 @@
+"""Erasure requests: the EFFACEMENT kind of four-eyes requests (approbations/).
+
+The member asks for himself (the policy's ``par_le_sujet``: a data subject's right, no permission), or the
+register's keepers for him (``donnees.effacement.demander``); a second person decides — the organisation's
+PRESIDENT or ADMIN_ORGANISATION (``donnees.effacement.decider``), never the requester (compared by person key,
+issuer and subject). Approval runs ``effacement.effacer_identite`` in the decider's transaction, audited
+EFFACER_DONNEES; the answer the member is told is kept with the request (``details.reponse``) and returned by every
+route.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from unionflow.approbations import service as quatre_yeux
+from unionflow.approbations.politiques import Politique, enregistrer
+from unionflow.approbations.repository import DemandeApprobationRepository
+from unionflow.core import audit
+from unionflow.core.auth import AuthContext
+from unionflow.core.errors import Conflict, Forbidden, NotFound, RegleMetier
+from unionflow.core.permissions import Permission
+from unionflow.core.roles import Role
+from unionflow.donnees_membre.effacement import effacer_identite, reponse
+from unionflow.donnees_membre.schemas import EffacementResponse
+from unionflow.donnees_membre.service import MODULE
+from unionflow.membres.repository import MembreRepository
+from unionflow.models.approbation import DemandeApprobation, GenreDemande, StatutDemande, TypeDecision
+from unionflow.models.membre import Membre, StatutAppartenance
+
+GENRE = GenreDemande.EFFACEMENT.value
+ENTITE = "DemandeEffacement"
+EN_ATTENTE = ("Votre demande d'effacement attend la décision d'une seconde personne (président ou administrateur de "
+              "l'organisation).")
+REJET = "Votre demande d'effacement a été refusée: {commentaire}"
+
+
+async def _effacer(session: AsyncSession, auth: AuthContext, demande: DemandeApprobation, issuer: Any) -> None:
+    """What an approved request carries out."""
+    membre = await MembreRepository(session, None).get(demande.objet_id, for_update=True) \
+        if demande.objet_id else None
+    if membre is None or membre.date_effacement is not None:
+        raise Conflict("Ce membre n'existe plus ou a déjà été effacé")
+    texte = reponse(membre)
+    comptes = await effacer_identite(session, membre, str(issuer), "Identité effacée à sa demande (Loi 2008-12)")
+    demande.details = {**(demande.details or {}), "reponse": texte}
+    await audit.record(session, auth, action="EFFACER_DONNEES", module=MODULE, entite_type="Membre",
+                       entite_id=membre.id, organisation_id=demande.organisation_id, severite="CRITICAL",
+                       after={"demandeId": str(demande.id), "lignes": comptes},
+                       description=f"Identité pseudonymisée ({membre.prenom} {membre.nom}), demandée par "
+                                   f"{demande.demande_par}, approuvée par {auth.actor_name}")
+
+
+# The DPO role (delegue_protection_donnees) joins the deciders when it exists (docs/decisions.md).
+POLITIQUE = enregistrer(Politique(
+    genre=GENRE, nom="Demande d'effacement", demander=Permission.DONNEES_EFFACEMENT_DEMANDER,
+    decider=Permission.DONNEES_EFFACEMENT_DECIDER,
+    roles_decideurs=(Role.PRESIDENT.value, Role.ADMIN_ORGANISATION.value),
+    refus_decideur="Seuls le PRESIDENT et l'ADMIN_ORGANISATION de l'organisation décident d'un effacement",
+    chemin="/api/donnees/effacements/{id}", executer=_effacer, par_le_sujet=True,
+    refus_demande="Vous ne pouvez pas demander l'effacement de ce membre dans cette organisation"))
+
+
+def _reponse(demande: DemandeApprobation) -> EffacementResponse:
+    decision = demande.decisions[-1] if demande.decisions else None
+    if demande.statut == StatutDemande.APPROUVEE:
+        texte = str((demande.details or {}).get("reponse", ""))
+    elif demande.statut == StatutDemande.REJETEE:
+        texte = REJET.format(commentaire=decision.commentaire if decision else "")
+    elif demande.statut == StatutDemande.RETIREE:
+        texte = "Demande retirée."
+    else:
+        texte = EN_ATTENTE
+    return EffacementResponse(
+        id=demande.id, membre_id=demande.objet_id, organisation_id=demande.organisation_id,
+        statut=StatutDemande(demande.statut),
+        motif=demande.motif, demande_par=demande.demande_par, date_demande=demande.date_demande,
+        decide_par=decision.decideur if decision else None, commentaire=decision.commentaire if decision else None,
+        date_decision=demande.date_decision, reponse=texte)
+
+
+class EffacementService:
+    def __init__(self, session: AsyncSession, auth: AuthContext, issuer: str) -> None:
+        self.session = session
+        self.auth = auth
+        self.issuer = issuer
+
+    async def _organisation(self, membre: Membre, pour_lui: bool) -> uuid.UUID:
+        """Where the request is filed: the member's first current organisation (for staff: one of theirs)."""
+        appartenances = [a for a in await MembreRepository(self.session, self.auth).memberships(membre.id)
+                         if a.statut != StatutAppartenance.TERMINE]
+        for appartenance in appartenances:
+            if pour_lui or self.auth.can(Permission.DONNEES_EFFACEMENT_DEMANDER, appartenance.organisation_id):
+                return appartenance.organisation_id
+        if not appartenances:
+            raise RegleMetier("Ce membre n'appartient à aucune organisation: son effacement ne peut être décidé")
+        raise Forbidden("Seuls le membre lui-même et les gestionnaires du registre de son organisation demandent "
+                        "son effacement")
+
+    async def demander(self, membre_id: uuid.UUID | None, motif: str) -> EffacementResponse:
+        pour_lui = membre_id is None or membre_id == self.auth.membre_id
+        cible = self.auth.membre_id if membre_id is None else membre_id
+        membre = await MembreRepository(self.session, self.auth).get(cible) if cible else None
+        if membre is None:
+            raise NotFound("Aucune fiche de membre n'est liée à ce compte" if membre_id is None
+                           else "Membre introuvable")
+        if membre.date_effacement is not None:
+            raise Conflict("Ce membre a déjà été effacé")
+        organisation = await self._organisation(membre, pour_lui)
+        if [d for d in await DemandeApprobationRepository(self.session, self.auth).courantes(GENRE, membre.id)
+                if d.statut == StatutDemande.EN_ATTENTE]:
+            raise Conflict("Une demande d'effacement de ce membre est déjà en attente")
+        demande = await quatre_yeux.ouvrir(self.session, self.auth, POLITIQUE, organisation_id=organisation,
+                                           motif=motif, objet_id=membre.id)
+        await audit.record(self.session, self.auth, action="DEMANDER_EFFACEMENT", module=MODULE, entite_type=ENTITE,
+                           entite_id=demande.id, organisation_id=organisation, severite="WARNING",
+                           after={"membreId": str(membre.id), "motif": motif})
+        return _reponse(demande)
+
+    async def _get(self, demande_id: uuid.UUID, *, for_update: bool = False) -> DemandeApprobation:
+        demande = await DemandeApprobationRepository(self.session, self.auth).du_genre(
+            GENRE, demande_id, scoped=False, for_update=for_update)
+        # Seen by its requester, the deciders and the register's keepers of its organisation (others: 404).
+        if demande is None or not (demande.demande_par_sub == self.auth.personne
+                                   or self.auth.can(Permission.DONNEES_EFFACEMENT_DECIDER, demande.organisation_id)
+                                   or self.auth.can(Permission.MEMBRE_GERER, demande.organisation_id)):
+            raise NotFound("Demande d'effacement introuvable")
+        return demande
+
+    async def obtenir(self, demande_id: uuid.UUID) -> EffacementResponse:
+        return _reponse(await self._get(demande_id))
+
+    async def decider(self, demande_id: uuid.UUID, decision: TypeDecision,
+                      commentaire: str | None) -> EffacementResponse:
+        demande = await self._get(demande_id, for_update=True)
+        await quatre_yeux.decider(self.session, self.auth, demande, decision, commentaire, self.issuer)
+        action = "APPROUVER_EFFACEMENT" if decision is TypeDecision.APPROUVEE else "REJETER_EFFACEMENT"
+        await audit.record(self.session, self.auth, action=action, module=MODULE, entite_type=ENTITE,
+                           entite_id=demande.id, organisation_id=demande.organisation_id, severite="WARNING",
+                           after={"statut": demande.statut}, description=commentaire)
+        return _reponse(demande)
