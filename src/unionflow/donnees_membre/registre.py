@@ -21,6 +21,8 @@ from unionflow.auth.repository import JetonReinitialisationRepository, RefreshTo
 from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.demandes_aide.repository import DemandeAideSystemRepository
 from unionflow.documents.repository import DocumentRepository
+from unionflow.donnees_personnelles.repository import AccesDossierRepository, ConsentementRepository
+from unionflow.dons.repository import RegistreDonRepository
 from unionflow.evenements.repository import FeedbackEvenementRepository, InscriptionRepository
 from unionflow.feedback.repository import FeedbackRepository
 from unionflow.membres.repository import MembreRepository
@@ -113,6 +115,12 @@ SECTIONS: tuple[Section, ...] = (
     _m("tickets_assignes", "Demandes d'assistance assignées", "ticket", TicketRepository, "assigne_membre_id"),
     _m("messages_tickets", "Messages d'assistance", "ticket_message", TicketRepository, "auteur_membre_id",
        auteur_nom=PSEUDONYME),
+    # Evidence the processing was lawful, and the trace of who read the file: shown to him, kept as they are.
+    _m("consentements", "Consentements (donnés et retirés)", "consentement", ConsentementRepository),
+    _m("acces", "Qui a consulté ma fiche", "acces_dossier", AccesDossierRepository),
+    # The sealed register of donations (hash chain of its lines): a line changed afterwards would break the seal,
+    # so the donor's identity stays in this legal register for its retention, like an accounting record.
+    _m("dons", "Dons au registre des dons et legs", "ligne_registre_don", RegistreDonRepository),
     Section("pin_ussd", "Code PIN USSD (état)", "pin_ussd", "membre_id", PinUssdRepository,
             effacement=Effacement.SUPPRIMER),
     Section("codes_sms", "Codes PIN envoyés par SMS (état)", "code_pin_sms", "membre_id", CodePinSmsRepository,

@@ -1,7 +1,7 @@
 """register of donations and bequests (hash-chained), earmarked funds and their movements
 
 Revision ID: 0038_registre_dons
-Revises: 0035_sms_entrants
+Revises: 0037_effacement
 
 One line per donation, gap-free per organisation and sealed by SHA-256 over the previous line's hash; earmarked
 funds (fonds dédiés) fed by donations given for a purpose and the uses assigned to them.
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0038_registre_dons"
-down_revision: str | Sequence[str] | None = "0035_sms_entrants"
+down_revision: str | Sequence[str] | None = "0037_effacement"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

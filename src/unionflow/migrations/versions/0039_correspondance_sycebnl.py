@@ -1,7 +1,7 @@
 """sycebnl: an organisation's mapping of account-number prefixes to SYCEBNL headings
 
 Revision ID: 0039_correspondance_sycebnl
-Revises: 0035_sms_entrants
+Revises: 0038_registre_dons
 
 No row for an organisation: the default mapping shipped in code (comptabilite/sycebnl/rubriques.py) applies, so
 nothing is seeded. The lead re-chains ``down_revision`` at merge.
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0039_correspondance_sycebnl"
-down_revision: str | Sequence[str] | None = "0035_sms_entrants"
+down_revision: str | Sequence[str] | None = "0038_registre_dons"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

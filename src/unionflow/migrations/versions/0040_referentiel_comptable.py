@@ -1,7 +1,7 @@
 """the organisation's accounting referential (SYCEBNL normal, SYCEBNL système minimal de trésorerie, PCMS)
 
 Revision ID: 0040_referentiel_comptable
-Revises: 0035_sms_entrants
+Revises: 0039_correspondance_sycebnl
 
 One row per recorded choice, effective from a fiscal year on; rows are never updated (they are the history).
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0040_referentiel_comptable"
-down_revision: str | Sequence[str] | None = "0035_sms_entrants"
+down_revision: str | Sequence[str] | None = "0039_correspondance_sycebnl"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
