@@ -444,6 +444,10 @@ def build_parser() -> argparse.ArgumentParser:
     purge = jobs_sub.add_parser("nettoyer", help="delete expired tokens, throttle windows, old run history and "
                                                  "old export files")
     purge.set_defaults(func=lambda a: asyncio.run(_jobs_planifie("nettoyer")))
+    retention = jobs_sub.add_parser("retention-donnees",
+                                    help="pseudonymise members struck off long ago who owe nothing, and blank old "
+                                         "notification and inbound SMS texts (periods: docs/operations.md)")
+    retention.set_defaults(func=lambda a: asyncio.run(_jobs_planifie("retention-donnees")))
 
     cotisations = sub.add_parser("cotisations", help="dues maintenance")
     cotisations_sub = cotisations.add_subparsers(dest="cotisations_command", required=True)

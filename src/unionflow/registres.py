@@ -27,6 +27,7 @@ from unionflow.documents import traitements as traitements_documents
 from unionflow.donnees_membre import jobs as donnees_membre
 from unionflow.donnees_personnelles import ports as ports_donnees_personnelles
 from unionflow.donnees_personnelles import traitements as traitements_donnees_personnelles
+from unionflow.dons import traitements as traitements_dons
 from unionflow.evenements import traitements as traitements_evenements
 from unionflow.export import jobs as export
 from unionflow.feedback import traitements as traitements_feedback
@@ -81,6 +82,7 @@ TRAITEMENTS: tuple[DeclarationTraitement, ...] = (
     *traitements_cotisations.TRAITEMENTS,
     *traitements_demandes_aide.TRAITEMENTS,
     *traitements_documents.TRAITEMENTS,
+    *traitements_dons.TRAITEMENTS,
     *traitements_donnees_personnelles.TRAITEMENTS,
     *traitements_evenements.TRAITEMENTS,
     *traitements_feedback.TRAITEMENTS,

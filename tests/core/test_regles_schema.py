@@ -16,6 +16,7 @@ from unionflow.comptabilite.produits.schemas import UpdateComptesProduitsRequest
 from unionflow.core.regles import REGLES_NOTE
 from unionflow.core.schemas import InputModel
 from unionflow.cotisations.schemas import AnnulerCotisationsRequest, PaiementCotisationRequest
+from unionflow.dons.schemas import DonateurRequest
 from unionflow.evenements.schemas import ModerationRequest
 from unionflow.federation.schemas import CreateQuotePartRequest
 from unionflow.finance.approbations.schemas import CreateApprobationRequest
@@ -73,6 +74,10 @@ CAS: dict[type[InputModel], tuple[dict[str, Any], dict[str, list[Any]]]] = {
     CreateApprobationRequest: ({"organisationId": ID, "motif": "Achat de chaises"}, {
         "typeObjet": ["VERSEMENT", "AIDE", "AUTRE", "ANNULATION"], "objetId": [OMIS, None, ID],
         "montant": [OMIS, None, "100"]}),
+    DonateurRequest: ({}, {"type": ["MEMBRE", "PERSONNE_PHYSIQUE", "PERSONNE_MORALE", "ANONYME"],
+                           "membreId": [OMIS, ID], "nom": [OMIS, "Awa Diop"], "telephone": [OMIS, "+221770000000"],
+                           "pieceIdentite": [OMIS, "1 234 5678 90123"], "rccm": [OMIS, "SN-DKR-2020-B-1"],
+                           "ninea": [OMIS, "005412345"]}),
     CreatePropositionAideRequest: ({"organisationId": ID, "type": "DECES", "titre": "Aide", "description": "Don"},
                                    {"nature": ["FINANCIERE", "MATERIELLE", "SERVICE"], "montant": [OMIS, None, "5"]}),
 }

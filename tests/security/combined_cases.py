@@ -37,6 +37,7 @@ from unionflow.models import (
     PinUssd,
     PropositionAide,
     RapprochementWave,
+    ReferentielComptable,
     ReleveWave,
     Ticket,
     Tresorerie,
@@ -282,6 +283,14 @@ async def configuration_organisation_gerer(w: World) -> Call:
         return await _count(w, ConfigurationOrganisation, ConfigurationOrganisation.organisation_id == w.org.id) > 0
     return Call(f"/api/configuration/organisations/{w.org.id}/cotisations.avoir.imputation_automatique",
                 {"valeur": True}, done)
+
+
+async def referentiel_choisir(w: World) -> Call:
+    """The bureau's head records which books the organisation keeps (SMT from this year)."""
+    async def done() -> bool:
+        return await _count(w, ReferentielComptable, ReferentielComptable.organisation_id == w.org.id) > 0
+    return Call(f"/api/configuration/organisations/{w.org.id}/referentiel-comptable",
+                {"referentiel": "SYCEBNL_SMT", "exercice": 2026, "motif": "Petite entité: décision du bureau"}, done)
 
 
 async def donnees_exporter(w: World) -> Call:

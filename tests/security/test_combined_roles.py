@@ -290,6 +290,8 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
                                          more.configuration_organisation_gerer),
     P.ANNULATION_APPROUVER: ("POST", "/api/annulations/{id}/approuver", annulation_approuver),
     P.ECRITURE_APPROUVER: ("POST", "/api/comptabilite/demandes-ecritures/{id}/approuver", ecriture_approuver),
+    P.REFERENTIEL_CHOISIR: ("POST", "/api/configuration/organisations/{organisationId}/referentiel-comptable",
+                            more.referentiel_choisir),
     P.DONNEES_EXPORTER: ("GET", "/api/membres/{id}/donnees", more.donnees_exporter),
     P.DONNEES_EFFACEMENT_DEMANDER: ("POST", "/api/membres/{id}/donnees/effacement", more.donnees_effacement_demander),
     P.DONNEES_EFFACEMENT_DECIDER: ("POST", "/api/donnees/effacements/{id}/approuver", more.donnees_effacement_decider),

@@ -39,7 +39,8 @@ class UnSeul:
 class Si:
     """When ``champ`` has ``valeur`` (or is ``DONNE``/``ABSENT``), the ``requis`` fields are given (matching
     ``forme``, a pattern both Python and ECMA-262 read alike, when there is one), the ``exclus`` ones are not, each
-    ``fixes`` field has its value (left out, its default must be that value) and each ``entiers`` amount is whole."""
+    ``fixes`` field has its value (left out, its default must be that value), each ``entiers`` amount is whole and
+    at least one of ``un_de`` is given."""
 
     champ: str
     valeur: Any
@@ -51,6 +52,7 @@ class Si:
     message_forme: str | None = None
     fixes: tuple[tuple[str, Any], ...] = ()
     entiers: tuple[str, ...] = ()
+    un_de: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,8 @@ def _holds(regle: Regle, model: BaseModel) -> bool:
                            and not any(donne(value[e]) for e in regle.exclus)
                            and all(value[f] == v for f, v in regle.fixes)
                            and all(value[e] is None or value[e] == value[e].to_integral_value()
-                                   for e in regle.entiers))
+                                   for e in regle.entiers)
+                           and (not regle.un_de or any(donne(value[u]) for u in regle.un_de)))
 
 
 def violee(model: BaseModel, regles: tuple[Regle, ...]) -> str | None:
@@ -195,7 +198,8 @@ def schema(model: type[BaseModel], regle: Regle) -> dict[str, Any]:
              *(_absent_schema(model, e) for e in regle.exclus),
              *({"properties": {_alias(model, f): {"const": v.value if isinstance(v, Enum) else v}}}
                for f, v in regle.fixes),
-             *({"properties": {_alias(model, e): ENTIER}} for e in regle.entiers)]
+             *({"properties": {_alias(model, e): ENTIER}} for e in regle.entiers),
+             *([{"anyOf": [_given_schema(model, u) for u in regle.un_de]}] if regle.un_de else [])]
     then = parts[0] if len(parts) == 1 else {"allOf": parts}
     return {"description": regle.message, "if": _condition(model, regle), "then": then}
 

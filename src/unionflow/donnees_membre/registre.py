@@ -55,7 +55,7 @@ EFFACE = "[effacé]"
 
 
 @dataclass(frozen=True)
-class Section:
+class SectionExport:
     cle: str
     titre: str
     table: str
@@ -70,15 +70,15 @@ class Section:
 
 
 def _m(cle: str, intitule: str, table: str, porte: type[Any], colonne: str = "membre_id",
-       /, **remplacer: Any) -> Section:
+       /, **remplacer: Any) -> SectionExport:
     """A section of rows naming ``membre.id``; ``remplacer``: the columns erasure overwrites (none: kept)."""
     effacement = Effacement.MODIFIER if remplacer else Effacement.GARDER
-    return Section(cle, intitule, table, colonne, porte, effacement=effacement, remplacer=remplacer)
+    return SectionExport(cle, intitule, table, colonne, porte, effacement=effacement, remplacer=remplacer)
 
 
 # The member row itself is read here too; its pseudonymisation is the service's (it has rules of its own: login,
 # status, the erasure date).
-SECTIONS: tuple[Section, ...] = (
+SECTIONS: tuple[SectionExport, ...] = (
     _m("identite", "Identité", "membre", MembreRepository, "id"),
     _m("appartenances", "Appartenances aux organisations", "membre_organisation", MembreRepository),
     _m("adhesions", "Demandes d'adhésion", "adhesion", AdhesionRepository, observations=None),
@@ -121,15 +121,15 @@ SECTIONS: tuple[Section, ...] = (
     # The sealed register of donations (hash chain of its lines): a line changed afterwards would break the seal,
     # so the donor's identity stays in this legal register for its retention, like an accounting record.
     _m("dons", "Dons au registre des dons et legs", "ligne_registre_don", RegistreDonRepository),
-    Section("pin_ussd", "Code PIN USSD (état)", "pin_ussd", "membre_id", PinUssdRepository,
+    SectionExport("pin_ussd", "Code PIN USSD (état)", "pin_ussd", "membre_id", PinUssdRepository,
             effacement=Effacement.SUPPRIMER),
-    Section("codes_sms", "Codes PIN envoyés par SMS (état)", "code_pin_sms", "membre_id", CodePinSmsRepository,
+    SectionExport("codes_sms", "Codes PIN envoyés par SMS (état)", "code_pin_sms", "membre_id", CodePinSmsRepository,
             effacement=Effacement.SUPPRIMER),
     # The local account behind the member: erased (disabled, renamed) by the service, like the member row.
-    Section("compte", "Compte de connexion", "utilisateur_local", "id", UtilisateurRepository, Sujet.COMPTE),
-    Section("sessions", "Sessions de connexion", "refresh_token", "user_id", RefreshTokenRepository, Sujet.COMPTE,
+    SectionExport("compte", "Compte de connexion", "utilisateur_local", "id", UtilisateurRepository, Sujet.COMPTE),
+    SectionExport("sessions", "Sessions de connexion", "refresh_token", "user_id", RefreshTokenRepository, Sujet.COMPTE,
             Effacement.SUPPRIMER),
-    Section("reinitialisations", "Demandes de nouveau mot de passe", "jeton_reinitialisation", "user_id",
+    SectionExport("reinitialisations", "Demandes de nouveau mot de passe", "jeton_reinitialisation", "user_id",
             JetonReinitialisationRepository, Sujet.COMPTE, Effacement.SUPPRIMER),
 )
 

@@ -20,7 +20,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, NotFound
 from unionflow.core.permissions import Permission
 from unionflow.core.repository import SystemRepository
-from unionflow.donnees_membre.registre import SECTIONS, Section, Sujet, masque
+from unionflow.donnees_membre.registre import SECTIONS, SectionExport, Sujet, masque
 from unionflow.donnees_membre.schemas import DonneesMembreResponse, SectionDonnees
 from unionflow.membres.repository import MembreRepository
 from unionflow.models.membre import Membre
@@ -32,7 +32,7 @@ MODULE = "DONNEES_MEMBRE"
 INTERNES = frozenset({"recherche"})
 
 
-def porte(section: Section, session: AsyncSession) -> Any:
+def porte(section: SectionExport, session: AsyncSession) -> Any:
     """The section's owning repository, unscoped: the caller was checked before (member himself or his bureau)."""
     if issubclass(section.porte, SystemRepository):
         return section.porte(session)
@@ -49,7 +49,7 @@ def compte_local(membre: Membre, issuer: str) -> uuid.UUID | None:
         return None
 
 
-def valeur_sujet(section: Section, membre: Membre, issuer: str) -> uuid.UUID | None:
+def valeur_sujet(section: SectionExport, membre: Membre, issuer: str) -> uuid.UUID | None:
     return membre.id if section.sujet is Sujet.MEMBRE else compte_local(membre, issuer)
 
 

@@ -51,24 +51,25 @@ def sceller(ligne: LigneRegistreDon, hash_precedent: str) -> None:
 
 
 @dataclass(frozen=True)
-class Verification:
+class VerificationScellement:
     intact: bool
     lignes: int
     premiere_ligne_rompue: int | None = None
     raison: str | None = None
 
 
-def verifier(lignes: Iterable[LigneRegistreDon]) -> Verification:
+def verifier(lignes: Iterable[LigneRegistreDon]) -> VerificationScellement:
     """Walks the lines in ``numero`` order: numbers 1, 2, 3… without gap, each linked to the previous hash, each
     hash recomputed from its content."""
     precedent, attendu, n = GENESE, 1, 0
     for ligne in lignes:
         n += 1
         if ligne.numero != attendu:
-            return Verification(False, n, attendu, f"Ligne n° {attendu} absente (trouvé n° {ligne.numero})")
+            return VerificationScellement(False, n, attendu, f"Ligne n° {attendu} absente (trouvé n° {ligne.numero})")
         if ligne.hash_precedent != precedent:
-            return Verification(False, n, ligne.numero, "Le lien vers la ligne précédente est rompu")
+            return VerificationScellement(False, n, ligne.numero, "Le lien vers la ligne précédente est rompu")
         if empreinte(precedent, ligne) != ligne.hash:
-            return Verification(False, n, ligne.numero, "Le contenu de la ligne a été modifié après scellement")
+            return VerificationScellement(False, n, ligne.numero,
+                                          "Le contenu de la ligne a été modifié après scellement")
         precedent, attendu = ligne.hash, attendu + 1
-    return Verification(True, n)
+    return VerificationScellement(True, n)

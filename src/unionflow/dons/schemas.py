@@ -21,10 +21,11 @@ class DonateurRequest(InputModel):
 
     regles = (Si("type", TypeDonateur.MEMBRE, "membreId est obligatoire pour un donateur membre",
                  requis=("membre_id",), exclus=("nom", "rccm", "ninea")),
-              Si("type", TypeDonateur.PERSONNE_PHYSIQUE, "nom est obligatoire pour une personne physique",
-                 requis=("nom",), exclus=("membre_id", "rccm", "ninea")),
-              Si("type", TypeDonateur.PERSONNE_MORALE, "nom est obligatoire pour une personne morale",
-                 requis=("nom",), exclus=("membre_id", "piece_identite")),
+              Si("type", TypeDonateur.PERSONNE_PHYSIQUE, "une personne physique donne son nom et son téléphone ou sa "
+                 "pièce d'identité", requis=("nom",), exclus=("membre_id", "rccm", "ninea"),
+                 un_de=("telephone", "piece_identite")),
+              Si("type", TypeDonateur.PERSONNE_MORALE, "une personne morale donne sa raison sociale et son n° RCCM ou "
+                 "son NINEA", requis=("nom",), exclus=("membre_id", "piece_identite"), un_de=("rccm", "ninea")),
               Si("type", TypeDonateur.ANONYME, "un donateur anonyme ne porte aucune identité",
                  exclus=("membre_id", "nom", "telephone", "piece_identite", "rccm", "ninea")))
 
@@ -35,14 +36,6 @@ class DonateurRequest(InputModel):
     piece_identite: str | None = Field(default=None, max_length=60, description="N° de la pièce d'identité")
     rccm: str | None = Field(default=None, max_length=60, description="Personne morale: n° RCCM")
     ninea: str | None = Field(default=None, max_length=30, description="Personne morale: NINEA")
-
-    @model_validator(mode="after")
-    def identifiable(self) -> DonateurRequest:
-        if self.type is TypeDonateur.PERSONNE_PHYSIQUE and not (self.telephone or self.piece_identite):
-            raise ValueError("Une personne physique donne son téléphone ou sa pièce d'identité")
-        if self.type is TypeDonateur.PERSONNE_MORALE and not (self.rccm or self.ninea):
-            raise ValueError("Une personne morale donne son n° RCCM ou son NINEA")
-        return self
 
 
 class CreateDonNatureRequest(InputModel):
