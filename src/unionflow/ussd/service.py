@@ -5,6 +5,7 @@ evenements) called with the member's own context; only the wording is written he
 
 from __future__ import annotations
 
+import asyncio
 import re
 import uuid
 from datetime import UTC, datetime
@@ -48,11 +49,13 @@ def membre_context(profil: Profil, organisations: set[uuid.UUID]) -> AuthContext
                        active_organisation_id=profil.organisation_id)
 
 
-def _pin_juste(pin_hash: str, saisi: str, cle: Cle | None) -> bool:
+async def _pin_juste(pin_hash: str, saisi: str, cle: Cle | None) -> bool:
     """argon2 once per gateway session (``cle``): a later step typing the same PIN compares a digest."""
     if cle is not None and PINS_VERIFIES.deja_verifie(cle, pin_hash, saisi):
         return True
-    juste = verify_password(pin_hash, saisi)
+    # In a worker thread (argon2 releases the GIL): its ~0.2 s of CPU would otherwise stall every other request of
+    # this worker, each holding its transaction and pooled connection meanwhile (the bench's 503s).
+    juste = await asyncio.to_thread(verify_password, pin_hash, saisi)
     if juste and cle is not None:
         PINS_VERIFIES.retenir(cle, pin_hash, saisi)
     return juste
@@ -117,7 +120,8 @@ class UssdService:
             return ecrans.SANS_PIN_PARTAGE if partage else await self._par_code(profil, saisies, telephone)
         if not saisies:
             return ecrans.DEMANDE_PIN
-        if _pin_juste(pin.pin_hash, saisies.pop(0), (session_id, telephone, profil.membre_id) if session_id else None):
+        cle = (session_id, telephone, profil.membre_id) if session_id else None
+        if await _pin_juste(pin.pin_hash, saisies.pop(0), cle):
             if pin.echecs:
                 pin.echecs = 0
             return None
