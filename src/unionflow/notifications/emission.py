@@ -143,12 +143,14 @@ class Emetteur:
         await self.session.flush()
 
 def sms_direct(session: AsyncSession, telephone: str, texte: str, *, membre_id: uuid.UUID | None,
-               organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID], auteur: str) -> Notification:
+               organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID], auteur: str,
+               lien_premium: str | None = None) -> Notification:
     """One SMS to a number, through the outbox, outside preferences and STOP: the answer to an SMS the number
-    sent, or a code it asked for. One segment (``un_sms``)."""
+    sent, or a code it asked for. One segment (``un_sms``). ``lien_premium``: the gateway's link id of the
+    premium short-code message this answers (sent back with the answer)."""
     row = Notification(id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id,
                        type_notification=TypeNotification.INFORMATION.value, canal=Canal.SMS.value,
                        adresse=telephone, sujet="SMS", corps=un_sms(texte), statut=S.EN_ATTENTE.value, tentatives=0,
-                       source_type=source[0], source_id=source[1], cree_par=auteur)
+                       source_type=source[0], source_id=source[1], cree_par=auteur, lien_premium=lien_premium)
     session.add(row)
     return row

@@ -70,8 +70,9 @@ class SmsGatewayTransport:
 
 
 class AfricasTalkingTransport:
-    """POST form (username, to, message, from) to /version1/messaging with the ``apiKey`` header; the answer
-    lists each recipient with its status code and ``messageId``."""
+    """POST form (username, to, message, from; linkId and bulkSMSMode=0 for the answer to a premium short-code
+    message) to /version1/messaging with the ``apiKey`` header; the answer lists each recipient with its status
+    code and ``messageId``."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -83,6 +84,11 @@ class AfricasTalkingTransport:
         form = {"username": s.sms_africastalking_username, "to": row.adresse or "", "message": gsm7(row.corps)}
         if s.sms_gateway_sender:
             form["from"] = s.sms_gateway_sender
+        if row.lien_premium:
+            # The answer to a premium (on-demand) short-code message: its linkId, and billed to the subscriber
+            # as the premium service says (bulkSMSMode 0; the default 1 bills the sender and AT refuses it).
+            form["linkId"] = row.lien_premium
+            form["bulkSMSMode"] = "0"
         response = await _post("Africa's Talking", s.sms_africastalking_url, data=form,
                                headers={"apiKey": s.sms_africastalking_api_key, "Accept": "application/json"})
         if not response.is_success:
