@@ -80,6 +80,10 @@ Appel = Callable[[str, str, str], Awaitable[tuple[int, str]]]
 @dataclass
 class Mesures:
     latences: dict[str, list[float]] = field(default_factory=lambda: {"accueil": [], "pin": [], "ecran": []})
+    # --profil (in process, one answer at a time): CPU seconds of the process and SQL statements per answer
+    cpu: dict[str, list[float]] = field(default_factory=lambda: {"accueil": [], "pin": [], "ecran": []})
+    requetes: dict[str, list[int]] = field(default_factory=lambda: {"accueil": [], "pin": [], "ecran": []})
+    compteur: list[int] | None = None
     erreurs: int = 0
     exemples: list[str] = field(default_factory=list)
     sessions_ok: int = 0
@@ -90,16 +94,21 @@ class Mesures:
             self.exemples.append(texte[:300])
 
 
-async def jouer(session: Session, appel: Appel, mesures: Mesures) -> None:
+async def jouer(session: Session, appel: Appel, mesures: Mesures, par_etape: bool = False) -> None:
+    """``par_etape``: a new gateway session id at every step (what the PIN costs when verified at every step)."""
     ident = f"ATUid_bench_{session.numero}"
     for etape, texte in enumerate(session.saisies):
-        debut = time.perf_counter()
+        debut, cpu = time.perf_counter(), time.process_time()
+        requetes = mesures.compteur[0] if mesures.compteur is not None else 0
         try:
-            statut, ecran = await appel(ident, session.telephone, texte)
+            statut, ecran = await appel(f"{ident}_{etape}" if par_etape else ident, session.telephone, texte)
         except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as exc:
             mesures.erreur(f"{session.chemin} step {etape}: {type(exc).__name__}: {exc}")
             return
         mesures.latences[genre(etape)].append(time.perf_counter() - debut)
+        if mesures.compteur is not None:
+            mesures.cpu[genre(etape)].append(time.process_time() - cpu)
+            mesures.requetes[genre(etape)].append(mesures.compteur[0] - requetes)
         if statut != 200 or not attendu(session, etape, ecran):
             mesures.erreur(f"{session.chemin} step {etape} text={texte!r}: {statut} {ecran!r}")
             return
@@ -217,6 +226,53 @@ async def run(nombre: int = 1000, connexions: int = 100, workers: int | None = N
             "recus": len(recus), "debut": avant, "fin": apres, **resume(mesures, duree, nombre, connexions)}
 
 
+async def run_asgi(nombre: int, connexions: int, profil: bool = False) -> dict[str, Any]:
+    """The same sessions through the application in process (httpx, ASGI): the test of the bench itself, and
+    ``profil`` (one connection): CPU and SQL statements per answer, the PIN checked once per session, then again
+    with a new session id at every step (the PIN verified at every step, as before ussd/pin_session.py)."""
+    import httpx
+    from sqlalchemy import event
+
+    from unionflow.app import create_app
+    from unionflow.config import Settings
+
+    async with base_neuve("ussd") as url:
+        recus = await preparer(url, nombre)
+        app = create_app(Settings(database_url=url, ussd_gateway_secret=SECRET, ussd_max_requests=10**6))
+        compteur = [0]
+
+        def compter(*_args: Any) -> None:
+            compteur[0] += 1
+
+        event.listen(app.state.engine.sync_engine, "before_cursor_execute", compter)
+        resultat: dict[str, Any] = {"scenario": "ussd-profil" if profil else "ussd", "workers": 0,
+                                    "base": "postgresql", "preparation_s": 0, "recus": len(recus), "debut": charge()}
+        async with app.router.lifespan_context(app), httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=app), base_url="http://bench", timeout=60) as client:
+
+            async def appel(ident: str, numero: str, texte: str) -> tuple[int, str]:
+                response = await client.post("/api/ussd/callback", content=corps(ident, numero, texte), headers={
+                    "X-USSD-Secret": SECRET, "Content-Type": "application/x-www-form-urlencoded"})
+                return response.status_code, response.text
+
+            liste = sessions(nombre, nombre, recus)
+            for par_etape in (False, True) if profil else (False,):
+                mesures = Mesures(compteur=compteur if profil else None)
+                debut = time.perf_counter()
+                for s in liste if profil else []:
+                    await jouer(s, appel, mesures, par_etape)
+                if not profil:
+                    mesures, _ = await charger(liste, [appel] * connexions)
+                duree = time.perf_counter() - debut
+                cle = "pin_a_chaque_etape" if par_etape else "pin_une_fois"
+                resultat[cle if profil else "mesures"] = {
+                    **resume(mesures, duree, nombre, connexions),
+                    "cpu_ms": {k: centiles(v) for k, v in mesures.cpu.items()},
+                    "requetes_sql": {k: round(statistics.fmean(v), 1) if v else 0 for k, v in mesures.requetes.items()}}
+    resultat["fin"] = charge()
+    return resultat if profil else {**resultat, **resultat.pop("mesures")}
+
+
 def rapport(r: dict[str, Any], stamp: str, commit: str) -> str:
     g = r["par_reponse"]
     lignes = [f"# USSD: {r['sessions']:,} sessions, {r['connexions']} gateway connections ({stamp})", "",
@@ -238,6 +294,21 @@ def rapport(r: dict[str, Any], stamp: str, commit: str) -> str:
     return "\n".join(lignes) + "\n"
 
 
+def rapport_profil(r: dict[str, Any], stamp: str) -> str:
+    lignes = [f"# USSD profile: {r['pin_une_fois']['sessions']} sessions in process, one answer at a time ({stamp})",
+              "", f"Commit `{r['commit']}`. Load average at start {r['debut']['charge']} ({r['debut']['le']}), at end "
+              f"{r['fin']['charge']}. CPU: the whole process's (argon2's threads included), per answer.", "",
+              "| PIN verified | answers | CPU ms p50 | CPU ms p95 | SQL statements (mean) | wall ms p50 |",
+              "|---|---|---:|---:|---:|---:|"]
+    for cle, quoi in (("pin_une_fois", "once per session"), ("pin_a_chaque_etape", "at every step")):
+        m = r[cle]
+        for genre_, nom in (("accueil", "first screen"), ("pin", "the PIN typed"), ("ecran", "screens after it")):
+            c, w = m["cpu_ms"][genre_], m["par_genre"][genre_]
+            lignes.append(f"| {quoi} | {nom} | {c.get('p50_ms')} | {c.get('p95_ms')} | "
+                          f"{m['requetes_sql'][genre_]} | {w.get('p50_ms')} |")
+    return "\n".join(lignes) + "\n"
+
+
 def ecrire(resultat: dict[str, Any], nom: str, rapport_md: str, stamp: str) -> None:
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)
     (RESULTS_DIR / f"{stamp}-{nom}.json").write_text(json.dumps(resultat, indent=2, ensure_ascii=False))
@@ -252,7 +323,15 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=int(os.environ.get("BENCH_USSD_SESSIONS", 1000)))
     parser.add_argument("--connexions", type=int, default=int(os.environ.get("BENCH_USSD_CONNEXIONS", 100)))
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--profil", action="store_true", help="in process, one answer at a time: CPU and SQL "
+                        "statements per answer, PIN once per session and at every step (bench/results/*-ussd-profil.*)")
     args = parser.parse_args()
+    if args.profil:
+        profil = asyncio.run(run_asgi(args.sessions, 1, profil=True)) | {"commit": _commit()}
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        ecrire(profil, "ussd-profil", rapport_profil(profil, stamp), stamp)
+        print(rapport_profil(profil, stamp))
+        return
     try:
         import uvloop
 
