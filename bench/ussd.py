@@ -85,11 +85,13 @@ class Mesures:
     requetes: dict[str, list[int]] = field(default_factory=lambda: {"accueil": [], "pin": [], "ecran": []})
     compteur: list[int] | None = None
     erreurs: int = 0
+    par_statut: dict[str, int] = field(default_factory=dict)  # errors by HTTP status ("transport": no answer)
     exemples: list[str] = field(default_factory=list)
     sessions_ok: int = 0
 
-    def erreur(self, texte: str) -> None:
+    def erreur(self, texte: str, statut: str) -> None:
         self.erreurs += 1
+        self.par_statut[statut] = self.par_statut.get(statut, 0) + 1
         if len(self.exemples) < 10:
             self.exemples.append(texte[:300])
 
@@ -103,14 +105,15 @@ async def jouer(session: Session, appel: Appel, mesures: Mesures, par_etape: boo
         try:
             statut, ecran = await appel(f"{ident}_{etape}" if par_etape else ident, session.telephone, texte)
         except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as exc:
-            mesures.erreur(f"{session.chemin} step {etape}: {type(exc).__name__}: {exc}")
+            mesures.erreur(f"{session.chemin} step {etape}: {type(exc).__name__}: {exc}", "transport")
             return
         mesures.latences[genre(etape)].append(time.perf_counter() - debut)
         if mesures.compteur is not None:
             mesures.cpu[genre(etape)].append(time.process_time() - cpu)
             mesures.requetes[genre(etape)].append(mesures.compteur[0] - requetes)
         if statut != 200 or not attendu(session, etape, ecran):
-            mesures.erreur(f"{session.chemin} step {etape} text={texte!r}: {statut} {ecran!r}")
+            mesures.erreur(f"{session.chemin} step {etape} text={texte!r}: {statut} {ecran!r}",
+                           str(statut) if statut != 200 else "200, unexpected screen")
             return
     mesures.sessions_ok += 1
 
@@ -183,7 +186,8 @@ def centiles(valeurs: list[float]) -> dict[str, float | int]:
 def resume(mesures: Mesures, duree: float, nombre: int, connexions: int) -> dict[str, Any]:
     toutes = [v for valeurs in mesures.latences.values() for v in valeurs]
     return {"sessions": nombre, "connexions": connexions, "sessions_ok": mesures.sessions_ok,
-            "reponses": len(toutes), "erreurs": mesures.erreurs, "exemples_erreurs": mesures.exemples,
+            "reponses": len(toutes), "erreurs": mesures.erreurs, "erreurs_par_statut": mesures.par_statut,
+            "exemples_erreurs": mesures.exemples,
             "duree_s": round(duree, 2), "reponses_par_s": round(len(toutes) / duree, 1) if duree else 0,
             "par_reponse": centiles(toutes), "par_genre": {k: centiles(v) for k, v in mesures.latences.items()},
             "objectif_p99_1s": bool(toutes) and centiles(toutes)["p99_ms"] < 1000 and mesures.erreurs == 0}
@@ -279,7 +283,8 @@ def rapport(r: dict[str, Any], stamp: str, commit: str) -> str:
               f"Commit `{commit}`, `unionflow serve --workers {r['workers']}`, PostgreSQL. Load average (1, 5, 15 "
               f"min) at start {r['debut']['charge']} ({r['debut']['le']}), at end {r['fin']['charge']} "
               f"({r['fin']['le']}). Data prepared in {r['preparation_s']} s (not measured).", "",
-              f"**{r['reponses']} answers in {r['duree_s']} s ({r['reponses_par_s']}/s), {r['erreurs']} error(s), "
+              f"**{r['reponses']} answers in {r['duree_s']} s ({r['reponses_par_s']}/s), {r['erreurs']} error(s) "
+              f"{r.get('erreurs_par_statut', {})}, "
               f"{r['sessions_ok']}/{r['sessions']} sessions complete.** Goal p99 < 1 s per answer: "
               f"{'met' if r['objectif_p99_1s'] else 'NOT met'} (p99 {g.get('p99_ms')} ms).", "",
               "| answers | n | p50 ms | p95 ms | p99 ms | max ms | mean ms |", "|---|---:|---:|---:|---:|---:|---:|"]
