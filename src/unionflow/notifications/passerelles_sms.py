@@ -95,7 +95,7 @@ class AfricasTalkingTransport:
             form["from"] = s.sms_gateway_sender
         if row.lien_premium:
             # The answer to a premium (on-demand) short-code message: its linkId, and billed to the subscriber
-            # as the premium service says (bulkSMSMode 0; the default 1 bills the sender and AT refuses it).
+            # as the premium service says (bulkSMSMode 0; the default 1, the sender pays, fails for premium).
             form["linkId"] = row.lien_premium
             form["bulkSMSMode"] = "0"
         response = await _post("Africa's Talking", s.sms_africastalking_url, data=form,

@@ -1,7 +1,7 @@
 """The PIN checked once per USSD session, not at every step.
 
 The gateway sends every input of the session at each step (``text``: ``2580``, ``2580*4``, ``2580*4*REC-…``), so
-each answer would verify the PIN again with argon2 — tens of milliseconds of CPU on purpose, on the event loop:
+each answer would verify the PIN again with argon2 — about 0.2 s of CPU on purpose (docs/performance.md):
 the cost of a session of five answers was five verifications. Once the PIN is right, the step remembers, for this
 (gateway session, phone, member), a keyed digest of (the stored hash, the PIN typed); the next steps of the session
 compare digests. Argon2 runs again when anything differs: another PIN typed (it is then counted as wrong as
@@ -23,7 +23,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 
-# Longer than a gateway's USSD session (Africa's Talking ends one after about three minutes).
+# Longer than a USSD session lasts at the gateway (a few minutes at most: the phone's screen times out).
 DUREE = 300.0
 TAILLE = 10_000
 
