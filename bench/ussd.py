@@ -289,7 +289,7 @@ def rapport(r: dict[str, Any], stamp: str, commit: str) -> str:
               f"{'met' if r['objectif_p99_1s'] else 'NOT met'} (p99 {g.get('p99_ms')} ms).", "",
               "| answers | n | p50 ms | p95 ms | p99 ms | max ms | mean ms |", "|---|---:|---:|---:|---:|---:|---:|"]
     quoi = {"accueil": "first screen (no PIN yet)", "pin": "the PIN typed (→ menu)",
-            "ecran": "screens after the PIN (PIN checked again)"}
+            "ecran": "screens after the PIN (the PIN repeated in `text`)"}
     for nom, c in [("all", g)] + [(quoi[k], v) for k, v in r["par_genre"].items()]:
         if c.get("n"):
             lignes.append(f"| {nom} | {c['n']} | {c['p50_ms']} | {c['p95_ms']} | {c['p99_ms']} | {c['max_ms']} | "
