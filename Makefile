@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test test-fast test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation clean fuzz fuzz-ci
+.PHONY: run demo test test-fast test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation bench-ussd bench-sms clean fuzz fuzz-ci
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -101,6 +101,16 @@ bench-import: $(STAMP)
 ## (bench/results/*-generation.*).
 bench-generation: $(STAMP)
 	$(BIN)/python -m bench.generation_cotisations --membres $${BENCH_GENERATION_MEMBRES:-100000}
+
+## USSD sessions (3-5 answers each) from 100 gateway connections against `unionflow serve` on a fresh PostgreSQL
+## database: errors and p50/p95/p99 per answer (bench/results/*-ussd.*).
+bench-ussd: $(STAMP)
+	$(BIN)/python -m bench.ussd --sessions $${BENCH_USSD_SESSIONS:-1000} --connexions $${BENCH_USSD_CONNEXIONS:-100}
+
+## A wave of SMS reminders queued through the outbox and drained to a loopback Africa's Talking gateway at
+## UNIONFLOW_SMS_MESSAGES_PAR_SECONDE (bench/results/*-sms.*).
+bench-sms: $(STAMP)
+	$(BIN)/python -m bench.sms --membres $${BENCH_SMS_MEMBRES:-10000}
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache

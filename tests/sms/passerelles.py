@@ -144,11 +144,12 @@ def orange(**values: Any) -> Iterator[tuple[Orange, str]]:
 
 
 async def sms(client: httpx.AsyncClient, telephone: str, texte: str, *, ident: str | None = None,
-              secret: str | None = SECRET, statut: int = 200) -> dict[str, Any]:
-    """Africa's Talking posting an inbound SMS to the webhook."""
+              secret: str | None = SECRET, statut: int = 200, lien: str | None = None) -> dict[str, Any]:
+    """Africa's Talking posting an inbound SMS to the webhook; ``lien``: the linkId of a message sent to a premium
+    (on-demand) short code."""
     headers = {"X-SMS-Secret": secret} if secret else {}
     response = await client.post(ENTRANT, headers=headers, data={
         "from": telephone, "to": "21234", "text": texte, "date": "2026-12-03 06:00:00",
-        "id": ident or f"ATInbound_{uuid.uuid4().hex}", "linkId": "SampleLinkId123"})
+        "id": ident or f"ATInbound_{uuid.uuid4().hex}", **({"linkId": lien} if lien else {})})
     assert response.status_code == statut, response.text
     return response.json()

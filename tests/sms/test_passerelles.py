@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from datetime import date, timedelta
 
+from bench.sms import Horodates, pointe
 from sqlalchemy import select
 
 from tests.factories.cotisations import cotisation
@@ -181,3 +182,17 @@ async def test_run_paces_full_batches(app, client, factory, db, settings):
     assert len(mine) == 7
     # 3 + 3 + 1: two full batches, each followed by the rest of its second; never more than 3 a batch.
     assert len(pauses) >= 2 and all(0 <= p <= 1 for p in pauses)
+
+
+async def test_never_more_than_the_rate_within_any_second(app, client, factory, db, settings):
+    """Per SMS, not per batch: two batches never share one second at the gateway (real waits, 3 SMS a second)."""
+    org = await factory.organisation()
+    treasurer = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    for n in range(7):
+        await _rappel_sms(client, factory, db, org, treasurer, f"+2217700006{n:02d}")
+    recus = Horodates()
+    with africastalking(recus=recus) as (_gateway, url):
+        bilan = await LivreurNotifications(app.state.sessionmaker, _at(settings, url, sms_messages_par_seconde=3)).run()
+    assert bilan.envoyees >= 7
+    mine = [t for t, m in zip(recus.instants, recus, strict=True) if m["to"].startswith("+2217700006")]
+    assert len(mine) == 7 and pointe(recus.instants) <= 3

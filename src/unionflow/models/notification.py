@@ -89,6 +89,9 @@ class Notification(IdMixin, TimestampMixin, Base):
     accuse_statut: Mapped[str | None] = mapped_column(String(40))
     accuse_detail: Mapped[str | None] = mapped_column(String(200))
     accuse_le: Mapped[datetime | None]
+    # SMS answering a message sent to a premium (on-demand) short code: the gateway's link id of that message
+    # (Africa's Talking ``linkId``), sent back with the answer.
+    lien_premium: Mapped[str | None] = mapped_column(String(100))
 
     __table_args__ = (
         Index("ix_notification_membre_created", "membre_id", "created_at"),

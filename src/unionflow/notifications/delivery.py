@@ -12,6 +12,7 @@ import smtplib
 import ssl
 import time
 import uuid
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -120,6 +121,9 @@ class LivreurNotifications:
         # How the worker waits out the rest of a second after a full batch of SMS (the gateway's rate).
         self.pause = pause
         self.sms_du_lot = 0
+        # When the gateway answered each of the last ``rate`` SMS: the next one waits until the oldest of them is a
+        # second old.
+        self.envois_sms: deque[float] = deque(maxlen=max(1, settings.sms_messages_par_seconde))
 
     async def _record(self, row_id: uuid.UUID, tentatives: int, error: DeliveryError | None, bilan: BilanEnvoi,
                       reference: str | None = None) -> None:
@@ -156,12 +160,26 @@ class LivreurNotifications:
         for row in rows:
             error: DeliveryError | None = None
             reference = None
+            if row.canal == Canal.SMS.value:
+                await self._creneau_sms()
             try:
                 reference = await self.transports[row.canal].send(row)
             except DeliveryError as exc:
                 error = exc
+            if row.canal == Canal.SMS.value:
+                # Once the gateway has answered: the SMS reached it before this instant, whatever the latency.
+                self.envois_sms.append(time.monotonic())
             await self._record(row.id, row.tentatives + 1, error, bilan, reference)
         return len(rows)
+
+    async def _creneau_sms(self) -> None:
+        """Never more than the rate within any second, not only within a batch: a batch whose claim was slow sends
+        at the end of its second, the next one at the start of the following second (the SMS bench saw twice the
+        rate within one sliding second)."""
+        if len(self.envois_sms) == self.envois_sms.maxlen:
+            attente = self.envois_sms[0] + 1.0 - time.monotonic()
+            if attente > 0:
+                await self.pause(attente)
 
     async def _lot_cadence(self, bilan: BilanEnvoi) -> int:
         """A batch, then, when it took a full second's worth of SMS (more may wait), the rest of that second:

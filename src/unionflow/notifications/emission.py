@@ -141,20 +141,23 @@ class Emetteur:
 
 
 def _sms(telephone: str, type_notification: str, sujet: str, corps: str, *, membre_id: uuid.UUID | None,
-         organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID] | None, auteur: str | None) -> Notification:
+         organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID] | None, auteur: str | None,
+         lien_premium: str | None = None) -> Notification:
     """The outbox row of one SMS to a number, outside preferences: the one place such a row is written."""
     return Notification(id=uuid.uuid4(), membre_id=membre_id, organisation_id=organisation_id,
                         type_notification=type_notification, canal=Canal.SMS.value, adresse=telephone, sujet=sujet,
                         corps=corps, statut=S.EN_ATTENTE.value, tentatives=0,
                         source_type=source[0] if source else None, source_id=source[1] if source else None,
-                        cree_par=auteur)
+                        cree_par=auteur, lien_premium=lien_premium)
 
 
 def sms_direct(session: AsyncSession, telephone: str, texte: str, *, membre_id: uuid.UUID | None,
-               organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID], auteur: str) -> Notification:
+               organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID], auteur: str,
+               lien_premium: str | None = None) -> Notification:
     """One SMS to a number, through the outbox, outside preferences and STOP: the answer to an SMS the number
-    sent, or a code it asked for. One segment (``un_sms``)."""
+    sent, or a code it asked for. One segment (``un_sms``). ``lien_premium``: the gateway's link id of the
+    premium short-code message this answers (sent back with the answer)."""
     row = _sms(telephone, TypeNotification.INFORMATION.value, "SMS", un_sms(texte), membre_id=membre_id,
-               organisation_id=organisation_id, source=source, auteur=auteur)
+               organisation_id=organisation_id, source=source, auteur=auteur, lien_premium=lien_premium)
     session.add(row)
     return row

@@ -24,7 +24,8 @@ _CORPS_ENTRANT = {"requestBody": {"required": True, "content": {
         "type": "object", "required": ["from", "text", "id"], "description": "Africa's Talking",
         "properties": {"from": _E164, "to": {"type": "string"}, "text": {"type": "string", "maxLength": 1000},
                        "date": {"type": "string"}, "id": {"type": "string", "maxLength": 100},
-                       "linkId": {"type": "string"}}}},
+                       "linkId": {"type": "string",
+                                  "description": "code court premium (à la demande): renvoyé avec la réponse"}}}},
     "application/json": {"schema": {
         "type": "object", "description": "Orange (inboundSMSMessageNotification)",
         "properties": {"inboundSMSMessageNotification": {"type": "object", "properties": {
@@ -81,14 +82,15 @@ async def message_entrant(request: Request) -> MessageEntrant:
     if isinstance(orange, dict):
         sms = orange.get("inboundSMSMessage") or {}
         champs = ("orange", sms.get("messageId"), sms.get("senderAddress"), sms.get("destinationAddress"),
-                  sms.get("message"))
+                  sms.get("message"), None)
     else:
-        champs = ("africastalking", corps.get("id"), corps.get("from"), corps.get("to"), corps.get("text"))
-    nom, ident, expediteur, destinataire, texte = champs
+        champs = ("africastalking", corps.get("id"), corps.get("from"), corps.get("to"), corps.get("text"),
+                  corps.get("linkId"))
+    nom, ident, expediteur, destinataire, texte, lien = champs
     if not _texte(ident, 100) or not isinstance(texte, str) or len(texte) > 1000:
         raise InvalidInput("Identifiant du message et texte (au plus 1000 caractères) requis")
     message = MessageEntrant(str(nom), _texte(ident, 100), _telephone(_texte(expediteur, 30)),
-                             _texte(destinataire, 30) or None, texte)
+                             _texte(destinataire, 30) or None, texte, _texte(lien, 100) or None)
     attente = await compter(request, passerelle, message.expediteur)
     if attente is not None:
         raise TooManyRequests("Trop de messages depuis ce numéro", headers={"Retry-After": str(attente)})
@@ -107,9 +109,11 @@ async def message_entrant(request: Request) -> MessageEntrant:
                          "qui demande), RECU <numéro> [<clé>] (même réponse que `/api/recus/verifier`; sans clé, "
                          "seulement un reçu du membre du numéro), AIDE, STOP (plus de rappels par SMS), START "
                          "(les reprendre). Réponse par SMS d'un segment (160 caractères GSM-7) via la file "
-                         "d'envoi. Numéro inconnu: réponse polie, aucune donnée. Un message déjà reçu (même "
-                         "identifiant) n'est pas traité deux fois. Au-delà de `UNIONFLOW_SMS_MAX_REQUESTS` "
-                         "messages par numéro et par fenêtre: 429, sans réponse SMS. docs/ussd-sms.md.")
+                         "d'envoi; un message reçu avec un `linkId` (code court premium) est répondu avec ce "
+                         "`linkId` et `bulkSMSMode=0`. Numéro inconnu: réponse polie, aucune donnée. Un message "
+                         "déjà reçu (même identifiant) n'est pas traité deux fois. Au-delà de "
+                         "`UNIONFLOW_SMS_MAX_REQUESTS` messages par numéro et par fenêtre: 429, sans réponse SMS. "
+                         "docs/ussd-sms.md.")
 async def entrant(request: Request, *, message: MessageEntrant = Depends(message_entrant),
                   session: SessionDep) -> SmsEntrantResponse:  # the gateway's check runs before the transaction
     traitement = await SmsService(session, request.app.state.settings).recevoir(message)

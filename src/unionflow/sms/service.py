@@ -35,6 +35,8 @@ class MessageEntrant:
     expediteur: str
     destinataire: str | None
     texte: str
+    # Africa's Talking's linkId of a message sent to a premium (on-demand) short code: the answers send it back.
+    lien_premium: str | None = None
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ class SmsService:
             sms_direct(self.session, message.expediteur, texte,
                        membre_id=profil.membre_id if profil else entrant.membre_id,
                        organisation_id=profil.organisation_id if profil else None,
-                       source=("SmsEntrant", entrant.id), auteur=AUTEUR)
+                       source=("SmsEntrant", entrant.id), auteur=AUTEUR, lien_premium=message.lien_premium)
         await self.session.flush()
         return Traitement(entrant, len(reponses), False)
 

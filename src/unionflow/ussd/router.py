@@ -37,6 +37,7 @@ _TEXTE = {"content": {"text/plain": {"schema": {"type": "string", "maxLength": e
 class Appel:
     telephone: str
     texte: str
+    session_id: str
     attente: int | None  # seconds before this phone may call again, when over its limit
 
 
@@ -54,7 +55,7 @@ async def appel_passerelle(request: Request) -> Appel:
     telephone, texte = str(form.get("phoneNumber") or "").strip(), str(form.get("text") or "")
     if not form.get("sessionId") or not telephone.startswith("+") or not telephone[1:].isdigit() or len(texte) > 500:
         raise InvalidInput("sessionId et phoneNumber (E.164) requis, text d'au plus 500 caractères")
-    return Appel(telephone, texte, await compter(request, passerelle, telephone))
+    return Appel(telephone, texte, str(form.get("sessionId"))[:100], await compter(request, passerelle, telephone))
 
 
 @router.post("/callback", response_class=PlainTextResponse, openapi_extra=_FORM,
@@ -74,8 +75,8 @@ async def callback(request: Request, *, appel: Appel = Depends(appel_passerelle)
     if appel.attente is not None:
         return PlainTextResponse(ecrans.TROP_DE_DEMANDES, status_code=429,
                                  headers={"Retry-After": str(appel.attente)})
-    return PlainTextResponse(await UssdService(session, request.app.state.settings).repondre(appel.telephone,
-                                                                                          appel.texte))
+    return PlainTextResponse(await UssdService(session, request.app.state.settings).repondre(
+        appel.telephone, appel.texte, appel.session_id))
 
 
 @router.get("/pin/me", response_model=PinUssdResponse, responses=problems(404),
