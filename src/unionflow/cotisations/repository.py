@@ -277,3 +277,31 @@ class SituationRepository(SystemRepository[Cotisation]):
                 "montant_paye": Decimal(str(row[5])).quantize(cent),
                 "montant_restant": Decimal(str(row[6])).quantize(cent),
                 "montant_en_retard": Decimal(str(row[7])).quantize(cent), "prochaine_echeance": prochaine}
+
+
+class BilanCotisationsRepository(SystemRepository[Cotisation]):
+    """An organisation's dues for its yearly report and inventory. Unscoped: the caller checked that the
+    organisation's books are visible to the reader."""
+
+    model = Cotisation
+
+    async def de_l_annee(self, organisation_id: uuid.UUID, annee: int) -> tuple[int, Decimal, Decimal]:
+        """Dues of year ``annee`` (cancelled ones left out): their number, the amount called and the amount paid
+        so far."""
+        stmt = select(func.count(), func.coalesce(func.sum(Cotisation.montant_du), 0),
+                      func.coalesce(func.sum(Cotisation.montant_paye), 0)).where(
+            Cotisation.organisation_id == organisation_id, Cotisation.annee == annee,
+            Cotisation.statut != S.ANNULEE)
+        row = (await self.session.execute(stmt)).one()
+        return int(row[0]), Decimal(str(row[1])), Decimal(str(row[2]))
+
+    async def impayes_par_membre(self, organisation_id: uuid.UUID, echues_au: date
+                                 ) -> list[tuple[uuid.UUID, int, Decimal]]:
+        """Per member: the number of dues fallen due on or before ``echues_au`` still not fully paid, and what
+        they still owe."""
+        reste = func.sum(Cotisation.montant_du - Cotisation.montant_paye)
+        stmt = (select(Cotisation.membre_id, func.count(), reste).where(
+            Cotisation.organisation_id == organisation_id, Cotisation.date_echeance <= echues_au,
+            Cotisation.statut.in_(UNPAID), Cotisation.montant_paye < Cotisation.montant_du)
+            .group_by(Cotisation.membre_id))
+        return [(r[0], int(r[1]), Decimal(str(r[2]))) for r in (await self.session.execute(stmt)).all()]
