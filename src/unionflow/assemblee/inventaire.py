@@ -78,7 +78,7 @@ class InventaireService:
         noms: dict[str, list[str]] = {}
         for t in await ComptabiliteSystemRepository(self.session).tresoreries(organisation_id, inactives=True):
             genre = LIBELLES_TRESORERIE.get(t.type_tresorerie, t.type_tresorerie)
-            noms.setdefault(t.numero_compte, []).append(f"{t.nom} ({genre})")
+            noms.setdefault(t.numero_compte, []).append(f"trésorerie « {t.nom} » ({genre})")
         return noms
 
     async def _avoirs(self, organisation_id: uuid.UUID, fin: datetime) -> dict[str, list[DetailInventaire]]:

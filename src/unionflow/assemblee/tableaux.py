@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -53,8 +54,9 @@ def inventaire(e: InventaireResponse) -> Tableau:
 
 
 def _activite(r: DossierAssembleeResponse) -> Tableau:
-    colonnes = [Colonne("Indicateur", largeur=4), Colonne(f"Exercice {r.exercice}", largeur=1.5),
-                Colonne(f"Exercice {r.exercice - 1}", largeur=1.5)]
+    # Values already written out (an amount, a count, a rate): right-aligned like figures.
+    colonnes = [Colonne("Indicateur", largeur=4), Colonne(f"Exercice {r.exercice}", Nature.ENTIER, 1.5),
+                Colonne(f"Exercice {r.exercice - 1}", Nature.ENTIER, 1.5)]
     lignes = [[c.libelle, _texte(c.valeur_n, c.nature, r.devise), _texte(c.valeur_n1, c.nature, r.devise)]
               for c in r.activite]
     return Tableau(titre="Chiffres d'activité", organisation=r.organisation, colonnes=colonnes,
@@ -86,12 +88,13 @@ def _section(t: Tableau) -> Tableau:
     return t
 
 
-def couverture(r: DossierAssembleeResponse) -> list[str]:
+def couverture(r: DossierAssembleeResponse, fin: date) -> list[str]:
     delai = (f"Délai respecté : {r.jours_avant_assemblee} jours avant l'assemblée (au moins "
              f"{r.delai_minimum_jours})." if r.delai_respecte else
              f"ATTENTION : délai NON respecté, {r.jours_avant_assemblee} jours avant l'assemblée (au moins "
              f"{r.delai_minimum_jours} demandés).")
-    return ["Dossier de l'assemblée générale", r.organisation, f"Exercice {r.exercice} clos le 31/12/{r.exercice}",
+    etat = "clos le" if (fin.month, fin.day) == (12, 31) else "en cours, situation au"
+    return ["Dossier de l'assemblée générale", r.organisation, f"Exercice {r.exercice} {etat} {fin:%d/%m/%Y}",
             f"Assemblée générale du {r.date_assemblee:%d/%m/%Y}", f"Dossier prêt le {r.pret_le:%d/%m/%Y}", delai,
             "(Règle des 45 jours : source SYCEBNL non vérifiée.)", "", "Contenu :", *r.etats]
 
@@ -102,4 +105,4 @@ def dossier_pdf(d: Dossier, edite_par: str) -> bytes:
                 _section(sycebnl.flux_tresorerie(d.flux)), *sycebnl.notes_sections(d.notes), _activite(r), _dons(r)]
     return tableaux.pdf_dossier(f"Dossier de l'assemblée générale — exercice {r.exercice}", r.organisation,
                                 f"Assemblée générale du {r.date_assemblee:%d/%m/%Y}", sections, SIGNATAIRES_ETATS,
-                                edite_par, couverture=couverture(r))
+                                edite_par, couverture=couverture(r, d.bilan.date_fin))
