@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.assemblee.schemas import ChiffreActivite, TotalDons
+from unionflow.assemblee.schemas import ChiffreActivite, NatureChiffre, TotalDons
 from unionflow.cotisations.repository import BilanCotisationsRepository
 from unionflow.demandes_aide.repository import DemandeAideSystemRepository
 from unionflow.dons.repository import RegistreDonRepository
@@ -22,7 +22,7 @@ from unionflow.models.versement import ObjetVersement
 from unionflow.paiements.versements.repository import VersementsDeLAnneeRepository
 
 ZERO = Decimal("0")
-NOMBRE, MONTANT, TAUX = "NOMBRE", "MONTANT", "TAUX"
+NOMBRE, MONTANT, TAUX = NatureChiffre.NOMBRE, NatureChiffre.MONTANT, NatureChiffre.TAUX
 
 
 def _bornes(annee: int) -> tuple[datetime, datetime]:
@@ -33,7 +33,8 @@ def _taux(encaisse: Decimal, appele: Decimal) -> str:
     return str((encaisse * 100 / appele).quantize(Decimal("0.1"))) if appele else "—"
 
 
-async def chiffres_annee(session: AsyncSession, organisation_id: uuid.UUID, annee: int) -> dict[str, tuple[str, str]]:
+async def chiffres_annee(session: AsyncSession, organisation_id: uuid.UUID, annee: int
+                         ) -> dict[str, tuple[NatureChiffre, str]]:
     """code → (nature, value as text) for one year; the caller checked that the books are visible."""
     debut, fin = _bornes(annee)
     cloture = min(date(annee, 12, 31), datetime.now(UTC).date())  # the current year: today

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
+from enum import StrEnum
 
 from pydantic import Field
 
@@ -55,10 +56,16 @@ class InventaireResponse(OutputModel):
                                                            "même date: cotisations échues impayées, fonds dédiés")
 
 
+class NatureChiffre(StrEnum):
+    NOMBRE = "NOMBRE"
+    MONTANT = "MONTANT"
+    TAUX = "TAUX"  # in %, one decimal; "—" when nothing was called
+
+
 class ChiffreActivite(OutputModel):
     code: str
     libelle: str
-    nature: str = Field(description="NOMBRE, MONTANT ou TAUX (en %)")
+    nature: NatureChiffre
     valeur_n: str
     valeur_n1: str
 

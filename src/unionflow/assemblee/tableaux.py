@@ -7,7 +7,12 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from unionflow.assemblee.schemas import DossierAssembleeResponse, InventaireResponse, RubriqueInventaire
+from unionflow.assemblee.schemas import (
+    DossierAssembleeResponse,
+    InventaireResponse,
+    NatureChiffre,
+    RubriqueInventaire,
+)
 from unionflow.assemblee.service import Dossier
 from unionflow.comptabilite.sycebnl import tableaux as sycebnl
 from unionflow.core import tableaux
@@ -65,8 +70,8 @@ def _activite(r: DossierAssembleeResponse) -> Tableau:
                               "d'édition), aides (décisions et versements de l'année), événements tenus.")
 
 
-def _texte(valeur: str, nature: str, devise: str) -> str:
-    return format_montant(Decimal(valeur), devise) if nature == "MONTANT" else valeur.replace(".", ",")
+def _texte(valeur: str, nature: NatureChiffre, devise: str) -> str:
+    return format_montant(Decimal(valeur), devise) if nature is NatureChiffre.MONTANT else valeur.replace(".", ",")
 
 
 def _dons(r: DossierAssembleeResponse) -> Tableau:
