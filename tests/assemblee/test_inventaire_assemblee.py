@@ -14,6 +14,7 @@ from typing import Any
 from openpyxl import load_workbook
 
 from tests.factories.analytics import evenement
+from tests.factories.comptabilite import compte, ecriture, journal, passer
 from tests.factories.cotisations import cotisation
 from tests.factories.finance import demande_aide
 from tests.factories.paiements import encaisser
@@ -74,19 +75,27 @@ def _comptes(etat: dict[str, Any], cote: str) -> dict[str | None, dict[str, Any]
 async def test_inventory_ties_to_the_balance_sheet_with_the_registers_detail(client, factory, db):
     b = await _bureau(factory)
     await _annee(client, factory, db, b)
-    params = {"organisationId": str(b["org"].id), "exercice": N}
+    org, t = b["org"], b["tresorier"]
+    materiel = await compte(client, t.headers, org.id, "244", "Matériel et mobilier")
+    fournisseur = await compte(client, t.headers, org.id, "401", "Fournisseurs")
+    od = await journal(client, t.headers, org.id, "OD", "OPERATIONS_DIVERSES")
+    achat = await passer(client, factory, org, t.headers, ecriture(
+        od["id"], [(materiel["id"], "5000", "0"), (fournisseur["id"], "0", "5000")], TODAY.isoformat()))
+    assert achat.status_code == 200, achat.text
+    params = {"organisationId": str(org.id), "exercice": N}
     lire = b["commissaire"].headers
     reponse = await client.get(INVENTAIRE, headers=lire, params=params)
     assert reponse.status_code == 200, reponse.text
     inventaire = reponse.json()
     bilan = (await client.get(BILAN, headers=lire, params=params)).json()
-    assert _d(inventaire["totalActif"]) == _d(bilan["totalActifN"]) == Decimal(80000)
+    assert _d(inventaire["totalActif"]) == _d(bilan["totalActifN"]) == Decimal(85000)
     assert _d(inventaire["totalPassif"]) == _d(bilan["totalPassifN"]) and inventaire["equilibre"] is True
     for cote in ("actif", "passif"):  # every rubric adds up to its accounts, and the rubrics to the total
         assert all(_d(r["total"]) == sum(_d(c["solde"]) for c in r["comptes"]) for r in inventaire[cote])
     actif, passif = _comptes(inventaire, "actif"), _comptes(inventaire, "passif")
     # Cash: the donation and the credit in cash; the bank: the dues less the aid paid out.
     assert _d(actif["571"]["solde"]) == 75000 and _d(actif["521"]["solde"]) == 5000
+    assert _d(actif["244"]["solde"]) == 5000 and _d(passif["401"]["solde"]) == 5000  # equipment bought on credit
     credit = passif["4191"]
     assert _d(credit["solde"]) == 15000 and credit["detailsConcordent"] is True
     assert [(d["libelle"], _d(d["montant"])) for d in credit["details"]] == [
