@@ -112,5 +112,5 @@ class InventaireService:
             titre="Fonds dédiés du registre des dons (ressources affectées non employées)",
             commentaire="Solde de chaque fonds à la date de l'inventaire (dons reçus pour l'objet moins emplois "
                         "affectés); aucune écriture de fin d'exercice ne les porte encore au compte de fonds "
-                        "dédiés (docs/conformite.md S9).",
+                        "dédiés.",
             details=lignes, total=sum((d.montant for d in lignes), ZERO))
