@@ -176,6 +176,28 @@ async def test_the_45_day_flag_both_ways_and_who_reads(client, factory, db):
         assert cachee.status_code == 404
 
 
+async def test_dues_unpaid_at_a_past_year_end_stay_listed_once_paid_since(client, factory, db):
+    b = await _bureau(factory)
+    org, t = b["org"], b["tresorier"]
+    decembre = await cotisation(db, b["membre"].membre, org, 9000, echeance=date(N - 1, 12, 15), annee=N - 1,
+                                mois=12)
+    paye = await client.post("/api/paiements", headers=t.headers, json={
+        "membreId": str(b["membre"].membre.id), "organisationId": str(org.id), "montant": "9000",
+        "methode": "ESPECES", "cibles": [{"cotisationId": str(decembre.id)}]})
+    assert paye.status_code == 201, paye.text
+
+    def impayes(etat: dict[str, Any]) -> list[tuple[int, Decimal]]:
+        return [(d["nombre"], _d(d["montant"])) for d in etat["horsBilan"][0]["details"]]
+
+    lire = b["commissaire"].headers
+    precedent = (await client.get(INVENTAIRE, headers=lire, params={"organisationId": str(org.id),
+                                                                     "exercice": N - 1})).json()
+    assert impayes(precedent) == [(1, Decimal(9000))]  # owed on 31 December, paid in the new year
+    courant = (await client.get(INVENTAIRE, headers=lire, params={"organisationId": str(org.id),
+                                                                   "exercice": N})).json()
+    assert impayes(courant) == []
+
+
 def _garder(content: bytes, nom: str) -> None:
     """UNIONFLOW_KEEP_PAGES=<folder>: the first page as PNG, to look at it (docs/etats/ keeps them)."""
     if os.environ.get("UNIONFLOW_KEEP_PAGES"):

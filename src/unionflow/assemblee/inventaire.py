@@ -30,6 +30,7 @@ from unionflow.cotisations.repository import BilanCotisationsRepository
 from unionflow.dons.repository import FondsDedieRepository
 from unionflow.membres.repository import MembreRepository
 from unionflow.paiements.avoirs.repository import MouvementAvoirRepository
+from unionflow.paiements.ports_repository import PayeDepuisRepository
 
 ZERO = Decimal("0")
 AVANCES_MEMBRES = "4191"
@@ -55,7 +56,7 @@ class InventaireService:
             date_inventaire=jour, devise=bilan.devise, calcule_le=bilan.calcule_le, actif=actif, passif=passif,
             total_actif=bilan.total_actif_n, total_passif=bilan.total_passif_n,
             equilibre=bilan.total_actif_n == bilan.total_passif_n,
-            hors_bilan=[await self._impayes(organisation_id, jour), await self._fonds(organisation_id, fin)])
+            hors_bilan=[await self._impayes(organisation_id, jour, fin), await self._fonds(organisation_id, fin)])
 
     @staticmethod
     def _rubrique(r: RubriqueSycebnl, details: dict[str, list[DetailInventaire]],
@@ -89,16 +90,18 @@ class InventaireService:
         return {AVANCES_MEMBRES: sorted((DetailInventaire(libelle=noms.get(m, str(m)), montant=montant)
                                          for m, montant in avoirs), key=lambda d: d.libelle)}
 
-    async def _impayes(self, organisation_id: uuid.UUID, jour: date) -> SectionHorsBilan:
-        impayes = await BilanCotisationsRepository(self.session).impayes_par_membre(organisation_id, jour)
+    async def _impayes(self, organisation_id: uuid.UUID, jour: date, fin: datetime) -> SectionHorsBilan:
+        payes_depuis = await PayeDepuisRepository(self.session).par_cotisation(organisation_id, fin)
+        impayes = await BilanCotisationsRepository(self.session).impayes_par_membre(organisation_id, jour,
+                                                                                   payes_depuis)
         noms = await MembreRepository(self.session, self.auth).noms({m for m, _, _ in impayes})
         lignes = sorted((DetailInventaire(libelle=noms.get(m, str(m)), nombre=n, montant=reste)
                          for m, n, reste in impayes), key=lambda d: d.libelle)
         return SectionHorsBilan(
             titre="Cotisations échues impayées (créances sur les membres, non comptabilisées)",
-            commentaire=f"Cotisations échues au plus tard le {jour:%d/%m/%Y} et non soldées, au reste dû à la date "
-                        "d'édition: les cotisations sont enregistrées en produits à l'encaissement, elles ne "
-                        "figurent pas au bilan.",
+            commentaire=f"Cotisations échues au plus tard le {jour:%d/%m/%Y} et non soldées ce jour-là, au reste "
+                        "dû à cette date (les paiements et avoirs imputés depuis sont réintégrés): les cotisations "
+                        "sont enregistrées en produits à l'encaissement, elles ne figurent pas au bilan.",
             details=lignes, total=sum((d.montant for d in lignes), ZERO))
 
     async def _fonds(self, organisation_id: uuid.UUID, fin: datetime) -> SectionHorsBilan:

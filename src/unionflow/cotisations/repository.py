@@ -295,13 +295,21 @@ class BilanCotisationsRepository(SystemRepository[Cotisation]):
         row = (await self.session.execute(stmt)).one()
         return int(row[0]), Decimal(str(row[1])), Decimal(str(row[2]))
 
-    async def impayes_par_membre(self, organisation_id: uuid.UUID, echues_au: date
-                                 ) -> list[tuple[uuid.UUID, int, Decimal]]:
-        """Per member: the number of dues fallen due on or before ``echues_au`` still not fully paid, and what
-        they still owe."""
-        reste = func.sum(Cotisation.montant_du - Cotisation.montant_paye)
-        stmt = (select(Cotisation.membre_id, func.count(), reste).where(
+    async def impayes_par_membre(self, organisation_id: uuid.UUID, echues_au: date,
+                                 payes_depuis: dict[uuid.UUID, Decimal]) -> list[tuple[uuid.UUID, int, Decimal]]:
+        """Per member: the number of dues fallen due on or before ``echues_au`` that were not fully paid on that
+        day, and what they still owed then — what they owe now, plus ``payes_depuis`` (per dues, what was paid
+        after that day)."""
+        ouvertes = and_(Cotisation.statut.in_(UNPAID), Cotisation.montant_paye < Cotisation.montant_du)
+        if payes_depuis:
+            ouvertes = or_(ouvertes, Cotisation.id.in_(list(payes_depuis)))
+        stmt = select(Cotisation.id, Cotisation.membre_id, Cotisation.montant_du, Cotisation.montant_paye).where(
             Cotisation.organisation_id == organisation_id, Cotisation.date_echeance <= echues_au,
-            Cotisation.statut.in_(UNPAID), Cotisation.montant_paye < Cotisation.montant_du)
-            .group_by(Cotisation.membre_id))
-        return [(r[0], int(r[1]), Decimal(str(r[2]))) for r in (await self.session.execute(stmt)).all()]
+            Cotisation.statut != S.ANNULEE, ouvertes)
+        par_membre: dict[uuid.UUID, tuple[int, Decimal]] = {}
+        for cotisation_id, membre_id, du, paye in (await self.session.execute(stmt)).all():
+            reste = Decimal(str(du)) - Decimal(str(paye)) + payes_depuis.get(cotisation_id, Decimal(0))
+            if reste > 0:
+                nombre, total = par_membre.get(membre_id, (0, Decimal(0)))
+                par_membre[membre_id] = (nombre + 1, total + reste)
+        return [(m, n, total) for m, (n, total) in par_membre.items()]
