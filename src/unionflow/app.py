@@ -17,6 +17,7 @@ from unionflow.adhesions.router import router as adhesions_router
 from unionflow.admin_association.router import router as admin_association_router
 from unionflow.analytics.router import router as analytics_router
 from unionflow.approbations.router import router as approbations_router
+from unionflow.assemblee.router import router as assemblee_router
 from unionflow.audit.router import router as audit_router
 from unionflow.auth import keys
 from unionflow.auth.router import router as auth_router
@@ -118,6 +119,7 @@ ROUTERS: list[APIRouter] = [
     comptabilite_cloture_router,
     comptabilite_produits_router,
     comptabilite_sycebnl_router,
+    assemblee_router,
     dons_router,
     comptabilite_deverrouillage_router,
     comptabilite_cloture_mensuelle_router,

@@ -111,3 +111,26 @@ async def test_member_is_refused_the_accounting_screens_and_posts(client, factor
     _refused(await client.post("/console/clotures", data={"csrf": csrf, "annee": "2026", "mois": "1", "caisse": "0",
                                                           "banque": "0", "wave": "0"}))
     assert (await db.execute(select(VerrouComptable))).first() is None
+
+
+async def test_auditor_downloads_the_inventory_and_the_assembly_pack_of_a_year(client, factory, db):
+    org = await factory.organisation()
+    commissaire = await factory.actor(organisation=org, org_roles=["MEMBRE", "COMMISSAIRE_AUX_COMPTES"])
+    membre = await factory.actor(organisation=org, org_roles=["MEMBRE"])
+    await _as(client, commissaire, db)
+    annee = date.today().year - 1
+    page = await client.get("/console/comptabilite")
+    assert page.status_code == 200 and 'action="/console/comptabilite/fin-exercice"' in page.text
+    assert 'value="inventaire"' in page.text and 'value="assemblee"' in page.text and f'value="{annee}"' in page.text
+    inventaire = await client.get(f"/console/comptabilite/fin-exercice?document=inventaire&exercice={annee}")
+    assert inventaire.status_code == 200 and inventaire.content.startswith(b"%PDF")
+    assert f'filename="livre-inventaire-{annee}.pdf"' in inventaire.headers["content-disposition"]
+    quand = (date.today() + timedelta(days=60)).isoformat()
+    dossier = await client.get(f"/console/comptabilite/fin-exercice?document=assemblee&exercice={annee}"
+                               f"&dateAssemblee={quand}")
+    assert dossier.status_code == 200 and dossier.content.startswith(b"%PDF")
+    sans_date = await client.get(f"/console/comptabilite/fin-exercice?document=assemblee&exercice={annee}")
+    assert sans_date.status_code == 400 and "Date de l&#39;assemblée" in sans_date.text
+    assert (await client.get("/console/comptabilite/fin-exercice?document=secret&exercice=2025")).status_code == 404
+    await _as(client, membre, db)
+    _refused(await client.get(f"/console/comptabilite/fin-exercice?document=inventaire&exercice={annee}"))

@@ -27,6 +27,7 @@ from unionflow.core.roles import RS_FINANCE_DECIDE, RS_TRESORERIE, RS_TRESORERIE
 ETATS = (("balance", "Balance générale"), ("journal", "Journal des écritures"), ("grand-livre", "Grand livre"),
          ("bilan", "Bilan"), ("compte-resultat", "Compte de résultat"))
 FORMATS = ("pdf", "xlsx")
+DOCUMENTS_FIN_EXERCICE = {"inventaire": "Livre d'inventaire", "assemblee": "Dossier de l'assemblée générale"}
 MOIS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
         "novembre", "décembre")
 
@@ -61,6 +62,7 @@ async def comptabilite(ctx: Ctx) -> Response:
     demandes = await services_finance.deverrouillages(ctx.db, ctx.auth, org)
     today = date.today()
     return ctx.render("comptabilite.html", etats=ETATS, formats=FORMATS, verrou=verrou, demandes=demandes,
+                      documents_fin=DOCUMENTS_FIN_EXERCICE, exercice=today.year - 1,
                       debut=date(today.year, 1, 1).isoformat(), fin=today.isoformat(),
                       peut_verrouiller=ctx.can(Permission.COMPTABILITE_CLOTURER),
                       peut_decider=RS_FINANCE_DECIDE.allows(ctx.auth.roles) and ctx.can(Permission.FINANCE_DECIDER),
@@ -77,6 +79,26 @@ async def etat(ctx: Ctx) -> Response:
         ctx.db, ctx.auth, nom, _organisation(ctx), parse_date(query.get("debut", ""), "Du"),
         parse_date(query.get("fin", ""), "Au"), fmt)
     return Response(content, media_type=media, headers={
+        "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
+
+
+@page("/comptabilite/fin-exercice", RS_TRESORERIE_READ)
+async def fin_exercice(ctx: Ctx) -> Response:
+    """The livre d'inventaire or the general-assembly pack of a year, as the API renders them (PDF)."""
+    query = ctx.request.query_params
+    document = query.get("document", "inventaire")
+    if document not in DOCUMENTS_FIN_EXERCICE:
+        raise NotFound("Document introuvable")
+    try:
+        exercice = int(query.get("exercice", ""))
+    except ValueError:
+        raise InvalidInput("Exercice: année requise (AAAA)") from None
+    if not 1900 <= exercice <= 9999:
+        raise InvalidInput("Exercice: année requise (AAAA)")
+    content, filename = await services_finance.fin_exercice(
+        ctx.db, ctx.auth, document, _organisation(ctx), exercice,
+        parse_date(query.get("dateAssemblee", ""), "Date de l'assemblée"))
+    return Response(content, media_type="application/pdf", headers={
         "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
 
 

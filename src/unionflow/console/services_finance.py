@@ -17,6 +17,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 
 from unionflow.approbations.repository import ApprobationFilters
+from unionflow.assemblee import tableaux as assemblee_documents
+from unionflow.assemblee.inventaire import InventaireService
+from unionflow.assemblee.service import AssembleeService
 from unionflow.clotures.deverrouillage.schemas import CreateDeverrouillageRequest, DeverrouillageResponse
 from unionflow.clotures.deverrouillage.service import DeverrouillageService
 from unionflow.clotures.exercice.schemas import VerrouillageRequest, VerrouillageResponse
@@ -29,6 +32,7 @@ from unionflow.comptabilite.etats.service import EtatsService
 from unionflow.console.services import corps, settings_of
 from unionflow.core import tableaux
 from unionflow.core.auth import AuthContext
+from unionflow.core.errors import InvalidInput
 from unionflow.core.idempotence import IdempotentRequest
 from unionflow.core.pagination import Page, PageParams
 from unionflow.demandes_aide.repository import DemandeFilters
@@ -211,6 +215,21 @@ async def etat(session: AsyncSession, auth: AuthContext, nom: str, organisation_
     else:
         content, media = tableaux.pdf(table), "application/pdf"
     return content, media, f"{fichier}-{getattr(found, 'date_fin', date.today()):%Y-%m-%d}.{fmt}"
+
+
+async def fin_exercice(session: AsyncSession, auth: AuthContext, document: str, organisation_id: uuid.UUID,
+                       exercice: int, date_assemblee: date | None) -> tuple[bytes, str]:
+    """GET /api/comptabilite/etats/inventaire?format=pdf, or /api/comptabilite/assemblee?format=pdf: (PDF, file
+    name)."""
+    if document == "inventaire":
+        table = assemblee_documents.inventaire(await InventaireService(session, auth).inventaire(organisation_id,
+                                                                                                 exercice))
+        table.edite_par = auth.actor_name
+        return tableaux.pdf(table), f"livre-inventaire-{exercice}.pdf"
+    if date_assemblee is None:
+        raise InvalidInput("Date de l'assemblée: date requise (AAAA-MM-JJ)")
+    dossier = await AssembleeService(session, auth).dossier(organisation_id, exercice, date_assemblee)
+    return assemblee_documents.dossier_pdf(dossier, auth.actor_name), f"dossier-assemblee-generale-{exercice}.pdf"
 
 
 async def verrou(session: AsyncSession, auth: AuthContext, organisation_id: uuid.UUID) -> VerrouillageResponse:

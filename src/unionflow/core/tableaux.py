@@ -119,12 +119,15 @@ def pdf(tableau: Tableau) -> bytes:
 
 
 def pdf_dossier(titre: str, organisation: str, sous_titre: str, sections: Sequence[Tableau],
-                signataires: Sequence[str], edite_par: str = "") -> bytes:
+                signataires: Sequence[str], edite_par: str = "", couverture: Sequence[str] = ()) -> bytes:
     """Several tables in one document (a closing pack), each under its title; a section in the other orientation
     starts a page. The pack's heading and page numbers are on every page; it ends with a signature block per
-    signatory (name, date, signature)."""
+    signatory (name, date, signature). ``couverture``: lines of a cover page (the first one as a title)."""
     doc = DocumentEtat(EnTeteEtat(organisation, titre, sous_titre, edite_par))
     doc.add_page()
+    if couverture:
+        _couverture(doc, couverture)
+        doc.add_page()
     paysage = False
     for i, section in enumerate(sections):
         if i and section.paysage != paysage:  # a new page only where the orientation changes
@@ -141,6 +144,16 @@ def pdf_dossier(titre: str, organisation: str, sous_titre: str, sections: Sequen
         _table(doc, section)
     signatures(doc, f"{titre} — {organisation}", signataires)
     return bytes(doc.output())
+
+
+def _couverture(doc: FPDF, lignes: Sequence[str]) -> None:
+    doc.set_y(doc.h / 4)
+    doc.set_font("DejaVu", "B", 18)
+    doc.multi_cell(doc.epw, 10, lignes[0], align="C", new_x="LMARGIN", new_y="NEXT")
+    doc.ln(8)
+    doc.set_font("DejaVu", "", 11)
+    for ligne in lignes[1:]:
+        doc.multi_cell(doc.epw, 7, ligne, align="C", new_x="LMARGIN", new_y="NEXT")
 
 
 def xlsx(tableau: Tableau) -> bytes:

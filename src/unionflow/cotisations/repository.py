@@ -277,3 +277,39 @@ class SituationRepository(SystemRepository[Cotisation]):
                 "montant_paye": Decimal(str(row[5])).quantize(cent),
                 "montant_restant": Decimal(str(row[6])).quantize(cent),
                 "montant_en_retard": Decimal(str(row[7])).quantize(cent), "prochaine_echeance": prochaine}
+
+
+class BilanCotisationsRepository(SystemRepository[Cotisation]):
+    """An organisation's dues for its yearly report and inventory. Unscoped: the caller checked that the
+    organisation's books are visible to the reader."""
+
+    model = Cotisation
+
+    async def de_l_annee(self, organisation_id: uuid.UUID, annee: int) -> tuple[int, Decimal, Decimal]:
+        """Dues of year ``annee`` (cancelled ones left out): their number, the amount called and the amount paid
+        so far."""
+        stmt = select(func.count(), func.coalesce(func.sum(Cotisation.montant_du), 0),
+                      func.coalesce(func.sum(Cotisation.montant_paye), 0)).where(
+            Cotisation.organisation_id == organisation_id, Cotisation.annee == annee,
+            Cotisation.statut != S.ANNULEE)
+        row = (await self.session.execute(stmt)).one()
+        return int(row[0]), Decimal(str(row[1])), Decimal(str(row[2]))
+
+    async def impayes_par_membre(self, organisation_id: uuid.UUID, echues_au: date,
+                                 payes_depuis: dict[uuid.UUID, Decimal]) -> list[tuple[uuid.UUID, int, Decimal]]:
+        """Per member: the number of dues fallen due on or before ``echues_au`` that were not fully paid on that
+        day, and what they still owed then — what they owe now, plus ``payes_depuis`` (per dues, what was paid
+        after that day)."""
+        ouvertes = and_(Cotisation.statut.in_(UNPAID), Cotisation.montant_paye < Cotisation.montant_du)
+        if payes_depuis:
+            ouvertes = or_(ouvertes, Cotisation.id.in_(list(payes_depuis)))
+        stmt = select(Cotisation.id, Cotisation.membre_id, Cotisation.montant_du, Cotisation.montant_paye).where(
+            Cotisation.organisation_id == organisation_id, Cotisation.date_echeance <= echues_au,
+            Cotisation.statut != S.ANNULEE, ouvertes)
+        par_membre: dict[uuid.UUID, tuple[int, Decimal]] = {}
+        for cotisation_id, membre_id, du, paye in (await self.session.execute(stmt)).all():
+            reste = Decimal(str(du)) - Decimal(str(paye)) + payes_depuis.get(cotisation_id, Decimal(0))
+            if reste > 0:
+                nombre, total = par_membre.get(membre_id, (0, Decimal(0)))
+                par_membre[membre_id] = (nombre + 1, total + reste)
+        return [(m, n, total) for m, (n, total) in par_membre.items()]

@@ -2,14 +2,17 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import false, select
+from sqlalchemy import false, func, select
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import DemandeAide
+from unionflow.models.demande_aide import StatutDemandeAide
 
 
 @dataclass(frozen=True)
@@ -53,3 +56,12 @@ class DemandeAideSystemRepository(SystemRepository[DemandeAide]):
         return (await self.session.execute(self.select().where(
             DemandeAide.id == demande_id, DemandeAide.organisation_id == organisation_id).with_for_update()
         )).scalar_one_or_none()
+
+    async def accordees(self, organisation_id: uuid.UUID, debut: datetime, fin: datetime) -> tuple[int, Decimal]:
+        """Requests granted with a decision dated from ``debut`` (included) to ``fin`` (excluded): their number and
+        the amount granted (the yearly report)."""
+        stmt = select(func.count(), func.coalesce(func.sum(DemandeAide.montant_accorde), 0)).where(
+            DemandeAide.organisation_id == organisation_id, DemandeAide.statut == StatutDemandeAide.APPROUVEE,
+            DemandeAide.date_decision >= debut, DemandeAide.date_decision < fin)
+        row = (await self.session.execute(stmt)).one()
+        return int(row[0]), Decimal(str(row[1]))

@@ -261,3 +261,22 @@ class FeedbackEvenementRepository(SystemRepository[FeedbackEvenement]):
                        FeedbackEvenement.statut_moderation == StatutModeration.EN_ATTENTE)
                 .order_by(FeedbackEvenement.created_at, FeedbackEvenement.id))
         return list((await self.session.execute(stmt)).scalars())
+
+
+class BilanEvenementsRepository(SystemRepository[Evenement]):
+    """An organisation's events of a period, for its yearly report. Unscoped: the caller checked that the
+    organisation's books are visible to the reader."""
+
+    model = Evenement
+
+    async def tenus(self, organisation_id: uuid.UUID, debut: datetime, fin: datetime) -> tuple[int, int]:
+        """Events starting from ``debut`` (included) to ``fin`` (excluded), cancelled ones left out, and their
+        registrations not cancelled."""
+        evenements = select(Evenement.id).where(
+            Evenement.organisation_id == organisation_id, Evenement.date_debut >= debut, Evenement.date_debut < fin,
+            Evenement.statut != StatutEvenement.ANNULE)
+        nombre = (await self.session.execute(select(func.count()).select_from(evenements.subquery()))).scalar_one()
+        inscrits = (await self.session.execute(select(func.count()).where(
+            InscriptionEvenement.evenement_id.in_(evenements),
+            InscriptionEvenement.statut != StatutInscription.ANNULEE))).scalar_one()
+        return int(nombre), int(inscrits)

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.query import contient
-from unionflow.core.repository import ScopedRepository
+from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.core.roles import ORGANISATION_STAFF_ROLES, Role
 from unionflow.core.visibility import (
     EVERY,
@@ -321,3 +321,25 @@ async def nom_affiche(session: AsyncSession, auth: AuthContext) -> str:
     """How the caller is shown to others (ticket and suggestion authors): their member name, else their login."""
     membre = await MembreRepository(session, None).get(auth.membre_id) if auth.membre_id else None
     return f"{membre.prenom} {membre.nom}" if membre else auth.actor_name
+
+
+class EffectifRepository(SystemRepository[MembreOrganisation]):
+    """Headcounts of an organisation at a date, for its yearly report (the general-assembly pack). Unscoped: the
+    caller checked that the organisation's books are visible to the reader."""
+
+    model = MembreOrganisation
+
+    async def actifs_au(self, organisation_id: uuid.UUID, jour: date) -> int:
+        """Memberships begun on or before ``jour`` and not ended by then (the membership's own dates: a status
+        has no history, its end date has)."""
+        stmt = select(func.count()).where(
+            MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.date_debut <= jour,
+            or_(MembreOrganisation.date_fin.is_(None), MembreOrganisation.date_fin > jour))
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def entrees(self, organisation_id: uuid.UUID, debut: date, fin: date) -> int:
+        """Memberships begun between ``debut`` and ``fin`` inclusive."""
+        stmt = select(func.count()).where(
+            MembreOrganisation.organisation_id == organisation_id, MembreOrganisation.date_debut >= debut,
+            MembreOrganisation.date_debut <= fin)
+        return int((await self.session.execute(stmt)).scalar_one())

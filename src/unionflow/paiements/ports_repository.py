@@ -14,8 +14,16 @@ from typing import Any
 from sqlalchemy import func, select
 
 from unionflow.core.repository import SystemRepository
-from unionflow.models import Cotisation, DemandeAide, Membre, Paiement, PaiementAllocation, Versement
-from unionflow.models.paiement import StatutPaiement
+from unionflow.models import (
+    Cotisation,
+    DemandeAide,
+    Membre,
+    MouvementAvoir,
+    Paiement,
+    PaiementAllocation,
+    Versement,
+)
+from unionflow.models.paiement import StatutPaiement, TypeMouvementAvoir
 from unionflow.models.versement import ObjetVersement, StatutVersement
 
 
@@ -91,3 +99,32 @@ class VersementApprouveRepository(SystemRepository[Versement]):
 
     async def versement(self, versement_id: uuid.UUID) -> Versement | None:
         return await self.session.get(Versement, versement_id)
+
+
+class PayeDepuisRepository(SystemRepository[Paiement]):
+    """What paid an organisation's dues from a moment on, for an inventory at an earlier date (assemblee/): the
+    allocations of valid payments dated from then, and the credit applied from then (its allocation sits on the
+    older payment that held the credit, the credit ledger dates the application)."""
+
+    model = Paiement
+
+    async def par_cotisation(self, organisation_id: uuid.UUID, depuis: datetime) -> dict[uuid.UUID, Decimal]:
+        payes = (select(PaiementAllocation.cotisation_id, func.sum(PaiementAllocation.montant))
+                 .join(Paiement, Paiement.id == PaiementAllocation.paiement_id)
+                 .where(Paiement.organisation_id == organisation_id, Paiement.statut == StatutPaiement.VALIDE,
+                        Paiement.date_paiement >= depuis, PaiementAllocation.cotisation_id.is_not(None))
+                 .group_by(PaiementAllocation.cotisation_id))
+        imputes = (select(MouvementAvoir.cotisation_id, func.sum(MouvementAvoir.montant))
+                   .join(Paiement, Paiement.id == MouvementAvoir.paiement_id)
+                   .where(MouvementAvoir.organisation_id == organisation_id,
+                          MouvementAvoir.type_mouvement == TypeMouvementAvoir.IMPUTATION,
+                          MouvementAvoir.created_at >= depuis, Paiement.date_paiement < depuis,
+                          MouvementAvoir.cotisation_id.is_not(None))
+                   .group_by(MouvementAvoir.cotisation_id))
+        result: dict[uuid.UUID, Decimal] = {}
+        for cotisation_id, montant in (await self.session.execute(payes)).all():
+            result[cotisation_id] = Decimal(str(montant))
+        for cotisation_id, montant in (await self.session.execute(imputes)).all():
+            # An application is a negative movement of the credit: what it paid is its opposite.
+            result[cotisation_id] = result.get(cotisation_id, Decimal(0)) - Decimal(str(montant))
+        return result

@@ -5,7 +5,7 @@ application takes — the payments holding the credit, then the dues it pays, in
 from __future__ import annotations
 
 import uuid
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 from sqlalchemy import func, select
@@ -33,6 +33,15 @@ class MouvementAvoirRepository(SystemRepository[MouvementAvoir]):
         """Every member's credit balance in the organisation, when not zero: the credit ledger's lines."""
         total = func.sum(MouvementAvoir.montant)
         stmt = (select(MouvementAvoir.membre_id, total).where(MouvementAvoir.organisation_id == organisation_id)
+                .group_by(MouvementAvoir.membre_id).having(total != 0))
+        return [(row[0], Decimal(row[1])) for row in await self.session.execute(stmt)]
+
+    async def soldes_au(self, organisation_id: uuid.UUID, avant: datetime) -> list[tuple[uuid.UUID, Decimal]]:
+        """Every member's credit balance from the movements recorded before ``avant``, when not zero (the
+        inventory of a year end)."""
+        total = func.sum(MouvementAvoir.montant)
+        stmt = (select(MouvementAvoir.membre_id, total).where(MouvementAvoir.organisation_id == organisation_id,
+                                                              MouvementAvoir.created_at < avant)
                 .group_by(MouvementAvoir.membre_id).having(total != 0))
         return [(row[0], Decimal(row[1])) for row in await self.session.execute(stmt)]
 

@@ -2,12 +2,13 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 
 from sqlalchemy import func, select
 
 from unionflow.core.pagination import PageParams
-from unionflow.core.repository import ScopedRepository
+from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.models import Versement
 from unionflow.models.versement import StatutVersement
 
@@ -55,3 +56,20 @@ class VersementRepository(ScopedRepository[Versement]):
             .where(Versement.objet_type == objet_type, Versement.objet_id == objet_id,
                    Versement.statut.in_(ENGAGES)))).scalar_one()
         return Decimal(str(total))
+
+
+class VersementsDeLAnneeRepository(SystemRepository[Versement]):
+    """Payouts delivered in a period, for the yearly report. Unscoped: the caller checked that the organisation's
+    books are visible to the reader."""
+
+    model = Versement
+
+    async def reussis(self, organisation_id: uuid.UUID, objet_type: str, debut: datetime, fin: datetime
+                      ) -> tuple[int, Decimal]:
+        """Delivered payouts for one kind of object, executed from ``debut`` (included) to ``fin`` (excluded)."""
+        stmt = select(func.count(), func.coalesce(func.sum(Versement.montant), 0)).where(
+            Versement.organisation_id == organisation_id, Versement.objet_type == objet_type,
+            Versement.statut == StatutVersement.REUSSI, Versement.date_execution >= debut,
+            Versement.date_execution < fin)
+        row = (await self.session.execute(stmt)).one()
+        return int(row[0]), Decimal(str(row[1]))
