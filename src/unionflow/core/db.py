@@ -17,7 +17,7 @@ from starlette.requests import Request
 from unionflow.config import Settings
 from unionflow.core import maintenance
 from unionflow.core.errors import Conflict
-from unionflow.core.write_intent import sqlite_write_intent
+from unionflow.core.write_intent import ecrit, sqlite_write_intent
 
 # Execution option of an SQLite connection on which the begin hook sends no BEGIN (autocommit_connection). Not the
 # driver's AUTOCOMMIT level: resetting it on return to the pool would hand transactions back to the sqlite3 module.
@@ -167,12 +167,12 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     Declared with ``scope="function"`` at use sites so the commit happens before sending.
     """
     sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
-    writes = request.method not in {"GET", "HEAD", "OPTIONS"}
+    writes = ecrit(request.method, request.url.path)
     token = sqlite_write_intent.set(writes)
     try:
         async with sessionmaker() as session:
             try:
-                if writes:
+                if request.method not in {"GET", "HEAD", "OPTIONS"}:
                     await maintenance.guard_write(session)
                 yield session
                 await session.commit()
