@@ -144,6 +144,11 @@ def rss_kb(pid: int) -> int | None:
     return None
 
 
+# The USSD PINs' key of the bench's production server (production refuses to start without one); the USSD
+# bench's generator digests the PINs with it (bench/telephones.py).
+CLE_PIN_USSD = "bench-cle-des-pin-ussd-2026-0123456789"
+
+
 def start_service(name: str, database_url: str, workers: int, extra_env: dict[str, str] | None = None) -> Server:
     port = free_port()
     env = base_env({
@@ -153,6 +158,7 @@ def start_service(name: str, database_url: str, workers: int, extra_env: dict[st
         "UNIONFLOW_BOOTSTRAP_ADMIN_PASSWORD": "Bench-Admin-2026!",
         "UNIONFLOW_ACCESS_TOKEN_TTL_SECONDS": "14400",
         "UNIONFLOW_DATA_DIR": str(WORK_DIR / "data"),
+        "UNIONFLOW_USSD_PIN_CLE": CLE_PIN_USSD,
         **(extra_env or {}),
     })
     argv = [sys.executable, "-m", "unionflow.cli", "serve", "--host", "127.0.0.1", "--port", str(port),

@@ -1,7 +1,7 @@
 """Members reached by phone, for the USSD and SMS benches (bench/ussd.py, bench/sms.py): a fresh PostgreSQL
 database of the bench's own, N active members of one organisation with an E.164 number and no e-mail (so their
-reminders go by SMS), an active membership each, a USSD PIN when asked (argon2 at the production cost, the hash
-the PIN routes would store), then the previous month's dues generated and some of them partly paid through the
+reminders go by SMS), an active membership each, a USSD PIN when asked (the keyed digest
+the PIN routes store), then the previous month's dues generated and some of them partly paid through the
 real application (ASGI, the bench's ADMIN token): receipts with their verification keys, as members have them."""
 
 from __future__ import annotations
@@ -56,23 +56,19 @@ async def base_neuve(nom: str) -> AsyncIterator[str]:
         await admin.close()
 
 
-def pin_hash(pin: str) -> str:
-    """The PIN hashed as ``PinUssdService.definir`` stores it, at the production cost (the Settings defaults,
-    whatever this process's environment says): verifying it costs what it costs in production."""
-    from argon2 import PasswordHasher
-
+def pin_hash(membre_id: uuid.UUID, pin: str) -> str:
+    """The PIN as ``PinUssdService.definir`` stores it: a keyed digest under the bench server's key."""
+    from bench.procs import CLE_PIN_USSD
     from unionflow.config import Settings
+    from unionflow.ussd.empreinte import empreinte
 
-    defaults = Settings.model_fields
-    return PasswordHasher(time_cost=defaults["argon2_time_cost"].default,
-                          memory_cost=defaults["argon2_memory_cost"].default).hash(pin)
+    return empreinte(Settings(ussd_pin_cle=CLE_PIN_USSD), "pin", membre_id, pin)
 
 
 async def semer(url: str, membres: int, pin: str | None) -> uuid.UUID:
     """One organisation and its N members (COPY); returns the organisation's id."""
     from unionflow.models.texte import cle_recherche
 
-    hashed = pin_hash(pin) if pin is not None else None
     conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
     try:
         now = datetime.now(UTC)
@@ -90,8 +86,8 @@ async def semer(url: str, membres: int, pin: str | None) -> uuid.UUID:
                                cle_recherche(f"Awa{i}", f"Diop{i}", telephone(i)), now, now))
                 links.append((uuid.uuid4(), mid, org, json.dumps(["MEMBRE"]), "ACTIF",
                               debut + timedelta(days=i % 700), now, now))
-                if hashed is not None:
-                    pins.append((uuid.uuid4(), mid, hashed, 0, False, now, now))
+                if pin is not None:
+                    pins.append((uuid.uuid4(), mid, pin_hash(mid, pin), 0, False, now, now))
             await conn.copy_records_to_table("membre", records=people, columns=[
                 "id", "numero_membre", "prenom", "nom", "email", "telephone", "statut", "recherche", "created_at",
                 "updated_at"])

@@ -233,16 +233,18 @@ async def run(nombre: int = 1000, connexions: int = 100, workers: int | None = N
 async def run_asgi(nombre: int, connexions: int, profil: bool = False) -> dict[str, Any]:
     """The same sessions through the application in process (httpx, ASGI): the test of the bench itself, and
     ``profil`` (one connection): CPU and SQL statements per answer, the PIN checked once per session, then again
-    with a new session id at every step (the PIN verified at every step, as before ussd/pin_session.py)."""
+    with a new session id at every step (the PIN verified at every step, as the menu does)."""
     import httpx
     from sqlalchemy import event
 
+    from bench.procs import CLE_PIN_USSD
     from unionflow.app import create_app
     from unionflow.config import Settings
 
     async with base_neuve("ussd") as url:
         recus = await preparer(url, nombre)
-        app = create_app(Settings(database_url=url, ussd_gateway_secret=SECRET, ussd_max_requests=10**6))
+        app = create_app(Settings(database_url=url, ussd_gateway_secret=SECRET, ussd_max_requests=10**6,
+                                  ussd_pin_cle=CLE_PIN_USSD))
         compteur = [0]
 
         def compter(*_args: Any) -> None:

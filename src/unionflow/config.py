@@ -147,6 +147,19 @@ class Settings(BaseSettings):
     sms_allowed_networks: list[str] = Field(default_factory=list)
     sms_max_requests: int = 10
     sms_window_seconds: int = 60
+    # The key of the USSD PIN's and SMS codes' keyed digests (HMAC-SHA256), held outside the database: a dump of
+    # the table is useless without it. Production refuses to start without one (core/production.py).
+    ussd_pin_cle: str | None = Field(None, description=(
+        "secret key (32 characters at least, e.g. `openssl rand -base64 32`) of the USSD PINs' and SMS codes' "
+        "keyed digests (HMAC-SHA256), kept out of the database; production refuses to start without one "
+        "or with a shorter one. Empty outside production: a fixed development key (kid `dev`), which production "
+        "never accepts"))
+    ussd_pin_cle_id: str = Field("1", pattern=r"^[A-Za-z0-9]{1,16}$", description=(
+        "identifier (kid) of `UNIONFLOW_USSD_PIN_CLE`, written in every digest (`hmac1$<kid>$…`); change it "
+        "with the key, the former one going to `UNIONFLOW_USSD_PIN_CLES_ANCIENNES`"))
+    ussd_pin_cles_anciennes: dict[str, str] = Field(default_factory=dict, description=(
+        "former keys by kid (JSON object), kept after a rotation so that digests made with them still verify; "
+        "each is re-stored under the current key at the member's next right PIN"))
     # One-time SMS code to set a USSD PIN: lifetime, wrong tries before it is void.
     ussd_code_sms_ttl_seconds: int = 900
     notification_max_tentatives: int = 5

@@ -102,7 +102,8 @@ def test_production_refusals_name_each_example_secret():
     from unionflow.config import Settings
     from unionflow.core.production import production_refusals
 
-    base = {"environment": "production", "database_url": "postgresql://u:Vrai-Secret-8213@db/u"}
+    base = {"environment": "production", "database_url": "postgresql://u:Vrai-Secret-8213@db/u",
+            "ussd_pin_cle": "k" * 32}
     assert production_refusals(Settings(**base, bootstrap_admin_password="Un-Vrai-Secret-2026")) == []
     assert production_refusals(Settings(**base)) == []  # empty: generated and shown once
     refusals = production_refusals(Settings(**base, bootstrap_admin_password="change-me-at-first-login",
@@ -118,10 +119,10 @@ def test_production_names_its_database(tmp_path, monkeypatch):
     from unionflow.core.production import production_refusals
 
     monkeypatch.delenv("UNIONFLOW_DATABASE_URL", raising=False)
-    [refusal] = production_refusals(Settings(environment="production"))
+    [refusal] = production_refusals(Settings(environment="production", ussd_pin_cle="k" * 32))
     assert "UNIONFLOW_DATABASE_URL is not set" in refusal and "SQLite embarqué" in refusal
     monkeypatch.setenv("UNIONFLOW_DATABASE_URL", f"sqlite:///{tmp_path / 'choisie.db'}")
-    assert production_refusals(Settings(environment="production")) == []
+    assert production_refusals(Settings(environment="production", ussd_pin_cle="k" * 32)) == []
     assert production_refusals(Settings()) == []  # development: the embedded default stays the default
 
 

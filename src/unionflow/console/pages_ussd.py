@@ -14,18 +14,18 @@ from unionflow.ussd.pin_service import PinUssdService
 
 @page("/moi/pin-ussd", RS_COMPTE_ADHERENT)
 async def pin_ussd(ctx: Ctx) -> Response:
-    etat = await PinUssdService(ctx.db, ctx.auth).etat_mien()
+    etat = await PinUssdService(ctx.db, ctx.auth, ctx.request.app.state.settings).etat_mien()
     return ctx.render("pin_ussd.html", etat=etat, fait=ctx.request.query_params.get("fait") == "1")
 
 
 @page("/moi/pin-ussd", RS_COMPTE_ADHERENT, methods=("POST",), again=pin_ussd)
 async def pin_ussd_post(ctx: Ctx) -> Response:
-    await PinUssdService(ctx.db, ctx.auth).definir(ctx.field("pin"))
+    await PinUssdService(ctx.db, ctx.auth, ctx.request.app.state.settings).definir(ctx.field("pin"))
     return redirect("/moi/pin-ussd?fait=1")
 
 
 @page("/membres/{id}/pin-ussd/code-sms", RS_TRESORERIE, methods=("POST",), again="/membres/{id}")
 async def code_pin_sms(ctx: Ctx) -> Response:
     membre_id = parse_id(ctx.request.path_params["id"])
-    await PinUssdService(ctx.db, ctx.auth).envoyer_code(membre_id, ctx.request.app.state.settings)
+    await PinUssdService(ctx.db, ctx.auth, ctx.request.app.state.settings).envoyer_code(membre_id)
     return redirect(f"/membres/{membre_id}?fait=code-pin")

@@ -110,7 +110,7 @@ class _StderrHandler(logging.StreamHandler[TextIO]):
 def secrets_of(settings: Settings) -> list[str | None]:
     return [settings.wave_api_key, settings.wave_webhook_secret, settings.keycloak_admin_client_secret,
             settings.smtp_password, settings.s3_secret_key, settings.sms_gateway_token, settings.metrics_token,
-            settings.bootstrap_admin_password]
+            settings.bootstrap_admin_password, settings.ussd_pin_cle, *settings.ussd_pin_cles_anciennes.values()]
 
 
 def wants_json(settings: Settings) -> bool:

@@ -13,9 +13,11 @@ from unionflow.core.passwords import check_strength
 
 # Secrets and passwords among the settings, checked before a production start.
 SECRET_SETTINGS = ("bootstrap_admin_password", "wave_api_key", "wave_webhook_secret", "metrics_token",
-                   "smtp_password", "sms_gateway_token", "keycloak_admin_client_secret", "s3_secret_key")
+                   "smtp_password", "sms_gateway_token", "keycloak_admin_client_secret", "s3_secret_key",
+                   "ussd_pin_cle")
 # What an example or default value looks like: the placeholders of deploy/unionflow.env.example and the usual
 # suspects. Compared on the value lower-cased, with "-", "_" and spaces removed.
+USSD_PIN_CLE_MIN = 32
 PLACEHOLDER_MARKERS = ("changeme", "remplacer", "replaceme", "placeholder", "example", "exemple", "xxxxxx")
 
 
@@ -42,6 +44,13 @@ def production_refusals(settings: Settings) -> list[str]:
         value = getattr(settings, name)
         if value and is_placeholder(str(value)):
             refusals.append(f"UNIONFLOW_{name.upper()} holds an example value: set a secret of your own")
+    cle = settings.ussd_pin_cle
+    if not cle:
+        # Without it the PINs would be digested under the development key, which is in the source.
+        refusals.append("UNIONFLOW_USSD_PIN_CLE is not set: the USSD PINs need a secret key of your own, kept out "
+                        "of the database (UNIONFLOW_USSD_PIN_CLE absente; e.g. `openssl rand -base64 32`)")
+    elif len(cle) < USSD_PIN_CLE_MIN and not is_placeholder(cle):
+        refusals.append(f"UNIONFLOW_USSD_PIN_CLE is too short: {USSD_PIN_CLE_MIN} characters at least")
     password = settings.bootstrap_admin_password
     if password and not is_placeholder(password) and (why := check_strength(password)):
         refusals.append(f"UNIONFLOW_BOOTSTRAP_ADMIN_PASSWORD is too weak ({why}); or leave it empty to have one "

@@ -18,7 +18,8 @@ class PinUssd(IdMixin, TimestampMixin, Base):
     __tablename__ = "pin_ussd"
 
     membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id", ondelete="CASCADE"), unique=True)
-    # argon2 (core/passwords.py); None after a treasury reset without a new PIN: the member sets one again.
+    # a keyed digest ``hmac1$<kid>$<hex>`` (ussd/empreinte.py; ``$argon2…`` before it, re-stored at the next
+    # right PIN); None after a treasury reset without a new PIN: the member sets one again.
     pin_hash: Mapped[str | None] = mapped_column(String(255))
     echecs: Mapped[int] = mapped_column(default=0)
     verrouille: Mapped[bool] = mapped_column(default=False)

@@ -1,6 +1,7 @@
-"""A USSD PIN set with a one-time code sent by SMS: asked for from the USSD menu or by the treasury, hashed
-(argon2), valid ``ussd_code_sms_ttl_seconds``, void after three wrong tries, audited. The SMS leaves through the
-outbox; its body (the code) is removed once the outbox is done with it (notifications/sources.py)."""
+"""A USSD PIN set with a one-time code sent by SMS: asked for from the USSD menu or by the treasury, kept as a
+keyed digest (ussd/empreinte.py), valid ``ussd_code_sms_ttl_seconds``, void after three wrong tries, audited. The
+SMS leaves through the outbox; its body (the code) is removed once the outbox is done with it
+(notifications/sources.py)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
-from unionflow.core.passwords import hash_password, verify_password
 from unionflow.models.sms import ESSAIS_CODE_MAX, CodePinSms
 from unionflow.models.ussd import PinUssd
 from unionflow.notifications.emission import sms_direct
 from unionflow.notifications.sources import CODE_PIN_SMS
 from unionflow.ussd.ecrans import sms_code_pin
+from unionflow.ussd.empreinte import controler, empreinte
 from unionflow.ussd.repository import CodePinSmsRepository, PinUssdRepository
 
 MODULE = "USSD"
@@ -53,7 +54,7 @@ class CodePinSmsService:
         if ligne is None:
             ligne = CodePinSms(id=uuid.uuid4(), membre_id=membre_id)
             self.codes.add(ligne)
-        ligne.code_hash = hash_password(code)
+        ligne.code_hash = empreinte(self.settings, "code-sms", membre_id, code)
         ligne.expire_le = datetime.now(UTC) + timedelta(seconds=ttl)
         ligne.essais = 0
         ligne.demande_par = auth.actor_name if auth is not None else "ussd"
@@ -70,7 +71,7 @@ class CodePinSmsService:
         ligne = await self.en_cours(membre_id)
         if ligne is None:
             return Verification(False, 0)
-        if verify_password(ligne.code_hash, saisi):
+        if (await controler(self.settings, "code-sms", membre_id, ligne.code_hash, saisi)).juste:
             return Verification(True, ESSAIS_CODE_MAX - ligne.essais)
         ligne = await self.codes.du_membre(membre_id, for_update=True)
         assert ligne is not None  # read just before in the same transaction
@@ -95,7 +96,7 @@ class CodePinSmsService:
         if ligne_pin is None:
             ligne_pin = PinUssd(membre_id=membre_id, echecs=0, verrouille=False)
             self.session.add(ligne_pin)
-        ligne_pin.pin_hash = hash_password(pin)
+        ligne_pin.pin_hash = empreinte(self.settings, "pin", membre_id, pin)
         ligne_pin.echecs = 0
         await self.session.flush()
         await audit.record(self.session, None, action="DEFINIR", module=MODULE, entite_type="PinUssd",

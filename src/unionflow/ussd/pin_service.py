@@ -1,4 +1,5 @@
-"""The member's USSD PIN: set by the member, reset by the treasury after three wrong ones (audited)."""
+"""The member's USSD PIN: set by the member, reset by the treasury after three wrong ones (audited). Stored as a
+keyed digest (ussd/empreinte.py)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, NotFound, RegleMetier
-from unionflow.core.passwords import hash_password
 from unionflow.core.permissions import Permission
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import Membre
 from unionflow.models.ussd import PinUssd
 from unionflow.ussd.code_sms import CodePinSmsService
+from unionflow.ussd.empreinte import empreinte
 from unionflow.ussd.repository import PinUssdRepository
 from unionflow.ussd.schemas import PinUssdResponse
 
@@ -37,9 +38,10 @@ def _response(membre_id: uuid.UUID, pin: PinUssd | None) -> PinUssdResponse:
 
 
 class PinUssdService:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+    def __init__(self, session: AsyncSession, auth: AuthContext, settings: Settings) -> None:
         self.session = session
         self.auth = auth
+        self.settings = settings
         self.repo = PinUssdRepository(session)
 
     async def _ligne(self, membre_id: uuid.UUID) -> PinUssd:
@@ -66,7 +68,7 @@ class PinUssdService:
         if pin.verrouille:
             raise Conflict("Accès USSD bloqué après 3 codes faux: seule la trésorerie peut le débloquer")
         premier = pin.pin_hash is None
-        pin.pin_hash = hash_password(nouveau)
+        pin.pin_hash = empreinte(self.settings, "pin", membre_id, nouveau)
         pin.echecs = 0
         await self.session.flush()
         await audit.record(self.session, self.auth, action="DEFINIR" if premier else "MODIFIER", module=MODULE,
@@ -86,14 +88,14 @@ class PinUssdService:
                               "Seule la trésorerie d'une organisation du membre réinitialise son code PIN USSD")
         return membre, permises[0] if permises else None
 
-    async def envoyer_code(self, membre_id: uuid.UUID, settings: Settings) -> PinUssdResponse:
+    async def envoyer_code(self, membre_id: uuid.UUID) -> PinUssdResponse:
         """The treasury's reset (unlocked, PIN cleared), then a one-time code by SMS to the member's own number:
         he chooses his new PIN from his phone (USSD), without coming to the desk."""
         membre, organisation_id = await self._autoriser(membre_id)
         if not membre.telephone:
             raise RegleMetier("Le membre n'a pas de numéro de téléphone: le code ne peut pas lui être envoyé")
         etat = await self.reinitialiser(membre_id, None)
-        await CodePinSmsService(self.session, settings).envoyer(membre_id, membre.telephone, organisation_id,
+        await CodePinSmsService(self.session, self.settings).envoyer(membre_id, membre.telephone, organisation_id,
                                                                 self.auth)
         return etat
 
@@ -103,7 +105,7 @@ class PinUssdService:
             raise RegleMetier("Code PIN trop simple: ni chiffres tous identiques ni suite (1234, 4321)")
         pin = await self._ligne(membre_id)
         avant = {"echecs": pin.echecs, "verrouille": pin.verrouille}
-        pin.pin_hash = hash_password(nouveau) if nouveau is not None else None
+        pin.pin_hash = empreinte(self.settings, "pin", membre_id, nouveau) if nouveau is not None else None
         pin.echecs = 0
         pin.verrouille = False
         pin.verrouille_le = None

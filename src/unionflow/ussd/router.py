@@ -76,23 +76,24 @@ async def callback(request: Request, *, appel: Appel = Depends(appel_passerelle)
         return PlainTextResponse(ecrans.TROP_DE_DEMANDES, status_code=429,
                                  headers={"Retry-After": str(appel.attente)})
     return PlainTextResponse(await UssdService(session, request.app.state.settings).repondre(
-        appel.telephone, appel.texte, appel.session_id))
+        appel.telephone, appel.texte))
 
 
 @router.get("/pin/me", response_model=PinUssdResponse, responses=problems(404),
             summary="État de mon code PIN USSD", description="Défini ou non, codes faux, blocage; jamais le code.")
-async def mon_pin(session: SessionDep, auth: AuthContext = authorize(RS_COMPTE_ADHERENT)) -> PinUssdResponse:
-    return await PinUssdService(session, auth).etat_mien()
+async def mon_pin(request: Request, session: SessionDep,
+                  auth: AuthContext = authorize(RS_COMPTE_ADHERENT)) -> PinUssdResponse:
+    return await PinUssdService(session, auth, request.app.state.settings).etat_mien()
 
 
 @router.put("/pin/me", response_model=PinUssdResponse, responses=problems(404, 409),
             summary="Définir mon code PIN USSD",
-            description="4 à 6 chiffres, ni tous identiques ni une suite (400 sinon); haché (argon2), jamais "
-                        "renvoyé. 409 si l'accès USSD est bloqué après 3 codes faux: seule la trésorerie le "
-                        "débloque. Audité (DEFINIR/MODIFIER).")
-async def definir_pin(data: CreatePinUssdRequest, session: SessionDep,
+            description="4 à 6 chiffres, ni tous identiques ni une suite (400 sinon); conservé en empreinte à "
+                        "clé (HMAC-SHA256, clé hors base), jamais renvoyé. 409 si l'accès USSD est bloqué après 3 "
+                        "codes faux: seule la trésorerie le débloque. Audité (DEFINIR/MODIFIER).")
+async def definir_pin(data: CreatePinUssdRequest, request: Request, session: SessionDep,
                       auth: AuthContext = authorize(RS_COMPTE_ADHERENT)) -> PinUssdResponse:
-    return await PinUssdService(session, auth).definir(data.pin)
+    return await PinUssdService(session, auth, request.app.state.settings).definir(data.pin)
 
 
 @router.post("/pin/{membreId}/reinitialiser", response_model=PinUssdResponse, responses=problems(403, 404),
@@ -101,21 +102,21 @@ async def definir_pin(data: CreatePinUssdRequest, session: SessionDep,
                          "d'une organisation du membre (403 sinon; membre invisible: 404). Débloque l'accès, remet "
                          "les codes faux à zéro et efface le code, ou le remplace par `nouveauPin` tapé par le "
                          "membre au guichet. Audité (REINITIALISER).")
-async def reinitialiser_pin(membreId: uuid.UUID, session: SessionDep,
+async def reinitialiser_pin(membreId: uuid.UUID, request: Request, session: SessionDep,
                             data: CreateReinitialisationPinUssdRequest | None = None,
                             auth: AuthContext = authorize(RS_TRESORERIE)) -> PinUssdResponse:
     nouveau = data.nouveau_pin if data is not None else None
-    return await PinUssdService(session, auth).reinitialiser(membreId, nouveau)
+    return await PinUssdService(session, auth, request.app.state.settings).reinitialiser(membreId, nouveau)
 
 
 @router.post("/pin/{membreId}/code-sms", response_model=PinUssdResponse, responses=problems(403, 404),
              summary="Envoyer au membre un code SMS pour créer son code PIN USSD (trésorerie)",
              description="Extension. Permission `ussd_pin.reinitialiser` (comme la réinitialisation; 403 sinon, membre "
                          "invisible: 404). Réinitialise l'accès (débloqué, code PIN effacé) puis envoie par SMS, "
-                         "au numéro du membre, un code à usage unique (6 chiffres, haché, valable "
+                         "au numéro du membre, un code à usage unique (6 chiffres, empreinte à clé, valable "
                          "`UNIONFLOW_USSD_CODE_SMS_TTL_SECONDS`, 3 essais): le membre compose le code USSD, tape ce "
                          "code puis choisit son code PIN. Membre sans téléphone: 400. Audité (REINITIALISER, "
                          "ENVOYER_CODE). Le membre peut aussi demander le code depuis le menu USSD.")
 async def envoyer_code_pin(membreId: uuid.UUID, request: Request, session: SessionDep,
                            auth: AuthContext = authorize(RS_TRESORERIE)) -> PinUssdResponse:
-    return await PinUssdService(session, auth).envoyer_code(membreId, request.app.state.settings)
+    return await PinUssdService(session, auth, request.app.state.settings).envoyer_code(membreId)

@@ -21,7 +21,7 @@ class CreateReinitialisationPinUssdRequest(InputModel):
 
 class PinUssdResponse(OutputModel):
     membre_id: uuid.UUID
-    defini: bool = Field(description="Un code PIN est enregistré (jamais renvoyé; haché argon2)")
+    defini: bool = Field(description="Un code PIN est enregistré (jamais renvoyé; empreinte à clé hors base)")
     echecs: int = Field(description="Codes faux consécutifs (3 bloquent l'accès USSD)")
     verrouille: bool
     verrouille_le: datetime | None

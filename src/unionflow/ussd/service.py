@@ -5,7 +5,6 @@ evenements) called with the member's own context; only the wording is written he
 
 from __future__ import annotations
 
-import asyncio
 import re
 import uuid
 from datetime import UTC, datetime
@@ -18,7 +17,6 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound
 from unionflow.core.pagination import PageParams
-from unionflow.core.passwords import verify_password
 from unionflow.core.roles import Role
 from unionflow.demandes_aide.repository import DemandeFilters
 from unionflow.demandes_aide.service import DemandeAideService
@@ -30,9 +28,9 @@ from unionflow.paiements.recus.service import RecuService
 from unionflow.ussd import ecrans
 from unionflow.ussd.code_sms import CodePinSmsService
 from unionflow.ussd.ecrans import Profil, Situation
+from unionflow.ussd.empreinte import controler, empreinte
 from unionflow.ussd.paiement_service import PaiementUssd
 from unionflow.ussd.pin_service import trop_simple
-from unionflow.ussd.pin_session import PINS_VERIFIES, Cle
 from unionflow.ussd.repository import PinUssdRepository
 from unionflow.ussd.schemas import PIN_PATTERN
 
@@ -47,18 +45,6 @@ def membre_context(profil: Profil, organisations: set[uuid.UUID]) -> AuthContext
                        roles=membre, membre_id=profil.membre_id,
                        memberships={org: membre for org in organisations},
                        active_organisation_id=profil.organisation_id)
-
-
-async def _pin_juste(pin_hash: str, saisi: str, cle: Cle | None) -> bool:
-    """argon2 once per gateway session (``cle``): a later step typing the same PIN compares a digest."""
-    if cle is not None and PINS_VERIFIES.deja_verifie(cle, pin_hash, saisi):
-        return True
-    # In a worker thread (argon2 releases the GIL): its ~0.2 s of CPU would otherwise stall every other request of
-    # this worker, each holding its transaction and pooled connection meanwhile (the bench's 503s).
-    juste = await asyncio.to_thread(verify_password, pin_hash, saisi)
-    if juste and cle is not None:
-        PINS_VERIFIES.retenir(cle, pin_hash, saisi)
-    return juste
 
 
 class UssdService:
@@ -84,8 +70,7 @@ class UssdService:
                          compte.cotisations.nombre_en_retard, compte.cotisations.prochaine_echeance, compte.credit,
                          compte.solde)
 
-    async def repondre(self, telephone: str, texte: str, session_id: str | None = None) -> str:
-        """``session_id``: the gateway's session, within which the PIN is verified once (ussd/pin_session.py)."""
+    async def repondre(self, telephone: str, texte: str) -> str:
         profils = await self.profils(telephone)
         if not profils:
             return ecrans.INCONNU
@@ -99,7 +84,7 @@ class UssdService:
             profil = profils[int(numero) - 1]
         else:
             profil = profils[0]
-        refus = await self._pin(profil, saisies, telephone, len({p.membre_id for p in profils}) > 1, session_id)
+        refus = await self._pin(profil, saisies, telephone, len({p.membre_id for p in profils}) > 1)
         if refus is not None:
             return refus
         auth = self.contexte(profil, profils)
@@ -109,9 +94,9 @@ class UssdService:
             return await PaiementUssd(self.session, self.settings, telephone).repondre(profil, auth, saisies[1:])
         return await self._rubrique(profil, auth, saisies.pop(0), saisies)
 
-    async def _pin(self, profil: Profil, saisies: list[str], telephone: str, partage: bool,
-                   session_id: str | None) -> str | None:
-        """None once the PIN typed is right (consumed from ``saisies``); otherwise the screen to answer."""
+    async def _pin(self, profil: Profil, saisies: list[str], telephone: str, partage: bool) -> str | None:
+        """None once the PIN typed is right (consumed from ``saisies``); otherwise the screen to answer. Checked at
+        every step (the gateway repeats it in ``text``): a keyed digest, microseconds (ussd/empreinte.py)."""
         pin = await self.pins.du_membre(profil.membre_id)
         if pin is not None and pin.verrouille:
             return ecrans.VERROUILLE
@@ -120,12 +105,23 @@ class UssdService:
             return ecrans.SANS_PIN_PARTAGE if partage else await self._par_code(profil, saisies, telephone)
         if not saisies:
             return ecrans.DEMANDE_PIN
-        cle = (session_id, telephone, profil.membre_id) if session_id else None
-        if await _pin_juste(pin.pin_hash, saisies.pop(0), cle):
-            if pin.echecs:
-                pin.echecs = 0
-            return None
-        return await self._echec(profil.membre_id)
+        saisi = saisies.pop(0)
+        controle = await controler(self.settings, "pin", profil.membre_id, pin.pin_hash, saisi)
+        if not controle.juste:
+            return await self._echec(profil.membre_id)
+        if pin.echecs:
+            pin.echecs = 0
+        if controle.a_renouveler:
+            await self._renouveler(profil.membre_id, pin.pin_hash, saisi)
+        return None
+
+    async def _renouveler(self, membre_id: uuid.UUID, verifie: str, saisi: str) -> None:
+        """An argon2 PIN (or one under a former key), right: re-stored as a keyed digest under the current key.
+        Only if the row still holds what was verified: a treasury reset committed meanwhile wins. Not audited: the
+        PIN does not change, only how it is kept."""
+        pin = await self.pins.du_membre(membre_id, for_update=True)
+        if pin is not None and pin.pin_hash == verifie:
+            pin.pin_hash = empreinte(self.settings, "pin", membre_id, saisi)
 
     async def _par_code(self, profil: Profil, saisies: list[str], telephone: str) -> str:
         """No PIN yet: a one-time code by SMS, then the new PIN twice (code*pin*pin, each step from scratch)."""
