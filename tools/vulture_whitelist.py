@@ -14,5 +14,5 @@ framework.autogen_context  # a parameter of Alembic's render_item hook (migratio
 
 framework.footer  # fpdf2 calls FPDF.header/footer on every page (core/pdf_etats.py)
 framework.invalide  # console/pages.py Ctx.invalide, called by the Jinja templates ({{ ctx.invalide("montant") }})
-framework.typed_row  # console/pages.py Ctx.typed_row, called by the Jinja templates of row forms ({{ ctx.typed_row(d.id, "motif") }})
+framework.typed_row  # console/pages.py Ctx.typed_row, called by the Jinja templates of row forms
 framework.tables_non_couvertes  # the register's coverage check (tests/donnees_personnelles/test_registre_*.py)
