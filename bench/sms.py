@@ -21,7 +21,7 @@ from typing import Any
 
 import asyncpg
 
-from bench.telephones import base_neuve, charge, client_admin, cotisations, semer
+from bench.telephones import base_neuve, charge, client_admin, cotisations, sans_lignes_de_requete, semer
 from bench.ussd import ecrire
 
 PAR_REQUETE = 500  # the route's maximum
@@ -162,12 +162,9 @@ def main() -> None:
     parser.add_argument("--membres", type=int, default=10_000)
     parser.add_argument("--debit", type=int, default=None, help="SMS per second (default: the setting)")
     args = parser.parse_args()
-    import logging
-
-    for bruyant in ("unionflow.requests", "httpx"):
-        logging.getLogger(bruyant).setLevel(logging.WARNING)
     commit = _commit()
-    resultat = asyncio.run(run(args.membres, args.debit)) | {"commit": commit}
+    with sans_lignes_de_requete():
+        resultat = asyncio.run(run(args.membres, args.debit)) | {"commit": commit}
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     md = rapport(resultat, stamp, commit)
     ecrire(resultat, "sms", md, stamp)

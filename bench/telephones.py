@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -28,6 +29,22 @@ ACOMPTE = "1000"  # paid on some dues: a receipt, and still something to pay on 
 
 def telephone(i: int) -> str:
     return f"+22178{i:07d}"
+
+
+@contextmanager
+def sans_lignes_de_requete() -> Iterator[None]:
+    """One log line per preparation request otherwise. The levels are put back after: the benches also run inside
+    the test suite's processes (tests/test_bench_ussd.py), where a later test reads the request lines
+    (tests/monitoring/test_logs.py failed whenever it ran after the bench in the same worker)."""
+    bruyants = [logging.getLogger(nom) for nom in ("unionflow.requests", "httpx")]
+    avant = [logger.level for logger in bruyants]
+    for logger in bruyants:
+        logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        for logger, niveau in zip(bruyants, avant, strict=True):
+            logger.setLevel(niveau)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,17 @@ from typing import Any
 
 from bench.config import RESULTS_DIR
 from bench.driver import read_response
-from bench.telephones import Recu, acomptes, base_neuve, charge, client_admin, cotisations, semer, telephone
+from bench.telephones import (
+    Recu,
+    acomptes,
+    base_neuve,
+    charge,
+    client_admin,
+    cotisations,
+    sans_lignes_de_requete,
+    semer,
+    telephone,
+)
 
 PIN = "2580"
 SECRET = "bench-ussd-gateway-secret"
@@ -194,14 +204,11 @@ def resume(mesures: Mesures, duree: float, nombre: int, connexions: int) -> dict
 
 
 async def preparer(url: str, nombre: int) -> list[Recu]:
-    import logging
-
-    for bruyant in ("unionflow.requests", "httpx"):  # one line per preparation request otherwise
-        logging.getLogger(bruyant).setLevel(logging.WARNING)
-    org = await semer(url, nombre, PIN)
-    async with client_admin(url) as client:
-        await cotisations(client, org, nombre)
-        return await acomptes(client, url, max(1, min(200, nombre // 5)))
+    with sans_lignes_de_requete():
+        org = await semer(url, nombre, PIN)
+        async with client_admin(url) as client:
+            await cotisations(client, org, nombre)
+            return await acomptes(client, url, max(1, min(200, nombre // 5)))
 
 
 async def run(nombre: int = 1000, connexions: int = 100, workers: int | None = None) -> dict[str, Any]:

@@ -5,6 +5,7 @@ queued and drained through the outbox at the gateway's rate to the loopback Afri
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import pytest
 from bench import sms, ussd
@@ -13,7 +14,12 @@ pytestmark = pytest.mark.postgresql_only
 
 
 def test_every_ussd_path_of_the_bench_is_answered_as_expected():
+    before = logging.getLogger("unionflow.requests").level
     result = asyncio.run(ussd.run_asgi(6, 3))
+
+    # The bench quiets the request lines while it prepares, then puts them back: later tests of this process read
+    # them (tests/monitoring/test_logs.py failed when it ran after this test in the same worker).
+    assert logging.getLogger("unionflow.requests").level == before
 
     assert result["erreurs"] == 0, result["exemples_erreurs"]
     assert result["sessions_ok"] == 6 and result["recus"] == 1
