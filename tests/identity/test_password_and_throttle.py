@@ -167,6 +167,27 @@ async def test_window_is_fixed_and_expires(app, db, backend):
         await store.client.aclose()
 
 
+@pytest.mark.parametrize("backend", ["database", "redis"])
+async def test_counting_every_call_answers_the_wait_in_one_round_trip(app, db, backend):
+    """The phone gateways' and the public payment code's limit (``compter``): every call counts, the call over
+    the limit gets the seconds left in the window, and a new window starts after it."""
+    import asyncio
+
+    key = f"test:{uuid.uuid4().hex}"
+    if backend == "redis":
+        store = RedisCounters(REDIS_URL, prefix=f"unionflow-test:{uuid.uuid4().hex}:")
+    else:
+        store = DatabaseCounters(app.state.sessionmaker, window=3600)  # the call's own window wins
+    assert [await store.compter(key, 2, WINDOW) for _ in range(2)] == [None, None]
+    over = [await store.compter(key, 2, WINDOW) for _ in range(2)]
+    assert all(0 < (wait or 0) <= WINDOW for wait in over), over
+    await asyncio.sleep(WINDOW + 0.1)
+    assert await store.compter(key, 2, WINDOW) is None
+    await store.reset(key, db)
+    if backend == "redis":
+        await store.client.aclose()
+
+
 async def test_redis_is_used_when_configured_and_shared(settings, factory, db):
     redis_app = create_app(settings.model_copy(update={"redis_url": REDIS_URL}))
     scope = {"type": "http", "app": redis_app, "headers": [], "method": "GET", "path": "/"}

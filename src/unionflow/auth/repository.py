@@ -4,7 +4,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Delete, Select, case, delete, func, literal, or_, select, update
+from sqlalchemy import Delete, Select, bindparam, case, delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -124,6 +124,27 @@ class JetonReinitialisationRepository(SystemRepository[JetonReinitialisation]):
             JetonReinitialisation.expires_at < before))
 
 
+_INCREMENTS: dict[str, Any] = {}
+
+
+def _increment_statement(dialect: str) -> Any:
+    """The upsert of ``increment_failures``, built once per dialect with bound parameters: it runs before every
+    phone gateway callback, and building it (its CASE expressions, its ON CONFLICT clause) cost as much CPU as
+    executing it (py-spy of bench/ussd.py, docs/performance.md)."""
+    if dialect not in _INCREMENTS:
+        # On the table, not the mapped class: the ORM would take the parameters for rows of a bulk insert.
+        table = LoginThrottle.__table__.c
+        now = bindparam("now", type_=UTCDateTime())
+        expired = table.window_start <= bindparam("expired_before", type_=UTCDateTime())
+        insert: Any = pg_insert if dialect == "postgresql" else sqlite_insert
+        stmt = insert(LoginThrottle.__table__).values(key=bindparam("key"), window_start=now, failures=1)
+        _INCREMENTS[dialect] = stmt.on_conflict_do_update(index_elements=[table.key], set_={
+            "failures": case((expired, 1), else_=table.failures + 1),
+            "window_start": case((expired, now), else_=table.window_start),
+        }).returning(table.failures, table.window_start)
+    return _INCREMENTS[dialect]
+
+
 class LoginThrottleRepository(SystemRepository[LoginThrottle]):
     """The failed-attempt windows of auth/throttle.py's database counters, and their retention."""
 
@@ -133,17 +154,14 @@ class LoginThrottleRepository(SystemRepository[LoginThrottle]):
         stmt = select(LoginThrottle).where(LoginThrottle.key == key)
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def increment_failures(self, key: str, now: datetime, window: int) -> None:
+    async def increment_failures(self, key: str, now: datetime, window: int) -> tuple[int, datetime]:
         """One more failure for ``key``: a new window starts at ``now`` when the last one (``window`` seconds)
-        has expired. One atomic statement: concurrent failures on several workers never lose a count."""
-        expired = LoginThrottle.window_start <= now - timedelta(seconds=window)
-        insert: Any = pg_insert if self.session.get_bind().dialect.name == "postgresql" else sqlite_insert
-        stmt = insert(LoginThrottle).values(key=key, window_start=now, failures=1)
-        stmt = stmt.on_conflict_do_update(index_elements=[LoginThrottle.key], set_={
-            "failures": case((expired, 1), else_=LoginThrottle.failures + 1),
-            "window_start": case((expired, literal(now, UTCDateTime())), else_=LoginThrottle.window_start),
-        })
-        await self.session.execute(stmt)
+        has expired. One atomic statement: concurrent failures on several workers never lose a count. Returns the
+        count and the start of the window it is in."""
+        stmt = _increment_statement(self.session.get_bind().dialect.name)
+        failures, start = (await self.session.execute(stmt, {
+            "key": key, "now": now, "expired_before": now - timedelta(seconds=window)})).one()
+        return int(failures), start
 
     async def failures_since(self, since: datetime) -> list[tuple[str, int]]:
         """(key, failures) of the windows started since ``since`` (the monitoring's failed-login measure)."""

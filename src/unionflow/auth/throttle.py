@@ -39,6 +39,11 @@ class CounterStore(Protocol):
 
     async def failure(self, key: str, window: int) -> None: ...
 
+    async def compter(self, key: str, limit: int, window: int) -> int | None:
+        """Counts one call of ``key`` (every call, not only failures); seconds until its window ends when this
+        call is over ``limit``, else None. One round trip: it runs before each phone gateway callback."""
+        ...
+
     async def reset(self, key: str, session: AsyncSession) -> None: ...
 
 
@@ -65,6 +70,14 @@ class RedisCounters:
             pipe.incr(self.prefix + key)
             await pipe.execute()
 
+    async def compter(self, key: str, limit: int, window: int) -> int | None:
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.set(self.prefix + key, 0, ex=window, nx=True)
+            pipe.incr(self.prefix + key)
+            pipe.ttl(self.prefix + key)
+            _, count, ttl = await pipe.execute()
+        return max(int(ttl), 1) if int(count) > limit else None
+
     async def reset(self, key: str, session: AsyncSession) -> None:
         await self.client.delete(self.prefix + key)
 
@@ -89,15 +102,28 @@ class DatabaseCounters:
         finally:
             sqlite_write_intent.reset(intent)
 
-    async def _failure(self, key: str, window: int, now: datetime) -> None:
+    async def compter(self, key: str, limit: int, window: int) -> int | None:
+        intent = sqlite_write_intent.set(True)
+        try:
+            now = datetime.now(UTC)
+            count, start = await self._failure(key, window, now)
+        finally:
+            sqlite_write_intent.reset(intent)
+        if count <= limit:
+            return None
+        left = (start + timedelta(seconds=window) - now).total_seconds()
+        return max(math.ceil(left), 1)
+
+    async def _failure(self, key: str, window: int, now: datetime) -> tuple[int, datetime]:
         async with self.sessionmaker() as session:
             repository = LoginThrottleRepository(session)
-            await repository.increment_failures(key, now, window)
+            counted = await repository.increment_failures(key, now, window)
             if secrets.randbelow(PURGE_ONE_IN) == 0:
                 # Spraying random e-mails creates one row each: expired rows are swept now and then.
                 await repository.delete_started_before(now - timedelta(seconds=max(window, self.window)),
                                                        inclusive=True)
             await session.commit()
+        return counted
 
     async def reset(self, key: str, session: AsyncSession) -> None:
         # In the request's own transaction: a second session would wait on SQLite's write lock.

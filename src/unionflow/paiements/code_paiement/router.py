@@ -53,11 +53,10 @@ async def limite_publique(request: Request) -> None:
     limiter = AttemptLimiter(request, "code-paiement")
     cle = limiter.key("ip", client_ip(request))
     limite = limiter.limit * IP_LIMIT_FACTOR
-    attente = await limiter.store.retry_after(cle, limite)
+    attente = await limiter.store.compter(cle, limite, limiter.settings.login_window_seconds)
     if attente is not None:
         raise TooManyRequests(f"Trop de demandes: réessayez dans {attente} secondes",
                               headers={"Retry-After": str(attente)})
-    await limiter.store.failure(cle, limiter.settings.login_window_seconds)
 
 
 def _html(contenu: str, status: int = 200) -> HTMLResponse:
