@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import Query
 
+from unionflow.comptabilite.etats.router import FORMAT, ORG
 from unionflow.comptabilite.etats.schemas import FormatEtat
 from unionflow.comptabilite.sycebnl import tableaux as sycebnl_tableaux
 from unionflow.comptabilite.sycebnl.correspondance import CorrespondanceService
@@ -33,9 +34,7 @@ from unionflow.core.tableaux import BINAIRES
 
 router = area_router("/api/comptabilite", "Comptabilité")
 
-ORG = Query(..., alias="organisationId")
 EXERCICE = Query(..., ge=1900, le=9999, description="Année de l'exercice N (du 1er janvier au 31 décembre)")
-FORMAT = Query(FormatEtat.JSON, alias="format")
 ETATS = ("Extension (présentation SYCEBNL). Colonnes N et N−1 (l'exercice précédent, calculé comme le serait son "
          "propre N). Chaque compte va à la rubrique de la table de correspondance de l'organisation "
          "(`GET /api/comptabilite/sycebnl/correspondance`). Trésorier, président, administrateur de "
