@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,9 +17,16 @@ def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 
 
 @pytest.fixture
-def driver(world: browser.World) -> Iterator[Any]:
-    """A fresh Chromium per test (its own cookies and downloads folder)."""
-    chrome = browser.chrome(world.downloads)
+def telechargements(tmp_path: Path) -> Path:
+    """The folder the test's Chromium downloads into: the test's own."""
+    return tmp_path / "downloads"
+
+
+@pytest.fixture
+def driver(telechargements: Path) -> Iterator[Any]:
+    """A fresh Chromium per test (its own cookies and downloads folder): the one browser fixture of the browser
+    tests, on the module's `world` or on a server of their own."""
+    chrome = browser.chrome(telechargements)
     try:
         yield chrome
     finally:

@@ -54,7 +54,7 @@ def record(name: str, size: int) -> None:
     out.write_text(json.dumps(known, indent=1, sort_keys=True) + "\n")
 
 
-def test_treasurer_records_cash_and_downloads_the_receipt(driver, world):
+def test_treasurer_records_cash_and_downloads_the_receipt(driver, world, telechargements):
     driver.get(world.base + "/console/connexion")
     first = browser.transferred(driver)
     record("premiere page (connexion, CSS compris)", first)
@@ -82,9 +82,9 @@ def test_treasurer_records_cash_and_downloads_the_receipt(driver, world):
     shot(driver, "paiement")
     driver.find_element(*by("#recu")).click()
     end = time.monotonic() + 60  # a download has no page to wait for: wait for the file itself
-    while time.monotonic() < end and not list(world.downloads.glob("recu-*.pdf")):
+    while time.monotonic() < end and not list(telechargements.glob("recu-*.pdf")):
         time.sleep(0.2)
-    pdfs = list(world.downloads.glob("recu-*.pdf"))
+    pdfs = list(telechargements.glob("recu-*.pdf"))
     assert pdfs and pdfs[0].read_bytes().startswith(b"%PDF")
 
 

@@ -48,18 +48,9 @@ def vide(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture
-def chromium(tmp_path: Path) -> Iterator[Any]:
-    driver = browser.chrome(tmp_path / "downloads")
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-def test_first_run_from_an_empty_installation_to_the_member_import(chromium: Any, vide: str,
+def test_first_run_from_an_empty_installation_to_the_member_import(driver: Any, vide: str,
                                                                    tmp_path: Path) -> None:
-    driver, base = chromium, vide
+    base = vide
     photo = lambda name: shot(driver, name)  # noqa: E731
     change_first_password(driver, base, ADMIN, BOOTSTRAP, NOUVEAU)
     driver.get(base + "/console/mise-en-route")

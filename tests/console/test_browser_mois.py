@@ -55,15 +55,6 @@ def union(tmp_path: Path) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture
-def chromium(tmp_path: Path) -> Iterator[Any]:
-    driver = browser.chrome(tmp_path / "downloads")
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
 def member_page(driver: Any, base: str, nom: str) -> str:
     """The member's page, found by name on « Membres »; returns its path."""
     driver.get(base + "/console/membres?q=" + nom)
@@ -247,8 +238,8 @@ def books(base: str) -> dict[str, Any]:
     return {t["nom"]: t for t in answer.json()}
 
 
-def test_a_union_runs_a_whole_month_in_the_console(chromium: Any, union: str, tmp_path: Path) -> None:
-    driver, base = chromium, union
+def test_a_union_runs_a_whole_month_in_the_console(driver: Any, union: str, tmp_path: Path) -> None:
+    base = union
     veille = date.today().replace(day=1) - timedelta(days=1)  # last day of the previous month
     set_up(driver, base, tmp_path)
     counter_and_advance(driver, base)

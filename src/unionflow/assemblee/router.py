@@ -9,13 +9,11 @@ from enum import StrEnum
 from typing import Any
 
 from fastapi import Query
-from fastapi.responses import Response
 
 from unionflow.assemblee import tableaux as documents
 from unionflow.assemblee.inventaire import InventaireService
 from unionflow.assemblee.schemas import DossierAssembleeResponse, InventaireResponse
 from unionflow.assemblee.service import AssembleeService
-from unionflow.comptabilite.etats.router import BINAIRES
 from unionflow.comptabilite.etats.schemas import FormatEtat
 from unionflow.core import tableaux
 from unionflow.core.auth import AuthContext, authorize
@@ -23,6 +21,7 @@ from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
+from unionflow.core.tableaux import BINAIRES
 
 router = area_router("/api/comptabilite", "Comptabilité")
 
@@ -38,10 +37,6 @@ class FormatDossier(StrEnum):
     PDF = "pdf"
 
 
-def _fichier(content: bytes, media: str, nom: str) -> Response:
-    return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{nom}"'})
-
-
 @router.get("/etats/inventaire", response_model=InventaireResponse, responses={**BINAIRES, **problems(404)},
             summary="Livre d'inventaire de l'exercice (extension)",
             description="Inventaire détaillé de l'actif et du passif au 31 décembre de l'exercice (aujourd'hui pour "
@@ -54,13 +49,7 @@ async def inventaire(session: SessionDep, organisation_id: uuid.UUID = ORG, exer
                      fmt: FormatEtat = Query(FormatEtat.JSON, alias="format"),
                      auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await InventaireService(session, auth).inventaire(organisation_id, exercice)
-    if fmt is FormatEtat.JSON:
-        return etat
-    table = documents.inventaire(etat)
-    table.edite_par = auth.actor_name
-    if fmt is FormatEtat.PDF:
-        return _fichier(tableaux.pdf(table), "application/pdf", f"livre-inventaire-{exercice}.pdf")
-    return _fichier(tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE, f"livre-inventaire-{exercice}.xlsx")
+    return tableaux.reponse_etat(etat, fmt, documents.inventaire, auth.actor_name, f"livre-inventaire-{exercice}")
 
 
 @router.get("/assemblee", response_model=DossierAssembleeResponse,
@@ -82,5 +71,5 @@ async def dossier_assemblee(session: SessionDep, organisation_id: uuid.UUID = OR
     dossier = await AssembleeService(session, auth).dossier(organisation_id, exercice, date_assemblee)
     if fmt is FormatDossier.JSON:
         return dossier.resume
-    return _fichier(documents.dossier_pdf(dossier, auth.actor_name), "application/pdf",
-                    f"dossier-assemblee-generale-{exercice}.pdf")
+    return tableaux.fichier(documents.dossier_pdf(dossier, auth.actor_name), tableaux.PDF_MEDIA_TYPE,
+                            f"dossier-assemblee-generale-{exercice}.pdf")

@@ -61,8 +61,7 @@ async def fichier(ctx: Ctx) -> Response:
     r = await _registre(ctx)
     table = tableau.registre(r)
     table.edite_par = ctx.auth.actor_name
-    content, media = ((tableaux.pdf(table), "application/pdf") if fmt == "pdf"
-                      else (tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE))
+    content, media = tableaux.rendu(table, fmt)
     return Response(content, media_type=media, headers={
         "Content-Disposition": f'attachment; filename="registre-dons-{r.debut}-{r.fin}.{fmt}"',
         "Cache-Control": "no-store"})

@@ -210,10 +210,7 @@ async def etat(session: AsyncSession, auth: AuthContext, nom: str, organisation_
     fichier, tableau = ETATS[nom]
     table = tableau(found)
     table.edite_par = auth.actor_name
-    if fmt == "xlsx":
-        content, media = tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE
-    else:
-        content, media = tableaux.pdf(table), "application/pdf"
+    content, media = tableaux.rendu(table, fmt)
     return content, media, f"{fichier}-{getattr(found, 'date_fin', date.today()):%Y-%m-%d}.{fmt}"
 
 

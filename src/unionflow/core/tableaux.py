@@ -4,13 +4,14 @@ or XLSX (openpyxl: bold frozen header with filters, sized columns, FCFA and date
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
+from fastapi.responses import Response
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
@@ -19,6 +20,11 @@ from unionflow.core.pdf_etats import FONTS as FONTS
 from unionflow.core.pdf_etats import DocumentEtat, EnTeteEtat, signatures
 
 XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+PDF_MEDIA_TYPE = "application/pdf"
+# The 200 of a statement route besides its JSON (``responses={**BINAIRES, ...}``): the PDF and the workbook.
+BINAIRES: dict[int | str, dict[str, Any]] = {200: {"content": {
+    PDF_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}},
+    XLSX_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}}}}}
 FORMAT_FCFA = '#,##0 "FCFA";-#,##0 "FCFA";"-"'
 FORMAT_MONTANT = "#,##0.00"
 FORMAT_DATE = "dd/mm/yyyy"
@@ -222,3 +228,31 @@ def _excel(value: Any) -> Any:
     if isinstance(value, datetime):
         return value.replace(tzinfo=None)
     return value
+
+
+def rendu(tableau: Tableau, fmt: str) -> tuple[bytes, str]:
+    """(content, media type) of the table as ``pdf`` or ``xlsx``."""
+    if fmt == "pdf":
+        return pdf(tableau), PDF_MEDIA_TYPE
+    if fmt == "xlsx":
+        return xlsx(tableau), XLSX_MEDIA_TYPE
+    raise ValueError(f"format {fmt!r}: pdf or xlsx")
+
+
+def fichier(content: bytes, media: str, nom: str) -> Response:
+    """A document to download: ``Content-Disposition: attachment`` under the name ``nom``."""
+    return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{nom}"'})
+
+
+E = TypeVar("E")
+
+
+def reponse_etat(etat: E, fmt: str, tableau: Callable[[E], Tableau], edite_par: str, nom: str) -> E | Response:
+    """A statement route's answer to its ``format`` (``json``, ``pdf`` or ``xlsx``): the statement itself (the
+    route's response model serialises it), or the table ``tableau`` builds from it, edited by ``edite_par``, as
+    the PDF or the workbook named ``{nom}.{fmt}``."""
+    if fmt == "json":
+        return etat
+    table = tableau(etat)
+    table.edite_par = edite_par
+    return fichier(*rendu(table, fmt), f"{nom}.{fmt}")

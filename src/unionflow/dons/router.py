@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from fastapi import Query
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
 
 from unionflow.comptabilite.etats.schemas import FormatEtat
 from unionflow.core import tableaux
@@ -18,6 +18,7 @@ from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
+from unionflow.core.tableaux import BINAIRES
 from unionflow.dons import tableau
 from unionflow.dons.fonds import FondsDedieService
 from unionflow.dons.nature import don_en_nature
@@ -36,9 +37,6 @@ router = area_router("/api/comptabilite", "Comptabilité")
 
 LECTURE = ("Lecture: trésorier, président, commissaire aux comptes, administrateur de l'organisation, ADMIN "
            "(RS-TRESORERIE-READ); une organisation invisible 404.")
-BINAIRES: dict[int | str, dict[str, Any]] = {200: {"content": {
-    "application/pdf": {"schema": {"type": "string", "format": "binary"}},
-    tableaux.XLSX_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}}}}}
 ORG = Query(..., alias="organisationId")
 
 
@@ -57,14 +55,8 @@ async def registre_dons(session: SessionDep, organisation_id: uuid.UUID = ORG,
                         fmt: FormatEtat = Query(FormatEtat.JSON, alias="format"),
                         auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     registre = await RegistreDonService(session, auth).registre(organisation_id, debut, fin)
-    if fmt is FormatEtat.JSON:
-        return registre
-    table = tableau.registre(registre)
-    table.edite_par = auth.actor_name
-    content, media = ((tableaux.pdf(table), "application/pdf") if fmt is FormatEtat.PDF
-                      else (tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE))
-    nom = f"registre-dons-{debut:%Y-%m-%d}-{fin:%Y-%m-%d}.{fmt.value}"
-    return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{nom}"'})
+    return tableaux.reponse_etat(registre, fmt, tableau.registre, auth.actor_name,
+                                 f"registre-dons-{debut:%Y-%m-%d}-{fin:%Y-%m-%d}")
 
 
 @router.get("/registre-dons/verifier", response_model=VerificationRegistreResponse, responses=problems(404),

@@ -60,7 +60,5 @@ def etats_consolides(e: EtatsConsolidesResponse, edite_par: str = "") -> Tableau
 def rendre(e: EtatsConsolidesResponse, fmt: str, edite_par: str) -> tuple[bytes, str, str]:
     """(content, media type, file name) of the consolidated statements as ``pdf`` or ``xlsx``: one rendering for
     the API and the console."""
-    table = etats_consolides(e, edite_par)
-    content, media = ((tableaux.pdf(table), "application/pdf") if fmt == "pdf"
-                      else (tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE))
+    content, media = tableaux.rendu(etats_consolides(e, edite_par), fmt)
     return content, media, f"etats-consolides-{e.date_fin:%Y-%m-%d}.{fmt}"

@@ -7,10 +7,10 @@ from datetime import date
 from typing import Any
 
 from fastapi import Depends, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse
 
-from unionflow.comptabilite.etats.router import BINAIRES
 from unionflow.comptabilite.etats.schemas import FormatEtat
+from unionflow.core import tableaux
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
@@ -18,6 +18,7 @@ from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
 from unionflow.core.roles import RS_FINANCE_READ, RS_TRESORERIE
 from unionflow.core.routing import area_router
+from unionflow.core.tableaux import BINAIRES
 from unionflow.federation import operations, pdf
 from unionflow.federation.schemas import ConsolidationResponse, CreateQuotePartRequest, EtatsConsolidesResponse
 from unionflow.federation.service import FederationService
@@ -65,8 +66,7 @@ async def get_etats_consolides(id: uuid.UUID, session: SessionDep, auth: AuthCon
     etat = await FederationService(session, auth).etats(id, date_debut, date_fin)
     if fmt is FormatEtat.JSON:
         return etat
-    content, media, filename = pdf.rendre(etat, fmt.value, auth.actor_name)
-    return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return tableaux.fichier(*pdf.rendre(etat, fmt.value, auth.actor_name))
 
 
 @router.get("/{id}/quotes-parts", response_model=Page[VersementResponse], responses=problems(403, 404),

@@ -8,7 +8,6 @@ from datetime import date
 from typing import Any
 
 from fastapi import Query
-from fastapi.responses import Response
 
 from unionflow.comptabilite.etats import tableaux as etats_tableaux
 from unionflow.comptabilite.etats.schemas import (
@@ -27,6 +26,7 @@ from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 from unionflow.core.schemas import OutputModel
+from unionflow.core.tableaux import BINAIRES
 
 router = area_router("/api/comptabilite", "Comptabilité")
 
@@ -36,9 +36,6 @@ ETATS = ("Trésorier, président, administrateur de l'organisation, ADMIN (RS-TR
          "montants en FCFA). Période par défaut: du 1er janvier de l'année de `dateFin` à `dateFin` (aujourd'hui). "
          "`calculeLe` date le calcul. Règle métier (400 `regle-metier`): `dateDebut` ne peut pas suivre `dateFin` "
          "(aujourd'hui par défaut).")
-BINAIRES: dict[int | str, dict[str, Any]] = {200: {"content": {
-    "application/pdf": {"schema": {"type": "string", "format": "binary"}},
-    tableaux.XLSX_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}}}}}
 ORG = Query(..., alias="organisationId")
 DEBUT = Query(None, alias="dateDebut", description="Premier jour inclus (AAAA-MM-JJ)")
 FIN = Query(None, alias="dateFin", description="Dernier jour inclus (AAAA-MM-JJ); défaut: aujourd'hui")
@@ -47,16 +44,9 @@ FORMAT = Query(FormatEtat.JSON, alias="format")
 
 def _rendre(etat: OutputModel, fmt: FormatEtat, nom: str, tableau: Callable[[Any], tableaux.Tableau],
             auth: AuthContext) -> Any:
-    if fmt is FormatEtat.JSON:
-        return etat
-    table = tableau(etat)
-    table.edite_par = auth.actor_name
-    if fmt is FormatEtat.PDF:
-        content, media = tableaux.pdf(table), "application/pdf"
-    else:
-        content, media = tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE
-    filename = f"{nom}-{getattr(etat, 'date_fin', date.today()):%Y-%m-%d}.{fmt.value}"
-    return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    """The statement in ``fmt``, a file named after the statement and its last day (today without one)."""
+    return tableaux.reponse_etat(etat, fmt, tableau, auth.actor_name,
+                                 f"{nom}-{getattr(etat, 'date_fin', date.today()):%Y-%m-%d}")
 
 
 @router.get("/etats/balance", response_model=BalanceGeneraleResponse, responses={**BINAIRES, **problems(404)},

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import Query
 
-from unionflow.comptabilite.etats.router import BINAIRES, FORMAT, ORG, _rendre
+from unionflow.comptabilite.etats.router import FORMAT, ORG, _rendre
 from unionflow.comptabilite.etats.schemas import FormatEtat
 from unionflow.comptabilite.smt import tableaux
 from unionflow.comptabilite.smt.schemas import (
@@ -22,6 +22,7 @@ from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.roles import RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
+from unionflow.core.tableaux import BINAIRES
 
 router = area_router("/api/comptabilite", "Comptabilité")
 

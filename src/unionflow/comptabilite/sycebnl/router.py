@@ -7,9 +7,8 @@ import uuid
 from typing import Any
 
 from fastapi import Query
-from fastapi.responses import Response
 
-from unionflow.comptabilite.etats.router import BINAIRES
+from unionflow.comptabilite.etats.router import FORMAT, ORG
 from unionflow.comptabilite.etats.schemas import FormatEtat
 from unionflow.comptabilite.sycebnl import tableaux as sycebnl_tableaux
 from unionflow.comptabilite.sycebnl.correspondance import CorrespondanceService
@@ -31,12 +30,11 @@ from unionflow.core.openapi import problems
 from unionflow.core.pdf_etats import SIGNATAIRES_ETATS
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
+from unionflow.core.tableaux import BINAIRES
 
 router = area_router("/api/comptabilite", "Comptabilité")
 
-ORG = Query(..., alias="organisationId")
 EXERCICE = Query(..., ge=1900, le=9999, description="Année de l'exercice N (du 1er janvier au 31 décembre)")
-FORMAT = Query(FormatEtat.JSON, alias="format")
 ETATS = ("Extension (présentation SYCEBNL). Colonnes N et N−1 (l'exercice précédent, calculé comme le serait son "
          "propre N). Chaque compte va à la rubrique de la table de correspondance de l'organisation "
          "(`GET /api/comptabilite/sycebnl/correspondance`). Trésorier, président, administrateur de "
@@ -51,16 +49,8 @@ CORRESPONDANCE = ("Extension. Table préfixe de compte → rubrique SYCEBNL (le 
 
 
 def _rendre(etat: EnteteSycebnl, fmt: FormatEtat, nom: str, tableau: Any, auth: AuthContext) -> Any:
-    if fmt is FormatEtat.JSON:
-        return etat
-    table = tableau(etat)
-    table.edite_par = auth.actor_name
-    if fmt is FormatEtat.PDF:
-        content, media = tableaux.pdf(table), "application/pdf"
-    else:
-        content, media = tableaux.xlsx(table), tableaux.XLSX_MEDIA_TYPE
-    filename = f"sycebnl-{nom}-{etat.exercice}.{fmt.value}"
-    return Response(content, media_type=media, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    """The statement in ``fmt``, a file named after the statement and its year."""
+    return tableaux.reponse_etat(etat, fmt, tableau, auth.actor_name, f"sycebnl-{nom}-{etat.exercice}")
 
 
 @router.get("/etats/sycebnl/bilan", response_model=BilanSycebnlResponse, responses={**BINAIRES, **problems(404)},
@@ -110,8 +100,7 @@ async def notes(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice:
     entete = sycebnl_tableaux.notes(etat)
     content = tableaux.pdf_dossier(entete.titre, etat.organisation, entete.sous_titre,
                                    sycebnl_tableaux.notes_sections(etat), SIGNATAIRES_ETATS, auth.actor_name)
-    return Response(content, media_type="application/pdf",
-                    headers={"Content-Disposition": f'attachment; filename="sycebnl-notes-{exercice}.pdf"'})
+    return tableaux.fichier(content, tableaux.PDF_MEDIA_TYPE, f"sycebnl-notes-{exercice}.pdf")
 
 
 @router.get("/sycebnl/correspondance", response_model=CorrespondanceResponse, responses=problems(404),
