@@ -61,7 +61,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from unionflow.core import journal
+    from unionflow.core import journal, listening
     from unionflow.core.db import is_sqlite
     from unionflow.core.logs import configure_logging
 
@@ -76,9 +76,14 @@ def _serve(args: argparse.Namespace) -> int:
         os.environ.setdefault("UNIONFLOW_PLANIFICATEUR_INTEGRE", "true")
         get_settings.cache_clear()  # a single worker runs in this process and reads the cached settings
     forwarded = args.forwarded_allow_ips or settings.forwarded_allow_ips
-    uvicorn.run("unionflow.app:create_app", factory=True, host=args.host, port=args.port, workers=workers,
-                proxy_headers=args.proxy_headers, forwarded_allow_ips=forwarded, log_config=None,
-                log_level=settings.log_level.lower(), access_log=False)
+    options: dict[str, Any] = {
+        "factory": True, "host": args.host, "port": args.port, "workers": workers, "proxy_headers": args.proxy_headers,
+        "forwarded_allow_ips": forwarded, "log_config": None, "log_level": settings.log_level.lower(),
+        "access_log": False}
+    if listening.disponible(workers):
+        listening.servir(uvicorn.Config("unionflow.app:create_app", **options))
+    else:
+        uvicorn.run("unionflow.app:create_app", **options)
     return 0
 
 
