@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import logging
 import socket
+import sys
 from typing import Any
+
+# uvicorn's exit code when a server cannot start (uvicorn.server.STARTUP_FAILURE).
+STARTUP_FAILURE = 3
 
 
 def _lier(host: str, port: int, family: int) -> socket.socket:
@@ -37,6 +41,20 @@ class SocketParWorker:
         return _lier, (self.host, self.port, self.family)
 
 
+def port_libre(host: str, port: int, family: int) -> int:
+    """The port, checked free by a bind without SO_REUSEPORT: any process listening on it (another UnionFlow
+    included, whose sockets would otherwise share the connections with ours) makes the start fail, as uvicorn's own
+    bind does. Port 0: the one the system chose."""
+    with socket.socket(family=family, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            logging.getLogger("uvicorn.error").error("%s", exc)
+            sys.exit(STARTUP_FAILURE)
+        return int(probe.getsockname()[1])
+
+
 def disponible(workers: int) -> bool:
     return workers > 1 and hasattr(socket, "SO_REUSEPORT")
 
@@ -48,9 +66,9 @@ def servir(config: Any) -> None:
     from uvicorn.supervisors.multiprocess import Multiprocess
 
     family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
-    reserve = _lier(config.host, config.port, family)
+    port = port_libre(config.host, config.port, family)
+    reserve = _lier(config.host, port, family)
     try:
-        port = reserve.getsockname()[1]
         logging.getLogger("uvicorn.error").info(
             "Uvicorn running on %s://%s:%d, %d workers each on its own socket (Press CTRL+C to quit)",
             "https" if config.is_ssl else "http", config.host, port, config.workers)
