@@ -223,3 +223,21 @@ async def test_a_control_character_in_a_console_form_is_refused_and_nothing_is_r
     refused = await client.post("/console/connexion", data={
         "csrf": csrf_of(page.text), "email": "a\u0000@b.sn", "password": "x", "suite": "/console/"})
     assert refused.status_code == 400 and "contrôle" in refused.text
+
+
+async def test_a_page_of_one_organisation_sends_the_union_admin_to_the_chooser_and_back(client, factory, db):
+    """The union administrator has no organisation of his own: each page that works on one asks him which (it
+    showed a bare « Demande invalide » page on five of them, seen on the screenshots of docs/console/ecrans)."""
+    org = await factory.organisation()
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    csrf = await sign_in(client, admin, db)
+    for path in ("/console/avoirs", "/console/ecritures/nouvelle", "/console/nouveau-membre",
+                 "/console/registre-dons", "/console/tresoreries", "/console/ecritures-a-approuver",
+                 "/console/comptabilite"):
+        asked = await client.get(path)
+        assert asked.status_code == 303, (path, asked.text[:300])
+        assert asked.headers["location"] == f"/console/contexte?suite={path}", (path, asked.headers["location"])
+    chosen = await client.post("/console/contexte", data={"csrf": csrf, "organisation": str(org.id),
+                                                          "suite": "/console/avoirs"})
+    assert chosen.status_code == 303
+    assert (await client.get("/console/avoirs")).status_code == 200

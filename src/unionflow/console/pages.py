@@ -92,6 +92,11 @@ STATUTS = {"EN_ATTENTE": "En attente", "VALIDE": "Validé", "ECHOUE": "Échoué"
 templates.filters["statut"] = lambda v: STATUTS.get(str(v), str(v))
 
 
+# A page that needs an active organisation raises this; so do API services (« précisez … X-Active-Organisation-Id »):
+# ``_page`` answers both with the chooser.
+ORGANISATION_REQUISE = "Organisation active requise (X-Active-Organisation-Id)"
+
+
 @dataclass
 class Ctx:
     """What a page handler gets: the request, the caller as the API sees him, the request's transaction."""
@@ -109,6 +114,13 @@ class Ctx:
     # …and, for a form repeated on each row of a list, the refused row: the path segments of the refused post
     # (``/annulations/{id}/rejeter``: that request's id, « rejeter »), so that only its row is marked (``ligne=``).
     lignes: frozenset[str] = frozenset()
+
+    def organisation(self) -> uuid.UUID:
+        """The active organisation of a page that works on one; without it, the chooser: ``_page`` sends the person
+        to /console/contexte and back to this page (never a bare error page, the screenshots showed five)."""
+        if self.auth.active_organisation_id is None:
+            raise RegleMetier(ORGANISATION_REQUISE)
+        return self.auth.active_organisation_id
 
     def can(self, permission: Permission, organisation_id: uuid.UUID | None = None) -> bool:
         return self.auth.can(permission, organisation_id or self.auth.active_organisation_id)

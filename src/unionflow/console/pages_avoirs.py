@@ -8,7 +8,6 @@ from starlette.responses import Response
 
 from unionflow.console import services
 from unionflow.console.pages import Ctx, page
-from unionflow.core.errors import InvalidInput
 from unionflow.core.roles import RS_TRESORERIE_READ
 
 # One row (~200 bytes) per member holding credit: 100 rows a page keep it under 30 KB.
@@ -17,9 +16,7 @@ LIGNES = 100
 
 @page("/avoirs", RS_TRESORERIE_READ)
 async def registre(ctx: Ctx) -> Response:
-    org = ctx.auth.active_organisation_id
-    if org is None:
-        raise InvalidInput("Choisissez d'abord une organisation")
+    org = ctx.organisation()
     try:
         numero = max(0, int(ctx.request.query_params.get("page", "0")))
     except ValueError:

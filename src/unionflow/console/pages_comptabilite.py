@@ -8,7 +8,6 @@ answer 404 for books the caller does not see and 403 for an action his role does
 from __future__ import annotations
 
 import calendar
-import uuid
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -32,12 +31,6 @@ MOIS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août
         "novembre", "décembre")
 
 
-def _organisation(ctx: Ctx) -> uuid.UUID:
-    if ctx.auth.active_organisation_id is None:
-        # The console's chooser answers this one (pages._page redirects to /console/contexte).
-        raise RegleMetier("Organisation active requise (X-Active-Organisation-Id)")
-    return ctx.auth.active_organisation_id
-
 
 def parse_date(value: str, name: str, required: bool = False) -> date | None:
     if not value:
@@ -57,7 +50,7 @@ def parse_decimal(value: str, name: str) -> Decimal:
 
 @page("/comptabilite", RS_TRESORERIE_READ)
 async def comptabilite(ctx: Ctx) -> Response:
-    org = _organisation(ctx)
+    org = ctx.organisation()
     verrou = await services_finance.verrou(ctx.db, ctx.auth, org)
     demandes = await services_finance.deverrouillages(ctx.db, ctx.auth, org)
     today = date.today()
@@ -76,7 +69,7 @@ async def etat(ctx: Ctx) -> Response:
     if nom not in dict(ETATS) or fmt not in FORMATS:
         raise NotFound("État introuvable")
     content, media, filename = await services_finance.etat(
-        ctx.db, ctx.auth, nom, _organisation(ctx), parse_date(query.get("debut", ""), "Du"),
+        ctx.db, ctx.auth, nom, ctx.organisation(), parse_date(query.get("debut", ""), "Du"),
         parse_date(query.get("fin", ""), "Au"), fmt)
     return Response(content, media_type=media, headers={
         "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
@@ -96,7 +89,7 @@ async def fin_exercice(ctx: Ctx) -> Response:
     if not 1900 <= exercice <= 9999:
         raise InvalidInput("Exercice: année requise (AAAA)")
     content, filename = await services_finance.fin_exercice(
-        ctx.db, ctx.auth, document, _organisation(ctx), exercice,
+        ctx.db, ctx.auth, document, ctx.organisation(), exercice,
         parse_date(query.get("dateAssemblee", ""), "Date de l'assemblée"))
     return Response(content, media_type="application/pdf", headers={
         "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
@@ -106,7 +99,7 @@ async def fin_exercice(ctx: Ctx) -> Response:
 async def verrouiller(ctx: Ctx) -> Response:
     jusqu_au = parse_date(ctx.field("date"), "Date de verrouillage", required=True)
     assert jusqu_au is not None
-    await services_finance.verrouiller(ctx.db, ctx.auth, _organisation(ctx), jusqu_au)
+    await services_finance.verrouiller(ctx.db, ctx.auth, ctx.organisation(), jusqu_au)
     return redirect("/comptabilite?fait=verrou")
 
 
@@ -117,7 +110,7 @@ async def demander(ctx: Ctx) -> Response:
     motif = ctx.field("motif")
     if len(motif) < 5:
         raise InvalidInput("Indiquez pourquoi la période doit être rouverte (5 caractères au moins)")
-    await services_finance.demander_deverrouillage(ctx.db, ctx.auth, _organisation(ctx), jusqu_au, motif)
+    await services_finance.demander_deverrouillage(ctx.db, ctx.auth, ctx.organisation(), jusqu_au, motif)
     return redirect("/comptabilite?fait=demande")
 
 
@@ -152,7 +145,7 @@ def _mois_precedent() -> tuple[int, int]:
 
 async def _page_clotures(ctx: Ctx, status: int = 200, controles: list[dict[str, object]] | None = None,
                          saisie: dict[str, str] | None = None) -> Response:
-    org = _organisation(ctx)
+    org = ctx.organisation()
     faites = await services_finance.clotures(ctx.db, ctx.auth, org)
     annee, mois = _mois_precedent()
     fin = date(annee, mois, calendar.monthrange(annee, mois)[1])
@@ -174,7 +167,7 @@ async def cloturer(ctx: Ctx) -> Response:
     saisie = {k: ctx.field(k) for k in ("annee", "mois", "caisse", "banque", "wave", "compte_ecart", "motif_ecart")}
     try:
         data = CreateClotureMensuelleRequest(
-            organisation_id=_organisation(ctx), annee=int(saisie["annee"] or 0), mois=int(saisie["mois"] or 0),
+            organisation_id=ctx.organisation(), annee=int(saisie["annee"] or 0), mois=int(saisie["mois"] or 0),
             caisse_comptee=parse_decimal(saisie["caisse"], "caisse"),
             solde_banque=parse_decimal(saisie["banque"], "banque"),
             solde_wave=parse_decimal(saisie["wave"], "wave"),

@@ -16,7 +16,7 @@ from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_comptabilite import parse_date
 from unionflow.console.pages_tresorier import METHODES_GUICHET, parse_id
 from unionflow.core import tableaux
-from unionflow.core.errors import InvalidInput, NotFound, schema_error
+from unionflow.core.errors import NotFound, schema_error
 from unionflow.core.idempotence import IdempotentRequest
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
@@ -31,18 +31,13 @@ LIGNES = 100
 OPERATION_RECETTE = "POST /api/paiements/recettes"  # the API route's idempotency scope: one key, one gift
 
 
-def _organisation(ctx: Ctx) -> uuid.UUID:
-    if ctx.auth.active_organisation_id is None:
-        raise InvalidInput("Choisissez d'abord une organisation")
-    return ctx.auth.active_organisation_id
-
 
 async def _registre(ctx: Ctx) -> RegistreDonsResponse:
     query = ctx.request.query_params
     today = date.today()
     debut = parse_date(query.get("debut", ""), "Du") or date(today.year, 1, 1)
     fin = parse_date(query.get("fin", ""), "Au") or today
-    return await RegistreDonService(ctx.db, ctx.auth).registre(_organisation(ctx), debut, fin)
+    return await RegistreDonService(ctx.db, ctx.auth).registre(ctx.organisation(), debut, fin)
 
 
 @page("/registre-dons", RS_TRESORERIE_READ)
@@ -85,7 +80,7 @@ async def don(ctx: Ctx) -> Response:
 async def don_post(ctx: Ctx) -> Response:
     """The API's DON receipt (``POST /api/paiements/recettes``) under the form's idempotency key."""
     membre_id = parse_id(ctx.request.path_params["id"])
-    organisation_id = _organisation(ctx)
+    organisation_id = ctx.organisation()
     genre = ctx.field("type") or "MEMBRE"
     donateur = None if genre == "MEMBRE" else services.corps(
         type=genre, nom=ctx.field("nom"), telephone=ctx.field("telephone"), pieceIdentite=ctx.field("piece"),

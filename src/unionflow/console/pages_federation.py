@@ -9,7 +9,7 @@ from datetime import date
 from starlette.responses import Response
 
 from unionflow.console.pages import Ctx, page
-from unionflow.console.pages_comptabilite import _organisation, parse_date
+from unionflow.console.pages_comptabilite import parse_date
 from unionflow.core.errors import NotFound
 from unionflow.core.roles import RS_FINANCE_READ
 from unionflow.federation import pdf
@@ -25,8 +25,8 @@ def _periode(ctx: Ctx) -> tuple[date | None, date | None]:
 async def federation(ctx: Ctx) -> Response:
     debut, fin = _periode(ctx)
     service = FederationService(ctx.db, ctx.auth)
-    chiffres = await service.consolidation(_organisation(ctx), debut, fin)
-    etats = await service.etats(_organisation(ctx), debut, fin)
+    chiffres = await service.consolidation(ctx.organisation(), debut, fin)
+    etats = await service.etats(ctx.organisation(), debut, fin)
     return ctx.render("federation.html", c=chiffres, e=etats, debut=chiffres.date_debut.isoformat(),
                       fin=chiffres.date_fin.isoformat())
 
@@ -37,7 +37,7 @@ async def etats_consolides(ctx: Ctx) -> Response:
     if fmt not in ("pdf", "xlsx"):
         raise NotFound("État introuvable")
     debut, fin = _periode(ctx)
-    etat = await FederationService(ctx.db, ctx.auth).etats(_organisation(ctx), debut, fin)
+    etat = await FederationService(ctx.db, ctx.auth).etats(ctx.organisation(), debut, fin)
     content, media, filename = pdf.rendre(etat, fmt, ctx.auth.actor_name)
     return Response(content, media_type=media, headers={
         "Content-Disposition": f'attachment; filename="{filename}"',

@@ -16,7 +16,6 @@ from starlette.responses import Response
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id
 from unionflow.console.services import corps
-from unionflow.core.errors import InvalidInput
 from unionflow.core.pagination import PageParams
 from unionflow.core.roles import RS_MEMBRE_WRITE
 from unionflow.membres.appartenance_service import AppartenanceService
@@ -38,8 +37,7 @@ def _valeurs(ctx: Ctx, membre: Any = None) -> dict[str, str]:
 
 
 def _formulaire(ctx: Ctx, proches: list[Any]) -> Response:
-    if ctx.auth.active_organisation_id is None:
-        raise InvalidInput("Choisissez d'abord l'organisation où inscrire le membre")
+    ctx.organisation()  # the organisation the member is registered in
     return ctx.render("fiche_membre.html", valeurs=_valeurs(ctx), membre=None, proches=proches,
                       action="/nouveau-membre")
 

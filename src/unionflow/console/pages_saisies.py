@@ -40,9 +40,7 @@ ROUTES = {"ecritures": "POST /api/comptabilite/demandes-ecritures/{id}/approuver
 
 @page("/ecritures-a-approuver", RS_TRESORERIE_READ)
 async def liste(ctx: Ctx) -> Response:
-    org = ctx.auth.active_organisation_id
-    if org is None:
-        raise InvalidInput("Choisissez d'abord une organisation")
+    org = ctx.organisation()
     ecritures = await SaisieService(ctx.db, ctx.auth).lister(org, None)
     a_nouveaux = await ANouveauxService(ctx.db, ctx.auth).lister(org)
     moi = ctx.auth.actor_name
@@ -108,9 +106,7 @@ async def decider(ctx: Ctx) -> Response:
 @page("/ecritures/nouvelle", RS_TRESORERIE)
 async def nouvelle(ctx: Ctx) -> Response:
     """The manual entry form: booked at once, or a request when it touches money (the API's rule, said above it)."""
-    org = ctx.auth.active_organisation_id
-    if org is None:
-        raise InvalidInput("Choisissez d'abord une organisation")
+    org = ctx.organisation()
     ctx.auth.require(Permission.COMPTABILITE_ECRIRE, org,
                      "Seuls l'administrateur et le trésorier de l'organisation tiennent sa comptabilité")
     service = ComptabiliteService(ctx.db, ctx.auth)
@@ -127,9 +123,7 @@ async def nouvelle(ctx: Ctx) -> Response:
 async def ouvrir_compte(ctx: Ctx) -> Response:
     """Opens an account of the organisation's chart from the entry form (bank fees 631, rent 622…): the API's
     ``POST /api/comptabilite/comptes``, same service and rules; back to the form with the account offered."""
-    org = ctx.auth.active_organisation_id
-    if org is None:
-        raise InvalidInput("Choisissez d'abord une organisation")
+    org = ctx.organisation()
     data = CreateCompteComptableRequest.model_validate(corps(
         organisationId=str(org), numeroCompte=ctx.field("numero_compte"), libelle=ctx.field("libelle_compte")))
     compte = await ComptabiliteService(ctx.db, ctx.auth).creer_compte(data)

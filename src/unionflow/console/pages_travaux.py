@@ -4,7 +4,6 @@ whose page shows the progress and the link to the result. Role sets: the API's (
 
 from __future__ import annotations
 
-import uuid
 from datetime import date
 from decimal import Decimal
 
@@ -16,7 +15,7 @@ from unionflow.configuration.service import BAREME
 from unionflow.console import services_travaux
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_comptabilite import parse_date
-from unionflow.core.errors import Forbidden, InvalidInput, NotFound, RegleMetier, schema_error
+from unionflow.core.errors import Forbidden, InvalidInput, NotFound, schema_error
 from unionflow.core.roles import RS_COTISATION_GENERER, RS_EXPORT_MEMBRES, RS_EXPORT_TRESORERIE
 from unionflow.cotisations.schemas import GenererCotisationsRequest
 from unionflow.export.formats import FormatExport
@@ -28,12 +27,6 @@ TYPES = (("MENSUELLE", "Mensuelle"), ("TRIMESTRIELLE", "Trimestrielle"), ("SEMES
 EXPORTS = {"membres": ("Registre des membres", RS_EXPORT_MEMBRES),
            "cotisations": ("Cotisations", RS_EXPORT_TRESORERIE), "paiements": ("Paiements", RS_EXPORT_TRESORERIE)}
 
-
-def _organisation(ctx: Ctx) -> uuid.UUID:
-    if ctx.auth.active_organisation_id is None:
-        # The console's chooser answers this one (pages._page redirects to /console/contexte).
-        raise RegleMetier("Organisation active requise (X-Active-Organisation-Id)")
-    return ctx.auth.active_organisation_id
 
 
 async def _bareme(ctx: Ctx) -> dict[str, Decimal]:
@@ -57,7 +50,7 @@ async def generer_form(ctx: Ctx) -> Response:
 async def generer(ctx: Ctx) -> Response:
     try:
         data = GenererCotisationsRequest(
-            organisation_id=_organisation(ctx), type_cotisation=TypeCotisation(ctx.field("type")),
+            organisation_id=ctx.organisation(), type_cotisation=TypeCotisation(ctx.field("type")),
             annee=int(ctx.field("annee") or 0), mois=int(ctx.field("mois")) if ctx.field("mois") else None,
             montant=ctx.montant(), date_echeance=parse_date(ctx.field("echeance"), "Échéance"),
             libelle=ctx.field("libelle") or None)
@@ -91,7 +84,7 @@ async def exporter(ctx: Ctx) -> Response:
         fmt = FormatExport(ctx.request.query_params.get("format", "csv"))
     except ValueError:
         raise InvalidInput("Format: csv ou xlsx") from None
-    result = await services_travaux.exporter(ctx.db, ctx.auth, ctx.request, nom, _organisation(ctx), fmt)
+    result = await services_travaux.exporter(ctx.db, ctx.auth, ctx.request, nom, ctx.organisation(), fmt)
     if isinstance(result, TacheResponse):
         return redirect(f"/taches/{result.id}")
     return result

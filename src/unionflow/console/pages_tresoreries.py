@@ -27,12 +27,6 @@ def _numero_vir(value: str) -> str:
     return value if re.fullmatch(r"VIR-\d{4}-\d{6}", value) else ""
 
 
-def _organisation(ctx: Ctx) -> uuid.UUID:
-    organisation_id = ctx.auth.active_organisation_id
-    if organisation_id is None:
-        raise InvalidInput("Choisissez l'organisation dont vous consultez les trésoreries")
-    return organisation_id
-
 
 def _sens(found: list[TresorerieResponse]) -> tuple[str, str, str]:
     """The transfer the form proposes: the everyday one, cash deposited at the bank (the first active cash box to
@@ -49,7 +43,7 @@ def _sens(found: list[TresorerieResponse]) -> tuple[str, str, str]:
 
 @page("/tresoreries", RS_TRESORERIE_READ)
 async def liste(ctx: Ctx) -> Response:
-    organisation_id = _organisation(ctx)
+    organisation_id = ctx.organisation()
     found = await tresoreries.tresoreries(ctx.db, ctx.auth, organisation_id)
     source, destination, libelle = _sens(found)
     return ctx.render("tresoreries.html", tresoreries=found, types=TYPES,
@@ -64,7 +58,7 @@ async def liste(ctx: Ctx) -> Response:
 
 @page("/tresoreries/virements", RS_TRESORERIE, methods=("POST",), again="/tresoreries")
 async def virer(ctx: Ctx) -> Response:
-    organisation_id = _organisation(ctx)
+    organisation_id = ctx.organisation()
     montant = ctx.montant()
     try:
         jour = date.fromisoformat(ctx.field("date")) if ctx.field("date") else None

@@ -16,7 +16,7 @@ from starlette.responses import Response
 from unionflow.console import services, services_finance, services_tresoreries
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id
-from unionflow.core.errors import InvalidInput, RegleMetier, schema_error
+from unionflow.core.errors import InvalidInput, schema_error
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RS_AIDE, RS_FINANCE_DECIDE, RS_TRESORERIE, RS_TRESORERIE_READ, RS_VERSEMENT_CONFIRMER
 from unionflow.federation.schemas import CreateQuotePartRequest
@@ -65,9 +65,7 @@ async def versements(ctx: Ctx) -> Response:
 
 @page("/versements", RS_TRESORERIE, methods=("POST",))
 async def preparer(ctx: Ctx) -> Response:
-    organisation_id = ctx.auth.active_organisation_id
-    if organisation_id is None:  # the console's chooser answers this one (pages._page)
-        raise RegleMetier("Organisation active requise (X-Active-Organisation-Id)")
+    organisation_id = ctx.organisation()
     objet_id = parse_id(ctx.field("objet_id")) if ctx.field("objet_id") else None
     try:
         data = CreateVersementRequest(
@@ -89,9 +87,7 @@ async def preparer(ctx: Ctx) -> Response:
 async def quote_part(ctx: Ctx) -> Response:
     """The quote-part to the federation: the API's operation (``POST /api/federations/quotes-parts``), a payout
     confirmed by a second person like any other."""
-    organisation_id = ctx.auth.active_organisation_id
-    if organisation_id is None:
-        raise RegleMetier("Organisation active requise (X-Active-Organisation-Id)")
+    organisation_id = ctx.organisation()
     try:
         data = CreateQuotePartRequest(
             organisation_id=organisation_id, montant=ctx.montant(),

@@ -31,13 +31,6 @@ LIGNES = {"RAPPROCHEE": "Rapprochée", "INCONNUE": "Inconnue chez nous", "MONTAN
 MAX_LIGNES = 30
 
 
-def _organisation(ctx: Ctx) -> uuid.UUID:
-    organisation_id = ctx.auth.active_organisation_id
-    if organisation_id is None:
-        raise InvalidInput("Choisissez l'organisation dont vous importez le relevé")
-    return organisation_id
-
-
 @page("/wave/releves", RS_TRESORERIE_READ)
 async def releves(ctx: Ctx) -> Response:
     try:
@@ -53,7 +46,7 @@ async def releves(ctx: Ctx) -> Response:
 @page("/wave/releves", RS_TRESORERIE, methods=("POST",))
 async def importer(ctx: Ctx) -> Response:
     assert ctx.form is not None
-    organisation_id = _organisation(ctx)
+    organisation_id = ctx.organisation()
     fichier = ctx.form.get("fichier")
     if not isinstance(fichier, UploadFile) or not fichier.filename:
         raise InvalidInput("Choisissez le fichier CSV exporté du portail Wave Business")
@@ -67,7 +60,7 @@ async def importer(ctx: Ctx) -> Response:
 
 @page("/wave/releves/depuis-wave", RS_TRESORERIE, methods=("POST",), again="/wave/releves")
 async def importer_jour(ctx: Ctx) -> Response:
-    organisation_id = _organisation(ctx)
+    organisation_id = ctx.organisation()
     try:
         jour = date.fromisoformat(ctx.field("date"))
     except ValueError:
