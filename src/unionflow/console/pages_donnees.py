@@ -1,6 +1,7 @@
 """Personal data in the console (Loi 2008-12): the member's « Mes données » (his consents, given and withdrawn, his
-oppositions to processings, asked and withdrawn, and who read his file), the secretariat's paper consent on a member's page, the data-protection officer's access log
-of his organisation's files, and the register of processings (table and PDF). Through the API's services."""
+oppositions to processings, asked and withdrawn, and who read his file), the secretariat's paper consent on a
+member's page, the data-protection officer's access log of his organisation's files, and the register of
+processings (table and PDF). Through the API's services."""
 
 from __future__ import annotations
 

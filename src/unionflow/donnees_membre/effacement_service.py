@@ -2,10 +2,10 @@
 
 The member asks for himself (the policy's ``par_le_sujet``: a data subject's right, no permission), or the
 register's keepers for him (``donnees.effacement.demander``); a second person decides — the organisation's
-PRESIDENT, ADMIN_ORGANISATION or DELEGUE_PROTECTION_DONNEES (``donnees.effacement.decider``), never the requester (compared by person key,
-issuer and subject). Approval runs ``effacement.effacer_identite`` in the decider's transaction, audited
-EFFACER_DONNEES; the answer the member is told is kept with the request (``details.reponse``) and returned by every
-route.
+PRESIDENT, ADMIN_ORGANISATION or DELEGUE_PROTECTION_DONNEES (``donnees.effacement.decider``), never the requester
+(compared by person key, issuer and subject). Approval runs ``effacement.effacer_identite`` in the decider's
+transaction, audited EFFACER_DONNEES; the answer the member is told is kept with the request (``details.reponse``)
+and returned by every route.
 """
 
 from __future__ import annotations

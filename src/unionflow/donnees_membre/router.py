@@ -23,8 +23,8 @@ from unionflow.donnees_membre.schemas import (
     DonneesMembreResponse,
     EffacementResponse,
     OppositionResponse,
-    RejeterOppositionRequest,
     RejetEffacementRequest,
+    RejeterOppositionRequest,
     RetirerOppositionRequest,
 )
 from unionflow.donnees_membre.service import DonneesService
@@ -39,10 +39,10 @@ ACCES = ("Extension, hors spécification. Droit d'accès (Loi n° 2008-12, art. 
          "avis, suggestions, tickets, compte de connexion et sessions); secrets masqués (`***`). Les alertes LCB-FT "
          "ne sont pas communiquées (interdiction d'avertir la personne).")
 EFFACEMENT = ("Extension, hors spécification. Effacement (Loi n° 2008-12): une seconde personne décide (président, "
-              "administrateur ou délégué à la protection des données de l'organisation, jamais le demandeur). L'approbation pseudonymise l'identité "
-              "(« Membre effacé #… ») partout où elle s'affiche, désactive la connexion et garde les montants, "
-              "reçus, écritures et l'audit pour la durée de conservation des livres. `reponse` dit au membre ce qui "
-              "a été fait.")
+              "administrateur ou délégué à la protection des données de l'organisation, jamais le demandeur). "
+              "L'approbation pseudonymise l'identité (« Membre effacé #… ») partout où elle s'affiche, désactive la "
+              "connexion et garde les montants, reçus, écritures et l'audit pour la durée de conservation des livres. "
+              "`reponse` dit au membre ce qui a été fait.")
 OPPOSITION = ("Extension, hors spécification. Droit d'opposition (Loi n° 2008-12, art. 68): le membre s'oppose, pour "
               "des raisons légitimes, à un traitement du registre des traitements marqué `opposable` (rappels de "
               "cotisation par SMS et e-mail, informations, invitations et prospection), et sans frais ni "
