@@ -27,6 +27,7 @@ from unionflow.approbations.politiques import Politique, enregistrer
 from unionflow.approbations.repository import DemandeApprobationRepository
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext, person_key
+from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
@@ -89,14 +90,15 @@ async def _sujet(session: AsyncSession, demande: DemandeApprobation) -> set[str]
 async def _opposer(session: AsyncSession, auth: AuthContext, demande: DemandeApprobation, _contexte: Any) -> None:
     """What an approved request carries out: the opposition in force from now."""
     code = _traitement(demande)
+    deja = "Une opposition de ce membre à ce traitement est déjà en vigueur"
     repo = OppositionTraitementRepository(session)
     if demande.objet_id is None or await repo.en_vigueur(demande.objet_id, code, for_update=True) is not None:
-        raise Conflict("Une opposition de ce membre à ce traitement est déjà en vigueur")
+        raise Conflict(deja)
     opposition = OppositionTraitement(
         membre_id=demande.objet_id, organisation_id=demande.organisation_id, traitement=code, demande_id=demande.id,
         motif=demande.motif, effective_le=datetime.now(UTC))
-    repo.add(opposition)
-    await session.flush()
+    # A concurrent approval of a twin request: 409 (the partial unique index), not a 500.
+    await flush_unique(session, deja, opposition)
     await audit.record(session, auth, action="ENREGISTRER_OPPOSITION", module=MODULE, entite_type="Membre",
                        entite_id=demande.objet_id, organisation_id=demande.organisation_id, severite="WARNING",
                        after={"demandeId": str(demande.id), "traitement": code},
@@ -232,7 +234,7 @@ class OppositionService:
             opposition.retiree_par_nom = self.auth.actor_name
             await self.session.flush()
         else:
-            etat = "retirée" if opposition is not None else POLITIQUE.statut(demande).lower()
+            etat = "retirée" if opposition is not None or demande.statut == StatutDemande.RETIREE else "rejetée"
             raise InvalidState(f"Demande d'opposition déjà {etat}: rien à retirer")
         await audit.record(self.session, self.auth, action="RETIRER_OPPOSITION", module=MODULE, entite_type=ENTITE,
                            entite_id=demande.id, organisation_id=demande.organisation_id, severite="WARNING",
