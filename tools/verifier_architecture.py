@@ -191,7 +191,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "demandes_aide": ("DemandeAide",),
     "dons": ("LigneRegistreDon", "FondsDedie", "MouvementFondsDedie"),
     "documents": ("Document", "PieceJointe", "TelechargementDocument"),
-    "donnees_personnelles": ("Consentement", "NoticeInformation", "AccesDossier"),
+    "donnees_personnelles": ("Consentement", "NoticeInformation", "AccesDossier", "OppositionTraitement"),
     "evenements": ("Evenement", "InscriptionEvenement", "FeedbackEvenement", "NotificationEvenement"),
     "favoris": ("Favori",),
     "feedback": ("Feedback",),

@@ -38,3 +38,39 @@ async def test_president_decides_an_erasure_from_a_approuver(client, factory, db
     fait = await client.post(f"/console/effacements/{demande_id}/approuver", data={"csrf": csrf},
                              follow_redirects=True)
     assert fait.status_code == 200 and "Membre effacé #" in fait.text
+
+
+async def test_member_objects_and_withdraws_from_his_page_and_the_dpo_decides(client, factory, db):
+    d = await dossier(client, factory, db)
+    dpo = await factory.actor(["USER"], organisation=d.org, org_roles=["MEMBRE", "DELEGUE_PROTECTION_DONNEES"])
+    client.headers.pop("Authorization", None)
+    csrf = await sign_in(client, d.membre, db)
+    page = await client.get("/console/moi/donnees")
+    assert page.status_code == 200 and "M'opposer à un traitement" in page.text
+    assert "Rappels de cotisation par SMS et e-mail" in page.text
+    refus = await client.post("/console/moi/donnees/oppositions",
+                              data={"csrf": csrf, "traitement": "COTISATIONS", "motif": "Je ne veux pas"})
+    assert refus.status_code == 409 and "requis par la loi" in refus.text
+    fait = await client.post("/console/moi/donnees/oppositions", follow_redirects=True,
+                             data={"csrf": csrf, "traitement": "RAPPELS_COTISATION", "motif": "Je paie au guichet"})
+    assert fait.status_code == 200 and "Opposition demandée" in fait.text
+    demande_id = (await client.get("/api/moi/donnees/oppositions", headers=d.membre.headers)).json()[0]["id"]
+
+    client.cookies.clear()
+    csrf = await sign_in(client, dpo, db)
+    liste = await client.get("/console/a-approuver")
+    assert liste.status_code == 200, liste.text
+    assert "Opposition à un traitement de données" in liste.text and f"/console/oppositions/{demande_id}" in liste.text
+    fiche = await client.get(f"/console/oppositions/{demande_id}")
+    assert fiche.status_code == 200 and "Je paie au guichet" in fiche.text
+    approuve = await client.post(f"/console/oppositions/{demande_id}/approuver", data={"csrf": csrf},
+                                 follow_redirects=True)
+    assert approuve.status_code == 200 and "opposition en vigueur" in approuve.text
+
+    client.cookies.clear()
+    csrf = await sign_in(client, d.membre, db)
+    assert "En vigueur" in (await client.get("/console/moi/donnees")).text
+    retrait = await client.post(f"/console/moi/donnees/oppositions/{demande_id}/retrait", data={"csrf": csrf},
+                                follow_redirects=True)
+    assert retrait.status_code == 200 and "Opposition retirée" in retrait.text
+    assert "Retirée" in retrait.text and "applique de nouveau" in retrait.text

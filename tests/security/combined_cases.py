@@ -32,6 +32,7 @@ from unionflow.models import (
     ModeleNotification,
     MouvementAvoir,
     Notification,
+    OppositionTraitement,
     Organisation,
     Paiement,
     PinUssd,
@@ -317,3 +318,23 @@ async def donnees_effacement_decider(w: World) -> Call:
     async def done() -> bool:
         return await scalar(w.db, select(Membre.date_effacement).where(Membre.id == w.owner.id)) is not None
     return Call(f"/api/donnees/effacements/{demande.id}/approuver", {}, done)
+
+
+async def donnees_opposition_demander(w: World) -> Call:
+    async def done() -> bool:
+        return await _count(w, DemandeApprobation, DemandeApprobation.genre == "OPPOSITION",
+                            DemandeApprobation.objet_id == w.owner.id) > 0
+    return Call(f"/api/membres/{w.owner.id}/donnees/oppositions",
+                {"traitement": "RAPPELS_COTISATION", "motif": "Demande écrite du membre"}, done)
+
+
+async def donnees_opposition_decider(w: World) -> Call:
+    """A pending opposition of the owner, asked by someone else than the caller."""
+    demande = await _add(w, DemandeApprobation(
+        genre="OPPOSITION", organisation_id=w.org.id, objet_id=w.owner.id, motif="Je paie au guichet",
+        statut="EN_ATTENTE", demande_par="autre@example.sn", demande_par_sub="autre", date_demande=datetime.now(UTC),
+        niveaux_requis=1, niveau_atteint=0, details={"traitement": "RAPPELS_COTISATION"}))
+
+    async def done() -> bool:
+        return await _count(w, OppositionTraitement, OppositionTraitement.membre_id == w.owner.id) == 1
+    return Call(f"/api/donnees/oppositions/{demande.id}/approuver", {}, done)

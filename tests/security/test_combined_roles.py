@@ -295,6 +295,9 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.DONNEES_EXPORTER: ("GET", "/api/membres/{id}/donnees", more.donnees_exporter),
     P.DONNEES_EFFACEMENT_DEMANDER: ("POST", "/api/membres/{id}/donnees/effacement", more.donnees_effacement_demander),
     P.DONNEES_EFFACEMENT_DECIDER: ("POST", "/api/donnees/effacements/{id}/approuver", more.donnees_effacement_decider),
+    P.DONNEES_OPPOSITION_DEMANDER: ("POST", "/api/membres/{id}/donnees/oppositions",
+                                    more.donnees_opposition_demander),
+    P.DONNEES_OPPOSITION_DECIDER: ("POST", "/api/donnees/oppositions/{id}/approuver", more.donnees_opposition_decider),
 }
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, and_, false, or_, select, true
+from sqlalchemy import ColumnElement, and_, false, or_, select
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
@@ -56,10 +56,13 @@ class DemandeApprobationRepository(ScopedRepository[DemandeApprobation]):
     async def a_approuver(self, portees: dict[str, frozenset[uuid.UUID] | None],
                           params: PageParams) -> tuple[list[DemandeApprobation], int, bool]:
         """Pending requests of the given kinds, each in the organisations given for it (None: every organisation
-        the caller sees), neither asked nor already decided by the caller; oldest first."""
-        par_genre = [and_(DemandeApprobation.genre == genre, _dans(organisations))
+        the caller sees), neither asked nor already decided by the caller; oldest first. The organisations given
+        are those where the caller holds the kind's decision permission: a decider who is not organisation staff
+        (the data-protection officer) sees there the requests he decides, and nothing else."""
+        par_genre = [and_(DemandeApprobation.genre == genre,
+                          self.scope() if organisations is None else _dans(organisations))
                      for genre, organisations in portees.items()]
-        stmt = self.select().where(DemandeApprobation.statut == StatutDemande.EN_ATTENTE,
+        stmt = select(DemandeApprobation).where(DemandeApprobation.statut == StatutDemande.EN_ATTENTE,
                                    or_(false(), *par_genre), *self._pas_les_miennes())
         return await self.paginate(stmt.order_by(DemandeApprobation.date_demande.asc(), DemandeApprobation.id),
                                    params)
@@ -75,6 +78,14 @@ class DemandeApprobationRepository(ScopedRepository[DemandeApprobation]):
         stmt = stmt.order_by(DemandeApprobation.date_demande.desc(), DemandeApprobation.id)
         if for_update:
             stmt = stmt.with_for_update()
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def du_sujet(self, genre: str, objet_id: uuid.UUID, limite: int) -> list[DemandeApprobation]:
+        """Every request of one kind about one object, withdrawn ones too, newest first, at most ``limite`` (the
+        kind checked the caller may see them: the data subject his own)."""
+        stmt = select(DemandeApprobation).where(DemandeApprobation.genre == genre,
+                                                DemandeApprobation.objet_id == objet_id)
+        stmt = stmt.order_by(DemandeApprobation.date_demande.desc(), DemandeApprobation.id).limit(limite)
         return list((await self.session.execute(stmt)).scalars())
 
     async def de_l_organisation(self, genre: str, organisation_id: uuid.UUID,
@@ -132,6 +143,5 @@ class DemandeApprobationSystemRepository(SystemRepository[DemandeApprobation]):
         return (await self.session.execute(stmt.limit(1))).scalar_one_or_none()
 
 
-def _dans(organisations: frozenset[uuid.UUID] | None) -> ColumnElement[bool]:
-    """No restriction when ``organisations`` is None (the scope alone applies), else membership."""
-    return DemandeApprobation.organisation_id.in_(organisations) if organisations is not None else true()
+def _dans(organisations: frozenset[uuid.UUID]) -> ColumnElement[bool]:
+    return DemandeApprobation.organisation_id.in_(organisations)

@@ -15,7 +15,8 @@ from unionflow.core.roles import RS_A_APPROUVER
 
 GENRES = {"FINANCE": "Approbation financière", "REOUVERTURE": "Réouverture de période",
           "ANNULATION": "Annulation ou remboursement", "ECRITURE": "Écriture manuelle",
-          "A_NOUVEAUX": "Soldes d'ouverture", "EFFACEMENT": "Effacement de données personnelles"}
+          "A_NOUVEAUX": "Soldes d'ouverture", "EFFACEMENT": "Effacement de données personnelles",
+          "OPPOSITION": "Opposition à un traitement de données"}
 # Where each kind is decided in the console.
 ECRANS = {"FINANCE": "/versements", "REOUVERTURE": "/comptabilite", "ANNULATION": "/annulations",
           "ECRITURE": "/ecritures-a-approuver", "A_NOUVEAUX": "/ecritures-a-approuver"}

@@ -1,6 +1,7 @@
-"""Personal data in the console (Loi 2008-12): the member's « Mes données » (his consents, given and withdrawn, and
-who read his file), the secretariat's paper consent on a member's page, the data-protection officer's access log
-of his organisation's files, and the register of processings (table and PDF). Through the API's services."""
+"""Personal data in the console (Loi 2008-12): the member's « Mes données » (his consents, given and withdrawn, his
+oppositions to processings, asked and withdrawn, and who read his file), the secretariat's paper consent on a
+member's page, the data-protection officer's access log of his organisation's files, and the register of
+processings (table and PDF). Through the API's services."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from unionflow.core.roles import (
     RS_CONSENTEMENT,
     RS_REGISTRE_TRAITEMENTS,
 )
+from unionflow.donnees_membre.opposition_service import OppositionService, opposables
+from unionflow.donnees_membre.schemas import CreateOppositionRequest
 from unionflow.donnees_personnelles import registre_service
 from unionflow.donnees_personnelles.acces_service import AccesDossierService
 from unionflow.donnees_personnelles.schemas import CreateConsentementRequest
@@ -48,7 +51,8 @@ async def mes_donnees(ctx: Ctx) -> Response:
     organisations = await AppartenanceService(ctx.db, ctx.auth).lister(ctx.auth.membre_id)
     return ctx.render("mes_donnees.html", consentements=consentements, acces=acces, notices=notices(),
                       organisations={a.organisation_id: a.organisation_nom for a in organisations},
-                      finalites=list(FinaliteConsentement), fait=ctx.request.query_params.get("fait"))
+                      finalites=list(FinaliteConsentement), fait=ctx.request.query_params.get("fait"),
+                      oppositions=await OppositionService(ctx.db, ctx.auth).miennes(), opposables=opposables())
 
 
 @page("/moi/donnees/consentements", RS_CONSENTEMENT, methods=("POST",), again=mes_donnees)
@@ -61,6 +65,21 @@ async def consentir(ctx: Ctx) -> Response:
 async def retirer(ctx: Ctx) -> Response:
     await ConsentementService(ctx.db, ctx.auth).retirer(parse_id(ctx.request.path_params["id"]))
     return redirect("/moi/donnees?fait=retire")
+
+
+@page("/moi/donnees/oppositions", RS_COMPTE_ADHERENT, methods=("POST",), again=mes_donnees)
+async def opposer(ctx: Ctx) -> Response:
+    """The member objects to a processing of the register (a four-eyes request: a second person decides)."""
+    data = CreateOppositionRequest(traitement=ctx.field("traitement"), motif=ctx.field("motif"))
+    await OppositionService(ctx.db, ctx.auth).demander(None, data.traitement, data.motif)
+    return redirect("/moi/donnees?fait=opposition")
+
+
+@page("/moi/donnees/oppositions/{id}/retrait", RS_COMPTE_ADHERENT, methods=("POST",), again=mes_donnees)
+async def retirer_opposition(ctx: Ctx) -> Response:
+    await OppositionService(ctx.db, ctx.auth).retirer(parse_id(ctx.request.path_params["id"]),
+                                                      ctx.field("motif") or None)
+    return redirect("/moi/donnees?fait=opposition-retiree")
 
 
 @page("/membres/{id}/consentements", RS_CONSENTEMENT, methods=("POST",), again="/membres/{id}")

@@ -33,6 +33,7 @@ from unionflow.console import (  # noqa: F401
     pages_mise_en_route,
     pages_mot_de_passe,
     pages_oidc,
+    pages_oppositions,
     pages_organisations,
     pages_preferences,
     pages_referentiel,

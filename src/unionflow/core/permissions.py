@@ -92,6 +92,10 @@ class Permission(StrEnum):
     # himself without a permission: approbations' ``par_le_sujet``), a second person of the bureau decides it.
     DONNEES_EFFACEMENT_DEMANDER = "donnees.effacement.demander"
     DONNEES_EFFACEMENT_DECIDER = "donnees.effacement.decider"
+    # Loi 2008-12, art. 68: the register's keepers ask, for a member, that he be excluded from a processing of the
+    # register open to opposition (the member asks for himself without a permission); a second person decides it.
+    DONNEES_OPPOSITION_DEMANDER = "donnees.opposition.demander"
+    DONNEES_OPPOSITION_DECIDER = "donnees.opposition.decider"
     # ... and export a member's whole file for him (right of access asked through the bureau).
     DONNEES_EXPORTER = "donnees.exporter"
 
@@ -149,8 +153,12 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.CONFIGURATION_ORGANISATION_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.TRESORERIE_GERER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     P.DONNEES_EFFACEMENT_DEMANDER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE}),
-    # The head of the bureau or its administrator erases a person's identity, never the requester.
-    P.DONNEES_EFFACEMENT_DECIDER: frozenset({R.ADMIN_ORGANISATION, R.PRESIDENT}),
+    # The head of the bureau, its administrator or the organisation's data-protection officer erases a person's
+    # identity, never the requester.
+    P.DONNEES_EFFACEMENT_DECIDER: frozenset({R.ADMIN_ORGANISATION, R.PRESIDENT, R.DELEGUE_PROTECTION_DONNEES}),
+    P.DONNEES_OPPOSITION_DEMANDER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE}),
+    # An opposition is decided like an erasure: the bureau's head, its administrator or the data-protection officer.
+    P.DONNEES_OPPOSITION_DECIDER: frozenset({R.ADMIN_ORGANISATION, R.PRESIDENT, R.DELEGUE_PROTECTION_DONNEES}),
     P.DONNEES_EXPORTER: frozenset({R.SUPER_ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
     P.USSD_PIN_REINITIALISER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     # Which books the organisation keeps is the bureau's head's decision, not the treasurer's who keeps them.

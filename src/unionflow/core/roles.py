@@ -185,13 +185,15 @@ RS_ANNULATION_DECIDE = _rs("RS-ANNULATION-DECIDE", R.SUPER_ADMIN, R.ADMIN, R.ADM
 # « À approuver » (GET /api/approbations/a-approuver and its console page): what the caller may decide. The
 # treasury's readers minus the external auditor: he reads every request and decision (RS_FINANCE_READ,
 # RS_TRESORERIE_READ) and decides none, so a list of what he may decide is not his (403, and no menu entry).
-RS_A_APPROUVER = _rs("RS-A-APPROUVER", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER, R.PRESIDENT)
+RS_A_APPROUVER = _rs("RS-A-APPROUVER", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER, R.PRESIDENT,
+                     R.DELEGUE_PROTECTION_DONNEES)
 RS_ECRITURE_DECIDE = _rs("RS-ECRITURE-DECIDE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT,
                          R.TRESORIER)
-# Loi 2008-12 (extension): staff who read a member's whole file for him (access right) and decide the erasure of
-# his identity (donnees.effacement.decider); SUPER_ADMIN reads the file union-wide, decides nothing.
+# Loi 2008-12 (extension): staff who read a member's whole file for him (access right); who decide the erasure of
+# his identity or his opposition to a processing (donnees.effacement.decider, donnees.opposition.decider): they and
+# the data-protection officer; SUPER_ADMIN reads the file union-wide, decides nothing.
 RS_DONNEES_MEMBRE = _rs("RS-DONNEES-MEMBRE", R.SUPER_ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT)
-RS_DONNEES_DECIDE = _rs("RS-DONNEES-DECIDE", R.ADMIN_ORGANISATION, R.PRESIDENT)
+RS_DONNEES_DECIDE = _rs("RS-DONNEES-DECIDE", R.ADMIN_ORGANISATION, R.PRESIDENT, R.DELEGUE_PROTECTION_DONNEES)
 
 # Personal data (Loi 2008-12, docs/donnees-personnelles.md; extension routes). Consents: the member for himself, the
 # secretariat for a member (consentement.recueillir); read too by the bureau's head and the data-protection officer.

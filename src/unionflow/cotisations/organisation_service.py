@@ -32,13 +32,14 @@ from unionflow.cotisations.schemas import (
 )
 from unionflow.cotisations.service import MODULE, restant, today_utc
 from unionflow.cotisations.synthese_repository import StatistiquesCotisations, en_direct
+from unionflow.donnees_personnelles.repository import OppositionTraitementRepository
 from unionflow.membres.repository import MembreRepository, membre_visible
 from unionflow.models import Cotisation, Membre, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
 from unionflow.models.notification import Canal
 from unionflow.models.planificateur import TypeTache
 from unionflow.models.rappel_cotisation import StatutRappel
-from unionflow.notifications.emission import Emetteur
+from unionflow.notifications.emission import TRAITEMENT_RAPPELS, Emetteur
 from unionflow.notifications.schemas import TypeNotification
 from unionflow.notifications.sources import RAPPEL_COTISATION
 from unionflow.organisations.repository import OrganisationRepository
@@ -141,7 +142,10 @@ class CotisationOrganisationService:
         devise = dues[0].devise
         sms = texte_sms(len(dues), total, devise, lien, dues[0].code_paiement if len(dues) == 1 else None)
         details = texte_detaille(membre.prenom, membre.nom, dues, total, devise, self.today, lien)
-        canal, destinataire = ((Canal.EMAIL, membre.email) if membre.email else (Canal.SMS, membre.telephone)
+        # Loi 2008-12, art. 68: a member who objected to reminders by SMS and e-mail gets his in his inbox only.
+        oppose = await OppositionTraitementRepository(self.session).en_vigueur(membre.id, TRAITEMENT_RAPPELS)
+        canal, destinataire = ((Canal.IN_APP, None) if oppose is not None else (Canal.EMAIL, membre.email)
+                               if membre.email else (Canal.SMS, membre.telephone)
                                if membre.telephone else (Canal.IN_APP, None))
         rappel = RappelCotisation(membre_id=membre.id, date_rappel=self.today,
                                   cotisation_ids=[str(c.id) for c in dues], montant_total=total, devise=devise,

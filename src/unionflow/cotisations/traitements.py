@@ -4,6 +4,7 @@ register of processings (GET /api/conformite/traitements)."""
 from __future__ import annotations
 
 from unionflow.core.traitements import DeclarationTraitement
+from unionflow.notifications.emission import TRAITEMENT_RAPPELS
 
 TRAITEMENTS = (
     DeclarationTraitement(
@@ -22,5 +23,23 @@ TRAITEMENTS = (
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('cotisation', 'rappel_cotisation'),
+    ),
+    DeclarationTraitement(
+        code=TRAITEMENT_RAPPELS,
+        nom='Rappels de cotisation par SMS et e-mail',
+        zone='cotisations',
+        finalite="Rappeler au membre, par SMS et par e-mail, les cotisations qu'il lui reste à régler",
+        base_legale=("Intérêt légitime de l'organisation à recouvrer les cotisations; le membre peut s'y opposer "
+                     '(loi n° 2008-12, art. 68): la cotisation reste due et visible dans son espace'),
+        categories_donnees=('cotisations à régler, montant, code de paiement', 'adresse de rappel (e-mail, téléphone)'),
+        personnes_concernees=('membres',),
+        destinataires=("la passerelle SMS et le serveur de messagerie de l'exploitant",),
+        duree_conservation='Rappels: comme les cotisations (non vérifiée, S12)',
+        transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
+                                 '(non vérifié)'),
+        tables=('rappel_cotisation',),
+        opposable=True,
+        effet_opposition=("Plus aucun rappel de cotisation par SMS ni par e-mail; les cotisations restent dues et "
+                          'affichées dans votre espace membre'),
     ),
 )

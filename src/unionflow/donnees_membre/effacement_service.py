@@ -2,10 +2,10 @@
 
 The member asks for himself (the policy's ``par_le_sujet``: a data subject's right, no permission), or the
 register's keepers for him (``donnees.effacement.demander``); a second person decides — the organisation's
-PRESIDENT or ADMIN_ORGANISATION (``donnees.effacement.decider``), never the requester (compared by person key,
-issuer and subject). Approval runs ``effacement.effacer_identite`` in the decider's transaction, audited
-EFFACER_DONNEES; the answer the member is told is kept with the request (``details.reponse``) and returned by every
-route.
+PRESIDENT, ADMIN_ORGANISATION or DELEGUE_PROTECTION_DONNEES (``donnees.effacement.decider``), never the requester
+(compared by person key, issuer and subject). Approval runs ``effacement.effacer_identite`` in the decider's
+transaction, audited EFFACER_DONNEES; the answer the member is told is kept with the request (``details.reponse``)
+and returned by every route.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from unionflow.models.membre import Membre, StatutAppartenance
 
 GENRE = GenreDemande.EFFACEMENT.value
 ENTITE = "DemandeEffacement"
-EN_ATTENTE = ("Votre demande d'effacement attend la décision d'une seconde personne (président ou administrateur de "
-              "l'organisation).")
+EN_ATTENTE = ("Votre demande d'effacement attend la décision d'une seconde personne (président, administrateur ou "
+              "délégué à la protection des données de l'organisation).")
 REJET = "Votre demande d'effacement a été refusée: {commentaire}"
 
 
@@ -53,12 +53,27 @@ async def _effacer(session: AsyncSession, auth: AuthContext, demande: DemandeApp
                                    f"{demande.demande_par}, approuvée par {auth.actor_name}")
 
 
-# The DPO role (delegue_protection_donnees) joins the deciders when it exists (docs/decisions.md).
+async def organisation_du_sujet(session: AsyncSession, auth: AuthContext, membre: Membre, pour_lui: bool,
+                                permission: Permission, objet: str) -> uuid.UUID:
+    """Where a data subject's request is filed: the member's first current organisation (for staff: one of theirs
+    where they hold ``permission``). ``objet``: what is asked, in the refusals (« son effacement »)."""
+    appartenances = [a for a in await MembreRepository(session, auth).memberships(membre.id)
+                     if a.statut != StatutAppartenance.TERMINE]
+    for appartenance in appartenances:
+        if pour_lui or auth.can(permission, appartenance.organisation_id):
+            return appartenance.organisation_id
+    if not appartenances:
+        raise RegleMetier(f"Ce membre n'appartient à aucune organisation: {objet} ne peut être décidé(e)")
+    raise Forbidden(f"Seuls le membre lui-même et les gestionnaires du registre de son organisation demandent {objet}")
+
+
+# Decided by the organisation's head, its administrator or its data-protection officer (docs/decisions.md).
 POLITIQUE = enregistrer(Politique(
     genre=GENRE, nom="Demande d'effacement", demander=Permission.DONNEES_EFFACEMENT_DEMANDER,
     decider=Permission.DONNEES_EFFACEMENT_DECIDER,
-    roles_decideurs=(Role.PRESIDENT.value, Role.ADMIN_ORGANISATION.value),
-    refus_decideur="Seuls le PRESIDENT et l'ADMIN_ORGANISATION de l'organisation décident d'un effacement",
+    roles_decideurs=(Role.PRESIDENT.value, Role.ADMIN_ORGANISATION.value, Role.DELEGUE_PROTECTION_DONNEES.value),
+    refus_decideur=("Seuls le PRESIDENT, l'ADMIN_ORGANISATION et le DELEGUE_PROTECTION_DONNEES de l'organisation "
+                    "décident d'un effacement"),
     chemin="/api/donnees/effacements/{id}", executer=_effacer, par_le_sujet=True,
     refus_demande="Vous ne pouvez pas demander l'effacement de ce membre dans cette organisation"))
 
@@ -87,18 +102,6 @@ class EffacementService:
         self.auth = auth
         self.issuer = issuer
 
-    async def _organisation(self, membre: Membre, pour_lui: bool) -> uuid.UUID:
-        """Where the request is filed: the member's first current organisation (for staff: one of theirs)."""
-        appartenances = [a for a in await MembreRepository(self.session, self.auth).memberships(membre.id)
-                         if a.statut != StatutAppartenance.TERMINE]
-        for appartenance in appartenances:
-            if pour_lui or self.auth.can(Permission.DONNEES_EFFACEMENT_DEMANDER, appartenance.organisation_id):
-                return appartenance.organisation_id
-        if not appartenances:
-            raise RegleMetier("Ce membre n'appartient à aucune organisation: son effacement ne peut être décidé")
-        raise Forbidden("Seuls le membre lui-même et les gestionnaires du registre de son organisation demandent "
-                        "son effacement")
-
     async def demander(self, membre_id: uuid.UUID | None, motif: str) -> EffacementResponse:
         pour_lui = membre_id is None or membre_id == self.auth.membre_id
         cible = self.auth.membre_id if membre_id is None else membre_id
@@ -108,7 +111,8 @@ class EffacementService:
                            else "Membre introuvable")
         if membre.date_effacement is not None:
             raise Conflict("Ce membre a déjà été effacé")
-        organisation = await self._organisation(membre, pour_lui)
+        organisation = await organisation_du_sujet(self.session, self.auth, membre, pour_lui,
+                                                   Permission.DONNEES_EFFACEMENT_DEMANDER, "son effacement")
         if [d for d in await DemandeApprobationRepository(self.session, self.auth).courantes(GENRE, membre.id)
                 if d.statut == StatutDemande.EN_ATTENTE]:
             raise Conflict("Une demande d'effacement de ce membre est déjà en attente")

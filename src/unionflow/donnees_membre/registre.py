@@ -21,7 +21,11 @@ from unionflow.auth.repository import JetonReinitialisationRepository, RefreshTo
 from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.demandes_aide.repository import DemandeAideSystemRepository
 from unionflow.documents.repository import DocumentRepository
-from unionflow.donnees_personnelles.repository import AccesDossierRepository, ConsentementRepository
+from unionflow.donnees_personnelles.repository import (
+    AccesDossierRepository,
+    ConsentementRepository,
+    OppositionTraitementRepository,
+)
 from unionflow.dons.repository import RegistreDonRepository
 from unionflow.evenements.repository import FeedbackEvenementRepository, InscriptionRepository
 from unionflow.feedback.repository import FeedbackRepository
@@ -118,6 +122,8 @@ SECTIONS: tuple[SectionExport, ...] = (
     # Evidence the processing was lawful, and the trace of who read the file: shown to him, kept as they are.
     _m("consentements", "Consentements (donnés et retirés)", "consentement", ConsentementRepository),
     _m("acces", "Qui a consulté ma fiche", "acces_dossier", AccesDossierRepository),
+    _m("oppositions", "Oppositions aux traitements (en vigueur et retirées)", "opposition_traitement",
+       OppositionTraitementRepository),
     # The sealed register of donations (hash chain of its lines): a line changed afterwards would break the seal,
     # so the donor's identity stays in this legal register for its retention, like an accounting record.
     _m("dons", "Dons au registre des dons et legs", "ligne_registre_don", RegistreDonRepository),

@@ -54,7 +54,8 @@ def registre() -> RegistreTraitementsResponse:
                            categories_donnees=list(d.categories_donnees),
                            personnes_concernees=list(d.personnes_concernees), destinataires=list(d.destinataires),
                            duree_conservation=d.duree_conservation, transferts_hors_senegal=d.transferts_hors_senegal,
-                           donnees_sensibles=list(d.donnees_sensibles), tables=list(d.tables))
+                           donnees_sensibles=list(d.donnees_sensibles), tables=list(d.tables),
+                           opposable=d.opposable, effet_opposition=d.effet_opposition)
         for d in TRAITEMENTS()])
 
 

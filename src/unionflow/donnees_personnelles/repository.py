@@ -10,14 +10,14 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, exists, false, or_, true
+from sqlalchemy import ColumnElement, exists, false, or_, select, true
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.core.roles import Role
 from unionflow.core.visibility import organisations_as
-from unionflow.models import AccesDossier, Consentement, MembreOrganisation, NoticeInformation
+from unionflow.models import AccesDossier, Consentement, MembreOrganisation, NoticeInformation, OppositionTraitement
 
 # Register keepers who read (and, with consentement.recueillir, record) the consents given to their organisation.
 LECTEURS_CONSENTEMENTS = frozenset({Role.ADMIN_ORGANISATION, Role.SECRETAIRE, Role.PRESIDENT})
@@ -73,6 +73,43 @@ class ConsentementSystemRepository(SystemRepository[Consentement]):
         if for_update:
             stmt = stmt.with_for_update()
         return (await self.session.execute(stmt)).scalar_one_or_none()
+
+
+class OppositionTraitementRepository(SystemRepository[OppositionTraitement]):
+    """Oppositions to processings (Loi 2008-12, art. 68): read by the request's service after its own visibility
+    check, by the export, and by the places that process the data (notifications' outbox) whoever the caller is."""
+
+    model = OppositionTraitement
+
+    async def du_membre(self, membre_id: uuid.UUID) -> list[OppositionTraitement]:
+        """The member's oppositions, in force and withdrawn, newest first."""
+        stmt = self.select().where(OppositionTraitement.membre_id == membre_id).order_by(
+            OppositionTraitement.effective_le.desc(), OppositionTraitement.id)
+        return list((await self.session.execute(stmt)).scalars())
+
+    async def en_vigueur(self, membre_id: uuid.UUID, traitement: str, *,
+                         for_update: bool = False) -> OppositionTraitement | None:
+        stmt = self.select().where(OppositionTraitement.membre_id == membre_id,
+                                   OppositionTraitement.traitement == traitement,
+                                   OppositionTraitement.retiree_le.is_(None))
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def de_la_demande(self, demande_id: uuid.UUID, *, for_update: bool = False) -> OppositionTraitement | None:
+        stmt = self.select().where(OppositionTraitement.demande_id == demande_id)
+        if for_update:
+            stmt = stmt.with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def opposes(self, membre_ids: list[uuid.UUID], traitement: str) -> frozenset[uuid.UUID]:
+        """Which of these members oppose ``traitement`` now (one query for a batch of recipients)."""
+        if not membre_ids:
+            return frozenset()
+        stmt = select(OppositionTraitement.membre_id).where(
+            OppositionTraitement.membre_id.in_(membre_ids), OppositionTraitement.traitement == traitement,
+            OppositionTraitement.retiree_le.is_(None))
+        return frozenset((await self.session.execute(stmt)).scalars())
 
 
 class NoticeRepository(SystemRepository[NoticeInformation]):

@@ -35,4 +35,19 @@ TRAITEMENTS = (
                                  '(non vérifié)'),
         tables=('acces_dossier',),
     ),
+    DeclarationTraitement(
+        code='OPPOSITIONS',
+        nom='Oppositions aux traitements',
+        zone='donnees_personnelles',
+        finalite=("Prouver l'opposition du membre à un traitement (loi n° 2008-12, art. 68), sa décision, sa prise "
+                  "d'effet et son retrait"),
+        base_legale="Obligation de respecter le droit d'opposition (loi n° 2008-12, art. 68)",
+        categories_donnees=('traitement opposé, motif, dates', 'demandeur, décideur, auteur du retrait'),
+        personnes_concernees=('membres',),
+        destinataires=("le bureau de l'organisation", 'le délégué à la protection des données'),
+        duree_conservation="Tant que l'opposition vaut, puis le délai de prescription (non vérifié)",
+        transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
+                                 '(non vérifié)'),
+        tables=('opposition_traitement',),
+    ),
 )

@@ -146,6 +146,11 @@ __all__ += ["CodePinSms", "OppositionSms", "SmsEntrant"]
 from unionflow.models.don import FondsDedie, LigneRegistreDon, MouvementFondsDedie  # noqa: E402
 
 __all__ += ["FondsDedie", "LigneRegistreDon", "MouvementFondsDedie"]
-from unionflow.models.donnees_personnelles import AccesDossier, Consentement, NoticeInformation  # noqa: E402
+from unionflow.models.donnees_personnelles import (  # noqa: E402
+    AccesDossier,
+    Consentement,
+    NoticeInformation,
+    OppositionTraitement,
+)
 
-__all__ += ["AccesDossier", "Consentement", "NoticeInformation"]
+__all__ += ["AccesDossier", "Consentement", "NoticeInformation", "OppositionTraitement"]

@@ -25,6 +25,7 @@ class GenreDemande(StrEnum):
     ECRITURE = "ECRITURE"  # a manual entry touching money (saisies/)
     A_NOUVEAUX = "A_NOUVEAUX"  # opening balances typed in (tresoreries/ouverture_service.py)
     EFFACEMENT = "EFFACEMENT"  # a member's identity pseudonymised at his request (donnees_membre/)
+    OPPOSITION = "OPPOSITION"  # a member objects to one processing of the register (donnees_membre/)
 
 
 class StatutDemande(StrEnum):

@@ -85,3 +85,32 @@ class AccesDossier(IdMixin, Base):
     lu_le: Mapped[datetime] = mapped_column(default=utcnow)
 
     __table_args__ = (Index("ix_acces_dossier_membre_date", "membre_id", "lu_le"),)
+
+
+class OppositionTraitement(IdMixin, TimestampMixin, Base):
+    """A member's opposition to one processing of the register (Loi 2008-12, art. 68), in force from the approval
+    of its OPPOSITION request (the four-eyes request is the decision; this row is its effect) until the member
+    withdraws it: the withdrawal dates the row (who, when) and never erases it. Opposing again is a new row: the
+    rows are the history. At most one row in force per member and processing; it applies in every organisation
+    (the member objects to the processing, not to one bureau)."""
+
+    __tablename__ = "opposition_traitement"
+
+    membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id", ondelete="CASCADE"))
+    # The organisation the request was filed in (the member's, where it was decided).
+    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id", ondelete="CASCADE"))
+    # The code of the processing in the register (core/traitements.py, DeclarationTraitement.code).
+    traitement: Mapped[str] = mapped_column(String(40))
+    demande_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("demande_approbation.id", ondelete="CASCADE"))
+    motif: Mapped[str] = mapped_column(String(1000))
+    effective_le: Mapped[datetime]
+    retiree_le: Mapped[datetime | None]
+    # Who withdrew it: the person key (core.auth.person_key) and the name shown to the member.
+    retiree_par: Mapped[str | None] = mapped_column(String(PERSON_KEY_LENGTH))
+    retiree_par_nom: Mapped[str | None] = mapped_column(String(254))
+
+    __table_args__ = (
+        Index("ix_opposition_traitement_membre", "membre_id", "effective_le"),
+        Index("uq_opposition_traitement_en_vigueur", "membre_id", "traitement", unique=True,
+              sqlite_where=text("retiree_le IS NULL"), postgresql_where=text("retiree_le IS NULL")),
+    )

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.donnees_personnelles.repository import OppositionTraitementRepository
 from unionflow.models import Membre, Notification, PreferenceMembre
 from unionflow.models.base import utcnow
 from unionflow.models.notification import OBLIGATOIRES, Canal, StatutNotification, TypeNotification
@@ -24,6 +25,20 @@ S = StatutNotification
 ARRETABLES = frozenset({TypeNotification.RAPPEL_COTISATION.value}) | frozenset(
     t.value for t in TypeNotification if t not in OBLIGATOIRES)
 ARRET_SMS = "Numéro désinscrit des rappels par SMS (STOP)"
+_ENVOIS = frozenset({Canal.SMS, Canal.EMAIL})
+# Codes of the opposable processings in the register (declared in cotisations/ and notifications/ traitements.py).
+TRAITEMENT_RAPPELS = "RAPPELS_COTISATION"
+TRAITEMENT_COMMUNICATIONS = "COMMUNICATIONS"
+# Loi 2008-12, art. 68: the notices of a processing of the register a member may object to (its code, declared in
+# cotisations/ and notifications/ traitements.py), and the channels his approved opposition stops. A dues reminder
+# still reaches his own inbox instead (the dues are owed; only the SMS and e-mail sending is the opposed
+# processing); information, invitations and offers stop everywhere. Notices about his money and registrations are
+# not opposable.
+OPPOSITIONS: dict[str, tuple[str, frozenset[Canal]]] = {
+    TypeNotification.RAPPEL_COTISATION.value: (TRAITEMENT_RAPPELS, _ENVOIS),
+    TypeNotification.INFORMATION.value: (TRAITEMENT_COMMUNICATIONS, frozenset(Canal)),
+    TypeNotification.INVITATION_EVENEMENT.value: (TRAITEMENT_COMMUNICATIONS, frozenset(Canal)),
+}
 
 
 @dataclass
@@ -77,11 +92,14 @@ class Emetteur:
         prefs = await self.preferences([m.id for m in membres])
         arrets = await OppositionSmsRepository(self.session).parmi(m.telephone for m in membres) \
             if type_notification in ARRETABLES else frozenset()
+        traitement, coupes = OPPOSITIONS.get(type_notification, ("", frozenset()))
+        opposes = await OppositionTraitementRepository(self.session).opposes([m.id for m in membres], traitement) \
+            if traitement else frozenset()
         bilan = BilanEmission(destinataires=len(membres))
         for membre in membres:
             rows = self.lignes(membre, prefs.get(membre.id), type_notification, message,
                                organisation_id=organisation_id, canaux=canaux, source=source, code_modele=code_modele,
-                               arrets=arrets)
+                               arrets=arrets, coupes=coupes if membre.id in opposes else frozenset())
             if not rows:
                 bilan.refusees += 1
                 continue
@@ -100,12 +118,20 @@ class Emetteur:
     def lignes(self, membre: Membre, pref: PreferenceMembre | None, type_notification: str,
                message: Callable[[Membre, Canal], tuple[str, str]], *, organisation_id: uuid.UUID | None,
                canaux: Sequence[Canal] | None = None, source: tuple[str, uuid.UUID] | None = None,
-               code_modele: str | None = None, arrets: frozenset[str] = frozenset()) -> list[Notification]:
+               code_modele: str | None = None, arrets: frozenset[str] = frozenset(),
+               coupes: frozenset[Canal] = frozenset()) -> list[Notification]:
         """The outbox rows for one member (none if the member refused this kind), not added to the session.
-        ``arrets``: numbers that answered STOP (honoured for ``ARRETABLES``)."""
+        ``arrets``: numbers that answered STOP (honoured for ``ARRETABLES``); ``coupes``: the channels the
+        member's opposition to this kind's processing stops (``OPPOSITIONS``): no row on them (the inbox instead,
+        when it is not cut)."""
         now = utcnow()
         rows = []
-        for canal in choisir_canaux(membre, pref, type_notification, canaux):
+        choisis = choisir_canaux(membre, pref, type_notification, canaux)
+        if coupes:
+            restants = [c for c in choisis if c not in coupes]
+            # What the opposition leaves: his own inbox when it is not cut too (a reminder of dues he owes).
+            choisis = restants or ([Canal.IN_APP] if choisis and Canal.IN_APP not in coupes else [])
+        for canal in choisis:
             sujet, corps = message(membre, canal)
             row = Notification(
                 id=uuid.uuid4(), membre_id=membre.id, organisation_id=organisation_id,

@@ -4,6 +4,7 @@ register of processings (GET /api/conformite/traitements)."""
 from __future__ import annotations
 
 from unionflow.core.traitements import DeclarationTraitement
+from unionflow.notifications.emission import TRAITEMENT_COMMUNICATIONS
 
 TRAITEMENTS = (
     DeclarationTraitement(
@@ -24,5 +25,25 @@ TRAITEMENTS = (
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('notification', 'preference_membre', 'opposition_sms'),
+    ),
+    DeclarationTraitement(
+        code=TRAITEMENT_COMMUNICATIONS,
+        nom="Informations, invitations et prospection de l'organisation",
+        zone='notifications',
+        finalite=("Envoyer aux membres, par SMS et par e-mail, les informations générales, les invitations aux "
+                  'événements et les offres (prospection) du bureau ou de ses partenaires'),
+        base_legale=("Intérêt légitime de l'organisation; opposition sans frais à la prospection (loi n° 2008-12, "
+                     'art. 68)'),
+        categories_donnees=("adresse d'envoi (e-mail, téléphone)", 'contenu des avis'),
+        personnes_concernees=('membres',),
+        destinataires=("la passerelle SMS et le serveur de messagerie de l'exploitant",),
+        duree_conservation='Avis: non purgés (à fixer)',
+        transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
+                                 '(non vérifié)'),
+        tables=('notification',),
+        opposable=True,
+        effet_opposition=("Plus aucune information, invitation ni offre (SMS, e-mail, messagerie de l'application);"
+                          ' les avis sur votre argent et vos inscriptions (reçus, annulations, décisions) vous '
+                          'parviennent toujours'),
     ),
 )
