@@ -21,8 +21,9 @@ from unionflow.membres.repository import MembreRepository
 from unionflow.models.membre import Membre, StatutAppartenance, StatutMembre
 
 PRENOM = "Membre"
-# Books are kept 10 years (the figure of the issue and of OHADA practice; the AUDCIF article is non vérifié,
-# docs/conformite.md S12): what the member is told.
+# Books are kept 10 years: AUDCIF art. 24 « Les livres comptables […] ainsi que les pièces justificatives sont
+# conservés pendant dix ans » (read as quoted by the CCJA; its application to non-profits through SYCEBNL art. 3
+# non vérifié, docs/conformite.md S12): what the member is told.
 CONSERVATION_LIVRES_ANS = 10
 REPONSE = ("Votre identité a été effacée: nom, prénom, e-mail, téléphone, adresse, date de naissance, profession et "
            "vos textes (messages, notifications, SMS, avis) sont remplacés par « {pseudonyme} » ou supprimés, et "
