@@ -4,9 +4,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Delete, Select, bindparam, case, delete, func, or_, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import Delete, Integer, Select, bindparam, delete, func, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.query import contient
@@ -124,25 +122,21 @@ class JetonReinitialisationRepository(SystemRepository[JetonReinitialisation]):
             JetonReinitialisation.expires_at < before))
 
 
-_INCREMENTS: dict[str, Any] = {}
-
-
-def _increment_statement(dialect: str) -> Any:
-    """The upsert of ``increment_failures``, built once per dialect with bound parameters: it runs before every
-    phone gateway callback, and building it (its CASE expressions, its ON CONFLICT clause) cost as much CPU as
-    executing it (py-spy of bench/ussd.py, docs/performance.md)."""
-    if dialect not in _INCREMENTS:
-        # On the table, not the mapped class: the ORM would take the parameters for rows of a bulk insert.
-        table = LoginThrottle.__table__.c
-        now = bindparam("now", type_=UTCDateTime())
-        expired = table.window_start <= bindparam("expired_before", type_=UTCDateTime())
-        insert: Any = pg_insert if dialect == "postgresql" else sqlite_insert
-        stmt = insert(LoginThrottle.__table__).values(key=bindparam("key"), window_start=now, failures=1)
-        _INCREMENTS[dialect] = stmt.on_conflict_do_update(index_elements=[table.key], set_={
-            "failures": case((expired, 1), else_=table.failures + 1),
-            "window_start": case((expired, now), else_=table.window_start),
-        }).returning(table.failures, table.window_start)
-    return _INCREMENTS[dialect]
+# The upsert of ``increment_failures``, written once for both dialects (same syntax: ON CONFLICT, RETURNING). Not
+# built with the dialects' ``insert()``: SQLAlchemy never caches their compilation (their Insert has
+# ``inherit_cache = False``: « [no key] » in the engine's log), and compiling it was 9 % of a worker's CPU under the
+# USSD bench (py-spy, docs/performance.md). A text statement is compiled once. In each SET, ``window_start`` is the
+# row's value before the update, in PostgreSQL and SQLite alike.
+_INCREMENT = text("""
+    INSERT INTO login_throttle (key, window_start, failures) VALUES (:key, :now, 1)
+    ON CONFLICT (key) DO UPDATE SET
+        failures = CASE WHEN login_throttle.window_start <= :expired_before THEN 1
+                        ELSE login_throttle.failures + 1 END,
+        window_start = CASE WHEN login_throttle.window_start <= :expired_before THEN :now
+                            ELSE login_throttle.window_start END
+    RETURNING failures, window_start""").bindparams(
+    bindparam("now", type_=UTCDateTime()), bindparam("expired_before", type_=UTCDateTime()),
+).columns(failures=Integer(), window_start=UTCDateTime())
 
 
 class LoginThrottleRepository(SystemRepository[LoginThrottle]):
@@ -158,8 +152,7 @@ class LoginThrottleRepository(SystemRepository[LoginThrottle]):
         """One more failure for ``key``: a new window starts at ``now`` when the last one (``window`` seconds)
         has expired. One atomic statement: concurrent failures on several workers never lose a count. Returns the
         count and the start of the window it is in."""
-        stmt = _increment_statement(self.session.get_bind().dialect.name)
-        failures, start = (await self.session.execute(stmt, {
+        failures, start = (await self.session.execute(_INCREMENT, {
             "key": key, "now": now, "expired_before": now - timedelta(seconds=window)})).one()
         return int(failures), start
 
