@@ -119,6 +119,17 @@ async def semer(url: str, membres: int, pin: str | None) -> uuid.UUID:
     return org
 
 
+async def analyser(url: str) -> None:
+    """Statistics of what the preparation wrote through the API (dues, payments, receipts), as a running database
+    has them: without it the planner worked from none until autovacuum's ANALYZE came by, sometimes in the middle
+    of a run (the USSD bench's throughput was 200 or 290 answers a second from one run to the next)."""
+    conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        await conn.execute("ANALYZE")
+    finally:
+        await conn.close()
+
+
 def mois_precedent(today: date) -> tuple[int, int]:
     return (today.year, today.month - 1) if today.month > 1 else (today.year - 1, 12)
 

@@ -29,6 +29,7 @@ from bench.driver import read_response
 from bench.telephones import (
     Recu,
     acomptes,
+    analyser,
     base_neuve,
     charge,
     client_admin,
@@ -208,7 +209,9 @@ async def preparer(url: str, nombre: int) -> list[Recu]:
         org = await semer(url, nombre, PIN)
         async with client_admin(url) as client:
             await cotisations(client, org, nombre)
-            return await acomptes(client, url, max(1, min(200, nombre // 5)))
+            recus = await acomptes(client, url, max(1, min(200, nombre // 5)))
+    await analyser(url)
+    return recus
 
 
 async def run(nombre: int = 1000, connexions: int = 100, workers: int | None = None) -> dict[str, Any]:
