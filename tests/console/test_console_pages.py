@@ -237,6 +237,9 @@ async def test_a_page_of_one_organisation_sends_the_union_admin_to_the_chooser_a
         asked = await client.get(path)
         assert asked.status_code == 303, (path, asked.text[:300])
         assert asked.headers["location"] == f"/console/contexte?suite={path}", (path, asked.headers["location"])
+    chooser = await client.get("/console/contexte?suite=/console/avoirs")
+    # The union administrator has no membership: the chooser lists the organisations he acts for all the same.
+    assert f'value="{org.id}"' in chooser.text and "vous y serez ramené" in chooser.text
     chosen = await client.post("/console/contexte", data={"csrf": csrf, "organisation": str(org.id),
                                                           "suite": "/console/avoirs"})
     assert chosen.status_code == 303

@@ -47,7 +47,7 @@ from unionflow.core.errors import (
     schema_error,
 )
 from unionflow.core.middleware import form_control_location
-from unionflow.core.montants import NNBSP, format_montant, lire_montant
+from unionflow.core.montants import NNBSP, format_montant, lire_montant, montant_a_saisir
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import RoleSet
 
@@ -71,6 +71,7 @@ def jour(value: Any) -> str:
 
 
 templates.filters["montant"] = montant
+templates.filters["a_saisir"] = montant_a_saisir
 templates.filters["jour"] = jour
 
 STATUTS = {"EN_ATTENTE": "En attente", "VALIDE": "Validé", "ECHOUE": "Échoué", "EXPIRE": "Expiré",

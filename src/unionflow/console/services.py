@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
@@ -27,6 +28,7 @@ from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.idempotence import IdempotentRequest
 from unionflow.core.pagination import Page, PageParams
+from unionflow.core.roles import GLOBAL_ROLES
 from unionflow.cotisations import operations as cotisations_ops
 from unionflow.cotisations.schemas import CotisationSummaryResponse, PaiementCotisationRequest
 from unionflow.cotisations.service import CotisationService
@@ -44,6 +46,7 @@ from unionflow.membres.service import MembreService
 from unionflow.models.paiement import StatutPaiement
 from unionflow.notifications.schemas import NotificationResponse
 from unionflow.notifications.service import NotificationService
+from unionflow.organisations.repository import OrganisationRepository
 from unionflow.paiements import operations as paiements_ops
 from unionflow.paiements.avoirs.api_service import AvoirApiService
 from unionflow.paiements.avoirs.schemas import AvoirResponse, ImputerAvoirRequest, RegistreAvoirsResponse
@@ -264,12 +267,34 @@ async def fichier_tache(session: AsyncSession, auth: AuthContext, request: Reque
     return await TacheService(session, auth).fichier(tache_id, request.app.state.settings)
 
 
-async def mes_organisations(session: AsyncSession, auth: AuthContext) -> list[AppartenanceResponse]:
-    """The organisations the chooser offers: the caller's memberships (with their roles)."""
-    if auth.membre_id is None:
-        return []
-    return [a for a in await AppartenanceService(session, auth).lister(auth.membre_id)
-            if a.organisation_id in auth.memberships]
+@dataclass(frozen=True)
+class ChoixOrganisation:
+    """An organisation the chooser offers, with the roles the caller acts with there."""
+
+    organisation_id: uuid.UUID
+    organisation_nom: str
+    roles: list[str]
+
+
+# The union administrator's chooser lists the directory's first organisations (parents first), as its page does.
+CHOIX_MAX = 200
+
+
+async def mes_organisations(session: AsyncSession, auth: AuthContext) -> list[ChoixOrganisation]:
+    """The organisations the chooser offers: the caller's memberships (with their roles), and for the union's
+    administrators (ADMIN, SUPER_ADMIN: every organisation is theirs to act for) every other one they see, under
+    their union role. Without them the union administrator's chooser offered nothing to choose."""
+    choix: list[ChoixOrganisation] = []
+    if auth.membre_id is not None:
+        choix = [ChoixOrganisation(a.organisation_id, a.organisation_nom, list(a.roles))
+                 for a in await AppartenanceService(session, auth).lister(auth.membre_id)
+                 if a.organisation_id in auth.memberships]
+    if auth.is_global:
+        deja = {c.organisation_id for c in choix}
+        roles = sorted(auth.realm_roles & GLOBAL_ROLES)
+        choix += [ChoixOrganisation(o.id, o.nom, roles)
+                  for o in await OrganisationRepository(session, auth).annuaire(CHOIX_MAX) if o.id not in deja]
+    return choix
 
 
 async def avoir(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID,

@@ -35,6 +35,12 @@ def format_montant(value: Decimal | str | int | None, devise: str = "XOF", group
     return f"{text.replace(',', groupe).replace('.', ',')}{NBSP}{libelle_devise(devise)}"
 
 
+def montant_a_saisir(value: Decimal | str | int | None) -> str:
+    """``5 000`` (plain spaces, no currency): an amount offered in a form's field, as a person types it and as
+    ``lire_montant`` reads it back; never ``5000.00``."""
+    return format_montant(value, groupe=" ").rsplit(NBSP, 1)[0] if value not in (None, "") else ""
+
+
 def montant_texte(value: Decimal | str | int | None, devise: str = "XOF") -> str:
     """``40 000 FCFA`` with plain spaces: notifications, which also leave as SMS (GSM-7 has no no-break space)."""
     return format_montant(value, devise).replace(NBSP, " ")
