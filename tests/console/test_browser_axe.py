@@ -68,6 +68,20 @@ def _capture(driver: Any, role: str, path: str, title: str) -> None:
     known = json.loads(index.read_text()) if index.exists() else {}
     known[f"{role}-{slug}"] = {"role": role, "chemin": path, "titre": title}
     index.write_text(json.dumps(known, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+    (folder / "README.md").write_text(sommaire(known))
+
+
+def sommaire(known: dict[str, dict[str, str]]) -> str:
+    """docs/console/ecrans/README.md: every captured screen by role, its title and its two widths."""
+    lignes = ["# Écrans de la console, par rôle", "",
+              "Capturés par `tests/console/test_browser_axe.py` (`UNIONFLOW_CONSOLE_CAPTURES=1`), à 360 px et sur "
+              "un poste de bureau (1280 px); la liste est `index.json`. Un administrateur de l'union sans "
+              "organisation choisie voit le choix de l'organisation sur les pages d'une organisation."]
+    for role in sorted({v["role"] for v in known.values()}):
+        lignes += ["", f"## {role}", "", "| écran | chemin | 360 px | bureau |", "|---|---|---|---|"]
+        lignes += [f"| {v['titre']} | `{v['chemin']}` | [360]({cle}-360.png) | [bureau]({cle}-bureau.png) |"
+                   for cle, v in sorted(known.items()) if v["role"] == role]
+    return "\n".join(lignes) + "\n"
 
 
 @pytest.mark.parametrize("role", list(DETAILS))
