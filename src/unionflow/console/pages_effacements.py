@@ -3,6 +3,8 @@ and approves or rejects it, with the rules of ``donnees_membre/effacement_servic
 
 from __future__ import annotations
 
+import uuid
+
 from starlette.responses import Response
 
 from unionflow.console.pages import Ctx, page, redirect
@@ -25,13 +27,19 @@ async def effacement(ctx: Ctx) -> Response:
 
 @page("/effacements/{id}/{decision:str}", RS_DONNEES_DECIDE, methods=("POST",), again=effacement)
 async def decider(ctx: Ctx) -> Response:
-    demande_id = parse_id(ctx.request.path_params["id"])
+    demande_id, decision, commentaire = lire_decision(ctx)
+    await _service(ctx).decider(demande_id, decision, commentaire)
+    return redirect(f"/effacements/{demande_id}")
+
+
+def lire_decision(ctx: Ctx) -> tuple[uuid.UUID, TypeDecision, str | None]:
+    """A data-rights request's decision as its form posts it (erasure, opposition: ``_decision_donnees.html``): the
+    request, approve or reject, and the comment a rejection must carry (the answer given to the member)."""
     decision = ctx.request.path_params["decision"]
     if decision not in ("approuver", "rejeter"):
         raise InvalidInput("Décision inconnue")
     commentaire = ctx.field("commentaire") or None
     if decision == "rejeter" and not commentaire:
         raise InvalidInput("commentaire: obligatoire pour un rejet (c'est la réponse donnée au membre)")
-    await _service(ctx).decider(demande_id, TypeDecision.APPROUVEE if decision == "approuver"
-                                else TypeDecision.REJETEE, commentaire)
-    return redirect(f"/effacements/{demande_id}")
+    return (parse_id(ctx.request.path_params["id"]),
+            TypeDecision.APPROUVEE if decision == "approuver" else TypeDecision.REJETEE, commentaire)

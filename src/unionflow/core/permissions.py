@@ -92,7 +92,7 @@ class Permission(StrEnum):
     # himself without a permission: approbations' ``par_le_sujet``), a second person of the bureau decides it.
     DONNEES_EFFACEMENT_DEMANDER = "donnees.effacement.demander"
     DONNEES_EFFACEMENT_DECIDER = "donnees.effacement.decider"
-    # Loi 2008-12, art. 68: the register's keepers ask, for a member, that he be excluded from a processing of the
+    # Loi 2008-12 (opposition): the register's keepers ask, for a member, that he be excluded from a processing of the
     # register open to opposition (the member asks for himself without a permission); a second person decides it.
     DONNEES_OPPOSITION_DEMANDER = "donnees.opposition.demander"
     DONNEES_OPPOSITION_DECIDER = "donnees.opposition.decider"

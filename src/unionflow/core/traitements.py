@@ -26,7 +26,7 @@ class DeclarationTraitement:
     # Sensitive data processed (Loi 2008-12: trade-union membership, health...); empty if none.
     donnees_sensibles: tuple[str, ...] = ()
     zone: str = ""
-    # Loi 2008-12, art. 68: whether a member may object to it (an OPPOSITION request, donnees_membre/), and what
+    # Loi 2008-12 (opposition): whether a member may object to it (an OPPOSITION request, donnees_membre/), and what
     # his opposition changes. False for what the law, the contract or the membership itself requires (the books,
     # the register of members, receipts, the audit trail...): docs/decisions.md.
     opposable: bool = False

@@ -142,7 +142,7 @@ class CotisationOrganisationService:
         devise = dues[0].devise
         sms = texte_sms(len(dues), total, devise, lien, dues[0].code_paiement if len(dues) == 1 else None)
         details = texte_detaille(membre.prenom, membre.nom, dues, total, devise, self.today, lien)
-        # Loi 2008-12, art. 68: a member who objected to reminders by SMS and e-mail gets his in his inbox only.
+        # Loi 2008-12 (opposition): a member who objected to reminders by SMS and e-mail gets his in his inbox only.
         oppose = await OppositionTraitementRepository(self.session).en_vigueur(membre.id, TRAITEMENT_RAPPELS)
         canal, destinataire = ((Canal.IN_APP, None) if oppose is not None else (Canal.EMAIL, membre.email)
                                if membre.email else (Canal.SMS, membre.telephone)

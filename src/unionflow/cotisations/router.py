@@ -177,7 +177,7 @@ async def public_cotisations(auth: AuthContext = authorize(RS_READ), *, session:
              description="Corps: tableau d'identifiants de membres (1 à 500). Un rappel par membre listant ses "
                          "cotisations impayées visibles par l'appelant, enregistré comme notification EN_ATTENTE "
                          "de livraison (canal EMAIL, sinon SMS, sinon IN_APP; IN_APP seulement pour un membre "
-                         "opposé au traitement RAPPELS_COTISATION, Loi n° 2008-12, art. 68). Une cotisation n'est "
+                         "opposé au traitement RAPPELS_COTISATION, Loi n° 2008-12). Une cotisation n'est "
                          "rappelée qu'une fois par jour: un second appel le même jour ne renvoie rien deux fois. "
                          "404 si un membre est inconnu ou hors périmètre (un MEMBRE ne peut se rappeler qu'à "
                          "lui-même). "

@@ -30,7 +30,7 @@ TRAITEMENTS = (
         zone='cotisations',
         finalite="Rappeler au membre, par SMS et par e-mail, les cotisations qu'il lui reste à régler",
         base_legale=("Intérêt légitime de l'organisation à recouvrer les cotisations; le membre peut s'y opposer "
-                     '(loi n° 2008-12, art. 68): la cotisation reste due et visible dans son espace'),
+                     '(loi n° 2008-12): la cotisation reste due et visible dans son espace'),
         categories_donnees=('cotisations à régler, montant, code de paiement', 'adresse de rappel (e-mail, téléphone)'),
         personnes_concernees=('membres',),
         destinataires=("la passerelle SMS et le serveur de messagerie de l'exploitant",),

@@ -1,4 +1,4 @@
-"""Opposition requests: the OPPOSITION kind of four-eyes requests (approbations/), Loi 2008-12, art. 68.
+"""Opposition requests: the OPPOSITION kind of four-eyes requests (approbations/), Loi 2008-12.
 
 A member objects, on legitimate grounds (and without having to justify it for prospecting), to one processing of the
 register of processings — only those declared ``opposable`` (core/traitements.py): the dues reminders by SMS and
@@ -61,8 +61,8 @@ def declaration(code: str) -> DeclarationTraitement:
                           "(GET /api/conformite/traitements)")
     if not found.opposable:
         raise Conflict(f"On ne peut pas s'opposer au traitement « {found.nom} »: il est requis par la loi, le contrat "
-                       f"ou l'adhésion elle-même ({found.base_legale}). Le droit d'opposition (loi n° 2008-12, "
-                       "art. 68) vaut pour les traitements marqués opposables au registre.")
+                       f"ou l'adhésion elle-même ({found.base_legale}). Le droit d'opposition (loi n° 2008-12) "
+                       "vaut pour les traitements marqués opposables au registre.")
     return found
 
 

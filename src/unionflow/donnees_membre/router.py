@@ -43,7 +43,7 @@ EFFACEMENT = ("Extension, hors spécification. Effacement (Loi n° 2008-12): une
               "L'approbation pseudonymise l'identité (« Membre effacé #… ») partout où elle s'affiche, désactive la "
               "connexion et garde les montants, reçus, écritures et l'audit pour la durée de conservation des livres. "
               "`reponse` dit au membre ce qui a été fait.")
-OPPOSITION = ("Extension, hors spécification. Droit d'opposition (Loi n° 2008-12, art. 68): le membre s'oppose, pour "
+OPPOSITION = ("Extension, hors spécification. Droit d'opposition (Loi n° 2008-12): le membre s'oppose, pour "
               "des raisons légitimes, à un traitement du registre des traitements marqué `opposable` (rappels de "
               "cotisation par SMS et e-mail, informations, invitations et prospection), et sans frais ni "
               "justification à la prospection; les traitements requis par la loi, le contrat ou l'adhésion "

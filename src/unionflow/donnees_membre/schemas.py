@@ -54,7 +54,7 @@ class EffacementResponse(OutputModel):
     reponse: str
 
 
-# Opposition (Loi 2008-12, art. 68): the code of an opposable processing of the register.
+# Opposition (Loi 2008-12): the code of an opposable processing of the register.
 CODE_TRAITEMENT = r"^[A-Z][A-Z_]{0,39}$"
 
 
@@ -63,7 +63,7 @@ class CreateOppositionRequest(InputModel):
         "Code du traitement au registre des traitements (`GET /api/conformite/traitements`), parmi ceux marqués "
         "`opposable`"))
     motif: str = Field(min_length=3, max_length=1000, description=(
-        "Les raisons légitimes de l'opposition (art. 68); à la prospection, le membre s'oppose sans avoir à se "
+        "Les raisons légitimes de l'opposition; à la prospection, le membre s'oppose sans avoir à se "
         "justifier: « prospection » suffit"))
 
 

@@ -76,7 +76,7 @@ class ConsentementSystemRepository(SystemRepository[Consentement]):
 
 
 class OppositionTraitementRepository(SystemRepository[OppositionTraitement]):
-    """Oppositions to processings (Loi 2008-12, art. 68): read by the request's service after its own visibility
+    """Oppositions to processings (Loi 2008-12): read by the request's service after its own visibility
     check, by the export, and by the places that process the data (notifications' outbox) whoever the caller is."""
 
     model = OppositionTraitement

@@ -65,7 +65,7 @@ class TraitementResponse(OutputModel):
     transferts_hors_senegal: str
     donnees_sensibles: list[str]
     tables: list[str]
-    opposable: bool = Field(description="Le membre peut s'y opposer (loi n° 2008-12, art. 68): "
+    opposable: bool = Field(description="Le membre peut s'y opposer (loi n° 2008-12): "
                                         "POST /api/moi/donnees/oppositions")
     effet_opposition: str = Field(description="Ce que change l'opposition du membre (vide si non opposable)")
 

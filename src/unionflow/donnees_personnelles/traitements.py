@@ -39,9 +39,9 @@ TRAITEMENTS = (
         code='OPPOSITIONS',
         nom='Oppositions aux traitements',
         zone='donnees_personnelles',
-        finalite=("Prouver l'opposition du membre à un traitement (loi n° 2008-12, art. 68), sa décision, sa prise "
+        finalite=("Prouver l'opposition du membre à un traitement (loi n° 2008-12), sa décision, sa prise "
                   "d'effet et son retrait"),
-        base_legale="Obligation de respecter le droit d'opposition (loi n° 2008-12, art. 68)",
+        base_legale="Obligation de respecter le droit d'opposition (loi n° 2008-12)",
         categories_donnees=('traitement opposé, motif, dates', 'demandeur, décideur, auteur du retrait'),
         personnes_concernees=('membres',),
         destinataires=("le bureau de l'organisation", 'le délégué à la protection des données'),

@@ -88,7 +88,7 @@ class AccesDossier(IdMixin, Base):
 
 
 class OppositionTraitement(IdMixin, TimestampMixin, Base):
-    """A member's opposition to one processing of the register (Loi 2008-12, art. 68), in force from the approval
+    """A member's opposition to one processing of the register (Loi 2008-12), in force from the approval
     of its OPPOSITION request (the four-eyes request is the decision; this row is its effect) until the member
     withdraws it: the withdrawal dates the row (who, when) and never erases it. Opposing again is a new row: the
     rows are the history. At most one row in force per member and processing; it applies in every organisation

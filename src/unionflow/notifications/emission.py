@@ -29,7 +29,7 @@ _ENVOIS = frozenset({Canal.SMS, Canal.EMAIL})
 # Codes of the opposable processings in the register (declared in cotisations/ and notifications/ traitements.py).
 TRAITEMENT_RAPPELS = "RAPPELS_COTISATION"
 TRAITEMENT_COMMUNICATIONS = "COMMUNICATIONS"
-# Loi 2008-12, art. 68: the notices of a processing of the register a member may object to (its code, declared in
+# Loi 2008-12 (opposition): the notices of a processing of the register a member may object to (its code, declared in
 # cotisations/ and notifications/ traitements.py), and the channels his approved opposition stops. A dues reminder
 # still reaches his own inbox instead (the dues are owed; only the SMS and e-mail sending is the opposed
 # processing); information, invitations and offers stop everywhere. Notices about his money and registrations are

@@ -35,7 +35,7 @@ ENVOI = ("Une ligne par membre et par canal, EN_ATTENTE jusqu'à sa livraison pa
          "envoyer-notifications` (IN_APP: ENVOYEE dès la création). Canaux: préférences du membre pour ce type, "
          "sinon `canaux`, sinon EMAIL > SMS > IN_APP selon ses coordonnées. Un membre qui refuse les "
          "notifications non obligatoires (INFORMATION, INVITATION_EVENEMENT), ou qui s'est opposé au traitement "
-         "COMMUNICATIONS (Loi n° 2008-12, art. 68: `POST /api/moi/donnees/oppositions`), est compté dans "
+         "COMMUNICATIONS (Loi n° 2008-12, droit d'opposition: `POST /api/moi/donnees/oppositions`), est compté dans "
          "`refuseesParPreference`. Sans adresse pour un canal: ligne ECHOUEE (`sansAdresse`). `codeModele`: "
          "modèle de l'organisation, sinon global; variables {prenom} {nom} {nomComplet} {numeroMembre} "
          "{organisation} {date} plus `variables`. Membres: membres ACTIFS de l'organisation (404 sinon); "

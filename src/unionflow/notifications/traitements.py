@@ -32,8 +32,7 @@ TRAITEMENTS = (
         zone='notifications',
         finalite=("Envoyer aux membres, par SMS et par e-mail, les informations générales, les invitations aux "
                   'événements et les offres (prospection) du bureau ou de ses partenaires'),
-        base_legale=("Intérêt légitime de l'organisation; opposition sans frais à la prospection (loi n° 2008-12, "
-                     'art. 68)'),
+        base_legale=("Intérêt légitime de l'organisation; opposition sans frais à la prospection (loi n° 2008-12)"),
         categories_donnees=("adresse d'envoi (e-mail, téléphone)", 'contenu des avis'),
         personnes_concernees=('membres',),
         destinataires=("la passerelle SMS et le serveur de messagerie de l'exploitant",),

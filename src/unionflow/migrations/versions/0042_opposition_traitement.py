@@ -1,4 +1,4 @@
-"""personal data: a member's opposition to a processing of the register (Loi 2008-12, art. 68)
+"""personal data: a member's opposition to a processing of the register (Loi 2008-12)
 
 Revision ID: 0042_opposition_traitement
 Revises: 0041_sms_lien_premium
