@@ -53,6 +53,20 @@ async def _effacer(session: AsyncSession, auth: AuthContext, demande: DemandeApp
                                    f"{demande.demande_par}, approuvée par {auth.actor_name}")
 
 
+async def sujet(session: AsyncSession, auth: AuthContext, membre_id: uuid.UUID | None, permission: Permission,
+                objet: str, deja_efface: str) -> tuple[Membre, uuid.UUID]:
+    """The member a data-rights request is about (the caller himself when ``membre_id`` is None; never an erased
+    one: ``deja_efface`` says why) and the organisation it is filed in (``organisation_du_sujet``)."""
+    pour_lui = membre_id is None or membre_id == auth.membre_id
+    cible = auth.membre_id if membre_id is None else membre_id
+    membre = await MembreRepository(session, auth).get(cible) if cible else None
+    if membre is None:
+        raise NotFound("Aucune fiche de membre n'est liée à ce compte" if membre_id is None else "Membre introuvable")
+    if membre.date_effacement is not None:
+        raise Conflict(deja_efface)
+    return membre, await organisation_du_sujet(session, auth, membre, pour_lui, permission, objet)
+
+
 async def organisation_du_sujet(session: AsyncSession, auth: AuthContext, membre: Membre, pour_lui: bool,
                                 permission: Permission, objet: str) -> uuid.UUID:
     """Where a data subject's request is filed: the member's first current organisation (for staff: one of theirs
@@ -103,16 +117,8 @@ class EffacementService:
         self.issuer = issuer
 
     async def demander(self, membre_id: uuid.UUID | None, motif: str) -> EffacementResponse:
-        pour_lui = membre_id is None or membre_id == self.auth.membre_id
-        cible = self.auth.membre_id if membre_id is None else membre_id
-        membre = await MembreRepository(self.session, self.auth).get(cible) if cible else None
-        if membre is None:
-            raise NotFound("Aucune fiche de membre n'est liée à ce compte" if membre_id is None
-                           else "Membre introuvable")
-        if membre.date_effacement is not None:
-            raise Conflict("Ce membre a déjà été effacé")
-        organisation = await organisation_du_sujet(self.session, self.auth, membre, pour_lui,
-                                                   Permission.DONNEES_EFFACEMENT_DEMANDER, "son effacement")
+        membre, organisation = await sujet(self.session, self.auth, membre_id, Permission.DONNEES_EFFACEMENT_DEMANDER,
+                                           "son effacement", "Ce membre a déjà été effacé")
         if [d for d in await DemandeApprobationRepository(self.session, self.auth).courantes(GENRE, membre.id)
                 if d.statut == StatutDemande.EN_ATTENTE]:
             raise Conflict("Une demande d'effacement de ce membre est déjà en attente")

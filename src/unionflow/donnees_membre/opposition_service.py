@@ -32,7 +32,7 @@ from unionflow.core.errors import Conflict, Forbidden, InvalidState, NotFound, R
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
 from unionflow.core.traitements import DeclarationTraitement
-from unionflow.donnees_membre.effacement_service import organisation_du_sujet
+from unionflow.donnees_membre.effacement_service import sujet
 from unionflow.donnees_membre.schemas import OppositionResponse
 from unionflow.donnees_membre.service import MODULE
 from unionflow.donnees_personnelles.ports import TRAITEMENTS
@@ -149,17 +149,9 @@ class OppositionService:
         self.auth = auth
 
     async def demander(self, membre_id: uuid.UUID | None, traitement: str, motif: str) -> OppositionResponse:
-        pour_lui = membre_id is None or membre_id == self.auth.membre_id
-        cible = self.auth.membre_id if membre_id is None else membre_id
-        membre = await MembreRepository(self.session, self.auth).get(cible) if cible else None
-        if membre is None:
-            raise NotFound("Aucune fiche de membre n'est liée à ce compte" if membre_id is None
-                           else "Membre introuvable")
-        if membre.date_effacement is not None:
-            raise Conflict("Ce membre a été effacé: aucun traitement ne le concerne plus")
-        organisation = await organisation_du_sujet(self.session, self.auth, membre, pour_lui,
-                                                   Permission.DONNEES_OPPOSITION_DEMANDER,
-                                                   "son opposition à un traitement")
+        membre, organisation = await sujet(self.session, self.auth, membre_id,
+                                           Permission.DONNEES_OPPOSITION_DEMANDER, "son opposition à un traitement",
+                                           "Ce membre a été effacé: aucun traitement ne le concerne plus")
         regle = declaration(traitement)
         if await OppositionTraitementRepository(self.session).en_vigueur(membre.id, regle.code) is not None:
             raise Conflict(f"Une opposition au traitement « {regle.nom} » est déjà en vigueur pour ce membre")
