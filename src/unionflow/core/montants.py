@@ -29,16 +29,21 @@ def libelle_devise(devise: str) -> str:
 def format_montant(value: Decimal | str | int | None, devise: str = "XOF", groupe: str = NBSP) -> str:
     """``125 000 FCFA``; cents only when there are some (the franc CFA has no subunit in use). The one way an
     amount is written for people: console pages (``groupe=NNBSP``), notifications, receipts and statements."""
+    return f"{_nombre(value, groupe)}{NBSP}{libelle_devise(devise)}"
+
+
+def _nombre(value: Decimal | str | int | None, groupe: str) -> str:
+    """``125 000`` or ``2 500,50``: grouped thousands, a decimal comma, cents only when there are some."""
     value = Decimal(str(value if value is not None else 0))
     cents = value != value.to_integral_value()
     text = f"{value:,.2f}" if cents else f"{value:,.0f}"
-    return f"{text.replace(',', groupe).replace('.', ',')}{NBSP}{libelle_devise(devise)}"
+    return text.replace(",", groupe).replace(".", ",")
 
 
 def montant_a_saisir(value: Decimal | str | int | None) -> str:
     """``5 000`` (plain spaces, no currency): an amount offered in a form's field, as a person types it and as
     ``lire_montant`` reads it back; never ``5000.00``."""
-    return format_montant(value, groupe=" ").rsplit(NBSP, 1)[0] if value not in (None, "") else ""
+    return _nombre(value, " ") if value not in (None, "") else ""
 
 
 def montant_texte(value: Decimal | str | int | None, devise: str = "XOF") -> str:
