@@ -145,14 +145,19 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 def cpu_seconds(pids: list[int]) -> float:
     """User + system CPU consumed so far by ``pids`` (from /proc/<pid>/stat)."""
-    total = 0
+    return sum(cpu_par_processus(pids).values())
+
+
+def cpu_par_processus(pids: list[int]) -> dict[int, float]:
+    """Each live process's user + system CPU so far, in seconds (an exited one is left out)."""
+    found = {}
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])
-    return total / CLOCK_TICKS
+        found[pid] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return found
 
 
 def rss_kb(pid: int) -> int | None:

@@ -177,6 +177,17 @@ async def acomptes(client: httpx.AsyncClient, url: str, payeurs: int) -> list[Re
     return [Recu(r[0], r[1]) for r in rows]
 
 
+async def backends(url: str) -> list[int]:
+    """PostgreSQL server processes serving the bench's database now (their CPU is the database's share)."""
+    conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"))
+    try:
+        rows = await conn.fetch("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                                "AND pid <> pg_backend_pid()")
+    finally:
+        await conn.close()
+    return [r["pid"] for r in rows]
+
+
 def charge() -> dict[str, Any]:
     """The machine's load average now (1, 5, 15 min) and the time: the machine is shared."""
     import os

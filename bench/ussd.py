@@ -30,6 +30,7 @@ from bench.telephones import (
     Recu,
     acomptes,
     analyser,
+    backends,
     base_neuve,
     charge,
     client_admin,
@@ -99,6 +100,9 @@ class Mesures:
     par_statut: dict[str, int] = field(default_factory=dict)  # errors by HTTP status ("transport": no answer)
     exemples: list[str] = field(default_factory=list)
     sessions_ok: int = 0
+
+    def toutes(self) -> list[float]:
+        return [v for valeurs in self.latences.values() for v in valeurs]
 
     def erreur(self, texte: str, statut: str) -> None:
         self.erreurs += 1
@@ -195,7 +199,7 @@ def centiles(valeurs: list[float]) -> dict[str, float | int]:
 
 
 def resume(mesures: Mesures, duree: float, nombre: int, connexions: int) -> dict[str, Any]:
-    toutes = [v for valeurs in mesures.latences.values() for v in valeurs]
+    toutes = mesures.toutes()
     return {"sessions": nombre, "connexions": connexions, "sessions_ok": mesures.sessions_ok,
             "reponses": len(toutes), "erreurs": mesures.erreurs, "erreurs_par_statut": mesures.par_statut,
             "exemples_erreurs": mesures.exemples,
@@ -229,15 +233,33 @@ async def run(nombre: int = 1000, connexions: int = 100, workers: int | None = N
             liste = sessions(nombre, nombre, recus)
             random.Random(31).shuffle(liste)
             appels = [Connexion(serveur.port) for _ in range(connexions)]
-            avant = charge()
+            avant, cpu_avant = charge(), await cpu_mesure(url, serveur)
             mesures, duree = await charger(liste, list(appels))
-            apres = charge()
+            apres, cpu = charge(), cpu_depuis(cpu_avant, await cpu_mesure(url, serveur))
             for c in appels:
                 c.fermer()
         finally:
             serveur.stop()
     return {"scenario": "ussd", "workers": workers, "base": "postgresql", "preparation_s": preparation,
-            "recus": len(recus), "debut": avant, "fin": apres, **resume(mesures, duree, nombre, connexions)}
+            "recus": len(recus), "debut": avant, "fin": apres, **resume(mesures, duree, nombre, connexions),
+            "cpu_ms_par_reponse": {k: round(v * 1000 / max(1, len(mesures.toutes())), 2) for k, v in cpu.items()}}
+
+
+async def cpu_mesure(url: str, serveur: Any) -> dict[str, dict[int, float]]:
+    """CPU seconds so far of the server's processes, of the database's backends and of this client (pid 0)."""
+    import resource
+
+    from bench.procs import cpu_par_processus
+
+    soi = resource.getrusage(resource.RUSAGE_SELF)
+    return {"serveur": cpu_par_processus([serveur.proc.pid, *serveur.workers()]),
+            "postgresql": cpu_par_processus(await backends(url)), "client": {0: soi.ru_utime + soi.ru_stime}}
+
+
+def cpu_depuis(avant: dict[str, dict[int, float]], apres: dict[str, dict[int, float]]) -> dict[str, float]:
+    """What each side spent between the two readings; a backend opened during the run counts from zero (one
+    closed during it is lost: the pool keeps its connections, so few are)."""
+    return {cote: sum(s - avant[cote].get(pid, 0.0) for pid, s in apres[cote].items()) for cote in apres}
 
 
 async def run_asgi(nombre: int, connexions: int, profil: bool = False) -> dict[str, Any]:
@@ -306,6 +328,11 @@ def rapport(r: dict[str, Any], stamp: str, commit: str) -> str:
         if c.get("n"):
             lignes.append(f"| {nom} | {c['n']} | {c['p50_ms']} | {c['p95_ms']} | {c['p99_ms']} | {c['max_ms']} | "
                           f"{c['moyenne_ms']} |")
+    if r.get("cpu_ms_par_reponse"):
+        c = r["cpu_ms_par_reponse"]
+        lignes += ["", f"CPU per answer, ms (user + system, the two cores are shared by all three): server "
+                   f"{c['serveur']}, PostgreSQL {c['postgresql']}, this client {c['client']}; total "
+                   f"{round(sum(c.values()), 2)}."]
     if r["exemples_erreurs"]:
         lignes += ["", "Errors (first ones):", ""] + [f"- `{e}`" for e in r["exemples_erreurs"]]
     return "\n".join(lignes) + "\n"
