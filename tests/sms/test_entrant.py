@@ -142,7 +142,7 @@ async def test_a_retried_callback_answers_once(client, factory, db):
     assert len(await _reponses(db, first["id"])) == 1
 
 
-async def test_the_gateway_must_authenticate(app, client, monkeypatch):
+async def test_the_gateway_must_authenticate(app, client, db, monkeypatch):  # db: its counts roll back
     form = {"from": "+221770000208", "to": "21234", "text": "SOLDE", "date": "2026-12-03", "id": "ATInbound_x"}
     assert (await client.post(ENTRANT, data=form)).status_code == 401
     wrong = await client.post(ENTRANT, data=form, headers={"X-SMS-Secret": "not-it"})
@@ -160,7 +160,7 @@ async def test_the_gateway_must_authenticate(app, client, monkeypatch):
     assert bad.status_code == 400
 
 
-async def test_rate_limit_per_phone(app, client, monkeypatch):
+async def test_rate_limit_per_phone(app, client, db, monkeypatch):  # db: its counts roll back
     monkeypatch.setattr(app.state.settings, "sms_max_requests", 2)
     phone = f"+22177{uuid.uuid4().int % 10**7:07d}"
     await sms(client, phone, "AIDE")
