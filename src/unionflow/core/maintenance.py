@@ -49,21 +49,26 @@ def _is_postgresql(session: AsyncSession | AsyncConnection) -> bool:
         else session.dialect.name == "postgresql"
 
 
+# The gate's statements, built once: every write request runs one, and building a select (its elements, then its
+# cache key, which SQLAlchemy memoizes on the statement object) cost more CPU than the round trip's own work under
+# the USSD bench (py-spy, docs/performance.md). The version subquery reads core/reference.py's counter.
+_GATE_POSTGRESQL = select(func.pg_try_advisory_xact_lock_shared(WRITE_GATE_KEY), reference.version_subquery())
+_GATE_SQLITE = select(Maintenance.actif, Maintenance.motif, Maintenance.expire_le,
+                      reference.version_subquery()).where(Maintenance.id == FLAG_ID)
+
+
 async def guard_write(session: AsyncSession) -> None:
     """Run first in a write request's transaction: refuses it (503) while a maintenance window is open.
 
     The same statement reads the version of the reference data (core/reference.py): the cached accounts,
     journals and thresholds are checked for freshness without a round trip of their own."""
-    version = reference.version_subquery()
     if _is_postgresql(session):
-        passed, seen = (await session.execute(
-            select(func.pg_try_advisory_xact_lock_shared(WRITE_GATE_KEY), version))).one()
+        passed, seen = (await session.execute(_GATE_POSTGRESQL)).one()
         if not passed:
             raise _refused(None)
         reference.noter_version(session, seen)
         return
-    row = (await session.execute(select(Maintenance.actif, Maintenance.motif, Maintenance.expire_le, version)
-                                 .where(Maintenance.id == FLAG_ID))).first()
+    row = (await session.execute(_GATE_SQLITE)).first()
     if row is not None and row.actif and (row.expire_le is None or row.expire_le > utcnow()):
         raise _refused(row.motif)
     if row is not None:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, String, cast, exists, false, func, or_, select, true
+from sqlalchemy import ColumnElement, String, bindparam, cast, exists, false, func, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
@@ -47,6 +47,17 @@ class MembreFilters:
     organisation_id: uuid.UUID | None = None
     email: str | None = None
     telephone: str | None = None
+
+
+# Built once: it runs at every USSD and SMS callback, and building a select costs more CPU than its round trip's
+# own work (core/maintenance.py, docs/performance.md « USSD et SMS »).
+_PROFILS_TELEPHONE = (
+    select(Membre, Organisation.id, Organisation.nom)
+    .join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
+    .join(Organisation, Organisation.id == MembreOrganisation.organisation_id)
+    .where(Membre.telephone == bindparam("telephone"), Membre.statut == StatutMembre.ACTIF,
+           MembreOrganisation.statut == StatutAppartenance.ACTIF)
+    .order_by(Membre.prenom, Membre.nom, Membre.id, Organisation.nom, Organisation.id))
 
 
 class MembreRepository(ScopedRepository[Membre]):
@@ -120,13 +131,8 @@ class MembreRepository(ScopedRepository[Membre]):
     async def profils_telephone(self, telephone: str) -> list[tuple[Membre, uuid.UUID, str]]:
         """(member, organisation id, organisation name) of every active membership of the active members with
         this phone number (E.164): whom a USSD caller may speak for. Unscoped: the gateway has no caller."""
-        stmt = (select(Membre, Organisation.id, Organisation.nom)
-                .join(MembreOrganisation, MembreOrganisation.membre_id == Membre.id)
-                .join(Organisation, Organisation.id == MembreOrganisation.organisation_id)
-                .where(Membre.telephone == telephone, Membre.statut == StatutMembre.ACTIF,
-                       MembreOrganisation.statut == StatutAppartenance.ACTIF)
-                .order_by(Membre.prenom, Membre.nom, Membre.id, Organisation.nom, Organisation.id))
-        return [(m, org_id, nom) for m, org_id, nom in (await self.session.execute(stmt)).all()]
+        return [(m, org_id, nom) for m, org_id, nom in
+                (await self.session.execute(_PROFILS_TELEPHONE, {"telephone": telephone})).all()]
 
     async def email_taken(self, email: str, exclude: uuid.UUID | None = None) -> bool:
         stmt = select(Membre.id).where(Membre.email == email.lower())

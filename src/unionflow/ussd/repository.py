@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import uuid
 
+from sqlalchemy import bindparam, select
+
 from unionflow.core.repository import SystemRepository
 from unionflow.models.sms import CodePinSms
 from unionflow.models.ussd import PinUssd
+
+# Built once: read at every USSD step after the caller is known (membres/repository.py's phone lookup says why).
+_PIN = select(PinUssd).where(PinUssd.membre_id == bindparam("membre_id"))
+_PIN_VERROUILLE = _PIN.with_for_update().execution_options(populate_existing=True)
 
 
 class PinUssdRepository(SystemRepository[PinUssd]):
@@ -16,11 +22,9 @@ class PinUssdRepository(SystemRepository[PinUssd]):
     model = PinUssd
 
     async def du_membre(self, membre_id: uuid.UUID, *, for_update: bool = False) -> PinUssd | None:
-        stmt = self.select().where(PinUssd.membre_id == membre_id)
-        if for_update:
-            # Re-read under the lock: the row may already sit in the session, read before the lock was taken.
-            stmt = stmt.with_for_update().execution_options(populate_existing=True)
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+        # Re-read under the lock: the row may already sit in the session, read before the lock was taken.
+        stmt = _PIN_VERROUILLE if for_update else _PIN
+        return (await self.session.execute(stmt, {"membre_id": membre_id})).scalar_one_or_none()
 
 
 class CodePinSmsRepository(SystemRepository[CodePinSms]):
