@@ -251,17 +251,25 @@ async def read_session(request: Request) -> AsyncIterator[AsyncSession]:
     """An ORM session on an autocommit connection, for GET routes that only read (no audit row, no other write):
     no BEGIN/COMMIT. Each statement sees what was committed when it started, so a page and its count may come
     from two snapshots (docs/decisions.md, "lectures"); a route that writes keeps ``SessionDep``."""
-    bind = request_bind(request)
+    async with autocommit_session(request_bind(request)) as reader:
+        yield reader
+
+
+@contextlib.asynccontextmanager
+async def autocommit_session(bind: AsyncEngine | AsyncConnection) -> AsyncIterator[AsyncSession]:
+    """An ORM session on an autocommit connection (``autocommit_connection``): each statement is its own
+    transaction, without the BEGIN and COMMIT round trips. For reads, and for one atomic statement that needs no
+    transaction around it (a counter's upsert)."""
     if isinstance(bind, AsyncConnection):
         # The tests' harness: join whatever transaction the request's other session holds on that connection
         # (its savepoints open and close around ours, not inside).
         async with AsyncSession(bind=bind, expire_on_commit=False, autoflush=False,
-                                join_transaction_mode="rollback_only") as reader:
-            yield reader
+                                join_transaction_mode="rollback_only") as joined:
+            yield joined
         return
     async with (autocommit_connection(bind) as connection,
-                AsyncSession(bind=connection, expire_on_commit=False, autoflush=False) as reader):
-        yield reader
+                AsyncSession(bind=connection, expire_on_commit=False, autoflush=False) as session):
+        yield session
 
 
 ReadSession = Annotated[AsyncSession, Depends(read_session, scope="function")]
