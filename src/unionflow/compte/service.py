@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
@@ -57,6 +58,30 @@ def _adhesion(a: Adhesion) -> AdhesionLigne:
                          reste_a_payer=reste)
 
 
+@dataclass(frozen=True)
+class Soldes:
+    """The figures of a member's account that make his balance (``CompteAdherentResponse``'s totals)."""
+
+    jour: date
+    cotisations: SyntheseCotisations
+    adhesions: list[AdhesionLigne]
+    total_paye: Decimal
+    credit: Decimal
+    paiements_en_attente: int
+
+    @property
+    def frais_adhesion_restants(self) -> Decimal:
+        return sum((a.reste_a_payer for a in self.adhesions), ZERO)
+
+    @property
+    def solde(self) -> Decimal:
+        return self.credit - self.cotisations.montant_restant - self.frais_adhesion_restants
+
+    @property
+    def a_jour(self) -> bool:
+        return self.cotisations.nombre_en_retard == 0 and self.frais_adhesion_restants == ZERO
+
+
 class CompteService:
     def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
         self.session = session
@@ -71,26 +96,41 @@ class CompteService:
         return membre
 
     async def compte(self, organisation_id: uuid.UUID | None) -> CompteAdherentResponse:
+        membre, soldes = await self.soldes(organisation_id)
+        dues = await self.repo.open_dues(membre.id, organisation_id)
+        reservations = await self.paiements.reservations(membre.id, [c.id for c in dues])
+        return CompteAdherentResponse(
+            membre_id=membre.id, numero_membre=membre.numero_membre, nom_complet=f"{membre.prenom} {membre.nom}",
+            organisation_id=organisation_id, devise="XOF", cotisations=soldes.cotisations,
+            cotisations_a_payer=[_ligne(c, soldes.jour, reservations.get(c.id)) for c in dues],
+            adhesions=soldes.adhesions, frais_adhesion_restants=soldes.frais_adhesion_restants,
+            total_paye=soldes.total_paye, paiements_en_attente=soldes.paiements_en_attente, credit=soldes.credit,
+            solde=soldes.solde, a_jour=soldes.a_jour,
+            derniers_paiements=await self._derniers_paiements(membre, organisation_id, 10))
+
+    async def soldes(self, organisation_id: uuid.UUID | None) -> tuple[Membre, Soldes]:
+        """The account's balance figures alone (``compte`` without its lists): what the USSD and SMS balance
+        screens show, computed by the same code as the member API's answer, to the franc."""
         membre = await self._membre()
         if organisation_id is not None and organisation_id not in self.auth.member_organisations:
             raise NotFound("Organisation introuvable")
         today = today_utc()
         totals = await SituationRepository(self.session).situation(membre.id, today, organisation_id)
         adhesions = [_adhesion(a) for a in await self.repo.adhesions(membre.id, organisation_id)]
-        frais_restants = sum((a.reste_a_payer for a in adhesions), ZERO)
         total_paye, credit, pending = await self.paiements.payment_totals(membre.id, organisation_id)
-        dues = await self.repo.open_dues(membre.id, organisation_id)
-        reservations = await self.paiements.reservations(membre.id, [c.id for c in dues])
-        return CompteAdherentResponse(
-            membre_id=membre.id, numero_membre=membre.numero_membre, nom_complet=f"{membre.prenom} {membre.nom}",
-            organisation_id=organisation_id, devise="XOF", cotisations=SyntheseCotisations(**totals),
-            cotisations_a_payer=[_ligne(c, today, reservations.get(c.id)) for c in dues],
-            adhesions=adhesions, frais_adhesion_restants=frais_restants, total_paye=total_paye,
-            paiements_en_attente=pending, credit=credit,
-            solde=credit - totals["montant_restant"] - frais_restants,
-            a_jour=totals["nombre_en_retard"] == 0 and frais_restants == ZERO,
-            derniers_paiements=[PaiementLigne.model_validate(p)
-                                for p in await self.paiements.last_payments(membre.id, 10, organisation_id)])
+        return membre, Soldes(today, SyntheseCotisations(**totals), adhesions, total_paye, credit, pending)
+
+    async def derniers_paiements(self, organisation_id: uuid.UUID | None, nombre: int) -> list[PaiementLigne]:
+        """The account's last payments alone (``compte``'s list): the USSD receipts screen."""
+        membre = await self._membre()
+        if organisation_id is not None and organisation_id not in self.auth.member_organisations:
+            raise NotFound("Organisation introuvable")
+        return await self._derniers_paiements(membre, organisation_id, nombre)
+
+    async def _derniers_paiements(self, membre: Membre, organisation_id: uuid.UUID | None,
+                                  nombre: int) -> list[PaiementLigne]:
+        return [PaiementLigne.model_validate(p)
+                for p in await self.paiements.last_payments(membre.id, nombre, organisation_id)]
 
     async def dashboard_membre(self) -> DashboardMembreResponse:
         membre = await self._membre()

@@ -43,8 +43,8 @@ class PaiementUssd:
     async def repondre(self, profil: Profil, auth: AuthContext, suite: list[str]) -> str:
         cotisations = await self._cotisations(profil, auth)
         if not suite:
-            compte = await CompteService(self.session, auth).compte(profil.organisation_id)
-            doit = compte.cotisations.montant_restant + compte.frais_adhesion_restants
+            _, soldes = await CompteService(self.session, auth).soldes(profil.organisation_id)
+            doit = soldes.cotisations.montant_restant + soldes.frais_adhesion_restants
             if not cotisations:
                 return ecrans.payer(doit)
             return ecrans.a_payer(doit, [(libelle(c), reste(c)) for c in cotisations])

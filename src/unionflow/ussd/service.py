@@ -23,6 +23,7 @@ from unionflow.demandes_aide.service import DemandeAideService
 from unionflow.evenements.repository import EvenementFilters
 from unionflow.evenements.service import EvenementService
 from unionflow.membres.repository import MembreRepository
+from unionflow.models import Membre
 from unionflow.models.ussd import ECHECS_MAX
 from unionflow.paiements.recus.service import RecuService
 from unionflow.ussd import ecrans
@@ -52,10 +53,14 @@ class UssdService:
         self.session = session
         self.settings = settings
         self.pins = PinUssdRepository(session)
+        self._membres: list[Membre] = []
 
     async def profils(self, telephone: str) -> list[Profil]:
         """Every (member, organisation) this phone speaks for (active members, active memberships)."""
         rows = await MembreRepository(self.session, None).profils_telephone(telephone)
+        # Held for the request: the session's identity map keeps its objects weakly, and the member's account
+        # (compte/service.py) reads his record again by key; held, that read is served without a statement.
+        self._membres = [m for m, _, _ in rows]
         return [Profil(m.id, m.prenom, m.nom, org_id, nom) for m, org_id, nom in rows]
 
     @staticmethod
@@ -65,10 +70,10 @@ class UssdService:
     async def situation(self, profil: Profil, auth: AuthContext) -> Situation:
         """The member's balance in the chosen organisation, from the member API's own computation (USSD screen 1,
         SMS keyword SOLDE)."""
-        compte = await CompteService(self.session, auth).compte(profil.organisation_id)
-        return Situation(compte.cotisations.montant_restant + compte.frais_adhesion_restants,
-                         compte.cotisations.nombre_en_retard, compte.cotisations.prochaine_echeance, compte.credit,
-                         compte.solde)
+        _, soldes = await CompteService(self.session, auth).soldes(profil.organisation_id)
+        return Situation(soldes.cotisations.montant_restant + soldes.frais_adhesion_restants,
+                         soldes.cotisations.nombre_en_retard, soldes.cotisations.prochaine_echeance, soldes.credit,
+                         soldes.solde)
 
     async def repondre(self, telephone: str, texte: str) -> str:
         profils = await self.profils(telephone)
@@ -165,9 +170,8 @@ class UssdService:
         if choix == "1":
             return ecrans.solde(profil.organisation, await self.situation(profil, auth))
         if choix == "3":
-            compte = await CompteService(self.session, auth).compte(profil.organisation_id)
-            return ecrans.recus([(p.numero_recu, p.montant, p.date_paiement or p.created_at)
-                                 for p in compte.derniers_paiements])
+            derniers = await CompteService(self.session, auth).derniers_paiements(profil.organisation_id, 10)
+            return ecrans.recus([(p.numero_recu, p.montant, p.date_paiement or p.created_at) for p in derniers])
         if choix == "4":
             return await self._verifier(suite)
         if choix == "5":
