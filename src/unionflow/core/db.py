@@ -166,6 +166,14 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     Services never commit; a domain error raised anywhere rolls the whole request back.
     Declared with ``scope="function"`` at use sites so the commit happens before sending.
     """
+    async with request_transaction(request) as session:
+        yield session
+
+
+@contextlib.asynccontextmanager
+async def request_transaction(request: Request) -> AsyncIterator[AsyncSession]:
+    """The request's transaction (``get_session``'s body): the maintenance gate first when it writes, committed on
+    the way out, rolled back on any exception."""
     sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     writes = ecrit(request.method, request.url.path)
     token = sqlite_write_intent.set(writes)

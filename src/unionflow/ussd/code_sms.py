@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
+from unionflow.core.passe_lecture import ecriture
 from unionflow.models.sms import ESSAIS_CODE_MAX, CodePinSms
 from unionflow.models.ussd import PinUssd
 from unionflow.notifications.emission import sms_direct
@@ -48,6 +49,7 @@ class CodePinSmsService:
     async def envoyer(self, membre_id: uuid.UUID, telephone: str, organisation_id: uuid.UUID | None,
                       auth: AuthContext | None) -> None:
         """A new code (replacing any earlier one) sent by SMS to ``telephone``, the member's own number."""
+        ecriture(self.session)
         code = f"{secrets.randbelow(10**6):06d}"
         ttl = self.settings.ussd_code_sms_ttl_seconds
         ligne = await self.codes.du_membre(membre_id, for_update=True)
@@ -73,6 +75,7 @@ class CodePinSmsService:
             return Verification(False, 0)
         if (await controler(self.settings, "code-sms", membre_id, ligne.code_hash, saisi)).juste:
             return Verification(True, ESSAIS_CODE_MAX - ligne.essais)
+        ecriture(self.session)
         ligne = await self.codes.du_membre(membre_id, for_update=True)
         assert ligne is not None  # read just before in the same transaction
         ligne.essais += 1
@@ -88,6 +91,7 @@ class CodePinSmsService:
         """Sets the PIN if ``saisi`` is the member's valid code, which is then used up; audited DEFINIR."""
         if not (await self.verifier(membre_id, saisi)).juste:
             return False
+        ecriture(self.session)
         ligne = await self.codes.du_membre(membre_id, for_update=True)
         assert ligne is not None
         await self.codes.supprimer(ligne)

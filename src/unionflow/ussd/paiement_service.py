@@ -13,6 +13,7 @@ from unionflow.compte.service import CompteService
 from unionflow.config import Settings
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Conflict, UnionFlowError, UpstreamError, UpstreamUnavailable
+from unionflow.core.passe_lecture import ecriture
 from unionflow.cotisations.repository import CotisationRepository
 from unionflow.cotisations.service import today_utc
 from unionflow.models import Cotisation
@@ -60,6 +61,7 @@ class PaiementUssd:
         return await self._envoyer_lien(profil, code)
 
     async def _envoyer_lien(self, profil: Profil, code: str) -> str:
+        ecriture(self.session)  # before the checkout at Wave and the SMS: never from a read pass
         try:
             # In a savepoint: a refused or unreachable checkout leaves nothing behind in the callback's transaction.
             async with self.session.begin_nested():

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from fastapi import Depends, Request
 from fastapi.responses import PlainTextResponse
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.auth.passerelles import Passerelle, authentifier, compter
 from unionflow.config import Settings
@@ -14,6 +15,7 @@ from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.errors import InvalidInput
 from unionflow.core.openapi import problems
+from unionflow.core.passe_lecture import lire_sinon_ecrire
 from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_TRESORERIE
 from unionflow.core.routing import area_router
 from unionflow.ussd import ecrans
@@ -70,13 +72,17 @@ async def appel_passerelle(request: Request) -> Appel:
                          "PIN du membre avant tout chiffre; 3 codes faux bloquent l'accès USSD jusqu'à la "
                          "réinitialisation par la trésorerie. Au-delà de `UNIONFLOW_USSD_MAX_REQUESTS` appels par "
                          "numéro et par fenêtre: 429 avec un écran `END`. Menu: docs/ussd-sms.md.")
-async def callback(request: Request, *, appel: Appel = Depends(appel_passerelle),
-                   session: SessionDep) -> PlainTextResponse:  # the gateway's check runs before the transaction
+async def callback(request: Request, *, appel: Appel = Depends(appel_passerelle)) -> PlainTextResponse:
     if appel.attente is not None:
         return PlainTextResponse(ecrans.TROP_DE_DEMANDES, status_code=429,
                                  headers={"Retry-After": str(appel.attente)})
-    return PlainTextResponse(await UssdService(session, request.app.state.settings).repondre(
-        appel.telephone, appel.texte))
+
+    async def repondre(session: AsyncSession) -> str:
+        return await UssdService(session, request.app.state.settings).repondre(appel.telephone, appel.texte)
+
+    # Most screens only read: read first, and open the guarded write transaction only for an answer that writes
+    # (a wrong PIN, a code by SMS, a payment link). core/passe_lecture.py says why and how.
+    return PlainTextResponse(await lire_sinon_ecrire(request, repondre))
 
 
 @router.get("/pin/me", response_model=PinUssdResponse, responses=problems(404),

@@ -17,6 +17,7 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound
 from unionflow.core.pagination import PageParams
+from unionflow.core.passe_lecture import ecriture
 from unionflow.core.roles import Role
 from unionflow.demandes_aide.repository import DemandeFilters
 from unionflow.demandes_aide.service import DemandeAideService
@@ -29,7 +30,7 @@ from unionflow.paiements.recus.service import RecuService
 from unionflow.ussd import ecrans
 from unionflow.ussd.code_sms import CodePinSmsService
 from unionflow.ussd.ecrans import Profil, Situation
-from unionflow.ussd.empreinte import controler, empreinte
+from unionflow.ussd.empreinte import avant_les_cles, controler, empreinte
 from unionflow.ussd.paiement_service import PaiementUssd
 from unionflow.ussd.pin_service import trop_simple
 from unionflow.ussd.repository import PinUssdRepository
@@ -111,10 +112,13 @@ class UssdService:
         if not saisies:
             return ecrans.DEMANDE_PIN
         saisi = saisies.pop(0)
+        if avant_les_cles(pin.pin_hash):
+            ecriture(self.session)  # checked once, in the write transaction (ussd/empreinte.py)
         controle = await controler(self.settings, "pin", profil.membre_id, pin.pin_hash, saisi)
         if not controle.juste:
             return await self._echec(profil.membre_id)
         if pin.echecs:
+            ecriture(self.session)
             pin.echecs = 0
         if controle.a_renouveler:
             await self._renouveler(profil.membre_id, pin.pin_hash, saisi)
@@ -124,6 +128,7 @@ class UssdService:
         """An argon2 PIN (or one under a former key), right: re-stored as a keyed digest under the current key.
         Only if the row still holds what was verified: a treasury reset committed meanwhile wins. Not audited: the
         PIN does not change, only how it is kept."""
+        ecriture(self.session)
         pin = await self.pins.du_membre(membre_id, for_update=True)
         if pin is not None and pin.pin_hash == verifie:
             pin.pin_hash = empreinte(self.settings, "pin", membre_id, saisi)
@@ -155,6 +160,7 @@ class UssdService:
         return ecrans.PIN_CREE
 
     async def _echec(self, membre_id: uuid.UUID) -> str:
+        ecriture(self.session)
         pin = await self.pins.du_membre(membre_id, for_update=True)
         assert pin is not None  # read just before in the same transaction
         pin.echecs += 1
