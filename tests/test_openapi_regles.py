@@ -30,6 +30,8 @@ SERVICE_RULES = {
     ("PUT", "/api/organisations/{id}"): ["`regle-metier`", "UNION", "logoDocumentId"],
     ("POST", "/api/adhesions/{id}/paiement"): ["WAVE_TRANSFERT", "referencePaiement"],
     ("POST", "/api/tickets"): ["fiche"], ("POST", "/api/suggestions"): ["fiche"],
+    ("POST", "/api/auth/token"): ["`username`", "`password`", "`refresh_token`"],
+    ("PUT", "/api/ussd/pin/me"): ["`regle-metier`"],
 }
 # State-dependent refusals (400 `invalid-state`): only a description can say them.
 ETATS = [("POST", "/api/adhesions/{id}/approuver"), ("POST", "/api/adhesions/{id}/paiement"),
@@ -91,3 +93,19 @@ async def test_request_fields_with_a_default_stay_optional_for_generated_clients
                 for field, prop in schema["components"]["schemas"][name].get("properties", {}).items()
                 if "default" in prop and field not in schema["components"]["schemas"][name].get("required", [])]
     assert not carrying, carrying
+
+
+async def test_the_token_form_states_the_fields_its_grant_requires(client):
+    import jsonschema_rs
+
+    form = (await client.get("/openapi.json")).json()["components"]["schemas"]["Body_auth_token"]
+    validator = jsonschema_rs.validator_for(form)
+    cases = [({"grant_type": "password"}, False), ({"grant_type": "password", "username": "a@b.sn"}, False),
+             ({"grant_type": "password", "username": "a@b.sn", "password": ""}, False),
+             ({"grant_type": "password", "username": "a@b.sn", "password": "x"}, True),
+             ({"grant_type": "refresh_token"}, False), ({"grant_type": "refresh_token", "refresh_token": "t"}, True)]
+    for body, valid in cases:
+        assert validator.is_valid(body) == valid, body
+        if not valid:  # an empty form field is an absent one, for the server as for the schema
+            answer = await client.post("/api/auth/token", data=body)
+            assert (answer.status_code, answer.json()["type"].rsplit("/", 1)[1]) == (400, "regle-metier"), body

@@ -130,3 +130,45 @@ def test_an_api_client_s_roles_are_the_ones_it_may_hold():
 
     roles = CreateClientApiRequest.model_json_schema()["properties"]["roles"]["items"]["enum"]
     assert set(roles) == {r.value for r in GLOBAL_ROLES | ORGANISATION_STAFF_ROLES} and "USER" not in roles
+
+
+def test_the_names_of_a_notification_s_variables_are_the_ones_the_service_takes():
+    from unionflow.core.errors import RegleMetier
+    from unionflow.notifications.rendu import check_variables
+    from unionflow.notifications.schemas import NotificationEnvoi
+
+    validator = jsonschema_rs.validator_for(NotificationEnvoi.model_json_schema()["properties"]["variables"])
+    names = ["montant", " montant\n", "a" * 40, "a" * 41, "Nom", "nom", " nom ", "nomComplet", "dateLimite", "1a",
+             "a-b", "a b", "_a", "\u00e9te", "\u0005", "a\u0005", "a\u00a0"]
+    disagreements = []
+    for name in names:
+        body = {"organisationId": ID, "tousMembresActifs": True, "sujet": "S", "corps": "C", "variables": {name: "x"}}
+        try:
+            check_variables(NotificationEnvoi.model_validate(body).variables)
+            accepted = True
+        except (RegleMetier, ValidationError):
+            accepted = False
+        # A control character is refused before the model (400 `caractere-controle`, core.routing).
+        accepted = accepted and "\u0005" not in name
+        if validator.is_valid({name: "x"}) != accepted:
+            disagreements.append(name)
+    assert not disagreements, disagreements
+
+
+def test_free_keys_and_their_texts_state_the_control_characters_refused():
+    from unionflow.notifications.schemas import NotificationEnvoi
+
+    variables = NotificationEnvoi.model_json_schema()["properties"]["variables"]
+    validator = jsonschema_rs.validator_for(variables)
+    assert validator.is_valid({"montant": "5 000"})
+    assert not validator.is_valid({"montant": "5\u0008000"})
+
+
+def test_the_ussd_pins_listed_too_simple_are_the_ones_the_service_refuses():
+    from unionflow.ussd.pin_service import trop_simple
+    from unionflow.ussd.schemas import PIN_TROP_SIMPLES, CreatePinUssdRequest
+
+    every = (f"{n:0{length}d}" for length in range(4, 7) for n in range(10**length))
+    assert sorted(pin for pin in every if trop_simple(pin)) == PIN_TROP_SIMPLES
+    validator = jsonschema_rs.validator_for(CreatePinUssdRequest.model_json_schema())
+    assert not validator.is_valid({"pin": "4321"}) and validator.is_valid({"pin": "4312"})
