@@ -172,3 +172,33 @@ def test_the_ussd_pins_listed_too_simple_are_the_ones_the_service_refuses():
     assert sorted(pin for pin in every if trop_simple(pin)) == PIN_TROP_SIMPLES
     validator = jsonschema_rs.validator_for(CreatePinUssdRequest.model_json_schema())
     assert not validator.is_valid({"pin": "4321"}) and validator.is_valid({"pin": "4312"})
+
+
+def test_a_configuration_value_is_never_null_for_the_schema_either():
+    from unionflow.configuration.schemas import UpdateConfigurationRequest
+    from unionflow.configuration.service import encode
+    from unionflow.core.errors import RegleMetier
+    from unionflow.models.configuration import TypeValeur
+
+    validator = jsonschema_rs.validator_for(UpdateConfigurationRequest.model_json_schema())
+    assert not validator.is_valid({"valeur": None})
+    assert all(validator.is_valid({"valeur": v}) for v in ("XOF", 30, 2.5, True, [1], {"a": 1}))
+    for kind in TypeValeur:
+        with pytest.raises(RegleMetier, match="valeur: obligatoire"):
+            encode(kind, None)
+
+
+def test_an_api_client_s_organisation_roles_need_an_organisation_in_the_schema_too():
+    from unionflow.clients_api.schemas import ORGANISATIONS_REQUISES, CreateClientApiRequest
+    from unionflow.core.roles import GLOBAL_ROLES
+
+    schema = CreateClientApiRequest.model_json_schema()
+    assert ORGANISATIONS_REQUISES in str(schema["allOf"])
+    validator = jsonschema_rs.validator_for(schema)
+    for roles in (["ADMIN"], ["SUPER_ADMIN", "ADMIN"], ["TRESORIER"], ["ADMIN", "PRESIDENT"]):
+        for organisations in (OMIS, [], [ID]):
+            body = {"nom": "Compta", "roles": roles,
+                    **({"organisationIds": organisations} if organisations is not OMIS else {})}
+            # The service's rule (ClientApiService.creer): a role that is not global needs an organisation.
+            refused = bool(set(roles) - {r.value for r in GLOBAL_ROLES}) and organisations in (OMIS, [])
+            assert validator.is_valid(body) != refused, body
