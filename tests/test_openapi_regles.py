@@ -51,7 +51,8 @@ ETATS = [("POST", "/api/adhesions/{id}/approuver"), ("POST", "/api/adhesions/{id
          ("POST", "/api/organisations/{id}/reactiver"), ("POST", "/api/organisations/{id}/suspendre"),
          ("PUT", "/api/cotisations/{id}"), ("PUT", "/api/cotisations/{id}/payer"), ("DELETE", "/api/evenements/{id}"),
          ("PUT", "/api/evenements/{id}"), ("POST", "/api/evenements/{id}/confirmer"),
-         ("GET", "/api/documents/{id}/contenu"), ("POST", "/api/documents/{id}/telechargement")]
+         ("GET", "/api/documents/{id}/contenu"), ("POST", "/api/documents/{id}/telechargement"),
+         ("POST", "/api/admin/clients-api/{id}/revoquer")]
 
 
 def _models(annotation: object, seen: set[type]) -> set[type]:

@@ -45,7 +45,8 @@ async def get_client(id: uuid.UUID, session: SessionDep,
 
 @router.post("/{id}/revoquer", response_model=ClientApiResponse, summary="Révoquer un client API",
              description="Définitif: le client ne peut plus obtenir de jeton (401 `invalid_client`) et ses jetons "
-                         "en cours sont refusés dès la requête suivante (401).")
+                         "en cours sont refusés dès la requête suivante (401). Un client déjà révoqué: 400 "
+                         "`invalid-state`.")
 async def revoke_client(id: uuid.UUID, session: SessionDep,
                         auth: AuthContext = authorize(RS_CLIENT_API)) -> ClientApiResponse:
     return await ClientApiService(session, auth).revoquer(id)
