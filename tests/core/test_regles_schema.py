@@ -130,3 +130,75 @@ def test_an_api_client_s_roles_are_the_ones_it_may_hold():
 
     roles = CreateClientApiRequest.model_json_schema()["properties"]["roles"]["items"]["enum"]
     assert set(roles) == {r.value for r in GLOBAL_ROLES | ORGANISATION_STAFF_ROLES} and "USER" not in roles
+
+
+def test_the_names_of_a_notification_s_variables_are_the_ones_the_service_takes():
+    from unionflow.core.errors import RegleMetier
+    from unionflow.notifications.rendu import check_variables
+    from unionflow.notifications.schemas import NotificationEnvoi
+
+    validator = jsonschema_rs.validator_for(NotificationEnvoi.model_json_schema()["properties"]["variables"])
+    names = ["montant", " montant\n", "a" * 40, "a" * 41, "Nom", "nom", " nom ", "nomComplet", "dateLimite", "1a",
+             "a-b", "a b", "_a", "\u00e9te", "\u0005", "a\u0005", "a\u00a0"]
+    disagreements = []
+    for name in names:
+        body = {"organisationId": ID, "tousMembresActifs": True, "sujet": "S", "corps": "C", "variables": {name: "x"}}
+        try:
+            check_variables(NotificationEnvoi.model_validate(body).variables)
+            accepted = True
+        except (RegleMetier, ValidationError):
+            accepted = False
+        # A control character is refused before the model (400 `caractere-controle`, core.routing).
+        accepted = accepted and "\u0005" not in name
+        if validator.is_valid({name: "x"}) != accepted:
+            disagreements.append(name)
+    assert not disagreements, disagreements
+
+
+def test_free_keys_and_their_texts_state_the_control_characters_refused():
+    from unionflow.notifications.schemas import NotificationEnvoi
+
+    variables = NotificationEnvoi.model_json_schema()["properties"]["variables"]
+    validator = jsonschema_rs.validator_for(variables)
+    assert validator.is_valid({"montant": "5 000"})
+    assert not validator.is_valid({"montant": "5\u0008000"})
+
+
+def test_the_ussd_pins_listed_too_simple_are_the_ones_the_service_refuses():
+    from unionflow.ussd.pin_service import trop_simple
+    from unionflow.ussd.schemas import PIN_TROP_SIMPLES, CreatePinUssdRequest
+
+    every = (f"{n:0{length}d}" for length in range(4, 7) for n in range(10**length))
+    assert sorted(pin for pin in every if trop_simple(pin)) == PIN_TROP_SIMPLES
+    validator = jsonschema_rs.validator_for(CreatePinUssdRequest.model_json_schema())
+    assert not validator.is_valid({"pin": "4321"}) and validator.is_valid({"pin": "4312"})
+
+
+def test_a_configuration_value_is_never_null_for_the_schema_either():
+    from unionflow.configuration.schemas import UpdateConfigurationRequest
+    from unionflow.configuration.service import encode
+    from unionflow.core.errors import RegleMetier
+    from unionflow.models.configuration import TypeValeur
+
+    validator = jsonschema_rs.validator_for(UpdateConfigurationRequest.model_json_schema())
+    assert not validator.is_valid({"valeur": None})
+    assert all(validator.is_valid({"valeur": v}) for v in ("XOF", 30, 2.5, True, [1], {"a": 1}))
+    for kind in TypeValeur:
+        with pytest.raises(RegleMetier, match="valeur: obligatoire"):
+            encode(kind, None)
+
+
+def test_an_api_client_s_organisation_roles_need_an_organisation_in_the_schema_too():
+    from unionflow.clients_api.schemas import ORGANISATIONS_REQUISES, CreateClientApiRequest
+    from unionflow.core.roles import GLOBAL_ROLES
+
+    schema = CreateClientApiRequest.model_json_schema()
+    assert ORGANISATIONS_REQUISES in str(schema["allOf"])
+    validator = jsonschema_rs.validator_for(schema)
+    for roles in (["ADMIN"], ["SUPER_ADMIN", "ADMIN"], ["TRESORIER"], ["ADMIN", "PRESIDENT"]):
+        for organisations in (OMIS, [], [ID]):
+            body = {"nom": "Compta", "roles": roles,
+                    **({"organisationIds": organisations} if organisations is not OMIS else {})}
+            # The service's rule (ClientApiService.creer): a role that is not global needs an organisation.
+            refused = bool(set(roles) - {r.value for r in GLOBAL_ROLES}) and organisations in (OMIS, [])
+            assert validator.is_valid(body) != refused, body

@@ -5,7 +5,7 @@ import uuid
 from pydantic import Field
 
 from unionflow.core.email import Email
-from unionflow.core.roles import Role
+from unionflow.core.roles import Role, RoleOrganisation
 from unionflow.core.schemas import InputModel, OutputModel
 from unionflow.models.membre import StatutAppartenance
 
@@ -13,7 +13,7 @@ from unionflow.models.membre import StatutAppartenance
 class AssocierOrganisationRequest(InputModel):
     email: Email = Field(description="E-mail du compte utilisateur (insensible à la casse)")
     organisation_id: uuid.UUID
-    roles: list[Role] | None = Field(
+    roles: list[RoleOrganisation] | None = Field(
         default=None, description="Rôles d'organisation; défaut MEMBRE à la création, inchangés sinon")
 
 

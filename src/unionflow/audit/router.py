@@ -43,7 +43,9 @@ async def list_audit(
                          "`typeAction` et `module` sont mis en majuscules. L'entrée d'un ADMIN_ORGANISATION est "
                          "rattachée à son organisation active (400 s'il en administre plusieurs sans "
                          "X-Active-Organisation-Id). 400 `regle-metier`: `details` au-delà de 16 384 octets "
-                         "(sérialisé en JSON).")
+                         "(sérialisé en JSON). `details` est un objet JSON libre: un caractère de contrôle dans "
+                         "une de ses clés ou un de ses textes, à toute profondeur, donne 400 `caractere-controle` "
+                         "comme partout.")
 async def create_audit(data: CreateAuditLogRequest, session: SessionDep,
                        auth: AuthContext = authorize(RS_AUDIT)) -> AuditLogResponse:
     return await AuditService(session, auth).creer(data)

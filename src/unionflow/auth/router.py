@@ -17,9 +17,16 @@ from unionflow.auth.throttle import IP_LIMIT_FACTOR, AttemptLimiter, client_ip
 from unionflow.core.db import SessionDep
 from unionflow.core.errors import RegleMetier, UnionFlowError, problem
 from unionflow.core.openapi import problems
+from unionflow.core.regles import FORM_RULES, requis_si
 from unionflow.core.routing import GuardedRoute
 
 router = APIRouter(tags=["Authentification"], route_class=GuardedRoute)
+
+# The grant's own fields, checked below and stated in the form's schema from the same messages.
+IDENTIFIANTS_REQUIS = "username et password sont requis"
+REFRESH_TOKEN_REQUIS = "refresh_token est requis"
+_REGLES_TOKEN = [requis_si("grant_type", "password", ("username", "password"), IDENTIFIANTS_REQUIS),
+                 requis_si("grant_type", "refresh_token", ("refresh_token",), REFRESH_TOKEN_REQUIS)]
 
 
 @router.post("/api/auth/token", response_model=TokenResponse, response_model_exclude_none=True,
@@ -29,9 +36,12 @@ router = APIRouter(tags=["Authentification"], route_class=GuardedRoute)
                          "`grant_type=client_credentials` pour un client API (Admin - Clients API): identifiants "
                          "en HTTP Basic ou `client_id`/`client_secret` dans le corps; pas de jeton de "
                          "rafraîchissement; client inconnu, secret faux ou client révoqué: 401 `invalid_client`. "
-                         "Identifiants invalides: 400 `invalid_grant` (RFC 6749). Tentatives limitées: "
+                         "Identifiants invalides: 400 `invalid_grant` (RFC 6749). 400 `regle-metier`: "
+                         "`grant_type=password` sans `username` ou `password` (vides compris), "
+                         "`grant_type=refresh_token` sans `refresh_token`. Tentatives limitées: "
                          "429 avec `Retry-After` après trop d'échecs par e-mail ou par adresse IP dans la "
-                         "fenêtre (voir docs/identity.md).", responses=problems(401, 429))
+                         "fenêtre (voir docs/identity.md).", responses=problems(401, 429),
+             openapi_extra={FORM_RULES: _REGLES_TOKEN})
 async def token(
     request: Request,
     session: SessionDep,
@@ -55,7 +65,7 @@ async def token(
             lambda: service.client_credentials_grant(identifiant, secret), InvalidClient)
     if grant_type == "password":
         if not username or not password:
-            raise RegleMetier("username et password sont requis")
+            raise RegleMetier(IDENTIFIANTS_REQUIS)
         limiter = AttemptLimiter(request, "login")
         by_email = limiter.key("email", username)
         by_ip = limiter.key("ip", client_ip(request))
@@ -64,7 +74,7 @@ async def token(
             lambda: service.password_grant(username, password), InvalidGrant)
     if grant_type == "refresh_token":
         if not refresh_token:
-            raise RegleMetier("refresh_token est requis")
+            raise RegleMetier(REFRESH_TOKEN_REQUIS)
         result = await service.refresh_grant(refresh_token)
         if isinstance(result, UnionFlowError):
             # Returned, not raised: the revocation of a replayed token family must be committed.

@@ -22,7 +22,8 @@ router = area_router("/api/admin/clients-api", "Admin - Clients API")
                          "`clientSecret` n'est renvoyé qu'ici, une seule fois (empreinte argon2 conservée). "
                          "`roles`: ADMIN/SUPER_ADMIN (toute l'union; SUPER_ADMIN seulement par un SUPER_ADMIN) ou "
                          "rôles d'organisation, qui s'appliquent dans `organisationIds` seulement, comme une "
-                         "adhésion. MEMBRE et USER sont refusés: un client n'a pas de fiche membre.")
+                         "adhésion. MEMBRE et USER sont refusés: un client n'a pas de fiche membre. 400 "
+                         "`regle-metier`: une organisation de `organisationIds` inconnue (donnée enregistrée).")
 async def create_client(data: CreateClientApiRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_CLIENT_API)) -> ClientApiCreatedResponse:
     return await ClientApiService(session, auth).creer(data)
@@ -44,7 +45,8 @@ async def get_client(id: uuid.UUID, session: SessionDep,
 
 @router.post("/{id}/revoquer", response_model=ClientApiResponse, summary="Révoquer un client API",
              description="Définitif: le client ne peut plus obtenir de jeton (401 `invalid_client`) et ses jetons "
-                         "en cours sont refusés dès la requête suivante (401).")
+                         "en cours sont refusés dès la requête suivante (401). Un client déjà révoqué: 400 "
+                         "`invalid-state`.")
 async def revoke_client(id: uuid.UUID, session: SessionDep,
                         auth: AuthContext = authorize(RS_CLIENT_API)) -> ClientApiResponse:
     return await ClientApiService(session, auth).revoquer(id)

@@ -9,7 +9,12 @@ import uuid
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.clients_api.repository import ClientApiRepository
-from unionflow.clients_api.schemas import ClientApiCreatedResponse, ClientApiResponse, CreateClientApiRequest
+from unionflow.clients_api.schemas import (
+    ORGANISATIONS_REQUISES,
+    ClientApiCreatedResponse,
+    ClientApiResponse,
+    CreateClientApiRequest,
+)
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
@@ -40,7 +45,7 @@ class ClientApiService:
             raise Forbidden("Seul un SUPER_ADMIN peut créer un client API SUPER_ADMIN")
         organisations = sorted({str(o) for o in data.organisation_ids})
         if set(roles) - GLOBAL_ROLES and not organisations:
-            raise RegleMetier("Les rôles d'organisation exigent au moins une organisation (organisationIds)")
+            raise RegleMetier(ORGANISATIONS_REQUISES)
         orgs = OrganisationRepository(self.session, self.auth)
         for org in organisations:
             if not await orgs.exists(uuid.UUID(org)):

@@ -63,7 +63,9 @@ async def dashboard_membre(session: SessionDep,
 @dashboard_router.get("/organisation", response_model=DashboardOrganisationResponse, responses=problems(404),
                       summary="Tableau de bord de trésorerie d'une organisation",
                       description=(
-                          "Organisation active ou `organisationId` (administrée par l'appelant). Montants encaissés "
+                          "Organisation active ou `organisationId` (administrée par l'appelant); ni l'un ni l'autre: "
+                          "400 `regle-metier` (paramètre ou en-tête: une règle entre eux ne s'écrit pas dans un "
+                          "schéma). Montants encaissés "
                           "du jour (extension), du mois et de l'année, lus dans la comptabilité: crédits des comptes "
                           "de produits des cotisations (ou des adhésions) par les écritures datées de la période, "
                           "écritures de clôture exclues. Un avoir imputé compte le jour de son imputation, non à la "

@@ -12,8 +12,11 @@ CLE_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$"
 
 
 class UpdateConfigurationRequest(InputModel):
-    valeur: JsonValue = Field(description="Valeur du type de la clé (STRING ou NUMBER), dans ses bornes; nombres "
-                                          "entiers pour les jours, deux décimales au plus pour les montants")
+    # null is refused for every key (configuration.service.encode, 400 `regle-metier`): the schema says so.
+    valeur: JsonValue = Field(json_schema_extra={"not": {"type": "null"}},
+                              description="Valeur du type de la clé (STRING ou NUMBER), dans ses bornes; nombres "
+                                          "entiers pour les jours, deux décimales au plus pour les montants; jamais "
+                                          "null")
     description: str | None = Field(default=None, max_length=500)
     type: TypeValeur | None = Field(
         default=None, description="Facultatif; s'il est donné, il doit être le type de la clé (il ne change jamais)")

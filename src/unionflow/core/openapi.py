@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
-from unionflow.core.regles import REGLES_NOTE
+from unionflow.core.regles import REGLES_NOTE, state_form_rules
 from unionflow.core.schemas import money_branches, money_pattern
 from unionflow.core.texte import state_form_controls, state_parameter_controls
 
@@ -453,6 +453,7 @@ def install_openapi(app: FastAPI) -> None:
                 _binary_bodies(op)
                 state_parameter_controls(op)
                 state_form_controls(op, components.get("schemas", {}))
+                state_form_rules(op, components.get("schemas", {}))
                 _state_body_rules(op, components.get("schemas", {}))
                 for code in sorted(codes | {int(c) for c in responses if str(c).isdigit() and int(c) >= 400}):
                     # A route may answer an error in another medium too (a public HTML page shown again with the

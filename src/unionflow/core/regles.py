@@ -222,3 +222,28 @@ def state(model: type[BaseModel], regles: tuple[Regle, ...], target: dict[str, A
     listed = " ".join(f"{r.message}." if not r.message.endswith(".") else r.message for r in regles)
     description = target.get("description", "")
     target["description"] = f"{description}\n\n{REGLES_NOTE} {listed}".strip()
+
+
+# A form body has no InputModel to declare its rules on: the route states them in its ``openapi_extra`` under this
+# key (``requis_si``), and the OpenAPI moves them into the form's schema (``state_form_rules``).
+FORM_RULES = "x-regles-formulaire"
+
+
+def requis_si(champ: str, valeur: str, requis: tuple[str, ...], message: str) -> dict[str, Any]:
+    """A form rule: when ``champ`` is ``valeur``, the ``requis`` fields are given (an empty form field is absent)."""
+    return {"description": message, "if": {"required": [champ], "properties": {champ: {"const": valeur}}},
+            "then": {"required": list(requis), "properties": {r: {"type": "string", "minLength": 1} for r in requis}}}
+
+
+def state_form_rules(op: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """Move an operation's form rules (``FORM_RULES``) into its form body's schema, listed in its description."""
+    regles = op.pop(FORM_RULES, None)
+    if not regles:
+        return
+    for content in op.get("requestBody", {}).get("content", {}).values():
+        ref = content.get("schema", {}).get("$ref", "")
+        if ref.startswith("#/components/schemas/"):
+            target = schemas[ref.rsplit("/", 1)[1]]
+            target.setdefault("allOf", []).extend(regles)
+            listed = " ".join(f"{r['description']}." for r in regles)
+            target["description"] = f"{target.get('description', '')}\n\n{REGLES_NOTE} {listed}".strip()

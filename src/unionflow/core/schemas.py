@@ -201,9 +201,22 @@ TRIM_EXTENSION = "x-trimmed"
 _TEXT_CONSTRAINTS = frozenset({"minLength", "maxLength", "pattern", "format"})
 
 
+def _state_dictionary_controls(branches: list[dict[str, Any]]) -> None:
+    # A JSON object of free keys (dict[str, ...]): its keys and text values refuse control characters too
+    # (core.routing._control_location), stated like every other text's.
+    for branch in branches:
+        values = branch.get("additionalProperties")
+        if branch.get("type") != "object" or not isinstance(values, dict):
+            continue
+        branch.setdefault("propertyNames", {"pattern": SANS_CONTROLE})
+        if values.get("type") == "string" and not {"pattern", "format", "enum", "const"} & values.keys():
+            values["pattern"] = SANS_CONTROLE
+
+
 def _state_trimming(target: dict[str, Any]) -> None:
     for prop in target.get("properties", {}).values():
         branches = prop.get("anyOf", [prop])
+        _state_dictionary_controls(branches)
         if prop.get("format") == "decimal" or any(b.get("format") == "decimal" for b in branches):
             continue  # money: its own parser and description (_parse_decimal)
         constrained = any(b.get("type") == "string" and _TEXT_CONSTRAINTS & b.keys() for b in branches)

@@ -28,6 +28,12 @@ def trimmed_length_pattern(min_length: int) -> str:
 SANS_CONTROLE = f"^[^{_CONTROLS}]*$"
 
 
+def trimmed_pattern(body: str) -> str:
+    """A pattern matching the texts that match ``body`` once trimmed: the server checks a text after ``str.strip``
+    (dictionary keys included), so " nom" is read as "nom"."""
+    return f"^[{_SPACES}]*(?:{body})[{_SPACES}]*$"
+
+
 def state_parameter_controls(op: dict[str, Any]) -> None:
     """A text path or query parameter without a pattern of its own says it refuses control characters (400
     `caractere-controle`, core.routing), as request bodies do (core.schemas)."""

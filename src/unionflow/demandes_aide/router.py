@@ -44,9 +44,9 @@ async def list_demandes(response: Response, session: SessionDep, auth: AuthConte
 
 @router.post("", response_model=DemandeAideResponse, responses=problems(404),
              summary="Déposer une demande d'aide",
-             description="Le demandeur est le membre connecté, qui doit être membre actif de `organisationId` (400; "
-                         "organisation inconnue → 404). Statut initial SOUMISE; `urgence` par défaut NORMALE; devise "
-                         "celle de l'organisation.")
+             description="Le demandeur est le membre connecté, qui doit être membre actif de `organisationId` (400 "
+                         "`regle-metier`, comme un compte sans fiche membre; organisation inconnue → 404). Statut "
+                         "initial SOUMISE; `urgence` par défaut NORMALE; devise celle de l'organisation.")
 async def create_demande(data: CreateDemandeAideRequest, session: SessionDep,
                          auth: AuthContext = authorize(RS_AIDE)) -> DemandeAideResponse:
     return await DemandeAideService(session, auth).creer(data)
@@ -64,7 +64,7 @@ async def my_demandes(response: Response, session: SessionDep, auth: AuthContext
 @router.get("/search", response_model=list[DemandeAideResponse], summary="Rechercher des demandes d'aide",
             description=LISTE + "Filtres exacts `statut` (SOUMISE, APPROUVEE, REJETEE), `type` (code du domaine "
                         "TYPE_AIDE des types de référence, actif ou désactivé), `urgence` (FAIBLE, NORMALE, ELEVEE, "
-                        "CRITIQUE); valeur inconnue → 400. " + VISIBILITE)
+                        "CRITIQUE); valeur inconnue → 400 (`type`: `regle-metier`, table modifiable). " + VISIBILITE)
 async def search_demandes(
     response: Response, session: SessionDep, auth: AuthContext = authorize(RS_AIDE),
     params: PageParams = Depends(paging(20)),

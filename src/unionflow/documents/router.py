@@ -63,7 +63,8 @@ def storage_of(request: Request) -> Storage:
              description="Fiche sans contenu (référence d'archive papier, document à téléverser). organisationId "
                          "facultatif: le document est alors visible des responsables de cette organisation; "
                          "visibilite ORGANISATION (réservée à ses responsables) le partage avec tous ses membres. "
-                         "400 `regle-metier`: `visibilite` ORGANISATION exige `organisationId`.")
+                         "400 `regle-metier`: `visibilite` ORGANISATION exige `organisationId`; `typeDocument` inconnu "
+                         "des types de référence TYPE_DOCUMENT (table modifiable).")
 async def create_document(data: CreateDocumentRequest, session: SessionDep,
                           auth: AuthContext = authorize(RS_WRITE)) -> DocumentResponse:
     return await DocumentService(session, auth).creer(data)
@@ -98,8 +99,9 @@ async def attach_document(data: CreatePieceJointeRequest, session: SessionDep,
                          "(PDF, PNG, JPEG, GIF, WebP, DOCX, XLSX, ODT, ODS, texte UTF-8, CSV); exécutable ou "
                          "extension trompeuse: 400. Le nom du client n'est qu'une métadonnée nettoyée; le fichier "
                          "est stocké sous un nom généré. Document privé sauf `organisationId`/`visibilite`. "
-                         "400 `regle-metier`: `visibilite` ORGANISATION exige `organisationId`; type de fichier "
-                         "refusé (exécutable, macros, extension trompeuse).")
+                         "400 `regle-metier`: `visibilite` ORGANISATION exige `organisationId`; `typeDocument` inconnu "
+                         "des types de référence TYPE_DOCUMENT (table modifiable); type de fichier refusé "
+                         "(exécutable, macros, extension trompeuse).")
 async def upload_document(request: Request, session: SessionDep,
                           auth: AuthContext = authorize(RS_WRITE)) -> DocumentResponse:
     storage = storage_of(request)
@@ -130,7 +132,7 @@ async def get_document(id: uuid.UUID, session: SessionDep,
              summary="Enregistrer un téléchargement",
              description="Enregistre qui télécharge et quand, incrémente le compteur, et répond l'adresse du "
                          "contenu (`GET /api/documents/{id}/contenu?telechargement=...`, valable 10 minutes pour "
-                         "le même utilisateur). 400 pour un document sans contenu. " + VISIBILITE)
+                         "le même utilisateur). 400 `invalid-state` pour un document sans contenu. " + VISIBILITE)
 async def register_download(id: uuid.UUID, session: SessionDep,
                             auth: AuthContext = authorize(RS_WRITE)) -> TelechargementResponse:
     return await DocumentService(session, auth).enregistrer_telechargement(id)
@@ -142,7 +144,8 @@ async def register_download(id: uuid.UUID, session: SessionDep,
             response_class=StreamingResponse, summary="Contenu d'un document",
             description="Seule route qui sert les octets: `Content-Disposition: attachment`, type détecté au "
                         "téléversement, `X-Content-Type-Options: nosniff`. Exige un téléchargement enregistré "
-                        "(POST /telechargement) du même utilisateur depuis moins de 10 minutes, sinon 400. "
+                        "(POST /telechargement) du même utilisateur depuis moins de 10 minutes, sinon 400 "
+                        "`invalid-state`. "
                         + VISIBILITE)
 async def document_content(id: uuid.UUID, request: Request, session: SessionDep,
                            telechargement: uuid.UUID = Query(description="telechargementId reçu de POST "

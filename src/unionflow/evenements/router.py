@@ -153,7 +153,8 @@ async def get_evenement(id: uuid.UUID, session: SessionDep,
 @router.put("/{id}", response_model=EvenementMobileDTO, responses=problems(404),
             summary="Modifier un événement",
             description="Remplacement complet par les responsables de l'organisation organisatrice (ou ADMIN). "
-                        "Refusé (400) pour un événement annulé ou terminé, ou une capacité inférieure aux "
+                        "Refusé (400 `invalid-state`) pour un événement annulé ou terminé, ou une capacité inférieure "
+                        "aux "
                         "inscrits confirmés; une capacité augmentée confirme la liste d'attente dans l'ordre. " + DATES)
 async def update_evenement(id: uuid.UUID, data: Evenement, session: SessionDep,
                            auth: AuthContext = authorize(RS_EVT_WRITE)) -> EvenementMobileDTO:
@@ -174,7 +175,7 @@ async def delete_evenement(id: uuid.UUID, session: SessionDep, data: AnnulationE
 
 @router.post("/{id}/confirmer", response_model=EvenementMobileDTO, responses=problems(404),
              summary="Confirmer un événement planifié",
-             description="PLANIFIE → CONFIRME, avant le début de l'événement; sinon 400.")
+             description="PLANIFIE → CONFIRME, avant le début de l'événement; sinon 400 `invalid-state`.")
 async def confirm_evenement(id: uuid.UUID, session: SessionDep,
                             auth: AuthContext = authorize(RS_EVT_WRITE)) -> EvenementMobileDTO:
     return await EvenementService(session, auth).confirmer(id)

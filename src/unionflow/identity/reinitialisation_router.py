@@ -54,7 +54,8 @@ async def demander(request: Request, data: CreateDemandeReinitialisationRequest,
              description="Corps `{jeton, nouveauMotDePasse}` (jeton reçu par e-mail). Le jeton est à usage "
                          "unique et expire; le nouveau mot de passe suit les règles habituelles (10 caractères "
                          "minimum). Succès: 204, toutes les sessions (jetons de rafraîchissement) du compte sont "
-                         "révoquées. Jeton inconnu, expiré ou déjà utilisé: 400; trop d'échecs depuis une "
+                         "révoquées. Jeton inconnu, expiré ou déjà utilisé: 400 `invalid-reset-token`; trop d'échecs "
+                         "depuis une "
                          "adresse IP: 429.")
 async def reinitialiser(request: Request, data: CreateReinitialisationRequest, session: SessionDep) -> Response:
     limiter = AttemptLimiter(request, "reset")

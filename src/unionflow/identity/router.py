@@ -65,7 +65,9 @@ async def get_user(id: str, request: Request, session: SessionDep,
 
 @router.put("/{id}", response_model=UserResponse, responses=problems(409, *_UPSTREAM),
             summary="Modifier un utilisateur (mise à jour partielle)",
-            description="Seuls les champs envoyés changent (au minimum `enabled`). `username` ne change pas. "
+            description="Seuls les champs envoyés changent (au minimum `enabled`). `username` ne change pas: "
+                        "renvoyé, il doit être l'identifiant enregistré (casse indifférente), sinon 400 "
+                        "`regle-metier`. "
                         "`password` réinitialise le mot de passe et révoque les sessions. Désactiver un compte "
                         "révoque ses jetons de rafraîchissement; on ne peut pas désactiver son propre compte "
                         "(409).")

@@ -5,14 +5,21 @@ from datetime import datetime
 from typing import Self
 
 from pydantic import Field, model_validator
+from pydantic.json_schema import JsonDict
 
 from unionflow.core.regles import ABSENT, DONNE, Si, UnSeul
 from unionflow.core.schemas import InputModel, OutputModel, UpdateModel
+from unionflow.core.texte import trimmed_pattern
 from unionflow.models.notification import Canal, StatutNotification, TypeNotification
+from unionflow.notifications.rendu import SYSTEME
 from unionflow.preferences.schemas import CanauxDistincts
 
 CODE_PATTERN = r"^[A-Z][A-Z0-9_]{1,49}$"
 VARIABLE_PATTERN = r"^[A-Za-z][A-Za-z0-9_]{0,39}$"
+# The names of a message's own variables notifications.rendu.check_variables accepts (once trimmed, as every key
+# is): stated for clients; the check and its French message (400 `regle-metier`) stay the service's.
+NOMS_VARIABLES: JsonDict = {"pattern": trimmed_pattern(VARIABLE_PATTERN[1:-1]),
+                  "not": {"pattern": trimmed_pattern("|".join(sorted(SYSTEME)))}}
 
 
 class NotificationEnvoi(InputModel):
@@ -29,8 +36,11 @@ class NotificationEnvoi(InputModel):
     code_modele: str | None = Field(default=None, pattern=CODE_PATTERN)
     sujet: str | None = Field(default=None, min_length=1, max_length=200)
     corps: str | None = Field(default=None, min_length=1, max_length=5000)
-    variables: dict[str, str] = Field(default_factory=dict, max_length=30,
-                                      description="Valeurs des {variables} propres à ce message")
+    variables: dict[str, str] = Field(
+        default_factory=dict, max_length=30, json_schema_extra={"propertyNames": NOMS_VARIABLES},
+        description="Valeurs des {variables} propres à ce message. Noms: une lettre puis lettres, chiffres ou _ "
+                    f"(40 au plus), hors variables fournies par le serveur ({', '.join(sorted(SYSTEME))}); sinon 400 "
+                    "`regle-metier`")
 
     @model_validator(mode="after")
     def _check(self) -> Self:

@@ -30,7 +30,8 @@ BUREAU = "Réservé au bureau de l'organisation (ADMIN_ORGANISATION, PRESIDENT, 
 
 @router.post("", status_code=201, response_model=PropositionAideResponse, responses=problems(404),
              summary="Proposer une aide",
-             description="Par le membre connecté, membre actif de l'organisation (400 sinon). `type`: mêmes types "
+             description="Par le membre connecté, membre actif de l'organisation (400 `regle-metier` sinon, et pour "
+                         "un compte sans fiche membre). `type`: mêmes types "
                          "que les demandes d'aide; `nature` FINANCIERE (montant obligatoire), MATERIELLE ou SERVICE. "
                          "Statut ACTIVE.")
 async def create_proposition(data: CreatePropositionAideRequest, session: SessionDep,
@@ -40,7 +41,9 @@ async def create_proposition(data: CreatePropositionAideRequest, session: Sessio
 
 @router.get("", response_model=Page[PropositionAideResponse], summary="Lister les propositions d'aide",
             description="Un membre voit les siennes et les propositions ACTIVE de ses organisations; le bureau "
-                        "toutes celles de son organisation; ADMIN tout. `mesPropositions=true`: les miennes.")
+                        "toutes celles de son organisation; ADMIN tout. `mesPropositions=true`: les miennes. "
+                        "Filtre `type`: code du domaine TYPE_AIDE des types de référence (table modifiable), "
+                        "inconnu → 400 `regle-metier`.")
 async def list_propositions(session: SessionDep, auth: AuthContext = authorize(RS_PROPOSITION_AIDE),
                             params: PageParams = Depends(paging(20)),
                             organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),

@@ -94,7 +94,8 @@ async def mon_pin(request: Request, session: SessionDep,
 
 @router.put("/pin/me", response_model=PinUssdResponse, responses=problems(404, 409),
             summary="Définir mon code PIN USSD",
-            description="4 à 6 chiffres, ni tous identiques ni une suite (400 sinon); conservé en empreinte à "
+            description="4 à 6 chiffres, ni tous identiques ni une suite (400 `regle-metier` sinon; les codes "
+                        "refusés sont listés dans le schéma); conservé en empreinte à "
                         "clé (HMAC-SHA256, clé hors base), jamais renvoyé. 409 si l'accès USSD est bloqué après 3 "
                         "codes faux: seule la trésorerie le débloque. Audité (DEFINIR/MODIFIER).")
 async def definir_pin(data: CreatePinUssdRequest, request: Request, session: SessionDep,
