@@ -42,7 +42,10 @@ SQLITE_SCALE = Scale("sqlite", organisations=20, membres=2_000, cotisations=20_0
 
 
 def pg_database(scale: Scale) -> str:
-    return "unionflow_bench" if scale.name == "default" else f"unionflow_bench_{scale.name}"
+    """``BENCH_PG_DATABASE`` keeps a second data set beside the usual one: two trees of different schemas measured
+    in turn (before/after), each on data built by its own migrations."""
+    return os.environ.get("BENCH_PG_DATABASE") or (
+        "unionflow_bench" if scale.name == "default" else f"unionflow_bench_{scale.name}")
 
 
 def pg_url(database: str) -> str:
