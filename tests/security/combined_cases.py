@@ -38,6 +38,7 @@ from unionflow.models import (
     PinUssd,
     PropositionAide,
     RapprochementWave,
+    RecepisseTraitement,
     ReferentielComptable,
     ReleveWave,
     Ticket,
@@ -338,3 +339,12 @@ async def donnees_opposition_decider(w: World) -> Call:
     async def done() -> bool:
         return await _count(w, OppositionTraitement, OppositionTraitement.membre_id == w.owner.id) == 1
     return Call(f"/api/donnees/oppositions/{demande.id}/approuver", {}, done)
+
+
+async def donnees_recepisse_enregistrer(w: World) -> Call:
+    async def done() -> bool:
+        return await scalar(w.db, select(func.count()).select_from(RecepisseTraitement).where(
+            RecepisseTraitement.organisation_id == w.org.id)) > 0
+    return Call("/api/conformite/traitements/PAIEMENTS/recepisse",
+                {"organisationId": str(w.org.id), "numeroRecepisse": "CDP-2025-001", "dateRecepisse": "2025-01-15"},
+                done)

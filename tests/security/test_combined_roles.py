@@ -298,6 +298,8 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.DONNEES_OPPOSITION_DEMANDER: ("POST", "/api/membres/{id}/donnees/oppositions",
                                     more.donnees_opposition_demander),
     P.DONNEES_OPPOSITION_DECIDER: ("POST", "/api/donnees/oppositions/{id}/approuver", more.donnees_opposition_decider),
+    P.DONNEES_RECEPISSE_ENREGISTRER: ("POST", "/api/conformite/traitements/{code}/recepisse",
+                                      more.donnees_recepisse_enregistrer),
 }
 
 

@@ -56,7 +56,8 @@ class InventaireService:
             date_inventaire=jour, devise=bilan.devise, calcule_le=bilan.calcule_le, actif=actif, passif=passif,
             total_actif=bilan.total_actif_n, total_passif=bilan.total_passif_n,
             equilibre=bilan.total_actif_n == bilan.total_passif_n,
-            hors_bilan=[await self._impayes(organisation_id, jour, fin), await self._fonds(organisation_id, fin)])
+            hors_bilan=[await self._impayes(organisation_id, jour, fin), await self._fonds(organisation_id, fin)],
+            arrete=bilan.arrete)
 
     @staticmethod
     def _rubrique(r: RubriqueSycebnl, details: dict[str, list[DetailInventaire]],

@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
+from unionflow.comptabilite.etats.schemas import ArreteEtat
 from unionflow.core.schemas import Montant, OutputModel
 
 
@@ -54,6 +55,7 @@ class InventaireResponse(OutputModel):
     equilibre: bool
     hors_bilan: list[SectionHorsBilan] = Field(description="Ce que l'organisation suit hors de ses comptes à la "
                                                            "même date: cotisations échues impayées, fonds dédiés")
+    arrete: ArreteEtat = Field(description="Date d'arrêté de l'exercice (AUDCIF art. 23), celle du bilan SYCEBNL")
 
 
 class NatureChiffre(StrEnum):
@@ -96,3 +98,5 @@ class DossierAssembleeResponse(OutputModel):
     resultat_n: Montant
     resultat_n1: Montant
     etats: list[str] = Field(description="Ce que contient le PDF, dans l'ordre")
+    arrete: ArreteEtat = Field(description="Date d'arrêté des états de l'exercice (AUDCIF art. 23) ou « projet — "
+                                           "non arrêté » tant que l'exercice n'est pas clôturé")

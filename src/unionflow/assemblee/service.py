@@ -62,5 +62,6 @@ class AssembleeService:
             activite=await chiffres.activite(self.session, organisation_id, annee),
             dons=await chiffres.dons(self.session, organisation_id, annee),
             total_actif_n=bilan.total_actif_n, total_actif_n1=bilan.total_actif_n1,
-            resultat_n=compte_resultat.resultat_n, resultat_n1=compte_resultat.resultat_n1, etats=CONTENU)
+            resultat_n=compte_resultat.resultat_n, resultat_n1=compte_resultat.resultat_n1, etats=CONTENU,
+            arrete=bilan.arrete)
         return Dossier(resume, bilan, compte_resultat, flux, notes)

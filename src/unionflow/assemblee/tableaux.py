@@ -55,7 +55,7 @@ def inventaire(e: InventaireResponse) -> Tableau:
     return Tableau(titre="Livre d'inventaire", organisation=e.organisation,
                    sous_titre=f"Exercice {e.exercice} — inventaire {etat} {e.date_inventaire:%d/%m/%Y}",
                    colonnes=colonnes, blocs=blocs, notes=notes, devise=e.devise, edite_le=e.calcule_le,
-                   signataires=SIGNATAIRES_ETATS)
+                   signataires=SIGNATAIRES_ETATS, arrete=e.arrete.en_arrete(e.exercice))
 
 
 def _activite(r: DossierAssembleeResponse) -> Tableau:
@@ -101,6 +101,7 @@ def couverture(r: DossierAssembleeResponse, fin: date) -> list[str]:
     etat = "clos le" if (fin.month, fin.day) == (12, 31) else "en cours, situation au"
     return ["Dossier de l'assemblée générale", r.organisation, f"Exercice {r.exercice} {etat} {fin:%d/%m/%Y}",
             f"Assemblée générale du {r.date_assemblee:%d/%m/%Y}", f"Dossier prêt le {r.pret_le:%d/%m/%Y}", delai,
+            r.arrete.mention, *([r.arrete.avertissement] if r.arrete.avertissement else []),
             "(Règle des 45 jours : source SYCEBNL non vérifiée.)", "", "Contenu :", *r.etats]
 
 
@@ -110,4 +111,5 @@ def dossier_pdf(d: Dossier, edite_par: str) -> bytes:
                 _section(sycebnl.flux_tresorerie(d.flux)), *sycebnl.notes_sections(d.notes), _activite(r), _dons(r)]
     return tableaux.pdf_dossier(f"Dossier de l'assemblée générale — exercice {r.exercice}", r.organisation,
                                 f"Assemblée générale du {r.date_assemblee:%d/%m/%Y}", sections, SIGNATAIRES_ETATS,
-                                edite_par, couverture=couverture(r, d.bilan.date_fin))
+                                edite_par, couverture=couverture(r, d.bilan.date_fin),
+                                arrete=r.arrete.en_arrete(r.exercice))

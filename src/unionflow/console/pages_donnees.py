@@ -1,7 +1,8 @@
 """Personal data in the console (Loi 2008-12): the member's « Mes données » (his consents, given and withdrawn, his
 oppositions to processings, asked and withdrawn, and who read his file), the secretariat's paper consent on a
 member's page, the data-protection officer's access log of his organisation's files, and the register of
-processings (table and PDF). Through the API's services."""
+processings (table and PDF, each processing's CDP récépissé or « non déclaré », and the form recording one). Through
+the API's services."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import uuid
 from starlette.responses import Response
 
 from unionflow.console.pages import Ctx, page, redirect
+from unionflow.console.pages_comptabilite import parse_date
 from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.errors import InvalidInput
 from unionflow.core.pagination import PageParams
+from unionflow.core.permissions import Permission
 from unionflow.core.roles import (
     RS_ACCES_DOSSIER_ORGANISATION,
     RS_COMPTE_ADHERENT,
@@ -21,9 +24,9 @@ from unionflow.core.roles import (
 )
 from unionflow.donnees_membre.opposition_service import OppositionService, opposables
 from unionflow.donnees_membre.schemas import CreateOppositionRequest
-from unionflow.donnees_personnelles import registre_service
 from unionflow.donnees_personnelles.acces_service import AccesDossierService
-from unionflow.donnees_personnelles.schemas import CreateConsentementRequest
+from unionflow.donnees_personnelles.registre_service import RegistreService
+from unionflow.donnees_personnelles.schemas import CreateConsentementRequest, CreateRecepisseTraitementRequest
 from unionflow.donnees_personnelles.service import ConsentementService, notices
 from unionflow.membres.appartenance_service import AppartenanceService
 from unionflow.models.donnees_personnelles import CanalConsentement, FinaliteConsentement
@@ -100,11 +103,31 @@ async def acces_fiches(ctx: Ctx) -> Response:
 
 @page("/registre-traitements", RS_REGISTRE_TRAITEMENTS)
 async def registre_traitements(ctx: Ctx) -> Response:
-    return ctx.render("registre_traitements.html", registre=registre_service.registre())
+    """The register, each processing with its CDP récépissé or « non déclaré », and the form to record one."""
+    service = RegistreService(ctx.db, ctx.auth)
+    organisation_id = service.organisation_par_defaut()
+    return ctx.render("registre_traitements.html", registre=await service.registre(organisation_id),
+                      peut_enregistrer=organisation_id is not None
+                      and ctx.can(Permission.DONNEES_RECEPISSE_ENREGISTRER, organisation_id),
+                      fait=ctx.request.query_params.get("fait"))
+
+
+@page("/registre-traitements/recepisse", RS_REGISTRE_TRAITEMENTS, methods=("POST",), again=registre_traitements)
+async def enregistrer_recepisse(ctx: Ctx) -> Response:
+    """The organisation's administrator or data-protection officer records the récépissé the CDP gave."""
+    service = RegistreService(ctx.db, ctx.auth)
+    organisation_id = service.organisation_par_defaut() or ctx.organisation()
+    data = CreateRecepisseTraitementRequest(
+        organisation_id=organisation_id, numero_recepisse=ctx.field("numero_recepisse"),
+        date_recepisse=parse_date(ctx.field("date_recepisse"), "date_recepisse", required=True),
+        date_declaration=parse_date(ctx.field("date_declaration"), "date_declaration"))
+    await service.enregistrer_recepisse(ctx.field("traitement"), data)
+    return redirect("/registre-traitements?fait=recepisse")
 
 
 @page("/registre-traitements/pdf", RS_REGISTRE_TRAITEMENTS)
 async def registre_pdf(ctx: Ctx) -> Response:
-    content = await registre_service.registre_pdf(ctx.db, ctx.auth)
+    service = RegistreService(ctx.db, ctx.auth)
+    content = await service.pdf(service.organisation_par_defaut())
     return Response(content, media_type="application/pdf", headers={
         "Content-Disposition": 'attachment; filename="registre-traitements.pdf"', "Cache-Control": "no-store"})

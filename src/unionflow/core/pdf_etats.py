@@ -5,13 +5,16 @@ Every page carries the same heading — organisation, statement, period, "Édit�
 "Page n / N", so a loose sheet still says what it belongs to; tables repeat their column headings after a page
 break (fpdf2's ``table``); the document ends with signature blocks (name, date, signature and stamp), the way
 SYCEBNL statements are approved: the treasurer prepares, the president approves, the auditor certifies.
+
+A year's statement says when it was arrêté (``Arrete``, AUDCIF art. 23: « La date d'arrêté doit être mentionnée dans
+toute transmission des états financiers »), or that it is a draft, above the signatures.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from fpdf import FPDF
@@ -21,6 +24,40 @@ SIGNATAIRES_ETATS = ("Le Trésorier", "Le Président", "Le Commissaire aux compt
 # Total pages, written into every footer once the document is complete (fpdf2 replaces the alias).
 ALIAS_PAGES = "{nb}"
 HAUTEUR_PIED = 10
+# AUDCIF art. 23: « arrêtés au plus tard dans les quatre mois qui suivent la date de clôture de l'exercice ».
+MOIS_ARRETE = 4
+
+
+@dataclass(frozen=True)
+class Arrete:
+    """When a year's statements were arrêtés: ``le`` is the day the year was closed (the closing that locks it,
+    ``exercice_comptable.date_cloture``), None while it is open — a draft, never a date made up."""
+
+    exercice: int
+    le: date | None
+
+    @property
+    def limite(self) -> date:
+        """The last day of the four months after 31 December of the year (30 April of the next)."""
+        return date(self.exercice + 1, MOIS_ARRETE, 30)
+
+    @property
+    def hors_delai(self) -> bool:
+        return self.le is not None and self.le > self.limite
+
+    @property
+    def mention(self) -> str:
+        if self.le is None:
+            return f"Projet — non arrêté (exercice {self.exercice} non clôturé)"
+        return f"Arrêté le {self.le:%d/%m/%Y} (clôture de l'exercice {self.exercice})"
+
+    @property
+    def avertissement(self) -> str | None:
+        if not self.hors_delai:
+            return None
+        assert self.le is not None
+        return (f"ATTENTION : arrêté le {self.le:%d/%m/%Y}, plus de quatre mois après la clôture de l'exercice le "
+                f"31/12/{self.exercice} (AUDCIF art. 23 : au plus tard le {self.limite:%d/%m/%Y}).")
 
 
 @dataclass(frozen=True)
@@ -77,16 +114,28 @@ class DocumentEtat(FPDF):
         self.set_text_color(0, 0, 0)
 
 
-def signatures(doc: FPDF, arrete: str, signataires: Sequence[str]) -> None:
-    """One block per signatory, side by side, on the last page (a new one if too little room is left)."""
+def signatures(doc: FPDF, arrete: str, signataires: Sequence[str], date_arrete: Arrete | None = None) -> None:
+    """One block per signatory, side by side, on the last page (a new one if too little room is left); a year's
+    statement (``date_arrete``) says its date d'arrêté, or « projet — non arrêté », and warns when it is late."""
     if not signataires:
         return
-    if doc.get_y() > doc.h - doc.b_margin - 48:
+    if doc.get_y() > doc.h - doc.b_margin - 58:
         doc.add_page(orientation="L" if doc.w > doc.h else "P")  # keeps the last page's orientation
     doc.ln(6)
     # Said again above the signatures, which may stand on a page of their own.
     doc.set_font("DejaVu", "B", 9)
-    doc.multi_cell(doc.epw, 5, f"Vu et arrêté : {arrete}", new_x="LMARGIN", new_y="NEXT")
+    if date_arrete is None:
+        doc.multi_cell(doc.epw, 5, f"Vu et arrêté : {arrete}", new_x="LMARGIN", new_y="NEXT")
+    elif date_arrete.le is None:
+        doc.multi_cell(doc.epw, 5, f"Projet — non arrêté : {arrete} (l'exercice {date_arrete.exercice} n'est pas "
+                                   "clôturé)", new_x="LMARGIN", new_y="NEXT")
+    else:
+        doc.multi_cell(doc.epw, 5, f"Vu et arrêté le {date_arrete.le:%d/%m/%Y} : {arrete}", new_x="LMARGIN",
+                       new_y="NEXT")
+    if date_arrete is not None and (avertissement := date_arrete.avertissement) is not None:
+        doc.set_text_color(170, 0, 0)
+        doc.multi_cell(doc.epw, 5, avertissement, new_x="LMARGIN", new_y="NEXT")
+        doc.set_text_color(0, 0, 0)
     doc.ln(2)
     largeur = doc.epw / len(signataires)
     y = doc.get_y()

@@ -98,6 +98,8 @@ class Permission(StrEnum):
     DONNEES_OPPOSITION_DECIDER = "donnees.opposition.decider"
     # ... and export a member's whole file for him (right of access asked through the bureau).
     DONNEES_EXPORTER = "donnees.exporter"
+    # Loi 2008-12 art. 18: record the CDP's récépissé (number, dates) of the organisation's declaration of a processing.
+    DONNEES_RECEPISSE_ENREGISTRER = "donnees.recepisse.enregistrer"
 
 
 P = Permission
@@ -160,6 +162,10 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     # An opposition is decided like an erasure: the bureau's head, its administrator or the data-protection officer.
     P.DONNEES_OPPOSITION_DECIDER: frozenset({R.ADMIN_ORGANISATION, R.PRESIDENT, R.DELEGUE_PROTECTION_DONNEES}),
     P.DONNEES_EXPORTER: frozenset({R.SUPER_ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
+    # Who files the CDP declaration for the organisation records its récépissé: its administrator or its
+    # data-protection officer (and the union's administrators).
+    P.DONNEES_RECEPISSE_ENREGISTRER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION,
+                                                R.DELEGUE_PROTECTION_DONNEES}),
     P.USSD_PIN_REINITIALISER: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER}),
     # Which books the organisation keeps is the bureau's head's decision, not the treasurer's who keeps them.
     P.REFERENTIEL_CHOISIR: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),

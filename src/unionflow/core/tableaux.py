@@ -17,7 +17,7 @@ from fpdf.fonts import FontFace
 
 from unionflow.core.montants import format_montant
 from unionflow.core.pdf_etats import FONTS as FONTS
-from unionflow.core.pdf_etats import DocumentEtat, EnTeteEtat, signatures
+from unionflow.core.pdf_etats import Arrete, DocumentEtat, EnTeteEtat, signatures
 
 XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PDF_MEDIA_TYPE = "application/pdf"
@@ -66,6 +66,8 @@ class Tableau:
     edite_par: str = ""
     edite_le: datetime | None = None
     signataires: Sequence[str] = ()
+    # A year's statement: its date d'arrêté (or « projet — non arrêté ») above the signatures and in the workbook.
+    arrete: Arrete | None = None
 
 
 def excel_number_format(nature: Nature, devise: str) -> str | None:
@@ -120,12 +122,13 @@ def pdf(tableau: Tableau) -> bytes:
                                   tableau.edite_le), tableau.paysage)
     doc.add_page()
     _table(doc, tableau)
-    signatures(doc, f"{tableau.titre} — {tableau.organisation}", tableau.signataires)
+    signatures(doc, f"{tableau.titre} — {tableau.organisation}", tableau.signataires, tableau.arrete)
     return bytes(doc.output())
 
 
 def pdf_dossier(titre: str, organisation: str, sous_titre: str, sections: Sequence[Tableau],
-                signataires: Sequence[str], edite_par: str = "", couverture: Sequence[str] = ()) -> bytes:
+                signataires: Sequence[str], edite_par: str = "", couverture: Sequence[str] = (),
+                arrete: Arrete | None = None) -> bytes:
     """Several tables in one document (a closing pack), each under its title; a section in the other orientation
     starts a page. The pack's heading and page numbers are on every page; it ends with a signature block per
     signatory (name, date, signature). ``couverture``: lines of a cover page (the first one as a title)."""
@@ -148,7 +151,7 @@ def pdf_dossier(titre: str, organisation: str, sous_titre: str, sections: Sequen
             doc.multi_cell(doc.epw, 4.5, section.sous_titre, new_x="LMARGIN", new_y="NEXT")
         doc.ln(1)
         _table(doc, section)
-    signatures(doc, f"{titre} — {organisation}", signataires)
+    signatures(doc, f"{titre} — {organisation}", signataires, arrete)
     return bytes(doc.output())
 
 
@@ -178,7 +181,11 @@ def xlsx(tableau: Tableau) -> bytes:
     sheet.append([_excel(f"{tableau.organisation} — {tableau.sous_titre} — {edition}")])
     sheet["A1"].font = Font(bold=True, size=13)
     header_row = 4
-    sheet.append([])
+    if tableau.arrete is None:
+        sheet.append([])
+    else:  # AUDCIF art. 23: the date d'arrêté in every transmission, the workbook too (the row left blank otherwise)
+        sheet.append([_excel(" — ".join(filter(None, (tableau.arrete.mention, tableau.arrete.avertissement))))])
+        sheet["A3"].font = Font(bold=True, color="AA0000" if tableau.arrete.hors_delai else "000000")
     sheet.append([_excel(c.titre) for c in tableau.colonnes])
     for cell in sheet[header_row]:
         cell.font = Font(bold=True, color="FFFFFF")

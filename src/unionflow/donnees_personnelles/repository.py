@@ -17,7 +17,14 @@ from unionflow.core.pagination import PageParams
 from unionflow.core.repository import ScopedRepository, SystemRepository
 from unionflow.core.roles import Role
 from unionflow.core.visibility import organisations_as
-from unionflow.models import AccesDossier, Consentement, MembreOrganisation, NoticeInformation, OppositionTraitement
+from unionflow.models import (
+    AccesDossier,
+    Consentement,
+    MembreOrganisation,
+    NoticeInformation,
+    OppositionTraitement,
+    RecepisseTraitement,
+)
 
 # Register keepers who read (and, with consentement.recueillir, record) the consents given to their organisation.
 LECTEURS_CONSENTEMENTS = frozenset({Role.ADMIN_ORGANISATION, Role.SECRETAIRE, Role.PRESIDENT})
@@ -151,3 +158,19 @@ class AccesDossierRepository(ScopedRepository[AccesDossier]):
         if filters.organisation_id is not None:
             stmt = stmt.where(_membre_de(AccesDossier.membre_id, frozenset({filters.organisation_id})))
         return await self.paginate(stmt.order_by(AccesDossier.lu_le.desc(), AccesDossier.id), params)
+
+
+class RecepisseTraitementRepository(SystemRepository[RecepisseTraitement]):
+    """Récépissés of the CDP declarations (Loi 2008-12 art. 18), per organisation and processing: read and written
+    by the register's service after it checked the organisation is one the caller keeps the register of."""
+
+    model = RecepisseTraitement
+
+    async def de_l_organisation(self, organisation_id: uuid.UUID) -> dict[str, RecepisseTraitement]:
+        stmt = self.select().where(RecepisseTraitement.organisation_id == organisation_id)
+        return {r.traitement: r for r in (await self.session.execute(stmt)).scalars()}
+
+    async def du_traitement(self, organisation_id: uuid.UUID, traitement: str) -> RecepisseTraitement | None:
+        stmt = self.select().where(RecepisseTraitement.organisation_id == organisation_id,
+                                   RecepisseTraitement.traitement == traitement).with_for_update()
+        return (await self.session.execute(stmt)).scalar_one_or_none()

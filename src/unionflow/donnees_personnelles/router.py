@@ -23,13 +23,15 @@ from unionflow.core.roles import (
     RS_REGISTRE_TRAITEMENTS,
 )
 from unionflow.core.routing import area_router
-from unionflow.donnees_personnelles import registre_service
 from unionflow.donnees_personnelles.acces_service import AccesDossierService
+from unionflow.donnees_personnelles.registre_service import RegistreService
 from unionflow.donnees_personnelles.schemas import (
     AccesDossierResponse,
     ConsentementResponse,
     CreateConsentementRequest,
+    CreateRecepisseTraitementRequest,
     NoticeResponse,
+    RecepisseTraitementResponse,
     RegistreTraitementsResponse,
 )
 from unionflow.donnees_personnelles.service import ConsentementService, notices
@@ -136,17 +138,48 @@ async def mes_consentements(session: SessionDep,
 
 @conformite_router.get("/traitements", response_model=RegistreTraitementsResponse,
                        responses={200: {"content": {"application/pdf": {"schema": {"type": "string",
-                                                                                    "format": "binary"}}}}},
+                                                                                    "format": "binary"}}}},
+                                  **problems(404)},
                        summary="Registre des traitements de données personnelles",
                        description=EXT + "Généré à partir des déclarations du code (un `traitements.py` par "
                                          "domaine): finalité, base légale, catégories de données, personnes "
                                          "concernées, destinataires, durée de conservation, transferts hors du "
-                                         "Sénégal. `format=pdf`: le tableau imprimable pour la déclaration à la "
-                                         "CDP. ADMIN_ORGANISATION, DELEGUE_PROTECTION_DONNEES, SUPER_ADMIN/ADMIN.")
+                                         "Sénégal; pour l'organisation (`organisationId`, défaut: l'organisation "
+                                         "active, ou la seule dont l'appelant tient le registre), la déclaration "
+                                         "à la CDP de chaque traitement: `statutDeclaration` DECLARE avec son "
+                                         "`recepisse`, ou NON_DECLARE (« non déclaré »). `format=pdf`: le tableau "
+                                         "imprimable pour la déclaration à la CDP. ADMIN_ORGANISATION, "
+                                         "DELEGUE_PROTECTION_DONNEES (de leur organisation, sinon 404), "
+                                         "SUPER_ADMIN/ADMIN.")
 async def registre_traitements(session: SessionDep, auth: AuthContext = authorize(RS_REGISTRE_TRAITEMENTS),
-                               fmt: FormatRegistre = Query(FormatRegistre.JSON, alias="format")) -> Any:
+                               fmt: FormatRegistre = Query(FormatRegistre.JSON, alias="format"),
+                               organisation_id: uuid.UUID | None = Query(None, alias="organisationId")) -> Any:
+    service = RegistreService(session, auth)
     if fmt is FormatRegistre.JSON:
-        return registre_service.registre()
-    content = await registre_service.registre_pdf(session, auth)
+        return await service.registre(organisation_id)
+    content = await service.pdf(organisation_id)
     return Response(content, media_type="application/pdf",
                     headers={"Content-Disposition": 'attachment; filename="registre-traitements.pdf"'})
+
+
+@conformite_router.post("/traitements/{code}/recepisse", response_model=RecepisseTraitementResponse,
+                        responses=problems(404),
+                        summary="Enregistrer le récépissé de la CDP d'un traitement (extension)",
+                        description=EXT + "Art. 18: un traitement est déclaré à la Commission de protection des "
+                                          "données personnelles, qui délivre un récépissé; seule sa réception "
+                                          "permet de le mettre en œuvre. Enregistre "
+                                          "pour l'organisation le numéro et la date du récépissé du traitement "
+                                          "`code` du registre (et la date de la déclaration si connue); un second "
+                                          "envoi corrige le premier (l'audit garde les anciennes valeurs, "
+                                          "ENREGISTRER_RECEPISSE). Permission `donnees.recepisse.enregistrer`: "
+                                          "administrateur de l'organisation, son délégué à la protection des "
+                                          "données, SUPER_ADMIN/ADMIN (sinon 403). 404: traitement inconnu du "
+                                          "registre, organisation dont l'appelant ne tient pas le registre. 400 "
+                                          "`regle-metier`: un récépissé daté dans le futur, une déclaration "
+                                          "postérieure à son récépissé.")
+async def enregistrer_recepisse(data: CreateRecepisseTraitementRequest, session: SessionDep,
+                                code: str = Path(..., pattern=r"^[A-Z][A-Z_]{0,39}$",
+                                                 description="Code du traitement au registre"),
+                                auth: AuthContext = authorize(RS_REGISTRE_TRAITEMENTS),
+                                ) -> RecepisseTraitementResponse:
+    return await RegistreService(session, auth).enregistrer_recepisse(code, data)

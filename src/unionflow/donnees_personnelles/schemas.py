@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
+from enum import StrEnum
 
 from pydantic import Field
 
@@ -52,6 +53,31 @@ class AccesDossierResponse(OutputModel):
     lu_le: datetime
 
 
+class StatutDeclaration(StrEnum):
+    DECLARE = "DECLARE"
+    NON_DECLARE = "NON_DECLARE"
+
+
+class CreateRecepisseTraitementRequest(InputModel):
+    """The CDP's récépissé of the organisation's declaration of one processing (Loi 2008-12 art. 18)."""
+
+    organisation_id: uuid.UUID = Field(description="L'organisation qui a déclaré le traitement (le responsable)")
+    numero_recepisse: str = Field(min_length=1, max_length=100, description="Numéro du récépissé délivré par la CDP")
+    date_recepisse: date = Field(description="Date du récépissé (pas dans le futur)")
+    date_declaration: date | None = Field(default=None, description="Date de dépôt de la déclaration (facultative; "
+                                                                    "pas après le récépissé)")
+
+
+class RecepisseTraitementResponse(OutputModel):
+    organisation_id: uuid.UUID
+    traitement: str
+    numero_recepisse: str
+    date_recepisse: date
+    date_declaration: date | None
+    enregistre_par: str
+    enregistre_le: datetime = Field(description="Dernier enregistrement ou correction")
+
+
 class TraitementResponse(OutputModel):
     code: str
     nom: str
@@ -68,9 +94,17 @@ class TraitementResponse(OutputModel):
     opposable: bool = Field(description="Le membre peut s'y opposer (loi n° 2008-12): "
                                         "POST /api/moi/donnees/oppositions")
     effet_opposition: str = Field(description="Ce que change l'opposition du membre (vide si non opposable)")
+    statut_declaration: StatutDeclaration = Field(
+        StatutDeclaration.NON_DECLARE, description="DECLARE: un récépissé de la CDP est enregistré pour "
+        "l'organisation (loi n° 2008-12, art. 18); NON_DECLARE sinon (« non déclaré »)")
+    recepisse: RecepisseTraitementResponse | None = None
+    declaration_cdp: str = Field("non déclaré", description="Ce que le registre imprimé écrit: « Récépissé n° … du "
+                                                            "… » ou « non déclaré »")
 
 
 class RegistreTraitementsResponse(OutputModel):
     responsable: str = Field(description="Le responsable du traitement: chaque organisation pour ses membres")
     loi: str
+    organisation_id: uuid.UUID | None = Field(None, description="L'organisation dont les récépissés sont montrés "
+                                                                "(null: aucune, chaque traitement « non déclaré »)")
     traitements: list[TraitementResponse]

@@ -151,6 +151,7 @@ from unionflow.models.donnees_personnelles import (  # noqa: E402
     Consentement,
     NoticeInformation,
     OppositionTraitement,
+    RecepisseTraitement,
 )
 
-__all__ += ["AccesDossier", "Consentement", "NoticeInformation", "OppositionTraitement"]
+__all__ += ["AccesDossier", "Consentement", "NoticeInformation", "OppositionTraitement", "RecepisseTraitement"]

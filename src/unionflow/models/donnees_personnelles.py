@@ -4,7 +4,7 @@ versioned notices they were shown, and the log of staff reads of a member's file
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 
 from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint, text
@@ -114,3 +114,24 @@ class OppositionTraitement(IdMixin, TimestampMixin, Base):
         Index("uq_opposition_traitement_en_vigueur", "membre_id", "traitement", unique=True,
               sqlite_where=text("retiree_le IS NULL"), postgresql_where=text("retiree_le IS NULL")),
     )
+
+
+class RecepisseTraitement(IdMixin, TimestampMixin, Base):
+    """The récépissé the CDP gave an organisation for its declaration of one processing of the register (Loi 2008-12
+    art. 18: « seule la réception du récépissé donne droit à la mise en œuvre d'un traitement »). One row per
+    organisation and processing; a correction replaces the values (the audit trail keeps the former ones). No row:
+    the processing is « non déclaré » for that organisation."""
+
+    __tablename__ = "recepisse_traitement"
+
+    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id", ondelete="CASCADE"))
+    # The code of the processing in the register (core/traitements.py, DeclarationTraitement.code).
+    traitement: Mapped[str] = mapped_column(String(40))
+    numero_recepisse: Mapped[str] = mapped_column(String(100))
+    date_recepisse: Mapped[date]
+    date_declaration: Mapped[date | None]
+    # Who recorded it (the name shown on the register; the audit line holds the person key).
+    enregistre_par: Mapped[str] = mapped_column(String(254))
+
+    __table_args__ = (UniqueConstraint("organisation_id", "traitement",
+                                       name="uq_recepisse_traitement_organisation_traitement"),)

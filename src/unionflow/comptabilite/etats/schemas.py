@@ -9,6 +9,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from unionflow.comptabilite.schemas import EcritureComptableResponse
+from unionflow.core.pdf_etats import Arrete
 from unionflow.core.schemas import Montant, OutputModel
 
 
@@ -18,6 +19,33 @@ class FormatEtat(StrEnum):
     XLSX = "xlsx"
 
 
+class StatutArrete(StrEnum):
+    ARRETE = "ARRETE"
+    PROJET = "PROJET"
+
+
+class ArreteEtat(OutputModel):
+    """The date d'arrêté of a year's statements (AUDCIF art. 23), as the PDF and the workbook print it."""
+
+    statut: StatutArrete = Field(description="ARRETE: l'exercice est clôturé; PROJET: non arrêté (exercice ouvert)")
+    date_arrete: date | None = Field(description="Jour de la clôture de l'exercice (`POST /api/comptabilite/"
+                                                 "exercices/{annee}/cloture`); null tant qu'il est ouvert")
+    date_limite: date = Field(description="Dernier jour des quatre mois qui suivent la clôture au 31 décembre "
+                                          "(AUDCIF art. 23): le 30 avril de l'année suivante")
+    hors_delai: bool = Field(description="Arrêté après la date limite")
+    mention: str
+    avertissement: str | None
+
+    @classmethod
+    def de(cls, arrete: Arrete) -> ArreteEtat:
+        return cls(statut=StatutArrete.PROJET if arrete.le is None else StatutArrete.ARRETE,
+                   date_arrete=arrete.le, date_limite=arrete.limite, hors_delai=arrete.hors_delai,
+                   mention=arrete.mention, avertissement=arrete.avertissement)
+
+    def en_arrete(self, exercice: int) -> Arrete:
+        return Arrete(exercice, self.date_arrete)
+
+
 class EnteteEtat(OutputModel):
     organisation_id: uuid.UUID
     organisation: str
@@ -25,6 +53,9 @@ class EnteteEtat(OutputModel):
     date_fin: date
     devise: str
     calcule_le: datetime
+    arrete: ArreteEtat | None = Field(None, description="Un état d'un exercice entier (du 1er janvier, ou sans "
+                                                        "début, au 31 décembre): sa date d'arrêté (AUDCIF art. 23) "
+                                                        "ou « projet — non arrêté »; null pour une autre période")
 
 
 class LigneBalance(OutputModel):

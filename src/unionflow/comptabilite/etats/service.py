@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.comptabilite.etats.repository import ZERO, EtatsRepository, SoldeCompte
 from unionflow.comptabilite.etats.schemas import (
     AlerteBilan,
+    ArreteEtat,
     BalanceGeneraleResponse,
     BilanResponse,
     CompteGrandLivre,
@@ -36,6 +37,7 @@ from unionflow.comptabilite.etats.schemas import (
 from unionflow.comptabilite.pieces.libelles import libelle_ligne, pieces
 from unionflow.comptabilite.repository import ComptabiliteRepository, ComptabiliteSystemRepository
 from unionflow.comptabilite.service import ecriture_response
+from unionflow.comptabilite.verrouillage.repository import ClotureRepository
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, NotFound, RegleMetier
 from unionflow.core.montants import format_montant
@@ -108,9 +110,12 @@ class EtatsService:
         fin = fin or datetime.now(UTC).date()
         if debut is not None and debut > fin:
             raise RegleMetier("dateDebut doit précéder dateFin")
+        arrete = None
+        if (fin.month, fin.day) == (12, 31) and debut in (None, date(fin.year, 1, 1)):  # a year's statement
+            arrete = ArreteEtat.de(await ClotureRepository(self.session).arrete(organisation_id, fin.year))
         return organisation, {"organisation_id": organisation.id, "organisation": organisation.nom,
                               "date_debut": debut, "date_fin": fin, "devise": organisation.devise,
-                              "calcule_le": datetime.now(UTC)}
+                              "calcule_le": datetime.now(UTC), "arrete": arrete}
 
     @staticmethod
     def _periode(debut: date | None, fin: date | None) -> tuple[date, date]:

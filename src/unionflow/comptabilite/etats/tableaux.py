@@ -32,7 +32,7 @@ def _tableau(e: EnteteEtat, titre: str, colonnes: list[Colonne], blocs: list[Blo
     # Dated by the computation it prints; the caller names who printed it (``edite_par``).
     return Tableau(titre=titre, organisation=e.organisation, sous_titre=_periode(e), colonnes=colonnes, blocs=blocs,
                    notes=notes or [], devise=e.devise, paysage=paysage, edite_le=e.calcule_le,
-                   signataires=SIGNATAIRES_ETATS)
+                   signataires=SIGNATAIRES_ETATS, arrete=e.arrete.en_arrete(e.date_fin.year) if e.arrete else None)
 
 
 def balance(e: BalanceGeneraleResponse) -> Tableau:

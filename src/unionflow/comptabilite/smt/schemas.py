@@ -7,7 +7,7 @@ from datetime import date
 
 from pydantic import Field
 
-from unionflow.comptabilite.etats.schemas import EnteteEtat
+from unionflow.comptabilite.etats.schemas import ArreteEtat, EnteteEtat
 from unionflow.comptabilite.smt.categories import Categorie
 from unionflow.core.schemas import Montant, OutputModel
 from unionflow.models.configuration import Referentiel
@@ -16,6 +16,8 @@ from unionflow.models.tresorerie import TypeTresorerie
 
 class EnteteSmt(EnteteEtat):
     exercice: int
+    arrete: ArreteEtat = Field(description="Date d'arrêté des états de l'exercice (AUDCIF art. 23) ou « projet — "
+                                           "non arrêté » tant que l'exercice n'est pas clôturé")
 
 
 class RessourceCategorie(OutputModel):

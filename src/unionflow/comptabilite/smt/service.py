@@ -25,11 +25,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.etats.encaisse import comptes_encaisse
 from unionflow.comptabilite.etats.repository import EtatsRepository, SoldeCompte
+from unionflow.comptabilite.etats.schemas import ArreteEtat
 from unionflow.comptabilite.produits.comptes import compte_produit, produits_organisation
 from unionflow.comptabilite.repository import ComptabiliteRepository, ComptabiliteSystemRepository
 from unionflow.comptabilite.smt import schemas as s
 from unionflow.comptabilite.smt.categories import LIBELLES, RESSOURCES, Categorie, ComptesRessources
 from unionflow.comptabilite.smt.repository import CLASSE_TRESORERIE, LigneCaisse, SmtRepository
+from unionflow.comptabilite.verrouillage.repository import ClotureRepository
 from unionflow.configuration.referentiel import referentiel_de
 from unionflow.configuration.service import valeurs
 from unionflow.core.auth import AuthContext
@@ -77,9 +79,10 @@ class SmtService:
         annee = exercice or today.year
         if annee > today.year:
             raise RegleMetier(f"exercice: {annee} n'est pas encore ouvert")
+        arrete = await ClotureRepository(self.session).arrete(organisation_id, annee)
         return {"organisation_id": organisation.id, "organisation": organisation.nom, "exercice": annee,
                 "date_debut": date(annee, 1, 1), "date_fin": min(date(annee, 12, 31), today),
-                "devise": organisation.devise, "calcule_le": datetime.now(UTC)}
+                "devise": organisation.devise, "calcule_le": datetime.now(UTC), "arrete": ArreteEtat.de(arrete)}
 
     async def _ressources(self, organisation_id: uuid.UUID) -> ComptesRessources:
         cotisations, adhesions = await comptes_encaisse(self.session, organisation_id)

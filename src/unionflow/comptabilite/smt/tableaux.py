@@ -20,7 +20,7 @@ def _tableau(e: s.EnteteSmt, titre: str, colonnes: list[Colonne], blocs: list[Bl
     periode = f"Exercice {e.exercice} : du {e.date_debut:%d/%m/%Y} au {e.date_fin:%d/%m/%Y} — {referentiel}"
     return Tableau(titre=titre, organisation=e.organisation, sous_titre=periode, colonnes=colonnes, blocs=blocs,
                    notes=notes, devise=e.devise, paysage=paysage, edite_le=e.calcule_le,
-                   signataires=SIGNATAIRES_ETATS)
+                   signataires=SIGNATAIRES_ETATS, arrete=e.arrete.en_arrete(e.exercice))
 
 
 def eligibilite(e: s.EligibiliteSmtResponse) -> Tableau:

@@ -40,6 +40,9 @@ ETATS = ("Extension (présentation SYCEBNL). Colonnes N et N−1 (l'exercice pr�
          "(`GET /api/comptabilite/sycebnl/correspondance`). Trésorier, président, administrateur de "
          "l'organisation, commissaire aux comptes, ADMIN (RS-TRESORERIE-READ); une organisation invisible 404. "
          "`format`: `json` (défaut), `pdf` (à signer: trésorier, président, commissaire aux comptes) ou `xlsx`. "
+         "Date d'arrêté (`arrete`, AUDCIF art. 23) dans les trois formats: le jour de la clôture de l'exercice "
+         "(`POST /api/comptabilite/exercices/{annee}/cloture`), « projet — non arrêté » tant qu'il est ouvert, "
+         "avertissement au-delà du 30 avril qui suit. "
          "Règle métier (400 `regle-metier`): un exercice pas encore commencé.")
 CORRESPONDANCE = ("Extension. Table préfixe de compte → rubrique SYCEBNL (le plus long préfixe l'emporte; un compte "
                   "que la table de l'organisation ne couvre pas suit la table livrée). La rubrique dit où le solde "
@@ -99,7 +102,8 @@ async def notes(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice:
         return _rendre(etat, fmt, "notes", sycebnl_tableaux.notes, auth)
     entete = sycebnl_tableaux.notes(etat)
     content = tableaux.pdf_dossier(entete.titre, etat.organisation, entete.sous_titre,
-                                   sycebnl_tableaux.notes_sections(etat), SIGNATAIRES_ETATS, auth.actor_name)
+                                   sycebnl_tableaux.notes_sections(etat), SIGNATAIRES_ETATS, auth.actor_name,
+                                   arrete=entete.arrete)
     return tableaux.fichier(content, tableaux.PDF_MEDIA_TYPE, f"sycebnl-notes-{exercice}.pdf")
 
 

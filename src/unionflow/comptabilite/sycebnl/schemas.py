@@ -7,6 +7,7 @@ from datetime import date, datetime
 
 from pydantic import Field
 
+from unionflow.comptabilite.etats.schemas import ArreteEtat
 from unionflow.comptabilite.sycebnl.rubriques import Flux, Rubrique, Section
 from unionflow.core.schemas import InputModel, Montant, OutputModel
 
@@ -46,6 +47,8 @@ class EnteteSycebnl(OutputModel):
     date_fin_precedent: date
     devise: str
     calcule_le: datetime
+    arrete: ArreteEtat = Field(description="Date d'arrêté des états de l'exercice N (AUDCIF art. 23) ou « projet "
+                                           "— non arrêté » tant que l'exercice n'est pas clôturé")
 
 
 class PosteSycebnl(OutputModel):

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.etats.repository import ZERO, EtatsRepository, SoldeCompte
+from unionflow.comptabilite.etats.schemas import ArreteEtat
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.sycebnl.correspondance import CorrespondanceService, TableSycebnl
 from unionflow.comptabilite.sycebnl.repository import FluxRepository
@@ -30,6 +31,7 @@ from unionflow.comptabilite.sycebnl.schemas import (
     PosteSycebnl,
     RubriqueSycebnl,
 )
+from unionflow.comptabilite.verrouillage.repository import ClotureRepository
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, NotFound, RegleMetier
 
@@ -123,10 +125,11 @@ class SycebnlService:
             raise RegleMetier(f"L'exercice {annee} n'est pas commencé")
         fin = min(date(annee, 12, 31), today)
         correspondance = await CorrespondanceService(self.session, self.auth).effective(organisation_id)
+        arrete = await ClotureRepository(self.session).arrete(organisation_id, annee)
         return Exercice(organisation_id, annee, fin, correspondance, {
             "organisation_id": organisation.id, "organisation": organisation.nom, "exercice": annee,
             "date_fin": fin, "date_fin_precedent": date(annee - 1, 12, 31), "devise": organisation.devise,
-            "calcule_le": datetime.now(UTC)})
+            "calcule_le": datetime.now(UTC), "arrete": ArreteEtat.de(arrete)})
 
     # Balance sheet --------------------------------------------------------------------------------------------
     def _bilan(self, soldes: list[SoldeCompte], corr: TableSycebnl) -> Montants:

@@ -35,7 +35,7 @@ def _tableau(e: EnteteSycebnl, titre: str, colonnes: list[Colonne], blocs: list[
                   f"comparé à l'exercice {e.exercice - 1} clos le {e.date_fin_precedent:%d/%m/%Y}")
     return Tableau(titre=titre + SUFFIXE, organisation=e.organisation, sous_titre=sous_titre, colonnes=colonnes,
                    blocs=blocs, notes=notes, devise=e.devise, paysage=paysage, edite_le=e.calcule_le,
-                   signataires=SIGNATAIRES_ETATS)
+                   signataires=SIGNATAIRES_ETATS, arrete=e.arrete.en_arrete(e.exercice))
 
 
 def _rubriques(rubriques: list[RubriqueSycebnl]) -> list[Bloc]:

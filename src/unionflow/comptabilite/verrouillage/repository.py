@@ -7,9 +7,11 @@ permission) or on the system's behalf."""
 from __future__ import annotations
 
 import uuid
+from datetime import UTC
 
 from sqlalchemy import distinct, select
 
+from unionflow.core.pdf_etats import Arrete
 from unionflow.core.repository import SystemRepository
 from unionflow.models import EcritureComptable, ExerciceComptable, VerrouComptable
 
@@ -33,6 +35,15 @@ class ClotureRepository(SystemRepository[VerrouComptable]):
         stmt = select(ExerciceComptable).where(ExerciceComptable.organisation_id == organisation_id,
                                                ExerciceComptable.annee == annee)
         return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def arrete(self, organisation_id: uuid.UUID, annee: int) -> Arrete:
+        """The date d'arrêté of the year's statements: the day its closing was done (UTC), none while open."""
+        stmt = select(ExerciceComptable.date_cloture).where(ExerciceComptable.organisation_id == organisation_id,
+                                                            ExerciceComptable.annee == annee)
+        cloture = (await self.session.execute(stmt)).scalar_one_or_none()
+        if cloture is None:
+            return Arrete(annee, None)
+        return Arrete(annee, (cloture if cloture.tzinfo else cloture.replace(tzinfo=UTC)).astimezone(UTC).date())
 
     async def derniere_annee_close(self, organisation_id: uuid.UUID) -> int | None:
         years = [e.annee for e in await self.exercices(organisation_id)]
