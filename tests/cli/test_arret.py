@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -23,6 +24,20 @@ from tests.cli.test_serve import _env, _free_port
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM")
 
 
+def _attendre_pret(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Until the server answers ready. A readiness wait, not a timing goal: a loaded CI host may take minutes."""
+    deadline = time.monotonic() + 300
+    while True:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health/ready", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert process.poll() is None, log.read_text()
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.3)
+
+
 def test_sigterm_answers_the_running_request_and_refuses_new_ones_cleanly(tmp_path):
     port = _free_port()
     log = tmp_path / "serve.log"
@@ -30,16 +45,7 @@ def test_sigterm_answers_the_running_request_and_refuses_new_ones_cleanly(tmp_pa
         process = subprocess.Popen([sys.executable, "-m", "unionflow.cli", "serve", "--port", str(port)],
                                    env=_env(tmp_path), stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path)
     try:
-        deadline = time.monotonic() + 300  # a readiness wait, not a timing goal: a loaded CI host may take minutes
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.3)
+        _attendre_pret(port, process, log)
 
         # Kept-alive connections that have been answered once, idle when SIGTERM arrives.
         kept = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(10)]
@@ -173,16 +179,7 @@ def test_group_sigterm_on_two_workers_answers_every_request_sent(tmp_path):
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
 
-        deadline = time.monotonic() + 300  # a readiness wait, not a timing goal
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.3)
+        _attendre_pret(port, process, log)
 
         outcomes: list[list[str]] = [[] for _ in range(40)]
         threads = [threading.Thread(target=_client, args=(port, mine, n * 0.005)) for n, mine in enumerate(outcomes)]
