@@ -95,6 +95,13 @@ class CompteService:
             raise NotFound("Aucune fiche membre n'est liée à votre compte")
         return membre
 
+    async def _membre_de(self, organisation_id: uuid.UUID | None) -> Membre:
+        """The caller's member record, when ``organisation_id`` (if given) is one of his organisations."""
+        membre = await self._membre()
+        if organisation_id is not None and organisation_id not in self.auth.member_organisations:
+            raise NotFound("Organisation introuvable")
+        return membre
+
     async def compte(self, organisation_id: uuid.UUID | None) -> CompteAdherentResponse:
         membre, soldes = await self.soldes(organisation_id)
         dues = await self.repo.open_dues(membre.id, organisation_id)
@@ -111,9 +118,7 @@ class CompteService:
     async def soldes(self, organisation_id: uuid.UUID | None) -> tuple[Membre, Soldes]:
         """The account's balance figures alone (``compte`` without its lists): what the USSD and SMS balance
         screens show, computed by the same code as the member API's answer, to the franc."""
-        membre = await self._membre()
-        if organisation_id is not None and organisation_id not in self.auth.member_organisations:
-            raise NotFound("Organisation introuvable")
+        membre = await self._membre_de(organisation_id)
         today = today_utc()
         totals = await SituationRepository(self.session).situation(membre.id, today, organisation_id)
         adhesions = [_adhesion(a) for a in await self.repo.adhesions(membre.id, organisation_id)]
@@ -122,9 +127,7 @@ class CompteService:
 
     async def derniers_paiements(self, organisation_id: uuid.UUID | None, nombre: int) -> list[PaiementLigne]:
         """The account's last payments alone (``compte``'s list): the USSD receipts screen."""
-        membre = await self._membre()
-        if organisation_id is not None and organisation_id not in self.auth.member_organisations:
-            raise NotFound("Organisation introuvable")
+        membre = await self._membre_de(organisation_id)
         return await self._derniers_paiements(membre, organisation_id, nombre)
 
     async def _derniers_paiements(self, membre: Membre, organisation_id: uuid.UUID | None,
