@@ -32,6 +32,10 @@ SCALES: dict[str, Scale] = {
                      adhesions=400_000, evenements=5_000, audit=1_000_000),
     "large": Scale("large", organisations=200, membres=100_000, cotisations=10_000_000, paiements=200_000,
                    adhesions=400_000, evenements=5_000, audit=1_000_000),
+    # Issue 32: a national federation (1,000 organisations, a million members, 12 monthly dues each); the books
+    # hold one entry per payment (bench/livres.py), so 2,000,000 entries.
+    "national": Scale("national", organisations=1_000, membres=1_000_000, cotisations=12_000_000,
+                      paiements=2_000_000, adhesions=1_000_000, evenements=20_000, audit=5_000_000),
     # Quick end-to-end check of the bench itself (not a measurement scale).
     "tiny": Scale("tiny", organisations=20, membres=2_000, cotisations=20_000, paiements=4_000,
                   adhesions=6_000, evenements=100, audit=20_000),
