@@ -30,6 +30,17 @@ from unionflow.core.visibility import scope as visibility_scope
 from unionflow.models.base import Base
 
 M = TypeVar("M", bound=Base)
+S = TypeVar("S", bound=Select[Any])
+
+
+def pour_modifier(stmt: S) -> S:
+    """The row lock of a read before a change: ``FOR NO KEY UPDATE`` on PostgreSQL (what its own UPDATE of non-key
+    columns takes; SQLite has no row locks). It serialises the writers of the row as ``FOR UPDATE`` does, but not
+    the inserts that merely reference it: a foreign key takes ``FOR KEY SHARE`` on the row it names, which ``FOR
+    UPDATE`` blocks. Held on an organisation (payouts) or a member, ``FOR UPDATE`` queued every payment of that
+    organisation or member behind it until commit, and closed deadlock cycles with the receipt counters
+    (docs/decisions.md « Verrous de ligne et clés étrangères »)."""
+    return stmt.with_for_update(key_share=True)
 
 
 class _Repository(ABC, Generic[M]):
@@ -45,7 +56,7 @@ class _Repository(ABC, Generic[M]):
     async def get(self, row_id: uuid.UUID, *, for_update: bool = False) -> M | None:
         stmt = self.select().where(self.model.id == row_id)
         if for_update:
-            stmt = stmt.with_for_update()
+            stmt = pour_modifier(stmt)
         row: M | None = (await self.session.execute(stmt)).scalar_one_or_none()
         return row
 

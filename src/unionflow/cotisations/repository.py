@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams, paginate
-from unionflow.core.repository import ScopedRepository, SystemRepository
+from unionflow.core.repository import ScopedRepository, SystemRepository, pour_modifier
 from unionflow.models import Cotisation, RappelCotisation
 from unionflow.models.cotisation import StatutCotisation
 
@@ -76,7 +76,7 @@ class CotisationRepository(ScopedRepository[Cotisation]):
     async def get(self, cotisation_id: uuid.UUID, *, for_update: bool = False) -> Cotisation | None:
         stmt = self._select().where(Cotisation.id == cotisation_id)
         if for_update:
-            stmt = stmt.with_for_update().execution_options(populate_existing=True)
+            stmt = pour_modifier(stmt).execution_options(populate_existing=True)
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def by_reference(self, numero: str) -> Cotisation | None:

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.query import contient
-from unionflow.core.repository import ScopedRepository, SystemRepository
+from unionflow.core.repository import ScopedRepository, SystemRepository, pour_modifier
 from unionflow.core.roles import ORGANISATION_STAFF_ROLES, Role
 from unionflow.core.visibility import (
     EVERY,
@@ -252,7 +252,7 @@ class MembreRepository(ScopedRepository[Membre]):
 
     async def lock_membres(self, membre_ids: list[uuid.UUID]) -> dict[uuid.UUID, Membre]:
         """The members' rows, locked in id order (no deadlock between two callers), by id."""
-        stmt = select(Membre).where(Membre.id.in_(membre_ids)).order_by(Membre.id).with_for_update()
+        stmt = pour_modifier(select(Membre).where(Membre.id.in_(membre_ids)).order_by(Membre.id))
         return {m.id: m for m in (await self.session.execute(stmt)).scalars()}
 
     async def get_destinataire(self, membre_id: uuid.UUID, organisation_id: uuid.UUID

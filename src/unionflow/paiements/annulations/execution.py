@@ -137,8 +137,9 @@ async def _numero_remboursement(session: AsyncSession, organisation_id: uuid.UUI
     """The refund receipt's number in the organisation's own gap-free series, as its
     receipts: RMB-<code>-<year>-NNNNNN; the counter row is the organisation's, locked until commit."""
     annee = datetime.now(UTC).year
-    code = await code_serie(session, organisation_id)
+    # The counter first, then the code (which the first receipt writes): paiements/encaissement's lock order.
     valeur = await next_value(session, compteur_remboursements(organisation_id, annee))
+    code = await code_serie(session, organisation_id)
     return numero_remboursement(code, annee, valeur)
 
 

@@ -122,12 +122,16 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
     compteur = compteur_ecriture(refs.journal, date_ecriture.year)
     annee_recu = datetime.now(UTC).year
     numeroter = nouveau or not paiement.a_un_recu
-    code = await code_serie(session, paiement.organisation_id) if numeroter else ""
     recu = compteur_recus(paiement.organisation_id, annee_recu)
     # Both gap-free counters of the organisation in one statement; their row locks are held until commit, so a
     # rollback gives the numbers back; payments of other organisations lock other rows.
     numeros = await next_values(session, compteur, *([recu] if numeroter else []))
     if numeroter:
+        # After the counters, never before: an organisation's first receipt writes its code, a unique column of
+        # the organisation row, which takes that row's strongest lock until commit; taken before the counters, it
+        # blocked the insert of the payment holding them (a foreign key needs the row), a deadlock (docs/decisions.md
+        # « Verrous de ligne et clés étrangères »). Cached, it costs nothing in the counters' window.
+        code = await code_serie(session, paiement.organisation_id)
         paiement.numero_recu = numero_recu(code, annee_recu, numeros[recu])
     paiement.recu_par = _recu_par(auth, paiement, nouveau)
     lot = Lot()

@@ -46,8 +46,9 @@ async def comptabiliser_quote_part(session: AsyncSession, versement: Versement, 
         return
     if versement.numero_recu_destinataire is None:
         annee = (versement.date_execution or datetime.now(UTC)).year
-        code = await code_serie(session, destinataire)
+        # The counter first, then the code (which the first receipt writes): paiements/encaissement's lock order.
         valeur = await next_value(session, compteur_quotes_parts(destinataire, annee))
+        code = await code_serie(session, destinataire)
         versement.numero_recu_destinataire = numero_quote_part(code, annee, valeur)
         await session.flush()
     noms = await OrganisationRepository(session, None).noms({versement.organisation_id})
