@@ -78,9 +78,15 @@ class CompteRepository(SystemRepository[Cotisation]):
     # ---- organisation ---------------------------------------------------------------------------------------
 
     async def active_members(self, organisation_id: uuid.UUID) -> int:
-        return int((await self.session.execute(select(func.count()).where(
-            MembreOrganisation.organisation_id == organisation_id,
-            MembreOrganisation.statut == StatutAppartenance.ACTIF))).scalar_one())
+        return (await self.active_members_par_organisation([organisation_id])).get(organisation_id, 0)
+
+    async def active_members_par_organisation(self, organisation_ids: list[uuid.UUID]) -> dict[uuid.UUID, int]:
+        """Active memberships per organisation, in one grouped query (a federation's consolidation)."""
+        stmt = (select(MembreOrganisation.organisation_id, func.count())
+                .where(MembreOrganisation.organisation_id.in_(organisation_ids),
+                       MembreOrganisation.statut == StatutAppartenance.ACTIF)
+                .group_by(MembreOrganisation.organisation_id))
+        return {org: int(n) for org, n in (await self.session.execute(stmt)).all()}
 
     async def active_members_in(self, organisation_ids: list[uuid.UUID]) -> int:
         """Active memberships of several organisations (a federation's network)."""
@@ -91,18 +97,28 @@ class CompteRepository(SystemRepository[Cotisation]):
             MembreOrganisation.statut == StatutAppartenance.ACTIF))).scalar_one())
 
     async def organisation_dues(self, organisation_id: uuid.UUID, year: int, today: date) -> dict[str, Any]:
+        return (await self.organisations_dues([organisation_id], year, today))[organisation_id]
+
+    async def organisations_dues(self, organisation_ids: list[uuid.UUID], year: int, today: date
+                                 ) -> dict[uuid.UUID, dict[str, Any]]:
+        """The dues figures of several organisations in one grouped query (one scan instead of one per
+        organisation: 11 s → well under 1 s for the bench's 200 organisations, docs/performance.md); an
+        organisation without dues gets zeros."""
         reste = Cotisation.montant_du - Cotisation.montant_paye
         is_open = Cotisation.statut.in_(OPEN_DUES)
         overdue = and_(is_open, Cotisation.date_echeance < today)
         due_by_now = and_(Cotisation.statut != StatutCotisation.ANNULEE, Cotisation.date_echeance <= today,
                           func.extract("year", Cotisation.date_echeance) == year)
         stmt = select(
+            Cotisation.organisation_id,
             func.coalesce(func.sum(case((due_by_now, Cotisation.montant_du), else_=0)), 0),
             func.coalesce(func.sum(case((due_by_now, Cotisation.montant_paye), else_=0)), 0),
             func.count().filter(overdue),
             func.coalesce(func.sum(case((overdue, reste), else_=0)), 0),
             func.count(func.distinct(case((overdue, Cotisation.membre_id)))),
-        ).where(Cotisation.organisation_id == organisation_id)
-        row = (await self.session.execute(stmt)).one()
-        return {"du_echu": dec(row[0]), "paye_echu": dec(row[1]), "nombre_en_retard": int(row[2]),
-                "montant_en_retard": dec(row[3]), "membres_en_retard": int(row[4])}
+        ).where(Cotisation.organisation_id.in_(organisation_ids)).group_by(Cotisation.organisation_id)
+        found = {row[0]: row for row in (await self.session.execute(stmt)).all()}
+        zero = (None, 0, 0, 0, 0, 0)
+        return {org: {"du_echu": dec(row[1]), "paye_echu": dec(row[2]), "nombre_en_retard": int(row[3]),
+                      "montant_en_retard": dec(row[4]), "membres_en_retard": int(row[5])}
+                for org in organisation_ids for row in [found.get(org, zero)]}

@@ -62,14 +62,23 @@ async def comptes_encaisse(session: AsyncSession, organisation_id: uuid.UUID) ->
 async def encaisse(session: AsyncSession, organisation_id: uuid.UUID, debut: date, fin: date) -> Encaisse:
     """Dues and adhesion fees collected from ``debut`` to ``fin`` inclusive (the module's definition). The caller
     checked that the organisation's figures are the caller's to read."""
-    cotisations, adhesions = await comptes_encaisse(session, organisation_id)
-    lus = await EtatsRepository(session).mouvements_produits(organisation_id, cotisations | adhesions, debut, fin)
+    return (await encaisse_organisations(session, [organisation_id], debut, fin))[organisation_id]
 
-    def total(numeros: set[str], colonne: int) -> Decimal:
-        return sum((lus[n][colonne] for n in numeros if n in lus), ZERO)
 
-    return Encaisse(cotisations=total(cotisations, 0), adhesions=total(adhesions, 0),
-                    cotisations_extournees=total(cotisations, 1))
+async def encaisse_organisations(session: AsyncSession, organisation_ids: list[uuid.UUID], debut: date, fin: date
+                                 ) -> dict[uuid.UUID, Encaisse]:
+    """``encaisse`` of several organisations (a federation's), each with its own accounts, in one grouped query."""
+    comptes = {org: await comptes_encaisse(session, org) for org in organisation_ids}
+    numeros = set().union(*(c | a for c, a in comptes.values())) if comptes else set()
+    lus = await EtatsRepository(session).mouvements_produits_organisations(organisation_ids, numeros, debut, fin)
+
+    def total(org: uuid.UUID, numeros: set[str], colonne: int) -> Decimal:
+        siens = lus.get(org, {})
+        return sum((siens[n][colonne] for n in numeros if n in siens), ZERO)
+
+    return {org: Encaisse(cotisations=total(org, cotisations, 0), adhesions=total(org, adhesions, 0),
+                          cotisations_extournees=total(org, cotisations, 1))
+            for org, (cotisations, adhesions) in comptes.items()}
 
 
 async def encaisse_a_date(session: AsyncSession, organisation_id: uuid.UUID, jour: date) -> EncaisseADate:

@@ -56,15 +56,28 @@ class EtatsRepository(SystemRepository[EcritureComptable]):
     model = EcritureComptable
 
     def _lines(self, organisation_id: uuid.UUID) -> Select[Any]:
+        return self._lines_of([organisation_id])
+
+    def _lines_of(self, organisation_ids: list[uuid.UUID]) -> Select[Any]:
         return (select().select_from(LigneEcriture)
                 .join(EcritureComptable, EcritureComptable.id == LigneEcriture.ecriture_id)
                 .join(CompteComptable, CompteComptable.id == LigneEcriture.compte_id)
                 .join(JournalComptable, JournalComptable.id == EcritureComptable.journal_id)
-                .where(EcritureComptable.organisation_id == organisation_id))
+                .where(EcritureComptable.organisation_id.in_(organisation_ids) if len(organisation_ids) > 1
+                       else EcritureComptable.organisation_id == organisation_ids[0]))
 
     async def soldes(self, organisation_id: uuid.UUID, debut: date | None, fin: date, *,
                      sans_cloture: bool = False) -> list[SoldeCompte]:
         """Per account: debits and credits before ``debut`` and from ``debut`` to ``fin`` inclusive."""
+        par_org = await self.soldes_organisations([organisation_id], debut, fin, sans_cloture=sans_cloture)
+        return par_org.get(organisation_id, [])
+
+    async def soldes_organisations(self, organisation_ids: list[uuid.UUID], debut: date | None, fin: date, *,
+                                   sans_cloture: bool = False) -> dict[uuid.UUID, list[SoldeCompte]]:
+        """``soldes`` of several organisations in one grouped query (a federation's consolidation: one statement
+        for all its organisations instead of one per organisation), by organisation, accounts in number order."""
+        if not organisation_ids:
+            return {}
         avant = EcritureComptable.date_ecriture < debut if debut else None
 
         def part(column: Any, before: bool) -> Any:
@@ -72,30 +85,46 @@ class EtatsRepository(SystemRepository[EcritureComptable]):
                 return literal(0) if before else func.sum(column)
             return func.sum(case((avant if before else ~avant, column), else_=0))
 
-        stmt = (self._lines(organisation_id)
-                .add_columns(CompteComptable.id, CompteComptable.numero_compte, CompteComptable.libelle,
-                             CompteComptable.classe, part(LigneEcriture.debit, True), part(LigneEcriture.credit, True),
-                             part(LigneEcriture.debit, False), part(LigneEcriture.credit, False))
+        stmt = (self._lines_of(organisation_ids)
+                .add_columns(EcritureComptable.organisation_id, CompteComptable.id, CompteComptable.numero_compte,
+                             CompteComptable.libelle, CompteComptable.classe, part(LigneEcriture.debit, True),
+                             part(LigneEcriture.credit, True), part(LigneEcriture.debit, False),
+                             part(LigneEcriture.credit, False))
                 .where(EcritureComptable.date_ecriture <= fin)
-                .group_by(CompteComptable.id, CompteComptable.numero_compte, CompteComptable.libelle,
-                          CompteComptable.classe)
-                .order_by(CompteComptable.numero_compte))
+                .group_by(EcritureComptable.organisation_id, CompteComptable.id, CompteComptable.numero_compte,
+                          CompteComptable.libelle, CompteComptable.classe)
+                .order_by(EcritureComptable.organisation_id, CompteComptable.numero_compte))
         if sans_cloture:
             stmt = stmt.where(JournalComptable.type_journal != TYPE_JOURNAL_CLOTURE)
-        rows = (await self.session.execute(stmt)).all()
-        return [SoldeCompte(r[0], r[1], r[2], r[3], _dec(r[4]), _dec(r[5]), _dec(r[6]), _dec(r[7])) for r in rows]
+        result: dict[uuid.UUID, list[SoldeCompte]] = {}
+        for r in (await self.session.execute(stmt)).all():
+            result.setdefault(r[0], []).append(
+                SoldeCompte(r[1], r[2], r[3], r[4], _dec(r[5]), _dec(r[6]), _dec(r[7]), _dec(r[8])))
+        return result
 
     async def mouvements_produits(self, organisation_id: uuid.UUID, numeros: set[str], debut: date, fin: date
                                   ) -> dict[str, tuple[Decimal, Decimal]]:
         """Per account number of ``numeros``: (credits, debits) of the entries dated from ``debut`` to ``fin``
         inclusive, closing entries left out (the trial balance's columns of the period, etats/encaisse.py)."""
-        stmt = (self._lines(organisation_id)
-                .add_columns(CompteComptable.numero_compte, func.sum(LigneEcriture.credit),
-                             func.sum(LigneEcriture.debit))
+        par_org = await self.mouvements_produits_organisations([organisation_id], numeros, debut, fin)
+        return par_org.get(organisation_id, {})
+
+    async def mouvements_produits_organisations(self, organisation_ids: list[uuid.UUID], numeros: set[str],
+                                                debut: date, fin: date
+                                                ) -> dict[uuid.UUID, dict[str, tuple[Decimal, Decimal]]]:
+        """``mouvements_produits`` of several organisations in one grouped query, by organisation."""
+        if not organisation_ids or not numeros:
+            return {}
+        stmt = (self._lines_of(organisation_ids)
+                .add_columns(EcritureComptable.organisation_id, CompteComptable.numero_compte,
+                             func.sum(LigneEcriture.credit), func.sum(LigneEcriture.debit))
                 .where(CompteComptable.numero_compte.in_(numeros), EcritureComptable.date_ecriture >= debut,
                        EcritureComptable.date_ecriture <= fin, JournalComptable.type_journal != TYPE_JOURNAL_CLOTURE)
-                .group_by(CompteComptable.numero_compte))
-        return {r[0]: (_dec(r[1]), _dec(r[2])) for r in (await self.session.execute(stmt)).all()}
+                .group_by(EcritureComptable.organisation_id, CompteComptable.numero_compte))
+        result: dict[uuid.UUID, dict[str, tuple[Decimal, Decimal]]] = {}
+        for org, numero, credit, debit in (await self.session.execute(stmt)).all():
+            result.setdefault(org, {})[numero] = (_dec(credit), _dec(debit))
+        return result
 
     async def mouvements(self, organisation_id: uuid.UUID, debut: date, fin: date,
                          compte_id: uuid.UUID | None) -> list[Mouvement]:
