@@ -45,10 +45,10 @@ ETAT_SECONDES = 1.0
 # The whole replica check (connect, measure) is bounded by this: a replica that does not answer costs a read at
 # most this long once a second per process, then the read goes to the primary.
 DELAI_SECONDES = 1.0
-# Read-your-writes: the caller's audit rows younger than this must all be on the replica. Longer than any
-# request's transaction (each statement is bounded by the statement timeout, a request by the pool and proxy
-# timeouts): a write whose audit row is older than this committed long ago, and the replica, at most
-# ``database_replica_max_lag_seconds`` behind, has it.
+# Read-your-writes: the caller's audit rows younger than this plus the lag bound must all be on the replica.
+# Longer than any request's transaction (each statement is bounded by the statement timeout, a request by the
+# pool and proxy timeouts): a write whose audit row is older committed more than the lag bound ago, and the
+# replica, at most ``database_replica_max_lag_seconds`` behind, has it.
 FENETRE_ECRITURES = timedelta(minutes=5)
 # A caller with more recent writes than this reads from the primary without comparing them one by one.
 ECRITURES_MAX = 50
@@ -105,25 +105,30 @@ class Replica:
             return "retard"
         return None
 
-    async def ecritures_absentes(self, primaire: AsyncConnection, auth: AuthContext) -> bool:
-        """Whether some of the caller's recent writes are not on the replica yet. Every write leaves an audit row
-        naming its author in its own transaction (core/audit.py): the replica showing all of the caller's recent
-        rows has replayed every transaction they were written in."""
+    async def ecritures_manquantes(self, primaire: AsyncConnection, auth: AuthContext) -> str | None:
+        """``ecriture_recente`` when some of the caller's recent writes are not on the replica yet (``indisponible``
+        if it cannot tell), else None. Every write leaves an audit row naming its author in its own transaction
+        (core/audit.py): the replica showing all of the caller's recent rows has replayed every transaction they
+        were written in."""
         emetteur = (AuditLog.utilisateur_emetteur.is_(None) if auth.issuer is None
                     else AuditLog.utilisateur_emetteur == auth.issuer)
         recentes = select(AuditLog.id).where(AuditLog.utilisateur_id == auth.sub, emetteur,
-                                             AuditLog.date_heure >= utcnow() - FENETRE_ECRITURES)
+                                             AuditLog.date_heure >= utcnow() - FENETRE_ECRITURES
+                                             - timedelta(seconds=self.retard_max))
         ids = list((await primaire.execute(recentes.limit(ECRITURES_MAX + 1))).scalars())
         if not ids:
-            return False
+            return None
         if len(ids) > ECRITURES_MAX:
-            return True
+            return "ecriture_recente"
         vues = select(func.count()).select_from(AuditLog).where(AuditLog.id.in_(ids))
         try:
             async with asyncio.timeout(DELAI_SECONDES), autocommit_connection(self.engine) as connection:
-                return (await connection.execute(vues)).scalar_one() < len(ids)
-        except ERREURS:
-            return True  # the replica failed between its measure and this: the primary, without a second warning
+                presentes = (await connection.execute(vues)).scalar_one()
+        except ERREURS as exc:
+            log.warning("réplica injoignable: lectures sur le primaire", extra={
+                "raison": "indisponible", "erreur": f"{exc.__class__.__name__}: {exc}"[:300]})
+            return "indisponible"
+        return "ecriture_recente" if presentes < len(ids) else None
 
 
 def creer_replica(settings: Settings) -> Replica | None:
@@ -151,9 +156,7 @@ async def replica_choisi(request: Request) -> Replica | None:
         return None  # the route runs again after a replica error: counted when it failed
     auth = await authenticate(request, await bearer_scheme(request))
     async with autocommit_connection(primaire) as connection:
-        raison = await replica.empechement(connection)
-        if raison is None and await replica.ecritures_absentes(connection, auth):
-            raison = "ecriture_recente"
+        raison = await replica.empechement(connection) or await replica.ecritures_manquantes(connection, auth)
     if raison is not None:
         REPLICA_REPLIS.labels(raison).inc()
         return None
@@ -199,7 +202,6 @@ async def export_sessionmaker(request: Request) -> async_sessionmaker[AsyncSessi
     primary failing during one does."""
     replica = await replica_choisi(request)
     return request.app.state.sessionmaker if replica is None else replica.sessionmaker
-
 
 
 SessionsExport = Annotated[async_sessionmaker[AsyncSession], Depends(export_sessionmaker)]
