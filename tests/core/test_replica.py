@@ -206,3 +206,25 @@ async def test_a_query_error_on_the_replica_runs_the_read_again_on_the_primary(h
     finally:
         replica_app.state.replica = normal
         await restreint.engine.dispose()
+
+
+async def test_a_replica_stopping_after_its_measure_costs_the_reader_nothing(http, livres, paire, replica_app):
+    """The measure is kept a second per process: a replica stopped within it fails under the route itself (its
+    pooled connection is dead), and the route runs again on the primary."""
+    await passer(http, livres)
+    await paire.rattrapee()
+    replica = replica_app.state.replica
+    replica.etat_secondes = 60
+    try:
+        servies = lectures_replica()
+        assert await charges(http, livres.president, livres.org_id) == 1000  # measured, kept, served
+        assert lectures_replica() == servies + 1
+        await asyncio.to_thread(paire.pg_ctl, "replica", "stop")
+        erreurs = replis("erreur")
+        assert await charges(http, livres.president, livres.org_id) == 1000
+        assert replis("erreur") == erreurs + 1
+    finally:
+        replica.etat_secondes = 0
+        await asyncio.to_thread(paire.pg_ctl, "replica", "start")
+        await paire.attendre("pg_is_in_recovery()", paire.port_replica)
+        await paire.rattrapee()
