@@ -23,17 +23,17 @@ from pathlib import Path
 
 import asyncpg
 
-# Where Debian puts the server binaries (initdb, pg_ctl are not on PATH there); PATH is looked at first.
-PG_BIN = Path(os.environ.get("UNIONFLOW_TEST_PG_BIN", "/usr/lib/postgresql/15/bin"))
+# Where Debian puts the server binaries (initdb, pg_ctl are not on PATH there): the newest version installed, or
+# UNIONFLOW_TEST_PG_BIN. Looked at before PATH, so that the three come from one version.
+_DEBIAN = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name) if
+                 p.parent.name.isdigit() else 0)
+PG_BIN = Path(os.environ.get("UNIONFLOW_TEST_PG_BIN") or (_DEBIAN[-1] if _DEBIAN else "/usr/lib/postgresql/bin"))
 BINAIRES = ("initdb", "pg_ctl", "pg_basebackup")
 
 
 def binaire(nom: str) -> str | None:
-    trouve = shutil.which(nom)
-    if trouve:
-        return trouve
     chemin = PG_BIN / nom
-    return str(chemin) if chemin.exists() else None
+    return str(chemin) if chemin.exists() else shutil.which(nom)
 
 
 def absents() -> str | None:
