@@ -51,6 +51,7 @@ KEPT_TABLES = {"signing_key", "type_reference"}
 LENTS = (
     "tests/controles/test_proprietes_controles.py",
     "tests/core/test_principal_cache_workers.py",
+    "tests/core/test_replica.py",
     "tests/security/test_combined_roles.py",
     "tests/federation/test_propriete_consolidation.py",
     "tests/cotisations/test_synthese.py::test_summary_statistics_equal_the_dues_whatever_the_writes",

@@ -48,6 +48,7 @@ from unionflow.core.middleware import RequestContextMiddleware, RequestGuardMidd
 from unionflow.core.openapi import install_openapi, operation_id
 from unionflow.core.principal_cache import PrincipalCache, PrincipalListener
 from unionflow.core.production import check_production
+from unionflow.core.replica import creer_replica
 from unionflow.core.routing import allowed_methods
 from unionflow.core.security import build_verifier
 from unionflow.cotisations.router import router as cotisations_router
@@ -238,6 +239,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await task
         await engine.dispose()
         await app.state.principal_engine.dispose()
+        if app.state.replica is not None:
+            await app.state.replica.engine.dispose()
         metrics.process_exit()
 
     app = FastAPI(title="UnionFlow — Union Management API", version=__version__, description=DESCRIPTION,
@@ -247,6 +250,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sessionmaker = create_sessionmaker(app.state.engine)
     # Authentication's own pool (core.db.principal_bind): a lookup is one short statement.
     app.state.principal_engine = create_engine(settings, pool_size=max(2, settings.database_pool_size // 2))
+    # The heavy reads' replica, when configured (core/replica.py): None without one, or with SQLite.
+    app.state.replica = creer_replica(settings)
     # The signing keys are read like the principal: on authentication's own pool. From the request pool, a burst of
     # write requests holding their sessions (SQLite: waiting for the write lock) left the key read no connection.
     app.state.token_verifier = build_verifier(settings, keys.jwks_loader(create_sessionmaker(

@@ -27,6 +27,14 @@ class Settings(BaseSettings):
     database_statement_timeout_seconds: float = 10.0
     # Retry-After of a 503 answered because the database is unavailable.
     database_retry_after_seconds: int = 5
+    # A PostgreSQL streaming replica the heavy reads (statements, exports, consolidation, dashboards) go to when
+    # it is close enough and has the reader's own writes (core/replica.py; docs/operations.md « Réplica »).
+    database_replica_url: str | None = Field(None, description=(
+        "URL `postgresql://…` of a streaming replica (hot standby) of the database; empty: no replica, every "
+        "read on the primary. Ignored with SQLite (said at start-up)"))
+    database_replica_max_lag_seconds: float = Field(5.0, description=(
+        "the replica serves a read only when it is at most this many seconds behind the primary; beyond, the "
+        "read goes to the primary (metric `unionflow_replica_fallback_total{raison=\"retard\"}`)"))
     data_dir: Path = Path("./var")
 
     public_base_url: str = "http://127.0.0.1:8000"

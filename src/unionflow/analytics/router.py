@@ -15,7 +15,7 @@ from unionflow.analytics.schemas import (
 )
 from unionflow.analytics.service import AnalyticsService
 from unionflow.core.auth import AuthContext, authorize
-from unionflow.core.db import SessionDep
+from unionflow.core.replica import ReplicaSession
 from unionflow.core.roles import RS_ANALYTICS
 from unionflow.core.routing import area_router
 from unionflow.cotisations.service import today_utc
@@ -43,7 +43,7 @@ def annee_query() -> int | None:
             description="Par mois de l'année: appartenances commencées (`nouveaux`), terminées (`radiations`: "
                         "radiation ou départ), `net`, et effectif en fin de mois à partir des appartenances actives "
                         "au 1er janvier. Un membre de deux organisations compte dans chacune." + SCOPE)
-async def croissance_membres(session: SessionDep, auth: AuthContext = authorize(RS_ANALYTICS),
+async def croissance_membres(session: ReplicaSession, auth: AuthContext = authorize(RS_ANALYTICS),
                              annee: int | None = annee_query(),
                              organisation_id: uuid.UUID | None = ORG) -> CroissanceMembres:
     return await AnalyticsService(session, auth, organisation_id).croissance(annee or _annee())
@@ -53,7 +53,7 @@ async def croissance_membres(session: SessionDep, auth: AuthContext = authorize(
             summary="Recouvrement des cotisations par mois d'échéance",
             description="Cotisations non annulées échues dans l'année, par mois d'échéance: montant dû, montant "
                         "payé, taux = payé / dû." + SCOPE)
-async def recouvrement(session: SessionDep, auth: AuthContext = authorize(RS_ANALYTICS),
+async def recouvrement(session: ReplicaSession, auth: AuthContext = authorize(RS_ANALYTICS),
                        annee: int | None = annee_query(), organisation_id: uuid.UUID | None = ORG,
                        devise: str = DEVISE) -> RecouvrementCotisations:
     return await AnalyticsService(session, auth, organisation_id).recouvrement(annee or _annee(), devise)
@@ -66,7 +66,7 @@ async def recouvrement(session: SessionDep, auth: AuthContext = authorize(RS_ANA
                         "L'argent reçu, avances et dons compris: pas les « cotisations encaissées » du tableau de "
                         "bord (crédits des comptes de produits)."
                         + SCOPE)
-async def paiements(session: SessionDep, auth: AuthContext = authorize(RS_ANALYTICS),
+async def paiements(session: ReplicaSession, auth: AuthContext = authorize(RS_ANALYTICS),
                     annee: int | None = annee_query(), organisation_id: uuid.UUID | None = ORG,
                     devise: str = DEVISE) -> AnalysePaiements:
     return await AnalyticsService(session, auth, organisation_id).paiements(annee or _annee(), devise)
@@ -77,7 +77,7 @@ async def paiements(session: SessionDep, auth: AuthContext = authorize(RS_ANALYT
             description="Demandes déposées dans la période (date de demande, bornes incluses): soumises, en "
                         "attente, approuvées (un jour), rejetées, payées, annulées; taux d'approbation et de "
                         "paiement; frais encaissés." + SCOPE + PERIODE)
-async def entonnoir_adhesions(session: SessionDep, auth: AuthContext = authorize(RS_ANALYTICS),
+async def entonnoir_adhesions(session: ReplicaSession, auth: AuthContext = authorize(RS_ANALYTICS),
                               date_debut: date | None = Query(None, alias="dateDebut"),
                               date_fin: date | None = Query(None, alias="dateFin"),
                               organisation_id: uuid.UUID | None = ORG,
@@ -89,7 +89,7 @@ async def entonnoir_adhesions(session: SessionDep, auth: AuthContext = authorize
             summary="Participation aux événements",
             description="Événements organisés commençant dans la période (jours UTC inclus): taux de remplissage "
                         "des événements à capacité, liste d'attente, note moyenne des avis publiés." + SCOPE + PERIODE)
-async def participation_evenements(session: SessionDep, auth: AuthContext = authorize(RS_ANALYTICS),
+async def participation_evenements(session: ReplicaSession, auth: AuthContext = authorize(RS_ANALYTICS),
                                    date_debut: date | None = Query(None, alias="dateDebut"),
                                    date_fin: date | None = Query(None, alias="dateFin"),
                                    organisation_id: uuid.UUID | None = ORG) -> ParticipationEvenements:
@@ -100,7 +100,7 @@ async def participation_evenements(session: SessionDep, auth: AuthContext = auth
             summary="Ancienneté des impayés",
             description="Cotisations non soldées dont l'échéance est passée (jour UTC), par jours de retard: "
                         "0-30, 31-60, 61-90, 90+; nombre, membres distincts, reste à payer." + SCOPE)
-async def anciennete_impayes(session: SessionDep, auth: AuthContext = authorize(RS_ANALYTICS),
+async def anciennete_impayes(session: ReplicaSession, auth: AuthContext = authorize(RS_ANALYTICS),
                              organisation_id: uuid.UUID | None = ORG,
                              devise: str = DEVISE) -> AncienneteImpayes:
     return await AnalyticsService(session, auth, organisation_id).impayes(devise)

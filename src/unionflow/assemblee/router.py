@@ -17,8 +17,8 @@ from unionflow.assemblee.service import AssembleeService
 from unionflow.comptabilite.etats.schemas import FormatEtat
 from unionflow.core import tableaux
 from unionflow.core.auth import AuthContext, authorize
-from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
+from unionflow.core.replica import ReplicaSession
 from unionflow.core.roles import RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 from unionflow.core.tableaux import BINAIRES
@@ -45,7 +45,7 @@ class FormatDossier(StrEnum):
             "membre (4191); à part, hors bilan, les cotisations échues impayées par membre et le solde de chaque "
             "fonds dédié du registre des dons. `format`: `json` (défaut), `pdf` (à signer: trésorier, président, "
             "commissaire aux comptes) ou `xlsx`. " + LECTEURS)
-async def inventaire(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice: int = EXERCICE,
+async def inventaire(session: ReplicaSession, organisation_id: uuid.UUID = ORG, exercice: int = EXERCICE,
                      fmt: FormatEtat = Query(FormatEtat.JSON, alias="format"),
                      auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await InventaireService(session, auth).inventaire(organisation_id, exercice)
@@ -64,7 +64,7 @@ async def inventaire(session: SessionDep, organisation_id: uuid.UUID = ORG, exer
             "où il est produit; `delaiRespecte`: au moins 45 jours avant `dateAssemblee` (règle dont la source "
             "SYCEBNL n'est pas vérifiée). `format`: `json` (défaut: le résumé et les chiffres) ou `pdf`. 400 "
             "`regle-metier`: une assemblée datée au plus tard le 31 décembre de l'exercice. " + LECTEURS)
-async def dossier_assemblee(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice: int = EXERCICE,
+async def dossier_assemblee(session: ReplicaSession, organisation_id: uuid.UUID = ORG, exercice: int = EXERCICE,
                             date_assemblee: date = Query(..., alias="dateAssemblee"),
                             fmt: FormatDossier = Query(FormatDossier.JSON, alias="format"),
                             auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:

@@ -15,6 +15,7 @@ from unionflow.compte.service import CompteService
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
+from unionflow.core.replica import ReplicaSession
 from unionflow.core.roles import RS_COMPTE_ADHERENT, RS_DASHBOARD_MEMBRE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 from unionflow.cotisations.service import today_utc
@@ -72,7 +73,7 @@ async def dashboard_membre(session: SessionDep,
                           "date du reçu qui l'a créé; un mois clôturé garde son chiffre; une extourne ne le diminue "
                           "pas (le compte de résultat montre le net). Même définition sur des périodes emboîtées: "
                           "jour ≤ mois ≤ année. Taux de recouvrement sur les cotisations échues de l'année, retards."))
-async def dashboard_organisation(session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE_READ),
+async def dashboard_organisation(session: ReplicaSession, auth: AuthContext = authorize(RS_TRESORERIE_READ),
                                  organisation_id: uuid.UUID | None = Query(None, alias="organisationId")
                                  ) -> DashboardOrganisationResponse:
     return await CompteService(session, auth).dashboard_organisation(organisation_id)

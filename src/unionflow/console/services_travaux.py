@@ -44,4 +44,4 @@ async def exporter(session: AsyncSession, auth: AuthContext, request: Request, n
         result = await service.paiements(PaiementExportFilters(organisation_id=organisation_id), fmt)
     else:
         result = await service.cotisations(CotisationExportFilters(organisation_id=organisation_id), fmt)
-    return result if isinstance(result, TacheResponse) else file_response(result, request)
+    return result if isinstance(result, TacheResponse) else file_response(result, request.app.state.sessionmaker)

@@ -47,6 +47,9 @@ PAIEMENTS_MONTANT = Counter("unionflow_paiements_valides_montant", "Montant des 
                             ["methode", "devise"])
 ALERTES_LCBFT = Counter("unionflow_alertes_lcb_ft", "Alertes LCB-FT levées", ["type_alerte"])
 NOTIFICATIONS = Counter("unionflow_notifications", "Notifications traitées par l'envoi", ["canal", "resultat"])
+# Reads of the replica routes (core/replica.py): served by the replica, or sent to the primary and why.
+REPLICA_LECTURES = Counter("unionflow_replica_reads", "Lectures servies par le réplica")
+REPLICA_REPLIS = Counter("unionflow_replica_fallback", "Lectures du réplica servies par le primaire", ["raison"])
 
 
 def multiprocess_dir() -> str | None:

@@ -22,6 +22,8 @@ from starlette.routing import BaseRoute
 from unionflow.core.auth import Authorizer, authenticate, bearer_scheme
 from unionflow.core.errors import Forbidden, MethodNotAllowed
 from unionflow.core.middleware import control_character, form_control_location
+from unionflow.core.replica import ERREURS as ERREURS_REPLICA
+from unionflow.core.replica import repris_sur_le_primaire
 from unionflow.core.schemas import ISO_DATE_RE, scalar_kinds
 
 # Routes reachable without a bearer token. Anything else must name a role set (tests/test_routes.py).
@@ -241,7 +243,14 @@ class GuardedRoute(APIRoute):
                 check(request)
             if kind is not None:
                 await check_body(request, kind)
-            return await parse(request)
+            try:
+                return await parse(request)
+            except ERREURS_REPLICA as exc:
+                # The replica failed under a read route (core/replica.py): once more, on the primary. Only reads
+                # take a replica session, and nothing was sent yet.
+                if not repris_sur_le_primaire(request, exc):
+                    raise
+                return await parse(request)
 
         authorizer = find_authorizer(self.dependant)
         if authorizer is None:

@@ -6,11 +6,12 @@ from typing import Any
 
 from fastapi import Depends, Query, Request
 from fastapi.responses import Response, StreamingResponse
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep, sqlite_write_intent
 from unionflow.core.openapi import problems
+from unionflow.core.replica import SessionsExport
 from unionflow.core.roles import (
     RS_AUDIT_LECTURE,
     RS_EXPORT_ADHESIONS,
@@ -73,12 +74,12 @@ def _service(session: AsyncSession, auth: AuthContext, request: Request) -> Expo
     return ExportService(session, auth, seuil_tache=request.app.state.settings.tache_seuil_export_lignes)
 
 
-def file_response(result: ExportPlan | TacheResponse, request: Request) -> Response:
-    """The file, streamed; or, above ``tache_seuil_export_lignes`` rows, 202 and the task writing it."""
+def file_response(result: ExportPlan | TacheResponse, sessionmaker: async_sessionmaker[AsyncSession]) -> Response:
+    """The file, streamed from ``sessionmaker`` (the replica's when it may serve, core/replica.py); or, above
+    ``tache_seuil_export_lignes`` rows, 202 and the task writing it."""
     if isinstance(result, TacheResponse):
         return accepted(result)
     plan = result
-    sessionmaker = request.app.state.sessionmaker
     body = csv_body(plan, sessionmaker) if plan.fmt is FormatExport.CSV else xlsx_body(plan, sessionmaker)
     return StreamingResponse(body, media_type=plan.media_type, headers={
         "Content-Disposition": f'attachment; filename="{plan.filename}"',
@@ -93,7 +94,7 @@ def file_response(result: ExportPlan | TacheResponse, request: Request) -> Respo
                         "(ADMIN: toutes, plus les membres sans appartenance). Données personnelles: audit WARNING."
                         + COMMON)
 async def export_membres(
-    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    request: Request, session: SessionDep, lecture: SessionsExport, _audit: None = WRITES_AUDIT,
     auth: AuthContext = authorize(RS_EXPORT_MEMBRES),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
@@ -101,7 +102,7 @@ async def export_membres(
 ) -> Response:
     plan = await _service(session, auth, request).membres(
         MembreExportFilters(organisation_id=organisation_id, statut=statut), fmt)
-    return file_response(plan, request)
+    return file_response(plan, lecture)
 
 
 @router.get("/cotisations", response_class=StreamingResponse, responses=FILE_RESPONSES,
@@ -110,7 +111,7 @@ async def export_membres(
                         "annee, mois, statut (EN_RETARD dérivé de l'échéance comme dans la liste). Colonne "
                         "« Reste à payer » (0 pour une cotisation annulée)." + COMMON)
 async def export_cotisations(
-    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    request: Request, session: SessionDep, lecture: SessionsExport, _audit: None = WRITES_AUDIT,
     auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
@@ -120,7 +121,7 @@ async def export_cotisations(
 ) -> Response:
     plan = await _service(session, auth, request).cotisations(
         CotisationExportFilters(organisation_id=organisation_id, annee=annee, mois=mois, statut=statut), fmt)
-    return file_response(plan, request)
+    return file_response(plan, lecture)
 
 
 @router.get("/paiements", response_class=StreamingResponse, responses=FILE_RESPONSES,
@@ -128,7 +129,7 @@ async def export_cotisations(
             description="Paiements visibles, période `dateDebut`..`dateFin` incluses (date du paiement, à défaut "
                         "de création, jour UTC), `methode`, `statut`." + PERIODE + COMMON)
 async def export_paiements(
-    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    request: Request, session: SessionDep, lecture: SessionsExport, _audit: None = WRITES_AUDIT,
     auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
@@ -139,14 +140,14 @@ async def export_paiements(
 ) -> Response:
     plan = await _service(session, auth, request).paiements(PaiementExportFilters(
         organisation_id=organisation_id, methode=methode, statut=statut, periode=Periode(date_debut, date_fin)), fmt)
-    return file_response(plan, request)
+    return file_response(plan, lecture)
 
 
 @router.get("/adhesions", response_class=StreamingResponse, responses=FILE_RESPONSES,
             summary="Exporter les adhésions",
             description="Demandes d'adhésion visibles, période sur la date de demande, `statut`." + PERIODE + COMMON)
 async def export_adhesions(
-    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    request: Request, session: SessionDep, lecture: SessionsExport, _audit: None = WRITES_AUDIT,
     auth: AuthContext = authorize(RS_EXPORT_ADHESIONS),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
@@ -156,7 +157,7 @@ async def export_adhesions(
 ) -> Response:
     plan = await _service(session, auth, request).adhesions(AdhesionExportFilters(
         organisation_id=organisation_id, statut=statut, periode=Periode(date_debut, date_fin)), fmt)
-    return file_response(plan, request)
+    return file_response(plan, lecture)
 
 
 @router.get("/ecritures", response_class=StreamingResponse, responses=FILE_RESPONSES,
@@ -165,7 +166,7 @@ async def export_adhesions(
                         "journal (`journalId`, invisible: 404) et/ou d'une période (date d'écriture). Écritures "
                         "réservées au bureau de l'organisation." + PERIODE + COMMON)
 async def export_ecritures(
-    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    request: Request, session: SessionDep, lecture: SessionsExport, _audit: None = WRITES_AUDIT,
     auth: AuthContext = authorize(RS_EXPORT_TRESORERIE),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     organisation_id: uuid.UUID | None = Query(None, alias="organisationId"),
@@ -175,7 +176,7 @@ async def export_ecritures(
 ) -> Response:
     plan = await _service(session, auth, request).ecritures(EcritureExportFilters(
         organisation_id=organisation_id, journal_id=journal_id, periode=Periode(date_debut, date_fin)), fmt)
-    return file_response(plan, request)
+    return file_response(plan, lecture)
 
 
 @router.get("/audit", response_class=StreamingResponse, responses=FILE_RESPONSES,
@@ -185,7 +186,7 @@ async def export_ecritures(
                         "en jours UTC inclus, `module`, `severite`. Utilisateurs et adresses IP: audit WARNING."
                         + PERIODE + COMMON)
 async def export_audit(
-    request: Request, session: SessionDep, _audit: None = WRITES_AUDIT,
+    request: Request, session: SessionDep, lecture: SessionsExport, _audit: None = WRITES_AUDIT,
     auth: AuthContext = authorize(RS_AUDIT_LECTURE),
     fmt: FormatExport = Query(FormatExport.CSV, alias="format"),
     date_debut: date | None = Query(None, alias="dateDebut"),
@@ -195,4 +196,4 @@ async def export_audit(
 ) -> Response:
     plan = await _service(session, auth, request).audit(AuditExportFilters(
         periode=Periode(date_debut, date_fin), module=module.upper() if module else None, severite=severite), fmt)
-    return file_response(plan, request)
+    return file_response(plan, lecture)

@@ -16,6 +16,7 @@ from unionflow.core.db import SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest, as_response
 from unionflow.core.openapi import problems
 from unionflow.core.pagination import Page, PageParams, paging
+from unionflow.core.replica import ReplicaSession
 from unionflow.core.roles import RS_FINANCE_READ, RS_TRESORERIE
 from unionflow.core.routing import area_router
 from unionflow.core.tableaux import BINAIRES
@@ -44,7 +45,7 @@ FIN = Query(None, alias="dateFin", description="Dernier jour inclus (AAAA-MM-JJ)
                         "cotisations en retard à "
                         "`dateFin` (ou aujourd'hui), soldes des comptes de trésorerie (classe 5) à `dateFin`."
                         + LECTEURS)
-async def get_consolidation(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_FINANCE_READ),
+async def get_consolidation(id: uuid.UUID, session: ReplicaSession, auth: AuthContext = authorize(RS_FINANCE_READ),
                             date_debut: date | None = DEBUT, date_fin: date | None = FIN) -> ConsolidationResponse:
     return await FederationService(session, auth).consolidation(id, date_debut, date_fin)
 
@@ -60,7 +61,7 @@ async def get_consolidation(id: uuid.UUID, session: SessionDep, auth: AuthContex
                         "comme dans son propre bilan puis sommés (aucune créance ni dette entre organisations: rien "
                         "à éliminer). `format`: `json` (défaut), `pdf` (paysage, à signer) ou `xlsx`."
                         + LECTEURS)
-async def get_etats_consolides(id: uuid.UUID, session: SessionDep, auth: AuthContext = authorize(RS_FINANCE_READ),
+async def get_etats_consolides(id: uuid.UUID, session: ReplicaSession, auth: AuthContext = authorize(RS_FINANCE_READ),
                                date_debut: date | None = DEBUT, date_fin: date | None = FIN,
                                fmt: FormatEtat = Query(FormatEtat.JSON, alias="format")) -> Any:
     etat = await FederationService(session, auth).etats(id, date_debut, date_fin)

@@ -51,4 +51,6 @@ class AuditLog(IdMixin, Base):
         Index("ix_audit_log_utilisateur_date", "utilisateur", "date_heure"),
         Index("ix_audit_log_ip_date", "ip_address", "date_heure"),
         Index("ix_audit_log_request_id", "request_id"),
+        # The replica's read-your-writes check: the caller's recent rows (core/replica.py, migration 0044).
+        Index("ix_audit_log_auteur_date", "utilisateur_id", "utilisateur_emetteur", "date_heure"),
     )

@@ -21,8 +21,8 @@ from unionflow.comptabilite.etats.schemas import (
 from unionflow.comptabilite.etats.service import EtatsService
 from unionflow.core import tableaux
 from unionflow.core.auth import AuthContext, authorize
-from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
+from unionflow.core.replica import ReplicaSession
 from unionflow.core.roles import RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 from unionflow.core.schemas import OutputModel
@@ -52,7 +52,7 @@ def _rendre(etat: OutputModel, fmt: FormatEtat, nom: str, tableau: Callable[[Any
 @router.get("/etats/balance", response_model=BalanceGeneraleResponse, responses={**BINAIRES, **problems(404)},
             summary="Balance générale", description="Par compte: soldes d'ouverture, mouvements de la période, "
             "soldes de clôture; totaux et contrôle Σ débit = Σ crédit. " + ETATS)
-async def balance(session: SessionDep, organisation_id: uuid.UUID = ORG, date_debut: date | None = DEBUT,
+async def balance(session: ReplicaSession, organisation_id: uuid.UUID = ORG, date_debut: date | None = DEBUT,
                   date_fin: date | None = FIN, fmt: FormatEtat = FORMAT,
                   auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await EtatsService(session, auth).balance(organisation_id, date_debut, date_fin)
@@ -62,7 +62,7 @@ async def balance(session: SessionDep, organisation_id: uuid.UUID = ORG, date_de
 @router.get("/etats/grand-livre", response_model=GrandLivreResponse, responses={**BINAIRES, **problems(404)},
             summary="Grand livre", description="Par compte (ou le seul `compteId`): solde d'ouverture, chaque "
             "ligne d'écriture de la période avec le solde cumulé, totaux et solde de clôture. " + ETATS)
-async def grand_livre(session: SessionDep, organisation_id: uuid.UUID = ORG, date_debut: date | None = DEBUT,
+async def grand_livre(session: ReplicaSession, organisation_id: uuid.UUID = ORG, date_debut: date | None = DEBUT,
                       date_fin: date | None = FIN, fmt: FormatEtat = FORMAT,
                       compte_id: uuid.UUID | None = Query(None, alias="compteId"),
                       auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
@@ -73,7 +73,7 @@ async def grand_livre(session: SessionDep, organisation_id: uuid.UUID = ORG, dat
 @router.get("/etats/journal", response_model=JournalEtatResponse, responses={**BINAIRES, **problems(404)},
             summary="Journal des écritures", description="Écritures de la période (d'un seul journal avec "
             "`journalId`), dans l'ordre des dates et des pièces, avec leurs lignes et les totaux. " + ETATS)
-async def journal(session: SessionDep, organisation_id: uuid.UUID = ORG, date_debut: date | None = DEBUT,
+async def journal(session: ReplicaSession, organisation_id: uuid.UUID = ORG, date_debut: date | None = DEBUT,
                   date_fin: date | None = FIN, fmt: FormatEtat = FORMAT,
                   journal_id: uuid.UUID | None = Query(None, alias="journalId"),
                   auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
@@ -85,7 +85,7 @@ async def journal(session: SessionDep, organisation_id: uuid.UUID = ORG, date_de
             summary="Bilan", description="Situation à `dateFin`: actif (immobilisations, stocks, créances, "
             "trésorerie) et passif (fonds associatifs et résultats affectés, résultat de l'exercice en cours, "
             "dettes, trésorerie-passif); contrôle total actif = total passif. " + ETATS)
-async def bilan(session: SessionDep, organisation_id: uuid.UUID = ORG, date_fin: date | None = FIN,
+async def bilan(session: ReplicaSession, organisation_id: uuid.UUID = ORG, date_fin: date | None = FIN,
                 fmt: FormatEtat = FORMAT, auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await EtatsService(session, auth).bilan(organisation_id, date_fin)
     return _rendre(etat, fmt, "bilan", etats_tableaux.bilan, auth)
@@ -95,7 +95,7 @@ async def bilan(session: SessionDep, organisation_id: uuid.UUID = ORG, date_fin:
             responses={**BINAIRES, **problems(404)}, summary="Compte de résultat",
             description="Charges et produits de la période (classes 6, 7 et 8), hors écritures de clôture; "
             "résultat = produits − charges (excédent ou déficit). " + ETATS)
-async def compte_resultat(session: SessionDep, organisation_id: uuid.UUID = ORG, date_debut: date | None = DEBUT,
+async def compte_resultat(session: ReplicaSession, organisation_id: uuid.UUID = ORG, date_debut: date | None = DEBUT,
                           date_fin: date | None = FIN, fmt: FormatEtat = FORMAT,
                           auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await EtatsService(session, auth).compte_resultat(organisation_id, date_debut, date_fin)

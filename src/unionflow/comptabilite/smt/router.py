@@ -18,8 +18,8 @@ from unionflow.comptabilite.smt.schemas import (
 )
 from unionflow.comptabilite.smt.service import SmtService
 from unionflow.core.auth import AuthContext, authorize
-from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
+from unionflow.core.replica import ReplicaSession
 from unionflow.core.roles import RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 from unionflow.core.tableaux import BINAIRES
@@ -39,7 +39,7 @@ EXERCICE = Query(None, ge=2000, le=2100, description="Exercice (année); défaut
             "et droits d'adhésion, dons, subventions, autres — face aux seuils (configuration "
             "`comptabilite.smt.*`, NON VÉRIFIÉS sur le texte: `seuilsVerifies: false`); éligible oui/non; le "
             "référentiel en vigueur et une alerte si le SMT est choisi sans être ouvert. " + SMT)
-async def eligibilite(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice: int | None = EXERCICE,
+async def eligibilite(session: ReplicaSession, organisation_id: uuid.UUID = ORG, exercice: int | None = EXERCICE,
                       fmt: FormatEtat = FORMAT, auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await SmtService(session, auth).eligibilite(organisation_id, exercice)
     return _rendre(etat, fmt, "smt-eligibilite", tableaux.eligibilite, auth)
@@ -50,7 +50,7 @@ async def eligibilite(session: SessionDep, organisation_id: uuid.UUID = ORG, exe
             description="Encaissements et décaissements de l'exercice (mouvements de classe 5) par nature de la "
             "contrepartie; les virements entre trésoreries et les à-nouveaux n'y figurent pas; recettes − "
             "dépenses = trésorerie de fin − trésorerie de début. " + SMT)
-async def recettes_depenses(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice: int | None = EXERCICE,
+async def recettes_depenses(session: ReplicaSession, organisation_id: uuid.UUID = ORG, exercice: int | None = EXERCICE,
                             fmt: FormatEtat = FORMAT, auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await SmtService(session, auth).recettes_depenses(organisation_id, exercice)
     return _rendre(etat, fmt, "smt-recettes-depenses", tableaux.recettes_depenses, auth)
@@ -61,7 +61,7 @@ async def recettes_depenses(session: SessionDep, organisation_id: uuid.UUID = OR
             description="Par trésorerie (et par compte de classe 5 sans trésorerie déclarée): ouverture "
             "(à-nouveaux compris), entrées, sorties, clôture, et le contrôle clôture = solde du compte de classe 5 "
             "(`concorde`). " + SMT)
-async def tresorerie(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice: int | None = EXERCICE,
+async def tresorerie(session: ReplicaSession, organisation_id: uuid.UUID = ORG, exercice: int | None = EXERCICE,
                      fmt: FormatEtat = FORMAT, auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await SmtService(session, auth).tresorerie(organisation_id, exercice)
     return _rendre(etat, fmt, "smt-situation-tresorerie", tableaux.tresorerie, auth)
@@ -72,7 +72,7 @@ async def tresorerie(session: SessionDep, organisation_id: uuid.UUID = ORG, exer
             description="Un journal par caisse, banque et compte de mobile money (ou la seule `tresorerieId`, 404 "
             "si elle n'est pas de l'organisation): mouvements dans l'ordre chronologique, contrepartie, solde "
             "cumulé; le solde de clôture est celui du compte de classe 5. " + SMT)
-async def journal(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice: int | None = EXERCICE,
+async def journal(session: ReplicaSession, organisation_id: uuid.UUID = ORG, exercice: int | None = EXERCICE,
                   tresorerie_id: uuid.UUID | None = Query(None, alias="tresorerieId"), fmt: FormatEtat = FORMAT,
                   auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await SmtService(session, auth).journaux(organisation_id, exercice, tresorerie_id)

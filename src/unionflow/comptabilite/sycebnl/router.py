@@ -28,6 +28,7 @@ from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
 from unionflow.core.pdf_etats import SIGNATAIRES_ETATS
+from unionflow.core.replica import ReplicaSession
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 from unionflow.core.tableaux import BINAIRES
@@ -61,7 +62,7 @@ def _rendre(etat: EnteteSycebnl, fmt: FormatEtat, nom: str, tableau: Any, auth: 
             "l'exercice en cours) et de N−1: actif (immobilisations, stocks, créances, trésorerie-actif), passif "
             "(fonds associatifs, réserves, fonds dédiés, emprunts, résultat de l'exercice, dettes, trésorerie-"
             "passif); contrôle total actif = total passif. " + ETATS)
-async def bilan(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice: int = EXERCICE,
+async def bilan(session: ReplicaSession, organisation_id: uuid.UUID = ORG, exercice: int = EXERCICE,
                 fmt: FormatEtat = FORMAT, auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await SycebnlService(session, auth).bilan(organisation_id, exercice)
     return _rendre(etat, fmt, "bilan", sycebnl_tableaux.bilan, auth)
@@ -72,7 +73,7 @@ async def bilan(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice:
             description="Charges et produits de chaque exercice par rubrique (cotisations, dons, subventions, "
             "aides aux bénéficiaires...), hors écritures de clôture; résultat = produits − charges; les "
             "contributions volontaires en nature sont présentées à part, hors résultat. " + ETATS)
-async def compte_resultat(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice: int = EXERCICE,
+async def compte_resultat(session: ReplicaSession, organisation_id: uuid.UUID = ORG, exercice: int = EXERCICE,
                           fmt: FormatEtat = FORMAT, auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await SycebnlService(session, auth).compte_resultat(organisation_id, exercice)
     return _rendre(etat, fmt, "compte-de-resultat", sycebnl_tableaux.compte_resultat, auth)
@@ -84,7 +85,7 @@ async def compte_resultat(session: SessionDep, organisation_id: uuid.UUID = ORG,
             "décaissements classés selon le compte de contrepartie de chaque écriture qui touche la classe 5 "
             "(membres, dons, subventions, fournisseurs, personnel, bénéficiaires, investissements, financements), "
             "trésorerie de clôture, égale aux soldes de classe 5 (`concordance`). " + ETATS)
-async def flux_tresorerie(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice: int = EXERCICE,
+async def flux_tresorerie(session: ReplicaSession, organisation_id: uuid.UUID = ORG, exercice: int = EXERCICE,
                           fmt: FormatEtat = FORMAT, auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await SycebnlService(session, auth).flux_tresorerie(organisation_id, exercice)
     return _rendre(etat, fmt, "flux-de-tresorerie", sycebnl_tableaux.flux_tresorerie, auth)
@@ -95,7 +96,7 @@ async def flux_tresorerie(session: SessionDep, organisation_id: uuid.UUID = ORG,
             "créances et dettes, fonds dédiés, dons reçus (par compte et par moyen de paiement), exécution du "
             "budget de l'exercice, charges de personnel, contributions volontaires en nature; une note sans donnée "
             "le dit en une phrase (`commentaire`). " + ETATS)
-async def notes(session: SessionDep, organisation_id: uuid.UUID = ORG, exercice: int = EXERCICE,
+async def notes(session: ReplicaSession, organisation_id: uuid.UUID = ORG, exercice: int = EXERCICE,
                 fmt: FormatEtat = FORMAT, auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> Any:
     etat = await NotesService(session, auth).notes(organisation_id, exercice)
     if fmt is not FormatEtat.PDF:

@@ -8,6 +8,7 @@ from fastapi import Depends, Query
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.pagination import Page, PageParams, paging
+from unionflow.core.replica import ReplicaSession
 from unionflow.core.roles import RS_FINANCE_READ
 from unionflow.core.routing import area_router
 from unionflow.finance.workflow.repository import AuditWorkflowFilters, PeriodeWorkflow
@@ -33,7 +34,7 @@ def periode(organisation_id: uuid.UUID | None = Query(None, alias="organisationI
                         "et par type d'objet, demandes en attente depuis plus de `delaiAlerteJours` (7 par défaut), "
                         "délai moyen demande → décision finale (heures), taux d'approbation, et par approbateur: "
                         "oui, non, montant approuvé, délai moyen. Tout est agrégé en base. " + PERIODE)
-async def statistiques(session: SessionDep, auth: AuthContext = authorize(RS_FINANCE_READ),
+async def statistiques(session: ReplicaSession, auth: AuthContext = authorize(RS_FINANCE_READ),
                        filtre: PeriodeWorkflow = Depends(periode),
                        delai_alerte_jours: int = Query(7, alias="delaiAlerteJours", ge=1, le=365),
                        ) -> StatistiquesWorkflowResponse:
