@@ -155,14 +155,19 @@ async def test_assembly_pack_statements_figures_and_donations(client, factory, d
 async def test_the_45_day_flag_both_ways_and_who_reads(client, factory, db):
     b = await _bureau(factory)
     base = {"organisationId": str(b["org"].id), "exercice": N - 1}
-    for jours, respecte in ((45, True), (44, False)):
+    # -3: a pack printed after its assembly (a copy for the file) says so in words.
+    for jours, respecte, texte in ((45, True, "45 jours avant l'assemblée"), (44, False, "44 jours avant"),
+                                   (-3, False, "dossier prêt 3 jours après la date de l'assemblée")):
         quand = (TODAY + timedelta(days=jours)).isoformat()
-        dossier = await client.get(ASSEMBLEE, headers=b["tresorier"].headers, params={**base, "dateAssemblee": quand})
+        # The year before last: its assembly date may be in the past whatever today's date (not in its year).
+        annee = {**base, "exercice": N - 2} if jours < 0 else base
+        dossier = await client.get(ASSEMBLEE, headers=b["tresorier"].headers, params={**annee, "dateAssemblee": quand})
         assert dossier.status_code == 200, dossier.text
         assert (dossier.json()["delaiRespecte"], dossier.json()["joursAvantAssemblee"]) == (respecte, jours)
         couverture = pdf_text((await client.get(ASSEMBLEE, headers=b["tresorier"].headers, params={
-            **base, "dateAssemblee": quand, "format": "pdf"})).content)
+            **annee, "dateAssemblee": quand, "format": "pdf"})).content)
         assert ("Délai respecté" in couverture) is respecte and ("NON respecté" in couverture) is not respecte
+        assert texte in " ".join(couverture.split()), couverture
     trop_tot = await client.get(ASSEMBLEE, headers=b["tresorier"].headers,
                                 params={**base, "dateAssemblee": date(N - 1, 12, 31).isoformat()})
     assert trop_tot.status_code == 400 and "après sa clôture" in trop_tot.json()["detail"]

@@ -94,10 +94,12 @@ def _section(t: Tableau) -> Tableau:
 
 
 def couverture(r: DossierAssembleeResponse, fin: date) -> list[str]:
-    delai = (f"Délai respecté : {r.jours_avant_assemblee} jours avant l'assemblée (au moins "
-             f"{r.delai_minimum_jours})." if r.delai_respecte else
-             f"ATTENTION : délai NON respecté, {r.jours_avant_assemblee} jours avant l'assemblée (au moins "
-             f"{r.delai_minimum_jours} demandés).")
+    jours = r.jours_avant_assemblee
+    # A pack printed after the assembly (a late copy, an old year) says so in words, not as « -917 jours avant ».
+    quand = f"{jours} jours avant l'assemblée" if jours >= 0 else f"{-jours} jours après la date de l'assemblée"
+    delai = (f"Délai respecté : {quand} (au moins {r.delai_minimum_jours})." if r.delai_respecte else
+             f"ATTENTION : délai NON respecté, dossier prêt {quand} (au moins {r.delai_minimum_jours} jours "
+             "avant, demandés).")
     etat = "clos le" if (fin.month, fin.day) == (12, 31) else "en cours, situation au"
     return ["Dossier de l'assemblée générale", r.organisation, f"Exercice {r.exercice} {etat} {fin:%d/%m/%Y}",
             f"Assemblée générale du {r.date_assemblee:%d/%m/%Y}", f"Dossier prêt le {r.pret_le:%d/%m/%Y}", delai,
