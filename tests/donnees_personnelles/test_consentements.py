@@ -105,6 +105,17 @@ async def test_aid_request_with_health_data_needs_sante_aide(client, factory, db
     assert again.status_code == 400  # withdrawn: no longer in force
 
 
+async def test_a_sensitive_data_consent_is_not_taken_by_ussd(client, factory, db):
+    """Loi 2008-12 art. 41 2°: written consent, on a notice a USSD screen cannot show (docs/conformite.md D2)."""
+    org = await factory.organisation()
+    membre = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
+    for finalite in ("SANTE_AIDE", "ADHESION_SYNDICALE"):
+        refused = await client.post(URL, headers=membre.headers, json=_body(org, finalite, canal="USSD"))
+        assert refused.status_code == 400 and "art. 41" in refused.json()["detail"], refused.text
+    assert (await client.get("/api/moi/consentements", headers=membre.headers)).json() == []
+    assert (await client.post(URL, headers=membre.headers, json=_body(org, canal="CONSOLE"))).status_code == 201
+
+
 async def test_consent_is_given_to_one_organisation(client, factory, db):
     a, b = await factory.organisation(), await factory.organisation()
     membre = await factory.actor(["USER"], organisation=a, org_roles=["MEMBRE"])

@@ -17,7 +17,9 @@ class CreateConsentementRequest(InputModel):
     organisation_id: uuid.UUID = Field(description="L'organisation à qui le consentement est donné")
     finalite: FinaliteConsentement
     canal: CanalConsentement = Field(CanalConsentement.API, description="PAPIER: formulaire signé, saisi par le "
-                                                                         "secrétariat")
+                                                                         "secrétariat. USSD refusé (400): le "
+                                                                         "consentement aux données sensibles est "
+                                                                         "écrit (loi 2008-12, art. 41 2°)")
     notice_version: int = Field(ge=1, description="Version de la notice d'information lue par le membre (la "
                                                   "version en vigueur: `GET /api/donnees-personnelles/notices`)")
 

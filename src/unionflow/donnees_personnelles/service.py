@@ -105,6 +105,13 @@ class ConsentementService:
         if membre_id is None:
             raise RegleMetier("membreId: aucune fiche membre n'est liée à votre compte")
         await self._membre_pour(membre_id, data.organisation_id)
+        if data.canal is CanalConsentement.USSD:
+            # Every purpose here is sensitive data: Loi 2008-12 art. 41 2° wants a consent « par écrit, quel que
+            # soit le support », given on an art. 58 notice that a USSD screen (182 characters) cannot show; the
+            # member consents in the console or on a signed form (docs/conformite.md D2).
+            raise RegleMetier("canal: un consentement aux données sensibles (loi 2008-12, art. 41 2°) se donne par "
+                              "écrit, après lecture de la notice: dans la console ou sur formulaire signé (PAPIER), "
+                              "pas par USSD")
         if membre_id != self.auth.membre_id and data.canal is not CanalConsentement.PAPIER:
             # Staff record what the member signed: the consent itself is the member's act, on paper.
             raise RegleMetier("canal: le secrétariat enregistre un consentement signé sur papier (PAPIER)")
