@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test test-fast test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation bench-ussd bench-sms clean fuzz fuzz-ci
+.PHONY: run demo test test-fast test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation bench-ussd bench-sms bench-echelle bench-etats bench-moteurs clean fuzz fuzz-ci
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -106,6 +106,16 @@ bench-generation: $(STAMP)
 ## database: errors and p50/p95/p99 per answer (bench/results/*-ussd.*).
 bench-ussd: $(STAMP)
 	$(BIN)/python -m bench.ussd --sessions $${BENCH_USSD_SESSIONS:-1000} --connexions $${BENCH_USSD_CONNEXIONS:-100}
+
+## The work that grows with the union on the bench's data (closing, consolidation, statements; issue 32):
+## bench/results/*-echelle.*. BENCH_SCALE=national for the national data set.
+bench-echelle: $(STAMP)
+	$(BIN)/python -m bench.echelle --scale $${BENCH_SCALE:-default} --repetitions $${BENCH_REPETITIONS:-3}
+
+## A year of the bench's largest organisation through every statement, rendered to docs/etats/bench and tied
+## to the books (issue 30): bench/results/*-etats.json.
+bench-etats: $(STAMP)
+	$(BIN)/python -m bench.rendu_etats
 
 ## A wave of SMS reminders queued through the outbox and drained to a loopback Africa's Talking gateway at
 ## UNIONFLOW_SMS_MESSAGES_PAR_SECONDE (bench/results/*-sms.*).
