@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import calendar
-import json
 import os
 import statistics
 import threading
@@ -30,10 +29,11 @@ from typing import Any
 import asyncpg
 import httpx
 
-from bench.config import RESULTS_DIR, SCALES, pg_database, pg_url
+from bench.config import SCALES, pg_database, pg_url
 from bench.datagen import ensure_pg
 from bench.fixtures import ADMIN_EMAIL, ensure_users, token
 from bench.procs import Server, rss_kb, start_service
+from bench.report import ecrire
 
 GOALS = {"cloture": 3.0, "dossier": 3.0, "consolidation": 2.0, "etats_consolides": 2.0, "etat": 10.0}
 
@@ -195,10 +195,8 @@ def main() -> None:
               "entries_total": sum(cibles["entries"].values()), "load_before": load_before,
               "load_after": ", ".join(f"{v:.2f}" for v in os.getloadavg()), "mesures": mesures}
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    (RESULTS_DIR / f"{stamp}-echelle.json").write_text(json.dumps(result, indent=2, ensure_ascii=False))
     md = report(result, stamp)
-    (RESULTS_DIR / f"{stamp}-echelle.md").write_text(md)
+    ecrire(result, "echelle", md, stamp)
     print(md)
 
 

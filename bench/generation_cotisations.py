@@ -25,8 +25,9 @@ from typing import Any
 import asyncpg
 import httpx
 
-from bench.config import PG_ADMIN_DSN, RESULTS_DIR, pg_url
+from bench.config import PG_ADMIN_DSN, pg_url
 from bench.fixtures import ADMIN_EMAIL, MEMBER_EMAIL, PASSWORD, ensure_users
+from bench.report import ecrire
 
 CHUNK = 20_000
 MONTANT = "2500"
@@ -178,10 +179,8 @@ def main() -> None:
     uptime = ", ".join(f"{v:.2f}" for v in os.getloadavg())
     result = asyncio.run(run(args.membres, args.organisations)) | {"uptime": uptime}
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    (RESULTS_DIR / f"{stamp}-generation.json").write_text(json.dumps(result, indent=2, ensure_ascii=False))
     md = report(result, stamp)
-    (RESULTS_DIR / f"{stamp}-generation.md").write_text(md)
+    ecrire(result, "generation", md, stamp)
     print(md)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import time
 import uuid
@@ -15,8 +14,9 @@ from datetime import UTC, datetime
 import asyncpg
 import httpx
 
-from bench.config import PG_ADMIN_DSN, RESULTS_DIR, pg_url
+from bench.config import PG_ADMIN_DSN, pg_url
 from bench.fixtures import ADMIN_EMAIL, PASSWORD, ensure_users
+from bench.report import ecrire
 
 
 def generate(lines: int) -> bytes:
@@ -82,15 +82,13 @@ def main() -> None:
     result = asyncio.run(run(args.lines))
     result["load_average"] = {"before": before, "after": ", ".join(f"{v:.2f}" for v in os.getloadavg())}
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    (RESULTS_DIR / f"{stamp}-import.json").write_text(json.dumps(result, indent=2, ensure_ascii=False))
     md = [f"# Member import, {result['lines']:,} lines ({stamp})", "", "| step | seconds | result |",
           "|---|---|---|"]
     for step in ("dry_run", "import", "reimport"):
         md.append(f"| {step} | {result[step]} | {result[f'{step}_counts']} |")
     md += ["", f"Load average (1, 5, 15 min) before / after: {result['load_average']['before']} / "
                f"{result['load_average']['after']}."]
-    (RESULTS_DIR / f"{stamp}-import.md").write_text("\n".join(md) + "\n")
+    ecrire(result, "import", "\n".join(md) + "\n", stamp)
     print("\n".join(md))
 
 

@@ -27,8 +27,9 @@ import asyncpg
 import httpx
 import pypdfium2 as pdfium
 
-from bench.config import RESULTS_DIR, ROOT, SCALES, pg_database, pg_url
+from bench.config import ROOT, SCALES, pg_database, pg_url
 from bench.fixtures import ADMIN_EMAIL, PASSWORD, ensure_users
+from bench.report import ecrire
 
 PDFS = {
     "sycebnl-bilan": "/api/comptabilite/etats/sycebnl/bilan",
@@ -125,9 +126,7 @@ def main() -> None:
     args = parser.parse_args()
     Path(args.dest).mkdir(parents=True, exist_ok=True)
     result = asyncio.run(rendre(pg_database(SCALES["default"]), args.exercice, Path(args.dest)))
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    (RESULTS_DIR / f"{stamp}-etats.json").write_text(json.dumps(result, indent=2, ensure_ascii=False))
+    ecrire(result, "etats", None, datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ"))
     print(json.dumps(result, indent=2, ensure_ascii=False))
 
 

@@ -156,3 +156,11 @@ def write(results: Results, latest: bool = True) -> tuple[Path, Path]:
         (RESULTS_DIR / "latest.json").write_text(js)
         (RESULTS_DIR / "latest.md").write_text(md)
     return json_path, md_path
+
+
+def ecrire(resultat: dict[str, Any], nom: str, rapport_md: str | None, stamp: str) -> None:
+    """A standalone bench's result: bench/results/<stamp>-<nom>.json, and .md when it has a report."""
+    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+    (RESULTS_DIR / f"{stamp}-{nom}.json").write_text(json.dumps(resultat, indent=2, ensure_ascii=False))
+    if rapport_md is not None:
+        (RESULTS_DIR / f"{stamp}-{nom}.md").write_text(rapport_md)

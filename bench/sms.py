@@ -21,8 +21,8 @@ from typing import Any
 
 import asyncpg
 
+from bench.report import ecrire
 from bench.telephones import base_neuve, charge, client_admin, cotisations, sans_lignes_de_requete, semer
-from bench.ussd import ecrire
 
 PAR_REQUETE = 500  # the route's maximum
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import statistics
@@ -24,8 +23,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from bench.config import RESULTS_DIR
 from bench.driver import read_response
+from bench.report import ecrire
 from bench.telephones import (
     Recu,
     acomptes,
@@ -351,12 +350,6 @@ def rapport_profil(r: dict[str, Any], stamp: str) -> str:
             lignes.append(f"| {quoi} | {nom} | {c.get('p50_ms')} | {c.get('p95_ms')} | "
                           f"{m['requetes_sql'][genre_]} | {w.get('p50_ms')} |")
     return "\n".join(lignes) + "\n"
-
-
-def ecrire(resultat: dict[str, Any], nom: str, rapport_md: str, stamp: str) -> None:
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    (RESULTS_DIR / f"{stamp}-{nom}.json").write_text(json.dumps(resultat, indent=2, ensure_ascii=False))
-    (RESULTS_DIR / f"{stamp}-{nom}.md").write_text(rapport_md)
 
 
 def main() -> None:
