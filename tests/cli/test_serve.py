@@ -83,17 +83,25 @@ def _hit(base: str, count: int) -> None:
         assert set(pool.map(one, range(count))) == {200}
 
 
+def _pids_live(log: Path) -> set[str]:
+    """The workers that logged a ``/health/live`` request so far (a logging handler flushes each line)."""
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    return {str(line["pid"]) for line in lines if line.get("route") == "/health/live"}
+
+
 def test_two_workers_metrics_add_up_and_discovery_follows_the_port(tmp_path):
     port = _free_port()
     with serve(tmp_path, port, "--workers", "2", UNIONFLOW_LOG_FLUSH_SECONDS="0.5") as (base, log):
-        served, pids = 0, set()
+        served = 0
         metrics_dir = tmp_path / "prometheus"
-        # Until both workers have answered some of them (the kernel picks the worker for each connection).
-        while len(pids) < 2 and served < 400:
+        # Until both workers have answered some of them (the kernel picks the worker for each connection). Told by
+        # their request lines, not by their metric files: a worker that only answered the readiness probe has a
+        # file too, and on a loaded host all of a batch may go to the other one.
+        while len(_pids_live(log)) < 2 and served < 400:
             _hit(base, 20)
             served += 20
-            pids = {p.stem.split("_")[-1] for p in metrics_dir.glob("counter_*.db")}
-        assert len(pids) == 2, "both workers must have served requests"
+        pids = {p.stem.split("_")[-1] for p in metrics_dir.glob("counter_*.db")}
+        assert len(pids) == 2 and _pids_live(log) == pids, "both workers must have served requests"
         for _ in range(3):  # any worker may answer the scrape: each one sees the sum
             scrape = httpx.get(f"{base}/metrics", timeout=10)
             assert scrape.status_code == 200
