@@ -4,7 +4,7 @@ or XLSX (openpyxl: bold frozen header with filters, sized columns, FCFA and date
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
@@ -13,11 +13,12 @@ from typing import Any, TypeVar
 
 from fastapi.responses import Response
 from fpdf import FPDF
-from fpdf.fonts import FontFace
+from fpdf.enums import Align
 
 from unionflow.core.montants import format_montant
 from unionflow.core.pdf_etats import FONTS as FONTS
 from unionflow.core.pdf_etats import Arrete, DocumentEtat, EnTeteEtat, signatures
+from unionflow.core.pdf_grille import Grille, LigneGrille
 
 XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PDF_MEDIA_TYPE = "application/pdf"
@@ -92,24 +93,25 @@ def _texte(value: Any, nature: Nature, devise: str) -> str:
     return str(value)
 
 
+def _lignes_grille(tableau: Tableau) -> Iterator[LigneGrille]:
+    """The table's rows as printed, one at a time: block titles spanning the row, lines, bold totals."""
+    colonnes, devise = tableau.colonnes, tableau.devise
+    for bloc in tableau.blocs:
+        if bloc.titre:
+            yield LigneGrille([bloc.titre], gras=True, fusionnee=True)
+        for ligne in bloc.lignes:
+            yield LigneGrille([_texte(v, c.nature, devise) for v, c in zip(ligne, colonnes, strict=True)])
+        if bloc.total is not None:
+            yield LigneGrille([_texte(v, c.nature, devise) for v, c in zip(bloc.total, colonnes, strict=True)],
+                              gras=True)
+
+
 def _table(doc: FPDF, tableau: Tableau) -> None:
-    bold = FontFace(emphasis="BOLD")
-    aligns = tuple("RIGHT" if c.nature in (Nature.MONTANT, Nature.ENTIER) else "LEFT" for c in tableau.colonnes)
-    widths = tuple(c.largeur for c in tableau.colonnes)
-    n = len(tableau.colonnes)
+    aligns = [Align.R if c.nature in (Nature.MONTANT, Nature.ENTIER) else Align.L for c in tableau.colonnes]
     doc.set_font("DejaVu", "", 7.5)
-    # One table: headings repeat on every page, block titles span the row.
-    with doc.table(col_widths=widths, text_align=aligns, headings_style=bold, line_height=4) as table:
-        table.row([c.titre for c in tableau.colonnes])
-        for bloc in tableau.blocs:
-            if bloc.titre:
-                row = table.row(style=bold)
-                row.cell(bloc.titre, colspan=n, align="LEFT")
-            for ligne in bloc.lignes:
-                table.row([_texte(v, c.nature, tableau.devise) for v, c in zip(ligne, tableau.colonnes, strict=True)])
-            if bloc.total is not None:
-                table.row([_texte(v, c.nature, tableau.devise) for v, c in zip(bloc.total, tableau.colonnes,
-                                                                              strict=True)], style=bold)
+    # One table: headings repeat on every page, block titles span the row (core/pdf_grille.py).
+    Grille(doc, [c.largeur for c in tableau.colonnes], aligns, hauteur_ligne=4).dessiner(
+        [c.titre for c in tableau.colonnes], _lignes_grille(tableau))
     doc.ln(3)
     doc.set_font("DejaVu", "", 8)
     for note in tableau.notes:
