@@ -1,10 +1,11 @@
-"""``python -m bench.profil_etats [--profil grand-livre.pdf] [--sortie DIR]``: the six documents of issue 32 (balance,
-grand livre, journal of the bench's largest organisation for its year, in PDF and XLSX), timed in process through the
-application (ASGI transport, no server, no network) on the bench database, each with the process's peak RSS growth.
+"""``python -m bench.profil_etats [--profil grand-livre.pdf] [--sortie DIR] [--memoire]``: the six documents of issue
+32 (balance, grand livre, journal of the bench's largest organisation for its year, in PDF and XLSX), timed in process
+through the application (ASGI transport, no server, no network) on the bench database, each with the process's peak
+RSS growth.
 
-``--profil ETAT.FMT`` runs that document once more under cProfile and prints the top functions by cumulative time;
-``--sortie DIR`` keeps the documents and the JSON of each statement (to compare the output before and after a
-change)."""
+``--memoire`` adds each document's peak of Python allocations (tracemalloc); ``--profil ETAT.FMT`` runs that document
+once more under cProfile and prints the top functions by cumulative and own time; ``--sortie DIR`` keeps the documents
+and the JSON of each statement (to compare the output before and after a change)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import os
 import pstats
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +70,8 @@ def _rss_mb() -> float:
         return int(statm.read().split()[1]) * PAGE / 2**20
 
 
-async def run(database: str, repetitions: int, profil: str | None, sortie: Path | None) -> dict[str, Any]:
+async def run(database: str, repetitions: int, profil: str | None, sortie: Path | None, memoire: bool = False
+              ) -> dict[str, Any]:
     from unionflow.app import create_app
     from unionflow.config import Settings
 
@@ -104,6 +107,16 @@ async def run(database: str, repetitions: int, profil: str | None, sortie: Path 
                         "pic_rss_supplementaire_mb": round(max(pics), 1)}
                     if sortie is not None:
                         (sortie / f"{etat}.{fmt}").write_bytes(r.content)
+            if memoire:
+                # Python allocations at their peak while each document is built (tracemalloc: what the statement,
+                # its table and the document hold at once, without the allocator's slack that RSS also shows).
+                for etat in ETATS:
+                    for fmt in ("json", "pdf", "xlsx"):
+                        tracemalloc.start()
+                        await get(etat, fmt)
+                        _, pic = tracemalloc.get_traced_memory()
+                        tracemalloc.stop()
+                        out["documents"][f"{etat}.{fmt}"]["pic_tracemalloc_mb"] = round(pic / 2**20, 1)
             if profil is not None:
                 etat, fmt = profil.rsplit(".", 1)
                 profiler = cProfile.Profile()
@@ -121,10 +134,12 @@ def main() -> None:
     parser.add_argument("--repetitions", type=int, default=2)
     parser.add_argument("--profil", help="ETAT.FMT to profile, e.g. grand-livre.pdf")
     parser.add_argument("--sortie", type=Path, help="keep the documents in this folder")
+    parser.add_argument("--memoire", action="store_true", help="also each document's peak of Python allocations")
     args = parser.parse_args()
     if args.sortie is not None:
         args.sortie.mkdir(parents=True, exist_ok=True)
-    print(json.dumps(asyncio.run(run(args.database, args.repetitions, args.profil, args.sortie)), indent=2))
+    print(json.dumps(asyncio.run(run(args.database, args.repetitions, args.profil, args.sortie,
+                                                   args.memoire)), indent=2))
 
 
 if __name__ == "__main__":
