@@ -9,11 +9,13 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pypdfium2 as pdfium
+from fpdf.enums import Align
 from fpdf.fonts import FontFace
 from openpyxl import load_workbook
 
 from unionflow.core import tableaux
 from unionflow.core.pdf_etats import DocumentEtat, EnTeteEtat
+from unionflow.core.pdf_grille import Grille
 from unionflow.core.tableaux import Bloc, Colonne, Nature, Tableau
 
 M = Nature.MONTANT
@@ -95,6 +97,21 @@ def test_grid_lays_the_table_out_as_fpdf_table_did() -> None:
         # Same places: wrapped labels, right-aligned amounts, headings repeated at the top of each page.
         assert all(max(abs(a - b) for a, b in zip(box, box_ref, strict=True)) <= 0.2
                    for (_, box), (_, box_ref) in zip(page, page_ref, strict=True))
+
+
+def test_grid_cuts_lines_where_fpdf_cuts_them() -> None:
+    doc = DocumentEtat(EnTeteEtat("Mutuelle", "Grand livre", "2023"), paysage=True)
+    doc.add_page()
+    doc.set_font("DejaVu", "", 7.5)
+    grille = Grille(doc, [1, 4.4, 1.3], [Align.L, Align.L, Align.R], hauteur_ligne=4)
+    textes = [LONG, "Aminata " * 40, "x" * 300, "Reçu  R-2023  double  espace " * 6, "mot " * 60 + "   ",
+              "Virement " + "Wave" * 80 + " fin", "Solde d'ouverture", "Ndèye Fatou Diop Sarr — cotisation " * 5]
+    for largeur in grille.largeurs:
+        for gras in (False, True):
+            doc.set_font("DejaVu", "B" if gras else "", 7.5)
+            for texte in textes:
+                attendu = doc.multi_cell(largeur, 4, texte, align="L", dry_run=True, output="LINES")
+                assert grille._couper(texte, largeur - 2 * doc.c_margin, gras) == attendu, (texte, largeur)
 
 
 def test_grid_of_an_empty_table_is_its_heading() -> None:

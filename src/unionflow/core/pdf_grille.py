@@ -22,8 +22,12 @@ from fpdf.enums import Align, WrapMode
 MARGE_MESURE = 0.01
 # Texts up to this length have their width remembered for the document (a few hundred distinct ones).
 LONGUEUR_MEMORISEE = 24
-# A text with one of these goes through multi_cell: a line break, a soft hyphen (hidden unless the line breaks there).
-MULTI_CELL = ("\n", "\u00ad")
+# A text with one of these goes through multi_cell: a line break, a form feed, a soft hyphen (hidden unless the line
+# breaks there), a breaking space other than the plain one (fpdf2's line_break.BREAKING_SPACE_SYMBOLS).
+MULTI_CELL = frozenset("\n\u000c\u00ad\u200b\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+                       "\u205f\u3000")
+# fpdf2's tolerance when it compares a line's width with the room left (util.FloatTolerance).
+TOLERANCE = 1e-9
 # Written as a space, as FPDF.cell writes it (PDF viewers ignore a non-breaking space for word spacing); amounts
 # group their digits with it.
 NBSP = "\u00a0"
@@ -74,47 +78,92 @@ class Grille:
             largeur = self._mesures[cle] = self.doc.get_string_width(texte)
         return largeur
 
-    def _mesurer(self, ligne: LigneGrille, cellules: list[Cellule]) -> tuple[float, list[int], list[float]]:
-        """The row's height, and per cell its number of lines (0 for an empty cell) and its text's width."""
-        doc, nombres, largeurs = self.doc, [], []
+    def _mesurer(self, ligne: LigneGrille, cellules: list[Cellule]) -> tuple[float, list[list[str] | None]]:
+        """The row's height, and per cell the lines of its text (none for an empty cell; None for a text that only
+        multi_cell can lay out)."""
+        doc, toutes = self.doc, []
         for _, largeur, align, texte in cellules:
-            n, mesure = 0, 0.0
-            if texte and not any(c in texte for c in MULTI_CELL):
-                mesure = self._largeur(texte, ligne.gras)
-                n = 1 if mesure < largeur - 2 * doc.c_margin - MARGE_MESURE else 0
-            if texte and not n:  # too wide for one line: as many lines as multi_cell wraps it into
-                lignes = doc.multi_cell(largeur, self.hauteur_ligne, texte, align=align, dry_run=True,
-                                        output="LINES", wrapmode=WrapMode.WORD)
-                assert isinstance(lignes, list)
-                n = len(lignes)
-                mesure = -1.0
-            nombres.append(n)
-            largeurs.append(mesure)
-        return (max(nombres, default=0) or 1) * self.hauteur_ligne, nombres, largeurs
+            lignes: list[str] | None = []
+            if texte and MULTI_CELL.isdisjoint(texte):
+                place = largeur - 2 * doc.c_margin
+                if self._largeur(texte, ligne.gras) < place - MARGE_MESURE:
+                    lignes = [texte]
+                elif align is Align.L:
+                    lignes = self._couper(texte, place, ligne.gras)
+                else:
+                    lignes = None
+            elif texte:
+                lignes = None
+            toutes.append(lignes)
+        nombres = [len(lignes) if lignes is not None else self._nombre_multi_cell(cellule)
+                   for lignes, cellule in zip(toutes, cellules, strict=True)]
+        return (max(nombres, default=0) or 1) * self.hauteur_ligne, toutes
+
+    def _nombre_multi_cell(self, cellule: Cellule) -> int:
+        _, largeur, align, texte = cellule
+        lignes = self.doc.multi_cell(largeur, self.hauteur_ligne, texte, align=align, dry_run=True, output="LINES",
+                                     wrapmode=WrapMode.WORD)
+        assert isinstance(lignes, list)
+        return len(lignes)
+
+    def _couper(self, texte: str, place: float, gras: bool) -> list[str]:
+        """The text's lines in a column leaving ``place`` to the text, cut where fpdf2's line breaker (WORD mode)
+        cuts it: characters are added while they fit; the one that does not fit ends the line — dropped if it is a
+        space, else the line goes back to its last space (dropped too) or, without one, breaks in the word. Each
+        character measured once, where fpdf2 measures the whole line again for each (quadratic)."""
+        lignes, debut, n = [], 0, len(texte)
+        while debut < n:
+            largeur, espace, i = 0.0, -1, debut
+            while i < n:
+                c = texte[i]
+                mesure = self._largeur(c, gras)
+                if largeur + mesure - place > TOLERANCE:
+                    break
+                if c == " ":
+                    espace = i
+                largeur += mesure
+                i += 1
+            if i == n:
+                lignes.append(texte[debut:])
+                break
+            if texte[i] == " ":
+                lignes.append(texte[debut:i])
+                debut = i + 1
+            elif espace >= 0:
+                lignes.append(texte[debut:espace])
+                debut = espace + 1
+            elif i > debut:
+                lignes.append(texte[debut:i])
+                debut = i
+            else:  # not even one character fits: as fpdf2 (which refuses it)
+                raise ValueError("colonne trop étroite pour un caractère")
+        return lignes
 
     def _police(self, gras: bool) -> None:
         self.doc.set_font(self.famille, "B" if gras else "", self.taille)
 
     def _dessiner(self, ligne: LigneGrille, cellules: list[Cellule],
-                  mesures: tuple[float, list[int], list[float]]) -> None:
+                  mesures: tuple[float, list[list[str] | None]]) -> None:
         doc, h = self.doc, self.hauteur_ligne
-        hauteur, nombres, largeurs = mesures
+        hauteur, toutes = mesures
         self._police(ligne.gras)
         y = doc.y
-        # Baseline of a line of text in a cell of height h, as FPDF.cell places it.
+        # Baseline of a line of text in a cell of height h, as FPDF.cell and multi_cell place it.
         base = 0.5 * h + 0.3 * doc.font_size
-        for (x, largeur, align, texte), n, mesure in zip(cellules, nombres, largeurs, strict=True):
+        for (x, largeur, align, texte), lignes in zip(cellules, toutes, strict=True):
             doc.rect(x, y, largeur, hauteur)
-            if not n:
-                continue
-            haut = y + (hauteur - n * h) / 2  # text in the middle of the cell
-            if mesure >= 0:  # one line, written where FPDF.cell would write it (inner margin c_margin)
-                gauche = x + largeur - doc.c_margin - mesure if align is Align.R else x + doc.c_margin
-                doc.text(gauche, haut + base, texte.replace(NBSP, " "))
-            else:
-                doc.set_xy(x, haut)
+            if lignes is None:
+                n = self._nombre_multi_cell((x, largeur, align, texte))
+                doc.set_xy(x, y + (hauteur - n * h) / 2)
                 doc.multi_cell(largeur, h, texte, align=align, max_line_height=h, new_x="RIGHT", new_y="TOP",
                                wrapmode=WrapMode.WORD)
+                continue
+            haut = y + (hauteur - len(lignes) * h) / 2  # text in the middle of the cell
+            for k, texte_ligne in enumerate(lignes):
+                # Where FPDF.cell writes a line (inner margin c_margin); a right-aligned text is on one line.
+                gauche = (x + largeur - doc.c_margin - self._largeur(texte_ligne, ligne.gras) if align is Align.R
+                          else x + doc.c_margin)
+                doc.text(gauche, haut + k * h + base, texte_ligne.replace(NBSP, " "))
         doc.set_xy(doc.l_margin, y + hauteur)
 
     def dessiner(self, entete: Sequence[str], lignes: Iterable[LigneGrille]) -> None:
