@@ -102,17 +102,12 @@ class EtatsRepository(SystemRepository[EcritureComptable]):
                 SoldeCompte(r[1], r[2], r[3], r[4], _dec(r[5]), _dec(r[6]), _dec(r[7]), _dec(r[8])))
         return result
 
-    async def mouvements_produits(self, organisation_id: uuid.UUID, numeros: set[str], debut: date, fin: date
-                                  ) -> dict[str, tuple[Decimal, Decimal]]:
-        """Per account number of ``numeros``: (credits, debits) of the entries dated from ``debut`` to ``fin``
-        inclusive, closing entries left out (the trial balance's columns of the period, etats/encaisse.py)."""
-        par_org = await self.mouvements_produits_organisations([organisation_id], numeros, debut, fin)
-        return par_org.get(organisation_id, {})
-
     async def mouvements_produits_organisations(self, organisation_ids: list[uuid.UUID], numeros: set[str],
                                                 debut: date, fin: date
                                                 ) -> dict[uuid.UUID, dict[str, tuple[Decimal, Decimal]]]:
-        """``mouvements_produits`` of several organisations in one grouped query, by organisation."""
+        """Per organisation, per account number of ``numeros``: (credits, debits) of the entries dated from ``debut``
+        to ``fin`` inclusive, closing entries left out (the trial balance's columns of the period,
+        etats/encaisse.py), in one grouped query for all the organisations."""
         if not organisation_ids or not numeros:
             return {}
         stmt = (self._lines_of(organisation_ids)
