@@ -177,3 +177,8 @@ def test_every_application_of_the_process_has_its_secrets_masked(app, settings, 
     logging.getLogger("unionflow.notifications").warning("smtp login with another-app-smtp-secret refused")
     [record] = [r for r in caplog.records if r.name == "unionflow.notifications" and "smtp login" in r.getMessage()]
     assert record.getMessage() == f"smtp login with {MASK} refused"
+
+
+def test_pdf_font_subsetting_steps_are_not_logged(app):
+    # fontTools reports every step of subsetting a PDF's fonts at INFO (some 80 lines per statement or receipt).
+    assert logging.getLogger("fontTools.subset").getEffectiveLevel() == logging.WARNING

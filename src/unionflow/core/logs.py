@@ -145,6 +145,9 @@ def configure_logging(settings: Settings, store: Callable[[Settings], logging.Ha
         logger.handlers.clear()
         logger.propagate = True
     logging.getLogger("uvicorn.access").disabled = True
+    # fontTools reports each step of subsetting the PDF fonts at INFO: some 80 lines per PDF (statements, receipts),
+    # each written to stderr and kept in the database journal with the request's id. Its warnings still come through.
+    logging.getLogger("fontTools").setLevel(logging.WARNING)
     if not settings.access_log:
         logging.getLogger("unionflow.requests").setLevel(logging.WARNING)
     root._unionflow_context = context  # type: ignore[attr-defined]

@@ -93,16 +93,24 @@ class DocumentEtat(FPDF):
         e = self.entete
         self.set_y(8)
         self.set_font("DejaVu", "B", 11)
-        self.multi_cell(self.epw, 5.5, e.organisation, align="C", new_x="LMARGIN", new_y="NEXT")
+        self._centree(5.5, e.organisation)
         self.set_font("DejaVu", "B", 10)
-        self.multi_cell(self.epw, 5, e.titre, align="C", new_x="LMARGIN", new_y="NEXT")
+        self._centree(5, e.titre)
         self.set_font("DejaVu", "", 8)
-        self.multi_cell(self.epw, 4, f"{e.periode} — {e.edition}", align="C", new_x="LMARGIN", new_y="NEXT")
+        self._centree(4, f"{e.periode} — {e.edition}")
         y = self.get_y() + 1
         self.set_draw_color(120, 120, 120)
         self.line(self.l_margin, y, self.w - self.r_margin, y)
         self.set_draw_color(0, 0, 0)
         self.set_y(y + 3)
+
+    def _centree(self, h: float, texte: str) -> None:
+        """A centred heading line, wrapped when too long. One that fits is written with ``cell``, at the same place:
+        ``multi_cell`` measures its line again for each character, and the heading is on every page."""
+        if "\n" not in texte and self.get_string_width(texte) < self.epw - 2 * self.c_margin - 0.01:
+            self.cell(self.epw, h, texte, align="C", new_x="LMARGIN", new_y="NEXT")
+        else:
+            self.multi_cell(self.epw, h, texte, align="C", new_x="LMARGIN", new_y="NEXT")
 
     def footer(self) -> None:
         self.set_y(-HAUTEUR_PIED - 2)

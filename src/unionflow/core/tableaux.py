@@ -4,7 +4,7 @@ or XLSX (openpyxl: bold frozen header with filters, sized columns, FCFA and date
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
@@ -13,11 +13,12 @@ from typing import Any, TypeVar
 
 from fastapi.responses import Response
 from fpdf import FPDF
-from fpdf.fonts import FontFace
+from fpdf.enums import Align
 
 from unionflow.core.montants import format_montant
 from unionflow.core.pdf_etats import FONTS as FONTS
 from unionflow.core.pdf_etats import Arrete, DocumentEtat, EnTeteEtat, signatures
+from unionflow.core.pdf_grille import Grille, LigneGrille
 
 XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PDF_MEDIA_TYPE = "application/pdf"
@@ -92,24 +93,25 @@ def _texte(value: Any, nature: Nature, devise: str) -> str:
     return str(value)
 
 
+def _lignes_grille(tableau: Tableau) -> Iterator[LigneGrille]:
+    """The table's rows as printed, one at a time: block titles spanning the row, lines, bold totals."""
+    colonnes, devise = tableau.colonnes, tableau.devise
+    for bloc in tableau.blocs:
+        if bloc.titre:
+            yield LigneGrille([bloc.titre], gras=True, fusionnee=True)
+        for ligne in bloc.lignes:
+            yield LigneGrille([_texte(v, c.nature, devise) for v, c in zip(ligne, colonnes, strict=True)])
+        if bloc.total is not None:
+            yield LigneGrille([_texte(v, c.nature, devise) for v, c in zip(bloc.total, colonnes, strict=True)],
+                              gras=True)
+
+
 def _table(doc: FPDF, tableau: Tableau) -> None:
-    bold = FontFace(emphasis="BOLD")
-    aligns = tuple("RIGHT" if c.nature in (Nature.MONTANT, Nature.ENTIER) else "LEFT" for c in tableau.colonnes)
-    widths = tuple(c.largeur for c in tableau.colonnes)
-    n = len(tableau.colonnes)
+    aligns = [Align.R if c.nature in (Nature.MONTANT, Nature.ENTIER) else Align.L for c in tableau.colonnes]
     doc.set_font("DejaVu", "", 7.5)
-    # One table: headings repeat on every page, block titles span the row.
-    with doc.table(col_widths=widths, text_align=aligns, headings_style=bold, line_height=4) as table:
-        table.row([c.titre for c in tableau.colonnes])
-        for bloc in tableau.blocs:
-            if bloc.titre:
-                row = table.row(style=bold)
-                row.cell(bloc.titre, colspan=n, align="LEFT")
-            for ligne in bloc.lignes:
-                table.row([_texte(v, c.nature, tableau.devise) for v, c in zip(ligne, tableau.colonnes, strict=True)])
-            if bloc.total is not None:
-                table.row([_texte(v, c.nature, tableau.devise) for v, c in zip(bloc.total, tableau.colonnes,
-                                                                              strict=True)], style=bold)
+    # One table: headings repeat on every page, block titles span the row (core/pdf_grille.py).
+    Grille(doc, [c.largeur for c in tableau.colonnes], aligns, hauteur_ligne=4).dessiner(
+        [c.titre for c in tableau.colonnes], _lignes_grille(tableau))
     doc.ln(3)
     doc.set_font("DejaVu", "", 8)
     for note in tableau.notes:
@@ -165,60 +167,72 @@ def _couverture(doc: FPDF, lignes: Sequence[str]) -> None:
         doc.multi_cell(doc.epw, 7, ligne, align="C", new_x="LMARGIN", new_y="NEXT")
 
 
+def _lignes_xlsx(tableau: Tableau) -> Iterator[tuple[Sequence[Any], bool]]:
+    """The workbook's rows below the heading, each with whether it is bold: block titles, lines, totals."""
+    vide = [None] * (len(tableau.colonnes) - 1)
+    for bloc in tableau.blocs:
+        if bloc.titre:
+            yield [bloc.titre, *vide], True
+        for ligne in bloc.lignes:
+            yield ligne, False
+        if bloc.total is not None:
+            yield bloc.total, True
+
+
 def xlsx(tableau: Tableau) -> bytes:
     from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
 
-    workbook = Workbook()
-    sheet = workbook.active
-    assert sheet is not None
-    sheet.title = tableau.titre[:31]
+    # Write-only: each row goes to the file as it is appended, in constant memory and linear time (a normal
+    # worksheet's ``max_row``, read for each row appended, scans every cell: 10 s for a year's journal). Column
+    # widths and frozen panes come before the first row, so the widths are measured in a first pass.
+    workbook = Workbook(write_only=True)
+    sheet = workbook.create_sheet(tableau.titre[:31])
     n = len(tableau.colonnes)
-    sheet.append([_excel(tableau.titre)])
+    formats = [excel_number_format(c.nature, tableau.devise) for c in tableau.colonnes]
+    widths = [len(c.titre) + 2 for c in tableau.colonnes]
+    lignes = 0
+    for values, _ in _lignes_xlsx(tableau):
+        lignes += 1
+        for i, (value, colonne) in enumerate(zip(values, tableau.colonnes, strict=True)):
+            widths[i] = max(widths[i], min(len(_texte(value, colonne.nature, tableau.devise)) + 2, 60))
+    for i, width in enumerate(widths, start=1):
+        sheet.column_dimensions[get_column_letter(i)].width = width
+    header_row = 4
+    sheet.freeze_panes = f"A{header_row + 1}"
+
+    def cell(value: Any, font: Font | None = None, number_format: str | None = None) -> Any:
+        c = WriteOnlyCell(sheet, _excel(value))
+        if font is not None:
+            c.font = font
+        if number_format is not None:
+            c.number_format = number_format
+        return c
+
+    sheet.append([cell(tableau.titre, Font(bold=True, size=13))])
     edition = EnTeteEtat(tableau.organisation, tableau.titre, tableau.sous_titre, tableau.edite_par,
                          tableau.edite_le).edition
     sheet.append([_excel(f"{tableau.organisation} — {tableau.sous_titre} — {edition}")])
-    sheet["A1"].font = Font(bold=True, size=13)
-    header_row = 4
     if tableau.arrete is None:
         sheet.append([])
     else:  # AUDCIF art. 23: the date d'arrêté in every transmission, the workbook too (the row left blank otherwise)
-        sheet.append([_excel(" — ".join(filter(None, (tableau.arrete.mention, tableau.arrete.avertissement))))])
-        sheet["A3"].font = Font(bold=True, color="AA0000" if tableau.arrete.hors_delai else "000000")
-    sheet.append([_excel(c.titre) for c in tableau.colonnes])
-    for cell in sheet[header_row]:
-        cell.font = Font(bold=True, color="FFFFFF")
-        cell.fill = PatternFill("solid", fgColor="1F4E78")
-        cell.alignment = Alignment(vertical="center", wrap_text=True)
-    formats = [excel_number_format(c.nature, tableau.devise) for c in tableau.colonnes]
-    widths = [len(c.titre) + 2 for c in tableau.colonnes]
-
-    def append(values: Sequence[Any], *, gras: bool = False) -> None:
-        sheet.append([_excel(v) for v in values])
-        for i, cell in enumerate(sheet[sheet.max_row]):
-            number_format = formats[i]
-            if number_format is not None:
-                cell.number_format = number_format
-            if gras:
-                cell.font = Font(bold=True)
-            widths[i] = max(widths[i], min(len(_texte(values[i], tableau.colonnes[i].nature, tableau.devise)) + 2,
-                                           60))
-
-    for bloc in tableau.blocs:
-        if bloc.titre:
-            append([bloc.titre] + [None] * (n - 1), gras=True)
-        for ligne in bloc.lignes:
-            append(ligne)
-        if bloc.total is not None:
-            append(bloc.total, gras=True)
+        sheet.append([cell(" — ".join(filter(None, (tableau.arrete.mention, tableau.arrete.avertissement))),
+                           Font(bold=True, color="AA0000" if tableau.arrete.hors_delai else "000000"))])
+    entete = []
+    for colonne in tableau.colonnes:
+        c = cell(colonne.titre, Font(bold=True, color="FFFFFF"))
+        c.fill = PatternFill("solid", fgColor="1F4E78")
+        c.alignment = Alignment(vertical="center", wrap_text=True)
+        entete.append(c)
+    sheet.append(entete)
+    gras = Font(bold=True)
+    for values, en_gras in _lignes_xlsx(tableau):
+        sheet.append([cell(v, gras if en_gras else None, formats[i]) for i, v in enumerate(values)])
     for note in tableau.notes:
         sheet.append([_excel(note)])
-    for i, width in enumerate(widths, start=1):
-        sheet.column_dimensions[get_column_letter(i)].width = width
-    sheet.freeze_panes = f"A{header_row + 1}"
-    last_data_row = max(sheet.max_row - len(tableau.notes), header_row)
-    sheet.auto_filter.ref = f"A{header_row}:{get_column_letter(n)}{last_data_row}"
+    sheet.auto_filter.ref = f"A{header_row}:{get_column_letter(n)}{header_row + lignes}"
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()

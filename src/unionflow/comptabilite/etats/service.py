@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.etats.repository import ZERO, EtatsRepository, SoldeCompte
+from unionflow.comptabilite.etats.repository import ZERO, EtatsRepository, Mouvement, SoldeCompte
 from unionflow.comptabilite.etats.schemas import (
     AlerteBilan,
     ArreteEtat,
@@ -148,13 +148,17 @@ class EtatsService:
         soldes = {s.compte_id: s for s in await self.repo.soldes(organisation_id, debut, fin)}
         mouvements = await self.repo.mouvements(organisation_id, debut, fin, compte_id)
         payes = await pieces(self.session, organisation_id, (m.paiement_id for m in mouvements))
+        # Each account's lines, in the query's order, gathered in one pass (not one scan of every line per account).
+        par_compte: dict[uuid.UUID, list[Mouvement]] = {}
+        for m in mouvements:
+            par_compte.setdefault(m.compte_id, []).append(m)
         comptes = []
         for cid, s in soldes.items():
             if compte_id is not None and cid != compte_id:
                 continue
             solde = s.debit_avant - s.credit_avant
             ouverture, lignes = solde, []
-            for m in (m for m in mouvements if m.compte_id == cid):
+            for m in par_compte.get(cid, []):
                 solde += m.debit - m.credit
                 piece = payes.get(m.paiement_id) if m.paiement_id else None
                 lignes.append(MouvementGrandLivre(
