@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test test-fast test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation bench-ussd bench-sms clean fuzz fuzz-ci
+.PHONY: run demo test test-fast test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation bench-ussd bench-sms bench-moteurs clean fuzz fuzz-ci
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -111,6 +111,12 @@ bench-ussd: $(STAMP)
 ## UNIONFLOW_SMS_MESSAGES_PAR_SECONDE (bench/results/*-sms.*).
 bench-sms: $(STAMP)
 	$(BIN)/python -m bench.sms --membres $${BENCH_SMS_MEMBRES:-10000}
+
+## The same jobs (a reminder wave, dues generation) on our task table/outbox and on Celery over RabbitMQ, undisturbed
+## and with a worker SIGKILLed mid-run: jobs/s, CPU per job, effects lost and duplicated, recovery
+## (bench/results/*-moteurs.*; docs/decisions.md, "Moteur de tâches: mesuré contre Celery").
+bench-moteurs: $(STAMP)
+	$(BIN)/python -m bench.moteurs --membres $${BENCH_MOTEURS_MEMBRES:-5000} --workers $${BENCH_MOTEURS_WORKERS:-2}
 
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache
