@@ -24,7 +24,7 @@ from typing import Any
 
 import asyncpg
 
-from bench.moteurs_mesures import BROKER, Passerelle, Travailleurs, consommateurs, pid_du_port, pids_broker
+from bench.moteurs_mesures import BROKER, CpuPostgres, Passerelle, Travailleurs, consommateurs, pid_du_port, pids_broker
 from bench.procs import cpu_seconds
 
 MOTEURS = ("table", "celery")
@@ -98,12 +98,13 @@ async def rappels(url: str, passerelle: Passerelle, adresse: str, moteur: str, n
            # The gateway's rate is not what is measured: high enough for neither engine to wait on it.
            "UNIONFLOW_SMS_MESSAGES_PAR_SECONDE": "100000", "UNIONFLOW_NOTIFICATION_BAIL_SECONDS": str(bail)}
     etat: dict[str, Any] = {}
-    broker = pids_broker()
+    broker, postgres = pids_broker(), CpuPostgres(url.rsplit("/", 1)[1])
     travailleurs = _demarrer(moteur, "rappels", n, env)
 
     def sur_reception(numero: int, port: int, to: str) -> None:
         if numero == 1:
             etat.update(cpu0=travailleurs.cpu(), broker0=cpu_seconds(broker))
+            postgres.debut()
         if tuer_apres is not None and numero == tuer_apres:
             pid = pid_du_port(port, travailleurs.pids)
             travailleurs.tuer(pid if pid is not None else travailleurs.pids[0])
@@ -120,7 +121,7 @@ async def rappels(url: str, passerelle: Passerelle, adresse: str, moteur: str, n
 
         complet = await attendre(livres, 60 + 3 * bail + len(ids) / 20, travailleurs)
         if complet and tuer_apres is None:
-            etat.update(cpu1=travailleurs.cpu(), broker1=cpu_seconds(broker))
+            etat.update(cpu1=travailleurs.cpu(), broker1=cpu_seconds(broker), postgres=postgres.fin())
         await asyncio.sleep(1.0)  # a late duplicate would land here
     finally:
         passerelle.sur_reception = None
@@ -151,6 +152,7 @@ def _bilan_rappels(passerelle: Passerelle, m: int, etat: dict[str, Any], statuts
     if "cpu1" in etat:
         r["cpu_ms_par_job"] = round((etat["cpu1"] - etat["cpu0"]) * 1000 / max(1, m - 1), 3)
         r["broker_cpu_ms_par_job"] = round((etat["broker1"] - etat["broker0"]) * 1000 / max(1, m - 1), 3)
+        r["postgres_cpu_ms_par_job"] = round(etat["postgres"] * 1000 / max(1, m - 1), 3)
     if "tue" in etat:
         secondes = [t for t, to in arrivees if to == etat["cible"]][1:]
         r["tue_au_message"] = etat["cible"]
@@ -197,6 +199,7 @@ async def generation(url: str, orgs: list[uuid.UUID], par_org: int, moteur: str,
     travailleurs = _demarrer(moteur, "generation", n, env)
     etat: dict[str, Any] = {}
     conn = await asyncpg.connect(_dsn(url))
+    broker, postgres = pids_broker(), CpuPostgres(url.rsplit("/", 1)[1], frozenset({conn.get_server_pid()}))
     try:
         await _pret(moteur, travailleurs, n)
         if moteur == "celery":
@@ -206,7 +209,8 @@ async def generation(url: str, orgs: list[uuid.UUID], par_org: int, moteur: str,
             rows = await conn.fetch("SELECT id, statut, traites, total, verrouillee_par FROM tache "
                                     "WHERE id = ANY($1::uuid[])", ids)
             if "debut" not in etat and any(r["statut"] != "EN_ATTENTE" for r in rows):
-                etat.update(debut=time.monotonic(), cpu0=travailleurs.cpu())
+                etat.update(debut=time.monotonic(), cpu0=travailleurs.cpu(), broker0=cpu_seconds(broker))
+                postgres.debut()
             for r in rows:
                 if tuer and "tue" not in etat and r["statut"] == "EN_COURS" and 0 < r["traites"] < r["total"] \
                         and r["verrouillee_par"] and int(r["verrouillee_par"].split(":")[1]) in travailleurs.pids:
@@ -219,7 +223,7 @@ async def generation(url: str, orgs: list[uuid.UUID], par_org: int, moteur: str,
         complet = await attendre(finies, 120 + 3 * bail + len(ids) * par_org / 200, travailleurs)
         etat["fin"] = time.monotonic()
         if complet and not tuer:
-            etat["cpu1"] = travailleurs.cpu()
+            etat.update(cpu1=travailleurs.cpu(), broker1=cpu_seconds(broker), postgres=postgres.fin())
         effets = await conn.fetchrow("SELECT count(*) AS n, count(DISTINCT membre_id) AS d FROM cotisation "
                                      "WHERE annee = $1 AND mois = $2", annee, mois)
         statuts = {r[0]: r[1] for r in await conn.fetch(
@@ -237,7 +241,9 @@ async def generation(url: str, orgs: list[uuid.UUID], par_org: int, moteur: str,
         r.update(duree_s=round(duree, 2), jobs_par_s=round(len(ids) / duree, 2),
                  membres_par_s=round(attendus / duree, 1))
     if "cpu1" in etat:
-        r["cpu_ms_par_job"] = round((etat["cpu1"] - etat["cpu0"]) * 1000 / len(ids), 1)
+        r.update(cpu_ms_par_job=round((etat["cpu1"] - etat["cpu0"]) * 1000 / len(ids), 1),
+                 broker_cpu_ms_par_job=round((etat["broker1"] - etat["broker0"]) * 1000 / len(ids), 1),
+                 postgres_cpu_ms_par_job=round(etat["postgres"] * 1000 / len(ids), 1))
     if "tue" in etat:
         r.update(traites_au_kill=etat["traites_au_kill"],
                  reprise_s=round(etat["reprise"] - etat["tue"], 2) if "reprise" in etat else None)
@@ -282,7 +288,8 @@ def _ligne(travail: str, cle: str, r: dict[str, Any]) -> str:
     debit = f"{r.get('jobs_par_s', '—')}" + (f" ({r['membres_par_s']} members/s)" if "membres_par_s" in r else "")
     reprise = r.get("reprise_s", "—") if cle.endswith("_kill") else "—"
     return (f"| {travail} | {cle} | {r['jobs']:,} | {debit} | {r.get('cpu_ms_par_job', '—')} | "
-            f"{r.get('broker_cpu_ms_par_job', '—')} | {r.get('publication_s', '—')} | {r['perdus']} | "
+            f"{r.get('broker_cpu_ms_par_job', '—')} | {r.get('postgres_cpu_ms_par_job', '—')} | "
+            f"{r.get('publication_s', '—')} | {r['perdus']} | "
             f"{r['doubles']} | {reprise} |")
 
 
@@ -294,9 +301,9 @@ def rapport(r: dict[str, Any], stamp: str, commit: str) -> str:
         f"by design), scheduler tick {r['tick_s']} s. Load average at start {r['debut']['charge']}, at end "
         f"{r['fin']['charge']}. Queued by the API: {r['file']['rappels']:,} reminders in {r['file']['file_s']} s.",
         "",
-        "| job | engine, run | jobs | jobs/s | worker CPU ms/job | broker CPU ms/job | publish s | lost | "
-        "duplicated | kill → interrupted job done (s) |",
-        "|---|---|---|---|---|---|---|---|---|---|"]
+        "| job | engine, run | jobs | jobs/s | worker CPU ms/job | broker CPU ms/job | PostgreSQL CPU ms/job | "
+        "publish s | lost | duplicated | kill → interrupted job done (s) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|"]
     for travail in ("rappels", "generation"):
         for cle, res in r[travail].items():
             lignes.append(_ligne(travail, cle, res))

@@ -123,6 +123,34 @@ def descendants(pids: list[int]) -> list[int]:
     return found
 
 
+class CpuPostgres:
+    """CPU of the PostgreSQL backends serving database ``base`` (but ``sauf``, the harness's own): the engines'
+    database work, which the table engine does more of and Celery partly moves to its broker. A backend started
+    meanwhile counts from its start."""
+
+    def __init__(self, base: str, sauf: frozenset[int] = frozenset()) -> None:
+        self.motif, self.sauf = f" {base} ".encode(), sauf
+        self.avant: dict[int, float] = {}
+
+    def _pids(self) -> list[int]:
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit() and int(entry) not in self.sauf:
+                try:
+                    cmd = Path(f"/proc/{entry}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                if cmd.startswith(b"postgres: ") and self.motif in cmd:
+                    found.append(int(entry))
+        return found
+
+    def debut(self) -> None:
+        self.avant = cpu_par_processus(self._pids())
+
+    def fin(self) -> float:
+        return sum(v - self.avant.get(pid, 0.0) for pid, v in cpu_par_processus(self._pids()).items())
+
+
 def pids_broker() -> list[int]:
     """RabbitMQ's Erlang VM (``beam.smp``), if this machine runs it and lets us read it: its CPU is the broker's."""
     found = []
