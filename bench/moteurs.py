@@ -24,7 +24,16 @@ from typing import Any
 
 import asyncpg
 
-from bench.moteurs_mesures import BROKER, CpuPostgres, Passerelle, Travailleurs, consommateurs, pid_du_port, pids_broker
+from bench.moteurs_mesures import (
+    BROKER,
+    CpuPostgres,
+    Passerelle,
+    Travailleurs,
+    consommateurs,
+    pid_du_port,
+    pids_broker,
+    vider_file,
+)
 from bench.procs import cpu_seconds
 
 MOTEURS = ("table", "celery")
@@ -44,40 +53,33 @@ def _dsn(url: str) -> str:
     return url.replace("postgresql+asyncpg", "postgresql")
 
 
-def _demarrer(moteur: str, travail: str, n: int, env: dict[str, str]) -> Travailleurs:
+def _demarrer(moteur: str, travail: str, n: int, env: dict[str, str], file: str) -> Travailleurs:
     if moteur == "table":
         return Travailleurs(f"table-{travail}", ["table", travail], n, env)
     # One Celery worker with N pool processes: how Celery is deployed (``celery worker -c N``).
-    return Travailleurs(f"celery-{travail}", ["celery", str(n)], 1, {**env, "BENCH_MOTEURS_BROKER": BROKER})
+    return Travailleurs(f"celery-{travail}", ["celery", str(n)], 1, {**env, "BENCH_MOTEURS_BROKER": BROKER,
+                                                                          "BENCH_MOTEURS_FILE": file})
 
 
-async def _pret(moteur: str, travailleurs: Travailleurs, n: int) -> None:
+async def _pret(moteur: str, travailleurs: Travailleurs, n: int, file: str) -> None:
     if moteur == "celery":
-        from bench.moteurs_travail import FILE
-
         async def prets() -> bool:
-            return await asyncio.to_thread(consommateurs, FILE) >= 1 and len(travailleurs.pids) > n
+            return await asyncio.to_thread(consommateurs, file) >= 1 and len(travailleurs.pids) > n
 
         assert await attendre(prets, 90, travailleurs), "Celery workers not consuming after 90 s"
 
 
-def _purger() -> None:
-    from bench.moteurs_travail import app
-
-    app.control.purge()
-
-
-def _publier(tache: Any, ids: list[uuid.UUID]) -> dict[str, float]:
+def _publier(tache: Any, ids: list[uuid.UUID], file: str) -> dict[str, float]:
     """Celery's extra step: one message per job (our engine's rows are its queue)."""
     cpu, debut = time.process_time(), time.perf_counter()
     for i in ids:
-        tache.apply_async(args=[str(i)])
+        tache.apply_async(args=[str(i)], queue=file)
     return {"publication_s": round(time.perf_counter() - debut, 2),
             "publication_cpu_ms_par_job": round((time.process_time() - cpu) * 1000 / max(1, len(ids)), 3)}
 
 
 async def rappels(url: str, passerelle: Passerelle, adresse: str, moteur: str, n: int, tuer_apres: int | None,
-                  bail: int) -> dict[str, Any]:
+                  bail: int, file: str) -> dict[str, Any]:
     from bench.moteurs_travail import livrer
 
     conn = await asyncpg.connect(_dsn(url))
@@ -91,7 +93,7 @@ async def rappels(url: str, passerelle: Passerelle, adresse: str, moteur: str, n
         await conn.close()
     passerelle.remettre()
     if moteur == "celery":
-        await asyncio.to_thread(_purger)
+        await asyncio.to_thread(vider_file, file)
     env = {"UNIONFLOW_DATABASE_URL": url, "UNIONFLOW_SMS_PASSERELLE": "africastalking",
            "UNIONFLOW_SMS_AFRICASTALKING_URL": adresse, "UNIONFLOW_SMS_AFRICASTALKING_USERNAME": "sandbox",
            "UNIONFLOW_SMS_AFRICASTALKING_API_KEY": "at-key", "UNIONFLOW_SMS_GATEWAY_SENDER": "UNIONFLOW",
@@ -99,7 +101,7 @@ async def rappels(url: str, passerelle: Passerelle, adresse: str, moteur: str, n
            "UNIONFLOW_SMS_MESSAGES_PAR_SECONDE": "100000", "UNIONFLOW_NOTIFICATION_BAIL_SECONDS": str(bail)}
     etat: dict[str, Any] = {}
     broker, postgres = pids_broker(), CpuPostgres(url.rsplit("/", 1)[1])
-    travailleurs = _demarrer(moteur, "rappels", n, env)
+    travailleurs = _demarrer(moteur, "rappels", n, env, file)
 
     def sur_reception(numero: int, port: int, to: str) -> None:
         if numero == 1:
@@ -111,10 +113,10 @@ async def rappels(url: str, passerelle: Passerelle, adresse: str, moteur: str, n
             etat.update(tue=time.monotonic(), cible=to, cible_trouvee=pid is not None)
 
     try:
-        await _pret(moteur, travailleurs, n)
+        await _pret(moteur, travailleurs, n, file)
         passerelle.sur_reception = sur_reception
         if moteur == "celery":
-            etat |= await asyncio.to_thread(_publier, livrer, ids)
+            etat |= await asyncio.to_thread(_publier, livrer, ids, file)
 
         async def livres() -> bool:
             return len(passerelle.recus) >= len(ids)
@@ -187,23 +189,23 @@ async def _taches(url: str, orgs: list[uuid.UUID], annee: int, mois: int, par_or
 
 
 async def generation(url: str, orgs: list[uuid.UUID], par_org: int, moteur: str, n: int, tuer: bool, mois: int,
-                     bail: int, tick: float) -> dict[str, Any]:
+                     bail: int, tick: float, file: str) -> dict[str, Any]:
     from bench.moteurs_travail import generer
 
     annee = datetime.now(UTC).year
     ids = await _taches(url, orgs, annee, mois, par_org)
     if moteur == "celery":
-        await asyncio.to_thread(_purger)
+        await asyncio.to_thread(vider_file, file)
     env = {"UNIONFLOW_DATABASE_URL": url, "UNIONFLOW_PLANIFICATEUR_BAIL_SECONDS": str(bail),
            "UNIONFLOW_PLANIFICATEUR_TICK_SECONDS": str(tick)}
-    travailleurs = _demarrer(moteur, "generation", n, env)
+    travailleurs = _demarrer(moteur, "generation", n, env, file)
     etat: dict[str, Any] = {}
     conn = await asyncpg.connect(_dsn(url))
     broker, postgres = pids_broker(), CpuPostgres(url.rsplit("/", 1)[1], frozenset({conn.get_server_pid()}))
     try:
-        await _pret(moteur, travailleurs, n)
+        await _pret(moteur, travailleurs, n, file)
         if moteur == "celery":
-            etat |= await asyncio.to_thread(_publier, generer, ids)
+            etat |= await asyncio.to_thread(_publier, generer, ids, file)
 
         async def finies() -> bool:
             rows = await conn.fetch("SELECT id, statut, traites, total, verrouillee_par FROM tache "
@@ -255,14 +257,30 @@ async def run(membres: int = 5000, workers: int = 2, tuer_apres: int | None = No
               moteurs: tuple[str, ...] = MOTEURS) -> dict[str, Any]:
     """Every job on every engine, undisturbed then with one kill; ``bail``: our leases (outbox and task table) in
     seconds, which is our recovery time by design (production: 300 s and 3600 s)."""
-    from bench.generation_cotisations import seed
-    from bench.sms import mettre_en_file
-    from bench.telephones import base_neuve, charge
+    from bench.telephones import charge
 
     tuer_apres = tuer_apres or max(2, membres // 4)
     resultat: dict[str, Any] = {"workers": workers, "bail_s": bail, "tick_s": tick, "broker": BROKER,
                                 "debut": charge(), "rappels": {}, "generation": {}}
     passerelle = Passerelle()
+    file = f"moteurs-{uuid.uuid4().hex[:8]}"
+    try:
+        await _comparer(resultat, passerelle, membres, workers, tuer_apres, organisations, par_org, bail,
+                                    tick, moteurs, file)
+    finally:
+        if "celery" in moteurs:
+            await asyncio.to_thread(vider_file, file, True)
+    resultat["fin"] = charge()
+    return resultat
+
+
+async def _comparer(resultat: dict[str, Any], passerelle: Passerelle, membres: int, workers: int, tuer_apres: int,
+                    organisations: int, par_org: int, bail: int, tick: float, moteurs: tuple[str, ...], file: str
+                    ) -> None:
+    from bench.generation_cotisations import seed
+    from bench.sms import mettre_en_file
+    from bench.telephones import base_neuve
+
     async with base_neuve("moteurs") as url:
         resultat["file"] = await mettre_en_file(url, membres)
         with passerelle.servir() as adresse:
@@ -270,7 +288,7 @@ async def run(membres: int = 5000, workers: int = 2, tuer_apres: int | None = No
                 for tue in (False, True):
                     cle = f"{moteur}{'_kill' if tue else ''}"
                     resultat["rappels"][cle] = await rappels(url, passerelle, adresse, moteur, workers,
-                                                             tuer_apres if tue else None, bail)
+                                                             tuer_apres if tue else None, bail, file)
     async with base_neuve("moteurs_gen") as url:
         orgs = await seed(url, organisations * par_org, organisations)
         mois = 0
@@ -279,9 +297,7 @@ async def run(membres: int = 5000, workers: int = 2, tuer_apres: int | None = No
                 mois += 1
                 cle = f"{moteur}{'_kill' if tue else ''}"
                 resultat["generation"][cle] = await generation(url, orgs, par_org, moteur, workers, tue, mois,
-                                                               bail, tick)
-    resultat["fin"] = charge()
-    return resultat
+                                                               bail, tick, file)
 
 
 def _ligne(travail: str, cle: str, r: dict[str, Any]) -> str:

@@ -3,6 +3,7 @@ and can kill the worker whose request it holds, the worker processes of either e
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -220,6 +221,19 @@ def consommateurs(file: str) -> int:
             return int(n)
     except Exception:
         return 0
+
+
+def vider_file(file: str, supprimer: bool = False) -> None:
+    """Purge the run's queue before an engine run (a message left by a previous one would be counted), delete it
+    after the last."""
+    from kombu import Connection
+
+    # A queue not declared yet has nothing to purge (the broker answers 404 and closes the channel).
+    with Connection(BROKER, connect_timeout=2) as conn, contextlib.suppress(Exception):
+        if supprimer:
+            conn.default_channel.queue_delete(file)
+        else:
+            conn.default_channel.queue_purge(file)
 
 
 def broker_joignable() -> str | None:

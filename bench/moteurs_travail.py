@@ -38,7 +38,9 @@ from unionflow.notifications.schemas import StatutNotification
 from unionflow.scheduler.moteur import MoteurPlanificateur
 from unionflow.tasks.repository import TacheRepository
 
-FILE = "moteurs"
+# One queue per comparison run (bench/moteurs.py names it): two runs at once, a bench beside the test suite's,
+# never take each other's messages.
+FILE = os.environ.get("BENCH_MOTEURS_FILE", "moteurs")
 # The honest at-least-once setup: a message is acknowledged once its task has run, a worker that dies mid-task gets
 # it redelivered, and no worker holds more than the message it runs.
 app = Celery("unionflow_bench_moteurs", broker=os.environ.get("BENCH_MOTEURS_BROKER", "amqp://guest:guest@127.0.0.1//"))

@@ -16,8 +16,7 @@ pytestmark = pytest.mark.postgresql_only
 MEMBRES, ORGANISATIONS, PAR_ORG = 200, 3, 1500
 
 
-@pytest.fixture(scope="module")
-def comparaison() -> dict[str, Any]:
+def _comparaison() -> dict[str, Any]:
     pytest.importorskip("celery", reason="celery not installed (pip install -e '.[dev]')")
     from bench.moteurs import run
     from bench.moteurs_mesures import broker_joignable
@@ -30,45 +29,42 @@ def comparaison() -> dict[str, Any]:
                                bail=3, tick=0.5))
 
 
-@pytest.mark.parametrize("moteur", ["table", "celery"])
-def test_undisturbed_each_engine_does_every_effect_once(comparaison, moteur):
-    rappels, generation = comparaison["rappels"][moteur], comparaison["generation"][moteur]
+def _chaque_moteur_sans_incident_fait_chaque_effet_une_fois(r: dict[str, Any]) -> None:
+    for moteur in ("table", "celery"):
+        rappels, generation = r["rappels"][moteur], r["generation"][moteur]
+        assert (rappels["effets"], rappels["perdus"], rappels["doubles"]) == (MEMBRES, 0, 0), moteur
+        assert rappels["lignes_envoyees"] == MEMBRES, moteur
+        assert (generation["effets"], generation["perdus"], generation["doubles"]) == (
+            ORGANISATIONS * PAR_ORG, 0, 0), moteur
+        assert generation["statuts"] == {"TERMINEE": ORGANISATIONS}, moteur
+        assert rappels["cpu_ms_par_job"] > 0 and generation["cpu_ms_par_job"] > 0, moteur
 
-    assert (rappels["effets"], rappels["perdus"], rappels["doubles"]) == (MEMBRES, 0, 0)
-    assert rappels["lignes_envoyees"] == MEMBRES
-    assert (generation["effets"], generation["perdus"], generation["doubles"]) == (ORGANISATIONS * PAR_ORG, 0, 0)
-    assert generation["statuts"] == {"TERMINEE": ORGANISATIONS}
-    assert rappels["cpu_ms_par_job"] > 0 and generation["cpu_ms_par_job"] > 0
 
-
-def test_our_engine_after_a_kill_loses_nothing_and_resends_only_the_message_in_flight(comparaison):
+def _le_notre_apres_un_kill_ne_renvoie_que_le_sms_en_vol(r: dict[str, Any]) -> None:
     """The worker dies while the gateway holds its SMS: the row was never marked sent, so once its lease has passed
     another worker sends it again. At-least-once for an external effect, like any engine without an idempotency
     key at the gateway; the rest of the killed worker's leased batch is sent once."""
-    rappels = comparaison["rappels"]["table_kill"]
-
+    rappels = r["rappels"]["table_kill"]
     assert rappels["cible_trouvee"]
     assert (rappels["effets"], rappels["perdus"], rappels["doubles"]) == (MEMBRES, 0, 1)
     assert rappels["lignes_envoyees"] == MEMBRES
     assert rappels["reprise_s"] is not None
 
 
-def test_our_engine_after_a_kill_mid_generation_creates_every_dues_exactly_once(comparaison):
+def _le_notre_apres_un_kill_genere_chaque_cotisation_une_fois(r: dict[str, Any]) -> None:
     """Chunks are committed with their progress and a resumed task skips the dues already there."""
-    generation = comparaison["generation"]["table_kill"]
-
+    generation = r["generation"]["table_kill"]
     assert 0 < generation["traites_au_kill"] < PAR_ORG
     assert (generation["perdus"], generation["doubles"]) == (0, 0)
     assert generation["statuts"] == {"TERMINEE": ORGANISATIONS}
     assert generation["reprise_s"] is not None
 
 
-def test_celery_with_acks_late_loses_nothing_after_a_kill(comparaison):
+def _celery_avec_acks_late_ne_perd_rien_apres_un_kill(r: dict[str, Any]) -> None:
     """What is stable with acks_late, task_reject_on_worker_lost and prefetch 1: the killed child's message is
     redelivered, so nothing is lost; a duplicate is possible (the message in flight) and only counted, at most
     one since no other message was taken by the dead child."""
-    rappels, generation = comparaison["rappels"]["celery_kill"], comparaison["generation"]["celery_kill"]
-
+    rappels, generation = r["rappels"]["celery_kill"], r["generation"]["celery_kill"]
     assert rappels["cible_trouvee"]
     assert (rappels["effets"], rappels["perdus"]) == (MEMBRES, 0)
     assert rappels["doubles"] <= 1
@@ -77,11 +73,22 @@ def test_celery_with_acks_late_loses_nothing_after_a_kill(comparaison):
     assert generation["statuts"] == {"TERMINEE": ORGANISATIONS}
 
 
-def test_the_report_has_a_line_per_job_engine_and_run(comparaison):
+def _le_rapport_a_une_ligne_par_travail_moteur_et_passe(r: dict[str, Any]) -> None:
     from bench.moteurs import rapport
 
-    md = rapport(comparaison | {"commit": "test"}, "20261203T000000Z", "test")
-
+    md = rapport(r | {"commit": "test"}, "20261203T000000Z", "test")
     for travail in ("rappels", "generation"):
         for cle in ("table", "table_kill", "celery", "celery_kill"):
             assert f"| {travail} | {cle} |" in md
+
+
+def test_the_engine_comparison_holds_the_invariants_of_the_decision():
+    """One test, one comparison: under xdist, tests of one module may run in two processes, and each would run the
+    whole comparison (about 100 s on 2 cores) again."""
+    r = _comparaison()
+
+    _chaque_moteur_sans_incident_fait_chaque_effet_une_fois(r)
+    _le_notre_apres_un_kill_ne_renvoie_que_le_sms_en_vol(r)
+    _le_notre_apres_un_kill_genere_chaque_cotisation_une_fois(r)
+    _celery_avec_acks_late_ne_perd_rien_apres_un_kill(r)
+    _le_rapport_a_une_ligne_par_travail_moteur_et_passe(r)
