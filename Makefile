@@ -122,5 +122,11 @@ bench-etats: $(STAMP)
 bench-sms: $(STAMP)
 	$(BIN)/python -m bench.sms --membres $${BENCH_SMS_MEMBRES:-10000}
 
+## The same jobs (a reminder wave, dues generation) on our task table/outbox and on Celery over RabbitMQ, undisturbed
+## and with a worker SIGKILLed mid-run: jobs/s, CPU per job, effects lost and duplicated, recovery
+## (bench/results/*-moteurs.*; docs/decisions.md, "Moteur de tâches: mesuré contre Celery").
+bench-moteurs: $(STAMP)
+	$(BIN)/python -m bench.moteurs --membres $${BENCH_MOTEURS_MEMBRES:-5000} --workers $${BENCH_MOTEURS_WORKERS:-2}
+
 clean:
 	rm -rf $(VENV) var .mypy_cache .ruff_cache

@@ -62,6 +62,7 @@ LENTS = (
     "tests/test_bench_generation.py",
     "tests/cli/",
     "tests/tresoreries/test_propriete_tresoreries.py",
+    "tests/tasks/test_moteurs.py",
 )
 LENTS_PROPRIETES = ("invariants", "propriete", "proprietes")
 
