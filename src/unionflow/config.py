@@ -206,6 +206,9 @@ class Settings(BaseSettings):
     # blanked after this many days. Books are never touched.
     donnees_radies_conservation_ans: int = 5
     donnees_messages_conservation_jours: int = 365
+    # The access log (who read a member's file) is itself personal data about the readers and the member: kept
+    # this many days, then deleted (a choice, docs/conformite.md « Durées de conservation »).
+    donnees_acces_conservation_jours: int = 365
     job_retention_donnees_secondes: int = 86400
     job_retention_donnees_decalage_secondes: int = 4 * 3600
     # Folds the deltas the dues triggers append into the statistics summary; reads are exact either way, the

@@ -1,5 +1,6 @@
 """The daily retention job (Loi 2008-12, docs/conformite.md D9): members struck off long ago who owe nothing are
-pseudonymised (their payments untouched); old notification and inbound SMS texts are blanked."""
+pseudonymised (their payments untouched); old notification and inbound SMS texts are blanked; old reads of the
+access log are deleted."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from tests.factories.cotisations import cotisation
 from tests.factories.paiements import paiement_valide
 from unionflow.core.jobs import Contexte
 from unionflow.donnees_membre.jobs import RETENTION_DONNEES
-from unionflow.models import Membre, Paiement
+from unionflow.models import AccesDossier, Membre, Paiement
 from unionflow.models.base import utcnow
 from unionflow.models.notification import Notification
 from unionflow.models.sms import SmsEntrant
@@ -42,11 +43,17 @@ async def test_retention_pseudonymises_old_struck_off_members_and_blanks_old_tex
                      adresse="recent@example.sn", sujet="Nouveau", corps="Bonjour encore", statut="ENVOYEE"),
         SmsEntrant(passerelle="TEST", id_passerelle="sms-retention-1", expediteur="+221771112233",
                    texte="SOLDE 1234", mot_cle="SOLDE", membre_id=recent.id, created_at=vieux),
+        *(AccesDossier(membre_id=recent.id, organisation_id=org.id, lecteur="tresorier", lecteur_nom="Trésorier",
+                       lecteur_roles="TRESORIER", ecran=ecran, lu_le=quand)
+          for ecran, quand in (("ancien", utcnow() - timedelta(days=settings.donnees_acces_conservation_jours + 1)),
+                               ("recent", utcnow() - timedelta(days=2)))),
     ])
     await db.commit()
 
     counts = await RETENTION_DONNEES.executer(Contexte(app.state.engine, app.state.sessionmaker, settings))
-    assert counts == {"membresEffaces": 1, "membresRedevables": 1, "notificationsEffacees": 1, "smsEffaces": 1}
+    assert counts == {"membresEffaces": 1, "membresRedevables": 1, "notificationsEffacees": 1, "smsEffaces": 1,
+                      "accesSupprimes": 1}
+    assert (await db.execute(select(AccesDossier.ecran))).scalars().all() == ["recent"]
 
     db.expunge_all()
     noms = dict((await db.execute(select(Membre.id, Membre.nom))).all())
@@ -62,4 +69,5 @@ async def test_retention_pseudonymises_old_struck_off_members_and_blanks_old_tex
 
     # A second run changes nothing more.
     again = await RETENTION_DONNEES.executer(Contexte(app.state.engine, app.state.sessionmaker, settings))
-    assert again == {"membresEffaces": 0, "membresRedevables": 1, "notificationsEffacees": 0, "smsEffaces": 0}
+    assert again == {"membresEffaces": 0, "membresRedevables": 1, "notificationsEffacees": 0, "smsEffaces": 0,
+                     "accesSupprimes": 0}

@@ -5,7 +5,8 @@ D9 and its retention table): a daily job.
   pseudonymised as an approved erasure would (``effacement.effacer_identite``); the books keep his amounts and
   receipts;
 - the texts of notifications (address, subject, body) and of inbound SMS older than
-  ``donnees_messages_conservation_jours`` days are blanked.
+  ``donnees_messages_conservation_jours`` days are blanked;
+- the reads of members' files (access log) older than ``donnees_acces_conservation_jours`` days are deleted.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from unionflow.cotisations.repository import CotisationSystemRepository
 from unionflow.donnees_membre.effacement import effacer_identite
 from unionflow.donnees_membre.registre import EFFACE
 from unionflow.donnees_membre.service import MODULE
+from unionflow.donnees_personnelles.repository import AccesDossierSystemRepository
 from unionflow.membres.repository import MembreRepository
 from unionflow.models.base import utcnow
 from unionflow.notifications.repository import NotificationSystemRepository
@@ -49,11 +51,13 @@ async def _retention(ctx: Contexte) -> Compteurs:
             "notificationsEffacees": await NotificationSystemRepository(session).effacer_corps_avant(
                 limite_textes, EFFACE),
             "smsEffaces": await SmsEntrantRepository(session).effacer_textes_avant(limite_textes, EFFACE),
+            "accesSupprimes": await AccesDossierSystemRepository(session).supprimer_avant(
+                now - timedelta(days=s.donnees_acces_conservation_jours)),
         }
         await session.commit()
     return counts
 
 
-RETENTION_DONNEES = Job("retention-donnees", "Pseudonymisation des radiés anciens et effacement des vieux textes "
-                        "(Loi 2008-12)", lambda s: s.job_retention_donnees_secondes,
+RETENTION_DONNEES = Job("retention-donnees", "Pseudonymisation des radiés anciens, effacement des vieux textes et "
+                        "du journal des accès anciens (Loi 2008-12)", lambda s: s.job_retention_donnees_secondes,
                         lambda s: s.job_retention_donnees_decalage_secondes, _retention)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, exists, false, or_, select, true
+from sqlalchemy import ColumnElement, delete, exists, false, or_, select, true
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
@@ -158,6 +159,17 @@ class AccesDossierRepository(ScopedRepository[AccesDossier]):
         if filters.organisation_id is not None:
             stmt = stmt.where(_membre_de(AccesDossier.membre_id, frozenset({filters.organisation_id})))
         return await self.paginate(stmt.order_by(AccesDossier.lu_le.desc(), AccesDossier.id), params)
+
+
+class AccesDossierSystemRepository(SystemRepository[AccesDossier]):
+    """The access log for the retention job (donnees_membre/jobs.py), unscoped."""
+
+    model = AccesDossier
+
+    async def supprimer_avant(self, limite: datetime) -> int:
+        """Delete the reads older than ``limite``; how many."""
+        stmt = delete(AccesDossier).where(AccesDossier.lu_le < limite)
+        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
 
 
 class RecepisseTraitementRepository(SystemRepository[RecepisseTraitement]):
