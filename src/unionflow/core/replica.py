@@ -90,9 +90,7 @@ class Replica:
             async with asyncio.timeout(DELAI_SECONDES), autocommit_connection(self.engine) as connection:
                 ligne = (await connection.execute(_MESURE, {"position": position})).one()
         except ERREURS as exc:
-            log.warning("réplica injoignable: lectures sur le primaire", extra={
-                "raison": "indisponible", "erreur": f"{exc.__class__.__name__}: {exc}"[:300]})
-            return "indisponible"
+            return _injoignable(exc)
         if not ligne.en_recuperation:
             # Promoted, or the URL names a primary: its data may differ from the primary's.
             log.warning("la base du réplica n'est pas en réplication: lectures sur le primaire",
@@ -125,10 +123,14 @@ class Replica:
             async with asyncio.timeout(DELAI_SECONDES), autocommit_connection(self.engine) as connection:
                 presentes = (await connection.execute(vues)).scalar_one()
         except ERREURS as exc:
-            log.warning("réplica injoignable: lectures sur le primaire", extra={
-                "raison": "indisponible", "erreur": f"{exc.__class__.__name__}: {exc}"[:300]})
-            return "indisponible"
+            return _injoignable(exc)
         return "ecriture_recente" if presentes < len(ids) else None
+
+
+def _injoignable(exc: BaseException) -> str:
+    log.warning("réplica injoignable: lectures sur le primaire", extra={
+        "raison": "indisponible", "erreur": f"{exc.__class__.__name__}: {exc}"[:300]})
+    return "indisponible"
 
 
 def creer_replica(settings: Settings) -> Replica | None:

@@ -27,7 +27,7 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.etats.repository import EtatsRepository
-from unionflow.comptabilite.produits.comptes import compte_produit, produits_organisation
+from unionflow.comptabilite.produits.comptes import compte_produit, produits_organisation, produits_organisations
 from unionflow.models.recette import NatureRecette
 
 ZERO = Decimal("0.00")
@@ -54,7 +54,10 @@ class EncaisseADate:
 async def comptes_encaisse(session: AsyncSession, organisation_id: uuid.UUID) -> tuple[set[str], set[str]]:
     """(dues income accounts, adhesion fees accounts) of the organisation: its choices, else the defaults. An
     account chosen for both counts as dues (a credit is counted once)."""
-    choix = await produits_organisation(session, organisation_id)
+    return _comptes(await produits_organisation(session, organisation_id))
+
+
+def _comptes(choix: dict[str, str]) -> tuple[set[str], set[str]]:
     cotisations = {compte_produit(choix, nature) for nature in NATURES_COTISATIONS}
     return cotisations, {compte_produit(choix, NatureRecette.ADHESION)} - cotisations
 
@@ -68,7 +71,7 @@ async def encaisse(session: AsyncSession, organisation_id: uuid.UUID, debut: dat
 async def encaisse_organisations(session: AsyncSession, organisation_ids: list[uuid.UUID], debut: date, fin: date
                                  ) -> dict[uuid.UUID, Encaisse]:
     """``encaisse`` of several organisations (a federation's), each with its own accounts, in one grouped query."""
-    comptes = {org: await comptes_encaisse(session, org) for org in organisation_ids}
+    comptes = {org: _comptes(choix) for org, choix in (await produits_organisations(session, organisation_ids)).items()}
     numeros = set().union(*(c | a for c, a in comptes.values())) if comptes else set()
     lus = await EtatsRepository(session).mouvements_produits_organisations(organisation_ids, numeros, debut, fin)
 

@@ -21,6 +21,16 @@ class CompteProduitRepository(SystemRepository[CompteProduit]):
                                           .where(CompteProduit.organisation_id == organisation_id))
         return {nature: numero for nature, numero in rows.all()}
 
+    async def choix_organisations(self, organisation_ids: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, str]]:
+        """``choix`` of several organisations in one query (every one of them in the answer)."""
+        rows = await self.session.execute(
+            select(CompteProduit.organisation_id, CompteProduit.nature, CompteProduit.numero_compte)
+            .where(CompteProduit.organisation_id.in_(organisation_ids)))
+        result: dict[uuid.UUID, dict[str, str]] = {org: {} for org in organisation_ids}
+        for org, nature, numero in rows.all():
+            result[org][nature] = numero
+        return result
+
     async def de(self, organisation_id: uuid.UUID, nature: str) -> CompteProduit | None:
         stmt = select(CompteProduit).where(CompteProduit.organisation_id == organisation_id,
                                            CompteProduit.nature == nature).with_for_update()
