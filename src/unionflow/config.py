@@ -209,6 +209,10 @@ class Settings(BaseSettings):
     # The access log (who read a member's file) is itself personal data about the readers and the member: kept
     # this many days, then deleted (a choice, docs/conformite.md « Durées de conservation »).
     donnees_acces_conservation_jours: int = 365
+    # Exchanges once settled (tickets closed, opinions on the service, suggestions rejected or carried out, comments
+    # on ended events): their texts and the author's name are blanked after this many days (a choice, D9). Two
+    # years: a member may still ask about last year's answer; the figures (counts, marks, dates) stay.
+    donnees_echanges_conservation_jours: int = 730
     job_retention_donnees_secondes: int = 86400
     job_retention_donnees_decalage_secondes: int = 4 * 3600
     # Folds the deltas the dues triggers append into the statistics summary; reads are exact either way, the

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import unionflow.models  # noqa: F401  (every table in the metadata)
 from tests.pdf import pdf_text
-from unionflow.donnees_personnelles.registre_service import HORS_REGISTRE, colonnes_personnelles, tables_non_couvertes
+from unionflow.donnees_personnelles.registre_service import (
+    HORS_REGISTRE,
+    colonnes_personnelles,
+    registre,
+    tables_non_couvertes,
+)
 from unionflow.models.base import Base
 from unionflow.registres import TRAITEMENTS
 
@@ -53,3 +58,16 @@ async def test_register_as_json_and_pdf(client, factory):
     assert "solidaire" in flat and "Registre des membres" in flat and "Le délégué à la protection" in flat
     for refused in (membre, tresorier):
         assert (await client.get(URL, headers=refused.headers)).status_code == 403
+
+
+def test_every_processing_states_the_period_the_retention_job_applies(settings):
+    """No « à fixer » left (docs/conformite.md « Durées de conservation »), and the periods printed are this
+    installation's settings, not their defaults."""
+    reglee = settings.model_copy(update={"donnees_messages_conservation_jours": 200,
+                                         "donnees_echanges_conservation_jours": 500,
+                                         "donnees_radies_conservation_ans": 7, "donnees_acces_conservation_jours": 90})
+    durees = {t.code: t.duree_conservation for t in registre(reglee).traitements}
+    assert not [code for code, d in durees.items() if "fixer" in d or "{" in d], durees
+    assert "200 jours" in durees["MESSAGERIE"] and "200 jours" in durees["SMS_ENTRANTS"]
+    assert "500 jours" in durees["TICKETS"] and "500 jours" in durees["AVIS"] and "500 jours" in durees["SUGGESTIONS"]
+    assert "7 ans" in durees["REGISTRE_MEMBRES"] and durees["JOURNAL_ACCES"].startswith("90 jours")

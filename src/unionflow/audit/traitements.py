@@ -15,7 +15,8 @@ TRAITEMENTS = (
         categories_donnees=('auteur', 'adresse IP, navigateur', 'valeurs avant/après'),
         personnes_concernees=('utilisateurs', 'membres concernés'),
         destinataires=('les administrateurs', 'le commissaire aux comptes', 'le trésorier (son argent)'),
-        duree_conservation='Non purgé (à fixer)',
+        duree_conservation=("Conservé sans suppression: piste d'audit des livres (AUDCIF art. 24, dix ans au moins; "
+                            "docs/conformite.md S12)"),
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('audit_log',),

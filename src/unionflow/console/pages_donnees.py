@@ -104,7 +104,7 @@ async def acces_fiches(ctx: Ctx) -> Response:
 @page("/registre-traitements", RS_REGISTRE_TRAITEMENTS)
 async def registre_traitements(ctx: Ctx) -> Response:
     """The register, each processing with its CDP récépissé or « non déclaré », and the form to record one."""
-    service = RegistreService(ctx.db, ctx.auth)
+    service = RegistreService(ctx.db, ctx.auth, ctx.request.app.state.settings)
     organisation_id = service.organisation_par_defaut()
     return ctx.render("registre_traitements.html", registre=await service.registre(organisation_id),
                       peut_enregistrer=organisation_id is not None
@@ -115,7 +115,7 @@ async def registre_traitements(ctx: Ctx) -> Response:
 @page("/registre-traitements/recepisse", RS_REGISTRE_TRAITEMENTS, methods=("POST",), again=registre_traitements)
 async def enregistrer_recepisse(ctx: Ctx) -> Response:
     """The organisation's administrator or data-protection officer records the récépissé the CDP gave."""
-    service = RegistreService(ctx.db, ctx.auth)
+    service = RegistreService(ctx.db, ctx.auth, ctx.request.app.state.settings)
     organisation_id = service.organisation_par_defaut() or ctx.organisation()
     data = CreateRecepisseTraitementRequest(
         organisation_id=organisation_id, numero_recepisse=ctx.field("numero_recepisse"),
@@ -127,7 +127,7 @@ async def enregistrer_recepisse(ctx: Ctx) -> Response:
 
 @page("/registre-traitements/pdf", RS_REGISTRE_TRAITEMENTS)
 async def registre_pdf(ctx: Ctx) -> Response:
-    service = RegistreService(ctx.db, ctx.auth)
+    service = RegistreService(ctx.db, ctx.auth, ctx.request.app.state.settings)
     content = await service.pdf(service.organisation_par_defaut())
     return Response(content, media_type="application/pdf", headers={
         "Content-Disposition": 'attachment; filename="registre-traitements.pdf"', "Cache-Control": "no-store"})

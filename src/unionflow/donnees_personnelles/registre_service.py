@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Table
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound, RegleMetier
@@ -85,14 +86,24 @@ def _mention(r: RecepisseTraitement | None) -> str:
     return f"Récépissé n° {r.numero_recepisse} du {r.date_recepisse:%d/%m/%Y}{depose}"
 
 
-def registre(recepisses: dict[str, RecepisseTraitement] | None = None,
+def periodes(settings: Settings) -> dict[str, int]:
+    """The retention settings a declaration's ``duree_conservation`` names as ``{placeholders}``: the register
+    states the periods the retention job applies on this installation, not their defaults."""
+    return {"radies_ans": settings.donnees_radies_conservation_ans,
+            "messages_jours": settings.donnees_messages_conservation_jours,
+            "echanges_jours": settings.donnees_echanges_conservation_jours,
+            "acces_jours": settings.donnees_acces_conservation_jours}
+
+
+def registre(settings: Settings, recepisses: dict[str, RecepisseTraitement] | None = None,
              organisation_id: uuid.UUID | None = None) -> RegistreTraitementsResponse:
-    recus = recepisses or {}
+    recus, valeurs = recepisses or {}, periodes(settings)
     return RegistreTraitementsResponse(responsable=RESPONSABLE, loi=LOI, organisation_id=organisation_id, traitements=[
         TraitementResponse(code=d.code, nom=d.nom, zone=d.zone, finalite=d.finalite, base_legale=d.base_legale,
                            categories_donnees=list(d.categories_donnees),
                            personnes_concernees=list(d.personnes_concernees), destinataires=list(d.destinataires),
-                           duree_conservation=d.duree_conservation, transferts_hors_senegal=d.transferts_hors_senegal,
+                           duree_conservation=d.duree_conservation.format_map(valeurs),
+                           transferts_hors_senegal=d.transferts_hors_senegal,
                            donnees_sensibles=list(d.donnees_sensibles), tables=list(d.tables),
                            opposable=d.opposable, effet_opposition=d.effet_opposition,
                            statut_declaration=StatutDeclaration.DECLARE if d.code in recus
@@ -105,9 +116,10 @@ def registre(recepisses: dict[str, RecepisseTraitement] | None = None,
 class RegistreService:
     """The register for one organisation: its récépissés read by its keepers, recorded by the permission's holders."""
 
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+    def __init__(self, session: AsyncSession, auth: AuthContext, settings: Settings) -> None:
         self.session = session
         self.auth = auth
+        self.settings = settings
         self.recepisses = RecepisseTraitementRepository(session)
 
     def organisation_par_defaut(self) -> uuid.UUID | None:
@@ -128,9 +140,10 @@ class RegistreService:
     async def registre(self, organisation_id: uuid.UUID | None) -> RegistreTraitementsResponse:
         organisation_id = organisation_id or self.organisation_par_defaut()
         if organisation_id is None:
-            return registre()
+            return registre(self.settings)
         await self._organisation(organisation_id)
-        return registre(await self.recepisses.de_l_organisation(organisation_id), organisation_id)
+        recus = await self.recepisses.de_l_organisation(organisation_id)
+        return registre(self.settings, recus, organisation_id)
 
     async def pdf(self, organisation_id: uuid.UUID | None) -> bytes:
         """The register printed for the organisation (its name heads every page, its récépissés in a column)."""

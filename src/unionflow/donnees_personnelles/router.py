@@ -7,7 +7,7 @@ import uuid
 from enum import StrEnum
 from typing import Any
 
-from fastapi import Depends, Path, Query
+from fastapi import Depends, Path, Query, Request
 from fastapi.responses import Response
 
 from unionflow.core.auth import AuthContext, authorize
@@ -151,10 +151,11 @@ async def mes_consentements(session: SessionDep,
                                          "imprimable pour la déclaration à la CDP. ADMIN_ORGANISATION, "
                                          "DELEGUE_PROTECTION_DONNEES (de leur organisation, sinon 404), "
                                          "SUPER_ADMIN/ADMIN.")
-async def registre_traitements(session: SessionDep, auth: AuthContext = authorize(RS_REGISTRE_TRAITEMENTS),
+async def registre_traitements(request: Request, session: SessionDep,
+                               auth: AuthContext = authorize(RS_REGISTRE_TRAITEMENTS),
                                fmt: FormatRegistre = Query(FormatRegistre.JSON, alias="format"),
                                organisation_id: uuid.UUID | None = Query(None, alias="organisationId")) -> Any:
-    service = RegistreService(session, auth)
+    service = RegistreService(session, auth, request.app.state.settings)
     if fmt is FormatRegistre.JSON:
         return await service.registre(organisation_id)
     content = await service.pdf(organisation_id)
@@ -177,9 +178,9 @@ async def registre_traitements(session: SessionDep, auth: AuthContext = authoriz
                                           "registre, organisation dont l'appelant ne tient pas le registre. 400 "
                                           "`regle-metier`: un récépissé daté dans le futur, une déclaration "
                                           "postérieure à son récépissé.")
-async def enregistrer_recepisse(data: CreateRecepisseTraitementRequest, session: SessionDep,
+async def enregistrer_recepisse(request: Request, data: CreateRecepisseTraitementRequest, session: SessionDep,
                                 code: str = Path(..., pattern=r"^[A-Z][A-Z_]{0,39}$",
                                                  description="Code du traitement au registre"),
                                 auth: AuthContext = authorize(RS_REGISTRE_TRAITEMENTS),
                                 ) -> RecepisseTraitementResponse:
-    return await RegistreService(session, auth).enregistrer_recepisse(code, data)
+    return await RegistreService(session, auth, request.app.state.settings).enregistrer_recepisse(code, data)

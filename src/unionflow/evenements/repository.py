@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, case, func, literal, or_, select, true
+from sqlalchemy import ColumnElement, Select, case, func, literal, or_, select, true, update
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
@@ -17,6 +17,7 @@ from unionflow.models import (
     FeedbackEvenement,
     InscriptionEvenement,
     Membre,
+    NotificationEvenement,
 )
 from unionflow.models.evenement import StatutEvenement, StatutInscription, StatutModeration, Visibilite
 
@@ -261,6 +262,31 @@ class FeedbackEvenementRepository(SystemRepository[FeedbackEvenement]):
                        FeedbackEvenement.statut_moderation == StatutModeration.EN_ATTENTE)
                 .order_by(FeedbackEvenement.created_at, FeedbackEvenement.id))
         return list((await self.session.execute(stmt)).scalars())
+
+
+    async def effacer_commentaires_avant(self, limite: datetime, texte: str) -> int:
+        """Retention (Loi 2008-12, donnees_membre/jobs.py): the comments on events ended before ``limite`` become
+        ``texte``; the marks stay for the event's figures."""
+        fini = select(Evenement.id).where(Evenement.date_fin < limite)
+        stmt = (update(FeedbackEvenement)
+                .where(FeedbackEvenement.evenement_id.in_(fini), FeedbackEvenement.commentaire.is_not(None),
+                       FeedbackEvenement.commentaire != texte)
+                .values(commentaire=texte))
+        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
+
+
+class NotificationEvenementRepository(SystemRepository[NotificationEvenement]):
+    """The notices an event sent its members (convocations, changes)."""
+
+    model = NotificationEvenement
+
+    async def effacer_messages_avant(self, limite: datetime, texte: str) -> int:
+        """Retention (Loi 2008-12, donnees_membre/jobs.py): the text of notices written before ``limite`` becomes
+        ``texte``, as the outbox's copies do (``NotificationSystemRepository.effacer_corps_avant``)."""
+        stmt = (update(NotificationEvenement)
+                .where(NotificationEvenement.date_creation < limite, NotificationEvenement.message != texte)
+                .values(message=texte))
+        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
 
 
 class BilanEvenementsRepository(SystemRepository[Evenement]):

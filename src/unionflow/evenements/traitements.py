@@ -15,7 +15,9 @@ TRAITEMENTS = (
         categories_donnees=('inscriptions', 'avis', 'avis de convocation envoyés'),
         personnes_concernees=('membres',),
         destinataires=('les organisateurs',),
-        duree_conservation='Non purgés (à fixer)',
+        duree_conservation=("Inscriptions: avec l'événement (présences aux assemblées), l'identité suivant la fiche "
+                            "du membre; avis de convocation: texte effacé après {messages_jours} jours; commentaires: "
+                            "effacés {echanges_jours} jours après la fin de l'événement, notes gardées"),
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('inscription_evenement', 'feedback_evenement', 'notification_evenement'),

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select, true
+from sqlalchemy import ColumnElement, delete, func, select, true
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
@@ -63,3 +64,9 @@ class FeedbackRepository(ScopedRepository[Feedback]):
                                               .group_by(Feedback.type_feedback))).all()
         average = float(totals[2]) if totals[2] is not None else None
         return int(totals[0]), int(totals[1]), average, int(totals[3]), {t: int(n) for t, n in by_type}
+
+    async def supprimer_avant(self, limite: datetime) -> int:
+        """Retention (Loi 2008-12, donnees_membre/jobs.py): an opinion treated (or left untreated) since before
+        ``limite`` has served its purpose; nothing refers to it, so the row goes."""
+        stmt = delete(Feedback).where(func.coalesce(Feedback.date_traitement, Feedback.created_at) < limite)
+        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]

@@ -4,7 +4,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, exists, false, func, or_, select
+from sqlalchemy import ColumnElement, and_, exists, false, func, or_, select, update
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
@@ -78,3 +78,12 @@ class ConversationRepository(ScopedRepository[Conversation]):
     async def latest_message_at(self, conversation_id: uuid.UUID) -> datetime | None:
         stmt = select(func.max(M.created_at)).where(M.conversation_id == conversation_id)
         return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def effacer_messages_avant(self, limite: datetime, texte: str) -> int:
+        """Retention (Loi 2008-12, donnees_membre/jobs.py): the text of messages written before ``limite``
+        becomes ``texte``; who wrote when stays, so a conversation keeps its shape."""
+        stmt = (update(MessageConversation)
+                .where(MessageConversation.created_at < limite, MessageConversation.contenu.is_not(None),
+                       MessageConversation.contenu != texte)
+                .values(contenu=texte))
+        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]

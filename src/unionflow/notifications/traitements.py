@@ -21,7 +21,9 @@ TRAITEMENTS = (
         ),
         personnes_concernees=('membres',),
         destinataires=("la passerelle SMS et le serveur de messagerie de l'exploitant",),
-        duree_conservation="Avis: non purgés (à fixer); oppositions: tant qu'elles valent",
+        duree_conservation=("Avis: adresse et texte effacés après {messages_jours} jours (réglage "
+                            "UNIONFLOW_DONNEES_MESSAGES_CONSERVATION_JOURS); préférences et oppositions: tant "
+                            "qu'elles valent"),
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('notification', 'preference_membre', 'opposition_sms'),
@@ -36,7 +38,8 @@ TRAITEMENTS = (
         categories_donnees=("adresse d'envoi (e-mail, téléphone)", 'contenu des avis'),
         personnes_concernees=('membres',),
         destinataires=("la passerelle SMS et le serveur de messagerie de l'exploitant",),
-        duree_conservation='Avis: non purgés (à fixer)',
+        duree_conservation=("Avis: adresse et texte effacés après {messages_jours} jours (réglage "
+                            "UNIONFLOW_DONNEES_MESSAGES_CONSERVATION_JOURS)"),
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('notification',),

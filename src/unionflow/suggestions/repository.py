@@ -2,15 +2,17 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, false, func, or_, select, true
+from sqlalchemy import ColumnElement, delete, false, func, or_, select, true, update
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
 from unionflow.core.query import contient
 from unionflow.core.repository import ScopedRepository
 from unionflow.models import Suggestion, SuggestionVote
+from unionflow.models.suggestion import StatutSuggestion
 
 
 @dataclass(frozen=True)
@@ -74,3 +76,13 @@ class SuggestionRepository(ScopedRepository[Suggestion]):
     async def count_votes(self, suggestion_id: uuid.UUID) -> int:
         stmt = select(func.count()).select_from(SuggestionVote).where(SuggestionVote.suggestion_id == suggestion_id)
         return int((await self.session.execute(stmt)).scalar_one())
+
+    async def effacer_auteurs_avant(self, limite: datetime, texte: str) -> int:
+        """Retention (Loi 2008-12, donnees_membre/jobs.py): a suggestion settled (rejected or carried out) since
+        before ``limite`` stays in the organisation's history, but its author's name, shown to every member,
+        becomes ``texte``. The votes stay (they hold no name, and ``nombre_votes`` counts them)."""
+        stmt = (update(Suggestion)
+                .where(Suggestion.statut.in_((StatutSuggestion.REJETEE.value, StatutSuggestion.REALISEE.value)),
+                       Suggestion.updated_at < limite, Suggestion.auteur_nom != texte)
+                .values(auteur_nom=texte))
+        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]

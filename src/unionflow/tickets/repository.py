@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, case, false, or_, select
+from sqlalchemy import ColumnElement, Select, and_, case, false, or_, select, update
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.pagination import PageParams
@@ -91,3 +91,23 @@ class TicketRepository(ScopedRepository[Ticket]):
                                                       MembreOrganisation.statut == StatutAppartenance.ACTIF)
         roles = (await self.session.execute(stmt)).scalar_one_or_none()
         return bool(roles) and not ORGANISATION_STAFF_ROLES.isdisjoint(roles or ())
+
+    async def effacer_fermes_avant(self, limite: datetime, texte: str, lot: int = 500) -> int:
+        """Retention (Loi 2008-12, donnees_membre/jobs.py): the texts of tickets closed before ``limite`` (subject,
+        description, resolution, requester's name, every message) become ``texte``; number, category, dates and
+        the member link stay for the statistics. Through the ORM, in batches: its flush recomputes the search key
+        (numero, sujet, description), which a bulk UPDATE would leave holding the old words."""
+        total = 0
+        while True:
+            stmt = (select(Ticket).where(Ticket.statut == StatutTicket.FERME.value, Ticket.date_fermeture < limite,
+                                         Ticket.description != texte).order_by(Ticket.id).limit(lot))
+            tickets = list((await self.session.execute(stmt)).scalars())
+            if not tickets:
+                return total
+            for ticket in tickets:
+                ticket.sujet = ticket.description = ticket.demandeur_nom = texte
+                ticket.resolution = texte if ticket.resolution is not None else None
+            await self.session.execute(update(TicketMessage).where(TicketMessage.ticket_id.in_([t.id for t in tickets]))
+                                       .values(contenu=texte))
+            await self.session.flush()
+            total += len(tickets)
