@@ -23,6 +23,7 @@ from sqlalchemy import Uuid, bindparam, delete, func, select, text, update
 
 from tests.factories.cotisations import BASE, cotisation_a_venir, days
 from tests.scheduler.test_planificateur import _make_due, _runs
+from unionflow.compte.repository import CompteRepository
 from unionflow.cotisations.jobs import marquer_retards_lot
 from unionflow.cotisations.organisation_service import statistics
 from unionflow.cotisations.schemas import (
@@ -251,6 +252,27 @@ async def _assert_statistics(client, db, world: World) -> None:
             expected = _expected(_visible(rows, **scope, **filters), today, model, **extra)
             assert _comparable(response.json()) == expected, (path, scope)
     assert await _buckets_from_summary(db) == _buckets_from_dues(rows)
+    await _assert_organisations_dues(db, world, rows, today)
+
+
+async def _assert_organisations_dues(db, world: World, rows, today) -> None:
+    """The federation's per-organisation dues figures (sums from the summary, distinct members from the dues) equal
+    the same cuts computed here from the dues rows."""
+    ouvertes = {"EN_ATTENTE", "PARTIELLEMENT_PAYEE", "EN_RETARD"}
+    ids = [o.id for o in world.orgs]
+    got = await CompteRepository(db).organisations_dues(ids, today.year, today)
+    for org in ids:
+        mine = [r for r in rows if r.organisation_id == org]
+        echues = [r for r in mine if r.statut != "ANNULEE" and r.date_echeance <= today
+                  and r.date_echeance.year == today.year]
+        retard = [r for r in mine if r.statut in ouvertes and r.date_echeance < today]
+        assert got[org] == {
+            "du_echu": sum((r.montant_du for r in echues), Decimal(0)),
+            "paye_echu": sum((r.montant_paye for r in echues), Decimal(0)),
+            "nombre_en_retard": len(retard),
+            "montant_en_retard": sum((r.montant_du - r.montant_paye for r in retard), Decimal(0)),
+            "membres_en_retard": len({r.membre_id for r in retard}),
+        }, (org, got[org])
 
 
 @PROPERTY

@@ -7,9 +7,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import and_, func, select
 
 from unionflow.core.repository import SystemRepository
+from unionflow.cotisations.synthese_repository import chiffres_organisations
 from unionflow.models import (
     Adhesion,
     Cotisation,
@@ -104,26 +105,15 @@ class CompteRepository(SystemRepository[Cotisation]):
         """The dues figures of several organisations in two grouped queries, not two per organisation (the
         federation's consolidation, docs/performance.md « Scale scenarios »); an organisation without dues gets
         zeros."""
-        reste = Cotisation.montant_du - Cotisation.montant_paye
-        is_open = Cotisation.statut.in_(OPEN_DUES)
-        overdue = and_(is_open, Cotisation.date_echeance < today)
-        due_by_now = and_(Cotisation.statut != StatutCotisation.ANNULEE, Cotisation.date_echeance <= today,
-                          func.extract("year", Cotisation.date_echeance) == year)
-        stmt = select(
-            Cotisation.organisation_id,
-            func.coalesce(func.sum(case((due_by_now, Cotisation.montant_du), else_=0)), 0),
-            func.coalesce(func.sum(case((due_by_now, Cotisation.montant_paye), else_=0)), 0),
-            func.count().filter(overdue),
-            func.coalesce(func.sum(case((overdue, reste), else_=0)), 0),
-        ).where(Cotisation.organisation_id.in_(organisation_ids)).group_by(Cotisation.organisation_id)
-        # The distinct members apart, over the overdue dues only: a DISTINCT aggregate in the query above made
-        # PostgreSQL sort every dues row of the federation (1 M rows, spilled to disk: 2.4 s against 1.5 s for
-        # both queries, on the bench's data).
+        overdue = and_(Cotisation.statut.in_(OPEN_DUES), Cotisation.date_echeance < today)
+        # The sums from the dues' summary (cotisations owns it); only the distinct members, which no bucket can
+        # hold, read the dues, and only the overdue ones (the index on organisation, status and due date).
+        sommes = await chiffres_organisations(self.session, organisation_ids, year, today)
         membres = (select(Cotisation.organisation_id, func.count(func.distinct(Cotisation.membre_id)))
                    .where(Cotisation.organisation_id.in_(organisation_ids), overdue)
                    .group_by(Cotisation.organisation_id))
         en_retard = {org: int(n) for org, n in (await self.session.execute(membres)).all()}
-        found = {row[0]: (*row, en_retard.get(row[0], 0)) for row in (await self.session.execute(stmt)).all()}
+        found = {org: (org, *row, en_retard.get(org, 0)) for org, row in sommes.items()}
         zero = (None, 0, 0, 0, 0, 0)
         return {org: {"du_echu": dec(row[1]), "paye_echu": dec(row[2]), "nombre_en_retard": int(row[3]),
                       "montant_en_retard": dec(row[4]), "membres_en_retard": int(row[5])}
