@@ -116,10 +116,7 @@ class FederationService:
         debut, fin = periode(debut, fin)
         federation, organisations = await self.perimetre(federation_id)
         ids = [o.id for o in organisations]
-        etats = EtatsRepository(self.session)
-        balances = await etats.soldes_organisations(ids, debut, fin)
-        resultats = await etats.soldes_organisations(ids, debut, fin, sans_cloture=True)
-        cumuls = await etats.soldes_organisations(ids, None, fin)
+        balances, resultats, cumuls = await EtatsRepository(self.session).soldes_consolides(ids, debut, fin)
         numeros = await QuotePartRepository(self.session).internes(ids)
         pieces = [*numeros, *(f"ANN-{n}" for n in numeros)]
         eliminations = await ConsolidationRepository(self.session).eliminations(ids, pieces, debut, fin)
