@@ -206,3 +206,27 @@ def test_rows_tied_to_a_person_gain_the_builtin_issuer(empty_database_url):
     assert asyncio.run(_sql(url, [("SELECT appelant FROM cle_idempotence ORDER BY cle", {})])) == [
         ("s" * 255,), (sub,)]
     upgrade(url)
+
+
+def test_a_version_1_notice_gains_its_digest_and_the_key_takes_the_text(empty_database_url):
+    """0045 on a database holding a version 1 notice: the row gets the SHA-256 of its text; the key is then
+    (purpose, version, digest), so a version has a text per organisation; the downgrade gives the former key back."""
+    import hashlib
+
+    url = empty_database_url
+    notice = models.NoticeInformation.__table__
+    upgrade(url, "0044_audit_auteur_date")
+    texte = "Votre organisation enregistre votre appartenance syndicale (loi n° 2008-12)."
+    asyncio.run(_sql(url, [(insert(notice), {"id": uuid.uuid4(), "finalite": "ADHESION_SYNDICALE", "version": 1,
+                                             "texte": texte, "created_at": datetime.now(UTC)})]))
+    upgrade(url)
+    assert asyncio.run(_sql(url, [("SELECT empreinte FROM notice_information", {})])) == [
+        (hashlib.sha256(texte.encode()).hexdigest(),)]
+    for nom in ("A", "B"):  # one version, a text per organisation
+        autre = f"Responsable du traitement: Syndicat {nom}."
+        asyncio.run(_sql(url, [(insert(notice), {
+            "id": uuid.uuid4(), "finalite": "ADHESION_SYNDICALE", "version": 2, "texte": autre,
+            "empreinte": hashlib.sha256(autre.encode()).hexdigest(), "created_at": datetime.now(UTC)})]))
+    downgrade(url, "0044_audit_auteur_date")
+    assert asyncio.run(_sql(url, [("SELECT version, texte FROM notice_information", {})])) == [(1, texte)]
+    upgrade(url)

@@ -4,6 +4,7 @@ organisation's administrator prints the register of processings."""
 
 from __future__ import annotations
 
+from markupsafe import escape
 from sqlalchemy import select
 
 from tests.console.connexion import sign_in
@@ -21,6 +22,8 @@ async def test_member_consents_and_withdraws_then_sees_who_read_his_file(client,
     assert page.status_code == 200 and "Aucun consentement enregistré" in page.text
     assert secretaire.user.email in page.text and "GET /api/membres/{id}" in page.text
     assert "loi n° 2008-12" in page.text  # the notice text shown before consenting
+    # art. 58: the notice names the organisation as controller (escaped by the template, as the name may be)
+    assert f"Responsable du traitement: {escape(org.nom)}" in page.text
 
     refused = await client.post("/console/moi/donnees/consentements",
                                 data={"csrf": csrf, "finalite": "INCONNUE", "organisation": str(org.id)})

@@ -13,7 +13,7 @@ AIDE = "/api/demandes-aide"
 
 
 def _body(org, finalite="SANTE_AIDE", **values):
-    return {"organisationId": str(org.id), "finalite": finalite, "noticeVersion": 1, **values}
+    return {"organisationId": str(org.id), "finalite": finalite, "noticeVersion": 2, **values}
 
 
 def _aide(org, type_="MALADIE"):
@@ -26,13 +26,14 @@ async def test_member_consents_withdraws_and_consents_again_history_kept(client,
     membre = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
     notices = (await client.get("/api/donnees-personnelles/notices", headers=membre.headers)).json()
     assert {n["finalite"] for n in notices} == {"ADHESION_SYNDICALE", "SANTE_AIDE"}
-    assert all(n["version"] == 1 and "2008-12" in n["texte"] for n in notices)
+    assert all(n["version"] == 2 and "2008-12" in n["texte"] and n["organisationId"] == str(org.id)
+               for n in notices)
 
     given = await client.post(URL, headers=membre.headers, json=_body(org, canal="CONSOLE"))
     assert given.status_code == 201, given.text
     c = given.json()
     assert c["membreId"] == str(membre.membre.id) and c["enVigueur"] and c["canal"] == "CONSOLE"
-    assert c["noticeVersion"] == 1 and c["recueilliParNom"] == membre.user.email
+    assert c["noticeVersion"] == 2 and c["recueilliParNom"] == membre.user.email
     stored = (await db.execute(select(NoticeInformation)
                                .where(NoticeInformation.finalite == "SANTE_AIDE"))).scalar_one()
     assert "santé" in stored.texte  # the text the member read, kept with its version
@@ -40,8 +41,8 @@ async def test_member_consents_withdraws_and_consents_again_history_kept(client,
     twice = await client.post(URL, headers=membre.headers, json=_body(org))
     assert twice.status_code == 409
     old_version = await client.post(URL, headers=membre.headers, json=_body(org, "ADHESION_SYNDICALE",
-                                                                            noticeVersion=2))
-    assert old_version.status_code == 400 and "version 1" in old_version.json()["detail"]
+                                                                            noticeVersion=1))
+    assert old_version.status_code == 400 and "version 2" in old_version.json()["detail"]
 
     withdrawn = await client.post(f"{URL}/{c['id']}/retrait", headers=membre.headers)
     assert withdrawn.status_code == 200 and withdrawn.json()["enVigueur"] is False

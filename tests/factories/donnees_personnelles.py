@@ -1,27 +1,32 @@
-"""Consents given straight in the database (the notice of the current version stored once), for tests whose subject
-is not the consent itself (an aid request of type MALADIE needs SANTE_AIDE)."""
+"""Consents given straight in the database (the notice of the current version, rendered for the organisation, stored
+once), for tests whose subject is not the consent itself (an aid request of type MALADIE needs SANTE_AIDE)."""
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from datetime import UTC, datetime
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.donnees_personnelles.notices import NOTICES
-from unionflow.models import Consentement, NoticeInformation
+from unionflow.donnees_personnelles.notices import VERSION, rendre
+from unionflow.models import Consentement, NoticeInformation, Organisation
 from unionflow.models.donnees_personnelles import FinaliteConsentement
 
 
 async def consentement(db: AsyncSession, membre_id: uuid.UUID, organisation_id: uuid.UUID,
                        finalite: FinaliteConsentement = FinaliteConsentement.SANTE_AIDE) -> Consentement:
-    version, texte = NOTICES[finalite]
+    version, organisation = VERSION, await db.get(Organisation, organisation_id)
+    assert organisation is not None
+    texte = rendre(finalite, organisation)
+    empreinte = hashlib.sha256(texte.encode()).hexdigest()
     notice = (await db.execute(select(NoticeInformation).where(NoticeInformation.finalite == finalite,
-                                                               NoticeInformation.version == version))
+                                                               NoticeInformation.version == version,
+                                                               NoticeInformation.empreinte == empreinte))
               ).scalar_one_or_none()
     if notice is None:
-        notice = NoticeInformation(finalite=finalite.value, version=version, texte=texte)
+        notice = NoticeInformation(finalite=finalite.value, version=version, texte=texte, empreinte=empreinte)
         db.add(notice)
         await db.flush()
     row = Consentement(membre_id=membre_id, organisation_id=organisation_id, finalite=finalite.value,

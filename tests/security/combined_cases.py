@@ -257,7 +257,7 @@ async def ussd_pin_reinitialiser(w: World) -> Call:
 async def consentement_recueillir(w: World) -> Call:
     """The secretariat records the paper consent of a member of the organisation."""
     body = {"membreId": str(w.owner.id), "organisationId": str(w.org.id), "finalite": "ADHESION_SYNDICALE",
-            "canal": "PAPIER", "noticeVersion": 1}
+            "canal": "PAPIER", "noticeVersion": 2}
 
     async def done() -> bool:
         return await scalar(w.db, select(func.count()).select_from(Consentement).where(

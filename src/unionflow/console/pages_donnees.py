@@ -25,6 +25,7 @@ from unionflow.core.roles import (
 from unionflow.donnees_membre.opposition_service import OppositionService, opposables
 from unionflow.donnees_membre.schemas import CreateOppositionRequest
 from unionflow.donnees_personnelles.acces_service import AccesDossierService
+from unionflow.donnees_personnelles.notices import VERSION
 from unionflow.donnees_personnelles.registre_service import RegistreService
 from unionflow.donnees_personnelles.schemas import CreateConsentementRequest, CreateRecepisseTraitementRequest
 from unionflow.donnees_personnelles.service import ConsentementService, notices
@@ -41,9 +42,9 @@ def _choix(ctx: Ctx) -> tuple[FinaliteConsentement, uuid.UUID]:
 
 def _demande(ctx: Ctx, membre_id: uuid.UUID | None, canal: CanalConsentement) -> CreateConsentementRequest:
     finalite, organisation_id = _choix(ctx)
-    version = next(n.version for n in notices() if n.finalite == finalite)
+    # The version in force: the text itself is rendered again for the organisation chosen, as shown on the page.
     return CreateConsentementRequest(membre_id=membre_id, organisation_id=organisation_id, finalite=finalite,
-                                     canal=canal, notice_version=version)
+                                     canal=canal, notice_version=VERSION)
 
 
 @page("/moi/donnees", RS_COMPTE_ADHERENT)
@@ -52,7 +53,8 @@ async def mes_donnees(ctx: Ctx) -> Response:
     acces = await AccesDossierService(ctx.db, ctx.auth).miens(PageParams(0, 50))
     assert ctx.auth.membre_id is not None  # miens() answered 404 otherwise
     organisations = await AppartenanceService(ctx.db, ctx.auth).lister(ctx.auth.membre_id)
-    return ctx.render("mes_donnees.html", consentements=consentements, acces=acces, notices=notices(),
+    return ctx.render("mes_donnees.html", consentements=consentements, acces=acces,
+                      notices=await notices(ctx.db, ctx.auth, None),
                       organisations={a.organisation_id: a.organisation_nom for a in organisations},
                       finalites=list(FinaliteConsentement), fait=ctx.request.query_params.get("fait"),
                       oppositions=await OppositionService(ctx.db, ctx.auth).miennes(), opposables=opposables())

@@ -125,9 +125,11 @@ class NoticeRepository(SystemRepository[NoticeInformation]):
 
     model = NoticeInformation
 
-    async def version(self, finalite: str, version: int) -> NoticeInformation | None:
+    async def texte(self, finalite: str, version: int, empreinte: str) -> NoticeInformation | None:
+        """The stored row of this text (as rendered for one organisation), if a member already read it."""
         return (await self.session.execute(self.select().where(
-            NoticeInformation.finalite == finalite, NoticeInformation.version == version))).scalar_one_or_none()
+            NoticeInformation.finalite == finalite, NoticeInformation.version == version,
+            NoticeInformation.empreinte == empreinte))).scalar_one_or_none()
 
 
 @dataclass(frozen=True)

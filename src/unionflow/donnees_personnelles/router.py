@@ -54,11 +54,19 @@ class FormatRegistre(StrEnum):
     PDF = "pdf"
 
 
-@router.get("/notices", response_model=list[NoticeResponse], summary="Notices d'information en vigueur",
-            description=EXT + "Le texte lu par le membre avant de consentir, par finalité, avec sa version "
-                              "(à renvoyer dans `noticeVersion`).")
-async def list_notices(auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> list[NoticeResponse]:
-    return notices()
+@router.get("/notices", response_model=list[NoticeResponse], responses=problems(404),
+            summary="Notices d'information en vigueur",
+            description=EXT + "Le texte lu par le membre avant de consentir (loi n° 2008-12, art. 58), par finalité, "
+                              "avec sa version (à renvoyer dans `noticeVersion`). Le responsable du traitement "
+                              "est l'organisation à qui le consentement est donné: chaque texte la nomme "
+                              "(`organisationId` de la réponse). `organisationId` (facultatif): les notices de "
+                              "cette organisation (hors de vue: 404); sans lui, celles de chaque organisation dont "
+                              "l'appelant est membre (et de son organisation active), par nom; aucune: liste "
+                              "vide. Le texte rendu est conservé avec le consentement, tel que lu.")
+async def list_notices(session: SessionDep, auth: AuthContext = authorize(RS_ANY_AUTHENTICATED),
+                       organisation_id: uuid.UUID | None = Query(None, alias="organisationId")
+                       ) -> list[NoticeResponse]:
+    return await notices(session, auth, organisation_id)
 
 
 @router.post("/consentements", status_code=201, response_model=ConsentementResponse, responses=problems(404, 409),

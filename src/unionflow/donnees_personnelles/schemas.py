@@ -27,7 +27,11 @@ class CreateConsentementRequest(InputModel):
 class NoticeResponse(OutputModel):
     finalite: FinaliteConsentement
     version: int
-    texte: str
+    texte: str = Field(description="Le texte de la notice (loi n° 2008-12, art. 58), une ligne par information: "
+                                   "responsable du traitement (l'organisation), finalité, données, destinataires, "
+                                   "réponse obligatoire ou facultative, durée de conservation, transferts, droits")
+    organisation_id: uuid.UUID | None = Field(None, description="L'organisation, responsable du traitement, que "
+                                                                "le texte nomme")
 
 
 class ConsentementResponse(OutputModel):

@@ -1,9 +1,11 @@
 """Consents to the processing of sensitive data (Loi 2008-12): recorded by the member himself or, from a signed
 paper form, by the secretariat (``consentement.recueillir``); withdrawn the same ways. A withdrawal dates the row
-and keeps it; consenting again adds a row. The notice text the member read is stored with its version."""
+and keeps it; consenting again adds a row. The notice text the member read (rendered for the organisation, the
+controller it names: notices.py) is stored with its version."""
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from datetime import UTC, datetime
 
@@ -14,7 +16,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
-from unionflow.donnees_personnelles.notices import NOTICES
+from unionflow.donnees_personnelles.notices import VERSION, rendre
 from unionflow.donnees_personnelles.repository import (
     ConsentementRepository,
     ConsentementSystemRepository,
@@ -29,6 +31,8 @@ from unionflow.donnees_personnelles.schemas import (
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import Consentement, NoticeInformation
 from unionflow.models.donnees_personnelles import CanalConsentement, FinaliteConsentement
+from unionflow.models.organisation import Organisation
+from unionflow.organisations.repository import OrganisationRepository
 
 MODULE = "DONNEES_PERSONNELLES"
 # Aid types whose request states the member's health (docs/donnees-personnelles.md): they need SANTE_AIDE.
@@ -43,8 +47,25 @@ def to_response(c: Consentement) -> ConsentementResponse:
         retire_le=c.retire_le, retire_par_nom=c.retire_par_nom)
 
 
-def notices() -> list[NoticeResponse]:
-    return [NoticeResponse(finalite=f, version=v, texte=t) for f, (v, t) in NOTICES.items()]
+def notices_de(organisation: Organisation) -> list[NoticeResponse]:
+    """The notices in force for a consent given to ``organisation``, one per purpose."""
+    return [NoticeResponse(finalite=f, version=VERSION, texte=rendre(f, organisation),
+                           organisation_id=organisation.id) for f in FinaliteConsentement]
+
+
+async def notices(session: AsyncSession, auth: AuthContext,
+                  organisation_id: uuid.UUID | None) -> list[NoticeResponse]:
+    """The notices for ``organisation_id`` (one the caller sees, else 404), or for each organisation he is a
+    member of (and his active one), by name: a notice names its controller, so there is no text without one."""
+    repo = OrganisationRepository(session, auth)
+    if organisation_id is not None:
+        organisation = await repo.get(organisation_id)
+        if organisation is None:
+            raise NotFound("Organisation introuvable")
+        return notices_de(organisation)
+    ids = set(auth.member_organisations) | ({auth.active_organisation_id} if auth.active_organisation_id else set())
+    organisations = [o for o in [await repo.get(i) for i in ids] if o is not None]
+    return [n for o in sorted(organisations, key=lambda o: (o.nom, o.id)) for n in notices_de(o)]
 
 
 async def exiger_consentement_sante(session: AsyncSession, membre_id: uuid.UUID, organisation_id: uuid.UUID,
@@ -83,20 +104,26 @@ class ConsentementService:
                           "Seuls le membre lui-même et le secrétariat de l'organisation enregistrent son "
                           "consentement")
 
-    async def _notice(self, finalite: FinaliteConsentement, version: int) -> NoticeInformation:
-        """The stored notice of this version; the current text is stored the first time it is consented to."""
-        courante, texte = NOTICES[finalite]
-        if version != courante:
-            raise RegleMetier(f"noticeVersion: la notice en vigueur pour {finalite.value} est la version {courante}")
+    async def _notice(self, finalite: FinaliteConsentement, version: int,
+                      organisation_id: uuid.UUID) -> NoticeInformation:
+        """The stored text of the notice in force as rendered for the organisation now (what the member reads):
+        stored the first time a member consents on it."""
+        if version != VERSION:
+            raise RegleMetier(f"noticeVersion: la notice en vigueur pour {finalite.value} est la version {VERSION}")
+        organisation = await OrganisationRepository(self.session, self.auth).get(organisation_id)
+        if organisation is None:
+            raise NotFound("Organisation introuvable")
+        texte = rendre(finalite, organisation)
+        empreinte = hashlib.sha256(texte.encode()).hexdigest()
         repo = NoticeRepository(self.session)
-        found = await repo.version(finalite, version)
+        found = await repo.texte(finalite, version, empreinte)
         if found is None:
-            found = NoticeInformation(finalite=finalite.value, version=version, texte=texte)
+            found = NoticeInformation(finalite=finalite.value, version=version, texte=texte, empreinte=empreinte)
             # A concurrent first consent stored it: take theirs.
             try:
                 await flush_unique(self.session, "notice", found)
             except Conflict:
-                found = await repo.version(finalite, version)
+                found = await repo.texte(finalite, version, empreinte)
                 assert found is not None
         return found
 
@@ -115,7 +142,7 @@ class ConsentementService:
         if membre_id != self.auth.membre_id and data.canal is not CanalConsentement.PAPIER:
             # Staff record what the member signed: the consent itself is the member's act, on paper.
             raise RegleMetier("canal: le secrétariat enregistre un consentement signé sur papier (PAPIER)")
-        notice = await self._notice(data.finalite, data.notice_version)
+        notice = await self._notice(data.finalite, data.notice_version, data.organisation_id)
         if await ConsentementSystemRepository(self.session).en_vigueur(membre_id, data.organisation_id,
                                                                        data.finalite) is not None:
             raise Conflict(f"Un consentement {data.finalite.value} est déjà en vigueur pour ce membre")

@@ -28,17 +28,21 @@ class CanalConsentement(StrEnum):
 
 
 class NoticeInformation(IdMixin, Base):
-    """The text shown to the member before he consents, one row per (purpose, version): a consent names the
-    version it was given on, and the text stays as it was read (never edited; a new text is a new version)."""
+    """A text shown to members before they consent, one row per (purpose, version, text): from version 2 the
+    text is rendered for the organisation it names as controller (donnees_personnelles/notices.py), so one
+    version has a text per organisation identity. A consent points to the text as it was read (never edited)."""
 
     __tablename__ = "notice_information"
 
     finalite: Mapped[str] = mapped_column(String(30))
     version: Mapped[int]
     texte: Mapped[str] = mapped_column(Text)
+    # SHA-256 (hex) of ``texte``: the unique key finds the row of a text already read without comparing texts.
+    empreinte: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
-    __table_args__ = (UniqueConstraint("finalite", "version", name="uq_notice_information_finalite_version"),)
+    __table_args__ = (UniqueConstraint("finalite", "version", "empreinte",
+                                       name="uq_notice_information_finalite_version_empreinte"),)
 
 
 class Consentement(IdMixin, TimestampMixin, Base):
