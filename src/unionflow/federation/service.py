@@ -95,12 +95,12 @@ class FederationService:
         # Arrears as they stand at the end of the period, or today if it ends later.
         arrete = min(fin, datetime.now(UTC).date())
         retards = await compte.organisations_dues(ids, arrete.year, arrete)
-        soldes = await EtatsRepository(self.session).soldes_organisations(ids, None, fin)
+        soldes = await EtatsRepository(self.session).soldes_organisations(ids, None, fin, classe=5)
         membres = await compte.active_members_par_organisation(ids)
         chiffres = []
         for organisation in organisations:
             tresorerie = [TresorerieOrganisation(numero_compte=s.numero, libelle=s.libelle, solde=_solde(s))
-                          for s in soldes.get(organisation.id, []) if s.classe == 5]
+                          for s in soldes.get(organisation.id, [])]
             encaisse, retard = collected[organisation.id], retards[organisation.id]
             chiffres.append(ChiffresOrganisation(
                 organisation_id=organisation.id, nom=organisation.nom,

@@ -55,3 +55,6 @@ async def test_one_pass_equals_the_three_balances_it_replaces(factory, db, ligne
                 await repo.soldes_organisations(ids, DEBUT, FIN, sans_cloture=True),
                 await repo.soldes_organisations(ids, None, FIN))
     assert await repo.soldes_consolides(ids, DEBUT, FIN) == attendus
+    # The consolidation's treasury: class 5 alone, as the unfiltered balance's class-5 rows.
+    tresorerie = {o: [s for s in soldes if s.classe == 5] for o, soldes in attendus[2].items()}
+    assert await repo.soldes_organisations(ids, None, FIN, classe=5) == {o: s for o, s in tresorerie.items() if s}
