@@ -48,12 +48,12 @@ def test_every_notice_carries_each_art_58_item():
     organisation = Organisation(id=uuid.uuid4(), nom="Syndicat des enseignants de Thiès", adresse="12 rue Carnot",
                                 ville="Thiès", email="bureau@set.sn", telephone="+221338001122")
     for finalite in FinaliteConsentement:
-        texte = notices.rendre(finalite, organisation)
+        texte = notices.rendre(finalite, organisation, 5)
         assert _manquants(texte, finalite, organisation) == [], (finalite, texte)
         assert "12 rue Carnot, Thiès" in texte and "contact: bureau@set.sn, +221338001122" in texte
     bare = Organisation(id=uuid.uuid4(), nom="Mutuelle sans adresse")
     assert "Responsable du traitement: Mutuelle sans adresse; contact: son secrétariat." in notices.rendre(
-        FinaliteConsentement.SANTE_AIDE, bare)
+        FinaliteConsentement.SANTE_AIDE, bare, 5)
 
 
 def test_the_books_retention_told_is_the_erasures():

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.config import Settings
 from unionflow.donnees_personnelles.notices import VERSION, rendre
 from unionflow.models import Consentement, NoticeInformation, Organisation
 from unionflow.models.donnees_personnelles import FinaliteConsentement
@@ -19,7 +20,7 @@ async def consentement(db: AsyncSession, membre_id: uuid.UUID, organisation_id: 
                        finalite: FinaliteConsentement = FinaliteConsentement.SANTE_AIDE) -> Consentement:
     version, organisation = VERSION, await db.get(Organisation, organisation_id)
     assert organisation is not None
-    texte = rendre(finalite, organisation)
+    texte = rendre(finalite, organisation, Settings.model_fields["donnees_radies_conservation_ans"].default)
     empreinte = hashlib.sha256(texte.encode()).hexdigest()
     notice = (await db.execute(select(NoticeInformation).where(NoticeInformation.finalite == finalite,
                                                                NoticeInformation.version == version,

@@ -13,6 +13,7 @@ from starlette.responses import Response
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_comptabilite import parse_date
 from unionflow.console.pages_tresorier import parse_id
+from unionflow.console.services import settings_of
 from unionflow.core.errors import InvalidInput
 from unionflow.core.pagination import PageParams
 from unionflow.core.permissions import Permission
@@ -40,6 +41,14 @@ def _choix(ctx: Ctx) -> tuple[FinaliteConsentement, uuid.UUID]:
     return FinaliteConsentement(finalite), parse_id(ctx.field("organisation"))
 
 
+
+def _consentements(ctx: Ctx) -> ConsentementService:
+    return ConsentementService(ctx.db, ctx.auth, settings_of(ctx.request))
+
+
+def _registre(ctx: Ctx) -> RegistreService:
+    return RegistreService(ctx.db, ctx.auth, settings_of(ctx.request))
+
 def _demande(ctx: Ctx, membre_id: uuid.UUID | None, canal: CanalConsentement) -> CreateConsentementRequest:
     finalite, organisation_id = _choix(ctx)
     # The version in force: the text itself is rendered again for the organisation chosen, as shown on the page.
@@ -49,12 +58,12 @@ def _demande(ctx: Ctx, membre_id: uuid.UUID | None, canal: CanalConsentement) ->
 
 @page("/moi/donnees", RS_COMPTE_ADHERENT)
 async def mes_donnees(ctx: Ctx) -> Response:
-    consentements = await ConsentementService(ctx.db, ctx.auth).miens()
+    consentements = await _consentements(ctx).miens()
     acces = await AccesDossierService(ctx.db, ctx.auth).miens(PageParams(0, 50))
     assert ctx.auth.membre_id is not None  # miens() answered 404 otherwise
     organisations = await AppartenanceService(ctx.db, ctx.auth).lister(ctx.auth.membre_id)
     return ctx.render("mes_donnees.html", consentements=consentements, acces=acces,
-                      notices=await notices(ctx.db, ctx.auth, None),
+                      notices=await notices(ctx.db, ctx.auth, settings_of(ctx.request), None),
                       organisations={a.organisation_id: a.organisation_nom for a in organisations},
                       finalites=list(FinaliteConsentement), fait=ctx.request.query_params.get("fait"),
                       oppositions=await OppositionService(ctx.db, ctx.auth).miennes(), opposables=opposables())
@@ -62,13 +71,13 @@ async def mes_donnees(ctx: Ctx) -> Response:
 
 @page("/moi/donnees/consentements", RS_CONSENTEMENT, methods=("POST",), again=mes_donnees)
 async def consentir(ctx: Ctx) -> Response:
-    await ConsentementService(ctx.db, ctx.auth).recueillir(_demande(ctx, None, CanalConsentement.CONSOLE))
+    await _consentements(ctx).recueillir(_demande(ctx, None, CanalConsentement.CONSOLE))
     return redirect("/moi/donnees?fait=consenti")
 
 
 @page("/moi/donnees/consentements/{id}/retrait", RS_CONSENTEMENT, methods=("POST",), again=mes_donnees)
 async def retirer(ctx: Ctx) -> Response:
-    await ConsentementService(ctx.db, ctx.auth).retirer(parse_id(ctx.request.path_params["id"]))
+    await _consentements(ctx).retirer(parse_id(ctx.request.path_params["id"]))
     return redirect("/moi/donnees?fait=retire")
 
 
@@ -91,7 +100,7 @@ async def retirer_opposition(ctx: Ctx) -> Response:
 async def consentement_papier(ctx: Ctx) -> Response:
     """The secretariat records the consent the member signed on the paper form."""
     membre_id = parse_id(ctx.request.path_params["id"])
-    await ConsentementService(ctx.db, ctx.auth).recueillir(_demande(ctx, membre_id, CanalConsentement.PAPIER))
+    await _consentements(ctx).recueillir(_demande(ctx, membre_id, CanalConsentement.PAPIER))
     return redirect(f"/membres/{membre_id}?fait=consentement")
 
 
@@ -106,7 +115,7 @@ async def acces_fiches(ctx: Ctx) -> Response:
 @page("/registre-traitements", RS_REGISTRE_TRAITEMENTS)
 async def registre_traitements(ctx: Ctx) -> Response:
     """The register, each processing with its CDP récépissé or « non déclaré », and the form to record one."""
-    service = RegistreService(ctx.db, ctx.auth, ctx.request.app.state.settings)
+    service = _registre(ctx)
     organisation_id = service.organisation_par_defaut()
     return ctx.render("registre_traitements.html", registre=await service.registre(organisation_id),
                       peut_enregistrer=organisation_id is not None
@@ -117,7 +126,7 @@ async def registre_traitements(ctx: Ctx) -> Response:
 @page("/registre-traitements/recepisse", RS_REGISTRE_TRAITEMENTS, methods=("POST",), again=registre_traitements)
 async def enregistrer_recepisse(ctx: Ctx) -> Response:
     """The organisation's administrator or data-protection officer records the récépissé the CDP gave."""
-    service = RegistreService(ctx.db, ctx.auth, ctx.request.app.state.settings)
+    service = _registre(ctx)
     organisation_id = service.organisation_par_defaut() or ctx.organisation()
     data = CreateRecepisseTraitementRequest(
         organisation_id=organisation_id, numero_recepisse=ctx.field("numero_recepisse"),
@@ -129,7 +138,7 @@ async def enregistrer_recepisse(ctx: Ctx) -> Response:
 
 @page("/registre-traitements/pdf", RS_REGISTRE_TRAITEMENTS)
 async def registre_pdf(ctx: Ctx) -> Response:
-    service = RegistreService(ctx.db, ctx.auth, ctx.request.app.state.settings)
+    service = _registre(ctx)
     content = await service.pdf(service.organisation_par_defaut())
     return Response(content, media_type="application/pdf", headers={
         "Content-Disposition": 'attachment; filename="registre-traitements.pdf"', "Cache-Control": "no-store"})

@@ -77,7 +77,7 @@ async def fiche_membre(ctx: Ctx) -> Response:
     avoir = (await services.avoir(ctx.db, ctx.auth, membre_id, org)
              if tresorerie and org is not None and ctx.can(Permission.PAIEMENT_ENREGISTRER, org) else None)
     # Consents (Loi 2008-12): read by the register keepers, recorded from the paper form by the secretariat.
-    consentements = (await ConsentementService(ctx.db, ctx.auth).du_membre(membre_id)
+    consentements = (await ConsentementService(ctx.db, ctx.auth, services.settings_of(ctx.request)).du_membre(membre_id)
                      if RS_CONSENTEMENT_LECTURE.allows(ctx.auth.roles) else None)
     papier = [a for a in appartenances if RS_CONSENTEMENT.allows(ctx.auth.roles)
               and ctx.can(Permission.CONSENTEMENT_RECUEILLIR, a.organisation_id)]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from unionflow.config import get_settings
 from unionflow.models.donnees_personnelles import FinaliteConsentement
 from unionflow.models.organisation import Organisation
 
@@ -86,10 +85,11 @@ def responsable(organisation: Organisation) -> str:
     return "; ".join(parts)
 
 
-def rendre(finalite: FinaliteConsentement, organisation: Organisation) -> str:
-    """The notice of ``finalite`` for ``organisation``, one line per art. 58 item."""
+def rendre(finalite: FinaliteConsentement, organisation: Organisation, radies_ans: int) -> str:
+    """The notice of ``finalite`` for ``organisation``, one line per art. 58 item; ``radies_ans`` is the
+    installation's ``donnees_radies_conservation_ans``, the period the retention job applies."""
     modele = MODELES[finalite]
-    valeurs = {"nom": organisation.nom, "radies": get_settings().donnees_radies_conservation_ans,
+    valeurs = {"nom": organisation.nom, "radies": radies_ans,
                "livres": CONSERVATION_LIVRES_ANS}
     return "\n".join((
         f"Responsable du traitement: {responsable(organisation)}.",

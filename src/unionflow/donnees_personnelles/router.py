@@ -63,10 +63,10 @@ class FormatRegistre(StrEnum):
                               "cette organisation (hors de vue: 404); sans lui, celles de chaque organisation dont "
                               "l'appelant est membre (et de son organisation active), par nom; aucune: liste "
                               "vide. Le texte rendu est conservé avec le consentement, tel que lu.")
-async def list_notices(session: SessionDep, auth: AuthContext = authorize(RS_ANY_AUTHENTICATED),
+async def list_notices(request: Request, session: SessionDep, auth: AuthContext = authorize(RS_ANY_AUTHENTICATED),
                        organisation_id: uuid.UUID | None = Query(None, alias="organisationId")
                        ) -> list[NoticeResponse]:
-    return await notices(session, auth, organisation_id)
+    return await notices(session, auth, request.app.state.settings, organisation_id)
 
 
 @router.post("/consentements", status_code=201, response_model=ConsentementResponse, responses=problems(404, 409),
@@ -79,9 +79,9 @@ async def list_notices(session: SessionDep, auth: AuthContext = authorize(RS_ANY
                                "auteur de la saisie et canal sont conservés. 409 si un consentement de la même "
                                "finalité est déjà en vigueur; 400 `regle-metier` si la version de notice n'est pas "
                                "celle en vigueur.")
-async def create_consentement(data: CreateConsentementRequest, session: SessionDep,
+async def create_consentement(request: Request, data: CreateConsentementRequest, session: SessionDep,
                               auth: AuthContext = authorize(RS_CONSENTEMENT)) -> ConsentementResponse:
-    return await ConsentementService(session, auth).recueillir(data)
+    return await ConsentementService(session, auth, request.app.state.settings).recueillir(data)
 
 
 @router.post("/consentements/{id}/retrait", response_model=ConsentementResponse, responses=problems(404),
@@ -89,9 +89,9 @@ async def create_consentement(data: CreateConsentementRequest, session: SessionD
              description=EXT + "Par le membre lui-même ou le secrétariat (`consentement.recueillir`). La ligne est "
                                "datée (retrait, auteur) et conservée: l'historique n'est jamais réécrit. Déjà "
                                "retiré: 400 `invalid-state`.")
-async def retirer_consentement(id: uuid.UUID, session: SessionDep,
+async def retirer_consentement(request: Request, id: uuid.UUID, session: SessionDep,
                                auth: AuthContext = authorize(RS_CONSENTEMENT)) -> ConsentementResponse:
-    return await ConsentementService(session, auth).retirer(id)
+    return await ConsentementService(session, auth, request.app.state.settings).retirer(id)
 
 
 @router.get("/membres/{membreId}/consentements", response_model=list[ConsentementResponse],
@@ -100,10 +100,11 @@ async def retirer_consentement(id: uuid.UUID, session: SessionDep,
                               "le secrétariat, le président et l'administrateur de l'organisation à qui le "
                               "consentement a été donné; le DELEGUE_PROTECTION_DONNEES de ses organisations; "
                               "SUPER_ADMIN/ADMIN. Membre hors de vue: 404.")
-async def list_consentements_membre(session: SessionDep, membre_id: uuid.UUID = Path(alias="membreId"),
+async def list_consentements_membre(request: Request, session: SessionDep,
+                                    membre_id: uuid.UUID = Path(alias="membreId"),
                                     auth: AuthContext = authorize(RS_CONSENTEMENT_LECTURE)
                                     ) -> list[ConsentementResponse]:
-    return await ConsentementService(session, auth).du_membre(membre_id)
+    return await ConsentementService(session, auth, request.app.state.settings).du_membre(membre_id)
 
 
 @router.get("/membres/{membreId}/acces", response_model=Page[AccesDossierResponse], responses=problems(404),
@@ -139,9 +140,9 @@ async def mes_acces(session: SessionDep, auth: AuthContext = authorize(RS_ANY_AU
                 summary="Mes consentements",
                 description=EXT + "Historique de mes consentements (retirés compris). 404 si aucune fiche membre "
                                   "n'est liée au compte.")
-async def mes_consentements(session: SessionDep,
+async def mes_consentements(request: Request, session: SessionDep,
                             auth: AuthContext = authorize(RS_ANY_AUTHENTICATED)) -> list[ConsentementResponse]:
-    return await ConsentementService(session, auth).miens()
+    return await ConsentementService(session, auth, request.app.state.settings).miens()
 
 
 @conformite_router.get("/traitements", response_model=RegistreTraitementsResponse,

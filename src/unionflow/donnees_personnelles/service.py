@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.config import Settings
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
@@ -47,13 +48,14 @@ def to_response(c: Consentement) -> ConsentementResponse:
         retire_le=c.retire_le, retire_par_nom=c.retire_par_nom)
 
 
-def notices_de(organisation: Organisation) -> list[NoticeResponse]:
+def notices_de(organisation: Organisation, settings: Settings) -> list[NoticeResponse]:
     """The notices in force for a consent given to ``organisation``, one per purpose."""
-    return [NoticeResponse(finalite=f, version=VERSION, texte=rendre(f, organisation),
+    return [NoticeResponse(finalite=f, version=VERSION,
+                           texte=rendre(f, organisation, settings.donnees_radies_conservation_ans),
                            organisation_id=organisation.id) for f in FinaliteConsentement]
 
 
-async def notices(session: AsyncSession, auth: AuthContext,
+async def notices(session: AsyncSession, auth: AuthContext, settings: Settings,
                   organisation_id: uuid.UUID | None) -> list[NoticeResponse]:
     """The notices for ``organisation_id`` (one the caller sees, else 404), or for each organisation he is a
     member of (and his active one), by name: a notice names its controller, so there is no text without one."""
@@ -62,10 +64,10 @@ async def notices(session: AsyncSession, auth: AuthContext,
         organisation = await repo.get(organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
-        return notices_de(organisation)
+        return notices_de(organisation, settings)
     ids = set(auth.member_organisations) | ({auth.active_organisation_id} if auth.active_organisation_id else set())
     organisations = [o for o in [await repo.get(i) for i in ids] if o is not None]
-    return [n for o in sorted(organisations, key=lambda o: (o.nom, o.id)) for n in notices_de(o)]
+    return [n for o in sorted(organisations, key=lambda o: (o.nom, o.id)) for n in notices_de(o, settings)]
 
 
 async def exiger_consentement_sante(session: AsyncSession, membre_id: uuid.UUID, organisation_id: uuid.UUID,
@@ -84,9 +86,10 @@ async def exiger_consentement_sante(session: AsyncSession, membre_id: uuid.UUID,
 
 
 class ConsentementService:
-    def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
+    def __init__(self, session: AsyncSession, auth: AuthContext, settings: Settings) -> None:
         self.session = session
         self.auth = auth
+        self.settings = settings
         self.repo = ConsentementRepository(session, auth)
         self.membres = MembreRepository(session, auth)
 
@@ -113,7 +116,7 @@ class ConsentementService:
         organisation = await OrganisationRepository(self.session, self.auth).get(organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
-        texte = rendre(finalite, organisation)
+        texte = rendre(finalite, organisation, self.settings.donnees_radies_conservation_ans)
         empreinte = hashlib.sha256(texte.encode()).hexdigest()
         repo = NoticeRepository(self.session)
         found = await repo.texte(finalite, version, empreinte)
