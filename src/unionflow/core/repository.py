@@ -20,7 +20,7 @@ import uuid
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
-from sqlalchemy import ColumnElement, Select, select
+from sqlalchemy import ColumnElement, Executable, Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
@@ -68,6 +68,10 @@ class _Repository(ABC, Generic[M]):
 
     def add(self, row: Any) -> None:
         self.session.add(row)
+
+    async def lignes_touchees(self, stmt: Executable) -> int:
+        """Runs a bulk UPDATE or DELETE of this repository's table; how many rows it changed."""
+        return int(getattr(await self.session.execute(stmt), "rowcount", 0) or 0)
 
     # The data subject's rows (Loi 2008-12: access and erasure, unionflow/donnees_membre). Called on the owning
     # area's repository, for one of the tables that area owns (the export's registry says which; its test checks

@@ -158,11 +158,10 @@ class CotisationSystemRepository(SystemRepository[Cotisation]):
         ids = select(Cotisation.id).where(Cotisation.statut.in_(OPEN), Cotisation.date_echeance < today).limit(limit)
         if self.session.get_bind().dialect.name == "postgresql":
             ids = ids.with_for_update(skip_locked=True)
-        result = await self.session.execute(
+        return await self.lignes_touchees(
             update(Cotisation).where(Cotisation.id.in_(ids.scalar_subquery()), Cotisation.statut.in_(OPEN))
             .values(statut=S.EN_RETARD.value, updated_at=datetime.now(UTC))
             .execution_options(synchronize_session=False))
-        return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
     async def compter_retards(self, today: date) -> int:
         stmt = select(func.count()).select_from(Cotisation).where(Cotisation.statut.in_(OPEN),

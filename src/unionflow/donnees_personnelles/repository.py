@@ -171,7 +171,7 @@ class AccesDossierSystemRepository(SystemRepository[AccesDossier]):
     async def supprimer_avant(self, limite: datetime) -> int:
         """Delete the reads older than ``limite``; how many."""
         stmt = delete(AccesDossier).where(AccesDossier.lu_le < limite)
-        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
+        return await self.lignes_touchees(stmt)
 
 
 class RecepisseTraitementRepository(SystemRepository[RecepisseTraitement]):

@@ -272,7 +272,7 @@ class FeedbackEvenementRepository(SystemRepository[FeedbackEvenement]):
                 .where(FeedbackEvenement.evenement_id.in_(fini), FeedbackEvenement.commentaire.is_not(None),
                        FeedbackEvenement.commentaire != texte)
                 .values(commentaire=texte))
-        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
+        return await self.lignes_touchees(stmt)
 
 
 class NotificationEvenementRepository(SystemRepository[NotificationEvenement]):
@@ -286,7 +286,7 @@ class NotificationEvenementRepository(SystemRepository[NotificationEvenement]):
         stmt = (update(NotificationEvenement)
                 .where(NotificationEvenement.date_creation < limite, NotificationEvenement.message != texte)
                 .values(message=texte))
-        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
+        return await self.lignes_touchees(stmt)
 
 
 class BilanEvenementsRepository(SystemRepository[Evenement]):

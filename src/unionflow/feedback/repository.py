@@ -69,4 +69,4 @@ class FeedbackRepository(ScopedRepository[Feedback]):
         """Retention (Loi 2008-12, donnees_membre/jobs.py): an opinion treated (or left untreated) since before
         ``limite`` has served its purpose; nothing refers to it, so the row goes."""
         stmt = delete(Feedback).where(func.coalesce(Feedback.date_traitement, Feedback.created_at) < limite)
-        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
+        return await self.lignes_touchees(stmt)

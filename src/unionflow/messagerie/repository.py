@@ -86,4 +86,4 @@ class ConversationRepository(ScopedRepository[Conversation]):
                 .where(MessageConversation.created_at < limite, MessageConversation.contenu.is_not(None),
                        MessageConversation.contenu != texte)
                 .values(contenu=texte))
-        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
+        return await self.lignes_touchees(stmt)

@@ -87,10 +87,9 @@ class NotificationRepository(ScopedRepository[Notification]):
 
     async def mark_all_read(self, membre_id: uuid.UUID) -> int:
         now = utcnow()
-        result = await self.session.execute(
+        return await self.lignes_touchees(
             update(Notification).where(Notification.membre_id == membre_id, Notification.date_lecture.is_(None))
             .values(statut="LUE", date_lecture=now, updated_at=now).execution_options(synchronize_session=False))
-        return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
 
 class ModeleRepository(ScopedRepository[ModeleNotification]):
@@ -199,4 +198,4 @@ class NotificationSystemRepository(SystemRepository[Notification]):
                 .where(Notification.created_at < limite, Notification.corps != texte,
                        Notification.statut != StatutNotification.EN_ATTENTE.value)
                 .values(corps=texte, sujet=texte, adresse=None))
-        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
+        return await self.lignes_touchees(stmt)

@@ -44,10 +44,9 @@ class AccuseSmsRepository(SystemRepository[Notification]):
 
     async def accuser(self, reference: str, statut: str, detail: str | None, quand: datetime) -> int:
         """Records the report on the SMS with that gateway id; how many rows it named (0: unknown id)."""
-        result = await self.session.execute(
+        return await self.lignes_touchees(
             update(Notification).where(Notification.reference_passerelle == reference,
                                        Notification.canal == Canal.SMS.value)
             .values(accuse_statut=statut[:40], accuse_detail=(detail or None) and detail[:200], accuse_le=quand,
                     updated_at=quand)
             .execution_options(synchronize_session=False))
-        return int(result.rowcount or 0)  # type: ignore[attr-defined]

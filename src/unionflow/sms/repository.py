@@ -25,4 +25,4 @@ class SmsEntrantRepository(SystemRepository[SmsEntrant]):
         are replaced by ``texte`` (the row stays: its gateway id keeps a resend from being taken twice)."""
         stmt = (update(SmsEntrant).where(SmsEntrant.created_at < limite, SmsEntrant.texte != texte)
                 .values(texte=texte, expediteur=texte))
-        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
+        return await self.lignes_touchees(stmt)

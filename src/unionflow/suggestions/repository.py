@@ -85,4 +85,4 @@ class SuggestionRepository(ScopedRepository[Suggestion]):
                 .where(Suggestion.statut.in_((StatutSuggestion.REJETEE.value, StatutSuggestion.REALISEE.value)),
                        Suggestion.updated_at < limite, Suggestion.auteur_nom != texte)
                 .values(auteur_nom=texte))
-        return int((await self.session.execute(stmt)).rowcount or 0)  # type: ignore[attr-defined]
+        return await self.lignes_touchees(stmt)
