@@ -18,11 +18,10 @@ from unionflow.models import (
     MembreOrganisation,
     Organisation,
 )
-from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.cotisation import STATUTS_DUS, StatutCotisation
 from unionflow.models.membre import StatutAppartenance
 
 ZERO = Decimal("0")
-OPEN_DUES = (StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD)
 
 
 def dec(value: Any) -> Decimal:
@@ -62,7 +61,7 @@ class CompteRepository(SystemRepository[Cotisation]):
 
     async def open_dues(self, membre_id: uuid.UUID, organisation_id: uuid.UUID | None = None,
                         limit: int = 50, from_date: date | None = None) -> list[Cotisation]:
-        stmt = select(Cotisation).where(Cotisation.membre_id == membre_id, Cotisation.statut.in_(OPEN_DUES))
+        stmt = select(Cotisation).where(Cotisation.membre_id == membre_id, Cotisation.statut.in_(STATUTS_DUS))
         if organisation_id:
             stmt = stmt.where(Cotisation.organisation_id == organisation_id)
         if from_date:
@@ -105,7 +104,7 @@ class CompteRepository(SystemRepository[Cotisation]):
         """The dues figures of several organisations in two grouped queries, not two per organisation (the
         federation's consolidation, docs/performance.md « Scale scenarios »); an organisation without dues gets
         zeros."""
-        overdue = and_(Cotisation.statut.in_(OPEN_DUES), Cotisation.date_echeance < today)
+        overdue = and_(Cotisation.statut.in_(STATUTS_DUS), Cotisation.date_echeance < today)
         # The sums from the dues' summary (cotisations owns it); only the distinct members, which no bucket can
         # hold, read the dues, and only the overdue ones (the index on organisation, status and due date).
         sommes = await chiffres_organisations(self.session, organisation_ids, year, today)

@@ -31,17 +31,15 @@ from unionflow.cotisations.repository import SituationRepository
 from unionflow.cotisations.service import today_utc
 from unionflow.models import Adhesion, Cotisation, Membre
 from unionflow.models.adhesion import StatutAdhesion
-from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.cotisation import STATUTS_DUS, StatutCotisation
 from unionflow.organisations.repository import ArborescenceRepository
 from unionflow.paiements.rapport_repository import PaiementRapportSystemRepository
 from unionflow.paiements.repository import Reservation
 
-OUVERTES = frozenset({StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD})
-
 
 def _ligne(c: Cotisation, today: date, reservation: Reservation | None = None) -> CotisationLigne:
     reste = max(c.montant_du - c.montant_paye, ZERO)
-    overdue = c.statut in OUVERTES and c.date_echeance < today
+    overdue = c.statut in STATUTS_DUS and c.date_echeance < today
     en_attente = None if reservation is None else PaiementEnAttenteLigne(
         paiement_id=reservation.paiement_id, reference=reservation.reference, methode=reservation.methode)
     return CotisationLigne(id=c.id, numero_reference=c.numero_reference, organisation_id=c.organisation_id,

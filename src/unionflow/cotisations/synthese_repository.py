@@ -37,7 +37,7 @@ from unionflow.core.visibility import SCOPE_MEMBRE, SCOPE_ORGANISATIONS, Shape, 
 from unionflow.cotisations import synthese_sql
 from unionflow.cotisations.repository import CotisationFilters, CotisationRepository
 from unionflow.models import Cotisation, CotisationSynthese, CotisationSyntheseDelta
-from unionflow.models.cotisation import StatutCotisation
+from unionflow.models.cotisation import STATUTS_DUS, StatutCotisation
 
 Executor = AsyncSession | AsyncConnection
 C = Cotisation.__table__
@@ -102,18 +102,13 @@ def par_type_stmt(shape: Shape) -> Select[Any]:
 
 
 
-# Open dues by their stored status (EN_RETARD included: derived or stored, it is still owed).
-OUVERTES = (StatutCotisation.EN_ATTENTE.value, StatutCotisation.PARTIELLEMENT_PAYEE.value,
-            StatutCotisation.EN_RETARD.value)
-
-
 @functools.cache
 def _chiffres_organisations_stmt() -> Select[Any]:
     b = union_all(*(select(t.c.organisation_id, t.c.statut, t.c.date_echeance, t.c.nombre, t.c.montant_du,
                            t.c.montant_paye).where(t.c.organisation_id.in_(bindparam("ids", expanding=True)))
                     for t in (CotisationSynthese.__table__, CotisationSyntheseDelta.__table__))).subquery("buckets")
     today = bindparam("today", type_=Date)
-    overdue = and_(b.c.statut.in_(OUVERTES), b.c.date_echeance < today)
+    overdue = and_(b.c.statut.in_(STATUTS_DUS), b.c.date_echeance < today)
     due_by_now = and_(b.c.statut != StatutCotisation.ANNULEE.value, b.c.date_echeance <= today,
                       func.extract("year", b.c.date_echeance) == bindparam("annee"))
     return (select(b.c.organisation_id,

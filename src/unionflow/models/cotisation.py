@@ -28,6 +28,10 @@ class StatutCotisation(StrEnum):
     ANNULEE = "ANNULEE"
 
 
+# Dues still owed, whatever their stored status says of the due date (EN_RETARD is also derived at read time).
+STATUTS_DUS = (StatutCotisation.EN_ATTENTE, StatutCotisation.PARTIELLEMENT_PAYEE, StatutCotisation.EN_RETARD)
+
+
 class Cotisation(IdMixin, TimestampMixin, Base):
     """Dues owed by a member to an organisation for a period."""
 
