@@ -93,7 +93,10 @@ class TraitementResponse(OutputModel):
     categories_donnees: list[str]
     personnes_concernees: list[str]
     destinataires: list[str]
-    duree_conservation: str
+    duree_conservation: str = Field(description="Durée de conservation et ce qui l'applique; les durées réglables y "
+                                                "sont celles de cette installation (réglages "
+                                                "UNIONFLOW_DONNEES_*_CONSERVATION_*, tâche quotidienne "
+                                                "retention-donnees)")
     transferts_hors_senegal: str
     donnees_sensibles: list[str]
     tables: list[str]
