@@ -104,6 +104,18 @@ def test_member_declares_and_the_treasurer_confirms(driver, world):
     assert "Validé" in driver.page_source
 
 
+
+def test_member_reads_the_notice_naming_his_organisation_before_consenting(driver, world):
+    """« Mes données »: the art. 58 notice of each purpose, rendered for the member's organisation (the controller
+    it names), one paragraph per item; opened for the screenshot."""
+    sign_in(driver, world, "membre")
+    driver.get(world.base + "/console/moi/donnees")
+    assert "Mes données" in driver.find_element(*by("h1")).text
+    driver.execute_script("document.querySelectorAll('main details').forEach(d => d.open = true)")
+    texte = driver.find_element(*by("body")).text
+    assert "Responsable du traitement:" in texte and "Durée de conservation:" in texte, texte[:1500]
+    shot(driver, "mes-donnees")
+
 def test_secretary_sees_the_dry_run_report(driver, world, tmp_path: Path):
     sign_in(driver, world, "secretaire")
     # Two organisations: the console asks for the active one first (the API's 400 naming the header).

@@ -30,8 +30,7 @@ TRAITEMENTS = (
         categories_donnees=('lecteur (nom, rôles)', 'date, écran', 'membre consulté'),
         personnes_concernees=('membres', 'membres du bureau'),
         destinataires=('le membre concerné', 'le délégué à la protection des données'),
-        duree_conservation=("{acces_jours} jours (réglage UNIONFLOW_DONNEES_ACCES_CONSERVATION_JOURS), puis supprimé "
-                            "par le job retention-donnees"),
+        duree_conservation="{acces_jours} jours, puis supprimé par le job retention-donnees",
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('acces_dossier',),

@@ -15,8 +15,7 @@ TRAITEMENTS = (
         categories_donnees=("nom de l'auteur", 'avis'),
         personnes_concernees=('utilisateurs',),
         destinataires=('les modérateurs',),
-        duree_conservation=("Supprimés {echanges_jours} jours après leur traitement ou, non traités, leur dépôt "
-                            "(réglage UNIONFLOW_DONNEES_ECHANGES_CONSERVATION_JOURS)"),
+        duree_conservation="Supprimés {echanges_jours} jours après leur traitement ou, non traités, leur dépôt",
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('feedback',),

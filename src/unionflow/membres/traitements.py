@@ -22,8 +22,7 @@ TRAITEMENTS = (
         personnes_concernees=('membres', 'anciens membres'),
         destinataires=("le bureau de l'organisation", "les administrateurs de l'union"),
         duree_conservation=("Durée de l'adhésion; radié, identité pseudonymisée après {radies_ans} ans s'il ne doit "
-                            "rien (réglage UNIONFLOW_DONNEES_RADIES_CONSERVATION_ANS); les livres gardent montants et "
-                            "reçus"),
+                            "rien; les livres gardent montants et reçus"),
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('membre', 'membre_organisation'),

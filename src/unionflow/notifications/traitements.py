@@ -21,9 +21,8 @@ TRAITEMENTS = (
         ),
         personnes_concernees=('membres',),
         destinataires=("la passerelle SMS et le serveur de messagerie de l'exploitant",),
-        duree_conservation=("Avis: adresse et texte effacés après {messages_jours} jours (réglage "
-                            "UNIONFLOW_DONNEES_MESSAGES_CONSERVATION_JOURS); préférences et oppositions: tant "
-                            "qu'elles valent"),
+        duree_conservation=("Avis: adresse et texte effacés après {messages_jours} jours; préférences et oppositions: "
+                            "tant qu'elles valent"),
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('notification', 'preference_membre', 'opposition_sms'),
@@ -38,8 +37,7 @@ TRAITEMENTS = (
         categories_donnees=("adresse d'envoi (e-mail, téléphone)", 'contenu des avis'),
         personnes_concernees=('membres',),
         destinataires=("la passerelle SMS et le serveur de messagerie de l'exploitant",),
-        duree_conservation=("Avis: adresse et texte effacés après {messages_jours} jours (réglage "
-                            "UNIONFLOW_DONNEES_MESSAGES_CONSERVATION_JOURS)"),
+        duree_conservation="Avis: adresse et texte effacés après {messages_jours} jours",
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('notification',),

@@ -15,9 +15,8 @@ TRAITEMENTS = (
         categories_donnees=('numéro expéditeur', 'texte du message'),
         personnes_concernees=('membres et expéditeurs inconnus',),
         destinataires=('la passerelle SMS',),
-        duree_conservation=("Expéditeur et texte effacés après {messages_jours} jours (réglage "
-                            "UNIONFLOW_DONNEES_MESSAGES_CONSERVATION_JOURS); la ligne reste contre un double "
-                            "traitement"),
+        duree_conservation=("Expéditeur et texte effacés après {messages_jours} jours; la ligne reste contre un "
+                            "double traitement"),
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('sms_entrant',),

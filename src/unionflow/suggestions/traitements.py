@@ -16,8 +16,7 @@ TRAITEMENTS = (
         personnes_concernees=('membres',),
         destinataires=("le bureau de l'organisation", 'les autres membres (auteur affiché)'),
         duree_conservation=("Gardées dans l'historique de l'organisation; nom de l'auteur effacé {echanges_jours} "
-                            "jours après la décision (rejetée ou réalisée; réglage "
-                            "UNIONFLOW_DONNEES_ECHANGES_CONSERVATION_JOURS)"),
+                            "jours après la décision (rejetée ou réalisée)"),
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('suggestion', 'suggestion_vote'),

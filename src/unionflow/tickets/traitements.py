@@ -15,8 +15,8 @@ TRAITEMENTS = (
         categories_donnees=('nom du demandeur', 'messages'),
         personnes_concernees=('membres',),
         destinataires=("le bureau de l'organisation",),
-        duree_conservation=("Textes et nom du demandeur effacés {echanges_jours} jours après la fermeture (réglage "
-                            "UNIONFLOW_DONNEES_ECHANGES_CONSERVATION_JOURS); numéro, catégorie et dates gardés"),
+        duree_conservation=("Textes et nom du demandeur effacés {echanges_jours} jours après la fermeture; numéro, "
+                            "catégorie et dates gardés"),
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('ticket', 'ticket_message'),
