@@ -414,12 +414,12 @@ async def _upgrade_in_place(database: str, heads: str, log: Any) -> None:
 
 async def _rebuild_synthese(conn: asyncpg.Connection, log: Any) -> None:
     """COPY under ``session_replication_role = replica`` fires no user trigger, so the dues summary the triggers
-    keep (migration 0013) is computed once from the loaded dues, as the migration's backfill does."""
-    from unionflow.cotisations.synthese_sql import rebuild
+    keep (migrations 0013 and 0046) is computed once from the loaded dues, as the migrations' backfills do."""
+    from unionflow.cotisations.synthese_sql import rebuild, rebuild_membres
 
     t0 = time.monotonic()
     async with conn.transaction():
-        for statement in rebuild("postgresql"):
+        for statement in rebuild("postgresql") + rebuild_membres("postgresql"):
             await conn.execute(statement)
     buckets = await conn.fetchval("SELECT count(*) FROM cotisation_synthese")
     log(f"  cotisation_synthese: {buckets:,} buckets rebuilt in {time.monotonic() - t0:.1f}s")

@@ -34,7 +34,13 @@ from unionflow.cotisations.schemas import (
 )
 from unionflow.cotisations.service import today_utc
 from unionflow.cotisations.synthese_repository import compacter, compacter_synthese, reconstruire
-from unionflow.models import Cotisation, CotisationSynthese, CotisationSyntheseDelta, PaiementAllocation
+from unionflow.models import (
+    Cotisation,
+    CotisationMembreSynthese,
+    CotisationSynthese,
+    CotisationSyntheseDelta,
+    PaiementAllocation,
+)
 from unionflow.registres import JOBS, Planificateur
 
 C = Cotisation.__table__
@@ -273,6 +279,23 @@ async def _assert_organisations_dues(db, world: World, rows, today) -> None:
             "montant_en_retard": sum((r.montant_du - r.montant_paye for r in retard), Decimal(0)),
             "membres_en_retard": len({r.membre_id for r in retard}),
         }, (org, got[org])
+    assert await _premieres_echeances(db) == _premieres_echeances_des_cotisations(rows)
+
+
+async def _premieres_echeances(db) -> dict[tuple, Any]:
+    """The per-member summary's dates (a row left NULL is a member with nothing open: no date)."""
+    m = CotisationMembreSynthese
+    return {(o, mb): d for o, mb, d in (await db.execute(select(m.organisation_id, m.membre_id,
+                                                                 m.premiere_echeance_due))).all() if d is not None}
+
+
+def _premieres_echeances_des_cotisations(rows) -> dict[tuple, Any]:
+    earliest: dict[tuple, Any] = {}
+    for r in rows:
+        if r.statut in {"EN_ATTENTE", "PARTIELLEMENT_PAYEE", "EN_RETARD"}:
+            key = (r.organisation_id, r.membre_id)
+            earliest[key] = min(earliest.get(key, r.date_echeance), r.date_echeance)
+    return earliest
 
 
 @PROPERTY
@@ -293,12 +316,13 @@ async def test_triggers_keep_the_summary_on_every_write_path(db):
     if db.get_bind().dialect.name == "postgresql":
         names = (await db.execute(text("SELECT tgname FROM pg_trigger WHERE tgrelid = 'cotisation'::regclass "
                                        "AND NOT tgisinternal"))).scalars().all()
-        assert set(names) == {"cotisation_synthese_ai", "cotisation_synthese_au", "cotisation_synthese_ad",
-                              "cotisation_synthese_at"}
+        assert set(names) == {f"{base}_{event}" for base in ("cotisation_synthese", "cotisation_membre_synthese")
+                              for event in ("ai", "au", "ad", "at")}
     else:
         names = (await db.execute(text("SELECT name FROM sqlite_master WHERE type = 'trigger' "
                                        "AND tbl_name = 'cotisation'"))).scalars().all()
-        assert set(names) == {"cotisation_synthese_ai", "cotisation_synthese_au", "cotisation_synthese_ad"}
+        assert set(names) == {f"{base}_{event}" for base in ("cotisation_synthese", "cotisation_membre_synthese")
+                              for event in ("ai", "au", "ad")}
 
 
 async def test_organisation_callers_read_the_summary_members_their_dues(client, factory, db):
@@ -351,6 +375,7 @@ async def test_rebuild_equals_the_summary_kept_by_the_triggers(client, factory, 
     kept = await _buckets_from_summary(db)
     assert await reconstruire(db) == len(kept)
     assert await _buckets_from_summary(db) == kept == _buckets_from_dues(await _rows(db))
+    assert await _premieres_echeances(db) == _premieres_echeances_des_cotisations(await _rows(db)) != {}
     assert (await db.execute(select(func.count()).select_from(CotisationSyntheseDelta))).scalar_one() == 0
 
 

@@ -7,10 +7,10 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import func, select
 
 from unionflow.core.repository import SystemRepository
-from unionflow.cotisations.synthese_repository import chiffres_organisations
+from unionflow.cotisations.synthese_repository import chiffres_organisations, membres_en_retard
 from unionflow.models import (
     Adhesion,
     Cotisation,
@@ -101,17 +101,13 @@ class CompteRepository(SystemRepository[Cotisation]):
 
     async def organisations_dues(self, organisation_ids: list[uuid.UUID], year: int, today: date
                                  ) -> dict[uuid.UUID, dict[str, Any]]:
-        """The dues figures of several organisations in two grouped queries, not two per organisation (the
-        federation's consolidation, docs/performance.md « Scale scenarios »); an organisation without dues gets
-        zeros."""
-        overdue = and_(Cotisation.statut.in_(STATUTS_DUS), Cotisation.date_echeance < today)
-        # The sums from the dues' summary (cotisations owns it); only the distinct members, which no bucket can
-        # hold, read the dues, and only the overdue ones (the index on organisation, status and due date).
+        """The dues figures of several organisations in two grouped queries on the dues' summaries, not on the dues
+        (the federation's consolidation, docs/performance.md « Scale scenarios »); an organisation without dues
+        gets zeros."""
+        # Both from the dues' summaries (cotisations owns them): the sums from the buckets, the distinct members
+        # from the per-member earliest open dates.
         sommes = await chiffres_organisations(self.session, organisation_ids, year, today)
-        membres = (select(Cotisation.organisation_id, func.count(func.distinct(Cotisation.membre_id)))
-                   .where(Cotisation.organisation_id.in_(organisation_ids), overdue)
-                   .group_by(Cotisation.organisation_id))
-        en_retard = {org: int(n) for org, n in (await self.session.execute(membres)).all()}
+        en_retard = await membres_en_retard(self.session, organisation_ids, today)
         found = {org: (org, *row, en_retard.get(org, 0)) for org, row in sommes.items()}
         zero = (None, 0, 0, 0, 0, 0)
         return {org: {"du_echu": dec(row[1]), "paye_echu": dec(row[2]), "nombre_en_retard": int(row[3]),

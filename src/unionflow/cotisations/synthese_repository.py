@@ -36,7 +36,7 @@ from unionflow.core.db import sqlite_write_intent
 from unionflow.core.visibility import SCOPE_MEMBRE, SCOPE_ORGANISATIONS, Shape, Visibility, condition
 from unionflow.cotisations import synthese_sql
 from unionflow.cotisations.repository import CotisationFilters, CotisationRepository
-from unionflow.models import Cotisation, CotisationSynthese, CotisationSyntheseDelta
+from unionflow.models import Cotisation, CotisationMembreSynthese, CotisationSynthese, CotisationSyntheseDelta
 from unionflow.models.cotisation import STATUTS_DUS, StatutCotisation
 
 Executor = AsyncSession | AsyncConnection
@@ -130,6 +130,17 @@ async def chiffres_organisations(executor: Executor, organisation_ids: list[Any]
     return {org: (du, paye, int(n), reste) for org, du, paye, n, reste in rows.all()}
 
 
+async def membres_en_retard(executor: Executor, organisation_ids: list[Any], today: date) -> dict[Any, int]:
+    """Per organisation, the distinct members with an open due past its date on ``today``: the members whose
+    earliest open due date (``cotisation_membre_synthese``, kept by the triggers of migration 0046) is before it.
+    One row per member instead of the overdue dues (5 M at the national scale, 2.6–3.0 s)."""
+    m = CotisationMembreSynthese
+    stmt = (select(m.organisation_id, func.count())
+            .where(m.organisation_id.in_(organisation_ids), m.premiere_echeance_due < today)
+            .group_by(m.organisation_id))
+    return {org: int(n) for org, n in (await executor.execute(stmt)).all()}
+
+
 class StatistiquesCotisations:
     """The aggregate rows statistics are computed from, for one caller: from the summary or the dues."""
 
@@ -171,8 +182,10 @@ async def compacter(session: AsyncSession) -> dict[str, int]:
 
 
 async def reconstruire(session: AsyncSession) -> int:
-    """Recompute the summary from every dues (caller commits); returns its row count."""
-    await _run(session, synthese_sql.rebuild(session.get_bind().dialect.name))
+    """Recompute the summary and the per-member dates from every dues (caller commits); returns the summary's row
+    count."""
+    dialect = session.get_bind().dialect.name
+    await _run(session, synthese_sql.rebuild(dialect) + synthese_sql.rebuild_membres(dialect))
     return int((await session.execute(select(func.count()).select_from(CotisationSynthese))).scalar_one())
 
 

@@ -61,3 +61,28 @@ def compact(dialect: str) -> list[str]:
             f"ORDER BY {KEY} ON CONFLICT ({CONFLICT}) DO UPDATE SET {FOLD}",
             f"DELETE FROM {DELTA}",
             f"DELETE FROM {SYNTHESE} WHERE nombre = 0"]
+
+
+# --- The per-member summary: the earliest due date each member still owes, per organisation --------------------
+# « Members in arrears » is a count of distinct members, which no bucket above can hold. One row per (organisation,
+# member) keeps the earliest due date among the member's open dues there (NULL once none is open); a member is in
+# arrears on a date when that earliest date is before it. Triggers keep it (migration 0046): an open due inserted
+# lowers the date (an upsert of the smaller date, atomic on the row); any other change that can move it (status,
+# due date, organisation or member changed, a due deleted) locks the member's row first, then recomputes it from
+# the member's open dues in a NEW statement, whose snapshot holds every writer that had the lock before. So the
+# last writer to hold a member's row always sees all the others' committed dues and its own: exact under
+# concurrent writers, with contention per member only.
+MEMBRES = "cotisation_membre_synthese"
+# models/cotisation.py STATUTS_DUS, as stored (this module imports nothing from the application).
+DUS = "('EN_ATTENTE', 'PARTIELLEMENT_PAYEE', 'EN_RETARD')"
+_MEMBRES_BACKFILL = (f"INSERT INTO {MEMBRES} (organisation_id, membre_id, premiere_echeance_due) "
+                     f"SELECT organisation_id, membre_id, min(date_echeance) FROM cotisation "
+                     f"WHERE statut IN {DUS} GROUP BY organisation_id, membre_id")
+
+
+def rebuild_membres(dialect: str) -> list[str]:
+    """Statements that recompute the per-member summary from ``cotisation``, in ONE transaction (as ``rebuild``)."""
+    if dialect == "postgresql":
+        return ["SET LOCAL statement_timeout = 0", "LOCK TABLE cotisation IN SHARE MODE",
+                f"TRUNCATE {MEMBRES}", _MEMBRES_BACKFILL]
+    return [f"DELETE FROM {MEMBRES}", _MEMBRES_BACKFILL]

@@ -131,9 +131,13 @@ __all__ += ["ExecutionJob", "JetonReinitialisation", "PlanificationJob", "Tache"
 from unionflow.models.journal import JournalSysteme  # noqa: E402
 
 __all__ += ["JournalSysteme"]
-from unionflow.models.cotisation_synthese import CotisationSynthese, CotisationSyntheseDelta  # noqa: E402
+from unionflow.models.cotisation_synthese import (  # noqa: E402
+    CotisationMembreSynthese,
+    CotisationSynthese,
+    CotisationSyntheseDelta,
+)
 
-__all__ += ["CotisationSynthese", "CotisationSyntheseDelta"]
+__all__ += ["CotisationMembreSynthese", "CotisationSynthese", "CotisationSyntheseDelta"]
 
 from unionflow.models.ussd import PinUssd  # noqa: E402
 

@@ -1,5 +1,6 @@
-"""Summary of dues per bucket and its pending deltas (migration 0013, docs/architecture.md "Statistics of
-dues"). Written only by the database: triggers on ``cotisation`` append deltas, the compaction job folds them."""
+"""Summary of dues per bucket and its pending deltas (migration 0013), and the earliest due date each member still
+owes per organisation (migration 0046); docs/architecture.md "Statistics of dues". Written only by the database:
+triggers on ``cotisation`` append deltas (the compaction job folds them) and keep the per-member dates."""
 
 from __future__ import annotations
 
@@ -49,3 +50,18 @@ class CotisationSyntheseDelta(_Bucket, Base):
 Index("uq_cotisation_synthese_cle", CotisationSynthese.organisation_id, CotisationSynthese.type_cotisation,
       CotisationSynthese.statut, CotisationSynthese.annee, func.coalesce(CotisationSynthese.mois, 0),
       CotisationSynthese.date_echeance, unique=True)
+
+
+class CotisationMembreSynthese(Base):
+    """One row per (organisation, member) who has had open dues there: the earliest due date among the member's
+    open dues (``STATUTS_DUS``), NULL once none is open. Members in arrears on a date are the rows whose date is
+    before it (cotisations/synthese_sql.py explains how the triggers keep it exact)."""
+
+    __tablename__ = "cotisation_membre_synthese"
+
+    # No foreign keys, as the buckets: the database's triggers write it, and it must not block a delete.
+    organisation_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    membre_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    premiere_echeance_due: Mapped[date | None]
+
+    __table_args__ = (Index("ix_cotisation_membre_synthese_echeance", "organisation_id", "premiere_echeance_due"),)
