@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test test-fast test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation bench-ussd bench-sms bench-echelle bench-etats bench-moteurs clean fuzz fuzz-ci
+.PHONY: run demo test test-fast test-sqlite test-postgresql lint typecheck layers contrat bench bench-import bench-generation bench-ussd bench-sms bench-echelle bench-etats bench-moteurs bench-reprise clean fuzz fuzz-ci
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -111,6 +111,11 @@ bench-ussd: $(STAMP)
 ## bench/results/*-echelle.*. BENCH_SCALE=national for the national data set.
 bench-echelle: $(STAMP)
 	$(BIN)/python -m bench.echelle --scale $${BENCH_SCALE:-default} --repetitions $${BENCH_REPETITIONS:-3}
+
+## Restart after a crash: payments under load, the server's process group SIGKILLed, restarted, unanswered payments
+## retried with their keys, every due checked paid once with its entry (bench/results/*-reprise.*; issue 32 item 7).
+bench-reprise: $(STAMP)
+	$(BIN)/python -m bench.reprise --scale $${BENCH_SCALE:-default} --repetitions $${BENCH_REPETITIONS:-3}
 
 ## A year of the bench's largest organisation through every statement, rendered to docs/etats/bench and tied
 ## to the books (issue 30): bench/results/*-etats.json.

@@ -175,8 +175,10 @@ def rss_kb(pid: int) -> int | None:
 CLE_PIN_USSD = "bench-cle-des-pin-ussd-2026-0123456789"
 
 
-def start_service(name: str, database_url: str, workers: int, extra_env: dict[str, str] | None = None) -> Server:
-    port = free_port()
+def start_service(name: str, database_url: str, workers: int, extra_env: dict[str, str] | None = None,
+                  port: int | None = None) -> Server:
+    # ``port``: a restart on the same address (the tokens name it as their issuer).
+    port = port or free_port()
     env = base_env({
         "UNIONFLOW_DATABASE_URL": database_url,
         "UNIONFLOW_ENVIRONMENT": "production",
