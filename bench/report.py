@@ -118,6 +118,8 @@ def markdown(results: Results) -> str:
            f"Scale `{meta['scale']}` ({meta['counts']}), {meta['workers']} workers, {meta['connections']} "
            f"connections, {meta['duration']} s per scenario, driver `{meta['driver']}`, commit `{meta['commit']}`, "
            f"total {meta.get('total_seconds', 0):.0f} s.", "",
+           *([f"**Profiled run** (py-spy on the server while `{meta['profiled']}` ran: those figures carry the "
+              "sampler's cost; the flame graphs are named in the notes).", ""] if meta.get("profiled") else []),
            "| scenario | request | req/s | 2xx/s | p50 ms | p99 ms | server CPU µs/req | errors | non-2xx | notes |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for key, r in results["scenarios"].items():
@@ -131,6 +133,8 @@ def markdown(results: Results) -> str:
             notes.append(f"{r['locked']} database is locked")
         if r.get("note"):
             notes.append(r["note"])
+        if r.get("profil"):
+            notes.append(f"flame graph `{r['profil']}`")
         out.append(f"| {key} | {r.get('request', '')} | {_cell(r['rps'])} | {_cell(r['ok_rps'])} | "
                    f"{_cell(r['p50_ms'])} | {_cell(r['p99_ms'])} | {_cell(r.get('cpu_us_per_req'))} | "
                    f"{r['errors']} | {r['non_2xx']} | "

@@ -13,10 +13,11 @@ import subprocess
 import sys
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from bench import report
-from bench.config import ROOT, SCALES, SQLITE_SCALE, WORK_DIR, pg_database, pg_url
+from bench.config import RESULTS_DIR, ROOT, SCALES, SQLITE_SCALE, WORK_DIR, pg_database, pg_url
 from bench.datagen import build_sqlite, ensure_pg
 from bench.fixtures import (
     ADMIN_EMAIL,
@@ -61,12 +62,14 @@ class Bench:
         self.scale = SCALES[args.scale]
         self.groups = set(filter(None, args.only.split(","))) or {"refs", "app", "sqlite", "soak"}
         self.s: dict[str, dict[str, Any]] = {}
+        self.stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         self.meta: dict[str, Any] = {
             "started": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "scale": self.scale.name,
             "counts": ", ".join(f"{k} {v:,}" for k, v in self.scale.as_dict().items() if k != "name"),
             "workers": args.workers, "connections": args.connections, "duration": args.duration,
             "driver": "python asyncio/uvloop raw HTTP/1.1 keep-alive (separate process)", "commit": _commit(),
             "python": sys.version.split()[0], "cpus": os.cpu_count(), "served_src": os.environ.get("BENCH_SRC", "src"),
+            "profiled": os.environ.get("BENCH_PROFIL", ""),
         }
 
     # ------------------------------------------------------------------------------------------ helpers
@@ -92,16 +95,22 @@ class Bench:
         offset = server.log_size()
         workers = server.workers()
         cpu_before = cpu_seconds(workers)
+        warmup = 0 if once else self.args.warmup
+        profil = self._profiler(key, server, warmup + (duration or self.args.duration))
         try:
             res = drive(server, requests, connections=self.args.connections,
                         # Single-use write targets: a warm-up would spend them unmeasured (a fast reference
                         # could use them all up before the measured window opens).
-                        duration=duration or self.args.duration, warmup=0 if once else self.args.warmup, once=once,
-                        tick=tick)
+                        duration=duration or self.args.duration, warmup=warmup, once=once, tick=tick)
         except RuntimeError as exc:
             self.s[key] = {"request": request, "error": str(exc)[:500]}
             log(f"{key}: driver error {exc}")
             return None
+        finally:
+            if profil is not None:
+                profil.wait(timeout=120)
+        if profil is not None:
+            extra["profil"] = str(RESULTS_DIR.relative_to(ROOT) / f"{self.stamp}-profil-{key}.svg")
         # Server-side CPU per request: far steadier than req/s on a machine shared with other work.
         cpu = cpu_seconds(workers) - cpu_before
         res["cpu_us_per_req"] = round(cpu / res["all_requests"] * 1e6) if res.get("all_requests") else None
@@ -116,6 +125,20 @@ class Bench:
             f" non-2xx {res['non_2xx']} {res['statuses']}"
             + (f" locked {res['locked']}" if res["locked"] else ""))
         return res
+
+    def _profiler(self, key: str, server: Server, seconds: float) -> subprocess.Popen[bytes] | None:
+        """py-spy over the server and its workers for the scenario's run, when BENCH_PROFIL names it (or is
+        ``all``): a flame graph beside the results. Sampling costs CPU on the machine that serves, so a profiled
+        run's figures are not the measured ones (the report says so)."""
+        wanted = set(filter(None, os.environ.get("BENCH_PROFIL", "").split(",")))
+        if not (wanted & {key, "all"}):
+            return None
+        out = RESULTS_DIR / f"{self.stamp}-profil-{key}.svg"
+        RESULTS_DIR.mkdir(parents=True, exist_ok=True)
+        return subprocess.Popen(
+            [str(Path(sys.executable).with_name("py-spy")), "record", "--subprocesses", "--nonblocking",
+             "--rate", "97", "--duration", str(max(1, round(seconds))), "--pid", str(server.proc.pid),
+             "--output", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def write_budget(self) -> int:
         # Enough distinct targets for a whole write run at a generous rate; each dues is paid once.
@@ -333,7 +356,7 @@ class Bench:
         self.meta["total_seconds"] = round(time.monotonic() - T0, 1)
         results = {"meta": self.meta, "scenarios": self.s,
                    "goals": report.evaluate(self.s, self.scale.name == "large")}
-        complete = not self.args.only and not os.environ.get("BENCH_SRC")
+        complete = not self.args.only and not os.environ.get("BENCH_SRC") and not os.environ.get("BENCH_PROFIL")
         json_path, md_path = report.write(results, latest=complete)
         print(report.markdown(results))
         log(f"written {json_path.relative_to(ROOT)} and {md_path.relative_to(ROOT)}")
