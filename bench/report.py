@@ -158,8 +158,33 @@ def write(results: Results, latest: bool = True) -> tuple[Path, Path]:
     md_path.write_text(md)
     if latest:
         (RESULTS_DIR / "latest.json").write_text(js)
-        (RESULTS_DIR / "latest.md").write_text(md)
+        (RESULTS_DIR / "latest.md").write_text(md + autres_mesures())
     return json_path, md_path
+
+
+# The benches that run apart from ``bench.run`` (issue 32's scale scenarios among them), by their files' suffix.
+AUTRES = {"echelle": "closing, consolidation, statements (`make bench-echelle`)",
+          "reprise": "restart after a crash (`make bench-reprise`)",
+          "generation": "dues generation (`make bench-generation`)", "sms": "reminder wave (`make bench-sms`)",
+          "moteurs": "task engines (`make bench-moteurs`)", "import": "member import (`make bench-import`)",
+          "ussd": "USSD sessions (`make bench-ussd`)", "national-partial": "`bench.run --scale national`"}
+
+
+def autres_mesures() -> str:
+    """latest.md's index of the newest result of every other bench, per scale where the result names one."""
+    lines = ["", "## The other benches: their newest results", "", "| bench | scale | file |", "|---|---|---|"]
+    for sorte, quoi in AUTRES.items():
+        newest: dict[str, Path] = {}
+        for path in sorted(RESULTS_DIR.glob(f"*-{sorte}.json")):
+            try:
+                scale = str(json.loads(path.read_text()).get("scale") or "")
+            except (ValueError, AttributeError):
+                scale = ""
+            newest[scale or "–"] = path
+        for scale, path in sorted(newest.items()):
+            shown = path.with_suffix(".md") if path.with_suffix(".md").exists() else path
+            lines.append(f"| {quoi} | {scale} | `{shown.name}` |")
+    return "\n".join(lines) + "\n"
 
 
 def ecrire(resultat: dict[str, Any], nom: str, rapport_md: str | None, stamp: str) -> None:
