@@ -1,6 +1,6 @@
 """Personal data in the console: the member consents and withdraws on « Mes données » and sees who read his file;
-the secretary records a paper consent on the member's page; the data-protection officer reads the access log; the
-organisation's administrator prints the register of processings."""
+the secretary prints the consent form and records the paper consent on the member's page; the data-protection
+officer reads the access log; the organisation's administrator prints the register of processings."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from markupsafe import escape
 from sqlalchemy import select
 
 from tests.console.connexion import sign_in
+from tests.pdf import pdf_text
 from unionflow.models import Consentement
 
 
@@ -51,9 +52,19 @@ async def test_secretary_records_a_paper_consent_on_the_members_page(client, fac
     page = await client.get(f"/console/membres/{membre.id}")
     assert page.status_code == 200 and "Consentement signé sur le formulaire papier" not in page.text
 
+    refused = await client.get(f"/console/membres/{membre.id}/consentements/formulaire",
+                               params={"finalite": "ADHESION_SYNDICALE", "organisation": str(org.id)})
+    assert refused.status_code == 403  # the treasurer sees the member but does not collect consents
+
     csrf = await sign_in(client, secretaire, db)
     page = await client.get(f"/console/membres/{membre.id}")
     assert "Consentement signé sur le formulaire papier" in page.text
+    assert f'action="/console/membres/{membre.id}/consentements/formulaire"' in page.text
+    # The sheet the member reads and signs first: the API's form, his name on it.
+    sheet = await client.get(f"/console/membres/{membre.id}/consentements/formulaire",
+                             params={"finalite": "ADHESION_SYNDICALE", "organisation": str(org.id)})
+    assert sheet.status_code == 200 and sheet.headers["content-type"] == "application/pdf"
+    assert f"{membre.nom} {membre.prenom}" in " ".join(pdf_text(sheet.content).split())
     done = await client.post(f"/console/membres/{membre.id}/consentements",
                              data={"csrf": csrf, "finalite": "ADHESION_SYNDICALE", "organisation": str(org.id)})
     assert done.status_code == 303, done.text

@@ -1,8 +1,8 @@
 """Personal data in the console (Loi 2008-12): the member's « Mes données » (his consents, given and withdrawn, his
 oppositions to processings, asked and withdrawn, and who read his file), the secretariat's paper consent on a
 member's page, the data-protection officer's access log of his organisation's files, and the register of
-processings (table and PDF, each processing's CDP récépissé or « non déclaré », and the form recording one). Through
-the API's services."""
+processings (table and PDF, each processing's CDP récépissé or « non déclaré », and the form recording one), and the
+consent form the secretariat prints for a member to sign. Through the API's services."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from unionflow.core.roles import (
 from unionflow.donnees_membre.opposition_service import OppositionService, opposables
 from unionflow.donnees_membre.schemas import CreateOppositionRequest
 from unionflow.donnees_personnelles.acces_service import AccesDossierService
+from unionflow.donnees_personnelles.formulaire import formulaire
 from unionflow.donnees_personnelles.notices import VERSION
 from unionflow.donnees_personnelles.registre_service import RegistreService
 from unionflow.donnees_personnelles.schemas import CreateConsentementRequest, CreateRecepisseTraitementRequest
@@ -34,11 +35,13 @@ from unionflow.membres.appartenance_service import AppartenanceService
 from unionflow.models.donnees_personnelles import CanalConsentement, FinaliteConsentement
 
 
-def _choix(ctx: Ctx) -> tuple[FinaliteConsentement, uuid.UUID]:
-    finalite = ctx.field("finalite")
+def _choix(ctx: Ctx, query: bool = False) -> tuple[FinaliteConsentement, uuid.UUID]:
+    """The purpose and organisation chosen: in the posted form, or in the query of a GET form (``query``)."""
+    lire = ctx.request.query_params.get if query else ctx.field
+    finalite = lire("finalite") or ""
     if finalite not in FinaliteConsentement.__members__:
         raise InvalidInput("finalite: choisissez une finalité")
-    return FinaliteConsentement(finalite), parse_id(ctx.field("organisation"))
+    return FinaliteConsentement(finalite), parse_id(lire("organisation") or "")
 
 
 
@@ -102,6 +105,17 @@ async def consentement_papier(ctx: Ctx) -> Response:
     membre_id = parse_id(ctx.request.path_params["id"])
     await _consentements(ctx).recueillir(_demande(ctx, membre_id, CanalConsentement.PAPIER))
     return redirect(f"/membres/{membre_id}?fait=consentement")
+
+
+@page("/membres/{id}/consentements/formulaire", RS_CONSENTEMENT)
+async def formulaire_papier(ctx: Ctx) -> Response:
+    """The form the member reads and signs (the notice, his identity, the boxes, the signatures), the API's."""
+    membre_id = parse_id(ctx.request.path_params["id"])
+    finalite, organisation_id = _choix(ctx, query=True)
+    content = await formulaire(ctx.db, ctx.auth, settings_of(ctx.request), organisation_id, finalite, membre_id)
+    return Response(content, media_type="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="consentement-{finalite.value.lower()}.pdf"',
+        "Cache-Control": "no-store"})
 
 
 @page("/acces-fiches", RS_ACCES_DOSSIER_ORGANISATION)

@@ -23,7 +23,9 @@ from unionflow.core.roles import (
     RS_REGISTRE_TRAITEMENTS,
 )
 from unionflow.core.routing import area_router
+from unionflow.core.tableaux import fichier
 from unionflow.donnees_personnelles.acces_service import AccesDossierService
+from unionflow.donnees_personnelles.formulaire import formulaire
 from unionflow.donnees_personnelles.registre_service import RegistreService
 from unionflow.donnees_personnelles.schemas import (
     AccesDossierResponse,
@@ -35,6 +37,7 @@ from unionflow.donnees_personnelles.schemas import (
     RegistreTraitementsResponse,
 )
 from unionflow.donnees_personnelles.service import ConsentementService, notices
+from unionflow.models.donnees_personnelles import FinaliteConsentement
 
 TAG = "Données personnelles"
 EXT = "Extension (loi n° 2008-12 sur les données personnelles). "
@@ -67,6 +70,28 @@ async def list_notices(request: Request, session: SessionDep, auth: AuthContext 
                        organisation_id: uuid.UUID | None = Query(None, alias="organisationId")
                        ) -> list[NoticeResponse]:
     return await notices(session, auth, request.app.state.settings, organisation_id)
+
+
+@router.get("/notices/formulaire", response_class=Response,
+            responses={200: {"content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}},
+                       **problems(403, 404)},
+            summary="Formulaire de consentement à imprimer",
+            description=EXT + "La feuille que le membre lit et signe au secrétariat (loi n° 2008-12, art. 41 2°: "
+                              "un consentement écrit; art. 58: la notice): la notice de `finalite` rendue pour "
+                              "l'organisation, l'identité du membre (`membreId`: remplie; sans lui: lignes à "
+                              "remplir), les cases « je consens » / « je ne consens pas », lieu, date, signatures "
+                              "du membre et du secrétariat, la version et le début de l'empreinte SHA-256 du "
+                              "texte (celle que UnionFlow conserve avec le consentement enregistré en canal "
+                              "PAPIER). Organisation hors de vue: 404. Avec `membreId`: le membre lui-même, ou "
+                              "qui enregistre les consentements dans l'organisation (`consentement.recueillir`, "
+                              "403 sinon); membre hors de vue: 404.")
+async def formulaire_consentement(request: Request, session: SessionDep,
+                                  auth: AuthContext = authorize(RS_ANY_AUTHENTICATED),
+                                  organisation_id: uuid.UUID = Query(alias="organisationId"),
+                                  finalite: FinaliteConsentement = Query(),
+                                  membre_id: uuid.UUID | None = Query(None, alias="membreId")) -> Response:
+    content = await formulaire(session, auth, request.app.state.settings, organisation_id, finalite, membre_id)
+    return fichier(content, "application/pdf", f"consentement-{finalite.value.lower()}.pdf")
 
 
 @router.post("/consentements", status_code=201, response_model=ConsentementResponse, responses=problems(404, 409),
