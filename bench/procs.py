@@ -57,7 +57,7 @@ class Server:
             try:
                 with urllib.request.urlopen(self.base + path, timeout=2) as resp:
                     if resp.status == 200 and len(self.workers()) >= self.expected_workers() \
-                            and listening_sockets(self.port) >= self.expected_workers():
+                            and listening_sockets(self.port) >= self.expected_sockets():
                         return
             except (urllib.error.URLError, OSError):
                 pass
@@ -82,6 +82,10 @@ class Server:
             if b"spawn_main" in cmd:
                 found.append(child)
         return found or [self.proc.pid]
+
+    def expected_sockets(self) -> int:
+        """``unionflow serve`` workers each listen on their own socket (SO_REUSEPORT)."""
+        return self.expected_workers()
 
     def log_size(self) -> int:
         self._log.flush()
@@ -111,6 +115,14 @@ class WorkerServer(Server):
 
     def expected_workers(self) -> int:
         return self._workers if self._workers > 1 else 1
+
+
+class ReferenceServer(WorkerServer):
+    """uvicorn's own ``--workers``: its workers share the supervisor's one listening socket (no SO_REUSEPORT, as
+    ``unionflow serve`` has), so one socket is all there is to wait for."""
+
+    def expected_sockets(self) -> int:
+        return 1
 
 
 def listening_sockets(port: int) -> int:
@@ -200,7 +212,7 @@ def start_reference(name: str, factory: str, workers: int, env: dict[str, str], 
     port = free_port()
     argv = [sys.executable, "-m", "uvicorn", f"bench.refs:{factory}", "--factory", "--host", "127.0.0.1",
             "--port", str(port), "--workers", str(workers), "--no-access-log", "--log-level", "warning"]
-    server = WorkerServer(name, argv, base_env(env), port, workers)
+    server = ReferenceServer(name, argv, base_env(env), port, workers)
     server.wait_ready(ready_path, timeout=60)
     return server
 

@@ -41,12 +41,32 @@ async def _mesurer(url: str, runs: int) -> None:
                     ("active members", compte.active_members_par_organisation(ids)),
                     ("statements' balances (one pass)", etats.soldes_consolides(ids, debut, fin)),
                 ]
+                results = {}
                 for label, step in steps:
                     t0 = time.perf_counter()
-                    await step
+                    results[label] = await step
                     print(f"run {run}: {label}: {time.perf_counter() - t0:.2f} s", flush=True)
+                await _membres_en_retard_avant(s, ids, today, results["dues figures (summary + distinct members)"],
+                                               run)
     finally:
         await engine.dispose()
+
+
+async def _membres_en_retard_avant(s: Any, ids: list[Any], today: date, figures: dict[Any, Any], run: int) -> None:
+    """The distinct members in arrears as counted before migration 0046 (over the overdue dues), timed, and checked
+    equal to the per-member summary's count for every organisation."""
+    t0 = time.perf_counter()
+    rows = await s.execute(text(
+        "SELECT organisation_id, count(DISTINCT membre_id) FROM cotisation WHERE statut IN ('EN_ATTENTE', "
+        "'PARTIELLEMENT_PAYEE', 'EN_RETARD') AND date_echeance < :today GROUP BY organisation_id"), {"today": today})
+    avant = {org: int(n) for org, n in rows.all()}
+    print(f"run {run}: distinct members over the overdue dues (before 0046): {time.perf_counter() - t0:.2f} s",
+          flush=True)
+    differents = [org for org in ids if avant.get(org, 0) != figures[org]["membres_en_retard"]]
+    print(f"run {run}: members in arrears, summary = dues for {len(ids) - len(differents)} of {len(ids)} "
+          f"organisations ({sum(avant.values()):,} members)", flush=True)
+    if differents:
+        raise SystemExit(f"the per-member summary differs from the dues for {len(differents)} organisations")
 
 
 def main() -> None:
