@@ -24,6 +24,7 @@ import json
 import os
 import signal
 import time
+from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
@@ -152,16 +153,9 @@ def mesurer(url: str, dsn: str, avant: float) -> dict[str, Any]:
         "sans_reponse": len(unanswered),
         "autres_statuts": sorted({str(s) for s in outcome.values() if s not in (200, None)}),
         "redemarrage_pret_s": round(ready, 2), "premier_paiement_s": round(first_payment, 2),
-        "reprises": {str(k): v for k, v in _count(retried.values()).items()},
+        "reprises": {str(k): v for k, v in Counter(retried.values()).items()},
         "verification": asyncio.run(_verifier(dsn, answered + [d[0] for d in unanswered] + [dues[-1][0]])),
     }
-
-
-def _count(values: Any) -> dict[Any, int]:
-    counts: dict[Any, int] = {}
-    for v in values:
-        counts[v] = counts.get(v, 0) + 1
-    return counts
 
 
 def report(result: dict[str, Any], stamp: str) -> str:

@@ -10,7 +10,6 @@ a signed sheet to the text stored with the consent, and a sheet printed before a
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 
 from fpdf import FPDF
@@ -21,7 +20,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound
 from unionflow.core.pdf_etats import DocumentEtat, EnTeteEtat
 from unionflow.core.permissions import Permission
-from unionflow.donnees_personnelles.notices import VERSION, rendre
+from unionflow.donnees_personnelles.notices import VERSION, empreinte, rendre
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import Membre
 from unionflow.models.donnees_personnelles import FinaliteConsentement
@@ -70,7 +69,7 @@ def _identite(doc: FPDF, membre: Membre | None) -> None:
 
 def rendre_pdf(organisation: Organisation, finalite: FinaliteConsentement, texte: str, membre: Membre | None,
                edite_par: str) -> bytes:
-    empreinte = hashlib.sha256(texte.encode()).hexdigest()
+    cle = empreinte(texte)
     doc = DocumentEtat(EnTeteEtat(organisation.nom, "Formulaire de consentement",
                                   f"{INTITULES[finalite]} — notice version {VERSION}", edite_par))
     doc.add_page()
@@ -92,7 +91,7 @@ def rendre_pdf(organisation: Organisation, finalite: FinaliteConsentement, texte
     doc.multi_cell(doc.epw, 7, "Fait à " + "." * 40 + ", le ...... / ...... / ..........", new_x="LMARGIN",
                    new_y="NEXT")
     doc.set_font("DejaVu", "", 7.5)
-    doc.multi_cell(doc.epw, 4, f"Notice {finalite.value}, version {VERSION}, empreinte {empreinte[:16]}. Le "
+    doc.multi_cell(doc.epw, 4, f"Notice {finalite.value}, version {VERSION}, empreinte {cle[:16]}. Le "
                                "secrétariat enregistre ce formulaire signé dans UnionFlow (canal PAPIER), qui "
                                "conserve ce même texte avec le consentement. Le consentement se retire à tout "
                                "moment, de la même façon.", new_x="LMARGIN", new_y="NEXT")

@@ -6,6 +6,7 @@ what a member read (docs/decisions.md, « the art. 58 notice names the organisat
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from unionflow.models.donnees_personnelles import FinaliteConsentement
@@ -101,3 +102,8 @@ def rendre(finalite: FinaliteConsentement, organisation: Organisation, radies_an
         _TRANSFERTS,
         _DROITS,
     ))
+
+
+def empreinte(texte: str) -> str:
+    """The key of a rendered notice (``notice_information.empreinte``), also printed on the paper form."""
+    return hashlib.sha256(texte.encode()).hexdigest()

@@ -5,7 +5,6 @@ controller it names: notices.py) is stored with its version."""
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from datetime import UTC, datetime
 
@@ -17,7 +16,7 @@ from unionflow.core.auth import AuthContext
 from unionflow.core.db import flush_unique
 from unionflow.core.errors import Conflict, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
-from unionflow.donnees_personnelles.notices import VERSION, rendre
+from unionflow.donnees_personnelles.notices import VERSION, empreinte, rendre
 from unionflow.donnees_personnelles.repository import (
     ConsentementRepository,
     ConsentementSystemRepository,
@@ -117,16 +116,16 @@ class ConsentementService:
         if organisation is None:
             raise NotFound("Organisation introuvable")
         texte = rendre(finalite, organisation, self.settings.donnees_radies_conservation_ans)
-        empreinte = hashlib.sha256(texte.encode()).hexdigest()
+        cle = empreinte(texte)
         repo = NoticeRepository(self.session)
-        found = await repo.texte(finalite, version, empreinte)
+        found = await repo.texte(finalite, version, cle)
         if found is None:
-            found = NoticeInformation(finalite=finalite.value, version=version, texte=texte, empreinte=empreinte)
+            found = NoticeInformation(finalite=finalite.value, version=version, texte=texte, empreinte=cle)
             # A concurrent first consent stored it: take theirs.
             try:
                 await flush_unique(self.session, "notice", found)
             except Conflict:
-                found = await repo.texte(finalite, version, empreinte)
+                found = await repo.texte(finalite, version, cle)
                 assert found is not None
         return found
 
