@@ -27,12 +27,11 @@ from sqlalchemy import (
     func,
     literal,
     select,
-    text,
     union_all,
 )
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
-from unionflow.core.db import sqlite_write_intent
+from unionflow.core import resume
 from unionflow.core.visibility import SCOPE_MEMBRE, SCOPE_ORGANISATIONS, Shape, Visibility, condition
 from unionflow.cotisations import synthese_sql
 from unionflow.cotisations.repository import CotisationFilters, CotisationRepository
@@ -167,35 +166,19 @@ class StatistiquesCotisations:
 
 
 # --- maintenance: compaction (scheduler job) and rebuild (CLI, bench loader) ------------------------------------
-async def _run(session: AsyncSession, statements: list[str]) -> list[int]:
-    """Runs ``statements`` in the session's transaction; returns their row counts."""
-    return [int(getattr(await session.execute(text(statement)), "rowcount", 0) or 0) for statement in statements]
-
-
 async def compacter(session: AsyncSession) -> dict[str, int]:
-    """Fold the committed deltas into the summary (caller commits): how many buckets were folded into, and how
-    many emptied buckets were dropped."""
-    statements = synthese_sql.compact(session.get_bind().dialect.name)
-    counts = await _run(session, statements)
-    fold = next(i for i, statement in enumerate(statements) if f"INSERT INTO {synthese_sql.SYNTHESE}" in statement)
-    return {"compartiments": counts[fold], "vides": counts[-1]}
+    """Fold the committed deltas into the summary (caller commits); core/resume.py."""
+    return await resume.compacter(session, synthese_sql.RESUME)
 
 
 async def reconstruire(session: AsyncSession) -> int:
     """Recompute the summary and the per-member dates from every dues (caller commits); returns the summary's row
     count."""
     dialect = session.get_bind().dialect.name
-    await _run(session, synthese_sql.rebuild(dialect) + synthese_sql.rebuild_membres(dialect))
+    await resume.executer(session, synthese_sql.rebuild(dialect) + synthese_sql.rebuild_membres(dialect))
     return int((await session.execute(select(func.count()).select_from(CotisationSynthese))).scalar_one())
 
 
 async def compacter_synthese(sessionmaker: async_sessionmaker[AsyncSession]) -> dict[str, int]:
-    """The job: one short transaction (BEGIN IMMEDIATE on SQLite, so no other writer slips in between)."""
-    token = sqlite_write_intent.set(True)
-    try:
-        async with sessionmaker() as session:
-            counts = await compacter(session)
-            await session.commit()
-        return counts
-    finally:
-        sqlite_write_intent.reset(token)
+    """The job: one short transaction of its own."""
+    return await resume.compacter_en_tache(sessionmaker, synthese_sql.RESUME)

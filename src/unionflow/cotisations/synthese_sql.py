@@ -1,6 +1,7 @@
 """SQL of the dues summary (``cotisation_synthese``, docs/architecture.md "Statistics of dues") as plain text per
-dialect, importing nothing from the application: migration 0013 runs the rebuild as its backfill, the bench's
-loader after its COPY, the CLI and the compaction job through ``cotisations/synthese_repository.py``.
+dialect, importing nothing of the application but the shared mechanics (core/resume_sql.py): migration 0013 runs
+the rebuild as its backfill, the bench's loader after its COPY, the CLI and the compaction job through
+``cotisations/synthese_repository.py``.
 
 The summary holds one row per bucket (organisation, type, stored status, year, month, due date) with the count
 and the sums of the dues in it. Triggers on ``cotisation`` (migration 0013) never touch it: they append signed
@@ -10,6 +11,8 @@ over, a shared summary row. The compaction folds the deltas into the summary; re
 
 from __future__ import annotations
 
+from unionflow.core.resume_sql import Resume
+
 SYNTHESE = "cotisation_synthese"
 DELTA = "cotisation_synthese_delta"
 KEY = "organisation_id, type_cotisation, statut, annee, mois, date_echeance"
@@ -17,50 +20,22 @@ FIGURES = "nombre, montant_du, montant_paye"
 # The unique key of the summary: NULL months (annual dues) are one bucket per (organisation, ..., due date);
 # months are 1..12 (API validation), so 0 never collides with a real month.
 CONFLICT = "organisation_id, type_cotisation, statut, annee, (coalesce(mois, 0)), date_echeance"
-FOLD = (f"nombre = {SYNTHESE}.nombre + excluded.nombre, "
-        f"montant_du = {SYNTHESE}.montant_du + excluded.montant_du, "
-        f"montant_paye = {SYNTHESE}.montant_paye + excluded.montant_paye")
 # Any fixed number: compactions (job, CLI) and rebuilds take turns on PostgreSQL.
-ADVISORY_LOCK = 742_012_013
+RESUME = Resume(SYNTHESE, DELTA, KEY, FIGURES, CONFLICT, advisory_lock=742_012_013)
 
 _BACKFILL = (f"INSERT INTO {SYNTHESE} ({KEY}, {FIGURES}) "
              f"SELECT {KEY}, count(*), sum(montant_du), sum(montant_paye) FROM cotisation GROUP BY {KEY}")
 
 
 def rebuild(dialect: str) -> list[str]:
-    """Statements that recompute the summary from ``cotisation`` and drop the pending deltas, to run in ONE
-    transaction. On PostgreSQL writers of dues wait (SHARE lock) while it runs, so no delta is lost between the
-    scan and the truncation; the statement timeout is lifted for it (10 M dues: tens of seconds)."""
-    if dialect == "postgresql":
-        return ["SET LOCAL statement_timeout = 0",
-                f"SELECT pg_advisory_xact_lock({ADVISORY_LOCK})",
-                "LOCK TABLE cotisation IN SHARE MODE",
-                f"TRUNCATE {SYNTHESE}, {DELTA}",
-                _BACKFILL]
-    # SQLite: the transaction holds the only write lock.
-    return [f"DELETE FROM {DELTA}", f"DELETE FROM {SYNTHESE}", _BACKFILL]
+    """Statements that recompute the summary from ``cotisation`` and drop the pending deltas, in ONE
+    transaction (core/resume_sql.py)."""
+    return RESUME.rebuild(dialect, "cotisation", _BACKFILL)
 
 
 def compact(dialect: str) -> list[str]:
-    """Statements that fold every committed delta into the summary, to run in ONE transaction; the last one
-    drops buckets left empty. Upserts go in key order, so two compactions could not deadlock even without the
-    advisory lock that serialises them."""
-    if dialect == "postgresql":
-        # One statement moves the deltas: a delta committed meanwhile is not in its snapshot and stays for the
-        # next run; readers see the deltas either pending or folded, never both nor neither.
-        return [f"SELECT pg_advisory_xact_lock({ADVISORY_LOCK})",
-                f"WITH moved AS (DELETE FROM {DELTA} RETURNING {KEY}, {FIGURES}) "
-                f"INSERT INTO {SYNTHESE} ({KEY}, {FIGURES}) "
-                f"SELECT {KEY}, sum(nombre), sum(montant_du), sum(montant_paye) FROM moved GROUP BY {KEY} "
-                f"ORDER BY {KEY} ON CONFLICT ({CONFLICT}) DO UPDATE SET {FOLD}",
-                f"DELETE FROM {SYNTHESE} WHERE nombre = 0"]
-    # SQLite: run under BEGIN IMMEDIATE (no other writer between the fold and the delete). "WHERE true" keeps
-    # the parser from reading ON CONFLICT as a join constraint.
-    return [f"INSERT INTO {SYNTHESE} ({KEY}, {FIGURES}) "
-            f"SELECT {KEY}, sum(nombre), sum(montant_du), sum(montant_paye) FROM {DELTA} WHERE true GROUP BY {KEY} "
-            f"ORDER BY {KEY} ON CONFLICT ({CONFLICT}) DO UPDATE SET {FOLD}",
-            f"DELETE FROM {DELTA}",
-            f"DELETE FROM {SYNTHESE} WHERE nombre = 0"]
+    """Statements that fold every committed delta into the summary, in ONE transaction (core/resume_sql.py)."""
+    return RESUME.compact(dialect)
 
 
 # --- The per-member summary: the earliest due date each member still owes, per organisation --------------------
