@@ -484,6 +484,7 @@ def build_sqlite(path: str, scale: Scale, log: Any) -> None:
 
     from sqlalchemy import create_engine, text
 
+    from unionflow.comptabilite import soldes_sql
     from unionflow.cotisations.synthese_sql import rebuild
     from unionflow.migrations.alembic import upgrade
     from unionflow.models import Base
@@ -502,7 +503,7 @@ def build_sqlite(path: str, scale: Scale, log: Any) -> None:
                 conn.execute(table.insert(), [dict(zip(data.columns, row, strict=True)) for row in chunk])
     with engine.begin() as conn:
         # SQLite triggers fired on every row (one delta each): fold them as the compaction job would, in one go.
-        for statement in rebuild("sqlite"):
+        for statement in rebuild("sqlite") + soldes_sql.rebuild("sqlite"):
             conn.execute(text(statement))
     engine.dispose()
     log(f"SQLite {path} built in {time.monotonic() - t0:.1f}s")

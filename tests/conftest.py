@@ -180,11 +180,13 @@ async def committed_db(app: FastAPI) -> AsyncIterator[AsyncSession]:
         for table in reversed(models.Base.metadata.sorted_tables):
             if table.name not in KEPT_TABLES:
                 await session.execute(delete(table))
-        # Deleting the dues appended their deltas and touched the members' dates (triggers, migrations 0013 and
-        # 0046): the summaries are emptied after them.
+        # Deleting the dues and the entries appended their deltas and touched the members' dates (triggers,
+        # migrations 0013, 0046 and 0047): the summaries are emptied after them.
         await session.execute(delete(models.CotisationSyntheseDelta))
         await session.execute(delete(models.CotisationSynthese))
         await session.execute(delete(models.CotisationMembreSynthese))
+        await session.execute(delete(models.SoldeCompteMoisDelta))
+        await session.execute(delete(models.SoldeCompteMois))
         # Singleton rows the migrations seed: put them back with their defaults.
         session.add_all([models.AlerteConfig(id=1), models.SauvegardeConfig(id=1), models.Maintenance(id=1)])
         await session.commit()

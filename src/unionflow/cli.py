@@ -272,18 +272,22 @@ async def _marquer_retards(args: argparse.Namespace) -> int:
 LONG_STATEMENT_SECONDS = 3600.0
 
 
-async def _reconstruire_synthese(_: argparse.Namespace) -> int:
+async def _reconstruire(quoi: str) -> int:
+    """Rebuild a summary kept by deltas: ``synthese`` (dues statistics) or ``soldes`` (ledger per month)."""
+    from unionflow.comptabilite.soldes_repository import reconstruire as reconstruire_soldes
     from unionflow.core.db import create_engine, create_sessionmaker, sqlite_write_intent
-    from unionflow.cotisations.synthese_repository import reconstruire
+    from unionflow.cotisations.synthese_repository import reconstruire as reconstruire_synthese
 
+    fonction, libelle = {"synthese": (reconstruire_synthese, "synthèse des cotisations"),
+                         "soldes": (reconstruire_soldes, "soldes mensuels des comptes")}[quoi]
     settings = get_settings()
     engine = create_engine(settings.model_copy(update={"database_statement_timeout_seconds": LONG_STATEMENT_SECONDS}))
     token = sqlite_write_intent.set(True)
     try:
         async with create_sessionmaker(engine)() as session:
-            buckets = await reconstruire(session)
+            buckets = await fonction(session)
             await session.commit()
-        print(f"synthèse des cotisations reconstruite: {buckets} compartiment(s)")
+        print(f"{libelle} reconstruite: {buckets} compartiment(s)")
         return 0
     finally:
         sqlite_write_intent.reset(token)
@@ -446,6 +450,9 @@ def build_parser() -> argparse.ArgumentParser:
     compaction = jobs_sub.add_parser("compacter-synthese",
                                      help="fold the dues deltas into the statistics summary (cotisation_synthese)")
     compaction.set_defaults(func=lambda a: asyncio.run(_compacter_synthese(a)))
+    soldes_job = jobs_sub.add_parser("compacter-soldes",
+                                     help="fold the ledger deltas into the monthly balances (solde_compte_mois)")
+    soldes_job.set_defaults(func=lambda a: asyncio.run(_jobs_planifie("compacter-soldes")))
     purge = jobs_sub.add_parser("nettoyer", help="delete expired tokens, throttle windows, old run history and "
                                                  "old export files")
     purge.set_defaults(func=lambda a: asyncio.run(_jobs_planifie("nettoyer")))
@@ -459,7 +466,14 @@ def build_parser() -> argparse.ArgumentParser:
     rebuild = cotisations_sub.add_parser(
         "reconstruire-synthese",
         help="recompute the statistics summary from every dues (writers of dues wait while it runs)")
-    rebuild.set_defaults(func=lambda a: asyncio.run(_reconstruire_synthese(a)))
+    rebuild.set_defaults(func=lambda a: asyncio.run(_reconstruire("synthese")))
+
+    comptabilite = sub.add_parser("comptabilite", help="ledger maintenance")
+    comptabilite_sub = comptabilite.add_subparsers(dest="comptabilite_command", required=True)
+    soldes = comptabilite_sub.add_parser(
+        "reconstruire-soldes",
+        help="recompute the ledger's monthly balances from every entry line (writers of entries wait while it runs)")
+    soldes.set_defaults(func=lambda a: asyncio.run(_reconstruire("soldes")))
     return parser
 
 

@@ -218,6 +218,9 @@ class Settings(BaseSettings):
     # Folds the deltas the dues triggers append into the statistics summary; reads are exact either way, the
     # interval only bounds how many deltas a statistics read adds up (docs/architecture.md).
     job_compacter_synthese_secondes: int = 60
+    # The same for the ledger's monthly balances (comptabilite/soldes_sql.py): the interval bounds how many deltas
+    # a statement adds up.
+    job_compacter_soldes_secondes: int = 60
 
     # Above this many active members, dues generation answers 202 and runs as a background task.
     tache_seuil_cotisations: int = 2000

@@ -17,6 +17,7 @@ from unionflow.audit import traitements as traitements_audit
 from unionflow.auth import traitements as traitements_auth
 from unionflow.backups import jobs as backups
 from unionflow.comptabilite import ports as ports_comptabilite
+from unionflow.comptabilite.soldes_repository import COMPACTER_SOLDES
 from unionflow.config import Settings
 from unionflow.core.jobs import Executeur, Job
 from unionflow.core.traitements import DeclarationTraitement
@@ -65,6 +66,7 @@ JOBS: tuple[Job, ...] = (
     scheduler.NETTOYER,
     donnees_membre.RETENTION_DONNEES,
     cotisations.COMPACTER_SYNTHESE,
+    COMPACTER_SOLDES,
 )
 
 EXECUTEURS: dict[TypeTache, Executeur] = {

@@ -134,7 +134,7 @@ async def test_disabled_jobs_are_not_scheduled(app, settings):
     off = settings.model_copy(update={"job_sauvegarder_secondes": 0, "job_surveiller_secondes": 0})
     names = [j.nom for j in Planificateur(app.state.engine, off).jobs]
     assert names == ["marquer-retards", "envoyer-notifications", "livrer-webhooks", "nettoyer", "retention-donnees",
-                     "compacter-synthese"]
+                     "compacter-synthese", "compacter-soldes"]
 
 
 async def test_the_retention_job_purges_expired_rows(app, committed_db, committed_factory, settings):

@@ -159,3 +159,6 @@ from unionflow.models.donnees_personnelles import (  # noqa: E402
 )
 
 __all__ += ["AccesDossier", "Consentement", "NoticeInformation", "OppositionTraitement", "RecepisseTraitement"]
+from unionflow.models.solde_compte_mois import SoldeCompteMois, SoldeCompteMoisDelta  # noqa: E402
+
+__all__ += ["SoldeCompteMois", "SoldeCompteMoisDelta"]
