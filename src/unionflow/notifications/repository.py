@@ -162,6 +162,17 @@ class NotificationSystemRepository(SystemRepository[Notification]):
                                           .execution_options(populate_existing=True))
         return list(rows.scalars())
 
+    async def prolonger_bail(self, ids: list[uuid.UUID], bail: datetime, nouveau: datetime) -> set[uuid.UUID]:
+        """Extend to ``nouveau`` the lease of the rows of ``ids`` still leased until ``bail`` and still waiting:
+        compare-and-set on the lease's value, so a row another worker leased after ours passed is not taken back.
+        Returns the ids still held. The caller commits."""
+        stmt = (update(Notification)
+                .where(Notification.id.in_(ids), Notification.verrouillee_jusqua == bail,
+                       Notification.statut == StatutNotification.EN_ATTENTE.value)
+                .values(verrouillee_jusqua=nouveau).returning(Notification.id)
+                .execution_options(synchronize_session=False))
+        return set((await self.session.execute(stmt)).scalars())
+
     async def update_pending(self, notification_id: uuid.UUID, values: dict[str, object]) -> Notification | None:
         """Write a delivery outcome on a row still EN_ATTENTE (a row read meanwhile, LUE, keeps its status);
         returns the row as stored now."""
