@@ -157,15 +157,16 @@ class EtatsRepository(SystemRepository[EcritureComptable]):
                                                 ) -> dict[uuid.UUID, dict[str, tuple[Decimal, Decimal]]]:
         """Per organisation, per account number of ``numeros``: (credits, debits) of the entries dated from ``debut``
         to ``fin`` inclusive, closing entries left out (the trial balance's columns of the period,
-        etats/encaisse.py), in one grouped query for all the organisations."""
+        etats/encaisse.py), in one grouped query for all the organisations, over the monthly buckets
+        (etats/soldes_repository.py: a bucket from ``debut`` on is inside the period, whole or cut)."""
         if not organisation_ids or not numeros:
             return {}
-        stmt = (self._lines_of(organisation_ids)
-                .add_columns(EcritureComptable.organisation_id, CompteComptable.numero_compte,
-                             func.sum(LigneEcriture.credit), func.sum(LigneEcriture.debit))
-                .where(CompteComptable.numero_compte.in_(numeros), EcritureComptable.date_ecriture >= debut,
-                       EcritureComptable.date_ecriture <= fin, JournalComptable.type_journal != TYPE_JOURNAL_CLOTURE)
-                .group_by(EcritureComptable.organisation_id, CompteComptable.numero_compte))
+        b, base = self._buckets_of(organisation_ids, debut, fin)
+        stmt = (base.add_columns(b.c.organisation_id, CompteComptable.numero_compte,
+                                 func.sum(b.c.credit), func.sum(b.c.debit))
+                .where(CompteComptable.numero_compte.in_(numeros), b.c.jour >= debut,
+                       JournalComptable.type_journal != TYPE_JOURNAL_CLOTURE)
+                .group_by(b.c.organisation_id, CompteComptable.numero_compte))
         result: dict[uuid.UUID, dict[str, tuple[Decimal, Decimal]]] = {}
         for org, numero, credit, debit in (await self.session.execute(stmt)).all():
             result.setdefault(org, {})[numero] = (_dec(credit), _dec(debit))
