@@ -191,7 +191,7 @@ PROPRIETAIRES = {modele: zone for zone, modeles in {
     "cotisations": ("Cotisation", "CotisationMembreSynthese", "CotisationSynthese", "CotisationSyntheseDelta",
                     "RappelCotisation"),
     "demandes_aide": ("DemandeAide",),
-    "dons": ("LigneRegistreDon", "FondsDedie", "MouvementFondsDedie"),
+    "dons": ("LigneRegistreDon", "FondsDedie", "MouvementFondsDedie", "ContributionBenevole"),
     "documents": ("Document", "PieceJointe", "TelechargementDocument"),
     "donnees_personnelles": ("Consentement", "NoticeInformation", "AccesDossier", "OppositionTraitement",
                              "RecepisseTraitement"),

@@ -29,6 +29,7 @@ from unionflow.donnees_membre import jobs as donnees_membre
 from unionflow.donnees_personnelles import ports as ports_donnees_personnelles
 from unionflow.donnees_personnelles import traitements as traitements_donnees_personnelles
 from unionflow.dons import traitements as traitements_dons
+from unionflow.dons.benevolat_repository import BenevolatRepository
 from unionflow.evenements import traitements as traitements_evenements
 from unionflow.export import jobs as export
 from unionflow.feedback import traitements as traitements_feedback
@@ -103,6 +104,7 @@ ports_donnees_personnelles.TRAITEMENTS.brancher(TRAITEMENTS)
 # Only paiements queries the money tables (docs/architecture.md, "Money is queried by paiements/ alone").
 ports_comptabilite.PIECES.brancher(PiecesRepository)
 ports_comptabilite.DONS.brancher(DonsRepository)
+ports_comptabilite.BENEVOLAT.brancher(BenevolatRepository)
 ports_lcbft.CUMULS.brancher(CumulsRepository)
 ports_finance.VERSEMENTS.brancher(VersementApprouveRepository)
 

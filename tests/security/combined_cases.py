@@ -23,6 +23,7 @@ from unionflow.models import (
     CompteComptable,
     ConfigurationOrganisation,
     Consentement,
+    ContributionBenevole,
     Cotisation,
     DemandeApprobation,
     Document,
@@ -348,3 +349,11 @@ async def donnees_recepisse_enregistrer(w: World) -> Call:
     return Call("/api/conformite/traitements/PAIEMENTS/recepisse",
                 {"organisationId": str(w.org.id), "numeroRecepisse": "CDP-2025-001", "dateRecepisse": "2025-01-15"},
                 done)
+
+
+async def benevolat_enregistrer(w: World) -> Call:
+    async def done() -> bool:
+        return await _count(w, ContributionBenevole, ContributionBenevole.organisation_id == w.org.id) > 0
+    return Call("/api/comptabilite/benevolat",
+                {"organisationId": str(w.org.id), "membreId": str(w.owner.id), "dateContribution": str(date.today()),
+                 "heures": "2", "tauxHoraire": "1000", "activite": "Accueil des membres"}, done)

@@ -300,6 +300,7 @@ CASES: dict[Permission, tuple[str, str, Callable[[World], Awaitable[Call]]]] = {
     P.DONNEES_OPPOSITION_DECIDER: ("POST", "/api/donnees/oppositions/{id}/approuver", more.donnees_opposition_decider),
     P.DONNEES_RECEPISSE_ENREGISTRER: ("POST", "/api/conformite/traitements/{code}/recepisse",
                                       more.donnees_recepisse_enregistrer),
+    P.BENEVOLAT_ENREGISTRER: ("POST", "/api/comptabilite/benevolat", more.benevolat_enregistrer),
 }
 
 

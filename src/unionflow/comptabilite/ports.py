@@ -37,3 +37,15 @@ class DonsRecus(Protocol):
 
 
 DONS: Port[DonsRecus] = Port("comptabilite.DONS")
+
+
+class BenevolatRecu(Protocol):
+    """The volunteer time an organisation recorded (dons/benevolat.py), for the SYCEBNL notes; the caller checked
+    that its records are visible."""
+
+    async def totaux(self, organisation_id: uuid.UUID, debut: date, fin: date) -> tuple[int, Decimal, Decimal]:
+        """(contributions, hours, value) of the lines still recorded, dated from ``debut`` to ``fin`` inclusive."""
+        ...
+
+
+BENEVOLAT: Port[BenevolatRecu] = Port("comptabilite.BENEVOLAT")

@@ -17,6 +17,7 @@ from unionflow.console.pages import Ctx, page, redirect
 from unionflow.core.errors import InvalidInput, NotFound
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import (
+    RS_BUREAU,
     RS_CONSENTEMENT,
     RS_CONSENTEMENT_LECTURE,
     RS_LCB,
@@ -87,6 +88,7 @@ async def fiche_membre(ctx: Ctx) -> Response:
                       paiements=paiements.content, du=du, paye=paye, cle=str(uuid.uuid4()), avoir=avoir,
                       peut_imputer=avoir is not None and ctx.can(Permission.AVOIR_IMPUTER, org),
                       peut_encaisser=ctx.can(Permission.PAIEMENT_ENREGISTRER),
+                      peut_benevolat=RS_BUREAU.allows(ctx.auth.roles) and ctx.can(Permission.BENEVOLAT_ENREGISTRER),
                       peut_code_pin=tresorerie and ctx.can(Permission.USSD_PIN_REINITIALISER),
                       peut_annuler=RS_TRESORERIE.allows(ctx.auth.roles) and ctx.can(Permission.COTISATION_ANNULER),
                       peut_modifier=RS_MEMBRE_WRITE.allows(ctx.auth.roles) and ctx.can(Permission.MEMBRE_GERER))

@@ -19,6 +19,7 @@ from unionflow.console import (  # noqa: F401
     pages_approbations,
     pages_audit,
     pages_avoirs,
+    pages_benevolat,
     pages_comptabilite,
     pages_donnees,
     pages_dons,

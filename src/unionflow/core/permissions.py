@@ -100,6 +100,8 @@ class Permission(StrEnum):
     DONNEES_EXPORTER = "donnees.exporter"
     # Loi 2008-12 art. 18: record the CDP's récépissé (number, dates) of the organisation's declaration of a processing.
     DONNEES_RECEPISSE_ENREGISTRER = "donnees.recepisse.enregistrer"
+    # the register of volunteer time (a contribution in kind shown in the SYCEBNL notes): record, cancel a line.
+    BENEVOLAT_ENREGISTRER = "benevolat.enregistrer"
 
 
 P = Permission
@@ -171,6 +173,7 @@ GRANTS: Mapping[Permission, frozenset[Role]] = {
     P.REFERENTIEL_CHOISIR: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT}),
     # The secretariat keeps the register: it records the consent a member signed on paper (and its withdrawal).
     P.CONSENTEMENT_RECUEILLIR: frozenset({R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.SECRETAIRE}),
+    P.BENEVOLAT_ENREGISTRER: frozenset({R.SUPER_ADMIN, R.ADMIN, *_BUREAU}),
 }
 
 

@@ -113,6 +113,9 @@ RS_TRESORERIE = _rs("RS-TRESORERIE", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATIO
 RS_TRESORERIE_READ = _rs("RS-TRESORERIE-READ", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER,
                          R.PRESIDENT, R.COMMISSAIRE_AUX_COMPTES)
 RS_UNION_ADMIN = _rs("RS-UNION-ADMIN", R.SUPER_ADMIN, R.ADMIN)
+# The bureau of an organisation (president, secretary, treasurer, its administrator): the register of volunteer
+# time, which any of them keeps (extension, docs/decisions.md « Le registre du bénévolat »).
+RS_BUREAU = _rs("RS-BUREAU", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.PRESIDENT, R.SECRETAIRE, R.TRESORIER)
 # Confirming a payout someone else prepared: any officer holding versement.confirmer, the president included, so
 # that a bureau of one treasurer and a president can pay out (the creator is still refused, by person key).
 RS_VERSEMENT_CONFIRMER = _rs("RS-VERSEMENT-CONFIRMER", R.SUPER_ADMIN, R.ADMIN, R.ADMIN_ORGANISATION, R.TRESORIER,

@@ -26,6 +26,7 @@ from unionflow.donnees_personnelles.repository import (
     ConsentementRepository,
     OppositionTraitementRepository,
 )
+from unionflow.dons.benevolat_repository import BenevolatRepository
 from unionflow.dons.repository import RegistreDonRepository
 from unionflow.evenements.repository import FeedbackEvenementRepository, InscriptionRepository
 from unionflow.feedback.repository import FeedbackRepository
@@ -127,6 +128,8 @@ SECTIONS: tuple[SectionExport, ...] = (
     # The sealed register of donations (hash chain of its lines): a line changed afterwards would break the seal,
     # so the donor's identity stays in this legal register for its retention, like an accounting record.
     _m("dons", "Dons au registre des dons et legs", "ligne_registre_don", RegistreDonRepository),
+    # The hours and their value stay (a year's notes show them); what he did is a free text about him.
+    _m("benevolat", "Bénévolat enregistré", "contribution_benevole", BenevolatRepository, activite=EFFACE),
     SectionExport("pin_ussd", "Code PIN USSD (état)", "pin_ussd", "membre_id", PinUssdRepository,
             effacement=Effacement.SUPPRIMER),
     SectionExport("codes_sms", "Codes PIN envoyés par SMS (état)", "code_pin_sms", "membre_id", CodePinSmsRepository,

@@ -1,5 +1,5 @@
-"""Register of donations and bequests, and earmarked funds (extensions): ``/api/comptabilite/registre-dons``,
-``/api/comptabilite/fonds-dedies``."""
+"""Register of donations and bequests, earmarked funds and the register of volunteer time (extensions):
+``/api/comptabilite/registre-dons``, ``/api/comptabilite/fonds-dedies``, ``/api/comptabilite/benevolat``."""
 
 from __future__ import annotations
 
@@ -16,18 +16,23 @@ from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.idempotence import IDEMPOTENT, IdempotentRequest
 from unionflow.core.openapi import problems
-from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
+from unionflow.core.roles import RS_BUREAU, RS_MEMBRE_READ, RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
 from unionflow.core.tableaux import BINAIRES
 from unionflow.dons import tableau
+from unionflow.dons.benevolat import BenevolatService
 from unionflow.dons.fonds import FondsDedieService
 from unionflow.dons.nature import don_en_nature
 from unionflow.dons.schemas import (
+    AnnulerContributionBenevoleRequest,
+    ContributionBenevoleResponse,
+    CreateContributionBenevoleRequest,
     CreateDonNatureRequest,
     CreateEmploiFondsRequest,
     EtatFondsDediesResponse,
     FondsDedieResponse,
     LigneRegistreDonResponse,
+    RegistreBenevolatResponse,
     RegistreDonsResponse,
     VerificationRegistreResponse,
 )
@@ -118,3 +123,47 @@ async def employer_fonds(id: uuid.UUID, data: CreateEmploiFondsRequest, session:
                          auth: AuthContext = authorize(RS_TRESORERIE),
                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
     return await idem.run(auth, lambda: FondsDedieService(session, auth).employer(id, data), 201)
+
+
+BUREAU = ("Président, secrétaire, trésorier ou administrateur de l'organisation (`benevolat.enregistrer`, sinon 403); "
+          "une organisation invisible 404; audité.")
+
+
+@router.get("/benevolat", response_model=RegistreBenevolatResponse, responses=problems(404),
+            summary="Registre du bénévolat d'une période (extension)",
+            description="Extension. Le temps donné par les membres, valorisé au taux horaire choisi par "
+                        "l'organisation: une contribution volontaire en nature, montrée hors bilan dans les notes "
+                        "SYCEBNL (note 8), jamais comptabilisée. Toutes les lignes de la période, annulées "
+                        "comprises; les totaux ne comptent que les lignes enregistrées. 400 `regle-metier`: `debut` "
+                        "après `fin`. Lecture: le bureau, l'administrateur et le commissaire aux comptes "
+                        "(RS-MEMBRE-READ); une organisation invisible 404.")
+async def registre_benevolat(session: SessionDep, organisation_id: uuid.UUID = ORG,
+                             debut: date = Query(..., description="Premier jour inclus (AAAA-MM-JJ)"),
+                             fin: date = Query(..., description="Dernier jour inclus (AAAA-MM-JJ)"),
+                             auth: AuthContext = authorize(RS_MEMBRE_READ)) -> RegistreBenevolatResponse:
+    return await BenevolatService(session, auth).registre(organisation_id, debut, fin)
+
+
+@router.post("/benevolat", status_code=201, response_model=ContributionBenevoleResponse, responses=problems(404),
+             summary="Enregistrer du bénévolat (extension)",
+             description="Extension. Un membre actif de l'organisation a donné `heures` à `activite` le "
+                         "`dateContribution`; `valeur` = heures × `tauxHoraire`, arrondi au franc, calculée par le "
+                         "serveur. 400 `regle-metier`: date future, plus de 744 heures, bénévole qui n'est pas "
+                         "membre actif, exercice clos (arrêté). " + BUREAU + " En-tête Idempotency-Key "
+                         "recommandé.")
+async def enregistrer_benevolat(data: CreateContributionBenevoleRequest, session: SessionDep,
+                                auth: AuthContext = authorize(RS_BUREAU),
+                                idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    return await idem.run(auth, lambda: BenevolatService(session, auth).enregistrer(data), 201)
+
+
+@router.post("/benevolat/{id}/annuler", response_model=ContributionBenevoleResponse, responses=problems(404, 409),
+             summary="Annuler une ligne du registre du bénévolat (extension)",
+             description="Extension. Une ligne saisie par erreur est annulée avec son motif: gardée, barrée, avec "
+                         "qui l'a annulée et quand; elle ne compte plus dans les totaux ni les notes. 409: déjà "
+                         "annulée. 400 `regle-metier`: exercice clos (arrêté). " + BUREAU)
+async def annuler_benevolat(id: uuid.UUID, data: AnnulerContributionBenevoleRequest, session: SessionDep,
+                            auth: AuthContext = authorize(RS_BUREAU),
+                            idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:
+    return await idem.run(auth, lambda: BenevolatService(session, auth).annuler(id, data), 200)
+

@@ -8,8 +8,8 @@ from datetime import date, datetime
 from pydantic import Field, model_validator
 
 from unionflow.core.regles import Si
-from unionflow.core.schemas import InputModel, Montant, OutputModel
-from unionflow.models.don import FormeDon, TypeDonateur, TypeMouvementFonds
+from unionflow.core.schemas import InputModel, Montant, OutputModel, Taux
+from unionflow.models.don import FormeDon, StatutContribution, TypeDonateur, TypeMouvementFonds
 
 CURRENCY = r"^[A-Z]{3}$"
 AFFECTATION = Field(default=None, min_length=3, max_length=300, description=(
@@ -166,3 +166,50 @@ class EtatFondsDediesResponse(OutputModel):
     total_recu: Montant
     total_employe: Montant
     total_cloture: Montant
+
+
+class CreateContributionBenevoleRequest(InputModel):
+    """Volunteer time a member gave: recorded at the hourly rate the organisation chose, never booked (shown off
+    the balance sheet in the SYCEBNL notes)."""
+
+    organisation_id: uuid.UUID
+    membre_id: uuid.UUID = Field(description="Le bénévole: un membre actif de l'organisation")
+    date_contribution: date = Field(description="Jour du bénévolat (AAAA-MM-JJ), jamais futur, hors exercice clos")
+    heures: Taux = Field(gt=0, max_digits=18, decimal_places=2, description=(
+        "Heures données ce jour ou sur la période résumée par la ligne; au plus 744 (un mois entier), sinon 400 "
+        "`regle-metier`"))
+    taux_horaire: Montant = Field(gt=0, max_digits=18, decimal_places=2, description=(
+        "Valeur d'une heure retenue par l'organisation (aucun texte lu ne la fixe: docs/conformite.md S10)"))
+    activite: str = Field(min_length=3, max_length=300, description="Ce qui a été fait")
+
+
+class AnnulerContributionBenevoleRequest(InputModel):
+    motif: str = Field(min_length=3, max_length=500)
+
+
+class ContributionBenevoleResponse(OutputModel):
+    id: uuid.UUID
+    organisation_id: uuid.UUID
+    membre_id: uuid.UUID
+    membre: str | None = Field(default=None, description="Nom du bénévole (tel qu'il est nommé aujourd'hui)")
+    date_contribution: date
+    heures: Taux = Field(description="Heures, deux décimales")
+    taux_horaire: Montant
+    valeur: Montant = Field(description="heures × tauxHoraire, arrondi au franc (calculé par le serveur)")
+    activite: str
+    statut: StatutContribution
+    enregistre_par: str
+    annule_par: str | None
+    motif_annulation: str | None
+    date_annulation: datetime | None
+
+
+class RegistreBenevolatResponse(OutputModel):
+    organisation_id: uuid.UUID
+    organisation: str
+    debut: date
+    fin: date
+    contributions: int = Field(description="Lignes enregistrées (les annulées ne comptent pas)")
+    total_heures: Taux
+    total_valeur: Montant
+    lignes: list[ContributionBenevoleResponse] = Field(description="Toutes les lignes, annulées comprises")

@@ -29,4 +29,20 @@ TRAITEMENTS = (
         transferts_hors_senegal='Aucun',
         tables=('ligne_registre_don', 'fonds_dedie', 'mouvement_fonds_dedie'),
     ),
+    DeclarationTraitement(
+        code='REGISTRE_BENEVOLAT',
+        nom='Registre du bénévolat',
+        zone='dons',
+        finalite=("Enregistrer le temps donné par les membres et sa valorisation, montrée hors bilan dans les notes "
+                  "des états financiers SYCEBNL"),
+        base_legale=("Présentation des contributions volontaires en nature dans les notes (SYCEBNL); articles non "
+                     'vérifiés (docs/conformite.md S10)'),
+        categories_donnees=('bénévole: identifiant de membre', 'date, heures, taux horaire, valeur, activité'),
+        personnes_concernees=("membres bénévoles de l'organisation",),
+        destinataires=("le bureau de l'organisation", 'le commissaire aux comptes'),
+        duree_conservation=("Avec les états financiers qu'elle justifie (durée légale des pièces comptables, non "
+                            "vérifiée, S12); une ligne n'est jamais supprimée, seulement annulée"),
+        transferts_hors_senegal='Aucun',
+        tables=('contribution_benevole',),
+    ),
 )

@@ -147,9 +147,14 @@ from unionflow.models.sms import CodePinSms, OppositionSms, SmsEntrant  # noqa: 
 
 __all__ += ["CodePinSms", "OppositionSms", "SmsEntrant"]
 
-from unionflow.models.don import FondsDedie, LigneRegistreDon, MouvementFondsDedie  # noqa: E402
+from unionflow.models.don import (  # noqa: E402
+    ContributionBenevole,
+    FondsDedie,
+    LigneRegistreDon,
+    MouvementFondsDedie,
+)
 
-__all__ += ["FondsDedie", "LigneRegistreDon", "MouvementFondsDedie"]
+__all__ += ["ContributionBenevole", "FondsDedie", "LigneRegistreDon", "MouvementFondsDedie"]
 from unionflow.models.donnees_personnelles import (  # noqa: E402
     AccesDossier,
     Consentement,

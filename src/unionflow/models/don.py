@@ -4,11 +4,11 @@ funds (fonds dédiés) a donation given for a purpose feeds."""
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 
-from sqlalchemy import Boolean, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, ForeignKey, Index, Numeric, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from unionflow.models.base import Base, IdMixin, utcnow
@@ -103,3 +103,32 @@ class MouvementFondsDedie(IdMixin, Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     __table_args__ = (Index("ix_mouvement_fonds_dedie_fonds_date", "fonds_id", "date_mouvement"),)
+
+
+class StatutContribution(StrEnum):
+    ENREGISTREE = "ENREGISTREE"
+    ANNULEE = "ANNULEE"  # a line entered by mistake: kept, with who cancelled it, when and why
+
+
+class ContributionBenevole(IdMixin, Base):
+    """Volunteer time a member gave the organisation (bénévolat), valued at an hourly rate the organisation
+    chooses: a voluntary contribution in kind, shown off the balance sheet in the SYCEBNL notes, never booked."""
+
+    __tablename__ = "contribution_benevole"
+
+    organisation_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("organisation.id"))
+    membre_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("membre.id"), index=True)
+    date_contribution: Mapped[date]
+    heures: Mapped[Decimal] = mapped_column(Numeric(8, 2, asdecimal=True))
+    taux_horaire: Mapped[Decimal]
+    # heures × taux_horaire, rounded to the franc: stored, so the notes never recompute a past year.
+    valeur: Mapped[Decimal]
+    activite: Mapped[str] = mapped_column(String(300))
+    statut: Mapped[str] = mapped_column(String(20), default=StatutContribution.ENREGISTREE.value)
+    enregistre_par: Mapped[str] = mapped_column(String(254))
+    annule_par: Mapped[str | None] = mapped_column(String(254))
+    motif_annulation: Mapped[str | None] = mapped_column(String(500))
+    date_annulation: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (Index("ix_contribution_benevole_org_date", "organisation_id", "date_contribution"),)

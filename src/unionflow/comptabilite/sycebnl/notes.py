@@ -11,7 +11,7 @@ import uuid
 from decimal import Decimal
 
 from unionflow.comptabilite.etats.repository import ZERO, SoldeCompte
-from unionflow.comptabilite.ports import DONS
+from unionflow.comptabilite.ports import BENEVOLAT, DONS
 from unionflow.comptabilite.sycebnl.rubriques import RUBRIQUES, Rubrique, Section
 from unionflow.comptabilite.sycebnl.schemas import NotesSycebnlResponse, NoteSycebnl
 from unionflow.comptabilite.sycebnl.service import Exercice, SycebnlService, net
@@ -75,6 +75,7 @@ class NotesService(SycebnlService):
                   _mouvements([s for s in soldes if section(s) is Section.HORS_BILAN], 1),
                   "Aucune contribution volontaire en nature (bénévolat, dons en nature) n'est enregistrée: les "
                   "livres ne les valorisent pas (rubrique CONTRIBUTIONS_NATURE, classe 9 par défaut)."),
+            await self._benevolat(ex),
         ]
         return NotesSycebnlResponse(**ex.entete, notes=notes)
 
@@ -89,6 +90,20 @@ class NotesService(SycebnlService):
         return _note(4, "Dons et libéralités reçus", ["Compte", "Intitulé", "Montant N", "Montant N−1"],
                      [False, False, True, True], lignes,
                      "Aucun don n'est enregistré pour l'exercice (comptes de la rubrique DONS, 7581 par défaut).")
+
+    async def _benevolat(self, ex: Exercice) -> NoteSycebnl:
+        """The register of volunteer time (dons/benevolat.py), N and N−1: valued, never booked."""
+        registre = BENEVOLAT(self.session)
+        lignes: list[list[str | None]] = []
+        for libelle, debut, fin in (("N", ex.debut, ex.fin), ("N−1", ex.debut_precedent, ex.fin_precedent)):
+            nombre, heures, valeur = await registre.totaux(ex.organisation_id, debut, fin)
+            lignes.append([f"{libelle} ({debut.year})", str(nombre), _m(heures), _m(valeur)])
+        vide = all(ligne[1] == "0" for ligne in lignes)
+        return _note(8, "Bénévolat (registre du bénévolat, hors bilan, non comptabilisé)",
+                     ["Exercice", "Contributions", "Heures", "Valeur"], [False, False, False, True],
+                     [] if vide else lignes,
+                     "Aucun bénévolat n'est enregistré pour l'exercice ni pour le précédent (registre du bénévolat: "
+                     "POST /api/comptabilite/benevolat).")
 
     async def _budget(self, ex: Exercice) -> NoteSycebnl:
         budgets = BudgetService(self.session, self.auth)
