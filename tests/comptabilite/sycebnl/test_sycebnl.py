@@ -38,7 +38,7 @@ async def _bureau(factory: Any, nom: str = "Association des femmes de Ziguinchor
 
 async def _activite(client: Any, factory: Any, db: Any, b: dict[str, Any]) -> None:
     """Two years: a subsidy, part of it earmarked, a loan and equipment in N−1; dues, a donation, aid paid, a
-    supplier's invoice, the earmarked fund released and a budget in N."""
+    supplier's invoice, the earmarked fund released and a budget in N; volunteer time in both (never booked)."""
     org, t = b["org"], b["tresorier"]
     ids = {numero: (await compte(client, t.headers, org.id, numero, libelle))["id"]
            for numero, libelle in COMPTES.items()}
@@ -69,6 +69,11 @@ async def _activite(client: Any, factory: Any, db: Any, b: dict[str, Any]) -> No
             {"libelle": "Cotisations", "prefixeCompte": "7061", "montantPrevu": "100000"},
             {"libelle": "Aides", "compteId": ids["6581"], "montantPrevu": "50000"}]})
     assert budget.status_code == 201, budget.text
+    for jour, heures in ((date(N - 1, 11, 20), "12"), (TODAY, "6.5")):
+        benevolat = await client.post("/api/comptabilite/benevolat", headers=b["president"].headers, json={
+            "organisationId": str(org.id), "membreId": str(b["membre"].membre.id), "dateContribution": str(jour),
+            "heures": heures, "tauxHoraire": "800", "activite": "Animation de la causerie sur la santé"})
+        assert benevolat.status_code == 201, benevolat.text
 
 
 def _d(value: Any) -> Decimal:
@@ -182,6 +187,8 @@ async def test_statements_headings_and_notes_over_two_years(client, factory, db)
                       "Aides": ["50000.00", "35000.00", "15000.00", "70,00 %"]}
     assert notes[6]["lignes"] == [] and "personnel" in notes[6]["commentaire"]
     assert notes[7]["lignes"] == [] and "nature" in notes[7]["commentaire"]
+    # Volunteer time from the register, off the balance sheet: the books above did not move for it.
+    assert notes[8]["lignes"] == [[f"N ({N})", "1", "6.50", "5200.00"], [f"N−1 ({N - 1})", "1", "12.00", "9600.00"]]
 
     # The previous year: its own N column is this year's N−1 (the property test checks it at random).
     precedent = (await client.get("/api/comptabilite/etats/sycebnl/bilan", headers=lire,

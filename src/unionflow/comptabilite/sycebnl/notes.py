@@ -73,8 +73,8 @@ class NotesService(SycebnlService):
             self._personnel(de(Rubrique.CHARGES_PERSONNEL), precedent),
             _note(7, "Contributions volontaires en nature (hors bilan)", MOUVEMENTS, MONTANTS_MOUVEMENTS,
                   _mouvements([s for s in soldes if section(s) is Section.HORS_BILAN], 1),
-                  "Aucune contribution volontaire en nature (bénévolat, dons en nature) n'est enregistrée: les "
-                  "livres ne les valorisent pas (rubrique CONTRIBUTIONS_NATURE, classe 9 par défaut)."),
+                  "Aucune contribution volontaire en nature n'est comptabilisée (rubrique CONTRIBUTIONS_NATURE, "
+                  "classe 9 par défaut); le bénévolat du registre, valorisé sans écriture, figure en note 8."),
             await self._benevolat(ex),
         ]
         return NotesSycebnlResponse(**ex.entete, notes=notes)
