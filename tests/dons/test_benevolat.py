@@ -124,7 +124,7 @@ async def test_the_notes_say_when_nothing_was_recorded(client, factory):
     assert note["lignes"] == [] and "Aucun bénévolat" in note["commentaire"]
 
 
-async def test_the_member_finds_it_in_his_export(client, factory):
+async def test_the_member_finds_it_in_his_export_and_erasure_keeps_the_value_not_the_text(client, factory):
     org, secretaire, _auditeur, membre = await _bureau(factory)
     assert (await client.post(BASE, headers=secretaire.headers,
                               json=_ligne(org, membre, activite="Cuisine pour la fête"))).status_code == 201
@@ -132,6 +132,16 @@ async def test_the_member_finds_it_in_his_export(client, factory):
     assert export.status_code == 200, export.text
     section = next(s for s in export.json()["sections"] if s["cle"] == "benevolat")
     assert [(x["activite"], x["valeur"]) for x in section["lignes"]] == [("Cuisine pour la fête", "3500.00")]
+
+    president = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    demande = await client.post("/api/moi/donnees/effacement", headers=membre.headers, json={"motif": "Je pars"})
+    assert demande.status_code == 201, demande.text
+    approuve = await client.post(f"/api/donnees/effacements/{demande.json()['id']}/approuver",
+                                 headers=president.headers, json={"commentaire": "Fondée"})
+    assert approuve.status_code == 200, approuve.text
+    registre = (await client.get(BASE, headers=secretaire.headers, params=_periode(org))).json()
+    assert [(x["activite"], x["valeur"]) for x in registre["lignes"]] == [("[effacé]", "3500.00")]
+    assert registre["totalValeur"] == "3500.00" and registre["lignes"][0]["membre"].startswith("Membre effacé")
 
 
 async def test_the_console_records_from_the_member_page_and_lists_and_cancels(client, factory, db):
