@@ -45,10 +45,17 @@ async def list_adhesions(session: SessionDep, auth: AuthContext = authorize(RS_R
              description="Un membre demande à rejoindre une organisation active; les administrateurs de "
                          "l'organisation peuvent inscrire un autre membre. `fraisAdhesion` vaut 0 par défaut, "
                          "`devise` celle de l'organisation. 404 si le membre ou l'organisation n'existe pas; 409 si "
-                         "une demande est déjà en cours ou si le membre est déjà actif dans l'organisation.")
-async def create_adhesion(data: CreateAdhesionRequest, session: SessionDep,
+                         "une demande est déjà en cours ou si le membre est déjà actif dans l'organisation. "
+                         "Extension (Loi 2008-12 art. 58): le membre reçoit dans sa boîte (notification IN_APP de "
+                         "type INFORMATION) l'information sur le traitement de ses données par l'organisation, et "
+                         "l'en-tête `Link` (rel=\"describedby\") de la réponse désigne cette notice "
+                         "(`GET /api/donnees-personnelles/notices?organisationId=…`).")
+async def create_adhesion(data: CreateAdhesionRequest, session: SessionDep, request: Request, response: Response,
                           auth: AuthContext = authorize(RS_WRITE)) -> AdhesionResponse:
-    return await AdhesionService(session, auth).creer(data)
+    creee = await AdhesionService(session, auth).creer(data, request.app.state.settings)
+    response.headers["Link"] = (f"</api/donnees-personnelles/notices?organisationId={creee.organisation_id}>; "
+                                'rel="describedby"; title="Information sur vos données (Loi 2008-12 art. 58)"')
+    return creee
 
 
 @router.get("/en-attente", response_model=Page[AdhesionResponse], summary="Adhésions en attente de décision",

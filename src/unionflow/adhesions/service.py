@@ -26,11 +26,13 @@ from unionflow.core.numbering import random_reference
 from unionflow.core.pagination import Page, PageParams
 from unionflow.core.permissions import Permission
 from unionflow.core.roles import Role
+from unionflow.donnees_personnelles.notices import rendre
 from unionflow.membres.repository import MembreRepository
 from unionflow.models import Adhesion, AuditLog, MembreOrganisation
 from unionflow.models.adhesion import StatutAdhesion
+from unionflow.models.donnees_personnelles import FinaliteConsentement
 from unionflow.models.membre import StatutAppartenance
-from unionflow.models.organisation import StatutOrganisation
+from unionflow.models.organisation import Organisation, StatutOrganisation
 from unionflow.models.paiement import MethodePaiement
 from unionflow.notifications import workflow as notices
 from unionflow.organisations.repository import OrganisationRepository
@@ -39,6 +41,9 @@ from unionflow.paiements.encaissement.workflow import Cible, EncaissementService
 from unionflow.paiements.methodes import erreur_reference
 from unionflow.webhooks import emission as webhooks
 
+# How the member gives (or refuses) the consent the notice asks for.
+CONSENTIR = ("Votre consentement est demandé (Loi 2008-12 art. 41): donnez-le ou refusez-le dans « Mes données » "
+             "(application ou console), ou sur le formulaire papier au secrétariat.")
 MODULE = "ADHESIONS"
 ZERO = Decimal("0")
 HUNDRED = Decimal("100")
@@ -85,7 +90,7 @@ class AdhesionService:
                            after=audit.snapshot(adhesion), description=description)
 
     # --- creation and edition -------------------------------------------------------------------------------
-    async def creer(self, data: CreateAdhesionRequest) -> AdhesionResponse:
+    async def creer(self, data: CreateAdhesionRequest, settings: Settings) -> AdhesionResponse:
         organisation = await OrganisationRepository(self.session, None).get(data.organisation_id)
         if organisation is None:
             raise NotFound("Organisation introuvable")
@@ -118,7 +123,19 @@ class AdhesionService:
             f"Demande d'adhésion {adhesion.numero_reference} à examiner",
             f"Une demande d'adhésion à {organisation.nom} attend votre décision.", ("Adhesion", adhesion.id),
             self.auth.actor_name, sauf=adhesion.membre_id)
+        await self._informer(adhesion, organisation, settings)
         return self._response(adhesion)
+
+    async def _informer(self, adhesion: Adhesion, organisation: Organisation, settings: Settings) -> None:
+        """Loi 2008-12 art. 58: the organisation collects a trade-union membership, sensitive data (art. 40); the
+        person is told at collection who processes it, why, for how long and his rights: the notice of the
+        ADHESION_SYNDICALE consent, rendered for this organisation, in his inbox (the API's answer links to it;
+        at the office the paper form is what he reads)."""
+        texte = rendre(FinaliteConsentement.ADHESION_SYNDICALE, organisation, settings.donnees_radies_conservation_ans)
+        await notices.information_donnees(
+            self.session, adhesion.membre_id, adhesion.organisation_id,
+            f"Vos données personnelles chez {organisation.nom}",
+            f"{texte}\n{CONSENTIR}", ("Adhesion", adhesion.id), self.auth.actor_name)
 
     async def modifier(self, adhesion_id: uuid.UUID, data: UpdateAdhesionRequest) -> AdhesionResponse:
         adhesion = await self._get(adhesion_id, for_update=True)

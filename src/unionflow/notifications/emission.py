@@ -156,6 +156,15 @@ class Emetteur:
         return await self.emettre_lot([membre], type_notification, lambda _m, _c: (sujet, corps),
                                       organisation_id=organisation_id, canaux=canaux, source=source)
 
+    async def emettre_boite(self, membre: Membre, type_notification: str, sujet: str, corps: str, *,
+                            organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID] | None = None) -> None:
+        """One notice to the member's own inbox, whatever his preferences: what the law says he must be told
+        (the information at collection of Loi 2008-12 art. 58), too long for an SMS, never refused."""
+        for row in self.lignes(membre, None, type_notification, lambda _m, _c: (sujet, corps),
+                               organisation_id=organisation_id, canaux=[Canal.IN_APP], source=source):
+            self.session.add(row)
+        await self.session.flush()
+
     async def emettre_adresse(self, telephone: str, type_notification: str, sujet: str, corps: str, *,
                               organisation_id: uuid.UUID | None, source: tuple[str, uuid.UUID] | None = None,
                               membre_id: uuid.UUID | None = None) -> None:

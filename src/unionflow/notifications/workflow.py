@@ -122,3 +122,13 @@ async def double_paiement_en_avoir(session: AsyncSession, paiement: Paiement, mo
                                    f"qui était déjà réglé: {somme} sont devenus l'avoir du membre "
                                    f"({raison}). Imputez-le ou remboursez-le."),
             organisation_id=paiement.organisation_id, source=source)
+
+
+async def information_donnees(session: AsyncSession, membre_id: uuid.UUID, organisation_id: uuid.UUID, sujet: str,
+                              corps: str, source: tuple[str, uuid.UUID], auteur: str) -> None:
+    """The information at collection (Loi 2008-12 art. 58) in the member's inbox."""
+    membre = await MembreRepository(session, None).get(membre_id)
+    if membre is not None:
+        await Emetteur(session, auteur).emettre_boite(membre, TypeNotification.INFORMATION.value, sujet, corps,
+                                                      organisation_id=organisation_id, source=source)
+
