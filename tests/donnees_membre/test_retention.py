@@ -20,7 +20,7 @@ from unionflow.models.sms import SmsEntrant
 # The job's counters when it has nothing to do (tests/donnees_membre/test_retention_echanges.py shares it).
 RIEN = {"membresEffaces": 0, "membresRedevables": 0, "notificationsEffacees": 0, "avisEvenementEffaces": 0,
         "smsEffaces": 0, "messagesEffaces": 0, "ticketsEffaces": 0, "commentairesEffaces": 0,
-        "suggestionsAnonymisees": 0, "avisSupprimes": 0, "accesSupprimes": 0}
+        "suggestionsAnonymisees": 0, "avisSupprimes": 0, "accesSupprimes": 0, "notesVocalesSupprimees": 0}
 
 
 async def _radie(factory, org, ans: int, nom: str) -> Membre:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, exists, or_, select, true, update
+from sqlalchemy import ColumnElement, delete, exists, or_, select, true, update
 
 from unionflow.core.auth import AuthContext
 from unionflow.core.repository import ScopedRepository
@@ -123,3 +123,16 @@ class DocumentRepository(ScopedRepository[Document]):
             TelechargementDocument.utilisateur_sub == personne,
             TelechargementDocument.date_telechargement >= not_before)
         return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def supprimer_documents(self, ids: list[uuid.UUID]) -> list[tuple[str, str]]:
+        """Retention (donnees_membre/jobs.py): deletes the documents ``ids``, their download tickets and
+        attachments; returns each one's (storage key, backend) for the caller to delete the file."""
+        if not ids:
+            return []
+        fichiers = (await self.session.execute(select(Document.cle_stockage, Document.backend_stockage)
+                                               .where(Document.id.in_(ids)))).all()
+        for table in (TelechargementDocument, PieceJointe):
+            await self.session.execute(delete(table).where(table.document_id.in_(ids)))
+        await self.session.execute(delete(Document).where(Document.id.in_(ids)))
+        return [(str(cle), str(backend)) for cle, backend in fichiers if cle is not None]
+

@@ -9,7 +9,9 @@ D9 and its retention table): a daily job.
 - exchanges settled more than ``donnees_echanges_conservation_jours`` days ago lose their texts and names: closed
   tickets (and their messages), comments on ended events, the author of a settled suggestion; opinions on the
   service are deleted;
-- the reads of members' files (access log) older than ``donnees_acces_conservation_jours`` days are deleted.
+- the reads of members' files (access log) older than ``donnees_acces_conservation_jours`` days are deleted;
+- the audio of voice notes older than ``donnees_messages_conservation_jours`` days (their documents and files) is
+  deleted, as the texts of messages of that age are blanked.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.core import audit
 from unionflow.core.jobs import Compteurs, Contexte, Job
 from unionflow.cotisations.repository import CotisationSystemRepository
+from unionflow.documents.repository import DocumentRepository
+from unionflow.documents.storage import build_storage
 from unionflow.donnees_membre.effacement import effacer_identite
 from unionflow.donnees_membre.registre import EFFACE
 from unionflow.donnees_membre.service import MODULE
@@ -76,9 +80,24 @@ async def _textes(ctx: Contexte, session: AsyncSession) -> Compteurs:
     }
 
 
+async def _notes_vocales(ctx: Contexte, session: AsyncSession) -> Compteurs:
+    """Voice notes past the messages' period: rows deleted, then their files, before the commit. A failed commit
+    leaves rows whose file is gone, which the next run deletes (a missing file is no error); the other order could
+    leave the audio of a deleted row on the disk for ever."""
+    limite = utcnow() - timedelta(days=ctx.settings.donnees_messages_conservation_jours)
+    ids = await ConversationRepository(session, None).detacher_notes_vocales_avant(limite)
+    fichiers = await DocumentRepository(session, None).supprimer_documents(ids)
+    storage = build_storage(ctx.settings) if fichiers else None
+    for cle, backend in fichiers:
+        if storage is not None and backend == storage.backend:
+            await storage.delete(cle)
+    return {"notesVocalesSupprimees": len(ids)}
+
+
 async def _retention(ctx: Contexte) -> Compteurs:
     async with ctx.sessionmaker() as session:
-        counts = {**await _radies(ctx, session), **await _textes(ctx, session)}
+        counts = {**await _radies(ctx, session), **await _textes(ctx, session),
+                  **await _notes_vocales(ctx, session)}
         await session.commit()
     return counts
 

@@ -87,3 +87,15 @@ class ConversationRepository(ScopedRepository[Conversation]):
                        MessageConversation.contenu != texte)
                 .values(contenu=texte))
         return await self.lignes_touchees(stmt)
+
+    async def detacher_notes_vocales_avant(self, limite: datetime) -> list[uuid.UUID]:
+        """Retention: voice notes recorded before ``limite`` lose their audio (the documents returned, which
+        documents/ deletes); the message stays (who, when, how long), as a blanked text does."""
+        stmt = select(MessageConversation.document_id).where(MessageConversation.created_at < limite,
+                                                             MessageConversation.document_id.is_not(None))
+        ids = [i for i in (await self.session.execute(stmt)).scalars() if i is not None]
+        if ids:
+            await self.session.execute(update(MessageConversation).where(MessageConversation.document_id.in_(ids))
+                                       .values(document_id=None))
+        return ids
+

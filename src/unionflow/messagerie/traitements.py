@@ -15,8 +15,8 @@ TRAITEMENTS = (
         categories_donnees=('messages', 'notes vocales', 'participants'),
         personnes_concernees=('membres',),
         destinataires=('les participants de la conversation',),
-        duree_conservation=("Texte des messages effacé après {messages_jours} jours; notes vocales: avec leur "
-                            "document"),
+        duree_conservation=("Texte des messages effacé et enregistrement des notes vocales supprimé après "
+                            "{messages_jours} jours"),
         transferts_hors_senegal=("Aucun par UnionFlow; hébergement hors du Sénégal: à déclarer par l'exploitant "
                                  '(non vérifié)'),
         tables=('conversation', 'conversation_participant', 'message_conversation'),
