@@ -147,9 +147,10 @@ async def test_a_gift_in_kind_is_valued_booked_and_registered(client, factory, d
     montants = (await db.execute(select(CompteComptable.numero_compte, LigneEcriture.debit, LigneEcriture.credit)
                                  .join(LigneEcriture, LigneEcriture.compte_id == CompteComptable.id)
                                  .where(LigneEcriture.ecriture_id == ecriture.id))).all()
-    # Valued, not money: the good's account against the donations income account, no treasury touched.
+    # Valued, not money: the good's account against, this gift being for a purpose, the fund account 165 (not
+    # income until used; docs/conformite.md S9); no treasury touched.
     assert sorted((n, Decimal(d), Decimal(c)) for n, d, c in montants) == [
-        ("2441", Decimal(350000), Decimal(0)), ("7581", Decimal(0), Decimal(350000))]
+        ("165", Decimal(0), Decimal(350000)), ("2441", Decimal(350000), Decimal(0))]
 
     r = (await client.get(REGISTRE, headers=president.headers, params=_periode(org))).json()
     assert (r["totalArgent"], r["totalNature"], r["total"]) == ("1000.00", "350000.00", "351000.00")

@@ -57,6 +57,10 @@ COMPTES_PAR_DEFAUT = {
     "7064": "Cotisations de solidarité",
     "7066": "Participations aux manifestations",
     "7581": "Dons et libéralités reçus",
+    # Earmarked funds as the SYCEBNL Guide d'application books them (application 4, docs/conformite.md S9): a gift
+    # for a purpose is credited to 165, and released to 7925 as it is used (dons/fonds.py).
+    "165": "Fonds affectés à un projet spécifique",
+    "7925": "Reprises de fonds affectés à un projet spécifique",
     "131": "Résultat net : excédent",
     "139": "Résultat net : déficit",
     "6581": "Aides et secours accordés",
@@ -75,6 +79,8 @@ JOURNAUX_PAR_DEFAUT = {
     "BQ": ("Journal de banque", "BANQUE"),
     "MM": ("Journal mobile money", "MOBILE_MONEY"),
     "CLO": ("Journal de clôture", "CLOTURE"),
+    # Entries that move no money: the release of an earmarked fund as it is used (dons/fonds.py).
+    "OD": ("Journal des opérations diverses", "OPERATIONS_DIVERSES"),
 }
 
 

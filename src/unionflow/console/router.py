@@ -27,6 +27,7 @@ from unionflow.console import (  # noqa: F401
     pages_evenements,
     pages_federation,
     pages_fiche_membre,
+    pages_fonds,
     pages_installation,
     pages_installation_edition,
     pages_lcbft,

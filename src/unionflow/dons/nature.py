@@ -1,7 +1,8 @@
 """A donation in kind: recorded at its valuation in the register and booked by a manual entry — debit the account
 that receives the good (asset, stock or expense), credit the donations income account (the organisation's DON
-account, 7581 by default; docs/decisions.md) — through the manual-entry path (saisies/): booked at once, or a
-four-eyes request when an account under control is touched, exactly as any manual entry."""
+account, 7581 by default; docs/decisions.md), or the fund account 165 for a gift given for a purpose — through the
+manual-entry path (saisies/): booked at once, or a four-eyes request when an account under control is touched,
+exactly as any manual entry."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from datetime import UTC, datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.produits.comptes import compte_produit, produits_organisation
+from unionflow.comptabilite.ecritures.service import compte_par_defaut
+from unionflow.comptabilite.produits.comptes import COMPTE_FONDS_AFFECTES, compte_produit, produits_organisation
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.schemas import (
     CreateEcritureComptableRequest,
@@ -30,6 +32,9 @@ from unionflow.saisies.service import SaisieService
 async def _compte_credit(session: AsyncSession, auth: AuthContext, data: CreateDonNatureRequest) -> uuid.UUID:
     if data.compte_credit_id is not None:
         return data.compte_credit_id
+    if (data.affectation or "").strip():
+        # A gift for a purpose feeds its fund: credited to the fund account, released as it is used (fonds.py).
+        return (await compte_par_defaut(session, data.organisation_id, COMPTE_FONDS_AFFECTES, auth)).id
     numero = compte_produit(await produits_organisation(session, data.organisation_id), NatureRecette.DON.value)
     compte = await ComptabiliteRepository(session, auth).get_compte_by_numero(data.organisation_id, numero)
     if compte is None:

@@ -105,7 +105,9 @@ async def lister_fonds(session: SessionDep, organisation_id: uuid.UUID = ORG,
 @router.get("/fonds-dedies/etat", response_model=EtatFondsDediesResponse, responses=problems(404),
             summary="État des fonds dédiés d'un exercice (extension)",
             description="Extension. Par fonds: ouverture (non employé reporté des exercices précédents), reçu et "
-                        "employé dans l'année, clôture (reportée à l'exercice suivant). " + LECTURE)
+                        "employé dans l'année, clôture (reportée à l'exercice suivant); et le côté des livres: "
+                        "`soldeCompte`, ce que le 165 porte au 31 décembre, et `ecart` (0 quand les fonds tiennent "
+                        "aux livres). " + LECTURE)
 async def etat_fonds(session: SessionDep, organisation_id: uuid.UUID = ORG,
                      annee: int = Query(..., ge=2000, le=2100),
                      auth: AuthContext = authorize(RS_TRESORERIE_READ)) -> EtatFondsDediesResponse:
@@ -116,9 +118,14 @@ async def etat_fonds(session: SessionDep, organisation_id: uuid.UUID = ORG,
              responses=problems(404), summary="Affecter un emploi à un fonds dédié (extension)",
              description="Extension. Une dépense ou un versement fait pour l'objet du fonds, avec sa pièce "
                          "(`reference`). Jamais au-delà du solde non employé (400 `regle-metier`), sous le verrou du "
-                         "fonds: deux emplois simultanés ne dépensent pas deux fois le même franc. Trésorier ou "
-                         "administrateur de l'organisation (sinon 403); audité. En-tête Idempotency-Key "
-                         "recommandé.")
+                         "fonds: deux emplois simultanés ne dépensent pas deux fois le même franc. Comptabilisé "
+                         "le jour de l'emploi au journal OD: débit 165 « Fonds affectés à un projet spécifique », "
+                         "crédit 7925 « Reprises de fonds affectés » (SYCEBNL, Guide d'application, application 4), "
+                         "par le chemin des écritures manuelles (quatre yeux si l'organisation a mis l'un de ces "
+                         "comptes sous contrôle: la référence devient celle de la demande); refusé (400) si le 165 "
+                         "porte moins que le montant (un don affecté comptabilisé ailleurs y est d'abord passé par "
+                         "une écriture). Trésorier ou administrateur de l'organisation (sinon 403); audité. En-tête "
+                         "Idempotency-Key recommandé.")
 async def employer_fonds(id: uuid.UUID, data: CreateEmploiFondsRequest, session: SessionDep,
                          auth: AuthContext = authorize(RS_TRESORERIE),
                          idem: IdempotentRequest = IDEMPOTENT) -> JSONResponse:

@@ -13,7 +13,9 @@ from unionflow.models.don import FormeDon, StatutContribution, TypeDonateur, Typ
 
 CURRENCY = r"^[A-Z]{3}$"
 AFFECTATION = Field(default=None, min_length=3, max_length=300, description=(
-    "Objet auquel le donateur a affecté son don: il alimente le fonds dédié de cet objet (créé au premier don)"))
+    "Objet auquel le donateur a affecté son don: il alimente le fonds dédié de cet objet (créé au premier don). "
+    "Un don affecté n'est pas un produit à sa réception: il est crédité au compte 165 « Fonds affectés à un projet "
+    "spécifique » (SYCEBNL, Guide d'application, application 4), puis passé au 7925 à mesure de ses emplois"))
 
 
 class DonateurRequest(InputModel):
@@ -166,6 +168,12 @@ class EtatFondsDediesResponse(OutputModel):
     total_recu: Montant
     total_employe: Montant
     total_cloture: Montant
+    solde_compte: Montant = Field(description=(
+        "Ce que le compte 165 « Fonds affectés à un projet spécifique » porte au 31 décembre de l'année (solde "
+        "créditeur), où chaque don affecté est crédité et d'où chaque emploi passe au 7925"))
+    ecart: Montant = Field(description=(
+        "totalCloture − soldeCompte: 0 quand les fonds tiennent aux livres; sinon un don affecté comptabilisé "
+        "ailleurs qu'au 165, ou une écriture manuelle sur le 165, à expliquer"))
 
 
 class CreateContributionBenevoleRequest(InputModel):

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.produits.comptes import COMPTE_FONDS_AFFECTES
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound, RegleMetier
 from unionflow.core.montants import format_montant
@@ -68,10 +69,13 @@ class RecetteService:
             _verifier_participation(evenement, data)
         if data.donateur is not None:
             await verifier_donateur(self.session, data.organisation_id, data.donateur, data.montant)
+        # A gift for a purpose is the fund's, not income (SYCEBNL, docs/conformite.md S9): credited to 165.
+        affectee = data.nature is NatureRecetteGuichet.DON and bool((data.affectation or "").strip())
         paiement = await EncaissementService(self.session, self.auth).recevoir(
             membre_id=data.membre_id, organisation_id=data.organisation_id, montant=data.montant,
             methode=data.methode, nature=data.nature.value, evenement_id=data.evenement_id, devise=data.devise,
-            reference_externe=data.reference_externe, date_paiement=data.date_paiement, commentaire=data.commentaire)
+            reference_externe=data.reference_externe, date_paiement=data.date_paiement, commentaire=data.commentaire,
+            compte_credit=COMPTE_FONDS_AFFECTES if affectee else None)
         if data.nature is NatureRecetteGuichet.DON:
             # Every donation is in the register, written with its validated receipt in this transaction.
             await inscrire_paiement(self.session, self.auth, paiement, data.donateur, data.affectation)

@@ -140,16 +140,21 @@ def _repartition(paiement: Paiement, allocations: list[PaiementAllocation], prod
 
 async def preparer_comptes_paiement(session: AsyncSession, paiement: Paiement, allocations: list[PaiementAllocation],
                            auth: AuthContext | None = None,
-                           natures: Mapping[uuid.UUID, str] | None = None) -> ComptesPaiement:
+                           natures: Mapping[uuid.UUID, str] | None = None,
+                           compte_nature: str | None = None) -> ComptesPaiement:
     """The accounts, journal and lock date a payment's entry needs, and the treasury the money enters: not a pure
     read (hence its name), it may open an account or a journal. Read from
     the worker's cache when they are all there and active; otherwise through ``compte_par_defaut`` /
     ``journal_par_defaut``, which open or reactivate them (a change of reference data: that transaction then
     bypasses the cache). ``natures``: each allocation's kind of income (default: dues COTISATION, adhesion
-    ADHESION). The payment itself is not changed: the caller records ``tresorerie_id`` on it."""
+    ADHESION). ``compte_nature``: the account the payment's own kind is credited to instead of its income account
+    (an earmarked gift: the fund account). The payment itself is not changed: the caller records ``tresorerie_id``
+    on it."""
     org = paiement.organisation_id
     numero_tresorerie, code_journal = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
     produits = await produits_organisation(session, org)
+    if compte_nature is not None and paiement.nature:
+        produits = {**produits, paiement.nature: compte_nature}
     tresoreries = await tresoreries_actives(session, org)
     tresorerie = tresorerie_du_paiement(tresoreries, paiement)
     if tresorerie is not None:

@@ -36,6 +36,11 @@ LIBELLE_NATURE: dict[NatureRecette, str] = {
     NatureRecette.EVENEMENT: "Participations aux événements",
     NatureRecette.DON: "Dons",
 }
+# Earmarked funds (SYCEBNL Guide d'application, application 4, docs/conformite.md S9): a gift given for a purpose is
+# not income when received — it is credited to the fund account, and each use moves as much to the income account of
+# released funds. Fixed numbers, the ones the Guide writes; the SYCEBNL statements map them (sycebnl/rubriques.py).
+COMPTE_FONDS_AFFECTES = "165"
+COMPTE_REPRISE_FONDS_AFFECTES = "7925"
 _PAR_TYPE = {TypeCotisation.EXCEPTIONNELLE: NatureRecette.COTISATION_EXCEPTIONNELLE,
              TypeCotisation.SOLIDARITE: NatureRecette.SOLIDARITE}
 

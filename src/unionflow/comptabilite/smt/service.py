@@ -26,7 +26,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.comptabilite.etats.encaisse import comptes_encaisse
 from unionflow.comptabilite.etats.repository import EtatsRepository, SoldeCompte
 from unionflow.comptabilite.etats.schemas import ArreteEtat
-from unionflow.comptabilite.produits.comptes import compte_produit, produits_organisation
+from unionflow.comptabilite.produits.comptes import (
+    COMPTE_FONDS_AFFECTES,
+    COMPTE_REPRISE_FONDS_AFFECTES,
+    compte_produit,
+    produits_organisation,
+)
 from unionflow.comptabilite.repository import ComptabiliteRepository, ComptabiliteSystemRepository
 from unionflow.comptabilite.smt import schemas as s
 from unionflow.comptabilite.smt.categories import LIBELLES, RESSOURCES, Categorie, ComptesRessources
@@ -87,7 +92,9 @@ class SmtService:
     async def _ressources(self, organisation_id: uuid.UUID) -> ComptesRessources:
         cotisations, adhesions = await comptes_encaisse(self.session, organisation_id)
         dons = compte_produit(await produits_organisation(self.session, organisation_id), NatureRecette.DON)
-        return ComptesRessources(cotisations=frozenset(cotisations | adhesions), dons=frozenset({dons}))
+        # An earmarked gift is a gift: received on 165, income on 7925 as it is used (dons/fonds.py).
+        return ComptesRessources(cotisations=frozenset(cotisations | adhesions),
+                                 dons=frozenset({dons, COMPTE_FONDS_AFFECTES, COMPTE_REPRISE_FONDS_AFFECTES}))
 
     # -- eligibility --------------------------------------------------------------------------------------------
 

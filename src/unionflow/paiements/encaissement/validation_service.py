@@ -100,11 +100,12 @@ def _recu_par(auth: AuthContext | None, paiement: Paiement, nouveau: bool) -> st
 
 
 async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Paiement, plan: Plan, *,
-                  nouveau: bool) -> None:
+                  nouveau: bool, compte_nature: str | None = None) -> None:
     """Apply ``plan`` and book ``paiement`` (statut VALIDE). ``nouveau``: the payment is created by this call
     (not yet in the session); else it is a pending payment, locked, whose changes the caller made on the ORM
     object. Either way it gets here its official receipt number, in its organisation's series, if it has none
-    yet (a declaration only had its DEC- reference)."""
+    yet (a declaration only had its DEC- reference). ``compte_nature``: where a donation or an event fee is credited
+    instead of its kind's income account (an earmarked gift: the fund account)."""
     allocations = [PaiementAllocation(
         id=uuid.uuid4(), paiement_id=paiement.id, montant=part,
         cotisation_id=target.id if isinstance(target, Cotisation) else None,
@@ -112,7 +113,8 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
     # A donation or an event fee (``paiement.nature``) is income, not the member's credit.
     paiement.montant_non_affecte = ZERO if paiement.nature else paiement.montant - sum((part for _, part in plan), ZERO)
     natures = {allocation.id: nature_cible(target) for allocation, (target, _) in zip(allocations, plan, strict=True)}
-    refs = await preparer_comptes_paiement(session, paiement, allocations, auth, natures=natures)
+    refs = await preparer_comptes_paiement(session, paiement, allocations, auth, natures=natures,
+                                           compte_nature=compte_nature)
     if refs.tresorerie_id is not None:
         # The payment names the treasury it entered; its entry debits that treasury's account.
         paiement.tresorerie_id = refs.tresorerie_id

@@ -348,14 +348,15 @@ class EncaissementService:
     async def recevoir(self, *, membre_id: uuid.UUID, organisation_id: uuid.UUID, montant: Decimal, methode: str,
                        nature: str, evenement_id: uuid.UUID | None = None, devise: str = "XOF",
                        reference_externe: str | None = None, date_paiement: datetime | None = None,
-                       commentaire: str | None = None) -> Paiement:
+                       commentaire: str | None = None, compte_credit: str | None = None) -> Paiement:
         """Record money received now for no dues nor adhesion: a donation (DON) or an event fee
         (EVENEMENT). Same receipt series, same one-statement write and entry as a dues payment; the whole amount
-        is income of its kind (comptabilite/produits/comptes.py), never the member's credit. Undone like any payment
-        (``reverser``: it has no allocation to take back)."""
+        is income of its kind (comptabilite/produits/comptes.py), never the member's credit, unless ``compte_credit``
+        names another account (an earmarked gift: the fund account 165). Undone like any payment (``reverser``: it
+        has no allocation to take back)."""
         if montant <= ZERO:
             raise RegleMetier("Le montant doit être strictement positif")
         paiement = self._recu_maintenant(membre_id, organisation_id, montant, devise, methode, reference_externe,
                                          commentaire, date_paiement, nature=nature, evenement_id=evenement_id)
-        await valider(self.session, self.auth, paiement, [], nouveau=True)
+        await valider(self.session, self.auth, paiement, [], nouveau=True, compte_nature=compte_credit)
         return paiement
