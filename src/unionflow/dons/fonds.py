@@ -22,7 +22,6 @@ from unionflow.comptabilite.produits.comptes import COMPTE_FONDS_AFFECTES, COMPT
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.schemas import (
     CreateEcritureComptableRequest,
-    EcritureComptableResponse,
     LigneEcritureRequest,
 )
 from unionflow.core import audit
@@ -39,7 +38,7 @@ from unionflow.dons.schemas import (
     MouvementFondsResponse,
 )
 from unionflow.models.don import FondsDedie, LigneRegistreDon, MouvementFondsDedie, TypeMouvementFonds
-from unionflow.saisies.service import SaisieService
+from unionflow.saisies.service import SaisieService, reference_saisie
 
 MODULE = "DONS"
 ZERO = Decimal("0")
@@ -136,8 +135,7 @@ class FondsDedieService:
             piece_reference=data.reference, lignes=[
                 LigneEcritureRequest(compte_id=comptes[0].id, debit=data.montant, libelle=libelle),
                 LigneEcritureRequest(compte_id=comptes[1].id, credit=data.montant, libelle=libelle)]))
-        return (saisie.numero_piece if isinstance(saisie, EcritureComptableResponse)
-                else f"DEMANDE-ECRITURE {saisie.id}")
+        return reference_saisie(saisie)
 
     async def etat(self, organisation_id: uuid.UUID, annee: int) -> EtatFondsDediesResponse:
         """Per fund: opening (carried forward), received and used in the year, closing."""

@@ -16,7 +16,6 @@ from unionflow.comptabilite.produits.comptes import COMPTE_FONDS_AFFECTES, compt
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.schemas import (
     CreateEcritureComptableRequest,
-    EcritureComptableResponse,
     LigneEcritureRequest,
 )
 from unionflow.core.auth import AuthContext
@@ -26,7 +25,7 @@ from unionflow.dons.schemas import CreateDonNatureRequest, LigneRegistreDonRespo
 from unionflow.dons.service import Don, inscrire, organisation_visible, verifier_donateur
 from unionflow.models.don import FormeDon
 from unionflow.models.recette import NatureRecette
-from unionflow.saisies.service import SaisieService
+from unionflow.saisies.service import SaisieService, reference_saisie
 
 
 async def _compte_credit(session: AsyncSession, auth: AuthContext, data: CreateDonNatureRequest) -> uuid.UUID:
@@ -62,8 +61,7 @@ async def don_en_nature(session: AsyncSession, auth: AuthContext,
             LigneEcritureRequest(compte_id=await _compte_credit(session, auth, data), credit=data.montant,
                                  libelle="Don en nature")]))
     # Booked now: the piece number; under four eyes: the request, which a second person approves (saisies/).
-    reference = (saisie.numero_piece if isinstance(saisie, EcritureComptableResponse)
-                 else f"DEMANDE-ECRITURE {saisie.id}")
+    reference = reference_saisie(saisie)
     ligne = await inscrire(session, auth, Don(
         organisation_id=data.organisation_id, date_don=data.date_don, donateur=data.donateur, montant=data.montant,
         devise=data.devise, forme=FormeDon.NATURE, reference=reference, description_nature=data.description,

@@ -142,6 +142,12 @@ def reponse(demande: DemandeApprobation, comptes: dict[uuid.UUID, CompteComptabl
         date_decision=demande.date_decision, ecriture_id=d.get("ecriture_id"), numero_piece=d.get("numero_piece"))
 
 
+def reference_saisie(saisie: EcritureComptableResponse | DemandeEcritureResponse) -> str:
+    """What a record booked through ``saisir`` cites: the piece number when booked now, else the four-eyes request a
+    second person approves."""
+    return saisie.numero_piece if isinstance(saisie, EcritureComptableResponse) else f"DEMANDE-ECRITURE {saisie.id}"
+
+
 class SaisieService:
     def __init__(self, session: AsyncSession, auth: AuthContext) -> None:
         self.session = session
