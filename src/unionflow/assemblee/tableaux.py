@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -93,7 +94,7 @@ def _section(t: Tableau) -> Tableau:
     return t
 
 
-def couverture(r: DossierAssembleeResponse, fin: date) -> list[str]:
+def couverture(r: DossierAssembleeResponse, fin: date, alertes: Sequence[str] = ()) -> list[str]:
     jours = r.jours_avant_assemblee
     # A pack printed after the assembly (a late copy, an old year) says so in words, not as « -917 jours avant ».
     quand = f"{jours} jours avant l'assemblée" if jours >= 0 else f"{-jours} jours après la date de l'assemblée"
@@ -104,6 +105,7 @@ def couverture(r: DossierAssembleeResponse, fin: date) -> list[str]:
     return ["Dossier de l'assemblée générale", r.organisation, f"Exercice {r.exercice} {etat} {fin:%d/%m/%Y}",
             f"Assemblée générale du {r.date_assemblee:%d/%m/%Y}", f"Dossier prêt le {r.pret_le:%d/%m/%Y}", delai,
             r.arrete.mention, *([r.arrete.avertissement] if r.arrete.avertissement else []),
+            *(f"ATTENTION : {a}" for a in alertes),
             "(Règle des 45 jours : source SYCEBNL non vérifiée.)", "", "Contenu :", *r.etats]
 
 
@@ -113,5 +115,5 @@ def dossier_pdf(d: Dossier, edite_par: str) -> bytes:
                 _section(sycebnl.flux_tresorerie(d.flux)), *sycebnl.notes_sections(d.notes), _activite(r), _dons(r)]
     return tableaux.pdf_dossier(f"Dossier de l'assemblée générale — exercice {r.exercice}", r.organisation,
                                 f"Assemblée générale du {r.date_assemblee:%d/%m/%Y}", sections, SIGNATAIRES_ETATS,
-                                edite_par, couverture=couverture(r, d.bilan.date_fin),
+                                edite_par, couverture=couverture(r, d.bilan.date_fin, d.bilan.alertes),
                                 arrete=r.arrete.en_arrete(r.exercice))

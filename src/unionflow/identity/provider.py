@@ -12,10 +12,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from fastapi import Request
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from unionflow.config import Settings
 from unionflow.core.errors import NotFound
 
 # Ids travel into URLs of the external provider: anything else than a plain identifier is simply unknown.
@@ -95,34 +91,3 @@ class IdentityProvider(Protocol):
         ...
 
     async def check_password(self, user_id: str, username: str, password: str) -> bool: ...
-
-
-def keycloak_configured(settings: Settings) -> bool:
-    return bool(settings.keycloak_admin_url and settings.keycloak_realm and settings.keycloak_admin_client_id)
-
-
-def keycloak_provider(request: Request) -> IdentityProvider | None:
-    """The Keycloak provider when configured. Its client (and the cached service-account token) lives on
-    ``app.state`` so that every request of a worker reuses it."""
-    settings: Settings = request.app.state.settings
-    if not keycloak_configured(settings):
-        return None
-    from unionflow.identity.keycloak import KeycloakAdmin, KeycloakProvider
-
-    admin = getattr(request.app.state, "keycloak_admin", None)
-    if admin is None:
-        admin = KeycloakAdmin(settings)
-        request.app.state.keycloak_admin = admin
-    return KeycloakProvider(admin)
-
-
-def local_provider(session: AsyncSession) -> IdentityProvider:
-    from unionflow.identity.local import LocalProvider
-
-    return LocalProvider(session)
-
-
-def identity_provider(request: Request, session: AsyncSession) -> IdentityProvider:
-    """The provider holding the accounts that the administration manages: Keycloak when configured, else
-    the built-in one."""
-    return keycloak_provider(request) or local_provider(session)

@@ -10,6 +10,7 @@ from pydantic import Field
 from unionflow.comptabilite.etats.schemas import ArreteEtat
 from unionflow.comptabilite.sycebnl.rubriques import Flux, Rubrique, Section
 from unionflow.core.schemas import InputModel, Montant, OutputModel
+from unionflow.models.configuration import Referentiel
 
 
 class LigneCorrespondance(OutputModel):
@@ -49,6 +50,13 @@ class EnteteSycebnl(OutputModel):
     calcule_le: datetime
     arrete: ArreteEtat = Field(description="Date d'arrêté des états de l'exercice N (AUDCIF art. 23) ou « projet "
                                            "— non arrêté » tant que l'exercice n'est pas clôturé")
+    referentiel: Referentiel = Field(description=(
+        "Référentiel comptable en vigueur pour l'exercice N, choisi par l'organisation (GET "
+        "/api/configuration/organisations/{id}/referentiel-comptable; SYCEBNL_NORMAL sans choix)"))
+    alertes: list[str] = Field(description=(
+        "Ce que le lecteur doit savoir avant de signer: quand le référentiel en vigueur n'est pas le système normal "
+        "SYCEBNL (PCMS d'une mutuelle sociale agréée, système minimal de trésorerie), ces états sont fournis à "
+        "titre d'information et l'alerte dit quels états sont ceux de l'organisation; imprimée sur le PDF"))
 
 
 class PosteSycebnl(OutputModel):

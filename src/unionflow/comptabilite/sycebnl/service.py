@@ -32,8 +32,10 @@ from unionflow.comptabilite.sycebnl.schemas import (
     RubriqueSycebnl,
 )
 from unionflow.comptabilite.verrouillage.repository import ClotureRepository
+from unionflow.configuration.referentiel import referentiel_de
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import Forbidden, NotFound, RegleMetier
+from unionflow.models.configuration import Referentiel
 
 Montants = dict[str, dict[str | None, tuple[str, Decimal]]]  # heading code → account → (label, amount)
 
@@ -85,6 +87,22 @@ TITRES_NATURE = [("CONTRIBUTIONS_RECUES", "Contributions volontaires en nature r
                  ("CONTRIBUTIONS_EMPLOIS", "Emplois des contributions volontaires en nature")]
 
 
+def alertes_referentiel(referentiel: Referentiel, annee: int) -> list[str]:
+    """What a signatory must read when the organisation's referential for the year is not SYCEBNL's normal system:
+    the statements are still computed (a federation compares its members, an auditor reconciles), but they are not
+    that organisation's statements (docs/conformite.md S3 and S6)."""
+    if referentiel is Referentiel.PCMS:
+        return [f"Pour l'exercice {annee}, l'organisation tient le Plan comptable des mutuelles sociales (PCMS, "
+                "UEMOA) : ces états au format SYCEBNL sont fournis à titre d'information et ne remplacent pas ses "
+                "états financiers PCMS (bilan, compte de résultat, TAFIRE, état annexé), que UnionFlow ne produit "
+                "pas."]
+    if referentiel is Referentiel.SYCEBNL_SMT:
+        return [f"Pour l'exercice {annee}, l'organisation a choisi le système minimal de trésorerie : ses états "
+                "sont l'état des recettes et des dépenses et la situation de trésorerie (/api/comptabilite/etats/"
+                "smt/) ; ces états du système normal sont fournis à titre d'information."]
+    return []
+
+
 @dataclass
 class Exercice:
     organisation_id: uuid.UUID
@@ -126,10 +144,12 @@ class SycebnlService:
         fin = min(date(annee, 12, 31), today)
         correspondance = await CorrespondanceService(self.session, self.auth).effective(organisation_id)
         arrete = await ClotureRepository(self.session).arrete(organisation_id, annee)
+        referentiel = await referentiel_de(self.session, organisation_id, annee)
         return Exercice(organisation_id, annee, fin, correspondance, {
             "organisation_id": organisation.id, "organisation": organisation.nom, "exercice": annee,
             "date_fin": fin, "date_fin_precedent": date(annee - 1, 12, 31), "devise": organisation.devise,
-            "calcule_le": datetime.now(UTC), "arrete": ArreteEtat.de(arrete)})
+            "calcule_le": datetime.now(UTC), "arrete": ArreteEtat.de(arrete), "referentiel": referentiel,
+            "alertes": alertes_referentiel(referentiel, annee)})
 
     # Balance sheet --------------------------------------------------------------------------------------------
     def _bilan(self, soldes: list[SoldeCompte], corr: TableSycebnl) -> Montants:

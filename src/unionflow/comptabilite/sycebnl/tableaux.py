@@ -33,6 +33,9 @@ def _tableau(e: EnteteSycebnl, titre: str, colonnes: list[Colonne], blocs: list[
     etat = "clos le" if (e.date_fin.month, e.date_fin.day) == (12, 31) else "en cours, situation au"
     sous_titre = (f"Exercice {e.exercice} {etat} {e.date_fin:%d/%m/%Y}, "
                   f"comparé à l'exercice {e.exercice - 1} clos le {e.date_fin_precedent:%d/%m/%Y}")
+    # A referential other than the normal system is said first: the signatory reads it before the figures' notes.
+    notes = [*(f"ATTENTION : {a}" for a in e.alertes), *notes,
+             f"Référentiel en vigueur pour l'exercice {e.exercice} : {e.referentiel.value}."]
     return Tableau(titre=titre + SUFFIXE, organisation=e.organisation, sous_titre=sous_titre, colonnes=colonnes,
                    blocs=blocs, notes=notes, devise=e.devise, paysage=paysage, edite_le=e.calcule_le,
                    signataires=SIGNATAIRES_ETATS, arrete=e.arrete.en_arrete(e.exercice))
@@ -94,7 +97,9 @@ def _cellule(valeur: str | None, montant: bool) -> Any:
 
 def notes_sections(e: NotesSycebnlResponse) -> list[Tableau]:
     """One table per note, in the note's own columns (the PDF: one document, each note under its title)."""
-    sections = []
+    sections = [Tableau(titre="Avertissement", organisation=e.organisation, sous_titre="",
+                        colonnes=[Colonne("Référentiel en vigueur")], blocs=[Bloc(None, [(a,) for a in e.alertes])],
+                        devise=e.devise)] if e.alertes else []
     for note in e.notes:
         titre = f"Note {note.numero} — {note.titre}"
         if not note.lignes:
