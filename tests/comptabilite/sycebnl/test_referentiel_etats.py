@@ -59,7 +59,8 @@ async def test_the_pdfs_print_the_warning_before_anyone_signs(client, factory, d
         assert "ATTENTION" in text or "Avertissement" in text, nom
         assert "Plan comptable des mutuelles sociales (PCMS" in text, nom
         if nom == "bilan" and os.environ.get("UNIONFLOW_KEEP_PAGES"):  # docs/etats/sycebnl-bilan-pcms.png
-            pdf_page_image(pdf.content, 0, 1.2).save(Path(os.environ["UNIONFLOW_KEEP_PAGES"]) / "sycebnl-bilan-pcms.png")
+            pages = Path(os.environ["UNIONFLOW_KEEP_PAGES"])
+            pdf_page_image(pdf.content, 0, 1.2).save(pages / "sycebnl-bilan-pcms.png")
     bilan = " ".join(pdf_text((await client.get(f"{ETATS}/bilan", headers=tresorier.headers,
                                                 params={**params, "exercice": ANNEE - 2})).content).split())
     assert f"Référentiel en vigueur pour l'exercice {ANNEE - 2} : SYCEBNL_NORMAL" in bilan

@@ -174,6 +174,19 @@ async def test_statements_headings_and_notes_over_two_years(client, factory, db)
     assert (_d(flux["tresorerieOuvertureN"]), _d(flux["tresorerieClotureN"])) == (1150000, 1190000)
     assert flux["concordance"] is True and _d(flux["soldesClasse5N1"]) == 1150000
 
+    # Each heading names the line(s) of the act's model statements it feeds, in the model's order.
+    refs = {r["code"]: r["reference"] for r in [*bilan["actif"], *bilan["passif"], *cr["charges"], *cr["produits"]]}
+    assert (refs["FONDS_DEDIES"], refs["EMPRUNTS"], refs["RESULTAT_EXERCICE"], refs["DETTES"]) == ("CW", "DA–DB", "CH",
+                                                                                                    "DF–DI")
+    assert (refs["COTISATIONS"], refs["DONS"], refs["SUBVENTIONS_EXPLOITATION"], refs["AIDES_BENEFICIAIRES"]) == (
+        "RA", "RC", "RF", "TI")
+    for etat, cote in ((cr, "produits"), (cr, "charges"), (bilan, "passif")):
+        ordre = [r["reference"][:2] for r in etat[cote]]
+        assert ordre == sorted(ordre), (cote, ordre)
+    par_ref = {p["reference"]: p["libelle"] for s in flux["sections"] for p in s["postes"]}
+    assert par_ref["FA"].startswith("Encaissements reçus des membres") and par_ref["FC"].startswith("Dons")
+    assert [s["reference"] for s in flux["sections"]] == ["ZB", "ZC", "ZD+ZE"]
+
     notes = {n["numero"]: n for n in (await client.get("/api/comptabilite/etats/sycebnl/notes", headers=lire,
                                                        params=params)).json()["notes"]}
     assert notes[1]["lignes"] == [["244", "Matériel et mobilier", "450000.00", "0.00", "0.00", "450000.00"]]
@@ -237,6 +250,10 @@ async def test_pdf_to_sign_and_workbook_of_each_statement(client, factory, db):
     flux = pdf_text((await client.get("/api/comptabilite/etats/sycebnl/flux-tresorerie", headers=b["tresorier"].headers,
                                       params={**params, "format": "pdf"})).content)
     assert "Concordance" in flux and "Méthode directe" in flux
+    assert "ZA" in flux and "ZG" in flux and "FA" in flux
+    cr = pdf_text((await client.get("/api/comptabilite/etats/sycebnl/compte-resultat", headers=b["tresorier"].headers,
+                                    params={**params, "format": "pdf"})).content)
+    assert "RA · Cotisations" in cr and "RC · Dons" in cr and "XE" in cr
 
 
 def _keep(content: bytes, nom: str) -> None:

@@ -9,6 +9,11 @@ The default mapping follows the SYSCOHADA chart the books already use (comptabil
 numbers SYCEBNL gives to earmarked funds and to volunteer contributions were not read in the act (docs/conformite.md,
 S9): the defaults below are those the project was asked for (165, 7925) and class 9, each one replaceable per
 organisation (``correspondance_sycebnl``).
+
+Each heading and each line of the cash-flow table also carries the reference (« REF ») of the line or lines of the
+act's model statements it feeds — bilan AA…DZ, compte de résultat RA…XE, tableau des flux ZA…ZG — as public
+transcriptions of the model give them (second hand, docs/conformite.md S4): an auditor finds each figure on the
+official form. A heading that gathers several lines of the model says so (« RD–RE »).
 """
 
 from __future__ import annotations
@@ -54,6 +59,13 @@ FLUX_LIBELLES = {
     Flux.FINANCEMENT_FONDS: "Apports, fonds dédiés et subventions d'investissement",
     Flux.FINANCEMENT_EMPRUNTS: "Emprunts reçus nets des remboursements",
 }
+# The model's lines each flow line feeds (ZA opening cash, ZF the year's change, ZG closing cash).
+FLUX_REFERENCES = {
+    Flux.ENC_MEMBRES: "FA", Flux.ENC_SUBVENTIONS: "FB", Flux.ENC_DONS: "FC", Flux.DEC_FOURNISSEURS: "FF",
+    Flux.DEC_PERSONNEL: "FG", Flux.DEC_BENEFICIAIRES: "FH", Flux.AUTRES_ACTIVITES: "FD–FE, FH",
+    Flux.INVESTISSEMENT: "FI–FL", Flux.FINANCEMENT_FONDS: "FM–FO", Flux.FINANCEMENT_EMPRUNTS: "FP–FQ",
+}
+SECTION_FLUX_REFERENCES = {"ACTIVITES": "ZB", "INVESTISSEMENT": "ZC", "FINANCEMENT": "ZD+ZE"}
 FLUX_SECTIONS = (
     ("ACTIVITES", "Flux de trésorerie des activités", (Flux.ENC_MEMBRES, Flux.ENC_DONS, Flux.ENC_SUBVENTIONS,
                                          Flux.DEC_FOURNISSEURS, Flux.DEC_PERSONNEL, Flux.DEC_BENEFICIAIRES,
@@ -69,6 +81,7 @@ class DefRubrique:
     section: Section
     classes: tuple[int, ...]  # account classes the heading may receive (a prefix of another class is refused)
     flux: Flux
+    reference: str | None = None  # the model's line(s) it feeds; third parties: receivable / payable side
 
 
 class Rubrique(StrEnum):
@@ -110,44 +123,47 @@ class Rubrique(StrEnum):
 
 R, S, F = Rubrique, Section, Flux
 RUBRIQUES: dict[Rubrique, DefRubrique] = {
-    R.IMMOBILISATIONS: DefRubrique("Actif immobilisé", S.ACTIF, (2,), F.INVESTISSEMENT),
-    R.STOCKS: DefRubrique("Stocks", S.ACTIF, (3,), F.DEC_FOURNISSEURS),
-    R.FONDS_ASSOCIATIFS: DefRubrique("Fonds associatifs", S.PASSIF, (1,), F.FINANCEMENT_FONDS),
-    R.RESERVES_REPORT: DefRubrique("Réserves et report à nouveau", S.PASSIF, (1,), F.FINANCEMENT_FONDS),
+    R.IMMOBILISATIONS: DefRubrique("Actif immobilisé", S.ACTIF, (2,), F.INVESTISSEMENT, "AD–AY"),
+    R.STOCKS: DefRubrique("Stocks", S.ACTIF, (3,), F.DEC_FOURNISSEURS, "BB"),
+    R.FONDS_ASSOCIATIFS: DefRubrique("Fonds associatifs", S.PASSIF, (1,), F.FINANCEMENT_FONDS, "CA–CD"),
+    R.RESERVES_REPORT: DefRubrique("Réserves et report à nouveau", S.PASSIF, (1,), F.FINANCEMENT_FONDS, "CF–CG"),
     R.RESULTAT: DefRubrique("Résultat net des exercices clos, en attente d'affectation", S.PASSIF, (1,),
-                            F.FINANCEMENT_FONDS),
-    R.SUBVENTIONS_INVESTISSEMENT: DefRubrique("Subventions d'investissement", S.PASSIF, (1,), F.FINANCEMENT_FONDS),
+                            F.FINANCEMENT_FONDS, "CH"),
+    R.SUBVENTIONS_INVESTISSEMENT: DefRubrique("Subventions d'investissement", S.PASSIF, (1,), F.FINANCEMENT_FONDS,
+                                              "CI"),
     R.FONDS_DEDIES: DefRubrique("Fonds dédiés (ressources affectées non utilisées)", S.PASSIF, (1,),
-                                F.FINANCEMENT_FONDS),
-    R.EMPRUNTS: DefRubrique("Emprunts et dettes financières", S.PASSIF, (1,), F.FINANCEMENT_EMPRUNTS),
-    R.PROVISIONS: DefRubrique("Provisions pour risques et charges", S.PASSIF, (1,), F.AUTRES_ACTIVITES),
-    R.MEMBRES: DefRubrique("Membres et usagers", S.TIERS, (4,), F.ENC_MEMBRES),
-    R.FOURNISSEURS: DefRubrique("Fournisseurs", S.TIERS, (4,), F.DEC_FOURNISSEURS),
-    R.PERSONNEL: DefRubrique("Personnel et organismes sociaux", S.TIERS, (4,), F.DEC_PERSONNEL),
-    R.ETAT: DefRubrique("État et collectivités publiques", S.TIERS, (4,), F.ENC_SUBVENTIONS),
-    R.AUTRES_TIERS: DefRubrique("Autres tiers", S.TIERS, (4,), F.AUTRES_ACTIVITES),
-    R.TRESORERIE: DefRubrique("Trésorerie", S.TRESORERIE, (5,), F.AUTRES_ACTIVITES),
-    R.ACHATS: DefRubrique("Achats et variations de stocks", S.CHARGE, (6,), F.DEC_FOURNISSEURS),
-    R.SERVICES_EXTERIEURS: DefRubrique("Transports et services extérieurs", S.CHARGE, (6,), F.DEC_FOURNISSEURS),
-    R.IMPOTS_TAXES: DefRubrique("Impôts et taxes", S.CHARGE, (6,), F.AUTRES_ACTIVITES),
+                                F.FINANCEMENT_FONDS, "CW"),
+    R.EMPRUNTS: DefRubrique("Emprunts et dettes financières", S.PASSIF, (1,), F.FINANCEMENT_EMPRUNTS, "DA–DB"),
+    R.PROVISIONS: DefRubrique("Provisions pour risques et charges", S.PASSIF, (1,), F.AUTRES_ACTIVITES, "DC"),
+    R.MEMBRES: DefRubrique("Membres et usagers", S.TIERS, (4,), F.ENC_MEMBRES, "BD / DG"),
+    R.FOURNISSEURS: DefRubrique("Fournisseurs", S.TIERS, (4,), F.DEC_FOURNISSEURS, "BC / DH"),
+    R.PERSONNEL: DefRubrique("Personnel et organismes sociaux", S.TIERS, (4,), F.DEC_PERSONNEL, "BE / DI"),
+    R.ETAT: DefRubrique("État et collectivités publiques", S.TIERS, (4,), F.ENC_SUBVENTIONS, "BE / DI"),
+    R.AUTRES_TIERS: DefRubrique("Autres tiers", S.TIERS, (4,), F.AUTRES_ACTIVITES, "BE / DI"),
+    R.TRESORERIE: DefRubrique("Trésorerie", S.TRESORERIE, (5,), F.AUTRES_ACTIVITES, "BU–BW / DW"),
+    R.ACHATS: DefRubrique("Achats et variations de stocks", S.CHARGE, (6,), F.DEC_FOURNISSEURS, "TA–TE"),
+    R.SERVICES_EXTERIEURS: DefRubrique("Transports et services extérieurs", S.CHARGE, (6,), F.DEC_FOURNISSEURS,
+                                       "TF–TG"),
+    R.IMPOTS_TAXES: DefRubrique("Impôts et taxes", S.CHARGE, (6,), F.AUTRES_ACTIVITES, "TH"),
     R.AIDES_BENEFICIAIRES: DefRubrique("Aides et secours accordés aux bénéficiaires", S.CHARGE, (6,),
-                                       F.DEC_BENEFICIAIRES),
-    R.AUTRES_CHARGES: DefRubrique("Autres charges des activités", S.CHARGE, (6,), F.AUTRES_ACTIVITES),
-    R.CHARGES_PERSONNEL: DefRubrique("Charges de personnel", S.CHARGE, (6,), F.DEC_PERSONNEL),
-    R.CHARGES_FINANCIERES: DefRubrique("Frais financiers", S.CHARGE, (6,), F.AUTRES_ACTIVITES),
-    R.DOTATIONS: DefRubrique("Dotations aux amortissements et provisions", S.CHARGE, (6,), F.AUTRES_ACTIVITES),
-    R.CHARGES_HAO: DefRubrique("Charges hors activités ordinaires", S.CHARGE, (8,), F.AUTRES_ACTIVITES),
-    R.COTISATIONS: DefRubrique("Cotisations et droits d'adhésion des membres", S.PRODUIT, (7,), F.ENC_MEMBRES),
+                                       F.DEC_BENEFICIAIRES, "TI"),
+    R.AUTRES_CHARGES: DefRubrique("Autres charges des activités", S.CHARGE, (6,), F.AUTRES_ACTIVITES, "TI"),
+    R.CHARGES_PERSONNEL: DefRubrique("Charges de personnel", S.CHARGE, (6,), F.DEC_PERSONNEL, "TJ"),
+    R.CHARGES_FINANCIERES: DefRubrique("Frais financiers", S.CHARGE, (6,), F.AUTRES_ACTIVITES, "TK"),
+    R.DOTATIONS: DefRubrique("Dotations aux amortissements et provisions", S.CHARGE, (6,), F.AUTRES_ACTIVITES, "TL"),
+    R.CHARGES_HAO: DefRubrique("Charges hors activités ordinaires", S.CHARGE, (8,), F.AUTRES_ACTIVITES, "TN"),
+    R.COTISATIONS: DefRubrique("Cotisations et droits d'adhésion des membres", S.PRODUIT, (7,), F.ENC_MEMBRES, "RA"),
     R.PRESTATIONS: DefRubrique("Ventes, prestations et participations aux activités", S.PRODUIT, (7,),
-                               F.AUTRES_ACTIVITES),
-    R.SUBVENTIONS_EXPLOITATION: DefRubrique("Subventions d'exploitation", S.PRODUIT, (7,), F.ENC_SUBVENTIONS),
-    R.DONS: DefRubrique("Dons, legs et libéralités (générosité du public)", S.PRODUIT, (7,), F.ENC_DONS),
-    R.AUTRES_PRODUITS: DefRubrique("Autres produits des activités", S.PRODUIT, (7,), F.AUTRES_ACTIVITES),
-    R.PRODUITS_FINANCIERS: DefRubrique("Revenus financiers", S.PRODUIT, (7,), F.AUTRES_ACTIVITES),
+                               F.AUTRES_ACTIVITES, "RD–RE"),
+    R.SUBVENTIONS_EXPLOITATION: DefRubrique("Subventions d'exploitation", S.PRODUIT, (7,), F.ENC_SUBVENTIONS, "RF"),
+    R.DONS: DefRubrique("Dons, legs et libéralités (générosité du public)", S.PRODUIT, (7,), F.ENC_DONS, "RC"),
+    R.AUTRES_PRODUITS: DefRubrique("Autres produits des activités", S.PRODUIT, (7,), F.AUTRES_ACTIVITES, "RG"),
+    R.PRODUITS_FINANCIERS: DefRubrique("Revenus financiers", S.PRODUIT, (7,), F.AUTRES_ACTIVITES, "RG"),
     R.REPORT_FONDS_DEDIES: DefRubrique("Report des ressources affectées non utilisées", S.PRODUIT, (7,),
-                                       F.FINANCEMENT_FONDS),
-    R.REPRISES: DefRubrique("Reprises de provisions et transferts de charges", S.PRODUIT, (7,), F.AUTRES_ACTIVITES),
-    R.PRODUITS_HAO: DefRubrique("Produits hors activités ordinaires", S.PRODUIT, (8,), F.INVESTISSEMENT),
+                                       F.FINANCEMENT_FONDS, "RH"),
+    R.REPRISES: DefRubrique("Reprises de provisions et transferts de charges", S.PRODUIT, (7,), F.AUTRES_ACTIVITES,
+                            "RH"),
+    R.PRODUITS_HAO: DefRubrique("Produits hors activités ordinaires", S.PRODUIT, (8,), F.INVESTISSEMENT, "TM"),
     R.CONTRIBUTIONS_NATURE: DefRubrique("Contributions volontaires en nature (bénévolat, dons en nature)",
                                         S.HORS_BILAN, (9,), F.AUTRES_ACTIVITES),
 }

@@ -62,6 +62,10 @@ class EnteteSycebnl(OutputModel):
 class PosteSycebnl(OutputModel):
     numero_compte: str | None
     libelle: str
+    reference: str | None = Field(default=None, description=(
+        "Ligne(s) du modèle d'état de l'Acte uniforme SYCEBNL que ce montant alimente (« REF » du modèle: bilan "
+        "AA…DZ, compte de résultat RA…XE, tableau des flux ZA…ZG; « RD–RE »: plusieurs lignes), d'après des "
+        "transcriptions publiques du modèle (seconde main, docs/conformite.md S4)"))
     montant_n: Montant
     montant_n1: Montant
 
@@ -69,6 +73,10 @@ class PosteSycebnl(OutputModel):
 class RubriqueSycebnl(OutputModel):
     code: str
     rubrique: str
+    reference: str | None = Field(default=None, description=(
+        "Ligne(s) du modèle d'état de l'Acte uniforme SYCEBNL que ce montant alimente (« REF » du modèle: bilan "
+        "AA…DZ, compte de résultat RA…XE, tableau des flux ZA…ZG; « RD–RE »: plusieurs lignes), d'après des "
+        "transcriptions publiques du modèle (seconde main, docs/conformite.md S4)"))
     postes: list[PosteSycebnl]
     total_n: Montant
     total_n1: Montant

@@ -23,7 +23,15 @@ from unionflow.comptabilite.etats.schemas import ArreteEtat
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.sycebnl.correspondance import CorrespondanceService, TableSycebnl
 from unionflow.comptabilite.sycebnl.repository import FluxRepository
-from unionflow.comptabilite.sycebnl.rubriques import FLUX_LIBELLES, FLUX_SECTIONS, RUBRIQUES, Rubrique, Section
+from unionflow.comptabilite.sycebnl.rubriques import (
+    FLUX_LIBELLES,
+    FLUX_REFERENCES,
+    FLUX_SECTIONS,
+    RUBRIQUES,
+    SECTION_FLUX_REFERENCES,
+    Rubrique,
+    Section,
+)
 from unionflow.comptabilite.sycebnl.schemas import (
     BilanSycebnlResponse,
     CompteResultatSycebnlResponse,
@@ -51,19 +59,19 @@ def _ajouter(montants: Montants, code: str, numero: str | None, libelle: str, mo
     comptes[numero] = (libelle, ancien + montant)
 
 
-def fusionner(titres: Iterable[tuple[str, str]], n: Montants, n1: Montants,
+def fusionner(titres: Iterable[tuple[str, str, str | None]], n: Montants, n1: Montants,
               toujours: frozenset[str] = frozenset()) -> list[RubriqueSycebnl]:
-    """Headings in the given order, each with its accounts' N and N−1 amounts; a heading with nothing in either
-    year is left out (unless listed in ``toujours``)."""
+    """Headings in the given order (code, title, the model's reference), each with its accounts' N and N−1
+    amounts; a heading with nothing in either year is left out (unless listed in ``toujours``)."""
     result = []
-    for code, titre in titres:
+    for code, titre, reference in titres:
         a, b = n.get(code, {}), n1.get(code, {})
         postes = [PosteSycebnl(numero_compte=k, libelle=(a.get(k) or b[k])[0],
                                montant_n=a.get(k, ("", ZERO))[1], montant_n1=b.get(k, ("", ZERO))[1])
                   for k in sorted(set(a) | set(b), key=lambda k: k or "")]
         postes = [p for p in postes if p.montant_n != ZERO or p.montant_n1 != ZERO]
         if postes or code in toujours:
-            result.append(RubriqueSycebnl(code=code, rubrique=titre, postes=postes,
+            result.append(RubriqueSycebnl(code=code, rubrique=titre, reference=reference, postes=postes,
                                           total_n=sum((p.montant_n for p in postes), ZERO),
                                           total_n1=sum((p.montant_n1 for p in postes), ZERO)))
     return result
@@ -75,16 +83,34 @@ def _total(rubriques: list[RubriqueSycebnl]) -> tuple[Decimal, Decimal]:
 
 RESULTAT_EXERCICE = "RESULTAT_EXERCICE"
 RESULTATS_ANTERIEURS = "RESULTATS_ANTERIEURS"
-TITRES_ACTIF = [*((r.value, d.libelle) for r, d in RUBRIQUES.items() if d.section is Section.ACTIF),
-                ("CREANCES", "Créances"), ("TRESORERIE_ACTIF", "Trésorerie-actif")]
-TITRES_PASSIF = [*((r.value, d.libelle) for r, d in RUBRIQUES.items() if d.section is Section.PASSIF),
-                 (RESULTATS_ANTERIEURS, "Résultats d'exercices antérieurs non clôturés"),
-                 (RESULTAT_EXERCICE, "Résultat de l'exercice (excédent ou déficit)"), ("DETTES", "Dettes"),
-                 ("TRESORERIE_PASSIF", "Trésorerie-passif")]
-TITRES_CHARGES = [(r.value, d.libelle) for r, d in RUBRIQUES.items() if d.section is Section.CHARGE]
-TITRES_PRODUITS = [(r.value, d.libelle) for r, d in RUBRIQUES.items() if d.section is Section.PRODUIT]
-TITRES_NATURE = [("CONTRIBUTIONS_RECUES", "Contributions volontaires en nature reçues"),
-                 ("CONTRIBUTIONS_EMPLOIS", "Emplois des contributions volontaires en nature")]
+
+
+Titres = list[tuple[str, str, str | None]]
+
+
+def _titres(section: Section) -> Titres:
+    return [(r.value, d.libelle, d.reference) for r, d in RUBRIQUES.items() if d.section is section]
+
+
+def _ordre_du_modele(titres: Titres) -> Titres:
+    """In the model's order (its references are alphabetical down each statement); stable, so two headings
+    feeding one line keep the order written here."""
+    return sorted(titres, key=lambda t: (t[2] or "ZZ")[:2])
+
+
+# Third parties and treasury go to a side by the sign of their balance: their model lines are those of that side.
+TITRES_ACTIF = [*_titres(Section.ACTIF), ("CREANCES", "Créances", "BA, BC–BE"),
+                ("TRESORERIE_ACTIF", "Trésorerie-actif", "BU–BW")]
+TITRES_PASSIF = _ordre_du_modele([
+    *_titres(Section.PASSIF), (RESULTATS_ANTERIEURS, "Résultats d'exercices antérieurs non clôturés", "CG"),
+    (RESULTAT_EXERCICE, "Résultat de l'exercice (excédent ou déficit)", "CH"), ("DETTES", "Dettes", "DF–DI"),
+    ("TRESORERIE_PASSIF", "Trésorerie-passif", "DW")])
+TITRES_CHARGES = _ordre_du_modele(_titres(Section.CHARGE))
+TITRES_PRODUITS = _ordre_du_modele(_titres(Section.PRODUIT))
+# Volunteer contributions are off the result: the model lines read for them were not found (S10).
+TITRES_NATURE: Titres = [
+    ("CONTRIBUTIONS_RECUES", "Contributions volontaires en nature reçues", None),
+    ("CONTRIBUTIONS_EMPLOIS", "Emplois des contributions volontaires en nature", None)]
 
 
 def alertes_referentiel(referentiel: Referentiel, annee: int) -> list[str]:
@@ -238,10 +264,11 @@ class SycebnlService:
         sections = []
         for code, titre, lignes in FLUX_SECTIONS:
             a, b = n.get("FLUX", {}), n1.get("FLUX", {})
-            postes = [PosteSycebnl(numero_compte=None, libelle=FLUX_LIBELLES[f],
+            postes = [PosteSycebnl(numero_compte=None, libelle=FLUX_LIBELLES[f], reference=FLUX_REFERENCES[f],
                                    montant_n=a.get(f.value, ("", ZERO))[1], montant_n1=b.get(f.value, ("", ZERO))[1])
                       for f in lignes]
-            sections.append(RubriqueSycebnl(code=code, rubrique=titre, postes=postes,
+            sections.append(RubriqueSycebnl(code=code, rubrique=titre, reference=SECTION_FLUX_REFERENCES[code],
+                                            postes=postes,
                                             total_n=sum((p.montant_n for p in postes), ZERO),
                                             total_n1=sum((p.montant_n1 for p in postes), ZERO)))
         var_n, var_n1 = _total(sections)

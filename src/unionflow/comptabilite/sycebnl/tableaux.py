@@ -22,8 +22,8 @@ M = Nature.MONTANT
 SUFFIXE = " (SYCEBNL)"
 
 
-def _colonnes(e: EnteteSycebnl, premiere: str = "Compte") -> list[Colonne]:
-    return [Colonne(premiere, largeur=0.9), Colonne("Poste", largeur=4.2),
+def _colonnes(e: EnteteSycebnl, premiere: str = "Compte", largeur: float = 0.9) -> list[Colonne]:
+    return [Colonne(premiere, largeur=largeur), Colonne("Poste", largeur=5.1 - largeur),
             Colonne(f"Exercice {e.exercice}", M, 1.5), Colonne(f"Exercice {e.exercice - 1}", M, 1.5)]
 
 
@@ -41,23 +41,35 @@ def _tableau(e: EnteteSycebnl, titre: str, colonnes: list[Colonne], blocs: list[
                    signataires=SIGNATAIRES_ETATS, arrete=e.arrete.en_arrete(e.exercice))
 
 
+def _ref(reference: str | None, titre: str) -> str:
+    """A heading as the model's reader looks for it: its line reference first (« RA · Cotisations… »)."""
+    return f"{reference} · {titre}" if reference else titre
+
+
 def _rubriques(rubriques: list[RubriqueSycebnl]) -> list[Bloc]:
-    return [Bloc(r.rubrique, [(p.numero_compte or "", p.libelle, p.montant_n, p.montant_n1) for p in r.postes],
+    return [Bloc(_ref(r.reference, r.rubrique),
+                 [(p.numero_compte or "", p.libelle, p.montant_n, p.montant_n1) for p in r.postes],
                  ("", f"Total {r.rubrique[:1].lower()}{r.rubrique[1:]}", r.total_n, r.total_n1)) for r in rubriques]
 
 
-def _total(titre: str, n: Decimal, n1: Decimal) -> Bloc:
-    return Bloc(None, [], ("", titre, n, n1))
+def _total(titre: str, n: Decimal, n1: Decimal, reference: str = "") -> Bloc:
+    return Bloc(None, [], (reference, titre, n, n1))
+
+
+NOTE_REFERENCES = ("Réf. : ligne(s) du modèle d'état SYCEBNL que chaque rubrique alimente (d'après des "
+                   "transcriptions publiques du modèle).")
 
 
 def bilan(e: BilanSycebnlResponse) -> Tableau:
-    blocs = [Bloc("ACTIF", []), *_rubriques(e.actif), _total("TOTAL ACTIF", e.total_actif_n, e.total_actif_n1),
+    blocs = [Bloc("ACTIF", []), *_rubriques(e.actif),
+             _total("TOTAL ACTIF", e.total_actif_n, e.total_actif_n1, "BZ"),
              Bloc("PASSIF", []), *_rubriques(e.passif),
-             _total("TOTAL PASSIF", e.total_passif_n, e.total_passif_n1)]
+             _total("TOTAL PASSIF", e.total_passif_n, e.total_passif_n1, "DZ")]
     note = ("Bilan équilibré pour les deux exercices (total actif = total passif)." if e.equilibre
             else "ATTENTION : bilan déséquilibré.")
     return _tableau(e, "Bilan", _colonnes(e), blocs,
-                    [note, "Postes classés selon la table de correspondance SYCEBNL de l'organisation."])
+                    [note, "Postes classés selon la table de correspondance SYCEBNL de l'organisation.",
+                     NOTE_REFERENCES])
 
 
 def compte_resultat(e: CompteResultatSycebnlResponse) -> Tableau:
@@ -66,29 +78,32 @@ def compte_resultat(e: CompteResultatSycebnlResponse) -> Tableau:
              _total("TOTAL CHARGES", e.total_charges_n, e.total_charges_n1),
              Bloc("PRODUITS", []), *_rubriques(e.produits),
              _total("TOTAL PRODUITS", e.total_produits_n, e.total_produits_n1),
-             _total("RÉSULTAT (produits − charges)", e.resultat_n, e.resultat_n1)]
+             _total("RÉSULTAT (produits − charges)", e.resultat_n, e.resultat_n1, "XE")]
     if e.contributions_nature:
         blocs += [Bloc("CONTRIBUTIONS VOLONTAIRES EN NATURE (hors résultat)", []),
                   *_rubriques(e.contributions_nature)]
     notes = [f"Résultat de l'exercice {e.exercice} : {libelle.lower()} de "
-             f"{montant_en_lettres(abs(e.resultat_n), e.devise)}."]
+             f"{montant_en_lettres(abs(e.resultat_n), e.devise)}.", NOTE_REFERENCES]
     return _tableau(e, "Compte de résultat", _colonnes(e), blocs, notes)
 
 
 def flux_tresorerie(e: FluxTresorerieResponse) -> Tableau:
-    blocs = [_total("Trésorerie au 1er janvier (classe 5)", e.tresorerie_ouverture_n, e.tresorerie_ouverture_n1)]
+    blocs = [_total("Trésorerie au 1er janvier (classe 5)", e.tresorerie_ouverture_n, e.tresorerie_ouverture_n1,
+                    "ZA")]
     for s in e.sections:
-        blocs.append(Bloc(s.rubrique, [("", p.libelle, p.montant_n, p.montant_n1) for p in s.postes],
-                          ("", f"Flux net {s.rubrique.removeprefix('Flux de trésorerie ')}", s.total_n, s.total_n1)))
-    blocs += [_total("VARIATION DE LA TRÉSORERIE", e.variation_n, e.variation_n1),
+        blocs.append(Bloc(s.rubrique, [(p.reference or "", p.libelle, p.montant_n, p.montant_n1) for p in s.postes],
+                          (s.reference or "", f"Flux net {s.rubrique.removeprefix('Flux de trésorerie ')}",
+                           s.total_n, s.total_n1)))
+    blocs += [_total("VARIATION DE LA TRÉSORERIE", e.variation_n, e.variation_n1, "ZF"),
               _total("TRÉSORERIE À LA CLÔTURE (ouverture + variation)", e.tresorerie_cloture_n,
-                     e.tresorerie_cloture_n1),
+                     e.tresorerie_cloture_n1, "ZG"),
               _total("Soldes des comptes de classe 5 à la clôture", e.soldes_classe5_n, e.soldes_classe5_n1)]
     note = ("Concordance : trésorerie de clôture = soldes des comptes de classe 5." if e.concordance
             else "ATTENTION : la trésorerie de clôture diffère des soldes de classe 5.")
-    return _tableau(e, "Tableau des flux de trésorerie", _colonnes(e, ""), blocs,
+    return _tableau(e, "Tableau des flux de trésorerie", _colonnes(e, "Réf.", 1.3), blocs,
                     [note, "Méthode directe : chaque encaissement ou décaissement est classé selon le compte de "
-                           "contrepartie de l'écriture (positif : encaissement net, négatif : décaissement net)."])
+                           "contrepartie de l'écriture (positif : encaissement net, négatif : décaissement net).",
+                     NOTE_REFERENCES])
 
 
 def _cellule(valeur: str | None, montant: bool) -> Any:
