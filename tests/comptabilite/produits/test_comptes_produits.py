@@ -143,3 +143,30 @@ async def test_a_chosen_account_cannot_be_deactivated(client, factory, db):
     refused = await client.put(f"/api/comptabilite/comptes/{cree['id']}", headers=tresorier.headers,
                                json={"actif": False})
     assert refused.status_code == 400 and "DON" in refused.json()["detail"], refused.text
+
+
+async def test_a_chosen_income_account_is_presented_under_its_kind_in_the_sycebnl_statements(client, factory, db):
+    """An organisation keeping the SYCEBNL numbering (dues 701) or any number of its own: the account it chose for a
+    kind goes under that kind's heading (RA for dues), not under the heading its prefix would give (70: ventes)."""
+    org, tresorier, membre = await _org(factory)
+    await compte(client, tresorier.headers, org.id, "701", "Cotisations des adhérents")
+    await compte(client, tresorier.headers, org.id, "7068", "Contributions aux travaux du siège")
+    choisi = await client.put(f"/api/comptabilite/comptes-produits?organisationId={org.id}", headers=tresorier.headers,
+                              json={"comptes": [{"nature": "COTISATION", "numeroCompte": "701"},
+                                                {"nature": "COTISATION_EXCEPTIONNELLE", "numeroCompte": "7068"}]})
+    assert choisi.status_code == 200, choisi.text
+    mensuelle = await cotisation(db, membre.membre, org, 2500)
+    travaux = await cotisation(db, membre.membre, org, 40000, type_cotisation="EXCEPTIONNELLE")
+    paid = await _payer(client, tresorier, org, membre, "42500", [
+        {"cotisationId": str(mensuelle.id)}, {"cotisationId": str(travaux.id)}])
+    assert await credits(db, paid["numeroRecu"]) == {"701": Decimal("2500"), "7068": Decimal("40000")}
+
+    cr = (await client.get("/api/comptabilite/etats/sycebnl/compte-resultat", headers=tresorier.headers,
+                           params={"organisationId": str(org.id), "exercice": mensuelle.annee})).json()
+    rubriques = {r["code"]: (r["reference"], {p["numeroCompte"]: Decimal(p["montantN"]) for p in r["postes"]})
+                 for r in cr["produits"]}
+    assert rubriques == {"COTISATIONS": ("RA", {"701": Decimal("2500"), "7068": Decimal("40000")})}
+    flux = (await client.get("/api/comptabilite/etats/sycebnl/flux-tresorerie", headers=tresorier.headers,
+                             params={"organisationId": str(org.id), "exercice": mensuelle.annee})).json()
+    membres = {p["reference"]: Decimal(p["montantN"]) for s in flux["sections"] for p in s["postes"]}
+    assert membres["FA"] == Decimal("42500")

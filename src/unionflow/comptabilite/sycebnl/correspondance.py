@@ -7,10 +7,11 @@ mapping before and after; the statements read the mapping at computation time, s
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.produits.comptes import produits_organisation
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.service import MODULE
 from unionflow.comptabilite.sycebnl.repository import CorrespondanceRepository
@@ -20,16 +21,28 @@ from unionflow.core import audit
 from unionflow.core.auth import AuthContext
 from unionflow.core.errors import NotFound, RegleMetier
 from unionflow.core.permissions import Permission
+from unionflow.models.recette import NatureRecette
+
+# The heading of each kind of income: the account an organisation chose for a kind (/api/comptabilite/produits) is
+# presented where that kind belongs, whatever its number (701 under the SYCEBNL chart, 7061 under the default).
+RUBRIQUE_NATURE = {
+    NatureRecette.COTISATION: Rubrique.COTISATIONS, NatureRecette.COTISATION_EXCEPTIONNELLE: Rubrique.COTISATIONS,
+    NatureRecette.SOLIDARITE: Rubrique.COTISATIONS, NatureRecette.ADHESION: Rubrique.COTISATIONS,
+    NatureRecette.DON: Rubrique.DONS, NatureRecette.EVENEMENT: Rubrique.PRESTATIONS,
+}
 
 
 @dataclass(frozen=True)
 class TableSycebnl:
-    """The organisation's rows, then the shipped default for an account its rows leave out."""
+    """The organisation's rows; then the income accounts it chose per kind, each under its kind's heading; then the
+    shipped default for an account left out by both."""
 
     propre: dict[str, Rubrique]
+    produits: dict[str, Rubrique] = field(default_factory=dict)
 
     def rubrique(self, numero: str) -> Rubrique:
-        trouvee = rubrique_de(numero, self.propre) or rubrique_de(numero, CORRESPONDANCE_DEFAUT)
+        trouvee = (rubrique_de(numero, self.propre) or self.produits.get(numero)
+                   or rubrique_de(numero, CORRESPONDANCE_DEFAUT))
         # The default maps every class 1–9; an account number not starting with 1–9 is refused when created.
         return trouvee or Rubrique.AUTRES_TIERS
 
@@ -52,7 +65,9 @@ class CorrespondanceService:
 
     async def effective(self, organisation_id: uuid.UUID) -> TableSycebnl:
         """Applied by the statements (the caller checked the organisation is visible)."""
-        return TableSycebnl({p: Rubrique(r) for p, r in (await self.repo.lignes(organisation_id)).items()})
+        choix = await produits_organisation(self.session, organisation_id)
+        return TableSycebnl({p: Rubrique(r) for p, r in (await self.repo.lignes(organisation_id)).items()},
+                            {numero: RUBRIQUE_NATURE[NatureRecette(nature)] for nature, numero in choix.items()})
 
     async def lire(self, organisation_id: uuid.UUID) -> CorrespondanceResponse:
         await self._organisation(organisation_id)

@@ -46,7 +46,9 @@ ETATS = ("Extension (présentation SYCEBNL). Colonnes N et N−1 (l'exercice pr�
          "avertissement au-delà du 30 avril qui suit. "
          "Règle métier (400 `regle-metier`): un exercice pas encore commencé.")
 CORRESPONDANCE = ("Extension. Table préfixe de compte → rubrique SYCEBNL (le plus long préfixe l'emporte; un compte "
-                  "que la table de l'organisation ne couvre pas suit la table livrée). La rubrique dit où le solde "
+                  "que la table de l'organisation ne couvre pas va, s'il est le compte de produits choisi pour une "
+                  "nature de recette (`/api/comptabilite/comptes-produits`), sous la rubrique de cette nature "
+                  "(cotisations, dons, participations), sinon suit la table livrée). La rubrique dit où le solde "
                   "est présenté (actif, passif, tiers ou trésorerie selon le sens du solde, charges, produits, hors "
                   "bilan) et à quelle ligne du tableau des flux va un mouvement de trésorerie dont le compte est la "
                   "contrepartie.")
