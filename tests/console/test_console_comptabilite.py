@@ -134,3 +134,49 @@ async def test_auditor_downloads_the_inventory_and_the_assembly_pack_of_a_year(c
     assert (await client.get("/console/comptabilite/fin-exercice?document=secret&exercice=2025")).status_code == 404
     await _as(client, membre, db)
     _refused(await client.get(f"/console/comptabilite/fin-exercice?document=inventaire&exercice={annee}"))
+
+
+async def test_the_years_sycebnl_and_smt_statements_download_from_the_console_as_from_the_api(client, factory, db):
+    import io
+
+    from openpyxl import load_workbook
+
+    from tests.pdf import pdf_text
+
+    org = await factory.organisation(nom="Mutuelle des pêcheurs de Kayar", type_organisation="MUTUELLE")
+    president = await factory.actor(organisation=org, org_roles=["MEMBRE", "PRESIDENT"])
+    commissaire = await factory.actor(organisation=org, org_roles=["MEMBRE", "COMMISSAIRE_AUX_COMPTES"])
+    membre = await factory.actor(organisation=org, org_roles=["MEMBRE"])
+    annee = date.today().year - 1
+    choix = await client.post(f"/api/configuration/organisations/{org.id}/referentiel-comptable",
+                              headers=president.headers,
+                              json={"referentiel": "SYCEBNL_SMT", "exercice": annee, "motif": "Petite mutuelle"})
+    assert choix.status_code == 201, choix.text
+
+    await _as(client, commissaire, db)
+    page = await client.get("/console/comptabilite")
+    assert 'action="/console/comptabilite/etat-annuel"' in page.text
+    for cle in ("sycebnl-bilan", "sycebnl-notes", "smt-recettes-depenses", "smt-journal-tresorerie"):
+        assert f'value="{cle}"' in page.text
+    bilan = await client.get(f"/console/comptabilite/etat-annuel?etat=sycebnl-bilan&exercice={annee}&format=pdf")
+    assert bilan.status_code == 200 and bilan.content.startswith(b"%PDF")
+    assert f'filename="sycebnl-bilan-{annee}.pdf"' in bilan.headers["content-disposition"]
+    texte = " ".join(pdf_text(bilan.content).split())
+    # The warning the API prints: the organisation chose the minimal cash system for that year.
+    assert "Bilan (SYCEBNL)" in texte and "système minimal de trésorerie" in texte and "Le Commissaire" in texte
+    notes = await client.get(f"/console/comptabilite/etat-annuel?etat=sycebnl-notes&exercice={annee}&format=pdf")
+    assert notes.status_code == 200 and "Avertissement" in pdf_text(notes.content)
+    for cle, api in (("smt-recettes-depenses", "smt/recettes-depenses"), ("sycebnl-compte-de-resultat",
+                                                                          "sycebnl/compte-resultat")):
+        console = await client.get(f"/console/comptabilite/etat-annuel?etat={cle}&exercice={annee}&format=xlsx")
+        assert console.status_code == 200 and console.content.startswith(b"PK"), console.text
+        direct = await client.get(f"/api/comptabilite/etats/{api}", headers=commissaire.headers, params={
+            "organisationId": str(org.id), "exercice": annee, "format": "xlsx"})
+        feuilles = [load_workbook(io.BytesIO(r.content)).active for r in (console, direct)]
+        assert feuilles[0]["A1"].value == feuilles[1]["A1"].value and feuilles[0].max_row == feuilles[1].max_row
+    assert (await client.get(f"/console/comptabilite/etat-annuel?etat=secret&exercice={annee}")).status_code == 404
+    sans = await client.get("/console/comptabilite/etat-annuel?etat=sycebnl-bilan&exercice=abc")
+    assert sans.status_code == 400 and "Exercice" in sans.text
+
+    await _as(client, membre, db)
+    _refused(await client.get(f"/console/comptabilite/etat-annuel?etat=sycebnl-bilan&exercice={annee}"))

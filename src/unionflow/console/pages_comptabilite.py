@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from starlette.responses import Response
 
 from unionflow.clotures.mensuelle.schemas import CreateClotureMensuelleRequest
-from unionflow.console import services_finance
+from unionflow.console import services_etats_annuels, services_finance
 from unionflow.console.pages import Ctx, page, redirect
 from unionflow.console.pages_tresorier import parse_id
 from unionflow.core.errors import InvalidInput, NotFound, RegleMetier, schema_error
@@ -55,7 +55,8 @@ async def comptabilite(ctx: Ctx) -> Response:
     demandes = await services_finance.deverrouillages(ctx.db, ctx.auth, org)
     today = date.today()
     return ctx.render("comptabilite.html", etats=ETATS, formats=FORMATS, verrou=verrou, demandes=demandes,
-                      documents_fin=DOCUMENTS_FIN_EXERCICE, exercice=today.year - 1,
+                      documents_fin=DOCUMENTS_FIN_EXERCICE, etats_annuels=services_etats_annuels.LIBELLES,
+                      exercice=today.year - 1,
                       debut=date(today.year, 1, 1).isoformat(), fin=today.isoformat(),
                       peut_verrouiller=ctx.can(Permission.COMPTABILITE_CLOTURER),
                       peut_decider=RS_FINANCE_DECIDE.allows(ctx.auth.roles) and ctx.can(Permission.FINANCE_DECIDER),
@@ -82,17 +83,34 @@ async def fin_exercice(ctx: Ctx) -> Response:
     document = query.get("document", "inventaire")
     if document not in DOCUMENTS_FIN_EXERCICE:
         raise NotFound("Document introuvable")
+    content, filename = await services_finance.fin_exercice(
+        ctx.db, ctx.auth, document, ctx.organisation(), _exercice(query.get("exercice", "")),
+        parse_date(query.get("dateAssemblee", ""), "Date de l'assemblée"))
+    return Response(content, media_type="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
+
+
+@page("/comptabilite/etat-annuel", RS_TRESORERIE_READ)
+async def etat_annuel(ctx: Ctx) -> Response:
+    """A year's SYCEBNL or SMT statement, as the API renders it (PDF to sign or workbook)."""
+    query = ctx.request.query_params
+    fmt = query.get("format", "pdf")
+    if fmt not in FORMATS:
+        raise NotFound("Format introuvable")
+    content, media, filename = await services_etats_annuels.etat_annuel(
+        ctx.db, ctx.auth, query.get("etat", ""), ctx.organisation(), _exercice(query.get("exercice", "")), fmt)
+    return Response(content, media_type=media, headers={
+        "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
+
+
+def _exercice(value: str) -> int:
     try:
-        exercice = int(query.get("exercice", ""))
+        exercice = int(value)
     except ValueError:
         raise InvalidInput("Exercice: année requise (AAAA)") from None
     if not 1900 <= exercice <= 9999:
         raise InvalidInput("Exercice: année requise (AAAA)")
-    content, filename = await services_finance.fin_exercice(
-        ctx.db, ctx.auth, document, ctx.organisation(), exercice,
-        parse_date(query.get("dateAssemblee", ""), "Date de l'assemblée"))
-    return Response(content, media_type="application/pdf", headers={
-        "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
+    return exercice
 
 
 @page("/comptabilite/verrou", RS_TRESORERIE, methods=("POST",), again="/comptabilite")

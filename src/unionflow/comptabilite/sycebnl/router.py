@@ -27,7 +27,6 @@ from unionflow.core import tableaux
 from unionflow.core.auth import AuthContext, authorize
 from unionflow.core.db import SessionDep
 from unionflow.core.openapi import problems
-from unionflow.core.pdf_etats import SIGNATAIRES_ETATS
 from unionflow.core.replica import ReplicaSession
 from unionflow.core.roles import RS_TRESORERIE, RS_TRESORERIE_READ
 from unionflow.core.routing import area_router
@@ -103,11 +102,8 @@ async def notes(session: ReplicaSession, organisation_id: uuid.UUID = ORG, exerc
     etat = await NotesService(session, auth).notes(organisation_id, exercice)
     if fmt is not FormatEtat.PDF:
         return _rendre(etat, fmt, "notes", sycebnl_tableaux.notes, auth)
-    entete = sycebnl_tableaux.notes(etat)
-    content = tableaux.pdf_dossier(entete.titre, etat.organisation, entete.sous_titre,
-                                   sycebnl_tableaux.notes_sections(etat), SIGNATAIRES_ETATS, auth.actor_name,
-                                   arrete=entete.arrete)
-    return tableaux.fichier(content, tableaux.PDF_MEDIA_TYPE, f"sycebnl-notes-{exercice}.pdf")
+    return tableaux.fichier(sycebnl_tableaux.notes_pdf(etat, auth.actor_name), tableaux.PDF_MEDIA_TYPE,
+                            f"sycebnl-notes-{exercice}.pdf")
 
 
 @router.get("/sycebnl/correspondance", response_model=CorrespondanceResponse, responses=problems(404),

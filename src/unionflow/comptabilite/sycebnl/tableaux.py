@@ -14,6 +14,7 @@ from unionflow.comptabilite.sycebnl.schemas import (
     NotesSycebnlResponse,
     RubriqueSycebnl,
 )
+from unionflow.core import tableaux as pdf_tableaux
 from unionflow.core.montants import montant_en_lettres
 from unionflow.core.pdf_etats import SIGNATAIRES_ETATS
 from unionflow.core.tableaux import Bloc, Colonne, Nature, Tableau
@@ -145,3 +146,10 @@ def notes(e: NotesSycebnlResponse, nb_colonnes: int = 7) -> Tableau:
             lignes.append(ligne([note.commentaire]))
         blocs.append(Bloc(f"Note {note.numero} — {note.titre}", lignes))
     return _tableau(e, "Notes annexes", colonnes, blocs, [], paysage=True)
+
+
+def notes_pdf(e: NotesSycebnlResponse, edite_par: str) -> bytes:
+    """The notes to sign: one document, each note under its own title in its own columns."""
+    entete = notes(e)
+    return pdf_tableaux.pdf_dossier(entete.titre, e.organisation, entete.sous_titre, notes_sections(e),
+                                    SIGNATAIRES_ETATS, edite_par, arrete=entete.arrete)
