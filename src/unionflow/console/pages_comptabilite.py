@@ -72,8 +72,7 @@ async def etat(ctx: Ctx) -> Response:
     content, media, filename = await services_finance.etat(
         ctx.db, ctx.auth, nom, ctx.organisation(), parse_date(query.get("debut", ""), "Du"),
         parse_date(query.get("fin", ""), "Au"), fmt)
-    return Response(content, media_type=media, headers={
-        "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
+    return _telecharger(content, media, filename)
 
 
 @page("/comptabilite/fin-exercice", RS_TRESORERIE_READ)
@@ -86,8 +85,7 @@ async def fin_exercice(ctx: Ctx) -> Response:
     content, filename = await services_finance.fin_exercice(
         ctx.db, ctx.auth, document, ctx.organisation(), _exercice(query.get("exercice", "")),
         parse_date(query.get("dateAssemblee", ""), "Date de l'assemblée"))
-    return Response(content, media_type="application/pdf", headers={
-        "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
+    return _telecharger(content, "application/pdf", filename)
 
 
 @page("/comptabilite/etat-annuel", RS_TRESORERIE_READ)
@@ -99,6 +97,11 @@ async def etat_annuel(ctx: Ctx) -> Response:
         raise NotFound("Format introuvable")
     content, media, filename = await services_etats_annuels.etat_annuel(
         ctx.db, ctx.auth, query.get("etat", ""), ctx.organisation(), _exercice(query.get("exercice", "")), fmt)
+    return _telecharger(content, media, filename)
+
+
+def _telecharger(content: bytes, media: str, filename: str) -> Response:
+    """A file to save, never kept by a shared PC's browser cache."""
     return Response(content, media_type=media, headers={
         "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
 
@@ -208,5 +211,4 @@ async def cloturer(ctx: Ctx) -> Response:
 async def dossier(ctx: Ctx) -> Response:
     content, filename = await services_finance.dossier_cloture(ctx.db, ctx.auth,
                                                                parse_id(ctx.request.path_params["id"]))
-    return Response(content, media_type="application/pdf", headers={
-        "Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"})
+    return _telecharger(content, "application/pdf", filename)

@@ -25,14 +25,6 @@ from unionflow.core.errors import NotFound
 Calcul = Callable[[AsyncSession, AuthContext, uuid.UUID, int], Awaitable[Any]]
 
 
-def _sycebnl(nom: str) -> Calcul:
-    return lambda s, a, org, annee: getattr(SycebnlService(s, a), nom)(org, annee)
-
-
-def _smt(nom: str) -> Calcul:
-    return lambda s, a, org, annee: getattr(SmtService(s, a), nom)(org, annee)
-
-
 async def _notes(session: AsyncSession, auth: AuthContext, org: uuid.UUID, annee: int) -> Any:
     return await NotesService(session, auth).notes(org, annee)
 
@@ -43,17 +35,23 @@ async def _journaux(session: AsyncSession, auth: AuthContext, org: uuid.UUID, an
 
 # key → (label, computation, table builder); the key names the file as the API names it.
 ETATS_ANNUELS: dict[str, tuple[str, Calcul, Callable[[Any], tableaux.Tableau]]] = {
-    "sycebnl-bilan": ("Bilan SYCEBNL (N et N−1)", _sycebnl("bilan"), sycebnl_tableaux.bilan),
-    "sycebnl-compte-de-resultat": ("Compte de résultat SYCEBNL (N et N−1)", _sycebnl("compte_resultat"),
+    "sycebnl-bilan": ("Bilan SYCEBNL (N et N−1)",
+                      lambda s, a, org, annee: SycebnlService(s, a).bilan(org, annee), sycebnl_tableaux.bilan),
+    "sycebnl-compte-de-resultat": ("Compte de résultat SYCEBNL (N et N−1)",
+                                   lambda s, a, org, annee: SycebnlService(s, a).compte_resultat(org, annee),
                                    sycebnl_tableaux.compte_resultat),
     "sycebnl-flux-de-tresorerie": ("Tableau des flux de trésorerie SYCEBNL (méthode directe)",
-                                   _sycebnl("flux_tresorerie"), sycebnl_tableaux.flux_tresorerie),
+                                   lambda s, a, org, annee: SycebnlService(s, a).flux_tresorerie(org, annee),
+                                   sycebnl_tableaux.flux_tresorerie),
     "sycebnl-notes": ("Notes annexes SYCEBNL", _notes, sycebnl_tableaux.notes),
-    "smt-eligibilite": ("Éligibilité au système minimal de trésorerie", _smt("eligibilite"),
-                        smt_tableaux.eligibilite),
-    "smt-recettes-depenses": ("SMT : état des recettes et des dépenses", _smt("recettes_depenses"),
+    "smt-eligibilite": ("Éligibilité au système minimal de trésorerie",
+                        lambda s, a, org, annee: SmtService(s, a).eligibilite(org, annee), smt_tableaux.eligibilite),
+    "smt-recettes-depenses": ("SMT : état des recettes et des dépenses",
+                              lambda s, a, org, annee: SmtService(s, a).recettes_depenses(org, annee),
                               smt_tableaux.recettes_depenses),
-    "smt-situation-tresorerie": ("SMT : situation de trésorerie", _smt("tresorerie"), smt_tableaux.tresorerie),
+    "smt-situation-tresorerie": ("SMT : situation de trésorerie",
+                                 lambda s, a, org, annee: SmtService(s, a).tresorerie(org, annee),
+                                 smt_tableaux.tresorerie),
     "smt-journal-tresorerie": ("SMT : journaux de trésorerie", _journaux, smt_tableaux.journal),
 }
 LIBELLES = {cle: libelle for cle, (libelle, _, _) in ETATS_ANNUELS.items()}
