@@ -26,12 +26,12 @@ PROPERTY = settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 # Manual entries: (debit account, credit account); "T" is the treasury account drawn with the step.
 OPERATIONS = {
-    "subvention": ("T", "711"), "don": ("T", "7581"), "emprunt": ("T", "162"), "achat": ("605", "T"),
+    "subvention": ("T", "711"), "don": ("T", "7581"), "emprunt": ("T", "182"), "achat": ("605", "T"),
     "aide": ("6581", "T"), "salaire": ("661", "T"), "materiel": ("244", "T"), "facture": ("605", "401"),
     "reglement": ("401", "T"), "virement": ("521", "571"),
 }
 COMPTES = {"571": "Caisse", "521": "Banque", "711": "Subventions d'exploitation", "7581": "Dons et libéralités reçus",
-           "162": "Emprunts auprès des établissements de crédit", "605": "Autres achats",
+           "182": "Emprunts et dettes auprès des établissements de crédit", "605": "Autres achats",
            "6581": "Aides et secours accordés", "661": "Rémunérations directes", "244": "Matériel et mobilier",
            "401": "Fournisseurs"}
 step = st.one_of(

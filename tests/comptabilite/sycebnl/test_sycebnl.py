@@ -24,7 +24,7 @@ N = TODAY.year
 CORRESPONDANCE = "/api/comptabilite/sycebnl/correspondance"
 COMPTES = {"571": "Caisse", "521": "Banque", "711": "Subventions d'exploitation",
            "165": "Fonds dédiés sur subventions", "7925": "Report des ressources affectées non utilisées",
-           "162": "Emprunts auprès des établissements de crédit", "244": "Matériel et mobilier",
+           "182": "Emprunts et dettes auprès des établissements de crédit", "244": "Matériel et mobilier",
            "6581": "Aides et secours accordés", "401": "Fournisseurs", "605": "Autres achats"}
 
 
@@ -51,7 +51,7 @@ async def _activite(client: Any, factory: Any, db: Any, b: dict[str, Any]) -> No
 
     await poster(date(N - 1, 2, 1), "521", "711", "800000")
     await poster(date(N - 1, 2, 2), "521", "165", "300000")
-    await poster(date(N - 1, 3, 1), "521", "162", "500000")
+    await poster(date(N - 1, 3, 1), "521", "182", "500000")
     await poster(date(N - 1, 4, 1), "244", "521", "450000")
     await poster(date(N - 1, 5, 1), "571", "521", "100000")
     await encaisser(client, db, org, t, b["membre"], "25000", "ESPECES")
@@ -93,7 +93,7 @@ async def test_mapping_is_read_by_the_auditor_and_replaced_by_the_treasurer(clie
     assert lue.status_code == 200, lue.text
     defaut = {lg["prefixe"]: lg for lg in lue.json()["lignes"]}
     assert lue.json()["parDefaut"] is True
-    assert defaut["7581"]["rubrique"] == "DONS" and defaut["165"]["rubrique"] == "FONDS_DEDIES"
+    assert defaut["7581"]["rubrique"] == "DONS" and defaut["16"]["rubrique"] == "FONDS_DEDIES"
     assert defaut["7925"]["section"] == "PRODUIT" and defaut["9"]["section"] == "HORS_BILAN"
     assert defaut["7061"]["flux"] == "ENC_MEMBRES" and defaut["6581"]["flux"] == "DEC_BENEFICIAIRES"
 
@@ -145,7 +145,7 @@ async def test_statements_headings_and_notes_over_two_years(client, factory, db)
     actif, passif = _rubriques(bilan, "actif"), _rubriques(bilan, "passif")
     assert actif["IMMOBILISATIONS"] == {"244": (Decimal(450000), Decimal(450000))}
     assert passif["FONDS_DEDIES"] == {"165": (Decimal(180000), Decimal(300000))}
-    assert passif["EMPRUNTS"] == {"162": (Decimal(500000), Decimal(500000))}
+    assert passif["EMPRUNTS"] == {"182": (Decimal(500000), Decimal(500000))}
     assert passif["DETTES"] == {"401": (Decimal(20000), Decimal(0))}
     # N−1: the subsidy, 800 000; N: dues 65 000 + donation 60 000 + released fund 120 000 − aid 35 000 − 70 000.
     assert passif["RESULTAT_EXERCICE"] == {None: (Decimal(140000), Decimal(800000))}
@@ -176,8 +176,8 @@ async def test_statements_headings_and_notes_over_two_years(client, factory, db)
 
     # Each heading names the line(s) of the act's model statements it feeds, in the model's order.
     refs = {r["code"]: r["reference"] for r in [*bilan["actif"], *bilan["passif"], *cr["charges"], *cr["produits"]]}
-    assert (refs["FONDS_DEDIES"], refs["EMPRUNTS"], refs["RESULTAT_EXERCICE"], refs["DETTES"]) == ("CW", "DA–DB", "CH",
-                                                                                                    "DF–DI")
+    assert (refs["FONDS_DEDIES"], refs["EMPRUNTS"], refs["RESULTAT_EXERCICE"], refs["DETTES"]) == (
+        "CW–CX", "DA–DB", "CH", "DF–DI")
     assert (refs["COTISATIONS"], refs["DONS"], refs["SUBVENTIONS_EXPLOITATION"], refs["AIDES_BENEFICIAIRES"]) == (
         "RA", "RC", "RF", "TI")
     for etat, cote in ((cr, "produits"), (cr, "charges"), (bilan, "passif")):

@@ -64,10 +64,11 @@ class NotesService(SycebnlService):
                                                         else ZERO)]
                    for s in soldes if section(s) is Section.TIERS and (net(s) != ZERO or s.numero in precedent)],
                   "Aucune créance ni dette à la clôture (aucun compte de tiers mouvementé)."),
-            _note(3, "Fonds dédiés (ressources affectées non utilisées) — solde créditeur positif", MOUVEMENTS,
-                  MONTANTS_MOUVEMENTS, _mouvements(de(Rubrique.FONDS_DEDIES, Rubrique.REPORT_FONDS_DEDIES), -1),
+            _note(3, "Fonds affectés et reportés (ressources affectées non utilisées) — solde créditeur positif",
+                  MOUVEMENTS, MONTANTS_MOUVEMENTS,
+                  _mouvements(de(Rubrique.FONDS_DEDIES, Rubrique.REPORT_FONDS_DEDIES), -1),
                   "Aucun fonds dédié n'est enregistré (comptes de la rubrique FONDS_DEDIES de la table de "
-                  "correspondance, 165 par défaut)."),
+                  "correspondance, classes 16 et 17 par défaut)."),
             await self._dons(ex, de(Rubrique.DONS), precedent),
             await self._budget(ex),
             self._personnel(de(Rubrique.CHARGES_PERSONNEL), precedent),

@@ -131,8 +131,8 @@ RUBRIQUES: dict[Rubrique, DefRubrique] = {
                             F.FINANCEMENT_FONDS, "CH"),
     R.SUBVENTIONS_INVESTISSEMENT: DefRubrique("Subventions d'investissement", S.PASSIF, (1,), F.FINANCEMENT_FONDS,
                                               "CI"),
-    R.FONDS_DEDIES: DefRubrique("Fonds dédiés (ressources affectées non utilisées)", S.PASSIF, (1,),
-                                F.FINANCEMENT_FONDS, "CW"),
+    R.FONDS_DEDIES: DefRubrique("Fonds affectés et reportés (ressources affectées non utilisées)", S.PASSIF, (1,),
+                                F.FINANCEMENT_FONDS, "CW–CX"),
     R.EMPRUNTS: DefRubrique("Emprunts et dettes financières", S.PASSIF, (1,), F.FINANCEMENT_EMPRUNTS, "DA–DB"),
     R.PROVISIONS: DefRubrique("Provisions pour risques et charges", S.PASSIF, (1,), F.AUTRES_ACTIVITES, "DC"),
     R.MEMBRES: DefRubrique("Membres et usagers", S.TIERS, (4,), F.ENC_MEMBRES, "BD / DG"),
@@ -172,8 +172,10 @@ RUBRIQUES: dict[Rubrique, DefRubrique] = {
 # fall-back of its class and every account of classes 1–9 has a heading.
 CORRESPONDANCE_DEFAUT: dict[str, Rubrique] = {
     "1": R.FONDS_ASSOCIATIFS, "10": R.FONDS_ASSOCIATIFS, "11": R.RESERVES_REPORT, "12": R.RESERVES_REPORT,
-    "13": R.RESULTAT, "14": R.SUBVENTIONS_INVESTISSEMENT, "16": R.EMPRUNTS, "17": R.EMPRUNTS,
-    "165": R.FONDS_DEDIES, "19": R.PROVISIONS,
+    # Class 1 as the SYCEBNL chart numbers it (docs/conformite.md S4): 16 fonds affectés, 17 fonds reportés, 18
+    # emprunts et dettes assimilées — not SYSCOHADA's 16 emprunts / 17 location-acquisition.
+    "13": R.RESULTAT, "14": R.SUBVENTIONS_INVESTISSEMENT, "16": R.FONDS_DEDIES, "17": R.FONDS_DEDIES,
+    "18": R.EMPRUNTS, "19": R.PROVISIONS,
     "2": R.IMMOBILISATIONS, "3": R.STOCKS,
     "4": R.AUTRES_TIERS, "40": R.FOURNISSEURS, "41": R.MEMBRES, "4191": R.MEMBRES, "42": R.PERSONNEL,
     "43": R.PERSONNEL, "44": R.ETAT,
