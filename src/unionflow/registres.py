@@ -17,6 +17,7 @@ from unionflow.audit import traitements as traitements_audit
 from unionflow.auth import traitements as traitements_auth
 from unionflow.backups import jobs as backups
 from unionflow.comptabilite import ports as ports_comptabilite
+from unionflow.comptabilite.produits.service import MiseEnPlaceComptable
 from unionflow.comptabilite.soldes_repository import COMPACTER_SOLDES
 from unionflow.config import Settings
 from unionflow.core.jobs import Executeur, Job
@@ -42,6 +43,7 @@ from unionflow.models.planificateur import TypeTache
 from unionflow.monitoring import jobs as monitoring
 from unionflow.notifications import jobs as notifications
 from unionflow.notifications import traitements as traitements_notifications
+from unionflow.organisations import ports as ports_organisations
 from unionflow.paiements import traitements as traitements_paiements
 from unionflow.paiements.ports_repository import (
     CumulsRepository,
@@ -107,6 +109,8 @@ ports_comptabilite.DONS.brancher(DonsRepository)
 ports_comptabilite.BENEVOLAT.brancher(BenevolatRepository)
 ports_lcbft.CUMULS.brancher(CumulsRepository)
 ports_finance.VERSEMENTS.brancher(VersementApprouveRepository)
+# A new organisation's books start in the SYCEBNL numbering (docs/decisions.md).
+ports_organisations.MISE_EN_PLACE.brancher(MiseEnPlaceComptable)
 
 
 class Planificateur(moteur.MoteurPlanificateur):

@@ -57,6 +57,13 @@ COMPTES_PAR_DEFAUT = {
     "7064": "Cotisations de solidarité",
     "7066": "Participations aux manifestations",
     "7581": "Dons et libéralités reçus",
+    # The same kinds in the SYCEBNL numbering new organisations start with (comptabilite/produits/comptes.py).
+    "7011": "Cotisations des adhérents : cotisations périodiques",
+    "7012": "Cotisations des adhérents : droits d'adhésion",
+    "7013": "Cotisations des adhérents : cotisations exceptionnelles",
+    "7014": "Cotisations des adhérents : cotisations de solidarité",
+    "7041": "Revenus liés à la générosité : dons",
+    "7060": "Revenus des manifestations",
     # Earmarked funds as the SYCEBNL Guide d'application books them (application 4, docs/conformite.md S9): a gift
     # for a purpose is credited to 165, and released to 7925 as it is used (dons/fonds.py).
     "165": "Fonds affectés à un projet spécifique",

@@ -21,6 +21,7 @@ from unionflow.console import (  # noqa: F401
     pages_avoirs,
     pages_benevolat,
     pages_comptabilite,
+    pages_comptes_produits,
     pages_donnees,
     pages_dons,
     pages_effacements,

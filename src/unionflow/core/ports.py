@@ -3,7 +3,9 @@
 The lower area declares what it needs as a ``Protocol`` and a ``Port`` slot (its ``ports.py``); the area above
 implements it (a repository of its own); the registries (registres.py, where the application is assembled) plug
 the one into the other, as they hand the scheduler the jobs of the areas it may not import. The money tables are
-read this way by the areas below paiements (docs/architecture.md, "Money is queried by paiements/ alone")."""
+read this way by the areas below paiements (docs/architecture.md, "Money is queried by paiements/ alone"). The same
+inversion carries the one act a lower area must trigger above it: the creation of an organisation asks comptabilite
+to open its income accounts (organisations/ports.py), in the same transaction."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from unionflow.core.errors import Forbidden, InvalidState, NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.models import Organisation
 from unionflow.models.organisation import StatutOrganisation, TypeOrganisation
+from unionflow.organisations.ports import MISE_EN_PLACE
 from unionflow.organisations.repository import OrganisationRepository
 from unionflow.organisations.schemas import (
     NIVEAU,
@@ -61,6 +62,9 @@ class OrganisationService:
         await audit.record(self.session, self.auth, action="CREER", module=MODULE, entite_type="Organisation",
                            entite_id=organisation.id, after=audit.snapshot(organisation),
                            organisation_id=organisation.id, description=f"Création de {organisation.nom}")
+        # A new organisation keeps its books in the SYCEBNL numbering from its first receipt (docs/decisions.md,
+        # « The SYCEBNL numbering for new organisations »); those created before keep the former default.
+        await MISE_EN_PLACE(self.session).organisation_creee(organisation.id, self.auth)
         return OrganisationResponse.model_validate(organisation)
 
     async def modifier(self, organisation_id: uuid.UUID, data: UpdateOrganisationRequest) -> OrganisationResponse:

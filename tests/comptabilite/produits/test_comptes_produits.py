@@ -11,7 +11,7 @@ from sqlalchemy import select
 from tests.factories.comptabilite import compte
 from tests.factories.cotisations import adhesion, cotisation
 from unionflow.comptabilite.produits.comptes import COMPTE_PRODUIT_DEFAUT, compte_produit
-from unionflow.models import AuditLog, CompteComptable, EcritureComptable, LigneEcriture
+from unionflow.models import AuditLog, CompteComptable, EcritureComptable, LigneEcriture, Organisation
 from unionflow.models.recette import NatureRecette
 
 
@@ -170,3 +170,65 @@ async def test_a_chosen_income_account_is_presented_under_its_kind_in_the_sycebn
                              params={"organisationId": str(org.id), "exercice": mensuelle.annee})).json()
     membres = {p["reference"]: Decimal(p["montantN"]) for s in flux["sections"] for p in s["postes"]}
     assert membres["FA"] == Decimal("42500")
+
+
+SYCEBNL = {"COTISATION": "7011", "ADHESION": "7012", "COTISATION_EXCEPTIONNELLE": "7013", "SOLIDARITE": "7014",
+           "EVENEMENT": "7060", "DON": "7041"}
+
+
+async def test_a_new_organisation_keeps_its_income_in_the_sycebnl_numbering(client, factory, db):
+    """Created through the API, an organisation's chart opens 701x/7041/7060 and each kind is credited there: its
+    statements need no heading table of its own (docs/decisions.md, « The SYCEBNL numbering for new
+    organisations »)."""
+    admin = await factory.actor(["ADMIN"], with_membre=False)
+    cree = await client.post("/api/organisations", headers=admin.headers, json={
+        "nom": "Association des tisserands de Thiès", "typeOrganisation": "ASSOCIATION"})
+    assert cree.status_code == 201, cree.text
+    org = await db.get(Organisation, uuid.UUID(cree.json()["id"]))
+    tresorier = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    membre = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
+
+    lu = (await client.get(f"/api/comptabilite/comptes-produits?organisationId={org.id}",
+                           headers=tresorier.headers)).json()
+    assert {c["nature"]: (c["numeroCompte"], c["parDefaut"]) for c in lu} == {
+        nature: (numero, False) for nature, numero in SYCEBNL.items()}
+    assert {c["nature"]: c["libelleCompte"] for c in lu}["DON"] == "Revenus liés à la générosité : dons"
+
+    mensuelle = await cotisation(db, membre.membre, org, 2500)
+    frais = await adhesion(db, membre.membre, org, 5000)
+    paid = await _payer(client, tresorier, org, membre, "7500", [
+        {"cotisationId": str(mensuelle.id)}, {"adhesionId": str(frais.id)}])
+    assert await credits(db, paid["numeroRecu"]) == {"7011": Decimal("2500"), "7012": Decimal("5000")}
+    don = await client.post("/api/paiements/recettes", headers=tresorier.headers, json={
+        "nature": "DON", "membreId": str(membre.membre.id), "organisationId": str(org.id), "montant": "15000",
+        "methode": "ESPECES"})
+    assert don.status_code == 201, don.text
+    assert await credits(db, don.json()["numeroRecu"]) == {"7041": Decimal("15000")}
+
+    cr = (await client.get("/api/comptabilite/etats/sycebnl/compte-resultat", headers=tresorier.headers,
+                           params={"organisationId": str(org.id), "exercice": mensuelle.annee})).json()
+    assert {r["code"]: (r["reference"], sorted(p["numeroCompte"] for p in r["postes"])) for r in cr["produits"]} == {
+        "COTISATIONS": ("RA", ["7011", "7012"]), "DONS": ("RC", ["7041"])}
+
+
+async def test_an_existing_organisation_adopts_the_sycebnl_numbering_once_with_a_trace(client, factory, db):
+    org, tresorier, membre = await _org(factory)
+    secretaire = await factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "SECRETAIRE"])
+    avant = await cotisation(db, membre.membre, org, 2500)
+    ancien = await _payer(client, tresorier, org, membre, "2500", [{"cotisationId": str(avant.id)}])
+    assert await credits(db, ancien["numeroRecu"]) == {"7061": Decimal("2500")}
+
+    url = f"/api/comptabilite/comptes-produits/numerotation-sycebnl?organisationId={org.id}"
+    assert (await client.post(url, headers=secretaire.headers)).status_code == 403
+    for _ in range(2):  # a second call finds everything in place and changes nothing
+        adopte = await client.post(url, headers=tresorier.headers)
+        assert adopte.status_code == 200, adopte.text
+        assert {c["nature"]: c["numeroCompte"] for c in adopte.json()} == SYCEBNL
+    traces = (await db.execute(select(AuditLog).where(
+        AuditLog.organisation_id == org.id, AuditLog.entite_type == "CompteProduit"))).scalars().all()
+    assert [t.type_action for t in traces] == ["ADOPTER"] and traces[0].details["apres"]["comptes"]["DON"] == "7041"
+
+    apres = await cotisation(db, membre.membre, org, 3000, mois=avant.mois % 12 + 1)
+    nouveau = await _payer(client, tresorier, org, membre, "3000", [{"cotisationId": str(apres.id)}])
+    assert await credits(db, nouveau["numeroRecu"]) == {"7011": Decimal("3000")}
+    assert await credits(db, ancien["numeroRecu"]) == {"7061": Decimal("2500")}, "posted entries do not move"

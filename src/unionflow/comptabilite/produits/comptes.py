@@ -27,6 +27,20 @@ COMPTE_PRODUIT_DEFAUT: dict[NatureRecette, str] = {
     NatureRecette.EVENEMENT: "7066",
     NatureRecette.DON: "7581",
 }
+# The same kinds numbered as the SYCEBNL chart of accounts numbers its revenues (Partie 2 ch. 2; second hand,
+# docs/conformite.md S4): 701 « Cotisations des adhérents », 704 « Revenus liés à la générosité » (7041 dons),
+# 706 « Revenus des manifestations »; the four-digit sub-accounts complete the chart « en respectant l'arborescence »
+# as its section 1 allows. An organisation created through the API or the console starts with these as its chosen
+# income accounts (comptabilite/produits/service.py); 7060, not 7061, because 7061 is « Cotisations » in the former
+# default chart (docs/decisions.md, « The SYCEBNL numbering for new organisations »).
+COMPTE_PRODUIT_SYCEBNL: dict[NatureRecette, str] = {
+    NatureRecette.COTISATION: "7011",
+    NatureRecette.ADHESION: "7012",
+    NatureRecette.COTISATION_EXCEPTIONNELLE: "7013",
+    NatureRecette.SOLIDARITE: "7014",
+    NatureRecette.EVENEMENT: "7060",
+    NatureRecette.DON: "7041",
+}
 # What the entry's credit line says, per kind.
 LIBELLE_NATURE: dict[NatureRecette, str] = {
     NatureRecette.COTISATION: "Cotisations",

@@ -18,7 +18,10 @@ router = area_router("/api/comptabilite", "Comptabilité")
 
 NATURES = ("Natures: COTISATION (cotisations périodiques: mensuelle à annuelle, défaut 7061), ADHESION (droits "
            "d'adhésion, 7062), COTISATION_EXCEPTIONNELLE (7063), SOLIDARITE (7064), EVENEMENT (participations aux "
-           "événements, 7066), DON (dons et libéralités, 7581).")
+           "événements, 7066), DON (dons et libéralités, 7581). Une organisation créée depuis l'adoption du SYCEBNL "
+           "par UnionFlow part de la numérotation de son plan des comptes, choisie pour elle à la création: 7011, "
+           "7012, 7013, 7014 (sous 701 « Cotisations des adhérents »), 7060 (sous 706 « Revenus des "
+           "manifestations »), 7041 (sous 704 « Revenus liés à la générosité »).")
 
 
 @router.get("/comptes-produits", response_model=list[CompteProduitResponse], responses=problems(404),
@@ -44,3 +47,20 @@ async def definir_comptes_produits(data: UpdateComptesProduitsRequest, session: 
                                    organisation_id: uuid.UUID = Query(alias="organisationId"),
                                    ) -> list[CompteProduitResponse]:
     return await CompteProduitService(session, auth).definir(organisation_id, data)
+
+
+@router.post("/comptes-produits/numerotation-sycebnl", response_model=list[CompteProduitResponse],
+             responses=problems(404), summary="Adopter la numérotation SYCEBNL des comptes de produits (extension)",
+             description="Extension. Ouvre dans le plan de l'organisation les comptes de produits numérotés comme le "
+                         "plan des comptes SYCEBNL (7011 cotisations périodiques, 7012 droits d'adhésion, 7013 "
+                         "cotisations exceptionnelles, 7014 cotisations de solidarité sous 701 « Cotisations des "
+                         "adhérents »; 7041 dons sous 704 « Revenus liés à la générosité »; 7060 sous 706 « Revenus "
+                         "des manifestations ») et les choisit pour chaque nature. Les encaissements suivants les "
+                         "créditent; les écritures déjà passées ne changent pas (à faire de préférence au début d'un "
+                         "exercice). Une organisation créée par l'API ou la console part déjà de cette numérotation. "
+                         "Réservé à l'administrateur et au trésorier de l'organisation (sinon 403); audité "
+                         "(ADOPTER). Sans corps; rejouer ne change rien.")
+async def adopter_numerotation_sycebnl(session: SessionDep, auth: AuthContext = authorize(RS_TRESORERIE),
+                                       organisation_id: uuid.UUID = Query(alias="organisationId"),
+                                       ) -> list[CompteProduitResponse]:
+    return await CompteProduitService(session, auth).adopter_sycebnl(organisation_id)

@@ -8,7 +8,8 @@ import uuid
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.produits.comptes import COMPTE_PRODUIT_DEFAUT
+from unionflow.comptabilite.ecritures.service import compte_par_defaut
+from unionflow.comptabilite.produits.comptes import COMPTE_PRODUIT_DEFAUT, COMPTE_PRODUIT_SYCEBNL
 from unionflow.comptabilite.produits.repository import CompteProduitRepository
 from unionflow.comptabilite.produits.schemas import CompteProduitResponse, UpdateComptesProduitsRequest
 from unionflow.comptabilite.repository import ComptabiliteRepository, ComptabiliteSystemRepository
@@ -19,6 +20,30 @@ from unionflow.core.errors import NotFound, RegleMetier
 from unionflow.core.permissions import Permission
 from unionflow.models import CompteProduit
 from unionflow.models.recette import NatureRecette
+
+
+async def ouvrir_produits_sycebnl(session: AsyncSession, organisation_id: uuid.UUID, auth: AuthContext | None) -> None:
+    """Open the SYCEBNL income accounts (``COMPTE_PRODUIT_SYCEBNL``) in the organisation's chart and choose each
+    for its kind. The caller has checked who may: the creation of the organisation, or ``adopter_sycebnl``."""
+    repo = CompteProduitRepository(session)
+    for nature, numero in COMPTE_PRODUIT_SYCEBNL.items():
+        await compte_par_defaut(session, organisation_id, numero, auth)
+        row = await repo.de(organisation_id, nature)
+        if row is None:
+            repo.add(CompteProduit(organisation_id=organisation_id, nature=nature, numero_compte=numero))
+        else:
+            row.numero_compte = numero
+    await session.flush()
+
+
+class MiseEnPlaceComptable:
+    """organisations/ports.MISE_EN_PLACE: a new organisation's income accounts in the SYCEBNL numbering."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def organisation_creee(self, organisation_id: uuid.UUID, auth: AuthContext) -> None:
+        await ouvrir_produits_sycebnl(self.session, organisation_id, auth)
 
 
 class CompteProduitService:
@@ -48,11 +73,29 @@ class CompteProduitService:
         compte = await self.books.get_compte_by_numero(organisation_id, numero)
         if compte is None:
             raise RegleMetier(f"Le compte {numero} n'existe pas dans le plan comptable de l'organisation: "
-                              "créez-le d'abord (POST /api/comptabilite/comptes)")
+                              "créez-le d'abord (compte de classe 7 du plan comptable)")
         if compte.classe != 7:
             raise RegleMetier(f"Le compte {numero} n'est pas un compte de produits (classe 7)")
         if not compte.actif:
             raise RegleMetier(f"Le compte {numero} est inactif: il ne peut pas recevoir les recettes")
+
+    async def adopter_sycebnl(self, organisation_id: uuid.UUID) -> list[CompteProduitResponse]:
+        """Credit every kind of income to its SYCEBNL account from now on (opened if absent); entries already
+        posted stay where they are."""
+        await self._organisation(organisation_id)
+        self.auth.require(Permission.COMPTABILITE_ECRIRE, organisation_id,
+                          "Seuls l'administrateur et le trésorier de l'organisation choisissent ses comptes de "
+                          "produits")
+        before = await self.repo.choix(organisation_id)
+        await ouvrir_produits_sycebnl(self.session, organisation_id, self.auth)
+        after = await self.repo.choix(organisation_id)
+        if after != before:
+            await audit.record(self.session, self.auth, action="ADOPTER", module=MODULE,
+                               entite_type="CompteProduit", entite_id=organisation_id,
+                               organisation_id=organisation_id, before={"comptes": before},
+                               after={"comptes": after},
+                               description="Numérotation SYCEBNL des comptes de produits adoptée")
+        return await self.lire(organisation_id)
 
     async def definir(self, organisation_id: uuid.UUID,
                       data: UpdateComptesProduitsRequest) -> list[CompteProduitResponse]:
