@@ -16,7 +16,8 @@ from typing import Any
 
 import asyncpg
 
-from unionflow.comptabilite.ecritures.service import TRESORERIE
+from unionflow.comptabilite.ecritures.service import type_de_methode
+from unionflow.comptabilite.ecritures.tresorerie import TYPE_PAR_METHODE, compte_standard, journal_de_type
 from unionflow.comptabilite.produits.comptes import COMPTE_PRODUIT_DEFAUT, LIBELLE_NATURE
 from unionflow.comptabilite.service import COMPTES_PAR_DEFAUT, JOURNAUX_PAR_DEFAUT, TYPE_PAR_CLASSE
 from unionflow.core.libelles import METHODE_EN_MOTS
@@ -38,7 +39,10 @@ def _statements() -> list[str]:
     comptes = _valeurs([(n, libelle, int(n[0]), TYPE_PAR_CLASSE[int(n[0])])
                         for n, libelle in COMPTES_PAR_DEFAUT.items()])
     journaux = _valeurs([(code, libelle, kind) for code, (libelle, kind) in JOURNAUX_PAR_DEFAUT.items()])
-    methodes = _valeurs([(m, numero, code, METHODE_EN_MOTS.get(m, m)) for m, (numero, code) in TRESORERIE.items()])
+    # Every default account is opened above, the former 5215–5217 included, so each method books where the service
+    # would for such a chart (compte_standard keeps a former account that is open).
+    methodes = _valeurs([(m, compte_standard(type_de_methode(m), COMPTES_PAR_DEFAUT),
+                          journal_de_type(type_de_methode(m)), METHODE_EN_MOTS.get(m, m)) for m in TYPE_PAR_METHODE])
     natures = _valeurs([(t, COMPTE_PRODUIT_DEFAUT[n], LIBELLE_NATURE[n]) for t, n in _NATURE_PAR_TYPE.items()])
     defaut = (COMPTE_PRODUIT_DEFAUT[NatureRecette.COTISATION], LIBELLE_NATURE[NatureRecette.COTISATION])
     return [

@@ -24,7 +24,7 @@ async def test_guichet_transfert_wave_et_mobile_money_dans_leur_tresorerie(clien
     tresorier = await factory.actor(organisation=org, org_roles=["TRESORIER"])
     membre = await factory.membre(org)
     csrf = await sign_in(client, tresorier, db)
-    for methode, compte in (("WAVE_TRANSFERT", "5215"), ("ORANGE_MONEY", "5216"), ("FREE_MONEY", "5217")):
+    for methode, compte in (("WAVE_TRANSFERT", "5521"), ("ORANGE_MONEY", "5522"), ("FREE_MONEY", "5523")):
         due = await cotisation(db, membre, org, 1000)
         form = await client.get(f"/console/membres/{membre.id}/encaisser")
         assert f'value="{methode}"' in form.text

@@ -260,8 +260,8 @@ async def test_wave_quote_part_goes_to_the_federation_number_and_lands_in_its_wa
     sent = [req for req in wave.requests if req[1] == "/v1/payout"]
     assert len(sent) == 1
     amount = Decimal("1500.00")
-    assert await lignes_par_compte(db, r.mutuelle, qp["numero"]) == {"6584": (amount, 0), "5215": (0, amount)}
-    assert await lignes_par_compte(db, r.federation, qp["numero"]) == {"5215": (amount, 0), "7584": (0, amount)}
+    assert await lignes_par_compte(db, r.mutuelle, qp["numero"]) == {"6584": (amount, 0), "5521": (0, amount)}
+    assert await lignes_par_compte(db, r.federation, qp["numero"]) == {"5521": (amount, 0), "7584": (0, amount)}
 
 
 async def test_quote_part_replayed_with_its_idempotency_key_is_prepared_once(client, factory, db):

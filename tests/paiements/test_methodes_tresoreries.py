@@ -45,7 +45,7 @@ async def test_transfert_wave_au_guichet_dans_la_tresorerie_wave_sans_session(cl
     paid = await _payer(client, db, org, treasurer, member, "2000", "WAVE_TRANSFERT", referenceExterne=TRANSACTION)
     assert paid.status_code == 201, paid.text
     assert paid.json()["methode"] == "WAVE_TRANSFERT" and paid.json()["referenceExterne"] == TRANSACTION
-    assert (await lignes_de_piece(db, org, paid.json()["numeroRecu"]))[0] == ("5215", Decimal("2000"), Decimal("0"))
+    assert (await lignes_de_piece(db, org, paid.json()["numeroRecu"]))[0] == ("5521", Decimal("2000"), Decimal("0"))
     assert await solde(db, org, "571") == 0 and await _checkouts(db) == 0
 
     # The dues' own route, at the counter: the same booking; a declared Wave treasury is the one debited.
@@ -64,8 +64,8 @@ async def test_transfert_wave_au_guichet_dans_la_tresorerie_wave_sans_session(cl
 
 async def test_chaque_methode_dans_le_compte_de_son_type(client, factory, db):
     org, treasurer, _, member = await org_avec_encaissement(client, factory, db, montant=None)
-    attendu = {"ESPECES": "571", "AUTRE": "571", "VIREMENT": "521", "CHEQUE": "521", "WAVE_TRANSFERT": "5215",
-               "ORANGE_MONEY": "5216", "FREE_MONEY": "5217"}
+    attendu = {"ESPECES": "571", "AUTRE": "571", "VIREMENT": "521", "CHEQUE": "521", "WAVE_TRANSFERT": "5521",
+               "ORANGE_MONEY": "5522", "FREE_MONEY": "5523"}
     for methode, compte in attendu.items():
         paid = await _payer(client, db, org, treasurer, member, "1000", methode, referenceExterne=TRANSACTION)
         assert paid.status_code == 201, (methode, paid.text)
@@ -76,6 +76,30 @@ async def test_chaque_methode_dans_le_compte_de_son_type(client, factory, db):
     wrong = await _payer(client, db, org, treasurer, member, "1000", "FREE_MONEY", referenceExterne="FM-1",
                          tresorerieId=orange["id"])
     assert wrong.status_code == 400 and "FREE_MONEY" in wrong.json()["detail"]
+
+
+async def test_le_mobile_money_sur_552_sauf_la_ou_5215_est_deja_ouvert(client, factory, db):
+    """SYSCOHADA révisé and SYCEBNL put electronic money under 552; UnionFlow first opened it at 5215–5217, their
+    « banques en devises »: an organisation whose chart holds one keeps it, for the other wallets the chart's number
+    (docs/decisions.md, « Mobile money on 552 »)."""
+    org, treasurer, _, member = await org_avec_encaissement(client, factory, db, montant=None)
+    ouvert = await client.post("/api/comptabilite/comptes", headers=treasurer.headers, json={
+        "organisationId": str(org.id), "numeroCompte": "5215", "libelle": "Wave"})
+    assert ouvert.status_code == 200, ouvert.text
+    wave = await _payer(client, db, org, treasurer, member, "2000", "WAVE_TRANSFERT", referenceExterne=TRANSACTION)
+    orange = await _payer(client, db, org, treasurer, member, "1000", "ORANGE_MONEY", referenceExterne=TRANSACTION)
+    assert wave.status_code == 201 and orange.status_code == 201, (wave.text, orange.text)
+    assert (await lignes_de_piece(db, org, wave.json()["numeroRecu"]))[0][0] == "5215"
+    assert (await lignes_de_piece(db, org, orange.json()["numeroRecu"]))[0][0] == "5522"
+    assert await solde(db, org, "5215") == Decimal("2000") and await solde(db, org, "5521") == 0
+
+    # A wallet may be declared under 552, not a bank.
+    declaree = await client.post("/api/tresoreries", headers=treasurer.headers,
+                                 json=declarer(org, "FREE_MONEY", "Free Money du bureau", "5524"))
+    assert declaree.status_code == 201, declaree.text
+    banque = await client.post("/api/tresoreries", headers=treasurer.headers,
+                               json=declarer(org, "BANQUE", "Banque", "5525"))
+    assert banque.status_code == 400 and "52…" in banque.json()["detail"], banque.text
 
 
 async def test_transfert_wave_declare_par_le_membre_sans_session_wave(client, factory, db):
@@ -93,7 +117,7 @@ async def test_transfert_wave_declare_par_le_membre_sans_session_wave(client, fa
     body = confirmed.json()
     # The transaction id the member typed is kept, as typed; no correction was made.
     assert body["referenceExterne"] == "t_4fjx2k7qzp1m" and body["methodeDeclaree"] is None
-    assert (await lignes_de_piece(db, org, body["numeroRecu"]))[0] == ("5215", Decimal("2000"), Decimal("0"))
+    assert (await lignes_de_piece(db, org, body["numeroRecu"]))[0] == ("5521", Decimal("2000"), Decimal("0"))
 
     # The adhesion fee's route holds the same rule.
     fee = await adhesion(db, member.membre, org, 3000)

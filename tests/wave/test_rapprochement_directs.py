@@ -91,7 +91,7 @@ async def test_an_unknown_line_is_booked_to_an_account_by_two_people(client, fac
     assert asked.status_code == 202, asked.text
     demande = asked.json()
     assert {(lg["numeroCompte"], lg["debit"], lg["credit"]) for lg in demande["lignes"]} == {
-        ("5215", "9900.00", "0.00"), ("6317", "100.00", "0.00"), ("7581", "0.00", "10000.00")}
+        ("5521", "9900.00", "0.00"), ("6317", "100.00", "0.00"), ("7581", "0.00", "10000.00")}
     twice = await client.post(f"{url}/lignes/{ligne['id']}/comptabiliser", headers={**treasurer.headers, **_key()},
                               json=body)
     assert twice.status_code == 409

@@ -47,8 +47,8 @@ async def list_comptes(session: SessionDep, auth: AuthContext = authorize(RS_REA
 @router.post("/comptes", response_model=CompteComptableResponse, responses=problems(404, 409),
              summary="Créer un compte comptable",
              description="`classe` (1 à 9) et `type` sont déduits du premier chiffre du numéro (SYSCOHADA). Numéro "
-                         "unique par organisation (409). Les comptes des écritures automatiques (571, 521, 5215, "
-                         "5216, 5217, 4191, 7061-7066, 7581, 7011-7014, 7041, 7060, 6581-6588) ne peuvent pas être "
+                         "unique par organisation (409). Les comptes des écritures automatiques (571, 521, 5521-5523, "
+                         "5215-5217, 4191, 7061-7066, 7581, 7011-7014, 7041, 7060, 6581-6588) ne peuvent pas être "
                          "créés inactifs (400): l'argent reçu n'est jamais refusé. " + ECRITURE_WRITE)
 async def create_compte(data: CreateCompteComptableRequest, session: SessionDep,
                         auth: AuthContext = authorize(RS_WRITE)) -> CompteComptableResponse:
@@ -67,8 +67,8 @@ async def get_compte(id: uuid.UUID, session: SessionDep,
              description="Modifie `libelle` et/ou `actif`; le numéro (donc la classe et le type) ne change jamais: "
                          "les écritures passées y renvoient. Désactiver est refusé (400) tant que le solde du compte "
                          "(débit - crédit, toutes années) n'est pas nul, et pour les comptes des écritures "
-                         "automatiques (571, 521, 5215, 5216, 5217, 4191, 7061-7066, 7581, 7011-7014, 7041, 7060, 131, "
-                         "139, 6581-6588). "
+                         "automatiques (571, 521, 5521-5523, 5215-5217, 4191, 7061-7066, 7581, 7011-7014, 7041, "
+                         "7060, 131, 139, 6581-6588). "
                          "Réactiver est toujours permis. Un compte inactif garde ses écritures et reste dans les "
                          "états; il refuse seulement les nouvelles écritures. " + ECRITURE_WRITE)
 async def update_compte(id: uuid.UUID, data: UpdateCompteComptableRequest, session: SessionDep,

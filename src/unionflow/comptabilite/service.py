@@ -46,6 +46,11 @@ CENT = Decimal("0.01")
 COMPTES_PAR_DEFAUT = {
     "571": "Caisse",
     "521": "Banque",
+    # Mobile money: 552 « monnaie électronique : téléphone portable » (comptabilite/ecritures/tresorerie.py,
+    # COMPTE_STANDARD); 5215–5217 where an organisation's books already hold them.
+    "5521": "Wave",
+    "5522": "Orange Money",
+    "5523": "Free Money",
     "5215": "Wave",
     "5216": "Orange Money",
     "5217": "Free Money",

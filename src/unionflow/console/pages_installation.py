@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.responses import Response
 
+from unionflow.comptabilite.ecritures.tresorerie import compte_standard_organisation
 from unionflow.configuration.organisation_service import ConfigurationOrganisationService
 from unionflow.configuration.schemas import UpdateConfigurationOrganisationRequest
 from unionflow.console.pages import Ctx, page, redirect
@@ -27,12 +28,10 @@ from unionflow.organisations.repository import OrganisationRepository
 from unionflow.tresoreries import operations
 from unionflow.tresoreries.ouverture_service import ANouveauxService
 from unionflow.tresoreries.schemas import CreateANouveauxRequest, CreateTresorerieRequest
-from unionflow.tresoreries.service import TresorerieService
+from unionflow.tresoreries.service import NOMS, TresorerieService
 from unionflow.wave.schemas import CreateCompteWaveRequest
 from unionflow.wave.service import CompteWaveService
 
-TYPES = {"CAISSE": ("Caisse", "571"), "BANQUE": ("Banque", "521"), "WAVE": ("Wave", "5215"),
-         "ORANGE_MONEY": ("Orange Money", "5216"), "FREE_MONEY": ("Free Money", "5217")}
 CHAMPS_TRESORERIE = ("type", "nom", "numero_compte", "decouvert", "par_defaut")
 # Balance-sheet accounts beside the treasuries on the opening balances form (more through the API's body).
 LIGNES_COMPTES = 3
@@ -62,8 +61,11 @@ async def tresoreries(ctx: Ctx) -> Response:
     saisi = {name: ctx.typed(name) for name in (*CHAMPS_TRESORERIE, "date_debut", "motif")}
     soldes = {str(t.id): ctx.typed(f"solde_{t.id}") for t in found}
     comptes = [{c: ctx.typed(f"{c}_{i}") for c in ("compte", "montant")} for i in range(LIGNES_COMPTES)]
+    # Each type with the account its money is on until a treasury of it is declared (5521 for Wave, or a former
+    # 5215 where the organisation's books already hold it).
+    types = {code: (nom, await compte_standard_organisation(ctx.db, org.id, code)) for code, nom in NOMS.items()}
     return ctx.render("installation_tresoreries.html", organisation=org, tresoreries=found, demandes=demandes[:5],
-                      types=TYPES, gerer=gerer, saisi=saisi, soldes=soldes, comptes=comptes,
+                      types=types, gerer=gerer, saisi=saisi, soldes=soldes, comptes=comptes,
                       en_cours=any(d.statut in ("EN_ATTENTE", "APPROUVEE") for d in demandes),
                       cle=ctx.typed("idempotency_key") or str(uuid.uuid4()), fait=ctx.request.query_params.get("fait"))
 

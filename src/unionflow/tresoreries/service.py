@@ -17,9 +17,12 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures.tresorerie import (
+    ANCIENS_MOBILES,
+    COMPTE_STANDARD,
     TYPE_PAR_METHODE,
     CoteVirement,
     comptabiliser_virement_interne,
+    compte_standard_organisation,
     ouvrir_compte,
     solde_compte,
 )
@@ -45,19 +48,20 @@ from unionflow.tresoreries.schemas import (
 MODULE = "TRESORERIE"
 ZERO = Decimal("0")
 T = TypeTresorerie
-# What an organisation that declared nothing gets on first use: today's accounts, so nothing changes for it.
-DEFAUTS = {T.CAISSE: ("Caisse", "571"), T.BANQUE: ("Banque", "521"), T.WAVE: ("Wave", "5215"),
-           T.ORANGE_MONEY: ("Orange Money", "5216"), T.FREE_MONEY: ("Free Money", "5217")}
-# The class-5 accounts a type may map to (SYSCOHADA: 57 caisse, 52 banques; 5215-5217 mobile money here).
-PREFIXES = {T.CAISSE: ("57",), T.BANQUE: ("52",), T.WAVE: ("5215",), T.ORANGE_MONEY: ("5216",),
-            T.FREE_MONEY: ("5217",)}
-MOBILE = ("5215", "5216", "5217")
+# What an organisation that declared nothing gets on first use: the type's standard account
+# (comptabilite/ecritures/tresorerie.COMPTE_STANDARD: 571, 521, 5521–5523, or a former 5215–5217 already open).
+NOMS = {T.CAISSE: "Caisse", T.BANQUE: "Banque", T.WAVE: "Wave", T.ORANGE_MONEY: "Orange Money",
+        T.FREE_MONEY: "Free Money"}
+# The class-5 accounts a type may map to: 57 caisse, 52 banques, 552 « monnaie électronique : téléphone portable »
+# for each mobile wallet (SYSCOHADA révisé, SYCEBNL), or the former 5215–5217 of the type.
+PREFIXES = {T.CAISSE: ("57",), T.BANQUE: ("52",), T.WAVE: ("552", "5215"), T.ORANGE_MONEY: ("552", "5216"),
+            T.FREE_MONEY: ("552", "5217")}
 
 
 def _compte_conforme(type_tresorerie: str, numero: str) -> bool:
     if not numero.startswith(PREFIXES[T(type_tresorerie)]):
         return False
-    return type_tresorerie != T.BANQUE or not numero.startswith(MOBILE)
+    return type_tresorerie != T.BANQUE or not numero.startswith(ANCIENS_MOBILES)
 
 
 async def solde(session: AsyncSession, tresorerie: Tresorerie) -> Decimal:
@@ -67,7 +71,7 @@ async def solde(session: AsyncSession, tresorerie: Tresorerie) -> Decimal:
 async def tresorerie_par_defaut(session: AsyncSession, organisation_id: uuid.UUID, type_tresorerie: str,
                                 auth: AuthContext | None) -> Tresorerie:
     """The default active treasury of a type: the one marked default, else the oldest active one of the type,
-    else the standard one (571, 521, 5215…) created now (first use)."""
+    else the standard one (571, 521, 5521… or a former 5215… already open) created now (first use)."""
     repo = TresorerieSystemRepository(session)
     found = await repo.par_defaut(organisation_id, type_tresorerie)
     if found is not None:
@@ -76,7 +80,8 @@ async def tresorerie_par_defaut(session: AsyncSession, organisation_id: uuid.UUI
                       if t.type_tresorerie == type_tresorerie and t.actif), key=lambda t: t.created_at)
     if actives:
         return actives[0]
-    nom, numero = DEFAUTS[T(type_tresorerie)]
+    nom = NOMS[T(type_tresorerie)]
+    numero = await compte_standard_organisation(session, organisation_id, type_tresorerie)
     existing = await repo.par_compte(organisation_id, numero)
     if existing is not None:  # the standard one exists but was deactivated: money still needs a home
         raise InvalidState(f"Aucune trésorerie active de type {type_tresorerie} (la trésorerie « {existing.nom} » "
@@ -155,7 +160,7 @@ async def verifier_mouvements(session: AsyncSession, organisation_id: uuid.UUID,
         if net >= ZERO:
             continue
         tresorerie = await repo.par_compte(organisation_id, numero)
-        standard = next((t for t, (_, n) in DEFAUTS.items() if n == numero), None)
+        standard = next((t for t, numeros in COMPTE_STANDARD.items() if numero in numeros), None)
         if tresorerie is None and standard is not None:
             tresorerie = await tresorerie_par_defaut(session, organisation_id, standard, auth)
             tresorerie = tresorerie if tresorerie.numero_compte == numero else None

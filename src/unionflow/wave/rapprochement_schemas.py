@@ -82,7 +82,9 @@ class RapprochementWaveResponse(OutputModel):
     lignes_montant_different: int
     operations_absentes: int = Field(description="Nos paiements et versements Wave de la période absents du relevé")
     frais_comptabilises: Montant = Field(description="Frais Wave comptabilisés par ce rapprochement (6317)")
-    solde_comptable: Montant = Field(description="Solde du compte 5215 Wave de l'organisation à la fin du relevé")
+    solde_comptable: Montant = Field(description=(
+        "Solde du compte Wave de l'organisation (sa trésorerie Wave, sinon 5521, ou 5215 s'il est ouvert) à la fin "
+        "du relevé"))
     solde_wave: Montant | None
     ecart: Montant | None = Field(description="Solde comptable − solde Wave; None sur le compte partagé")
     compte_partage: bool = Field(description="Compte Wave partagé de l'union: son solde est celui de toutes les "

@@ -83,7 +83,7 @@ async def list_transactions(session: SessionDep, auth: AuthContext = authorize(R
 @router.get("/solde", response_model=SoldeWaveResponse, responses=problems(404, 502, 503),
             summary="Solde du compte Wave de l'organisation, chez Wave et dans ses comptes",
             description="400 `regle-metier` sans organisation: préciser `organisationId` ou l'en-tête "
-                        "X-Active-Organisation-Id. Extension: `soldeComptable` (compte 5215 Wave de "
+                        "X-Active-Organisation-Id. Extension: `soldeComptable` (compte Wave de "
                         "l'organisation), `soldeWave` (lu chez Wave), `ecart`, `comptePartage`, `origineMontant`. "
                         "Une organisation sans compte Wave propre utilise le compte partagé de l'union: son solde "
                         "Wave est celui de toutes les organisations; seuls les rôles de l'union le voient, les "

@@ -79,9 +79,10 @@ class SoldeWaveResponse(OutputModel):
     devise: str
     # Extension: the organisation's own figures beside Wave's.
     origine_montant: OrigineMontant = Field(
-        description="WAVE (lu chez Wave) ou COMPTABLE (compte 5215 de l'organisation)")
+        description="WAVE (lu chez Wave) ou COMPTABLE (compte Wave de l'organisation)")
     compte_partage: bool = Field(description="L'organisation utilise le compte Wave partagé de l'union")
-    solde_comptable: Montant = Field(description="Solde du compte 5215 Wave de l'organisation")
+    solde_comptable: Montant = Field(description=(
+        "Solde du compte Wave de l'organisation (sa trésorerie Wave, sinon 5521, ou 5215 s'il est ouvert)"))
     solde_wave: Montant | None = Field(description="Solde lu chez Wave; null sur le compte partagé pour les rôles "
                                                    "d'organisation (c'est l'argent de toutes les organisations)")
     ecart: Montant | None = Field(description="soldeComptable − soldeWave, compte propre seulement")

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures.service import TRESORERIE
+from unionflow.comptabilite.ecritures.tresorerie import compte_de_type
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.config import Settings
 from unionflow.core import audit
@@ -34,9 +34,8 @@ from unionflow.wave.schemas import (
 )
 
 MODULE = "WAVE"
-COMPTE_WAVE = TRESORERIE["WAVE"][0]
 PARTAGE_MASQUE = ("Compte Wave partagé de l'union: son solde est celui de toutes les organisations et n'est pas "
-                  "communiqué; montant = solde comptable de l'organisation (compte 5215)")
+                  "communiqué; montant = solde comptable du compte Wave de l'organisation")
 PUBLIC_FIELDS = ["libelle", "numero_telephone", "statut"]
 
 
@@ -163,8 +162,10 @@ class CompteWaveService:
             raise NotFound("Organisation introuvable")
         assert self.settings is not None
         client, compte_id = await client_for_organisation(self.session, self.settings, org_id)
-        # The organisation's own figures: its Wave account in its books (5215).
-        solde_comptable = await ComptabiliteSystemRepository(self.session).solde_numero(org_id, COMPTE_WAVE)
+        # The organisation's own figures: its Wave account in its books (its Wave treasury's, else 5521 or a
+        # former 5215).
+        solde_comptable = await ComptabiliteSystemRepository(self.session).solde_numero(
+            org_id, await compte_de_type(self.session, org_id, "WAVE"))
         partage = compte_id is None
         if partage and not self.auth.is_global:
             # The union's shared account holds every organisation's money: its balance is not theirs to see.

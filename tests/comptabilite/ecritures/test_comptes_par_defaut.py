@@ -18,7 +18,7 @@ async def _org(factory):
 
 async def test_default_accounts_cannot_be_created_inactive(client, factory):
     org, treasurer, _ = await _org(factory)
-    for numero in ("571", "5215", "7061", "6581"):
+    for numero in ("571", "5521", "5215", "7061", "7011", "6581"):
         refused = await client.post("/api/comptabilite/comptes", headers=treasurer.headers, json={
             "organisationId": str(org.id), "numeroCompte": numero, "libelle": "Compte fermé", "actif": False})
         assert refused.status_code == 400 and "écritures automatiques" in refused.json()["detail"], refused.text

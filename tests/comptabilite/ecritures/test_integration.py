@@ -34,7 +34,7 @@ async def test_validated_payment_is_booked_once_with_default_accounts(client, fa
     got = (await client.get(f"/api/comptabilite/ecritures/{ecriture.id}", headers=tresorier.headers)).json()
     assert got["paiementId"] == str(paiement.id) and got["pieceReference"] == paiement.numero_recu
     assert [(lg["numeroCompte"], lg["debit"], lg["credit"]) for lg in got["lignes"]] == [
-        ("5215", "7000.00", "0.00"), ("7061", "0.00", "5000.00"), ("7062", "0.00", "2000.00")]
+        ("5521", "7000.00", "0.00"), ("7061", "0.00", "5000.00"), ("7062", "0.00", "2000.00")]
 
     # A cash payment of a second dues reuses the organisation's accounts and opens the cash journal.
     cot2 = await cotisation(db, membre, org, "3000")
@@ -45,7 +45,7 @@ async def test_validated_payment_is_booked_once_with_default_accounts(client, fa
     assert booked.numero_piece.endswith("-000001") and booked.numero_piece.startswith("CAI-")
     numbers = (await db.execute(select(CompteComptable.numero_compte).where(
         CompteComptable.organisation_id == org.id).order_by(CompteComptable.numero_compte))).scalars().all()
-    assert numbers == ["5215", "571", "7061", "7062"]
+    assert numbers == ["5521", "571", "7061", "7062"]
     journals = (await db.execute(select(func.count()).select_from(JournalComptable).where(
         JournalComptable.organisation_id == org.id))).scalar_one()
     assert journals == 2

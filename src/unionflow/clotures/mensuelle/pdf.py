@@ -1,7 +1,7 @@
 """The closing pack of a month: one PDF the treasurer and the president sign.
 
 Sections: the checklist as verified at closing, the cash count, the month's trial balance, its journal, the
-ledger extract of the treasury accounts (571 Caisse, 521 Banque, 5215 Wave), the month's cancellations and
+ledger extract of the treasury accounts (571 Caisse, 521 Banque, the Wave account), the month's cancellations and
 refunds with who did them and who approved; then signature blocks for the treasurer and the president. The
 statements are those of ``EtatsService`` (same figures as the statements' routes), rendered by
 ``core.tableaux.pdf_dossier``.
@@ -20,13 +20,13 @@ from unionflow.audit.repository import entrees_d_objets
 from unionflow.clotures.mensuelle.service import (
     BANQUE,
     CAISSE,
-    WAVE,
     EcartCaisse,
     bornes,
     ecart_de,
     nom_du_mois,
     periode_utc,
 )
+from unionflow.comptabilite.ecritures.tresorerie import compte_de_type
 from unionflow.comptabilite.etats import tableaux as etats_tableaux
 from unionflow.comptabilite.etats.service import EtatsService
 from unionflow.comptabilite.repository import ComptabiliteRepository
@@ -59,14 +59,14 @@ def _resultat_ecart(c: ClotureMensuelle, ecart: EcartCaisse) -> str:
     return RESULTAT_ECART.get(ecart.statut or "APPROUVEE", "Écart comptabilisé")
 
 
-def _controles(c: ClotureMensuelle, ecart: EcartCaisse, organisation: str) -> Tableau:
+def _controles(c: ClotureMensuelle, ecart: EcartCaisse, organisation: str, wave: str) -> Tableau:
     f = format_montant
     lignes = [
         ("Caisse comptée contre le compte 571", _resultat_ecart(c, ecart),
          f"comptée {f(c.caisse_comptee)}, comptabilité {f(c.caisse_comptable)}, écart {f(c.ecart_caisse)}"),
         ("Relevé bancaire contre le compte 521", "Conforme",
          f"relevé {f(c.banque_releve)}, comptabilité {f(c.banque_comptable)}"),
-        ("Solde Wave contre le compte 5215", "Conforme",
+        (f"Solde Wave contre le compte {wave}", "Conforme",
          f"Wave {f(c.wave_releve)}, comptabilité {f(c.wave_comptable)}"),
         (f"Aucun paiement en attente depuis plus de {c.delai_declarations_jours} jours", "Conforme", "aucun"),
         ("Aucune alerte LCB-FT ouverte", "Conforme", "aucune"),
@@ -168,7 +168,8 @@ async def dossier(session: AsyncSession, auth: AuthContext, c: ClotureMensuelle)
     balance = await etats.balance(c.organisation_id, debut, fin)
     organisation = balance.organisation
     ecart = await ecart_de(session, c)
-    tableaux = [_controles(c, ecart, organisation), _caisse(c, ecart, organisation)]
+    wave = await compte_de_type(session, c.organisation_id, "WAVE")
+    tableaux = [_controles(c, ecart, organisation, wave), _caisse(c, ecart, organisation)]
     t = etats_tableaux.balance(balance)
     t.titre = "3. Balance du mois"
     tableaux.append(t)
@@ -178,14 +179,14 @@ async def dossier(session: AsyncSession, auth: AuthContext, c: ClotureMensuelle)
     compta = ComptabiliteRepository(session, auth)
     blocs: list[Bloc] = []
     extrait: Tableau | None = None
-    for numero in (CAISSE, BANQUE, WAVE):
+    for numero in (CAISSE, BANQUE, wave):
         compte = await compta.get_compte_by_numero(c.organisation_id, numero)
         if compte is None:
             continue
         extrait = etats_tableaux.grand_livre(await etats.grand_livre(c.organisation_id, debut, fin, compte.id))
         blocs += extrait.blocs
     if extrait is not None:
-        extrait.titre, extrait.blocs = "5. Extrait du grand livre: trésorerie (571, 521, 5215)", blocs
+        extrait.titre, extrait.blocs = f"5. Extrait du grand livre: trésorerie ({CAISSE}, {BANQUE}, {wave})", blocs
         tableaux.append(extrait)
     tableaux.append(await _annulations(session, c, organisation))
     tableaux.append(await _saisies(session, auth, c, organisation))

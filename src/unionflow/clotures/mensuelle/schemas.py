@@ -22,7 +22,9 @@ class CreateClotureMensuelleRequest(InputModel):
     motif_ecart: str | None = Field(default=None, min_length=5, max_length=500,
                                     description="Raison de l'écart de caisse; obligatoire s'il y a un écart")
     solde_banque: Montant = Field(description="Solde du relevé bancaire au dernier jour du mois (compte 521)")
-    solde_wave: Montant = Field(description="Solde Wave au dernier jour du mois (compte 5215)")
+    solde_wave: Montant = Field(description=(
+        "Solde Wave au dernier jour du mois (compte Wave de l'organisation: sa trésorerie Wave, sinon 5521, ou 5215 "
+        "s'il est déjà ouvert)"))
 
 
 class ControleResponse(OutputModel):

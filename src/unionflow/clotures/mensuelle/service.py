@@ -7,7 +7,9 @@ close; the service verifies the checklist and records it with the figures it com
   and records it; a second person's approval books it (journal CAI) on the first day after the closed month, so the
   locked month's figures, and the pack signed on them, never change;
 - no cash difference of an earlier closing still awaiting its decision;
-- bank statement = balance of 521, Wave balance = balance of 5215 (a difference is a missing entry: book it first);
+- bank statement = balance of 521, Wave balance = balance of the organisation's Wave account (its Wave treasury's,
+  else 5521, or a former 5215 where it is open: ``compte_de_type``) (a difference is a missing entry: book it
+  first);
 - no payment pending (declared, or a Wave session not settled) for longer than
   ``comptabilite.cloture.delai_declarations_jours``;
 - no open LCB-FT alert of the organisation;
@@ -36,6 +38,7 @@ from unionflow.clotures.mensuelle.schemas import (
     CreateClotureMensuelleRequest,
 )
 from unionflow.comptabilite.ecritures.service import compte_par_defaut, journal_par_defaut
+from unionflow.comptabilite.ecritures.tresorerie import compte_de_type
 from unionflow.comptabilite.etats.repository import EtatsRepository
 from unionflow.comptabilite.repository import ComptabiliteRepository
 from unionflow.comptabilite.schemas import CreateEcritureComptableRequest, LigneEcritureRequest
@@ -56,7 +59,7 @@ from unionflow.saisies.service import SaisieService
 
 ZERO = Decimal("0.00")
 DELAI = "comptabilite.cloture.delai_declarations_jours"
-CAISSE, BANQUE, WAVE = "571", "521", "5215"
+CAISSE, BANQUE = "571", "521"
 MOIS = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre",
         "décembre")
 
@@ -105,6 +108,7 @@ class Releve:
     caisse: Decimal
     banque: Decimal
     wave: Decimal
+    compte_wave: str
 
 
 class ClotureMensuelleService:
@@ -132,10 +136,12 @@ class ClotureMensuelleService:
 
     async def soldes(self, organisation_id: uuid.UUID, fin: date) -> Releve:
         """Balances (debit − credit) of the cash, bank and Wave accounts at the end of ``fin``."""
+        wave = await compte_de_type(self.session, organisation_id, "WAVE")
         found = {s.numero: s.debit_periode - s.credit_periode
                  for s in await EtatsRepository(self.session).soldes(organisation_id, None, fin)
-                 if s.numero in (CAISSE, BANQUE, WAVE)}
-        return Releve(*(Decimal(found.get(n, ZERO)).quantize(ZERO) for n in (CAISSE, BANQUE, WAVE)))
+                 if s.numero in (CAISSE, BANQUE, wave)}
+        caisse, banque, solde_wave = (Decimal(found.get(n, ZERO)).quantize(ZERO) for n in (CAISSE, BANQUE, wave))
+        return Releve(caisse, banque, solde_wave, wave)
 
     async def controles(self, data: CreateClotureMensuelleRequest, livres: Releve,
                         delai: int) -> list[ControleResponse]:
@@ -156,7 +162,8 @@ class ClotureMensuelleService:
             ControleResponse(code="BANQUE", libelle="Relevé bancaire contre le compte 521",
                              ok=data.solde_banque == livres.banque,
                              detail=f"relevé {f(data.solde_banque)}, comptabilité {f(livres.banque)}"),
-            ControleResponse(code="WAVE", libelle="Solde Wave contre le compte 5215", ok=data.solde_wave == livres.wave,
+            ControleResponse(code="WAVE", libelle=f"Solde Wave contre le compte {livres.compte_wave}",
+                             ok=data.solde_wave == livres.wave,
                              detail=f"Wave {f(data.solde_wave)}, comptabilité {f(livres.wave)}"),
         ]
         avant = datetime.now(UTC) - timedelta(days=delai)

@@ -13,8 +13,13 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures.service import TRESORERIE, compte_par_defaut, journal_par_defaut
-from unionflow.comptabilite.ecritures.tresorerie import tresorerie_du_paiement, tresoreries_actives
+from unionflow.comptabilite.ecritures.service import compte_par_defaut, journal_par_defaut, type_de_methode
+from unionflow.comptabilite.ecritures.tresorerie import (
+    compte_standard_organisation,
+    journal_de_type,
+    tresorerie_du_paiement,
+    tresoreries_actives,
+)
 from unionflow.comptabilite.produits.comptes import compte_produit, nature_cible, produits_organisation
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import Ligne, poster_automatique
@@ -35,7 +40,7 @@ async def comptabiliser_imputation(session: AsyncSession, paiement: Paiement,
     original = await books.ecriture_du_paiement(paiement.id)
     journal = await books.journal(original.journal_id) if original is not None else None
     if journal is None:
-        journal = await journal_par_defaut(session, org, TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])[1])
+        journal = await journal_par_defaut(session, org, journal_de_type(type_de_methode(paiement.methode)))
     total = sum((montant for _, montant in parts), ZERO)
     # The same income account a payment of that dues would credit: the organisation's choice per kind of income.
     choix = await produits_organisation(session, org)
@@ -64,11 +69,11 @@ async def comptabiliser_remboursement_avoir(session: AsyncSession, parts: list[t
     for paiement, montant in parts:
         # Out of the account the payment's own entry debited: its treasury's, else its method's standard one.
         tresorerie = tresorerie_du_paiement(tresoreries, paiement)
-        numero_tresorerie = (tresorerie.numero_compte if tresorerie is not None
-                             else TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])[0])
+        numero_tresorerie = (tresorerie.numero_compte if tresorerie is not None else
+                             await compte_standard_organisation(session, org, type_de_methode(paiement.methode)))
         lignes.append(Ligne(await compte_par_defaut(session, org, numero_tresorerie, auth), debit=ZERO,
                             credit=montant, libelle=f"Avoir du reçu {paiement.numero_recu} remboursé"[:300]))
-    code_journal = TRESORERIE.get(parts[0][0].methode, TRESORERIE["AUTRE"])[1]
+    code_journal = journal_de_type(type_de_methode(parts[0][0].methode))
     return await poster_automatique(
         session, auth, journal=await journal_par_defaut(session, org, code_journal),
         date_ecriture=datetime.now(UTC).date(), libelle=f"Remboursement d'avoir {numero}: {motif}", lignes=lignes,

@@ -2,10 +2,11 @@
 
 A quote-part is a payout of the member organisation (``Versement`` of object QUOTE_PART): its own side is booked
 by ``comptabiliser_versement`` (debit 6584, credit its treasury). The same transaction books the receiving
-federation's side here: debit the federation's treasury of the same kind (bank 521 for a manual transfer, Wave
-5215 for a Wave payout), credit 7584 "Quotes-parts reçues des organisations membres". Both entries carry the
-payout's number as piece reference, which is how consolidation finds the pair it eliminates; the federation's
-entry also names the paying organisation in its label and the receipt number given in the federation's series.
+federation's side here: debit the federation's treasury of the same kind (bank 521 for a manual transfer, its Wave
+account for a Wave payout: ``compte_de_type``), credit 7584 "Quotes-parts reçues des organisations membres".
+Both entries carry the payout's number as piece reference, which is how consolidation finds the pair it
+eliminates; the federation's entry also names the paying organisation in its label and the receipt number given
+in the federation's series.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from datetime import UTC, datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures.service import (
-    TRESORERIE_VERSEMENT,
+    TYPE_VERSEMENT,
     ZERO,
     compte_par_defaut,
     contrepasser,
     journal_par_defaut,
 )
-from unionflow.comptabilite.ecritures.tresorerie import compte_tresorerie_par_defaut
+from unionflow.comptabilite.ecritures.tresorerie import compte_de_type, journal_de_type
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import Ligne, poster_automatique
 from unionflow.core.auth import AuthContext
@@ -50,10 +51,9 @@ async def comptabiliser_quote_part_recue(session: AsyncSession, versement: Verse
     existing = await ComptabiliteSystemRepository(session).premiere_ecriture_de_piece(org, versement.numero)
     if existing is not None:
         return existing
-    numero_tresorerie, code_journal = TRESORERIE_VERSEMENT.get(versement.mode, TRESORERIE_VERSEMENT["MANUEL"])
-    # Into the federation's default treasury of that kind when it declared one (treasuries).
-    declaree = await compte_tresorerie_par_defaut(session, org, "WAVE" if versement.mode == "WAVE" else "BANQUE")
-    numero_tresorerie = declaree or numero_tresorerie
+    # Into the federation's default treasury of that kind when it declared one, else that kind's standard account.
+    genre = TYPE_VERSEMENT.get(versement.mode, "BANQUE")
+    numero_tresorerie, code_journal = await compte_de_type(session, org, genre), journal_de_type(genre)
     recu = versement.numero_recu_destinataire or versement.numero
     lignes = [
         Ligne(await compte_par_defaut(session, org, numero_tresorerie, auth), debit=versement.montant, credit=ZERO,

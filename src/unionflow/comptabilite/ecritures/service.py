@@ -30,7 +30,10 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures.tresorerie import (
-    compte_tresorerie_par_defaut,
+    TYPE_PAR_METHODE,
+    compte_de_type,
+    compte_standard,
+    journal_de_type,
     ouvrir_compte,
     ouvrir_journal,
     tresorerie_du_paiement,
@@ -65,22 +68,15 @@ from unionflow.models.versement import StatutVersement
 
 ZERO = Decimal("0")
 
-# Payment method → (treasury account, journal code).
-TRESORERIE = {
-    "ESPECES": ("571", "CAI"),
-    "AUTRE": ("571", "CAI"),
-    "VIREMENT": ("521", "BQ"),
-    "CHEQUE": ("521", "BQ"),
-    "CARTE": ("521", "BQ"),
-    "WAVE": ("5215", "MM"),
-    "WAVE_TRANSFERT": ("5215", "MM"),
-    "ORANGE_MONEY": ("5216", "MM"),
-    "FREE_MONEY": ("5217", "MM"),
-}
-# Payout: object → expense account; mode → (treasury account, journal code).
+# Payout: object → expense account; mode → the type of treasury it leaves (its account: ``compte_de_type``).
 CHARGE_VERSEMENT = {"AIDE": "6581", "COTISATIONS": "6582", "ADHESIONS": "6583", "AUTRE": "6588",
                     "QUOTE_PART": "6584"}
-TRESORERIE_VERSEMENT = {"WAVE": ("5215", "MM"), "MANUEL": ("521", "BQ")}
+TYPE_VERSEMENT = {"WAVE": "WAVE", "MANUEL": "BANQUE"}
+
+
+def type_de_methode(methode: str) -> str:
+    """The type of treasury a payment method's money enters (cash for a method without one)."""
+    return TYPE_PAR_METHODE.get(methode, "CAISSE")
 async def compte_par_defaut(session: AsyncSession, organisation_id: uuid.UUID, numero: str,
                             auth: AuthContext | None = None) -> CompteComptable:
     """The organisation's account ``numero`` for an automatic entry: opened from the default chart on first use.
@@ -151,16 +147,14 @@ async def preparer_comptes_paiement(session: AsyncSession, paiement: Paiement, a
     (an earmarked gift: the fund account). The payment itself is not changed: the caller records ``tresorerie_id``
     on it."""
     org = paiement.organisation_id
-    numero_tresorerie, code_journal = TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])
+    genre = type_de_methode(paiement.methode)
+    code_journal = journal_de_type(genre)
     produits = await produits_organisation(session, org)
     if compte_nature is not None and paiement.nature:
         produits = {**produits, paiement.nature: compte_nature}
     tresoreries = await tresoreries_actives(session, org)
     tresorerie = tresorerie_du_paiement(tresoreries, paiement)
-    if tresorerie is not None:
-        # The payment's entry debits the account of the treasury it enters.
-        numero_tresorerie = tresorerie.numero_compte
-    needed = [numero_tresorerie, *(numero for numero, _, _ in _repartition(paiement, allocations, produits, natures))]
+    credits = [numero for numero, _, _ in _repartition(paiement, allocations, produits, natures)]
 
     books = ComptabiliteSystemRepository(session)
 
@@ -176,10 +170,19 @@ async def preparer_comptes_paiement(session: AsyncSession, paiement: Paiement, a
         verrou = await ClotureRepository(session).verrou(org)
         return verrou.date_verrouillage if verrou is not None else None
 
+    def debite(comptes: Mapping[str, CompteRef]) -> str:
+        # The payment's entry debits the account of the treasury it enters; without a declared one, the standard
+        # account of its type in this chart (a former 5215 kept where it is open).
+        return tresorerie.numero_compte if tresorerie is not None else compte_standard(genre, comptes)
+
     comptes = await reference.lire(session, ("comptes", org), load_comptes)
+    numero_tresorerie = debite(comptes)
+    needed = [numero_tresorerie, *credits]
     if any(numero not in comptes or not comptes[numero].actif for numero in needed):
         # Opened or reactivated since it was cached (an account being opened changes no version).
         comptes = await reference.rafraichir(session, ("comptes", org), load_comptes)
+        numero_tresorerie = debite(comptes)
+        needed = [numero_tresorerie, *credits]
     comptes = dict(comptes)
     for numero in needed:
         compte = comptes.get(numero)
@@ -209,8 +212,8 @@ async def comptabiliser_paiement(session: AsyncSession, refs: ComptesPaiement, p
                                  auth: AuthContext | None = None) -> EcritureComptable:
     """Book a payment being validated now (it has none: it was new or pending): debit its treasury, credit each
     allocation's income (``_repartition``). The entry joins the payment's lot (``dans``), numbered by the caller."""
-    numero_tresorerie = refs.numero_tresorerie or TRESORERIE.get(paiement.methode, TRESORERIE["AUTRE"])[0]
-    lignes = [Ligne(refs.comptes[numero_tresorerie], debit=paiement.montant, credit=ZERO,
+    assert refs.numero_tresorerie is not None, "preparer_comptes_paiement names the treasury account"
+    lignes = [Ligne(refs.comptes[refs.numero_tresorerie], debit=paiement.montant, credit=ZERO,
                     libelle=f"Reçu {paiement.numero_recu} ({METHODE_EN_MOTS.get(paiement.methode, paiement.methode)})")]
     lignes += [Ligne(refs.comptes[numero], debit=ZERO, credit=montant, libelle=libelle)
                for numero, montant, libelle in _repartition(paiement, allocations, refs.produits, refs.natures)]
@@ -253,8 +256,10 @@ async def comptabiliser_versement(session: AsyncSession, versement: Versement, a
     existing = await ComptabiliteSystemRepository(session).premiere_ecriture_de_piece(org, versement.numero)
     if existing is not None:
         return existing
-    numero_tresorerie, code_journal = tresorerie or TRESORERIE_VERSEMENT.get(versement.mode,
-                                                                              TRESORERIE_VERSEMENT["MANUEL"])
+    if tresorerie is None:
+        genre = TYPE_VERSEMENT.get(versement.mode, "BANQUE")
+        tresorerie = (await compte_de_type(session, org, genre), journal_de_type(genre))
+    numero_tresorerie, code_journal = tresorerie
     charge = versement.compte_charge or CHARGE_VERSEMENT.get(versement.objet_type, CHARGE_VERSEMENT["AUTRE"])
     lignes = [
         Ligne(await compte_par_defaut(session, org, charge, auth), debit=versement.montant, credit=ZERO,
@@ -286,9 +291,8 @@ async def comptabiliser_frais_wave(session: AsyncSession, *, organisation_id: uu
     existing = await ComptabiliteSystemRepository(session).premiere_ecriture_de_piece(organisation_id, piece)
     if existing is not None:
         return existing
-    numero_tresorerie, code_journal = TRESORERIE["WAVE"]
     # The organisation's Wave treasury when it declared one, else the standard Wave account.
-    numero_tresorerie = await compte_tresorerie_par_defaut(session, organisation_id, "WAVE") or numero_tresorerie
+    numero_tresorerie, code_journal = await compte_de_type(session, organisation_id, "WAVE"), journal_de_type("WAVE")
     charge = await compte_par_defaut(session, organisation_id, CHARGE_FRAIS_WAVE, auth)
     tresorerie = await compte_par_defaut(session, organisation_id, numero_tresorerie, auth)
     montant = abs(frais)

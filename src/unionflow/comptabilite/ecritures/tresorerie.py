@@ -9,6 +9,7 @@ the bank book — shows its own side and 585 is back to zero once both sides are
 from __future__ import annotations
 
 import uuid
+from collections.abc import Container
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -128,8 +129,8 @@ async def comptabiliser_virement_interne(
     return sortie, entree
 
 
-# Payment method → the type of treasury the money enters (the standard accounts of ``ecritures.service.TRESORERIE``
-# when the organisation declared none of that type).
+# Payment method → the type of treasury the money enters (its ``compte_standard`` when the organisation declared
+# none of that type).
 TYPE_PAR_METHODE = {"ESPECES": "CAISSE", "AUTRE": "CAISSE", "VIREMENT": "BANQUE", "CHEQUE": "BANQUE",
                     "CARTE": "BANQUE", "WAVE": "WAVE", "WAVE_TRANSFERT": "WAVE",
                     "ORANGE_MONEY": "ORANGE_MONEY", "FREE_MONEY": "FREE_MONEY"}
@@ -160,6 +161,43 @@ async def compte_tresorerie_par_defaut(session: AsyncSession, organisation_id: u
                   if t.type_tresorerie == type_tresorerie]
     choisie = next((t for t in candidates if t.par_defaut), candidates[0] if candidates else None)
     return choisie.numero_compte if choisie is not None else None
+
+
+# The account of a type of money while the organisation declared no treasury of that type: the first number, unless
+# the organisation's chart already holds one of the former ones. Electronic money is the chart's 552 « instruments de
+# monnaie électronique : téléphone portable » (SYSCOHADA révisé and SYCEBNL, docs/conformite.md S4); 5215–5217, where
+# UnionFlow first opened Wave, Orange Money and Free Money, are « banques en devises » in both charts: an
+# organisation whose books are already there keeps them (docs/decisions.md, « Mobile money on 552 »).
+COMPTE_STANDARD: dict[str, tuple[str, ...]] = {
+    "CAISSE": ("571",), "BANQUE": ("521",), "WAVE": ("5521", "5215"), "ORANGE_MONEY": ("5522", "5216"),
+    "FREE_MONEY": ("5523", "5217")}
+ANCIENS_MOBILES = ("5215", "5216", "5217")
+
+
+def compte_standard(type_tresorerie: str, ouverts: Container[str]) -> str:
+    """The standard account of ``type_tresorerie`` given the numbers ``ouverts`` in the organisation's chart."""
+    numero, *anciens = COMPTE_STANDARD[type_tresorerie]
+    return next((ancien for ancien in anciens if ancien in ouverts), numero)
+
+
+async def compte_standard_organisation(session: AsyncSession, organisation_id: uuid.UUID,
+                                       type_tresorerie: str) -> str:
+    """``compte_standard`` read from the organisation's chart."""
+    anciens = COMPTE_STANDARD[type_tresorerie][1:]
+    ouverts = {c.numero_compte for c in await ComptabiliteSystemRepository(session).comptes(organisation_id,
+                                                                                             list(anciens))}
+    return compte_standard(type_tresorerie, ouverts)
+
+
+async def compte_de_type(session: AsyncSession, organisation_id: uuid.UUID, type_tresorerie: str) -> str:
+    """The account the organisation's money of a type is on: its default declared treasury's, else the standard
+    one."""
+    declaree = await compte_tresorerie_par_defaut(session, organisation_id, type_tresorerie)
+    return declaree or await compte_standard_organisation(session, organisation_id, type_tresorerie)
+
+
+def journal_de_type(type_tresorerie: str) -> str:
+    return JOURNAUX_TRESORERIE[type_tresorerie][0]
 
 
 def tresorerie_du_paiement(tresoreries: tuple[TresorerieRef, ...], paiement: Paiement) -> TresorerieRef | None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from unionflow.comptabilite.ecritures.tresorerie import ANCIENS_MOBILES
 from unionflow.comptabilite.etats.repository import ZERO, EtatsRepository, Mouvement, SoldeCompte
 from unionflow.comptabilite.etats.schemas import (
     AlerteBilan,
@@ -59,7 +60,8 @@ def _rubrique(titre: str, postes: Iterable[tuple[SoldeCompte, Decimal]]) -> Rubr
 
 
 # Class-5 accounts whose credit balance is normal: short-term bank credit (SYSCOHADA 56 "Banques, crédits de
-# trésorerie et d'escompte"). Cash, Wave and bank accounts (57, 5215, 52) in credit are what an auditor flags.
+# trésorerie et d'escompte"). Cash, mobile money and bank accounts (57, 552 or a former 5215, 52) in credit are what
+# an auditor flags.
 CREDITEUR_NORMAL = ("56",)
 
 
@@ -81,7 +83,7 @@ def alertes_tresorerie(soldes: Iterable[SoldeCompte], devise: str,
                         f"(plafond déclaré {format_montant(plafond, devise)})"))
             continue
         message = f"Solde créditeur anormal : {s.numero} {s.libelle} −{format_montant(-solde, devise)}"
-        if s.numero.startswith("52") and not s.numero.startswith("5215"):
+        if s.numero.startswith("52") and not s.numero.startswith(ANCIENS_MOBILES):
             message += " (découvert bancaire : joindre l'autorisation de la banque)"
         alertes.append(AlerteBilan(code="SOLDE_CREDITEUR_TRESORERIE", numero_compte=s.numero, libelle=s.libelle,
                                    solde=solde, message=message))

@@ -13,11 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.approbations.repository import DemandeApprobationRepository
 from unionflow.comptabilite.ecritures.service import (
     CHARGE_FRAIS_WAVE,
-    TRESORERIE,
     compte_par_defaut,
     journal_par_defaut,
 )
-from unionflow.comptabilite.ecritures.tresorerie import compte_tresorerie_par_defaut
+from unionflow.comptabilite.ecritures.tresorerie import compte_de_type, journal_de_type
 from unionflow.comptabilite.repository import ComptabiliteRepository, ComptabiliteSystemRepository
 from unionflow.comptabilite.schemas import CreateEcritureComptableRequest, LigneEcritureRequest
 from unionflow.core.auth import AuthContext
@@ -66,15 +65,14 @@ async def comptabiliser(session: AsyncSession, auth: AuthContext, releve_id: uui
     if compte.classe == 5:
         raise RegleMetier("La contrepartie d'une ligne Wave n'est pas une trésorerie: pour un virement interne, "
                           "utilisez les virements entre trésoreries")
-    wave = await compte_par_defaut(session, org, await compte_tresorerie_par_defaut(session, org, "WAVE")
-                                   or TRESORERIE["WAVE"][0], auth)
+    wave = await compte_par_defaut(session, org, await compte_de_type(session, org, "WAVE"), auth)
     brut = ligne.montant + ligne.frais
     lignes = [_ligne(wave.id, ligne.montant, f"Wave {ligne.transaction_id}")]
     if ligne.frais != ZERO:
         frais = await compte_par_defaut(session, org, CHARGE_FRAIS_WAVE, auth)
         lignes.append(_ligne(frais.id, ligne.frais, f"Frais Wave {ligne.transaction_id}"))
     lignes.append(_ligne(compte.id, -brut, data.libelle))
-    journal = await journal_par_defaut(session, org, TRESORERIE["WAVE"][1])
+    journal = await journal_par_defaut(session, org, journal_de_type("WAVE"))
     request = CreateEcritureComptableRequest(
         journal_id=journal.id, date_ecriture=ligne.horodatage.astimezone(UTC).date()
         if ligne.horodatage.tzinfo else ligne.horodatage.date(), libelle=data.libelle, piece_reference=piece,

@@ -100,8 +100,9 @@ async def list_lignes_releve(id: uuid.UUID, session: SessionDep, auth: AuthConte
              summary="Rapprocher un relevé Wave et comptabiliser les frais Wave",
              description="Extension. Rapproche chaque ligne de nos paiements et versements Wave (identifiant de "
                          "transaction, session de paiement, puis référence client), comptabilise les frais des "
-                         "lignes rapprochées (débit 6317 Frais sur instruments monnaie électronique, crédit 5215 "
-                         "Wave; une fois par transaction Wave, quel que soit le nombre de rapprochements), liste "
+                         "lignes rapprochées (débit 6317 Frais sur instruments monnaie électronique, crédit le "
+                         "compte Wave; une fois par transaction Wave, quel que soit le nombre de rapprochements), "
+                         "liste "
                          "les lignes inconnues et nos opérations de la période absentes du relevé, et met le solde "
                          "comptable du compte Wave à côté du solde Wave (écart; aucun écart sur le compte partagé "
                          "de l'union). Idempotency-Key: déplace de l'argent dans les comptes. " + ROLES_RELEVE)

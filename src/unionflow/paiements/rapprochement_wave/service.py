@@ -23,7 +23,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures.service import TRESORERIE, comptabiliser_frais_wave
+from unionflow.comptabilite.ecritures.service import comptabiliser_frais_wave
+from unionflow.comptabilite.ecritures.tresorerie import compte_de_type
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.config import Settings
 from unionflow.core import audit
@@ -62,7 +63,6 @@ TOLERANCE = timedelta(days=3)
 MAX_PAGES = 200
 ZERO = Decimal("0")
 S = StatutLigneReleveWave
-COMPTE_WAVE = TRESORERIE["WAVE"][0]
 
 
 @dataclass(frozen=True)
@@ -282,7 +282,7 @@ class RapprochementWaveService:
         counts = await self.system.count_par_statut(releve.id)
         manquantes = await self._absentes(releve)
         solde_comptable = await ComptabiliteSystemRepository(self.session).solde_numero(
-            org, COMPTE_WAVE, releve.date_fin)
+            org, await compte_de_type(self.session, org, "WAVE"), releve.date_fin)
         partage = releve.compte_wave_id is None
         rapprochement = RapprochementWave(
             releve_id=releve.id, organisation_id=org, lignes_rapprochees=counts.get(S.RAPPROCHEE, 0),

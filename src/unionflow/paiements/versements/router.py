@@ -86,7 +86,8 @@ async def download_bon(id: uuid.UUID, session: SessionDep, request: Request,
                          "À partir de `finance.approbation.seuil_versement`, la demande d'approbation ouverte à la "
                          "création (Finance - Approvals) doit être APPROUVEE (400 sinon). Un versement REUSSI est "
                          "comptabilisé (charge de son objet 658x ou `compteCharge` / compte de sa trésorerie, 521 "
-                         "ou 5215 par défaut) et passé aux seuils LCB-FT dans la même transaction. Extension "
+                         "ou le compte Wave — 5521, ou 5215 s'il est déjà ouvert — par défaut) et passé aux seuils "
+                         "LCB-FT dans la même transaction. Extension "
                          ": une caisse ne passe jamais sous zéro, une banque pas au-delà de son découvert "
                          "autorisé (400 avec le solde; rien n'est envoyé).")
 async def confirm_versement(id: uuid.UUID, session: SessionDep, request: Request,

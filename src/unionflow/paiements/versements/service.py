@@ -48,7 +48,8 @@ MODULE = "VERSEMENTS"
 # Wave's payout status → ours.
 WAVE_STATUS = {"succeeded": StatutVersement.REUSSI, "failed": StatutVersement.ECHOUE,
                "reversed": StatutVersement.ECHOUE, "processing": StatutVersement.EN_COURS}
-# The treasury a payout leaves from when it names none: today's accounts, 5215 and 521.
+# The type of treasury a payout leaves from when it names none (its default one: 521 for a bank, the Wave account
+# for Wave, 5521 or a former 5215).
 TRESORERIE_PAR_MODE = {ModeVersement.WAVE: TypeTresorerie.WAVE, ModeVersement.MANUEL: TypeTresorerie.BANQUE}
 
 
