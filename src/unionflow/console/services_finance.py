@@ -266,11 +266,11 @@ async def clotures(session: AsyncSession, auth: AuthContext,
 
 
 async def soldes_livres(session: AsyncSession, auth: AuthContext, organisation_id: uuid.UUID,
-                        fin: date) -> dict[str, Decimal]:
-    """What the books say at the month's end (cash 571, bank 521, Wave 5215): shown beside the closing form.
+                        fin: date) -> dict[str, Decimal | str]:
+    """What the books say at the month's end (cash 571, bank 521, the Wave account): shown beside the closing form.
     Called after ``clotures`` (which answers 404 for an organisation whose books the caller does not see)."""
     livres = await ClotureMensuelleService(session, auth).soldes(organisation_id, fin)
-    return {"caisse": livres.caisse, "banque": livres.banque, "wave": livres.wave}
+    return {"caisse": livres.caisse, "banque": livres.banque, "wave": livres.wave, "compte_wave": livres.compte_wave}
 
 
 async def cloturer_mois(session: AsyncSession, auth: AuthContext, data: CreateClotureMensuelleRequest) -> None:
