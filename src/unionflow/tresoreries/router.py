@@ -49,11 +49,12 @@ async def list_tresoreries(session: SessionDep, auth: AuthContext = authorize(RS
 
 @router.post("", status_code=201, response_model=TresorerieResponse, responses=problems(404, 409),
              summary="Déclarer une trésorerie",
-             description=EXTENSION + "Type CAISSE (compte 57…), BANQUE (52…, hors 5215-5217), WAVE (5215…), "
-                         "ORANGE_MONEY (5216…), FREE_MONEY (5217…); le compte est créé dans le plan comptable s'il "
-                         "manque; un compte par trésorerie (409). `parDefaut`: la trésorerie utilisée quand un "
-                         "mouvement n'en nomme pas (une par type). Sans déclaration, une caisse 571, une banque 521 "
-                         "et un compte Wave 5215 sont créés à la première utilisation. " + GERER)
+             description=EXTENSION + "Type CAISSE (compte 57…), BANQUE (52…, hors 5215-5217), WAVE (552… ou "
+                         "5215…), ORANGE_MONEY (552… ou 5216…), FREE_MONEY (552… ou 5217…); le compte est créé dans "
+                         "le plan comptable s'il manque; un compte par trésorerie (409). `parDefaut`: la trésorerie "
+                         "utilisée quand un mouvement n'en nomme pas (une par type). Sans déclaration, une caisse 571, "
+                         "une banque 521 et un compte Wave 5521 (5215 s'il est déjà ouvert) sont créés à la première "
+                         "utilisation. " + GERER)
 async def create_tresorerie(data: CreateTresorerieRequest, session: SessionDep,
                             auth: AuthContext = authorize(RS_TRESORERIE)) -> TresorerieResponse:
     return await TresorerieService(session, auth).creer(data)

@@ -16,8 +16,9 @@ class CreateTresorerieRequest(InputModel):
     organisation_id: uuid.UUID
     type: TypeTresorerie
     nom: str = Field(min_length=2, max_length=200)
-    numero_compte: str = Field(pattern=COMPTE_PATTERN, description="Compte de classe 5 (571x caisse, 521x banque, "
-                               "5215x Wave…), créé dans le plan comptable s'il manque; un seul par trésorerie")
+    numero_compte: str = Field(pattern=COMPTE_PATTERN, description=(
+        "Compte de classe 5 (571x caisse, 521x banque, 552x Wave, Orange Money ou Free Money, ou 5215x–5217x…), créé "
+        "dans le plan comptable s'il manque; un seul par trésorerie"))
     decouvert_autorise: Montant | None = Field(default=None, ge=0, max_digits=18, decimal_places=2,
                                                description="Banque seulement: découvert autorisé (0 par défaut)")
     par_defaut: bool = False
