@@ -16,8 +16,12 @@ from typing import Any
 
 import asyncpg
 
-from unionflow.comptabilite.ecritures.service import type_de_methode
-from unionflow.comptabilite.ecritures.tresorerie import TYPE_PAR_METHODE, compte_standard, journal_de_type
+from unionflow.comptabilite.ecritures.tresorerie import (
+    TYPE_PAR_METHODE,
+    compte_standard,
+    journal_de_type,
+    type_de_methode,
+)
 from unionflow.comptabilite.produits.comptes import COMPTE_PRODUIT_DEFAUT, LIBELLE_NATURE
 from unionflow.comptabilite.service import COMPTES_PAR_DEFAUT, JOURNAUX_PAR_DEFAUT, TYPE_PAR_CLASSE
 from unionflow.core.libelles import METHODE_EN_MOTS

@@ -19,12 +19,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from unionflow.comptabilite.ecritures.tresorerie import (
     ANCIENS_MOBILES,
     COMPTE_STANDARD,
-    TYPE_PAR_METHODE,
     CoteVirement,
     comptabiliser_virement_interne,
     compte_standard_organisation,
     ouvrir_compte,
     solde_compte,
+    type_de_methode,
 )
 from unionflow.core import audit
 from unionflow.core.auth import AuthContext
@@ -116,7 +116,7 @@ async def tresorerie_d_entree(session: AsyncSession, organisation_id: uuid.UUID,
                               methode: str) -> Tresorerie:
     """The treasury a counter payment names: active, of the organisation, of the method's type."""
     tresorerie = await tresorerie_de_sortie(session, organisation_id, tresorerie_id, T.CAISSE, None)
-    attendu = TYPE_PAR_METHODE.get(methode, T.CAISSE)
+    attendu = type_de_methode(methode)
     if tresorerie.type_tresorerie != attendu:
         raise RegleMetier(f"Un paiement {methode} entre dans une trésorerie {attendu}, pas dans "
                           f"« {tresorerie.nom} » ({tresorerie.type_tresorerie})")

@@ -13,12 +13,13 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from unionflow.comptabilite.ecritures.service import compte_par_defaut, journal_par_defaut, type_de_methode
+from unionflow.comptabilite.ecritures.service import compte_par_defaut, journal_par_defaut
 from unionflow.comptabilite.ecritures.tresorerie import (
     compte_standard_organisation,
     journal_de_type,
     tresorerie_du_paiement,
     tresoreries_actives,
+    type_de_methode,
 )
 from unionflow.comptabilite.produits.comptes import compte_produit, nature_cible, produits_organisation
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository

@@ -16,13 +16,12 @@ from datetime import UTC, datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures.service import (
-    TYPE_VERSEMENT,
     ZERO,
     compte_par_defaut,
     contrepasser,
     journal_par_defaut,
 )
-from unionflow.comptabilite.ecritures.tresorerie import compte_de_type, journal_de_type
+from unionflow.comptabilite.ecritures.tresorerie import TYPE_VERSEMENT, compte_de_type, journal_de_type
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.comptabilite.service import Ligne, poster_automatique
 from unionflow.core.auth import AuthContext

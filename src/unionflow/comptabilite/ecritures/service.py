@@ -30,7 +30,7 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.comptabilite.ecritures.tresorerie import (
-    TYPE_PAR_METHODE,
+    TYPE_VERSEMENT,
     compte_de_type,
     compte_standard,
     journal_de_type,
@@ -38,6 +38,7 @@ from unionflow.comptabilite.ecritures.tresorerie import (
     ouvrir_journal,
     tresorerie_du_paiement,
     tresoreries_actives,
+    type_de_methode,
 )
 from unionflow.comptabilite.produits.comptes import LIBELLE_NATURE, compte_produit, produits_organisation
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
@@ -68,15 +69,11 @@ from unionflow.models.versement import StatutVersement
 
 ZERO = Decimal("0")
 
-# Payout: object → expense account; mode → the type of treasury it leaves (its account: ``compte_de_type``).
+# Payout: object → expense account (its treasury: ``TYPE_VERSEMENT`` of its mode, account ``compte_de_type``).
 CHARGE_VERSEMENT = {"AIDE": "6581", "COTISATIONS": "6582", "ADHESIONS": "6583", "AUTRE": "6588",
                     "QUOTE_PART": "6584"}
-TYPE_VERSEMENT = {"WAVE": "WAVE", "MANUEL": "BANQUE"}
 
 
-def type_de_methode(methode: str) -> str:
-    """The type of treasury a payment method's money enters (cash for a method without one)."""
-    return TYPE_PAR_METHODE.get(methode, "CAISSE")
 async def compte_par_defaut(session: AsyncSession, organisation_id: uuid.UUID, numero: str,
                             auth: AuthContext | None = None) -> CompteComptable:
     """The organisation's account ``numero`` for an automatic entry: opened from the default chart on first use.

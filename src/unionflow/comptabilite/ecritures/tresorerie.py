@@ -134,6 +134,13 @@ async def comptabiliser_virement_interne(
 TYPE_PAR_METHODE = {"ESPECES": "CAISSE", "AUTRE": "CAISSE", "VIREMENT": "BANQUE", "CHEQUE": "BANQUE",
                     "CARTE": "BANQUE", "WAVE": "WAVE", "WAVE_TRANSFERT": "WAVE",
                     "ORANGE_MONEY": "ORANGE_MONEY", "FREE_MONEY": "FREE_MONEY"}
+# Payout mode → the type of treasury it leaves when it names none.
+TYPE_VERSEMENT = {"WAVE": "WAVE", "MANUEL": "BANQUE"}
+
+
+def type_de_methode(methode: str) -> str:
+    """The type of treasury a payment method's money enters (cash for a method without one)."""
+    return TYPE_PAR_METHODE.get(methode, "CAISSE")
 
 
 @dataclass(frozen=True)
@@ -171,7 +178,7 @@ async def compte_tresorerie_par_defaut(session: AsyncSession, organisation_id: u
 COMPTE_STANDARD: dict[str, tuple[str, ...]] = {
     "CAISSE": ("571",), "BANQUE": ("521",), "WAVE": ("5521", "5215"), "ORANGE_MONEY": ("5522", "5216"),
     "FREE_MONEY": ("5523", "5217")}
-ANCIENS_MOBILES = ("5215", "5216", "5217")
+ANCIENS_MOBILES = tuple(ancien for numeros in COMPTE_STANDARD.values() for ancien in numeros[1:])
 
 
 def compte_standard(type_tresorerie: str, ouverts: Container[str]) -> str:
@@ -183,9 +190,10 @@ def compte_standard(type_tresorerie: str, ouverts: Container[str]) -> str:
 async def compte_standard_organisation(session: AsyncSession, organisation_id: uuid.UUID,
                                        type_tresorerie: str) -> str:
     """``compte_standard`` read from the organisation's chart."""
-    anciens = COMPTE_STANDARD[type_tresorerie][1:]
-    ouverts = {c.numero_compte for c in await ComptabiliteSystemRepository(session).comptes(organisation_id,
-                                                                                             list(anciens))}
+    anciens = list(COMPTE_STANDARD[type_tresorerie][1:])
+    if not anciens:  # cash and bank: one number, nothing to read
+        return compte_standard(type_tresorerie, ())
+    ouverts = {c.numero_compte for c in await ComptabiliteSystemRepository(session).comptes(organisation_id, anciens)}
     return compte_standard(type_tresorerie, ouverts)
 
 
@@ -208,7 +216,7 @@ def tresorerie_du_paiement(tresoreries: tuple[TresorerieRef, ...], paiement: Pai
         named = next((t for t in tresoreries if t.id == paiement.tresorerie_id), None)
         if named is not None:
             return named
-    genre = TYPE_PAR_METHODE.get(paiement.methode, "CAISSE")
+    genre = type_de_methode(paiement.methode)
     candidates = [t for t in tresoreries if t.type_tresorerie == genre]
     return next((t for t in candidates if t.par_defaut), candidates[0] if candidates else None)
 

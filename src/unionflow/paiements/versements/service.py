@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.audit.repository import personnes
 from unionflow.comptabilite.ecritures.service import comptabiliser_versement
-from unionflow.comptabilite.ecritures.tresorerie import JOURNAUX_TRESORERIE
+from unionflow.comptabilite.ecritures.tresorerie import JOURNAUX_TRESORERIE, TYPE_VERSEMENT
 from unionflow.comptabilite.repository import ComptabiliteSystemRepository
 from unionflow.config import Settings
 from unionflow.core import audit
@@ -48,9 +48,6 @@ MODULE = "VERSEMENTS"
 # Wave's payout status → ours.
 WAVE_STATUS = {"succeeded": StatutVersement.REUSSI, "failed": StatutVersement.ECHOUE,
                "reversed": StatutVersement.ECHOUE, "processing": StatutVersement.EN_COURS}
-# The type of treasury a payout leaves from when it names none (its default one: 521 for a bank, the Wave account
-# for Wave, 5521 or a former 5215).
-TRESORERIE_PAR_MODE = {ModeVersement.WAVE: TypeTresorerie.WAVE, ModeVersement.MANUEL: TypeTresorerie.BANQUE}
 
 
 class VersementService:
@@ -96,7 +93,7 @@ class VersementService:
         if data.objet_type == ObjetVersement.AIDE:
             await self._check_aide(data)
         tresorerie = await tresorerie_de_sortie(self.session, organisation.id, data.tresorerie_id,
-                                                TRESORERIE_PAR_MODE[data.mode], self.auth)
+                                                TYPE_VERSEMENT[data.mode], self.auth)
         if data.mode == ModeVersement.WAVE and tresorerie.type_tresorerie != TypeTresorerie.WAVE:
             raise RegleMetier(f"Un versement Wave sort d'une trésorerie Wave, pas de « {tresorerie.nom} »")
         if data.compte_charge is not None:
@@ -163,7 +160,7 @@ class VersementService:
         if versement.tresorerie_id is None:
             return None
         return await tresorerie_de_sortie(self.session, versement.organisation_id, versement.tresorerie_id,
-                                          TRESORERIE_PAR_MODE[ModeVersement(versement.mode)], self.auth)
+                                          TYPE_VERSEMENT[versement.mode], self.auth)
 
     async def _book(self, versement: Versement, tresorerie: Tresorerie | None) -> None:
         """Money that left is booked and screened in the same transaction as its status."""
