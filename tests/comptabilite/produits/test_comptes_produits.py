@@ -220,6 +220,10 @@ async def test_an_existing_organisation_adopts_the_sycebnl_numbering_once_with_a
 
     url = f"/api/comptabilite/comptes-produits/numerotation-sycebnl?organisationId={org.id}"
     assert (await client.post(url, headers=secretaire.headers)).status_code == 403
+    # The treasurer of another organisation: these books are not his to see (404).
+    autre = await factory.organisation()
+    voisin = await factory.actor(["USER"], organisation=autre, org_roles=["MEMBRE", "TRESORIER"])
+    assert (await client.post(url, headers=voisin.headers)).status_code == 404
     for _ in range(2):  # a second call finds everything in place and changes nothing
         adopte = await client.post(url, headers=tresorier.headers)
         assert adopte.status_code == 200, adopte.text
