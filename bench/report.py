@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bench import distances
 from bench.config import RESULTS_DIR
 
 Results = dict[str, Any]
@@ -32,19 +33,22 @@ def _missing(*items: tuple[str, dict[str, Any] | None]) -> str | None:
 
 
 def _ratio_goal(goal: str, num: tuple[str, dict[str, Any] | None], den: tuple[str, dict[str, Any] | None],
-                target: float, what: str = "throughput") -> dict[str, Any]:
+                target: float, what: str = "throughput", scenarios: tuple[str, str] | None = None) -> dict[str, Any]:
+    """``scenarios``: the app's and the reference's keys, for the profile beside a goal not met (bench/distances)."""
     why = _missing(num, den)
     if why:
         return {"goal": goal, "status": "not measured", "figure": why}
     ratio = _rps(num[1]) / _rps(den[1]) if _rps(den[1]) else 0.0
     shown = f"{ratio:.1f}×" if target >= 2 else f"{ratio:.0%}"
     return {"goal": goal, "status": "met" if ratio >= target else "not met", "value": round(ratio, 3),
-            "figure": f"{shown} ({num[0]} {_rps(num[1]):,.0f} req/s vs {den[0]} {_rps(den[1]):,.0f} req/s {what})"}
+            "figure": f"{shown} ({num[0]} {_rps(num[1]):,.0f} req/s vs {den[0]} {_rps(den[1]):,.0f} req/s {what})",
+            **({"scenarios": list(scenarios)} if scenarios else {})}
 
 
 def evaluate(s: dict[str, dict[str, Any]], large: bool) -> list[dict[str, Any]]:
     g = s.get
-    goals = [_ratio_goal("S1 get-by-id ≥ 60 % of raw asyncpg", ("S1", g("S1_get")), ("raw", g("ref_pg_get")), 0.60)]
+    goals = [_ratio_goal("S1 get-by-id ≥ 60 % of raw asyncpg", ("S1", g("S1_get")), ("raw", g("ref_pg_get")), 0.60,
+                         scenarios=("S1_get", "ref_pg_get"))]
     if large:
         goals.append(_ratio_goal("S2 list at 10M ≥ 90 % of S2 at 1M", ("10M", g("S2_list")),
                                  ("1M", g("S2_list_1M")), 0.90))
@@ -65,7 +69,7 @@ def evaluate(s: dict[str, dict[str, Any]], large: bool) -> list[dict[str, Any]]:
                             ("pay dues (SQLite)", "S5_pay_sqlite", "ref_sqlite_pay"),
                             ("approve adhesion (SQLite)", "S5_approve_sqlite", "ref_sqlite_approve")):
         goals.append(_ratio_goal(f"S5 {label} ≥ 50 % of the like-for-like raw-SQL transaction", ("app", g(app)),
-                                 ("raw", g(ref)), 0.50))
+                                 ("raw", g(ref)), 0.50, scenarios=(app, ref)))
     for label, app, ref in (("pay dues (PostgreSQL)", "S5_pay_pg", "ref_pg_pay_minimal"),
                             ("approve adhesion (PostgreSQL)", "S5_approve_pg", "ref_pg_approve_minimal"),
                             ("pay dues (SQLite)", "S5_pay_sqlite", "ref_sqlite_pay_minimal"),
@@ -82,7 +86,8 @@ def evaluate(s: dict[str, dict[str, Any]], large: bool) -> list[dict[str, Any]]:
         goals.append({"goal": "zero \"database is locked\" on SQLite (S5)", "status": "not measured",
                       "figure": "no SQLite write scenario ran (endpoints missing)"})
     goals.append(_ratio_goal("authenticated ≥ 60 % of anonymous", ("GET /api/status", g("auth_status")),
-                             ("GET /health/live", g("auth_anonymous")), 0.60))
+                             ("GET /health/live", g("auth_anonymous")), 0.60,
+                             scenarios=("auth_status", "auth_anonymous")))
     auth_only = _ratio_goal("(extra) authenticated ≥ 60 % of anonymous with the same DB work",
                             ("GET /api/status", g("auth_status")), ("GET /health/ready", g("auth_ready")), 0.60)
     goals.append(auth_only)
@@ -149,7 +154,8 @@ def write(results: Results, latest: bool = True) -> tuple[Path, Path]:
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     scale = results["meta"]["scale"]
-    md = markdown(results)
+    # A complete run's goals not met get their distance and profile beside them (bench/distances.py).
+    md = markdown(results) + (distances.section(results["goals"], results["scenarios"], RESULTS_DIR) if latest else "")
     js = json.dumps(results, indent=2, default=str)
     kind = scale if latest else f"{scale}-partial"
     json_path = RESULTS_DIR / f"{stamp}-{kind}.json"
