@@ -17,13 +17,13 @@ import json
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from fastapi import Depends, Header, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
-from sqlalchemy import bindparam, select, text, update
+from sqlalchemy import Table, bindparam, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from unionflow.core.auth import AuthContext
@@ -40,7 +40,7 @@ IDEMPOTENCY_HEADER = Header(None, alias="Idempotency-Key", min_length=1, max_len
                                         "enregistrement; même clé + autre requête → 422")
 
 
-_TABLE = CleIdempotence.__table__
+_TABLE = cast(Table, CleIdempotence.__table__)
 # Written as text on purpose: SQLAlchemy 2.0's dialect INSERT … ON CONFLICT has no cache key, so it was compiled
 # again at every payment; a text statement is compiled once. Same SQL on PostgreSQL and SQLite (≥ 3.35).
 _RESERVER = text(
@@ -49,6 +49,11 @@ _RESERVER = text(
     " ON CONFLICT (appelant, operation, cle) DO NOTHING RETURNING id"
 ).bindparams(*(bindparam(c, type_=_TABLE.c[c].type)
                for c in ("id", "cle", "appelant", "operation", "empreinte", "created_at")))
+
+# The stored answer, built once (the key row is never an object of the session: nothing to synchronise).
+_REPONDRE = update(_TABLE).where(_TABLE.c.id == bindparam("cle_id")).values(
+    statut_reponse=bindparam("statut", type_=_TABLE.c.statut_reponse.type),
+    corps_reponse=bindparam("corps", type_=_TABLE.c.corps_reponse.type))
 
 
 def fingerprint(body: Any) -> str:
@@ -109,8 +114,7 @@ class Idempotence:
 
     async def finish(self, status: int, body: Any) -> Reponse:
         if self.row is not None:
-            await self.session.execute(update(CleIdempotence).where(CleIdempotence.id == self.row.id)
-                                       .values(statut_reponse=status, corps_reponse=body))
+            await self.session.execute(_REPONDRE, {"cle_id": self.row.id, "statut": status, "corps": body})
         return Reponse(status, body)
 
 

@@ -7,7 +7,7 @@ import re
 import secrets
 import unicodedata
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -34,19 +34,22 @@ async def next_value(session: AsyncSession, name: str) -> int:
         return await next_value(session, name)
 
 
+# Built once with an expanding parameter (every payment runs one): the statement's cache key is then computed once.
+_SUIVANTS = (update(Compteur).values(valeur=Compteur.valeur + 1).returning(Compteur.nom, Compteur.valeur)
+             .where(Compteur.nom.in_(bindparam("noms", expanding=True))))
+_VERROU = (select(Compteur.nom).where(Compteur.nom.in_(bindparam("noms", expanding=True))).order_by(Compteur.nom)
+           .with_for_update().cte("verrou"))
+_SUIVANTS_PG = (update(Compteur).values(valeur=Compteur.valeur + 1).returning(Compteur.nom, Compteur.valeur)
+                .where(Compteur.nom == _VERROU.c.nom))
+
+
 async def next_values(session: AsyncSession, *names: str) -> dict[str, int]:
     """Next value of several gap-free counters in one statement (a payment: its receipt and its accounting
     entry). On PostgreSQL the rows are locked in name order first (``ORDER BY … FOR UPDATE``), so two such
     calls cannot deadlock whatever plan the UPDATE gets; a counter that does not exist yet is created as
     ``next_value`` does."""
-    stmt = update(Compteur).values(valeur=Compteur.valeur + 1).returning(Compteur.nom, Compteur.valeur)
-    if session.get_bind().dialect.name == "postgresql":
-        locked = (select(Compteur.nom).where(Compteur.nom.in_(names)).order_by(Compteur.nom)
-                  .with_for_update().cte("verrou"))
-        stmt = stmt.where(Compteur.nom == locked.c.nom)
-    else:
-        stmt = stmt.where(Compteur.nom.in_(names))
-    values = {str(nom): int(valeur) for nom, valeur in (await session.execute(stmt)).all()}
+    stmt = _SUIVANTS_PG if session.get_bind().dialect.name == "postgresql" else _SUIVANTS
+    values = {str(nom): int(valeur) for nom, valeur in (await session.execute(stmt, {"noms": list(names)})).all()}
     for name in names:
         if name not in values:
             values[name] = await next_value(session, name)

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from unionflow.core.repository import SystemRepository
 from unionflow.models import (
@@ -69,6 +69,14 @@ class DonsRepository(SystemRepository[Paiement]):
                 for r in (await self.session.execute(stmt)).all() if r[1]}
 
 
+# Read at every payment (the LCB-FT screening): built once with bind parameters, so its SQLAlchemy cache key is
+# computed once instead of at each payment (docs/performance.md).
+_SOMME_PAIEMENTS = select(func.coalesce(func.sum(Paiement.montant), 0)).where(
+    Paiement.membre_id == bindparam("membre_id"), Paiement.organisation_id == bindparam("organisation_id"),
+    Paiement.statut == StatutPaiement.VALIDE, Paiement.id != bindparam("paiement_id"),
+    Paiement.date_paiement >= bindparam("debut"), Paiement.date_paiement <= bindparam("fin"))
+
+
 class CumulsRepository(SystemRepository[Paiement]):
     """lcbft.ports.CumulsArgent: the cumulated amounts of payments and aid payouts the screening compares with
     its thresholds."""
@@ -76,11 +84,9 @@ class CumulsRepository(SystemRepository[Paiement]):
     model = Paiement
 
     async def sum_paiements_valides(self, paiement: Paiement, debut: datetime, fin: datetime) -> Any:
-        stmt = select(func.coalesce(func.sum(Paiement.montant), 0)).where(
-            Paiement.membre_id == paiement.membre_id, Paiement.organisation_id == paiement.organisation_id,
-            Paiement.statut == StatutPaiement.VALIDE, Paiement.id != paiement.id,
-            Paiement.date_paiement >= debut, Paiement.date_paiement <= fin)
-        return (await self.session.execute(stmt)).scalar_one()
+        return (await self.session.execute(_SOMME_PAIEMENTS, {
+            "membre_id": paiement.membre_id, "organisation_id": paiement.organisation_id, "paiement_id": paiement.id,
+            "debut": debut, "fin": fin})).scalar_one()
 
     async def sum_versements_aide(self, versement: Versement, membre_id: uuid.UUID, debut: datetime) -> Any:
         stmt = (select(func.coalesce(func.sum(Versement.montant), 0))

@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 
 from tests.allers_retours import allers_retours
 from tests.factories.cotisations import cotisation_a_venir
+from unionflow.core import lot
 from unionflow.models import (
     AuditLog,
     CleIdempotence,
@@ -52,9 +53,13 @@ async def test_payment_of_a_dues_stays_within_its_round_trip_budget(app, client,
         await _payer(client, treasurer, due, f"warm-{uuid.uuid4()}")
 
     key = f"guichet-{uuid.uuid4()}"
+    reused = lot._combined.cache_info().hits
     with allers_retours(app.state.engine) as sent:
         body = await _payer(client, treasurer, dues, key)
     print("\n" + sent.report())
+    if sent.dialect == "postgresql":
+        # The payment's combined statement is the kept one: its SQLAlchemy cache key is not computed again.
+        assert lot._combined.cache_info().hits > reused
 
     assert len(sent.principal) <= 1
     assert sent.statements[0] == "BEGIN" and sent.statements[-1] == "COMMIT"
