@@ -13,10 +13,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar
+from functools import lru_cache
+from typing import Any, TypeVar
 
 from pydantic import Field
-from sqlalchemy import Delete, delete, select
+from sqlalchemy import Delete, bindparam, delete, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError
@@ -87,20 +88,35 @@ async def cached(session: AsyncSession | AsyncConnection, name: str, auth: AuthC
     return result
 
 
-def purges(session: AsyncSession, *names: str) -> list[Delete]:
-    """The statements of ``invalidate``, for a caller that sends them with other writes (core/lot.py)."""
+@lru_cache(maxsize=64)
+def _purge(name: str, dialect: str) -> Delete:
+    """The purge of ``name``'s results, built once per name and dialect (sent at every payment: a kept statement's
+    SQLAlchemy cache key is computed once); the age limit is the bind parameter ``purge_<name>``."""
+    match = (ResultatCache.cle.startswith(name, autoescape=True)
+             & (ResultatCache.calcule_le <= bindparam(_param(name), type_=ResultatCache.calcule_le.type)))
+    # Cached results are never loaded as objects of the session: nothing to synchronise.
+    if dialect == "postgresql":
+        return delete(ResultatCache).where(ResultatCache.cle.in_(
+            select(ResultatCache.cle).where(match).with_for_update(skip_locked=True))
+        ).execution_options(synchronize_session=False)
+    return delete(ResultatCache).where(match).execution_options(synchronize_session=False)
+
+
+def _param(name: str) -> str:
+    return "purge_" + "".join(c if c.isalnum() else "_" for c in name)
+
+
+def purges(session: AsyncSession, *names: str) -> list[tuple[Delete, dict[str, Any]]]:
+    """The statements of ``invalidate`` with their parameters, for a caller that sends them with other writes
+    (core/lot.py)."""
     settings = get_settings()
     if settings.statistics_cache_seconds <= 0:
         return []
     # Figures computed in the last seconds stay (they carry calculeLe): at 10 % payments, purging on every write
     # made each dashboard read recompute an aggregate over a million dues, and the soak stalled on it (bench).
     fresh = utcnow() - timedelta(seconds=settings.statistics_invalidation_min_age_seconds)
-    matches = [ResultatCache.cle.startswith(name, autoescape=True) & (ResultatCache.calcule_le <= fresh)
-               for name in names]
-    if session.get_bind().dialect.name == "postgresql":
-        return [delete(ResultatCache).where(ResultatCache.cle.in_(
-            select(ResultatCache.cle).where(match).with_for_update(skip_locked=True))) for match in matches]
-    return [delete(ResultatCache).where(match) for match in matches]
+    dialect = session.get_bind().dialect.name
+    return [(_purge(name, dialect), {_param(name): fresh}) for name in names]
 
 
 async def invalidate(session: AsyncSession, *names: str) -> None:
@@ -109,5 +125,5 @@ async def invalidate(session: AsyncSession, *names: str) -> None:
     recomputes. On PostgreSQL a row another transaction is already
     deleting or refreshing is skipped rather than waited for, so concurrent payments never queue on the cache;
     a refresh racing a write can at worst keep pre-write figures for one cache period, which calculeLe shows."""
-    for stmt in purges(session, *names):
-        await session.execute(stmt)
+    for stmt, params in purges(session, *names):
+        await session.execute(stmt, params)

@@ -98,7 +98,14 @@ class _Modification:
     values: dict[str, Any]
 
 
-_Part = _Ligne | _Modification | Insert | Update | Delete
+@dataclass(frozen=True)
+class _Garde:
+    """A kept statement (built once, with bind parameters) and this call's parameters."""
+    statement: Insert | Update | Delete
+    params: dict[str, Any]
+
+
+_Part = _Ligne | _Modification | _Garde | Insert | Update | Delete
 
 
 @lru_cache(maxsize=512)
@@ -109,6 +116,12 @@ def _template(table: Table, columns: tuple[str, ...], name: str, pk: Column[Any]
     if pk is None:
         return insert(table).values(values).cte(name)
     return update(table).where(pk == bindparam(f"{name}_cle", type_=pk.type)).values(values).cte(name)
+
+
+@lru_cache(maxsize=128)
+def _garde_cte(statement: Insert | Update | Delete, name: str) -> CTE:
+    """A kept statement as the part ``name`` of a combined statement, kept in turn."""
+    return statement.cte(name)
 
 
 def _combine(ctes: Sequence[CTE], notify: bool) -> Select[Any]:
@@ -157,9 +170,10 @@ class Lot:
         for key, value in values.items():
             set_committed_value(obj, key, value)
 
-    def executer(self, statement: Insert | Update | Delete) -> None:
-        """Any other write (a cache purge, a stored answer): it returns nothing."""
-        self._parts.append(statement)
+    def executer(self, statement: Insert | Update | Delete, params: dict[str, Any] | None = None) -> None:
+        """Any other write (a cache purge): it returns nothing. With ``params``, ``statement`` is a kept object
+        whose bind parameters they fill (names unique in the lot): the combined statement is then kept too."""
+        self._parts.append(statement if params is None else _Garde(statement, params))
 
     def relation(self, obj: Base, key: str, value: Sequence[Base]) -> None:
         """Set a relationship collection of a new object once it is attached (e.g. an entry's lines)."""
@@ -197,6 +211,9 @@ class Lot:
                 ctes.append(_template(part.table, tuple(part.values), name, part.pk))
                 params.update({f"{name}_{c}": v for c, v in part.values.items()})
                 params[f"{name}_cle"] = part.cle
+            elif isinstance(part, _Garde):
+                ctes.append(_garde_cte(part.statement, name))
+                params.update(part.params)
             else:
                 ctes.append(part.cte(name))
                 prebuilt = False
@@ -219,10 +236,14 @@ class Lot:
                 session.execute(insert(part.table), rows)
             elif isinstance(part, _Modification):
                 session.execute(update(part.table).where(part.pk == part.cle).values(part.values))
+            elif isinstance(part, _Garde):
+                session.execute(part.statement, part.params)
             else:
                 session.execute(part)
             i += 1
 
 
 def _table(part: _Part) -> Table | None:
-    return part.table if isinstance(part, _Ligne | _Modification) else cast(Table | None, getattr(part, "table", None))
+    if isinstance(part, _Ligne | _Modification):
+        return part.table
+    return cast(Table | None, getattr(part.statement if isinstance(part, _Garde) else part, "table", None))

@@ -9,12 +9,14 @@ every statement, so a regression shows what was added.
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from tests.allers_retours import allers_retours
 from tests.factories.cotisations import cotisation_a_venir
+from unionflow.config import get_settings
 from unionflow.core import lot
 from unionflow.models import (
     AuditLog,
@@ -25,6 +27,7 @@ from unionflow.models import (
     MembreOrganisation,
     Paiement,
     PaiementAllocation,
+    ResultatCache,
 )
 
 # Round trips on PostgreSQL (issue 12). SQLite has no data-modifying CTEs: the writes that PostgreSQL receives
@@ -99,6 +102,37 @@ async def test_payment_of_a_dues_stays_within_its_round_trip_budget(app, client,
     other = await client.put(f"/api/cotisations/{dues.id}/payer", json={"montant": "1"},
                              headers={**treasurer.headers, "Idempotency-Key": key})
     assert other.status_code == 422
+
+
+async def test_with_the_statistics_cache_on_a_payment_purges_it_in_its_kept_statement(
+        app, client, committed_factory, committed_db, monkeypatch):
+    # The tests run with the cache off (conftest); production has it on, and the purge rides in the payment's lot.
+    monkeypatch.setattr(get_settings(), "statistics_cache_seconds", 30)
+    org = await committed_factory.organisation()
+    treasurer = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE", "TRESORIER"])
+    member = await committed_factory.actor(["USER"], organisation=org, org_roles=["MEMBRE"])
+    dues = [await cotisation_a_venir(committed_factory, member.membre, org, montant="5000") for _ in range(4)]
+    for due in dues[:2]:
+        await _payer(client, treasurer, due, f"warm-{uuid.uuid4()}")
+    for due in dues[2:]:
+        now = datetime.now(UTC)
+        committed_db.add_all([ResultatCache(cle=f"cotisations.stats:{uuid.uuid4()}", valeur={}, calcule_le=quand)
+                              for quand in (now - timedelta(hours=1), now)])
+        await committed_db.commit()
+        reused = lot._combined.cache_info().hits
+        with allers_retours(app.state.engine) as sent:
+            await _payer(client, treasurer, due, f"guichet-{uuid.uuid4()}")
+        assert sent.compiles == [], sent.compiles
+        if sent.dialect == "postgresql":
+            # The purge is a kept statement too: the payment's combined statement is the kept one.
+            assert lot._combined.cache_info().hits > reused
+        await committed_db.commit()  # SQLite: a new read snapshot
+        ages = list((await committed_db.execute(select(ResultatCache.calcule_le).where(
+            ResultatCache.cle.like("cotisations.%")))).scalars())
+        # The hour-old figures are gone; those computed in the last seconds stay (core/cache.purges).
+        assert len(ages) == 1 and ages[0].replace(tzinfo=UTC) > now - timedelta(seconds=5), ages
+        await committed_db.execute(delete(ResultatCache))
+        await committed_db.commit()
 
 
 async def test_approving_an_adhesion_stays_within_its_round_trip_budget(app, client, committed_factory,

@@ -174,7 +174,7 @@ async def valider(session: AsyncSession, auth: AuthContext | None, paiement: Pai
                                            webhooks.EvenementWebhook.ALERTE_LCBFT_LEVEE, donnees_webhook(alerte))
     lot.ajouter(*suites_rows)
     lot.journaliser(*audits_alertes)
-    for purge in purges(session, COTISATIONS_STATS):
-        lot.executer(purge)
+    for purge, params in purges(session, COTISATIONS_STATS):
+        lot.executer(purge, params)
     await lot.envoyer(session)
     metrics.paiement_valide(session, paiement.methode, paiement.montant, paiement.devise)
