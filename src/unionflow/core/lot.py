@@ -10,8 +10,8 @@ one after the other, in the order added, which must then respect the foreign key
 
 Every part is a statement with named bind parameters, built once per table, columns and position and kept
 (``_template``): the combined statement then has a SQLAlchemy cache key, so it is compiled once per shape
-instead of at every payment; the combined statement of kept templates is kept as well (``_combined``), its cache
-key then computed once. A multi-row ``VALUES`` or a dialect ``INSERT … ON CONFLICT`` has no cache key in
+instead of at every payment; the combined statement of kept parts is kept as well (``_combined``), its cache key
+then computed once. A multi-row ``VALUES`` or a dialect ``INSERT … ON CONFLICT`` has no cache key in
 SQLAlchemy 2.0, and compiling the payment's statement each time cost a quarter of its CPU (profile).
 
 Audit entries are given apart (``journaliser``): they are sent after the other rows, in the order given (on SQLite
@@ -105,7 +105,7 @@ class _Garde:
     params: dict[str, Any]
 
 
-_Part = _Ligne | _Modification | _Garde | Insert | Update | Delete
+_Part = _Ligne | _Modification | _Garde
 
 
 @lru_cache(maxsize=512)
@@ -124,17 +124,13 @@ def _garde_cte(statement: Insert | Update | Delete, name: str) -> CTE:
     return statement.cte(name)
 
 
-def _combine(ctes: Sequence[CTE], notify: bool) -> Select[Any]:
-    final = select(func.pg_notify(principal_cache.CHANNEL, "")) if notify else select(literal(1))
-    return final.add_cte(*ctes)
-
-
 @lru_cache(maxsize=256)
 def _combined(ctes: tuple[CTE, ...], notify: bool) -> Select[Any]:
-    """The combined statement of kept templates, kept in turn: SQLAlchemy memoizes a statement's cache key on the
+    """The combined statement of kept parts, kept in turn: SQLAlchemy memoizes a statement's cache key on the
     object, so a payment no longer walks its ten parts' columns to find the compiled form (profile: 0.6 ms of a
-    payment's CPU). Templates are kept objects, so equal shapes give equal tuples."""
-    return _combine(ctes, notify)
+    payment's CPU). Parts are kept objects, so equal shapes give equal tuples."""
+    final = select(func.pg_notify(principal_cache.CHANNEL, "")) if notify else select(literal(1))
+    return final.add_cte(*ctes)
 
 
 class Lot:
@@ -170,10 +166,11 @@ class Lot:
         for key, value in values.items():
             set_committed_value(obj, key, value)
 
-    def executer(self, statement: Insert | Update | Delete, params: dict[str, Any] | None = None) -> None:
-        """Any other write (a cache purge): it returns nothing. With ``params``, ``statement`` is a kept object
-        whose bind parameters they fill (names unique in the lot): the combined statement is then kept too."""
-        self._parts.append(statement if params is None else _Garde(statement, params))
+    def executer(self, statement: Insert | Update | Delete, params: dict[str, Any]) -> None:
+        """Any other write (a cache purge): it returns nothing. ``statement`` is a kept object (built once) whose
+        bind parameters ``params`` fill, their names unique in the lot: a statement built at each call would make
+        the combined statement new again, its cache key computed at every payment."""
+        self._parts.append(_Garde(statement, params))
 
     def relation(self, obj: Base, key: str, value: Sequence[Base]) -> None:
         """Set a relationship collection of a new object once it is attached (e.g. an entry's lines)."""
@@ -201,7 +198,6 @@ class Lot:
     def _send_combined(self, session: Session) -> None:
         ctes: list[CTE] = []
         params: dict[str, Any] = {}
-        prebuilt = True  # every part a kept template: the combined statement is kept too (``_combined``)
         for part in self._parts:
             name = f"w{len(ctes)}"
             if isinstance(part, _Ligne):
@@ -211,16 +207,12 @@ class Lot:
                 ctes.append(_template(part.table, tuple(part.values), name, part.pk))
                 params.update({f"{name}_{c}": v for c, v in part.values.items()})
                 params[f"{name}_cle"] = part.cle
-            elif isinstance(part, _Garde):
+            else:
                 ctes.append(_garde_cte(part.statement, name))
                 params.update(part.params)
-            else:
-                ctes.append(part.cte(name))
-                prebuilt = False
         # A membership written here must reach the other workers' principal caches: the NOTIFY rides along.
         notify = principal_cache.note_writes(session, [_table(part) for part in self._parts])
-        statement = _combined(tuple(ctes), notify) if prebuilt else _combine(ctes, notify)
-        session.execute(statement, params)
+        session.execute(_combined(tuple(ctes), notify), params)
 
     def _send_in_order(self, session: Session) -> None:
         i = 0
@@ -236,14 +228,12 @@ class Lot:
                 session.execute(insert(part.table), rows)
             elif isinstance(part, _Modification):
                 session.execute(update(part.table).where(part.pk == part.cle).values(part.values))
-            elif isinstance(part, _Garde):
-                session.execute(part.statement, part.params)
             else:
-                session.execute(part)
+                session.execute(part.statement, part.params)
             i += 1
 
 
 def _table(part: _Part) -> Table | None:
     if isinstance(part, _Ligne | _Modification):
         return part.table
-    return cast(Table | None, getattr(part.statement if isinstance(part, _Garde) else part, "table", None))
+    return cast(Table | None, getattr(part.statement, "table", None))
